@@ -1,0 +1,166 @@
+CREATE TABLE "accounts" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"email" text NOT NULL,
+	"full_name" text NOT NULL,
+	"role" text NOT NULL,
+	"password_hash" text NOT NULL,
+	"is_active" boolean DEFAULT true NOT NULL,
+	"email_verified_at" timestamp with time zone,
+	"mfa_use_client_default" boolean DEFAULT true NOT NULL,
+	"mfa_enabled" boolean DEFAULT false NOT NULL,
+	"mfa_email_enabled" boolean DEFAULT true NOT NULL,
+	"mfa_totp_enabled" boolean DEFAULT false NOT NULL,
+	"mfa_preferred_method" text DEFAULT 'email' NOT NULL,
+	"totp_secret_enc" text,
+	"totp_enrolled_at" timestamp with time zone,
+	"password_changed_at" timestamp with time zone,
+	"last_login_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "revoked_tokens" (
+	"jti" text PRIMARY KEY NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "staff_accounts" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"email" text NOT NULL,
+	"full_name" text,
+	"password_hash" text NOT NULL,
+	"is_active" boolean DEFAULT true NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "clients" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"company_name" text NOT NULL,
+	"email" text NOT NULL,
+	"status" text DEFAULT 'pending_verification' NOT NULL,
+	"is_active" boolean DEFAULT true NOT NULL,
+	"production_access_enabled" boolean DEFAULT false NOT NULL,
+	"payment_links_enabled" boolean DEFAULT true NOT NULL,
+	"kyc_links_enabled" boolean DEFAULT true NOT NULL,
+	"callback_url" text,
+	"webhook_url" text,
+	"webhook_enabled" boolean DEFAULT false NOT NULL,
+	"webhook_secret_enc" text,
+	"webhook_event_types" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"mfa_enabled" boolean DEFAULT false NOT NULL,
+	"mfa_email_enabled" boolean DEFAULT true NOT NULL,
+	"mfa_totp_enabled" boolean DEFAULT false NOT NULL,
+	"mfa_preferred_method" text DEFAULT 'email' NOT NULL,
+	"visibility_groups" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"verified_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "business_customers" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"company_name" text NOT NULL,
+	"registration_number" text,
+	"country" text NOT NULL,
+	"email" text NOT NULL,
+	"kyb_status" text DEFAULT 'none' NOT NULL,
+	"verification_mode" text DEFAULT 'service_kyb' NOT NULL,
+	"external_status" text,
+	"verification_source" text DEFAULT 'none' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "kyc_users" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"email" text NOT NULL,
+	"first_name" text,
+	"last_name" text,
+	"external_ref" text,
+	"kyc_status" text DEFAULT 'none' NOT NULL,
+	"verification_mode" text DEFAULT 'service_kyc' NOT NULL,
+	"external_status" text,
+	"verification_source" text DEFAULT 'none' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "events" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"type" text NOT NULL,
+	"version" text DEFAULT 'v1' NOT NULL,
+	"occurred_at" timestamp with time zone NOT NULL,
+	"data" jsonb NOT NULL,
+	"dedup_key" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "opcos" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"status" text DEFAULT 'draft' NOT NULL,
+	"status_reason" text,
+	"opco_type" text NOT NULL,
+	"name" text NOT NULL,
+	"domain" text NOT NULL,
+	"country_code" text NOT NULL,
+	"legal_entity_name" text,
+	"registration_number" text NOT NULL,
+	"primary_use_case" text NOT NULL,
+	"settlement_iban" text NOT NULL,
+	"settlement_bic" text,
+	"mcc" text NOT NULL,
+	"mcc_subtype" text,
+	"logo" text,
+	"parent_sub_tpp_id" text,
+	"sole_trader" jsonb,
+	"ubos" jsonb,
+	"directors" jsonb,
+	"signatories" jsonb,
+	"sub_tpp_id" text,
+	"submitted_at" timestamp with time zone,
+	"activation_due_at" timestamp with time zone,
+	"activated_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "projects" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"project_name" text NOT NULL,
+	"opco_id" uuid,
+	"is_frozen" boolean DEFAULT false NOT NULL,
+	"frozen_reason" text,
+	"archived_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "accounts" ADD CONSTRAINT "accounts_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "business_customers" ADD CONSTRAINT "business_customers_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "kyc_users" ADD CONSTRAINT "kyc_users_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "events" ADD CONSTRAINT "events_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "opcos" ADD CONSTRAINT "opcos_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "projects" ADD CONSTRAINT "projects_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "projects" ADD CONSTRAINT "projects_opco_id_opcos_id_fk" FOREIGN KEY ("opco_id") REFERENCES "public"."opcos"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "accounts_email_uq" ON "accounts" USING btree (lower("email"));--> statement-breakpoint
+CREATE INDEX "accounts_client_idx" ON "accounts" USING btree ("client_id","created_at");--> statement-breakpoint
+CREATE INDEX "revoked_tokens_expires_idx" ON "revoked_tokens" USING btree ("expires_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "staff_accounts_email_uq" ON "staff_accounts" USING btree (lower("email"));--> statement-breakpoint
+CREATE UNIQUE INDEX "clients_email_uq" ON "clients" USING btree (lower("email"));--> statement-breakpoint
+CREATE UNIQUE INDEX "business_customers_client_email_uq" ON "business_customers" USING btree ("client_id",lower("email"));--> statement-breakpoint
+CREATE INDEX "business_customers_client_created_idx" ON "business_customers" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE UNIQUE INDEX "kyc_users_client_email_uq" ON "kyc_users" USING btree ("client_id",lower("email"));--> statement-breakpoint
+CREATE INDEX "kyc_users_client_created_idx" ON "kyc_users" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "kyc_users_client_status_idx" ON "kyc_users" USING btree ("client_id","kyc_status","created_at" desc);--> statement-breakpoint
+CREATE UNIQUE INDEX "events_dedup_key_uq" ON "events" USING btree ("dedup_key");--> statement-breakpoint
+CREATE INDEX "events_client_created_idx" ON "events" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "opcos_client_created_idx" ON "opcos" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "opcos_activation_due_idx" ON "opcos" USING btree ("activation_due_at") WHERE status = 'awaiting_approval';--> statement-breakpoint
+CREATE INDEX "projects_client_created_idx" ON "projects" USING btree ("client_id","created_at" desc);

@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Database, Db } from '../db/client';
+import type { Clock } from '../shared/clock';
+import type { Secrets } from '../shared/crypto';
+
+export interface CliContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  clock: Clock;
+  secrets: Secrets;
+  log: FastifyBaseLogger;
+  out: (line: string) => void;
+}
+
+export interface CliCommand {
+  summary: string;
+  /** `args` are the words and --flags after the command name. */
+  run(ctx: CliContext, args: string[]): Promise<void>;
+}
+
+/** Every command by its full name (e.g. "admin create-staff"); features add theirs here. */
+export const commands: Record<string, CliCommand> = {
+  migrate: {
+    summary: 'Apply pending database migrations (also done at every start)',
+    async run(ctx) {
+      ctx.out(`migrations applied (${ctx.database.engine})`);
+    },
+  },
+};

@@ -1,0 +1,184 @@
+/**
+ * Every environment variable the service reads, parsed and validated in one place.
+ * `loadConfig` throws a ConfigError listing every bad value; the server prints it and exits.
+ */
+import path from 'node:path';
+
+export type Environment = 'sandbox' | 'production';
+
+export interface Config {
+  port: number;
+  host: string;
+  environment: Environment;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  databasePoolSize: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  logLevel: string;
+  registrationEnabled: boolean;
+  sandboxOpcoActivationSeconds: number;
+  webhookBackoffSeconds: number[];
+  webhookTimeoutMs: number;
+  webhookConcurrency: number;
+  webhookMaxResponseBytes: number;
+  refreshCooldownSeconds: number;
+  bootstrapStaffEmail: string | null;
+  bootstrapStaffPassword: string | null;
+  /** HMAC key for access tokens; null means "generate/keep one in dataDir" (embedded default only). */
+  jwtSecret: string | null;
+  /** 32-byte key (base64) encrypting data at rest; null means "generate/keep one in dataDir". */
+  dataKey: string | null;
+  /** Shared secret the sandbox bank/verification simulators sign their notifications with. */
+  providerWebhookSecret: string | null;
+  workersEnabled: boolean;
+  workerPollMs: number;
+  shutdownTimeoutSeconds: number;
+  apiTokenTtlSeconds: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const v = this.env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  optional(name: string): string | null {
+    return this.raw(name) ?? null;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${v}")`);
+      return fallback;
+    }
+    return Number(v);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const v = this.raw(name)?.toLowerCase();
+    if (v === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'false', 'no', 'off'].includes(v)) return false;
+    this.problems.push(`${name} must be true or false (got "${v}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    if (!values.includes(v as T)) {
+      this.problems.push(`${name} must be one of ${values.join(', ')} (got "${v}")`);
+      return fallback;
+    }
+    return v as T;
+  }
+
+  url(name: string, fallback: string | null, protocols: string[]): string | null {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    try {
+      const u = new URL(v);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return v.replace(/\/+$/, '');
+    } catch {
+      this.problems.push(`${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL`);
+      return fallback;
+    }
+  }
+
+  seconds(name: string, fallback: number[]): number[] {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    const parts = v.split(',').map((p) => p.trim());
+    if (parts.length !== 8 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) {
+      this.problems.push(`${name} must be 8 comma-separated non-negative numbers of seconds (got "${v}")`);
+      return fallback;
+    }
+    return parts.map(Number);
+  }
+}
+
+export const DEFAULT_WEBHOOK_BACKOFF = [0, 10, 20, 40, 80, 160, 320, 640];
+
+export function loadConfig(env: Env = process.env): Config {
+  const r = new Reader(env);
+  const port = r.int('PORT', 8000, 0, 65535);
+  const environment = r.oneOf('SVC_ENVIRONMENT', ['sandbox', 'production'] as const, 'sandbox');
+  const databaseUrl = r.url('DATABASE_URL', null, ['postgres:', 'postgresql:']);
+  const config: Config = {
+    port,
+    host: r.string('HOST', '0.0.0.0'),
+    environment,
+    publicUrl: r.url('SVC_PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:'])!,
+    dataDir: path.resolve(r.string('SVC_DATA_DIR', './data')),
+    databaseUrl,
+    databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 200),
+    smtpUrl: r.url('SMTP_URL', null, ['smtp:', 'smtps:']),
+    mailFrom: r.string('SVC_MAIL_FROM', 'Payments Platform <no-reply@localhost>'),
+    logLevel: r.oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+    registrationEnabled: r.bool('SVC_REGISTRATION_ENABLED', true),
+    sandboxOpcoActivationSeconds: r.int('SVC_SANDBOX_OPCO_ACTIVATION_SECONDS', 120, 0, 86400 * 30),
+    webhookBackoffSeconds: r.seconds('SVC_WEBHOOK_BACKOFF_SECONDS', DEFAULT_WEBHOOK_BACKOFF),
+    webhookTimeoutMs: r.int('SVC_WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
+    webhookConcurrency: r.int('SVC_WEBHOOK_CONCURRENCY', 16, 1, 1000),
+    webhookMaxResponseBytes: r.int('SVC_WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 10 * 1024 * 1024),
+    refreshCooldownSeconds: r.int('SVC_REFRESH_COOLDOWN_SECONDS', 10, 0, 3600),
+    bootstrapStaffEmail: r.optional('SVC_BOOTSTRAP_STAFF_EMAIL'),
+    bootstrapStaffPassword: r.optional('SVC_BOOTSTRAP_STAFF_PASSWORD'),
+    jwtSecret: r.optional('SVC_JWT_SECRET'),
+    dataKey: r.optional('SVC_DATA_KEY'),
+    providerWebhookSecret: r.optional('SVC_PROVIDER_WEBHOOK_SECRET'),
+    workersEnabled: r.bool('SVC_WORKERS_ENABLED', true),
+    workerPollMs: r.int('SVC_WORKER_POLL_MS', 500, 10, 60000),
+    shutdownTimeoutSeconds: r.int('SVC_SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 600),
+    apiTokenTtlSeconds: r.int('SVC_API_TOKEN_TTL_SECONDS', 7 * 86400, 60, 7 * 86400),
+    trustProxy: r.bool('SVC_TRUST_PROXY', false),
+  };
+
+  if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {
+    r.problems.push('SVC_BOOTSTRAP_STAFF_EMAIL and SVC_BOOTSTRAP_STAFF_PASSWORD must be set together');
+  }
+  if (config.bootstrapStaffPassword !== null && config.bootstrapStaffPassword.length < 8) {
+    r.problems.push('SVC_BOOTSTRAP_STAFF_PASSWORD must be at least 8 characters');
+  }
+  if (config.jwtSecret !== null && config.jwtSecret.length < 32) {
+    r.problems.push('SVC_JWT_SECRET must be at least 32 characters');
+  }
+  if (config.dataKey !== null && Buffer.from(config.dataKey, 'base64').length !== 32) {
+    r.problems.push('SVC_DATA_KEY must be 32 bytes encoded as base64');
+  }
+  if (environment === 'production') {
+    if (!databaseUrl)
+      r.problems.push('DATABASE_URL is required in production (the embedded database is for development)');
+    if (!config.jwtSecret) r.problems.push('SVC_JWT_SECRET is required in production');
+    if (!config.dataKey) r.problems.push('SVC_DATA_KEY is required in production');
+    if (!config.smtpUrl) r.problems.push('SMTP_URL is required in production');
+  }
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
+}

@@ -1,0 +1,128 @@
+/**
+ * One Drizzle handle over either engine: embedded PGlite (default, data in SVC_DATA_DIR/pgdata)
+ * or PostgreSQL through node-postgres when DATABASE_URL is set. Same schema, same migrations.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import lockfile from 'proper-lockfile';
+import * as schema from './schema/index';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, any>;
+/** Either the root handle or an open transaction: repos take this so callers choose the scope. */
+export type DbOrTx = Db | Tx;
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export interface Database {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  /** Applies pending migrations (serialized across nodes by an advisory lock on PostgreSQL). */
+  migrate(): Promise<void>;
+  /** True when the database answers and every committed migration is applied. */
+  ready(): Promise<{ ok: boolean; reason?: string }>;
+  close(): Promise<void>;
+}
+
+function journalEntries(): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'));
+  return journal.entries.length;
+}
+
+async function checkReady(db: Db): Promise<{ ok: boolean; reason?: string }> {
+  try {
+    const rows = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    const n = Number((rows as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+    const expected = journalEntries();
+    return n >= expected
+      ? { ok: true }
+      : { ok: false, reason: `migrations pending (${n}/${expected} applied)` };
+  } catch {
+    return { ok: false, reason: 'database unreachable or not migrated' };
+  }
+}
+
+export interface PgliteOptions {
+  /** Directory for the data; null for in-memory. */
+  dataDir: string | null;
+  /** Optional tarball of a data directory to start from (test template). */
+  loadDataDir?: Blob;
+}
+
+export async function openPglite(opts: PgliteOptions): Promise<Database> {
+  let release: (() => Promise<void>) | null = null;
+  if (opts.dataDir) {
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    try {
+      // PGlite is single-process: a second process on the same directory would corrupt it.
+      release = await lockfile.lock(opts.dataDir, { stale: 15_000, update: 5_000, realpath: false });
+    } catch {
+      throw new Error(
+        `The embedded database in ${opts.dataDir} is in use by another process. Stop it, or set DATABASE_URL to use PostgreSQL.`,
+      );
+    }
+  }
+  const client = new PGlite({ dataDir: opts.dataDir ?? undefined, loadDataDir: opts.loadDataDir });
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    engine: 'pglite',
+    migrate: async () => {
+      await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_DIR });
+    },
+    ready: () => checkReady(db),
+    close: async () => {
+      await client.close();
+      if (release) await release();
+    },
+  };
+}
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it. Query errors surface to callers.
+  });
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  return {
+    db,
+    engine: 'postgres',
+    migrate: async () => {
+      const conn = await pool.connect();
+      try {
+        await conn.query('select pg_advisory_lock(724011)');
+        await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await conn.query('select pg_advisory_unlock(724011)').catch(() => {});
+        conn.release();
+      }
+    },
+    ready: () => checkReady(db),
+    close: () => pool.end(),
+  };
+}
+
+export async function openDatabase(config: {
+  databaseUrl: string | null;
+  dataDir: string;
+  databasePoolSize: number;
+}): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize);
+  return openPglite({ dataDir: path.join(config.dataDir, 'pgdata') });
+}
+
+/** Rows of a raw `db.execute` on either driver. */
+export function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}

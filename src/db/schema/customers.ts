@@ -1,0 +1,61 @@
+import { desc, sql } from 'drizzle-orm';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { clients } from './clients';
+import { createdAt, idColumn, updatedAt } from './columns';
+
+/** A client's end user (payer and KYC subject). */
+export const kycUsers = pgTable(
+  'kyc_users',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    externalRef: text('external_ref'),
+    /** none, pending, approved, rejected */
+    kycStatus: text('kyc_status').notNull().default('none'),
+    /** service_kyc or external_attestation */
+    verificationMode: text('verification_mode').notNull().default('service_kyc'),
+    /** pending, verified, rejected; null until an external attestation exists */
+    externalStatus: text('external_status'),
+    /** none, service, external */
+    verificationSource: text('verification_source').notNull().default('none'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('kyc_users_client_email_uq').on(t.clientId, sql`lower(${t.email})`),
+    index('kyc_users_client_created_idx').on(t.clientId, desc(t.createdAt)),
+    index('kyc_users_client_status_idx').on(t.clientId, t.kycStatus, desc(t.createdAt)),
+  ],
+);
+
+/** A client's business customer (payer and KYB subject). */
+export const businessCustomers = pgTable(
+  'business_customers',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    companyName: text('company_name').notNull(),
+    registrationNumber: text('registration_number'),
+    country: text('country').notNull(),
+    email: text('email').notNull(),
+    /** none, pending, approved, rejected, on_hold */
+    kybStatus: text('kyb_status').notNull().default('none'),
+    /** service_kyc, service_kyb or external_attestation */
+    verificationMode: text('verification_mode').notNull().default('service_kyb'),
+    externalStatus: text('external_status'),
+    verificationSource: text('verification_source').notNull().default('none'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('business_customers_client_email_uq').on(t.clientId, sql`lower(${t.email})`),
+    index('business_customers_client_created_idx').on(t.clientId, desc(t.createdAt)),
+  ],
+);

@@ -1,0 +1,6 @@
+export * from './accounts';
+export * from './clients';
+export * from './customers';
+export * from './events';
+export * from './opcos';
+export * from './projects';

@@ -1,0 +1,25 @@
+/**
+ * The explicit dependencies every service function takes. No DI container: build one object at
+ * start (or per test) and pass it down.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import type { Mailer } from './providers/mail/port';
+import type { Clock } from './shared/clock';
+import type { Secrets } from './shared/crypto';
+
+/** External parties behind ports; each feature adds its adapter here (sandbox simulator or real). */
+// biome-ignore lint/suspicious/noEmptyInterface: features extend this as their adapters land
+export interface Providers {}
+
+export interface Deps {
+  config: Config;
+  database: Database;
+  db: Db;
+  clock: Clock;
+  secrets: Secrets;
+  mailer: Mailer;
+  providers: Providers;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,79 @@
+/**
+ * Access tokens: HS256 JWTs carrying the spec's claims (sub, type, actor_type, role,
+ * account_id, exp) plus environment, a token id (jti) and, for custom credentials, permissions.
+ */
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Environment } from '../../config';
+import { newId } from '../../shared/ids';
+import type { Permission, Role } from './permissions';
+
+export type ClientTokenType = 'client_access' | 'client_api_access';
+export type ActorType = 'client_user' | 'client_api';
+
+export interface ClientTokenClaims {
+  sub: string;
+  type: ClientTokenType;
+  actor_type: ActorType;
+  role: Role;
+  account_id?: string;
+  credential_id?: string;
+  permissions?: Permission[];
+  environment: Environment;
+  jti: string;
+  exp: number;
+  iat: number;
+}
+
+export interface StaffTokenClaims {
+  sub: string;
+  type: 'staff_access';
+  actor_type: 'service_internal';
+  environment: Environment;
+  jti: string;
+  exp: number;
+  iat: number;
+}
+
+export type AnyTokenClaims = ClientTokenClaims | StaffTokenClaims;
+
+export interface SignedToken {
+  token: string;
+  jti: string;
+  expiresAt: Date;
+}
+
+export async function signToken(
+  key: Uint8Array,
+  claims: Omit<ClientTokenClaims, 'jti' | 'exp' | 'iat'> | Omit<StaffTokenClaims, 'jti' | 'exp' | 'iat'>,
+  ttlSeconds: number,
+  now: Date,
+): Promise<SignedToken> {
+  const jti = newId();
+  const iat = Math.floor(now.getTime() / 1000);
+  const exp = iat + ttlSeconds;
+  const { sub, ...rest } = claims;
+  const token = await new SignJWT({ ...rest })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(sub)
+    .setJti(jti)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(key);
+  return { token, jti, expiresAt: new Date(exp * 1000) };
+}
+
+/** Verifies signature and expiry against `now`; returns null for any invalid token. */
+export async function verifyToken(key: Uint8Array, token: string, now: Date): Promise<AnyTokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      currentDate: now,
+      requiredClaims: ['sub', 'exp', 'jti'],
+    });
+    if (typeof payload.type !== 'string' || typeof payload.environment !== 'string') return null;
+    return payload as unknown as AnyTokenClaims;
+  } catch (err) {
+    if (err instanceof joseErrors.JOSEError) return null;
+    throw err;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Writes an event into the outbox. Always call it with the transaction that makes the change
+ * the event describes: the change and its event commit together or not at all.
+ */
+
+import type { DbOrTx } from '../db/client';
+import { events } from '../db/schema/index';
+import { newId } from '../shared/ids';
+import type { AnyEventType } from './event-types';
+
+export interface EventInput {
+  clientId: string;
+  type: AnyEventType;
+  data: Record<string, unknown>;
+  /** When the change happened (for payments, the network's transition time when known). */
+  occurredAt: Date;
+  /** Deduplication at source: a second emit with the same key is a no-op. */
+  dedupKey: string;
+}
+
+export interface EmittedEvent {
+  id: string;
+  clientId: string;
+  type: AnyEventType;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+}
+
+/** Fan-out hooks run inside the same transaction (webhook deliveries are created here). */
+export type EventFanout = (tx: DbOrTx, event: EmittedEvent) => Promise<void>;
+const fanouts: EventFanout[] = [];
+export function registerEventFanout(f: EventFanout): void {
+  if (!fanouts.includes(f)) fanouts.push(f);
+}
+
+/** Returns the new event, or null when an event with the same dedup key already exists. */
+export async function emitEvent(tx: DbOrTx, input: EventInput): Promise<EmittedEvent | null> {
+  const id = newId();
+  const inserted = await tx
+    .insert(events)
+    .values({
+      id,
+      clientId: input.clientId,
+      type: input.type,
+      version: 'v1',
+      occurredAt: input.occurredAt,
+      data: input.data,
+      dedupKey: input.dedupKey,
+    })
+    .onConflictDoNothing({ target: events.dedupKey })
+    .returning({ id: events.id });
+  if (inserted.length === 0) return null;
+  const event: EmittedEvent = {
+    id,
+    clientId: input.clientId,
+    type: input.type,
+    occurredAt: input.occurredAt,
+    data: input.data,
+  };
+  for (const f of fanouts) await f(tx, event);
+  return event;
+}

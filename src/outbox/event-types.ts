@@ -1,0 +1,20 @@
+/** Subscribable event types (api-spec "Event types"). `webhook.test` is a system event, always delivered on test. */
+export const EVENT_TYPES = [
+  'payment.status_changed',
+  'kyc.status_changed',
+  'kyb.status_changed',
+  'opco.status_changed',
+  'project.frozen_changed',
+  'contract.request.status_changed',
+  'contract.participant.status_changed',
+  'contract.request.completed',
+  'monitoring.transaction.status_changed',
+  'workflow.run.started',
+  'workflow.run.completed',
+  'workflow.run.failed',
+  'workflow.step.completed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+export const SYSTEM_EVENT_TYPES = ['webhook.test'] as const;
+export type AnyEventType = EventType | (typeof SYSTEM_EVENT_TYPES)[number];

@@ -1,0 +1,169 @@
+/**
+ * The spec's error bodies everywhere: `{detail: string}`, or 422 `{detail: [{loc, msg, type}]}`
+ * (schema validation included). 5xx internals are logged, never returned.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, ValidationError, type ValidationIssue } from '../shared/errors';
+import { M } from '../shared/messages';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+const CONTEXT_LOC: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+function pathSegments(instancePath: string): (string | number)[] {
+  if (!instancePath) return [];
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function issueFromAjv(context: string, e: AjvIssue): ValidationIssue {
+  const loc: (string | number)[] = [CONTEXT_LOC[context] ?? context, ...pathSegments(e.instancePath)];
+  const p = e.params;
+  switch (e.keyword) {
+    case 'required':
+      return { loc: [...loc, String(p.missingProperty)], msg: 'Field required', type: 'missing' };
+    case 'additionalProperties':
+      return {
+        loc: [...loc, String(p.additionalProperty)],
+        msg: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+      };
+    case 'type':
+      return {
+        loc,
+        msg: `Input should be a valid ${String(p.type).replace(',', ' or ')}`,
+        type: `${String(p.type).split(',')[0]}_type`,
+      };
+    case 'minimum':
+      return { loc, msg: `Input should be greater than or equal to ${p.limit}`, type: 'greater_than_equal' };
+    case 'exclusiveMinimum':
+      return { loc, msg: `Input should be greater than ${p.limit}`, type: 'greater_than' };
+    case 'maximum':
+      return { loc, msg: `Input should be less than or equal to ${p.limit}`, type: 'less_than_equal' };
+    case 'exclusiveMaximum':
+      return { loc, msg: `Input should be less than ${p.limit}`, type: 'less_than' };
+    case 'minLength':
+      return {
+        loc,
+        msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`,
+        type: 'string_too_short',
+      };
+    case 'maxLength':
+      return {
+        loc,
+        msg: `String should have at most ${p.limit} character${p.limit === 1 ? '' : 's'}`,
+        type: 'string_too_long',
+      };
+    case 'minItems':
+      return {
+        loc,
+        msg: `List should have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`,
+        type: 'too_short',
+      };
+    case 'maxItems':
+      return {
+        loc,
+        msg: `List should have at most ${p.limit} item${p.limit === 1 ? '' : 's'}`,
+        type: 'too_long',
+      };
+    case 'pattern':
+      return { loc, msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
+    case 'format':
+      return {
+        loc,
+        msg: `Input should be a valid ${p.format}`,
+        type: `${String(p.format).replace(/-/g, '_')}_parsing`,
+      };
+    case 'enum':
+      return {
+        loc,
+        msg: `Input should be ${(p.allowedValues as unknown[]).map((v) => `'${v}'`).join(', ')}`,
+        type: 'enum',
+      };
+    case 'const':
+      return { loc, msg: `Input should be '${p.allowedValue}'`, type: 'literal_error' };
+    case 'uniqueItems':
+      return { loc, msg: 'List items should be unique', type: 'unique_items' };
+    default:
+      return {
+        loc,
+        msg: e.message ? e.message.charAt(0).toUpperCase() + e.message.slice(1) : 'Invalid value',
+        type: 'value_error',
+      };
+  }
+}
+
+/** Collapses anyOf/oneOf noise: keep the most specific issue per location. */
+function dedupe(issues: ValidationIssue[], raw: AjvIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  const out: ValidationIssue[] = [];
+  for (const [i, issue] of issues.entries()) {
+    const kw = raw[i]?.keyword;
+    if ((kw === 'anyOf' || kw === 'oneOf') && issues.length > 1) continue;
+    const key = `${JSON.stringify(issue.loc)}|${issue.type}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(issue);
+  }
+  return out.length > 0 ? out : issues.slice(0, 1);
+}
+
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler(
+      (err: FastifyError & { validation?: AjvIssue[]; validationContext?: string }, request, reply) => {
+        if (err instanceof ValidationError) {
+          return reply.status(422).send({ detail: err.issues });
+        }
+        if (err instanceof AppError) {
+          if (err.statusCode >= 500) request.log.error({ err }, err.detail);
+          return reply.status(err.statusCode).headers(err.headers).send({ detail: err.detail });
+        }
+        if (err.validation) {
+          const ctx = err.validationContext ?? 'body';
+          const issues = err.validation.map((e) => issueFromAjv(ctx, e));
+          return reply.status(422).send({ detail: dedupe(issues, err.validation) });
+        }
+        if (
+          err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+          (err.statusCode === 400 && err instanceof SyntaxError)
+        ) {
+          return reply
+            .status(422)
+            .send({ detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] });
+        }
+        if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+          return reply
+            .status(422)
+            .send({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
+        }
+        const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+        if (status >= 400 && status < 500) {
+          // Framework-level client errors (unsupported media type, body too large, ...): their text is safe.
+          return reply.status(status).send({ detail: err.message });
+        }
+        request.log.error({ err }, 'unhandled error');
+        return reply.status(500).send({ detail: M.internalError });
+      },
+    );
+
+    app.setNotFoundHandler((_request, reply) => {
+      reply.status(404).send({ detail: M.notFound });
+    });
+  },
+  { name: 'error-handler' },
+);

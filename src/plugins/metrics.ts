@@ -1,0 +1,46 @@
+/** Prometheus metrics at /metrics: request counts and latency histograms by route and status. */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Registry;
+  }
+}
+
+export const metricsPlugin = fp(
+  async (app: FastifyInstance) => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const labelNames = ['method', 'route', 'status_code'] as const;
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests',
+      labelNames,
+      registers: [registry],
+    });
+    const duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency',
+      labelNames,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+    app.decorate('metrics', registry);
+
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      if (route === '/metrics') return;
+      const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, reply.elapsedTime / 1000);
+    });
+
+    app.get('/metrics', { schema: { hide: true }, config: { auth: 'public' } }, async (_request, reply) => {
+      reply.header('Content-Type', registry.contentType);
+      return registry.metrics();
+    });
+  },
+  { name: 'metrics' },
+);

@@ -1,0 +1,86 @@
+/** Entry point: config -> secrets -> database (migrated) -> app -> workers; graceful shutdown on signals. */
+import path from 'node:path';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import type { Deps } from './deps';
+import { createLogger } from './logger';
+import { createProviders } from './providers/index';
+import { createLocalMailer } from './providers/mail/local';
+import { createSmtpMailer } from './providers/mail/smtp';
+import { systemClock } from './shared/clock';
+import { loadSecrets } from './shared/secrets-store';
+import { runStartupTasks } from './startup';
+import { createWorkers } from './workers/index';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const secrets = loadSecrets(config);
+  const database = await openDatabase(config);
+  await database.migrate();
+  log.info({ engine: database.engine }, 'database ready, migrations applied');
+
+  const mailer = config.smtpUrl
+    ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+    : createLocalMailer(path.join(config.dataDir, 'mail'), config.mailFrom, log);
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    clock: systemClock,
+    secrets,
+    mailer,
+    providers: createProviders(config, secrets),
+    log,
+  };
+  await runStartupTasks(deps);
+
+  const app = await buildApp(deps);
+  await app.listen({ port: config.port, host: config.host });
+  const workers = config.workersEnabled ? createWorkers(deps) : [];
+  for (const w of workers) w.start();
+  log.info(
+    { environment: config.environment, url: config.publicUrl, workers: workers.map((w) => w.name) },
+    'service started',
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: no new requests, finishing in-flight work');
+    const force = setTimeout(() => {
+      log.error('graceful shutdown timed out, exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutSeconds * 1000);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests
+      await Promise.all(workers.map((w) => w.stop()));
+      await mailer.close?.();
+      await database.close();
+      log.info('shutdown complete');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

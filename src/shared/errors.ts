@@ -1,0 +1,54 @@
+/**
+ * One error family for the whole service. Services throw AppError; the Fastify error
+ * handler turns it into the spec's `{detail}` body (or the 422 list) with its headers.
+ */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    public readonly detail: string,
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+}
+
+/** 422 with the `{detail: [{loc, msg, type}]}` body; used for checks a schema cannot express. */
+export class ValidationError extends AppError {
+  constructor(public readonly issues: ValidationIssue[]) {
+    super(422, issues.map((i) => i.msg).join('; '));
+    this.name = 'ValidationError';
+  }
+}
+
+export const badRequest = (detail: string) => new AppError(400, detail);
+export const unauthorized = (detail: string) => new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
+export const forbidden = (detail: string) => new AppError(403, detail);
+export const notFound = (detail: string) => new AppError(404, detail);
+export const conflict = (detail: string) => new AppError(409, detail);
+
+/** 429 with Retry-After and the X-RateLimit-* headers the spec requires on every 429. */
+export function tooManyRequests(
+  detail: string,
+  retryAfterSeconds: number,
+  limit: number,
+  resetAt: Date,
+): AppError {
+  const retry = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new AppError(429, detail, {
+    'Retry-After': String(retry),
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(Math.ceil(resetAt.getTime() / 1000)),
+  });
+}
+
+export function invalidField(loc: (string | number)[], msg: string, type = 'value_error'): ValidationError {
+  return new ValidationError([{ loc, msg, type }]);
+}

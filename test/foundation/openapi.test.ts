@@ -1,0 +1,46 @@
+/**
+ * Every API route must publish request and response schemas (they are both the validation and
+ * the OpenAPI document) and declare how it is authenticated.
+ */
+import type { RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app';
+import { createTestApp, type TestContext } from '../helpers/app';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+describe('route contracts', () => {
+  it('every /api/v1 route has request and response schemas and declared auth', async () => {
+    const seen: RouteOptions[] = [];
+    const app = await buildApp(ctx.deps, { onRoute: (r) => seen.push(r) });
+    await app.ready();
+    await app.close();
+    const problems: string[] = [];
+    for (const r of seen) {
+      if (!r.url.startsWith('/api/v1/') || r.url === '/api/v1/openapi.json') continue;
+      const methods = (Array.isArray(r.method) ? r.method : [r.method]).filter((m) => m !== 'HEAD');
+      if (methods.length === 0) continue;
+      const schema = (r.schema ?? {}) as Record<string, unknown>;
+      const cfg = (r.config ?? {}) as { auth?: string; permission?: string; bodyless?: boolean };
+      const name = `${methods.join(',')} ${r.url}`;
+      if (!schema.response) problems.push(`${name}: no response schema`);
+      if (!cfg.permission && !cfg.auth) problems.push(`${name}: no permission or auth declared`);
+      const writes = methods.some((m) => ['POST', 'PUT', 'PATCH'].includes(m));
+      if (writes && !schema.body && !cfg.bodyless)
+        problems.push(`${name}: no body schema (or config.bodyless)`);
+      if (r.url.includes(':') && !schema.params) problems.push(`${name}: no params schema`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('publishes every API route in the OpenAPI document', async () => {
+    const doc = (await ctx.app.inject({ url: '/api/v1/openapi.json' })).json();
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const path of Object.keys(doc.paths ?? {}))
+      expect(path.startsWith('/api/v1/') || path.startsWith('/')).toBe(true);
+  });
+});

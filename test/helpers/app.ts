@@ -1,0 +1,96 @@
+/**
+ * Builds the real app over an isolated test database, with a manual clock and an in-memory
+ * mailer by default. Call `inject` for most tests; `listen()` gives a real port when needed.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../../src/app';
+import { type Config, loadConfig } from '../../src/config';
+import type { Database } from '../../src/db/client';
+import type { Deps, Providers } from '../../src/deps';
+import { createProviders } from '../../src/providers/index';
+import type { Mailer, MailMessage } from '../../src/providers/mail/port';
+import { ManualClock } from '../../src/shared/clock';
+import { deriveSecrets } from '../../src/shared/crypto';
+import { createTestDatabase } from './db';
+
+export class MemoryMailer implements Mailer {
+  readonly sent: MailMessage[] = [];
+  failNext = 0;
+  async send(m: MailMessage) {
+    if (this.failNext > 0) {
+      this.failNext--;
+      const { MailDeliveryError } = await import('../../src/providers/mail/port');
+      throw new MailDeliveryError(new Error('simulated failure'));
+    }
+    this.sent.push(m);
+  }
+  lastTo(to: string): MailMessage | undefined {
+    return [...this.sent].reverse().find((m) => m.to.toLowerCase() === to.toLowerCase());
+  }
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  deps: Deps;
+  db: Deps['db'];
+  clock: ManualClock;
+  mailer: Mailer;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  mailer?: Mailer;
+  providers?: Partial<Providers>;
+  /** Reuse an existing database (e.g. to simulate a second API node over the same data). */
+  database?: Database;
+  logLevel?: string;
+  /** Extra routes for a test, registered before the app is ready. */
+  register?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestContext> {
+  const config = loadConfig({
+    SVC_DATA_DIR: `/tmp/svc-test-${randomBytes(4).toString('hex')}`,
+    SVC_PUBLIC_URL: 'http://localhost:8000',
+    SVC_WORKERS_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
+    ...opts.env,
+  });
+  const database = opts.database ?? (await createTestDatabase());
+  const clock = new ManualClock(new Date('2026-01-15T10:00:00Z'));
+  const secrets = deriveSecrets(
+    'test-jwt-secret-which-is-long-enough-0123456789',
+    randomBytes(32).toString('base64'),
+  );
+  const mailer = opts.mailer ?? new MemoryMailer();
+  const log = pino({ level: opts.logLevel ?? 'silent' });
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    clock,
+    secrets,
+    mailer,
+    providers: { ...createProviders(config, secrets), ...opts.providers } as Providers,
+    log,
+  };
+  const app = await buildApp(deps);
+  if (opts.register) await opts.register(app);
+  await app.ready();
+  return {
+    app,
+    deps,
+    db: database.db,
+    clock,
+    mailer,
+    config,
+    close: async () => {
+      await app.close();
+      if (!opts.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { defineConfig } from 'vitest/config';
+
+// Database tests run on PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
+// Files named *.unit.test.ts touch no database and run once.
+const postgres = process.env.TEST_DATABASE_URL
+  ? [
+      {
+        extends: true as const,
+        test: {
+          name: 'postgres',
+          env: { TEST_ENGINE: 'postgres' },
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.unit.test.ts'],
+        },
+      },
+    ]
+  : [];
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    maxWorkers: 2,
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: 'test-results/vitest.json' },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'pglite', env: { TEST_ENGINE: 'pglite' }, include: ['test/**/*.test.ts'] },
+      },
+      ...postgres,
+    ],
+  },
+});
