@@ -13,7 +13,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import lockfile from 'proper-lockfile';
+import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -60,18 +60,7 @@ export interface PgliteOptions {
 }
 
 export async function openPglite(opts: PgliteOptions): Promise<Database> {
-  let release: (() => Promise<void>) | null = null;
-  if (opts.dataDir) {
-    fs.mkdirSync(opts.dataDir, { recursive: true });
-    try {
-      // PGlite is single-process: a second process on the same directory would corrupt it.
-      release = await lockfile.lock(opts.dataDir, { stale: 15_000, update: 5_000, realpath: false });
-    } catch {
-      throw new Error(
-        `The embedded database in ${opts.dataDir} is in use by another process. Stop it, or set DATABASE_URL to use PostgreSQL.`,
-      );
-    }
-  }
+  const release = opts.dataDir ? lockDataDir(opts.dataDir) : null;
   const client = new PGlite({ dataDir: opts.dataDir ?? undefined, loadDataDir: opts.loadDataDir });
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
@@ -84,7 +73,7 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
     ready: () => checkReady(db),
     close: async () => {
       await client.close();
-      if (release) await release();
+      release?.();
     },
   };
 }

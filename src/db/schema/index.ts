@@ -3,4 +3,5 @@ export * from './clients';
 export * from './customers';
 export * from './events';
 export * from './opcos';
+export * from './platform-settings';
 export * from './projects';
