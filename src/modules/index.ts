@@ -4,10 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { securityRoutes } from './auth/security.routes';
 import { healthRoutes } from './health/health.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
-export const apiModules: ModulePlugin[] = [];
+export const apiModules: ModulePlugin[] = [securityRoutes];
 
 export const rootModules: ModulePlugin[] = [healthRoutes];

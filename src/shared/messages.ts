@@ -33,6 +33,10 @@ export const M = {
   opcoNoSubTpp: 'Opco does not have a valid Sub-TPP ID',
   webhookUrlRequired: 'Webhook_url is required when webhook is enabled',
   webhookUrlRequiredForTest: 'Webhook_url is required before sending a test event',
+  securityChallengeRequired: 'Security verification is required for this action',
+  securityChallengeInvalid: 'Security challenge is invalid or expired',
+  securityCodeInvalid: 'Invalid security code',
+  totpNotEnabled: 'TOTP is not enabled for this account',
   // 401
   couldNotValidate: 'Could not validate credentials',
   tokenRevoked: 'Token has been revoked',

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 
@@ -25,6 +25,8 @@ export const accounts = pgTable(
     /** TOTP secret, encrypted at rest; null until enrollment is confirmed. */
     totpSecretEnc: text('totp_secret_enc'),
     totpEnrolledAt: ts('totp_enrolled_at'),
+    /** Last accepted TOTP time step: a code is never accepted twice. */
+    totpLastStep: integer('totp_last_step'),
     passwordChangedAt: ts('password_changed_at'),
     lastLoginAt: ts('last_login_at'),
     createdAt: createdAt(),
