@@ -81,6 +81,9 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
+  // Expected start-up failures (database locked or unreachable) read best as one line; the stack helps only when debugging.
+  const detail =
+    err instanceof Error ? (process.env.LOG_LEVEL === 'debug' ? err.stack : err.message) : String(err);
+  process.stderr.write(`fatal: ${detail}\n`);
   process.exit(1);
 });
