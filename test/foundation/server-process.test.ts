@@ -24,7 +24,7 @@ describe('service process', () => {
       database: testEngine(),
     });
     const doc = await fetch(`${svc.baseUrl}/api/v1/openapi.json`);
-    expect((await doc.json()).openapi).toBe('3.1.0');
+    expect(((await doc.json()) as { openapi: string }).openapi).toBe('3.1.0');
     expect((await fetch(`${svc.baseUrl}/docs/`)).status).toBe(200);
   });
 
