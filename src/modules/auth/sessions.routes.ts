@@ -40,10 +40,14 @@ export async function sessionRoutes(app: FastifyInstance, opts: { deps: Deps }) 
         body: LogoutBody,
         response: { 200: LoggedOutResponse },
       },
+      // The body is optional: a bare POST means "revoke this access token only".
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
     },
     async (request) => {
       const auth = clientAuthOf(request);
-      await logout(deps, auth, request.body?.refresh_token);
+      await logout(deps, auth, request.body.refresh_token);
       return { logged_out: true as const };
     },
   );
