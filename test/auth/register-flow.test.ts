@@ -34,6 +34,14 @@ const body = (email: string, extra: object = {}) => ({
   ...extra,
 });
 
+async function resendAndRead(email: string): Promise<string> {
+  const mine = () => smtp.messages.filter((m) => m.to.includes(email)).length;
+  const before = mine();
+  expect((await post(ctx, '/auth/register/resend-verification', { email })).statusCode).toBe(200);
+  await expect.poll(mine).toBe(before + 1);
+  return smtp.codeFor(email);
+}
+
 describe('registration', () => {
   it('creates a pending client, emails a code, blocks login until verified, then activates', async () => {
     const email = uniqueEmail();
@@ -147,6 +155,30 @@ describe('registration', () => {
     const dead = await post(ctx, '/auth/register/verify-email', { email, code });
     expect(dead.statusCode).toBe(400);
     expect(dead.json().detail).toBe(M.verificationCodeInvalid);
+  });
+
+  it('caps guessing across resends: 10 wrong codes in an hour lock verification for an hour', async () => {
+    const email = uniqueEmail();
+    await post(ctx, '/auth/register', body(email));
+    let code = await smtp.codeFor(email);
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 5; i++) {
+        const res = await post(ctx, '/auth/register/verify-email', {
+          email,
+          code: code === '123456' ? '654321' : '123456',
+        });
+        expect(res.statusCode).toBe(400);
+      }
+      ctx.clock.advanceSeconds(61);
+      code = await resendAndRead(email);
+    }
+    // The 10th failure (at +61 s) set the lock; we are at +122 s.
+    const locked = await post(ctx, '/auth/register/verify-email', { email, code });
+    expect429(locked, 10, 3600 - 61);
+    expect(locked.json().detail).toBe(M.tooManyAttempts(3600 - 61));
+    ctx.clock.advanceSeconds(3600);
+    const fresh = await resendAndRead(email);
+    expect((await post(ctx, '/auth/register/verify-email', { email, code: fresh })).statusCode).toBe(200);
   });
 
   it('applies a 60 s resend cooldown (also right after registering), the same for unknown emails', async () => {

@@ -24,6 +24,9 @@ export interface ThrottleRule {
 export const LOGIN_EMAIL_RULE: ThrottleRule = { limit: 5, windowSeconds: 15 * 60, lockSeconds: 5 * 60 };
 export const LOGIN_IP_RULE: ThrottleRule = { limit: 10, windowSeconds: 60, lockSeconds: 60 };
 
+/** Guessing registration codes: 10 wrong codes for one email in an hour lock verification for an hour. */
+export const VERIFY_EMAIL_RULE: ThrottleRule = { limit: 10, windowSeconds: 3600, lockSeconds: 3600 };
+
 export const loginEmailKey = (email: string) => `login-email:${email.trim().toLowerCase()}`;
 export const loginIpKey = (ip: string) => `login-ip:${ip}`;
 

@@ -14,7 +14,13 @@ import { randomDigits } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { isRegistrationEnabled } from '../admin/platform-settings';
 import { sendAuthMail } from './auth-mail';
-import { lockedError, startCooldown } from './auth-throttle';
+import {
+  findActiveLock,
+  lockedError,
+  recordFailure,
+  startCooldown,
+  VERIFY_EMAIL_RULE,
+} from './auth-throttle';
 import { hashPassword, isPasswordLongEnough, PASSWORD_MIN_LENGTH } from './passwords';
 import { type ClientStatus, canTransition } from './registration.machine';
 
@@ -23,6 +29,7 @@ export const VERIFICATION_RESEND_COOLDOWN_SECONDS = 60;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
 
 const resendKey = (email: string) => `verify-resend:${email}`;
+const verifyKey = (email: string) => `verify-email:${email}`;
 const normalize = (email: string) => email.trim().toLowerCase();
 
 export interface RegisterInput {
@@ -125,6 +132,9 @@ async function findPending(deps: Deps, email: string) {
 export async function verifyEmail(deps: Deps, input: { email: string; code: string }) {
   const email = normalize(input.email);
   const now = deps.clock.now();
+  // Each resend allows 5 more guesses; this caps guessing across resends.
+  const lock = await findActiveLock(deps.db, [verifyKey(email)], now);
+  if (lock) throw lockedError(lock, now, VERIFY_EMAIL_RULE.limit, M.tooManyAttempts);
   const row = await findPending(deps, email);
   const v = row?.verification;
   if (
@@ -142,6 +152,7 @@ export async function verifyEmail(deps: Deps, input: { email: string; code: stri
       .update(emailVerifications)
       .set({ attempts: sql`${emailVerifications.attempts} + 1` })
       .where(eq(emailVerifications.id, v.id));
+    await recordFailure(deps.db, verifyKey(email), VERIFY_EMAIL_RULE, now);
     throw badRequest(M.verificationCodeInvalid);
   }
   await deps.db.transaction(async (tx) => {

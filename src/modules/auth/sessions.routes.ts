@@ -36,7 +36,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: { deps: Deps }) 
         summary: 'Revoke the access token (and optionally its refresh session)',
         description:
           'The access token is revoked on every node (401 `Token has been revoked` afterwards). With refresh_token ' +
-          'the refresh session ends too; it must belong to the current access token (400 otherwise).',
+          'the refresh session ends too; it must belong to the current access token (400 otherwise; 400 for API credential tokens, which have no refresh session).',
         body: LogoutBody,
         response: { 200: LoggedOutResponse },
       },

@@ -181,12 +181,14 @@ export async function logout(
   const now = deps.clock.now();
   let sessionId: string | null = null;
   if (refreshToken !== undefined) {
+    // API credential tokens have no refresh session to end.
+    if (!caller.sessionId) throw badRequest(M.notDashboardToken);
     const [row] = await deps.db
       .select({ sessionId: refreshTokens.sessionId })
       .from(refreshTokens)
       .where(eq(refreshTokens.tokenHash, keyedHash(deps.secrets.hashKey, refreshToken)));
     if (!row) throw badRequest(M.invalidRefreshToken);
-    if (!caller.sessionId || row.sessionId !== caller.sessionId) throw badRequest(M.refreshTokenMismatch);
+    if (row.sessionId !== caller.sessionId) throw badRequest(M.refreshTokenMismatch);
     sessionId = row.sessionId;
   }
   await deps.db.transaction(async (tx) => {
