@@ -213,6 +213,30 @@ describe('login with TOTP', () => {
     expect(res.json().detail).toBe(M.mfaMethodNotAllowed);
   });
 
+  it('an account that switched email codes off gets no email fallback', async () => {
+    const u = await totpUser();
+    const s = await post(
+      ctx,
+      '/auth/login',
+      { client_email: u.email, password: u.password },
+      { ip: nextIp() },
+    );
+    const done = await verify(s.json().challenge_token, currentTotp(u.secret, ctx.clock.now()), 'totp');
+    expect(done.statusCode, done.body).toBe(200);
+    const off = await put(ctx, '/auth/mfa/me', { email_enabled: false }, bearer(done.json().access_token));
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().effective.methods).toEqual(['totp']);
+    ctx.clock.advanceSeconds(30);
+    const res = await login(u);
+    expect(res.json()).toMatchObject({ allowed_mfa_methods: ['totp'], preferred_mfa_method: 'totp' });
+    const fallback = await sendEmailCode(res.json().challenge_token);
+    expect(fallback.statusCode).toBe(400);
+    expect(fallback.json().detail).toBe(M.mfaMethodNotAllowed);
+    expect((await verify(res.json().challenge_token, '123456', 'email')).json().detail).toBe(
+      M.mfaMethodNotAllowed,
+    );
+  });
+
   it('a deactivated account cannot complete the challenge', async () => {
     const u = await totpUser();
     const ch = (await login(u)).json().challenge_token;

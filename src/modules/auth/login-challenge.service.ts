@@ -61,6 +61,7 @@ export async function verifyLoginOtp(
   if (!row) throw unauthorized(M.invalidOtpChallenge);
   const code = input.otp_code.trim();
 
+  if (!ch.allowedMethods.includes(input.method)) throw badRequest(M.mfaMethodNotAllowed);
   if (input.method === 'email') {
     if (!ch.emailCodeHash) throw badRequest(M.emailCodeNotSent);
     if (!safeEqual(ch.emailCodeHash, keyedHash(deps.secrets.hashKey, code)))
@@ -104,6 +105,9 @@ export async function verifyLoginOtp(
 export async function sendLoginEmailCode(deps: Deps, input: { challenge_token: string }) {
   const now = deps.clock.now();
   const ch = await liveChallenge(deps, input.challenge_token, now);
+  // Email is the fallback whenever the effective policy allows it; an account that switched
+  // email codes off (TOTP only) does not get a mailbox bypass.
+  if (!ch.allowedMethods.includes('email')) throw badRequest(M.mfaMethodNotAllowed);
   const code = randomDigits(6);
   const cooldownStart = addSeconds(now, -EMAIL_OTP_COOLDOWN_SECONDS);
   // Compare-and-set on email_sent_at: of two concurrent sends only one passes the cooldown.

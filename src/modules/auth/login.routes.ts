@@ -63,7 +63,8 @@ export async function loginRoutes(app: FastifyInstance, opts: { deps: Deps }) {
         summary: 'Email a one-time code for a pending MFA login',
         description:
           'The email fallback (for example when the preferred method is TOTP), also usable to resend. A new code ' +
-          'replaces the previous one; at most one per 60 seconds (429 with Retry-After).',
+          'replaces the previous one; at most one per 60 seconds (429 with Retry-After). 400 when email is not ' +
+          'among the allowed methods (the account uses TOTP only).',
         body: ChallengeBody,
         response: { 200: SentResponse },
       },
