@@ -4,11 +4,25 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { loginRoutes } from './auth/login.routes';
+import { meRoutes } from './auth/me.routes';
+import { mfaRoutes } from './auth/mfa.routes';
+import { passwordRoutes } from './auth/password.routes';
+import { registrationRoutes } from './auth/registration.routes';
 import { securityRoutes } from './auth/security.routes';
+import { sessionRoutes } from './auth/sessions.routes';
 import { healthRoutes } from './health/health.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
-export const apiModules: ModulePlugin[] = [securityRoutes];
+export const apiModules: ModulePlugin[] = [
+  securityRoutes,
+  registrationRoutes,
+  loginRoutes,
+  sessionRoutes,
+  meRoutes,
+  mfaRoutes,
+  passwordRoutes,
+];
 
 export const rootModules: ModulePlugin[] = [healthRoutes];

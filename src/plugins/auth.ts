@@ -23,6 +23,8 @@ export interface ClientAuth {
   actorType: 'client_user' | 'client_api';
   accountId: string | null;
   credentialId: string | null;
+  /** Login session (refresh family) of a dashboard token; null for API credential tokens. */
+  sessionId: string | null;
   tokenId: string;
   tokenExpiresAt: Date;
   tokenType: ClientTokenClaims['type'];
@@ -63,18 +65,21 @@ interface TokenState {
   account_active: boolean | null;
   credential_active: boolean | null;
   revoked: boolean;
+  session_revoked: boolean;
 }
 
 /** One indexed round trip: client state, account state, credential state, revocation. */
 async function loadTokenState(deps: Deps, c: ClientTokenClaims): Promise<TokenState | undefined> {
   const accountId = c.account_id ?? null;
   const credentialId = c.credential_id ?? null;
+  const sessionId = c.sid ?? null;
   const res = await deps.db.execute(sql`
     select c.is_active as client_active,
            c.production_access_enabled,
            (select a.is_active from accounts a where a.id = ${accountId}::uuid and a.client_id = c.id) as account_active,
            ${credentialStateSql(credentialId)} as credential_active,
-           exists(select 1 from revoked_tokens r where r.jti = ${c.jti}) as revoked
+           exists(select 1 from revoked_tokens r where r.jti = ${c.jti}) as revoked,
+           exists(select 1 from refresh_sessions s where s.id = ${sessionId}::uuid and s.revoked_at is not null) as session_revoked
       from clients c where c.id = ${c.sub}::uuid`);
   return rowsOf<TokenState>(res)[0];
 }
@@ -93,12 +98,13 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest): P
     throw unauthorized(M.couldNotValidate);
   const c = claims as ClientTokenClaims;
   if (c.environment !== deps.config.environment) throw unauthorized(M.couldNotValidate);
-  if (!/^[0-9a-f-]{36}$/i.test(c.sub) || (c.account_id && !/^[0-9a-f-]{36}$/i.test(c.account_id))) {
+  const uuidLike = (v: string | undefined) => v === undefined || /^[0-9a-f-]{36}$/i.test(v);
+  if (!uuidLike(c.sub) || !uuidLike(c.account_id) || !uuidLike(c.sid)) {
     throw unauthorized(M.couldNotValidate);
   }
   const state = await loadTokenState(deps, c);
   if (!state) throw unauthorized(M.couldNotValidate);
-  if (state.revoked) throw unauthorized(M.tokenRevoked);
+  if (state.revoked || state.session_revoked) throw unauthorized(M.tokenRevoked);
   if (!state.client_active) throw unauthorized(M.clientNotActive);
   if (c.type === 'client_access' && state.account_active !== true) throw unauthorized(M.accountNotActive);
   if (c.type === 'client_api_access' && state.credential_active === false)
@@ -113,6 +119,7 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest): P
     actorType: c.actor_type,
     accountId: c.account_id ?? null,
     credentialId: c.credential_id ?? null,
+    sessionId: c.sid ?? null,
     tokenId: c.jti,
     tokenExpiresAt: new Date(c.exp * 1000),
     tokenType: c.type,

@@ -37,6 +37,11 @@ export const M = {
   securityChallengeInvalid: 'Security challenge is invalid or expired',
   securityCodeInvalid: 'Invalid security code',
   totpNotEnabled: 'TOTP is not enabled for this account',
+  verificationCodeInvalid: 'Invalid or expired verification code',
+  invalidOtpCode: 'Invalid OTP code',
+  emailCodeNotSent: 'No email code has been sent for this challenge, request one first',
+  mfaMethodNotAllowed: 'This MFA method is not available for this account',
+  totpAlreadyEnrolled: 'TOTP is already enrolled, disable it before enrolling a new authenticator',
   // 401
   couldNotValidate: 'Could not validate credentials',
   tokenRevoked: 'Token has been revoked',
@@ -68,6 +73,7 @@ export const M = {
   // 429
   tooManyAttempts: (seconds: number) => `Too many attempts, please try again in ${seconds} seconds`,
   refreshTooSoon: 'Please wait before refreshing this transaction again',
+  codeResendTooSoon: (seconds: number) => `Please wait ${seconds} seconds before requesting a new code`,
   // 5xx
   internalError: 'Internal Server Error',
   failedToInitiatePayment: 'Failed to initiate payment',

@@ -16,6 +16,8 @@ export interface ClientTokenClaims {
   actor_type: ActorType;
   role: Role;
   account_id?: string;
+  /** Login session (refresh-token family) of a dashboard token. */
+  sid?: string;
   credential_id?: string;
   permissions?: Permission[];
   environment: Environment;

@@ -1,0 +1,112 @@
+/**
+ * Email and password login with lockout and MFA. A correct password either starts a session or,
+ * when MFA applies, opens an `otp_pending` challenge (5 minutes, 5 attempts) completed at
+ * /auth/login/verify-otp (see login-challenge.service.ts).
+ */
+import { eq, sql } from 'drizzle-orm';
+import { accounts, clients, loginChallenges } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import { addSeconds } from '../../shared/clock';
+import { keyedHash } from '../../shared/crypto';
+import { unauthorized } from '../../shared/errors';
+import { randomDigits, randomToken } from '../../shared/ids';
+import { M } from '../../shared/messages';
+import { sendAuthMail } from './auth-mail';
+import {
+  clearThrottle,
+  findActiveLock,
+  LOGIN_EMAIL_RULE,
+  LOGIN_IP_RULE,
+  lockedError,
+  loginEmailKey,
+  loginIpKey,
+  recordFailure,
+} from './auth-throttle';
+import { effectiveMfa, type MfaMethod } from './mfa-policy';
+import { verifyPassword } from './passwords';
+import { assertCanSignIn, startSession, type TokenPair } from './sessions.service';
+
+export const LOGIN_CHALLENGE_TTL_SECONDS = 5 * 60;
+export const LOGIN_CHALLENGE_MAX_ATTEMPTS = 5;
+export const EMAIL_OTP_COOLDOWN_SECONDS = 60;
+
+export interface OtpPending {
+  token_type: 'otp_pending';
+  challenge_token: string;
+  requires_mfa: true;
+  allowed_mfa_methods: MfaMethod[];
+  preferred_mfa_method: MfaMethod;
+  expires_at: string;
+}
+
+export const otpMail = (to: string, code: string) => ({
+  to,
+  subject: 'Your sign-in code',
+  text: `Your sign-in code is ${code}.\nIt expires in 5 minutes. If you did not try to sign in, change your password.`,
+});
+
+export async function login(
+  deps: Deps,
+  input: { client_email: string; password: string },
+  ip: string,
+): Promise<TokenPair | OtpPending> {
+  const email = input.client_email.trim().toLowerCase();
+  const emailKey = loginEmailKey(email);
+  const ipKey = loginIpKey(ip);
+  const now = deps.clock.now();
+  const lock = await findActiveLock(deps.db, [emailKey, ipKey], now);
+  if (lock) {
+    const limit = lock.key === ipKey ? LOGIN_IP_RULE.limit : LOGIN_EMAIL_RULE.limit;
+    throw lockedError(lock, now, limit, M.tooManyAttempts);
+  }
+
+  const [row] = await deps.db
+    .select({ account: accounts, client: clients })
+    .from(accounts)
+    .innerJoin(clients, eq(clients.id, accounts.clientId))
+    .where(eq(sql`lower(${accounts.email})`, email));
+  // Unknown emails cost the same argon2 verification as known ones.
+  const ok = await verifyPassword(row?.account.passwordHash, input.password);
+  if (!row || !ok) {
+    await recordFailure(deps.db, emailKey, LOGIN_EMAIL_RULE, now);
+    await recordFailure(deps.db, ipKey, LOGIN_IP_RULE, now);
+    throw unauthorized(M.incorrectLogin);
+  }
+  await clearThrottle(deps.db, emailKey);
+  const { account, client } = row;
+  assertCanSignIn(deps, client, account);
+
+  const mfa = effectiveMfa(client, account);
+  if (!mfa.required) return deps.db.transaction((tx) => startSession(deps, tx, account, now));
+
+  const token = randomToken(32);
+  const code = mfa.preferred === 'email' ? randomDigits(6) : null;
+  const expiresAt = addSeconds(now, LOGIN_CHALLENGE_TTL_SECONDS);
+  const [challenge] = await deps.db
+    .insert(loginChallenges)
+    .values({
+      clientId: client.id,
+      accountId: account.id,
+      tokenHash: keyedHash(deps.secrets.hashKey, token),
+      allowedMethods: mfa.methods,
+      preferredMethod: mfa.preferred,
+      emailCodeHash: code ? keyedHash(deps.secrets.hashKey, code) : null,
+      emailSentAt: code ? now : null,
+      expiresAt,
+      createdAt: now,
+    })
+    .returning({ id: loginChallenges.id });
+  if (code) {
+    await sendAuthMail(deps, otpMail(account.email, code), async () => {
+      await deps.db.delete(loginChallenges).where(eq(loginChallenges.id, challenge!.id));
+    });
+  }
+  return {
+    token_type: 'otp_pending',
+    challenge_token: token,
+    requires_mfa: true,
+    allowed_mfa_methods: mfa.methods,
+    preferred_mfa_method: mfa.preferred,
+    expires_at: expiresAt.toISOString(),
+  };
+}

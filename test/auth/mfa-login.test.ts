@@ -1,0 +1,248 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, clients } from '../../src/db/schema/index';
+import { currentTotp } from '../../src/modules/auth/totp';
+import { M } from '../../src/shared/messages';
+import { createTestApp, type TestContext } from '../helpers/app';
+import {
+  bearer,
+  expect429,
+  expectNoRateLimitHeaders,
+  get,
+  loginOk,
+  nextIp,
+  post,
+  put,
+  type Registered,
+  registerVerified,
+} from '../helpers/auth-flow';
+import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+
+let ctx: TestContext;
+let smtp: SmtpCapture;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  ctx = await createTestApp({ mailer: smtp.mailer });
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+const login = (u: Registered) =>
+  post(ctx, '/auth/login', { client_email: u.email, password: u.password }, { ip: nextIp() });
+const verify = (challenge_token: string, otp_code: string, method: 'email' | 'totp') =>
+  post(ctx, '/auth/login/verify-otp', { challenge_token, otp_code, method });
+const sendEmailCode = (challenge_token: string) =>
+  post(ctx, '/auth/login/challenge/send-email-code', { challenge_token });
+const otherThan = (code: string) => (code === '000000' ? '111111' : '000000');
+
+/** A verified user with account-level email MFA switched on. */
+async function emailMfaUser(): Promise<Registered> {
+  const u = await registerVerified(ctx, smtp);
+  const s = await loginOk(ctx, u.email, u.password);
+  const res = await put(ctx, '/auth/mfa/me', { mfa_use_client_default: false, mfa_enabled: true }, s.headers);
+  expect(res.statusCode, res.body).toBe(200);
+  return u;
+}
+
+/** A verified user with an enrolled authenticator, TOTP preferred. */
+async function totpUser(): Promise<Registered & { secret: string }> {
+  const u = await registerVerified(ctx, smtp);
+  const s = await loginOk(ctx, u.email, u.password);
+  const start = (await post(ctx, '/auth/mfa/totp/enroll/start', undefined, { headers: s.headers })).json();
+  const ok = await post(
+    ctx,
+    '/auth/mfa/totp/enroll/confirm',
+    { enrollment_token: start.enrollment_token, otp_code: currentTotp(start.secret, ctx.clock.now()) },
+    { headers: s.headers },
+  );
+  expect(ok.statusCode, ok.body).toBe(200);
+  const p = await put(
+    ctx,
+    '/auth/mfa/me',
+    { mfa_use_client_default: false, mfa_enabled: true, preferred_method: 'totp' },
+    s.headers,
+  );
+  expect(p.statusCode, p.body).toBe(200);
+  ctx.clock.advanceSeconds(30); // the enrollment code's time step is spent
+  return { ...u, secret: start.secret };
+}
+
+describe('login with email OTP', () => {
+  it('returns the otp_pending challenge and emails a code that completes the login', async () => {
+    const u = await emailMfaUser();
+    const before = smtp.messages.filter((m) => m.to.includes(u.email)).length;
+    const res = await login(u);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      token_type: 'otp_pending',
+      requires_mfa: true,
+      allowed_mfa_methods: ['email'],
+      preferred_mfa_method: 'email',
+    });
+    expect(body.access_token).toBeUndefined();
+    expectNoRateLimitHeaders(res);
+    await expect.poll(() => smtp.messages.filter((m) => m.to.includes(u.email)).length).toBe(before + 1);
+    const code = await smtp.codeFor(u.email);
+
+    const done = await verify(body.challenge_token, code, 'email');
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ token_type: 'bearer', expires_in: 1800 });
+    expect((await get(ctx, '/auth/me', bearer(done.json().access_token))).statusCode).toBe(200);
+    expect((await post(ctx, '/auth/refresh', { refresh_token: done.json().refresh_token })).statusCode).toBe(
+      200,
+    );
+
+    // The challenge is single-use.
+    const again = await verify(body.challenge_token, code, 'email');
+    expect(again.statusCode).toBe(401);
+    expect(again.json().detail).toBe(M.invalidOtpChallenge);
+  });
+
+  it('client defaults apply to accounts that use them', async () => {
+    const u = await registerVerified(ctx, smtp);
+    await ctx.db.update(clients).set({ mfaEnabled: true }).where(eq(clients.id, u.clientId));
+    const res = await login(u);
+    expect(res.json().token_type).toBe('otp_pending');
+    // An account override switches it off again.
+    await ctx.db
+      .update(accounts)
+      .set({ mfaUseClientDefault: false })
+      .where(eq(accounts.clientId, u.clientId));
+    expect((await login(u)).json().token_type).toBe('bearer');
+  });
+
+  it('a wrong code is 401 and counts; the fifth kills the challenge', async () => {
+    const u = await emailMfaUser();
+    const ch = (await login(u)).json().challenge_token;
+    const code = await smtp.codeFor(u.email);
+    for (let i = 0; i < 5; i++) {
+      const res = await verify(ch, otherThan(code), 'email');
+      expect(res.statusCode).toBe(401);
+      expect(res.json().detail).toBe(M.invalidOtpCode);
+    }
+    const dead = await verify(ch, code, 'email');
+    expect(dead.statusCode).toBe(401);
+    expect(dead.json().detail).toBe(M.invalidOtpChallenge);
+  });
+
+  it('the challenge expires after 5 minutes', async () => {
+    const u = await emailMfaUser();
+    const ch = (await login(u)).json().challenge_token;
+    const code = await smtp.codeFor(u.email);
+    ctx.clock.advanceSeconds(300);
+    const res = await verify(ch, code, 'email');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().detail).toBe(M.invalidOtpChallenge);
+    expect((await sendEmailCode(ch)).statusCode).toBe(401);
+    expect((await verify('garbage', '123456', 'email')).statusCode).toBe(401);
+  });
+
+  it('resending the email code has a 60 s cooldown and replaces the code', async () => {
+    const u = await emailMfaUser();
+    const ch = (await login(u)).json().challenge_token;
+    const first = await smtp.codeFor(u.email);
+    ctx.clock.advanceSeconds(10);
+    const early = await sendEmailCode(ch);
+    expect429(early, 1, 50);
+    expect(early.json().detail).toBe(M.codeResendTooSoon(50));
+    ctx.clock.advanceSeconds(50);
+    const count = smtp.messages.length;
+    const ok = await sendEmailCode(ch);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toEqual({ sent: true });
+    await expect.poll(() => smtp.messages.length).toBe(count + 1);
+    const second = await smtp.codeFor(u.email);
+    if (second !== first) expect((await verify(ch, first, 'email')).statusCode).toBe(401);
+    expect((await verify(ch, second, 'email')).statusCode).toBe(200);
+  });
+
+  it('503 when the login code cannot be emailed', async () => {
+    const u = await emailMfaUser();
+    smtp.failNext(1);
+    const res = await login(u);
+    expect(res.statusCode).toBe(503);
+    expect(res.json().detail).toBe(M.emailDeliveryFailed);
+  });
+});
+
+describe('login with TOTP', () => {
+  it('no email at login; the authenticator code completes it once (no replay)', async () => {
+    const u = await totpUser();
+    const count = smtp.messages.length;
+    const res = await login(u);
+    expect(res.json()).toMatchObject({
+      token_type: 'otp_pending',
+      allowed_mfa_methods: ['email', 'totp'],
+      preferred_mfa_method: 'totp',
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(smtp.messages.length).toBe(count);
+    const code = currentTotp(u.secret, ctx.clock.now());
+    const ok = await verify(res.json().challenge_token, code, 'totp');
+    expect(ok.statusCode, ok.body).toBe(200);
+
+    const second = (await login(u)).json().challenge_token;
+    const replay = await verify(second, code, 'totp');
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().detail).toBe(M.invalidOtpCode);
+    ctx.clock.advanceSeconds(30);
+    expect((await verify(second, currentTotp(u.secret, ctx.clock.now()), 'totp')).statusCode).toBe(200);
+  });
+
+  it('method email before any email code was sent is 400; the fallback emails one', async () => {
+    const u = await totpUser();
+    const ch = (await login(u)).json().challenge_token;
+    const early = await verify(ch, '123456', 'email');
+    expect(early.statusCode).toBe(400);
+    expect(early.json().detail).toBe(M.emailCodeNotSent);
+    const sent = await sendEmailCode(ch);
+    expect(sent.statusCode, sent.body).toBe(200);
+    const code = await smtp.codeFor(u.email);
+    expect((await verify(ch, code, 'email')).statusCode).toBe(200);
+  });
+
+  it('method totp for an account without an authenticator is 400', async () => {
+    const u = await emailMfaUser();
+    const ch = (await login(u)).json().challenge_token;
+    const res = await verify(ch, '123456', 'totp');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toBe(M.mfaMethodNotAllowed);
+  });
+
+  it('an account that switched email codes off gets no email fallback', async () => {
+    const u = await totpUser();
+    const s = await post(
+      ctx,
+      '/auth/login',
+      { client_email: u.email, password: u.password },
+      { ip: nextIp() },
+    );
+    const done = await verify(s.json().challenge_token, currentTotp(u.secret, ctx.clock.now()), 'totp');
+    expect(done.statusCode, done.body).toBe(200);
+    const off = await put(ctx, '/auth/mfa/me', { email_enabled: false }, bearer(done.json().access_token));
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().effective.methods).toEqual(['totp']);
+    ctx.clock.advanceSeconds(30);
+    const res = await login(u);
+    expect(res.json()).toMatchObject({ allowed_mfa_methods: ['totp'], preferred_mfa_method: 'totp' });
+    const fallback = await sendEmailCode(res.json().challenge_token);
+    expect(fallback.statusCode).toBe(400);
+    expect(fallback.json().detail).toBe(M.mfaMethodNotAllowed);
+    expect((await verify(res.json().challenge_token, '123456', 'email')).json().detail).toBe(
+      M.mfaMethodNotAllowed,
+    );
+  });
+
+  it('a deactivated account cannot complete the challenge', async () => {
+    const u = await totpUser();
+    const ch = (await login(u)).json().challenge_token;
+    await ctx.db.update(accounts).set({ isActive: false }).where(eq(accounts.clientId, u.clientId));
+    const res = await verify(ch, currentTotp(u.secret, ctx.clock.now()), 'totp');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().detail).toBe(M.accountNotActive);
+  });
+});

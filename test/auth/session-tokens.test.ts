@@ -1,0 +1,223 @@
+import { eq } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts } from '../../src/db/schema/index';
+import { signToken } from '../../src/modules/auth/tokens';
+import { M } from '../../src/shared/messages';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { bearer, get, loginOk, post, type Registered, registerVerified } from '../helpers/auth-flow';
+import { createTestClient } from '../helpers/clients';
+import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+
+let ctx: TestContext;
+let smtp: SmtpCapture;
+let user: Registered;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  ctx = await createTestApp({ mailer: smtp.mailer });
+  user = await registerVerified(ctx, smtp);
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+const refresh = (refresh_token: string) => post(ctx, '/auth/refresh', { refresh_token });
+const me = (headers: Record<string, string>) => get(ctx, '/auth/me', headers);
+
+describe('access token', () => {
+  it('carries the spec claims plus environment, token id and session id; lives 30 minutes', async () => {
+    const s = await loginOk(ctx, user.email, user.password);
+    const claims = decodeJwt(s.access_token);
+    const [account] = await ctx.db.select().from(accounts).where(eq(accounts.clientId, user.clientId));
+    expect(claims).toMatchObject({
+      sub: user.clientId,
+      type: 'client_access',
+      actor_type: 'client_user',
+      role: 'owner',
+      account_id: account!.id,
+      environment: 'sandbox',
+    });
+    expect(claims.jti).toEqual(expect.any(String));
+    expect(claims.sid).toEqual(expect.any(String));
+    expect(claims.exp! - claims.iat!).toBe(1800);
+
+    const res = await me(s.headers);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      role: 'owner',
+      actor_type: 'client_user',
+      environment: 'sandbox',
+      account: { account_id: account!.id, email: user.email },
+      client: { client_id: user.clientId, status: 'active' },
+    });
+    expect(res.json().permissions).toContain('mfa.defaults.write');
+
+    ctx.clock.advanceSeconds(1799);
+    expect((await me(s.headers)).statusCode).toBe(200);
+    ctx.clock.advanceSeconds(1);
+    const expired = await me(s.headers);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().detail).toBe(M.couldNotValidate);
+  });
+
+  it('rejects a token signed for the other environment with 401', async () => {
+    const [account] = await ctx.db.select().from(accounts).where(eq(accounts.clientId, user.clientId));
+    const other = await signToken(
+      ctx.deps.secrets.jwtKey,
+      {
+        sub: user.clientId,
+        type: 'client_access',
+        actor_type: 'client_user',
+        role: 'owner',
+        account_id: account!.id,
+        environment: 'production',
+      },
+      1800,
+      ctx.clock.now(),
+    );
+    const res = await me(bearer(other.token));
+    expect(res.statusCode).toBe(401);
+    expect(res.json().detail).toBe(M.couldNotValidate);
+  });
+
+  it('describes an API credential caller without an account', async () => {
+    const api = await createTestClient(ctx, { role: 'developer', apiToken: true });
+    const res = await me(api.headers);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ account: null, role: 'developer', actor_type: 'client_api' });
+  });
+});
+
+describe('refresh', () => {
+  it('rotates: the new pair works, the old refresh token is spent', async () => {
+    const s = await loginOk(ctx, user.email, user.password);
+    ctx.clock.advanceSeconds(60);
+    const r1 = await refresh(s.refresh_token);
+    expect(r1.statusCode, r1.body).toBe(200);
+    const pair = r1.json();
+    expect(pair).toMatchObject({ token_type: 'bearer', expires_in: 1800 });
+    expect(pair.refresh_token).not.toBe(s.refresh_token);
+    expect(decodeJwt(pair.access_token).sid).toBe(decodeJwt(s.access_token).sid);
+    expect((await me(bearer(pair.access_token))).statusCode).toBe(200);
+    const r2 = await refresh(pair.refresh_token);
+    expect(r2.statusCode).toBe(200);
+  });
+
+  it('reuse of a rotated token is 400 and revokes the whole session', async () => {
+    const s = await loginOk(ctx, user.email, user.password);
+    const r1 = (await refresh(s.refresh_token)).json();
+    const reuse = await refresh(s.refresh_token);
+    expect(reuse.statusCode).toBe(400);
+    expect(reuse.json().detail).toBe(M.invalidRefreshToken);
+    // The legitimate latest token is dead too, and so are the session's access tokens.
+    const latest = await refresh(r1.refresh_token);
+    expect(latest.statusCode).toBe(400);
+    expect(latest.json().detail).toBe(M.invalidRefreshToken);
+    const revoked = await me(bearer(r1.access_token));
+    expect(revoked.statusCode).toBe(401);
+    expect(revoked.json().detail).toBe(M.tokenRevoked);
+    expect((await me(s.headers)).statusCode).toBe(401);
+    // Other sessions of the same account are untouched.
+    const other = await loginOk(ctx, user.email, user.password);
+    expect((await refresh(other.refresh_token)).statusCode).toBe(200);
+  });
+
+  it('is 400 for a malformed, unknown or expired (30 days) refresh token', async () => {
+    for (const bad of ['x', 'not-a-real-refresh-token-0123456789']) {
+      const res = await refresh(bad);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().detail).toBe(M.invalidRefreshToken);
+    }
+    expect((await post(ctx, '/auth/refresh', {})).statusCode).toBe(422);
+    const s = await loginOk(ctx, user.email, user.password);
+    ctx.clock.advanceSeconds(30 * 86400 - 1);
+    const fresh = (await refresh(s.refresh_token)).json();
+    ctx.clock.advanceSeconds(30 * 86400);
+    const expired = await refresh(fresh.refresh_token);
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json().detail).toBe(M.invalidRefreshToken);
+  });
+
+  it('refuses to refresh for a deactivated account', async () => {
+    const r = await registerVerified(ctx, smtp);
+    const s = await loginOk(ctx, r.email, r.password);
+    await ctx.db.update(accounts).set({ isActive: false }).where(eq(accounts.clientId, r.clientId));
+    const res = await refresh(s.refresh_token);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().detail).toBe(M.accountNotActive);
+  });
+});
+
+describe('logout', () => {
+  it('revokes the access token: 401 Token has been revoked, also on a second node', async () => {
+    const node2 = await createTestApp({ mailer: smtp.mailer, database: ctx.deps.database });
+    try {
+      node2.clock.set(ctx.clock.now());
+      const s = await loginOk(ctx, user.email, user.password);
+      const onNode2 = () => node2.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: s.headers });
+      expect((await onNode2()).statusCode).toBe(200);
+      const out = await post(ctx, '/auth/logout', undefined, { headers: s.headers });
+      expect(out.statusCode, out.body).toBe(200);
+      expect(out.json()).toEqual({ logged_out: true });
+      for (const res of [await me(s.headers), await onNode2()]) {
+        expect(res.statusCode).toBe(401);
+        expect(res.json().detail).toBe(M.tokenRevoked);
+        expect(res.headers['www-authenticate']).toBe('Bearer');
+      }
+      // Without refresh_token the refresh session survives.
+      expect((await refresh(s.refresh_token)).statusCode).toBe(200);
+    } finally {
+      await node2.close();
+    }
+  });
+
+  it('with its own refresh token also ends the refresh session', async () => {
+    const s = await loginOk(ctx, user.email, user.password);
+    const out = await post(ctx, '/auth/logout', { refresh_token: s.refresh_token }, { headers: s.headers });
+    expect(out.statusCode, out.body).toBe(200);
+    const res = await refresh(s.refresh_token);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toBe(M.invalidRefreshToken);
+  });
+
+  it('accepts the session refresh token after a refresh (same session)', async () => {
+    const s = await loginOk(ctx, user.email, user.password);
+    const pair = (await refresh(s.refresh_token)).json();
+    const out = await post(
+      ctx,
+      '/auth/logout',
+      { refresh_token: pair.refresh_token },
+      { headers: bearer(pair.access_token) },
+    );
+    expect(out.statusCode, out.body).toBe(200);
+    expect((await me(s.headers)).statusCode).toBe(401);
+  });
+
+  it('is 400 when the refresh token belongs to another session, and revokes nothing', async () => {
+    const a = await loginOk(ctx, user.email, user.password);
+    const b = await loginOk(ctx, user.email, user.password);
+    const res = await post(ctx, '/auth/logout', { refresh_token: b.refresh_token }, { headers: a.headers });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toBe(M.refreshTokenMismatch);
+    expect((await me(a.headers)).statusCode).toBe(200);
+    expect((await refresh(b.refresh_token)).statusCode).toBe(200);
+  });
+
+  it('needs a valid bearer token (401)', async () => {
+    const res = await post(ctx, '/auth/logout', {});
+    expect(res.statusCode).toBe(401);
+    expect(res.json().detail).toBe(M.couldNotValidate);
+  });
+
+  it('an API credential token can be revoked too', async () => {
+    const api = await createTestClient(ctx, { role: 'owner', apiToken: true });
+    expect((await post(ctx, '/auth/logout', undefined, { headers: api.headers })).statusCode).toBe(200);
+    expect((await me(api.headers)).statusCode).toBe(401);
+    const other = await createTestClient(ctx, { apiToken: true });
+    const withRefresh = await post(ctx, '/auth/logout', { refresh_token: 'abc' }, { headers: other.headers });
+    expect(withRefresh.statusCode).toBe(400);
+    expect(withRefresh.json().detail).toBe(M.notDashboardToken);
+  });
+});
