@@ -4,11 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { credentialsRoutes } from './auth/credentials.routes';
 import { securityRoutes } from './auth/security.routes';
+import { settingsRoutes } from './auth/settings.routes';
+import { teamRoutes } from './auth/team.routes';
 import { healthRoutes } from './health/health.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
-export const apiModules: ModulePlugin[] = [securityRoutes];
+export const apiModules: ModulePlugin[] = [securityRoutes, credentialsRoutes, teamRoutes, settingsRoutes];
 
 export const rootModules: ModulePlugin[] = [healthRoutes];

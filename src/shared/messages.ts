@@ -37,6 +37,7 @@ export const M = {
   securityChallengeInvalid: 'Security challenge is invalid or expired',
   securityCodeInvalid: 'Invalid security code',
   totpNotEnabled: 'TOTP is not enabled for this account',
+  apiCredentialDisabled: 'API credential is disabled',
   // 401
   couldNotValidate: 'Could not validate credentials',
   tokenRevoked: 'Token has been revoked',
@@ -61,6 +62,7 @@ export const M = {
   userNotFound: 'User not found',
   userNotFoundCreateFirst: 'User not found, please create the user first',
   accountNotFound: 'Account not found',
+  apiCredentialNotFound: 'API credential not found',
   // 409
   idempotencyPayloadMismatch: 'Idempotency key already used with a different request payload.',
   idempotencyInProgress: 'Duplicated request with same idempotency key is still being processed.',
