@@ -6,10 +6,12 @@ const UrlField = (description: string) =>
 export const SettingsBody = Type.Object(
   {
     callback_url: Type.Optional(
-      UrlField('Absolute http(s) URL the payer returns to after checkout; null clears it'),
+      UrlField('Absolute http(s) URL the payer returns to after checkout; null or "" clears it'),
     ),
     webhook_url: Type.Optional(
-      UrlField('Absolute http(s) URL (https on production) receiving signed webhook events; null clears it'),
+      UrlField(
+        'Absolute http(s) URL (https on production) receiving signed webhook events; null or "" clears it',
+      ),
     ),
     webhook_enabled: Type.Optional(
       Type.Boolean({ description: 'The webhook switch; enabling it needs a webhook_url' }),
