@@ -90,6 +90,9 @@ describe('create and list', () => {
     const badRole = await create({ label: 'x', role: 'admin' });
     expect(badRole.statusCode).toBe(422);
     expect(badRole.json().detail[0].loc).toEqual(['body', 'role']);
+    const blank = await create({ label: '   ', role: 'owner' });
+    expect(blank.statusCode).toBe(422);
+    expect(blank.json().detail[0].loc).toEqual(['body', 'label']);
     const noLabel = await create({ role: 'owner' });
     expect(noLabel.statusCode).toBe(422);
     expect(noLabel.json().detail[0].loc).toEqual(['body', 'label']);

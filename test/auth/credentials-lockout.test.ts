@@ -177,6 +177,16 @@ describe('environments', () => {
     expect(onProd.statusCode).toBe(401);
     expect(onProd.json().detail).toBe(M.couldNotValidate);
 
+    // Production webhooks must be https.
+    const plain = await prod.app.inject({
+      method: 'PUT',
+      url: '/api/v1/auth/client/settings',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { webhook_url: 'http://hooks.example/x' },
+    });
+    expect(plain.statusCode).toBe(422);
+    expect(plain.json().detail[0].loc).toEqual(['body', 'webhook_url']);
+
     // Production access switched off again: the live token is refused with 403.
     await prod.db
       .update(clients)

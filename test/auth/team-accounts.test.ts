@@ -130,6 +130,14 @@ describe('add a member', () => {
     const locs = bad.json().detail.map((d: { loc: string[] }) => d.loc.join('.'));
     expect(locs).toContain('body.email');
     expect(locs).toContain('body.role');
+    const blank = await ctx.app.inject({
+      method: 'POST',
+      url: BASE,
+      headers,
+      payload: { email: uniqueEmail(), full_name: '  ', role: 'developer' },
+    });
+    expect(blank.statusCode).toBe(422);
+    expect(blank.json().detail[0].loc).toEqual(['body', 'full_name']);
   });
 
   it('is owner-only and dashboard-only', async () => {
@@ -196,6 +204,35 @@ describe('update and delete', () => {
     expect(stepDown.statusCode).toBe(200);
     const last = await patchMember(second.accountId, { is_active: false }, second);
     expect(last.json().detail).toBe(M.lastOwnerDemote);
+  });
+
+  it('keeps one owner when two owners demote each other concurrently', async () => {
+    const a = await createTestClient(ctx, { role: 'owner' });
+    const b = await createTestClient(ctx, { role: 'owner', clientId: a.clientId });
+    const ha = await securityHeaders(ctx, smtp, a, 'UPDATE_MEMBER');
+    const hb = await securityHeaders(ctx, smtp, b, 'UPDATE_MEMBER');
+    const [ra, rb] = await Promise.all([
+      ctx.app.inject({
+        method: 'PATCH',
+        url: `${BASE}/${b.accountId}`,
+        headers: ha,
+        payload: { role: 'developer' },
+      }),
+      ctx.app.inject({
+        method: 'PATCH',
+        url: `${BASE}/${a.accountId}`,
+        headers: hb,
+        payload: { role: 'developer' },
+      }),
+    ]);
+    const codes = [ra.statusCode, rb.statusCode].sort();
+    expect(codes).toEqual([200, 400]);
+    expect([ra, rb].find((r) => r.statusCode === 400)!.json().detail).toBe(M.lastOwnerDemote);
+    const owners = await ctx.db
+      .select()
+      .from(accounts)
+      .where(sql`${accounts.clientId} = ${a.clientId} and ${accounts.role} = 'owner'`);
+    expect(owners).toHaveLength(1);
   });
 
   it('does not let an owner delete the account they are logged in with', async () => {

@@ -97,6 +97,7 @@ const newApiSecret = (deps: Deps) => `sk_${deps.config.environment}_${randomToke
 const hashOf = (deps: Deps, value: string) => keyedHash(deps.secrets.hashKey, value);
 
 function checkCreateInput(input: CreateCredentialInput): { role: Role; permissions: Permission[] | null } {
+  if (input.label.trim() === '') throw invalidField(['body', 'label'], 'Label must not be blank');
   const hasRole = input.role !== undefined;
   const hasPermissions = input.permissions !== undefined;
   if (hasRole === hasPermissions) {

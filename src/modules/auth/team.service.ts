@@ -14,7 +14,7 @@ import { eq } from 'drizzle-orm';
 import { clients } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { MailDeliveryError } from '../../providers/mail/port';
-import { AppError, badRequest, notFound } from '../../shared/errors';
+import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { hashPassword } from './passwords';
@@ -84,6 +84,7 @@ export async function createTeamAccount(
   input: CreateAccountInput,
   challengeId: string,
 ): Promise<AccountView> {
+  if (input.full_name.trim() === '') throw invalidField(['body', 'full_name'], 'Full name must not be blank');
   const email = input.email.trim().toLowerCase();
   if (await emailTaken(deps.db, email)) throw badRequest(M.accountEmailExists);
   const temporaryPassword = randomToken(12);
@@ -152,6 +153,8 @@ export async function updateTeamAccount(
   input: UpdateAccountInput,
   challengeId: string,
 ): Promise<AccountView> {
+  if (input.full_name?.trim() === '')
+    throw invalidField(['body', 'full_name'], 'Full name must not be blank');
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     await lockClientTeam(tx, caller.clientId);
