@@ -11,6 +11,7 @@ import {
   CredentialListSchema,
   CredentialSchema,
   ResetSecretResponse,
+  SECURITY_HEADERS_DOC,
 } from './credentials.schemas';
 import {
   createApiCredential,
@@ -20,9 +21,6 @@ import {
   resetApiCredentialSecret,
 } from './credentials.service';
 import { verifySecurityChallenge } from './security-challenges';
-
-const SECURITY_HEADERS =
-  'Security challenge headers `X-Security-Token`, `X-Security-Code`, `X-Security-Method` (see POST /auth/security/request-code).';
 
 export async function credentialsRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
@@ -89,7 +87,7 @@ export async function credentialsRoutes(app: FastifyInstance, opts: { deps: Deps
         tags: ['auth'],
         summary: 'Rotate the secret of an API credential',
         description:
-          `${SECURITY_HEADERS} Action REFRESH_API_KEY. The old secret stops at once and tokens issued ` +
+          `${SECURITY_HEADERS_DOC}, action REFRESH_API_KEY. The old secret stops at once and tokens issued ` +
           'before the rotation (second precision) are refused. A disabled credential cannot be rotated (400).',
         params: CredentialIdParams,
         response: { 200: ResetSecretResponse },

@@ -7,6 +7,10 @@ export const RoleSchema = Type.Union(
   { description: 'owner, operations or developer' },
 );
 
+/** OpenAPI wording for endpoints protected by a security challenge. */
+export const SECURITY_HEADERS_DOC =
+  'Security challenge headers `X-Security-Token`, `X-Security-Code`, `X-Security-Method` (see POST /auth/security/request-code)';
+
 export const CredentialIdParams = Type.Object({
   credential_id: Type.String({ format: 'uuid', description: 'The credential id' }),
 });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
+import { SECURITY_HEADERS_DOC } from './credentials.schemas';
 import { verifySecurityChallenge } from './security-challenges';
 import {
   AccountIdParams,
@@ -12,9 +13,6 @@ import {
   UpdateAccountBody,
 } from './team.schemas';
 import { createTeamAccount, deleteTeamAccount, listTeamAccounts, updateTeamAccount } from './team.service';
-
-const SECURITY_HEADERS =
-  'Security challenge headers `X-Security-Token`, `X-Security-Code`, `X-Security-Method` (see POST /auth/security/request-code)';
 
 export async function teamRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
@@ -28,7 +26,7 @@ export async function teamRoutes(app: FastifyInstance, opts: { deps: Deps }) {
         tags: ['team'],
         summary: 'Add a team member',
         description:
-          `${SECURITY_HEADERS}, action ADD_MEMBER. The new member is emailed a generated temporary password. ` +
+          `${SECURITY_HEADERS_DOC}, action ADD_MEMBER. The new member is emailed a generated temporary password. ` +
           'If the email cannot be delivered the account is not created (502). A duplicate email is 400.',
         body: CreateAccountBody,
         response: { 201: AccountSchema },
@@ -63,7 +61,7 @@ export async function teamRoutes(app: FastifyInstance, opts: { deps: Deps }) {
         tags: ['team'],
         summary: 'Update a team member (role, name, active)',
         description:
-          `${SECURITY_HEADERS}, action UPDATE_MEMBER. Demoting or deactivating the last active owner is 400. ` +
+          `${SECURITY_HEADERS_DOC}, action UPDATE_MEMBER. Demoting or deactivating the last active owner is 400. ` +
           'A role change or deactivation applies to the member’s live tokens at once.',
         params: AccountIdParams,
         body: UpdateAccountBody,
@@ -84,7 +82,7 @@ export async function teamRoutes(app: FastifyInstance, opts: { deps: Deps }) {
       schema: {
         tags: ['team'],
         summary: 'Delete a team member',
-        description: `${SECURITY_HEADERS}, action DELETE_MEMBER. The last active owner and the calling account cannot be deleted (400).`,
+        description: `${SECURITY_HEADERS_DOC}, action DELETE_MEMBER. The last active owner and the calling account cannot be deleted (400).`,
         params: AccountIdParams,
         response: { 204: Type.Null({ description: 'Deleted' }) },
       },
