@@ -14,6 +14,7 @@ CREATE TABLE "accounts" (
 	"mfa_preferred_method" text DEFAULT 'email' NOT NULL,
 	"totp_secret_enc" text,
 	"totp_enrolled_at" timestamp with time zone,
+	"totp_last_step" integer,
 	"password_changed_at" timestamp with time zone,
 	"last_login_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -33,6 +34,39 @@ CREATE TABLE "staff_accounts" (
 	"password_hash" text NOT NULL,
 	"is_active" boolean DEFAULT true NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "api_credentials" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"label" text NOT NULL,
+	"api_key" text NOT NULL,
+	"secret_hash" text NOT NULL,
+	"role" text NOT NULL,
+	"permissions" jsonb,
+	"created_by_account_id" uuid,
+	"tokens_valid_from" timestamp with time zone DEFAULT now() NOT NULL,
+	"secret_rotated_at" timestamp with time zone,
+	"disabled_at" timestamp with time zone,
+	"last_used_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "api_credentials_api_key_unique" UNIQUE("api_key")
+);
+--> statement-breakpoint
+CREATE TABLE "api_key_lockouts" (
+	"key_hash" text PRIMARY KEY NOT NULL,
+	"failures" integer DEFAULT 0 NOT NULL,
+	"last_failure_at" timestamp with time zone NOT NULL,
+	"locked_until" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "auth_throttles" (
+	"key" text PRIMARY KEY NOT NULL,
+	"failures" integer DEFAULT 0 NOT NULL,
+	"window_started_at" timestamp with time zone NOT NULL,
+	"locked_until" timestamp with time zone,
+	"updated_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "clients" (
@@ -89,6 +123,19 @@ CREATE TABLE "kyc_users" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "email_verifications" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"account_id" uuid NOT NULL,
+	"code_hash" text NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"sent_at" timestamp with time zone NOT NULL,
+	"consumed_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "email_verifications_account_id_unique" UNIQUE("account_id")
+);
+--> statement-breakpoint
 CREATE TABLE "events" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"client_id" uuid NOT NULL,
@@ -98,6 +145,23 @@ CREATE TABLE "events" (
 	"data" jsonb NOT NULL,
 	"dedup_key" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "login_challenges" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"account_id" uuid NOT NULL,
+	"token_hash" text NOT NULL,
+	"allowed_methods" jsonb NOT NULL,
+	"preferred_method" text NOT NULL,
+	"email_code_hash" text,
+	"email_sent_at" timestamp with time zone,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"consumed_at" timestamp with time zone,
+	"invalidated_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "login_challenges_token_hash_unique" UNIQUE("token_hash")
 );
 --> statement-breakpoint
 CREATE TABLE "opcos" (
@@ -130,6 +194,12 @@ CREATE TABLE "opcos" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "platform_settings" (
+	"id" text PRIMARY KEY DEFAULT 'global' NOT NULL,
+	"registration_enabled" boolean,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "projects" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"client_id" uuid NOT NULL,
@@ -142,31 +212,93 @@ CREATE TABLE "projects" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "platform_settings" (
-	"id" text PRIMARY KEY DEFAULT 'global' NOT NULL,
-	"registration_enabled" boolean,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+CREATE TABLE "refresh_sessions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"account_id" uuid NOT NULL,
+	"last_refreshed_at" timestamp with time zone,
+	"revoked_at" timestamp with time zone,
+	"revoke_reason" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "refresh_tokens" (
+	"token_hash" text PRIMARY KEY NOT NULL,
+	"session_id" uuid NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"used_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "security_challenges" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"account_id" uuid NOT NULL,
+	"action" text NOT NULL,
+	"method" text NOT NULL,
+	"token_hash" text NOT NULL,
+	"code_hash" text,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"consumed_at" timestamp with time zone,
+	"invalidated_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "security_challenges_token_hash_unique" UNIQUE("token_hash")
+);
+--> statement-breakpoint
+CREATE TABLE "totp_enrollments" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"account_id" uuid NOT NULL,
+	"token_hash" text NOT NULL,
+	"secret_enc" text NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"consumed_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "totp_enrollments_token_hash_unique" UNIQUE("token_hash")
 );
 --> statement-breakpoint
 ALTER TABLE "accounts" ADD CONSTRAINT "accounts_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "api_credentials" ADD CONSTRAINT "api_credentials_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "api_credentials" ADD CONSTRAINT "api_credentials_created_by_account_id_accounts_id_fk" FOREIGN KEY ("created_by_account_id") REFERENCES "public"."accounts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "business_customers" ADD CONSTRAINT "business_customers_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "kyc_users" ADD CONSTRAINT "kyc_users_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "email_verifications" ADD CONSTRAINT "email_verifications_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "email_verifications" ADD CONSTRAINT "email_verifications_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "events" ADD CONSTRAINT "events_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "login_challenges" ADD CONSTRAINT "login_challenges_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "login_challenges" ADD CONSTRAINT "login_challenges_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "opcos" ADD CONSTRAINT "opcos_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "projects" ADD CONSTRAINT "projects_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "projects" ADD CONSTRAINT "projects_opco_id_opcos_id_fk" FOREIGN KEY ("opco_id") REFERENCES "public"."opcos"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "refresh_sessions" ADD CONSTRAINT "refresh_sessions_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "refresh_sessions" ADD CONSTRAINT "refresh_sessions_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "refresh_tokens" ADD CONSTRAINT "refresh_tokens_session_id_refresh_sessions_id_fk" FOREIGN KEY ("session_id") REFERENCES "public"."refresh_sessions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "security_challenges" ADD CONSTRAINT "security_challenges_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "security_challenges" ADD CONSTRAINT "security_challenges_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "totp_enrollments" ADD CONSTRAINT "totp_enrollments_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "totp_enrollments" ADD CONSTRAINT "totp_enrollments_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "accounts_email_uq" ON "accounts" USING btree (lower("email"));--> statement-breakpoint
 CREATE INDEX "accounts_client_idx" ON "accounts" USING btree ("client_id","created_at");--> statement-breakpoint
 CREATE INDEX "revoked_tokens_expires_idx" ON "revoked_tokens" USING btree ("expires_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "staff_accounts_email_uq" ON "staff_accounts" USING btree (lower("email"));--> statement-breakpoint
+CREATE INDEX "api_credentials_client_idx" ON "api_credentials" USING btree ("client_id","created_at");--> statement-breakpoint
+CREATE INDEX "api_key_lockouts_last_failure_idx" ON "api_key_lockouts" USING btree ("last_failure_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "clients_email_uq" ON "clients" USING btree (lower("email"));--> statement-breakpoint
 CREATE UNIQUE INDEX "business_customers_client_email_uq" ON "business_customers" USING btree ("client_id",lower("email"));--> statement-breakpoint
 CREATE INDEX "business_customers_client_created_idx" ON "business_customers" USING btree ("client_id","created_at" desc);--> statement-breakpoint
 CREATE UNIQUE INDEX "kyc_users_client_email_uq" ON "kyc_users" USING btree ("client_id",lower("email"));--> statement-breakpoint
 CREATE INDEX "kyc_users_client_created_idx" ON "kyc_users" USING btree ("client_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "kyc_users_client_status_idx" ON "kyc_users" USING btree ("client_id","kyc_status","created_at" desc);--> statement-breakpoint
+CREATE INDEX "email_verifications_client_idx" ON "email_verifications" USING btree ("client_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "events_dedup_key_uq" ON "events" USING btree ("dedup_key");--> statement-breakpoint
 CREATE INDEX "events_client_created_idx" ON "events" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "login_challenges_account_idx" ON "login_challenges" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE INDEX "opcos_client_created_idx" ON "opcos" USING btree ("client_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "opcos_activation_due_idx" ON "opcos" USING btree ("activation_due_at") WHERE status = 'awaiting_approval';--> statement-breakpoint
-CREATE INDEX "projects_client_created_idx" ON "projects" USING btree ("client_id","created_at" desc);
+CREATE INDEX "projects_client_created_idx" ON "projects" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "refresh_sessions_account_idx" ON "refresh_sessions" USING btree ("account_id","created_at");--> statement-breakpoint
+CREATE INDEX "refresh_tokens_session_idx" ON "refresh_tokens" USING btree ("session_id");--> statement-breakpoint
+CREATE INDEX "security_challenges_account_idx" ON "security_challenges" USING btree ("account_id","created_at");--> statement-breakpoint
+CREATE INDEX "totp_enrollments_account_idx" ON "totp_enrollments" USING btree ("account_id","created_at");

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { credentialsRoutes } from './auth/credentials.routes';
 import { loginRoutes } from './auth/login.routes';
 import { meRoutes } from './auth/me.routes';
 import { mfaRoutes } from './auth/mfa.routes';
@@ -11,6 +12,8 @@ import { passwordRoutes } from './auth/password.routes';
 import { registrationRoutes } from './auth/registration.routes';
 import { securityRoutes } from './auth/security.routes';
 import { sessionRoutes } from './auth/sessions.routes';
+import { settingsRoutes } from './auth/settings.routes';
+import { teamRoutes } from './auth/team.routes';
 import { healthRoutes } from './health/health.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
@@ -23,6 +26,9 @@ export const apiModules: ModulePlugin[] = [
   meRoutes,
   mfaRoutes,
   passwordRoutes,
+  credentialsRoutes,
+  teamRoutes,
+  settingsRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [healthRoutes];

@@ -63,6 +63,8 @@ interface TokenState {
   client_active: boolean | null;
   production_access_enabled: boolean | null;
   account_active: boolean | null;
+  /** The account's current role: a role change applies to live tokens at once. */
+  account_role: Role | null;
   credential_active: boolean | null;
   revoked: boolean;
   session_revoked: boolean;
@@ -73,22 +75,25 @@ async function loadTokenState(deps: Deps, c: ClientTokenClaims): Promise<TokenSt
   const accountId = c.account_id ?? null;
   const credentialId = c.credential_id ?? null;
   const sessionId = c.sid ?? null;
+  // A credential token is live while its credential exists, is not disabled and was issued no
+  // earlier than the last secret rotation (iat has second precision). A dashboard token dies with
+  // its refresh session.
   const res = await deps.db.execute(sql`
     select c.is_active as client_active,
            c.production_access_enabled,
-           (select a.is_active from accounts a where a.id = ${accountId}::uuid and a.client_id = c.id) as account_active,
-           ${credentialStateSql(credentialId)} as credential_active,
+           a.is_active as account_active,
+           a.role as account_role,
+           (select k.disabled_at is null and to_timestamp(${c.iat}::double precision) >= date_trunc('second', k.tokens_valid_from)
+              from api_credentials k where k.id = ${credentialId}::uuid and k.client_id = c.id) as credential_active,
            exists(select 1 from revoked_tokens r where r.jti = ${c.jti}) as revoked,
            exists(select 1 from refresh_sessions s where s.id = ${sessionId}::uuid and s.revoked_at is not null) as session_revoked
-      from clients c where c.id = ${c.sub}::uuid`);
+      from clients c
+      left join accounts a on a.id = ${accountId}::uuid and a.client_id = c.id
+     where c.id = ${c.sub}::uuid`);
   return rowsOf<TokenState>(res)[0];
 }
 
-/** Overridden by the API-credentials feature once its table exists; null = not checked. */
-let credentialStateSql: (credentialId: string | null) => ReturnType<typeof sql> = () => sql`null::boolean`;
-export function setCredentialStateSql(f: typeof credentialStateSql): void {
-  credentialStateSql = f;
-}
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function authenticateClient(deps: Deps, request: FastifyRequest): Promise<ClientAuth> {
   const token = bearer(request);
@@ -98,8 +103,13 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest): P
     throw unauthorized(M.couldNotValidate);
   const c = claims as ClientTokenClaims;
   if (c.environment !== deps.config.environment) throw unauthorized(M.couldNotValidate);
-  const uuidLike = (v: string | undefined) => v === undefined || /^[0-9a-f-]{36}$/i.test(v);
-  if (!uuidLike(c.sub) || !uuidLike(c.account_id) || !uuidLike(c.sid)) {
+  if (
+    !UUID_RE.test(c.sub) ||
+    (c.account_id && !UUID_RE.test(c.account_id)) ||
+    (c.credential_id && !UUID_RE.test(c.credential_id)) ||
+    (c.sid && !UUID_RE.test(c.sid)) ||
+    typeof c.iat !== 'number'
+  ) {
     throw unauthorized(M.couldNotValidate);
   }
   const state = await loadTokenState(deps, c);
@@ -107,14 +117,16 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest): P
   if (state.revoked || state.session_revoked) throw unauthorized(M.tokenRevoked);
   if (!state.client_active) throw unauthorized(M.clientNotActive);
   if (c.type === 'client_access' && state.account_active !== true) throw unauthorized(M.accountNotActive);
-  if (c.type === 'client_api_access' && state.credential_active === false)
+  // Tokens minted by the token exchange name their credential; a disabled, rotated or deleted one is refused.
+  if (c.type === 'client_api_access' && c.credential_id && state.credential_active !== true)
     throw unauthorized(M.invalidApiKey);
   if (deps.config.environment === 'production' && !state.production_access_enabled)
     throw forbidden(M.productionAccessDisabled);
-  const permissions = new Set<Permission>(c.permissions ?? permissionsForRole(c.role));
+  const role = c.type === 'client_access' && state.account_role ? state.account_role : c.role;
+  const permissions = new Set<Permission>(c.permissions ?? permissionsForRole(role));
   return {
     clientId: c.sub,
-    role: c.role,
+    role,
     permissions,
     actorType: c.actor_type,
     accountId: c.account_id ?? null,

@@ -42,6 +42,7 @@ export const M = {
   emailCodeNotSent: 'No email code has been sent for this challenge, request one first',
   mfaMethodNotAllowed: 'This MFA method is not available for this account',
   totpAlreadyEnrolled: 'TOTP is already enrolled, disable it before enrolling a new authenticator',
+  apiCredentialDisabled: 'API credential is disabled',
   // 401
   couldNotValidate: 'Could not validate credentials',
   tokenRevoked: 'Token has been revoked',
@@ -66,6 +67,7 @@ export const M = {
   userNotFound: 'User not found',
   userNotFoundCreateFirst: 'User not found, please create the user first',
   accountNotFound: 'Account not found',
+  apiCredentialNotFound: 'API credential not found',
   // 409
   idempotencyPayloadMismatch: 'Idempotency key already used with a different request payload.',
   idempotencyInProgress: 'Duplicated request with same idempotency key is still being processed.',

@@ -1,8 +1,21 @@
 /** Every background worker of the service; server.ts starts them after listen and stops them on shutdown. */
 import type { Deps } from '../deps';
 import { purgeExpiredAuthRows } from '../modules/auth/auth-cleanup';
+import { sweepApiKeyLockouts } from '../modules/auth/credentials.service';
 import { loopWorker, type Worker } from './loop';
 
 export function createWorkers(deps: Deps): Worker[] {
-  return [loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log)];
+  return [
+    loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),
+    // Stale API-key failure counters (one statement per minute; returns 0 so it never spins).
+    loopWorker(
+      'api-key-lockout-sweeper',
+      60_000,
+      async () => {
+        await sweepApiKeyLockouts(deps);
+        return 0;
+      },
+      deps.log,
+    ),
+  ];
 }

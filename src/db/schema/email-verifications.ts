@@ -14,7 +14,7 @@ export const emailVerifications = pgTable(
     accountId: uuid('account_id')
       .notNull()
       .unique()
-      .references(() => accounts.id),
+      .references(() => accounts.id, { onDelete: 'cascade' }),
     /** keyedHash of the 6-digit code. */
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),

@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './api-credentials';
 export * from './auth-throttles';
 export * from './clients';
 export * from './customers';

@@ -13,7 +13,7 @@ export const loginChallenges = pgTable(
       .references(() => clients.id),
     accountId: uuid('account_id')
       .notNull()
-      .references(() => accounts.id),
+      .references(() => accounts.id, { onDelete: 'cascade' }),
     /** keyedHash of the challenge token handed to the caller. */
     tokenHash: text('token_hash').notNull().unique(),
     allowedMethods: jsonb('allowed_methods').$type<string[]>().notNull(),

@@ -16,7 +16,7 @@ export const refreshSessions = pgTable(
       .references(() => clients.id),
     accountId: uuid('account_id')
       .notNull()
-      .references(() => accounts.id),
+      .references(() => accounts.id, { onDelete: 'cascade' }),
     lastRefreshedAt: ts('last_refreshed_at'),
     revokedAt: ts('revoked_at'),
     /** logout, reuse_detected, password_changed */
@@ -34,7 +34,7 @@ export const refreshTokens = pgTable(
     tokenHash: text('token_hash').primaryKey(),
     sessionId: uuid('session_id')
       .notNull()
-      .references(() => refreshSessions.id),
+      .references(() => refreshSessions.id, { onDelete: 'cascade' }),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: createdAt(),

@@ -13,7 +13,7 @@ export const securityChallenges = pgTable(
       .references(() => clients.id),
     accountId: uuid('account_id')
       .notNull()
-      .references(() => accounts.id),
+      .references(() => accounts.id, { onDelete: 'cascade' }),
     action: text('action').notNull(),
     method: text('method').notNull(),
     /** keyedHash of the challenge token handed to the caller. */

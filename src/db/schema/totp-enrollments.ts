@@ -13,7 +13,7 @@ export const totpEnrollments = pgTable(
       .references(() => clients.id),
     accountId: uuid('account_id')
       .notNull()
-      .references(() => accounts.id),
+      .references(() => accounts.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     /** Candidate secret, encrypted at rest. */
     secretEnc: text('secret_enc').notNull(),

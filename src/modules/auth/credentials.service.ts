@@ -1,0 +1,264 @@
+/**
+ * API credentials: create (a role or a custom permission set), list, rotate the secret, disable,
+ * and the token exchange (POST /auth/api-token) with its per-key lockout.
+ *
+ * The API key is a public identifier (`pk_<environment>_<random>`); the secret
+ * (`sk_<environment>_<random>`) is returned once and stored only as keyedHash(hashKey, secret).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Environment } from '../../config';
+import type { Deps } from '../../deps';
+import { addSeconds } from '../../shared/clock';
+import { keyedHash, safeEqual } from '../../shared/crypto';
+import {
+  type AppError,
+  badRequest,
+  forbidden,
+  invalidField,
+  notFound,
+  tooManyRequests,
+  unauthorized,
+} from '../../shared/errors';
+import { randomToken } from '../../shared/ids';
+import { M } from '../../shared/messages';
+import {
+  API_KEY_FAILURE_WINDOW_SECONDS,
+  API_KEY_MAX_FAILURES,
+  afterFailure,
+  lockedForSeconds,
+} from './credentials.lockout';
+import {
+  type ApiCredentialRow,
+  clearLockout,
+  deleteStaleLockouts,
+  findCredential,
+  findCredentialByKey,
+  findLockout,
+  insertCredential,
+  listCredentials,
+  lockApiKey,
+  saveLockout,
+  updateCredential,
+} from './credentials.repo';
+import { isPermission, type Permission, type Role } from './permissions';
+import { consumeSecurityChallenge } from './security-challenges';
+import { signToken } from './tokens';
+
+export interface CredentialView {
+  credential_id: string;
+  api_key: string;
+  label: string;
+  role: Role;
+  permissions: Permission[] | null;
+  disabled: boolean;
+  disabled_at: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface CreatedCredential extends CredentialView {
+  api_secret: string;
+}
+
+export interface CreateCredentialInput {
+  label: string;
+  role?: Role;
+  permissions?: string[];
+}
+
+export interface ApiTokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  client_id: string;
+  role: Role;
+  environment: Environment;
+  expires_in: number;
+}
+
+/** A custom permission set is stored and reported as the least-privileged role plus its explicit list. */
+export const CUSTOM_SET_ROLE: Role = 'developer';
+
+export function toCredentialView(row: ApiCredentialRow): CredentialView {
+  return {
+    credential_id: row.id,
+    api_key: row.apiKey,
+    label: row.label,
+    role: row.role as Role,
+    permissions: (row.permissions as Permission[] | null) ?? null,
+    disabled: row.disabledAt !== null,
+    disabled_at: row.disabledAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+const newApiKey = (deps: Deps) => `pk_${deps.config.environment}_${randomBytes(16).toString('hex')}`;
+const newApiSecret = (deps: Deps) => `sk_${deps.config.environment}_${randomToken(32)}`;
+const hashOf = (deps: Deps, value: string) => keyedHash(deps.secrets.hashKey, value);
+
+function checkCreateInput(input: CreateCredentialInput): { role: Role; permissions: Permission[] | null } {
+  if (input.label.trim() === '') throw invalidField(['body', 'label'], 'Label must not be blank');
+  const hasRole = input.role !== undefined;
+  const hasPermissions = input.permissions !== undefined;
+  if (hasRole === hasPermissions) {
+    throw invalidField(
+      ['body', hasRole ? 'permissions' : 'role'],
+      'Provide exactly one of role or permissions',
+      'value_error',
+    );
+  }
+  if (input.role !== undefined) return { role: input.role, permissions: null };
+  const permissions = input.permissions!;
+  const unknown = permissions.findIndex((p) => !isPermission(p));
+  if (unknown >= 0) {
+    throw invalidField(['body', 'permissions', unknown], `Unknown permission '${permissions[unknown]}'`);
+  }
+  return { role: CUSTOM_SET_ROLE, permissions: [...new Set(permissions)] as Permission[] };
+}
+
+export async function createApiCredential(
+  deps: Deps,
+  caller: { clientId: string; accountId: string | null },
+  input: CreateCredentialInput,
+): Promise<CreatedCredential> {
+  const { role, permissions } = checkCreateInput(input);
+  const secret = newApiSecret(deps);
+  const now = deps.clock.now();
+  const row = await insertCredential(deps.db, {
+    clientId: caller.clientId,
+    label: input.label.trim(),
+    apiKey: newApiKey(deps),
+    secretHash: hashOf(deps, secret),
+    role,
+    permissions,
+    createdByAccountId: caller.accountId,
+    tokensValidFrom: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { ...toCredentialView(row), api_secret: secret };
+}
+
+export async function listApiCredentials(deps: Deps, clientId: string): Promise<CredentialView[]> {
+  return (await listCredentials(deps.db, clientId)).map(toCredentialView);
+}
+
+/**
+ * New secret, effective at once: the old secret no longer exchanges, and tokens issued with it
+ * before this second are refused by the auth guard (tokens_valid_from).
+ */
+export async function resetApiCredentialSecret(
+  deps: Deps,
+  clientId: string,
+  credentialId: string,
+  challengeId: string,
+): Promise<{ credential_id: string; api_key: string; api_secret: string }> {
+  const secret = newApiSecret(deps);
+  const now = deps.clock.now();
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await findCredential(tx, clientId, credentialId, true);
+    if (!current) throw notFound(M.apiCredentialNotFound);
+    if (current.disabledAt) throw badRequest(M.apiCredentialDisabled);
+    await consumeSecurityChallenge(tx, challengeId, now);
+    return updateCredential(tx, current.id, {
+      secretHash: hashOf(deps, secret),
+      secretRotatedAt: now,
+      tokensValidFrom: now,
+      updatedAt: now,
+    });
+  });
+  return { credential_id: row.id, api_key: row.apiKey, api_secret: secret };
+}
+
+/** Disables for good (idempotent): no more exchanges, and its issued tokens are refused at once. */
+export async function disableApiCredential(
+  deps: Deps,
+  clientId: string,
+  credentialId: string,
+): Promise<CredentialView> {
+  const now = deps.clock.now();
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await findCredential(tx, clientId, credentialId, true);
+    if (!current) throw notFound(M.apiCredentialNotFound);
+    if (current.disabledAt) return current;
+    return updateCredential(tx, current.id, { disabledAt: now, updatedAt: now });
+  });
+  return toCredentialView(row);
+}
+
+// Compared against when the key does not exist, so timing does not tell existing keys apart.
+const DUMMY_HASH = '0'.repeat(64);
+
+type ExchangeOutcome = { ok: true; credential: ApiCredentialRow } | { ok: false; error: AppError };
+
+/**
+ * POST /auth/api-token. Per API key, in one transaction under an advisory lock: refuse while
+ * locked (429, even with the right secret), check the secret, count a failure (committed, then
+ * 401) or clear the counter and stamp last_used_at. The token is signed after the commit.
+ */
+export async function exchangeApiToken(
+  deps: Deps,
+  apiKey: string,
+  apiSecret: string,
+): Promise<ApiTokenResponse> {
+  const keyHash = hashOf(deps, apiKey);
+  const now = deps.clock.now();
+  const outcome = await deps.db.transaction(async (tx): Promise<ExchangeOutcome> => {
+    await lockApiKey(tx, keyHash);
+    const lockout = await findLockout(tx, keyHash);
+    const wait = lockedForSeconds(lockout, now);
+    if (wait > 0) {
+      return {
+        ok: false,
+        error: tooManyRequests(M.tooManyAttempts(wait), wait, API_KEY_MAX_FAILURES, lockout!.lockedUntil!),
+      };
+    }
+    const found = await findCredentialByKey(tx, apiKey);
+    const secretMatches = safeEqual(found?.credential.secretHash ?? DUMMY_HASH, hashOf(deps, apiSecret));
+    if (!found || !secretMatches || found.credential.disabledAt) {
+      // The failure that reaches the limit still answers 401; the lock applies from the next attempt.
+      await saveLockout(tx, afterFailure(keyHash, lockout, now));
+      return { ok: false, error: unauthorized(M.invalidApiKey) };
+    }
+    if (lockout) await clearLockout(tx, keyHash);
+    if (!found.clientActive) return { ok: false, error: unauthorized(M.clientNotActive) };
+    if (deps.config.environment === 'production' && !found.productionAccessEnabled) {
+      return { ok: false, error: forbidden(M.productionAccessDisabled) };
+    }
+    await updateCredential(tx, found.credential.id, { lastUsedAt: now });
+    return { ok: true, credential: found.credential };
+  });
+  if (!outcome.ok) throw outcome.error;
+
+  const cred = outcome.credential;
+  const role = cred.role as Role;
+  const ttl = deps.config.apiTokenTtlSeconds;
+  const signed = await signToken(
+    deps.secrets.jwtKey,
+    {
+      sub: cred.clientId,
+      type: 'client_api_access',
+      actor_type: 'client_api',
+      role,
+      credential_id: cred.id,
+      ...(cred.permissions ? { permissions: cred.permissions as Permission[] } : {}),
+      environment: deps.config.environment,
+    },
+    ttl,
+    now,
+  );
+  return {
+    access_token: signed.token,
+    token_type: 'bearer',
+    client_id: cred.clientId,
+    role,
+    environment: deps.config.environment,
+    expires_in: ttl,
+  };
+}
+
+/** Housekeeping: forget failure counters with no lock in force and no failure in the window. */
+export async function sweepApiKeyLockouts(deps: Deps): Promise<number> {
+  const now = deps.clock.now();
+  return deleteStaleLockouts(deps.db, now, addSeconds(now, -API_KEY_FAILURE_WINDOW_SECONDS));
+}

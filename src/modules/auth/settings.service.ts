@@ -1,0 +1,83 @@
+/**
+ * Client settings: callback_url (where the payer returns after checkout), webhook_url and the
+ * webhook switch. PUT is a partial update: absent fields keep their value, null clears a URL.
+ * The webhook cannot be enabled without a URL, nor its URL cleared while it is enabled.
+ */
+import type { Deps } from '../../deps';
+import { badRequest, invalidField, notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { findSettings, type SettingsRow, saveSettings } from './settings.repo';
+
+export interface SettingsView {
+  callback_url: string | null;
+  webhook_url: string | null;
+  webhook_enabled: boolean;
+}
+
+export interface SettingsInput {
+  callback_url?: string | null;
+  webhook_url?: string | null;
+  webhook_enabled?: boolean;
+}
+
+const toView = (row: SettingsRow): SettingsView => ({
+  callback_url: row.callbackUrl,
+  webhook_url: row.webhookUrl,
+  webhook_enabled: row.webhookEnabled,
+});
+
+/** An absolute http(s) URL without embedded credentials; https only for webhooks in production. */
+function checkUrl(field: string, value: string, httpsOnly: boolean): string {
+  const trimmed = value.trim();
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw invalidField(['body', field], 'URL must be an absolute http or https URL', 'url_parsing');
+  }
+  const allowed = httpsOnly ? ['https:'] : ['http:', 'https:'];
+  if (!allowed.includes(url.protocol) || !url.hostname) {
+    throw invalidField(
+      ['body', field],
+      httpsOnly ? 'URL must be an absolute https URL' : 'URL must be an absolute http or https URL',
+      'url_scheme',
+    );
+  }
+  if (url.username || url.password) {
+    throw invalidField(['body', field], 'URL must not contain credentials', 'url_credentials');
+  }
+  return trimmed;
+}
+
+export async function getClientSettings(deps: Deps, clientId: string): Promise<SettingsView> {
+  const row = await findSettings(deps.db, clientId);
+  if (!row) throw notFound(M.notFound);
+  return toView(row);
+}
+
+export async function updateClientSettings(
+  deps: Deps,
+  clientId: string,
+  input: SettingsInput,
+): Promise<SettingsView> {
+  const callbackUrl =
+    typeof input.callback_url === 'string'
+      ? checkUrl('callback_url', input.callback_url, false)
+      : input.callback_url;
+  const webhookUrl =
+    typeof input.webhook_url === 'string'
+      ? checkUrl('webhook_url', input.webhook_url, deps.config.environment === 'production')
+      : input.webhook_url;
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await findSettings(tx, clientId, true);
+    if (!current) throw notFound(M.notFound);
+    const next: SettingsRow = {
+      callbackUrl: callbackUrl === undefined ? current.callbackUrl : callbackUrl,
+      webhookUrl: webhookUrl === undefined ? current.webhookUrl : webhookUrl,
+      webhookEnabled: input.webhook_enabled ?? current.webhookEnabled,
+    };
+    if (next.webhookEnabled && !next.webhookUrl) throw badRequest(M.webhookUrlRequired);
+    return saveSettings(tx, clientId, { ...next, updatedAt: deps.clock.now() });
+  });
+  return toView(row);
+}
