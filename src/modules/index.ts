@@ -4,10 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { adminRoutes } from './admin/admin.routes';
+import { customersRoutes } from './customers/customers.routes';
 import { healthRoutes } from './health/health.routes';
+import { opcosRoutes } from './opcos/opcos.routes';
+import { projectsRoutes } from './projects/projects.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
-export const apiModules: ModulePlugin[] = [];
+export const apiModules: ModulePlugin[] = [opcosRoutes, projectsRoutes, customersRoutes, adminRoutes];
 
 export const rootModules: ModulePlugin[] = [healthRoutes];

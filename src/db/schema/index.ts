@@ -5,3 +5,4 @@ export * from './events';
 export * from './opcos';
 export * from './platform-settings';
 export * from './projects';
+export * from './staff-login-attempts';
