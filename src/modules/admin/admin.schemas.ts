@@ -66,7 +66,10 @@ export const ReasonBody = Type.Object(
 
 export const SettingsBody = Type.Object(
   {
-    registration_enabled: Type.Union([Type.Boolean(), Type.Null()], {
+    // One schema with both types: with type coercion on, an anyOf of boolean and null would turn
+    // null into false (or false into null), whichever branch comes first.
+    registration_enabled: Type.Unsafe<boolean | null>({
+      type: ['boolean', 'null'],
       description: 'null returns to the SVC_REGISTRATION_ENABLED default',
     }),
   },
