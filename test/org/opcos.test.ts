@@ -275,6 +275,26 @@ describe('submit and the sandbox approval simulator', () => {
     expect(resubmit.json()).toEqual({ detail: M.opcoAlreadyInStatus('activated') });
   });
 
+  it('two workers racing activate each opco exactly once', async () => {
+    const c = await createTestClient(ctx);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const o = await createOpco(c);
+      await api('POST', `/opcos/${o.opco_id}/submit`, c.headers);
+      ids.push(o.opco_id);
+    }
+    ctx.clock.advanceSeconds(ACTIVATION_SECONDS);
+    const [w1, w2] = [createOpcoActivationWorker(ctx.deps), createOpcoActivationWorker(ctx.deps)];
+    await Promise.all([w1.runOnce(), w2.runOnce(), w1.runOnce(), w2.runOnce()]);
+    const evs = await eventsOf(ctx, c.clientId, 'opco.status_changed');
+    for (const id of ids) {
+      expect(evs.filter((e) => e.data.opco_id === id).map((e) => e.data.current_opco_status)).toEqual([
+        'awaiting_approval',
+        'activated',
+      ]);
+    }
+  });
+
   it('the simulated network rejects registration numbers starting with REJECT', async () => {
     const c = await createTestClient(ctx);
     const o = await createOpco(c, companyBody({ registration_number: 'REJECT-42' }));
