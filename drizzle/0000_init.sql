@@ -259,6 +259,14 @@ CREATE TABLE "totp_enrollments" (
 	CONSTRAINT "totp_enrollments_token_hash_unique" UNIQUE("token_hash")
 );
 --> statement-breakpoint
+CREATE TABLE "staff_login_attempts" (
+	"email_key" text PRIMARY KEY NOT NULL,
+	"failures" integer DEFAULT 0 NOT NULL,
+	"window_started_at" timestamp with time zone NOT NULL,
+	"locked_until" timestamp with time zone,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "accounts" ADD CONSTRAINT "accounts_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_credentials" ADD CONSTRAINT "api_credentials_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_credentials" ADD CONSTRAINT "api_credentials_created_by_account_id_accounts_id_fk" FOREIGN KEY ("created_by_account_id") REFERENCES "public"."accounts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -288,6 +296,7 @@ CREATE INDEX "api_key_lockouts_last_failure_idx" ON "api_key_lockouts" USING btr
 CREATE UNIQUE INDEX "clients_email_uq" ON "clients" USING btree (lower("email"));--> statement-breakpoint
 CREATE UNIQUE INDEX "business_customers_client_email_uq" ON "business_customers" USING btree ("client_id",lower("email"));--> statement-breakpoint
 CREATE INDEX "business_customers_client_created_idx" ON "business_customers" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "business_customers_client_status_idx" ON "business_customers" USING btree ("client_id","kyb_status","created_at" desc);--> statement-breakpoint
 CREATE UNIQUE INDEX "kyc_users_client_email_uq" ON "kyc_users" USING btree ("client_id",lower("email"));--> statement-breakpoint
 CREATE INDEX "kyc_users_client_created_idx" ON "kyc_users" USING btree ("client_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "kyc_users_client_status_idx" ON "kyc_users" USING btree ("client_id","kyc_status","created_at" desc);--> statement-breakpoint
@@ -296,8 +305,10 @@ CREATE UNIQUE INDEX "events_dedup_key_uq" ON "events" USING btree ("dedup_key");
 CREATE INDEX "events_client_created_idx" ON "events" USING btree ("client_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "login_challenges_account_idx" ON "login_challenges" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE INDEX "opcos_client_created_idx" ON "opcos" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "opcos_status_created_idx" ON "opcos" USING btree ("status","created_at" desc);--> statement-breakpoint
 CREATE INDEX "opcos_activation_due_idx" ON "opcos" USING btree ("activation_due_at") WHERE status = 'awaiting_approval';--> statement-breakpoint
 CREATE INDEX "projects_client_created_idx" ON "projects" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "projects_opco_idx" ON "projects" USING btree ("opco_id");--> statement-breakpoint
 CREATE INDEX "refresh_sessions_account_idx" ON "refresh_sessions" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE INDEX "refresh_tokens_session_idx" ON "refresh_tokens" USING btree ("session_id");--> statement-breakpoint
 CREATE INDEX "security_challenges_account_idx" ON "security_challenges" USING btree ("account_id","created_at");--> statement-breakpoint

@@ -6,12 +6,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { Mailer } from './providers/mail/port';
+import type { SubTppNetwork } from './providers/subtpp/port';
 import type { Clock } from './shared/clock';
 import type { Secrets } from './shared/crypto';
 
 /** External parties behind ports; each feature adds its adapter here (sandbox simulator or real). */
-// biome-ignore lint/suspicious/noEmptyInterface: features extend this as their adapters land
-export interface Providers {}
+export interface Providers {
+  /** The payment network's Sub-TPP registry (opco approval). */
+  subTpp: SubTppNetwork;
+}
 
 export interface Deps {
   config: Config;

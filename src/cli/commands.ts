@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
+import { adminCommands } from '../modules/admin/admin.cli';
 import type { Clock } from '../shared/clock';
 import type { Secrets } from '../shared/crypto';
 
@@ -28,4 +29,5 @@ export const commands: Record<string, CliCommand> = {
       ctx.out(`migrations applied (${ctx.database.engine})`);
     },
   },
+  ...adminCommands,
 };

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { adminRoutes } from './admin/admin.routes';
 import { credentialsRoutes } from './auth/credentials.routes';
 import { loginRoutes } from './auth/login.routes';
 import { meRoutes } from './auth/me.routes';
@@ -14,7 +15,10 @@ import { securityRoutes } from './auth/security.routes';
 import { sessionRoutes } from './auth/sessions.routes';
 import { settingsRoutes } from './auth/settings.routes';
 import { teamRoutes } from './auth/team.routes';
+import { customersRoutes } from './customers/customers.routes';
 import { healthRoutes } from './health/health.routes';
+import { opcosRoutes } from './opcos/opcos.routes';
+import { projectsRoutes } from './projects/projects.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
@@ -29,6 +33,10 @@ export const apiModules: ModulePlugin[] = [
   credentialsRoutes,
   teamRoutes,
   settingsRoutes,
+  opcosRoutes,
+  projectsRoutes,
+  customersRoutes,
+  adminRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [healthRoutes];

@@ -68,10 +68,14 @@ export const M = {
   userNotFoundCreateFirst: 'User not found, please create the user first',
   accountNotFound: 'Account not found',
   apiCredentialNotFound: 'API credential not found',
+  businessCustomerNotFound: 'Business customer not found',
+  clientNotFound: 'Client not found',
   // 409
   idempotencyPayloadMismatch: 'Idempotency key already used with a different request payload.',
   idempotencyInProgress: 'Duplicated request with same idempotency key is still being processed.',
   terminalCannotCheckout: 'Transaction is already in terminal status and cannot start a new checkout.',
+  userEmailExists: 'A user with this email already exists',
+  businessEmailExists: 'A business customer with this email already exists',
   // 429
   tooManyAttempts: (seconds: number) => `Too many attempts, please try again in ${seconds} seconds`,
   refreshTooSoon: 'Please wait before refreshing this transaction again',

@@ -3,9 +3,11 @@ import type { Deps } from '../deps';
 import { purgeExpiredAuthRows } from '../modules/auth/auth-cleanup';
 import { sweepApiKeyLockouts } from '../modules/auth/credentials.service';
 import { loopWorker, type Worker } from './loop';
+import { createOpcoActivationWorker } from './opco-activation';
 
 export function createWorkers(deps: Deps): Worker[] {
   return [
+    createOpcoActivationWorker(deps),
     loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),
     // Stale API-key failure counters (one statement per minute; returns 0 so it never spins).
     loopWorker(

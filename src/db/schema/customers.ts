@@ -57,5 +57,6 @@ export const businessCustomers = pgTable(
   (t) => [
     uniqueIndex('business_customers_client_email_uq').on(t.clientId, sql`lower(${t.email})`),
     index('business_customers_client_created_idx').on(t.clientId, desc(t.createdAt)),
+    index('business_customers_client_status_idx').on(t.clientId, t.kybStatus, desc(t.createdAt)),
   ],
 );

@@ -11,4 +11,5 @@ export * from './platform-settings';
 export * from './projects';
 export * from './refresh-sessions';
 export * from './security-challenges';
+export * from './staff-login-attempts';
 export * from './totp-enrollments';

@@ -40,6 +40,7 @@ export const opcos = pgTable(
   },
   (t) => [
     index('opcos_client_created_idx').on(t.clientId, desc(t.createdAt)),
+    index('opcos_status_created_idx').on(t.status, desc(t.createdAt)),
     index('opcos_activation_due_idx').on(t.activationDueAt).where(sql`status = 'awaiting_approval'`),
   ],
 );

@@ -19,5 +19,8 @@ export const projects = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('projects_client_created_idx').on(t.clientId, desc(t.createdAt))],
+  (t) => [
+    index('projects_client_created_idx').on(t.clientId, desc(t.createdAt)),
+    index('projects_opco_idx').on(t.opcoId),
+  ],
 );

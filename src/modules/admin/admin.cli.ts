@@ -1,0 +1,154 @@
+/**
+ * `svc admin ...`: the staff actions from the command line. Each command calls the same service
+ * function as its admin API route, and prints the result as JSON.
+ */
+import { parseArgs } from 'node:util';
+import type { CliCommand, CliContext } from '../../cli/commands';
+import { createProviders } from '../../providers/index';
+import { approveOpco, deactivateOpco, rejectOpco } from '../opcos/opco-review.service';
+import { setProjectFrozen } from '../projects/projects.service';
+import {
+  type ClientSwitches,
+  grantVisibilityGroups,
+  revokeVisibilityGroups,
+  updateClientSwitches,
+  VISIBILITY_GROUPS,
+  type VisibilityGroup,
+} from './clients-admin.service';
+import { isRegistrationEnabled, setRegistrationEnabled } from './platform-settings';
+import { createStaff } from './staff.service';
+
+export class UsageError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidArg(value: string | undefined, what: string): string {
+  if (!value || !UUID.test(value)) throw new UsageError(`${what} must be a UUID`);
+  return value;
+}
+
+function onOff(value: string | undefined, flag: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (['on', 'true', 'yes', '1'].includes(value.toLowerCase())) return true;
+  if (['off', 'false', 'no', '0'].includes(value.toLowerCase())) return false;
+  throw new UsageError(`--${flag} must be on or off`);
+}
+
+function deps(ctx: CliContext) {
+  return { ...ctx, providers: createProviders(ctx.config, ctx.secrets) };
+}
+
+const print = (ctx: CliContext, value: unknown) => ctx.out(JSON.stringify(value, null, 2));
+
+function groupsArg(values: string[]): VisibilityGroup[] {
+  if (values.length === 0) throw new UsageError(`name at least one group: ${VISIBILITY_GROUPS.join(', ')}`);
+  for (const g of values) {
+    if (!(VISIBILITY_GROUPS as readonly string[]).includes(g)) {
+      throw new UsageError(`unknown group "${g}" (groups: ${VISIBILITY_GROUPS.join(', ')})`);
+    }
+  }
+  return values as VisibilityGroup[];
+}
+
+function opcoCommand(summary: string, run: typeof approveOpco): CliCommand {
+  return {
+    summary,
+    async run(ctx, args) {
+      const { values, positionals } = parseArgs({
+        args,
+        options: { reason: { type: 'string' } },
+        allowPositionals: true,
+      });
+      print(ctx, await run(deps(ctx), uuidArg(positionals[0], 'opco id'), values.reason ?? null));
+    },
+  };
+}
+
+function freezeCommand(summary: string, frozen: boolean): CliCommand {
+  return {
+    summary,
+    async run(ctx, args) {
+      const { values, positionals } = parseArgs({
+        args,
+        options: { reason: { type: 'string' } },
+        allowPositionals: true,
+      });
+      print(
+        ctx,
+        await setProjectFrozen(ctx, uuidArg(positionals[0], 'project id'), frozen, values.reason ?? null),
+      );
+    },
+  };
+}
+
+export const adminCommands: Record<string, CliCommand> = {
+  'admin create-staff': {
+    summary: 'Create a staff account: --email E --password P [--name N]',
+    async run(ctx, args) {
+      const { values } = parseArgs({
+        args,
+        options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+      });
+      if (!values.email || !values.password) throw new UsageError('--email and --password are required');
+      const res = await createStaff(ctx, {
+        email: values.email,
+        password: values.password,
+        fullName: values.name,
+      });
+      if (!res.created) ctx.out(`staff account ${res.staff.email} already exists (unchanged)`);
+      print(ctx, res.staff);
+    },
+  },
+  'admin set-client': {
+    summary: 'Client switches: <client_id> --production-access|--payment-links|--kyc-links|--active on|off',
+    async run(ctx, args) {
+      const { values, positionals } = parseArgs({
+        args,
+        allowPositionals: true,
+        options: {
+          'production-access': { type: 'string' },
+          'payment-links': { type: 'string' },
+          'kyc-links': { type: 'string' },
+          active: { type: 'string' },
+        },
+      });
+      const s: ClientSwitches = {
+        production_access_enabled: onOff(values['production-access'], 'production-access'),
+        payment_links_enabled: onOff(values['payment-links'], 'payment-links'),
+        kyc_links_enabled: onOff(values['kyc-links'], 'kyc-links'),
+        is_active: onOff(values.active, 'active'),
+      };
+      if (Object.values(s).every((v) => v === undefined)) throw new UsageError('name at least one switch');
+      print(ctx, await updateClientSwitches(ctx, uuidArg(positionals[0], 'client id'), s));
+    },
+  },
+  'admin freeze-project': freezeCommand('Freeze a project: <project_id> [--reason R]', true),
+  'admin unfreeze-project': freezeCommand('Unfreeze a project: <project_id> [--reason R]', false),
+  'admin approve-opco': opcoCommand('Approve an opco: <opco_id> [--reason R]', approveOpco),
+  'admin reject-opco': opcoCommand('Reject an opco: <opco_id> [--reason R]', rejectOpco),
+  'admin deactivate-opco': opcoCommand('Deactivate an opco: <opco_id> [--reason R]', deactivateOpco),
+  'admin grant-visibility': {
+    summary: 'Grant verification visibility groups: <client_id> <group...>',
+    async run(ctx, args) {
+      const [clientId, ...groups] = args;
+      print(ctx, await grantVisibilityGroups(ctx, uuidArg(clientId, 'client id'), groupsArg(groups)));
+    },
+  },
+  'admin revoke-visibility': {
+    summary: 'Revoke verification visibility groups: <client_id> <group...>',
+    async run(ctx, args) {
+      const [clientId, ...groups] = args;
+      print(ctx, await revokeVisibilityGroups(ctx, uuidArg(clientId, 'client id'), groupsArg(groups)));
+    },
+  },
+  'admin registration': {
+    summary: 'Self-service registration: on|off|default',
+    async run(ctx, args) {
+      const v = args[0];
+      if (v !== 'default' && onOff(v, 'registration') === undefined)
+        throw new UsageError('on, off or default');
+      await setRegistrationEnabled(ctx.db, v === 'default' ? null : onOff(v, 'registration')!);
+      print(ctx, { registration_enabled: await isRegistrationEnabled(ctx) });
+    },
+  },
+};

@@ -1,0 +1,83 @@
+import { Type } from 'typebox';
+import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { OPCO_STATUSES } from '../opcos/opcos.machine';
+import { VISIBILITY_GROUPS } from './clients-admin.service';
+
+export const StaffLoginBody = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+export const StaffTokenSchema = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer({ description: 'Seconds until the token expires' }),
+});
+
+const group = Type.Enum(VISIBILITY_GROUPS);
+
+export const AdminClientSchema = Type.Object({
+  client_id: Type.String({ format: 'uuid' }),
+  company_name: Type.String(),
+  email: Type.String(),
+  status: Type.String(),
+  is_active: Type.Boolean(),
+  production_access_enabled: Type.Boolean(),
+  payment_links_enabled: Type.Boolean(),
+  kyc_links_enabled: Type.Boolean(),
+  visibility_groups: Type.Array(group),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export const ListClientsQuery = Type.Object({
+  ...pageQuerySchema(20, 200),
+  q: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Company name, email or client id' }),
+  ),
+});
+export const ClientListSchema = pageEnvelope('clients', AdminClientSchema);
+
+export const ClientIdParams = Type.Object({ client_id: Type.String({ format: 'uuid' }) });
+
+export const UpdateClientBody = Type.Object(
+  {
+    production_access_enabled: Type.Optional(Type.Boolean()),
+    payment_links_enabled: Type.Optional(Type.Boolean()),
+    kyc_links_enabled: Type.Optional(Type.Boolean()),
+    is_active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const VisibilityGroupsBody = Type.Object(
+  { groups: Type.Array(group, { uniqueItems: true, description: 'The complete set of granted groups' }) },
+  { additionalProperties: false },
+);
+export const VisibilityGroupsSchema = Type.Object({ groups: Type.Array(group) });
+
+export const ReasonBody = Type.Object(
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })) },
+  { additionalProperties: false },
+);
+
+export const SettingsBody = Type.Object(
+  {
+    // One schema with both types: with type coercion on, an anyOf of boolean and null would turn
+    // null into false (or false into null), whichever branch comes first.
+    registration_enabled: Type.Unsafe<boolean | null>({
+      type: ['boolean', 'null'],
+      description: 'null returns to the SVC_REGISTRATION_ENABLED default',
+    }),
+  },
+  { additionalProperties: false },
+);
+export const SettingsSchema = Type.Object({ registration_enabled: Type.Boolean() });
+
+export const AdminOpcosQuery = Type.Object({
+  ...pageQuerySchema(20, 200),
+  status: Type.Optional(Type.Enum(OPCO_STATUSES)),
+});

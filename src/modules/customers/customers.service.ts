@@ -1,0 +1,139 @@
+/**
+ * Users (KYC subjects, payers) and business customers (KYB subjects): client-scoped records that
+ * payments and verification refer to. Email is unique per client (409 on a duplicate).
+ */
+import type { Deps } from '../../deps';
+import { conflict, notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { type PageParams, paginationMeta } from '../../shared/pagination';
+import {
+  type BusinessRow,
+  findClientBusiness,
+  findClientUser,
+  insertBusiness,
+  insertUser,
+  isUniqueViolation,
+  listClientBusinesses,
+  listClientUsers,
+  type UserRow,
+} from './customers.repo';
+import type { KYB_STATUSES, KYC_STATUSES } from './customers.schemas';
+
+type D = Pick<Deps, 'db' | 'clock'>;
+type KycStatus = (typeof KYC_STATUSES)[number];
+type KybStatus = (typeof KYB_STATUSES)[number];
+type External = 'pending' | 'verified' | 'rejected' | null;
+
+export function toUserView(u: UserRow) {
+  return {
+    user_id: u.id,
+    email: u.email,
+    first_name: u.firstName,
+    last_name: u.lastName,
+    external_ref: u.externalRef,
+    kyc_status: u.kycStatus as KycStatus,
+    verification_mode: u.verificationMode as 'service_kyc' | 'external_attestation',
+    external_status: u.externalStatus as External,
+    created_at: u.createdAt.toISOString(),
+    updated_at: u.updatedAt.toISOString(),
+  };
+}
+
+export function toBusinessView(b: BusinessRow) {
+  return {
+    business_customer_id: b.id,
+    company_name: b.companyName,
+    registration_number: b.registrationNumber,
+    country: b.country,
+    email: b.email,
+    kyb_status: b.kybStatus as KybStatus,
+    verification_mode: b.verificationMode as 'service_kyc' | 'service_kyb' | 'external_attestation',
+    external_status: b.externalStatus as External,
+    created_at: b.createdAt.toISOString(),
+    updated_at: b.updatedAt.toISOString(),
+  };
+}
+
+export async function createUser(
+  deps: D,
+  clientId: string,
+  input: { email: string; first_name: string; last_name?: string | null; external_ref?: string | null },
+) {
+  const now = deps.clock.now();
+  try {
+    const row = await insertUser(deps.db, {
+      clientId,
+      email: input.email.trim(),
+      firstName: input.first_name,
+      lastName: input.last_name ?? null,
+      externalRef: input.external_ref ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return toUserView(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(M.userEmailExists);
+    throw err;
+  }
+}
+
+export async function getUser(deps: Pick<Deps, 'db'>, clientId: string, userId: string) {
+  const row = await findClientUser(deps.db, clientId, userId);
+  if (!row) throw notFound(M.userNotFound);
+  return toUserView(row);
+}
+
+export async function listUsers(
+  deps: Pick<Deps, 'db'>,
+  clientId: string,
+  page: PageParams,
+  filter: { kyc_status?: KycStatus; q?: string },
+) {
+  const { rows, total } = await listClientUsers(deps.db, clientId, page, {
+    kycStatus: filter.kyc_status,
+    q: filter.q?.trim() || undefined,
+  });
+  return { users: rows.map(toUserView), pagination: paginationMeta(total, page) };
+}
+
+export async function createBusiness(
+  deps: D,
+  clientId: string,
+  input: { company_name: string; registration_number?: string | null; country: string; email: string },
+) {
+  const now = deps.clock.now();
+  try {
+    const row = await insertBusiness(deps.db, {
+      clientId,
+      companyName: input.company_name,
+      registrationNumber: input.registration_number ?? null,
+      country: input.country.toUpperCase(),
+      email: input.email.trim(),
+      createdAt: now,
+      updatedAt: now,
+    });
+    return toBusinessView(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(M.businessEmailExists);
+    throw err;
+  }
+}
+
+export async function getBusiness(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
+  const row = await findClientBusiness(deps.db, clientId, id);
+  if (!row) throw notFound(M.businessCustomerNotFound);
+  return toBusinessView(row);
+}
+
+export async function listBusinesses(
+  deps: Pick<Deps, 'db'>,
+  clientId: string,
+  page: PageParams,
+  filter: { kyb_status?: KybStatus; q?: string },
+) {
+  const { rows, total } = await listClientBusinesses(deps.db, clientId, page, {
+    kybStatus: filter.kyb_status,
+    q: filter.q?.trim() || undefined,
+  });
+  return { business_customers: rows.map(toBusinessView), pagination: paginationMeta(total, page) };
+}

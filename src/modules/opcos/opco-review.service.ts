@@ -1,0 +1,165 @@
+/**
+ * What moves an opco after submit: staff review (approve, reject, deactivate) and the payment
+ * network's decision (the sandbox approval simulator, run by the opco activation worker).
+ * The network is asked outside any transaction; the result is applied with compare-and-set.
+ */
+import type { Deps } from '../../deps';
+import type { SubTppApplication, SubTppDecision } from '../../providers/subtpp/port';
+import { addSeconds } from '../../shared/clock';
+import { AppError, badRequest, notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { canApply, type OpcoStatus, type OpcoTransition } from './opcos.machine';
+import { claimDueActivations, findOpcoById, listAllOpcos, type OpcoRow } from './opcos.repo';
+import { applyOpcoTransition } from './opcos.transitions';
+import { toOpcoView } from './opcos.view';
+
+type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
+
+/** How long a claimed activation stays hidden from other workers before it is retried. */
+export const ACTIVATION_LEASE_SECONDS = 60;
+
+function applicationOf(o: OpcoRow): SubTppApplication {
+  return {
+    opcoId: o.id,
+    clientId: o.clientId,
+    name: o.name,
+    domain: o.domain,
+    countryCode: o.countryCode,
+    registrationNumber: o.registrationNumber,
+    mcc: o.mcc,
+    parentSubTppId: o.parentSubTppId,
+  };
+}
+
+async function askNetwork(deps: D, o: OpcoRow): Promise<SubTppDecision> {
+  try {
+    return await deps.providers.subTpp.decide(applicationOf(o));
+  } catch (err) {
+    deps.log.warn({ err, opcoId: o.id }, 'Sub-TPP network call failed');
+    throw new AppError(503, 'The payment network is unavailable, please retry later');
+  }
+}
+
+function refused(action: string, status: string): AppError {
+  return badRequest(`Opco in '${status}' status cannot be ${action}`);
+}
+
+async function loadAny(deps: Pick<Deps, 'db'>, opcoId: string): Promise<OpcoRow> {
+  const o = await findOpcoById(deps.db, opcoId);
+  if (!o) throw notFound(M.opcoNotFound);
+  return o;
+}
+
+/**
+ * Staff approve: after review (pending_superadmin_review) the opco goes to the network
+ * (awaiting_approval); an opco already with the network is activated at once.
+ */
+export async function approveOpco(deps: D, opcoId: string, reason: string | null = null) {
+  const o = await loadAny(deps, opcoId);
+  const status = o.status as OpcoStatus;
+  if (canApply('staff_approve_review', status)) {
+    const now = deps.clock.now();
+    const sandbox = deps.config.environment === 'sandbox';
+    const row = await deps.db.transaction((tx) =>
+      applyOpcoTransition(tx, o, 'staff_approve_review', {
+        now,
+        reason,
+        changes: {
+          activationDueAt: sandbox ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null,
+        },
+      }),
+    );
+    return toOpcoView(row);
+  }
+  if (!canApply('staff_activate', status)) throw refused('approved', status);
+  const decision = await askNetwork(deps, o);
+  if (decision.outcome === 'rejected') {
+    throw badRequest(`The payment network refused the Sub-TPP: ${decision.reason}`);
+  }
+  return toOpcoView(await activate(deps, o, 'staff_activate', decision.subTppId, reason));
+}
+
+export async function rejectOpco(deps: D, opcoId: string, reason: string | null = null) {
+  const o = await loadAny(deps, opcoId);
+  if (!canApply('staff_reject', o.status as OpcoStatus)) throw refused('rejected', o.status);
+  const row = await deps.db.transaction((tx) =>
+    applyOpcoTransition(tx, o, 'staff_reject', {
+      now: deps.clock.now(),
+      reason,
+      changes: { activationDueAt: null },
+    }),
+  );
+  return toOpcoView(row);
+}
+
+export async function deactivateOpco(deps: D, opcoId: string, reason: string | null = null) {
+  const o = await loadAny(deps, opcoId);
+  if (!canApply('staff_deactivate', o.status as OpcoStatus)) throw refused('deactivated', o.status);
+  const row = await deps.db.transaction((tx) =>
+    applyOpcoTransition(tx, o, 'staff_deactivate', { now: deps.clock.now(), reason }),
+  );
+  return toOpcoView(row);
+}
+
+async function activate(
+  deps: D,
+  o: OpcoRow,
+  transition: Extract<OpcoTransition, 'staff_activate' | 'network_activate'>,
+  subTppId: string,
+  reason: string | null,
+): Promise<OpcoRow> {
+  const now = deps.clock.now();
+  return deps.db.transaction((tx) =>
+    applyOpcoTransition(tx, o, transition, {
+      now,
+      reason,
+      changes: { subTppId, activatedAt: now, activationDueAt: null },
+    }),
+  );
+}
+
+/**
+ * One pass of the sandbox approval simulator: claims due awaiting_approval opcos and applies the
+ * network's decision. Returns how many it claimed (the worker loops while that is positive).
+ */
+export async function activateDueOpcos(deps: D, batchSize = 20): Promise<number> {
+  const now = deps.clock.now();
+  const claimed = await deps.db.transaction((tx) =>
+    claimDueActivations(tx, now, batchSize, addSeconds(now, ACTIVATION_LEASE_SECONDS)),
+  );
+  for (const o of claimed) {
+    let decision: SubTppDecision;
+    try {
+      decision = await deps.providers.subTpp.decide(applicationOf(o));
+    } catch (err) {
+      // The lease expires and a later pass retries.
+      deps.log.warn({ err, opcoId: o.id }, 'Sub-TPP network call failed; will retry');
+      continue;
+    }
+    try {
+      if (decision.outcome === 'approved') {
+        await activate(deps, o, 'network_activate', decision.subTppId, null);
+      } else {
+        await deps.db.transaction((tx) =>
+          applyOpcoTransition(tx, o, 'network_reject', {
+            now: deps.clock.now(),
+            reason: decision.reason,
+            changes: { activationDueAt: null },
+          }),
+        );
+      }
+    } catch (err) {
+      // Staff moved it meanwhile (compare-and-set lost): nothing to do.
+      if (err instanceof AppError && err.statusCode === 409) continue;
+      throw err;
+    }
+  }
+  return claimed.length;
+}
+
+/** Staff list over every client (e.g. the review queue). */
+export async function listOpcosForStaff(deps: Pick<Deps, 'db'>, page: PageParams, status?: OpcoStatus) {
+  const { rows, total } = await listAllOpcos(deps.db, page, status);
+  return { opcos: rows.map(toOpcoView), pagination: paginationMeta(total, page) };
+}

@@ -1,0 +1,155 @@
+/** Queries of the opcos feature. Every client-facing query filters by client_id. */
+import { and, count, desc, eq, lte, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { opcos, projects } from '../../db/schema/index';
+import type { PageParams } from '../../shared/pagination';
+import type { OpcoStatus } from './opcos.machine';
+
+export type OpcoRow = typeof opcos.$inferSelect;
+export type NewOpco = typeof opcos.$inferInsert;
+export type OpcoChanges = Partial<Omit<NewOpco, 'id' | 'clientId' | 'status' | 'createdAt'>>;
+
+export async function insertOpco(db: DbOrTx, values: NewOpco): Promise<OpcoRow> {
+  const [row] = await db.insert(opcos).values(values).returning();
+  return row!;
+}
+
+export async function findClientOpco(
+  db: DbOrTx,
+  clientId: string,
+  opcoId: string,
+): Promise<OpcoRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(opcos)
+    .where(and(eq(opcos.id, opcoId), eq(opcos.clientId, clientId)));
+  return row;
+}
+
+/** Unscoped lookup: staff actions, and telling "another client's opco" apart when binding. */
+export async function findOpcoById(db: DbOrTx, opcoId: string): Promise<OpcoRow | undefined> {
+  const [row] = await db.select().from(opcos).where(eq(opcos.id, opcoId));
+  return row;
+}
+
+/** Same, locking the row against a concurrent status change until the transaction ends. */
+export async function findOpcoForShare(db: DbOrTx, opcoId: string): Promise<OpcoRow | undefined> {
+  const [row] = await db.select().from(opcos).where(eq(opcos.id, opcoId)).for('share');
+  return row;
+}
+
+export async function listClientOpcos(
+  db: DbOrTx,
+  clientId: string,
+  page: PageParams,
+  status?: OpcoStatus,
+): Promise<{ rows: OpcoRow[]; total: number }> {
+  const where: SQL[] = [eq(opcos.clientId, clientId)];
+  if (status) where.push(eq(opcos.status, status));
+  const cond = and(...where);
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(opcos)
+      .where(cond)
+      .orderBy(desc(opcos.createdAt), desc(opcos.id))
+      .limit(page.pageSize)
+      .offset(page.offset),
+    db.select({ n: count() }).from(opcos).where(cond),
+  ]);
+  return { rows, total: Number(totals[0]?.n ?? 0) };
+}
+
+/** Staff view: every client's opcos, optionally one status (e.g. the review queue). */
+export async function listAllOpcos(
+  db: DbOrTx,
+  page: PageParams,
+  status?: OpcoStatus,
+): Promise<{ rows: OpcoRow[]; total: number }> {
+  const cond = status ? eq(opcos.status, status) : undefined;
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(opcos)
+      .where(cond)
+      .orderBy(desc(opcos.createdAt), desc(opcos.id))
+      .limit(page.pageSize)
+      .offset(page.offset),
+    db.select({ n: count() }).from(opcos).where(cond),
+  ]);
+  return { rows, total: Number(totals[0]?.n ?? 0) };
+}
+
+/** Edits a draft; zero rows when the opco left draft meanwhile. */
+export async function updateDraftOpco(
+  db: DbOrTx,
+  clientId: string,
+  opcoId: string,
+  changes: OpcoChanges,
+): Promise<OpcoRow | undefined> {
+  const [row] = await db
+    .update(opcos)
+    .set(changes)
+    .where(and(eq(opcos.id, opcoId), eq(opcos.clientId, clientId), eq(opcos.status, 'draft')))
+    .returning();
+  return row;
+}
+
+export async function deleteDraftOpco(db: DbOrTx, clientId: string, opcoId: string): Promise<boolean> {
+  const rows = await db
+    .delete(opcos)
+    .where(and(eq(opcos.id, opcoId), eq(opcos.clientId, clientId), eq(opcos.status, 'draft')))
+    .returning({ id: opcos.id });
+  return rows.length > 0;
+}
+
+export async function countProjectsBoundTo(db: DbOrTx, opcoId: string): Promise<number> {
+  const [r] = await db.select({ n: count() }).from(projects).where(eq(projects.opcoId, opcoId));
+  return Number(r?.n ?? 0);
+}
+
+/** Compare-and-set of the status: zero rows means someone else moved it first. */
+export async function casOpcoStatus(
+  db: DbOrTx,
+  opcoId: string,
+  from: OpcoStatus,
+  to: OpcoStatus,
+  changes: OpcoChanges,
+): Promise<OpcoRow | undefined> {
+  const [row] = await db
+    .update(opcos)
+    .set({ ...changes, status: to })
+    .where(and(eq(opcos.id, opcoId), eq(opcos.status, from)))
+    .returning();
+  return row;
+}
+
+/**
+ * Claims awaiting_approval opcos whose activation is due, skipping rows another node holds, and
+ * pushes their due time out by `leaseSeconds` so a crashed claimer's rows come back later.
+ */
+export async function claimDueActivations(
+  db: DbOrTx,
+  now: Date,
+  limit: number,
+  leaseUntil: Date,
+): Promise<OpcoRow[]> {
+  const rows = await db
+    .select()
+    .from(opcos)
+    .where(and(eq(opcos.status, 'awaiting_approval'), lte(opcos.activationDueAt, now)))
+    .orderBy(opcos.activationDueAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  if (rows.length === 0) return [];
+  await db
+    .update(opcos)
+    .set({ activationDueAt: leaseUntil })
+    .where(
+      sql`${opcos.id} in (${sql.join(
+        rows.map((r) => sql`${r.id}::uuid`),
+        sql`, `,
+      )})`,
+    );
+  return rows;
+}

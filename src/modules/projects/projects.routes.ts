@@ -1,0 +1,107 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps';
+import { clientAuthOf } from '../../plugins/auth';
+import { toPageParams } from '../../shared/pagination';
+import {
+  CreateProjectBody,
+  ListProjectsQuery,
+  ProjectIdParams,
+  ProjectListSchema,
+  ProjectSchema,
+  UpdateProjectBody,
+} from './projects.schemas';
+import {
+  createProject,
+  getProject,
+  listProjects,
+  setProjectArchived,
+  updateProject,
+} from './projects.service';
+
+const tags = ['Projects'];
+
+export async function projectsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    '/projects',
+    {
+      config: { permission: 'projects.write' },
+      schema: {
+        tags,
+        summary: 'Create a project',
+        description:
+          'Binding to another client\'s opco is 400 "Target opco belongs to a different client"; ' +
+          'to a rejected or deactivated opco 400; to an unknown opco 404.',
+        body: CreateProjectBody,
+        response: { 201: ProjectSchema },
+      },
+    },
+    async (req, reply) =>
+      reply.status(201).send(await createProject(deps, clientAuthOf(req).clientId, req.body)),
+  );
+
+  r.get(
+    '/projects',
+    {
+      config: { permission: 'projects.read' },
+      schema: {
+        tags,
+        summary: 'List projects',
+        description: 'Newest first; archived projects only with `include_archived=true`.',
+        querystring: ListProjectsQuery,
+        response: { 200: ProjectListSchema },
+      },
+    },
+    async (req) =>
+      listProjects(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), req.query.include_archived),
+  );
+
+  r.get(
+    '/projects/:project_id',
+    {
+      config: { permission: 'projects.read' },
+      schema: { tags, summary: 'Get a project', params: ProjectIdParams, response: { 200: ProjectSchema } },
+    },
+    async (req) => getProject(deps, clientAuthOf(req).clientId, req.params.project_id),
+  );
+
+  r.patch(
+    '/projects/:project_id',
+    {
+      config: { permission: 'projects.write' },
+      schema: {
+        tags,
+        summary: 'Update a project',
+        description: 'Rename, or bind (`opco_id`) / unbind (`opco_id: null`) an opco.',
+        params: ProjectIdParams,
+        body: UpdateProjectBody,
+        response: { 200: ProjectSchema },
+      },
+    },
+    async (req) => updateProject(deps, clientAuthOf(req).clientId, req.params.project_id, req.body),
+  );
+
+  for (const [action, archived] of [
+    ['archive', true],
+    ['unarchive', false],
+  ] as const) {
+    r.post(
+      `/projects/:project_id/${action}`,
+      {
+        config: { permission: 'projects.write', bodyless: true },
+        schema: {
+          tags,
+          summary: archived ? 'Archive a project' : 'Unarchive a project',
+          description: archived
+            ? 'Hides the project from default lists and stops new payments; existing ones are untouched. Idempotent.'
+            : 'Idempotent.',
+          params: ProjectIdParams,
+          response: { 200: ProjectSchema },
+        },
+      },
+      async (req) => setProjectArchived(deps, clientAuthOf(req).clientId, req.params.project_id, archived),
+    );
+  }
+}
