@@ -5,13 +5,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import type { BankProvider } from './providers/bank/port';
 import type { Mailer } from './providers/mail/port';
 import type { Clock } from './shared/clock';
 import type { Secrets } from './shared/crypto';
 
 /** External parties behind ports; each feature adds its adapter here (sandbox simulator or real). */
-// biome-ignore lint/suspicious/noEmptyInterface: features extend this as their adapters land
-export interface Providers {}
+export interface Providers {
+  /** Payment network (sandbox bank simulator on sandbox deployments). */
+  bank: BankProvider;
+}
 
 export interface Deps {
   config: Config;

@@ -4,10 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
+import { checkoutRoutes } from './checkout/checkout.routes';
 import { healthRoutes } from './health/health.routes';
+import { bankNotificationRoutes } from './payments/bank-notifications.routes';
+import { paymentsRoutes } from './payments/payments.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
-export const apiModules: ModulePlugin[] = [];
+export const apiModules: ModulePlugin[] = [paymentsRoutes, bankNotificationRoutes];
 
-export const rootModules: ModulePlugin[] = [healthRoutes];
+export const rootModules: ModulePlugin[] = [healthRoutes, checkoutRoutes, sandboxBankRoutes];

@@ -2,7 +2,18 @@
 import type { Config } from '../config';
 import type { Providers } from '../deps';
 import type { Secrets } from '../shared/crypto';
+import { SandboxBank } from './bank/simulator';
+import { UnconfiguredBank } from './bank/unconfigured';
 
-export function createProviders(_config: Config, _secrets: Secrets): Providers {
-  return {};
+export function createProviders(config: Config, secrets: Secrets): Providers {
+  return {
+    bank:
+      config.environment === 'sandbox'
+        ? new SandboxBank({
+            secret: secrets.providerWebhookSecret,
+            publicUrl: config.publicUrl,
+            sessionTtlSeconds: config.bankSessionTtlSeconds,
+          })
+        : new UnconfiguredBank(),
+  };
 }
