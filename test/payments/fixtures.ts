@@ -13,7 +13,11 @@ export interface PaymentWorld {
   businessCustomerId: string;
 }
 
-export async function insertOpco(ctx: TestContext, clientId: string, o: { status?: string; subTppId?: string | null } = {}) {
+export async function insertOpco(
+  ctx: TestContext,
+  clientId: string,
+  o: { status?: string; subTppId?: string | null } = {},
+) {
   const [opco] = await ctx.db
     .insert(opcos)
     .values({
@@ -33,7 +37,12 @@ export async function insertOpco(ctx: TestContext, clientId: string, o: { status
   return opco!.id;
 }
 
-export async function insertProject(ctx: TestContext, clientId: string, opcoId: string | null, isFrozen = false) {
+export async function insertProject(
+  ctx: TestContext,
+  clientId: string,
+  opcoId: string | null,
+  isFrozen = false,
+) {
   const [p] = await ctx.db
     .insert(projects)
     .values({ clientId, projectName: 'Main shop', opcoId, isFrozen })
@@ -52,12 +61,20 @@ export async function insertUser(ctx: TestContext, clientId: string) {
 export async function insertBusiness(ctx: TestContext, clientId: string) {
   const [b] = await ctx.db
     .insert(businessCustomers)
-    .values({ clientId, companyName: 'Payer Ltd', country: 'GB', email: `biz-${randomBytes(4).toString('hex')}@example.com` })
+    .values({
+      clientId,
+      companyName: 'Payer Ltd',
+      country: 'GB',
+      email: `biz-${randomBytes(4).toString('hex')}@example.com`,
+    })
     .returning({ id: businessCustomers.id });
   return b!.id;
 }
 
-export async function createPaymentWorld(ctx: TestContext, opts: TestClientOptions = {}): Promise<PaymentWorld> {
+export async function createPaymentWorld(
+  ctx: TestContext,
+  opts: TestClientOptions = {},
+): Promise<PaymentWorld> {
   const caller = await createTestClient(ctx, opts);
   const opcoId = await insertOpco(ctx, caller.clientId);
   const projectId = await insertProject(ctx, caller.clientId, opcoId);
@@ -66,7 +83,11 @@ export async function createPaymentWorld(ctx: TestContext, opts: TestClientOptio
   return { caller, opcoId, projectId, userId, businessCustomerId };
 }
 
-export async function setClient(ctx: TestContext, clientId: string, set: Partial<typeof clients.$inferInsert>) {
+export async function setClient(
+  ctx: TestContext,
+  clientId: string,
+  set: Partial<typeof clients.$inferInsert>,
+) {
   await ctx.db.update(clients).set(set).where(eq(clients.id, clientId));
 }
 
@@ -90,7 +111,13 @@ export async function createPaylink(
     payload: paylinkBody(w, extra),
   });
   if (res.statusCode !== 201) throw new Error(`paylink failed ${res.statusCode}: ${res.body}`);
-  return res.json() as { transaction_id: string; checkout_url: string; ref_id: string; status: string; expires_at: string };
+  return res.json() as {
+    transaction_id: string;
+    checkout_url: string;
+    ref_id: string;
+    status: string;
+    expires_at: string;
+  };
 }
 
 export async function simulate(ctx: TestContext, w: PaymentWorld, id: string, providerStatus: string) {
@@ -105,13 +132,18 @@ export async function simulate(ctx: TestContext, w: PaymentWorld, id: string, pr
 export const tokenOf = (checkoutUrl: string) => new URL(checkoutUrl).pathname.split('/').pop()!;
 
 /** Drives the hosted checkout's bank choice (like the payer's form post). Returns the bank authorization URL. */
-export async function pickBank(ctx: TestContext, checkoutUrl: string, bankId = 'sandbox-bank'): Promise<string> {
+export async function pickBank(
+  ctx: TestContext,
+  checkoutUrl: string,
+  bankId = 'sandbox-bank',
+): Promise<string> {
   const res = await ctx.app.inject({
     method: 'POST',
     url: `/checkout/${tokenOf(checkoutUrl)}/bank`,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: `bank_id=${bankId}`,
   });
-  if (res.statusCode !== 303) throw new Error(`bank pick failed ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  if (res.statusCode !== 303)
+    throw new Error(`bank pick failed ${res.statusCode}: ${res.body.slice(0, 300)}`);
   return res.headers.location as string;
 }

@@ -7,6 +7,8 @@ export function buildCallbackRedirect(callbackUrl: string, transactionId: string
   if (u.searchParams.has('transaction_id')) return u.toString();
   const hash = u.hash;
   u.hash = '';
-  const sep = u.search === '' ? '?' : u.search === '?' ? '' : '&';
-  return `${u.toString()}${sep}transaction_id=${encodeURIComponent(transactionId)}${hash}`;
+  let base = u.toString();
+  if (base.endsWith('?')) base = base.slice(0, -1);
+  const sep = u.search === '' ? '?' : '&';
+  return `${base}${sep}transaction_id=${encodeURIComponent(transactionId)}${hash}`;
 }

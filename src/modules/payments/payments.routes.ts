@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
+import { invalidField } from '../../shared/errors';
 import { toPageParams } from '../../shared/pagination';
 import { createPaymentLink } from './paylink.service';
 import {
@@ -43,6 +44,12 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
         headers: PaylinkHeadersSchema,
         body: PaylinkBodySchema,
         response: { 200: TransactionSchema, 201: TransactionSchema, 409: ErrorSchema },
+      },
+      // Amounts are decimal strings: a JSON number is refused before the validator could coerce it.
+      preValidation: async (request) => {
+        const amount = (request.body as { amount?: unknown } | null)?.amount;
+        if (amount !== undefined && typeof amount !== 'string')
+          throw invalidField(['body', 'amount'], 'Input should be a valid string', 'string_type');
       },
     },
     async (request, reply) => {
