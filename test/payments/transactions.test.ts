@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../src/db/schema/index';
-import { PM, M } from '../../src/shared/messages';
+import { M, PM } from '../../src/shared/messages';
 import { createWorkers } from '../../src/workers/index';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
@@ -40,7 +40,9 @@ describe('GET /transactions', () => {
     ids = [];
     for (let i = 0; i < 5; i++) {
       ctx.clock.advanceSeconds(1);
-      ids.push((await createPaylink(ctx, lw, i % 2 ? { project_id: project2, user_id: user2 } : {})).transaction_id);
+      ids.push(
+        (await createPaylink(ctx, lw, i % 2 ? { project_id: project2, user_id: user2 } : {})).transaction_id,
+      );
     }
     await simulate(ctx, lw, ids[0]!, 'awaiting_bank_authorization');
   });
@@ -70,10 +72,18 @@ describe('GET /transactions', () => {
     expect(byStatus.pagination.total).toBe(1);
     const byProject = (await get(`/api/v1/transactions?project_id=${project2}`, lw.caller.headers)).json();
     expect(byProject.pagination.total).toBe(2);
-    const byUser = (await get(`/api/v1/transactions?user_id=${user2}&status=pending`, lw.caller.headers)).json();
-    expect(byUser.transactions.map((t: { transaction_id: string }) => t.transaction_id)).toEqual([ids[3], ids[1]]);
+    const byUser = (
+      await get(`/api/v1/transactions?user_id=${user2}&status=pending`, lw.caller.headers)
+    ).json();
+    expect(byUser.transactions.map((t: { transaction_id: string }) => t.transaction_id)).toEqual([
+      ids[3],
+      ids[1],
+    ]);
     const empty = (await get('/api/v1/transactions?status=success', lw.caller.headers)).json();
-    expect(empty).toEqual({ transactions: [], pagination: { total: 0, page: 1, page_size: 10, total_pages: 0 } });
+    expect(empty).toEqual({
+      transactions: [],
+      pagination: { total: 0, page: 1, page_size: 10, total_pages: 0 },
+    });
   });
 
   it('another client sees none of them; developers can read', async () => {
@@ -82,9 +92,15 @@ describe('GET /transactions', () => {
     const r = await get(`/api/v1/transactions/${ids[0]}`, other.caller.headers);
     expect(r.statusCode).toBe(404);
     expect(r.json()).toEqual({ detail: M.transactionNotFound });
-    expect((await get(`/api/v1/transactions/${ids[0]}/status-events`, other.caller.headers)).statusCode).toBe(404);
-    expect((await post(`/api/v1/transactions/${ids[0]}/refresh-status`, other.caller.headers)).statusCode).toBe(404);
-    expect((await post(`/api/v1/checkout/intent/${ids[0]}/cancel`, other.caller.headers)).statusCode).toBe(404);
+    expect((await get(`/api/v1/transactions/${ids[0]}/status-events`, other.caller.headers)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await post(`/api/v1/transactions/${ids[0]}/refresh-status`, other.caller.headers)).statusCode,
+    ).toBe(404);
+    expect((await post(`/api/v1/checkout/intent/${ids[0]}/cancel`, other.caller.headers)).statusCode).toBe(
+      404,
+    );
     const dev = await createTestClient(ctx, { role: 'developer', clientId: lw.caller.clientId });
     expect((await get(`/api/v1/transactions/${ids[0]}`, dev.headers)).statusCode).toBe(200);
     expect((await post(`/api/v1/checkout/intent/${ids[0]}/cancel`, dev.headers)).statusCode).toBe(403);
@@ -155,7 +171,10 @@ describe('refresh-status', () => {
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ status: 'success', provider_status: 'completed' });
     const events = (await get(`/api/v1/transactions/${t.transaction_id}/status-events`)).json().status_events;
-    expect(events[events.length - 1]).toMatchObject({ actor_type: 'client_user', provider_status: 'completed' });
+    expect(events[events.length - 1]).toMatchObject({
+      actor_type: 'client_user',
+      provider_status: 'completed',
+    });
   });
 
   it('the cooldown is per transaction and held in the database (a second node sees it)', async () => {
@@ -222,17 +241,33 @@ describe('link expiry', () => {
     await pickBank(ctx, started.checkout_url);
     const sweeper = createWorkers(ctx.deps).find((x) => x.name === 'payment-expiry-sweeper')!;
     await sweeper.runOnce();
-    expect((await get(`/api/v1/transactions/${short.transaction_id}`, ew.caller.headers)).json().status).toBe('pending');
+    expect((await get(`/api/v1/transactions/${short.transaction_id}`, ew.caller.headers)).json().status).toBe(
+      'pending',
+    );
     ctx.clock.advanceSeconds(601);
     while ((await sweeper.runOnce()) > 0);
     const s = (await get(`/api/v1/transactions/${short.transaction_id}`, ew.caller.headers)).json();
-    expect(s).toMatchObject({ status: 'expired', provider_status: 'expired', status_reason: 'Payment link expired' });
+    expect(s).toMatchObject({
+      status: 'expired',
+      provider_status: 'expired',
+      status_reason: 'Payment link expired',
+    });
     expect(s.completed_at).toBe(short.expires_at);
-    expect((await get(`/api/v1/transactions/${long.transaction_id}`, ew.caller.headers)).json().status).toBe('pending');
+    expect((await get(`/api/v1/transactions/${long.transaction_id}`, ew.caller.headers)).json().status).toBe(
+      'pending',
+    );
     // processing payments are the bank's to time out, not the link sweeper's
-    expect((await get(`/api/v1/transactions/${started.transaction_id}`, ew.caller.headers)).json().status).toBe('processing');
-    const events = (await get(`/api/v1/transactions/${short.transaction_id}/status-events`, ew.caller.headers)).json();
-    expect(events.status_events.at(-1)).toMatchObject({ previous_status: 'pending', status: 'expired', actor_type: null });
+    expect(
+      (await get(`/api/v1/transactions/${started.transaction_id}`, ew.caller.headers)).json().status,
+    ).toBe('processing');
+    const events = (
+      await get(`/api/v1/transactions/${short.transaction_id}/status-events`, ew.caller.headers)
+    ).json();
+    expect(events.status_events.at(-1)).toMatchObject({
+      previous_status: 'pending',
+      status: 'expired',
+      actor_type: null,
+    });
   });
 
   it('the checkout page expires a lapsed link without waiting for the sweeper', async () => {

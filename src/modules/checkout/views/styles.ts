@@ -9,15 +9,15 @@ body{margin:0;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-ap
 header.top{background:var(--card);border-bottom:1px solid var(--line)}
 header.top .in{max-width:960px;margin:0 auto;padding:.9rem 1.25rem;display:flex;align-items:center;gap:.6rem}
 .merchant-logo{width:34px;height:34px;border-radius:8px;background:var(--brand);color:#fff;display:grid;place-items:center;font-weight:700}
-.merchant-name{font-weight:600}
-.secure{margin-left:auto;color:var(--muted);font-size:.875rem;display:flex;align-items:center;gap:.35rem}
-main{max-width:960px;margin:0 auto;padding:1.5rem 1.25rem 3rem;display:grid;gap:1.5rem;grid-template-columns:minmax(0,1fr) minmax(0,1.3fr)}
+.merchant-name{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}
+.secure{margin-left:auto;color:var(--muted);font-size:.875rem;display:flex;align-items:center;gap:.35rem;white-space:nowrap;flex:none}
+main{max-width:960px;margin:0 auto;padding:1.5rem 1.25rem 3rem;display:grid;gap:1.5rem;align-items:start;grid-template-columns:minmax(0,1fr) minmax(0,1.3fr)}
 @media (max-width:760px){main{grid-template-columns:1fr;padding:1rem}}
 .card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:1.5rem;box-shadow:0 1px 2px rgba(16,24,40,.04)}
 .summary .label{color:var(--muted);font-size:.875rem;margin:0}
 .amount{font-size:2.25rem;font-weight:700;letter-spacing:-.02em;margin:.15rem 0 1rem}
 dl.facts{margin:0;display:grid;grid-template-columns:auto 1fr;gap:.45rem 1rem;font-size:.9375rem}
-dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;text-align:right;word-break:break-all}
+dl.facts dt{color:var(--muted)}dl.facts dt{text-align:left}dl.facts dd{margin:0;text-align:right;overflow-wrap:anywhere}
 h1{font-size:1.375rem;margin:0 0 .25rem}h2{font-size:1.125rem;margin:0 0 1rem}
 p.lead{color:var(--muted);margin:0 0 1.25rem}
 fieldset{border:0;margin:0 0 1.25rem;padding:0}
