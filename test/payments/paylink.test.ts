@@ -128,7 +128,10 @@ describe('validation (422)', () => {
 
 describe('business checks', () => {
   it('missing or empty X-Idempotency-Key is 400', async () => {
-    for (const headers of [{}, { 'x-idempotency-key': '' }, { 'x-idempotency-key': '   ' }]) {
+    for (const headers of [{}, { 'x-idempotency-key': '' }, { 'x-idempotency-key': '   ' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await post(paylinkBody(w), headers);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: M.idempotencyKeyEmpty });
