@@ -117,6 +117,8 @@ export async function createPaylink(
     ref_id: string;
     status: string;
     expires_at: string;
+    amount: string;
+    [k: string]: unknown;
   };
 }
 
