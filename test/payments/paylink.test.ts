@@ -287,6 +287,37 @@ describe('idempotency', () => {
     expect((await post(paylinkBody(w), { 'x-idempotency-key': key })).statusCode).toBe(201);
   });
 
+  it('a request whose claim was taken over as stale rolls back instead of creating a second payment', async () => {
+    const key = newKey();
+    const bank = ctx.deps.providers.bank;
+    const original = bank.createSession.bind(bank);
+    let takeover: Promise<{ statusCode: number }> | null = null;
+    bank.createSession = async (input) => {
+      bank.createSession = original;
+      // while the first request is "slow", the claim goes stale and another request takes it over
+      ctx.clock.advanceSeconds(ctx.config.idempotencyStaleSeconds + 1);
+      takeover = post(paylinkBody(w), { 'x-idempotency-key': key });
+      await takeover;
+      return original(input);
+    };
+    const first = await post(paylinkBody(w), { 'x-idempotency-key': key });
+    expect((await takeover!)?.statusCode).toBe(201);
+    expect(first.statusCode).toBe(409);
+    const rows = await ctx.db
+      .select()
+      .from(paymentIdempotencyKeys)
+      .where(
+        and(
+          eq(paymentIdempotencyKeys.clientId, w.caller.clientId),
+          eq(paymentIdempotencyKeys.idempotencyKey, key),
+        ),
+      );
+    expect(rows).toHaveLength(1);
+    const replay = await post(paylinkBody(w), { 'x-idempotency-key': key });
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json().transaction_id).toBe(rows[0]!.transactionId);
+  });
+
   it('concurrent burst of the same key: exactly one transaction', async () => {
     const o = await createPaymentWorld(ctx);
     const key = newKey();
@@ -306,6 +337,7 @@ describe('idempotency', () => {
 
   it('concurrent burst across two API nodes over one database: exactly one transaction', async () => {
     const node2 = await createTestApp({ database: ctx.deps.database });
+    node2.clock.set(ctx.clock.now()); // nodes share wall-clock time
     try {
       const o = await createPaymentWorld(ctx);
       const key = newKey();

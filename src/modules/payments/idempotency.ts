@@ -82,16 +82,22 @@ export async function claimIdempotencyKey(
   throw conflict(M.idempotencyInProgress);
 }
 
+/**
+ * Marks the claim completed. False when the claim is gone (released as stale and taken over by
+ * another request): the caller must then roll back, so one key never yields two payments.
+ */
 export async function completeIdempotencyClaim(
   db: DbOrTx,
   claimId: string,
   transactionId: string,
   now: Date,
-) {
-  await db
+): Promise<boolean> {
+  const done = await db
     .update(paymentIdempotencyKeys)
     .set({ state: 'completed', transactionId, completedAt: now })
-    .where(eq(paymentIdempotencyKeys.id, claimId));
+    .where(and(eq(paymentIdempotencyKeys.id, claimId), eq(paymentIdempotencyKeys.state, 'processing')))
+    .returning({ id: paymentIdempotencyKeys.id });
+  return done.length === 1;
 }
 
 export async function releaseIdempotencyClaim(db: DbOrTx, claimId: string) {

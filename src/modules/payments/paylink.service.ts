@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { BankProviderError } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
-import { AppError, badRequest, forbidden, notFound, ValidationError } from '../../shared/errors';
+import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } from '../../shared/errors';
 import { newId, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { isKnownCurrency, normalizeAmount } from '../../shared/money';
@@ -191,7 +191,9 @@ export async function createPaymentLink(
           reason: 'Payment link created',
         },
       );
-      await completeIdempotencyClaim(tx, claim.claimId, id, now);
+      // Rolls the insert back when our claim was taken over meanwhile (stale release).
+      if (!(await completeIdempotencyClaim(tx, claim.claimId, id, now)))
+        throw conflict(M.idempotencyInProgress);
       return row!;
     });
     return { created: true, transaction };
