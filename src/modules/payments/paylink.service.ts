@@ -1,6 +1,7 @@
 /** POST /checkout/paylink: validates, claims the idempotency key, opens a network session, records the payment. */
-import { and, eq } from 'drizzle-orm';
-import { businessCustomers, clients, kycUsers, opcos, projects, transactions } from '../../db/schema/index';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client';
+import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { BankProviderError } from '../../providers/bank/port';
@@ -72,44 +73,47 @@ interface PaylinkContext {
   merchantName: string;
 }
 
-/** Business rules in the order the spec lists them; throws the spec's errors. */
+interface PaylinkFacts {
+  company_name: string;
+  payment_links_enabled: boolean;
+  callback_url: string | null;
+  payer_exists: boolean;
+  project_found: boolean;
+  project_frozen: boolean | null;
+  opco_status: string | null;
+  sub_tpp_id: string | null;
+}
+
+/**
+ * Business rules in the order the spec lists them; throws the spec's errors. Everything is read in
+ * one round trip (client, payer, project and its opco, all scoped to the caller's client).
+ */
 async function checkPaylinkAllowed(
   deps: Deps,
   clientId: string,
   body: PaylinkInput,
 ): Promise<PaylinkContext> {
-  const [client] = await deps.db.select().from(clients).where(eq(clients.id, clientId));
-  if (!client) throw notFound(M.notFound);
-  if (!client.paymentLinksEnabled) throw forbidden(M.paymentLinksDisabled);
-  if (!client.callbackUrl) throw badRequest(M.callbackUrlNotSet);
-  if (body.user_id) {
-    const [u] = await deps.db
-      .select({ id: kycUsers.id })
-      .from(kycUsers)
-      .where(and(eq(kycUsers.id, body.user_id), eq(kycUsers.clientId, clientId)));
-    if (!u) throw notFound(M.userNotFoundCreateFirst);
-  } else if (body.business_customer_id) {
-    const [b] = await deps.db
-      .select({ id: businessCustomers.id })
-      .from(businessCustomers)
-      .where(
-        and(eq(businessCustomers.id, body.business_customer_id), eq(businessCustomers.clientId, clientId)),
-      );
-    if (!b) throw notFound(M.userNotFoundCreateFirst);
-  }
-  const [project] = await deps.db
-    .select()
-    .from(projects)
-    .where(and(eq(projects.id, body.project_id), eq(projects.clientId, clientId)));
-  if (!project) throw notFound(M.projectNotFound);
-  if (project.isFrozen) throw forbidden(M.projectFrozen);
-  if (!project.opcoId) throw badRequest(M.opcoNoSubTpp);
-  const [opco] = await deps.db
-    .select({ status: opcos.status, subTppId: opcos.subTppId })
-    .from(opcos)
-    .where(and(eq(opcos.id, project.opcoId), eq(opcos.clientId, clientId)));
-  if (opco?.status !== 'activated' || !opco.subTppId?.trim()) throw badRequest(M.opcoNoSubTpp);
-  return { merchantName: client.companyName };
+  const payer = body.user_id
+    ? sql`exists(select 1 from kyc_users u where u.id = ${body.user_id}::uuid and u.client_id = c.id)`
+    : sql`exists(select 1 from business_customers b where b.id = ${body.business_customer_id ?? null}::uuid and b.client_id = c.id)`;
+  const res = await deps.db.execute(sql`
+    select c.company_name, c.payment_links_enabled, c.callback_url,
+           ${payer} as payer_exists,
+           p.id is not null as project_found, p.is_frozen as project_frozen,
+           o.status as opco_status, o.sub_tpp_id
+      from clients c
+      left join projects p on p.id = ${body.project_id}::uuid and p.client_id = c.id
+      left join opcos o on o.id = p.opco_id and o.client_id = c.id
+     where c.id = ${clientId}::uuid`);
+  const f = rowsOf<PaylinkFacts>(res)[0];
+  if (!f) throw notFound(M.notFound);
+  if (!f.payment_links_enabled) throw forbidden(M.paymentLinksDisabled);
+  if (!f.callback_url) throw badRequest(M.callbackUrlNotSet);
+  if (!f.payer_exists) throw notFound(M.userNotFoundCreateFirst);
+  if (!f.project_found) throw notFound(M.projectNotFound);
+  if (f.project_frozen) throw forbidden(M.projectFrozen);
+  if (f.opco_status !== 'activated' || !f.sub_tpp_id?.trim()) throw badRequest(M.opcoNoSubTpp);
+  return { merchantName: f.company_name };
 }
 
 export interface PaylinkResult {
