@@ -260,6 +260,8 @@ async function main() {
       console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
     console.log(`\nnode ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
   } finally {
+    // let requests of the last run that autocannon abandoned finish before the service stops
+    await new Promise((r) => setTimeout(r, 1500));
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     await cleanup();
