@@ -86,4 +86,5 @@ CREATE INDEX "transactions_client_created_idx" ON "transactions" USING btree ("c
 CREATE INDEX "transactions_client_status_created_idx" ON "transactions" USING btree ("client_id","status","created_at" desc);--> statement-breakpoint
 CREATE INDEX "transactions_client_project_created_idx" ON "transactions" USING btree ("client_id","project_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "transactions_client_user_created_idx" ON "transactions" USING btree ("client_id","user_id","created_at" desc);--> statement-breakpoint
-CREATE INDEX "transactions_pending_expiry_idx" ON "transactions" USING btree ("expires_at") WHERE status = 'pending';
+CREATE INDEX "transactions_pending_expiry_idx" ON "transactions" USING btree ("expires_at") WHERE status = 'pending';--> statement-breakpoint
+CREATE INDEX "transactions_processing_expiry_idx" ON "transactions" USING btree ("expires_at") WHERE status = 'processing';

@@ -1,6 +1,6 @@
 /** Reads, refresh-status, cancel, link expiry (sweeper), session restart and the confirmation window. */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { transactions } from '../../src/db/schema/index';
 import { M, PM } from '../../src/shared/messages';
 import { createWorkers } from '../../src/workers/index';
@@ -24,6 +24,10 @@ beforeAll(async () => {
   w = await createPaymentWorld(ctx);
 });
 afterAll(() => ctx?.close());
+// tests move the clock by hours: give the shared caller a fresh token for each test
+beforeEach(async () => {
+  w.caller = await createTestClient(ctx, { clientId: w.caller.clientId });
+});
 
 const get = (url: string, headers = w.caller.headers) => ctx.app.inject({ url, headers });
 const post = (url: string, headers = w.caller.headers) => ctx.app.inject({ method: 'POST', url, headers });
@@ -256,10 +260,14 @@ describe('link expiry', () => {
     expect((await get(`/api/v1/transactions/${long.transaction_id}`, ew.caller.headers)).json().status).toBe(
       'pending',
     );
-    // processing payments are the bank's to time out, not the link sweeper's
+    // a processing payment whose bank session ended without a final status timed out at the bank
     expect(
-      (await get(`/api/v1/transactions/${started.transaction_id}`, ew.caller.headers)).json().status,
-    ).toBe('processing');
+      (await get(`/api/v1/transactions/${started.transaction_id}`, ew.caller.headers)).json(),
+    ).toMatchObject({
+      status: 'expired',
+      provider_status: 'no_final_status',
+      status_reason: 'Bank authentication timed out',
+    });
     const events = (
       await get(`/api/v1/transactions/${short.transaction_id}/status-events`, ew.caller.headers)
     ).json();
@@ -267,6 +275,38 @@ describe('link expiry', () => {
       previous_status: 'pending',
       status: 'expired',
       actor_type: null,
+    });
+  });
+
+  it('a processing payment still inside its bank window is left alone; a final network status is applied', async () => {
+    const ew = await createPaymentWorld(ctx);
+    const open = await createPaylink(ctx, ew, { expires_in_seconds: 3600 });
+    const settled = await createPaylink(ctx, ew, { expires_in_seconds: 3600 });
+    await pickBank(ctx, open.checkout_url);
+    await pickBank(ctx, settled.checkout_url);
+    const { sandboxBankSessions } = await import('../../src/db/schema/index');
+    // the network completed this one but its notification was lost
+    await ctx.db
+      .update(sandboxBankSessions)
+      .set({ providerStatus: 'completed' })
+      .where(eq(sandboxBankSessions.refId, settled.ref_id));
+    // the link lapses while the bank window of `open` is artificially still open
+    await ctx.db
+      .update(sandboxBankSessions)
+      .set({ expiresAt: new Date(ctx.clock.now().getTime() + 7200_000) })
+      .where(eq(sandboxBankSessions.refId, open.ref_id));
+    ctx.clock.advanceSeconds(3601);
+    ew.caller = await createTestClient(ctx, { clientId: ew.caller.clientId });
+    const sweeper = createWorkers(ctx.deps).find((x) => x.name === 'payment-expiry-sweeper')!;
+    await sweeper.runOnce();
+    expect((await get(`/api/v1/transactions/${open.transaction_id}`, ew.caller.headers)).json().status).toBe(
+      'processing',
+    );
+    expect(
+      (await get(`/api/v1/transactions/${settled.transaction_id}`, ew.caller.headers)).json(),
+    ).toMatchObject({
+      status: 'success',
+      provider_status: 'completed',
     });
   });
 

@@ -57,6 +57,7 @@ export const transactions = pgTable(
     index('transactions_client_project_created_idx').on(t.clientId, t.projectId, desc(t.createdAt)),
     index('transactions_client_user_created_idx').on(t.clientId, t.userId, desc(t.createdAt)),
     index('transactions_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending'`),
+    index('transactions_processing_expiry_idx').on(t.expiresAt).where(sql`status = 'processing'`),
   ],
 );
 

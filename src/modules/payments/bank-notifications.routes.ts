@@ -6,15 +6,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
-import { BANK_SIGNATURE_HEADER } from '../../providers/bank/port';
+import { BANK_SIGNATURE_HEADER, type BankNotification } from '../../providers/bank/port';
 import { ErrorSchema, NotificationAckSchema } from './payments.schemas';
-import { handleBankNotification } from './payments.service';
+import { applyBankNotification, verifyBankNotification } from './payments.service';
 
 export const BANK_NOTIFICATIONS_PATH = '/api/v1/providers/bank/notifications';
 
 declare module 'fastify' {
   interface FastifyRequest {
     rawBody?: string;
+    bankNotification?: BankNotification;
   }
 }
 
@@ -68,7 +69,11 @@ export async function bankNotificationRoutes(app: FastifyInstance, opts: { deps:
         ),
         response: { 200: NotificationAckSchema, 401: ErrorSchema },
       },
+      // The signature is checked before anything else looks at the body.
+      preValidation: async (request) => {
+        request.bankNotification = verifyBankNotification(deps, request.rawBody ?? '', request.headers);
+      },
     },
-    async (request) => handleBankNotification(deps, request.rawBody ?? '', request.headers),
+    async (request) => applyBankNotification(deps, request.bankNotification!),
   );
 }

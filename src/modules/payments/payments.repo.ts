@@ -119,3 +119,18 @@ export async function claimExpiredPending(db: DbOrTx, now: Date, limit: number):
     .limit(limit)
     .for('update', { skipLocked: true });
 }
+
+/** Processing transactions whose link lifetime is over (candidates for a network status check). */
+export async function findLapsedProcessing(db: DbOrTx, now: Date, limit: number): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.status, 'processing'),
+        sql`${transactions.expiresAt} <= ${now.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(transactions.expiresAt))
+    .limit(limit);
+}

@@ -3,14 +3,21 @@ import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
+import type { BankNotification } from '../../providers/bank/port';
 import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { actorOf } from './paylink.service';
-import { isTerminal, normalizeProviderStatus, type TransactionStatus } from './payments.machine';
+import {
+  isTerminal,
+  normalizeProviderStatus,
+  PROVIDER_STATUS_MAP,
+  type TransactionStatus,
+} from './payments.machine';
 import {
   claimExpiredPending,
+  findLapsedProcessing,
   findTransactionByRef,
   findTransactionForClient,
   listStatusEvents,
@@ -199,14 +206,22 @@ export async function simulateProviderStatus(
   return getTransaction(deps, auth.clientId, id);
 }
 
-/** POST /providers/bank/notifications: verify the signature, then apply through the status machine. */
-export async function handleBankNotification(
+/** Verifies an inbound network notification's signature (401 when unsigned, stale or badly signed). */
+export function verifyBankNotification(
   deps: Deps,
   rawBody: string,
   headers: Record<string, string | string[] | undefined>,
-): Promise<{ received: true; applied: boolean }> {
+): BankNotification {
   const n = deps.providers.bank.verifyNotification(rawBody, headers);
   if (!n) throw unauthorized(PM.invalidNotificationSignature);
+  return n;
+}
+
+/** POST /providers/bank/notifications: applies a verified notification through the status machine. */
+export async function applyBankNotification(
+  deps: Deps,
+  n: BankNotification,
+): Promise<{ received: true; applied: boolean }> {
   const t = await findTransactionByRef(deps.db, n.refId);
   if (!t) {
     deps.log.info(
@@ -226,8 +241,50 @@ export async function handleBankNotification(
   return { received: true, applied: true };
 }
 
-/** One sweep: pending transactions past expires_at become expired (claimed with SKIP LOCKED). */
+/**
+ * One sweep: pending transactions past expires_at become expired (claimed with SKIP LOCKED), and
+ * processing transactions whose link lifetime is over are reconciled with the network: its final
+ * status when it has one, else the bank authentication timed out (processing -> expired,
+ * provider_status no_final_status). Network calls happen outside database transactions; the
+ * moves are compare-and-set, so several nodes may sweep at once.
+ */
 export async function expireDuePayments(deps: Deps, batch = 100): Promise<number> {
+  return (await expirePendingLinks(deps, batch)) + (await timeOutLapsedAuthorizations(deps, batch));
+}
+
+async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<number> {
+  const now = deps.clock.now();
+  const lapsed = await findLapsedProcessing(deps.db, now, batch);
+  let moved = 0;
+  for (const t of lapsed) {
+    const session = await deps.providers.bank.getSession(t.refId).catch((err) => {
+      deps.log.warn({ err, transactionId: t.id }, 'network status check failed; retrying next sweep');
+      return undefined;
+    });
+    if (session === undefined) continue;
+    if (session && !session.expired) {
+      const target = normalizeProviderStatus(session.providerStatus);
+      const final =
+        target !== 'unknown' &&
+        PROVIDER_STATUS_MAP[target] !== null &&
+        PROVIDER_STATUS_MAP[target] !== 'processing';
+      if (!final) continue; // the bank still has an open authorization window
+    }
+    const r = await deps.db.transaction((tx) =>
+      session && !session.expired
+        ? applyProviderStatus(tx, t.id, session.providerStatus, {
+            occurredAt: session.updatedAt,
+            now,
+            actor: AUTOMATIC,
+          })
+        : moveTransaction(tx, t.id, 'expired', 'no_final_status', { occurredAt: now, now, actor: AUTOMATIC }),
+    );
+    if (r && r.transaction.status !== 'processing') moved++;
+  }
+  return moved;
+}
+
+async function expirePendingLinks(deps: Deps, batch: number): Promise<number> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const due = await claimExpiredPending(tx, now, batch);
