@@ -246,7 +246,12 @@ describe('bank notification route', () => {
       expect(res.statusCode).toBe(401);
     }
     // garbage is refused for its missing signature before anything parses it
-    const junk = await ctx.app.inject({ method: 'POST', url, payload: '[1,2', headers: { 'content-type': 'application/json' } });
+    const junk = await ctx.app.inject({
+      method: 'POST',
+      url,
+      payload: '[1,2',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(junk.statusCode).toBe(401);
     expect(junk.headers['www-authenticate']).toBe('Bearer');
     // tampered body with a valid signature of another body
