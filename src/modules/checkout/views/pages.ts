@@ -14,6 +14,9 @@ export interface PaymentView {
   status: string;
 }
 
+/** A short human reference: the random tail of the id (the head of a UUIDv7 is a timestamp). */
+export const shortReference = (id: string) => id.replace(/-/g, '').slice(-8).toUpperCase();
+
 const BANK_COLORS = ['#0d5c4a', '#7a2e8e', '#a4451a', '#1f5fa8'];
 export const bankColor = (i: number) => BANK_COLORS[i % BANK_COLORS.length]!;
 
@@ -24,7 +27,7 @@ function summary(p: PaymentView): SafeHtml {
 <p class="amount">${formatMoney(p.amount, p.currency)}</p>
 <dl class="facts">
 ${p.description ? html`<dt>Description</dt><dd>${p.description}</dd>` : ''}
-<dt>Reference</dt><dd>${p.transactionId.slice(0, 8).toUpperCase()}</dd>
+<dt>Reference</dt><dd>${shortReference(p.transactionId)}</dd>
 <dt>Link valid until</dt><dd>${formatDate(p.expiresAt)}</dd>
 </dl>
 </section>`;
@@ -108,7 +111,7 @@ export function resultPage(p: PaymentView, returnUrl: string | null, httpNote?: 
 <dl class="facts">
 <dt>Amount</dt><dd>${formatMoney(p.amount, p.currency)}</dd>
 <dt>Merchant</dt><dd>${p.merchantName}</dd>
-<dt>Reference</dt><dd>${p.transactionId.slice(0, 8).toUpperCase()}</dd>
+<dt>Reference</dt><dd>${shortReference(p.transactionId)}</dd>
 </dl>
 ${returnUrl ? html`<p><a class="btn btn-primary" href="${returnUrl}">Return to ${p.merchantName}</a></p>` : ''}
 </section>`;
