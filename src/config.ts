@@ -24,6 +24,10 @@ export interface Config {
   webhookConcurrency: number;
   webhookMaxResponseBytes: number;
   refreshCooldownSeconds: number;
+  /** Sandbox bank: authorization window of a bank session once the payer picked a bank. */
+  bankSessionTtlSeconds: number;
+  /** Abandoned idempotency claims (a crashed request) are reclaimable after this many seconds. */
+  idempotencyStaleSeconds: number;
   bootstrapStaffEmail: string | null;
   bootstrapStaffPassword: string | null;
   /** HMAC key for access tokens; null means "generate/keep one in dataDir" (embedded default only). */
@@ -148,6 +152,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookConcurrency: r.int('SVC_WEBHOOK_CONCURRENCY', 16, 1, 1000),
     webhookMaxResponseBytes: r.int('SVC_WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 10 * 1024 * 1024),
     refreshCooldownSeconds: r.int('SVC_REFRESH_COOLDOWN_SECONDS', 10, 0, 3600),
+    bankSessionTtlSeconds: r.int('SVC_BANK_SESSION_TTL_SECONDS', 900, 30, 86400),
+    idempotencyStaleSeconds: r.int('SVC_IDEMPOTENCY_STALE_SECONDS', 120, 10, 86400),
     bootstrapStaffEmail: r.optional('SVC_BOOTSTRAP_STAFF_EMAIL'),
     bootstrapStaffPassword: r.optional('SVC_BOOTSTRAP_STAFF_PASSWORD'),
     jwtSecret: r.optional('SVC_JWT_SECRET'),

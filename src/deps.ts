@@ -5,6 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import type { BankProvider } from './providers/bank/port';
 import type { Mailer } from './providers/mail/port';
 import type { SubTppNetwork } from './providers/subtpp/port';
 import type { Clock } from './shared/clock';
@@ -14,6 +15,8 @@ import type { Secrets } from './shared/crypto';
 export interface Providers {
   /** The payment network's Sub-TPP registry (opco approval). */
   subTpp: SubTppNetwork;
+  /** Payment network (sandbox bank simulator on sandbox deployments). */
+  bank: BankProvider;
 }
 
 export interface Deps {

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { credentialsRoutes } from './auth/credentials.routes';
 import { loginRoutes } from './auth/login.routes';
@@ -15,9 +16,12 @@ import { securityRoutes } from './auth/security.routes';
 import { sessionRoutes } from './auth/sessions.routes';
 import { settingsRoutes } from './auth/settings.routes';
 import { teamRoutes } from './auth/team.routes';
+import { checkoutRoutes } from './checkout/checkout.routes';
 import { customersRoutes } from './customers/customers.routes';
 import { healthRoutes } from './health/health.routes';
 import { opcosRoutes } from './opcos/opcos.routes';
+import { bankNotificationRoutes } from './payments/bank-notifications.routes';
+import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
@@ -37,6 +41,8 @@ export const apiModules: ModulePlugin[] = [
   projectsRoutes,
   customersRoutes,
   adminRoutes,
+  paymentsRoutes,
+  bankNotificationRoutes,
 ];
 
-export const rootModules: ModulePlugin[] = [healthRoutes];
+export const rootModules: ModulePlugin[] = [healthRoutes, checkoutRoutes, sandboxBankRoutes];

@@ -2,10 +2,20 @@
 import type { Config } from '../config';
 import type { Providers } from '../deps';
 import type { Secrets } from '../shared/crypto';
+import { SandboxBank } from './bank/simulator';
+import { UnconfiguredBank } from './bank/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
 
-export function createProviders(_config: Config, secrets: Secrets): Providers {
+export function createProviders(config: Config, secrets: Secrets): Providers {
   return {
+    bank:
+      config.environment === 'sandbox'
+        ? new SandboxBank({
+            secret: secrets.providerWebhookSecret,
+            publicUrl: config.publicUrl,
+            sessionTtlSeconds: config.bankSessionTtlSeconds,
+          })
+        : new UnconfiguredBank(),
     // No production Sub-TPP network adapter exists yet: production opcos are activated by staff
     // (admin approve), which asks this registry for the identifier.
     subTpp: new SubTppSimulator(secrets.hashKey),

@@ -88,3 +88,10 @@ export const M = {
   failedToInitiateKyc: 'Failed to initiate KYC, please retry later',
   emailDeliveryFailed: 'Email delivery failed. Please retry later or contact support.',
 } as const;
+
+/** Messages of our own (not in the spec) used by the payments feature. */
+export const PM = {
+  terminalCannotCancel: 'Transaction is already in terminal status and cannot be canceled.',
+  invalidNotificationSignature: 'Invalid notification signature',
+  paymentNetworkUnavailable: 'Payment network unavailable, please retry later',
+} as const;

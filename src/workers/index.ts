@@ -2,12 +2,20 @@
 import type { Deps } from '../deps';
 import { purgeExpiredAuthRows } from '../modules/auth/auth-cleanup';
 import { sweepApiKeyLockouts } from '../modules/auth/credentials.service';
+import { expireDuePayments } from '../modules/payments/payments.service';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
 
 export function createWorkers(deps: Deps): Worker[] {
   return [
     createOpcoActivationWorker(deps),
+    // Pending payment links past expires_at become expired (claimed with FOR UPDATE SKIP LOCKED, in batches).
+    loopWorker(
+      'payment-expiry-sweeper',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => expireDuePayments(deps, 100),
+      deps.log,
+    ),
     loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),
     // Stale API-key failure counters (one statement per minute; returns 0 so it never spins).
     loopWorker(

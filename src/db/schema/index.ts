@@ -10,6 +10,8 @@ export * from './opcos';
 export * from './platform-settings';
 export * from './projects';
 export * from './refresh-sessions';
+export * from './sandbox-bank';
 export * from './security-challenges';
 export * from './staff-login-attempts';
 export * from './totp-enrollments';
+export * from './transactions';

@@ -1,0 +1,114 @@
+import { desc, sql } from 'drizzle-orm';
+import { index, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { clients } from './clients';
+import { createdAt, idColumn, ts, updatedAt } from './columns';
+import { businessCustomers, kycUsers } from './customers';
+import { projects } from './projects';
+
+/**
+ * A payment (transaction). The status column is moved only by modules/payments/payments.machine.ts
+ * through compare-and-set updates; every move is a row of transaction_status_events.
+ */
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    userId: uuid('user_id').references(() => kycUsers.id),
+    businessCustomerId: uuid('business_customer_id').references(() => businessCustomers.id),
+    contractRequestId: uuid('contract_request_id'),
+    /** Decimal string normalized to the currency's minor units; never a float. */
+    amount: numeric('amount').notNull(),
+    currency: text('currency').notNull(),
+    description: text('description'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** pending, processing, success, failed, expired, canceled */
+    status: text('status').notNull().default('pending'),
+    /** Last known detail status (normalized; a raw upstream code is never stored). */
+    providerStatus: text('provider_status'),
+    /** none, awaiting_provider_confirmation, manual_review_required */
+    reconciliationState: text('reconciliation_state').notNull().default('none'),
+    statusReason: text('status_reason'),
+    /** Current payment-network session reference; replaced when the payer restarts an expired session. */
+    refId: text('ref_id').notNull(),
+    /** Network identifier of the current session; null until the payer picked a bank. */
+    transferId: text('transfer_id'),
+    /** Bank picked for the current session (sandbox bank id). */
+    bankId: text('bank_id'),
+    /** Opaque token of the hosted checkout URL. */
+    checkoutToken: text('checkout_token').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    /** Last accepted POST refresh-status (the per-transaction cooldown lives in the database). */
+    lastRefreshAt: ts('last_refresh_at'),
+    completedAt: ts('completed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('transactions_checkout_token_uq').on(t.checkoutToken),
+    uniqueIndex('transactions_ref_id_uq').on(t.refId),
+    index('transactions_client_created_idx').on(t.clientId, desc(t.createdAt), desc(t.id)),
+    index('transactions_client_status_created_idx').on(t.clientId, t.status, desc(t.createdAt)),
+    index('transactions_client_project_created_idx').on(t.clientId, t.projectId, desc(t.createdAt)),
+    index('transactions_client_user_created_idx').on(t.clientId, t.userId, desc(t.createdAt)),
+    index('transactions_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending'`),
+    index('transactions_processing_expiry_idx').on(t.expiresAt).where(sql`status = 'processing'`),
+  ],
+);
+
+/** The timeline: one row per status change, detail-only code, manual review or session restart. */
+export const transactionStatusEvents = pgTable(
+  'transaction_status_events',
+  {
+    id: idColumn('id'),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    /** Null only on the creation entry. */
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    /** Normalized detail status (`unknown` for an unrecognized upstream code); null for internal entries. */
+    providerStatus: text('provider_status'),
+    reconciliationState: text('reconciliation_state').notNull(),
+    /** created, transition, detail, manual_review, ignored, session_restarted */
+    kind: text('kind').notNull(),
+    reason: text('reason'),
+    refId: text('ref_id'),
+    actorType: text('actor_type'),
+    actorAccountId: text('actor_account_id'),
+    occurredAt: ts('occurred_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('transaction_status_events_tx_idx').on(t.transactionId, t.createdAt, t.id)],
+);
+
+/**
+ * Idempotency of POST /checkout/paylink across processes and nodes: the unique (client_id, key)
+ * constraint decides the single winner of a concurrent burst.
+ */
+export const paymentIdempotencyKeys = pgTable(
+  'payment_idempotency_keys',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** sha256 of the canonical JSON of the request body. */
+    fingerprint: text('fingerprint').notNull(),
+    /** processing, completed */
+    state: text('state').notNull().default('processing'),
+    transactionId: uuid('transaction_id').references(() => transactions.id),
+    createdAt: ts('created_at').notNull(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [uniqueIndex('payment_idempotency_keys_client_key_uq').on(t.clientId, t.idempotencyKey)],
+);

@@ -1,0 +1,181 @@
+/** The hosted checkout (server-rendered HTML at the root, public: the token in the URL is the capability). */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps';
+import { AppError } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
+import {
+  type CheckoutState,
+  cancelByPayer,
+  describeSession,
+  loadCheckout,
+  merchantReturnUrl,
+  startBankAuthorization,
+} from './checkout.service';
+import { checkoutPage, errorPage, inProgressPage, type PaymentView, resultPage } from './views/pages';
+import { CHECKOUT_CSS } from './views/styles';
+
+const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
+
+function send(reply: FastifyReply, status: number, body: string) {
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'no-referrer')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors 'none'",
+    )
+    .send(body);
+}
+
+function viewOf(s: CheckoutState): PaymentView {
+  const t = s.transaction;
+  return {
+    token: t.checkoutToken,
+    merchantName: s.merchantName,
+    amount: t.amount,
+    currency: t.currency,
+    description: t.description,
+    transactionId: t.id,
+    expiresAt: t.expiresAt,
+    status: t.status,
+  };
+}
+
+function sendError(reply: FastifyReply, err: unknown) {
+  if (err instanceof AppError && err.statusCode === 404)
+    return send(
+      reply,
+      404,
+      errorPage(
+        'Payment not found',
+        'This payment link is not valid. Check the link or ask the merchant for a new one.',
+      ),
+    );
+  if (err instanceof AppError && err.statusCode < 500)
+    return send(reply, err.statusCode, errorPage('This payment cannot continue', err.detail));
+  if (err instanceof AppError)
+    return send(reply, err.statusCode, errorPage('Something went wrong', err.detail));
+  throw err;
+}
+
+export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps }) {
+  const { deps } = opts;
+  const banks = () => deps.providers.bank.listBanks();
+
+  app.get(
+    '/checkout/assets/checkout.css',
+    { config: { auth: 'public' }, schema: { hide: true } },
+    async (_req, reply) =>
+      reply
+        .header('content-type', 'text/css; charset=utf-8')
+        .header('cache-control', 'public, max-age=3600')
+        .send(CHECKOUT_CSS),
+  );
+
+  app.get(
+    '/checkout/:token',
+    { config: { auth: 'public' }, schema: { hide: true, params: TokenParams }, attachValidation: true },
+    async (request, reply) => {
+      try {
+        if (request.validationError) throw new AppError(404, M.transactionNotFound);
+        const state = await loadCheckout(deps, (request.params as { token: string }).token);
+        const t = state.transaction;
+        if (isTerminal(t.status as TransactionStatus))
+          return send(reply, 200, resultPage(viewOf(state), merchantReturnUrl(state)));
+        const session = await describeSession(deps, t);
+        if (session.kind === 'continue') return send(reply, 200, inProgressPage(viewOf(state), session.url));
+        return send(reply, 200, checkoutPage(viewOf(state), banks(), { restarted: session.restarted }));
+      } catch (err) {
+        return sendError(reply, err);
+      }
+    },
+  );
+
+  app.post(
+    '/checkout/:token/bank',
+    {
+      config: { auth: 'public' },
+      schema: {
+        hide: true,
+        params: TokenParams,
+        body: Type.Object({ bank_id: Type.Optional(Type.String({ maxLength: 100 })) }),
+      },
+      attachValidation: true,
+    },
+    async (request, reply) => {
+      const { token } = request.params as { token: string };
+      try {
+        if (request.validationError?.validationContext === 'params')
+          throw new AppError(404, M.transactionNotFound);
+        const bankId = (request.body as { bank_id?: string } | undefined)?.bank_id ?? '';
+        if (!banks().some((b) => b.id === bankId)) {
+          const state = await loadCheckout(deps, token);
+          if (isTerminal(state.transaction.status as TransactionStatus))
+            return send(
+              reply,
+              409,
+              resultPage(viewOf(state), merchantReturnUrl(state), M.terminalCannotCheckout),
+            );
+          return send(
+            reply,
+            422,
+            checkoutPage(viewOf(state), banks(), { error: 'Choose your bank to continue.' }),
+          );
+        }
+        const url = await startBankAuthorization(deps, token, bankId);
+        return reply.redirect(url, 303);
+      } catch (err) {
+        if (err instanceof AppError && err.statusCode === 409) {
+          const state = await loadCheckout(deps, token).catch(() => null);
+          if (state)
+            return send(
+              reply,
+              409,
+              resultPage(viewOf(state), merchantReturnUrl(state), M.terminalCannotCheckout),
+            );
+        }
+        return sendError(reply, err);
+      }
+    },
+  );
+
+  app.post(
+    '/checkout/:token/cancel',
+    { config: { auth: 'public' }, schema: { hide: true, params: TokenParams }, attachValidation: true },
+    async (request, reply) => {
+      try {
+        if (request.validationError) throw new AppError(404, M.transactionNotFound);
+        const state = await cancelByPayer(deps, (request.params as { token: string }).token);
+        const back = merchantReturnUrl(state);
+        if (back) return reply.redirect(back, 303);
+        return send(reply, 200, resultPage(viewOf(state), null));
+      } catch (err) {
+        return sendError(reply, err);
+      }
+    },
+  );
+
+  /** Where the bank sends the payer back: a final payment goes straight back to the merchant. */
+  app.get(
+    '/checkout/:token/return',
+    { config: { auth: 'public' }, schema: { hide: true, params: TokenParams }, attachValidation: true },
+    async (request, reply) => {
+      try {
+        if (request.validationError) throw new AppError(404, M.transactionNotFound);
+        const { token } = request.params as { token: string };
+        const state = await loadCheckout(deps, token);
+        const back = merchantReturnUrl(state);
+        if (isTerminal(state.transaction.status as TransactionStatus) && back)
+          return reply.redirect(back, 303);
+        return reply.redirect(`/checkout/${encodeURIComponent(token)}`, 303);
+      } catch (err) {
+        return sendError(reply, err);
+      }
+    },
+  );
+}

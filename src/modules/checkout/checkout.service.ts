@@ -1,0 +1,150 @@
+/** The payer's side of a payment: what the hosted checkout shows and does. */
+import { and, eq } from 'drizzle-orm';
+import { clients, transactions } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import { BankProviderError } from '../../providers/bank/port';
+import { AppError, conflict, notFound } from '../../shared/errors';
+import { M, PM } from '../../shared/messages';
+import { buildCallbackRedirect } from '../payments/callback-url';
+import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
+import { findTransactionByToken, type TransactionRow } from '../payments/payments.repo';
+import { cancelTransaction, expireIfDue } from '../payments/payments.service';
+import { AUTOMATIC, recordTimelineEntry } from '../payments/status.service';
+
+export interface CheckoutState {
+  transaction: TransactionRow;
+  merchantName: string;
+  callbackUrl: string | null;
+}
+
+const PAYER = AUTOMATIC; // the payer is not a client actor: actor_type null
+
+export async function loadCheckout(deps: Deps, token: string): Promise<CheckoutState> {
+  const t0 = await findTransactionByToken(deps.db, token);
+  if (!t0) throw notFound(M.transactionNotFound);
+  const transaction = await expireIfDue(deps, t0);
+  const [client] = await deps.db
+    .select({ name: clients.companyName, callbackUrl: clients.callbackUrl })
+    .from(clients)
+    .where(eq(clients.id, transaction.clientId));
+  return { transaction, merchantName: client?.name ?? 'Merchant', callbackUrl: client?.callbackUrl ?? null };
+}
+
+export function merchantReturnUrl(state: CheckoutState): string | null {
+  return state.callbackUrl ? buildCallbackRedirect(state.callbackUrl, state.transaction.id) : null;
+}
+
+export type SessionView = { kind: 'choose'; restarted: boolean } | { kind: 'continue'; url: string | null };
+
+/** For a processing transaction: is the bank session still open (continue) or lapsed (choose again)? */
+export async function describeSession(deps: Deps, t: TransactionRow): Promise<SessionView> {
+  if (t.status === 'pending' && !t.transferId) return { kind: 'choose', restarted: false };
+  const s = await deps.providers.bank.getSession(t.refId).catch(() => null);
+  if (!s || s.expired) return { kind: 'choose', restarted: true };
+  return {
+    kind: 'continue',
+    url: s.providerStatus === 'awaiting_bank_authorization' ? s.authorizationUrl : null,
+  };
+}
+
+/**
+ * The payer picked a bank: restart the network session when the previous one lapsed (new ref_id,
+ * transfer_id reset), mark the confirmation window, ask the network to start authorization and
+ * return the bank's authorization URL.
+ */
+export async function startBankAuthorization(deps: Deps, token: string, bankId: string): Promise<string> {
+  const state = await loadCheckout(deps, token);
+  let t = state.transaction;
+  if (isTerminal(t.status as TransactionStatus)) throw conflict(M.terminalCannotCheckout);
+  const bank = deps.providers.bank;
+  const now = deps.clock.now();
+  try {
+    if (t.transferId || t.status === 'processing') {
+      const s = await bank.getSession(t.refId);
+      if (s && !s.expired && s.providerStatus === 'awaiting_bank_authorization' && s.authorizationUrl)
+        return s.authorizationUrl;
+      if (!s || s.expired) t = await restartSession(deps, state);
+    }
+    // The short window after the session was requested and before the bank acknowledged it.
+    const [marked] = await deps.db
+      .update(transactions)
+      .set({ reconciliationState: 'awaiting_provider_confirmation', bankId, updatedAt: now })
+      .where(
+        and(eq(transactions.id, t.id), eq(transactions.status, t.status), eq(transactions.refId, t.refId)),
+      )
+      .returning({ id: transactions.id });
+    if (!marked) throw conflict(M.terminalCannotCheckout);
+    const started = await bank.startAuthorization({
+      refId: t.refId,
+      bankId,
+      returnUrl: `${deps.config.publicUrl}/checkout/${token}/return`,
+    });
+    await deps.db
+      .update(transactions)
+      .set({ transferId: started.transferId, updatedAt: deps.clock.now() })
+      .where(and(eq(transactions.id, t.id), eq(transactions.refId, t.refId)));
+    return started.authorizationUrl;
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    deps.log.error({ err, transactionId: t.id }, 'could not start bank authorization');
+    await deps.db
+      .update(transactions)
+      .set({ reconciliationState: 'none' })
+      .where(
+        and(
+          eq(transactions.id, t.id),
+          eq(transactions.reconciliationState, 'awaiting_provider_confirmation'),
+        ),
+      );
+    if (err instanceof BankProviderError) throw new AppError(503, PM.paymentNetworkUnavailable);
+    throw err;
+  }
+}
+
+async function restartSession(deps: Deps, state: CheckoutState): Promise<TransactionRow> {
+  const t = state.transaction;
+  const { refId } = await deps.providers.bank.createSession({
+    transactionId: t.id,
+    amount: t.amount,
+    currency: t.currency,
+    merchantName: state.merchantName,
+    expiresAt: t.expiresAt,
+  });
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(transactions)
+      .set({ refId, transferId: null, bankId: null, updatedAt: now })
+      .where(
+        and(eq(transactions.id, t.id), eq(transactions.status, t.status), eq(transactions.refId, t.refId)),
+      )
+      .returning();
+    if (!row) throw conflict(M.terminalCannotCheckout);
+    await recordTimelineEntry(
+      tx,
+      row,
+      row.status,
+      { occurredAt: now, now, actor: PAYER },
+      {
+        kind: 'session_restarted',
+        providerStatus: null,
+        reason: `Bank session ${t.refId} expired; payer restarted with a new session`,
+      },
+    );
+    return row;
+  });
+}
+
+/** The payer canceled on the hosted checkout. */
+export async function cancelByPayer(deps: Deps, token: string): Promise<CheckoutState> {
+  const state = await loadCheckout(deps, token);
+  if (isTerminal(state.transaction.status as TransactionStatus)) return state;
+  const transaction = await cancelTransaction(deps, state.transaction, PAYER, 'Canceled by the payer').catch(
+    async (err) => {
+      if (err instanceof AppError && err.statusCode === 409)
+        return (await loadCheckout(deps, token)).transaction;
+      throw err;
+    },
+  );
+  return { ...state, transaction };
+}

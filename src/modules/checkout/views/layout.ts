@@ -1,0 +1,58 @@
+/** Page shell and shared helpers of the hosted pages. Every interpolated value is escaped by `html`. */
+import { html, type SafeHtml } from '../../../shared/html';
+
+export interface LayoutOptions {
+  title: string;
+  merchantName: string;
+  body: SafeHtml;
+  /** Bank pages use the bank's branding. */
+  bank?: { name: string; color: string };
+}
+
+export function layout(o: LayoutOptions): string {
+  const brandName = o.bank ? o.bank.name : o.merchantName;
+  const initial = brandName.trim().charAt(0).toUpperCase() || '?';
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${o.title} · ${brandName}</title>
+<link rel="stylesheet" href="/checkout/assets/checkout.css">
+</head>
+<body class="${o.bank ? 'bankpage' : 'checkout'}"${o.bank ? html` style="--bank:${o.bank.color}"` : ''}>
+<a class="skip" href="#content">Skip to content</a>
+<header class="top"><div class="in">
+<span class="merchant-logo" aria-hidden="true">${initial}</span>
+<span class="merchant-name">${brandName}</span>
+<span class="secure"><svg aria-hidden="true" width="14" height="14" viewBox="0 0 24 24" fill="currentColor"><path d="M12 2a5 5 0 0 0-5 5v3H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8a2 2 0 0 0-2-2h-1V7a5 5 0 0 0-5-5zm-3 8V7a3 3 0 1 1 6 0v3H9z"/></svg>Secure ${o.bank ? 'bank login' : 'checkout'}</span>
+</div></header>
+<main id="content">
+${o.body}
+</main>
+<footer>${o.bank ? 'Sandbox bank simulator: no real money moves.' : html`Payment processed for ${o.merchantName}.`}</footer>
+</body>
+</html>`.value;
+}
+
+/** "EUR 1,250.00" style display from the decimal string (no float conversion). */
+export function formatMoney(amount: string, currency: string): string {
+  const [int = '0', frac] = amount.split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  let symbol = currency;
+  try {
+    symbol =
+      new Intl.NumberFormat('en', { style: 'currency', currency })
+        .formatToParts(0)
+        .find((p) => p.type === 'currency')?.value ?? currency;
+  } catch {
+    // unknown to Intl: keep the code
+  }
+  const num = frac ? `${grouped}.${frac}` : grouped;
+  return symbol.length === 1 ? `${symbol}${num}` : `${symbol} ${num}`;
+}
+
+export function formatDate(d: Date): string {
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,128 @@
+/** The hosted checkout pages: payment summary + bank choice, in-progress, result and error pages. */
+import type { BankChoice } from '../../../providers/bank/port';
+import { html, type SafeHtml } from '../../../shared/html';
+import { formatDate, formatMoney, layout } from './layout';
+
+export interface PaymentView {
+  token: string;
+  merchantName: string;
+  amount: string;
+  currency: string;
+  description: string | null;
+  transactionId: string;
+  expiresAt: Date;
+  status: string;
+}
+
+/** A short human reference: the random tail of the id (the head of a UUIDv7 is a timestamp). */
+export const shortReference = (id: string) => id.replace(/-/g, '').slice(-8).toUpperCase();
+
+const BANK_COLORS = ['#0d5c4a', '#7a2e8e', '#a4451a', '#1f5fa8'];
+export const bankColor = (i: number) => BANK_COLORS[i % BANK_COLORS.length]!;
+
+function summary(p: PaymentView): SafeHtml {
+  return html`<section class="card summary" aria-labelledby="summary-h">
+<h2 id="summary-h" class="sr-only">Payment summary</h2>
+<p class="label">Pay ${p.merchantName}</p>
+<p class="amount">${formatMoney(p.amount, p.currency)}</p>
+<dl class="facts">
+${p.description ? html`<dt>Description</dt><dd>${p.description}</dd>` : ''}
+<dt>Reference</dt><dd>${shortReference(p.transactionId)}</dd>
+<dt>Link valid until</dt><dd>${formatDate(p.expiresAt)}</dd>
+</dl>
+</section>`;
+}
+
+function cancelForm(p: PaymentView): SafeHtml {
+  return html`<form method="post" action="/checkout/${p.token}/cancel">
+<button type="submit" class="btn btn-link">Cancel payment and return to ${p.merchantName}</button>
+</form>`;
+}
+
+export function checkoutPage(
+  p: PaymentView,
+  banks: BankChoice[],
+  opts: { error?: string; restarted?: boolean } = {},
+): string {
+  const body = html`${summary(p)}
+<section class="card" aria-labelledby="pay-h">
+<h1 id="pay-h">Pay by bank</h1>
+<p class="lead">Choose your bank. You will approve the payment securely in your bank, then come back here.</p>
+${opts.restarted ? html`<div class="alert alert-info" role="status">Your previous bank session expired. Choose your bank to start again.</div>` : ''}
+${opts.error ? html`<div class="alert alert-error" role="alert" id="bank-error">${opts.error}</div>` : ''}
+<form method="post" action="/checkout/${p.token}/bank" class="stack">
+<fieldset${opts.error ? html` aria-describedby="bank-error"` : ''}>
+<legend>Your bank</legend>
+${banks.map(
+  (b, i) => html`<label class="bank" for="bank-${b.id}">
+<input type="radio" name="bank_id" id="bank-${b.id}" value="${b.id}" required${i === 0 ? html` checked` : ''}>
+<span class="logo" style="background:${bankColor(i)}" aria-hidden="true">${b.name.charAt(0)}</span>
+<span class="txt"><strong>${b.name}</strong><small>${b.description}</small></span>
+</label>`,
+)}
+</fieldset>
+<button type="submit" class="btn btn-primary">Continue to bank · ${formatMoney(p.amount, p.currency)}</button>
+</form>
+${cancelForm(p)}
+<p class="fine">Your payment is initiated directly from your bank account. We never see your bank credentials.</p>
+</section>`;
+  return layout({ title: 'Checkout', merchantName: p.merchantName, body });
+}
+
+export function inProgressPage(p: PaymentView, continueUrl: string | null): string {
+  const body = html`${summary(p)}
+<section class="card" aria-labelledby="prog-h">
+<h1 id="prog-h">Waiting for your bank</h1>
+<p class="lead" role="status">You started this payment with your bank. Finish approving it there.</p>
+<div class="stack">
+${continueUrl ? html`<a class="btn btn-primary" href="${continueUrl}">Continue at your bank</a>` : ''}
+<a class="btn btn-secondary" href="/checkout/${p.token}">Check payment status</a>
+</div>
+${cancelForm(p)}
+</section>`;
+  return layout({ title: 'Waiting for your bank', merchantName: p.merchantName, body });
+}
+
+const RESULT_TEXT: Record<string, { title: string; text: string; icon: string }> = {
+  success: { title: 'Payment complete', text: 'Your bank confirmed the payment.', icon: '✓' },
+  failed: {
+    title: 'Payment failed',
+    text: 'Your bank did not complete the payment. No money was taken.',
+    icon: '✕',
+  },
+  expired: {
+    title: 'Payment link expired',
+    text: 'This payment link is no longer valid. Ask the merchant for a new one.',
+    icon: '!',
+  },
+  canceled: { title: 'Payment canceled', text: 'The payment was canceled. No money was taken.', icon: '✕' },
+};
+
+export function resultPage(p: PaymentView, returnUrl: string | null, httpNote?: string): string {
+  const r = RESULT_TEXT[p.status] ?? {
+    title: 'Payment in progress',
+    text: 'We are waiting for your bank.',
+    icon: '…',
+  };
+  const body = html`<section class="card result" aria-labelledby="res-h">
+<div class="icon ${p.status}" aria-hidden="true">${r.icon}</div>
+<h1 id="res-h">${r.title}</h1>
+<p class="lead" role="status">${httpNote ?? r.text}</p>
+<dl class="facts">
+<dt>Amount</dt><dd>${formatMoney(p.amount, p.currency)}</dd>
+<dt>Merchant</dt><dd>${p.merchantName}</dd>
+<dt>Reference</dt><dd>${shortReference(p.transactionId)}</dd>
+</dl>
+${returnUrl ? html`<p><a class="btn btn-primary" href="${returnUrl}">Return to ${p.merchantName}</a></p>` : ''}
+</section>`;
+  return layout({ title: r.title, merchantName: p.merchantName, body });
+}
+
+export function errorPage(title: string, message: string, merchantName = 'Checkout'): string {
+  const body = html`<section class="card result" aria-labelledby="err-h">
+<div class="icon failed" aria-hidden="true">!</div>
+<h1 id="err-h">${title}</h1>
+<p class="lead" role="alert">${message}</p>
+</section>`;
+  return layout({ title, merchantName, body });
+}

@@ -1,0 +1,79 @@
+/**
+ * Inbound notifications of the payment network. Public (no bearer token) but signed: the raw
+ * body is verified with HMAC-SHA256 before anything is parsed into the status machine.
+ * The sandbox bank is wired here to deliver through this very route.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps';
+import { BANK_SIGNATURE_HEADER, type BankNotification } from '../../providers/bank/port';
+import { ErrorSchema, NotificationAckSchema } from './payments.schemas';
+import { applyBankNotification, verifyBankNotification } from './payments.service';
+
+export const BANK_NOTIFICATIONS_PATH = '/api/v1/providers/bank/notifications';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: string;
+    bankNotification?: BankNotification;
+  }
+}
+
+export async function bankNotificationRoutes(app: FastifyInstance, opts: { deps: Deps }) {
+  const { deps } = opts;
+  // Keep the exact bytes for signature verification (scoped to this plugin).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.rawBody = body as string;
+    try {
+      done(null, body === '' ? {} : JSON.parse(body as string));
+    } catch {
+      done(null, {});
+    }
+  });
+
+  deps.providers.bank.attach?.({
+    db: deps.db,
+    clock: deps.clock,
+    deliver: async (rawBody, headers) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: BANK_NOTIFICATIONS_PATH,
+        payload: rawBody,
+        headers,
+      });
+      return { statusCode: res.statusCode, body: res.body };
+    },
+  });
+
+  app.post(
+    '/providers/bank/notifications',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['providers'],
+        summary: 'Payment network notification (signed)',
+        description:
+          `Signed with \`${BANK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">\` ` +
+          'using the provider webhook secret; older than 300 s, unsigned or badly signed: 401.',
+        body: Type.Object(
+          {
+            event_id: Type.Optional(Type.String()),
+            ref_id: Type.Optional(Type.String()),
+            transfer_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+            provider_status: Type.Optional(Type.String()),
+            occurred_at: Type.Optional(Type.String()),
+            reason: Type.Optional(Type.String()),
+          },
+          { additionalProperties: true },
+        ),
+        response: { 200: NotificationAckSchema, 401: ErrorSchema },
+      },
+      // The signature is checked before anything else looks at the body.
+      preValidation: async (request) => {
+        request.bankNotification = verifyBankNotification(deps, request.rawBody ?? '', request.headers);
+      },
+    },
+    async (request) => applyBankNotification(deps, request.bankNotification!),
+  );
+}

@@ -1,0 +1,212 @@
+/** POST /checkout/paylink: validates, claims the idempotency key, opens a network session, records the payment. */
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client';
+import { transactions } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import type { ClientAuth } from '../../plugins/auth';
+import { BankProviderError } from '../../providers/bank/port';
+import { addSeconds } from '../../shared/clock';
+import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } from '../../shared/errors';
+import { newId, randomToken } from '../../shared/ids';
+import { M } from '../../shared/messages';
+import { isKnownCurrency, normalizeAmount } from '../../shared/money';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyClaim,
+  releaseIdempotencyClaim,
+  requestFingerprint,
+  requireIdempotencyKey,
+} from './idempotency';
+import { findTransactionForClient, type TransactionRow } from './payments.repo';
+import { type Actor, recordTimelineEntry } from './status.service';
+
+export interface PaylinkInput {
+  amount: string;
+  currency: string;
+  project_id: string;
+  user_id?: string;
+  business_customer_id?: string;
+  description?: string;
+  expires_in_seconds: number;
+  metadata?: Record<string, unknown>;
+}
+
+export function actorOf(auth: ClientAuth): Actor {
+  return { actorType: auth.actorType, actorAccountId: auth.accountId };
+}
+
+const AMOUNT_PROBLEMS = {
+  format: 'Amount must be a decimal string such as "125.50"',
+  precision: 'Amount has more decimal places than the currency allows',
+  not_positive: 'Amount must be greater than 0',
+} as const;
+
+/** Schema-level checks a JSON schema cannot express (422 with loc). */
+function validatePaylinkInput(body: PaylinkInput): { amount: string; currency: string } {
+  const issues = [];
+  const hasUser = body.user_id !== undefined;
+  const hasBusiness = body.business_customer_id !== undefined;
+  if (hasUser === hasBusiness) {
+    issues.push({
+      loc: ['body', hasUser ? 'business_customer_id' : 'user_id'],
+      msg: 'Exactly one of user_id and business_customer_id is required',
+      type: 'value_error',
+    });
+  }
+  const currency = body.currency;
+  if (!isKnownCurrency(currency)) {
+    issues.push({
+      loc: ['body', 'currency'],
+      msg: 'Currency must be an ISO 4217 code of 3 letters',
+      type: 'value_error',
+    });
+  }
+  let amount = body.amount;
+  const n = normalizeAmount(body.amount, isKnownCurrency(currency) ? currency : 'EUR');
+  if (!n.ok) issues.push({ loc: ['body', 'amount'], msg: AMOUNT_PROBLEMS[n.problem], type: 'value_error' });
+  else amount = n.value;
+  if (issues.length > 0) throw new ValidationError(issues);
+  return { amount, currency };
+}
+
+interface PaylinkContext {
+  merchantName: string;
+}
+
+interface PaylinkFacts {
+  company_name: string;
+  payment_links_enabled: boolean;
+  callback_url: string | null;
+  payer_exists: boolean;
+  project_found: boolean;
+  project_frozen: boolean | null;
+  opco_status: string | null;
+  sub_tpp_id: string | null;
+}
+
+/**
+ * Business rules in the order the spec lists them; throws the spec's errors. Everything is read in
+ * one round trip (client, payer, project and its opco, all scoped to the caller's client).
+ */
+async function checkPaylinkAllowed(
+  deps: Deps,
+  clientId: string,
+  body: PaylinkInput,
+): Promise<PaylinkContext> {
+  const payer = body.user_id
+    ? sql`exists(select 1 from kyc_users u where u.id = ${body.user_id}::uuid and u.client_id = c.id)`
+    : sql`exists(select 1 from business_customers b where b.id = ${body.business_customer_id ?? null}::uuid and b.client_id = c.id)`;
+  const res = await deps.db.execute(sql`
+    select c.company_name, c.payment_links_enabled, c.callback_url,
+           ${payer} as payer_exists,
+           p.id is not null as project_found, p.is_frozen as project_frozen,
+           o.status as opco_status, o.sub_tpp_id
+      from clients c
+      left join projects p on p.id = ${body.project_id}::uuid and p.client_id = c.id
+      left join opcos o on o.id = p.opco_id and o.client_id = c.id
+     where c.id = ${clientId}::uuid`);
+  const f = rowsOf<PaylinkFacts>(res)[0];
+  if (!f) throw notFound(M.notFound);
+  if (!f.payment_links_enabled) throw forbidden(M.paymentLinksDisabled);
+  if (!f.callback_url) throw badRequest(M.callbackUrlNotSet);
+  if (!f.payer_exists) throw notFound(M.userNotFoundCreateFirst);
+  if (!f.project_found) throw notFound(M.projectNotFound);
+  if (f.project_frozen) throw forbidden(M.projectFrozen);
+  if (f.opco_status !== 'activated' || !f.sub_tpp_id?.trim()) throw badRequest(M.opcoNoSubTpp);
+  return { merchantName: f.company_name };
+}
+
+export interface PaylinkResult {
+  created: boolean;
+  transaction: TransactionRow;
+}
+
+export async function createPaymentLink(
+  deps: Deps,
+  auth: ClientAuth,
+  idempotencyHeader: string | string[] | undefined,
+  body: PaylinkInput,
+): Promise<PaylinkResult> {
+  const { amount, currency } = validatePaylinkInput(body);
+  const key = requireIdempotencyKey(idempotencyHeader);
+  const now = deps.clock.now();
+  const claim = await claimIdempotencyKey(
+    deps.db,
+    auth.clientId,
+    key,
+    requestFingerprint(body),
+    now,
+    deps.config.idempotencyStaleSeconds,
+  );
+  if (claim.kind === 'replay') {
+    const original = await findTransactionForClient(deps.db, auth.clientId, claim.transactionId);
+    if (!original) throw new AppError(500, M.failedToInitiatePayment);
+    return { created: false, transaction: original };
+  }
+  try {
+    const ctx = await checkPaylinkAllowed(deps, auth.clientId, body);
+    const id = newId();
+    const expiresAt = addSeconds(now, body.expires_in_seconds);
+    // Network call outside any database transaction; the claim already records our intent.
+    let refId: string;
+    try {
+      ({ refId } = await deps.providers.bank.createSession({
+        transactionId: id,
+        amount,
+        currency,
+        merchantName: ctx.merchantName,
+        expiresAt,
+      }));
+    } catch (err) {
+      deps.log.error({ err, transactionId: id }, 'payment network session creation failed');
+      throw new AppError(500, M.failedToInitiatePayment);
+    }
+    const transaction = await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(transactions)
+        .values({
+          id,
+          clientId: auth.clientId,
+          projectId: body.project_id,
+          userId: body.user_id ?? null,
+          businessCustomerId: body.business_customer_id ?? null,
+          amount,
+          currency,
+          description: body.description ?? null,
+          metadata: body.metadata ?? {},
+          status: 'pending',
+          providerStatus: 'initiated',
+          reconciliationState: 'none',
+          refId,
+          checkoutToken: randomToken(24),
+          expiresAt,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      await recordTimelineEntry(
+        tx,
+        row!,
+        null,
+        { occurredAt: now, now, actor: actorOf(auth) },
+        {
+          kind: 'created',
+          providerStatus: 'initiated',
+          reason: 'Payment link created',
+        },
+      );
+      // Rolls the insert back when our claim was taken over meanwhile (stale release).
+      if (!(await completeIdempotencyClaim(tx, claim.claimId, id, now)))
+        throw conflict(M.idempotencyInProgress);
+      return row!;
+    });
+    return { created: true, transaction };
+  } catch (err) {
+    await releaseIdempotencyClaim(deps.db, claim.claimId).catch((e) =>
+      deps.log.error({ err: e }, 'could not release idempotency claim'),
+    );
+    if (err instanceof AppError || err instanceof BankProviderError) throw err;
+    deps.log.error({ err }, 'payment link creation failed');
+    throw new AppError(500, M.failedToInitiatePayment);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The transaction status machine: the only place that decides a transaction's status.
+ * - TRANSITIONS: the coarse moves of api-spec "Transaction status" (anything else is blocked).
+ * - PROVIDER_STATUS_MAP: the detail status (provider_status) -> coarse status table.
+ * - decideProviderStatus: given the current status and a detail code, what happens.
+ * Persistence (compare-and-set + timeline row + event) lives in status.service.ts.
+ */
+
+export const TRANSACTION_STATUSES = [
+  'pending',
+  'processing',
+  'success',
+  'failed',
+  'expired',
+  'canceled',
+] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+export const TERMINAL_STATUSES = [
+  'success',
+  'failed',
+  'expired',
+  'canceled',
+] as const satisfies readonly TransactionStatus[];
+
+export const RECONCILIATION_STATES = [
+  'none',
+  'awaiting_provider_confirmation',
+  'manual_review_required',
+] as const;
+export type ReconciliationState = (typeof RECONCILIATION_STATES)[number];
+
+export type TransitionTrigger =
+  | 'bank_authentication_started'
+  | 'link_ttl_elapsed'
+  | 'canceled_before_checkout'
+  | 'upstream_error'
+  | 'bank_confirmed'
+  | 'bank_rejected'
+  | 'bank_authentication_timeout'
+  | 'canceled_during_checkout';
+
+export interface TransitionRow {
+  from: TransactionStatus;
+  to: TransactionStatus;
+  trigger: TransitionTrigger;
+  /** Human-readable status_reason written with the move. */
+  reason: string;
+}
+
+/** api-spec "Transaction status" transition table, one entry per row. */
+export const TRANSITIONS: readonly TransitionRow[] = [
+  {
+    from: 'pending',
+    to: 'processing',
+    trigger: 'bank_authentication_started',
+    reason: 'Payer began bank authentication',
+  },
+  { from: 'pending', to: 'expired', trigger: 'link_ttl_elapsed', reason: 'Payment link expired' },
+  {
+    from: 'pending',
+    to: 'canceled',
+    trigger: 'canceled_before_checkout',
+    reason: 'Canceled before checkout',
+  },
+  { from: 'pending', to: 'failed', trigger: 'upstream_error', reason: 'Upstream error before checkout' },
+  { from: 'processing', to: 'success', trigger: 'bank_confirmed', reason: 'Bank confirmed the payment' },
+  { from: 'processing', to: 'failed', trigger: 'bank_rejected', reason: 'Bank rejected the payment' },
+  {
+    from: 'processing',
+    to: 'expired',
+    trigger: 'bank_authentication_timeout',
+    reason: 'Bank authentication timed out',
+  },
+  {
+    from: 'processing',
+    to: 'canceled',
+    trigger: 'canceled_during_checkout',
+    reason: 'Payer canceled during checkout',
+  },
+];
+
+export function findTransition(from: TransactionStatus, to: TransactionStatus): TransitionRow | undefined {
+  return TRANSITIONS.find((t) => t.from === from && t.to === to);
+}
+
+export function canTransition(from: TransactionStatus, to: TransactionStatus): boolean {
+  return findTransition(from, to) !== undefined;
+}
+
+export function isTerminal(status: TransactionStatus): boolean {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+export function isTransactionStatus(s: string): s is TransactionStatus {
+  return (TRANSACTION_STATUSES as readonly string[]).includes(s);
+}
+
+/** api-spec "Detail status (provider_status) mapping": null = recorded on the timeline, no coarse change. */
+export const PROVIDER_STATUS_MAP = {
+  completed: 'success',
+  settled: 'success',
+  initiated: 'processing',
+  awaiting_bank_authorization: 'processing',
+  awaiting_redemption: 'processing',
+  processing: 'processing',
+  settling: 'processing',
+  rejected: 'failed',
+  rejected_insufficient_funds: 'failed',
+  failed: 'failed',
+  settlement_incomplete: 'failed',
+  expired: 'expired',
+  no_final_status: 'expired',
+  declined: 'canceled',
+  canceled: 'canceled',
+  authorized: null,
+  transfer_created: null,
+  transfer_updated: null,
+  refunded: null,
+} as const satisfies Record<string, TransactionStatus | null>;
+
+export type ProviderStatus = keyof typeof PROVIDER_STATUS_MAP;
+export const PROVIDER_STATUSES = Object.keys(PROVIDER_STATUS_MAP) as ProviderStatus[];
+/** Detail status stored for an upstream code we do not recognize (the raw code is never stored or exposed). */
+export const UNKNOWN_PROVIDER_STATUS = 'unknown';
+/**
+ * Sandbox/network signal that a payment needs manual review: the status stays, an event with
+ * previous == current status and reconciliation_state manual_review_required is emitted.
+ */
+export const MANUAL_REVIEW_SIGNAL = 'manual_review';
+
+export function isProviderStatus(code: string): code is ProviderStatus {
+  return Object.hasOwn(PROVIDER_STATUS_MAP, code);
+}
+
+/** Normalizes an upstream code: known codes as they are, anything else `unknown`. */
+export function normalizeProviderStatus(code: string): ProviderStatus | typeof UNKNOWN_PROVIDER_STATUS {
+  const c = code.trim().toLowerCase();
+  return isProviderStatus(c) ? c : UNKNOWN_PROVIDER_STATUS;
+}
+
+export type Decision =
+  /** Move the coarse status: timeline row + payment.status_changed event. */
+  | {
+      kind: 'transition';
+      to: TransactionStatus;
+      providerStatus: ProviderStatus;
+      reconciliation: ReconciliationState;
+      reason: string;
+      emitEvent: true;
+    }
+  /** Record on the timeline only (detail-only code, same coarse status, unknown code). */
+  | {
+      kind: 'detail';
+      providerStatus: ProviderStatus | typeof UNKNOWN_PROVIDER_STATUS;
+      reason: string | null;
+      emitEvent: false;
+    }
+  /** Status stays; reconciliation_state becomes manual_review_required; event with previous == current. */
+  | {
+      kind: 'manual_review';
+      providerStatus: ProviderStatus | null;
+      reconciliation: 'manual_review_required';
+      reason: string;
+      emitEvent: true;
+    }
+  /** Terminal transaction: nothing moves; the code is kept on the timeline for audit. */
+  | {
+      kind: 'ignored';
+      providerStatus: ProviderStatus | typeof UNKNOWN_PROVIDER_STATUS;
+      reason: string;
+      emitEvent: false;
+    };
+
+/**
+ * The pure decision: current status + detail code -> what to do. Never throws.
+ * - terminal statuses never move;
+ * - detail-only codes and unknown codes go on the timeline only;
+ * - a code whose coarse status equals the current one is detail only;
+ * - an allowed move is a transition; a move the table does not allow (e.g. pending -> success,
+ *   a confirmation before authentication began) is held for manual review instead of guessed.
+ */
+export function decideProviderStatus(current: TransactionStatus, rawCode: string): Decision {
+  if (rawCode.trim().toLowerCase() === MANUAL_REVIEW_SIGNAL) {
+    if (isTerminal(current))
+      return {
+        kind: 'ignored',
+        providerStatus: UNKNOWN_PROVIDER_STATUS,
+        reason: `Transaction is ${current}; review signal ignored`,
+        emitEvent: false,
+      };
+    return {
+      kind: 'manual_review',
+      providerStatus: null,
+      reconciliation: 'manual_review_required',
+      reason: 'Payment network requested a manual review',
+      emitEvent: true,
+    };
+  }
+  const code = normalizeProviderStatus(rawCode);
+  if (code === UNKNOWN_PROVIDER_STATUS)
+    return { kind: 'detail', providerStatus: code, reason: 'Unrecognized upstream status', emitEvent: false };
+  const target = PROVIDER_STATUS_MAP[code];
+  if (isTerminal(current)) {
+    if (target === null || target === current)
+      return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
+    return {
+      kind: 'ignored',
+      providerStatus: code,
+      reason: `Transaction is already ${current}; ${code} ignored`,
+      emitEvent: false,
+    };
+  }
+  if (target === null || target === current)
+    return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
+  const row = findTransition(current, target);
+  if (row)
+    return {
+      kind: 'transition',
+      to: target,
+      providerStatus: code,
+      reconciliation: 'none',
+      reason: row.reason,
+      emitEvent: true,
+    };
+  return {
+    kind: 'manual_review',
+    providerStatus: code,
+    reconciliation: 'manual_review_required',
+    reason: `Out-of-order status ${code} while ${current}; held for manual review`,
+    emitEvent: true,
+  };
+}
+
+/** An internal move (cancel, expiry) expressed with the detail code recorded on the timeline. */
+export function decideInternalMove(
+  current: TransactionStatus,
+  to: TransactionStatus,
+): { ok: true; row: TransitionRow } | { ok: false } {
+  const row = findTransition(current, to);
+  return row ? { ok: true, row } : { ok: false };
+}

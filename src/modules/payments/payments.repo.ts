@@ -1,0 +1,136 @@
+/** Queries of the payments feature. Every client-facing query filters by client_id. */
+import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { transactionStatusEvents, transactions } from '../../db/schema/index';
+import type { PageParams } from '../../shared/pagination';
+
+export type TransactionRow = typeof transactions.$inferSelect;
+export type StatusEventRow = typeof transactionStatusEvents.$inferSelect;
+
+export async function findTransactionForClient(
+  db: DbOrTx,
+  clientId: string,
+  id: string,
+): Promise<TransactionRow | null> {
+  const [row] = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, id), eq(transactions.clientId, clientId)));
+  return row ?? null;
+}
+
+export async function findTransactionById(db: DbOrTx, id: string): Promise<TransactionRow | null> {
+  const [row] = await db.select().from(transactions).where(eq(transactions.id, id));
+  return row ?? null;
+}
+
+export async function findTransactionByToken(db: DbOrTx, token: string): Promise<TransactionRow | null> {
+  const [row] = await db.select().from(transactions).where(eq(transactions.checkoutToken, token));
+  return row ?? null;
+}
+
+export async function findTransactionByRef(db: DbOrTx, refId: string): Promise<TransactionRow | null> {
+  const [row] = await db.select().from(transactions).where(eq(transactions.refId, refId));
+  return row ?? null;
+}
+
+export interface TransactionFilters {
+  status?: string;
+  projectId?: string;
+  userId?: string;
+}
+
+export async function listTransactions(
+  db: DbOrTx,
+  clientId: string,
+  f: TransactionFilters,
+  page: PageParams,
+): Promise<{ rows: TransactionRow[]; total: number }> {
+  const conds: SQL[] = [eq(transactions.clientId, clientId)];
+  if (f.status) conds.push(eq(transactions.status, f.status));
+  if (f.projectId) conds.push(eq(transactions.projectId, f.projectId));
+  if (f.userId) conds.push(eq(transactions.userId, f.userId));
+  const where = and(...conds);
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(transactions)
+      .where(where)
+      .orderBy(desc(transactions.createdAt), desc(transactions.id))
+      .limit(page.pageSize)
+      .offset(page.offset),
+    db.select({ n: count() }).from(transactions).where(where),
+  ]);
+  return { rows, total: Number(totals[0]?.n ?? 0) };
+}
+
+export async function listStatusEvents(
+  db: DbOrTx,
+  clientId: string,
+  transactionId: string,
+): Promise<StatusEventRow[]> {
+  return db
+    .select()
+    .from(transactionStatusEvents)
+    .where(
+      and(
+        eq(transactionStatusEvents.transactionId, transactionId),
+        eq(transactionStatusEvents.clientId, clientId),
+      ),
+    )
+    .orderBy(asc(transactionStatusEvents.createdAt), asc(transactionStatusEvents.id));
+}
+
+/** Compare-and-set: moves only when the row is still in `fromStatus`. Null = someone else moved it first. */
+export async function updateTransactionIfStatus(
+  db: DbOrTx,
+  id: string,
+  fromStatus: string,
+  set: Partial<typeof transactions.$inferInsert>,
+): Promise<TransactionRow | null> {
+  const [row] = await db
+    .update(transactions)
+    .set(set)
+    .where(and(eq(transactions.id, id), eq(transactions.status, fromStatus)))
+    .returning();
+  return row ?? null;
+}
+
+export async function insertStatusEvent(
+  db: DbOrTx,
+  values: typeof transactionStatusEvents.$inferInsert,
+): Promise<StatusEventRow> {
+  const [row] = await db.insert(transactionStatusEvents).values(values).returning();
+  return row!;
+}
+
+/** Claims up to `limit` pending transactions past their expiry (safe across nodes). */
+export async function claimExpiredPending(db: DbOrTx, now: Date, limit: number): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.status, 'pending'),
+        sql`${transactions.expiresAt} <= ${now.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(transactions.expiresAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/** Processing transactions whose link lifetime is over (candidates for a network status check). */
+export async function findLapsedProcessing(db: DbOrTx, now: Date, limit: number): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.status, 'processing'),
+        sql`${transactions.expiresAt} <= ${now.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(transactions.expiresAt))
+    .limit(limit);
+}

@@ -1,0 +1,189 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps';
+import { clientAuthOf } from '../../plugins/auth';
+import { invalidField } from '../../shared/errors';
+import { toPageParams } from '../../shared/pagination';
+import { createPaymentLink } from './paylink.service';
+import {
+  ErrorSchema,
+  PaylinkBodySchema,
+  PaylinkHeadersSchema,
+  SimulateBodySchema,
+  StatusEventListSchema,
+  TransactionListQuerySchema,
+  TransactionListSchema,
+  TransactionParamsSchema,
+  TransactionSchema,
+} from './payments.schemas';
+import {
+  cancelPaymentIntent,
+  getTransaction,
+  listClientTransactions,
+  listTransactionTimeline,
+  refreshTransactionStatus,
+  simulateProviderStatus,
+  toTransactionDto,
+} from './payments.service';
+
+export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps }) {
+  const { deps } = opts;
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    '/checkout/paylink',
+    {
+      config: { permission: 'payments.write' },
+      schema: {
+        tags: ['payments'],
+        summary: 'Create a payment link',
+        description:
+          'Creates a pending transaction and its hosted checkout URL. Requires a non-empty `X-Idempotency-Key`: ' +
+          'the same key with the same body returns the original transaction (200); with another body 409; ' +
+          'while the first request is still in flight 409. Roles: owner, operations.',
+        headers: PaylinkHeadersSchema,
+        body: PaylinkBodySchema,
+        response: { 200: TransactionSchema, 201: TransactionSchema, 409: ErrorSchema },
+      },
+      // Amounts are decimal strings: a JSON number is refused before the validator could coerce it.
+      preValidation: async (request) => {
+        const amount = (request.body as { amount?: unknown } | null)?.amount;
+        if (amount !== undefined && typeof amount !== 'string')
+          throw invalidField(['body', 'amount'], 'Input should be a valid string', 'string_type');
+      },
+    },
+    async (request, reply) => {
+      const auth = clientAuthOf(request);
+      const res = await createPaymentLink(deps, auth, request.headers['x-idempotency-key'], request.body);
+      return reply.status(res.created ? 201 : 200).send(toTransactionDto(deps, res.transaction));
+    },
+  );
+
+  r.get(
+    '/transactions',
+    {
+      config: { permission: 'payments.read' },
+      schema: {
+        tags: ['payments'],
+        summary: 'List transactions',
+        description: 'Newest first; filters apply before pagination (page_size default 10, maximum 200).',
+        querystring: TransactionListQuerySchema,
+        response: { 200: TransactionListSchema },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return listClientTransactions(
+        deps,
+        clientAuthOf(request).clientId,
+        { status: q.status, projectId: q.project_id, userId: q.user_id },
+        toPageParams(q, 10),
+      );
+    },
+  );
+
+  r.get(
+    '/transactions/:transaction_id',
+    {
+      config: { permission: 'payments.read' },
+      schema: {
+        tags: ['payments'],
+        summary: 'Get a transaction',
+        params: TransactionParamsSchema,
+        response: { 200: TransactionSchema },
+      },
+    },
+    async (request) =>
+      toTransactionDto(
+        deps,
+        await getTransaction(deps, clientAuthOf(request).clientId, request.params.transaction_id),
+      ),
+  );
+
+  r.get(
+    '/transactions/:transaction_id/status-events',
+    {
+      config: { permission: 'payments.read' },
+      schema: {
+        tags: ['payments'],
+        summary: 'The full status timeline of a transaction',
+        description:
+          'Every status change, detail-only code, manual review and session restart, oldest first.',
+        params: TransactionParamsSchema,
+        response: { 200: StatusEventListSchema },
+      },
+    },
+    async (request) =>
+      listTransactionTimeline(deps, clientAuthOf(request).clientId, request.params.transaction_id),
+  );
+
+  r.post(
+    '/transactions/:transaction_id/refresh-status',
+    {
+      config: { permission: 'payments.refresh', bodyless: true },
+      schema: {
+        tags: ['payments'],
+        summary: 'Refresh a transaction from the payment network',
+        description:
+          'Pending and processing only (terminal: 400). Needs a network session with a bank (transfer_id), else 400. ' +
+          `One refresh per transaction per cooldown (SVC_REFRESH_COOLDOWN_SECONDS, default 10): 429 with Retry-After.`,
+        params: TransactionParamsSchema,
+        response: { 200: TransactionSchema, 400: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (request) =>
+      toTransactionDto(
+        deps,
+        await refreshTransactionStatus(deps, clientAuthOf(request), request.params.transaction_id),
+      ),
+  );
+
+  r.post(
+    '/checkout/intent/:transaction_id/cancel',
+    {
+      config: { permission: 'payments.write', bodyless: true },
+      schema: {
+        tags: ['payments'],
+        summary: 'Cancel an outstanding payment intent',
+        description:
+          'Pending or processing -> canceled (event payment.status_changed). A transaction already in a terminal ' +
+          'status answers 409 "Transaction is already in terminal status and cannot be canceled."',
+        params: TransactionParamsSchema,
+        response: { 200: TransactionSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) =>
+      toTransactionDto(
+        deps,
+        await cancelPaymentIntent(deps, clientAuthOf(request), request.params.transaction_id),
+      ),
+  );
+
+  r.post(
+    '/sandbox/transactions/:transaction_id/simulate',
+    {
+      config: { permission: 'sandbox.simulate' },
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Make the sandbox bank report a detail status',
+        description:
+          'Sandbox deployments only (404 in production). The sandbox bank sends a signed notification to ' +
+          '/providers/bank/notifications, exactly as for a real payer action. `manual_review` puts the payment into ' +
+          'manual review (status unchanged, reconciliation_state manual_review_required, event emitted).',
+        params: TransactionParamsSchema,
+        body: SimulateBodySchema,
+        response: { 200: TransactionSchema },
+      },
+    },
+    async (request) =>
+      toTransactionDto(
+        deps,
+        await simulateProviderStatus(
+          deps,
+          clientAuthOf(request),
+          request.params.transaction_id,
+          request.body.provider_status,
+        ),
+      ),
+  );
+}

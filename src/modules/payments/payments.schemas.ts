@@ -1,0 +1,140 @@
+/** Request and response schemas of the payments endpoints (they are the OpenAPI document too). */
+import { Type } from 'typebox';
+import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import {
+  MANUAL_REVIEW_SIGNAL,
+  PROVIDER_STATUSES,
+  RECONCILIATION_STATES,
+  TRANSACTION_STATUSES,
+} from './payments.machine';
+
+const Uuid = (description?: string) =>
+  Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const ErrorSchema = Type.Object({ detail: Type.String() });
+
+export const TransactionSchema = Type.Object(
+  {
+    transaction_id: Uuid('Stable key of the payment'),
+    ref_id: Type.String({
+      description:
+        'Reference of the current payment session; changes when the payer restarts an expired session',
+    }),
+    transfer_id: Nullable(
+      Type.String({
+        description: 'Payment network identifier of the current session; null until the payer picked a bank',
+      }),
+    ),
+    amount: Type.String({ description: 'Decimal string', examples: ['125.50'] }),
+    currency: Type.String({ minLength: 3, maxLength: 3, examples: ['EUR'] }),
+    user_id: Nullable(Uuid()),
+    business_customer_id: Nullable(Uuid()),
+    project_id: Uuid(),
+    contract_request_id: Nullable(Uuid()),
+    status: Type.Enum(TRANSACTION_STATUSES),
+    provider_status: Nullable(
+      Type.String({ description: 'Detail status (see the mapping table); `unknown` never appears here' }),
+    ),
+    reconciliation_state: Type.Enum(RECONCILIATION_STATES),
+    status_reason: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    metadata: Type.Record(Type.String(), Type.Unknown()),
+    checkout_url: Type.String({ description: 'Hosted checkout page of this payment' }),
+    expires_at: Type.String({ format: 'date-time' }),
+    completed_at: Nullable(Type.String({ format: 'date-time' })),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'A payment' },
+);
+
+export const PaylinkBodySchema = Type.Object(
+  {
+    amount: Type.String({
+      description: 'Decimal string greater than 0, within the currency precision',
+      examples: ['125.50'],
+    }),
+    currency: Type.String({ description: 'ISO 4217 code', examples: ['EUR'] }),
+    project_id: Uuid('Project the payment belongs to (bound to an activated opco)'),
+    user_id: Type.Optional(Uuid('Payer (individual); exactly one of user_id and business_customer_id')),
+    business_customer_id: Type.Optional(
+      Uuid('Payer (business); exactly one of user_id and business_customer_id'),
+    ),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+    expires_in_seconds: Type.Integer({
+      minimum: 60,
+      maximum: 30 * 86400,
+      default: 86400,
+      description: 'Link lifetime (default 24 h)',
+    }),
+    metadata: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'Free-form key/value data, returned as given',
+        maxProperties: 50,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PaylinkHeadersSchema = Type.Object({
+  'x-idempotency-key': Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description: 'Required and non-empty; the same key with the same body replays the original',
+    }),
+  ),
+});
+
+export const TransactionParamsSchema = Type.Object({ transaction_id: Uuid() });
+
+export const TransactionListQuerySchema = Type.Object({
+  ...pageQuerySchema(10, 200),
+  status: Type.Optional(Type.Enum(TRANSACTION_STATUSES)),
+  project_id: Type.Optional(Uuid()),
+  user_id: Type.Optional(Uuid()),
+});
+
+export const TransactionListSchema = pageEnvelope('transactions', TransactionSchema);
+
+export const StatusEventSchema = Type.Object({
+  status_event_id: Uuid(),
+  transaction_id: Uuid(),
+  previous_status: Nullable(Type.String({ description: 'Null on the creation entry' })),
+  status: Type.String(),
+  provider_status: Nullable(
+    Type.String({ description: 'Detail status; `unknown` for an unrecognized upstream code' }),
+  ),
+  reconciliation_state: Type.String(),
+  kind: Type.String({
+    description: 'created, transition, detail, manual_review, ignored, session_restarted',
+  }),
+  reason: Nullable(Type.String()),
+  ref_id: Nullable(Type.String()),
+  actor_type: Nullable(Type.String()),
+  actor_account_id: Nullable(Type.String()),
+  occurred_at: Type.String({ format: 'date-time' }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const StatusEventListSchema = Type.Object({
+  transaction_id: Uuid(),
+  status_events: Type.Array(StatusEventSchema),
+});
+
+export const SimulateBodySchema = Type.Object(
+  {
+    provider_status: Type.Enum([...PROVIDER_STATUSES, MANUAL_REVIEW_SIGNAL], {
+      description: `Any detail status of the mapping table, or \`${MANUAL_REVIEW_SIGNAL}\` to put the payment into manual review`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const NotificationAckSchema = Type.Object({
+  received: Type.Boolean(),
+  applied: Type.Boolean({
+    description: 'False when the notification concerns no current session (e.g. a replaced ref_id)',
+  }),
+});

@@ -1,0 +1,312 @@
+/** Transactions: reads, refresh-status, cancel, sandbox simulate, inbound bank notifications, link expiry. */
+import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { transactions } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import type { ClientAuth } from '../../plugins/auth';
+import type { BankNotification } from '../../providers/bank/port';
+import { addSeconds, secondsUntil } from '../../shared/clock';
+import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
+import { M, PM } from '../../shared/messages';
+import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { actorOf } from './paylink.service';
+import {
+  isTerminal,
+  normalizeProviderStatus,
+  PROVIDER_STATUS_MAP,
+  type TransactionStatus,
+} from './payments.machine';
+import {
+  claimExpiredPending,
+  findLapsedProcessing,
+  findTransactionByRef,
+  findTransactionForClient,
+  listStatusEvents,
+  listTransactions,
+  type StatusEventRow,
+  type TransactionFilters,
+  type TransactionRow,
+} from './payments.repo';
+import { AUTOMATIC, applyProviderStatus, moveTransaction } from './status.service';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function checkoutUrl(deps: Deps, t: TransactionRow): string {
+  return `${deps.config.publicUrl}/checkout/${t.checkoutToken}`;
+}
+
+export function toTransactionDto(deps: Deps, t: TransactionRow) {
+  return {
+    transaction_id: t.id,
+    ref_id: t.refId,
+    transfer_id: t.transferId,
+    amount: t.amount,
+    currency: t.currency,
+    user_id: t.userId,
+    business_customer_id: t.businessCustomerId,
+    project_id: t.projectId,
+    contract_request_id: t.contractRequestId,
+    status: t.status as TransactionStatus,
+    provider_status: t.providerStatus,
+    reconciliation_state: t.reconciliationState as
+      | 'none'
+      | 'awaiting_provider_confirmation'
+      | 'manual_review_required',
+    status_reason: t.statusReason,
+    description: t.description,
+    metadata: t.metadata,
+    checkout_url: checkoutUrl(deps, t),
+    expires_at: t.expiresAt.toISOString(),
+    completed_at: iso(t.completedAt),
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.updatedAt.toISOString(),
+  };
+}
+
+export function toStatusEventDto(e: StatusEventRow) {
+  return {
+    status_event_id: e.id,
+    transaction_id: e.transactionId,
+    previous_status: e.fromStatus,
+    status: e.toStatus,
+    provider_status: e.providerStatus,
+    reconciliation_state: e.reconciliationState,
+    kind: e.kind,
+    reason: e.reason,
+    ref_id: e.refId,
+    actor_type: e.actorType,
+    actor_account_id: e.actorAccountId,
+    occurred_at: e.occurredAt.toISOString(),
+    created_at: e.createdAt.toISOString(),
+  };
+}
+
+export async function getTransaction(deps: Deps, clientId: string, id: string): Promise<TransactionRow> {
+  const t = await findTransactionForClient(deps.db, clientId, id);
+  if (!t) throw notFound(M.transactionNotFound);
+  return t;
+}
+
+export async function listClientTransactions(
+  deps: Deps,
+  clientId: string,
+  f: TransactionFilters,
+  page: PageParams,
+) {
+  const { rows, total } = await listTransactions(deps.db, clientId, f, page);
+  return {
+    transactions: rows.map((r) => toTransactionDto(deps, r)),
+    pagination: paginationMeta(total, page),
+  };
+}
+
+export async function listTransactionTimeline(deps: Deps, clientId: string, id: string) {
+  await getTransaction(deps, clientId, id);
+  const events = await listStatusEvents(deps.db, clientId, id);
+  return { transaction_id: id, status_events: events.map(toStatusEventDto) };
+}
+
+/**
+ * POST refresh-status: polls the payment network for the current session and applies what it
+ * reports. Pending/processing only; one accepted refresh per transaction per cooldown, enforced
+ * by a compare-and-set on last_refresh_at (holds across nodes).
+ */
+export async function refreshTransactionStatus(
+  deps: Deps,
+  auth: ClientAuth,
+  id: string,
+): Promise<TransactionRow> {
+  const t = await getTransaction(deps, auth.clientId, id);
+  if (isTerminal(t.status as TransactionStatus)) throw badRequest(M.terminalCannotRefresh);
+  if (!t.transferId) throw badRequest(M.noUpstreamId);
+  const now = deps.clock.now();
+  const cooldown = deps.config.refreshCooldownSeconds;
+  const [accepted] = await deps.db
+    .update(transactions)
+    .set({ lastRefreshAt: now })
+    .where(
+      and(
+        eq(transactions.id, t.id),
+        eq(transactions.clientId, auth.clientId),
+        or(isNull(transactions.lastRefreshAt), lte(transactions.lastRefreshAt, addSeconds(now, -cooldown))),
+      ),
+    )
+    .returning({ id: transactions.id });
+  if (!accepted) {
+    const [row] = await deps.db
+      .select({ last: transactions.lastRefreshAt })
+      .from(transactions)
+      .where(eq(transactions.id, t.id));
+    const resetAt = addSeconds(row?.last ?? now, cooldown);
+    throw tooManyRequests(M.refreshTooSoon, secondsUntil(now, resetAt), 1, resetAt);
+  }
+  let session: Awaited<ReturnType<typeof deps.providers.bank.getSession>>;
+  try {
+    session = await deps.providers.bank.getSession(t.refId);
+  } catch (err) {
+    deps.log.error({ err, transactionId: t.id }, 'payment network status poll failed');
+    throw new AppError(503, PM.paymentNetworkUnavailable);
+  }
+  if (!session) return getTransaction(deps, auth.clientId, id);
+  const reported = normalizeProviderStatus(session.providerStatus);
+  if (reported === t.providerStatus) return getTransaction(deps, auth.clientId, id);
+  const result = await deps.db.transaction((tx) =>
+    applyProviderStatus(tx, t.id, session.providerStatus, {
+      occurredAt: session.updatedAt,
+      now,
+      actor: actorOf(auth),
+      transferId: session.transferId,
+    }),
+  );
+  return result.transaction;
+}
+
+/** POST /checkout/intent/{id}/cancel: pending or processing -> canceled; terminal -> 409. */
+export async function cancelPaymentIntent(deps: Deps, auth: ClientAuth, id: string): Promise<TransactionRow> {
+  const t = await getTransaction(deps, auth.clientId, id);
+  return cancelTransaction(deps, t, actorOf(auth), 'Canceled by the merchant');
+}
+
+/** Shared by the API cancel and the payer's cancel on the hosted checkout. */
+export async function cancelTransaction(
+  deps: Deps,
+  t: TransactionRow,
+  actor: typeof AUTOMATIC,
+  reason: string,
+): Promise<TransactionRow> {
+  if (isTerminal(t.status as TransactionStatus)) throw conflict(PM.terminalCannotCancel);
+  const now = deps.clock.now();
+  const result = await deps.db.transaction((tx) =>
+    moveTransaction(tx, t.id, 'canceled', 'canceled', { occurredAt: now, now, actor }, reason),
+  );
+  if (!result) throw conflict(PM.terminalCannotCancel);
+  if (t.transferId) {
+    // Tell the network after the commit; the payment is canceled on our side regardless.
+    await deps.providers.bank
+      .cancelSession(t.refId)
+      .catch((err) => deps.log.warn({ err, transactionId: t.id }, 'could not cancel the bank session'));
+  }
+  return result.transaction;
+}
+
+/** Sandbox: the network reports `providerStatus`, through the signed notification route. */
+export async function simulateProviderStatus(
+  deps: Deps,
+  auth: ClientAuth,
+  id: string,
+  providerStatus: string,
+) {
+  if (deps.config.environment !== 'sandbox' || !deps.providers.bank.simulate) throw notFound(M.notFound);
+  const t = await getTransaction(deps, auth.clientId, id);
+  try {
+    await deps.providers.bank.simulate(t.refId, providerStatus);
+  } catch (err) {
+    deps.log.error({ err, transactionId: t.id }, 'sandbox simulation failed');
+    throw new AppError(503, PM.paymentNetworkUnavailable);
+  }
+  return getTransaction(deps, auth.clientId, id);
+}
+
+/** Verifies an inbound network notification's signature (401 when unsigned, stale or badly signed). */
+export function verifyBankNotification(
+  deps: Deps,
+  rawBody: string,
+  headers: Record<string, string | string[] | undefined>,
+): BankNotification {
+  const n = deps.providers.bank.verifyNotification(rawBody, headers);
+  if (!n) throw unauthorized(PM.invalidNotificationSignature);
+  return n;
+}
+
+/** POST /providers/bank/notifications: applies a verified notification through the status machine. */
+export async function applyBankNotification(
+  deps: Deps,
+  n: BankNotification,
+): Promise<{ received: true; applied: boolean }> {
+  const t = await findTransactionByRef(deps.db, n.refId);
+  if (!t) {
+    deps.log.info(
+      { refId: n.refId },
+      'bank notification for no current session (replaced or unknown ref_id)',
+    );
+    return { received: true, applied: false };
+  }
+  await deps.db.transaction((tx) =>
+    applyProviderStatus(tx, t.id, n.providerStatus, {
+      occurredAt: n.occurredAt,
+      now: deps.clock.now(),
+      actor: AUTOMATIC,
+      transferId: n.transferId,
+    }),
+  );
+  return { received: true, applied: true };
+}
+
+/**
+ * One sweep: pending transactions past expires_at become expired (claimed with SKIP LOCKED), and
+ * processing transactions whose link lifetime is over are reconciled with the network: its final
+ * status when it has one, else the bank authentication timed out (processing -> expired,
+ * provider_status no_final_status). Network calls happen outside database transactions; the
+ * moves are compare-and-set, so several nodes may sweep at once.
+ */
+export async function expireDuePayments(deps: Deps, batch = 100): Promise<number> {
+  return (await expirePendingLinks(deps, batch)) + (await timeOutLapsedAuthorizations(deps, batch));
+}
+
+async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<number> {
+  const now = deps.clock.now();
+  const lapsed = await findLapsedProcessing(deps.db, now, batch);
+  let moved = 0;
+  for (const t of lapsed) {
+    const session = await deps.providers.bank.getSession(t.refId).catch((err) => {
+      deps.log.warn({ err, transactionId: t.id }, 'network status check failed; retrying next sweep');
+      return undefined;
+    });
+    if (session === undefined) continue;
+    if (session && !session.expired) {
+      const target = normalizeProviderStatus(session.providerStatus);
+      const final =
+        target !== 'unknown' &&
+        PROVIDER_STATUS_MAP[target] !== null &&
+        PROVIDER_STATUS_MAP[target] !== 'processing';
+      if (!final) continue; // the bank still has an open authorization window
+    }
+    const r = await deps.db.transaction((tx) =>
+      session && !session.expired
+        ? applyProviderStatus(tx, t.id, session.providerStatus, {
+            occurredAt: session.updatedAt,
+            now,
+            actor: AUTOMATIC,
+          })
+        : moveTransaction(tx, t.id, 'expired', 'no_final_status', { occurredAt: now, now, actor: AUTOMATIC }),
+    );
+    if (r && r.transaction.status !== 'processing') moved++;
+  }
+  return moved;
+}
+
+async function expirePendingLinks(deps: Deps, batch: number): Promise<number> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const due = await claimExpiredPending(tx, now, batch);
+    let moved = 0;
+    for (const t of due) {
+      const r = await moveTransaction(tx, t.id, 'expired', 'expired', {
+        occurredAt: t.expiresAt,
+        now,
+        actor: AUTOMATIC,
+      });
+      if (r) moved++;
+    }
+    return moved;
+  });
+}
+
+/** Expires one pending transaction now if its link lapsed (the checkout page does not wait for the sweeper). */
+export async function expireIfDue(deps: Deps, t: TransactionRow): Promise<TransactionRow> {
+  const now = deps.clock.now();
+  if (t.status !== 'pending' || t.expiresAt > now) return t;
+  const r = await deps.db.transaction((tx) =>
+    moveTransaction(tx, t.id, 'expired', 'expired', { occurredAt: t.expiresAt, now, actor: AUTOMATIC }),
+  );
+  return r?.transaction ?? t;
+}

@@ -1,0 +1,90 @@
+/**
+ * The payment network adapter. The payments module talks to a bank network only through this
+ * interface; the sandbox bank simulator is the first implementation, a real network the next.
+ * Calls are made outside database transactions.
+ */
+import type { Clock } from '../../shared/clock';
+
+export interface BankChoice {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export interface CreateSessionInput {
+  transactionId: string;
+  amount: string;
+  currency: string;
+  merchantName: string;
+  /** The session may not outlive the payment link. */
+  expiresAt: Date;
+}
+
+export interface BankSession {
+  refId: string;
+  transferId: string | null;
+  /** Latest detail status known to the network (its own vocabulary; normalized by the machine). */
+  providerStatus: string;
+  /** The authorization window of this session has lapsed: the payer must restart with a new session. */
+  expired: boolean;
+  /** Where the payer authorizes this session, once a bank is picked. */
+  authorizationUrl: string | null;
+  updatedAt: Date;
+}
+
+export interface StartAuthorizationInput {
+  refId: string;
+  bankId: string;
+  /** Where the bank sends the payer afterwards (the hosted checkout's return page). */
+  returnUrl: string;
+}
+
+/** A verified inbound notification of the network. */
+export interface BankNotification {
+  eventId: string;
+  refId: string;
+  transferId: string | null;
+  /** Raw upstream code: normalized by the status machine, never stored raw. */
+  providerStatus: string;
+  occurredAt: Date;
+  reason: string | null;
+}
+
+export class BankProviderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BankProviderError';
+  }
+}
+
+export interface BankProvider {
+  readonly name: string;
+  listBanks(): BankChoice[];
+  createSession(input: CreateSessionInput): Promise<{ refId: string }>;
+  startAuthorization(
+    input: StartAuthorizationInput,
+  ): Promise<{ transferId: string; authorizationUrl: string }>;
+  getSession(refId: string): Promise<BankSession | null>;
+  /** Best effort: tells the network the payer or merchant abandoned the session. */
+  cancelSession(refId: string): Promise<void>;
+  /** Verifies the signature of an inbound notification; null when unsigned, stale or badly signed. */
+  verifyNotification(
+    rawBody: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): BankNotification | null;
+  /** Sandbox only: make the network report `providerStatus` for a session (same path as a real notification). */
+  simulate?(refId: string, providerStatus: string): Promise<void>;
+  /** Wires what the adapter needs from the running service (database, clock, the HTTP notification route). */
+  attach?(ctx: BankAttachContext): void;
+}
+
+export interface BankAttachContext {
+  db: import('../../db/client').Db;
+  clock: Clock;
+  /** POSTs a notification through the service's own HTTP route. */
+  deliver(rawBody: string, headers: Record<string, string>): Promise<{ statusCode: number; body: string }>;
+}
+
+export const BANK_SIGNATURE_HEADER = 'x-bank-signature';
+/** Notifications older (or newer) than this are rejected as replays. */
+export const BANK_SIGNATURE_TOLERANCE_SECONDS = 300;

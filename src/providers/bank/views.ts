@@ -1,0 +1,64 @@
+/** The sandbox bank's own authorization page (looks like a bank, not like the merchant's checkout). */
+import { formatMoney, layout } from '../../modules/checkout/views/layout';
+import { html } from '../../shared/html';
+import { SANDBOX_OUTCOMES, type SandboxOutcome } from './simulator';
+
+export interface BankPageView {
+  transferId: string;
+  bankName: string;
+  bankColor: string;
+  merchantName: string;
+  amount: string;
+  currency: string;
+  refId: string;
+}
+
+const SECONDARY: SandboxOutcome[] = ['reject', 'insufficient_funds', 'timeout'];
+
+export function bankAuthorizationPage(v: BankPageView): string {
+  const action = `/sandbox-bank/authorize/${encodeURIComponent(v.transferId)}`;
+  const body = html`<section class="card summary" aria-labelledby="req-h">
+<h2 id="req-h">Payment request</h2>
+<p class="label">${v.merchantName} requests</p>
+<p class="amount">${formatMoney(v.amount, v.currency)}</p>
+<dl class="facts">
+<dt>From account</dt><dd>Everyday account ···· 4821</dd>
+<dt>To</dt><dd>${v.merchantName}</dd>
+<dt>Payment reference</dt><dd>${v.refId}</dd>
+</dl>
+</section>
+<section class="card" aria-labelledby="auth-h">
+<h1 id="auth-h">Approve this payment</h1>
+<p class="lead">You are signed in to ${v.bankName}. Check the details and approve or reject the payment.</p>
+<div class="sandbox-note" role="note">Sandbox bank: pick any outcome to test your integration.</div>
+<form method="post" action="${action}" class="stack">
+<button type="submit" name="outcome" value="approve" class="btn btn-primary">${SANDBOX_OUTCOMES.approve.label}</button>
+${SECONDARY.map(
+  (o) =>
+    html`<button type="submit" name="outcome" value="${o}" class="btn btn-secondary">${SANDBOX_OUTCOMES[o].label}</button>`,
+)}
+<button type="submit" name="outcome" value="cancel" class="btn btn-danger">${SANDBOX_OUTCOMES.cancel.label}</button>
+</form>
+</section>`;
+  return layout({
+    title: 'Approve payment',
+    merchantName: v.merchantName,
+    body,
+    bank: { name: v.bankName, color: v.bankColor },
+  });
+}
+
+export function bankSessionClosedPage(v: BankPageView, returnUrl: string | null, expired: boolean): string {
+  const body = html`<section class="card result" aria-labelledby="closed-h">
+<div class="icon expired" aria-hidden="true">!</div>
+<h1 id="closed-h">${expired ? 'This bank session has expired' : 'This payment request is closed'}</h1>
+<p class="lead" role="status">${expired ? 'Return to the merchant’s checkout to start again.' : 'There is nothing left to approve here.'}</p>
+${returnUrl ? html`<p><a class="btn btn-primary" href="${returnUrl}">Return to ${v.merchantName}</a></p>` : ''}
+</section>`;
+  return layout({
+    title: 'Session closed',
+    merchantName: v.merchantName,
+    body,
+    bank: { name: v.bankName, color: v.bankColor },
+  });
+}

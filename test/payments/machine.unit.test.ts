@@ -1,0 +1,180 @@
+/** The status machine, the mapping table and the callback URL rules, as pure functions. */
+import { describe, expect, it } from 'vitest';
+import { buildCallbackRedirect } from '../../src/modules/payments/callback-url';
+import { canonicalJson, requestFingerprint } from '../../src/modules/payments/idempotency';
+import {
+  canTransition,
+  decideInternalMove,
+  decideProviderStatus,
+  isTerminal,
+  PROVIDER_STATUS_MAP,
+  PROVIDER_STATUSES,
+  TRANSACTION_STATUSES,
+  TRANSITIONS,
+  type TransactionStatus,
+} from '../../src/modules/payments/payments.machine';
+
+/** api-spec "Transaction status" table, transcribed independently of the implementation. */
+const SPEC_TRANSITIONS: [TransactionStatus, TransactionStatus][] = [
+  ['pending', 'processing'],
+  ['pending', 'expired'],
+  ['pending', 'canceled'],
+  ['pending', 'failed'],
+  ['processing', 'success'],
+  ['processing', 'failed'],
+  ['processing', 'expired'],
+  ['processing', 'canceled'],
+];
+
+/** api-spec "Detail status (provider_status) mapping", transcribed independently. */
+const SPEC_MAPPING: [string, TransactionStatus | null][] = [
+  ['completed', 'success'],
+  ['settled', 'success'],
+  ['initiated', 'processing'],
+  ['awaiting_bank_authorization', 'processing'],
+  ['awaiting_redemption', 'processing'],
+  ['processing', 'processing'],
+  ['settling', 'processing'],
+  ['rejected', 'failed'],
+  ['rejected_insufficient_funds', 'failed'],
+  ['failed', 'failed'],
+  ['settlement_incomplete', 'failed'],
+  ['expired', 'expired'],
+  ['no_final_status', 'expired'],
+  ['declined', 'canceled'],
+  ['canceled', 'canceled'],
+  ['authorized', null],
+  ['transfer_created', null],
+  ['transfer_updated', null],
+  ['refunded', null],
+];
+
+describe('transition table', () => {
+  it('has exactly the rows of the spec', () => {
+    expect(TRANSITIONS.map((t) => [t.from, t.to])).toEqual(SPEC_TRANSITIONS);
+  });
+
+  for (const from of TRANSACTION_STATUSES) {
+    for (const to of TRANSACTION_STATUSES) {
+      const allowed = SPEC_TRANSITIONS.some(([f, t]) => f === from && t === to);
+      it(`${from} -> ${to} is ${allowed ? 'allowed' : 'blocked'}`, () => {
+        expect(canTransition(from, to)).toBe(allowed);
+        expect(decideInternalMove(from, to).ok).toBe(allowed);
+      });
+    }
+  }
+
+  it('terminal statuses are success, failed, expired, canceled and never move', () => {
+    expect(TRANSACTION_STATUSES.filter(isTerminal)).toEqual(['success', 'failed', 'expired', 'canceled']);
+    for (const s of TRANSACTION_STATUSES.filter(isTerminal))
+      for (const to of TRANSACTION_STATUSES) expect(canTransition(s, to)).toBe(false);
+  });
+});
+
+describe('provider_status mapping table', () => {
+  it('has exactly the rows of the spec', () => {
+    expect(Object.entries(PROVIDER_STATUS_MAP)).toEqual(SPEC_MAPPING);
+  });
+
+  for (const [code, coarse] of SPEC_MAPPING) {
+    for (const current of TRANSACTION_STATUSES) {
+      it(`${current} + ${code}`, () => {
+        const d = decideProviderStatus(current, code);
+        if (coarse === null) {
+          expect(d).toMatchObject({ kind: 'detail', providerStatus: code, emitEvent: false });
+        } else if (isTerminal(current)) {
+          expect(d.kind).toBe(coarse === current ? 'detail' : 'ignored');
+          expect(d.emitEvent).toBe(false);
+        } else if (coarse === current) {
+          expect(d).toMatchObject({ kind: 'detail', emitEvent: false });
+        } else if (canTransition(current, coarse)) {
+          expect(d).toMatchObject({
+            kind: 'transition',
+            to: coarse,
+            providerStatus: code,
+            reconciliation: 'none',
+            emitEvent: true,
+          });
+        } else {
+          // e.g. pending + completed: a confirmation before authentication began is held for review
+          expect(d).toMatchObject({
+            kind: 'manual_review',
+            reconciliation: 'manual_review_required',
+            emitEvent: true,
+          });
+        }
+      });
+    }
+  }
+
+  it('unrecognized upstream codes collapse to unknown and never move the status', () => {
+    for (const current of TRANSACTION_STATUSES) {
+      for (const raw of ['BANK_XYZ_42', 'weird', '', 'COMPLETED_BUT_NOT_REALLY']) {
+        const d = decideProviderStatus(current, raw);
+        expect(d.kind).toBe('detail');
+        expect(d.providerStatus).toBe('unknown');
+        expect(d.emitEvent).toBe(false);
+      }
+    }
+  });
+
+  it('codes are matched case-insensitively but stored normalized', () => {
+    expect(decideProviderStatus('processing', 'COMPLETED')).toMatchObject({
+      kind: 'transition',
+      providerStatus: 'completed',
+    });
+  });
+
+  it('manual review keeps the status and emits', () => {
+    expect(decideProviderStatus('pending', 'manual_review')).toMatchObject({
+      kind: 'manual_review',
+      reconciliation: 'manual_review_required',
+      emitEvent: true,
+    });
+    expect(decideProviderStatus('success', 'manual_review')).toMatchObject({
+      kind: 'ignored',
+      emitEvent: false,
+    });
+  });
+
+  it('lists every code once', () => {
+    expect(new Set(PROVIDER_STATUSES).size).toBe(SPEC_MAPPING.length);
+  });
+});
+
+describe('callback URL', () => {
+  const id = '01a2013e-66c0-776b-a737-52aecb11184a';
+  const cases: [string, string][] = [
+    ['https://shop.example.com/return', `https://shop.example.com/return?transaction_id=${id}`],
+    [
+      'https://shop.example.com/return?order=42',
+      `https://shop.example.com/return?order=42&transaction_id=${id}`,
+    ],
+    [
+      'https://shop.example.com/return?order=42&lang=en',
+      `https://shop.example.com/return?order=42&lang=en&transaction_id=${id}`,
+    ],
+    ['https://shop.example.com/return?', `https://shop.example.com/return?transaction_id=${id}`],
+    ['https://shop.example.com/r?transaction_id=abc', 'https://shop.example.com/r?transaction_id=abc'],
+    [
+      'https://shop.example.com/r?a=1&transaction_id=&b=2',
+      'https://shop.example.com/r?a=1&transaction_id=&b=2',
+    ],
+    [
+      'https://shop.example.com/r?q=a%20b#frag',
+      `https://shop.example.com/r?q=a%20b&transaction_id=${id}#frag`,
+    ],
+    ['https://shop.example.com', `https://shop.example.com/?transaction_id=${id}`],
+  ];
+  for (const [input, expected] of cases) {
+    it(`${input}`, () => expect(buildCallbackRedirect(input, id)).toBe(expected));
+  }
+});
+
+describe('idempotency fingerprint', () => {
+  it('ignores key order, not values', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, 2], c: 'x' } })).toBe('{"a":{"c":"x","d":[1,2]},"b":1}');
+    expect(requestFingerprint({ a: 1, b: 2 })).toBe(requestFingerprint({ b: 2, a: 1 }));
+    expect(requestFingerprint({ a: '1.0' })).not.toBe(requestFingerprint({ a: '1.00' }));
+  });
+});

@@ -1,0 +1,389 @@
+/** POST /checkout/paylink: validation, business checks, idempotency (incl. a concurrent burst and two API nodes). */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentIdempotencyKeys, transactions } from '../../src/db/schema/index';
+import { BankProviderError } from '../../src/providers/bank/port';
+import { M } from '../../src/shared/messages';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestClient } from '../helpers/clients';
+import {
+  createPaylink,
+  createPaymentWorld,
+  insertOpco,
+  insertProject,
+  newKey,
+  type PaymentWorld,
+  paylinkBody,
+  setClient,
+} from './fixtures';
+
+let ctx: TestContext;
+let w: PaymentWorld;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  w = await createPaymentWorld(ctx);
+});
+afterAll(() => ctx?.close());
+
+function post(body: Record<string, unknown>, headers: Record<string, string> = {}, caller = w.caller) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/checkout/paylink',
+    headers: { ...caller.headers, ...headers },
+    payload: body,
+  });
+}
+
+async function countTx(clientId: string) {
+  return (
+    await ctx.db.select({ id: transactions.id }).from(transactions).where(eq(transactions.clientId, clientId))
+  ).length;
+}
+
+describe('creation', () => {
+  it('201 with the transaction, checkout_url and expires_at', async () => {
+    const res = await post(
+      paylinkBody(w, { amount: '10.5', description: 'Order #42', metadata: { order: 42 } }),
+      {
+        'x-idempotency-key': newKey(),
+      },
+    );
+    expect(res.statusCode).toBe(201);
+    const t = res.json();
+    expect(t).toMatchObject({
+      amount: '10.50',
+      currency: 'EUR',
+      status: 'pending',
+      provider_status: 'initiated',
+      reconciliation_state: 'none',
+      user_id: w.userId,
+      business_customer_id: null,
+      project_id: w.projectId,
+      contract_request_id: null,
+      transfer_id: null,
+      description: 'Order #42',
+      metadata: { order: 42 },
+      expires_at: '2026-01-16T10:00:00.000Z',
+    });
+    expect(t.ref_id).toMatch(/^ref_/);
+    expect(t.checkout_url).toMatch(/^http:\/\/localhost:8000\/checkout\/[A-Za-z0-9_-]{20,}$/);
+    const page = await ctx.app.inject({ url: new URL(t.checkout_url).pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+
+  it('a business customer payer', async () => {
+    const t = await createPaylink(ctx, w, { user_id: undefined, business_customer_id: w.businessCustomerId });
+    expect(t).toMatchObject({ business_customer_id: w.businessCustomerId, user_id: null });
+  });
+
+  it('expires_in_seconds sets expires_at', async () => {
+    const t = await createPaylink(ctx, w, { expires_in_seconds: 3600 });
+    expect(t.expires_at).toBe('2026-01-15T11:00:00.000Z');
+  });
+
+  it('JPY has no minor units; BHD has three', async () => {
+    expect((await createPaylink(ctx, w, { amount: '1500', currency: 'JPY' })).amount).toBe('1500');
+    expect((await createPaylink(ctx, w, { amount: '1.5', currency: 'BHD' })).amount).toBe('1.500');
+  });
+});
+
+describe('validation (422)', () => {
+  const bad: [string, Record<string, unknown>, (string | number)[]][] = [
+    ['zero amount', { amount: '0' }, ['body', 'amount']],
+    ['negative amount', { amount: '-5.00' }, ['body', 'amount']],
+    ['float-ish amount', { amount: '1e3' }, ['body', 'amount']],
+    ['too many decimals', { amount: '1.001' }, ['body', 'amount']],
+    ['JPY decimals', { amount: '1.5', currency: 'JPY' }, ['body', 'amount']],
+    ['unknown currency', { currency: 'XYZ' }, ['body', 'currency']],
+    ['lowercase currency', { currency: 'eur' }, ['body', 'currency']],
+    [
+      'both payers',
+      { business_customer_id: '01a2013e-6671-736e-afdb-f79df086ab01' },
+      ['body', 'business_customer_id'],
+    ],
+    ['bad project id', { project_id: 'nope' }, ['body', 'project_id']],
+    ['unknown field', { surprise: true }, ['body', 'surprise']],
+    ['expiry too short', { expires_in_seconds: 5 }, ['body', 'expires_in_seconds']],
+  ];
+  for (const [name, extra, loc] of bad) {
+    it(name, async () => {
+      const res = await post(paylinkBody(w, extra), { 'x-idempotency-key': newKey() });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().detail.map((d: { loc: unknown }) => d.loc)).toContainEqual(loc);
+    });
+  }
+
+  it('amount as a number is 422', async () => {
+    const res = await post({ ...paylinkBody(w), amount: 12.5 }, { 'x-idempotency-key': newKey() });
+    expect(res.statusCode).toBe(422);
+  });
+
+  it('no payer is 422', async () => {
+    const res = await post(paylinkBody(w, { user_id: undefined }), { 'x-idempotency-key': newKey() });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail[0].loc).toEqual(['body', 'user_id']);
+  });
+});
+
+describe('business checks', () => {
+  it('missing or empty X-Idempotency-Key is 400', async () => {
+    for (const headers of [{}, { 'x-idempotency-key': '' }, { 'x-idempotency-key': '   ' }] as Record<
+      string,
+      string
+    >[]) {
+      const res = await post(paylinkBody(w), headers);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ detail: M.idempotencyKeyEmpty });
+    }
+  });
+
+  it('developer role is 403', async () => {
+    const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
+    const res = await post(paylinkBody(w), { 'x-idempotency-key': newKey() }, dev);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ detail: M.insufficientPermissions });
+  });
+
+  it('operations role and API tokens may create', async () => {
+    const ops = await createTestClient(ctx, { role: 'operations', clientId: w.caller.clientId });
+    expect((await post(paylinkBody(w), { 'x-idempotency-key': newKey() }, ops)).statusCode).toBe(201);
+    const api = await createTestClient(ctx, { role: 'owner', apiToken: true, clientId: w.caller.clientId });
+    expect((await post(paylinkBody(w), { 'x-idempotency-key': newKey() }, api)).statusCode).toBe(201);
+  });
+
+  it('no token is 401', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/checkout/paylink',
+      payload: paylinkBody(w),
+    });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('payment links disabled is 403', async () => {
+    const o = await createPaymentWorld(ctx);
+    await setClient(ctx, o.caller.clientId, { paymentLinksEnabled: false });
+    const res = await post(paylinkBody(o), { 'x-idempotency-key': newKey() }, o.caller);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ detail: M.paymentLinksDisabled });
+  });
+
+  it('no callback_url is 400', async () => {
+    const o = await createPaymentWorld(ctx, { callbackUrl: null });
+    const res = await post(paylinkBody(o), { 'x-idempotency-key': newKey() }, o.caller);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: M.callbackUrlNotSet });
+  });
+
+  it('unknown user or business customer is 404 with the spec message', async () => {
+    const other = await createPaymentWorld(ctx);
+    for (const extra of [
+      { user_id: '01a2013e-0000-7000-8000-000000000000' },
+      { user_id: other.userId }, // another client's user
+      { user_id: undefined, business_customer_id: other.businessCustomerId },
+    ]) {
+      const res = await post(paylinkBody(w, extra), { 'x-idempotency-key': newKey() });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ detail: M.userNotFoundCreateFirst });
+    }
+  });
+
+  it('unknown or foreign project is 404', async () => {
+    const other = await createPaymentWorld(ctx);
+    for (const project_id of ['01a2013e-0000-7000-8000-000000000000', other.projectId]) {
+      const res = await post(paylinkBody(w, { project_id }), { 'x-idempotency-key': newKey() });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ detail: M.projectNotFound });
+    }
+  });
+
+  it('frozen project is 403', async () => {
+    const p = await insertProject(ctx, w.caller.clientId, w.opcoId, true);
+    const res = await post(paylinkBody(w, { project_id: p }), { 'x-idempotency-key': newKey() });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ detail: M.projectFrozen });
+  });
+
+  it('project without an activated opco with a Sub-TPP id is 400', async () => {
+    const unbound = await insertProject(ctx, w.caller.clientId, null);
+    const awaiting = await insertProject(
+      ctx,
+      w.caller.clientId,
+      await insertOpco(ctx, w.caller.clientId, { status: 'awaiting_approval' }),
+    );
+    const noSubTpp = await insertProject(
+      ctx,
+      w.caller.clientId,
+      await insertOpco(ctx, w.caller.clientId, { subTppId: null }),
+    );
+    const deactivated = await insertProject(
+      ctx,
+      w.caller.clientId,
+      await insertOpco(ctx, w.caller.clientId, { status: 'deactivated' }),
+    );
+    for (const project_id of [unbound, awaiting, noSubTpp, deactivated]) {
+      const res = await post(paylinkBody(w, { project_id }), { 'x-idempotency-key': newKey() });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ detail: M.opcoNoSubTpp });
+    }
+  });
+
+  it('a failed check does not burn the idempotency key', async () => {
+    const key = newKey();
+    const frozen = await insertProject(ctx, w.caller.clientId, w.opcoId, true);
+    expect(
+      (await post(paylinkBody(w, { project_id: frozen }), { 'x-idempotency-key': key })).statusCode,
+    ).toBe(403);
+    expect(
+      (await post(paylinkBody(w, { project_id: frozen }), { 'x-idempotency-key': key })).statusCode,
+    ).toBe(403);
+  });
+});
+
+describe('idempotency', () => {
+  it('same key and payload replays the original with 200', async () => {
+    const key = newKey();
+    const first = await post(paylinkBody(w, { metadata: { a: 1, b: 2 } }), { 'x-idempotency-key': key });
+    expect(first.statusCode).toBe(201);
+    // property order does not matter
+    const second = await post({ metadata: { b: 2, a: 1 }, ...paylinkBody(w) }, { 'x-idempotency-key': key });
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual(first.json());
+  });
+
+  it('same key with another payload is 409', async () => {
+    const key = newKey();
+    expect((await post(paylinkBody(w), { 'x-idempotency-key': key })).statusCode).toBe(201);
+    const res = await post(paylinkBody(w, { amount: '99.00' }), { 'x-idempotency-key': key });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ detail: M.idempotencyPayloadMismatch });
+  });
+
+  it('keys are per client', async () => {
+    const key = newKey();
+    const other = await createPaymentWorld(ctx);
+    expect((await post(paylinkBody(w), { 'x-idempotency-key': key })).statusCode).toBe(201);
+    expect((await post(paylinkBody(other), { 'x-idempotency-key': key }, other.caller)).statusCode).toBe(201);
+  });
+
+  it('a duplicate while the first is still processing is 409', async () => {
+    const key = newKey();
+    await ctx.db.insert(paymentIdempotencyKeys).values({
+      clientId: w.caller.clientId,
+      idempotencyKey: key,
+      fingerprint: (await import('../../src/modules/payments/idempotency')).requestFingerprint({
+        ...paylinkBody(w),
+        expires_in_seconds: 86400,
+      }),
+      state: 'processing',
+      createdAt: ctx.clock.now(),
+    });
+    const res = await post(paylinkBody(w), { 'x-idempotency-key': key });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ detail: M.idempotencyInProgress });
+    // a claim abandoned by a crashed request is released after the grace period
+    ctx.clock.advanceSeconds(ctx.config.idempotencyStaleSeconds + 1);
+    expect((await post(paylinkBody(w), { 'x-idempotency-key': key })).statusCode).toBe(201);
+  });
+
+  it('a request whose claim was taken over as stale rolls back instead of creating a second payment', async () => {
+    const key = newKey();
+    const bank = ctx.deps.providers.bank;
+    const original = bank.createSession.bind(bank);
+    let takeover: Promise<{ statusCode: number }> | null = null;
+    bank.createSession = async (input) => {
+      bank.createSession = original;
+      // while the first request is "slow", the claim goes stale and another request takes it over
+      ctx.clock.advanceSeconds(ctx.config.idempotencyStaleSeconds + 1);
+      takeover = post(paylinkBody(w), { 'x-idempotency-key': key });
+      await takeover;
+      return original(input);
+    };
+    const first = await post(paylinkBody(w), { 'x-idempotency-key': key });
+    expect((await takeover!)?.statusCode).toBe(201);
+    expect(first.statusCode).toBe(409);
+    const rows = await ctx.db
+      .select()
+      .from(paymentIdempotencyKeys)
+      .where(
+        and(
+          eq(paymentIdempotencyKeys.clientId, w.caller.clientId),
+          eq(paymentIdempotencyKeys.idempotencyKey, key),
+        ),
+      );
+    expect(rows).toHaveLength(1);
+    const replay = await post(paylinkBody(w), { 'x-idempotency-key': key });
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json().transaction_id).toBe(rows[0]!.transactionId);
+  });
+
+  it('concurrent burst of the same key: exactly one transaction', async () => {
+    const o = await createPaymentWorld(ctx);
+    const key = newKey();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => post(paylinkBody(o), { 'x-idempotency-key': key }, o.caller)),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 201)).toHaveLength(1);
+    expect(codes.every((c) => [200, 201, 409].includes(c))).toBe(true);
+    expect(await countTx(o.caller.clientId)).toBe(1);
+    const created = results.find((r) => r.statusCode === 201)!.json();
+    for (const r of results.filter((x) => x.statusCode === 200))
+      expect(r.json().transaction_id).toBe(created.transaction_id);
+    for (const r of results.filter((x) => x.statusCode === 409))
+      expect(r.json()).toEqual({ detail: M.idempotencyInProgress });
+  });
+
+  it('concurrent burst across two API nodes over one database: exactly one transaction', async () => {
+    const node2 = await createTestApp({ database: ctx.deps.database });
+    node2.clock.set(ctx.clock.now()); // nodes share wall-clock time
+    try {
+      const o = await createPaymentWorld(ctx);
+      const key = newKey();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? node2.app : ctx.app).inject({
+            method: 'POST',
+            url: '/api/v1/checkout/paylink',
+            headers: { ...o.caller.headers, 'x-idempotency-key': key },
+            payload: paylinkBody(o),
+          }),
+        ),
+      );
+      const codes = results.map((r) => r.statusCode);
+      expect(codes.filter((c) => c === 201)).toHaveLength(1);
+      expect(codes.every((c) => [200, 201, 409].includes(c))).toBe(true);
+      expect(await countTx(o.caller.clientId)).toBe(1);
+    } finally {
+      await node2.close();
+    }
+  });
+
+  it('a payment network failure answers 500, releases the key, and a retry succeeds', async () => {
+    const bank = ctx.deps.providers.bank;
+    const original = bank.createSession.bind(bank);
+    bank.createSession = async () => {
+      throw new BankProviderError('network down');
+    };
+    const key = newKey();
+    try {
+      const res = await post(paylinkBody(w), { 'x-idempotency-key': key });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ detail: M.failedToInitiatePayment });
+      const claims = await ctx.db
+        .select()
+        .from(paymentIdempotencyKeys)
+        .where(
+          and(
+            eq(paymentIdempotencyKeys.clientId, w.caller.clientId),
+            eq(paymentIdempotencyKeys.idempotencyKey, key),
+          ),
+        );
+      expect(claims).toHaveLength(0);
+    } finally {
+      bank.createSession = original;
+    }
+    expect((await post(paylinkBody(w), { 'x-idempotency-key': key })).statusCode).toBe(201);
+  });
+});

@@ -1,0 +1,50 @@
+/** A production deployment: no sandbox simulator, no fake success. */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { M } from '../../src/shared/messages';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { createPaymentWorld, newKey, type PaymentWorld, paylinkBody } from './fixtures';
+
+let ctx: TestContext;
+let w: PaymentWorld;
+beforeAll(async () => {
+  ctx = await createTestApp({
+    env: {
+      SVC_ENVIRONMENT: 'production',
+      // validated by the production config rules; the test database is injected by the helper
+      DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
+      SVC_JWT_SECRET: 'production-test-secret-0123456789abcdef',
+      SVC_DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+    },
+  });
+  w = await createPaymentWorld(ctx, { productionAccess: true });
+});
+afterAll(() => ctx?.close());
+
+it('without a configured payment network, creation fails with 500 and releases the key', async () => {
+  const key = newKey();
+  for (let i = 0; i < 2; i++) {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/checkout/paylink',
+      headers: { ...w.caller.headers, 'x-idempotency-key': key },
+      payload: paylinkBody(w),
+    });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ detail: M.failedToInitiatePayment });
+  }
+});
+
+it('the sandbox simulate endpoint is 404 in production', async () => {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/sandbox/transactions/01a2013e-0000-7000-8000-000000000000/simulate',
+    headers: w.caller.headers,
+    payload: { provider_status: 'completed' },
+  });
+  expect(res.statusCode).toBe(404);
+});
+
+it('the sandbox bank pages do not exist in production', async () => {
+  expect((await ctx.app.inject({ url: '/sandbox-bank/authorize/trf_x' })).statusCode).toBe(404);
+});
