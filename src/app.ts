@@ -5,6 +5,7 @@ import type { Deps } from './deps';
 import { apiModules, rootModules } from './modules/index';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { inflightPlugin } from './plugins/inflight';
 import { metricsPlugin } from './plugins/metrics';
 import { openapiPlugin } from './plugins/openapi';
 import { genRequestId, requestIdPlugin } from './plugins/request-id';
@@ -31,6 +32,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   await app.register(errorHandlerPlugin);
   await app.register(requestIdPlugin);
+  await app.register(inflightPlugin);
   await app.register(metricsPlugin);
   await app.register(openapiPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(authPlugin, { deps });

@@ -65,7 +65,10 @@ async function main() {
     }, config.shutdownTimeoutSeconds * 1000);
     force.unref();
     try {
-      await app.close(); // stops accepting, waits for in-flight requests
+      await app.close(); // stops accepting, waits for open connections
+      // Handlers of clients that disconnected may still be running: let them finish before the database closes.
+      if (!(await app.inflight.drain(config.shutdownTimeoutSeconds * 500)))
+        log.warn('shutdown: some requests did not finish');
       await Promise.all(workers.map((w) => w.stop()));
       await mailer.close?.();
       await database.close();

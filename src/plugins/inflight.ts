@@ -1,0 +1,48 @@
+/**
+ * Counts requests whose handlers are still running, including those whose client already
+ * disconnected (Fastify's close() resolves once sockets are gone, not when handlers finish).
+ * Shutdown drains this before closing the database.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    inflight: { count(): number; drain(timeoutMs: number): Promise<boolean> };
+  }
+  interface FastifyRequest {
+    inflightDone: boolean;
+  }
+}
+
+export const inflightPlugin = fp(
+  async (app: FastifyInstance) => {
+    let count = 0;
+    const finish = (request: { inflightDone: boolean }) => {
+      if (request.inflightDone) return;
+      request.inflightDone = true;
+      count--;
+    };
+    app.decorateRequest('inflightDone', false);
+    app.addHook('onRequest', async () => {
+      count++;
+    });
+    // A handler that ran to completion always sends (even to a closed socket), so onSend marks the end.
+    app.addHook('onSend', async (request) => {
+      finish(request);
+    });
+    // Requests that ended without sending (aborted before a reply) end here.
+    app.addHook('onResponse', async (request) => {
+      finish(request);
+    });
+    app.decorate('inflight', {
+      count: () => count,
+      async drain(timeoutMs: number) {
+        const deadline = Date.now() + timeoutMs;
+        while (count > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        return count <= 0;
+      },
+    });
+  },
+  { name: 'inflight' },
+);
