@@ -5,9 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { healthRoutes } from './health/health.routes';
+import { webhooksRoutes } from './webhooks/webhooks.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
-export const apiModules: ModulePlugin[] = [];
+export const apiModules: ModulePlugin[] = [webhooksRoutes];
 
 export const rootModules: ModulePlugin[] = [healthRoutes];

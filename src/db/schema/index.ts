@@ -5,3 +5,5 @@ export * from './events';
 export * from './opcos';
 export * from './platform-settings';
 export * from './projects';
+export * from './webhook-deliveries';
+export * from './webhook-destinations';

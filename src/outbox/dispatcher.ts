@@ -1,0 +1,203 @@
+/**
+ * The delivery dispatcher: claims due deliveries in a short transaction, sends them outside any
+ * transaction with bounded concurrency, and records each result in another short transaction.
+ * Fairness: at most `perUrlLimit` requests in flight per target URL per process, and a saturated
+ * URL is excluded from the claim query, so one slow endpoint cannot hold back other clients'
+ * deliveries. Several dispatchers (threads of work, processes, nodes) can run side by side:
+ * FOR UPDATE SKIP LOCKED plus the lease keep them from claiming the same row twice.
+ */
+import type { Deps } from '../deps';
+import {
+  isSuccessStatus,
+  nextDeliveryStatus,
+  parseRetryAfter,
+  retryDelaySeconds,
+} from '../modules/webhooks/webhooks.machine';
+import {
+  abandonDelivery,
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  loadSigningSecrets,
+  recordAttempt,
+  scheduleNewDeliveries,
+} from './delivery-store';
+import { deliveryHeaders } from './envelope';
+import { createHttpSender, type HttpSender, type SendResult } from './http-sender';
+
+export interface DispatcherOptions {
+  concurrency?: number;
+  perUrlLimit?: number;
+  /** Custom sender (tests); default undici with the configured timeout and SSRF guard. */
+  sender?: HttpSender;
+}
+
+export interface DeliveryDispatcher {
+  /** Claims what fits in the free slots and starts sending; waits briefly for a completion when full. */
+  tick(): Promise<number>;
+  /** Sends everything due now and waits for the results (tests, CLI). Returns the attempts made. */
+  drain(): Promise<number>;
+  /** Waits for every send in flight. */
+  idle(): Promise<void>;
+  inFlight(): number;
+  close(): Promise<void>;
+}
+
+export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {}): DeliveryDispatcher {
+  const { config } = deps;
+  const concurrency = opts.concurrency ?? config.webhookConcurrency;
+  const perUrlLimit = opts.perUrlLimit ?? Math.max(1, Math.ceil(concurrency / 4));
+  const sender =
+    opts.sender ??
+    createHttpSender({
+      timeoutMs: config.webhookTimeoutMs,
+      maxResponseBytes: config.webhookMaxResponseBytes,
+      guardPrivateNetworks: config.environment === 'production',
+      connectionsPerOrigin: perUrlLimit,
+    });
+  // The lease outlives the longest possible attempt (headers deadline + capped body read + margin).
+  const leaseMs = config.webhookTimeoutMs * 2 + 5000;
+  const backoff = config.webhookBackoffSeconds;
+  const running = new Set<Promise<void>>();
+  const perUrl = new Map<string, number>();
+  let waiters: (() => void)[] = [];
+
+  const notify = () => {
+    const w = waiters;
+    waiters = [];
+    for (const f of w) f();
+  };
+
+  async function finish(d: ClaimedDelivery, startedAt: Date, res: SendResult) {
+    const now = deps.clock.now();
+    const ok = isSuccessStatus(res.status);
+    let status = nextDeliveryStatus(d.status as 'pending', ok ? 'attempt_succeeded' : 'attempt_failed')!;
+    let nextAttemptAt: Date | null = null;
+    if (!ok) {
+      const retryAfter =
+        res.status === 429 || res.status === 503
+          ? parseRetryAfter(headerValue(res.headers['retry-after']), now)
+          : null;
+      const delay = retryDelaySeconds(backoff, d.cycleAttempts + 1, retryAfter);
+      if (delay === null) status = nextDeliveryStatus(d.status as 'pending', 'budget_exhausted')!;
+      else nextAttemptAt = new Date(now.getTime() + delay * 1000);
+    }
+    const error = ok ? null : (res.error ?? `HTTP ${res.status}`);
+    const kept = await recordAttempt(deps.db, {
+      delivery: d,
+      startedAt,
+      durationMs: res.durationMs,
+      responseStatus: res.status,
+      responseBody: res.bodySnippet,
+      error,
+      status,
+      nextAttemptAt,
+      now,
+    });
+    if (!kept)
+      deps.log.warn({ deliveryId: d.id }, 'webhook delivery lease lost; result kept in history only');
+  }
+
+  async function sendOne(d: ClaimedDelivery, secret: string | null) {
+    const startedAt = deps.clock.now();
+    if (secret === null) {
+      await abandonDelivery(deps.db, d, startedAt, 'destination deleted');
+      return;
+    }
+    // Unix seconds of the signing moment (receivers compare it with their own clock).
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = deliveryHeaders(secret, { id: d.eventId, type: d.eventType }, d.body, timestamp);
+    const res = await sender.post(d.url, headers, d.body);
+    await finish(d, startedAt, res);
+  }
+
+  function launch(d: ClaimedDelivery, secret: string | null) {
+    perUrl.set(d.url, (perUrl.get(d.url) ?? 0) + 1);
+    const p: Promise<void> = sendOne(d, secret)
+      .catch((err) => deps.log.error({ err, deliveryId: d.id }, 'webhook delivery attempt failed to record'))
+      .finally(() => {
+        const n = (perUrl.get(d.url) ?? 1) - 1;
+        if (n <= 0) perUrl.delete(d.url);
+        else perUrl.set(d.url, n);
+        running.delete(p);
+        notify();
+      });
+    running.add(p);
+  }
+
+  async function claimAndLaunch(): Promise<number> {
+    const free = concurrency - running.size;
+    if (free <= 0) return 0;
+    const now = deps.clock.now();
+    await scheduleNewDeliveries(deps.db, now, backoff[0] ?? 0);
+    const saturated = [...perUrl.entries()].filter(([, n]) => n >= perUrlLimit).map(([u]) => u);
+    const batch = await claimDueDeliveries(deps.db, {
+      now,
+      limit: free,
+      leaseMs,
+      firstDelayZero: (backoff[0] ?? 0) <= 0,
+      saturatedUrls: saturated,
+      freeSlotsForUrl: (url) => perUrlLimit - (perUrl.get(url) ?? 0),
+    });
+    if (batch.length === 0) return 0;
+    let secrets: Awaited<ReturnType<typeof loadSigningSecrets>>;
+    try {
+      secrets = await loadSigningSecrets(deps.db, deps.secrets.encryptionKey, batch);
+    } catch (err) {
+      // The leases run out and the rows are claimed again later.
+      deps.log.error({ err }, 'could not load webhook signing secrets');
+      return 0;
+    }
+    for (const d of batch) {
+      const secret = d.destinationId
+        ? (() => {
+            const s = secrets.destinations.get(d.destinationId);
+            return !s || s.deleted ? null : s.secret;
+          })()
+        : (secrets.main.get(d.clientId) ?? null);
+      launch(d, secret);
+    }
+    return batch.length;
+  }
+
+  const waitForCompletion = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => resolve(false), ms);
+      waiters.push(() => {
+        clearTimeout(t);
+        resolve(true);
+      });
+    });
+
+  const idle = async () => {
+    while (running.size > 0) await Promise.allSettled([...running]);
+  };
+
+  return {
+    async tick() {
+      const claimed = await claimAndLaunch();
+      if (claimed > 0) return claimed;
+      if (running.size === 0) return 0;
+      // Slots busy or nothing due: wake as soon as a send finishes (or after one poll interval).
+      return (await waitForCompletion(config.workerPollMs)) ? 1 : 0;
+    },
+    async drain() {
+      let total = 0;
+      for (;;) {
+        const n = await claimAndLaunch();
+        total += n;
+        if (n === 0 && running.size === 0) return total;
+        if (running.size >= concurrency || n === 0) await waitForCompletion(60_000);
+      }
+    },
+    idle,
+    inFlight: () => running.size,
+    async close() {
+      await idle();
+      await sender.close();
+    },
+  };
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
