@@ -25,7 +25,6 @@ for (const [addr, prefix] of [
 for (const [addr, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['::ffff:0:0', 96], // IPv4-mapped
   ['::', 96], // IPv4-compatible (deprecated)
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
@@ -33,6 +32,7 @@ for (const [addr, prefix] of [
   ['ff00::', 8], // multicast
 ] as const)
   blocked.addSubnet(addr, prefix, 'ipv6');
+// IPv4-mapped IPv6 (::ffff:a.b.c.d) is matched against the IPv4 rules by BlockList itself.
 
 /** True when an IP address must never be called from production. */
 export function isForbiddenAddress(address: string): boolean {
