@@ -17,9 +17,8 @@ import {
   abandonDelivery,
   type ClaimedDelivery,
   claimDueDeliveries,
-  loadSigningSecrets,
   recordAttempt,
-  scheduleNewDeliveries,
+  signingSecretOf,
 } from './delivery-store';
 import { deliveryHeaders } from './envelope';
 import { createHttpSender, type HttpSender, type SendResult } from './http-sender';
@@ -45,7 +44,8 @@ export interface DeliveryDispatcher {
 export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {}): DeliveryDispatcher {
   const { config } = deps;
   const concurrency = opts.concurrency ?? config.webhookConcurrency;
-  const perUrlLimit = opts.perUrlLimit ?? Math.max(1, Math.ceil(concurrency / 4));
+  const perUrlLimit =
+    opts.perUrlLimit ?? config.webhookPerUrlConcurrency ?? Math.max(1, Math.ceil(concurrency / 4));
   const sender =
     opts.sender ??
     createHttpSender({
@@ -70,7 +70,7 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
   async function finish(d: ClaimedDelivery, startedAt: Date, res: SendResult) {
     const now = deps.clock.now();
     const ok = isSuccessStatus(res.status);
-    let status = nextDeliveryStatus(d.status as 'pending', ok ? 'attempt_succeeded' : 'attempt_failed')!;
+    let status = nextDeliveryStatus(d.status, ok ? 'attempt_succeeded' : 'attempt_failed')!;
     let nextAttemptAt: Date | null = null;
     if (!ok) {
       const retryAfter =
@@ -78,7 +78,7 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
           ? parseRetryAfter(headerValue(res.headers['retry-after']), now)
           : null;
       const delay = retryDelaySeconds(backoff, d.cycleAttempts + 1, retryAfter);
-      if (delay === null) status = nextDeliveryStatus(d.status as 'pending', 'budget_exhausted')!;
+      if (delay === null) status = nextDeliveryStatus(d.status, 'budget_exhausted')!;
       else nextAttemptAt = new Date(now.getTime() + delay * 1000);
     }
     const error = ok ? null : (res.error ?? `HTTP ${res.status}`);
@@ -97,8 +97,9 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       deps.log.warn({ deliveryId: d.id }, 'webhook delivery lease lost; result kept in history only');
   }
 
-  async function sendOne(d: ClaimedDelivery, secret: string | null) {
+  async function sendOne(d: ClaimedDelivery) {
     const startedAt = deps.clock.now();
+    const secret = await signingSecretOf(deps.db, deps.secrets.encryptionKey, d);
     if (secret === null) {
       await abandonDelivery(deps.db, d, startedAt, 'destination deleted');
       return;
@@ -110,9 +111,9 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
     await finish(d, startedAt, res);
   }
 
-  function launch(d: ClaimedDelivery, secret: string | null) {
+  function launch(d: ClaimedDelivery) {
     perUrl.set(d.url, (perUrl.get(d.url) ?? 0) + 1);
-    const p: Promise<void> = sendOne(d, secret)
+    const p: Promise<void> = sendOne(d)
       .catch((err) => deps.log.error({ err, deliveryId: d.id }, 'webhook delivery attempt failed to record'))
       .finally(() => {
         const n = (perUrl.get(d.url) ?? 1) - 1;
@@ -124,39 +125,29 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
     running.add(p);
   }
 
+  /**
+   * Claims into the free slots. When a claim hit a URL's per-URL limit (rows released), claim
+   * again with that URL excluded, so other targets fill the remaining slots at once.
+   */
   async function claimAndLaunch(): Promise<number> {
-    const free = concurrency - running.size;
-    if (free <= 0) return 0;
-    const now = deps.clock.now();
-    await scheduleNewDeliveries(deps.db, now, backoff[0] ?? 0);
-    const saturated = [...perUrl.entries()].filter(([, n]) => n >= perUrlLimit).map(([u]) => u);
-    const batch = await claimDueDeliveries(deps.db, {
-      now,
-      limit: free,
-      leaseMs,
-      firstDelayZero: (backoff[0] ?? 0) <= 0,
-      saturatedUrls: saturated,
-      freeSlotsForUrl: (url) => perUrlLimit - (perUrl.get(url) ?? 0),
-    });
-    if (batch.length === 0) return 0;
-    let secrets: Awaited<ReturnType<typeof loadSigningSecrets>>;
-    try {
-      secrets = await loadSigningSecrets(deps.db, deps.secrets.encryptionKey, batch);
-    } catch (err) {
-      // The leases run out and the rows are claimed again later.
-      deps.log.error({ err }, 'could not load webhook signing secrets');
-      return 0;
+    let launched = 0;
+    for (let round = 0; round < 4; round++) {
+      const free = concurrency - running.size;
+      if (free <= 0) break;
+      const saturated = [...perUrl.entries()].filter(([, n]) => n >= perUrlLimit).map(([u]) => u);
+      const { claimed, released } = await claimDueDeliveries(deps.db, {
+        now: deps.clock.now(),
+        limit: free,
+        leaseMs,
+        firstDelaySeconds: backoff[0] ?? 0,
+        saturatedUrls: saturated,
+        freeSlotsForUrl: (url) => perUrlLimit - (perUrl.get(url) ?? 0),
+      });
+      for (const d of claimed) launch(d);
+      launched += claimed.length;
+      if (released === 0) break;
     }
-    for (const d of batch) {
-      const secret = d.destinationId
-        ? (() => {
-            const s = secrets.destinations.get(d.destinationId);
-            return !s || s.deleted ? null : s.secret;
-          })()
-        : (secrets.main.get(d.clientId) ?? null);
-      launch(d, secret);
-    }
-    return batch.length;
+    return launched;
   }
 
   const waitForCompletion = (ms: number) =>
@@ -174,19 +165,23 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
 
   return {
     async tick() {
+      const free = concurrency - running.size;
       const claimed = await claimAndLaunch();
-      if (claimed > 0) return claimed;
-      if (running.size === 0) return 0;
-      // Slots busy or nothing due: wake as soon as a send finishes (or after one poll interval).
-      return (await waitForCompletion(config.workerPollMs)) ? 1 : 0;
+      // A full batch: there may be more due right now, go again at once.
+      if (claimed > 0 && claimed === free) return claimed;
+      if (running.size === 0) return claimed;
+      // Slots busy, or nothing more due (or only saturated URLs): wake as soon as a send finishes.
+      return (await waitForCompletion(config.workerPollMs)) ? 1 : claimed;
     },
     async drain() {
       let total = 0;
       for (;;) {
+        const free = concurrency - running.size;
         const n = await claimAndLaunch();
         total += n;
         if (n === 0 && running.size === 0) return total;
-        if (running.size >= concurrency || n === 0) await waitForCompletion(60_000);
+        if (n > 0 && n === free) continue;
+        if (running.size > 0) await waitForCompletion(60_000);
       }
     },
     idle,

@@ -4,7 +4,8 @@
  * event types match (empty = all). `webhook.test` goes to the main webhook only, whatever the
  * subscription. The body is built here once and stored with each delivery.
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client';
 import { clients, webhookDeliveries, webhookDestinations } from '../db/schema/index';
 import { newId } from '../shared/ids';
@@ -33,8 +34,11 @@ export async function fanOutEvent(tx: DbOrTx, event: FanoutEvent): Promise<numbe
     .where(eq(clients.id, event.clientId));
   if (!client) return 0;
   const body = buildEnvelopeBody(event);
-  const rows: (typeof webhookDeliveries.$inferInsert)[] = [];
-  const base = { eventId: event.id, clientId: event.clientId, eventType: event.type, body };
+  const rows: PgInsertValue<typeof webhookDeliveries>[] = [];
+  // Due at once: oldest-due-first ordering puts it among retries by when the change happened
+  // (never in the future, even if the reported transition time is ahead of ours).
+  const nextAttemptAt = sql`least(${event.occurredAt.toISOString()}::timestamptz, now())`;
+  const base = { eventId: event.id, clientId: event.clientId, eventType: event.type, body, nextAttemptAt };
 
   if (event.type === 'webhook.test') {
     if (client.webhookUrl) rows.push({ ...base, id: newId(), url: client.webhookUrl, destinationId: null });

@@ -160,7 +160,7 @@ async function deliveries(baseUrl: string): Promise<DeliveryView[]> {
     headers: { authorization: `Bearer ${token}` },
   });
   expect(res.status).toBe(200);
-  return (await res.json()).deliveries;
+  return ((await res.json()) as { deliveries: DeliveryView[] }).deliveries;
 }
 
 describe('crash during delivery', () => {
@@ -174,7 +174,7 @@ describe('crash during delivery', () => {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(res.status).toBe(202);
-      eventIds.push((await res.json()).event_id);
+      eventIds.push(((await res.json()) as { event_id: string }).event_id);
     }
     // Kill once some deliveries were answered and some are still in flight.
     await rx.waitFor(6, 30_000);
@@ -216,11 +216,11 @@ describe('crash during delivery', () => {
       const res = await fetch(`${service.baseUrl}/api/v1/webhooks/deliveries/${d.delivery_id}/attempts`, {
         headers: { authorization: `Bearer ${token}` },
       });
-      const { attempts } = await res.json();
-      const ok = attempts.filter((a: { outcome: string }) => a.outcome === 'succeeded');
+      const { attempts } = (await res.json()) as { attempts: { outcome: string; response_status: number }[] };
+      const ok = attempts.filter((a) => a.outcome === 'succeeded');
       expect(ok).toHaveLength(1);
-      expect(ok[0].response_status).toBeGreaterThanOrEqual(200);
-      expect(ok[0].response_status).toBeLessThan(300);
+      expect(ok[0]!.response_status).toBeGreaterThanOrEqual(200);
+      expect(ok[0]!.response_status).toBeLessThan(300);
     }
     // Graceful stop finishes cleanly.
     service.child.kill('SIGTERM');

@@ -32,7 +32,7 @@ export const webhookDeliveries = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** Attempts in the current cycle (a manual retry starts a new cycle of 8). */
     cycleAttempts: integer('cycle_attempts').notNull().default(0),
-    /** Null for a new delivery: due after the first configured delay. */
+    /** When the next attempt is due (null once finished). */
     nextAttemptAt: ts('next_attempt_at'),
     lockedUntil: ts('locked_until'),
     leaseToken: uuid('lease_token'),
