@@ -280,3 +280,12 @@ describe('destinations', () => {
     ]);
   });
 });
+
+describe('metrics', () => {
+  it('exposes the outbox backlog', async () => {
+    const res = await ctx.app.inject({ url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/webhook_deliveries_due \d+/);
+    expect(res.body).toMatch(/webhook_deliveries_oldest_due_seconds [\d.]+/);
+  });
+});

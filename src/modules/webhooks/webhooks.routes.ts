@@ -6,6 +6,7 @@ import type { Deps } from '../../deps';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../../outbox/event-types';
 import { clientAuthOf } from '../../plugins/auth';
 import type { DeliveryStatus } from './webhooks.machine';
+import { registerWebhookMetrics } from './webhooks.metrics';
 import type { AttemptRow, DeliveryRow, DestinationRow } from './webhooks.repo';
 import * as S from './webhooks.schemas';
 import * as svc from './webhooks.service';
@@ -65,6 +66,7 @@ const attemptView = (a: AttemptRow) => ({
 
 export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
+  if (app.metrics) registerWebhookMetrics(app.metrics, deps);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const read = { permission: 'webhooks.read' as const };
   const write = { permission: 'webhooks.write' as const };

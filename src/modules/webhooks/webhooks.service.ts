@@ -29,7 +29,7 @@ export async function validateTargetUrl(
       throw err;
     }
   }
-  return u.toString();
+  return value.trim();
 }
 
 function validateEventTypes(types: string[] | undefined, loc: string[]): string[] | undefined {
