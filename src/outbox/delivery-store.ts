@@ -59,7 +59,9 @@ export async function claimDueDeliveries(
     /** The first configured delay: a delivery's first attempt of a cycle waits this long past its due time. */
     firstDelaySeconds: number;
     saturatedUrls: string[];
+    saturatedClients: string[];
     freeSlotsForUrl: (url: string) => number;
+    freeSlotsForClient: (clientId: string) => number;
   },
 ): Promise<{ claimed: ClaimedDelivery[]; released: number }> {
   if (opts.limit <= 0) return { claimed: [], released: 0 };
@@ -76,12 +78,19 @@ export async function claimDueDeliveries(
           sql`, `,
         )})`
       : sql``;
+  const notSaturatedClient =
+    opts.saturatedClients.length > 0
+      ? sql`and client_id not in (${sql.join(
+          opts.saturatedClients.map((c) => sql`${c}::uuid`),
+          sql`, `,
+        )})`
+      : sql``;
   const res = await db.execute(sql`
     update webhook_deliveries d
        set locked_until = ${tsParam(new Date(opts.now.getTime() + opts.leaseMs))}, lease_token = ${token}::uuid
       from (select id from webhook_deliveries
              where status in ('pending', 'retrying') and ${due}
-               and (locked_until is null or locked_until <= ${now}) ${notSaturated}
+               and (locked_until is null or locked_until <= ${now}) ${notSaturated} ${notSaturatedClient}
              order by next_attempt_at, id
              limit ${opts.limit}
              for update skip locked) c
@@ -93,16 +102,19 @@ export async function claimDueDeliveries(
                    else (select secret_enc from webhook_destinations where id = d.destination_id and deleted_at is null)
               end as secret_enc`);
   const rows = rowsOf<ClaimRow>(res);
-  const taken = new Map<string, number>();
+  const takenUrl = new Map<string, number>();
+  const takenClient = new Map<string, number>();
   const kept: ClaimedDelivery[] = [];
   const excess: string[] = [];
   for (const r of rows) {
-    const n = taken.get(r.url) ?? 0;
-    if (n >= opts.freeSlotsForUrl(r.url)) {
+    const n = takenUrl.get(r.url) ?? 0;
+    const m = takenClient.get(r.client_id) ?? 0;
+    if (n >= opts.freeSlotsForUrl(r.url) || m >= opts.freeSlotsForClient(r.client_id)) {
       excess.push(r.id);
       continue;
     }
-    taken.set(r.url, n + 1);
+    takenUrl.set(r.url, n + 1);
+    takenClient.set(r.client_id, m + 1);
     kept.push({
       id: r.id,
       eventId: r.event_id,

@@ -1,7 +1,8 @@
 /**
  * The delivery dispatcher: claims due deliveries in a short transaction, sends them outside any
  * transaction with bounded concurrency, and records each result in another short transaction.
- * Fairness: at most `perUrlLimit` requests in flight per target URL per process, and a saturated
+ * Fairness: at most `perUrlLimit` requests in flight per target URL and `perClientLimit` per
+ * client per process (a client with many slow destinations cannot take every slot), and a saturated
  * URL is excluded from the claim query, so one slow endpoint cannot hold back other clients'
  * deliveries. Several dispatchers (threads of work, processes, nodes) can run side by side:
  * FOR UPDATE SKIP LOCKED plus the lease keep them from claiming the same row twice.
@@ -26,6 +27,8 @@ import { createHttpSender, type HttpSender, type SendResult } from './http-sende
 export interface DispatcherOptions {
   concurrency?: number;
   perUrlLimit?: number;
+  /** Max in flight per client per process; default half the concurrency (at least perUrlLimit). */
+  perClientLimit?: number;
   /** Custom sender (tests); default undici with the configured timeout and SSRF guard. */
   sender?: HttpSender;
 }
@@ -52,13 +55,22 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       timeoutMs: config.webhookTimeoutMs,
       maxResponseBytes: config.webhookMaxResponseBytes,
       guardPrivateNetworks: config.environment === 'production',
-      connectionsPerOrigin: perUrlLimit,
+      // Fairness is enforced per URL and per client above; an origin shared by many URLs (one SaaS
+      // host for many merchants) must not queue every request behind a slow one.
+      connectionsPerOrigin: concurrency,
     });
   // The lease outlives the longest possible attempt (headers deadline + capped body read + margin).
   const leaseMs = config.webhookTimeoutMs * 2 + 5000;
   const backoff = config.webhookBackoffSeconds;
   const running = new Set<Promise<void>>();
+  const perClientLimit = opts.perClientLimit ?? Math.max(perUrlLimit, Math.ceil(concurrency / 2));
   const perUrl = new Map<string, number>();
+  const perClient = new Map<string, number>();
+  const bump = (m: Map<string, number>, k: string, by: number) => {
+    const n = (m.get(k) ?? 0) + by;
+    if (n <= 0) m.delete(k);
+    else m.set(k, n);
+  };
   let waiters: (() => void)[] = [];
 
   const notify = () => {
@@ -112,13 +124,13 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
   }
 
   function launch(d: ClaimedDelivery) {
-    perUrl.set(d.url, (perUrl.get(d.url) ?? 0) + 1);
+    bump(perUrl, d.url, 1);
+    bump(perClient, d.clientId, 1);
     const p: Promise<void> = sendOne(d)
       .catch((err) => deps.log.error({ err, deliveryId: d.id }, 'webhook delivery attempt failed to record'))
       .finally(() => {
-        const n = (perUrl.get(d.url) ?? 1) - 1;
-        if (n <= 0) perUrl.delete(d.url);
-        else perUrl.set(d.url, n);
+        bump(perUrl, d.url, -1);
+        bump(perClient, d.clientId, -1);
         running.delete(p);
         notify();
       });
@@ -135,13 +147,18 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       const free = concurrency - running.size;
       if (free <= 0) break;
       const saturated = [...perUrl.entries()].filter(([, n]) => n >= perUrlLimit).map(([u]) => u);
+      const saturatedClients = [...perClient.entries()]
+        .filter(([, n]) => n >= perClientLimit)
+        .map(([c]) => c);
       const { claimed, released } = await claimDueDeliveries(deps.db, {
         now: deps.clock.now(),
         limit: free,
         leaseMs,
         firstDelaySeconds: backoff[0] ?? 0,
         saturatedUrls: saturated,
+        saturatedClients,
         freeSlotsForUrl: (url) => perUrlLimit - (perUrl.get(url) ?? 0),
+        freeSlotsForClient: (clientId) => perClientLimit - (perClient.get(clientId) ?? 0),
       });
       for (const d of claimed) launch(d);
       launched += claimed.length;

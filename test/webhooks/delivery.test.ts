@@ -329,23 +329,38 @@ describe('several workers', () => {
     expect(new Set(seen).size).toBe(30);
   });
 
-  it('a slow endpoint does not hold back another client', async () => {
+  it('a slow client (several slow endpoints) does not hold back another client', async () => {
     const slow = await client('/slow-endpoint', () => ({ status: 200, delayMs: 250 }));
+    for (const path of ['/slow-endpoint-2', '/slow-endpoint-3']) {
+      const prev = rx.behaviour;
+      rx.behaviour = (req, i) => (req.path === path ? { status: 200, delayMs: 250 } : prev(req, i));
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks/destinations',
+        headers: slow.headers,
+        payload: { url: `${rx.url}${path}` },
+      });
+      expect(res.statusCode).toBe(201);
+    }
     const fast = await client('/fast-endpoint');
-    for (let i = 0; i < 12; i++) await emitTestEvent(ctx, slow.clientId, 'payment.status_changed', { i });
+    for (let i = 0; i < 6; i++) await emitTestEvent(ctx, slow.clientId, 'payment.status_changed', { i });
     for (let i = 0; i < 4; i++) await emitTestEvent(ctx, fast.clientId, 'payment.status_changed', { i });
-    const d = createDeliveryDispatcher(ctx.deps, { concurrency: 4, perUrlLimit: 2 });
+    // 4 slots, 2 per URL, 2 per client: the slow client can never hold more than half.
+    const d = createDeliveryDispatcher(ctx.deps, { concurrency: 4, perUrlLimit: 2, perClientLimit: 2 });
     const t0 = Date.now();
-    let fastDone = 0;
     const done = d.drain();
-    while (rx.on('/fast-endpoint').length < 4 && Date.now() - t0 < 5000)
+    while (rx.on('/fast-endpoint').length < 4 && Date.now() - t0 < 10_000)
       await new Promise((r) => setTimeout(r, 10));
-    fastDone = Date.now() - t0;
+    const fastDone = Date.now() - t0;
     await done;
     const slowDone = Date.now() - t0;
     await d.close();
     expect(rx.on('/fast-endpoint')).toHaveLength(4);
-    expect(rx.on('/slow-endpoint')).toHaveLength(12);
+    const slowCount = ['/slow-endpoint', '/slow-endpoint-2', '/slow-endpoint-3'].reduce(
+      (n, p) => n + rx.on(p).length,
+      0,
+    );
+    expect(slowCount).toBe(18);
     expect(fastDone).toBeLessThan(slowDone / 2);
   });
 });
