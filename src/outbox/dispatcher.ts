@@ -111,7 +111,16 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
 
   async function sendOne(d: ClaimedDelivery) {
     const startedAt = deps.clock.now();
-    const secret = await signingSecretOf(deps.db, deps.secrets.encryptionKey, d);
+    let secret: string | null;
+    try {
+      secret = await signingSecretOf(deps.db, deps.secrets.encryptionKey, d);
+    } catch (err) {
+      // Unreadable secret (e.g. a changed data key): a failed attempt, not a silent loop.
+      deps.log.error({ err, deliveryId: d.id }, 'webhook signing secret unavailable');
+      const res = { status: null, headers: {}, bodySnippet: null, durationMs: 0, refused: true };
+      await finish(d, startedAt, { ...res, error: 'signing secret unavailable' });
+      return;
+    }
     if (secret === null) {
       await abandonDelivery(deps.db, d, startedAt, 'destination deleted');
       return;
