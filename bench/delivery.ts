@@ -53,6 +53,8 @@ export async function runDeliveryBench(
   const config = loadConfig({
     SVC_DATA_DIR: `/tmp/svc-bench-${randomBytes(4).toString('hex')}`,
     SVC_WEBHOOK_CONCURRENCY: String(concurrency),
+    // One merchant endpoint: by default it may use a quarter of the slots (fairness); raise to measure raw capacity.
+    SVC_WEBHOOK_PER_URL_CONCURRENCY: process.env.BENCH_PER_URL_CONCURRENCY,
     SVC_WORKER_POLL_MS: '10',
     LOG_LEVEL: 'silent',
   });
@@ -164,7 +166,7 @@ export async function runDeliveryBench(
   delays.sort((a, b) => a - b);
   return {
     engine: database.engine,
-    mode: rate > 0 ? `paced at ${rate}/s` : `max rate, ${producers} writers`,
+    mode: `${rate > 0 ? `paced at ${rate}/s` : `max rate, ${producers} writers`}, ${config.webhookPerUrlConcurrency ?? Math.ceil(concurrency / 4)} in flight per URL`,
     events,
     concurrency,
     eventsPerSecond: Math.round((events / (lastAt - firstAt)) * 1000),
