@@ -230,6 +230,22 @@ CREATE TABLE "refresh_tokens" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "sandbox_bank_sessions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"ref_id" text NOT NULL,
+	"transaction_id" uuid NOT NULL,
+	"amount" text NOT NULL,
+	"currency" text NOT NULL,
+	"merchant_name" text NOT NULL,
+	"bank_id" text,
+	"transfer_id" text,
+	"provider_status" text DEFAULT 'initiated' NOT NULL,
+	"return_url" text,
+	"expires_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "security_challenges" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"client_id" uuid NOT NULL,
@@ -265,22 +281,6 @@ CREATE TABLE "totp_enrollments" (
 	"consumed_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "totp_enrollments_token_hash_unique" UNIQUE("token_hash")
-);
---> statement-breakpoint
-CREATE TABLE "sandbox_bank_sessions" (
-	"id" uuid PRIMARY KEY NOT NULL,
-	"ref_id" text NOT NULL,
-	"transaction_id" uuid NOT NULL,
-	"amount" text NOT NULL,
-	"currency" text NOT NULL,
-	"merchant_name" text NOT NULL,
-	"bank_id" text,
-	"transfer_id" text,
-	"provider_status" text DEFAULT 'initiated' NOT NULL,
-	"return_url" text,
-	"expires_at" timestamp with time zone NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "payment_idempotency_keys" (
@@ -337,6 +337,57 @@ CREATE TABLE "transactions" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "webhook_deliveries" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"event_id" uuid NOT NULL,
+	"client_id" uuid NOT NULL,
+	"destination_id" uuid,
+	"event_type" text NOT NULL,
+	"url" text NOT NULL,
+	"body" text NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"cycle_attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone,
+	"locked_until" timestamp with time zone,
+	"lease_token" uuid,
+	"last_attempt_at" timestamp with time zone,
+	"last_response_status" integer,
+	"last_error" text,
+	"succeeded_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_delivery_attempts" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"delivery_id" uuid NOT NULL,
+	"client_id" uuid NOT NULL,
+	"attempt" integer NOT NULL,
+	"url" text NOT NULL,
+	"started_at" timestamp with time zone NOT NULL,
+	"duration_ms" integer NOT NULL,
+	"response_status" integer,
+	"response_body" text,
+	"error" text,
+	"outcome" text NOT NULL,
+	"next_attempt_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_destinations" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"url" text NOT NULL,
+	"description" text,
+	"event_types" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"enabled" boolean DEFAULT true NOT NULL,
+	"secret_enc" text NOT NULL,
+	"deleted_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "accounts" ADD CONSTRAINT "accounts_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_credentials" ADD CONSTRAINT "api_credentials_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_credentials" ADD CONSTRAINT "api_credentials_created_by_account_id_accounts_id_fk" FOREIGN KEY ("created_by_account_id") REFERENCES "public"."accounts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -365,6 +416,11 @@ ALTER TABLE "transactions" ADD CONSTRAINT "transactions_client_id_clients_id_fk"
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_user_id_kyc_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."kyc_users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_business_customer_id_business_customers_id_fk" FOREIGN KEY ("business_customer_id") REFERENCES "public"."business_customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_destination_id_webhook_destinations_id_fk" FOREIGN KEY ("destination_id") REFERENCES "public"."webhook_destinations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_delivery_attempts" ADD CONSTRAINT "webhook_delivery_attempts_delivery_id_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_deliveries"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_destinations" ADD CONSTRAINT "webhook_destinations_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "accounts_email_uq" ON "accounts" USING btree (lower("email"));--> statement-breakpoint
 CREATE INDEX "accounts_client_idx" ON "accounts" USING btree ("client_id","created_at");--> statement-breakpoint
 CREATE INDEX "revoked_tokens_expires_idx" ON "revoked_tokens" USING btree ("expires_at");--> statement-breakpoint
@@ -389,10 +445,10 @@ CREATE INDEX "projects_client_created_idx" ON "projects" USING btree ("client_id
 CREATE INDEX "projects_opco_idx" ON "projects" USING btree ("opco_id");--> statement-breakpoint
 CREATE INDEX "refresh_sessions_account_idx" ON "refresh_sessions" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE INDEX "refresh_tokens_session_idx" ON "refresh_tokens" USING btree ("session_id");--> statement-breakpoint
-CREATE INDEX "security_challenges_account_idx" ON "security_challenges" USING btree ("account_id","created_at");--> statement-breakpoint
-CREATE INDEX "totp_enrollments_account_idx" ON "totp_enrollments" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "sandbox_bank_sessions_ref_uq" ON "sandbox_bank_sessions" USING btree ("ref_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "sandbox_bank_sessions_transfer_uq" ON "sandbox_bank_sessions" USING btree ("transfer_id");--> statement-breakpoint
+CREATE INDEX "security_challenges_account_idx" ON "security_challenges" USING btree ("account_id","created_at");--> statement-breakpoint
+CREATE INDEX "totp_enrollments_account_idx" ON "totp_enrollments" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_idempotency_keys_client_key_uq" ON "payment_idempotency_keys" USING btree ("client_id","idempotency_key");--> statement-breakpoint
 CREATE INDEX "transaction_status_events_tx_idx" ON "transaction_status_events" USING btree ("transaction_id","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "transactions_checkout_token_uq" ON "transactions" USING btree ("checkout_token");--> statement-breakpoint
@@ -402,4 +458,9 @@ CREATE INDEX "transactions_client_status_created_idx" ON "transactions" USING bt
 CREATE INDEX "transactions_client_project_created_idx" ON "transactions" USING btree ("client_id","project_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "transactions_client_user_created_idx" ON "transactions" USING btree ("client_id","user_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "transactions_pending_expiry_idx" ON "transactions" USING btree ("expires_at") WHERE status = 'pending';--> statement-breakpoint
-CREATE INDEX "transactions_processing_expiry_idx" ON "transactions" USING btree ("expires_at") WHERE status = 'processing';
+CREATE INDEX "transactions_processing_expiry_idx" ON "transactions" USING btree ("expires_at") WHERE status = 'processing';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" in ('pending', 'retrying');--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_client_created_idx" ON "webhook_deliveries" USING btree ("client_id","created_at" desc,"id" desc);--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint
+CREATE INDEX "webhook_delivery_attempts_delivery_idx" ON "webhook_delivery_attempts" USING btree ("delivery_id","attempt");--> statement-breakpoint
+CREATE INDEX "webhook_destinations_client_created_idx" ON "webhook_destinations" USING btree ("client_id","created_at" desc);

@@ -22,6 +22,8 @@ export interface Config {
   webhookBackoffSeconds: number[];
   webhookTimeoutMs: number;
   webhookConcurrency: number;
+  /** Max requests in flight per target URL per process (fairness); null = a quarter of webhookConcurrency. */
+  webhookPerUrlConcurrency: number | null;
   webhookMaxResponseBytes: number;
   refreshCooldownSeconds: number;
   /** Sandbox bank: authorization window of a bank session once the payer picked a bank. */
@@ -150,6 +152,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookBackoffSeconds: r.seconds('SVC_WEBHOOK_BACKOFF_SECONDS', DEFAULT_WEBHOOK_BACKOFF),
     webhookTimeoutMs: r.int('SVC_WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
     webhookConcurrency: r.int('SVC_WEBHOOK_CONCURRENCY', 16, 1, 1000),
+    webhookPerUrlConcurrency: r.raw('SVC_WEBHOOK_PER_URL_CONCURRENCY')
+      ? r.int('SVC_WEBHOOK_PER_URL_CONCURRENCY', 4, 1, 1000)
+      : null,
     webhookMaxResponseBytes: r.int('SVC_WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 10 * 1024 * 1024),
     refreshCooldownSeconds: r.int('SVC_REFRESH_COOLDOWN_SECONDS', 10, 0, 3600),
     bankSessionTtlSeconds: r.int('SVC_BANK_SESSION_TTL_SECONDS', 900, 30, 86400),

@@ -23,6 +23,7 @@ import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
+import { webhooksRoutes } from './webhooks/webhooks.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
@@ -43,6 +44,7 @@ export const apiModules: ModulePlugin[] = [
   adminRoutes,
   paymentsRoutes,
   bankNotificationRoutes,
+  webhooksRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [healthRoutes, checkoutRoutes, sandboxBankRoutes];

@@ -7,6 +7,7 @@ import type { DbOrTx } from '../db/client';
 import { events } from '../db/schema/index';
 import { newId } from '../shared/ids';
 import type { AnyEventType } from './event-types';
+import { fanOutEvent } from './fanout';
 
 export interface EventInput {
   clientId: string;
@@ -24,13 +25,6 @@ export interface EmittedEvent {
   type: AnyEventType;
   occurredAt: Date;
   data: Record<string, unknown>;
-}
-
-/** Fan-out hooks run inside the same transaction (webhook deliveries are created here). */
-export type EventFanout = (tx: DbOrTx, event: EmittedEvent) => Promise<void>;
-const fanouts: EventFanout[] = [];
-export function registerEventFanout(f: EventFanout): void {
-  if (!fanouts.includes(f)) fanouts.push(f);
 }
 
 /** Returns the new event, or null when an event with the same dedup key already exists. */
@@ -57,6 +51,7 @@ export async function emitEvent(tx: DbOrTx, input: EventInput): Promise<EmittedE
     occurredAt: input.occurredAt,
     data: input.data,
   };
-  for (const f of fanouts) await f(tx, event);
+  // Same transaction: the event and its webhook deliveries commit together or not at all.
+  await fanOutEvent(tx, event);
   return event;
 }

@@ -70,6 +70,14 @@ export const M = {
   apiCredentialNotFound: 'API credential not found',
   businessCustomerNotFound: 'Business customer not found',
   clientNotFound: 'Client not found',
+  // (not in the spec's catalogue; our additions for the webhook resources)
+  webhookDestinationNotFound: 'Webhook destination not found',
+  webhookDeliveryNotFound: 'Webhook delivery not found',
+  webhookDeliveryInFlight: 'Webhook delivery is being attempted right now, retry later',
+  webhookDestinationDeleted: 'Webhook destination was deleted',
+  webhookUrlInvalid: 'URL must be an absolute http or https URL',
+  webhookUrlNotPublic: 'URL must resolve to a public address',
+  webhookEventTypeUnknown: 'Unknown event type',
   // 409
   idempotencyPayloadMismatch: 'Idempotency key already used with a different request payload.',
   idempotencyInProgress: 'Duplicated request with same idempotency key is still being processed.',

@@ -5,9 +5,11 @@ import { sweepApiKeyLockouts } from '../modules/auth/credentials.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
+import { createWebhookDeliveryWorker } from './webhook-delivery';
 
 export function createWorkers(deps: Deps): Worker[] {
   return [
+    createWebhookDeliveryWorker(deps),
     createOpcoActivationWorker(deps),
     // Pending payment links past expires_at become expired (claimed with FOR UPDATE SKIP LOCKED, in batches).
     loopWorker(

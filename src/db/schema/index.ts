@@ -15,3 +15,5 @@ export * from './security-challenges';
 export * from './staff-login-attempts';
 export * from './totp-enrollments';
 export * from './transactions';
+export * from './webhook-deliveries';
+export * from './webhook-destinations';

@@ -1,0 +1,204 @@
+/**
+ * Delivery benchmark: events per second from the status change (the transaction that writes the
+ * event) to a 2xx at a local receiver, with p50/p99 end-to-end delay. Runs the real outbox,
+ * fan-out and delivery worker in process, over PGlite (default) or PostgreSQL (BENCH_DATABASE_URL).
+ *
+ *   npm run bench:delivery                      # 2000 events, PGlite
+ *   BENCH_EVENTS=5000 BENCH_DATABASE_URL=postgres://... npm run bench:delivery
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { loadConfig } from '../src/config';
+import { openPglite, openPostgres } from '../src/db/client';
+import { clients } from '../src/db/schema/index';
+import type { Deps } from '../src/deps';
+import { emitEvent } from '../src/outbox/emit';
+import { createProviders } from '../src/providers/index';
+import { systemClock } from '../src/shared/clock';
+import { deriveSecrets } from '../src/shared/crypto';
+import { newId } from '../src/shared/ids';
+import { createWebhookDeliveryWorker } from '../src/workers/webhook-delivery';
+
+export interface DeliveryBenchResult {
+  engine: string;
+  mode: string;
+  events: number;
+  concurrency: number;
+  eventsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+export async function runDeliveryBench(
+  opts: {
+    events?: number;
+    concurrency?: number;
+    databaseUrl?: string | null;
+    /** Concurrent writers in the closed-loop mode. */
+    producers?: number;
+    /** Events per second in the open-loop mode; 0 = closed loop (maximum throughput). */
+    rate?: number;
+  } = {},
+): Promise<DeliveryBenchResult> {
+  const events = opts.events ?? 2000;
+  const producers = opts.producers ?? 8;
+  const rate = opts.rate ?? 0;
+  const concurrency = opts.concurrency ?? 16;
+  const config = loadConfig({
+    SVC_DATA_DIR: `/tmp/svc-bench-${randomBytes(4).toString('hex')}`,
+    SVC_WEBHOOK_CONCURRENCY: String(concurrency),
+    // One merchant endpoint: by default it may use a quarter of the slots (fairness); raise to measure raw capacity.
+    SVC_WEBHOOK_PER_URL_CONCURRENCY: process.env.BENCH_PER_URL_CONCURRENCY,
+    SVC_WORKER_POLL_MS: '10',
+    LOG_LEVEL: 'silent',
+  });
+  const database = opts.databaseUrl
+    ? await openPostgres(opts.databaseUrl, 10)
+    : await openPglite({ dataDir: null });
+  await database.migrate();
+  const secrets = deriveSecrets(
+    'bench-jwt-secret-long-enough-0123456789abcdef',
+    randomBytes(32).toString('base64'),
+  );
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    clock: systemClock,
+    secrets,
+    mailer: { send: async () => {} },
+    providers: createProviders(config, secrets),
+    log: pino({ level: 'silent' }),
+  };
+
+  const created = new Map<string, number>();
+  const delays: number[] = [];
+  let firstAt = 0;
+  let lastAt = 0;
+  let resolveDone: () => void;
+  const done = new Promise<void>((r) => {
+    resolveDone = r;
+  });
+  const seen = new Set<string>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200).end();
+      const id = String(req.headers['x-svc-event-id']);
+      const t0 = created.get(id);
+      if (t0 === undefined || seen.has(id)) return;
+      seen.add(id);
+      const now = performance.now();
+      delays.push(now - t0);
+      lastAt = now;
+      if (seen.size === events) resolveDone();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const [client] = await deps.db
+    .insert(clients)
+    .values({
+      companyName: 'Bench',
+      email: `bench-${newId()}@example.com`,
+      status: 'active',
+      webhookUrl: url,
+      webhookEnabled: true,
+    })
+    .returning({ id: clients.id });
+
+  const worker = createWebhookDeliveryWorker(deps);
+  worker.start();
+  // One status change: one transaction writes the event and its delivery row.
+  const emitOne = async () => {
+    const t0 = performance.now();
+    const key = newId();
+    await deps.db.transaction(async (tx) => {
+      const e = await emitEvent(tx, {
+        clientId: client!.id,
+        type: 'payment.status_changed',
+        data: {
+          transaction_id: key,
+          previous_payment_status: 'pending',
+          current_payment_status: 'processing',
+          amount: '10.00',
+          currency: 'EUR',
+        },
+        occurredAt: new Date(),
+        dedupKey: `bench:${key}`,
+      });
+      if (e) created.set(e.id, t0);
+    });
+  };
+  firstAt = performance.now();
+  if (rate > 0) {
+    // Open loop at a fixed rate: latency without queueing behind a saturated worker.
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < events; i++) {
+      const due = firstAt + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      pending.push(emitOne());
+    }
+    await Promise.all(pending);
+  } else {
+    // Closed loop, `producers` concurrent writers, as fast as the database takes them.
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: producers }, async () => {
+        while (next < events) {
+          next++;
+          await emitOne();
+        }
+      }),
+    );
+  }
+  await done;
+  await worker.stop();
+  await new Promise<void>((r) => server.close(() => r()));
+  await database.close();
+  delays.sort((a, b) => a - b);
+  return {
+    engine: database.engine,
+    mode: `${rate > 0 ? `paced at ${rate}/s` : `max rate, ${producers} writers`}, ${config.webhookPerUrlConcurrency ?? Math.ceil(concurrency / 4)} in flight per URL`,
+    events,
+    concurrency,
+    eventsPerSecond: Math.round((events / (lastAt - firstAt)) * 1000),
+    p50Ms: Math.round(percentile(delays, 50) * 10) / 10,
+    p99Ms: Math.round(percentile(delays, 99) * 10) / 10,
+    maxMs: Math.round(delays[delays.length - 1]! * 10) / 10,
+  };
+}
+
+export function formatDeliveryBench(r: DeliveryBenchResult): string {
+  return `webhook delivery (${r.engine}, ${r.mode}, ${r.events} events, worker concurrency ${r.concurrency}): ${r.eventsPerSecond} events/s status change -> 2xx; end-to-end p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms`;
+}
+
+/** Both modes: maximum throughput, then latency at a steady rate below it. */
+export async function runDeliveryBenchSuite(): Promise<DeliveryBenchResult[]> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
+  const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+  const max = await runDeliveryBench({
+    events: Number(process.env.BENCH_EVENTS ?? 2000),
+    concurrency,
+    databaseUrl,
+  });
+  const paced = await runDeliveryBench({
+    events: Number(process.env.BENCH_PACED_EVENTS ?? 500),
+    rate: Number(process.env.BENCH_RATE ?? Math.max(10, Math.floor(max.eventsPerSecond / 2))),
+    concurrency,
+    databaseUrl,
+  });
+  return [max, paced];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const r of await runDeliveryBenchSuite()) console.log(formatDeliveryBench(r));
+}

@@ -1,0 +1,202 @@
+/** Webhook configuration, destinations, test events, delivery history and manual retries. */
+import type { Deps } from '../../deps';
+import { newWebhookSecret } from '../../outbox/delivery-store';
+import { emitEvent } from '../../outbox/emit';
+import { EVENT_TYPES } from '../../outbox/event-types';
+import { assertPublicHost, ForbiddenTargetError, hostOf, parseWebhookUrl } from '../../outbox/ssrf';
+import { encrypt } from '../../shared/crypto';
+import { badRequest, conflict, invalidField, notFound } from '../../shared/errors';
+import { newId } from '../../shared/ids';
+import { M } from '../../shared/messages';
+import { type DeliveryStatus, isTerminalDelivery, nextDeliveryStatus } from './webhooks.machine';
+import * as repo from './webhooks.repo';
+
+export const TEST_EVENT_MESSAGE = 'This is a test event sent from the webhook settings.';
+
+/** http(s) only; in production the host must resolve to public addresses only (SSRF). 422 otherwise. */
+export async function validateTargetUrl(
+  deps: Deps,
+  value: string,
+  loc: (string | number)[],
+): Promise<string> {
+  const u = parseWebhookUrl(value);
+  if (!u || value.length > 2048) throw invalidField(loc, M.webhookUrlInvalid);
+  if (deps.config.environment === 'production') {
+    try {
+      await assertPublicHost(hostOf(u));
+    } catch (err) {
+      if (err instanceof ForbiddenTargetError) throw invalidField(loc, M.webhookUrlNotPublic);
+      throw err;
+    }
+  }
+  return value.trim();
+}
+
+function validateEventTypes(types: string[] | undefined, loc: string[]): string[] | undefined {
+  if (types === undefined) return undefined;
+  types.forEach((t, i) => {
+    if (!(EVENT_TYPES as readonly string[]).includes(t))
+      throw invalidField([...loc, i], M.webhookEventTypeUnknown);
+  });
+  return [...new Set(types)];
+}
+
+export async function getSubscription(deps: Deps, clientId: string) {
+  const row = await repo.findSubscription(deps.db, clientId);
+  if (!row) throw notFound(M.notFound);
+  return row;
+}
+
+export async function updateSubscription(
+  deps: Deps,
+  clientId: string,
+  body: { event_types?: string[]; webhook_url?: string | null; webhook_enabled?: boolean },
+) {
+  const current = await getSubscription(deps, clientId);
+  const eventTypes = validateEventTypes(body.event_types, ['body', 'event_types']);
+  let url = current.webhookUrl;
+  if (body.webhook_url !== undefined)
+    url =
+      body.webhook_url === null || body.webhook_url === ''
+        ? null
+        : await validateTargetUrl(deps, body.webhook_url, ['body', 'webhook_url']);
+  const enabled = body.webhook_enabled ?? (url === null ? false : current.webhookEnabled);
+  if (enabled && !url) throw badRequest(M.webhookUrlRequired);
+  const row = await repo.updateSubscription(deps.db, clientId, {
+    webhookUrl: url,
+    webhookEnabled: enabled,
+    ...(eventTypes !== undefined ? { webhookEventTypes: eventTypes } : {}),
+  });
+  return row!;
+}
+
+/** A new main webhook secret, returned once; the old one stops signing at once. */
+export async function rotateWebhookSecret(deps: Deps, clientId: string): Promise<string> {
+  const secret = newWebhookSecret();
+  const row = await repo.updateSubscription(deps.db, clientId, {
+    webhookSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
+  });
+  if (!row) throw notFound(M.notFound);
+  return secret;
+}
+
+export async function sendTestEvent(deps: Deps, clientId: string, accountId: string | null) {
+  return deps.db.transaction(async (tx) => {
+    const sub = await repo.findSubscription(tx, clientId);
+    if (!sub?.webhookUrl) throw badRequest(M.webhookUrlRequiredForTest);
+    const event = await emitEvent(tx, {
+      clientId,
+      type: 'webhook.test',
+      data: { message: TEST_EVENT_MESSAGE, requested_by_account_id: accountId },
+      occurredAt: deps.clock.now(),
+      dedupKey: `webhook.test:${newId()}`,
+    });
+    return event!;
+  });
+}
+
+export async function createDestination(
+  deps: Deps,
+  clientId: string,
+  body: { url: string; event_types?: string[]; description?: string | null; enabled?: boolean },
+) {
+  const url = await validateTargetUrl(deps, body.url, ['body', 'url']);
+  const eventTypes = validateEventTypes(body.event_types, ['body', 'event_types']) ?? [];
+  const secret = newWebhookSecret();
+  const row = await repo.insertDestination(deps.db, {
+    clientId,
+    url,
+    description: body.description ?? null,
+    eventTypes,
+    enabled: body.enabled ?? true,
+    secretEnc: encrypt(deps.secrets.encryptionKey, secret),
+    createdAt: deps.clock.now(),
+    updatedAt: deps.clock.now(),
+  });
+  return { row, secret };
+}
+
+export const listDestinations = (deps: Deps, clientId: string, limit: number, offset: number) =>
+  repo.listDestinations(deps.db, clientId, limit, offset);
+
+export async function getDestination(deps: Deps, clientId: string, id: string) {
+  const row = await repo.findDestination(deps.db, clientId, id);
+  if (!row) throw notFound(M.webhookDestinationNotFound);
+  return row;
+}
+
+export async function updateDestination(
+  deps: Deps,
+  clientId: string,
+  id: string,
+  body: { url?: string; event_types?: string[]; description?: string | null; enabled?: boolean },
+) {
+  await getDestination(deps, clientId, id);
+  const set: Parameters<typeof repo.updateDestination>[3] = {};
+  if (body.url !== undefined) set.url = await validateTargetUrl(deps, body.url, ['body', 'url']);
+  const types = validateEventTypes(body.event_types, ['body', 'event_types']);
+  if (types !== undefined) set.eventTypes = types;
+  if (body.description !== undefined) set.description = body.description;
+  if (body.enabled !== undefined) set.enabled = body.enabled;
+  const row = await repo.updateDestination(deps.db, clientId, id, set, deps.clock.now());
+  if (!row) throw notFound(M.webhookDestinationNotFound);
+  return row;
+}
+
+export async function rotateDestinationSecret(deps: Deps, clientId: string, id: string): Promise<string> {
+  const secret = newWebhookSecret();
+  const row = await repo.updateDestination(
+    deps.db,
+    clientId,
+    id,
+    { secretEnc: encrypt(deps.secrets.encryptionKey, secret) },
+    deps.clock.now(),
+  );
+  if (!row) throw notFound(M.webhookDestinationNotFound);
+  return secret;
+}
+
+export async function deleteDestination(deps: Deps, clientId: string, id: string): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const row = await repo.updateDestination(tx, clientId, id, { deletedAt: now, enabled: false }, now);
+    if (!row) throw notFound(M.webhookDestinationNotFound);
+    await repo.closeDeliveriesOfDestination(tx, clientId, id, now);
+  });
+}
+
+export const listDeliveries = (
+  deps: Deps,
+  clientId: string,
+  filter: repo.DeliveryFilter,
+  limit: number,
+  offset: number,
+) => repo.listDeliveries(deps.db, clientId, filter, limit, offset);
+
+export async function getDelivery(deps: Deps, clientId: string, id: string) {
+  const row = await repo.findDelivery(deps.db, clientId, id);
+  if (!row) throw notFound(M.webhookDeliveryNotFound);
+  return row;
+}
+
+export async function listAttempts(deps: Deps, clientId: string, deliveryId: string) {
+  await getDelivery(deps, clientId, deliveryId);
+  return repo.listAttempts(deps.db, clientId, deliveryId);
+}
+
+/** Redelivers now: a finished delivery (also dead_letter) gets a fresh budget; history is kept. */
+export async function retryDelivery(deps: Deps, clientId: string, id: string) {
+  const now = deps.clock.now();
+  const d = await getDelivery(deps, clientId, id);
+  if (d.lockedUntil && d.lockedUntil > now) throw conflict(M.webhookDeliveryInFlight);
+  if (d.destinationId) {
+    const dest = await repo.findDestination(deps.db, clientId, d.destinationId);
+    if (!dest) throw conflict(M.webhookDestinationDeleted);
+  }
+  const status = d.status as DeliveryStatus;
+  const to = nextDeliveryStatus(status, 'manual_retry');
+  if (!to) throw conflict(M.webhookDeliveryInFlight);
+  const row = await repo.requeueDelivery(deps.db, d, to, isTerminalDelivery(status), now);
+  if (!row) throw conflict(M.webhookDeliveryInFlight);
+  return row;
+}

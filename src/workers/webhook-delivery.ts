@@ -1,0 +1,16 @@
+/** The webhook delivery worker: a loop over the dispatcher; on stop it claims nothing more and finishes in-flight sends. */
+import type { Deps } from '../deps';
+import { createDeliveryDispatcher } from '../outbox/dispatcher';
+import { loopWorker, type Worker } from './loop';
+
+export function createWebhookDeliveryWorker(deps: Deps): Worker {
+  const dispatcher = createDeliveryDispatcher(deps);
+  const loop = loopWorker('webhook-delivery', deps.config.workerPollMs, () => dispatcher.tick(), deps.log);
+  return {
+    ...loop,
+    async stop() {
+      await loop.stop();
+      await dispatcher.close();
+    },
+  };
+}
