@@ -120,6 +120,15 @@ describe('configuration endpoints in production', () => {
       });
       expect(dest.statusCode, url).toBe(422);
       expect(dest.json().detail[0].loc).toEqual(['body', 'url']);
+      // The client settings endpoint applies the same target rules to webhook_url.
+      const settings = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/v1/auth/client/settings',
+        headers: c.headers,
+        payload: { webhook_url: url.replace(/^http:/, 'https:') },
+      });
+      expect(settings.statusCode, url).toBe(422);
+      expect(settings.json().detail[0].loc).toEqual(['body', 'webhook_url']);
     }
     const res = await ctx.app.inject({
       method: 'PUT',

@@ -3,9 +3,11 @@
  * webhook switch. PUT is a partial update: absent fields keep their value, null clears a URL.
  * The webhook cannot be enabled without a URL, nor its URL cleared while it is enabled.
  */
+
 import type { Deps } from '../../deps';
 import { badRequest, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
+import { validateTargetUrl } from '../webhooks/webhooks.service';
 import { findSettings, type SettingsRow, saveSettings } from './settings.repo';
 
 export interface SettingsView {
@@ -68,6 +70,8 @@ export async function updateClientSettings(
     typeof input.webhook_url === 'string'
       ? checkUrl('webhook_url', input.webhook_url, deps.config.environment === 'production')
       : input.webhook_url;
+  // The same target rules as the webhook subscription (non-public hosts refused in production).
+  if (webhookUrl) await validateTargetUrl(deps, webhookUrl, ['body', 'webhook_url']);
   const row = await deps.db.transaction(async (tx) => {
     const current = await findSettings(tx, clientId, true);
     if (!current) throw notFound(M.notFound);
