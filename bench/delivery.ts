@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { openPglite, openPostgres } from '../src/db/client';
@@ -182,21 +183,41 @@ export function formatDeliveryBench(r: DeliveryBenchResult): string {
 }
 
 /** Both modes: maximum throughput, then latency at a steady rate below it. */
+/** With DATABASE_URL (like the API bench), runs in a fresh database created on that server and dropped after. */
+async function withBenchDatabase<T>(run: (url: string | null) => Promise<T>): Promise<T> {
+  if (process.env.BENCH_DATABASE_URL) return run(process.env.BENCH_DATABASE_URL);
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return run(null);
+  const name = `svc_bench_delivery_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  try {
+    return await run(u.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
 export async function runDeliveryBenchSuite(): Promise<DeliveryBenchResult[]> {
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
-  const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
-  const max = await runDeliveryBench({
-    events: Number(process.env.BENCH_EVENTS ?? 2000),
-    concurrency,
-    databaseUrl,
+  return withBenchDatabase(async (databaseUrl) => {
+    const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+    const max = await runDeliveryBench({
+      events: Number(process.env.BENCH_EVENTS ?? 2000),
+      concurrency,
+      databaseUrl,
+    });
+    const paced = await runDeliveryBench({
+      events: Number(process.env.BENCH_PACED_EVENTS ?? 500),
+      rate: Number(process.env.BENCH_RATE ?? Math.max(10, Math.floor(max.eventsPerSecond / 2))),
+      concurrency,
+      databaseUrl,
+    });
+    return [max, paced];
   });
-  const paced = await runDeliveryBench({
-    events: Number(process.env.BENCH_PACED_EVENTS ?? 500),
-    rate: Number(process.env.BENCH_RATE ?? Math.max(10, Math.floor(max.eventsPerSecond / 2))),
-    concurrency,
-    databaseUrl,
-  });
-  return [max, paced];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

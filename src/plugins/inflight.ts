@@ -12,6 +12,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     inflightDone: boolean;
+    inflightHandlerStarted: boolean;
   }
 }
 
@@ -24,12 +25,20 @@ export const inflightPlugin = fp(
       count--;
     };
     app.decorateRequest('inflightDone', false);
+    app.decorateRequest('inflightHandlerStarted', false);
     app.addHook('onRequest', async () => {
       count++;
     });
     // A handler that ran to completion always sends (even to a closed socket), so onSend marks the end.
     app.addHook('onSend', async (request) => {
       finish(request);
+    });
+    app.addHook('preHandler', async (request) => {
+      request.inflightHandlerStarted = true;
+    });
+    // A client that aborts before its handler started leaves nothing running.
+    app.addHook('onRequestAbort', async (request) => {
+      if (!request.inflightHandlerStarted) finish(request);
     });
     // Requests that ended without sending (aborted before a reply) end here.
     app.addHook('onResponse', async (request) => {
