@@ -32,13 +32,16 @@ describe('service process', () => {
     await fetch(`${svc.baseUrl}/api/v1/auth/me`, {
       headers: { 'x-request-id': 'trace-me-123', authorization: 'Bearer super-secret-token-value' },
     });
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = svc
-      .output()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l));
-    expect(lines.some((l) => l.reqId === 'trace-me-123')).toBe(true);
+    const logged = () =>
+      svc
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l))
+        .some((l) => l.reqId === 'trace-me-123');
+    // stdout of the child arrives asynchronously: wait for the line rather than a fixed time
+    for (let i = 0; i < 100 && !logged(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(logged()).toBe(true);
     expect(svc.output()).not.toContain('super-secret-token-value');
   });
 
