@@ -8,6 +8,61 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PERMISSION_MATRIX } from '../modules/auth/permissions';
 
+type RouteDocSchema = Record<string, unknown> & { response?: Record<string, unknown> };
+
+const errorBody = (description: string) => ({
+  description,
+  type: 'object',
+  required: ['detail'],
+  properties: { detail: { type: 'string' } },
+});
+
+const validationErrorBody = {
+  description:
+    'Validation failed: one entry per failing field, `loc` names its path (e.g. ["body","amount"])',
+  type: 'object',
+  required: ['detail'],
+  properties: {
+    detail: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['loc', 'msg', 'type'],
+        properties: {
+          loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+          msg: { type: 'string' },
+          type: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+/**
+ * Documents the error answers every route can give, in the spec's format, next to the route's own
+ * success schemas. Documentation only: replies are serialized by the error handler, not by these.
+ */
+function withErrorResponses(schema: RouteDocSchema, route: RouteOptions): RouteDocSchema {
+  if (!schema || schema.hide) return schema;
+  const cfg = (route.config ?? {}) as { permission?: string; auth?: string };
+  const response: Record<string, unknown> = { ...(schema.response ?? {}) };
+  const add = (code: string, body: unknown) => {
+    if (!(code in response)) response[code] = body;
+  };
+  if (schema.body) add('400', errorBody('Rejected by a rule of the request (the message says which)'));
+  if (schema.body || schema.params || schema.querystring) add('422', validationErrorBody);
+  if (cfg.auth !== 'public') {
+    add('401', errorBody('Missing, invalid, expired or revoked token (with `WWW-Authenticate: Bearer`)'));
+    add('403', errorBody('Not permitted for this token, role or environment'));
+  } else if (schema.body) {
+    add('401', errorBody('Credentials, code, token or signature not accepted'));
+    add('403', errorBody('Not allowed (the message says why)'));
+  }
+  if (schema.params) add('404', errorBody('Not found, or owned by another client'));
+  add('500', errorBody('Unexpected error (no internals are disclosed)'));
+  return { ...schema, response };
+}
+
 export const openapiPlugin = fp(
   async (app: FastifyInstance, opts: { publicUrl: string }) => {
     app.addHook('onRoute', (route: RouteOptions) => {
@@ -36,6 +91,10 @@ export const openapiPlugin = fp(
     });
 
     await app.register(swagger, {
+      transform: ({ schema, url, route }) => ({
+        schema: withErrorResponses(schema as RouteDocSchema, route),
+        url,
+      }),
       openapi: {
         openapi: '3.1.0',
         info: {

@@ -10,12 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client';
 import { clients } from '../../src/db/schema/index';
 import { createTestApp } from '../helpers/app';
-import { testEngine } from '../helpers/db';
+import { createScratchPostgresDatabase, testEngine } from '../helpers/db';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
@@ -26,21 +25,9 @@ let dropDatabase: (() => Promise<void>) | null = null;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-cli-'));
   if (testEngine() === 'postgres') {
-    const admin = process.env.TEST_DATABASE_URL!;
-    const name = `svc_cli_${randomBytes(5).toString('hex')}`;
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const u = new URL(admin);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropDatabase = async () => {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`);
-      await d.end();
-    };
+    const scratch = await createScratchPostgresDatabase('svc_cli');
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
   }
 });
 afterAll(async () => {

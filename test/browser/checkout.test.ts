@@ -3,31 +3,16 @@
  * authorization page, and the redirect back to the merchant's callback_url.
  * Skips (with a message) only when no Chromium is installed.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import { freePort } from '../helpers/process';
 import { createPaylink, createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(`[browser tests skipped] no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 const SHOTS = process.env.CHECKOUT_SCREENSHOT_DIR;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe.skipIf(!hasChromium)('hosted checkout in Chromium', () => {
   let ctx: TestContext;
@@ -50,19 +35,7 @@ describe.skipIf(!hasChromium)('hosted checkout in Chromium', () => {
     ctx = await createTestApp({ env: { SVC_PUBLIC_URL: `http://127.0.0.1:${port}` } });
     await ctx.app.listen({ port, host: '127.0.0.1' });
     w = await createPaymentWorld(ctx, { callbackUrl: `${merchantBase}/shop/return?order=42` });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

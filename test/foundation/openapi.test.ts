@@ -43,4 +43,19 @@ describe('route contracts', () => {
     for (const path of Object.keys(doc.paths ?? {}))
       expect(path.startsWith('/api/v1/') || path.startsWith('/')).toBe(true);
   });
+
+  it('documents the error answers in the spec format beside the success schemas', async () => {
+    const doc = (await ctx.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const op = doc.paths['/api/v1/transactions/{transaction_id}'].get;
+    expect(Object.keys(op.responses)).toEqual(
+      expect.arrayContaining(['200', '401', '403', '404', '422', '500']),
+    );
+    const err = op.responses['404'].content['application/json'].schema;
+    expect(err.properties.detail.type).toBe('string');
+    const invalid = op.responses['422'].content['application/json'].schema;
+    expect(invalid.properties.detail.items.required).toEqual(['loc', 'msg', 'type']);
+    const login = doc.paths['/api/v1/auth/login'].post;
+    expect(Object.keys(login.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '422']));
+    expect(doc.paths['/healthz'].get.responses['401']).toBeUndefined();
+  });
 });

@@ -18,30 +18,43 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/** A freshly created, empty database on the server named by TEST_DATABASE_URL, and how to drop it. */
+export async function createScratchPostgresDatabase(
+  prefix = 'svc_test',
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  return {
+    url: withDatabase(adminUrl, name),
+    drop: async () => {
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
 export async function createTestDatabase(): Promise<Database> {
   if (testEngine() === 'pglite') {
     const database = await openPglite({ dataDir: null });
     await database.migrate();
     return database;
   }
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
-  const name = `svc_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const database = await openPostgres(withDatabase(adminUrl, name), 10);
+  const scratch = await createScratchPostgresDatabase();
+  const database = await openPostgres(scratch.url, 10);
   await database.migrate();
   const close = database.close;
   return {
     ...database,
     close: async () => {
       await close();
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
+      await scratch.drop();
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Runs the real service (`tsx src/server.ts`) as a child process, on a temp PGlite directory or a
- * fresh PostgreSQL database depending on the engine under test.
+ * Runs the real service as a child process: one node process (`node --import tsx src/server.ts`),
+ * so a signal hits the server itself and not a wrapper. `isolatedServiceEnv` gives it its own
+ * temp PGlite directory, or a fresh PostgreSQL database on the postgres engine.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -8,8 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { testEngine } from './db';
+import { createScratchPostgresDatabase, testEngine } from './db';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,28 +34,13 @@ export async function isolatedServiceEnv(): Promise<{
     SVC_DATA_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'info',
   };
-  let dbName: string | null = null;
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (testEngine() === 'postgres' && adminUrl) {
-    dbName = `svc_proc_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const u = new URL(adminUrl);
-    u.pathname = `/${dbName}`;
-    env.DATABASE_URL = u.toString();
-  }
+  const scratch = testEngine() === 'postgres' ? await createScratchPostgresDatabase('svc_proc') : null;
+  if (scratch) env.DATABASE_URL = scratch.url;
   return {
     env,
     cleanup: async () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (dbName && adminUrl) {
-        const admin = new pg.Client({ connectionString: adminUrl });
-        await admin.connect();
-        await admin.query(`drop database if exists ${dbName} with (force)`);
-        await admin.end();
-      }
+      await scratch?.drop();
     },
   };
 }
@@ -68,13 +53,18 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * Starts the service with only the given environment (plus PATH and HOME: nothing of the test
+ * runner's own environment leaks in) and resolves once /readyz answers 200.
+ */
 export async function startService(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
   const p = port ?? (await freePort());
   const root = path.resolve(import.meta.dirname, '../..');
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
     env: {
-      ...process.env,
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
       PORT: String(p),
       HOST: '127.0.0.1',
       SVC_PUBLIC_URL: `http://127.0.0.1:${p}`,
@@ -91,18 +81,18 @@ export async function startService(env: Record<string, string>, port?: number): 
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${p}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited early:\n${out}`);
+    if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}):\n${out}`);
     try {
-      const r = await fetch(`${baseUrl}/healthz`);
-      if (r.ok) break;
+      const res = await fetch(`${baseUrl}/readyz`);
+      if (res.status === 200) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`service did not start:\n${out}`);
+      throw new Error(`service did not become ready:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

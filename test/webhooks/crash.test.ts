@@ -8,15 +8,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../../src/db/client';
 import { accounts, clients } from '../../src/db/schema/index';
 import { signToken } from '../../src/modules/auth/tokens';
 import { deriveSecrets, encrypt } from '../../src/shared/crypto';
-import { testEngine } from '../helpers/db';
+import { createScratchPostgresDatabase, testEngine } from '../helpers/db';
+import { freePort, type ServiceProcess, startService } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
-import { freePort, type ServiceProcess, startService } from '../helpers/service-process';
 import { signatureMatches } from '../helpers/webhooks';
 
 const JWT = `crash-test-jwt-${randomBytes(16).toString('hex')}`;
@@ -43,21 +42,9 @@ async function openDb(): Promise<Database> {
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
   if (testEngine() === 'postgres') {
-    const admin = process.env.TEST_DATABASE_URL!;
-    const name = `svc_crash_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const u = new URL(admin);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropDatabase = async () => {
-      const a = new pg.Client({ connectionString: admin });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-    };
+    const scratch = await createScratchPostgresDatabase('svc_crash');
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
   }
   // Slow answers keep deliveries in flight when the process is killed; some first attempts fail.
   rx = await startReceiver(async (req) => {

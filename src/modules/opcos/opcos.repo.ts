@@ -47,6 +47,14 @@ export async function listClientOpcos(
   const where: SQL[] = [eq(opcos.clientId, clientId)];
   if (status) where.push(eq(opcos.status, status));
   const cond = and(...where);
+  return pageOfOpcos(db, cond, page);
+}
+
+async function pageOfOpcos(
+  db: DbOrTx,
+  cond: SQL | undefined,
+  page: PageParams,
+): Promise<{ rows: OpcoRow[]; total: number }> {
   const [rows, totals] = await Promise.all([
     db
       .select()
@@ -67,17 +75,7 @@ export async function listAllOpcos(
   status?: OpcoStatus,
 ): Promise<{ rows: OpcoRow[]; total: number }> {
   const cond = status ? eq(opcos.status, status) : undefined;
-  const [rows, totals] = await Promise.all([
-    db
-      .select()
-      .from(opcos)
-      .where(cond)
-      .orderBy(desc(opcos.createdAt), desc(opcos.id))
-      .limit(page.pageSize)
-      .offset(page.offset),
-    db.select({ n: count() }).from(opcos).where(cond),
-  ]);
-  return { rows, total: Number(totals[0]?.n ?? 0) };
+  return pageOfOpcos(db, cond, page);
 }
 
 /** Edits a draft; zero rows when the opco left draft meanwhile. */

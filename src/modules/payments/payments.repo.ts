@@ -134,3 +134,18 @@ export async function findLapsedProcessing(db: DbOrTx, now: Date, limit: number)
     .orderBy(asc(transactions.expiresAt))
     .limit(limit);
 }
+
+/** The spec's transaction fields shared by the API view and the payment.status_changed event. */
+export function transactionCoreFields(t: TransactionRow) {
+  return {
+    transaction_id: t.id,
+    ref_id: t.refId,
+    transfer_id: t.transferId,
+    amount: t.amount,
+    currency: t.currency,
+    user_id: t.userId,
+    business_customer_id: t.businessCustomerId,
+    project_id: t.projectId,
+    contract_request_id: t.contractRequestId,
+  };
+}

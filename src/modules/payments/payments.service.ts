@@ -25,6 +25,7 @@ import {
   type StatusEventRow,
   type TransactionFilters,
   type TransactionRow,
+  transactionCoreFields,
 } from './payments.repo';
 import { AUTOMATIC, applyProviderStatus, moveTransaction } from './status.service';
 
@@ -36,15 +37,7 @@ export function checkoutUrl(deps: Deps, t: TransactionRow): string {
 
 export function toTransactionDto(deps: Deps, t: TransactionRow) {
   return {
-    transaction_id: t.id,
-    ref_id: t.refId,
-    transfer_id: t.transferId,
-    amount: t.amount,
-    currency: t.currency,
-    user_id: t.userId,
-    business_customer_id: t.businessCustomerId,
-    project_id: t.projectId,
-    contract_request_id: t.contractRequestId,
+    ...transactionCoreFields(t),
     status: t.status as TransactionStatus,
     provider_status: t.providerStatus,
     reconciliation_state: t.reconciliationState as

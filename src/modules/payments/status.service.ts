@@ -18,6 +18,7 @@ import {
   insertStatusEvent,
   type StatusEventRow,
   type TransactionRow,
+  transactionCoreFields,
   updateTransactionIfStatus,
 } from './payments.repo';
 
@@ -44,15 +45,7 @@ export interface ChangeResult {
 /** payment.status_changed data: every field of the spec's table. */
 export function paymentEventData(t: TransactionRow, previous: string, detail: string | null, actor: Actor) {
   return {
-    transaction_id: t.id,
-    ref_id: t.refId,
-    transfer_id: t.transferId,
-    amount: t.amount,
-    currency: t.currency,
-    user_id: t.userId,
-    business_customer_id: t.businessCustomerId,
-    project_id: t.projectId,
-    contract_request_id: t.contractRequestId,
+    ...transactionCoreFields(t),
     previous_payment_status: previous,
     current_payment_status: t.status,
     reconciliation_state: t.reconciliationState,
