@@ -20,9 +20,10 @@ function send(reply: FastifyReply, status: number, body: string) {
     .header('cache-control', 'no-store')
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'no-referrer')
+    // form-action must allow the client's redirect_url: browsers apply it to the 303 after the post.
     .header(
       'content-security-policy',
-      "default-src 'none'; style-src 'self' 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors 'none'",
     )
     .send(body);
 }
