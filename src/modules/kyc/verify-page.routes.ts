@@ -14,18 +14,20 @@ import { verifyErrorPage, verifyPage, verifyResultPage } from './views/verify';
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
 
 function send(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
-    // form-action must allow the client's redirect_url: browsers apply it to the 303 after the post.
-    .header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors 'none'",
-    )
-    .send(body);
+  return (
+    reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer')
+      // form-action must allow the client's redirect_url: browsers apply it to the 303 after the post.
+      .header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors 'none'",
+      )
+      .send(body)
+  );
 }
 
 const notFoundPage = () =>
