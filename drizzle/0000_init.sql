@@ -119,6 +119,8 @@ CREATE TABLE "kyc_users" (
 	"verification_mode" text DEFAULT 'service_kyc' NOT NULL,
 	"external_status" text,
 	"verification_source" text DEFAULT 'none' NOT NULL,
+	"external_reference" text,
+	"external_note" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -246,6 +248,20 @@ CREATE TABLE "sandbox_bank_sessions" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "sandbox_verification_sessions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"provider_ref" text NOT NULL,
+	"kind" text NOT NULL,
+	"level" text NOT NULL,
+	"checks" jsonb NOT NULL,
+	"subject" jsonb NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"revision" integer DEFAULT 0 NOT NULL,
+	"result_enc" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "security_challenges" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"client_id" uuid NOT NULL,
@@ -337,6 +353,81 @@ CREATE TABLE "transactions" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "verification_levels" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"kind" text NOT NULL,
+	"name" text NOT NULL,
+	"description" text,
+	"checks" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "verification_records" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"session_id" uuid NOT NULL,
+	"kind" text NOT NULL,
+	"user_id" uuid,
+	"business_customer_id" uuid,
+	"status" text NOT NULL,
+	"data_trusted" boolean DEFAULT false NOT NULL,
+	"fetched_at" timestamp with time zone NOT NULL,
+	"decision_at" timestamp with time zone,
+	"provider_updated_at" timestamp with time zone NOT NULL,
+	"provider_revision" integer NOT NULL,
+	"first_name" text,
+	"last_name" text,
+	"full_name" text,
+	"date_of_birth_enc" text,
+	"nationality" text,
+	"document_type" text,
+	"document_issuing_country" text,
+	"document_expiry" text,
+	"gender" text,
+	"liveness_status" text,
+	"liveness_score" double precision,
+	"face_match_status" text,
+	"face_match_score" double precision,
+	"nfc_status" text,
+	"poa_status" text,
+	"aml_status" text,
+	"aml_total_hits" integer,
+	"document_number_enc" text,
+	"sof_questionnaire_enc" text,
+	"poa_enc" text,
+	"aml_hits_enc" text,
+	"documents" jsonb,
+	"company_name" text,
+	"registration_number" text,
+	"registration_country" text,
+	"company_type" text,
+	"incorporation_date" text,
+	"registry_status" text,
+	"business_registry_details" jsonb,
+	"business_key_people" jsonb,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "verification_sessions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"kind" text NOT NULL,
+	"user_id" uuid,
+	"business_customer_id" uuid,
+	"level" text NOT NULL,
+	"checks" jsonb NOT NULL,
+	"token" text NOT NULL,
+	"redirect_url" text,
+	"provider_ref" text,
+	"status" text DEFAULT 'creating' NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"submitted_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "webhook_deliveries" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"event_id" uuid NOT NULL,
@@ -416,6 +507,14 @@ ALTER TABLE "transactions" ADD CONSTRAINT "transactions_client_id_clients_id_fk"
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_user_id_kyc_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."kyc_users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_business_customer_id_business_customers_id_fk" FOREIGN KEY ("business_customer_id") REFERENCES "public"."business_customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "verification_levels" ADD CONSTRAINT "verification_levels_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "verification_records" ADD CONSTRAINT "verification_records_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "verification_records" ADD CONSTRAINT "verification_records_session_id_verification_sessions_id_fk" FOREIGN KEY ("session_id") REFERENCES "public"."verification_sessions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "verification_records" ADD CONSTRAINT "verification_records_user_id_kyc_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."kyc_users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "verification_records" ADD CONSTRAINT "verification_records_business_customer_id_business_customers_id_fk" FOREIGN KEY ("business_customer_id") REFERENCES "public"."business_customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "verification_sessions" ADD CONSTRAINT "verification_sessions_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "verification_sessions" ADD CONSTRAINT "verification_sessions_user_id_kyc_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."kyc_users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "verification_sessions" ADD CONSTRAINT "verification_sessions_business_customer_id_business_customers_id_fk" FOREIGN KEY ("business_customer_id") REFERENCES "public"."business_customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_destination_id_webhook_destinations_id_fk" FOREIGN KEY ("destination_id") REFERENCES "public"."webhook_destinations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -447,6 +546,7 @@ CREATE INDEX "refresh_sessions_account_idx" ON "refresh_sessions" USING btree ("
 CREATE INDEX "refresh_tokens_session_idx" ON "refresh_tokens" USING btree ("session_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "sandbox_bank_sessions_ref_uq" ON "sandbox_bank_sessions" USING btree ("ref_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "sandbox_bank_sessions_transfer_uq" ON "sandbox_bank_sessions" USING btree ("transfer_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "sandbox_verification_sessions_ref_uq" ON "sandbox_verification_sessions" USING btree ("provider_ref");--> statement-breakpoint
 CREATE INDEX "security_challenges_account_idx" ON "security_challenges" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE INDEX "totp_enrollments_account_idx" ON "totp_enrollments" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_idempotency_keys_client_key_uq" ON "payment_idempotency_keys" USING btree ("client_id","idempotency_key");--> statement-breakpoint
@@ -459,6 +559,14 @@ CREATE INDEX "transactions_client_project_created_idx" ON "transactions" USING b
 CREATE INDEX "transactions_client_user_created_idx" ON "transactions" USING btree ("client_id","user_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "transactions_pending_expiry_idx" ON "transactions" USING btree ("expires_at") WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX "transactions_processing_expiry_idx" ON "transactions" USING btree ("expires_at") WHERE status = 'processing';--> statement-breakpoint
+CREATE UNIQUE INDEX "verification_levels_client_kind_name_uq" ON "verification_levels" USING btree ("client_id","kind",lower("name"));--> statement-breakpoint
+CREATE UNIQUE INDEX "verification_records_session_uq" ON "verification_records" USING btree ("session_id");--> statement-breakpoint
+CREATE INDEX "verification_records_user_order_idx" ON "verification_records" USING btree ("client_id","user_id","decision_at" desc nulls last,"fetched_at" desc);--> statement-breakpoint
+CREATE INDEX "verification_records_business_order_idx" ON "verification_records" USING btree ("client_id","business_customer_id","decision_at" desc nulls last,"fetched_at" desc);--> statement-breakpoint
+CREATE UNIQUE INDEX "verification_sessions_token_uq" ON "verification_sessions" USING btree ("token");--> statement-breakpoint
+CREATE UNIQUE INDEX "verification_sessions_provider_ref_uq" ON "verification_sessions" USING btree ("provider_ref");--> statement-breakpoint
+CREATE INDEX "verification_sessions_client_user_idx" ON "verification_sessions" USING btree ("client_id","user_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "verification_sessions_client_business_idx" ON "verification_sessions" USING btree ("client_id","business_customer_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" in ('pending', 'retrying');--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_client_created_idx" ON "webhook_deliveries" USING btree ("client_id","created_at" desc,"id" desc);--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint

@@ -28,6 +28,8 @@ export interface Config {
   refreshCooldownSeconds: number;
   /** Sandbox bank: authorization window of a bank session once the payer picked a bank. */
   bankSessionTtlSeconds: number;
+  /** Lifetime of a KYC/KYB verification link. */
+  verificationLinkTtlSeconds: number;
   /** Abandoned idempotency claims (a crashed request) are reclaimable after this many seconds. */
   idempotencyStaleSeconds: number;
   bootstrapStaffEmail: string | null;
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookMaxResponseBytes: r.int('SVC_WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 10 * 1024 * 1024),
     refreshCooldownSeconds: r.int('SVC_REFRESH_COOLDOWN_SECONDS', 10, 0, 3600),
     bankSessionTtlSeconds: r.int('SVC_BANK_SESSION_TTL_SECONDS', 900, 30, 86400),
+    verificationLinkTtlSeconds: r.int('SVC_VERIFICATION_LINK_TTL_SECONDS', 604800, 60, 90 * 86400),
     idempotencyStaleSeconds: r.int('SVC_IDEMPOTENCY_STALE_SECONDS', 120, 10, 86400),
     bootstrapStaffEmail: r.optional('SVC_BOOTSTRAP_STAFF_EMAIL'),
     bootstrapStaffPassword: r.optional('SVC_BOOTSTRAP_STAFF_PASSWORD'),

@@ -8,6 +8,7 @@ import type { Database, Db } from './db/client';
 import type { BankProvider } from './providers/bank/port';
 import type { Mailer } from './providers/mail/port';
 import type { SubTppNetwork } from './providers/subtpp/port';
+import type { VerificationProvider } from './providers/verification/port';
 import type { Clock } from './shared/clock';
 import type { Secrets } from './shared/crypto';
 
@@ -17,6 +18,8 @@ export interface Providers {
   subTpp: SubTppNetwork;
   /** Payment network (sandbox bank simulator on sandbox deployments). */
   bank: BankProvider;
+  /** Identity verification vendor, KYC and KYB (sandbox simulator on sandbox deployments). */
+  verification: VerificationProvider;
 }
 
 export interface Deps {

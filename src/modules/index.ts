@@ -19,6 +19,10 @@ import { teamRoutes } from './auth/team.routes';
 import { checkoutRoutes } from './checkout/checkout.routes';
 import { customersRoutes } from './customers/customers.routes';
 import { healthRoutes } from './health/health.routes';
+import { kycRoutes } from './kyc/kyc.routes';
+import { levelsRoutes } from './kyc/levels.routes';
+import { verificationNotificationRoutes } from './kyc/notifications.routes';
+import { verifyPageRoutes } from './kyc/verify-page.routes';
 import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
@@ -41,10 +45,18 @@ export const apiModules: ModulePlugin[] = [
   opcosRoutes,
   projectsRoutes,
   customersRoutes,
+  kycRoutes,
+  levelsRoutes,
+  verificationNotificationRoutes,
   adminRoutes,
   paymentsRoutes,
   bankNotificationRoutes,
   webhooksRoutes,
 ];
 
-export const rootModules: ModulePlugin[] = [healthRoutes, checkoutRoutes, sandboxBankRoutes];
+export const rootModules: ModulePlugin[] = [
+  healthRoutes,
+  checkoutRoutes,
+  sandboxBankRoutes,
+  verifyPageRoutes,
+];

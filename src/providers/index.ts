@@ -5,6 +5,8 @@ import type { Secrets } from '../shared/crypto';
 import { SandboxBank } from './bank/simulator';
 import { UnconfiguredBank } from './bank/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
+import { SandboxVerificationProvider } from './verification/simulator';
+import { UnconfiguredVerificationProvider } from './verification/unconfigured';
 
 export function createProviders(config: Config, secrets: Secrets): Providers {
   return {
@@ -19,5 +21,12 @@ export function createProviders(config: Config, secrets: Secrets): Providers {
     // No production Sub-TPP network adapter exists yet: production opcos are activated by staff
     // (admin approve), which asks this registry for the identifier.
     subTpp: new SubTppSimulator(secrets.hashKey),
+    verification:
+      config.environment === 'sandbox'
+        ? new SandboxVerificationProvider({
+            secret: secrets.providerWebhookSecret,
+            encryptionKey: secrets.encryptionKey,
+          })
+        : new UnconfiguredVerificationProvider(),
   };
 }

@@ -23,6 +23,9 @@ export const kycUsers = pgTable(
     externalStatus: text('external_status'),
     /** none, service, external */
     verificationSource: text('verification_source').notNull().default('none'),
+    /** Reference and note of the client's latest external attestation (not shown in the user view). */
+    externalReference: text('external_reference'),
+    externalNote: text('external_note'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -26,8 +26,8 @@ import {
 
 export async function customersRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const kyc = ['KYC users'];
-  const kyb = ['KYB business customers'];
+  const kyc = ['KYC'];
+  const kyb = ['KYB'];
 
   r.post(
     '/kyc/users',

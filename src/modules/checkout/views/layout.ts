@@ -7,6 +7,9 @@ export interface LayoutOptions {
   body: SafeHtml;
   /** Bank pages use the bank's branding. */
   bank?: { name: string; color: string };
+  /** Header badge and footer of non-checkout pages (the hosted verification page). */
+  secureLabel?: string;
+  footer?: string;
 }
 
 export function layout(o: LayoutOptions): string {
@@ -26,12 +29,12 @@ export function layout(o: LayoutOptions): string {
 <header class="top"><div class="in">
 <span class="merchant-logo" aria-hidden="true">${initial}</span>
 <span class="merchant-name">${brandName}</span>
-<span class="secure"><svg aria-hidden="true" width="14" height="14" viewBox="0 0 24 24" fill="currentColor"><path d="M12 2a5 5 0 0 0-5 5v3H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8a2 2 0 0 0-2-2h-1V7a5 5 0 0 0-5-5zm-3 8V7a3 3 0 1 1 6 0v3H9z"/></svg>Secure ${o.bank ? 'bank login' : 'checkout'}</span>
+<span class="secure"><svg aria-hidden="true" width="14" height="14" viewBox="0 0 24 24" fill="currentColor"><path d="M12 2a5 5 0 0 0-5 5v3H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8a2 2 0 0 0-2-2h-1V7a5 5 0 0 0-5-5zm-3 8V7a3 3 0 1 1 6 0v3H9z"/></svg>${o.secureLabel ?? `Secure ${o.bank ? 'bank login' : 'checkout'}`}</span>
 </div></header>
 <main id="content">
 ${o.body}
 </main>
-<footer>${o.bank ? 'Sandbox bank simulator: no real money moves.' : html`Payment processed for ${o.merchantName}.`}</footer>
+<footer>${o.footer ?? (o.bank ? 'Sandbox bank simulator: no real money moves.' : html`Payment processed for ${o.merchantName}.`)}</footer>
 </body>
 </html>`.value;
 }

@@ -48,5 +48,11 @@ a:focus-visible,button:focus-visible,input:focus-visible,.bank:focus-within{outl
 .bankpage .btn-primary{background:var(--bank,#0d5c4a)}.bankpage .btn-primary:hover{filter:brightness(.92)}
 .sandbox-note{background:#fff8e6;border:1px solid #f1dca6;color:#6b4b00;border-radius:10px;padding:.6rem .9rem;font-size:.875rem;margin-bottom:1rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.checks .bank input[type=checkbox]{width:1.15rem;height:1.15rem;accent-color:var(--brand);margin:0}
+.checks .bank:has(input:checked){border-color:var(--brand);background:#f6f8ff}
+.field{display:grid;gap:.35rem;margin:0 0 1.25rem}.field label{font-weight:600}
+.field input{font:inherit;padding:.6rem .75rem;border:1px solid var(--line);border-radius:10px;max-width:10rem}
+.field small{color:var(--muted)}
+.icon.approved{background:var(--ok)}.icon.declined{background:var(--bad)}.icon.in_review{background:var(--brand)}
 footer{text-align:center;color:var(--muted);font-size:.8125rem;padding-bottom:2rem}
 `;

@@ -1,0 +1,48 @@
+import { desc } from 'drizzle-orm';
+import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { clients } from './clients';
+import { createdAt, idColumn, ts, updatedAt } from './columns';
+import { businessCustomers, kycUsers } from './customers';
+
+/**
+ * A verification link (one attempt to verify a user or a business customer at a level): the
+ * hosted page's token, the provider's session reference, the level and checks it was created with.
+ * The result of the attempt is its row in verification_records (written when the provider reports).
+ */
+export const verificationSessions = pgTable(
+  'verification_sessions',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    /** kyc (user) or kyb (business customer) */
+    kind: text('kind').notNull(),
+    userId: uuid('user_id').references(() => kycUsers.id),
+    businessCustomerId: uuid('business_customer_id').references(() => businessCustomers.id),
+    level: text('level').notNull(),
+    /** Checks of the level at creation time (a later edit of a custom level does not change it). */
+    checks: jsonb('checks').$type<string[]>().notNull(),
+    /** Capability in the hosted page URL (/verify/{token}). */
+    token: text('token').notNull(),
+    redirectUrl: text('redirect_url'),
+    /** The provider's session reference; null until the provider accepted the session. */
+    providerRef: text('provider_ref'),
+    /** creating -> pending (link usable) -> submitted (hosted page used) | failed (provider refused) */
+    status: text('status').notNull().default('creating'),
+    expiresAt: ts('expires_at').notNull(),
+    submittedAt: ts('submitted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('verification_sessions_token_uq').on(t.token),
+    uniqueIndex('verification_sessions_provider_ref_uq').on(t.providerRef),
+    index('verification_sessions_client_user_idx').on(t.clientId, t.userId, desc(t.createdAt)),
+    index('verification_sessions_client_business_idx').on(
+      t.clientId,
+      t.businessCustomerId,
+      desc(t.createdAt),
+    ),
+  ],
+);

@@ -1,0 +1,95 @@
+/** The hosted verification page's use cases: load a link by its token, submit the tester's outcome. */
+import type { Deps } from '../../deps';
+import type { SimulatedChecks, SimulatedOutcome } from '../../providers/verification/port';
+import { AppError, notFound } from '../../shared/errors';
+import { KM } from '../../shared/messages';
+import { findClientBusiness, findClientUser } from '../customers/customers.repo';
+import {
+  findClient,
+  findRecordBySession,
+  findSessionByToken,
+  markSessionSubmitted,
+  type SessionRow,
+  updateSession,
+} from './verification.repo';
+import type { VerifyView } from './views/verify';
+
+export type LinkState = 'open' | 'used' | 'expired';
+
+export interface HostedLink {
+  session: SessionRow;
+  view: VerifyView;
+  state: LinkState;
+}
+
+export async function loadLink(deps: Deps, token: string): Promise<HostedLink> {
+  const session = await findSessionByToken(deps.db, token);
+  if (!session?.providerRef || session.status === 'creating' || session.status === 'failed')
+    throw notFound(KM.verificationNotFound);
+  const client = await findClient(deps.db, session.clientId);
+  let subjectName = '';
+  let subjectEmail = '';
+  if (session.kind === 'kyc') {
+    const u = await findClientUser(deps.db, session.clientId, session.userId!);
+    subjectName = [u?.firstName, u?.lastName].filter(Boolean).join(' ') || (u?.email ?? '');
+    subjectEmail = u?.email ?? '';
+  } else {
+    const b = await findClientBusiness(deps.db, session.clientId, session.businessCustomerId!);
+    subjectName = b?.companyName ?? '';
+    subjectEmail = b?.email ?? '';
+  }
+  const state: LinkState =
+    session.status === 'submitted' ? 'used' : session.expiresAt <= deps.clock.now() ? 'expired' : 'open';
+  return {
+    session,
+    state,
+    view: {
+      token,
+      merchantName: client?.companyName ?? 'Verification',
+      kind: session.kind as 'kyc' | 'kyb',
+      subjectName,
+      subjectEmail,
+      level: session.level,
+      checks: session.checks,
+      expiresAt: session.expiresAt,
+      verificationId: session.id,
+    },
+  };
+}
+
+/** Where the person goes afterwards: redirect_url with `verification_id` appended (an existing one is kept). */
+export function returnUrlOf(session: SessionRow): string | null {
+  if (!session.redirectUrl) return null;
+  const u = new URL(session.redirectUrl);
+  if (!u.searchParams.has('verification_id')) u.searchParams.append('verification_id', session.id);
+  return u.toString();
+}
+
+/**
+ * The tester's submission: single use (compare-and-set on the link), then the sandbox provider
+ * decides and notifies the service through the signed notification route. Returns the record status.
+ */
+export async function submitLink(
+  deps: Deps,
+  link: HostedLink,
+  outcome: SimulatedOutcome,
+  checks: SimulatedChecks,
+): Promise<string | null> {
+  const provider = deps.providers.verification;
+  if (!provider.simulate) throw new AppError(503, KM.providerUnavailable);
+  if (!(await markSessionSubmitted(deps.db, link.session.id, deps.clock.now()))) return null;
+  try {
+    await provider.simulate(link.session.providerRef!, outcome, checks);
+  } catch (err) {
+    deps.log.error({ err, verificationId: link.session.id }, 'sandbox verification failed');
+    // Give the link back so the person can try again.
+    await updateSession(deps.db, link.session.id, {
+      status: 'pending',
+      submittedAt: null,
+      updatedAt: deps.clock.now(),
+    });
+    throw new AppError(503, KM.providerUnavailable);
+  }
+  const record = await findRecordBySession(deps.db, link.session.id);
+  return record?.status ?? null;
+}

@@ -1,0 +1,88 @@
+/** GET /kyc/levels, /kyb/levels (built-in plus custom, unpaginated) and the custom-level CRUD. */
+import { and, eq } from 'drizzle-orm';
+import { verificationLevels } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import type { VerificationKind } from '../../providers/verification/port';
+import { conflict, invalidField, notFound } from '../../shared/errors';
+import { KM } from '../../shared/messages';
+import { isUniqueViolation } from '../customers/customers.repo';
+import { BUILTIN_LEVELS, CHECKS_OF, type CustomLevelRow, isBuiltinName, listCustomLevels } from './levels';
+
+function customView(kind: VerificationKind, r: CustomLevelRow) {
+  return {
+    level_id: r.id as string | null,
+    name: r.name,
+    kind,
+    description: r.description,
+    checks: r.checks,
+    custom: true,
+    created_at: r.createdAt.toISOString() as string | null,
+  };
+}
+
+export async function listLevels(deps: Pick<Deps, 'db'>, clientId: string, kind: VerificationKind) {
+  const builtins = BUILTIN_LEVELS[kind].map((l) => ({
+    level_id: null,
+    name: l.name,
+    kind,
+    description: l.description as string | null,
+    checks: l.checks,
+    custom: false,
+    created_at: null,
+  }));
+  const custom = (await listCustomLevels(deps.db, clientId, kind)).map((r) => customView(kind, r));
+  return { levels: [...builtins, ...custom] };
+}
+
+export async function listCustom(deps: Pick<Deps, 'db'>, clientId: string, kind: VerificationKind) {
+  return { levels: (await listCustomLevels(deps.db, clientId, kind)).map((r) => customView(kind, r)) };
+}
+
+export async function createCustomLevel(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  clientId: string,
+  kind: VerificationKind,
+  input: { name: string; checks: string[]; description?: string | null },
+) {
+  const allowed = CHECKS_OF[kind];
+  input.checks.forEach((c, i) => {
+    if (!allowed.includes(c)) throw invalidField(['body', 'checks', i], KM.unknownCheck(c, allowed), 'enum');
+  });
+  if (isBuiltinName(kind, input.name)) throw conflict(KM.levelExists);
+  try {
+    const [row] = await deps.db
+      .insert(verificationLevels)
+      .values({
+        clientId,
+        kind,
+        name: input.name,
+        description: input.description ?? null,
+        checks: [...new Set(input.checks)],
+        createdAt: deps.clock.now(),
+      })
+      .returning();
+    return customView(kind, row!);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(KM.levelExists);
+    throw err;
+  }
+}
+
+export async function deleteCustomLevel(
+  deps: Pick<Deps, 'db'>,
+  clientId: string,
+  kind: VerificationKind,
+  id: string,
+) {
+  const rows = await deps.db
+    .delete(verificationLevels)
+    .where(
+      and(
+        eq(verificationLevels.id, id),
+        eq(verificationLevels.clientId, clientId),
+        eq(verificationLevels.kind, kind),
+      ),
+    )
+    .returning({ id: verificationLevels.id });
+  if (rows.length === 0) throw notFound(KM.levelNotFound);
+}

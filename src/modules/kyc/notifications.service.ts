@@ -1,0 +1,186 @@
+/**
+ * Inbound notifications of the verification provider: verify the signature (401 otherwise), fetch
+ * the session's current result from the provider (outside any transaction), then in ONE
+ * transaction: upsert the session's record (only when the provider's revision is newer: replays
+ * and late, older notifications are no-ops), recompute the subject's status from its latest
+ * record and emit kyc.status_changed / kyb.status_changed (source provider_webhook).
+ */
+import type { Tx } from '../../db/client';
+import type { Deps } from '../../deps';
+import type {
+  RecordStatus,
+  VerificationKind,
+  VerificationNotification,
+  VerificationResult,
+} from '../../providers/verification/port';
+import { encrypt } from '../../shared/crypto';
+import { AppError, unauthorized } from '../../shared/errors';
+import { KM, PM } from '../../shared/messages';
+import { statusFromLatestRecord } from './kyc.machine';
+import { changeBusiness, changeUser, type StatusSource } from './subject-status';
+import {
+  findRecordBySession,
+  findSessionByProviderRef,
+  insertRecord,
+  latestReportedRecord,
+  lockBusiness,
+  lockUser,
+  type RecordInsert,
+  type RecordRow,
+  type SessionRow,
+  updateRecordIfOlder,
+} from './verification.repo';
+
+export function verifyVerificationNotification(
+  deps: Deps,
+  rawBody: string,
+  headers: Record<string, string | string[] | undefined>,
+): VerificationNotification {
+  const n = deps.providers.verification.verifyNotification(rawBody, headers);
+  if (!n) throw unauthorized(PM.invalidNotificationSignature);
+  return n;
+}
+
+/** Record columns from a provider result; sensitive values are encrypted here and never logged. */
+export function recordValues(
+  key: Buffer,
+  r: VerificationResult,
+  now: Date,
+): Omit<RecordInsert, 'clientId' | 'sessionId' | 'kind'> {
+  const enc = (v: string | null | undefined) => (v === null || v === undefined ? null : encrypt(key, v));
+  const encJson = (v: unknown) => (v === null || v === undefined ? null : encrypt(key, JSON.stringify(v)));
+  const id = r.identity;
+  const c = r.checks;
+  const co = r.company;
+  return {
+    status: r.status,
+    dataTrusted: r.dataTrusted,
+    fetchedAt: now,
+    decisionAt: r.decisionAt,
+    providerUpdatedAt: r.updatedAt,
+    providerRevision: r.revision,
+    firstName: id?.firstName ?? null,
+    lastName: id?.lastName ?? null,
+    fullName: id?.fullName ?? null,
+    dateOfBirthEnc: enc(id?.dateOfBirth),
+    nationality: id?.nationality ?? null,
+    documentType: id?.documentType ?? null,
+    documentIssuingCountry: id?.documentIssuingCountry ?? null,
+    documentExpiry: id?.documentExpiry ?? null,
+    gender: id?.gender ?? null,
+    livenessStatus: c.liveness?.status ?? null,
+    livenessScore: c.liveness?.score ?? null,
+    faceMatchStatus: c.faceMatch?.status ?? null,
+    faceMatchScore: c.faceMatch?.score ?? null,
+    nfcStatus: c.nfc?.status ?? null,
+    poaStatus: c.poa?.status ?? null,
+    amlStatus: c.aml?.status ?? null,
+    amlTotalHits: c.aml?.totalHits ?? null,
+    documentNumberEnc: enc(id?.documentNumber),
+    sofQuestionnaireEnc: encJson(r.sofQuestionnaire),
+    poaEnc: encJson(c.poa?.details),
+    amlHitsEnc: encJson(c.aml?.hits),
+    documents: r.documents.length ? r.documents : null,
+    companyName: co?.companyName ?? null,
+    registrationNumber: co?.registrationNumber ?? null,
+    registrationCountry: co?.registrationCountry ?? null,
+    companyType: co?.companyType ?? null,
+    incorporationDate: co?.incorporationDate ?? null,
+    registryStatus: co?.registryStatus ?? null,
+    businessRegistryDetails: co?.registryDetails ?? null,
+    businessKeyPeople: co?.keyPeople ?? null,
+    updatedAt: now,
+  };
+}
+
+/** Recomputes the subject's status from its latest deciding record (subject row locked by the caller). */
+async function followRecords(
+  tx: Tx,
+  deps: Pick<Deps, 'clock'>,
+  session: SessionRow,
+  record: RecordRow,
+  source: StatusSource,
+) {
+  const kind = session.kind as VerificationKind;
+  const subjectId = (kind === 'kyc' ? session.userId : session.businessCustomerId)!;
+  const latest = await latestReportedRecord(tx, kind, session.clientId, subjectId, true);
+  const status = statusFromLatestRecord((latest?.status as RecordStatus | undefined) ?? null);
+  const ctx = {
+    source,
+    occurredAt: record.providerUpdatedAt,
+    now: deps.clock.now(),
+    dedupKey: `${kind}:${subjectId}:record:${record.id}:${record.providerRevision}`,
+  };
+  const fromService = latest ? { verificationSource: 'service' } : {};
+  if (kind === 'kyc') {
+    const user = await lockUser(tx, session.clientId, subjectId);
+    // The client switched this user to external attestation after the link: keep the record only.
+    if (user?.verificationMode !== 'service_kyc') return;
+    await changeUser(tx, user, { status, ...fromService }, ctx);
+  } else {
+    const b = await lockBusiness(tx, session.clientId, subjectId);
+    if (!b || b.verificationMode === 'external_attestation') return;
+    await changeBusiness(tx, b, { status, ...fromService }, ctx);
+  }
+}
+
+/**
+ * Applies the provider's current result of a session. Returns applied=false when the result is
+ * not newer than what is recorded (a replay or an out-of-order notification).
+ */
+export async function applyVerificationResult(
+  deps: Deps,
+  session: SessionRow,
+  result: VerificationResult,
+  source: StatusSource,
+): Promise<{ applied: boolean; record: RecordRow | null }> {
+  const key = deps.secrets.encryptionKey;
+  return deps.db.transaction(async (tx) => {
+    // Serialize every change of one subject behind its row lock.
+    if (session.kind === 'kyc') await lockUser(tx, session.clientId, session.userId!);
+    else await lockBusiness(tx, session.clientId, session.businessCustomerId!);
+    const existing = await findRecordBySession(tx, session.id);
+    if (existing && existing.providerRevision >= result.revision) return { applied: false, record: existing };
+    const values = recordValues(key, result, deps.clock.now());
+    const record = existing
+      ? await updateRecordIfOlder(tx, existing.id, result.revision, values)
+      : await insertRecord(tx, {
+          ...values,
+          clientId: session.clientId,
+          sessionId: session.id,
+          kind: session.kind,
+          userId: session.userId,
+          businessCustomerId: session.businessCustomerId,
+        });
+    if (!record) return { applied: false, record: existing ?? null };
+    await followRecords(tx, deps, session, record, source);
+    return { applied: true, record };
+  });
+}
+
+/** POST /providers/verification/notifications, after the signature was verified. */
+export async function applyVerificationNotification(
+  deps: Deps,
+  n: VerificationNotification,
+): Promise<{ received: true; applied: boolean }> {
+  const session = await findSessionByProviderRef(deps.db, n.providerRef);
+  if (!session) {
+    deps.log.info({ providerRef: n.providerRef }, 'verification notification for an unknown session');
+    return { received: true, applied: false };
+  }
+  let result: VerificationResult | null;
+  try {
+    result = await deps.providers.verification.fetchResult(n.providerRef);
+  } catch (err) {
+    deps.log.error({ err, verificationId: session.id }, 'fetching the verification result failed');
+    throw new AppError(503, KM.providerUnavailable);
+  }
+  if (!result) return { received: true, applied: false };
+  const r = await applyVerificationResult(deps, session, result, 'provider_webhook');
+  if (!r.applied)
+    deps.log.info(
+      { verificationId: session.id, eventId: n.eventId, revision: n.revision },
+      'verification notification not newer than the recorded result (replay or out of order)',
+    );
+  return { received: true, applied: r.applied };
+}

@@ -1,0 +1,81 @@
+/** Reading verification records: KYC detail and history, document and questionnaire-file downloads, KYB detail. */
+import type { Deps } from '../../deps';
+import type { DownloadedFile, VerificationKind } from '../../providers/verification/port';
+import { notFound } from '../../shared/errors';
+import { KM } from '../../shared/messages';
+import type { VisibilityGroup } from '../admin/clients-admin.service';
+import { toRecordView } from './records.view';
+import {
+  findClient,
+  findSession,
+  listSubjectRecords,
+  mostRecentRecord,
+  type RecordRow,
+} from './verification.repo';
+
+async function groupsOf(deps: Deps, clientId: string): Promise<Set<VisibilityGroup>> {
+  const c = await findClient(deps.db, clientId);
+  return new Set((c?.visibilityGroups ?? []) as VisibilityGroup[]);
+}
+
+async function mostRecentOrThrow(deps: Deps, kind: VerificationKind, clientId: string, subjectId: string) {
+  const r = await mostRecentRecord(deps.db, kind, clientId, subjectId);
+  if (!r) throw notFound(KM.verificationRecordNotFound);
+  return r;
+}
+
+/** GET /kyc/detail/{user_id} and GET /kyb/detail/{business_id}: the most recent record. */
+export async function getDetail(deps: Deps, kind: VerificationKind, clientId: string, subjectId: string) {
+  const r = await mostRecentOrThrow(deps, kind, clientId, subjectId);
+  return toRecordView(r, await groupsOf(deps, clientId), deps.secrets.encryptionKey);
+}
+
+/** GET /kyc/detail/{user_id}/history: every record, newest first; empty (never 404) when none. */
+export async function getHistory(deps: Deps, clientId: string, userId: string) {
+  const [rows, groups] = await Promise.all([
+    listSubjectRecords(deps.db, 'kyc', clientId, userId),
+    groupsOf(deps, clientId),
+  ]);
+  return { records: rows.map((r) => toRecordView(r, groups, deps.secrets.encryptionKey)) };
+}
+
+async function providerRefOf(deps: Deps, r: RecordRow): Promise<string> {
+  const s = await findSession(deps.db, r.sessionId);
+  return s!.providerRef!;
+}
+
+/** A document role listed on the most recent record; 404 without the `documents` group or when not listed. */
+export async function downloadDocument(
+  deps: Deps,
+  clientId: string,
+  userId: string,
+  fileRole: string,
+): Promise<DownloadedFile> {
+  const r = await mostRecentOrThrow(deps, 'kyc', clientId, userId);
+  const groups = await groupsOf(deps, clientId);
+  if (!groups.has('documents') || !(r.documents ?? []).some((d) => d.file_role === fileRole))
+    throw notFound(KM.documentNotFound);
+  const file = await deps.providers.verification.fetchDocument(await providerRefOf(deps, r), fileRole);
+  if (!file) throw notFound(KM.documentNotFound);
+  return file;
+}
+
+/** A file attached to the source-of-funds questionnaire of the most recent record (needs `sof_questionnaire`). */
+export async function downloadQuestionnaireFile(
+  deps: Deps,
+  clientId: string,
+  userId: string,
+  qfileId: string,
+): Promise<DownloadedFile> {
+  const r = await mostRecentOrThrow(deps, 'kyc', clientId, userId);
+  const groups = await groupsOf(deps, clientId);
+  const view = toRecordView(r, groups, deps.secrets.encryptionKey);
+  const files = (view.sof_questionnaire?.files ?? []) as { qfile_id?: string }[];
+  if (!files.some((f) => f.qfile_id === qfileId)) throw notFound(KM.questionnaireFileNotFound);
+  const file = await deps.providers.verification.fetchQuestionnaireFile(
+    await providerRefOf(deps, r),
+    qfileId,
+  );
+  if (!file) throw notFound(KM.questionnaireFileNotFound);
+  return file;
+}

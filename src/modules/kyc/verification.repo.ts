@@ -1,0 +1,193 @@
+/** Queries of the verification feature: sessions (links), records, subject rows under lock. */
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import {
+  businessCustomers,
+  clients,
+  kycUsers,
+  verificationRecords,
+  verificationSessions,
+} from '../../db/schema/index';
+import type { VerificationKind } from '../../providers/verification/port';
+import { DECIDING_RECORD_STATUSES } from './kyc.machine';
+
+export type SessionRow = typeof verificationSessions.$inferSelect;
+export type RecordRow = typeof verificationRecords.$inferSelect;
+export type RecordInsert = typeof verificationRecords.$inferInsert;
+
+export async function findClient(db: DbOrTx, clientId: string) {
+  const [row] = await db
+    .select({
+      id: clients.id,
+      companyName: clients.companyName,
+      kycLinksEnabled: clients.kycLinksEnabled,
+      visibilityGroups: clients.visibilityGroups,
+    })
+    .from(clients)
+    .where(eq(clients.id, clientId));
+  return row;
+}
+
+export async function insertSession(db: DbOrTx, values: typeof verificationSessions.$inferInsert) {
+  const [row] = await db.insert(verificationSessions).values(values).returning();
+  return row!;
+}
+
+export async function updateSession(
+  db: DbOrTx,
+  id: string,
+  set: Partial<typeof verificationSessions.$inferInsert>,
+) {
+  const [row] = await db
+    .update(verificationSessions)
+    .set(set)
+    .where(eq(verificationSessions.id, id))
+    .returning();
+  return row;
+}
+
+export async function findSessionByToken(db: DbOrTx, token: string) {
+  const [row] = await db.select().from(verificationSessions).where(eq(verificationSessions.token, token));
+  return row;
+}
+
+export async function findSessionByProviderRef(db: DbOrTx, providerRef: string) {
+  const [row] = await db
+    .select()
+    .from(verificationSessions)
+    .where(eq(verificationSessions.providerRef, providerRef));
+  return row;
+}
+
+export async function findClientSession(db: DbOrTx, clientId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(verificationSessions)
+    .where(and(eq(verificationSessions.id, id), eq(verificationSessions.clientId, clientId)));
+  return row;
+}
+
+export async function findSession(db: DbOrTx, id: string) {
+  const [row] = await db.select().from(verificationSessions).where(eq(verificationSessions.id, id));
+  return row;
+}
+
+/** Marks a usable link as used (compare-and-set: only one submission wins). */
+export async function markSessionSubmitted(db: DbOrTx, id: string, now: Date) {
+  const rows = await db
+    .update(verificationSessions)
+    .set({ status: 'submitted', submittedAt: now, updatedAt: now })
+    .where(and(eq(verificationSessions.id, id), eq(verificationSessions.status, 'pending')))
+    .returning({ id: verificationSessions.id });
+  return rows.length === 1;
+}
+
+export async function findRecordBySession(db: DbOrTx, sessionId: string) {
+  const [row] = await db
+    .select()
+    .from(verificationRecords)
+    .where(eq(verificationRecords.sessionId, sessionId));
+  return row;
+}
+
+export async function insertRecord(db: DbOrTx, values: RecordInsert) {
+  const [row] = await db.insert(verificationRecords).values(values).returning();
+  return row!;
+}
+
+export async function updateRecordIfOlder(
+  db: DbOrTx,
+  id: string,
+  revision: number,
+  values: Partial<RecordInsert>,
+) {
+  const [row] = await db
+    .update(verificationRecords)
+    .set(values)
+    .where(and(eq(verificationRecords.id, id), sql`${verificationRecords.providerRevision} < ${revision}`))
+    .returning();
+  return row;
+}
+
+const subjectCond = (kind: VerificationKind, clientId: string, subjectId: string) =>
+  and(
+    eq(verificationRecords.clientId, clientId),
+    kind === 'kyc'
+      ? eq(verificationRecords.userId, subjectId)
+      : eq(verificationRecords.businessCustomerId, subjectId),
+    eq(verificationRecords.kind, kind),
+  );
+
+/** The spec's order: decision_at descending with nulls last, then fetched_at descending. */
+const specOrder = [
+  sql`${verificationRecords.decisionAt} desc nulls last`,
+  desc(verificationRecords.fetchedAt),
+  desc(verificationRecords.id),
+];
+
+export function listSubjectRecords(db: DbOrTx, kind: VerificationKind, clientId: string, subjectId: string) {
+  return db
+    .select()
+    .from(verificationRecords)
+    .where(subjectCond(kind, clientId, subjectId))
+    .orderBy(...specOrder);
+}
+
+export async function mostRecentRecord(
+  db: DbOrTx,
+  kind: VerificationKind,
+  clientId: string,
+  subjectId: string,
+) {
+  const [row] = await db
+    .select()
+    .from(verificationRecords)
+    .where(subjectCond(kind, clientId, subjectId))
+    .orderBy(...specOrder)
+    .limit(1);
+  return row;
+}
+
+/** The record the provider reported last (provider time, then revision); optionally only deciding statuses. */
+export async function latestReportedRecord(
+  db: DbOrTx,
+  kind: VerificationKind,
+  clientId: string,
+  subjectId: string,
+  decidingOnly: boolean,
+) {
+  const [row] = await db
+    .select()
+    .from(verificationRecords)
+    .where(
+      and(
+        subjectCond(kind, clientId, subjectId),
+        decidingOnly ? inArray(verificationRecords.status, DECIDING_RECORD_STATUSES) : undefined,
+      ),
+    )
+    .orderBy(
+      desc(verificationRecords.providerUpdatedAt),
+      desc(verificationRecords.fetchedAt),
+      desc(verificationRecords.sessionId),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function lockUser(db: DbOrTx, clientId: string, userId: string) {
+  const [row] = await db
+    .select()
+    .from(kycUsers)
+    .where(and(eq(kycUsers.id, userId), eq(kycUsers.clientId, clientId)))
+    .for('update');
+  return row;
+}
+
+export async function lockBusiness(db: DbOrTx, clientId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(businessCustomers)
+    .where(and(eq(businessCustomers.id, id), eq(businessCustomers.clientId, clientId)))
+    .for('update');
+  return row;
+}

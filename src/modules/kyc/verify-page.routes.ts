@@ -1,0 +1,132 @@
+/** The hosted verification page (server-rendered at the root, public: the token in the URL is the capability). */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps';
+import {
+  SIMULATED_OUTCOMES,
+  type SimulatedChecks,
+  type SimulatedOutcome,
+} from '../../providers/verification/port';
+import { AppError } from '../../shared/errors';
+import { type HostedLink, loadLink, returnUrlOf, submitLink } from './hosted-page.service';
+import { verifyErrorPage, verifyPage, verifyResultPage } from './views/verify';
+
+const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
+
+function send(reply: FastifyReply, status: number, body: string) {
+  return (
+    reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer')
+      // form-action must allow the client's redirect_url: browsers apply it to the 303 after the post.
+      .header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors 'none'",
+      )
+      .send(body)
+  );
+}
+
+const notFoundPage = () =>
+  verifyErrorPage(
+    'Verification not found',
+    'This verification link is not valid. Check the link or ask for a new one.',
+  );
+
+function closedPage(reply: FastifyReply, link: HostedLink) {
+  return link.state === 'used'
+    ? send(
+        reply,
+        410,
+        verifyErrorPage(
+          'This verification link was already used',
+          'The verification has been submitted. Ask for a new link if you need to verify again.',
+          link.view.merchantName,
+        ),
+      )
+    : send(
+        reply,
+        410,
+        verifyErrorPage(
+          'This verification link has expired',
+          'Ask for a new verification link.',
+          link.view.merchantName,
+        ),
+      );
+}
+
+function sendError(reply: FastifyReply, err: unknown) {
+  if (err instanceof AppError && err.statusCode === 404) return send(reply, 404, notFoundPage());
+  if (err instanceof AppError)
+    return send(reply, err.statusCode, verifyErrorPage('Something went wrong', err.detail));
+  throw err;
+}
+
+type Form = Record<string, string | undefined>;
+
+function parseChecks(kind: 'kyc' | 'kyb', form: Form): SimulatedChecks | string {
+  const on = (k: string) => form[k] === 'on' || form[k] === 'true';
+  const raw = (form.aml_hits ?? '0').trim() || '0';
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) > 100) return 'AML hits must be a whole number from 0 to 100.';
+  const aml = on('aml') ? { aml_hits: Number(raw) } : {};
+  if (kind === 'kyb') return aml;
+  return { liveness: on('liveness'), face_match: on('face_match'), nfc: on('nfc'), poa: on('poa'), ...aml };
+}
+
+export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps }) {
+  const { deps } = opts;
+
+  app.get(
+    '/verify/:token',
+    { config: { auth: 'public' }, schema: { hide: true, params: TokenParams }, attachValidation: true },
+    async (request, reply) => {
+      try {
+        if (request.validationError) return send(reply, 404, notFoundPage());
+        const link = await loadLink(deps, (request.params as { token: string }).token);
+        if (link.state !== 'open') return closedPage(reply, link);
+        return send(reply, 200, verifyPage(link.view));
+      } catch (err) {
+        return sendError(reply, err);
+      }
+    },
+  );
+
+  app.post(
+    '/verify/:token',
+    {
+      config: { auth: 'public' },
+      schema: {
+        hide: true,
+        params: TokenParams,
+        body: Type.Object(
+          { outcome: Type.Optional(Type.String({ maxLength: 50 })) },
+          { additionalProperties: true },
+        ),
+      },
+      attachValidation: true,
+    },
+    async (request, reply) => {
+      try {
+        if (request.validationError?.validationContext === 'params') return send(reply, 404, notFoundPage());
+        const link = await loadLink(deps, (request.params as { token: string }).token);
+        if (link.state !== 'open') return closedPage(reply, link);
+        const form = (request.body ?? {}) as Form;
+        const outcome = form.outcome ?? '';
+        if (!(SIMULATED_OUTCOMES as readonly string[]).includes(outcome))
+          return send(reply, 422, verifyPage(link.view, 'Choose an outcome to continue.'));
+        const checks = parseChecks(link.view.kind, form);
+        if (typeof checks === 'string') return send(reply, 422, verifyPage(link.view, checks));
+        const status = await submitLink(deps, link, outcome as SimulatedOutcome, checks);
+        if (status === null) return closedPage(reply, { ...link, state: 'used' });
+        const back = returnUrlOf(link.session);
+        if (back) return reply.redirect(back, 303);
+        return send(reply, 200, verifyResultPage(link.view, status, null));
+      } catch (err) {
+        return sendError(reply, err);
+      }
+    },
+  );
+}

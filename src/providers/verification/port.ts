@@ -1,0 +1,147 @@
+/**
+ * The identity-verification provider adapter (KYC for users, KYB for business customers). The kyc
+ * module talks to a vendor only through this interface; the sandbox simulator is the first
+ * implementation. Calls are made outside database transactions.
+ */
+import type { Clock } from '../../shared/clock';
+
+export type VerificationKind = 'kyc' | 'kyb';
+/** Statuses of a verification as the service records them (api-spec "Verification record"). */
+export const RECORD_STATUSES = [
+  'approved',
+  'declined',
+  'in_review',
+  'pending',
+  'expired',
+  'unknown',
+] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
+
+export interface VerificationSubject {
+  kind: VerificationKind;
+  /** KYC: the user's names and email. */
+  firstName?: string | null;
+  lastName?: string | null;
+  email: string;
+  /** KYB: the company. */
+  companyName?: string | null;
+  registrationNumber?: string | null;
+  country?: string | null;
+}
+
+export interface CreateVerificationInput {
+  subject: VerificationSubject;
+  level: string;
+  checks: string[];
+  /** The service's own id of this attempt (the vendor keeps it as external reference). */
+  verificationId: string;
+}
+
+export interface DocumentRef {
+  file_role: string;
+  file_name: string;
+  content_type: string;
+}
+
+/** The normalized result of a verification as fetched from the provider. */
+export interface VerificationResult {
+  providerRef: string;
+  status: RecordStatus;
+  /** Increases with every change the provider reports for this session. */
+  revision: number;
+  updatedAt: Date;
+  decisionAt: Date | null;
+  dataTrusted: boolean;
+  identity: {
+    firstName: string | null;
+    lastName: string | null;
+    fullName: string | null;
+    dateOfBirth: string | null;
+    nationality: string | null;
+    documentType: string | null;
+    documentIssuingCountry: string | null;
+    documentExpiry: string | null;
+    gender: string | null;
+    documentNumber: string | null;
+  } | null;
+  checks: {
+    liveness?: { status: string; score: number };
+    faceMatch?: { status: string; score: number };
+    nfc?: { status: string };
+    poa?: { status: string; details: Record<string, unknown> };
+    aml?: { status: string; totalHits: number; hits: Record<string, unknown>[] };
+  };
+  sofQuestionnaire: Record<string, unknown> | null;
+  documents: DocumentRef[];
+  company: {
+    companyName: string;
+    registrationNumber: string | null;
+    registrationCountry: string | null;
+    companyType: string | null;
+    incorporationDate: string | null;
+    registryStatus: string | null;
+    registryDetails: Record<string, unknown> | null;
+    keyPeople: Record<string, unknown>[] | null;
+  } | null;
+}
+
+/** A verified inbound notification: "something changed for this session". */
+export interface VerificationNotification {
+  eventId: string;
+  providerRef: string;
+  status: string;
+  revision: number;
+  occurredAt: Date;
+}
+
+export interface DownloadedFile {
+  fileName: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+export class VerificationProviderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'VerificationProviderError';
+  }
+}
+
+/** What a tester can make the sandbox provider report (hosted page and sandbox simulate endpoint). */
+export const SIMULATED_OUTCOMES = ['approved', 'declined', 'in_review', 'expired'] as const;
+export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
+export interface SimulatedChecks {
+  liveness?: boolean;
+  face_match?: boolean;
+  nfc?: boolean;
+  poa?: boolean;
+  /** AML screening ran with this many hits. */
+  aml_hits?: number;
+}
+
+export interface VerificationProvider {
+  readonly name: string;
+  /** Opens a verification session at the vendor; returns its reference. */
+  createSession(input: CreateVerificationInput): Promise<{ providerRef: string }>;
+  /** The current result of a session (null when the vendor does not know it). */
+  fetchResult(providerRef: string): Promise<VerificationResult | null>;
+  fetchDocument(providerRef: string, fileRole: string): Promise<DownloadedFile | null>;
+  fetchQuestionnaireFile(providerRef: string, qfileId: string): Promise<DownloadedFile | null>;
+  /** Verifies an inbound notification's signature and parses it; null when unsigned, stale, badly signed or malformed. */
+  verifyNotification(
+    rawBody: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): VerificationNotification | null;
+  /** Sandbox only: the vendor decides `outcome` for a session and notifies the service. */
+  simulate?(providerRef: string, outcome: SimulatedOutcome, checks?: SimulatedChecks): Promise<void>;
+  attach?(ctx: VerificationAttachContext): void;
+}
+
+export interface VerificationAttachContext {
+  db: import('../../db/client').Db;
+  clock: Clock;
+  /** POSTs a notification through the service's own HTTP route. */
+  deliver(rawBody: string, headers: Record<string, string>): Promise<{ statusCode: number; body: string }>;
+}
+
+export const VERIFICATION_SIGNATURE_HEADER = 'x-provider-signature';
