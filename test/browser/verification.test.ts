@@ -4,34 +4,19 @@
  * and the record is read back over the API; the kyc.status_changed webhook arrives at a real
  * local receiver through the outbox. Skips (with a message) only when no Chromium is installed.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createTestApp, type TestContext } from '../helpers/app';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import { freePort } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { setMainWebhook, signatureMatches } from '../helpers/webhooks';
 import { api, createKycWorld, createLink, type KycWorld, setGroups } from '../kyc/fixtures';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(`[browser tests skipped] no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 const SHOTS = process.env.CHECKOUT_SCREENSHOT_DIR;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe.skipIf(!hasChromium)('hosted verification page in Chromium', () => {
   let ctx: TestContext;
@@ -61,19 +46,7 @@ describe.skipIf(!hasChromium)('hosted verification page in Chromium', () => {
     secret = (await api(ctx, 'POST', '/webhooks/subscription/secret', w.caller.headers)).json()
       .webhook_secret;
     await setGroups(ctx, w.caller.clientId, ['documents', 'aml_hits']);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

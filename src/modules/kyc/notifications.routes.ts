@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
+import { deliverThroughRoute, keepRawJsonBody } from '../../providers/inbound-notifications';
 import {
   VERIFICATION_SIGNATURE_HEADER,
   type VerificationNotification,
@@ -24,29 +25,12 @@ declare module 'fastify' {
 
 export async function verificationNotificationRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  // Keep the exact bytes for signature verification (scoped to this plugin).
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
-    try {
-      done(null, body === '' ? {} : JSON.parse(body as string));
-    } catch {
-      done(null, {});
-    }
-  });
+  keepRawJsonBody(app);
 
   deps.providers.verification.attach?.({
     db: deps.db,
     clock: deps.clock,
-    deliver: async (rawBody, headers) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: VERIFICATION_NOTIFICATIONS_PATH,
-        payload: rawBody,
-        headers,
-      });
-      return { statusCode: res.statusCode, body: res.body };
-    },
+    deliver: deliverThroughRoute(app, VERIFICATION_NOTIFICATIONS_PATH),
   });
 
   app.post(

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { BANK_SIGNATURE_HEADER, type BankNotification } from '../../providers/bank/port';
+import { deliverThroughRoute, keepRawJsonBody } from '../../providers/inbound-notifications';
 import { ErrorSchema, NotificationAckSchema } from './payments.schemas';
 import { applyBankNotification, verifyBankNotification } from './payments.service';
 
@@ -14,36 +15,18 @@ export const BANK_NOTIFICATIONS_PATH = '/api/v1/providers/bank/notifications';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    rawBody?: string;
     bankNotification?: BankNotification;
   }
 }
 
 export async function bankNotificationRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  // Keep the exact bytes for signature verification (scoped to this plugin).
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
-    try {
-      done(null, body === '' ? {} : JSON.parse(body as string));
-    } catch {
-      done(null, {});
-    }
-  });
+  keepRawJsonBody(app);
 
   deps.providers.bank.attach?.({
     db: deps.db,
     clock: deps.clock,
-    deliver: async (rawBody, headers) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: BANK_NOTIFICATIONS_PATH,
-        payload: rawBody,
-        headers,
-      });
-      return { statusCode: res.statusCode, body: res.body };
-    },
+    deliver: deliverThroughRoute(app, BANK_NOTIFICATIONS_PATH),
   });
 
   app.post(
