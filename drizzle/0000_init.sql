@@ -565,6 +565,7 @@ CREATE INDEX "verification_records_user_order_idx" ON "verification_records" USI
 CREATE INDEX "verification_records_business_order_idx" ON "verification_records" USING btree ("client_id","business_customer_id","decision_at" desc nulls last,"fetched_at" desc);--> statement-breakpoint
 CREATE UNIQUE INDEX "verification_sessions_token_uq" ON "verification_sessions" USING btree ("token");--> statement-breakpoint
 CREATE UNIQUE INDEX "verification_sessions_provider_ref_uq" ON "verification_sessions" USING btree ("provider_ref");--> statement-breakpoint
+CREATE INDEX "verification_sessions_pending_expiry_idx" ON "verification_sessions" USING btree ("expires_at") WHERE "verification_sessions"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "verification_sessions_client_user_idx" ON "verification_sessions" USING btree ("client_id","user_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "verification_sessions_client_business_idx" ON "verification_sessions" USING btree ("client_id","business_customer_id","created_at" desc);--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" in ('pending', 'retrying');--> statement-breakpoint

@@ -2,6 +2,7 @@
 import type { Deps } from '../deps';
 import { purgeExpiredAuthRows } from '../modules/auth/auth-cleanup';
 import { sweepApiKeyLockouts } from '../modules/auth/credentials.service';
+import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
@@ -16,6 +17,13 @@ export function createWorkers(deps: Deps): Worker[] {
       'payment-expiry-sweeper',
       Math.max(deps.config.workerPollMs, 1000),
       () => expireDuePayments(deps, 100),
+      deps.log,
+    ),
+    // Unused verification links past expires_at expire; a subject left with nothing under way falls back from pending.
+    loopWorker(
+      'verification-link-expiry-sweeper',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => expireUnusedVerificationLinks(deps, 100),
       deps.log,
     ),
     loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),

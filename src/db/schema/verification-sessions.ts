@@ -1,4 +1,4 @@
-import { desc } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
@@ -28,7 +28,7 @@ export const verificationSessions = pgTable(
     redirectUrl: text('redirect_url'),
     /** The provider's session reference; null until the provider accepted the session. */
     providerRef: text('provider_ref'),
-    /** creating -> pending (link usable) -> submitted (hosted page used) | failed (provider refused) */
+    /** creating -> pending (link usable) -> submitted (hosted page used) | expired (unused past expires_at) | failed (provider refused) */
     status: text('status').notNull().default('creating'),
     expiresAt: ts('expires_at').notNull(),
     submittedAt: ts('submitted_at'),
@@ -38,6 +38,8 @@ export const verificationSessions = pgTable(
   (t) => [
     uniqueIndex('verification_sessions_token_uq').on(t.token),
     uniqueIndex('verification_sessions_provider_ref_uq').on(t.providerRef),
+    // The link-expiry sweeper's queue: only unused links are indexed.
+    index('verification_sessions_pending_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
     index('verification_sessions_client_user_idx').on(t.clientId, t.userId, desc(t.createdAt)),
     index('verification_sessions_client_business_idx').on(
       t.clientId,

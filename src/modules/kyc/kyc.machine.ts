@@ -8,7 +8,8 @@
  *  - the latest record is the one the provider reported last (provider time, then revision), so
  *    an older notification arriving late never regresses the status;
  *  - creating a verification link moves none / rejected / pending to pending; an approved subject
- *    stays approved until the provider reports a new result;
+ *    stays approved until the provider reports a new result; when a link lapses unused and nothing
+ *    else is under way, the subject falls back to its latest deciding record (or none);
  *  - external attestation: verified -> approved, rejected -> rejected, pending -> pending.
  */
 import type { RecordStatus } from '../../providers/verification/port';

@@ -1,5 +1,5 @@
 /** Queries of the verification feature: sessions (links), records, subject rows under lock. */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, lte, not, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   businessCustomers,
@@ -77,7 +77,13 @@ export async function markSessionSubmitted(db: DbOrTx, id: string, now: Date) {
   const rows = await db
     .update(verificationSessions)
     .set({ status: 'submitted', submittedAt: now, updatedAt: now })
-    .where(and(eq(verificationSessions.id, id), eq(verificationSessions.status, 'pending')))
+    .where(
+      and(
+        eq(verificationSessions.id, id),
+        eq(verificationSessions.status, 'pending'),
+        gt(verificationSessions.expiresAt, now),
+      ),
+    )
     .returning({ id: verificationSessions.id });
   return rows.length === 1;
 }
@@ -190,4 +196,69 @@ export async function lockBusiness(db: DbOrTx, clientId: string, id: string) {
     .where(and(eq(businessCustomers.id, id), eq(businessCustomers.clientId, clientId)))
     .for('update');
   return row;
+}
+
+/** Unused links past their lifetime, oldest first (served by the partial index on pending links). */
+export async function findDueUnusedLinks(db: DbOrTx, now: Date, limit: number) {
+  return db
+    .select()
+    .from(verificationSessions)
+    .where(and(eq(verificationSessions.status, 'pending'), lte(verificationSessions.expiresAt, now)))
+    .orderBy(asc(verificationSessions.expiresAt))
+    .limit(limit);
+}
+
+/** Marks an unused link expired (compare-and-set: a submission that won first keeps it). */
+export async function markLinkExpired(db: DbOrTx, id: string, now: Date) {
+  const rows = await db
+    .update(verificationSessions)
+    .set({ status: 'expired', updatedAt: now })
+    .where(
+      and(
+        eq(verificationSessions.id, id),
+        eq(verificationSessions.status, 'pending'),
+        lte(verificationSessions.expiresAt, now),
+      ),
+    )
+    .returning();
+  return rows[0];
+}
+
+/**
+ * Whether the subject still has a verification under way: a usable link, one being created, or a
+ * submitted one the provider has not reported on yet.
+ */
+export async function hasOpenVerification(
+  db: DbOrTx,
+  kind: VerificationKind,
+  clientId: string,
+  subjectId: string,
+  now: Date,
+): Promise<boolean> {
+  const s = verificationSessions;
+  const [row] = await db
+    .select({ id: s.id })
+    .from(s)
+    .where(
+      and(
+        eq(s.clientId, clientId),
+        kind === 'kyc' ? eq(s.userId, subjectId) : eq(s.businessCustomerId, subjectId),
+        or(
+          and(inArray(s.status, ['creating', 'pending']), gt(s.expiresAt, now)),
+          and(
+            eq(s.status, 'submitted'),
+            not(
+              exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(verificationRecords)
+                  .where(eq(verificationRecords.sessionId, s.id)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
