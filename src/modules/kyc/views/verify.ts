@@ -31,7 +31,11 @@ const CHECK_LABELS: Record<string, string> = {
   nfc: 'NFC chip read',
   poa: 'Proof of address',
   aml: 'AML screening',
+  sof_questionnaire: 'Source-of-funds questionnaire',
+  registry: 'Company registry',
+  key_people: 'Key people',
 };
+const checkLabel = (c: string) => CHECK_LABELS[c] ?? c.replace(/_/g, ' ');
 const PAGE_CHECKS = { kyc: ['liveness', 'face_match', 'nfc', 'poa', 'aml'], kyb: ['aml'] };
 
 const footer = 'Sandbox verification provider: no real identity data is processed.';
@@ -45,7 +49,7 @@ function summary(v: VerifyView) {
 <dl class="facts">
 <dt>${v.kind === 'kyc' ? 'Email' : 'Contact email'}</dt><dd>${v.subjectEmail}</dd>
 <dt>Level</dt><dd>${v.level}</dd>
-<dt>Checks of the level</dt><dd>${v.checks.length ? v.checks.join(', ').replace(/_/g, ' ') : 'document only'}</dd>
+<dt>Checks of the level</dt><dd>${v.checks.length ? v.checks.map(checkLabel).join(', ') : 'Identity document only'}</dd>
 <dt>Link valid until</dt><dd>${formatDate(v.expiresAt)}</dd>
 </dl>
 </section>`;
@@ -74,7 +78,7 @@ ${OUTCOMES.map(
 ${PAGE_CHECKS[v.kind].map(
   (c) => html`<label class="bank" for="check-${c}">
 <input type="checkbox" name="${c}" id="check-${c}" value="on"${levelHas(c) ? html` checked` : ''}>
-<span class="txt"><strong>${CHECK_LABELS[c]}</strong></span>
+<span class="txt"><strong>${checkLabel(c)}</strong></span>
 </label>`,
 )}
 </fieldset>
