@@ -139,4 +139,6 @@ export const WM = {
   runNotCancelable: (status: string) => `Workflow run is already '${status}' and cannot be canceled`,
   invalidTriggerSignature: 'Invalid trigger signature',
   invalidTriggerBody: 'Trigger body must be a JSON object',
+  nodeNotPermitted: (nodeId: string, type: string, permission: string) =>
+    `Insufficient permissions for this action: node '${nodeId}' (${type}) needs ${permission}`,
 } as const;

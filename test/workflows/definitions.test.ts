@@ -304,4 +304,25 @@ describe('roles', () => {
       expect(res.json().detail).toBe(M.insufficientPermissions);
     }
   });
+
+  it('a workflow may only use what its publisher or starter may do directly (developer: no payments)', async () => {
+    const dev = api(ctx, await createTestClient(ctx, { role: 'developer', clientId: owner.clientId }));
+    const graph = setGraph([
+      {
+        id: 'pay',
+        type: 'transfer',
+        config: { project_id: '{{input.p}}', user_id: '{{input.u}}', amount: '1.00', currency: 'EUR' },
+      },
+    ]);
+    const draft = await dev.create({ name: 'pay', graph });
+    const res = await dev.call('POST', `/workflows/${draft.definition_id}/publish`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().detail).toBe(WM.nodeNotPermitted('pay', 'transfer', 'payments.write'));
+    const byOwner = await a.createPublished(graph);
+    const run = await dev.call('POST', `/workflows/${byOwner.definition_id}/runs`, { input: {} });
+    expect(run.statusCode).toBe(403);
+    expect((await a.call('POST', `/workflows/${byOwner.definition_id}/runs`, { input: {} })).statusCode).toBe(
+      201,
+    );
+  });
 });

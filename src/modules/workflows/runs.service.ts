@@ -2,11 +2,12 @@
 import type { Deps } from '../../deps';
 import { emitEvent } from '../../outbox/emit';
 import { verifyWebhookSignature } from '../../outbox/verify-signature';
+import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, conflict, notFound, unauthorized } from '../../shared/errors';
 import { M, WM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { requestFingerprint, requireIdempotencyKey } from '../payments/idempotency';
-import { type Graph, type NodeType, startNodeOf } from './workflows.graph';
+import { assertMayUseNodes, type Graph, type NodeType, startNodeOf } from './workflows.graph';
 import {
   canStartRun,
   type DefinitionStatus,
@@ -122,15 +123,16 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | null 
 
 export async function startRun(
   deps: Deps,
-  clientId: string,
+  auth: ClientAuth,
   definitionId: string,
   input: Record<string, unknown>,
   idempotencyHeader: string | string[] | undefined,
 ) {
   if (findTemplate(definitionId)) throw badRequest(WM.templateNotRunnable);
   const key = idempotencyKeyOf(idempotencyHeader);
-  const def = await findClientDefinition(deps.db, clientId, definitionId);
+  const def = await findClientDefinition(deps.db, auth.clientId, definitionId);
   if (!def) throw notFound(WM.workflowNotFound);
+  assertMayUseNodes(def.graph as Graph, auth.permissions);
   const { run, created } = await createRun(deps, def, { input, idempotencyKey: key, source: 'api' });
   return { created, run: toRunView(run) };
 }

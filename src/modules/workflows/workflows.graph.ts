@@ -17,7 +17,9 @@
  */
 import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
-import { ValidationError, type ValidationIssue } from '../../shared/errors';
+import { forbidden, ValidationError, type ValidationIssue } from '../../shared/errors';
+import { WM } from '../../shared/messages';
+import type { Permission } from '../auth/permissions';
 
 export const NODE_TYPES = [
   'kyc',
@@ -40,6 +42,30 @@ export type NodeType = (typeof NODE_TYPES)[number];
 
 /** Node types that have no backing capability in this service yet: accepted in drafts, refused at publish. */
 export const UNSUPPORTED_NODE_TYPES: readonly NodeType[] = ['contract'];
+
+/**
+ * A node acts with the client's authority, so a workflow may only contain what the person
+ * publishing it (and, through the API, the person starting it) may do directly: a developer
+ * cannot create payments by way of a workflow when the role cannot create them itself.
+ */
+export const NODE_PERMISSIONS: Partial<Record<NodeType, Permission>> = {
+  transfer: 'payments.write',
+  kyc: 'kyc.users.write',
+  create_user: 'kyc.users.write',
+  kyb: 'kyb.businesses.write',
+  create_business_customer: 'kyb.businesses.write',
+  opco: 'opcos.read',
+  opco_create: 'opcos.write',
+  project: 'projects.read',
+};
+
+/** 403 naming the first node whose use case the caller's permissions do not cover. */
+export function assertMayUseNodes(graph: Graph, permissions: ReadonlySet<Permission>): void {
+  for (const n of graph.nodes) {
+    const needed = NODE_PERMISSIONS[n.type];
+    if (needed && !permissions.has(needed)) throw forbidden(WM.nodeNotPermitted(n.id, n.type, needed));
+  }
+}
 
 export const TRIGGER_TYPES = ['manual', 'webhook'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];

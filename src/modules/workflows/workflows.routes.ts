@@ -163,12 +163,13 @@ export async function workflowsRoutes(app: FastifyInstance, { deps }: { deps: De
         description:
           'DRAFT to PUBLISHED; immutable afterwards. A webhook-triggered workflow gets its `trigger_url` and a ' +
           'signing secret, returned once in `trigger_secret`. A node type without a backing capability ' +
-          '(`contract`) is 400 naming the node.',
+          '(`contract`) is 400 naming the node; a node whose use case the caller may not use directly (e.g. ' +
+          '`transfer` needs `payments.write`) is 403 naming the node.',
         params: WorkflowIdParams,
         response: { 200: PublishedWorkflowSchema, 400: ErrorSchema },
       },
     },
-    async (req) => publishDefinition(deps, clientAuthOf(req).clientId, req.params.definition_id),
+    async (req) => publishDefinition(deps, clientAuthOf(req), req.params.definition_id),
   );
 
   r.post(
@@ -230,7 +231,7 @@ export async function workflowsRoutes(app: FastifyInstance, { deps }: { deps: De
     async (req, reply) => {
       const res = await startRun(
         deps,
-        clientAuthOf(req).clientId,
+        clientAuthOf(req),
         req.params.definition_id,
         req.body?.input ?? {},
         req.headers['x-idempotency-key'],

@@ -3,12 +3,13 @@
  * without runs, fork, publish (DRAFT -> PUBLISHED, immutable afterwards), trigger secrets, archive.
  */
 import type { Deps } from '../../deps';
+import type { ClientAuth } from '../../plugins/auth';
 import { decrypt, encrypt } from '../../shared/crypto';
 import { badRequest, conflict, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { WM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { type Graph, UNSUPPORTED_NODE_TYPES, validateGraph } from './workflows.graph';
+import { assertMayUseNodes, type Graph, UNSUPPORTED_NODE_TYPES, validateGraph } from './workflows.graph';
 import { canPublish, type DefinitionStatus, isEditable } from './workflows.machine';
 import {
   type DefinitionRow,
@@ -200,13 +201,14 @@ export async function forkDefinition(deps: D, clientId: string, id: string, inpu
  * the node), and a webhook-triggered workflow gets its trigger token and signing secret; the
  * secret is returned here once (`trigger_secret`) and stored encrypted.
  */
-export async function publishDefinition(deps: D, clientId: string, id: string) {
-  const current = await loadOwnForWrite(deps, clientId, id);
+export async function publishDefinition(deps: D, auth: ClientAuth, id: string) {
+  const current = await loadOwnForWrite(deps, auth.clientId, id);
   if (!canPublish(current.status as DefinitionStatus)) throw badRequest(WM.alreadyPublished);
   const graph = current.graph as Graph;
   validateGraph(graph);
   const unsupported = graph.nodes.find((n) => UNSUPPORTED_NODE_TYPES.includes(n.type));
   if (unsupported) throw badRequest(WM.unsupportedNode(unsupported.id, unsupported.type));
+  assertMayUseNodes(graph, auth.permissions);
   const now = deps.clock.now();
   const secret = graph.trigger.type === 'webhook' ? newTriggerSecret() : null;
   const row = await updateDefinitionIfStatus(deps.db, id, 'DRAFT', {
