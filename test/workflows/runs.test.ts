@@ -2,6 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kycUsers, transactions, workflowRunSteps, workflowRuns } from '../../src/db/schema/index';
+import { processDueWorkflowRuns } from '../../src/modules/workflows/workflows.engine';
 import { M, WM } from '../../src/shared/messages';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
@@ -382,6 +383,26 @@ describe('idempotency and recovery', () => {
     const failed = await a.run(kycRun.run_id);
     expect(failed.status).toBe('failed');
     expect(failed.error_message).toContain("Step 'kyc' (kyc) was interrupted");
+  });
+
+  it('two engines ticking at once execute each step exactly once (SKIP LOCKED + lease)', async () => {
+    const wf = await a.createPublished(
+      setGraph([
+        { id: 'one', type: 'set', config: { values: { n: 1 } }, next: 'two' },
+        { id: 'two', type: 'http', config: { url: `${receiver.url}/ok`, body: { run: 'x' } } },
+      ]),
+    );
+    const runs = await Promise.all([1, 2, 3].map(() => a.start(wf.definition_id)));
+    const before = receiver.on('/ok').length;
+    await Promise.all([processDueWorkflowRuns(ctx.deps), processDueWorkflowRuns(ctx.deps)]);
+    await drain(ctx);
+    for (const r of runs) expect((await a.run(r.run_id)).status).toBe('completed');
+    expect(receiver.on('/ok').length - before).toBe(3);
+    const ids = new Set(runs.map((r) => r.run_id));
+    const stepEvents = (await eventsOf(ctx, w.caller.clientId, 'workflow.step.completed')).filter((e) =>
+      ids.has((e.data as { run_id: string }).run_id),
+    );
+    expect(stepEvents).toHaveLength(6);
   });
 
   it("another client's run is 404", async () => {
