@@ -1,13 +1,13 @@
 /** Runs and the engine: node kinds against the real services, events, steps, failures, wait + condition, cancel, idempotency, crash recovery. */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kycUsers, transactions, workflowRunSteps, workflowRuns } from '../../src/db/schema/index';
+import { clients, kycUsers, transactions, workflowRunSteps, workflowRuns } from '../../src/db/schema/index';
 import { processDueWorkflowRuns } from '../../src/modules/workflows/workflows.engine';
 import { M, WM } from '../../src/shared/messages';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { type Receiver, startReceiver } from '../helpers/receiver';
-import { eventsOf } from '../org/fixtures';
+import { eventsOf, soleTraderBody } from '../org/fixtures';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 import { api, drain, setGraph, simpleGraph } from './fixtures';
 
@@ -165,6 +165,72 @@ describe('a run through several node kinds', () => {
       await a.call('GET', `/workflow-runs?workflow_definition_id=${wf.definition_id}&status=failed`)
     ).json();
     expect(none.pagination).toMatchObject({ total: 0, total_pages: 0 });
+  });
+});
+
+describe('business onboarding node kinds', () => {
+  it('create_business_customer (find-or-create), kyb link, opco_create draft and notify to the client address', async () => {
+    const wf = await a.createPublished(
+      setGraph([
+        {
+          id: 'biz',
+          type: 'create_business_customer',
+          config: { company_name: '{{input.company}}', country: 'gb', email: '{{input.email}}' },
+          next: 'kyb',
+        },
+        {
+          id: 'kyb',
+          type: 'kyb',
+          config: { business_customer_id: '{{steps.biz.business_customer_id}}' },
+          next: 'opco',
+        },
+        {
+          id: 'opco',
+          type: 'opco_create',
+          config: { opco: soleTraderBody({ name: '{{input.company}}' }) },
+          next: 'tell',
+        },
+        {
+          id: 'tell',
+          type: 'notify',
+          config: { subject: 'Onboarded', text: '{{input.company}}: {{steps.opco.opco_id}}' },
+        },
+      ]),
+    );
+    const input = { company: 'Widget Ltd', email: 'ops@widget.example.com' };
+    const first = await a.start(wf.definition_id, input);
+    await drain(ctx);
+    const got = await a.run(first.run_id);
+    expect(got.status, got.error_message).toBe('completed');
+    const out = Object.fromEntries(
+      got.steps.map((s: { step_id: string; output: unknown }) => [s.step_id, s.output]),
+    );
+    expect(out.biz).toMatchObject({ company_name: 'Widget Ltd', kyb_status: 'none', created: true });
+    expect(out.kyb).toMatchObject({ status: 'pending' });
+    expect(out.opco).toMatchObject({ name: 'Widget Ltd', status: 'draft' });
+    const [client] = await ctx.db.select().from(clients).where(eq(clients.id, w.caller.clientId));
+    expect(out.tell).toMatchObject({ channel: 'email', to: client!.email });
+    expect(mailer().lastTo(client!.email)?.text).toBe(`Widget Ltd: ${out.opco.opco_id}`);
+
+    // The same email again finds the existing business customer.
+    const second = await a.start(wf.definition_id, input);
+    await drain(ctx);
+    const again = await a.run(second.run_id);
+    expect(again.steps[0].output).toMatchObject({
+      business_customer_id: out.biz.business_customer_id,
+      created: false,
+    });
+  });
+
+  it('an invalid opco body fails the step with the field named', async () => {
+    const wf = await a.createPublished(
+      setGraph([{ id: 'opco', type: 'opco_create', config: { opco: soleTraderBody({ mcc: 12 }) } }]),
+    );
+    const run = await a.start(wf.definition_id);
+    await drain(ctx);
+    const got = await a.run(run.run_id);
+    expect(got.status).toBe('failed');
+    expect(got.error_message).toMatch(/^Step 'opco' \(opco_create\) failed: opco\.mcc /);
   });
 });
 
