@@ -479,6 +479,59 @@ CREATE TABLE "webhook_destinations" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "workflow_definitions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"name" text NOT NULL,
+	"description" text,
+	"graph" jsonb NOT NULL,
+	"status" text DEFAULT 'DRAFT' NOT NULL,
+	"trigger_type" text DEFAULT 'manual' NOT NULL,
+	"trigger_token" text,
+	"trigger_secret_enc" text,
+	"forked_from_id" uuid,
+	"published_at" timestamp with time zone,
+	"archived_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "workflow_run_steps" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"run_id" uuid NOT NULL,
+	"client_id" uuid NOT NULL,
+	"step_id" text NOT NULL,
+	"node_type" text NOT NULL,
+	"status" text NOT NULL,
+	"output" jsonb,
+	"error" text,
+	"resume_at" timestamp with time zone,
+	"started_at" timestamp with time zone NOT NULL,
+	"finished_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "workflow_runs" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"client_id" uuid NOT NULL,
+	"definition_id" uuid NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"source" text DEFAULT 'api' NOT NULL,
+	"input" jsonb NOT NULL,
+	"step_outputs" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"current_step_id" text,
+	"error_message" text,
+	"idempotency_key" text,
+	"input_fingerprint" text,
+	"due_at" timestamp with time zone,
+	"locked_until" timestamp with time zone,
+	"lease_token" uuid,
+	"claims" integer DEFAULT 0 NOT NULL,
+	"started_at" timestamp with time zone,
+	"finished_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "accounts" ADD CONSTRAINT "accounts_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_credentials" ADD CONSTRAINT "api_credentials_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_credentials" ADD CONSTRAINT "api_credentials_created_by_account_id_accounts_id_fk" FOREIGN KEY ("created_by_account_id") REFERENCES "public"."accounts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -520,6 +573,11 @@ ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_client_id_cl
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_destination_id_webhook_destinations_id_fk" FOREIGN KEY ("destination_id") REFERENCES "public"."webhook_destinations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_delivery_attempts" ADD CONSTRAINT "webhook_delivery_attempts_delivery_id_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_deliveries"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_destinations" ADD CONSTRAINT "webhook_destinations_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "workflow_definitions" ADD CONSTRAINT "workflow_definitions_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "workflow_run_steps" ADD CONSTRAINT "workflow_run_steps_run_id_workflow_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."workflow_runs"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "workflow_run_steps" ADD CONSTRAINT "workflow_run_steps_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "workflow_runs" ADD CONSTRAINT "workflow_runs_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "workflow_runs" ADD CONSTRAINT "workflow_runs_definition_id_workflow_definitions_id_fk" FOREIGN KEY ("definition_id") REFERENCES "public"."workflow_definitions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "accounts_email_uq" ON "accounts" USING btree (lower("email"));--> statement-breakpoint
 CREATE INDEX "accounts_client_idx" ON "accounts" USING btree ("client_id","created_at");--> statement-breakpoint
 CREATE INDEX "revoked_tokens_expires_idx" ON "revoked_tokens" USING btree ("expires_at");--> statement-breakpoint
@@ -572,4 +630,11 @@ CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("
 CREATE INDEX "webhook_deliveries_client_created_idx" ON "webhook_deliveries" USING btree ("client_id","created_at" desc,"id" desc);--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "webhook_delivery_attempts_delivery_idx" ON "webhook_delivery_attempts" USING btree ("delivery_id","attempt");--> statement-breakpoint
-CREATE INDEX "webhook_destinations_client_created_idx" ON "webhook_destinations" USING btree ("client_id","created_at" desc);
+CREATE INDEX "webhook_destinations_client_created_idx" ON "webhook_destinations" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "workflow_definitions_client_created_idx" ON "workflow_definitions" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE UNIQUE INDEX "workflow_definitions_trigger_token_uq" ON "workflow_definitions" USING btree ("trigger_token") WHERE "workflow_definitions"."trigger_token" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "workflow_run_steps_run_step_uq" ON "workflow_run_steps" USING btree ("run_id","step_id");--> statement-breakpoint
+CREATE INDEX "workflow_runs_client_created_idx" ON "workflow_runs" USING btree ("client_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "workflow_runs_definition_created_idx" ON "workflow_runs" USING btree ("definition_id","created_at" desc);--> statement-breakpoint
+CREATE INDEX "workflow_runs_due_idx" ON "workflow_runs" USING btree ("due_at") WHERE "workflow_runs"."status" in ('pending', 'running', 'waiting');--> statement-breakpoint
+CREATE UNIQUE INDEX "workflow_runs_idempotency_uq" ON "workflow_runs" USING btree ("client_id","definition_id","idempotency_key") WHERE "workflow_runs"."idempotency_key" is not null;

@@ -32,6 +32,8 @@ export interface Config {
   verificationLinkTtlSeconds: number;
   /** Abandoned idempotency claims (a crashed request) are reclaimable after this many seconds. */
   idempotencyStaleSeconds: number;
+  /** Deadline of a workflow `http` step (connect + response headers). */
+  workflowHttpTimeoutMs: number;
   bootstrapStaffEmail: string | null;
   bootstrapStaffPassword: string | null;
   /** HMAC key for access tokens; null means "generate/keep one in dataDir" (embedded default only). */
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     bankSessionTtlSeconds: r.int('SVC_BANK_SESSION_TTL_SECONDS', 900, 30, 86400),
     verificationLinkTtlSeconds: r.int('SVC_VERIFICATION_LINK_TTL_SECONDS', 604800, 60, 90 * 86400),
     idempotencyStaleSeconds: r.int('SVC_IDEMPOTENCY_STALE_SECONDS', 120, 10, 86400),
+    workflowHttpTimeoutMs: r.int('SVC_WORKFLOW_HTTP_TIMEOUT_MS', 10000, 100, 60000),
     bootstrapStaffEmail: r.optional('SVC_BOOTSTRAP_STAFF_EMAIL'),
     bootstrapStaffPassword: r.optional('SVC_BOOTSTRAP_STAFF_PASSWORD'),
     jwtSecret: r.optional('SVC_JWT_SECRET'),

@@ -28,6 +28,8 @@ import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
+import { workflowTriggerRoutes } from './workflows/triggers.routes';
+import { workflowsRoutes } from './workflows/workflows.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
@@ -52,6 +54,8 @@ export const apiModules: ModulePlugin[] = [
   paymentsRoutes,
   bankNotificationRoutes,
   webhooksRoutes,
+  workflowsRoutes,
+  workflowTriggerRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [

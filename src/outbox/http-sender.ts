@@ -33,6 +33,16 @@ export interface HttpSender {
   close(): Promise<void>;
 }
 
+/** The same guarded client with a choice of method (workflow http steps send GET too). */
+export interface HttpClient extends HttpSender {
+  send(
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string>,
+    body: string | null,
+  ): Promise<SendResult>;
+}
+
 const SNIPPET_BYTES = 1024;
 
 function describeError(
@@ -58,7 +68,7 @@ function describeError(
   return { error: `request failed: ${code ?? e?.message ?? 'unknown error'}`.slice(0, 300), refused: false };
 }
 
-export function createHttpSender(opts: HttpSenderOptions): HttpSender {
+export function createHttpSender(opts: HttpSenderOptions): HttpClient {
   const agent = new Agent({
     connections: opts.connectionsPerOrigin,
     connect: {
@@ -70,8 +80,9 @@ export function createHttpSender(opts: HttpSenderOptions): HttpSender {
     keepAliveTimeout: 4000,
   });
 
-  return {
-    async post(url, headers, body) {
+  const client: HttpClient = {
+    post: (url, headers, body) => client.send('POST', url, headers, body),
+    async send(method, url, headers, body) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const u = parseWebhookUrl(url);
@@ -101,9 +112,9 @@ export function createHttpSender(opts: HttpSenderOptions): HttpSender {
       }, opts.timeoutMs);
       try {
         const res = await request(u, {
-          method: 'POST',
+          method,
           headers,
-          body,
+          body: body ?? undefined,
           dispatcher: agent,
           signal: controller.signal,
           headersTimeout: opts.timeoutMs,
@@ -137,6 +148,7 @@ export function createHttpSender(opts: HttpSenderOptions): HttpSender {
     },
     close: () => agent.close(),
   };
+  return client;
 }
 
 /** Reads at most `max` bytes of a response body within `timeoutMs`; returns the first bytes as text. */

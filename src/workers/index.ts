@@ -4,6 +4,7 @@ import { purgeExpiredAuthRows } from '../modules/auth/auth-cleanup';
 import { sweepApiKeyLockouts } from '../modules/auth/credentials.service';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
+import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
 import { createWebhookDeliveryWorker } from './webhook-delivery';
@@ -26,6 +27,8 @@ export function createWorkers(deps: Deps): Worker[] {
       () => expireUnusedVerificationLinks(deps, 100),
       deps.log,
     ),
+    // Workflow runs: claims due runs (FOR UPDATE SKIP LOCKED + lease) and executes their steps.
+    loopWorker('workflow-engine', deps.config.workerPollMs, () => processDueWorkflowRuns(deps, 10), deps.log),
     loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),
     // Stale API-key failure counters (one statement per minute; returns 0 so it never spins).
     loopWorker(

@@ -21,3 +21,6 @@ export * from './verification-records';
 export * from './verification-sessions';
 export * from './webhook-deliveries';
 export * from './webhook-destinations';
+export * from './workflow-definitions';
+export * from './workflow-run-steps';
+export * from './workflow-runs';

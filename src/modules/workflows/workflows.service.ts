@@ -1,0 +1,256 @@
+/**
+ * Workflow definitions: create, read, list (own plus system templates), edit drafts, delete
+ * without runs, fork, publish (DRAFT -> PUBLISHED, immutable afterwards), trigger secrets, archive.
+ */
+import type { Deps } from '../../deps';
+import type { ClientAuth } from '../../plugins/auth';
+import { decrypt, encrypt } from '../../shared/crypto';
+import { badRequest, conflict, notFound } from '../../shared/errors';
+import { randomToken } from '../../shared/ids';
+import { WM } from '../../shared/messages';
+import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { assertMayUseNodes, type Graph, UNSUPPORTED_NODE_TYPES, validateGraph } from './workflows.graph';
+import { canPublish, type DefinitionStatus, isEditable } from './workflows.machine';
+import {
+  type DefinitionRow,
+  definitionHasRuns,
+  deleteDefinition as deleteDefinitionRow,
+  findClientDefinition,
+  insertDefinition,
+  listClientDefinitions,
+  updateDefinition,
+  updateDefinitionIfStatus,
+} from './workflows.repo';
+import { findTemplate, WORKFLOW_TEMPLATES, type WorkflowTemplate } from './workflows.templates';
+
+type D = Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>;
+
+export const TRIGGER_PATH = '/api/v1/workflow-triggers';
+export const newTriggerSecret = (): string => `wfsec_${randomToken(32)}`;
+
+export function triggerUrl(deps: Pick<Deps, 'config'>, token: string): string {
+  return `${deps.config.publicUrl}${TRIGGER_PATH}/${token}`;
+}
+
+export function toDefinitionView(deps: Pick<Deps, 'config'>, d: DefinitionRow) {
+  return {
+    definition_id: d.id,
+    name: d.name,
+    description: d.description,
+    status: d.status as DefinitionStatus,
+    is_template: false,
+    trigger_type: d.triggerType as 'manual' | 'webhook',
+    trigger_url: d.triggerToken ? triggerUrl(deps, d.triggerToken) : null,
+    graph: d.graph as Graph,
+    forked_from_id: d.forkedFromId,
+    published_at: d.publishedAt?.toISOString() ?? null,
+    archived_at: d.archivedAt?.toISOString() ?? null,
+    created_at: d.createdAt.toISOString(),
+    updated_at: d.updatedAt.toISOString(),
+  };
+}
+
+export type DefinitionView = ReturnType<typeof toDefinitionView>;
+
+export function toTemplateView(t: WorkflowTemplate): DefinitionView {
+  return {
+    definition_id: t.id,
+    name: t.name,
+    description: t.description,
+    status: 'PUBLISHED',
+    is_template: true,
+    trigger_type: t.graph.trigger.type,
+    trigger_url: null,
+    graph: t.graph,
+    forked_from_id: null,
+    published_at: t.createdAt.toISOString(),
+    archived_at: null,
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.createdAt.toISOString(),
+  };
+}
+
+export interface DefinitionInput {
+  name: string;
+  description?: string | null;
+  graph: Graph;
+}
+
+export async function loadDefinition(
+  deps: Pick<Deps, 'db'>,
+  clientId: string,
+  id: string,
+): Promise<DefinitionRow> {
+  const row = await findClientDefinition(deps.db, clientId, id);
+  if (!row) throw notFound(WM.workflowNotFound);
+  return row;
+}
+
+/** A client's own definition for a write: templates are read-only (400), unknown or foreign ones 404. */
+async function loadOwnForWrite(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
+  if (findTemplate(id)) throw badRequest(WM.templateReadOnly);
+  return loadDefinition(deps, clientId, id);
+}
+
+export async function createDefinition(deps: D, clientId: string, input: DefinitionInput) {
+  validateGraph(input.graph);
+  const now = deps.clock.now();
+  const row = await insertDefinition(deps.db, {
+    clientId,
+    name: input.name,
+    description: input.description ?? null,
+    graph: input.graph as unknown as Record<string, unknown>,
+    status: 'DRAFT',
+    triggerType: input.graph.trigger.type,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return toDefinitionView(deps, row);
+}
+
+export async function getDefinition(deps: Pick<Deps, 'db' | 'config'>, clientId: string, id: string) {
+  const t = findTemplate(id);
+  if (t) return toTemplateView(t);
+  return toDefinitionView(deps, await loadDefinition(deps, clientId, id));
+}
+
+/**
+ * Own definitions (newest first) followed by the system templates, paginated as one list.
+ * Templates are included unless `include_templates=false` and count towards `total`.
+ */
+export async function listDefinitions(
+  deps: Pick<Deps, 'db' | 'config'>,
+  clientId: string,
+  page: PageParams,
+  opts: { includeArchived: boolean; includeTemplates: boolean; status?: DefinitionStatus },
+) {
+  const templates =
+    opts.includeTemplates && (!opts.status || opts.status === 'PUBLISHED') ? WORKFLOW_TEMPLATES : [];
+  const first = await listClientDefinitions(deps.db, clientId, {
+    limit: page.pageSize,
+    offset: page.offset,
+    includeArchived: opts.includeArchived,
+    status: opts.status,
+  });
+  const own = first.rows.map((r) => toDefinitionView(deps, r));
+  const room = page.pageSize - own.length;
+  const templateStart = Math.max(0, page.offset - first.total);
+  const fill = room > 0 ? templates.slice(templateStart, templateStart + room).map(toTemplateView) : [];
+  return {
+    workflows: [...own, ...fill],
+    pagination: paginationMeta(first.total + templates.length, page),
+  };
+}
+
+export async function updateDraft(deps: D, clientId: string, id: string, input: Partial<DefinitionInput>) {
+  if (input.graph) validateGraph(input.graph);
+  const row = await deps.db.transaction(async (tx) => {
+    if (findTemplate(id)) throw badRequest(WM.templateReadOnly);
+    const current = await findClientDefinition(tx, clientId, id, true);
+    if (!current) throw notFound(WM.workflowNotFound);
+    if (!isEditable(current.status as DefinitionStatus)) throw badRequest(WM.notEditable);
+    return updateDefinition(tx, id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.graph
+        ? { graph: input.graph as unknown as Record<string, unknown>, triggerType: input.graph.trigger.type }
+        : {}),
+      updatedAt: deps.clock.now(),
+    });
+  });
+  return toDefinitionView(deps, row);
+}
+
+export async function deleteDefinition(deps: Pick<Deps, 'db'>, clientId: string, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    if (findTemplate(id)) throw badRequest(WM.templateReadOnly);
+    const current = await findClientDefinition(tx, clientId, id, true);
+    if (!current) throw notFound(WM.workflowNotFound);
+    // Runs insert under a lock on the definition row too, so none can slip in between.
+    if (await definitionHasRuns(tx, id)) throw conflict(WM.hasRuns);
+    await deleteDefinitionRow(tx, id);
+  });
+}
+
+export async function forkDefinition(deps: D, clientId: string, id: string, input: { name?: string }) {
+  const t = findTemplate(id);
+  const source = t
+    ? { name: t.name, description: t.description, graph: t.graph }
+    : await loadDefinition(deps, clientId, id).then((d) => ({
+        name: d.name,
+        description: d.description,
+        graph: d.graph as Graph,
+      }));
+  const now = deps.clock.now();
+  const row = await insertDefinition(deps.db, {
+    clientId,
+    name: input.name ?? source.name,
+    description: source.description,
+    graph: structuredClone(source.graph) as unknown as Record<string, unknown>,
+    status: 'DRAFT',
+    triggerType: source.graph.trigger.type,
+    forkedFromId: id,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return toDefinitionView(deps, row);
+}
+
+/**
+ * DRAFT -> PUBLISHED. The graph is validated again, unsupported node types are refused (400 naming
+ * the node), and a webhook-triggered workflow gets its trigger token and signing secret; the
+ * secret is returned here once (`trigger_secret`) and stored encrypted.
+ */
+export async function publishDefinition(deps: D, auth: ClientAuth, id: string) {
+  const current = await loadOwnForWrite(deps, auth.clientId, id);
+  if (!canPublish(current.status as DefinitionStatus)) throw badRequest(WM.alreadyPublished);
+  const graph = current.graph as Graph;
+  validateGraph(graph);
+  const unsupported = graph.nodes.find((n) => UNSUPPORTED_NODE_TYPES.includes(n.type));
+  if (unsupported) throw badRequest(WM.unsupportedNode(unsupported.id, unsupported.type));
+  assertMayUseNodes(graph, auth.permissions);
+  const now = deps.clock.now();
+  const secret = graph.trigger.type === 'webhook' ? newTriggerSecret() : null;
+  const row = await updateDefinitionIfStatus(deps.db, id, 'DRAFT', {
+    status: 'PUBLISHED',
+    publishedAt: now,
+    updatedAt: now,
+    ...(secret
+      ? {
+          triggerToken: `wft_${randomToken(24)}`,
+          triggerSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
+        }
+      : {}),
+  });
+  if (!row) throw badRequest(WM.alreadyPublished);
+  return { ...toDefinitionView(deps, row), trigger_secret: secret };
+}
+
+/** Mints a fresh signing secret; the previous one stops working at once. */
+export async function rotateTriggerSecret(deps: D, clientId: string, id: string) {
+  const current = await loadOwnForWrite(deps, clientId, id);
+  if (current.status !== 'PUBLISHED' || !current.triggerToken) throw badRequest(WM.noTriggerSecret);
+  const secret = newTriggerSecret();
+  const row = await updateDefinition(deps.db, id, {
+    triggerSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
+    updatedAt: deps.clock.now(),
+  });
+  return {
+    definition_id: row.id,
+    trigger_url: triggerUrl(deps, row.triggerToken!),
+    trigger_secret: secret,
+  };
+}
+
+export function triggerSecretOf(deps: Pick<Deps, 'secrets'>, d: DefinitionRow): string | null {
+  return d.triggerSecretEnc ? decrypt(deps.secrets.encryptionKey, d.triggerSecretEnc) : null;
+}
+
+/** Archive hides the workflow from default lists and stops new runs; existing runs go on. Idempotent. */
+export async function setDefinitionArchived(deps: D, clientId: string, id: string, archived: boolean) {
+  const current = await loadOwnForWrite(deps, clientId, id);
+  if (Boolean(current.archivedAt) === archived) return toDefinitionView(deps, current);
+  const now = deps.clock.now();
+  const row = await updateDefinition(deps.db, id, { archivedAt: archived ? now : null, updatedAt: now });
+  return toDefinitionView(deps, row);
+}
