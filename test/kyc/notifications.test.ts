@@ -67,7 +67,15 @@ describe('signature', () => {
     const attempts: [string, Record<string, string>][] = [
       [good.raw, {}],
       [good.raw, { 'x-provider-signature': 'garbage' }],
-      [good.raw, { 'x-provider-signature': good.headers['x-provider-signature'].replace(/v1=./, 'v1=0') }],
+      [
+        good.raw,
+        {
+          'x-provider-signature': good.headers['x-provider-signature'].replace(
+            /v1=(.)/,
+            (_m, c: string) => `v1=${c === '0' ? '1' : '0'}`,
+          ),
+        },
+      ],
       [`${good.raw} `, good.headers],
       [good.raw, signed(body, new Date(ctx.clock.now().getTime() - 301_000)).headers],
       ['{not json', {}],
