@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '../../src/shared/messages';
 import { createOpcoActivationWorker } from '../../src/workers/opco-activation';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { companyBody, eventsOf, staffHeaders } from '../org/fixtures';
 
@@ -17,12 +17,7 @@ let staff: Record<string, string>;
 beforeAll(async () => {
   ctx = await createTestApp({
     env: {
-      SVC_ENVIRONMENT: 'production',
-      // Production config demands these; the test database itself comes from the fixture.
-      DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
-      SVC_JWT_SECRET: 'production-test-secret-0123456789abcdef',
-      SVC_DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
-      SMTP_URL: 'smtp://127.0.0.1:2525',
+      ...PRODUCTION_ENV,
       SVC_SANDBOX_OPCO_ACTIVATION_SECONDS: '1',
     },
   });

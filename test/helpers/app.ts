@@ -31,6 +31,18 @@ export class MemoryMailer implements Mailer {
   }
 }
 
+/**
+ * A production deployment's environment. Production config demands a database URL, secrets and
+ * SMTP; the test database itself is injected by the fixture, so the URL is never dialled.
+ */
+export const PRODUCTION_ENV: Readonly<Record<string, string>> = {
+  SVC_ENVIRONMENT: 'production',
+  DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
+  SVC_JWT_SECRET: 'production-test-secret-0123456789abcdef',
+  SVC_DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
+  SMTP_URL: 'smtp://127.0.0.1:2525',
+};
+
 export interface TestContext {
   app: FastifyInstance;
   deps: Deps;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signProviderPayload } from '../../src/providers/signature';
 import { M } from '../../src/shared/messages';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
 import { api, createKycWorld, type KycWorld } from './fixtures';
 
@@ -11,11 +11,7 @@ let w: KycWorld;
 beforeAll(async () => {
   ctx = await createTestApp({
     env: {
-      SVC_ENVIRONMENT: 'production',
-      DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
-      SVC_JWT_SECRET: 'production-test-secret-0123456789abcdef',
-      SVC_DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
-      SMTP_URL: 'smtp://127.0.0.1:2525',
+      ...PRODUCTION_ENV,
     },
   });
   w = await createKycWorld(ctx, { productionAccess: true });

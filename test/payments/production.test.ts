@@ -1,7 +1,7 @@
 /** A production deployment: no sandbox simulator, no fake success. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { M } from '../../src/shared/messages';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createPaymentWorld, newKey, type PaymentWorld, paylinkBody } from './fixtures';
 
 let ctx: TestContext;
@@ -9,12 +9,7 @@ let w: PaymentWorld;
 beforeAll(async () => {
   ctx = await createTestApp({
     env: {
-      SVC_ENVIRONMENT: 'production',
-      // validated by the production config rules; the test database is injected by the helper
-      DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
-      SVC_JWT_SECRET: 'production-test-secret-0123456789abcdef',
-      SVC_DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
-      SMTP_URL: 'smtp://127.0.0.1:2525',
+      ...PRODUCTION_ENV,
     },
   });
   w = await createPaymentWorld(ctx, { productionAccess: true });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { assertPublicHost, isForbiddenAddress } from '../../src/outbox/ssrf';
 import { M } from '../../src/shared/messages';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { deliveriesOfEvent, emitTestEvent, setMainWebhook } from '../helpers/webhooks';
@@ -19,12 +19,7 @@ let dispatcher: DeliveryDispatcher;
 beforeAll(async () => {
   ctx = await createTestApp({
     env: {
-      SVC_ENVIRONMENT: 'production',
-      // Required in production by config validation; the test database itself comes from the fixture.
-      DATABASE_URL: 'postgres://unused@127.0.0.1:5432/unused',
-      SVC_JWT_SECRET: 'production-test-jwt-secret-0123456789abcdef',
-      SVC_DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
-      SMTP_URL: 'smtp://127.0.0.1:2525',
+      ...PRODUCTION_ENV,
     },
   });
   expect(ctx.config.environment).toBe('production');
