@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { AppError } from '../../shared/errors';
+import { sendHtmlPage } from '../../shared/html-page';
 import { M } from '../../shared/messages';
 import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
 import {
@@ -17,20 +18,6 @@ import { checkoutPage, errorPage, inProgressPage, type PaymentView, resultPage }
 import { CHECKOUT_CSS } from './views/styles';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
-
-function send(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
-    .header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors 'none'",
-    )
-    .send(body);
-}
 
 function viewOf(s: CheckoutState): PaymentView {
   const t = s.transaction;
@@ -48,7 +35,7 @@ function viewOf(s: CheckoutState): PaymentView {
 
 function sendError(reply: FastifyReply, err: unknown) {
   if (err instanceof AppError && err.statusCode === 404)
-    return send(
+    return sendHtmlPage(
       reply,
       404,
       errorPage(
@@ -57,9 +44,9 @@ function sendError(reply: FastifyReply, err: unknown) {
       ),
     );
   if (err instanceof AppError && err.statusCode < 500)
-    return send(reply, err.statusCode, errorPage('This payment cannot continue', err.detail));
+    return sendHtmlPage(reply, err.statusCode, errorPage('This payment cannot continue', err.detail));
   if (err instanceof AppError)
-    return send(reply, err.statusCode, errorPage('Something went wrong', err.detail));
+    return sendHtmlPage(reply, err.statusCode, errorPage('Something went wrong', err.detail));
   throw err;
 }
 
@@ -86,10 +73,15 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         const state = await loadCheckout(deps, (request.params as { token: string }).token);
         const t = state.transaction;
         if (isTerminal(t.status as TransactionStatus))
-          return send(reply, 200, resultPage(viewOf(state), merchantReturnUrl(state)));
+          return sendHtmlPage(reply, 200, resultPage(viewOf(state), merchantReturnUrl(state)));
         const session = await describeSession(deps, t);
-        if (session.kind === 'continue') return send(reply, 200, inProgressPage(viewOf(state), session.url));
-        return send(reply, 200, checkoutPage(viewOf(state), banks(), { restarted: session.restarted }));
+        if (session.kind === 'continue')
+          return sendHtmlPage(reply, 200, inProgressPage(viewOf(state), session.url));
+        return sendHtmlPage(
+          reply,
+          200,
+          checkoutPage(viewOf(state), banks(), { restarted: session.restarted }),
+        );
       } catch (err) {
         return sendError(reply, err);
       }
@@ -116,12 +108,12 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         if (!banks().some((b) => b.id === bankId)) {
           const state = await loadCheckout(deps, token);
           if (isTerminal(state.transaction.status as TransactionStatus))
-            return send(
+            return sendHtmlPage(
               reply,
               409,
               resultPage(viewOf(state), merchantReturnUrl(state), M.terminalCannotCheckout),
             );
-          return send(
+          return sendHtmlPage(
             reply,
             422,
             checkoutPage(viewOf(state), banks(), { error: 'Choose your bank to continue.' }),
@@ -133,7 +125,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         if (err instanceof AppError && err.statusCode === 409) {
           const state = await loadCheckout(deps, token).catch(() => null);
           if (state)
-            return send(
+            return sendHtmlPage(
               reply,
               409,
               resultPage(viewOf(state), merchantReturnUrl(state), M.terminalCannotCheckout),
@@ -153,7 +145,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         const state = await cancelByPayer(deps, (request.params as { token: string }).token);
         const back = merchantReturnUrl(state);
         if (back) return reply.redirect(back, 303);
-        return send(reply, 200, resultPage(viewOf(state), null));
+        return sendHtmlPage(reply, 200, resultPage(viewOf(state), null));
       } catch (err) {
         return sendError(reply, err);
       }

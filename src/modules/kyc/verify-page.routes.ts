@@ -8,27 +8,11 @@ import {
   type SimulatedOutcome,
 } from '../../providers/verification/port';
 import { AppError } from '../../shared/errors';
+import { sendHtmlPage } from '../../shared/html-page';
 import { type HostedLink, loadLink, returnUrlOf, submitLink } from './hosted-page.service';
 import { verifyErrorPage, verifyPage, verifyResultPage } from './views/verify';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
-
-function send(reply: FastifyReply, status: number, body: string) {
-  return (
-    reply
-      .status(status)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header('x-frame-options', 'DENY')
-      .header('referrer-policy', 'no-referrer')
-      // form-action must allow the client's redirect_url: browsers apply it to the 303 after the post.
-      .header(
-        'content-security-policy',
-        "default-src 'none'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors 'none'",
-      )
-      .send(body)
-  );
-}
 
 const notFoundPage = () =>
   verifyErrorPage(
@@ -38,7 +22,7 @@ const notFoundPage = () =>
 
 function closedPage(reply: FastifyReply, link: HostedLink) {
   return link.state === 'used'
-    ? send(
+    ? sendHtmlPage(
         reply,
         410,
         verifyErrorPage(
@@ -47,7 +31,7 @@ function closedPage(reply: FastifyReply, link: HostedLink) {
           link.view.merchantName,
         ),
       )
-    : send(
+    : sendHtmlPage(
         reply,
         410,
         verifyErrorPage(
@@ -59,9 +43,9 @@ function closedPage(reply: FastifyReply, link: HostedLink) {
 }
 
 function sendError(reply: FastifyReply, err: unknown) {
-  if (err instanceof AppError && err.statusCode === 404) return send(reply, 404, notFoundPage());
+  if (err instanceof AppError && err.statusCode === 404) return sendHtmlPage(reply, 404, notFoundPage());
   if (err instanceof AppError)
-    return send(reply, err.statusCode, verifyErrorPage('Something went wrong', err.detail));
+    return sendHtmlPage(reply, err.statusCode, verifyErrorPage('Something went wrong', err.detail));
   throw err;
 }
 
@@ -84,10 +68,10 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
     { config: { auth: 'public' }, schema: { hide: true, params: TokenParams }, attachValidation: true },
     async (request, reply) => {
       try {
-        if (request.validationError) return send(reply, 404, notFoundPage());
+        if (request.validationError) return sendHtmlPage(reply, 404, notFoundPage());
         const link = await loadLink(deps, (request.params as { token: string }).token);
         if (link.state !== 'open') return closedPage(reply, link);
-        return send(reply, 200, verifyPage(link.view));
+        return sendHtmlPage(reply, 200, verifyPage(link.view));
       } catch (err) {
         return sendError(reply, err);
       }
@@ -110,20 +94,21 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
     },
     async (request, reply) => {
       try {
-        if (request.validationError?.validationContext === 'params') return send(reply, 404, notFoundPage());
+        if (request.validationError?.validationContext === 'params')
+          return sendHtmlPage(reply, 404, notFoundPage());
         const link = await loadLink(deps, (request.params as { token: string }).token);
         if (link.state !== 'open') return closedPage(reply, link);
         const form = (request.body ?? {}) as Form;
         const outcome = form.outcome ?? '';
         if (!(SIMULATED_OUTCOMES as readonly string[]).includes(outcome))
-          return send(reply, 422, verifyPage(link.view, 'Choose an outcome to continue.'));
+          return sendHtmlPage(reply, 422, verifyPage(link.view, 'Choose an outcome to continue.'));
         const checks = parseChecks(link.view.kind, form);
-        if (typeof checks === 'string') return send(reply, 422, verifyPage(link.view, checks));
+        if (typeof checks === 'string') return sendHtmlPage(reply, 422, verifyPage(link.view, checks));
         const status = await submitLink(deps, link, outcome as SimulatedOutcome, checks);
         if (status === null) return closedPage(reply, { ...link, state: 'used' });
         const back = returnUrlOf(link.session);
         if (back) return reply.redirect(back, 303);
-        return send(reply, 200, verifyResultPage(link.view, status, null));
+        return sendHtmlPage(reply, 200, verifyResultPage(link.view, status, null));
       } catch (err) {
         return sendError(reply, err);
       }
