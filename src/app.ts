@@ -8,6 +8,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { inflightPlugin } from './plugins/inflight';
 import { metricsPlugin } from './plugins/metrics';
 import { openapiPlugin } from './plugins/openapi';
+import { requestContextPlugin } from './plugins/request-context';
 import { genRequestId, requestIdPlugin } from './plugins/request-id';
 
 export interface BuildOptions {
@@ -32,6 +33,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   await app.register(errorHandlerPlugin);
   await app.register(requestIdPlugin);
+  await app.register(requestContextPlugin);
   await app.register(inflightPlugin);
   await app.register(metricsPlugin);
   await app.register(openapiPlugin, { publicUrl: deps.config.publicUrl });

@@ -13,6 +13,18 @@ export const EVENT_TYPES = [
   'workflow.run.completed',
   'workflow.run.failed',
   'workflow.step.completed',
+  // The named areas (named-areas.md section 0), listed after the spec's 13 in this order.
+  'screening.wallet.completed',
+  'screening.wallet_ownership.status_changed',
+  'travel_rule.transfer.status_changed',
+  'recurring_payment.status_changed',
+  'recurring_payment.run.status_changed',
+  'payment_schedule.status_changed',
+  'payment_schedule.instalment.status_changed',
+  'paylink.bulk.status_changed',
+  'ticket.status_changed',
+  'ticket.message.created',
+  'billing.invoice.status_changed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -4,6 +4,7 @@
  * maximum is a 422 from validation, never silently capped.
  */
 import { type TSchema, Type } from 'typebox';
+import { ValidationError } from './errors';
 
 export interface PageParams {
   page: number;
@@ -76,3 +77,67 @@ export function limitOffsetQuerySchema(defaultLimit: number, maxLimit: number) {
 export function toLimitOffset(q: { limit?: number; offset?: number }, defaultLimit: number): LimitOffset {
   return { limit: q.limit ?? defaultLimit, offset: q.offset ?? 0 };
 }
+
+/**
+ * Counter lists (named-areas.md section 0: monitoring, wallets, travel-rule transfers, activity logs):
+ * `{<key>: [...], records, page, page_size, total, total_pages}`, `records` being this page's count.
+ */
+export function counterPage<K extends string, T>(key: K, rows: T[], total: number, p: PageParams) {
+  return {
+    [key]: rows,
+    records: rows.length,
+    page: p.page,
+    page_size: p.pageSize,
+    total,
+    total_pages: total === 0 ? 0 : Math.ceil(total / p.pageSize),
+  } as { [P in K]: T[] } & {
+    records: number;
+    page: number;
+    page_size: number;
+    total: number;
+    total_pages: number;
+  };
+}
+
+/** Response schema of a counter list. */
+export function counterEnvelope<K extends string, T extends TSchema>(key: K, item: T) {
+  return Type.Object({
+    [key]: Type.Array(item),
+    records: Type.Integer({ description: 'Items on this page' }),
+    page: Type.Integer(),
+    page_size: Type.Integer(),
+    total: Type.Integer({ description: 'Items matching the filters' }),
+    total_pages: Type.Integer(),
+  } as { [P in K]: ReturnType<typeof Type.Array<T>> } & Record<string, ReturnType<typeof Type.Integer>>);
+}
+
+/** `q`: a case-insensitive substring, 1-200 characters after trimming (named-areas.md section 0). */
+export function searchQuerySchema(fields: string) {
+  return Type.String({
+    minLength: 1,
+    maxLength: 400,
+    description: `Case-insensitive substring of ${fields} (1-200 characters after trimming)`,
+  });
+}
+
+/** The trimmed `q`, or a 422 at ["query","q"] when it is empty or longer than 200 after trimming. */
+export function normalizeSearchQuery(q: string | undefined): string | undefined {
+  if (q === undefined) return undefined;
+  const t = q.trim();
+  if (t.length < 1 || t.length > 200)
+    throw new ValidationError([
+      { loc: ['query', 'q'], msg: 'q must be 1-200 characters after trimming', type: 'value_error' },
+    ]);
+  return t;
+}
+
+/** ILIKE pattern matching `text` anywhere, with LIKE wildcards in it taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `from` means created_at >= from; `to` means created_at < to (ISO 8601 date-times). */
+export const dateRangeQuerySchema = {
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'created_at >= from' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'created_at < to' })),
+};

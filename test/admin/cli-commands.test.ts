@@ -42,6 +42,23 @@ const api = (method: string, url: string, headers: Record<string, string>, paylo
   ctx.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers, payload: payload as object });
 
 describe('svc admin commands', () => {
+  it('set-client --feature switches one named area', async () => {
+    const off = (await svc('admin', 'set-client', client.clientId, '--feature', 'contracts', 'off')) as {
+      features: Record<string, boolean>;
+    };
+    expect(off.features).toMatchObject({ contracts: false, wallet_screening: true });
+    const on = (await svc('admin', 'set-client', client.clientId, '--feature', 'contracts', 'on')) as {
+      features: Record<string, boolean>;
+    };
+    expect(on.features.contracts).toBe(true);
+    await expect(svc('admin', 'set-client', client.clientId, '--feature', 'teleport', 'on')).rejects.toThrow(
+      /--feature must be one of/,
+    );
+    await expect(svc('admin', 'set-client', client.clientId, '--feature', 'contracts')).rejects.toThrow(
+      /needs on or off/,
+    );
+  });
+
   it('create-staff validates and is idempotent', async () => {
     expect(
       await svc('admin', 'create-staff', '--email', 'a@ops.example.com', '--password', 'password-1'),

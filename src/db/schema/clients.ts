@@ -29,6 +29,8 @@ export const clients = pgTable(
     mfaPreferredMethod: text('mfa_preferred_method').notNull().default('email'),
     /** Verification visibility groups granted by staff. */
     visibilityGroups: jsonb('visibility_groups').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Staff overrides of the named-area switches (modules/features); absent keys take the environment's default. */
+    features: jsonb('features').$type<Record<string, boolean>>().notNull().default(sql`'{}'::jsonb`),
     verifiedAt: ts('verified_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

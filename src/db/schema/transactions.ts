@@ -22,6 +22,10 @@ export const transactions = pgTable(
     userId: uuid('user_id').references(() => kycUsers.id),
     businessCustomerId: uuid('business_customer_id').references(() => businessCustomers.id),
     contractRequestId: uuid('contract_request_id'),
+    /** What created the payment: paylink (the API), bulk, schedule, recurring, workflow or contract. */
+    originType: text('origin_type').notNull().default('paylink'),
+    /** The creating resource (bulk job, schedule, recurring payment, workflow run, contract request). */
+    originId: uuid('origin_id'),
     /** Decimal string normalized to the currency's minor units; never a float. */
     amount: numeric('amount').notNull(),
     currency: text('currency').notNull(),
@@ -56,6 +60,10 @@ export const transactions = pgTable(
     index('transactions_client_status_created_idx').on(t.clientId, t.status, desc(t.createdAt)),
     index('transactions_client_project_created_idx').on(t.clientId, t.projectId, desc(t.createdAt)),
     index('transactions_client_user_created_idx').on(t.clientId, t.userId, desc(t.createdAt)),
+    index('transactions_client_origin_created_idx').on(t.clientId, t.originType, desc(t.createdAt)),
+    index('transactions_client_contract_idx')
+      .on(t.clientId, t.contractRequestId)
+      .where(sql`contract_request_id is not null`),
     index('transactions_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending'`),
     index('transactions_processing_expiry_idx').on(t.expiresAt).where(sql`status = 'processing'`),
   ],
@@ -102,6 +110,8 @@ export const paymentIdempotencyKeys = pgTable(
       .notNull()
       .references(() => clients.id),
     idempotencyKey: text('idempotency_key').notNull(),
+    /** `api` for merchant keys, `platform` for keys the platform derives (bulk:…, schedule:…): never colliding. */
+    scope: text('scope').notNull().default('api'),
     /** sha256 of the canonical JSON of the request body. */
     fingerprint: text('fingerprint').notNull(),
     /** processing, completed */
@@ -110,5 +120,7 @@ export const paymentIdempotencyKeys = pgTable(
     createdAt: ts('created_at').notNull(),
     completedAt: ts('completed_at'),
   },
-  (t) => [uniqueIndex('payment_idempotency_keys_client_key_uq').on(t.clientId, t.idempotencyKey)],
+  (t) => [
+    uniqueIndex('payment_idempotency_keys_client_scope_key_uq').on(t.clientId, t.scope, t.idempotencyKey),
+  ],
 );

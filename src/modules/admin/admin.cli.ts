@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import type { CliCommand, CliContext } from '../../cli/commands';
 import { createProviders } from '../../providers/index';
+import { FEATURES, type Feature } from '../features/features';
 import { approveOpco, deactivateOpco, rejectOpco } from '../opcos/opco-review.service';
 import { setProjectFrozen } from '../projects/projects.service';
 import {
@@ -32,6 +33,19 @@ function onOff(value: string | undefined, flag: string): boolean | undefined {
   if (['on', 'true', 'yes', '1'].includes(value.toLowerCase())) return true;
   if (['off', 'false', 'no', '0'].includes(value.toLowerCase())) return false;
   throw new UsageError(`--${flag} must be on or off`);
+}
+
+/** `--feature <name> on|off`: the switch value follows the feature name as a positional. */
+function featureArg(
+  name: string | undefined,
+  value: string | undefined,
+): Partial<Record<Feature, boolean>> | null {
+  if (name === undefined) return null;
+  if (!(FEATURES as string[]).includes(name))
+    throw new UsageError(`--feature must be one of: ${FEATURES.join(', ')}`);
+  const on = onOff(value, 'feature');
+  if (on === undefined) throw new UsageError('--feature <name> needs on or off');
+  return { [name]: on };
 }
 
 function deps(ctx: CliContext) {
@@ -100,7 +114,8 @@ export const adminCommands: Record<string, CliCommand> = {
     },
   },
   'admin set-client': {
-    summary: 'Client switches: <client_id> --production-access|--payment-links|--kyc-links|--active on|off',
+    summary:
+      'Client switches: <client_id> --production-access|--payment-links|--kyc-links|--active on|off, or <client_id> --feature <name> on|off',
     async run(ctx, args) {
       const { values, positionals } = parseArgs({
         args,
@@ -110,9 +125,12 @@ export const adminCommands: Record<string, CliCommand> = {
           'payment-links': { type: 'string' },
           'kyc-links': { type: 'string' },
           active: { type: 'string' },
+          feature: { type: 'string' },
         },
       });
+      const features = featureArg(values.feature, positionals[1]);
       const s: ClientSwitches = {
+        ...(features ? { features } : {}),
         production_access_enabled: onOff(values['production-access'], 'production-access'),
         payment_links_enabled: onOff(values['payment-links'], 'payment-links'),
         kyc_links_enabled: onOff(values['kyc-links'], 'kyc-links'),

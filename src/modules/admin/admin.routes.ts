@@ -85,7 +85,8 @@ export async function adminRoutes(app: FastifyInstance, { deps }: { deps: Deps }
       schema: {
         tags,
         summary: 'Change client switches',
-        description: 'Production access, payment-link and KYC-link generation, active flag.',
+        description:
+          'Production access, payment-link and KYC-link generation, active flag, and the named-area `features` switches.',
         params: ClientIdParams,
         body: UpdateClientBody,
         response: { 200: AdminClientSchema },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { FEATURE_AREAS, FEATURES } from '../features/features';
 import { OPCO_STATUSES } from '../opcos/opcos.machine';
 import { VISIBILITY_GROUPS } from './clients-admin.service';
 
@@ -29,6 +30,13 @@ export const AdminClientSchema = Type.Object({
   payment_links_enabled: Type.Boolean(),
   kyc_links_enabled: Type.Boolean(),
   visibility_groups: Type.Array(group),
+  features: Type.Object(
+    Object.fromEntries(FEATURES.map((f) => [f, Type.Boolean()])) as Record<
+      string,
+      ReturnType<typeof Type.Boolean>
+    >,
+    { description: 'Effective named-area switches (staff overrides over the environment defaults)' },
+  ),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
@@ -49,6 +57,18 @@ export const UpdateClientBody = Type.Object(
     payment_links_enabled: Type.Optional(Type.Boolean()),
     kyc_links_enabled: Type.Optional(Type.Boolean()),
     is_active: Type.Optional(Type.Boolean()),
+    features: Type.Optional(
+      Type.Object(
+        Object.fromEntries(
+          FEATURES.map((f) => [f, Type.Optional(Type.Boolean({ description: `${FEATURE_AREAS[f]} area` }))]),
+        ) as Record<string, ReturnType<typeof Type.Optional<ReturnType<typeof Type.Boolean>>>>,
+        {
+          additionalProperties: false,
+          description:
+            'Named-area switches to change (the others keep their value). All default to true in sandbox; in production travel_rule and recurring_payments default to false.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -1,11 +1,13 @@
 /** Staff management of clients: list, switches (production access, link generation, active), visibility groups. */
 import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { Environment } from '../../config';
 import { clients } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { containsPattern } from '../customers/customers.repo';
+import { effectiveFeatures, type Feature } from '../features/features';
 
 export const VISIBILITY_GROUPS = [
   'document_number',
@@ -17,9 +19,9 @@ export const VISIBILITY_GROUPS = [
 export type VisibilityGroup = (typeof VISIBILITY_GROUPS)[number];
 
 type ClientRow = typeof clients.$inferSelect;
-type D = Pick<Deps, 'db' | 'clock'>;
+type D = Pick<Deps, 'db' | 'clock'> & { config: { environment: Environment } };
 
-export function toAdminClientView(c: ClientRow) {
+export function toAdminClientView(c: ClientRow, environment: Environment) {
   return {
     client_id: c.id,
     company_name: c.companyName,
@@ -30,6 +32,7 @@ export function toAdminClientView(c: ClientRow) {
     payment_links_enabled: c.paymentLinksEnabled,
     kyc_links_enabled: c.kycLinksEnabled,
     visibility_groups: sortGroups(c.visibilityGroups as VisibilityGroup[]),
+    features: effectiveFeatures(environment, c.features),
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };
@@ -40,7 +43,7 @@ function sortGroups(groups: Iterable<VisibilityGroup>): VisibilityGroup[] {
   return VISIBILITY_GROUPS.filter((g) => set.has(g));
 }
 
-export async function listClients(deps: Pick<Deps, 'db'>, page: PageParams, q?: string) {
+export async function listClients(deps: Pick<Deps, 'db' | 'config'>, page: PageParams, q?: string) {
   const where: (SQL | undefined)[] = [];
   const text = q?.trim();
   if (text) {
@@ -61,15 +64,15 @@ export async function listClients(deps: Pick<Deps, 'db'>, page: PageParams, q?: 
     deps.db.select({ n: count() }).from(clients).where(cond),
   ]);
   return {
-    clients: rows.map(toAdminClientView),
+    clients: rows.map((c) => toAdminClientView(c, deps.config.environment)),
     pagination: paginationMeta(Number(totals[0]?.n ?? 0), page),
   };
 }
 
-export async function getClient(deps: Pick<Deps, 'db'>, clientId: string) {
+export async function getClient(deps: Pick<Deps, 'db' | 'config'>, clientId: string) {
   const [row] = await deps.db.select().from(clients).where(eq(clients.id, clientId));
   if (!row) throw notFound(M.clientNotFound);
-  return toAdminClientView(row);
+  return toAdminClientView(row, deps.config.environment);
 }
 
 export interface ClientSwitches {
@@ -77,6 +80,8 @@ export interface ClientSwitches {
   payment_links_enabled?: boolean;
   kyc_links_enabled?: boolean;
   is_active?: boolean;
+  /** Named-area switches; only the given ones change. */
+  features?: Partial<Record<Feature, boolean>>;
 }
 
 export async function updateClientSwitches(deps: D, clientId: string, s: ClientSwitches) {
@@ -85,9 +90,18 @@ export async function updateClientSwitches(deps: D, clientId: string, s: ClientS
   if (s.payment_links_enabled !== undefined) set.paymentLinksEnabled = s.payment_links_enabled;
   if (s.kyc_links_enabled !== undefined) set.kycLinksEnabled = s.kyc_links_enabled;
   if (s.is_active !== undefined) set.isActive = s.is_active;
-  const [row] = await deps.db.update(clients).set(set).where(eq(clients.id, clientId)).returning();
+  // Merged in SQL so concurrent changes of different switches do not overwrite each other.
+  const features =
+    s.features && Object.keys(s.features).length > 0
+      ? { features: sql`${clients.features} || ${JSON.stringify(s.features)}::jsonb` }
+      : {};
+  const [row] = await deps.db
+    .update(clients)
+    .set({ ...set, ...features })
+    .where(eq(clients.id, clientId))
+    .returning();
   if (!row) throw notFound(M.clientNotFound);
-  return toAdminClientView(row);
+  return toAdminClientView(row, deps.config.environment);
 }
 
 /** Read-modify-write of a client's groups under a row lock, so concurrent grants do not lose updates. */

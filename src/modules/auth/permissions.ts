@@ -46,6 +46,35 @@ export const PERMISSION_MATRIX = {
   'kyb.businesses.write': [OWNER_OPS, 'Create business customers, generate KYB links, resubmit'],
   'workflows.read': [ALL, 'Read workflows and runs'],
   'workflows.write': [OWNER_DEV, 'Create, edit, publish and run workflows'],
+  // The named areas (named-areas.md section 0).
+  'contracts.read': [ALL, 'Read contract templates, flows, requests and documents'],
+  'contracts.templates.write': [
+    ALL,
+    'Create, edit, activate, archive and delete contract templates and flows',
+  ],
+  'contracts.send': [OWNER_OPS, 'Send contract requests; void, remind, correct participants'],
+  'monitoring.read': [OWNER_OPS, 'Read monitored transactions and the monitoring policy; test a policy'],
+  'monitoring.write': [OWNER_OPS, 'Submit transactions for monitoring'],
+  'monitoring.review': [OWNER_OPS, 'Review monitoring decisions'],
+  'monitoring.policy.write': [OWNER, 'Replace the monitoring policy'],
+  'screening.read': [OWNER_OPS, 'Read wallets, screenings and wallet ownership requests'],
+  'screening.write': [OWNER_OPS, 'Screen wallets, manage wallets and ownership requests'],
+  'travel_rule.read': [OWNER_OPS, 'Read travel-rule transfers, settings and the VASP directory'],
+  'travel_rule.write': [OWNER_OPS, 'Create and act on travel-rule transfers; change travel-rule settings'],
+  'recurring.read': [ALL, 'Read recurring payments and their runs'],
+  'recurring.write': [OWNER_OPS, 'Create, change, pause, cancel and retry recurring payments'],
+  'schedules.read': [ALL, 'Read payment schedules'],
+  'schedules.write': [OWNER_OPS, 'Create, change and cancel payment schedules and instalments'],
+  'tickets.read': [ALL, "Read all of the client's support tickets"],
+  'tickets.write': [ALL, 'Open, reply to, close and reopen support tickets'],
+  'billing.read': [OWNER_OPS, 'Read invoices and usage'],
+  'billing.write': [OWNER, 'Change billing details'],
+  'notifications.read': [ALL, 'Read own notifications and preferences (dashboard token only)'],
+  'notifications.write': [
+    ALL,
+    'Mark, archive own notifications; change own preferences (dashboard token only)',
+  ],
+  'activity.read': [OWNER, 'Read and export activity logs'],
 } as const satisfies Record<string, readonly [readonly Role[], string]>;
 
 export type Permission = keyof typeof PERMISSION_MATRIX;

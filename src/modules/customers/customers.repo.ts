@@ -7,9 +7,9 @@ export type UserRow = typeof kycUsers.$inferSelect;
 export type BusinessRow = typeof businessCustomers.$inferSelect;
 
 /** A LIKE pattern matching `text` literally anywhere. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+import { containsPattern } from '../../shared/pagination';
+
+export { containsPattern };
 
 /** True when a query failed on a unique index (either driver; drizzle wraps the cause). */
 export function isUniqueViolation(err: unknown): boolean {

@@ -37,6 +37,9 @@ export function requireIdempotencyKey(header: string | string[] | undefined): st
 
 export type Claim = { kind: 'claimed'; claimId: string } | { kind: 'replay'; transactionId: string };
 
+/** `api`: keys merchants send; `platform`: keys the platform derives (bulk:…, schedule:…, contract:…). */
+export type KeyScope = 'api' | 'platform';
+
 /**
  * Claims the key, or tells what the earlier request with this key became.
  * Throws 409 for a different payload or a duplicate still in flight.
@@ -48,11 +51,12 @@ export async function claimIdempotencyKey(
   fingerprint: string,
   now: Date,
   staleSeconds: number,
+  scope: KeyScope = 'api',
 ): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const [inserted] = await db
       .insert(paymentIdempotencyKeys)
-      .values({ clientId, idempotencyKey: key, fingerprint, state: 'processing', createdAt: now })
+      .values({ clientId, idempotencyKey: key, scope, fingerprint, state: 'processing', createdAt: now })
       .onConflictDoNothing()
       .returning({ id: paymentIdempotencyKeys.id });
     if (inserted) return { kind: 'claimed', claimId: inserted.id };
@@ -60,7 +64,11 @@ export async function claimIdempotencyKey(
       .select()
       .from(paymentIdempotencyKeys)
       .where(
-        and(eq(paymentIdempotencyKeys.clientId, clientId), eq(paymentIdempotencyKeys.idempotencyKey, key)),
+        and(
+          eq(paymentIdempotencyKeys.clientId, clientId),
+          eq(paymentIdempotencyKeys.scope, scope),
+          eq(paymentIdempotencyKeys.idempotencyKey, key),
+        ),
       );
     if (!existing) continue; // the earlier attempt failed and released the key: claim again
     if (existing.fingerprint !== fingerprint) throw conflict(M.idempotencyPayloadMismatch);

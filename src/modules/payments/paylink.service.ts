@@ -10,13 +10,16 @@ import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } 
 import { newId, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { isKnownCurrency, normalizeAmount } from '../../shared/money';
+import { recordActivity } from '../activity/activity.writer';
 import {
   claimIdempotencyKey,
   completeIdempotencyClaim,
+  type KeyScope,
   releaseIdempotencyClaim,
   requestFingerprint,
   requireIdempotencyKey,
 } from './idempotency';
+import type { Origin } from './origin';
 import { findTransactionForClient, type TransactionRow } from './payments.repo';
 import { type Actor, recordTimelineEntry } from './status.service';
 
@@ -121,30 +124,84 @@ export interface PaylinkResult {
   transaction: TransactionRow;
 }
 
-export async function createPaymentLink(
+/** One payment link, whoever asks for it: the API route, or the platform (bulk rows, schedules, contracts, …). */
+export interface PaymentLinkRequest {
+  clientId: string;
+  actor: Actor;
+  /** The raw key: a merchant's X-Idempotency-Key, or a key the platform derives. */
+  idempotencyKey: string | string[] | undefined;
+  keyScope: KeyScope;
+  body: PaylinkInput;
+  origin: Origin;
+  contractRequestId?: string | null;
+}
+
+/** POST /checkout/paylink. */
+export function createPaymentLink(
   deps: Deps,
   auth: ClientAuth,
   idempotencyHeader: string | string[] | undefined,
   body: PaylinkInput,
 ): Promise<PaylinkResult> {
+  return createPaymentLinkFor(deps, {
+    clientId: auth.clientId,
+    actor: actorOf(auth),
+    idempotencyKey: idempotencyHeader,
+    keyScope: 'api',
+    body,
+    origin: { type: 'paylink', id: null },
+  });
+}
+
+/**
+ * The platform's way to create a payment link (ARCHITECTURE: no second way to make a transaction):
+ * the same checks, idempotency and timeline as the API, with a derived key in the platform's own key
+ * scope (so a merchant's key can never collide) and the creating resource as `origin`. The actor is
+ * the person whose action caused it, or AUTOMATIC for a worker.
+ */
+export function createPlatformPaymentLink(
+  deps: Deps,
+  req: {
+    clientId: string;
+    actor: Actor;
+    key: string;
+    body: PaylinkInput;
+    origin: Origin;
+    contractRequestId?: string | null;
+  },
+): Promise<PaylinkResult> {
+  return createPaymentLinkFor(deps, {
+    clientId: req.clientId,
+    actor: req.actor,
+    idempotencyKey: req.key,
+    keyScope: 'platform',
+    body: req.body,
+    origin: req.origin,
+    contractRequestId: req.contractRequestId ?? null,
+  });
+}
+
+async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promise<PaylinkResult> {
+  const { body } = req;
   const { amount, currency } = validatePaylinkInput(body);
-  const key = requireIdempotencyKey(idempotencyHeader);
+  const key = requireIdempotencyKey(req.idempotencyKey);
   const now = deps.clock.now();
   const claim = await claimIdempotencyKey(
     deps.db,
-    auth.clientId,
+    req.clientId,
     key,
     requestFingerprint(body),
     now,
     deps.config.idempotencyStaleSeconds,
+    req.keyScope,
   );
   if (claim.kind === 'replay') {
-    const original = await findTransactionForClient(deps.db, auth.clientId, claim.transactionId);
+    const original = await findTransactionForClient(deps.db, req.clientId, claim.transactionId);
     if (!original) throw new AppError(500, M.failedToInitiatePayment);
     return { created: false, transaction: original };
   }
   try {
-    const ctx = await checkPaylinkAllowed(deps, auth.clientId, body);
+    const ctx = await checkPaylinkAllowed(deps, req.clientId, body);
     const id = newId();
     const expiresAt = addSeconds(now, body.expires_in_seconds);
     // Network call outside any database transaction; the claim already records our intent.
@@ -166,7 +223,7 @@ export async function createPaymentLink(
         .insert(transactions)
         .values({
           id,
-          clientId: auth.clientId,
+          clientId: req.clientId,
           projectId: body.project_id,
           userId: body.user_id ?? null,
           businessCustomerId: body.business_customer_id ?? null,
@@ -174,6 +231,9 @@ export async function createPaymentLink(
           currency,
           description: body.description ?? null,
           metadata: body.metadata ?? {},
+          originType: req.origin.type,
+          originId: req.origin.id,
+          contractRequestId: req.contractRequestId ?? null,
           status: 'pending',
           providerStatus: 'initiated',
           reconciliationState: 'none',
@@ -188,13 +248,20 @@ export async function createPaymentLink(
         tx,
         row!,
         null,
-        { occurredAt: now, now, actor: actorOf(auth) },
+        { occurredAt: now, now, actor: req.actor },
         {
           kind: 'created',
           providerStatus: 'initiated',
           reason: 'Payment link created',
         },
       );
+      await recordActivity(tx, {
+        clientId: req.clientId,
+        action: 'payment_link.created',
+        at: now,
+        target: { type: 'transaction', id, label: `${amount} ${currency}` },
+        metadata: { origin_type: req.origin.type, origin_id: req.origin.id, project_id: body.project_id },
+      });
       // Rolls the insert back when our claim was taken over meanwhile (stale release).
       if (!(await completeIdempotencyClaim(tx, claim.claimId, id, now)))
         throw conflict(M.idempotencyInProgress);

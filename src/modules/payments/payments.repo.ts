@@ -38,6 +38,8 @@ export interface TransactionFilters {
   status?: string;
   projectId?: string;
   userId?: string;
+  originType?: string;
+  contractRequestId?: string;
 }
 
 export async function listTransactions(
@@ -50,6 +52,8 @@ export async function listTransactions(
   if (f.status) conds.push(eq(transactions.status, f.status));
   if (f.projectId) conds.push(eq(transactions.projectId, f.projectId));
   if (f.userId) conds.push(eq(transactions.userId, f.userId));
+  if (f.originType) conds.push(eq(transactions.originType, f.originType));
+  if (f.contractRequestId) conds.push(eq(transactions.contractRequestId, f.contractRequestId));
   const where = and(...conds);
   const [rows, totals] = await Promise.all([
     db

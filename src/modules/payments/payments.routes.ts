@@ -76,7 +76,13 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
       return listClientTransactions(
         deps,
         clientAuthOf(request).clientId,
-        { status: q.status, projectId: q.project_id, userId: q.user_id },
+        {
+          status: q.status,
+          projectId: q.project_id,
+          userId: q.user_id,
+          originType: q.origin_type,
+          contractRequestId: q.contract_request_id,
+        },
         toPageParams(q, 10),
       );
     },

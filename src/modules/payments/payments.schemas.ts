@@ -1,6 +1,7 @@
 /** Request and response schemas of the payments endpoints (they are the OpenAPI document too). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { ORIGIN_TYPES } from './origin';
 import {
   MANUAL_REVIEW_SIGNAL,
   PROVIDER_STATUSES,
@@ -40,6 +41,20 @@ export const TransactionSchema = Type.Object(
     status_reason: Nullable(Type.String()),
     description: Nullable(Type.String()),
     metadata: Type.Record(Type.String(), Type.Unknown()),
+    origin: Type.Object(
+      {
+        type: Type.Enum(ORIGIN_TYPES, {
+          description:
+            '`paylink` for POST /checkout/paylink; otherwise the platform feature that created the payment',
+        }),
+        id: Nullable(
+          Uuid(
+            'The creating resource (bulk job, schedule, recurring payment, workflow run, contract request)',
+          ),
+        ),
+      },
+      { description: 'What created this payment' },
+    ),
     checkout_url: Type.String({ description: 'Hosted checkout page of this payment' }),
     expires_at: Type.String({ format: 'date-time' }),
     completed_at: Nullable(Type.String({ format: 'date-time' })),
@@ -94,6 +109,8 @@ export const TransactionListQuerySchema = Type.Object({
   status: Type.Optional(Type.Enum(TRANSACTION_STATUSES)),
   project_id: Type.Optional(Uuid()),
   user_id: Type.Optional(Uuid()),
+  origin_type: Type.Optional(Type.Enum(ORIGIN_TYPES, { description: 'Only payments created this way' })),
+  contract_request_id: Type.Optional(Uuid('Only payments of this contract request')),
 });
 
 export const TransactionListSchema = pageEnvelope('transactions', TransactionSchema);

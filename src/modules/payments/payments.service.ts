@@ -8,6 +8,7 @@ import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
 import {
   isTerminal,
@@ -47,6 +48,7 @@ export function toTransactionDto(deps: Deps, t: TransactionRow) {
     status_reason: t.statusReason,
     description: t.description,
     metadata: t.metadata,
+    origin: { type: t.originType as OriginType, id: t.originId },
     checkout_url: checkoutUrl(deps, t),
     expires_at: t.expiresAt.toISOString(),
     completed_at: iso(t.completedAt),

@@ -15,7 +15,7 @@ import { createBusiness, createUser, toBusinessView, toUserView } from '../custo
 import { createVerificationLink } from '../kyc/verification.service';
 import { CreateOpcoBody, type CreateOpcoInput } from '../opcos/opcos.schemas';
 import { createOpco, getOpco } from '../opcos/opcos.service';
-import { createPaymentLink } from '../payments/paylink.service';
+import { actorOf, createPlatformPaymentLink } from '../payments/paylink.service';
 import { checkoutUrl } from '../payments/payments.service';
 import { getProject } from '../projects/projects.service';
 import { type ConditionOperator, evaluateCondition, type GraphNode, type NodeType } from './workflows.graph';
@@ -201,16 +201,22 @@ const executors: Record<Exclude<NodeType, 'wait' | 'contract'>, Executor> = {
   /** A payment link; its idempotency key is derived from run + step, so a retried step never pays twice. */
   async transfer(config, ctx) {
     const expires = config.expires_in_seconds;
-    const res = await createPaymentLink(ctx.deps, workflowAuth(ctx), `workflow:${ctx.runId}:${ctx.stepId}`, {
-      project_id: uuidOf(config, 'project_id'),
-      amount: text(config, 'amount')!,
-      currency: text(config, 'currency')!,
-      ...(config.user_id ? { user_id: uuidOf(config, 'user_id') } : {}),
-      ...(config.business_customer_id
-        ? { business_customer_id: uuidOf(config, 'business_customer_id') }
-        : {}),
-      ...(config.description ? { description: text(config, 'description') } : {}),
-      expires_in_seconds: typeof expires === 'number' ? expires : 86400,
+    const res = await createPlatformPaymentLink(ctx.deps, {
+      clientId: ctx.clientId,
+      actor: actorOf(workflowAuth(ctx)),
+      key: `workflow:${ctx.runId}:${ctx.stepId}`,
+      origin: { type: 'workflow', id: ctx.runId },
+      body: {
+        project_id: uuidOf(config, 'project_id'),
+        amount: text(config, 'amount')!,
+        currency: text(config, 'currency')!,
+        ...(config.user_id ? { user_id: uuidOf(config, 'user_id') } : {}),
+        ...(config.business_customer_id
+          ? { business_customer_id: uuidOf(config, 'business_customer_id') }
+          : {}),
+        ...(config.description ? { description: text(config, 'description') } : {}),
+        expires_in_seconds: typeof expires === 'number' ? expires : 86400,
+      },
     });
     const t = res.transaction;
     return {

@@ -1,0 +1,9 @@
+/** What created a payment (named-areas.md section 0); shown as `origin` on the transaction. */
+export const ORIGIN_TYPES = ['paylink', 'bulk', 'schedule', 'recurring', 'workflow', 'contract'] as const;
+export type OriginType = (typeof ORIGIN_TYPES)[number];
+
+export interface Origin {
+  type: OriginType;
+  /** The creating resource: bulk job, schedule, recurring payment, workflow run, contract request; null for paylink. */
+  id: string | null;
+}
