@@ -19,6 +19,7 @@ import { assertFeatureEnabled, effectiveFeatures } from '../../src/modules/featu
 import { notify } from '../../src/modules/notifications/notify';
 import { createPlatformPaymentLink } from '../../src/modules/payments/paylink.service';
 import { AUTOMATIC } from '../../src/modules/payments/status.service';
+import { onPaymentStatusChange, type PaymentStatusChange } from '../../src/modules/payments/status-listeners';
 import { EVENT_TYPES } from '../../src/outbox/event-types';
 import { runIdempotent } from '../../src/shared/idempotency';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -174,6 +175,45 @@ describe('transaction origin and platform payment links', () => {
       headers: w.caller.headers,
     });
     expect(bad.statusCode).toBe(422);
+  });
+
+  it('a status change of a platform payment reaches its feature listener inside the same transaction', async () => {
+    const seen: PaymentStatusChange[] = [];
+    onPaymentStatusChange('invoice', async (tx, change) => {
+      const [row] = await tx.select().from(transactions).where(eq(transactions.id, change.transaction.id));
+      expect(row!.status).toBe(change.to); // the listener sees the move, uncommitted, in the same transaction
+      seen.push(change);
+    });
+    const invoiceId = '0190f0a0-0000-7000-8000-0000000000aa';
+    const made = await createPlatformPaymentLink(ctx.deps, {
+      clientId: w.caller.clientId,
+      actor: AUTOMATIC,
+      key: `invoice:${invoiceId}`,
+      body: { ...paylinkBody(w), expires_in_seconds: 3600 },
+      origin: { type: 'invoice', id: invoiceId },
+    });
+    const sim = (provider_status: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/sandbox/transactions/${made.transaction.id}/simulate`,
+        headers: w.caller.headers,
+        payload: { provider_status },
+      });
+    expect((await sim('awaiting_bank_authorization')).statusCode).toBe(200);
+    expect((await sim('completed')).statusCode).toBe(200);
+    expect(seen.map((c) => [c.from, c.to])).toEqual([
+      ['pending', 'processing'],
+      ['processing', 'success'],
+    ]);
+    // Payments of other origins do not reach it.
+    const other = await createPaylink(ctx, w);
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/sandbox/transactions/${other.transaction_id}/simulate`,
+      headers: w.caller.headers,
+      payload: { provider_status: 'awaiting_bank_authorization' },
+    });
+    expect(seen).toHaveLength(2);
   });
 
   it('payment creation writes an activity entry with the actor and request facts', async () => {

@@ -1,5 +1,14 @@
 /** What created a payment (named-areas.md section 0); shown as `origin` on the transaction. */
-export const ORIGIN_TYPES = ['paylink', 'bulk', 'schedule', 'recurring', 'workflow', 'contract'] as const;
+export const ORIGIN_TYPES = [
+  'paylink',
+  'bulk',
+  'schedule',
+  'recurring',
+  'workflow',
+  'contract',
+  // A billing invoice's payment link, on the platform's own collection project (never a merchant's payment).
+  'invoice',
+] as const;
 export type OriginType = (typeof ORIGIN_TYPES)[number];
 
 export interface Origin {

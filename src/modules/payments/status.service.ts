@@ -13,6 +13,7 @@ import {
   type ReconciliationState,
   type TransactionStatus,
 } from './payments.machine';
+import { dispatchPaymentStatusChange } from './status-listeners';
 import {
   findTransactionById,
   insertStatusEvent,
@@ -153,6 +154,8 @@ export async function applyProviderStatus(
       timelineRow(updated, from, ctx, { kind: d.kind, providerStatus: d.providerStatus, reason: d.reason }),
     );
     if (d.emitEvent) await emitStatusChanged(tx, updated, from, ev, ctx.actor);
+    if (d.kind === 'transition')
+      await dispatchPaymentStatusChange(tx, { transaction: updated, from, to: d.to, at: ctx.occurredAt });
     return { transaction: updated, decision: d.kind, statusEvent: ev };
   }
   throw new Error(`transaction ${transactionId}: too much contention applying ${code}`);
@@ -191,6 +194,7 @@ export async function moveTransaction(
       timelineRow(updated, from, ctx, { kind: 'transition', providerStatus, reason }),
     );
     await emitStatusChanged(tx, updated, from, ev, ctx.actor);
+    await dispatchPaymentStatusChange(tx, { transaction: updated, from, to, at: ctx.occurredAt });
     return { transaction: updated, decision: 'transition', statusEvent: ev };
   }
   throw new Error(`transaction ${transactionId}: too much contention moving to ${to}`);
