@@ -27,6 +27,7 @@ import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
+import { ticketsRoutes } from './tickets/tickets.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
@@ -56,6 +57,7 @@ export const apiModules: ModulePlugin[] = [
   webhooksRoutes,
   workflowsRoutes,
   workflowTriggerRoutes,
+  ticketsRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [

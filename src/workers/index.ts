@@ -4,6 +4,7 @@ import { purgeExpiredAuthRows } from '../modules/auth/auth-cleanup';
 import { sweepApiKeyLockouts } from '../modules/auth/credentials.service';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
+import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
@@ -38,6 +39,15 @@ export function createWorkers(deps: Deps): Worker[] {
         await sweepApiKeyLockouts(deps);
         return 0;
       },
+      deps.log,
+    ),
+    // Resolved tickets close after SVC_TICKET_AUTO_CLOSE_DAYS without a client message.
+    loopWorker('ticket-auto-close', 60_000, () => autoCloseResolvedTickets(deps, 100), deps.log),
+    // Emails owed for staff ticket replies (one row per recipient, retried with backoff).
+    loopWorker(
+      'ticket-email',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => sendDueTicketEmails(deps, 20),
       deps.log,
     ),
   ];
