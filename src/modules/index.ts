@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
 import { adminRoutes } from './admin/admin.routes';
+import { billingRoutes } from './billing/billing.routes';
+import './billing/billing.listeners';
 import { credentialsRoutes } from './auth/credentials.routes';
 import { loginRoutes } from './auth/login.routes';
 import { meRoutes } from './auth/me.routes';
@@ -58,6 +60,7 @@ export const apiModules: ModulePlugin[] = [
   workflowsRoutes,
   workflowTriggerRoutes,
   ticketsRoutes,
+  billingRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [

@@ -2,6 +2,11 @@
 import type { Deps } from '../deps';
 import { purgeExpiredAuthRows } from '../modules/auth/auth-cleanup';
 import { sweepApiKeyLockouts } from '../modules/auth/credentials.service';
+import {
+  markOverdueInvoices,
+  processDuePaymentLinks,
+  sendDueInvoiceEmails,
+} from '../modules/billing/billing.workers';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
@@ -48,6 +53,21 @@ export function createWorkers(deps: Deps): Worker[] {
       'ticket-email',
       Math.max(deps.config.workerPollMs, 1000),
       () => sendDueTicketEmails(deps, 20),
+      deps.log,
+    ),
+    // Open invoices past their due date become overdue.
+    loopWorker('invoice-overdue-sweeper', 60_000, () => markOverdueInvoices(deps, 100), deps.log),
+    // Finalized invoices: the email with the PDF, and the payment link on the collection project.
+    loopWorker(
+      'invoice-email',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => sendDueInvoiceEmails(deps, 10),
+      deps.log,
+    ),
+    loopWorker(
+      'invoice-payment-link',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => processDuePaymentLinks(deps, 10),
       deps.log,
     ),
   ];
