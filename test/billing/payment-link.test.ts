@@ -88,6 +88,7 @@ describe('invoice payment links', () => {
       .from(activityLogs)
       .where(and(eq(activityLogs.targetId, inv.invoice_id), eq(activityLogs.action, 'invoice.paid')));
     expect(entry?.metadata).toMatchObject({ transaction_id: txId });
+    expect(entry).toMatchObject({ actorType: 'system', actorAccountId: null, actorEmail: null });
   });
 
   it('pays through the sandbox simulation along the same path', async () => {

@@ -12,8 +12,10 @@ import { createLocalMailer } from '../../providers/mail/local';
 import { createSmtpMailer } from '../../providers/mail/smtp';
 import { UsageError } from '../admin/admin.cli';
 import { LineInput } from './billing.schemas';
-import { finalizeInvoice } from './invoice-finalize.service';
-import { createDraftInvoice, markInvoicePaid, voidInvoice } from './invoices.service';
+
+// The services (and pdf-lib) load only when an invoice command runs, so other commands start as fast as before.
+const invoices = () => import('./invoices.service');
+const finalizer = () => import('./invoice-finalize.service');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -87,6 +89,7 @@ export const billingCommands: Record<string, CliCommand> = {
       const due = values['due-in-days'];
       if (due !== undefined && !/^\d{1,3}$/.test(due))
         throw new UsageError('--due-in-days must be a number of days');
+      const { createDraftInvoice } = await invoices();
       print(
         ctx,
         await createDraftInvoice(ctx, {
@@ -105,6 +108,7 @@ export const billingCommands: Record<string, CliCommand> = {
   'admin invoice finalize': {
     summary: 'Finalize a draft invoice (number, PDF, email, payment link): <invoice_id>',
     async run(ctx, args) {
+      const { finalizeInvoice } = await finalizer();
       print(ctx, await finalizeInvoice(cliDeps(ctx), uuidArg(args[0], 'invoice id')));
     },
   },
@@ -119,6 +123,7 @@ export const billingCommands: Record<string, CliCommand> = {
       const paidAt = values['paid-at'];
       if (paidAt !== undefined && Number.isNaN(Date.parse(paidAt)))
         throw new UsageError('--paid-at must be an ISO 8601 date-time');
+      const { markInvoicePaid } = await invoices();
       print(
         ctx,
         await markInvoicePaid(cliDeps(ctx), uuidArg(positionals[0], 'invoice id'), {
@@ -137,6 +142,7 @@ export const billingCommands: Record<string, CliCommand> = {
         options: { reason: { type: 'string' } },
       });
       if (!values.reason?.trim()) throw new UsageError('--reason is required');
+      const { voidInvoice } = await invoices();
       print(ctx, await voidInvoice(cliDeps(ctx), uuidArg(positionals[0], 'invoice id'), values.reason));
     },
   },

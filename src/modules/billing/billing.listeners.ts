@@ -25,6 +25,9 @@ onPaymentStatusChange('invoice', async (tx, { transaction, to, at }) => {
   });
   await recordActivity(tx, {
     clientId: inv.clientId,
+    // Automatic: whoever drove the payment (the payer, a bank notification, another client's simulation)
+    // is not an actor of the billed client.
+    actor: { type: 'system', accountId: null, credentialId: null },
     action: 'invoice.paid',
     at,
     target: invoiceTarget(inv),
