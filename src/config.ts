@@ -3,6 +3,8 @@
  * `loadConfig` throws a ConfigError listing every bad value; the server prints it and exits.
  */
 import path from 'node:path';
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { isUuid } from './shared/ids';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -47,6 +49,22 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   apiTokenTtlSeconds: number;
   trustProxy: boolean;
+  /** Support tickets: resolved tickets close after this many days without a client message. */
+  ticketAutoCloseDays: number;
+  /** Support tickets: a closed ticket can be reopened within this many days of closed_at. */
+  ticketReopenWindowDays: number;
+  /** Support tickets: largest attachment (decoded bytes). */
+  ticketMaxAttachmentBytes: number;
+  /** Billing: invoice number prefix (`{prefix}-{YYYY}-{000001}`). */
+  billingInvoicePrefix: string;
+  /** Billing: default days from finalization to the due date. */
+  billingDefaultDueDays: number;
+  /** Billing: the platform-owned project invoice payment links are created on; null = bank transfer only. */
+  billingCollectionProjectId: string | null;
+  /** Billing: bank-transfer instructions printed on invoices (required in production). */
+  billingPayeeName: string | null;
+  billingPayeeIban: string | null;
+  billingPayeeBic: string | null;
 }
 
 export class ConfigError extends Error {
@@ -129,6 +147,22 @@ class Reader {
   }
 }
 
+/** Billing values a plain type check cannot vouch for: prefix shape, collection project id, IBAN and BIC. */
+function checkBillingConfig(config: Config, problems: string[]): void {
+  if (!/^[A-Z0-9]{1,12}$/.test(config.billingInvoicePrefix))
+    problems.push(
+      `SVC_BILLING_INVOICE_PREFIX must be 1-12 uppercase letters or digits (got "${config.billingInvoicePrefix}")`,
+    );
+  if (config.billingCollectionProjectId !== null && !isUuid(config.billingCollectionProjectId))
+    problems.push('SVC_BILLING_COLLECTION_PROJECT_ID must be a project id (UUID)');
+  if (config.billingPayeeIban !== null) {
+    config.billingPayeeIban = electronicFormatIBAN(config.billingPayeeIban) ?? config.billingPayeeIban;
+    if (!isValidIBAN(config.billingPayeeIban)) problems.push('SVC_BILLING_PAYEE_IBAN must be a valid IBAN');
+  }
+  if (config.billingPayeeBic !== null && !isValidBIC(config.billingPayeeBic))
+    problems.push('SVC_BILLING_PAYEE_BIC must be a valid BIC');
+}
+
 export const DEFAULT_WEBHOOK_BACKOFF = [0, 10, 20, 40, 80, 160, 320, 640];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -175,6 +209,15 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutSeconds: r.int('SVC_SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 600),
     apiTokenTtlSeconds: r.int('SVC_API_TOKEN_TTL_SECONDS', 7 * 86400, 60, 7 * 86400),
     trustProxy: r.bool('SVC_TRUST_PROXY', false),
+    ticketAutoCloseDays: r.int('SVC_TICKET_AUTO_CLOSE_DAYS', 7, 0, 3650),
+    ticketReopenWindowDays: r.int('SVC_TICKET_REOPEN_WINDOW_DAYS', 30, 0, 3650),
+    ticketMaxAttachmentBytes: r.int('SVC_TICKET_MAX_ATTACHMENT_BYTES', 10 * 1024 * 1024, 1, 50 * 1024 * 1024),
+    billingInvoicePrefix: r.string('SVC_BILLING_INVOICE_PREFIX', 'INV'),
+    billingDefaultDueDays: r.int('SVC_BILLING_DEFAULT_DUE_DAYS', 14, 0, 365),
+    billingCollectionProjectId: r.optional('SVC_BILLING_COLLECTION_PROJECT_ID'),
+    billingPayeeName: r.optional('SVC_BILLING_PAYEE_NAME'),
+    billingPayeeIban: r.optional('SVC_BILLING_PAYEE_IBAN'),
+    billingPayeeBic: r.optional('SVC_BILLING_PAYEE_BIC'),
   };
 
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {
@@ -189,12 +232,21 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.dataKey !== null && Buffer.from(config.dataKey, 'base64').length !== 32) {
     r.problems.push('SVC_DATA_KEY must be 32 bytes encoded as base64');
   }
+  checkBillingConfig(config, r.problems);
   if (environment === 'production') {
     if (!databaseUrl)
       r.problems.push('DATABASE_URL is required in production (the embedded database is for development)');
     if (!config.jwtSecret) r.problems.push('SVC_JWT_SECRET is required in production');
     if (!config.dataKey) r.problems.push('SVC_DATA_KEY is required in production');
     if (!config.smtpUrl) r.problems.push('SMTP_URL is required in production');
+    for (const [name, value] of [
+      ['SVC_BILLING_PAYEE_NAME', config.billingPayeeName],
+      ['SVC_BILLING_PAYEE_IBAN', config.billingPayeeIban],
+      ['SVC_BILLING_PAYEE_BIC', config.billingPayeeBic],
+    ] as const) {
+      if (!value)
+        r.problems.push(`${name} is required in production (bank-transfer instructions on invoices)`);
+    }
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

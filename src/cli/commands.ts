@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
 import { adminCommands } from '../modules/admin/admin.cli';
+import { billingCommands } from '../modules/billing/billing.cli';
 import type { Clock } from '../shared/clock';
 import type { Secrets } from '../shared/crypto';
 
@@ -30,4 +31,5 @@ export const commands: Record<string, CliCommand> = {
     },
   },
   ...adminCommands,
+  ...billingCommands,
 };

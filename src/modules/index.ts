@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
 import { adminRoutes } from './admin/admin.routes';
+import { billingRoutes } from './billing/billing.routes';
+import './billing/billing.listeners';
 import { credentialsRoutes } from './auth/credentials.routes';
 import { loginRoutes } from './auth/login.routes';
 import { meRoutes } from './auth/me.routes';
@@ -27,6 +29,7 @@ import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
+import { ticketsRoutes } from './tickets/tickets.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
@@ -56,6 +59,8 @@ export const apiModules: ModulePlugin[] = [
   webhooksRoutes,
   workflowsRoutes,
   workflowTriggerRoutes,
+  ticketsRoutes,
+  billingRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [

@@ -2,8 +2,14 @@
 import type { Deps } from '../deps';
 import { purgeExpiredAuthRows } from '../modules/auth/auth-cleanup';
 import { sweepApiKeyLockouts } from '../modules/auth/credentials.service';
+import {
+  markOverdueInvoices,
+  processDuePaymentLinks,
+  sendDueInvoiceEmails,
+} from '../modules/billing/billing.workers';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
+import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
@@ -38,6 +44,30 @@ export function createWorkers(deps: Deps): Worker[] {
         await sweepApiKeyLockouts(deps);
         return 0;
       },
+      deps.log,
+    ),
+    // Resolved tickets close after SVC_TICKET_AUTO_CLOSE_DAYS without a client message.
+    loopWorker('ticket-auto-close', 60_000, () => autoCloseResolvedTickets(deps, 100), deps.log),
+    // Emails owed for staff ticket replies (one row per recipient, retried with backoff).
+    loopWorker(
+      'ticket-email',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => sendDueTicketEmails(deps, 20),
+      deps.log,
+    ),
+    // Open invoices past their due date become overdue.
+    loopWorker('invoice-overdue-sweeper', 60_000, () => markOverdueInvoices(deps, 100), deps.log),
+    // Finalized invoices: the email with the PDF, and the payment link on the collection project.
+    loopWorker(
+      'invoice-email',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => sendDueInvoiceEmails(deps, 10),
+      deps.log,
+    ),
+    loopWorker(
+      'invoice-payment-link',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => processDuePaymentLinks(deps, 10),
       deps.log,
     ),
   ];

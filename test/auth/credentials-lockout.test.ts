@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyLockouts, clients } from '../../src/db/schema/index';
 import { sweepApiKeyLockouts } from '../../src/modules/auth/credentials.service';
 import { M } from '../../src/shared/messages';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, PRODUCTION_PAYEE_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
 
@@ -26,6 +26,7 @@ beforeAll(async () => {
     mailer: smtp.mailer,
     database: ctx.deps.database,
     env: {
+      ...PRODUCTION_PAYEE_ENV,
       SVC_ENVIRONMENT: 'production',
       DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
       SVC_JWT_SECRET: 'test-jwt-secret-which-is-long-enough-0123456789',

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, clients } from '../../src/db/schema/index';
 import { M } from '../../src/shared/messages';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, PRODUCTION_PAYEE_ENV, type TestContext } from '../helpers/app';
 import {
   expect429,
   expectNoRateLimitHeaders,
@@ -142,6 +142,7 @@ describe('production deployment', () => {
       mailer: smtp.mailer,
       database: ctx.deps.database,
       env: {
+        ...PRODUCTION_PAYEE_ENV,
         SVC_ENVIRONMENT: 'production',
         DATABASE_URL: 'postgres://unused@127.0.0.1:5432/unused',
         SVC_JWT_SECRET: 'x'.repeat(40),

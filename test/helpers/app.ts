@@ -35,7 +35,15 @@ export class MemoryMailer implements Mailer {
  * A production deployment's environment. Production config demands a database URL, secrets and
  * SMTP; the test database itself is injected by the fixture, so the URL is never dialled.
  */
+/** Bank-transfer instructions every production deployment must configure for invoices. */
+export const PRODUCTION_PAYEE_ENV: Readonly<Record<string, string>> = {
+  SVC_BILLING_PAYEE_NAME: 'Payments Platform Ltd',
+  SVC_BILLING_PAYEE_IBAN: 'GB33BUKB20201555555555',
+  SVC_BILLING_PAYEE_BIC: 'BUKBGB22',
+};
+
 export const PRODUCTION_ENV: Readonly<Record<string, string>> = {
+  ...PRODUCTION_PAYEE_ENV,
   SVC_ENVIRONMENT: 'production',
   DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
   SVC_JWT_SECRET: 'production-test-secret-0123456789abcdef',

@@ -66,6 +66,10 @@ export const transactions = pgTable(
       .where(sql`contract_request_id is not null`),
     index('transactions_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending'`),
     index('transactions_processing_expiry_idx').on(t.expiresAt).where(sql`status = 'processing'`),
+    // Billing usage: a client's successful payments by completion time.
+    index('transactions_client_success_completed_idx')
+      .on(t.clientId, t.completedAt)
+      .where(sql`status = 'success'`),
   ],
 );
 

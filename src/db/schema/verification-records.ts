@@ -97,5 +97,9 @@ export const verificationRecords = pgTable(
       sql`${t.decisionAt} desc nulls last`,
       desc(t.fetchedAt),
     ),
+    // Billing usage: a client's decided verifications by kind and decision time.
+    index('verification_records_client_kind_decision_idx')
+      .on(t.clientId, t.kind, t.decisionAt)
+      .where(sql`decision_at is not null`),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { businessCustomers, kycUsers } from '../../db/schema/index';
 import type { PageParams } from '../../shared/pagination';
@@ -87,6 +87,24 @@ export async function findClientBusiness(
     .select()
     .from(businessCustomers)
     .where(and(eq(businessCustomers.id, id), eq(businessCustomers.clientId, clientId)));
+  return row;
+}
+
+/** A client's business customer by email (case-insensitive, like the unique index). */
+export async function findClientBusinessByEmail(
+  db: DbOrTx,
+  clientId: string,
+  email: string,
+): Promise<BusinessRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(businessCustomers)
+    .where(
+      and(
+        eq(businessCustomers.clientId, clientId),
+        sql`lower(${businessCustomers.email}) = lower(${email.trim()})`,
+      ),
+    );
   return row;
 }
 

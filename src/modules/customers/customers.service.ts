@@ -9,6 +9,7 @@ import { type PageParams, paginationMeta } from '../../shared/pagination';
 import {
   type BusinessRow,
   findClientBusiness,
+  findClientBusinessByEmail,
   findClientUser,
   insertBusiness,
   insertUser,
@@ -136,4 +137,24 @@ export async function listBusinesses(
     q: filter.q?.trim() || undefined,
   });
   return { business_customers: rows.map(toBusinessView), pagination: paginationMeta(total, page) };
+}
+
+/**
+ * The client's business customer with this email, created when absent: the payer of payments the
+ * platform makes for its own purposes (invoice collection). Safe under concurrency (unique email).
+ */
+export async function findOrCreateBusiness(
+  deps: D,
+  clientId: string,
+  input: { company_name: string; country: string; email: string },
+) {
+  const existing = await findClientBusinessByEmail(deps.db, clientId, input.email);
+  if (existing) return toBusinessView(existing);
+  try {
+    return await createBusiness(deps, clientId, input);
+  } catch (err) {
+    const raced = await findClientBusinessByEmail(deps.db, clientId, input.email);
+    if (raced) return toBusinessView(raced);
+    throw err;
+  }
 }

@@ -13,7 +13,6 @@ import {
   type ReconciliationState,
   type TransactionStatus,
 } from './payments.machine';
-import { dispatchPaymentStatusChange } from './status-listeners';
 import {
   findTransactionById,
   insertStatusEvent,
@@ -22,6 +21,7 @@ import {
   transactionCoreFields,
   updateTransactionIfStatus,
 } from './payments.repo';
+import { dispatchPaymentStatusChange } from './status-listeners';
 
 export interface Actor {
   actorType: 'client_user' | 'client_api' | 'service_internal' | null;

@@ -19,6 +19,7 @@ export function createLocalMailer(dir: string, from: string, log: FastifyBaseLog
           subject: m.subject,
           text: m.text,
           html: m.html,
+          attachments: m.attachments,
         });
         await fs.mkdir(dir, { recursive: true });
         const file = path.join(

@@ -3,6 +3,13 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
 }
 
 /** Outbound email. `send` throws MailDeliveryError when the message could not be handed over. */

@@ -7,7 +7,14 @@ export function createSmtpMailer(url: string, from: string): Mailer {
   return {
     async send(m: MailMessage) {
       try {
-        await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transport.sendMail({
+          from,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          attachments: m.attachments,
+        });
       } catch (err) {
         throw new MailDeliveryError(err);
       }

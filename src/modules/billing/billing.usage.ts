@@ -1,0 +1,172 @@
+/**
+ * Usage: the client's billable records in a period × the price list (named-areas.md section 9).
+ * Each billable kind is a usage source counting records of one area. Billing ships the sources of
+ * the areas that exist (successful payments, decided KYC and KYB verifications); wallet screening,
+ * travel rule and contracts register theirs with `registerUsageSource` from their own module.
+ * A period is whole UTC days: period_start 00:00 to the end of period_end.
+ */
+import { sql } from 'drizzle-orm';
+import { type DbOrTx, rowsOf } from '../../db/client';
+import { badRequest } from '../../shared/errors';
+import { BM } from './billing.messages';
+import { findPriceList, type PriceListRow } from './billing.repo';
+import type { LineCategory, PriceKey } from './billing.schemas';
+
+export type UsageCategory = Exclude<LineCategory, 'platform_fee' | 'other'>;
+
+export interface UsageSource {
+  /** The price-list entry that prices one record. */
+  priceKey: PriceKey;
+  description: string;
+  /** Records of `clientId` in [from, to). */
+  count(db: DbOrTx, clientId: string, from: Date, to: Date): Promise<number>;
+}
+
+const sources = new Map<UsageCategory, UsageSource>();
+
+export function registerUsageSource(category: UsageCategory, source: UsageSource): void {
+  sources.set(category, source);
+}
+
+async function countOf(db: DbOrTx, query: ReturnType<typeof sql>): Promise<number> {
+  return Number(rowsOf<{ n: number | string }>(await db.execute(query))[0]?.n ?? 0);
+}
+
+registerUsageSource('transaction_fee', {
+  priceKey: 'transaction_success',
+  description: 'Successful payments',
+  // The platform's own invoice collections are not usage of the collecting client.
+  count: (db, clientId, from, to) =>
+    countOf(
+      db,
+      sql`select count(*)::int as n from transactions
+           where client_id = ${clientId}::uuid and status = 'success' and origin_type <> 'invoice'
+             and completed_at >= ${from.toISOString()}::timestamptz and completed_at < ${to.toISOString()}::timestamptz`,
+    ),
+});
+
+for (const kind of ['kyc', 'kyb'] as const) {
+  registerUsageSource(`${kind}_verification`, {
+    priceKey: `${kind}_verification`,
+    description: kind === 'kyc' ? 'KYC verifications' : 'KYB verifications',
+    count: (db, clientId, from, to) =>
+      countOf(
+        db,
+        sql`select count(*)::int as n from verification_records
+             where client_id = ${clientId}::uuid and kind = ${kind} and decision_at is not null
+               and decision_at >= ${from.toISOString()}::timestamptz and decision_at < ${to.toISOString()}::timestamptz`,
+      ),
+  });
+}
+
+/** Order of the usage lines (the price list's order). */
+const USAGE_ORDER: UsageCategory[] = [
+  'transaction_fee',
+  'kyc_verification',
+  'kyb_verification',
+  'wallet_screening',
+  'travel_rule_transfer',
+  'contract_request',
+];
+
+const PRICE_COLUMN: Record<PriceKey, keyof PriceListRow> = {
+  platform_fee_monthly: 'platformFeeMonthly',
+  transaction_success: 'transactionSuccess',
+  kyc_verification: 'kycVerification',
+  kyb_verification: 'kybVerification',
+  wallet_screening: 'walletScreening',
+  travel_rule_transfer: 'travelRuleTransfer',
+  contract_request: 'contractRequest',
+};
+
+export const priceOf = (p: PriceListRow, key: PriceKey) => String(p[PRICE_COLUMN[key]]);
+
+export interface UsageLine {
+  description: string;
+  category: LineCategory;
+  quantity: number;
+  unit_amount: string;
+}
+
+const dayStart = (d: string) => new Date(`${d}T00:00:00Z`);
+const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
+
+/** Calendar months the period touches: the platform fee is charged once per month. */
+export function monthsTouched(periodStart: string, periodEnd: string): number {
+  const [ys, ms] = periodStart.split('-').map(Number) as [number, number];
+  const [ye, me] = periodEnd.split('-').map(Number) as [number, number];
+  return Math.max(1, ye * 12 + me - (ys * 12 + ms) + 1);
+}
+
+/** The usage lines of a period (quantity 0 included) from the client's price list. */
+export async function usageLines(
+  db: DbOrTx,
+  clientId: string,
+  prices: PriceListRow,
+  periodStart: string,
+  periodEnd: string,
+): Promise<UsageLine[]> {
+  const from = dayStart(periodStart);
+  const to = nextDay(periodEnd);
+  const lines: UsageLine[] = [
+    {
+      description: `Platform fee ${periodStart} to ${periodEnd}`,
+      category: 'platform_fee',
+      quantity: monthsTouched(periodStart, periodEnd),
+      unit_amount: priceOf(prices, 'platform_fee_monthly'),
+    },
+  ];
+  for (const category of USAGE_ORDER) {
+    const source = sources.get(category);
+    const quantity = source ? await source.count(db, clientId, from, to) : 0;
+    lines.push({
+      description: source?.description ?? category.replace(/_/g, ' '),
+      category,
+      quantity,
+      unit_amount: priceOf(prices, source?.priceKey ?? priceKeyOf(category)),
+    });
+  }
+  return lines;
+}
+
+function priceKeyOf(category: UsageCategory): PriceKey {
+  return category === 'transaction_fee' ? 'transaction_success' : category;
+}
+
+export async function requirePriceList(db: DbOrTx, clientId: string): Promise<PriceListRow> {
+  const prices = await findPriceList(db, clientId);
+  if (!prices) throw badRequest(BM.noPriceList);
+  return prices;
+}
+
+/** Amount of each line (round half-up to 2 decimals) and the subtotal, computed in NUMERIC by the database. */
+export async function priceLines(
+  db: DbOrTx,
+  lines: UsageLine[],
+): Promise<{ amounts: string[]; subtotal: string }> {
+  if (lines.length === 0) return { amounts: [], subtotal: '0.00' };
+  const values = lines.map((l, i) => sql`(${i}, ${l.quantity}::int, ${l.unit_amount}::numeric)`);
+  const res = await db.execute(sql`
+    select ord, round(q * u, 2)::text as amount, sum(round(q * u, 2)) over ()::text as subtotal
+      from (values ${sql.join(values, sql`, `)}) v(ord, q, u) order by ord`);
+  const rows = rowsOf<{ amount: string; subtotal: string }>(res);
+  return { amounts: rows.map((r) => r.amount), subtotal: rows[0]!.subtotal };
+}
+
+/** GET /billing/usage: the current UTC month so far. */
+export async function estimateCurrentUsage(db: DbOrTx, clientId: string, now: Date) {
+  const prices = await requirePriceList(db, clientId);
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const periodStart = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
+  const periodEnd = new Date(Date.UTC(y, m + 1, 0)).toISOString().slice(0, 10);
+  const lines = await usageLines(db, clientId, prices, periodStart, periodEnd);
+  const { amounts, subtotal } = await priceLines(db, lines);
+  return {
+    period_start: periodStart,
+    period_end: periodEnd,
+    currency: prices.currency,
+    lines: lines.map((l, i) => ({ ...l, amount: amounts[i]! })),
+    subtotal,
+  };
+}

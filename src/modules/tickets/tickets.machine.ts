@@ -1,0 +1,115 @@
+/**
+ * The support-ticket status machine (named-areas.md section 8): the only place that decides which
+ * status a ticket may move to. Transitions are persisted as compare-and-set updates
+ * (tickets.transitions.ts) together with their event, activity entry and notifications.
+ */
+import { badRequest } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { TM } from './tickets.messages';
+
+export const TICKET_STATUSES = ['open', 'awaiting_client', 'resolved', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+/** Every row of the spec's table (plus one staff row, marked), by trigger. */
+export const TICKET_TRANSITIONS = {
+  /** Staff public reply with `status: awaiting_client` (the default), or staff PATCH status. Emails the creator and CCs. */
+  staff_await_client: { from: ['open'], to: 'awaiting_client' },
+  /** A client message on a ticket waiting for the client or resolved. */
+  client_message: { from: ['awaiting_client', 'resolved'], to: 'open' },
+  /** Staff resolves (reply with `status: resolved`, or PATCH status). */
+  staff_resolve: { from: ['open', 'awaiting_client'], to: 'resolved' },
+  /** POST …/close by the client. */
+  client_close: { from: ['resolved'], to: 'closed' },
+  /** SVC_TICKET_AUTO_CLOSE_DAYS after resolution with no client message. */
+  auto_close: { from: ['resolved'], to: 'closed' },
+  /** Staff closes (PATCH status closed). */
+  staff_close: { from: ['open', 'awaiting_client', 'resolved'], to: 'closed' },
+  /** POST …/reopen within SVC_TICKET_REOPEN_WINDOW_DAYS of closed_at. */
+  client_reopen: { from: ['closed'], to: 'open' },
+  /** Beyond the spec's table: staff put a ticket back to open (reply with `status: open`, or PATCH status). */
+  staff_reopen: { from: ['awaiting_client', 'resolved'], to: 'open' },
+} as const satisfies Record<string, { from: readonly TicketStatus[]; to: TicketStatus }>;
+
+export type TicketTransition = keyof typeof TICKET_TRANSITIONS;
+
+const STAFF_TRANSITIONS: readonly TicketTransition[] = [
+  'staff_await_client',
+  'staff_resolve',
+  'staff_close',
+  'staff_reopen',
+];
+
+export function canApply(t: TicketTransition, from: TicketStatus): boolean {
+  return (TICKET_TRANSITIONS[t].from as readonly TicketStatus[]).includes(from);
+}
+
+export const targetOf = (t: TicketTransition): TicketStatus => TICKET_TRANSITIONS[t].to;
+
+export const isClosed = (s: TicketStatus): boolean => s === 'closed';
+
+/** True while a ticket closed at `closedAt` may still be reopened. */
+export function isWithinReopenWindow(closedAt: Date | null, now: Date, windowDays: number): boolean {
+  if (!closedAt) return true;
+  return now.getTime() < closedAt.getTime() + windowDays * 86_400_000;
+}
+
+/**
+ * A client message: moves awaiting_client/resolved back to open, keeps open. A closed ticket refuses
+ * it: inside the reopen window it must be reopened first, outside it only a follow-up ticket remains.
+ */
+export function decideClientMessage(
+  from: TicketStatus,
+  closedAt: Date | null,
+  now: Date,
+  windowDays: number,
+): TicketTransition | null {
+  if (from === 'closed') {
+    throw badRequest(
+      isWithinReopenWindow(closedAt, now, windowDays)
+        ? M.closedTicketReopenFirst
+        : M.closedTicketNoClientReplies,
+    );
+  }
+  return canApply('client_message', from) ? 'client_message' : null;
+}
+
+/** POST …/close: only a resolved ticket. */
+export function decideClientClose(from: TicketStatus): TicketTransition {
+  if (!canApply('client_close', from)) throw badRequest(M.onlyResolvedClientClose);
+  return 'client_close';
+}
+
+/** POST …/reopen: a closed ticket within the window. */
+export function decideClientReopen(
+  from: TicketStatus,
+  closedAt: Date | null,
+  now: Date,
+  windowDays: number,
+): TicketTransition {
+  if (!canApply('client_reopen', from)) throw badRequest(TM.onlyClosedReopen);
+  if (!isWithinReopenWindow(closedAt, now, windowDays)) throw badRequest(TM.reopenWindowOver);
+  return 'client_reopen';
+}
+
+/** `follow_up_of` must name a closed ticket. */
+export function assertCanFollowUp(status: TicketStatus): void {
+  if (status !== 'closed') throw badRequest(TM.onlyClosedFollowUp);
+}
+
+/** The staff move from `from` to `to`: null when it is already there; 400 when no staff row allows it. */
+export function decideStaffMove(from: TicketStatus, to: TicketStatus): TicketTransition | null {
+  if (from === to) return null;
+  const t = STAFF_TRANSITIONS.find((s) => targetOf(s) === to && canApply(s, from));
+  if (!t) throw badRequest(TM.staffMoveRefused(from, to));
+  return t;
+}
+
+/** Satisfaction is rated on resolved or closed tickets only. */
+export function assertCanRate(status: TicketStatus): void {
+  if (status !== 'resolved' && status !== 'closed') throw badRequest(TM.satisfactionNotAllowed);
+}
+
+/** The client edits priority and CCs of a ticket that is not closed. */
+export function assertClientEditable(status: TicketStatus): void {
+  if (status === 'closed') throw badRequest(TM.closedNotEditable);
+}

@@ -1,0 +1,348 @@
+/** Support tickets: the client API (tickets.read / tickets.write) and the staff admin API. */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Deps } from '../../deps';
+import { clientAuthOf, staffAuthOf } from '../../plugins/auth';
+import { toPageParams } from '../../shared/pagination';
+import { attachmentBodyLimit } from './tickets.attachments';
+import {
+  AdminListTicketsQuery,
+  AdminMessageBody,
+  AdminMessageSchema,
+  AdminPatchTicketBody,
+  AdminTicketDetailSchema,
+  AdminTicketListSchema,
+  AdminTicketSchema,
+  AttachmentParams,
+  CreateMessageBody,
+  CreateTicketBody,
+  ErrorSchema,
+  FileSchema,
+  ListMessagesQuery,
+  ListTicketsQuery,
+  MessageListSchema,
+  MessageSchema,
+  PatchTicketBody,
+  SatisfactionBody,
+  TicketIdParams,
+  TicketListSchema,
+  TicketSchema,
+} from './tickets.schemas';
+import {
+  closeClientTicket,
+  createTicket,
+  downloadClientAttachment,
+  getClientTicket,
+  listClientMessages,
+  listClientTickets,
+  patchClientTicket,
+  postClientMessage,
+  rateClientTicket,
+  reopenClientTicket,
+} from './tickets.service';
+import {
+  downloadAdminAttachment,
+  getAdminTicket,
+  listAdminTickets,
+  patchAdminTicket,
+  postStaffMessage,
+} from './tickets-admin.service';
+
+const tags = ['Support tickets'];
+const adminTags = ['Admin (staff)'];
+const read = { permission: 'tickets.read' as const };
+const write = { permission: 'tickets.write' as const };
+const staff = { auth: 'staff' as const };
+
+function sendAttachment(reply: FastifyReply, f: { fileName: string; contentType: string; content: Buffer }) {
+  const safe = f.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
+  return reply
+    .header('content-type', f.contentType)
+    .header('content-disposition', `attachment; filename="${safe}"`)
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(f.content);
+}
+
+export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const bodyLimit = attachmentBodyLimit(deps.config.ticketMaxAttachmentBytes);
+
+  // Action bodies are optional: an empty POST counts as `{}`.
+  app.addHook('preValidation', async (req) => {
+    if (req.method === 'POST' && (req.body === undefined || req.body === null)) req.body = {};
+  });
+
+  r.post(
+    '/tickets',
+    {
+      bodyLimit,
+      config: write,
+      schema: {
+        tags,
+        summary: 'Open a ticket',
+        description:
+          'The body is the first message. `number` is the next of your own sequence (#1, #2, …). `follow_up_of` names ' +
+          'a closed ticket of yours (another status: 400). Sends ticket.status_changed (previous_status null) and ' +
+          'ticket.message.created.',
+        body: CreateTicketBody,
+        response: { 201: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await createTicket(deps, clientAuthOf(req), req.body)),
+  );
+
+  r.get(
+    '/tickets',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List tickets',
+        description: 'Newest first. `q` searches the subject, the number (#123) and the message text.',
+        querystring: ListTicketsQuery,
+        response: { 200: TicketListSchema },
+      },
+    },
+    async (req) =>
+      listClientTickets(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), {
+        status: req.query.status,
+        category: req.query.category,
+        priority: req.query.priority,
+        q: req.query.q,
+      }),
+  );
+
+  r.get(
+    '/tickets/:ticket_id',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Get a ticket',
+        params: TicketIdParams,
+        response: { 200: TicketSchema, 404: ErrorSchema },
+      },
+    },
+    async (req) => getClientTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id),
+  );
+
+  r.patch(
+    '/tickets/:ticket_id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Change priority or CCs',
+        description: 'Not when closed (400).',
+        params: TicketIdParams,
+        body: PatchTicketBody,
+        response: { 200: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req) => patchClientTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id, req.body),
+  );
+
+  r.get(
+    '/tickets/:ticket_id/messages',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List the messages of a ticket',
+        description:
+          'Public messages only (staff internal notes never appear here). Oldest first by default.',
+        params: TicketIdParams,
+        querystring: ListMessagesQuery,
+        response: { 200: MessageListSchema, 404: ErrorSchema },
+      },
+    },
+    async (req) =>
+      listClientMessages(
+        deps,
+        clientAuthOf(req).clientId,
+        req.params.ticket_id,
+        toPageParams(req.query, 20),
+        req.query.order,
+      ),
+  );
+
+  r.post(
+    '/tickets/:ticket_id/messages',
+    {
+      bodyLimit,
+      config: write,
+      schema: {
+        tags,
+        summary: 'Reply to a ticket',
+        description:
+          'Moves an awaiting_client or resolved ticket back to open. A closed ticket refuses replies: within ' +
+          'SVC_TICKET_REOPEN_WINDOW_DAYS reopen it first; after that open a follow-up ticket (`follow_up_of`).',
+        params: TicketIdParams,
+        body: CreateMessageBody,
+        response: { 201: MessageSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await postClientMessage(deps, clientAuthOf(req), req.params.ticket_id, req.body)),
+  );
+
+  r.get(
+    '/tickets/:ticket_id/attachments/:attachment_id',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Download an attachment',
+        description:
+          'The file with its content type (decided from its bytes) as `Content-Disposition: attachment`.',
+        params: AttachmentParams,
+        response: { 200: FileSchema, 404: ErrorSchema },
+      },
+    },
+    async (req, reply) =>
+      sendAttachment(
+        reply,
+        await downloadClientAttachment(
+          deps,
+          clientAuthOf(req).clientId,
+          req.params.ticket_id,
+          req.params.attachment_id,
+        ),
+      ),
+  );
+
+  for (const [action, run, summary, description] of [
+    [
+      'close',
+      closeClientTicket,
+      'Close a resolved ticket',
+      'Only a resolved ticket (otherwise 400 `Only resolved tickets can be closed by the client`).',
+    ],
+    [
+      'reopen',
+      reopenClientTicket,
+      'Reopen a closed ticket',
+      'Within SVC_TICKET_REOPEN_WINDOW_DAYS of closed_at; afterwards 400: open a follow-up ticket instead.',
+    ],
+  ] as const) {
+    r.post(
+      `/tickets/:ticket_id/${action}`,
+      {
+        config: { ...write, bodyless: true },
+        schema: {
+          tags,
+          summary,
+          description,
+          params: TicketIdParams,
+          response: { 200: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
+        },
+      },
+      async (req) => run(deps, clientAuthOf(req), req.params.ticket_id),
+    );
+  }
+
+  r.post(
+    '/tickets/:ticket_id/satisfaction',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Rate the support of a ticket',
+        description: 'Resolved or closed tickets only; a new rating replaces the previous one.',
+        params: TicketIdParams,
+        body: SatisfactionBody,
+        response: { 200: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req) => rateClientTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id, req.body),
+  );
+
+  // ---- staff admin ----
+
+  r.get(
+    '/admin/tickets',
+    {
+      config: staff,
+      schema: {
+        tags: adminTags,
+        summary: 'The ticket queue of every client',
+        description: 'Newest first; `environment` marks sandbox tickets. `q` also searches internal notes.',
+        querystring: AdminListTicketsQuery,
+        response: { 200: AdminTicketListSchema },
+      },
+    },
+    async (req) => listAdminTickets(deps, toPageParams(req.query, 20), req.query),
+  );
+
+  r.get(
+    '/admin/tickets/:ticket_id',
+    {
+      config: staff,
+      schema: {
+        tags: adminTags,
+        summary: 'A ticket with every message, internal notes included',
+        params: TicketIdParams,
+        response: { 200: AdminTicketDetailSchema, 404: ErrorSchema },
+      },
+    },
+    async (req) => getAdminTicket(deps, req.params.ticket_id),
+  );
+
+  r.post(
+    '/admin/tickets/:ticket_id/messages',
+    {
+      bodyLimit,
+      config: staff,
+      schema: {
+        tags: adminTags,
+        summary: 'Reply (public) or add an internal note',
+        description:
+          'A public reply sets `status` (default awaiting_client), emails the creator and the CCs, notifies the ' +
+          'creator and the owners, and sends ticket.message.created. An internal note does none of that and is never ' +
+          'shown to the client.',
+        params: TicketIdParams,
+        body: AdminMessageBody,
+        response: { 201: AdminMessageSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(await postStaffMessage(deps, staffAuthOf(req).staffId, req.params.ticket_id, req.body)),
+  );
+
+  r.patch(
+    '/admin/tickets/:ticket_id',
+    {
+      config: staff,
+      schema: {
+        tags: adminTags,
+        summary: 'Change status, priority, category or assignee',
+        description: 'Status moves follow the staff rows of the ticket status table (400 otherwise).',
+        params: TicketIdParams,
+        body: AdminPatchTicketBody,
+        response: { 200: AdminTicketSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req) => patchAdminTicket(deps, req.params.ticket_id, req.body),
+  );
+
+  r.get(
+    '/admin/tickets/:ticket_id/attachments/:attachment_id',
+    {
+      config: staff,
+      schema: {
+        tags: adminTags,
+        summary: 'Download an attachment (internal notes included)',
+        params: AttachmentParams,
+        response: { 200: FileSchema, 404: ErrorSchema },
+      },
+    },
+    async (req, reply) =>
+      sendAttachment(
+        reply,
+        await downloadAdminAttachment(deps, req.params.ticket_id, req.params.attachment_id),
+      ),
+  );
+}

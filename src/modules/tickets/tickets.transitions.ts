@@ -1,0 +1,97 @@
+/**
+ * Persists what tickets.machine.ts decides, in the caller's transaction: the compare-and-set update,
+ * `ticket.status_changed`, and the notifications of a resolution. Nothing else writes tickets.status.
+ */
+import type { DbOrTx } from '../../db/client';
+import { emitEvent } from '../../outbox/emit';
+import { conflict } from '../../shared/errors';
+import { newId } from '../../shared/ids';
+import { notify, OWNER_ONLY } from '../notifications/notify';
+import { canApply, type TicketStatus, type TicketTransition, targetOf } from './tickets.machine';
+import { type TicketChanges, type TicketRow, updateTicketIfStatus } from './tickets.repo';
+
+/** Who moved it, as events name it: the client's actor type, service_internal for staff, null when automatic. */
+export type TicketActorType = 'client_user' | 'client_api' | 'service_internal' | null;
+
+/** The timestamps that go with entering a status. */
+function timestampsFor(to: TicketStatus, now: Date): TicketChanges {
+  switch (to) {
+    case 'resolved':
+      return { resolvedAt: now, closedAt: null };
+    case 'closed':
+      return { closedAt: now };
+    default:
+      return { resolvedAt: null, closedAt: null };
+  }
+}
+
+export async function moveTicket(
+  tx: DbOrTx,
+  ticket: TicketRow,
+  transition: TicketTransition,
+  ctx: { now: Date; actorType: TicketActorType; extra?: TicketChanges },
+): Promise<TicketRow> {
+  const from = ticket.status as TicketStatus;
+  if (!canApply(transition, from))
+    throw new Error(`ticket transition ${transition} not allowed from ${from}`);
+  const to = targetOf(transition);
+  const updated = await updateTicketIfStatus(tx, ticket.id, from, {
+    ...ctx.extra,
+    ...timestampsFor(to, ctx.now),
+    status: to,
+    updatedAt: ctx.now,
+  });
+  // Callers hold the ticket row lock, so this only happens when a caller forgot to take it.
+  if (!updated) throw conflict('Ticket was changed meanwhile, please retry');
+  await emitEvent(tx, {
+    clientId: ticket.clientId,
+    type: 'ticket.status_changed',
+    data: {
+      ticket_id: ticket.id,
+      number: ticket.number,
+      previous_status: from,
+      current_status: to,
+      actor_type: ctx.actorType,
+    },
+    occurredAt: ctx.now,
+    dedupKey: `ticket:${ticket.id}:status:${newId()}`,
+  });
+  if (to === 'resolved') await notifyTicket(tx, updated, ctx.now, 'resolved');
+  return updated;
+}
+
+/** A staff reply or a resolution: the ticket's creator and the owners (named-areas.md section 8). */
+export async function notifyTicket(tx: DbOrTx, t: TicketRow, at: Date, what: 'replied' | 'resolved') {
+  await notify(tx, {
+    clientId: t.clientId,
+    category: 'tickets',
+    severity: 'info',
+    title:
+      what === 'resolved' ? `Ticket #${t.number} was resolved` : `Support replied to ticket #${t.number}`,
+    body: t.subject,
+    link: { resource_type: 'ticket', resource_id: t.id, path: `/tickets/${t.id}` },
+    audience: { roles: OWNER_ONLY, accountIds: [t.createdByAccountId] },
+    at,
+  });
+}
+
+/** `ticket.message.created` for a public message (internal notes never produce an event). */
+export async function emitMessageCreated(
+  tx: DbOrTx,
+  t: TicketRow,
+  message: { id: string; authorType: string; createdAt: Date },
+) {
+  await emitEvent(tx, {
+    clientId: t.clientId,
+    type: 'ticket.message.created',
+    data: {
+      ticket_id: t.id,
+      number: t.number,
+      message_id: message.id,
+      author_type: message.authorType,
+      created_at: message.createdAt.toISOString(),
+    },
+    occurredAt: message.createdAt,
+    dedupKey: `ticket-message:${message.id}`,
+  });
+}
