@@ -229,6 +229,18 @@ function documentSchema(schema: Schema, route: RouteOptions): Schema {
   return out;
 }
 
+function isPlainErrorResponse(response: unknown): boolean {
+  const schema = (response as { content?: Record<string, { schema?: Schema }> }).content?.['application/json']
+    ?.schema;
+  const props = schema?.properties as Schema | undefined;
+  return (
+    !!props &&
+    Object.keys(props).length === 1 &&
+    (props.detail as Schema | undefined)?.type === 'string' &&
+    (response as Schema).description === 'Default Response'
+  );
+}
+
 /** Turns each operation's derived error statuses into references to the shared error answers. */
 function addErrorResponses(doc: Schema): Schema {
   doc.components ??= {};
@@ -242,6 +254,14 @@ function addErrorResponses(doc: Schema): Schema {
       if (!statuses) continue;
       op.responses ??= {};
       const responses = op.responses as Schema;
+      // An error a route declared in schema.response with the plain `{detail}` body gets the
+      // shared answer too (its description and headers, e.g. 429's Retry-After).
+      for (const [code, response] of Object.entries(responses))
+        if (Number(code) in ERROR_RESPONSES && isPlainErrorResponse(response)) {
+          delete responses[code];
+          statuses.push(Number(code) as ErrorStatus);
+        }
+      statuses.sort((a, b) => a - b);
       for (const status of statuses)
         if (!(String(status) in responses)) {
           responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` };
