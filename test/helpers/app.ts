@@ -102,7 +102,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
   });
   if (opts.register) await opts.register(app);
   await app.ready();
-  learnDocument(app.swagger() as Parameters<typeof learnDocument>[0]);
+  learnDocument(() => app.swagger() as ReturnType<Parameters<typeof learnDocument>[0]>);
   return {
     app,
     deps,

@@ -28,15 +28,29 @@ interface OpenApiDoc {
   paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
 }
 
-/** Learns what the app's OpenAPI document promises (called once the app is ready). */
-export function learnDocument(doc: OpenApiDoc): void {
-  for (const [path, item] of Object.entries(doc.paths ?? {}))
-    for (const [method, op] of Object.entries(item))
-      documented.set(`${method.toUpperCase()} ${path}`, new Set(Object.keys(op.responses ?? {})));
+const pendingDocuments: (() => OpenApiDoc)[] = [];
+
+/**
+ * Registers the app's OpenAPI document (called once the app is ready). Generated lazily, at the
+ * check, and only when the file made API requests: generating it costs a little per app.
+ */
+export function learnDocument(generate: () => OpenApiDoc): void {
+  pendingDocuments.push(generate);
+}
+
+function readDocuments(): void {
+  for (const generate of pendingDocuments.splice(0)) {
+    const doc = generate();
+    for (const [path, item] of Object.entries(doc.paths ?? {}))
+      for (const [method, op] of Object.entries(item))
+        documented.set(`${method.toUpperCase()} ${path}`, new Set(Object.keys(op.responses ?? {})));
+  }
 }
 
 /** `METHOD /path -> status` for every answer the document does not list (hidden routes excluded). */
 export function undocumentedStatuses(): string[] {
+  if (answered.size === 0) return [];
+  readDocuments();
   const out: string[] = [];
   for (const [key, statuses] of answered) {
     const doc = documented.get(key);
