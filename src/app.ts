@@ -4,8 +4,9 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Deps } from './deps';
 import { apiModules, rootModules } from './modules/index';
 import { authPlugin } from './plugins/auth';
-import { errorHandlerPlugin } from './plugins/error-handler';
+import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler';
 import { inflightPlugin } from './plugins/inflight';
+import { inputGuardPlugin, schemaController } from './plugins/input-guard';
 import { metricsPlugin } from './plugins/metrics';
 import { openapiPlugin } from './plugins/openapi';
 import { requestContextPlugin } from './plugins/request-context';
@@ -14,6 +15,8 @@ import { genRequestId, requestIdPlugin } from './plugins/request-id';
 export interface BuildOptions {
   /** Observe every route as it is added (the route-contract test uses this). */
   onRoute?: (route: RouteOptions) => void;
+  /** Called before any plugin or route is registered, so its hooks apply to every route (test instrumentation). */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -23,25 +26,35 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // While closing, the error-handler plugin answers 503 in the spec's format instead.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ajv: {
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
-    },
+    // Type coercion for query strings, path parameters and headers only, never for JSON bodies.
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, useDefaults: true } },
+    schemaController,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
+  opts.instrument?.(app);
+  // JSON only: a JSON API route answers 415 to any other media type (Fastify also parses text/plain by default).
+  app.removeContentTypeParser('text/plain');
   await app.register(errorHandlerPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(requestIdPlugin);
   await app.register(requestContextPlugin);
   await app.register(inflightPlugin);
   await app.register(metricsPlugin);
   await app.register(openapiPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(authPlugin, { deps });
-  // HTML forms of the hosted pages post application/x-www-form-urlencoded.
-  await app.register(formbody);
 
-  for (const mod of rootModules) await app.register(mod, { deps });
+  // Root modules are the hosted HTML pages (and health): their forms post
+  // application/x-www-form-urlencoded, so only they get the form parser.
+  await app.register(async (pages) => {
+    await pages.register(formbody);
+    for (const mod of rootModules) await pages.register(mod, { deps });
+  });
   await app.register(
     async (api) => {
       for (const mod of apiModules) await api.register(mod, { deps });

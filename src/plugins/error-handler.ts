@@ -1,10 +1,16 @@
 /**
  * The spec's error bodies everywhere: `{detail: string}`, or 422 `{detail: [{loc, msg, type}]}`
- * (schema validation included). 5xx internals are logged, never returned.
+ * (schema validation included). 5xx internals are logged, never returned. Besides the error and
+ * not-found handlers this covers what Fastify answers itself: router errors (`frameworkErrors`:
+ * malformed URL 400, over-long path parameter 414), HTTP-parser errors on the socket
+ * (`clientErrorHandler`: 400, 408, 431) and requests arriving while the server closes (503).
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, ValidationError, type ValidationIssue } from '../shared/errors';
+import { HM } from '../shared/http-messages';
 import { M } from '../shared/messages';
 
 interface AjvIssue {
@@ -45,9 +51,15 @@ function issueFromAjv(context: string, e: AjvIssue): ValidationIssue {
     case 'type':
       return {
         loc,
-        msg: `Input should be a valid ${String(p.type).replace(',', ' or ')}`,
+        msg: `Input should be a valid ${String(p.type).replace(/,/g, ' or ')}`,
         type: `${String(p.type).split(',')[0]}_type`,
       };
+    case 'nulCharacter':
+      return { loc, msg: 'Input should not contain NUL characters', type: 'string_nul_character' };
+    case 'loneSurrogate':
+      return { loc, msg: 'Input should be valid Unicode (no lone surrogates)', type: 'string_unicode' };
+    case 'finiteNumber':
+      return { loc, msg: 'Input should be a finite number', type: 'finite_number' };
     case 'minimum':
       return { loc, msg: `Input should be greater than or equal to ${p.limit}`, type: 'greater_than_equal' };
     case 'exclusiveMinimum':
@@ -154,7 +166,8 @@ export const errorHandlerPlugin = fp(
         const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
         if (status >= 400 && status < 500) {
           // Framework-level client errors (unsupported media type, body too large, ...): their text is safe.
-          return reply.status(status).send({ detail: err.message });
+          const detail = typeof err.message === 'string' && err.message ? err.message : STATUS_CODES[status];
+          return reply.status(status).send({ detail: detail ?? HM.badRequest });
         }
         request.log.error({ err }, 'unhandled error');
         return reply.status(500).send({ detail: M.internalError });
@@ -164,6 +177,59 @@ export const errorHandlerPlugin = fp(
     app.setNotFoundHandler((_request, reply) => {
       reply.status(404).send({ detail: M.notFound });
     });
+
+    // Fastify's own 503 while closing has its `{error, message, statusCode}` body (return503OnClosing
+    // is off in app.ts): answer in the spec's format instead, before authentication touches the database.
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    app.addHook('onRequest', async (_request, reply) => {
+      if (closing)
+        return reply.status(503).header('connection', 'close').send({ detail: HM.serviceUnavailable });
+    });
   },
   { name: 'error-handler' },
 );
+
+/** Router-level errors (Fastify's `frameworkErrors`), answered in the spec's format. */
+export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('X-Request-Id', request.id);
+  if (err.code === 'FST_ERR_BAD_URL') return reply.status(400).send({ detail: HM.malformedUrl });
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.status(414).send({ detail: HM.uriTooLong });
+  request.log.error({ err }, 'router error');
+  return reply.status(500).send({ detail: M.internalError });
+}
+
+/**
+ * Errors of the HTTP parser, before any request exists (Fastify's `clientErrorHandler`): header
+ * block too large 431, request timeout 408, anything else malformed 400. Written on the socket.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const status =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? 431
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 408
+        : err.code === 'HPE_URI_TOO_LONG'
+          ? 414
+          : 400;
+  const detail =
+    status === 431
+      ? HM.headersTooLarge
+      : status === 408
+        ? HM.requestTimeout
+        : status === 414
+          ? HM.uriTooLong
+          : HM.badRequest;
+  const body = JSON.stringify({ detail });
+  this.log.debug({ code: err.code }, 'client error');
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}

@@ -11,6 +11,7 @@ declare module 'fastify' {
     inflight: { count(): number; drain(timeoutMs: number): Promise<boolean> };
   }
   interface FastifyRequest {
+    inflightCounted: boolean;
     inflightDone: boolean;
     inflightHandlerStarted: boolean;
   }
@@ -19,14 +20,17 @@ declare module 'fastify' {
 export const inflightPlugin = fp(
   async (app: FastifyInstance) => {
     let count = 0;
-    const finish = (request: { inflightDone: boolean }) => {
-      if (request.inflightDone) return;
+    // A request answered before this plugin's onRequest hook (the 503 while closing) was never counted.
+    const finish = (request: { inflightDone: boolean; inflightCounted: boolean }) => {
+      if (request.inflightDone || !request.inflightCounted) return;
       request.inflightDone = true;
       count--;
     };
+    app.decorateRequest('inflightCounted', false);
     app.decorateRequest('inflightDone', false);
     app.decorateRequest('inflightHandlerStarted', false);
-    app.addHook('onRequest', async () => {
+    app.addHook('onRequest', async (request) => {
+      request.inflightCounted = true;
       count++;
     });
     // A handler that ran to completion always sends (even to a closed socket), so onSend marks the end.

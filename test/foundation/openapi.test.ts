@@ -50,10 +50,22 @@ describe('route contracts', () => {
     expect(Object.keys(op.responses)).toEqual(
       expect.arrayContaining(['200', '401', '403', '404', '422', '500']),
     );
-    const err = op.responses['404'].content['application/json'].schema;
-    expect(err.properties.detail.type).toBe('string');
-    const invalid = op.responses['422'].content['application/json'].schema;
-    expect(invalid.properties.detail.items.required).toEqual(['loc', 'msg', 'type']);
+    // Error answers are shared: components.responses, then components.schemas.
+    const resolve = (ref: string) =>
+      ref
+        .split('/')
+        .slice(1)
+        .reduce((node: Record<string, unknown>, key) => node[key] as never, doc);
+    const schemaOf = (status: string) => {
+      const response = resolve(op.responses[status].$ref) as {
+        content: Record<string, { schema: { $ref: string } }>;
+      };
+      return resolve(response.content['application/json']!.schema.$ref) as {
+        properties: { detail: { type: string; items: { required: string[] } } };
+      };
+    };
+    expect(schemaOf('404').properties.detail.type).toBe('string');
+    expect(schemaOf('422').properties.detail.items.required).toEqual(['loc', 'msg', 'type']);
     const login = doc.paths['/api/v1/auth/login'].post;
     expect(Object.keys(login.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '422']));
     expect(doc.paths['/healthz'].get.responses['401']).toBeUndefined();

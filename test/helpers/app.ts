@@ -4,7 +4,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import type { Database } from '../../src/db/client';
@@ -14,6 +13,8 @@ import type { Mailer, MailMessage } from '../../src/providers/mail/port';
 import { ManualClock } from '../../src/shared/clock';
 import { deriveSecrets } from '../../src/shared/crypto';
 import { createTestDatabase } from './db';
+import { captureLogger, harvestMailText, harvestSecrets } from './log-capture';
+import { learnDocument, recordStatuses } from './status-recorder';
 
 export class MemoryMailer implements Mailer {
   readonly sent: MailMessage[] = [];
@@ -24,6 +25,7 @@ export class MemoryMailer implements Mailer {
       const { MailDeliveryError } = await import('../../src/providers/mail/port');
       throw new MailDeliveryError(new Error('simulated failure'));
     }
+    harvestMailText(`${m.text}\n${m.html ?? ''}`);
     this.sent.push(m);
   }
   lastTo(to: string): MailMessage | undefined {
@@ -67,6 +69,7 @@ export interface TestAppOptions {
   providers?: Partial<Providers>;
   /** Reuse an existing database (e.g. to simulate a second API node over the same data). */
   database?: Database;
+  /** Level of the captured log (default trace: every line is scanned for secrets). */
   logLevel?: string;
   /** Extra routes for a test, registered before the app is ready. */
   register?: (app: FastifyInstance) => void | Promise<void>;
@@ -87,7 +90,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
     randomBytes(32).toString('base64'),
   );
   const mailer = opts.mailer ?? new MemoryMailer();
-  const log = pino({ level: opts.logLevel ?? 'silent' });
+  // The service's own logger options, captured in memory: the setup file scans it for secrets.
+  const log = captureLogger(opts.logLevel ?? 'trace');
   const deps: Deps = {
     config,
     database,
@@ -98,9 +102,15 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
     providers: { ...createProviders(config, secrets), ...opts.providers } as Providers,
     log,
   };
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, {
+    instrument: (a) => {
+      harvestSecrets(a);
+      recordStatuses(a);
+    },
+  });
   if (opts.register) await opts.register(app);
   await app.ready();
+  learnDocument(() => app.swagger() as ReturnType<Parameters<typeof learnDocument>[0]>);
   return {
     app,
     deps,

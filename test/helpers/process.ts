@@ -10,6 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createScratchPostgresDatabase, testEngine } from './db';
+import { addExternalLog } from './log-capture';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,14 +54,26 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
+export interface StartOptions {
+  /** The command line (default: one node process running src/server.ts through tsx). */
+  command?: [string, ...string[]];
+  /** How long to wait for /readyz (default 60 s; `npm start` may build first). */
+  readyTimeoutMs?: number;
+}
+
 /**
  * Starts the service with only the given environment (plus PATH and HOME: nothing of the test
  * runner's own environment leaks in) and resolves once /readyz answers 200.
  */
-export async function startService(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
+export async function startService(
+  env: Record<string, string>,
+  port?: number,
+  opts: StartOptions = {},
+): Promise<ServiceProcess> {
   const p = port ?? (await freePort());
   const root = path.resolve(import.meta.dirname, '../..');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const [cmd, ...args] = opts.command ?? [process.execPath, '--import', 'tsx', 'src/server.ts'];
+  const child = spawn(cmd, args, {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -79,9 +92,10 @@ export async function startService(env: Record<string, string>, port?: number): 
   child.stderr!.on('data', (d) => {
     out += d;
   });
+  addExternalLog(() => out);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${p}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}):\n${out}`);
     try {

@@ -5,6 +5,7 @@
 import { SMTPServer } from 'smtp-server';
 import type { Mailer } from '../../src/providers/mail/port';
 import { createSmtpMailer } from '../../src/providers/mail/smtp';
+import { harvestMailText } from './log-capture';
 
 export interface CapturedMail {
   from: string;
@@ -58,11 +59,13 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
           return callback(err);
         }
         const raw = Buffer.concat(chunks).toString('utf8');
+        const decoded = decodeBody(raw);
+        harvestMailText(decoded.text, 'smtp mail');
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
-          ...decodeBody(raw),
+          ...decoded,
         });
         callback();
       });

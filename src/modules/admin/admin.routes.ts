@@ -43,7 +43,7 @@ export async function adminRoutes(app: FastifyInstance, { deps }: { deps: Deps }
   r.post(
     '/admin/auth/login',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [401, 429] },
       schema: {
         tags,
         summary: 'Staff login',
@@ -152,7 +152,7 @@ export async function adminRoutes(app: FastifyInstance, { deps }: { deps: Deps }
     r.post(
       `/admin/opcos/:opco_id/${action}`,
       {
-        config: staff,
+        config: { ...staff, errors: [409] },
         schema: {
           tags,
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} an opco`,

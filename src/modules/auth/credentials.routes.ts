@@ -29,7 +29,7 @@ export async function credentialsRoutes(app: FastifyInstance, opts: { deps: Deps
   r.post(
     '/auth/api-token',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [401, 403, 429] },
       schema: {
         tags: ['auth'],
         summary: 'Exchange an API key and secret for an access token',

@@ -19,7 +19,7 @@ export async function loginRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   r.post(
     '/auth/login',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [401, 403, 429] },
       schema: {
         tags: ['auth'],
         summary: 'Log in with email and password',
@@ -39,7 +39,7 @@ export async function loginRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   r.post(
     '/auth/login/verify-otp',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [401, 403] },
       schema: {
         tags: ['auth'],
         summary: 'Complete an MFA login',
@@ -57,7 +57,7 @@ export async function loginRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   r.post(
     '/auth/login/challenge/send-email-code',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [401, 429] },
       schema: {
         tags: ['auth'],
         summary: 'Email a one-time code for a pending MFA login',

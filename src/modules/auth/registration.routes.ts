@@ -18,7 +18,7 @@ export async function registrationRoutes(app: FastifyInstance, opts: { deps: Dep
   r.post(
     '/auth/register',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [403] },
       schema: {
         tags: ['auth'],
         summary: 'Register a client and its owner account',
@@ -40,7 +40,7 @@ export async function registrationRoutes(app: FastifyInstance, opts: { deps: Dep
   r.post(
     '/auth/register/verify-email',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [429] },
       schema: {
         tags: ['auth'],
         summary: 'Verify the registration email with the emailed code',
@@ -57,7 +57,7 @@ export async function registrationRoutes(app: FastifyInstance, opts: { deps: Dep
   r.post(
     '/auth/register/resend-verification',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [429] },
       schema: {
         tags: ['auth'],
         summary: 'Email a new verification code',

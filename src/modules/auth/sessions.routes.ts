@@ -12,7 +12,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: { deps: Deps }) 
   r.post(
     '/auth/refresh',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [401, 403] },
       schema: {
         tags: ['auth'],
         summary: 'Exchange a refresh token for new tokens (rotation)',

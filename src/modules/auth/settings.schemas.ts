@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 
 const UrlField = (description: string) =>
-  Type.Union([Type.String({ minLength: 1, maxLength: 2048, description }), Type.Null()], { description });
+  Type.Union([Type.String({ maxLength: 2048, description }), Type.Null()], { description });
 
 export const SettingsBody = Type.Object(
   {

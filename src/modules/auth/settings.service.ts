@@ -62,14 +62,19 @@ export async function updateClientSettings(
   clientId: string,
   input: SettingsInput,
 ): Promise<SettingsView> {
+  // "" clears a URL, like null.
   const callbackUrl =
-    typeof input.callback_url === 'string'
+    typeof input.callback_url === 'string' && input.callback_url !== ''
       ? checkUrl('callback_url', input.callback_url, false)
-      : input.callback_url;
+      : input.callback_url === undefined
+        ? undefined
+        : null;
   const webhookUrl =
-    typeof input.webhook_url === 'string'
+    typeof input.webhook_url === 'string' && input.webhook_url !== ''
       ? checkUrl('webhook_url', input.webhook_url, deps.config.environment === 'production')
-      : input.webhook_url;
+      : input.webhook_url === undefined
+        ? undefined
+        : null;
   // The same target rules as the webhook subscription (non-public hosts refused in production).
   if (webhookUrl) await validateTargetUrl(deps, webhookUrl, ['body', 'webhook_url']);
   const row = await deps.db.transaction(async (tx) => {

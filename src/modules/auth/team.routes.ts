@@ -21,7 +21,7 @@ export async function teamRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   r.post(
     '/auth/team/accounts',
     {
-      config: { permission: 'team.write', dashboardOnly: true },
+      config: { permission: 'team.write', dashboardOnly: true, errors: [502] },
       schema: {
         tags: ['team'],
         summary: 'Add a team member',

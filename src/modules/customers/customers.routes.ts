@@ -32,7 +32,7 @@ export async function customersRoutes(app: FastifyInstance, { deps }: { deps: De
   r.post(
     '/kyc/users',
     {
-      config: { permission: 'kyc.users.write' },
+      config: { permission: 'kyc.users.write', errors: [409] },
       schema: {
         tags: kyc,
         summary: 'Create a user',
@@ -80,7 +80,7 @@ export async function customersRoutes(app: FastifyInstance, { deps }: { deps: De
   r.post(
     '/kyb/businesses',
     {
-      config: { permission: 'kyb.businesses.write' },
+      config: { permission: 'kyb.businesses.write', errors: [409] },
       schema: {
         tags: kyb,
         summary: 'Create a business customer',

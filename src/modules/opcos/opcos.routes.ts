@@ -102,7 +102,7 @@ export async function opcosRoutes(app: FastifyInstance, { deps }: { deps: Deps }
   r.delete(
     '/opcos/:opco_id',
     {
-      config: { permission: 'opcos.write' },
+      config: { permission: 'opcos.write', errors: [409] },
       schema: {
         tags,
         summary: 'Delete a draft opco',
@@ -120,7 +120,7 @@ export async function opcosRoutes(app: FastifyInstance, { deps }: { deps: Deps }
   r.post(
     '/opcos/:opco_id/submit',
     {
-      config: { permission: 'opcos.write', bodyless: true },
+      config: { permission: 'opcos.write', bodyless: true, errors: [409] },
       schema: {
         tags,
         summary: 'Submit a draft opco',

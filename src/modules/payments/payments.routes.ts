@@ -33,7 +33,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
   r.post(
     '/checkout/paylink',
     {
-      config: { permission: 'payments.write' },
+      config: { permission: 'payments.write', idempotency: 'required' },
       schema: {
         tags: ['payments'],
         summary: 'Create a payment link',
@@ -126,7 +126,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
   r.post(
     '/transactions/:transaction_id/refresh-status',
     {
-      config: { permission: 'payments.refresh', bodyless: true },
+      config: { permission: 'payments.refresh', bodyless: true, errors: [429] },
       schema: {
         tags: ['payments'],
         summary: 'Refresh a transaction from the payment network',
@@ -147,7 +147,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
   r.post(
     '/checkout/intent/:transaction_id/cancel',
     {
-      config: { permission: 'payments.write', bodyless: true },
+      config: { permission: 'payments.write', bodyless: true, errors: [409] },
       schema: {
         tags: ['payments'],
         summary: 'Cancel an outstanding payment intent',

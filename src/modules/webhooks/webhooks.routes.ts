@@ -297,7 +297,7 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
   r.post(
     '/webhooks/deliveries/:delivery_id/retry',
     {
-      config: { ...write, bodyless: true },
+      config: { ...write, bodyless: true, errors: [409] },
       schema: {
         tags,
         summary: 'Redeliver now (also from dead_letter)',

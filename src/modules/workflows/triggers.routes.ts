@@ -15,7 +15,7 @@ export async function workflowTriggerRoutes(app: FastifyInstance, { deps }: { de
   app.post<{ Params: { trigger_token: string } }>(
     '/workflow-triggers/:trigger_token',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', errors: [401], idempotency: 'optional' },
       schema: {
         tags: ['Workflows'],
         summary: 'Trigger a webhook-triggered workflow (signed)',

@@ -118,7 +118,7 @@ export async function workflowsRoutes(app: FastifyInstance, { deps }: { deps: De
   r.delete(
     '/workflows/:definition_id',
     {
-      config: write,
+      config: { ...write, errors: [409] },
       schema: {
         tags,
         summary: 'Delete a workflow',
@@ -214,7 +214,7 @@ export async function workflowsRoutes(app: FastifyInstance, { deps }: { deps: De
   r.post(
     '/workflows/:definition_id/runs',
     {
-      config: write,
+      config: { ...write, idempotency: 'optional' },
       schema: {
         tags,
         summary: 'Start a run',

@@ -151,6 +151,8 @@ export class SandboxBank implements BankProvider {
       return null;
     }
     if (
+      body === null ||
+      typeof body !== 'object' ||
       typeof body.ref_id !== 'string' ||
       typeof body.provider_status !== 'string' ||
       typeof body.event_id !== 'string'

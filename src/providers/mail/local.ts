@@ -6,7 +6,8 @@ import { MailDeliveryError, type Mailer, type MailMessage } from './port';
 
 /**
  * The embedded default without SMTP_URL: each message is written as an .eml file under
- * `<dataDir>/mail/` and logged, so a developer can read codes locally. Never used in production.
+ * `<dataDir>/mail/`, so a developer can read codes locally, and its recipient, subject and file
+ * are logged (never its body: codes and temporary passwords stay out of logs). Never used in production.
  */
 export function createLocalMailer(dir: string, from: string, log: FastifyBaseLogger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -27,11 +28,8 @@ export function createLocalMailer(dir: string, from: string, log: FastifyBaseLog
           `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`,
         );
         await fs.writeFile(file, info.message as Buffer);
-        // Development only (production requires SMTP_URL): the contract asks for the message in the log.
-        log.info(
-          { mail: { to: m.to, subject: m.subject, file, text: m.text } },
-          'email written to local mail folder',
-        );
+        // Metadata only: bodies carry codes and temporary passwords; read them in the .eml file.
+        log.info({ mail: { to: m.to, subject: m.subject, file } }, 'email written to local mail folder');
       } catch (err) {
         throw new MailDeliveryError(err);
       }

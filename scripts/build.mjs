@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+/**
+ * Compiles src/ to JavaScript in dist/ (tsc, then tsc-alias adds the `.js` extensions Node's ESM
+ * loader needs; JSON imports are emitted beside their modules). dist/ mirrors src/, so paths
+ * resolved from a module (the migrations folder, `../../drizzle`) are the same from both.
+ *
+ *   node scripts/build.mjs             build now
+ *   node scripts/build.mjs --if-stale  build only when src/ or the build config changed since the
+ *                                      last build (npm's prestart hook runs this)
+ *
+ * Concurrent builds (two `npm start`s, two test workers) serialize on a lock directory; the new
+ * output is compiled beside dist/ and swapped in, so dist/ is never half written.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const stampFile = path.join(dist, '.build-hash');
+const lockDir = path.join(root, '.dist.lock');
+const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+
+function filesUnder(p) {
+  const stat = fs.statSync(p, { throwIfNoEntry: false });
+  if (!stat) return [];
+  if (!stat.isDirectory()) return [p];
+  return fs
+    .readdirSync(p)
+    .sort()
+    .flatMap((name) => filesUnder(path.join(p, name)));
+}
+
+/** Hash of every build input's path and content. */
+function inputHash() {
+  const h = createHash('sha256');
+  for (const input of INPUTS)
+    for (const file of filesUnder(path.join(root, input))) {
+      h.update(path.relative(root, file));
+      h.update('\0');
+      h.update(fs.readFileSync(file));
+      h.update('\0');
+    }
+  return h.digest('hex');
+}
+
+function readOr(file, fallback) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+const isFresh = (hash) => fs.existsSync(path.join(dist, 'server.js')) && readOr(stampFile, '') === hash;
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+async function withLock(fn) {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      const owner = Number(readOr(path.join(lockDir, 'pid'), '0'));
+      if (owner > 0 && !alive(owner)) fs.rmSync(lockDir, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`build lock ${lockDir} held by process ${owner}`);
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+function bin(name) {
+  return path.join(root, 'node_modules', '.bin', name);
+}
+
+function compile(hash) {
+  const tmp = path.join(root, `.dist.tmp-${process.pid}`);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  try {
+    execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', tmp], { cwd: root, stdio: 'inherit' });
+    execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', tmp], { cwd: root, stdio: 'inherit' });
+    fs.writeFileSync(path.join(tmp, '.build-hash'), hash);
+    const old = path.join(root, `.dist.old-${process.pid}`);
+    if (fs.existsSync(dist)) fs.renameSync(dist, old);
+    fs.renameSync(tmp, dist);
+    fs.rmSync(old, { recursive: true, force: true });
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const ifStale = process.argv.includes('--if-stale');
+const started = Date.now();
+await withLock(async () => {
+  const hash = inputHash();
+  if (ifStale && isFresh(hash)) return;
+  if (!fs.existsSync(bin('tsc'))) {
+    if (fs.existsSync(path.join(dist, 'server.js'))) {
+      process.stderr.write('build: TypeScript is not installed (production install); using the existing dist/\n');
+      return;
+    }
+    throw new Error('build: TypeScript is not installed and there is no dist/; run `npm install` first');
+  }
+  process.stderr.write(`build: compiling src/ to dist/ ...\n`);
+  compile(hash);
+  process.stderr.write(`build: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+});

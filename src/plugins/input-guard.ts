@@ -1,0 +1,78 @@
+/**
+ * Hostile input, handled once for every route (no per-route code):
+ *  - validation compilers: Ajv coerces types for query strings, path parameters and headers
+ *    (strings on the wire) but never for JSON bodies (`amount: 12` is a 422, not "12"); every
+ *    compiled validator first rejects NUL characters, lone surrogates and non-finite numbers
+ *    anywhere in the part (values and keys) with a 422 naming its `loc`. Validation runs after
+ *    preValidation hooks, so signed provider routes still check the raw body's signature first;
+ *  - onRoute: every integer/number of a request schema without bounds gets PostgreSQL-safe ones
+ *    (src/shared/input-safety.ts), which the OpenAPI document then shows.
+ */
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import type { FastifyInstance, FastifyServerOptions, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { findUnsafeInput, withNumericBounds } from '../shared/input-safety';
+
+type ValidateFn = ((data: unknown, dataCxt?: unknown) => unknown) & {
+  errors?: unknown;
+  schemaEnv?: unknown;
+};
+
+/**
+ * Wraps a compiled validator so hostile text and numbers fail before the schema is even looked at.
+ * A coercing validator is checked again afterwards: Ajv coerces the string "Infinity" to a number
+ * that then passes integer and bound checks.
+ */
+function guarded(inner: ValidateFn, coercing: boolean): ValidateFn {
+  const validate: ValidateFn = (data, dataCxt) => {
+    let unsafe = findUnsafeInput(data);
+    if (!unsafe) {
+      const ok = inner(data, dataCxt);
+      validate.errors = inner.errors;
+      if (!ok || !coercing) return ok;
+      unsafe = findUnsafeInput(data);
+      if (!unsafe) return ok;
+    }
+    validate.errors = [unsafe];
+    return false;
+  };
+  // Fastify passes the parent object to Ajv validators (it needs it to coerce a root value).
+  if (inner.schemaEnv) validate.schemaEnv = inner.schemaEnv;
+  return validate;
+}
+
+const ajvPool = AjvCompiler();
+
+type AjvServerOptions = { customOptions?: Record<string, unknown>; plugins?: unknown[] };
+type CompilerInput = { schema: unknown; method: string; url: string; httpPart?: string };
+
+/** Fastify `schemaController`: a body validator without coercion, a coercing one for everything else. */
+export const schemaController: FastifyServerOptions['schemaController'] = {
+  compilersFactory: {
+    buildValidator(externalSchemas: unknown, ajvOptions?: AjvServerOptions) {
+      const base = ajvOptions ?? {};
+      const build = (coerceTypes: false | 'array') =>
+        (ajvPool as unknown as (ext: unknown, o: AjvServerOptions) => (i: CompilerInput) => ValidateFn)(
+          externalSchemas,
+          { ...base, customOptions: { ...base.customOptions, coerceTypes } },
+        );
+      const strict = build(false);
+      const coercing = build('array');
+      return (input: CompilerInput) =>
+        input.httpPart === 'body' ? guarded(strict(input), false) : guarded(coercing(input), true);
+    },
+  } as never,
+};
+
+const REQUEST_PARTS = ['body', 'querystring', 'params', 'headers'] as const;
+
+export const inputGuardPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const schema = route.schema as Record<string, unknown> | undefined;
+      if (!schema) return;
+      for (const part of REQUEST_PARTS) if (schema[part]) schema[part] = withNumericBounds(schema[part]);
+    });
+  },
+  { name: 'input-guard' },
+);

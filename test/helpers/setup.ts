@@ -1,0 +1,21 @@
+/**
+ * Runs in every test file (vitest setupFiles): after the file's own tests, fail it when a secret it
+ * handled reached a captured log line, or when an API operation answered a status its OpenAPI
+ * entry does not document.
+ */
+import { afterAll } from 'vitest';
+import { findLeaks } from './log-capture';
+import { undocumentedStatuses } from './status-recorder';
+
+afterAll(() => {
+  const leaks = findLeaks();
+  if (leaks.length > 0)
+    throw new Error(
+      `secrets reached the logs:\n${leaks.map((l) => `  ${l.secret} from ${l.source}\n    ${l.line}`).join('\n')}`,
+    );
+  const undocumented = undocumentedStatuses();
+  if (undocumented.length > 0)
+    throw new Error(
+      `operations answered statuses their OpenAPI entry does not document:\n  ${undocumented.join('\n  ')}`,
+    );
+});
