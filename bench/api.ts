@@ -26,7 +26,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SEED = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
@@ -45,7 +45,7 @@ interface Seeded {
   sampleTransactionId: string;
 }
 
-async function seed(database: Database): Promise<Seeded> {
+export async function seed(database: Database, count = SEED): Promise<Seeded> {
   const db = database.db;
   const tag = randomBytes(4).toString('hex');
   const [c] = await db
@@ -102,19 +102,20 @@ async function seed(database: Database): Promise<Seeded> {
            (array['pending','processing','success','failed','expired','canceled'])[1 + g % 6], 'initiated', 'none',
            'ref_bench_' || g, 'tok_bench_' || g, now() + interval '1 day',
            now() - g * interval '1 second', now() - g * interval '1 second'
-      from generate_series(1, ${SEED}) as g`);
+      from generate_series(1, ${count}) as g`);
   // What autovacuum does on a live system: statistics plus the visibility map (index-only counts).
   await db.execute(sql`vacuum analyze transactions`);
-  console.log(`seeded ${SEED} transactions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`seeded ${count} transactions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const rows = await db.execute(
-    sql`select id from transactions where client_id = ${clientId}::uuid order by created_at desc offset ${Math.floor(SEED / 2)} limit 1`,
+    sql`select id from transactions where client_id = ${clientId}::uuid order by created_at desc offset ${Math.floor(count / 2)} limit 1`,
   );
-  const sample = ((rows as unknown as { rows: { id: string }[] }).rows ??
-    (rows as unknown as { id: string }[]))[0]!.id;
+  const sample =
+    ((rows as unknown as { rows: { id: string }[] }).rows ?? (rows as unknown as { id: string }[]))[0]?.id ??
+    '';
   return { clientId, accountId: a!.id, projectId: p!.id, userId: u!.id, sampleTransactionId: sample };
 }
 
-async function waitReady(base: string, child: ChildProcess): Promise<void> {
+export async function waitReady(base: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
@@ -135,6 +136,43 @@ function run(opts: autocannon.Options): Promise<autocannon.Result> {
   });
 }
 
+/**
+ * A fresh database for a benchmark: a new database on the server of DATABASE_URL (dropped by
+ * `cleanup`), else a temp PGlite directory. Points `env` (the service's environment) at it.
+ */
+export async function openBenchDatabase(
+  env: Record<string, string | undefined>,
+  prefix: string,
+): Promise<{ database: Database; cleanup: () => Promise<void> }> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (adminUrl) {
+    const name = `${prefix}_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(adminUrl);
+    u.pathname = `/${name}`;
+    env.DATABASE_URL = u.toString();
+    return {
+      database: await openPostgres(env.DATABASE_URL, 4),
+      cleanup: async () => {
+        const a = new pg.Client({ connectionString: adminUrl });
+        await a.connect();
+        await a.query(`drop database if exists ${name} with (force)`);
+        await a.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  env.SVC_DATA_DIR = dir;
+  delete env.DATABASE_URL;
+  return {
+    database: await openPglite({ dataDir: path.join(dir, 'pgdata') }),
+    cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 async function main() {
   const jwtSecret = randomBytes(32).toString('hex');
   const dataKey = randomBytes(32).toString('base64');
@@ -149,32 +187,8 @@ async function main() {
     SVC_DATA_KEY: dataKey,
     LOG_LEVEL: 'warn',
   };
-  let cleanup: () => Promise<void>;
-  let database: Database;
   const adminUrl = process.env.DATABASE_URL;
-  if (adminUrl) {
-    const name = `svc_bench_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    env.DATABASE_URL = u.toString();
-    database = await openPostgres(env.DATABASE_URL, 4);
-    cleanup = async () => {
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-    };
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-    env.SVC_DATA_DIR = dir;
-    delete env.DATABASE_URL;
-    database = await openPglite({ dataDir: path.join(dir, 'pgdata') });
-    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const { database, cleanup } = await openBenchDatabase(env, 'svc_bench');
   console.log(
     `engine: ${adminUrl ? 'postgres' : 'pglite'}; ${CONNECTIONS} connections, ${DURATION} s per scenario`,
   );

@@ -65,6 +65,18 @@ export interface Config {
   billingPayeeName: string | null;
   billingPayeeIban: string | null;
   billingPayeeBic: string | null;
+  /** Bulk payment links: largest CSV/XLSX upload (decoded bytes). */
+  bulkPaylinkMaxFileBytes: number;
+  /** Bulk payment links: rows recorded per worker transaction. */
+  bulkPaylinkBatchSize: number;
+  /** Bulk payment links: how long a preview waits for confirmation. */
+  bulkPreviewTtlHours: number;
+  /** Payment schedules: default days before the due date that a link is issued. */
+  scheduleIssueDaysBefore: number;
+  /** Payment schedules: default days after the due date before an instalment is overdue. */
+  scheduleGraceDays: number;
+  /** Payment schedules: payment links per instalment in all (first, automatic re-issues and reissues). */
+  scheduleMaxLinksPerInstalment: number;
 }
 
 export class ConfigError extends Error {
@@ -218,6 +230,12 @@ export function loadConfig(env: Env = process.env): Config {
     billingPayeeName: r.optional('SVC_BILLING_PAYEE_NAME'),
     billingPayeeIban: r.optional('SVC_BILLING_PAYEE_IBAN'),
     billingPayeeBic: r.optional('SVC_BILLING_PAYEE_BIC'),
+    bulkPaylinkMaxFileBytes: r.int('SVC_BULK_PAYLINK_MAX_FILE_BYTES', 5242880, 1024, 50 * 1024 * 1024),
+    bulkPaylinkBatchSize: r.int('SVC_BULK_PAYLINK_BATCH_SIZE', 50, 1, 500),
+    bulkPreviewTtlHours: r.int('SVC_BULK_PREVIEW_TTL_HOURS', 24, 1, 24 * 30),
+    scheduleIssueDaysBefore: r.int('SVC_SCHEDULE_ISSUE_DAYS_BEFORE', 3, 0, 30),
+    scheduleGraceDays: r.int('SVC_SCHEDULE_GRACE_DAYS', 7, 0, 60),
+    scheduleMaxLinksPerInstalment: r.int('SVC_SCHEDULE_MAX_LINKS_PER_INSTALMENT', 3, 1, 100),
   };
 
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {

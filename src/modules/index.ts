@@ -18,6 +18,7 @@ import { securityRoutes } from './auth/security.routes';
 import { sessionRoutes } from './auth/sessions.routes';
 import { settingsRoutes } from './auth/settings.routes';
 import { teamRoutes } from './auth/team.routes';
+import { bulkLinksRoutes } from './bulk-links/bulk.routes';
 import { checkoutRoutes } from './checkout/checkout.routes';
 import { customersRoutes } from './customers/customers.routes';
 import { healthRoutes } from './health/health.routes';
@@ -30,6 +31,8 @@ import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
+import './schedules/schedules.listeners';
+import { schedulesRoutes } from './schedules/schedules.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
@@ -61,6 +64,8 @@ export const apiModules: ModulePlugin[] = [
   workflowTriggerRoutes,
   ticketsRoutes,
   billingRoutes,
+  bulkLinksRoutes,
+  schedulesRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [

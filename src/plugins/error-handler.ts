@@ -13,7 +13,7 @@ import { AppError, ValidationError, type ValidationIssue } from '../shared/error
 import { HM } from '../shared/http-messages';
 import { M } from '../shared/messages';
 
-interface AjvIssue {
+export interface AjvIssue {
   instancePath: string;
   keyword: string;
   params: Record<string, unknown>;
@@ -134,6 +134,14 @@ function dedupe(issues: ValidationIssue[], raw: AjvIssue[]): ValidationIssue[] {
   return out.length > 0 ? out : issues.slice(0, 1);
 }
 
+/** The 422 issues of Ajv errors, as the error handler answers them (bulk rows reuse this for per-row errors). */
+export function issuesFromAjv(context: string, errors: AjvIssue[]): ValidationIssue[] {
+  return dedupe(
+    errors.map((e) => issueFromAjv(context, e)),
+    errors,
+  );
+}
+
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler(
@@ -146,9 +154,9 @@ export const errorHandlerPlugin = fp(
           return reply.status(err.statusCode).headers(err.headers).send({ detail: err.detail });
         }
         if (err.validation) {
-          const ctx = err.validationContext ?? 'body';
-          const issues = err.validation.map((e) => issueFromAjv(ctx, e));
-          return reply.status(422).send({ detail: dedupe(issues, err.validation) });
+          return reply
+            .status(422)
+            .send({ detail: issuesFromAjv(err.validationContext ?? 'body', err.validation) });
         }
         if (
           err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||

@@ -7,8 +7,10 @@ import {
   processDuePaymentLinks,
   sendDueInvoiceEmails,
 } from '../modules/billing/billing.workers';
+import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
+import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { loopWorker, type Worker } from './loop';
@@ -35,6 +37,10 @@ export function createWorkers(deps: Deps): Worker[] {
     ),
     // Workflow runs: claims due runs (FOR UPDATE SKIP LOCKED + lease) and executes their steps.
     loopWorker('workflow-engine', deps.config.workerPollMs, () => processDueWorkflowRuns(deps, 10), deps.log),
+    // Bulk payment links: preview expiry, queued jobs, row batches (leased, SKIP LOCKED), finishing, link cancels.
+    loopWorker('bulk-paylinks', deps.config.workerPollMs, () => runBulkWorker(deps), deps.log),
+    // Payment schedules: links at issue_at (and re-issues), overdue at grace end, intent cancels, payer emails.
+    loopWorker('payment-schedules', deps.config.workerPollMs, () => runSchedulesWorker(deps), deps.log),
     loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),
     // Stale API-key failure counters (one statement per minute; returns 0 so it never spins).
     loopWorker(

@@ -139,3 +139,16 @@ export async function listClientBusinesses(
   ]);
   return { rows, total: Number(totals[0]?.n ?? 0) };
 }
+
+/** The client's user with this email (emails are unique per client, case-insensitively). */
+export async function findClientUserByEmail(
+  db: DbOrTx,
+  clientId: string,
+  email: string,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(kycUsers)
+    .where(and(eq(kycUsers.clientId, clientId), sql`lower(${kycUsers.email}) = lower(${email.trim()})`));
+  return row;
+}

@@ -11,6 +11,7 @@ import {
   findClientBusiness,
   findClientBusinessByEmail,
   findClientUser,
+  findClientUserByEmail,
   insertBusiness,
   insertUser,
   isUniqueViolation,
@@ -156,5 +157,33 @@ export async function findOrCreateBusiness(
     const raced = await findClientBusinessByEmail(deps.db, clientId, input.email);
     if (raced) return toBusinessView(raced);
     throw err;
+  }
+}
+
+/**
+ * Find-or-create a user by email (bulk payment links with create_missing_users): the existing user,
+ * or a new one holding only the email. Safe under concurrency (the unique email index decides).
+ */
+export async function findOrCreateUserByEmail(
+  deps: D,
+  clientId: string,
+  email: string,
+): Promise<{ userId: string; created: boolean }> {
+  const existing = await findClientUserByEmail(deps.db, clientId, email);
+  if (existing) return { userId: existing.id, created: false };
+  const now = deps.clock.now();
+  try {
+    const row = await insertUser(deps.db, {
+      clientId,
+      email: email.trim(),
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { userId: row.id, created: true };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const raced = await findClientUserByEmail(deps.db, clientId, email);
+    if (!raced) throw err;
+    return { userId: raced.id, created: false };
   }
 }

@@ -44,8 +44,8 @@ const AMOUNT_PROBLEMS = {
   not_positive: 'Amount must be greater than 0',
 } as const;
 
-/** Schema-level checks a JSON schema cannot express (422 with loc). */
-function validatePaylinkInput(body: PaylinkInput): { amount: string; currency: string } {
+/** Schema-level checks a JSON schema cannot express (422 with loc). Bulk rows run the same checks. */
+export function validatePaylinkInput(body: PaylinkInput): { amount: string; currency: string } {
   const issues = [];
   const hasUser = body.user_id !== undefined;
   const hasBusiness = body.business_customer_id !== undefined;
@@ -76,7 +76,8 @@ interface PaylinkContext {
   merchantName: string;
 }
 
-interface PaylinkFacts {
+/** What the business rules of a payment link look at (one row per body, in input order). */
+export interface PaylinkFacts {
   company_name: string;
   payment_links_enabled: boolean;
   callback_url: string | null;
@@ -87,35 +88,62 @@ interface PaylinkFacts {
   sub_tpp_id: string | null;
 }
 
+type PaylinkTarget = Pick<PaylinkInput, 'project_id' | 'user_id' | 'business_customer_id'>;
+
 /**
- * Business rules in the order the spec lists them; throws the spec's errors. Everything is read in
- * one round trip (client, payer, project and its opco, all scoped to the caller's client).
+ * The facts of one or many bodies in a single round trip (client, payer, project and its opco, all
+ * scoped to the caller's client); null when the client does not exist. Bulk jobs check 500 rows at once.
  */
-async function checkPaylinkAllowed(
-  deps: Deps,
+export async function loadPaylinkFacts(
+  db: Deps['db'],
   clientId: string,
-  body: PaylinkInput,
-): Promise<PaylinkContext> {
-  const payer = body.user_id
-    ? sql`exists(select 1 from kyc_users u where u.id = ${body.user_id}::uuid and u.client_id = c.id)`
-    : sql`exists(select 1 from business_customers b where b.id = ${body.business_customer_id ?? null}::uuid and b.client_id = c.id)`;
-  const res = await deps.db.execute(sql`
-    select c.company_name, c.payment_links_enabled, c.callback_url,
-           ${payer} as payer_exists,
+  bodies: readonly PaylinkTarget[],
+): Promise<PaylinkFacts[] | null> {
+  const input = JSON.stringify(
+    bodies.map((b, i) => ({
+      ord: i,
+      project_id: b.project_id,
+      user_id: b.user_id ?? null,
+      business_customer_id: b.business_customer_id ?? null,
+    })),
+  );
+  const res = await db.execute(sql`
+    select i.ord, c.company_name, c.payment_links_enabled, c.callback_url,
+           case when i.user_id is not null
+                then exists(select 1 from kyc_users u where u.id = i.user_id and u.client_id = c.id)
+                else exists(select 1 from business_customers b where b.id = i.business_customer_id and b.client_id = c.id)
+           end as payer_exists,
            p.id is not null as project_found, p.is_frozen as project_frozen,
            o.status as opco_status, o.sub_tpp_id
       from clients c
-      left join projects p on p.id = ${body.project_id}::uuid and p.client_id = c.id
+      cross join jsonb_to_recordset(${input}::jsonb) as i(ord int, project_id uuid, user_id uuid, business_customer_id uuid)
+      left join projects p on p.id = i.project_id and p.client_id = c.id
       left join opcos o on o.id = p.opco_id and o.client_id = c.id
-     where c.id = ${clientId}::uuid`);
-  const f = rowsOf<PaylinkFacts>(res)[0];
-  if (!f) throw notFound(M.notFound);
+     where c.id = ${clientId}::uuid
+     order by i.ord`);
+  const rows = rowsOf<PaylinkFacts & { ord: number }>(res);
+  if (rows.length === 0 && bodies.length > 0) return null;
+  return rows;
+}
+
+/** The business rules in the order the spec lists them; throws the spec's errors. */
+export function assertPaylinkAllowed(f: PaylinkFacts): void {
   if (!f.payment_links_enabled) throw forbidden(M.paymentLinksDisabled);
   if (!f.callback_url) throw badRequest(M.callbackUrlNotSet);
   if (!f.payer_exists) throw notFound(M.userNotFoundCreateFirst);
   if (!f.project_found) throw notFound(M.projectNotFound);
   if (f.project_frozen) throw forbidden(M.projectFrozen);
   if (f.opco_status !== 'activated' || !f.sub_tpp_id?.trim()) throw badRequest(M.opcoNoSubTpp);
+}
+
+async function checkPaylinkAllowed(
+  deps: Deps,
+  clientId: string,
+  body: PaylinkInput,
+): Promise<PaylinkContext> {
+  const f = (await loadPaylinkFacts(deps.db, clientId, [body]))?.[0];
+  if (!f) throw notFound(M.notFound);
+  assertPaylinkAllowed(f);
   return { merchantName: f.company_name };
 }
 

@@ -2,9 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
-import { invalidField } from '../../shared/errors';
+import { ValidationError } from '../../shared/errors';
 import { toPageParams } from '../../shared/pagination';
 import { createPaymentLink } from './paylink.service';
+import { amountTypeIssue } from './paylink.validation';
 import {
   ErrorSchema,
   PaylinkBodySchema,
@@ -47,9 +48,8 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
       },
       // Amounts are decimal strings: a JSON number is refused before the validator could coerce it.
       preValidation: async (request) => {
-        const amount = (request.body as { amount?: unknown } | null)?.amount;
-        if (amount !== undefined && typeof amount !== 'string')
-          throw invalidField(['body', 'amount'], 'Input should be a valid string', 'string_type');
+        const issue = amountTypeIssue(request.body);
+        if (issue) throw new ValidationError([issue]);
       },
     },
     async (request, reply) => {

@@ -33,7 +33,12 @@ import { AUTOMATIC, applyProviderStatus, moveTransaction } from './status.servic
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function checkoutUrl(deps: Deps, t: TransactionRow): string {
-  return `${deps.config.publicUrl}/checkout/${t.checkoutToken}`;
+  return checkoutUrlOfToken(deps, t.checkoutToken);
+}
+
+/** The hosted checkout URL of a checkout token (lists that join transactions read only the token). */
+export function checkoutUrlOfToken(deps: Pick<Deps, 'config'>, checkoutToken: string): string {
+  return `${deps.config.publicUrl}/checkout/${checkoutToken}`;
 }
 
 export function toTransactionDto(deps: Deps, t: TransactionRow) {

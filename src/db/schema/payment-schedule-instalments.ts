@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, numeric, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { clients } from './clients';
+import { idColumn, ts, updatedAt } from './columns';
+import { paymentSchedules } from './payment-schedules';
+
+/**
+ * One instalment. Its timers are columns with due times read by the schedules worker (FOR UPDATE
+ * SKIP LOCKED): `issue_due_at` (first issue at issue_at, hourly retries after an issue error, an
+ * automatic re-issue after a failed link; also the worker's lease), `grace_end_at` (overdue), and
+ * `intent_cancel_due_at` (a pending intent to cancel after an overdue/cancel).
+ */
+export const paymentScheduleInstalments = pgTable(
+  'payment_schedule_instalments',
+  {
+    id: idColumn('id'),
+    scheduleId: uuid('schedule_id')
+      .notNull()
+      .references(() => paymentSchedules.id),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    sequence: integer('sequence').notNull(),
+    amount: numeric('amount').notNull(),
+    /** YYYY-MM-DD */
+    dueDate: text('due_date').notNull(),
+    issueAt: ts('issue_at').notNull(),
+    graceEndAt: ts('grace_end_at').notNull(),
+    status: text('status').notNull(),
+    transactionId: uuid('transaction_id'),
+    /** The current link's hosted checkout URL. */
+    checkoutUrl: text('checkout_url'),
+    /** Links issued so far (the current link's number). */
+    linkNumber: integer('link_number').notNull().default(0),
+    issueError: text('issue_error'),
+    issueDueAt: ts('issue_due_at'),
+    intentCancelDueAt: ts('intent_cancel_due_at'),
+    /** The transaction whose pending intent is to be canceled. */
+    intentToCancel: uuid('intent_to_cancel'),
+    paidAt: ts('paid_at'),
+    version: integer('version').notNull().default(1),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('payment_schedule_instalments_schedule_idx').on(t.scheduleId, t.sequence),
+    index('payment_schedule_instalments_transaction_idx').on(t.transactionId),
+    index('payment_schedule_instalments_issue_due_idx')
+      .on(t.issueDueAt)
+      .where(sql`${t.issueDueAt} is not null`),
+    index('payment_schedule_instalments_grace_idx').on(t.graceEndAt).where(sql`${t.status} = 'issued'`),
+    index('payment_schedule_instalments_intent_cancel_idx')
+      .on(t.intentCancelDueAt)
+      .where(sql`${t.intentCancelDueAt} is not null`),
+  ],
+);

@@ -1,0 +1,112 @@
+/**
+ * Persists what bulk.machine.ts decides for a job: the compare-and-set, then, in the same
+ * transaction, `paylink.bulk.status_changed`, the activity entry and (when the job is final) the
+ * notification to the account that created it and the owners.
+ */
+import type { Tx } from '../../db/client';
+import { emitEvent } from '../../outbox/emit';
+import { recordActivity } from '../activity/activity.writer';
+import { notify, OWNER_ONLY } from '../notifications/notify';
+import { assertJobTransition, isFinalJobStatus, type JobStatus, type JobTrigger } from './bulk.machine';
+import { casJob, countRows, type JobCounts, type JobRow } from './bulk.repo';
+
+const ACTIONS: Record<JobTrigger, string> = {
+  confirm: 'bulk_job.confirmed',
+  expire_preview: 'bulk_job.expired',
+  claim: 'bulk_job.started',
+  finish_clean: 'bulk_job.completed',
+  finish_with_errors: 'bulk_job.completed_with_errors',
+  retry: 'bulk_job.retried',
+  cancel: 'bulk_job.canceled',
+};
+
+/** Timestamps each target status sets. */
+function stampsFor(to: JobStatus, job: JobRow, at: Date): Partial<JobRow> {
+  switch (to) {
+    case 'queued':
+      return { confirmedAt: at };
+    case 'processing':
+      return { startedAt: job.startedAt ?? at, finishedAt: null };
+    case 'completed':
+    case 'completed_with_errors':
+    case 'expired':
+      return { finishedAt: at };
+    case 'canceled':
+      return { canceledAt: at, finishedAt: at };
+    default:
+      return {};
+  }
+}
+
+export async function emitJobStatus(
+  tx: Tx,
+  job: JobRow,
+  previous: JobStatus | null,
+  counts: JobCounts,
+  at: Date,
+): Promise<void> {
+  await emitEvent(tx, {
+    clientId: job.clientId,
+    type: 'paylink.bulk.status_changed',
+    data: {
+      bulk_id: job.id,
+      previous_status: previous,
+      current_status: job.status,
+      total: counts.total,
+      created: counts.created,
+      failed: counts.failed,
+      invalid: counts.invalid,
+      canceled: counts.canceled,
+    },
+    occurredAt: at,
+    dedupKey: `paylink.bulk:${job.id}:v${job.version}`,
+  });
+}
+
+/**
+ * Applies `trigger` to the job (throws the 400 when the table refuses it; null when a concurrent
+ * writer moved it first). `beforeEvent` runs after the move and before the event, for row moves that
+ * the event's counts must include.
+ */
+export async function moveJob(
+  tx: Tx,
+  job: JobRow,
+  trigger: JobTrigger,
+  at: Date,
+  opts: {
+    set?: Partial<JobRow>;
+    beforeEvent?: (moved: JobRow) => Promise<void>;
+    metadata?: Record<string, unknown>;
+  } = {},
+): Promise<JobRow | null> {
+  const from = job.status as JobStatus;
+  const to = assertJobTransition(trigger, from);
+  const moved = await casJob(tx, job, { status: to, updatedAt: at, ...stampsFor(to, job, at), ...opts.set });
+  if (!moved) return null;
+  await opts.beforeEvent?.(moved);
+  const counts = (await countRows(tx, [moved.id])).get(moved.id)!;
+  await emitJobStatus(tx, moved, from, counts, at);
+  await recordActivity(tx, {
+    clientId: moved.clientId,
+    action: ACTIONS[trigger],
+    at,
+    target: { type: 'bulk_job', id: moved.id, label: moved.fileName ?? `${counts.total} rows` },
+    changes: { status: { from, to } },
+    metadata: { ...counts, ...opts.metadata },
+  });
+  if (isFinalJobStatus(to)) {
+    await notify(tx, {
+      clientId: moved.clientId,
+      category: 'bulk_links',
+      severity: to === 'completed_with_errors' ? 'warning' : 'info',
+      title: `Bulk payment links ${to.replace(/_/g, ' ')}`,
+      body:
+        `${counts.created} of ${counts.total} payment links created` +
+        `, ${counts.failed} failed, ${counts.invalid} invalid, ${counts.canceled} canceled.`,
+      link: { resource_type: 'bulk_job', resource_id: moved.id, path: `/checkout/paylink/bulk/${moved.id}` },
+      audience: { roles: OWNER_ONLY, accountIds: [moved.createdByAccountId] },
+      at,
+    });
+  }
+  return moved;
+}

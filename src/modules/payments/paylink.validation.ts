@@ -1,0 +1,44 @@
+/**
+ * Validation of a POST /checkout/paylink body outside the route (bulk rows): the route's own schema
+ * compiled by the route's validator (same Ajv instance and options), the route's amount-type check,
+ * then `validatePaylinkInput`, with issues shaped exactly as the route's 422 answers them.
+ */
+import type { FastifyRequest } from 'fastify';
+import { type AjvIssue, issuesFromAjv } from '../../plugins/error-handler';
+import { ValidationError, type ValidationIssue } from '../../shared/errors';
+import { type PaylinkInput, validatePaylinkInput } from './paylink.service';
+import { PaylinkBodySchema } from './payments.schemas';
+
+/** Amounts are decimal strings: a JSON number is refused before the validator could coerce it. */
+export function amountTypeIssue(body: unknown): ValidationIssue | null {
+  const amount = (body as { amount?: unknown } | null)?.amount;
+  if (amount !== undefined && typeof amount !== 'string')
+    return { loc: ['body', 'amount'], msg: 'Input should be a valid string', type: 'string_type' };
+  return null;
+}
+
+export type PaylinkBodyCheck = (
+  body: Record<string, unknown>,
+) => { ok: true; value: PaylinkInput } | { ok: false; issues: ValidationIssue[] };
+
+/** A checker bound to the request's validator compiler: what POST /checkout/paylink would answer for `body`. */
+export function paylinkBodyChecker(request: FastifyRequest): PaylinkBodyCheck {
+  const validate = request.compileValidationSchema(PaylinkBodySchema, 'body');
+  return (body) => {
+    const typeIssue = amountTypeIssue(body);
+    if (typeIssue) return { ok: false, issues: [typeIssue] };
+    // The validator may coerce and fill defaults in place: work on a copy.
+    const value = structuredClone(body);
+    if (!validate(value)) {
+      return { ok: false, issues: issuesFromAjv('body', (validate.errors ?? []) as AjvIssue[]) };
+    }
+    const input = value as unknown as PaylinkInput;
+    try {
+      const { amount, currency } = validatePaylinkInput(input);
+      return { ok: true, value: { ...input, amount, currency } };
+    } catch (err) {
+      if (err instanceof ValidationError) return { ok: false, issues: err.issues };
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,17 @@
+/** Payment schedule messages (named-areas.md section 6), verbatim; tests import them from here. */
+export const SM = {
+  scheduleNotFound: 'Payment schedule not found',
+  instalmentNotFound: 'Instalment not found',
+  instalmentActionNotAllowed: (status: string) =>
+    `Instalment in status '${status}' does not allow this action`,
+  scheduleTerminal: (status: string) => `Payment schedule is in terminal status '${status}'`,
+  // Our own (the spec is silent on these).
+  instalmentsOrPlan: 'Exactly one of instalments and plan is required',
+  dueDatesIncreasing: 'Due dates must be strictly increasing',
+  dueDateInPast: 'The first due date must not be before today',
+  dueDateNotBeforeToday: 'Due date must not be before today',
+  dueDateOrder: 'Due date must stay after the previous instalment and before the next one',
+  planTooSmall: (count: number) => `Total amount is too small to split into ${count} instalments`,
+  noLinksLeft: (max: number) => `Instalment has used all ${max} payment links`,
+  payerRequired: 'Exactly one of user_id and business_customer_id is required',
+} as const;

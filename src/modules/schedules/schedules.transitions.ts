@@ -1,0 +1,180 @@
+/**
+ * Persists what schedules.machine.ts decides, in the caller's transaction: the compare-and-set, the
+ * event (`payment_schedule.instalment.status_changed` / `payment_schedule.status_changed`), the
+ * activity entry and, for an overdue instalment, the notification to owners and operations.
+ */
+import type { Tx } from '../../db/client';
+import { emitEvent } from '../../outbox/emit';
+import { AppError } from '../../shared/errors';
+import { recordActivity } from '../activity/activity.writer';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import {
+  assertInstalmentTransition,
+  deriveScheduleTrigger,
+  type InstalmentStatus,
+  type InstalmentTrigger,
+  SCHEDULE_TRANSITIONS,
+  type ScheduleStatus,
+} from './schedules.machine';
+import { sumAmounts } from './schedules.money';
+import {
+  casInstalment,
+  casSchedule,
+  findScheduleById,
+  type InstalmentRow,
+  instalmentsOf,
+  type ScheduleRow,
+} from './schedules.repo';
+
+const INSTALMENT_ACTIONS: Record<InstalmentTrigger, string> = {
+  issue: 'payment_schedule.instalment_issued',
+  pay: 'payment_schedule.instalment_paid',
+  auto_reissue: 'payment_schedule.instalment_reissued',
+  overdue: 'payment_schedule.instalment_overdue',
+  reissue: 'payment_schedule.instalment_reissued',
+  cancel: 'payment_schedule.instalment_canceled',
+};
+
+export async function emitInstalmentEvent(
+  tx: Tx,
+  s: ScheduleRow,
+  i: InstalmentRow,
+  previous: InstalmentStatus | null,
+  at: Date,
+): Promise<void> {
+  await emitEvent(tx, {
+    clientId: s.clientId,
+    type: 'payment_schedule.instalment.status_changed',
+    data: {
+      schedule_id: s.id,
+      instalment_id: i.id,
+      sequence: i.sequence,
+      amount: i.amount,
+      currency: s.currency,
+      due_date: i.dueDate,
+      transaction_id: i.transactionId,
+      checkout_url: i.checkoutUrl,
+      link_number: i.linkNumber,
+      previous_status: previous,
+      current_status: i.status,
+    },
+    occurredAt: at,
+    dedupKey: `payment_schedule.instalment:${i.id}:v${i.version}`,
+  });
+}
+
+export async function emitScheduleEvent(
+  tx: Tx,
+  s: ScheduleRow,
+  previous: ScheduleStatus | null,
+  amountPaid: string,
+  at: Date,
+): Promise<void> {
+  await emitEvent(tx, {
+    clientId: s.clientId,
+    type: 'payment_schedule.status_changed',
+    data: {
+      schedule_id: s.id,
+      previous_status: previous,
+      current_status: s.status,
+      total_amount: s.totalAmount,
+      amount_paid: amountPaid,
+      currency: s.currency,
+      user_id: s.userId,
+      business_customer_id: s.businessCustomerId,
+    },
+    occurredAt: at,
+    dedupKey: `payment_schedule:${s.id}:v${s.version}`,
+  });
+}
+
+/**
+ * Applies an instalment trigger (400 when the table refuses it) with the extra columns `set`; null
+ * when a concurrent writer moved the instalment first.
+ */
+export async function moveInstalment(
+  tx: Tx,
+  s: ScheduleRow,
+  i: InstalmentRow,
+  trigger: InstalmentTrigger,
+  at: Date,
+  set: Partial<InstalmentRow> = {},
+): Promise<InstalmentRow | null> {
+  const from = i.status as InstalmentStatus;
+  const to = assertInstalmentTransition(trigger, from);
+  const moved = await casInstalment(tx, i, { ...set, status: to, updatedAt: at });
+  if (!moved) return null;
+  await emitInstalmentEvent(tx, s, moved, from, at);
+  await recordActivity(tx, {
+    clientId: s.clientId,
+    action: INSTALMENT_ACTIONS[trigger],
+    at,
+    target: {
+      type: 'payment_schedule_instalment',
+      id: moved.id,
+      label: `#${moved.sequence} ${moved.amount} ${s.currency}`,
+    },
+    changes: {
+      status: { from, to },
+      ...(set.transactionId ? { transaction_id: { from: i.transactionId, to: moved.transactionId } } : {}),
+    },
+    metadata: { schedule_id: s.id, link_number: moved.linkNumber },
+  });
+  if (to === 'overdue' && from !== 'overdue') {
+    await notify(tx, {
+      clientId: s.clientId,
+      category: 'payment_schedules',
+      severity: 'warning',
+      title: 'Instalment overdue',
+      body: `Instalment ${moved.sequence} (${moved.amount} ${s.currency}, due ${moved.dueDate}) is overdue.`,
+      link: { resource_type: 'payment_schedule', resource_id: s.id, path: `/payment-schedules/${s.id}` },
+      audience: { roles: OWNER_AND_OPERATIONS },
+      at,
+    });
+  }
+  return moved;
+}
+
+/**
+ * Moves the schedule to what its instalments imply (locks the schedule row first). `forced` applies
+ * a trigger of its own (POST …/cancel). Returns the schedule as it is now.
+ */
+export async function syncSchedule(
+  tx: Tx,
+  scheduleId: string,
+  at: Date,
+  opts: { forced?: 'cancel'; set?: Partial<ScheduleRow> } = {},
+): Promise<ScheduleRow> {
+  const s = await findScheduleById(tx, scheduleId, true);
+  if (!s) throw new AppError(500, 'schedule vanished');
+  const instalments = await instalmentsOf(tx, [s.id]);
+  const trigger =
+    opts.forced ??
+    deriveScheduleTrigger(s.status as ScheduleStatus, instalments as { status: InstalmentStatus }[]);
+  if (!trigger) return s;
+  const from = s.status as ScheduleStatus;
+  const to = SCHEDULE_TRANSITIONS[trigger].to as ScheduleStatus;
+  if (!(SCHEDULE_TRANSITIONS[trigger].from as readonly string[]).includes(from)) return s;
+  const moved = await casSchedule(tx, s, {
+    status: to,
+    updatedAt: at,
+    ...(to === 'completed' ? { completedAt: at } : {}),
+    ...(to === 'canceled' ? { canceledAt: at } : {}),
+    ...opts.set,
+  });
+  if (!moved) throw new AppError(500, 'schedule moved while locked');
+  const paid = sumAmounts(
+    instalments.filter((i) => i.status === 'paid').map((i) => i.amount),
+    s.currency,
+  );
+  await emitScheduleEvent(tx, moved, from, paid, at);
+  await recordActivity(tx, {
+    clientId: s.clientId,
+    action: `payment_schedule.${to}`,
+    at,
+    target: { type: 'payment_schedule', id: s.id, label: `${s.totalAmount} ${s.currency}` },
+    changes: { status: { from, to } },
+    metadata: { amount_paid: paid },
+  });
+  return moved;
+}
