@@ -19,6 +19,8 @@ export interface ClientTokenClaims {
   /** Login session (refresh-token family) of a dashboard token. */
   sid?: string;
   credential_id?: string;
+  /** Generation of the credential when the token was minted (see api_credentials.token_generation). */
+  gen?: number;
   permissions?: Permission[];
   environment: Environment;
   jti: string;
