@@ -1,26 +1,39 @@
 /**
- * API benchmark (part of `npm run bench`, alone: `npm run bench:api`): starts the service on a fresh database (a temp PGlite data dir, or a fresh
- * database on the server of DATABASE_URL), seeds a client with an activated opco, a project, a
- * user and 100k transactions, then measures with autocannon:
- *   1. POST /checkout/paylink with unique idempotency keys
- *   2. GET /transactions/{id}
- *   3. GET /transactions (first page, newest first, total over 100k rows)
- * and prints req/s and p50/p99 latency. Options (env): BENCH_DURATION (s, default 15),
- * BENCH_CONNECTIONS (default 10), BENCH_TRANSACTIONS (default 100000).
+ * API benchmark (part of `npm run bench`, alone: `npm run bench:api`) on a fresh database (a temp
+ * PGlite data dir, or a fresh database on the server of DATABASE_URL). First the floor routes
+ * (bench/floor-server.ts: hello+JWT, one INSERT through a pool of 10, one transaction with
+ * idempotency+payment+outbox rows) on the same database server, then the service, seeded with a
+ * client of BENCH_TRANSACTIONS transactions (INSERT ... SELECT generate_series) and one of 10k:
+ *   POST /checkout/paylink (unique idempotency keys), GET /transactions/{id}, GET /transactions
+ *   (first page, and status=success) at 10k and at BENCH_TRANSACTIONS rows, POST /auth/login.
+ * Prints every scenario with req/s, p50, p99 and its ratio to its floor, and the service's peak
+ * RSS. Options (env): BENCH_DURATION (s, default 15), BENCH_CONNECTIONS (default 10),
+ * BENCH_TRANSACTIONS (default 100000).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
+import { SignJWT } from 'jose';
 import pg from 'pg';
 import { type Database, openPglite, openPostgres } from '../src/db/client';
 import { accounts, clients, kycUsers, opcos, projects } from '../src/db/schema/index';
 import { signToken } from '../src/modules/auth/tokens';
+import {
+  type Measured,
+  measure,
+  peakRssMb,
+  printTable,
+  type Row,
+  startNode,
+  stopChild,
+  waitHttp,
+} from './report';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -100,7 +113,7 @@ export async function seed(database: Database, count = SEED): Promise<Seeded> {
                               reconciliation_state, ref_id, checkout_token, expires_at, created_at, updated_at)
     select gen_random_uuid(), ${clientId}::uuid, ${p!.id}::uuid, ${u!.id}::uuid, ((10 + g % 990)::text || '.00')::numeric, 'EUR',
            (array['pending','processing','success','failed','expired','canceled'])[1 + g % 6], 'initiated', 'none',
-           'ref_bench_' || g, 'tok_bench_' || g, now() + interval '1 day',
+           'ref_bench_' || ${tag}::text || '_' || g, 'tok_bench_' || ${tag}::text || '_' || g, now() + interval '1 day',
            now() - g * interval '1 second', now() - g * interval '1 second'
       from generate_series(1, ${count}) as g`);
   // What autovacuum does on a live system: statistics plus the visibility map (index-only counts).
@@ -128,12 +141,6 @@ export async function waitReady(base: string, child: ChildProcess): Promise<void
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('service did not become ready');
-}
-
-function run(opts: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
-  });
 }
 
 /**
@@ -173,7 +180,16 @@ export async function openBenchDatabase(
   };
 }
 
-async function main() {
+const hashOfPassword = async (password: string) =>
+  (await import('../src/modules/auth/passwords')).hashPassword(password);
+
+export interface ApiBenchSummary {
+  engine: string;
+  paymentCreationRps: number;
+  peakRssMb: number | null;
+}
+
+async function main(): Promise<ApiBenchSummary> {
   const jwtSecret = randomBytes(32).toString('hex');
   const dataKey = randomBytes(32).toString('base64');
   const port = await freePort();
@@ -188,34 +204,112 @@ async function main() {
     LOG_LEVEL: 'warn',
   };
   const adminUrl = process.env.DATABASE_URL;
+  const engine = adminUrl ? 'postgres' : 'pglite';
   const { database, cleanup } = await openBenchDatabase(env, 'svc_bench');
-  console.log(
-    `engine: ${adminUrl ? 'postgres' : 'pglite'}; ${CONNECTIONS} connections, ${DURATION} s per scenario`,
-  );
+  console.log(`engine: ${engine}; ${CONNECTIONS} connections, ${DURATION} s per scenario`);
   await database.migrate();
   const s = await seed(database);
+  const small = await seed(database, Math.min(SEED, 10_000));
+  const password = 'bench-password-1';
+  await database.db.execute(
+    sql`update accounts set password_hash = ${await hashOfPassword(password)} where id = ${s.accountId}::uuid`,
+  );
+  const [loginEmail] = (
+    (await database.db.execute(
+      sql`select email from accounts where id = ${s.accountId}::uuid`,
+    )) as unknown as {
+      rows: { email: string }[];
+    }
+  ).rows.map((r) => r.email);
   await database.close(); // PGlite: release the data directory for the service
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const amountBody = JSON.stringify({ amount: '49.90' });
+  const json = { 'content-type': 'application/json' };
+  let seq = 0;
+  const uniqueKey = (prefix: string) => [
+    {
+      setupRequest: (req: autocannon.Request) => ({
+        ...req,
+        headers: { ...req.headers, 'x-idempotency-key': `${prefix}-${++seq}` },
+      }),
+    },
+  ];
+
+  // Floor routes first, on the same database server, in their own process.
+  const floorPort = await freePort();
+  const floorSecret = randomBytes(32).toString('hex');
+  const floorDir = adminUrl ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'floor-'));
+  const floorEnv = {
+    ...env,
+    PORT: String(floorPort),
+    FLOOR_JWT_SECRET: floorSecret,
+    FLOOR_PGLITE_DIR: floorDir ? path.join(floorDir, 'pgdata') : undefined,
+  };
+  const floorBase = `http://127.0.0.1:${floorPort}`;
+  const floorChild = startNode('bench/floor-server.ts', floorEnv);
+  const floors: Measured[] = [];
+  try {
+    await waitHttp(`${floorBase}/readyz`, floorChild);
+    const floorToken = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('merchant_1')
+      .setExpirationTime('1h')
+      .sign(createSecretKey(Buffer.from(floorSecret)));
+    floors.push(
+      await measure(
+        'hello+JWT',
+        { url: `${floorBase}/jwt`, headers: { authorization: `Bearer ${floorToken}` } },
+        CONNECTIONS,
+        DURATION,
+      ),
+      await measure(
+        'one INSERT',
+        { url: `${floorBase}/insert`, method: 'POST', headers: json, body: amountBody },
+        CONNECTIONS,
+        DURATION,
+      ),
+      await measure(
+        'tx idempotency+payment+outbox',
+        {
+          url: `${floorBase}/txn`,
+          method: 'POST',
+          headers: json,
+          body: amountBody,
+          requests: uniqueKey('floor'),
+        },
+        CONNECTIONS,
+        DURATION,
+      ),
+    );
+  } finally {
+    await stopChild(floorChild);
+    if (floorDir) fs.rmSync(floorDir, { recursive: true, force: true });
+  }
+  const [jwtFloor, insertFloor, txnFloor] = floors as [Measured, Measured, Measured];
+
+  const child = startNode('src/server.ts', env);
+  let rss: number | null = null;
+  let creationRps = 0;
   try {
     await waitReady(base, child);
-    const { token } = await signToken(
-      new TextEncoder().encode(jwtSecret),
-      {
-        sub: s.clientId,
-        type: 'client_access',
-        actor_type: 'client_user',
-        role: 'owner',
-        account_id: s.accountId,
-        environment: 'sandbox',
-      },
-      3600,
-      new Date(),
-    );
-    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const tokenFor = async (c: Seeded) =>
+      (
+        await signToken(
+          new TextEncoder().encode(jwtSecret),
+          {
+            sub: c.clientId,
+            type: 'client_access',
+            actor_type: 'client_user',
+            role: 'owner',
+            account_id: c.accountId,
+            environment: 'sandbox',
+          },
+          3600,
+          new Date(),
+        )
+      ).token;
+    const auth = { authorization: `Bearer ${await tokenFor(s)}`, ...json };
+    const authSmall = { authorization: `Bearer ${await tokenFor(small)}`, ...json };
     const body = JSON.stringify({
       amount: '49.90',
       currency: 'EUR',
@@ -223,65 +317,71 @@ async function main() {
       user_id: s.userId,
       description: 'bench',
     });
-    let seq = 0;
-    const scenarios: [string, autocannon.Options][] = [
-      [
-        'POST /checkout/paylink (unique keys)',
+    const m = (name: string, o: autocannon.Options) => measure(name, o, CONNECTIONS, DURATION);
+    const rows: Row[] = [];
+    const create = await m('POST /checkout/paylink (unique keys)', {
+      url: `${base}/api/v1/checkout/paylink`,
+      method: 'POST',
+      headers: auth,
+      body,
+      requests: uniqueKey('bench'),
+    });
+    creationRps = create.rps;
+    rows.push({ ...create, floor: insertFloor });
+    rows.push({ ...create, name: 'POST /checkout/paylink vs the tx floor', floor: txnFloor });
+    rows.push({
+      ...(await m('GET /transactions/{id}', {
+        url: `${base}/api/v1/transactions/${s.sampleTransactionId}`,
+        headers: auth,
+      })),
+      floor: jwtFloor,
+    });
+    const list10k = await m('GET /transactions (10k rows)', {
+      url: `${base}/api/v1/transactions`,
+      headers: authSmall,
+    });
+    const list1m = await m(`GET /transactions (${SEED} rows)`, {
+      url: `${base}/api/v1/transactions`,
+      headers: auth,
+    });
+    const f10k = await m('GET /transactions?status=success&page_size=50 (10k rows)', {
+      url: `${base}/api/v1/transactions?status=success&page_size=50`,
+      headers: authSmall,
+    });
+    const f1m = await m(`GET /transactions?status=success&page_size=50 (${SEED} rows)`, {
+      url: `${base}/api/v1/transactions?status=success&page_size=50`,
+      headers: auth,
+    });
+    rows.push(
+      { ...list10k, floor: jwtFloor },
+      { ...list1m, floor: jwtFloor, p99Base: list10k },
+      { ...f10k, floor: jwtFloor },
+      { ...f1m, floor: jwtFloor, p99Base: f10k },
+    );
+    rows.push({
+      ...(await measure(
+        'POST /auth/login (argon2id)',
         {
-          url: `${base}/api/v1/checkout/paylink`,
+          url: `${base}/api/v1/auth/login`,
           method: 'POST',
-          headers: auth,
-          body,
-          requests: [
-            {
-              setupRequest: (req) => ({
-                ...req,
-                headers: { ...req.headers, 'x-idempotency-key': `bench-${++seq}` },
-              }),
-            },
-          ],
+          headers: json,
+          body: JSON.stringify({ client_email: loginEmail, password }),
         },
-      ],
-      [
-        'GET /transactions/{id}',
-        { url: `${base}/api/v1/transactions/${s.sampleTransactionId}`, headers: auth },
-      ],
-      ['GET /transactions (page 1, 10 of 100k+)', { url: `${base}/api/v1/transactions`, headers: auth }],
-      [
-        'GET /transactions?status=success&page_size=50',
-        { url: `${base}/api/v1/transactions?status=success&page_size=50`, headers: auth },
-      ],
-    ];
-    const results: { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number }[] =
-      [];
-    for (const [name, o] of scenarios) {
-      // short warm-up, then the measured run
-      await run({ ...o, connections: 2, duration: 2 });
-      const r = await run({ ...o, connections: CONNECTIONS, duration: DURATION });
-      results.push({
-        name,
-        rps: r.requests.average,
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        non2xx: r.non2xx,
-        errors: r.errors,
-      });
-      console.log(
-        `${name}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`,
-      );
-    }
-    console.log('\n| Scenario | req/s | p50 (ms) | p99 (ms) | non-2xx | errors |');
-    console.log('|---|---:|---:|---:|---:|---:|');
-    for (const r of results)
-      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
-    console.log(`\nnode ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
+        CONNECTIONS,
+        Math.min(DURATION, 10),
+      )),
+    });
+    rss = peakRssMb(child.pid);
+    printTable(floors, rows);
+    console.log(`\nservice peak RSS (VmHWM) over the API bench: ${rss ?? 'n/a'} MB`);
+    console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
   } finally {
     // let requests of the last run that autocannon abandoned finish before the service stops
     await new Promise((r) => setTimeout(r, 1500));
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await stopChild(child);
     await cleanup();
   }
+  return { engine, paymentCreationRps: creationRps, peakRssMb: rss };
 }
 
 export const runApiBench = main;

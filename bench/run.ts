@@ -1,18 +1,26 @@
 /**
- * `npm run bench`: every benchmark of the service in sequence: the API (payment creation, reads
- * and lists over 100k transactions), webhook delivery (status change to 2xx at a receiver) and bulk
- * payment links (500-row jobs, POST to completed, rows/s).
+ * `npm run bench`: every benchmark of the service in sequence: the API against its floor routes
+ * (payment creation, reads and lists, login), webhook delivery (status change to 2xx at a
+ * receiver; the paced run at the measured payment creation rate) and bulk payment links.
  */
 import { runApiBench } from './api';
 import { formatBulkBench, runBulkBench } from './bulk';
 import { formatDeliveryBench, runDeliveryBenchSuite } from './delivery';
 
-console.log('## API\n');
-await runApiBench();
+console.log(`## API (${new Date().toISOString()})\n`);
+const api = await runApiBench();
 console.log('\n## Webhook delivery\n');
-for (const r of await runDeliveryBenchSuite()) console.log(formatDeliveryBench(r));
+process.env.BENCH_RATE ??= String(Math.max(10, Math.round(api.paymentCreationRps)));
+const delivery = await runDeliveryBenchSuite();
+for (const r of delivery) console.log(formatDeliveryBench(r));
+const max = delivery[0];
+if (max && api.paymentCreationRps > 0)
+  console.log(
+    `\ndelivery ${max.eventsPerSecond.toFixed(0)} events/s = ${(max.eventsPerSecond / api.paymentCreationRps).toFixed(2)}x the payment creation rate (${api.paymentCreationRps.toFixed(0)} req/s)`,
+  );
 console.log('\n## Bulk payment links\n');
 const bulk = await runBulkBench();
 console.log('\n| Engine | Rows per job | Jobs | Best (s) | Worst (s) | rows/s |');
 console.log('|---|---:|---:|---:|---:|---:|');
 console.log(formatBulkBench(bulk));
+console.log(`\nAPI service peak RSS: ${api.peakRssMb ?? 'n/a'} MB`);

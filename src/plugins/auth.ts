@@ -75,15 +75,18 @@ async function loadTokenState(deps: Deps, c: ClientTokenClaims): Promise<TokenSt
   const accountId = c.account_id ?? null;
   const credentialId = c.credential_id ?? null;
   const sessionId = c.sid ?? null;
-  // A credential token is live while its credential exists, is not disabled and was issued no
-  // earlier than the last secret rotation (iat has second precision). A dashboard token dies with
-  // its refresh session.
+  // A credential token is live while its credential exists, is not disabled and carries the
+  // credential's current generation (bumped by every rotation, so a token minted in the same second
+  // as the rotation dies too); tokens from before generations (no gen claim) also need iat at or
+  // after the last rotation's second. A dashboard token dies with its refresh session.
+  const generation = typeof c.gen === 'number' ? c.gen : 0;
   const res = await deps.db.execute(sql`
     select c.is_active as client_active,
            c.production_access_enabled,
            a.is_active as account_active,
            a.role as account_role,
-           (select k.disabled_at is null and to_timestamp(${c.iat}::double precision) >= date_trunc('second', k.tokens_valid_from)
+           (select k.disabled_at is null and k.token_generation = ${generation}::integer
+                   and to_timestamp(${c.iat}::double precision) >= date_trunc('second', k.tokens_valid_from)
               from api_credentials k where k.id = ${credentialId}::uuid and k.client_id = c.id) as credential_active,
            exists(select 1 from revoked_tokens r where r.jti = ${c.jti}) as revoked,
            exists(select 1 from refresh_sessions s where s.id = ${sessionId}::uuid and s.revoked_at is not null) as session_revoked
@@ -108,6 +111,7 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest): P
     (c.account_id && !UUID_RE.test(c.account_id)) ||
     (c.credential_id && !UUID_RE.test(c.credential_id)) ||
     (c.sid && !UUID_RE.test(c.sid)) ||
+    (c.gen !== undefined && !(Number.isInteger(c.gen) && c.gen >= 0 && c.gen <= 2147483647)) ||
     typeof c.iat !== 'number'
   ) {
     throw unauthorized(M.couldNotValidate);

@@ -25,6 +25,12 @@ export const apiCredentials = pgTable(
     /** Tokens issued before this instant (second precision, JWT iat) are refused: set on reset-secret. */
     tokensValidFrom: ts('tokens_valid_from').notNull().defaultNow(),
     secretRotatedAt: ts('secret_rotated_at'),
+    /**
+     * Credential generation, carried in every token it mints (`gen`) and bumped by reset-secret and
+     * disable: a token whose generation is not the current one is refused, even if it was minted in
+     * the same second as the rotation (iat has second precision, so tokens_valid_from alone cannot).
+     */
+    tokenGeneration: integer('token_generation').notNull().default(0),
     disabledAt: ts('disabled_at'),
     lastUsedAt: ts('last_used_at'),
     createdAt: createdAt(),

@@ -29,6 +29,7 @@ export * from './staff-login-attempts';
 export * from './ticket-messages';
 export * from './tickets';
 export * from './totp-enrollments';
+export * from './transaction-count-deltas';
 export * from './transactions';
 export * from './verification-levels';
 export * from './verification-records';

@@ -65,9 +65,14 @@ export async function updateCredential(
       ApiCredentialRow,
       'secretHash' | 'tokensValidFrom' | 'secretRotatedAt' | 'disabledAt' | 'lastUsedAt' | 'updatedAt'
     >
-  >,
+  > & { bumpGeneration?: boolean },
 ): Promise<ApiCredentialRow> {
-  const [row] = await db.update(apiCredentials).set(values).where(eq(apiCredentials.id, id)).returning();
+  const { bumpGeneration, ...set } = values;
+  const [row] = await db
+    .update(apiCredentials)
+    .set(bumpGeneration ? { ...set, tokenGeneration: sql`${apiCredentials.tokenGeneration} + 1` } : set)
+    .where(eq(apiCredentials.id, id))
+    .returning();
   return row!;
 }
 

@@ -144,8 +144,8 @@ export async function listApiCredentials(deps: Deps, clientId: string): Promise<
 }
 
 /**
- * New secret, effective at once: the old secret no longer exchanges, and tokens issued with it
- * before this second are refused by the auth guard (tokens_valid_from).
+ * New secret, effective at once: the old secret no longer exchanges, and every token issued before
+ * (even in the same second) is refused by the auth guard: the credential's generation moves on.
  */
 export async function resetApiCredentialSecret(
   deps: Deps,
@@ -165,6 +165,7 @@ export async function resetApiCredentialSecret(
       secretRotatedAt: now,
       tokensValidFrom: now,
       updatedAt: now,
+      bumpGeneration: true,
     });
   });
   return { credential_id: row.id, api_key: row.apiKey, api_secret: secret };
@@ -181,7 +182,7 @@ export async function disableApiCredential(
     const current = await findCredential(tx, clientId, credentialId, true);
     if (!current) throw notFound(M.apiCredentialNotFound);
     if (current.disabledAt) return current;
-    return updateCredential(tx, current.id, { disabledAt: now, updatedAt: now });
+    return updateCredential(tx, current.id, { disabledAt: now, updatedAt: now, bumpGeneration: true });
   });
   return toCredentialView(row);
 }
@@ -241,6 +242,7 @@ export async function exchangeApiToken(
       actor_type: 'client_api',
       role,
       credential_id: cred.id,
+      gen: cred.tokenGeneration,
       ...(cred.permissions ? { permissions: cred.permissions as Permission[] } : {}),
       environment: deps.config.environment,
     },

@@ -22,6 +22,7 @@ import {
   loginIpKey,
   recordFailure,
 } from './auth-throttle';
+import { acquireLoginSlots, releaseLoginSlots } from './login-inflight';
 import { effectiveMfa, type MfaMethod } from './mfa-policy';
 import { verifyPassword } from './passwords';
 import { assertCanSignIn, startSession, type TokenPair } from './sessions.service';
@@ -60,17 +61,32 @@ export async function login(
     throw lockedError(lock, now, limit, M.tooManyAttempts);
   }
 
-  const [row] = await deps.db
-    .select({ account: accounts, client: clients })
-    .from(accounts)
-    .innerJoin(clients, eq(clients.id, accounts.clientId))
-    .where(eq(sql`lower(${accounts.email})`, email));
-  // Unknown emails cost the same argon2 verification as known ones.
-  const ok = await verifyPassword(row?.account.passwordHash, input.password);
-  if (!row || !ok) {
-    await recordFailure(deps.db, emailKey, LOGIN_EMAIL_RULE, now);
-    await recordFailure(deps.db, ipKey, LOGIN_IP_RULE, now);
-    throw unauthorized(M.incorrectLogin);
+  const slots = [
+    { key: emailKey, limit: LOGIN_EMAIL_RULE.limit },
+    { key: ipKey, limit: LOGIN_IP_RULE.limit },
+  ];
+  const full = acquireLoginSlots(slots);
+  if (full) {
+    const limit = full === ipKey ? LOGIN_IP_RULE.limit : LOGIN_EMAIL_RULE.limit;
+    throw lockedError({ key: full, lockedUntil: addSeconds(now, 1) }, now, limit, M.tooManyAttempts);
+  }
+  let row: { account: typeof accounts.$inferSelect; client: typeof clients.$inferSelect } | undefined;
+  try {
+    [row] = await deps.db
+      .select({ account: accounts, client: clients })
+      .from(accounts)
+      .innerJoin(clients, eq(clients.id, accounts.clientId))
+      .where(eq(sql`lower(${accounts.email})`, email));
+    // Unknown emails cost the same argon2 verification as known ones.
+    const ok = await verifyPassword(row?.account.passwordHash, input.password);
+    if (!row || !ok) {
+      // Recorded before the slot is freed, so the next attempt sees the failure (or the lock).
+      await recordFailure(deps.db, emailKey, LOGIN_EMAIL_RULE, now);
+      await recordFailure(deps.db, ipKey, LOGIN_IP_RULE, now);
+      throw unauthorized(M.incorrectLogin);
+    }
+  } finally {
+    releaseLoginSlots(slots);
   }
   await clearThrottle(deps.db, emailKey);
   const { account, client } = row;

@@ -2,6 +2,7 @@
  * Access tokens: HS256 JWTs carrying the spec's claims (sub, type, actor_type, role,
  * account_id, exp) plus environment, a token id (jti) and, for custom credentials, permissions.
  */
+import { webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Environment } from '../../config';
 import { newId } from '../../shared/ids';
@@ -19,6 +20,8 @@ export interface ClientTokenClaims {
   /** Login session (refresh-token family) of a dashboard token. */
   sid?: string;
   credential_id?: string;
+  /** Generation of the credential when the token was minted (see api_credentials.token_generation). */
+  gen?: number;
   permissions?: Permission[];
   environment: Environment;
   jti: string;
@@ -37,6 +40,20 @@ export interface StaffTokenClaims {
 }
 
 export type AnyTokenClaims = ClientTokenClaims | StaffTokenClaims;
+
+/**
+ * The HMAC key imported once per secret: given raw bytes, jose imports a WebCrypto key on every
+ * sign and verify, which was the largest cost of an authenticated read.
+ */
+const importedKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+function hmacKey(key: Uint8Array): Promise<webcrypto.CryptoKey> {
+  let k = importedKeys.get(key);
+  if (!k) {
+    k = webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    importedKeys.set(key, k);
+  }
+  return k;
+}
 
 export interface SignedToken {
   token: string;
@@ -60,14 +77,14 @@ export async function signToken(
     .setJti(jti)
     .setIssuedAt(iat)
     .setExpirationTime(exp)
-    .sign(key);
+    .sign(await hmacKey(key));
   return { token, jti, expiresAt: new Date(exp * 1000) };
 }
 
 /** Verifies signature and expiry against `now`; returns null for any invalid token. */
 export async function verifyToken(key: Uint8Array, token: string, now: Date): Promise<AnyTokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, key, {
+    const { payload } = await jwtVerify(token, await hmacKey(key), {
       algorithms: ['HS256'],
       currentDate: now,
       requiredClaims: ['sub', 'exp', 'jti'],

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { transactionStatusEvents, transactions } from '../../db/schema/index';
 import type { PageParams } from '../../shared/pagination';
+import { countedTotal } from './transaction-counts';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type StatusEventRow = typeof transactionStatusEvents.$inferSelect;
@@ -55,6 +56,7 @@ export async function listTransactions(
   if (f.originType) conds.push(eq(transactions.originType, f.originType));
   if (f.contractRequestId) conds.push(eq(transactions.contractRequestId, f.contractRequestId));
   const where = and(...conds);
+  const onlyStatus = !f.projectId && !f.userId && !f.originType && !f.contractRequestId;
   const [rows, totals] = await Promise.all([
     db
       .select()
@@ -63,7 +65,10 @@ export async function listTransactions(
       .orderBy(desc(transactions.createdAt), desc(transactions.id))
       .limit(page.pageSize)
       .offset(page.offset),
-    db.select({ n: count() }).from(transactions).where(where),
+    // Unfiltered or by status only: the trigger-maintained counters (exact, a few rows to sum).
+    onlyStatus
+      ? countedTotal(db, clientId, f.status).then((n) => [{ n }])
+      : db.select({ n: count() }).from(transactions).where(where),
   ]);
   return { rows, total: Number(totals[0]?.n ?? 0) };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "api_credentials" ADD COLUMN "token_generation" integer DEFAULT 0 NOT NULL;
