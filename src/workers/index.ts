@@ -9,6 +9,7 @@ import {
 } from '../modules/billing/billing.workers';
 import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
+import { expireDueRemediations } from '../modules/monitoring/monitoring.reviews';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
@@ -76,5 +77,7 @@ export function createWorkers(deps: Deps): Worker[] {
       () => processDuePaymentLinks(deps, 10),
       deps.log,
     ),
+    // Monitoring remediations past their TTL move to the policy's on_remediation_expiry.
+    loopWorker('monitoring-remediation-expiry', 60_000, () => expireDueRemediations(deps, 100), deps.log),
   ];
 }
