@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-export const EVERY_RULE: Json[] = [
+const EVERY_RULE: Json[] = [
   rule('big', 'amount_above', { amount: '1000', currency: 'EUR' }, { action: 'score', score: 30 }),
   rule('burst', 'velocity_count', { count: 3, window_hours: 24 }),
   rule('volume', 'velocity_amount', { amount: '5000.5', currency: 'EUR', window_hours: 24 }),
