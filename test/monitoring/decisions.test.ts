@@ -281,6 +281,9 @@ describe('the decision table', () => {
     });
     expect(sim.json().remediation).toMatchObject({ type: 'source_of_funds', status: 'submitted' });
     await review(t.monitored_transaction_id, { decision: 'APPROVED', note: 'Documents fine' });
+    const final = await get(t.monitored_transaction_id);
+    expect(final.decision).toBe('APPROVED');
+    expect(final.reviews.map((x) => x.note)).toEqual(['Ask for source of funds', 'Documents fine']);
     const evs = await eventsOf(t.monitored_transaction_id);
     expect(evs.map((e) => [e.previous_decision, e.decision, e.remediation_status])).toEqual([
       ['NONE', 'IN_REVIEW', null],
