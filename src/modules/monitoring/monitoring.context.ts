@@ -165,9 +165,7 @@ export function evalContextOf(
   const h = historyOf(db, clientId, n.subjectKey, excludeId);
   let facts: Promise<CustomerFacts> | null = null;
   return {
-    countSince: h.countSince,
-    sumSince: h.sumSince,
-    countBetween: h.countBetween,
+    history: h.aggregate,
     customer() {
       facts ??= n.customerFacts
         ? Promise.resolve(n.customerFacts)

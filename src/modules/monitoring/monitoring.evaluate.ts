@@ -31,12 +31,15 @@ export interface CustomerFacts {
 
 export type WalletRisk = { status: 'completed'; level: WalletRiskLevel | 'unknown' } | { status: 'pending' };
 
+/** One aggregate over the customer's history in (since, until]: a count, a sum, or a count within an amount band. */
+export type HistoryRequest =
+  | { kind: 'count'; since: Date }
+  | { kind: 'sum'; currency: string; since: Date }
+  | { kind: 'band'; currency: string; low: string; high: string; since: Date };
+
 export interface EvalContext {
-  /** Transactions of the same customer with occurred_at in (since, until], this one excluded. */
-  countSince(since: Date, until: Date): Promise<number>;
-  sumSince(currency: string, since: Date, until: Date): Promise<string>;
-  /** How many of them in `currency` have low <= amount < high. */
-  countBetween(currency: string, low: string, high: string, since: Date, until: Date): Promise<number>;
+  /** Every aggregate at once (one indexed query), this transaction excluded; results as decimal strings. */
+  history(requests: HistoryRequest[], until: Date): Promise<string[]>;
   customer(): Promise<CustomerFacts>;
   walletRisk(): Promise<WalletRisk | null>;
 }
@@ -82,33 +85,53 @@ interface RuleParams {
 const HOUR = 3_600_000;
 const windowStart = (t: TxFacts, hours: number) => new Date(t.occurredAt.getTime() - hours * HOUR);
 
+/** The history aggregate a rule needs, if any (velocity and structuring rules). */
+function historyRequestOf(rule: Rule, t: TxFacts): HistoryRequest | null {
+  const p = rule.params as unknown as RuleParams;
+  switch (rule.type) {
+    case 'velocity_count':
+      return { kind: 'count', since: windowStart(t, p.window_hours) };
+    case 'velocity_amount':
+      return t.currency === p.currency
+        ? { kind: 'sum', currency: p.currency, since: windowStart(t, p.window_hours) }
+        : null;
+    case 'structuring':
+      return t.currency === p.currency
+        ? {
+            kind: 'band',
+            currency: p.currency,
+            low: ninetyPercent(p.threshold),
+            high: p.threshold,
+            since: windowStart(t, p.window_hours),
+          }
+        : null;
+    default:
+      return null;
+  }
+}
+
 /** Whether a rule matches; 'pending' for a wallet screening that has no result yet (counts as review). */
-async function matches(rule: Rule, t: TxFacts, ctx: EvalContext): Promise<boolean | 'pending'> {
+async function matches(
+  rule: Rule,
+  t: TxFacts,
+  ctx: EvalContext,
+  history: string | undefined,
+): Promise<boolean | 'pending'> {
   const p = rule.params as unknown as RuleParams;
   switch (rule.type) {
     case 'amount_above':
       return t.currency === p.currency && gt(t.amount, p.amount);
-    case 'velocity_count': {
-      const n = await ctx.countSince(windowStart(t, p.window_hours), t.occurredAt);
-      return n + 1 > p.count;
-    }
+    case 'velocity_count':
+      return Number(history ?? '0') + 1 > p.count;
     case 'velocity_amount': {
       if (t.currency !== p.currency) return false;
-      const sum = await ctx.sumSince(p.currency, windowStart(t, p.window_hours), t.occurredAt);
-      return toScaled(sum) + toScaled(t.amount) > toScaled(p.amount);
+      return toScaled(history ?? '0') + toScaled(t.amount) > toScaled(p.amount);
     }
     case 'structuring': {
       const low = ninetyPercent(p.threshold);
       const inBand = (a: string) => toScaled(a) >= toScaled(low) && toScaled(a) < toScaled(p.threshold);
       if (t.currency !== p.currency || !inBand(t.amount)) return false;
-      const n = await ctx.countBetween(
-        p.currency,
-        low,
-        p.threshold,
-        windowStart(t, p.window_hours),
-        t.occurredAt,
-      );
-      return n + 1 >= p.count;
+      return Number(history ?? '0') + 1 >= p.count;
     }
     case 'country_in': {
       const c = p.party === 'customer' ? t.customerCountry : t.counterpartyCountry;
@@ -154,9 +177,14 @@ export async function evaluate(
   opts: { sandbox: boolean },
 ): Promise<Evaluation> {
   const hits: RuleHit[] = [];
-  for (const rule of policy.rules) {
-    if (!rule.enabled) continue;
-    const m = await matches(rule, t, ctx);
+  const enabled = policy.rules.filter((r) => r.enabled);
+  const requests = enabled.map((r) => historyRequestOf(r, t));
+  const wanted = requests.filter((q): q is HistoryRequest => q !== null);
+  const results = wanted.length > 0 ? await ctx.history(wanted, t.occurredAt) : [];
+  let next = 0;
+  const historyOfRule = requests.map((q) => (q ? results[next++] : undefined));
+  for (const [i, rule] of enabled.entries()) {
+    const m = await matches(rule, t, ctx, historyOfRule[i]);
     if (m === false) continue;
     const action: RuleAction = m === 'pending' ? 'review' : rule.action;
     hits.push({

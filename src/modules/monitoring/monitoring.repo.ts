@@ -1,6 +1,6 @@
 /** The queries of transaction monitoring (Drizzle). Every query filters by client_id. */
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import { type DbOrTx, rowsOf } from '../../db/client';
 import {
   type MonitoredTransactionInsert,
   type MonitoredTransactionRow,
@@ -10,6 +10,7 @@ import {
   monitoredTransactions as mt,
 } from '../../db/schema/index';
 import { containsPattern, type PageParams } from '../../shared/pagination';
+import type { HistoryRequest } from './monitoring.evaluate';
 
 export type { MonitoredTransactionRow } from '../../db/schema/index';
 export type ReviewRow = typeof monitoringReviews.$inferSelect;
@@ -30,35 +31,37 @@ export async function insertPolicyVersion(db: DbOrTx, row: typeof monitoringPoli
   return r!;
 }
 
-/** The history queries of one customer (velocity, structuring): index range scans, `excludeId` left out. */
+/**
+ * The history of one customer (velocity, structuring): every aggregate the policy needs in ONE query,
+ * an index range scan of (client_id, subject_key, occurred_at) over the widest window, `excludeId`
+ * left out. Never a scan of the client's whole table.
+ */
 export function historyOf(db: DbOrTx, clientId: string, subjectKey: string, excludeId: string | null) {
-  const range = (since: Date, until: Date, extra: SQL[] = []) =>
-    and(
-      eq(mt.clientId, clientId),
-      eq(mt.subjectKey, subjectKey),
-      gt(mt.occurredAt, since),
-      lte(mt.occurredAt, until),
-      ...(excludeId ? [sql`${mt.id} <> ${excludeId}::uuid`] : []),
-      ...extra,
-    );
   return {
-    async countSince(since: Date, until: Date) {
-      const [r] = await db.select({ n: count() }).from(mt).where(range(since, until));
-      return Number(r?.n ?? 0);
-    },
-    async sumSince(currency: string, since: Date, until: Date) {
-      const [r] = await db
-        .select({ s: sql<string>`coalesce(sum(${mt.amount}), 0)::text` })
-        .from(mt)
-        .where(range(since, until, [eq(mt.currency, currency)]));
-      return r?.s ?? '0';
-    },
-    async countBetween(currency: string, low: string, high: string, since: Date, until: Date) {
-      const [r] = await db
-        .select({ n: count() })
-        .from(mt)
-        .where(range(since, until, [eq(mt.currency, currency), gte(mt.amount, low), lt(mt.amount, high)]));
-      return Number(r?.n ?? 0);
+    async aggregate(requests: HistoryRequest[], until: Date): Promise<string[]> {
+      if (requests.length === 0) return [];
+      const earliest = new Date(Math.min(...requests.map((r) => r.since.getTime())));
+      const cols = requests.map((r, i) => {
+        const after = sql`${mt.occurredAt} > ${r.since.toISOString()}::timestamptz`;
+        const expr =
+          r.kind === 'count'
+            ? sql`count(*) filter (where ${after})::text`
+            : r.kind === 'sum'
+              ? sql`coalesce(sum(${mt.amount}) filter (where ${after} and ${mt.currency} = ${r.currency}), 0)::text`
+              : sql`count(*) filter (where ${after} and ${mt.currency} = ${r.currency}
+                    and ${mt.amount} >= ${r.low}::numeric and ${mt.amount} < ${r.high}::numeric)::text`;
+        return sql`${expr} as ${sql.identifier(`r${i}`)}`;
+      });
+      const res = await db.execute(sql`
+        select ${sql.join(cols, sql`, `)}
+          from ${mt}
+         where ${mt.clientId} = ${clientId}::uuid
+           and ${mt.subjectKey} = ${subjectKey}
+           and ${mt.occurredAt} > ${earliest.toISOString()}::timestamptz
+           and ${mt.occurredAt} <= ${until.toISOString()}::timestamptz
+           ${excludeId ? sql`and ${mt.id} <> ${excludeId}::uuid` : sql``}`);
+      const row = rowsOf<Record<string, string>>(res)[0] ?? {};
+      return requests.map((_, i) => row[`r${i}`] ?? '0');
     },
     async firstSeen(): Promise<Date | null> {
       const [r] = await db
