@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../src/db/client';
 import { monitoringPolicies } from '../src/db/schema/index';
 import { signToken } from '../src/modules/auth/tokens';
-import { freePort, openBenchDatabase, seed, waitReady } from './api';
+import { freePort, openBenchDatabase, seed } from './api';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
@@ -97,6 +97,21 @@ async function seedMonitoring(database: Database, clientId: string, accountId: s
     `seeded ${count} monitored transactions over ${customers} customers in ${seconds.toFixed(1)} s`,
   );
   return { customers, seconds };
+}
+
+/** Like api.ts's, with a longer deadline: the shared 2-core machine can take minutes to start tsx under load. */
+async function waitReady(base: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('service did not become ready');
 }
 
 function run(opts: autocannon.Options): Promise<autocannon.Result> {
