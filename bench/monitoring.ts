@@ -1,12 +1,14 @@
 /**
  * Transaction-monitoring benchmark (`npm run bench:monitoring`): POST /monitoring/transactions with a
  * 20-rule policy (velocity, structuring, amount, country, customer and method rules) on a client
- * holding SMALL (default 1,000) and then LARGE (default 1,000,000) monitored transactions, each on a
- * fresh database (DATABASE_URL's server, else PGlite). Every customer has the same history depth
- * (BENCH_ROWS_PER_CUSTOMER, default 20, spread over 90 days) and requests go to 50 of them, so the two runs differ only in the
- * size of the client's table: the history rules must read index ranges, never scan. Seeding is one
- * INSERT ... SELECT generate_series. Prints p50/p99 per size and the LARGE/SMALL latency ratio.
- * Options (env): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 4), BENCH_SMALL, BENCH_LARGE.
+ * holding SMALL (default 1,000) and LARGE (default 1,000,000) monitored transactions, each on a
+ * fresh database (DATABASE_URL's server, else PGlite) with its own service, side by side. Every
+ * customer has the same history depth (BENCH_ROWS_PER_CUSTOMER, default 20, spread over 90 days) and
+ * requests go to 50 of them, so the sizes differ only in the size of the client's table: the history
+ * rules must read index ranges, never scan. Seeding is one INSERT ... SELECT generate_series. The
+ * measured rounds alternate between the sizes; prints the medians and the LARGE/SMALL latency ratio.
+ * Options (env): BENCH_DURATION (s per round, default 10), BENCH_ROUNDS (default 3),
+ * BENCH_CONNECTIONS (default 4), BENCH_SMALL, BENCH_LARGE.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -120,16 +122,15 @@ function run(opts: autocannon.Options): Promise<autocannon.Result> {
   });
 }
 
-interface SizeResult {
+interface Started {
   rows: number;
   seedSeconds: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
+  opts: (prefix: string) => autocannon.Options;
+  stop: () => Promise<void>;
 }
 
-async function measure(rows: number): Promise<SizeResult> {
+/** A fresh database with `rows` monitored transactions and a running service on it. */
+async function start(rows: number): Promise<Started> {
   const jwtSecret = randomBytes(32).toString('hex');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -142,95 +143,120 @@ async function measure(rows: number): Promise<SizeResult> {
     SVC_DATA_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
   };
-  const { database, cleanup } = await openBenchDatabase(env, 'svc_bench_mon');
-  let child: ChildProcess | null = null;
-  try {
-    await database.migrate();
-    const s = await seed(database, 1);
-    const { customers, seconds } = await seedMonitoring(database, s.clientId, s.accountId, rows);
-    await database.close();
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    await waitReady(base, child);
-    const { token } = await signToken(
-      new TextEncoder().encode(jwtSecret),
-      {
-        sub: s.clientId,
-        type: 'client_access',
-        actor_type: 'client_user',
-        role: 'owner',
-        account_id: s.accountId,
-        environment: 'sandbox',
-      },
-      3600,
-      new Date(),
-    );
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    let seq = 0;
-    const opts = (prefix: string): autocannon.Options => ({
-      url: `${base}/api/v1/monitoring/transactions`,
-      method: 'POST',
-      headers,
-      requests: [
-        {
-          setupRequest: (req) => {
-            const n = ++seq;
-            const c = (n * 7919) % Math.min(customers, POOL);
-            return {
-              ...req,
-              body: JSON.stringify({
-                client_reference: `${prefix}-${n}`,
-                direction: 'outbound',
-                amount: `${(n % 1990) + 10}.00`,
-                currency: 'EUR',
-                payment_method: 'bank_transfer',
-                customer: { external_id: `cust-${c}`, name: `Customer ${c}`, country: 'DE' },
-                counterparty: { name: `Payee ${n}`, country: 'FR', account_identifier: `FR76${n}` },
-              }),
-            };
-          },
-        },
-      ],
-    });
-    await run({ ...opts('warm'), connections: 2, duration: 2 });
-    const res = await run({ ...opts('bench'), connections: CONNECTIONS, duration: DURATION });
-    return {
-      rows,
-      seedSeconds: seconds,
-      rps: res.requests.average,
-      p50: res.latency.p50,
-      p99: res.latency.p99,
-      non2xx: res.non2xx,
-    };
-  } finally {
-    if (child) {
-      await new Promise((r) => setTimeout(r, 1500));
-      child.kill('SIGTERM');
-      await new Promise((r) => child!.once('exit', r));
-    }
+  const { database, cleanup } = await openBenchDatabase(env, `svc_bench_mon${rows}`);
+  await database.migrate();
+  const s = await seed(database, 1);
+  const { customers, seconds } = await seedMonitoring(database, s.clientId, s.accountId, rows);
+  await database.close();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const stop = async () => {
+    await new Promise((r) => setTimeout(r, 1500));
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
     await cleanup();
+  };
+  try {
+    await waitReady(base, child);
+  } catch (err) {
+    await stop();
+    throw err;
   }
+  const { token } = await signToken(
+    new TextEncoder().encode(jwtSecret),
+    {
+      sub: s.clientId,
+      type: 'client_access',
+      actor_type: 'client_user',
+      role: 'owner',
+      account_id: s.accountId,
+      environment: 'sandbox',
+    },
+    3600,
+    new Date(),
+  );
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  let seq = 0;
+  const opts = (prefix: string): autocannon.Options => ({
+    url: `${base}/api/v1/monitoring/transactions`,
+    method: 'POST',
+    headers,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const n = ++seq;
+          const c = (n * 7919) % Math.min(customers, POOL);
+          return {
+            ...req,
+            body: JSON.stringify({
+              client_reference: `${prefix}-${n}`,
+              direction: 'outbound',
+              amount: `${(n % 1990) + 10}.00`,
+              currency: 'EUR',
+              payment_method: 'bank_transfer',
+              customer: { external_id: `cust-${c}`, name: `Customer ${c}`, country: 'DE' },
+              counterparty: { name: `Payee ${n}`, country: 'FR', account_identifier: `FR76${n}` },
+            }),
+          };
+        },
+      },
+    ],
+  });
+  return { rows, seedSeconds: seconds, opts, stop };
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/**
+ * Both services run side by side and the measured rounds alternate small, large, small, …, so the
+ * load of a shared machine hits both sizes alike; the medians of the rounds are reported.
+ */
 async function main() {
   console.log(
-    `engine: ${process.env.DATABASE_URL ? 'postgres' : 'pglite'}; ${CONNECTIONS} connections, ${DURATION} s per size`,
+    `engine: ${process.env.DATABASE_URL ? 'postgres' : 'pglite'}; ${CONNECTIONS} connections, ` +
+      `${ROUNDS} alternating rounds of ${DURATION} s per size`,
   );
-  const small = await measure(SMALL);
-  const large = await measure(LARGE);
-  console.log('\n| Monitored transactions | seed (s) | req/s | p50 (ms) | p99 (ms) | non-2xx |');
-  console.log('|---:|---:|---:|---:|---:|---:|');
-  for (const x of [small, large])
+  const small = await start(SMALL);
+  let large: Started | null = null;
+  try {
+    large = await start(LARGE);
+    for (const x of [small, large]) await run({ ...x.opts('warm'), connections: 2, duration: 3 });
+    const got = new Map<number, { rps: number[]; p50: number[]; p99: number[]; non2xx: number }>();
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const x of [small, large]) {
+        const res = await run({ ...x.opts(`r${i}`), connections: CONNECTIONS, duration: DURATION });
+        const g = got.get(x.rows) ?? { rps: [], p50: [], p99: [], non2xx: 0 };
+        g.rps.push(res.requests.average);
+        g.p50.push(res.latency.p50);
+        g.p99.push(res.latency.p99);
+        g.non2xx += res.non2xx;
+        got.set(x.rows, g);
+        console.log(`round ${i + 1}, ${x.rows} rows: p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms`);
+      }
+    }
+    console.log('\n| Monitored transactions | seed (s) | req/s | p50 (ms) | p99 (ms) | non-2xx |');
+    console.log('|---:|---:|---:|---:|---:|---:|');
+    for (const x of [small, large]) {
+      const g = got.get(x.rows)!;
+      console.log(
+        `| ${x.rows} | ${x.seedSeconds.toFixed(1)} | ${median(g.rps).toFixed(0)} | ${median(g.p50)} | ` +
+          `${median(g.p99)} | ${g.non2xx} |`,
+      );
+    }
+    const s = got.get(small.rows)!;
+    const l = got.get(large.rows)!;
     console.log(
-      `| ${x.rows} | ${x.seedSeconds.toFixed(1)} | ${x.rps.toFixed(0)} | ${x.p50} | ${x.p99} | ${x.non2xx} |`,
+      `\nlatency ratio ${LARGE}/${SMALL} (medians): p50 ${(median(l.p50) / Math.max(median(s.p50), 0.01)).toFixed(2)}x, ` +
+        `p99 ${(median(l.p99) / Math.max(median(s.p99), 0.01)).toFixed(2)}x`,
     );
-  console.log(
-    `\nlatency ratio ${LARGE}/${SMALL}: p50 ${(large.p50 / Math.max(small.p50, 0.01)).toFixed(2)}x, ` +
-      `p99 ${(large.p99 / Math.max(small.p99, 0.01)).toFixed(2)}x`,
-  );
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
+    console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
+  } finally {
+    await large?.stop();
+    await small.stop();
+  }
 }
 
 export const runMonitoringBench = main;

@@ -165,8 +165,9 @@ describe('rule types', () => {
     expect((await submit(ctx, owner, cp('u'))).decision).toBe('IN_REVIEW');
     risk = { status: 'completed', level: 'medium' };
     expect(hitIds(await submit(ctx, owner, cp('m')))).toEqual([]);
-    risk = { status: 'completed', level: 'severe' };
+    risk = { status: 'completed', level: 'severe', screeningId: '0190a4c2-7d2e-7a51-8d34-5b2c1f3e9a10' };
     const severe = await submit(ctx, owner, cp('s'));
+    expect(severe.wallet_screening_id).toBe('0190a4c2-7d2e-7a51-8d34-5b2c1f3e9a10');
     expect(severe.decision).toBe('AWAITING_USER');
     expect(severe.remediation).toMatchObject({ type: 'wallet_ownership', status: 'pending' });
   });

@@ -161,9 +161,10 @@ export function evalContextOf(
   n: NormalizedTx,
   excludeId: string | null,
   walletRisk: WalletRiskLookup | null,
-): EvalContext {
+): EvalContext & { walletScreeningId(): string | null } {
   const h = historyOf(db, clientId, n.subjectKey, excludeId);
   let facts: Promise<CustomerFacts> | null = null;
+  let screeningId: string | null = null;
   return {
     history: h.aggregate,
     customer() {
@@ -175,7 +176,10 @@ export function evalContextOf(
     async walletRisk() {
       const w = n.input.counterparty.wallet;
       if (!w || !walletRisk) return null;
-      return walletRisk(clientId, w);
+      const risk = await walletRisk(clientId, w);
+      screeningId = risk?.screeningId ?? null;
+      return risk;
     },
+    walletScreeningId: () => screeningId,
   };
 }

@@ -39,7 +39,7 @@ export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: D
   r.post(
     '/monitoring/transactions',
     {
-      config: { permission: 'monitoring.write' },
+      config: { permission: 'monitoring.write', errors: [409] },
       schema: {
         tags,
         summary: 'Submit a transaction for monitoring',

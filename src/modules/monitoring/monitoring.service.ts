@@ -87,14 +87,15 @@ export async function evaluateTx(
   policy: ReturnType<typeof parsePolicy>,
   clientReference: string | null,
   excludeId: string | null,
-): Promise<Evaluation> {
+): Promise<Evaluation & { walletScreeningId: string | null }> {
   const sanctions = policy.sanctions.enabled
     ? (await screenParties(db, deps.config.environment, clientId, partiesOf(n))).matches
     : [];
   const ctx = evalContextOf(db, clientId, n, excludeId, walletRiskLookup());
-  return evaluate(policy, factsOf(n, clientReference), sanctions, ctx, {
+  const ev = await evaluate(policy, factsOf(n, clientReference), sanctions, ctx, {
     sandbox: deps.config.environment === 'sandbox',
   });
+  return { ...ev, walletScreeningId: ctx.walletScreeningId() };
 }
 
 /** A repeat of a client_reference: 200 with the record when the payload is the same, otherwise 409. */
@@ -152,6 +153,7 @@ export async function submitTransaction(
       ruleHits: ev.rule_hits as unknown as Record<string, unknown>[],
       sanctionsHit: ev.sanctions_hit,
       sanctionsMatches: ev.sanctions_matches as unknown as Record<string, unknown>[],
+      walletScreeningId: ev.walletScreeningId,
       policyVersion: policy.version,
       ...(ev.decision === 'AWAITING_USER'
         ? issueRemediation(ev.remediation_type ?? 'source_of_funds', now, policy.remediation_ttl_hours)
