@@ -26,6 +26,8 @@ import { kycRoutes } from './kyc/kyc.routes';
 import { levelsRoutes } from './kyc/levels.routes';
 import { verificationNotificationRoutes } from './kyc/notifications.routes';
 import { verifyPageRoutes } from './kyc/verify-page.routes';
+import { remediationPageRoutes } from './monitoring/monitoring.page';
+import { monitoringRoutes } from './monitoring/monitoring.routes';
 import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
@@ -66,6 +68,7 @@ export const apiModules: ModulePlugin[] = [
   billingRoutes,
   bulkLinksRoutes,
   schedulesRoutes,
+  monitoringRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [
@@ -73,4 +76,5 @@ export const rootModules: ModulePlugin[] = [
   checkoutRoutes,
   sandboxBankRoutes,
   verifyPageRoutes,
+  remediationPageRoutes,
 ];

@@ -9,6 +9,7 @@ import {
 } from '../modules/billing/billing.workers';
 import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
+import { expireDueRemediations } from '../modules/monitoring/monitoring.reviews';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { compactTransactionCounts } from '../modules/payments/transaction-counts';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
@@ -87,5 +88,7 @@ export function createWorkers(deps: Deps): Worker[] {
       () => processDuePaymentLinks(deps, 10),
       deps.log,
     ),
+    // Monitoring remediations past their TTL move to the policy's on_remediation_expiry.
+    loopWorker('monitoring-remediation-expiry', 60_000, () => expireDueRemediations(deps, 100), deps.log),
   ];
 }

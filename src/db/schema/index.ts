@@ -14,6 +14,7 @@ export * from './events';
 export * from './idempotency-records';
 export * from './invoice-pdfs';
 export * from './login-challenges';
+export * from './monitoring';
 export * from './notifications';
 export * from './opcos';
 export * from './payment-schedule-emails';

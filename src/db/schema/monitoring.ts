@@ -1,0 +1,143 @@
+import { desc, sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { clients } from './clients';
+import { createdAt, idColumn, ts, updatedAt } from './columns';
+
+/**
+ * Every version of a client's monitoring policy (named-areas.md section 2). PUT inserts version + 1;
+ * the current policy is the highest version. A client with no row has the default policy (version 0).
+ */
+export const monitoringPolicies = pgTable(
+  'monitoring_policies',
+  {
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    version: integer('version').notNull(),
+    /** {rules, review_score, decline_score, sanctions, remediation_ttl_hours, on_remediation_expiry} */
+    policy: jsonb('policy').$type<Record<string, unknown>>().notNull(),
+    updatedByAccountId: uuid('updated_by_account_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.version] })],
+);
+
+/**
+ * A transaction submitted for monitoring with its decision. `decision` moves only through
+ * modules/monitoring/monitoring.machine.ts with compare-and-set updates. `subject_key` names the
+ * customer (`user:<id>`, `business:<id>` or `external:<external_id>`) for the velocity and
+ * structuring rules, which read the (client_id, subject_key, occurred_at) index.
+ */
+export const monitoredTransactions = pgTable(
+  'monitored_transactions',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    clientReference: text('client_reference').notNull(),
+    payloadHash: text('payload_hash').notNull(),
+    direction: text('direction').notNull(),
+    amount: numeric('amount', { precision: 38, scale: 18 }).notNull(),
+    currency: text('currency').notNull(),
+    occurredAt: ts('occurred_at').notNull(),
+    paymentMethod: text('payment_method'),
+    userId: uuid('user_id'),
+    businessCustomerId: uuid('business_customer_id'),
+    customer: jsonb('customer').$type<Record<string, unknown> | null>(),
+    subjectKey: text('subject_key').notNull(),
+    counterparty: jsonb('counterparty').$type<Record<string, unknown>>().notNull(),
+    transactionId: uuid('transaction_id'),
+    metadata: jsonb('metadata').$type<Record<string, string> | null>(),
+    /** The text `q` searches: client_reference, counterparty name, account identifier, customer external_id. */
+    searchText: text('search_text').notNull(),
+    decision: text('decision').notNull(),
+    decisionReason: text('decision_reason'),
+    score: integer('score').notNull().default(0),
+    ruleHits: jsonb('rule_hits').$type<Record<string, unknown>[]>().notNull().default(sql`'[]'::jsonb`),
+    sanctionsHit: boolean('sanctions_hit').notNull().default(false),
+    sanctionsMatches: jsonb('sanctions_matches')
+      .$type<Record<string, unknown>[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    walletScreeningId: uuid('wallet_screening_id'),
+    remediationType: text('remediation_type'),
+    /** null, pending, submitted, expired */
+    remediationStatus: text('remediation_status'),
+    remediationToken: text('remediation_token'),
+    remediationExpiresAt: ts('remediation_expires_at'),
+    remediationSubmittedAt: ts('remediation_submitted_at'),
+    remediationRevokedAt: ts('remediation_revoked_at'),
+    remediationAnswers: jsonb('remediation_answers').$type<Record<string, string> | null>(),
+    policyVersion: integer('policy_version').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('monitored_tx_client_reference_uq').on(t.clientId, t.clientReference),
+    index('monitored_tx_client_created_idx').on(t.clientId, desc(t.createdAt), desc(t.id)),
+    // Velocity and structuring: one index range per rule, never a scan of the client's history.
+    index('monitored_tx_client_subject_occurred_idx').on(t.clientId, t.subjectKey, t.occurredAt),
+    index('monitored_tx_client_decision_created_idx').on(t.clientId, t.decision, desc(t.createdAt)),
+    uniqueIndex('monitored_tx_remediation_token_uq').on(t.remediationToken),
+    index('monitored_tx_remediation_due_idx')
+      .on(t.remediationExpiresAt)
+      .where(sql`remediation_status = 'pending' and decision = 'AWAITING_USER'`),
+  ],
+);
+
+/** Reviewer decisions with their notes, oldest first. */
+export const monitoringReviews = pgTable(
+  'monitoring_reviews',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    monitoredTransactionId: uuid('monitored_transaction_id')
+      .notNull()
+      .references(() => monitoredTransactions.id),
+    decision: text('decision').notNull(),
+    previousDecision: text('previous_decision').notNull(),
+    note: text('note').notNull(),
+    remediationType: text('remediation_type'),
+    clearedSanctionsMatch: boolean('cleared_sanctions_match').notNull().default(false),
+    actorType: text('actor_type').notNull(),
+    actorAccountId: uuid('actor_account_id'),
+    reviewedAt: ts('reviewed_at').notNull(),
+  },
+  (t) => [index('monitoring_reviews_tx_idx').on(t.monitoredTransactionId, t.reviewedAt)],
+);
+
+/** Names (with the party's identifier) a reviewer cleared: they no longer match the sanctions screening. */
+export const monitoringSanctionsAllowlist = pgTable(
+  'monitoring_sanctions_allowlist',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    /** Lower-cased, trimmed, inner whitespace collapsed. */
+    nameKey: text('name_key').notNull(),
+    /** account_identifier or wallet address of the party; '' when it had none. */
+    identifier: text('identifier').notNull(),
+    monitoredTransactionId: uuid('monitored_transaction_id'),
+    createdByAccountId: uuid('created_by_account_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('monitoring_allowlist_uq').on(t.clientId, t.nameKey, t.identifier)],
+);
+
+export type MonitoredTransactionRow = typeof monitoredTransactions.$inferSelect;
+export type MonitoredTransactionInsert = typeof monitoredTransactions.$inferInsert;

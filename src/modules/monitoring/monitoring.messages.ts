@@ -1,0 +1,13 @@
+/** The spec's monitoring messages (named-areas.md section 2), verbatim. */
+export const MM = {
+  notFound: 'Monitored transaction not found',
+  transactionNotFound: 'Transaction not found',
+  referenceConflict: 'Monitored transaction with this client_reference already exists',
+  finalDecision: 'Monitored transaction already has a final decision',
+  sameDecision: 'Decision must differ from the current decision',
+  clearSanctions: 'Clear the sanctions match before approving',
+  screeningNotConfigured: 'Screening provider is not configured',
+  remediationNotFound: 'Remediation not found',
+  noPendingRemediation: 'Monitored transaction has no pending remediation',
+  sandboxForced: 'Sandbox forced outcome',
+} as const;

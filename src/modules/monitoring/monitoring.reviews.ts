@@ -1,0 +1,242 @@
+/**
+ * Reviewer decisions (with notes and the sanctions allowlist), the end user's remediation
+ * submission, remediation expiry (worker and sandbox simulate). Each locks the row, asks the
+ * machine, and commits the move with its event, activity entry and notifications.
+ */
+import type { DbOrTx } from '../../db/client';
+import type { Deps } from '../../deps';
+import type { ClientAuth } from '../../plugins/auth';
+import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { recordActivity } from '../activity/activity.writer';
+import { assertFeatureEnabled } from '../features/features';
+import {
+  type Decision,
+  decideRemediationExpiry,
+  decideRemediationSubmit,
+  decideReview,
+  issuesRemediation,
+} from './monitoring.machine';
+import { MM } from './monitoring.messages';
+import { policyView } from './monitoring.policy';
+import {
+  addToAllowlist,
+  claimExpiredRemediations,
+  findByToken,
+  findMonitored,
+  insertReview,
+  latestPolicy,
+  type MonitoredTransactionRow,
+} from './monitoring.repo';
+import { nameKey } from './monitoring.sanctions';
+import type { ReviewInput } from './monitoring.schemas';
+import { viewOf } from './monitoring.service';
+import { issueRemediation, moveDecision } from './monitoring.transitions';
+
+type D = Pick<Deps, 'db' | 'clock' | 'config'>;
+
+const target = (r: MonitoredTransactionRow) => ({
+  type: 'monitored_transaction',
+  id: r.id,
+  label: r.clientReference,
+});
+
+async function lockRow(tx: DbOrTx, clientId: string, id: string) {
+  const row = await findMonitored(tx, clientId, id, true);
+  if (!row) throw notFound(MM.notFound);
+  return row;
+}
+
+/** The allowlist entries of a cleared match: each matched party's name with its identifier. */
+function clearedParties(row: MonitoredTransactionRow) {
+  const cp = row.counterparty as { name: string; account_identifier?: string; wallet?: { address: string } };
+  const cpKey = nameKey(cp.name);
+  return (row.sanctionsMatches as { matched_name: string }[]).map((m) => {
+    const key = nameKey(m.matched_name);
+    return {
+      nameKey: key,
+      identifier: key === cpKey ? (cp.account_identifier ?? cp.wallet?.address ?? '') : row.subjectKey,
+    };
+  });
+}
+
+export async function reviewTransaction(deps: D, auth: ClientAuth, id: string, input: ReviewInput) {
+  await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'transaction_monitoring');
+  const now = deps.clock.now();
+  const row = await deps.db.transaction(async (tx) => {
+    const cur = await lockRow(tx, auth.clientId, id);
+    const from = cur.decision as Decision;
+    const transition = decideReview(from, input.decision);
+    if (input.decision === 'APPROVED' && cur.sanctionsHit && !input.clear_sanctions_match)
+      throw badRequest(MM.clearSanctions);
+    let extra: Partial<MonitoredTransactionRow> = {};
+    if (issuesRemediation(input.decision)) {
+      const type = input.remediation_type;
+      if (!type)
+        throw invalidField(
+          ['body', 'remediation_type'],
+          'remediation_type is required with AWAITING_USER',
+          'missing',
+        );
+      if (type === 'identity_reverification' && !cur.userId && !cur.businessCustomerId)
+        throw invalidField(
+          ['body', 'remediation_type'],
+          'identity_reverification needs a transaction with user_id or business_customer_id',
+        );
+      if (type === 'wallet_ownership' && !(cur.counterparty as { wallet?: unknown }).wallet)
+        throw invalidField(['body', 'remediation_type'], 'wallet_ownership needs counterparty.wallet');
+      const policy = policyView(await latestPolicy(tx, auth.clientId));
+      extra = issueRemediation(type, now, policy.remediation_ttl_hours);
+    } else if (from === 'AWAITING_USER') {
+      // The remediation link is revoked.
+      extra = { remediationRevokedAt: now };
+    }
+    const cleared = input.decision === 'APPROVED' && cur.sanctionsHit && input.clear_sanctions_match === true;
+    if (cleared)
+      await addToAllowlist(
+        tx,
+        clearedParties(cur).map((p) => ({
+          clientId: auth.clientId,
+          ...p,
+          monitoredTransactionId: cur.id,
+          createdByAccountId: auth.accountId,
+          createdAt: now,
+        })),
+      );
+    await insertReview(tx, {
+      clientId: auth.clientId,
+      monitoredTransactionId: cur.id,
+      decision: input.decision,
+      previousDecision: from,
+      note: input.note,
+      remediationType: issuesRemediation(input.decision) ? (input.remediation_type ?? null) : null,
+      clearedSanctionsMatch: cleared,
+      actorType: auth.actorType,
+      actorAccountId: auth.accountId,
+      reviewedAt: now,
+    });
+    const moved = await moveDecision(tx, cur, transition, {
+      now,
+      publicUrl: deps.config.publicUrl,
+      reason: `Review: ${input.note}`.slice(0, 500),
+      extra,
+    });
+    await recordActivity(tx, {
+      clientId: auth.clientId,
+      action: 'monitoring.decision_reviewed',
+      at: now,
+      target: target(cur),
+      changes: { decision: { from, to: moved.decision } },
+      metadata: {
+        note: input.note,
+        cleared_sanctions_match: cleared,
+        remediation_type: moved.remediationType,
+      },
+    });
+    return moved;
+  });
+  return viewOf(deps, row);
+}
+
+/** A remediation link's row, or the page's 404 (unknown) / 410 (expired, used or revoked). */
+export async function openRemediation(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  db: DbOrTx,
+  token: string,
+  lock = false,
+) {
+  const row = await findByToken(db, token, lock);
+  if (!row) throw notFound(MM.remediationNotFound);
+  const expired =
+    row.remediationStatus === 'expired' ||
+    (row.remediationExpiresAt !== null && row.remediationExpiresAt.getTime() <= deps.clock.now().getTime());
+  if (
+    row.remediationRevokedAt ||
+    row.remediationStatus !== 'pending' ||
+    expired ||
+    row.decision !== 'AWAITING_USER'
+  )
+    throw new AppError(410, expired ? 'This link has expired' : 'This link is no longer valid');
+  return row;
+}
+
+async function submitRow(deps: D, tx: DbOrTx, cur: MonitoredTransactionRow, answers: Record<string, string>) {
+  const now = deps.clock.now();
+  const transition = decideRemediationSubmit(cur.decision as Decision, cur.remediationStatus);
+  const moved = await moveDecision(tx, cur, transition, {
+    now,
+    publicUrl: deps.config.publicUrl,
+    reason: 'Remediation submitted',
+    extra: { remediationStatus: 'submitted', remediationSubmittedAt: now, remediationAnswers: answers },
+  });
+  await recordActivity(tx, {
+    clientId: cur.clientId,
+    action: 'monitoring.remediation_submitted',
+    at: now,
+    target: target(cur),
+    changes: { decision: { from: cur.decision, to: moved.decision } },
+    metadata: { remediation_type: cur.remediationType },
+    actor: { type: 'system', accountId: null, credentialId: null },
+  });
+  return moved;
+}
+
+/** The end user submits the hosted remediation page. */
+export async function submitRemediation(deps: D, token: string, answers: Record<string, string>) {
+  return deps.db.transaction(async (tx) => {
+    const cur = await openRemediation(deps, tx, token, true);
+    return submitRow(deps, tx, cur, answers);
+  });
+}
+
+async function expireRow(deps: D, tx: DbOrTx, cur: MonitoredTransactionRow) {
+  const now = deps.clock.now();
+  const policy = policyView(await latestPolicy(tx, cur.clientId));
+  const transition = decideRemediationExpiry(
+    cur.decision as Decision,
+    cur.remediationStatus,
+    policy.on_remediation_expiry,
+  );
+  const moved = await moveDecision(tx, cur, transition, {
+    now,
+    publicUrl: deps.config.publicUrl,
+    reason: 'Remediation expired',
+    extra: { remediationStatus: 'expired' },
+  });
+  await recordActivity(tx, {
+    clientId: cur.clientId,
+    action: 'monitoring.remediation_expired',
+    at: now,
+    target: target(cur),
+    changes: { decision: { from: cur.decision, to: moved.decision } },
+    metadata: { on_remediation_expiry: policy.on_remediation_expiry },
+    actor: { type: 'system', accountId: null, credentialId: null },
+  });
+  return moved;
+}
+
+/** Worker: pending remediations past their TTL move to the policy's on_remediation_expiry. */
+export async function expireDueRemediations(deps: D, limit = 100) {
+  return deps.db.transaction(async (tx) => {
+    const due = await claimExpiredRemediations(tx, deps.clock.now(), limit);
+    for (const r of due) await expireRow(deps, tx, r);
+    return due.length;
+  });
+}
+
+/** POST /sandbox/monitoring/transactions/{id}/simulate (404 in production). */
+export async function simulateRemediation(
+  deps: D,
+  auth: ClientAuth,
+  id: string,
+  action: 'remediation_submitted' | 'remediation_expired',
+) {
+  if (deps.config.environment !== 'sandbox') throw notFound(M.notFound);
+  const row = await deps.db.transaction(async (tx) => {
+    const cur = await lockRow(tx, auth.clientId, id);
+    return action === 'remediation_submitted'
+      ? submitRow(deps, tx, cur, { simulated: 'true' })
+      : expireRow(deps, tx, cur);
+  });
+  return viewOf(deps, row);
+}

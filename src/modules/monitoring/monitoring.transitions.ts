@@ -1,0 +1,103 @@
+/**
+ * Persists what monitoring.machine.ts decides, in the caller's transaction: the compare-and-set
+ * update, `monitoring.transaction.status_changed` (exactly the spec's fields) and the notifications
+ * of IN_REVIEW and AWAITING_USER. Nothing else writes monitored_transactions.decision.
+ */
+import type { DbOrTx } from '../../db/client';
+import type { MonitoredTransactionInsert } from '../../db/schema/index';
+import { emitEvent } from '../../outbox/emit';
+import { conflict } from '../../shared/errors';
+import { newId, randomToken } from '../../shared/ids';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { canApply, type Decision, type DecisionTransition, targetOf } from './monitoring.machine';
+import type { MonitoredTransactionRow } from './monitoring.repo';
+import { updateIfDecision } from './monitoring.repo';
+import type { RemediationType } from './monitoring.rules';
+import { remediationUrl } from './monitoring.view';
+
+/** A fresh remediation link (32 random bytes, one purpose) that expires after the policy's TTL. */
+export function issueRemediation(
+  type: RemediationType,
+  now: Date,
+  ttlHours: number,
+): Partial<MonitoredTransactionInsert> {
+  return {
+    remediationType: type,
+    remediationStatus: 'pending',
+    remediationToken: randomToken(32),
+    remediationExpiresAt: new Date(now.getTime() + ttlHours * 3_600_000),
+    remediationSubmittedAt: null,
+    remediationRevokedAt: null,
+    remediationAnswers: null,
+  };
+}
+
+/** The event of a decision change; `previous` is "NONE" for the first decision. */
+export async function emitDecisionChanged(
+  tx: DbOrTx,
+  row: MonitoredTransactionRow,
+  previous: Decision | 'NONE',
+  now: Date,
+  publicUrl: string,
+) {
+  await emitEvent(tx, {
+    clientId: row.clientId,
+    type: 'monitoring.transaction.status_changed',
+    data: {
+      monitored_transaction_id: row.id,
+      client_reference: row.clientReference,
+      previous_decision: previous,
+      decision: row.decision,
+      decision_reason: row.decisionReason,
+      sanctions_hit: row.sanctionsHit,
+      remediation_url: remediationUrl(publicUrl, row),
+      remediation_status: row.remediationStatus,
+    },
+    occurredAt: now,
+    dedupKey: `monitoring:${row.id}:decision:${newId()}`,
+  });
+  await notifyDecision(tx, row, now);
+}
+
+/** IN_REVIEW and AWAITING_USER go to owner and operations (named-areas.md section 2). */
+async function notifyDecision(tx: DbOrTx, row: MonitoredTransactionRow, now: Date) {
+  if (row.decision !== 'IN_REVIEW' && row.decision !== 'AWAITING_USER') return;
+  await notify(tx, {
+    clientId: row.clientId,
+    category: 'monitoring',
+    severity: 'warning',
+    title:
+      row.decision === 'IN_REVIEW'
+        ? `Transaction ${row.clientReference} needs a review`
+        : `Transaction ${row.clientReference} is waiting for the customer`,
+    body: row.decisionReason ?? row.decision,
+    link: {
+      resource_type: 'monitored_transaction',
+      resource_id: row.id,
+      path: `/monitoring/transactions/${row.id}`,
+    },
+    audience: { roles: OWNER_AND_OPERATIONS },
+    at: now,
+  });
+}
+
+/** Applies one row of the decision table (the caller holds the row lock) with its event. */
+export async function moveDecision(
+  tx: DbOrTx,
+  row: MonitoredTransactionRow,
+  transition: DecisionTransition,
+  ctx: { now: Date; publicUrl: string; reason: string | null; extra?: Partial<MonitoredTransactionInsert> },
+): Promise<MonitoredTransactionRow> {
+  const from = row.decision as Decision;
+  if (!canApply(transition, from))
+    throw new Error(`monitoring transition ${transition} not allowed from ${from}`);
+  const updated = await updateIfDecision(tx, row.id, from, {
+    ...ctx.extra,
+    decision: targetOf(transition),
+    decisionReason: ctx.reason,
+    updatedAt: ctx.now,
+  });
+  if (!updated) throw conflict('Monitored transaction was changed meanwhile, please retry');
+  await emitDecisionChanged(tx, updated, from, ctx.now, ctx.publicUrl);
+  return updated;
+}
