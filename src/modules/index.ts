@@ -30,6 +30,9 @@ import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
+import { screeningNotificationRoutes } from './screening/notifications.routes';
+import { ownershipRoutes } from './screening/ownership.routes';
+import { screeningRoutes } from './screening/screening.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import './schedules/schedules.listeners';
 import { schedulesRoutes } from './schedules/schedules.routes';
@@ -66,6 +69,9 @@ export const apiModules: ModulePlugin[] = [
   billingRoutes,
   bulkLinksRoutes,
   schedulesRoutes,
+  screeningRoutes,
+  ownershipRoutes,
+  screeningNotificationRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [

@@ -11,6 +11,7 @@ import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
+import { runScreeningWorker } from '../modules/screening/screening.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { loopWorker, type Worker } from './loop';
@@ -74,6 +75,13 @@ export function createWorkers(deps: Deps): Worker[] {
       'invoice-payment-link',
       Math.max(deps.config.workerPollMs, 1000),
       () => processDuePaymentLinks(deps, 10),
+      deps.log,
+    ),
+    // Wallet screening: monitored re-screens, ownership expiry, the sandbox provider's due notifications.
+    loopWorker(
+      'wallet-screening',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => runScreeningWorker(deps),
       deps.log,
     ),
   ];
