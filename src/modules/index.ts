@@ -32,6 +32,7 @@ import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { screeningNotificationRoutes } from './screening/notifications.routes';
 import { ownershipRoutes } from './screening/ownership.routes';
+import { walletProofPageRoutes } from './screening/proof-page.routes';
 import { screeningRoutes } from './screening/screening.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import './schedules/schedules.listeners';
@@ -79,4 +80,5 @@ export const rootModules: ModulePlugin[] = [
   checkoutRoutes,
   sandboxBankRoutes,
   verifyPageRoutes,
+  walletProofPageRoutes,
 ];
