@@ -34,6 +34,7 @@ import { screeningNotificationRoutes } from './screening/notifications.routes';
 import { ownershipRoutes } from './screening/ownership.routes';
 import { walletProofPageRoutes } from './screening/proof-page.routes';
 import { screeningRoutes } from './screening/screening.routes';
+import './screening/screening.usage';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import './schedules/schedules.listeners';
 import { schedulesRoutes } from './schedules/schedules.routes';
