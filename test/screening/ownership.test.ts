@@ -1,16 +1,13 @@
 /**
  * Wallet ownership: every row of the status table, real signatures made here with known test keys
  * (EIP-191 secp256k1 and solana ed25519: valid, wrong key, wrong message), attempts, Satoshi test
- * through the signed chain-observer route, expiry by the worker, cancel, errors, cross-client 404s,
- * and production without a screening adapter (503, nothing stored).
+ * through the signed chain-observer route, expiry by the worker, cancel, errors, cross-client 404s.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
-import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screeningWallets } from '../../src/db/schema/index';
 import { signEip191 } from '../../src/modules/screening/signatures';
-import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
+import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { createKycWorld } from '../kyc/fixtures';
 import { api, eventsOf, runWorker } from './fixtures';
@@ -333,29 +330,5 @@ describe('self declaration, Satoshi test, expiry, cancel', () => {
         })
       ).statusCode,
     ).toBe(404);
-  });
-});
-
-describe('production without a screening adapter', () => {
-  it('answers 503 and stores nothing', async () => {
-    const prod = await createTestApp({ env: { ...PRODUCTION_ENV } });
-    try {
-      const c = await createTestClient(prod, { productionAccess: true });
-      const res = await prod.app.inject({
-        method: 'POST',
-        url: '/api/v1/screening/wallet',
-        headers: c.headers,
-        payload: { chain: 'ethereum', address: evmAddr(10) },
-      });
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ detail: 'Screening provider is not configured' });
-      const [n] = await prod.db
-        .select({ n: count() })
-        .from(screeningWallets)
-        .where(eq(screeningWallets.clientId, c.clientId));
-      expect(n!.n).toBe(0);
-    } finally {
-      await prod.close();
-    }
   });
 });
