@@ -120,7 +120,7 @@ export async function ownershipRoutes(app: FastifyInstance, { deps }: { deps: De
   r.post(
     '/screening/wallet-ownership/requests/:request_id/cancel',
     {
-      config: write,
+      config: { ...write, bodyless: true },
       schema: {
         tags,
         summary: 'Cancel an ownership request',

@@ -138,7 +138,7 @@ export async function screeningRoutes(app: FastifyInstance, { deps }: { deps: De
   r.post(
     '/screening/wallets/:wallet_id/rescreen',
     {
-      config: write,
+      config: { ...write, bodyless: true },
       schema: {
         tags,
         summary: 'Re-screen a wallet',
