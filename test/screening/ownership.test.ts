@@ -7,7 +7,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signEip191 } from '../../src/modules/screening/signatures';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { createKycWorld } from '../kyc/fixtures';
 import { api, eventsOf, runWorker } from './fixtures';
@@ -178,6 +178,13 @@ describe('message signing', () => {
 });
 
 describe('self declaration, Satoshi test, expiry, cancel', () => {
+  it('delivery email sends the proof link to the customer', async () => {
+    const r = (await create({ chain: 'ethereum', address: evmAddr(11), delivery: 'email' })).json();
+    const mail = (ctx.mailer as MemoryMailer).sent.find((m) => m.text.includes(r.proof_url));
+    expect(mail).toBeDefined();
+    expect(mail!.to).toMatch(/^jane-/);
+  });
+
   it('self declaration verifies with assurance low', async () => {
     const r = (
       await create({ chain: 'ethereum', address: evmAddr(2), methods: ['self_declaration'] })
