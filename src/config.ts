@@ -77,6 +77,18 @@ export interface Config {
   scheduleGraceDays: number;
   /** Payment schedules: payment links per instalment in all (first, automatic re-issues and reissues). */
   scheduleMaxLinksPerInstalment: number;
+  /** Wallet screening: adapter (`simulator`, or `none`: 503 `Screening provider is not configured`). */
+  screeningProvider: 'simulator' | 'none';
+  /** Wallet screening: wait inside POST /screening/wallet before answering `pending`. */
+  screeningSyncTimeoutMs: number;
+  /** Wallet screening: re-screen interval of monitored wallets. */
+  screeningRescreenHours: number;
+  /** Sandbox: delay before the `5555` screening completes through the signed route. */
+  sandboxScreeningDelaySeconds: number;
+  /** Wallet ownership: default lifetime of a request. */
+  walletOwnershipTtlSeconds: number;
+  /** Wallet ownership: signature attempts per request. */
+  walletOwnershipMaxAttempts: number;
 }
 
 export class ConfigError extends Error {
@@ -236,6 +248,16 @@ export function loadConfig(env: Env = process.env): Config {
     scheduleIssueDaysBefore: r.int('SVC_SCHEDULE_ISSUE_DAYS_BEFORE', 3, 0, 30),
     scheduleGraceDays: r.int('SVC_SCHEDULE_GRACE_DAYS', 7, 0, 60),
     scheduleMaxLinksPerInstalment: r.int('SVC_SCHEDULE_MAX_LINKS_PER_INSTALMENT', 3, 1, 100),
+    screeningProvider: r.oneOf(
+      'SVC_SCREENING_PROVIDER',
+      ['simulator', 'none'] as const,
+      environment === 'sandbox' ? 'simulator' : 'none',
+    ),
+    screeningSyncTimeoutMs: r.int('SVC_SCREENING_SYNC_TIMEOUT_MS', 5000, 0, 60000),
+    screeningRescreenHours: r.int('SVC_SCREENING_RESCREEN_HOURS', 24, 1, 24 * 365),
+    sandboxScreeningDelaySeconds: r.int('SVC_SANDBOX_SCREENING_DELAY_SECONDS', 5, 0, 86400),
+    walletOwnershipTtlSeconds: r.int('SVC_WALLET_OWNERSHIP_TTL_SECONDS', 86400, 300, 604800),
+    walletOwnershipMaxAttempts: r.int('SVC_WALLET_OWNERSHIP_MAX_ATTEMPTS', 5, 1, 100),
   };
 
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {

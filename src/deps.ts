@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { BankProvider } from './providers/bank/port';
 import type { Mailer } from './providers/mail/port';
+import type { ScreeningProvider } from './providers/screening/port';
 import type { SubTppNetwork } from './providers/subtpp/port';
 import type { VerificationProvider } from './providers/verification/port';
 import type { Clock } from './shared/clock';
@@ -20,6 +21,8 @@ export interface Providers {
   bank: BankProvider;
   /** Identity verification vendor, KYC and KYB (sandbox simulator on sandbox deployments). */
   verification: VerificationProvider;
+  /** Wallet screening and chain observer (sandbox simulator, or unconfigured: 503). */
+  screening: ScreeningProvider;
 }
 
 export interface Deps {

@@ -32,6 +32,11 @@ import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
+import { screeningNotificationRoutes } from './screening/notifications.routes';
+import { ownershipRoutes } from './screening/ownership.routes';
+import { walletProofPageRoutes } from './screening/proof-page.routes';
+import { screeningRoutes } from './screening/screening.routes';
+import './screening/screening.usage';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import './schedules/schedules.listeners';
 import { schedulesRoutes } from './schedules/schedules.routes';
@@ -69,6 +74,9 @@ export const apiModules: ModulePlugin[] = [
   bulkLinksRoutes,
   schedulesRoutes,
   monitoringRoutes,
+  screeningRoutes,
+  ownershipRoutes,
+  screeningNotificationRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [
@@ -77,4 +85,5 @@ export const rootModules: ModulePlugin[] = [
   sandboxBankRoutes,
   verifyPageRoutes,
   remediationPageRoutes,
+  walletProofPageRoutes,
 ];

@@ -4,6 +4,8 @@ import type { Providers } from '../deps';
 import type { Secrets } from '../shared/crypto';
 import { SandboxBank } from './bank/simulator';
 import { UnconfiguredBank } from './bank/unconfigured';
+import { SandboxScreeningProvider } from './screening/simulator';
+import { UnconfiguredScreeningProvider } from './screening/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
 import { SandboxVerificationProvider } from './verification/simulator';
 import { UnconfiguredVerificationProvider } from './verification/unconfigured';
@@ -28,5 +30,12 @@ export function createProviders(config: Config, secrets: Secrets): Providers {
             encryptionKey: secrets.encryptionKey,
           })
         : new UnconfiguredVerificationProvider(),
+    screening:
+      config.screeningProvider === 'simulator'
+        ? new SandboxScreeningProvider({
+            secret: secrets.providerWebhookSecret,
+            delaySeconds: config.sandboxScreeningDelaySeconds,
+          })
+        : new UnconfiguredScreeningProvider(),
   };
 }

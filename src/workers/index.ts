@@ -13,6 +13,7 @@ import { expireDueRemediations } from '../modules/monitoring/monitoring.reviews'
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { compactTransactionCounts } from '../modules/payments/transaction-counts';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
+import { runScreeningWorker } from '../modules/screening/screening.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { loopWorker, type Worker } from './loop';
@@ -90,5 +91,12 @@ export function createWorkers(deps: Deps): Worker[] {
     ),
     // Monitoring remediations past their TTL move to the policy's on_remediation_expiry.
     loopWorker('monitoring-remediation-expiry', 60_000, () => expireDueRemediations(deps, 100), deps.log),
+    // Wallet screening: monitored re-screens, ownership expiry, the sandbox provider's due notifications.
+    loopWorker(
+      'wallet-screening',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => runScreeningWorker(deps),
+      deps.log,
+    ),
   ];
 }

@@ -1,0 +1,90 @@
+/** The chain observer's deposit notifications for Satoshi tests, and the sandbox ownership simulate endpoint. */
+import type { Deps } from '../../deps';
+import type { ClientAuth } from '../../plugins/auth';
+import type { ScreeningNotification } from '../../providers/screening/port';
+import { SandboxScreeningProvider } from '../../providers/screening/simulator';
+import { badRequest, notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { type Chain, normalizeAddress } from './addresses';
+import { moveOwnership, type OwnershipRow, type OwnershipStatus, TERMINAL } from './ownership.machine';
+import { findOwnership } from './ownership.repo';
+import { getOwnershipRequest } from './ownership.service';
+import { SM } from './screening.messages';
+
+const units = (amount: string) => {
+  const m = /^(\d+)(?:\.(\d{1,18}))?$/.exec(amount.trim());
+  if (!m) return null;
+  return BigInt(m[1]!) * 10n ** 18n + BigInt((m[2] ?? '').padEnd(18, '0'));
+};
+
+/** A deposit the observer saw: exact amount from the wallet before the window closes verifies; anything else fails. */
+export async function applyDepositNotification(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  n: Extract<ScreeningNotification, { type: 'deposit.observed' }>,
+): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(n.reference)) return false;
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const r = await findOwnership(tx, null, n.reference, true);
+    if (r?.status !== 'verifying' || !r.satoshiTest) return false;
+    const fromOk =
+      normalizeAddress(r.chain as Chain, n.deposit.from_address) ===
+      normalizeAddress(r.chain as Chain, r.address);
+    const expected = units(r.satoshiTest.amount);
+    const got = units(n.deposit.amount);
+    const inWindow = now <= new Date(r.satoshiTest.expires_at);
+    if (fromOk && inWindow && got !== null && got === expected && n.deposit.asset === r.satoshiTest.asset) {
+      await moveOwnership(tx, r, 'verified', { now });
+      return true;
+    }
+    if (!fromOk) return false; // someone else's deposit says nothing about this wallet
+    await moveOwnership(tx, r, 'failed', {
+      now,
+      set: { failureReason: inWindow ? SM.wrongAmount : SM.depositWindowClosed },
+    });
+    return true;
+  });
+}
+
+/** Asks the sandbox chain observer to report the deposit (exact, or off by 0.00001). */
+export async function reportSandboxDeposit(deps: Pick<Deps, 'providers'>, r: OwnershipRow, exact: boolean) {
+  const sim = deps.providers.screening;
+  if (!(sim instanceof SandboxScreeningProvider)) throw notFound(M.notFound);
+  const s = r.satoshiTest!;
+  const amount = exact ? s.amount : (Number(s.amount) + 0.00001).toFixed(5);
+  await sim.simulateDeposit(r.id, {
+    from_address: r.address,
+    to_address: s.deposit_address,
+    amount,
+    asset: s.asset,
+  });
+}
+
+type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log' | 'mailer'>;
+
+export async function simulateOwnership(
+  deps: D,
+  auth: ClientAuth,
+  id: string,
+  action: 'deposit_received' | 'deposit_wrong_amount' | 'expire',
+) {
+  if (
+    deps.config.environment !== 'sandbox' ||
+    !(deps.providers.screening instanceof SandboxScreeningProvider)
+  )
+    throw notFound(M.notFound);
+  const r = await findOwnership(deps.db, auth.clientId, id);
+  if (!r) throw notFound(SM.ownershipNotFound);
+  if (TERMINAL.includes(r.status as OwnershipStatus)) throw badRequest(SM.terminal(r.status));
+  if (action === 'expire') {
+    await deps.db.transaction(async (tx) => {
+      const locked = (await findOwnership(tx, auth.clientId, id, true))!;
+      if (TERMINAL.includes(locked.status as OwnershipStatus)) throw badRequest(SM.terminal(locked.status));
+      await moveOwnership(tx, locked, 'expired', { now: deps.clock.now() });
+    });
+  } else {
+    if (r.status !== 'verifying') throw badRequest(SM.notVerifying(r.status));
+    await reportSandboxDeposit(deps, r, action === 'deposit_received');
+  }
+  return getOwnershipRequest(deps, auth.clientId, id);
+}

@@ -1,0 +1,304 @@
+/**
+ * Wallet ownership requests (named-areas.md section 3): a challenge to sign (EIP-191 or ed25519,
+ * verified locally), a Satoshi test reported by the chain observer, or a self declaration; with
+ * attempts, expiry and cancel. The hosted proof page uses the same functions by token.
+ */
+import { randomInt } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { type DbOrTx, rowsOf } from '../../db/client';
+import type { Deps } from '../../deps';
+import type { ClientAuth } from '../../plugins/auth';
+import { badRequest, invalidField, notFound } from '../../shared/errors';
+import { randomToken } from '../../shared/ids';
+import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
+import { recordActivity } from '../activity/activity.writer';
+import { assertFeatureEnabled } from '../features/features';
+import { type Chain, NATIVE_ASSET, normalizeAddress, supportsMessageSigning } from './addresses';
+import {
+  emitOwnershipEvent,
+  moveOwnership,
+  type OwnershipMethod,
+  type OwnershipRow,
+  type OwnershipStatus,
+  TERMINAL,
+} from './ownership.machine';
+import {
+  findOwnership,
+  insertOwnership,
+  listOwnership,
+  type OwnershipFilters,
+  updateOwnership,
+} from './ownership.repo';
+import { SM } from './screening.messages';
+import { updateWallet, upsertWallet } from './screening.repo';
+import { assertScreeningConfigured, checkAddress, checkCustomer } from './screening.service';
+import { verifyOwnershipSignature } from './signatures';
+
+type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log' | 'mailer'>;
+
+export function toOwnershipView(r: OwnershipRow, publicUrl: string) {
+  return {
+    request_id: r.id,
+    wallet_id: r.walletId,
+    chain: r.chain,
+    address: r.address,
+    status: r.status as OwnershipStatus,
+    methods: r.methods,
+    method: r.method,
+    user_id: r.userId,
+    business_customer_id: r.businessCustomerId,
+    proof_url: `${publicUrl}/wallet-proof/${r.token}`,
+    challenge: { message: r.challengeMessage, nonce: r.nonce },
+    satoshi_test: r.satoshiTest,
+    attempts_remaining: r.attemptsRemaining,
+    failure_reason: r.failureReason,
+    redirect_url: r.redirectUrl,
+    delivery: r.delivery as 'email' | 'none',
+    client_reference: r.clientReference,
+    assurance: r.assurance,
+    expires_at: r.expiresAt.toISOString(),
+    verified_at: r.verifiedAt ? r.verifiedAt.toISOString() : null,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+export interface CreateOwnershipInput {
+  chain: Chain;
+  address: string;
+  user_id?: string;
+  business_customer_id?: string;
+  methods?: OwnershipMethod[];
+  expires_in_seconds?: number;
+  redirect_url?: string;
+  delivery?: 'email' | 'none';
+  client_reference?: string;
+}
+
+/** The email of the request's customer (user or business), for `delivery: email`. */
+async function customerEmail(db: DbOrTx, r: Pick<OwnershipRow, 'userId' | 'businessCustomerId'>) {
+  const res = r.userId
+    ? await db.execute(sql`select email from kyc_users where id = ${r.userId}::uuid`)
+    : await db.execute(sql`select email from business_customers where id = ${r.businessCustomerId}::uuid`);
+  return rowsOf<{ email: string }>(res)[0]?.email ?? null;
+}
+
+/** Creates the request in the caller's transaction (the API and travel rule's unhosted wallets). */
+export async function createOwnershipInTx(
+  tx: DbOrTx,
+  deps: Pick<Deps, 'config'>,
+  now: Date,
+  clientId: string,
+  input: CreateOwnershipInput,
+): Promise<OwnershipRow> {
+  const signing = supportsMessageSigning(input.chain);
+  const methods = [
+    ...new Set(input.methods ?? (signing ? ['message_signing', 'satoshi_test'] : ['satoshi_test'])),
+  ];
+  if (methods.includes('message_signing') && !signing)
+    throw badRequest(SM.methodNotSupported('message_signing', input.chain));
+  const res = await tx.execute(sql`select company_name from clients where id = ${clientId}::uuid`);
+  const clientName = rowsOf<{ company_name: string }>(res)[0]?.company_name ?? 'The merchant';
+  const wallet = await upsertWallet(tx, {
+    clientId,
+    chain: input.chain,
+    address: input.address,
+    normalizedAddress: normalizeAddress(input.chain, input.address),
+    userId: input.user_id ?? null,
+    businessCustomerId: input.business_customer_id ?? null,
+    riskLevel: 'unknown',
+    createdAt: now,
+    updatedAt: now,
+  });
+  const nonce = randomToken(16);
+  const ttl = input.expires_in_seconds ?? deps.config.walletOwnershipTtlSeconds;
+  const r = await insertOwnership(tx, {
+    clientId,
+    walletId: wallet.id,
+    chain: wallet.chain,
+    address: wallet.address,
+    status: 'pending',
+    methods,
+    userId: input.user_id ?? null,
+    businessCustomerId: input.business_customer_id ?? null,
+    token: randomToken(32),
+    challengeMessage: `${clientName} asks you to prove control of ${wallet.address} on ${wallet.chain}. Nonce: ${nonce}. Issued: ${now.toISOString()}`,
+    nonce,
+    attemptsRemaining: deps.config.walletOwnershipMaxAttempts,
+    redirectUrl: input.redirect_url ?? null,
+    delivery: input.delivery ?? 'none',
+    clientReference: input.client_reference ?? null,
+    previousOwnershipStatus: wallet.ownershipStatus === 'pending' ? 'unverified' : wallet.ownershipStatus,
+    expiresAt: new Date(now.getTime() + ttl * 1000),
+    createdAt: now,
+    updatedAt: now,
+  });
+  await updateWallet(tx, wallet.id, { ownershipStatus: 'pending', updatedAt: now });
+  await emitOwnershipEvent(tx, r, null, now);
+  await recordActivity(tx, {
+    clientId,
+    action: 'wallet_ownership_request.created',
+    at: now,
+    target: { type: 'wallet_ownership_request', id: r.id, label: `${r.chain} ${r.address}` },
+    metadata: { methods, delivery: r.delivery },
+  });
+  return r;
+}
+
+export async function createOwnershipRequest(deps: D, auth: ClientAuth, input: CreateOwnershipInput) {
+  await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
+  assertScreeningConfigured(deps);
+  checkAddress(input.chain, input.address);
+  if (!input.user_id === !input.business_customer_id) throw invalidField(['body', 'user_id'], SM.oneCustomer);
+  await checkCustomer(deps.db, auth.clientId, input.user_id, input.business_customer_id);
+  const now = deps.clock.now();
+  const r = await deps.db.transaction((tx) => createOwnershipInTx(tx, deps, now, auth.clientId, input));
+  if (r.delivery === 'email') await sendProofEmail(deps, r);
+  return toOwnershipView(r, deps.config.publicUrl);
+}
+
+async function sendProofEmail(deps: D, r: OwnershipRow) {
+  const to = await customerEmail(deps.db, r);
+  if (!to) return;
+  const url = `${deps.config.publicUrl}/wallet-proof/${r.token}`;
+  try {
+    await deps.mailer.send({
+      to,
+      subject: 'Please confirm you control your wallet',
+      text: `Please prove that you control ${r.address} on ${r.chain}: ${url}\nThis link expires at ${r.expiresAt.toISOString()}.`,
+    });
+  } catch (err) {
+    deps.log.warn({ err, requestId: r.id }, 'wallet proof email failed');
+  }
+}
+
+export async function listOwnershipRequests(deps: D, clientId: string, p: PageParams, f: OwnershipFilters) {
+  const { rows, total } = await listOwnership(deps.db, clientId, { ...f, q: normalizeSearchQuery(f.q) }, p);
+  return {
+    ownership_requests: rows.map((r) => toOwnershipView(r, deps.config.publicUrl)),
+    pagination: paginationMeta(total, p),
+  };
+}
+
+export async function getOwnershipRequest(deps: D, clientId: string, id: string) {
+  const r = await findOwnership(deps.db, clientId, id);
+  if (!r) throw notFound(SM.ownershipNotFound);
+  return toOwnershipView(r, deps.config.publicUrl);
+}
+
+export interface ProofInput {
+  method: OwnershipMethod;
+  signature?: string;
+  declarant_name?: string;
+}
+
+/** Applies a proof to the (row-locked) request; `invalid` means a wrong signature was counted. */
+export async function applyProof(
+  deps: D,
+  tx: DbOrTx,
+  r: OwnershipRow,
+  input: ProofInput,
+): Promise<{ row: OwnershipRow; invalid: boolean }> {
+  const now = deps.clock.now();
+  if (TERMINAL.includes(r.status as OwnershipStatus)) throw badRequest(SM.terminal(r.status));
+  if (!r.methods.includes(input.method)) throw badRequest(SM.methodNotAllowed(input.method));
+  if (r.status === 'verifying') throw badRequest(SM.methodNotAllowed(input.method));
+  if (input.method === 'self_declaration') {
+    const name = input.declarant_name?.trim();
+    if (!name) throw invalidField(['body', 'declarant_name'], SM.declarantRequired);
+    const row = await moveOwnership(tx, r, 'verified', {
+      now,
+      set: { method: 'self_declaration', declarantName: name, assurance: 'low' },
+    });
+    return { row, invalid: false };
+  }
+  if (input.method === 'satoshi_test') {
+    const amount = (randomInt(1, 100) / 100000).toFixed(5);
+    const asset = NATIVE_ASSET[r.chain as Chain];
+    const until = new Date(Math.min(r.expiresAt.getTime(), now.getTime() + 3600_000));
+    const { depositAddress } = await deps.providers.screening.watchDeposit({
+      requestId: r.id,
+      chain: r.chain,
+      fromAddress: r.address,
+      asset,
+      amount,
+      until,
+    });
+    const row = await moveOwnership(tx, r, 'verifying', {
+      now,
+      set: {
+        method: 'satoshi_test',
+        satoshiTest: { deposit_address: depositAddress, amount, asset, expires_at: until.toISOString() },
+      },
+    });
+    return { row, invalid: false };
+  }
+  const signature = input.signature?.trim();
+  if (!signature) throw invalidField(['body', 'signature'], SM.signatureRequired);
+  if (verifyOwnershipSignature(r.chain as Chain, r.address, r.challengeMessage, signature)) {
+    const row = await moveOwnership(tx, r, 'verified', {
+      now,
+      set: { method: 'message_signing', assurance: 'high' },
+    });
+    return { row, invalid: false };
+  }
+  const left = r.attemptsRemaining - 1;
+  if (left <= 0) {
+    const row = await moveOwnership(tx, r, 'failed', {
+      now,
+      set: { attemptsRemaining: 0, method: 'message_signing', failureReason: SM.attemptsExhausted },
+    });
+    return { row, invalid: true };
+  }
+  const row = await updateOwnership(tx, r.id, { attemptsRemaining: left, updatedAt: now });
+  await recordActivity(tx, {
+    clientId: r.clientId,
+    action: 'wallet_ownership_request.signature_rejected',
+    at: now,
+    target: { type: 'wallet_ownership_request', id: r.id, label: `${r.chain} ${r.address}` },
+    outcome: 'failure',
+    metadata: { attempts_remaining: left },
+  });
+  return { row, invalid: true };
+}
+
+export async function submitProof(deps: D, auth: ClientAuth, id: string, input: ProofInput) {
+  await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
+  const res = await deps.db.transaction(async (tx) => {
+    const r = await findOwnership(tx, auth.clientId, id, true);
+    if (!r) throw notFound(SM.ownershipNotFound);
+    return applyProof(deps, tx, r, input);
+  });
+  if (res.invalid) throw badRequest(SM.invalidSignature);
+  return toOwnershipView(res.row, deps.config.publicUrl);
+}
+
+export async function cancelOwnershipRequest(deps: D, auth: ClientAuth, id: string) {
+  await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
+  const row = await deps.db.transaction(async (tx) => {
+    const r = await findOwnership(tx, auth.clientId, id, true);
+    if (!r) throw notFound(SM.ownershipNotFound);
+    if (TERMINAL.includes(r.status as OwnershipStatus)) throw badRequest(SM.terminal(r.status));
+    return moveOwnership(tx, r, 'canceled', { now: deps.clock.now() });
+  });
+  return toOwnershipView(row, deps.config.publicUrl);
+}
+
+/** Worker: pending/verifying requests past expires_at expire; Satoshi windows that closed earlier fail. */
+export async function expireOwnershipRequests(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promise<number> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const res = await tx.execute(sql`
+      select id from wallet_ownership_requests
+      where (status = 'pending' and expires_at <= ${now.toISOString()}::timestamptz)
+         or (status = 'verifying' and (expires_at <= ${now.toISOString()}::timestamptz
+             or (satoshi_test->>'expires_at')::timestamptz <= ${now.toISOString()}::timestamptz))
+      order by expires_at limit ${limit} for update skip locked`);
+    const ids = rowsOf<{ id: string }>(res).map((r) => r.id);
+    for (const id of ids) {
+      const r = (await findOwnership(tx, null, id))!;
+      if (r.expiresAt <= now) await moveOwnership(tx, r, 'expired', { now });
+      else await moveOwnership(tx, r, 'failed', { now, set: { failureReason: SM.depositWindowClosed } });
+    }
+    return ids.length;
+  });
+}

@@ -1,0 +1,339 @@
+/**
+ * Wallet screening (named-areas.md section 3): validate the address for its chain, reuse a fresh
+ * completed screening (`max_age_seconds`), otherwise record a pending screening, ask the provider
+ * within SVC_SCREENING_SYNC_TIMEOUT_MS and apply its answer; a late answer arrives by notification.
+ */
+import { sql } from 'drizzle-orm';
+import { type DbOrTx, rowsOf } from '../../db/client';
+import type { Deps } from '../../deps';
+import type { ClientAuth } from '../../plugins/auth';
+import type { RiskCategory, RiskLevel, ScreenOutcome } from '../../providers/screening/port';
+import { SandboxScreeningProvider, sandboxRisk } from '../../providers/screening/simulator';
+import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
+import { recordActivity } from '../activity/activity.writer';
+import { assertFeatureEnabled } from '../features/features';
+import { type Chain, isValidAddress, normalizeAddress } from './addresses';
+import { SM } from './screening.messages';
+import {
+  findScreening,
+  findWallet,
+  findWalletByAddress,
+  freshCompletedScreening,
+  insertScreening,
+  latestScreenings,
+  listWallets,
+  type ScreeningRow,
+  updateWallet,
+  upsertWallet,
+  type WalletFilters,
+  type WalletRow,
+} from './screening.repo';
+import { applyScreeningOutcome } from './screening.results';
+import { toScreeningView, toWalletView } from './screening.view';
+
+export type Trigger = 'api' | 'rescreen' | 'monitoring' | 'travel_rule';
+
+export function assertScreeningConfigured(deps: Pick<Deps, 'providers'>) {
+  if (!deps.providers.screening.configured) throw new AppError(503, SM.providerNotConfigured);
+}
+
+/** 422 at ["body","address"] unless the address is valid for the chain. */
+export function checkAddress(chain: Chain, address: string, loc: (string | number)[] = ['body', 'address']) {
+  if (!isValidAddress(chain, address)) throw invalidField(loc, SM.invalidAddress(chain));
+}
+
+/** 404 unless the customer named exists for this client; 422 when both are given. */
+export async function checkCustomer(
+  db: DbOrTx,
+  clientId: string,
+  userId?: string | null,
+  businessId?: string | null,
+) {
+  if (userId && businessId) throw invalidField(['body', 'business_customer_id'], SM.notBoth);
+  if (userId) {
+    const r = await db.execute(
+      sql`select 1 from kyc_users where id = ${userId}::uuid and client_id = ${clientId}::uuid`,
+    );
+    if (rowsOf(r).length === 0) throw notFound(M.userNotFound);
+  }
+  if (businessId) {
+    const r = await db.execute(
+      sql`select 1 from business_customers where id = ${businessId}::uuid and client_id = ${clientId}::uuid`,
+    );
+    if (rowsOf(r).length === 0) throw notFound(M.businessCustomerNotFound);
+  }
+}
+
+export interface ScreenInput {
+  chain: Chain;
+  address: string;
+  asset?: string;
+  user_id?: string;
+  business_customer_id?: string;
+  client_reference?: string;
+  label?: string;
+  monitor?: boolean;
+  max_age_seconds?: number;
+}
+
+type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
+
+/** Records the pending screening (and the wallet) in the caller's transaction. */
+export async function createPendingScreening(
+  tx: DbOrTx,
+  deps: Pick<Deps, 'config'>,
+  now: Date,
+  clientId: string,
+  input: ScreenInput,
+  trigger: Trigger,
+): Promise<{ wallet: WalletRow; screening: ScreeningRow }> {
+  const normalized = normalizeAddress(input.chain, input.address);
+  let wallet = await upsertWallet(tx, {
+    clientId,
+    chain: input.chain,
+    address: input.address,
+    normalizedAddress: normalized,
+    label: input.label ?? null,
+    userId: input.user_id ?? null,
+    businessCustomerId: input.business_customer_id ?? null,
+    monitored: input.monitor === true,
+    riskLevel: 'unknown',
+    createdAt: now,
+    updatedAt: now,
+  });
+  const set: Partial<WalletRow> = {};
+  if (input.label !== undefined && input.label !== wallet.label) set.label = input.label;
+  if (input.user_id && !wallet.userId && !wallet.businessCustomerId) set.userId = input.user_id;
+  if (input.business_customer_id && !wallet.userId && !wallet.businessCustomerId)
+    set.businessCustomerId = input.business_customer_id;
+  if (input.monitor === true && !wallet.monitored) set.monitored = true;
+  const monitored = set.monitored ?? wallet.monitored;
+  if (monitored) set.nextRescreenAt = new Date(now.getTime() + deps.config.screeningRescreenHours * 3600_000);
+  if (Object.keys(set).length > 0) wallet = await updateWallet(tx, wallet.id, { ...set, updatedAt: now });
+  const screening = await insertScreening(tx, {
+    clientId,
+    walletId: wallet.id,
+    chain: wallet.chain,
+    address: wallet.address,
+    asset: input.asset ?? null,
+    status: 'pending',
+    clientReference: input.client_reference ?? null,
+    userId: input.user_id ?? wallet.userId,
+    businessCustomerId: input.business_customer_id ?? wallet.businessCustomerId,
+    trigger,
+    createdAt: now,
+  });
+  await recordActivity(tx, {
+    clientId,
+    action: 'wallet_screening.created',
+    at: now,
+    target: { type: 'wallet_screening', id: screening.id, label: `${wallet.chain} ${wallet.address}` },
+    metadata: { wallet_id: wallet.id, trigger, client_reference: screening.clientReference },
+  });
+  return { wallet, screening };
+}
+
+/** Asks the provider (outside any transaction) and applies a synchronous answer; pending stays pending. */
+export async function runProvider(deps: D, screening: ScreeningRow): Promise<ScreeningRow> {
+  let timer: NodeJS.Timeout | undefined;
+  let outcome: ScreenOutcome;
+  try {
+    const call = deps.providers.screening.screenWallet({
+      screeningId: screening.id,
+      walletId: screening.walletId,
+      chain: screening.chain,
+      address: screening.address,
+      asset: screening.asset,
+    });
+    const timeout = new Promise<ScreenOutcome>((resolve) => {
+      timer = setTimeout(() => resolve({ status: 'pending' }), deps.config.screeningSyncTimeoutMs);
+    });
+    outcome = await Promise.race([call, timeout]);
+    // A call that loses the race keeps running; its failure must not become an unhandled rejection.
+    call.catch((err) => deps.log.warn({ err, screeningId: screening.id }, 'late screening provider error'));
+  } catch (err) {
+    deps.log.error({ err, screeningId: screening.id }, 'screening provider call failed');
+    outcome = { status: 'failed', reason: SM.providerError };
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+  if (outcome.status === 'pending') return screening;
+  const r = await applyScreeningOutcome(deps, screening.id, outcome, 1);
+  return r.screening ?? screening;
+}
+
+export async function screenWallet(deps: D, auth: ClientAuth, input: ScreenInput) {
+  await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
+  assertScreeningConfigured(deps);
+  checkAddress(input.chain, input.address);
+  await checkCustomer(deps.db, auth.clientId, input.user_id, input.business_customer_id);
+  const now = deps.clock.now();
+  const maxAge = input.max_age_seconds ?? 0;
+  if (maxAge > 0) {
+    const existing = await findWalletByAddress(
+      deps.db,
+      auth.clientId,
+      input.chain,
+      normalizeAddress(input.chain, input.address),
+    );
+    const fresh =
+      existing &&
+      (await freshCompletedScreening(deps.db, existing.id, new Date(now.getTime() - maxAge * 1000)));
+    if (fresh) return { status: 200, body: toScreeningView(fresh, true) };
+  }
+  const { screening } = await deps.db.transaction((tx) =>
+    createPendingScreening(tx, deps, now, auth.clientId, input, 'api'),
+  );
+  return { status: 201, body: toScreeningView(await runProvider(deps, screening)) };
+}
+
+export async function getScreening(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
+  const s = await findScreening(deps.db, clientId, id);
+  if (!s) throw notFound(SM.screeningNotFound);
+  return toScreeningView(s);
+}
+
+export async function listClientWallets(
+  deps: Pick<Deps, 'db'>,
+  clientId: string,
+  p: PageParams,
+  f: WalletFilters,
+) {
+  const { rows, total } = await listWallets(deps.db, clientId, { ...f, q: normalizeSearchQuery(f.q) }, p);
+  return counterPage('wallets', rows.map(toWalletView), total, p);
+}
+
+export async function getWallet(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
+  const w = await findWallet(deps.db, clientId, id);
+  if (!w) throw notFound(SM.walletNotFound);
+  const screenings = await latestScreenings(deps.db, w.id);
+  return { ...toWalletView(w), screenings: screenings.map((s) => toScreeningView(s)) };
+}
+
+export interface PatchWalletInput {
+  label?: string | null;
+  monitored?: boolean;
+  user_id?: string | null;
+  business_customer_id?: string | null;
+}
+
+export async function patchWallet(deps: D, auth: ClientAuth, id: string, input: PatchWalletInput) {
+  await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
+  await checkCustomer(deps.db, auth.clientId, input.user_id, input.business_customer_id);
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const w = await findWallet(tx, auth.clientId, id, true);
+    if (!w) throw notFound(SM.walletNotFound);
+    const set: Partial<WalletRow> = {};
+    if (input.label !== undefined) set.label = input.label;
+    if (input.user_id !== undefined) {
+      set.userId = input.user_id;
+      if (input.user_id) set.businessCustomerId = null;
+    }
+    if (input.business_customer_id !== undefined) {
+      set.businessCustomerId = input.business_customer_id;
+      if (input.business_customer_id) set.userId = null;
+    }
+    if (input.monitored !== undefined && input.monitored !== w.monitored) {
+      set.monitored = input.monitored;
+      const base = w.lastScreenedAt ?? now;
+      set.nextRescreenAt = input.monitored
+        ? new Date(Math.max(now.getTime(), base.getTime() + deps.config.screeningRescreenHours * 3600_000))
+        : null;
+    }
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    const before = toWalletView(w) as Record<string, unknown>;
+    const after = toWalletView({ ...w, ...set }) as Record<string, unknown>;
+    for (const k of ['label', 'monitored', 'user_id', 'business_customer_id'])
+      if (before[k] !== after[k]) changes[k] = { from: before[k], to: after[k] };
+    await updateWallet(tx, w.id, { ...set, updatedAt: now });
+    await recordActivity(tx, {
+      clientId: auth.clientId,
+      action: 'wallet.updated',
+      at: now,
+      target: { type: 'wallet', id: w.id, label: `${w.chain} ${w.address}` },
+      changes,
+    });
+  });
+  return getWallet(deps, auth.clientId, id);
+}
+
+/** A new screening of a known wallet (`rescreen` from the API, `monitoring` from the worker). */
+export async function rescreenWallet(
+  deps: D,
+  clientId: string,
+  walletId: string,
+  trigger: Trigger = 'rescreen',
+) {
+  const now = deps.clock.now();
+  const { screening } = await deps.db.transaction(async (tx) => {
+    const w = await findWallet(tx, clientId, walletId, true);
+    if (!w) throw notFound(SM.walletNotFound);
+    return createPendingScreening(
+      tx,
+      deps,
+      now,
+      clientId,
+      { chain: w.chain as Chain, address: w.address },
+      trigger,
+    );
+  });
+  return runProvider(deps, screening);
+}
+
+export async function rescreenClientWallet(deps: D, auth: ClientAuth, walletId: string) {
+  await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
+  assertScreeningConfigured(deps);
+  return toScreeningView(await rescreenWallet(deps, auth.clientId, walletId));
+}
+
+/** Sandbox: the simulator sends the pending screening's result through the signed route. */
+export async function simulateScreening(
+  deps: D,
+  auth: ClientAuth,
+  id: string,
+  input: { risk_level: RiskLevel; sanctions_hit?: boolean; categories?: RiskCategory[] },
+) {
+  const sim = deps.providers.screening;
+  if (deps.config.environment !== 'sandbox' || !(sim instanceof SandboxScreeningProvider))
+    throw notFound(M.notFound);
+  const s = await findScreening(deps.db, auth.clientId, id);
+  if (!s) throw notFound(SM.screeningNotFound);
+  if (s.status !== 'pending') throw badRequest(SM.notPending(s.status));
+  await sim.simulateScreening(s.id, {
+    status: 'completed',
+    risk: sandboxRisk(input.risk_level, { sanctionsHit: input.sanctions_hit, categories: input.categories }),
+  });
+  return getScreening(deps, auth.clientId, id);
+}
+
+/** Worker: monitored wallets due for a re-screen (claimed with FOR UPDATE SKIP LOCKED). */
+export async function rescreenDueWallets(deps: D, limit = 20): Promise<number> {
+  if (!deps.providers.screening.configured) return 0;
+  const now = deps.clock.now();
+  const claimed = await deps.db.transaction(async (tx) => {
+    const res = await tx.execute(sql`
+      select id, client_id from screening_wallets
+      where monitored = true and next_rescreen_at <= ${now.toISOString()}::timestamptz
+      order by next_rescreen_at limit ${limit} for update skip locked`);
+    const rows = rowsOf<{ id: string; client_id: string }>(res);
+    const out: ScreeningRow[] = [];
+    for (const r of rows) {
+      const w = (await findWallet(tx, r.client_id, r.id))!;
+      const { screening } = await createPendingScreening(
+        tx,
+        deps,
+        now,
+        r.client_id,
+        { chain: w.chain as Chain, address: w.address },
+        'monitoring',
+      );
+      out.push(screening);
+    }
+    return out;
+  });
+  for (const s of claimed) await runProvider(deps, s);
+  return claimed.length;
+}

@@ -1,0 +1,116 @@
+/**
+ * The screening provider adapter (named-areas.md section 3): wallet risk and the chain observer used
+ * by Satoshi tests. The screening module talks to a vendor only through this interface and only in
+ * normalized terms (risk fields of the spec; vendor names and raw codes never leave the adapter).
+ * Calls are made outside database transactions. Results that are not answered at once arrive later
+ * as signed notifications on POST /providers/screening/notifications.
+ */
+import type { Db } from '../../db/client';
+import type { Cluster, Exposure } from '../../db/schema/screening';
+import type { Clock } from '../../shared/clock';
+
+export const RISK_LEVELS = ['unknown', 'low', 'medium', 'high', 'severe'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+export const RISK_CATEGORIES = [
+  'sanctions',
+  'terrorist_financing',
+  'darknet_market',
+  'ransomware',
+  'scam',
+  'stolen_funds',
+  'mixer',
+  'gambling',
+  'unlicensed_exchange',
+  'exchange',
+  'defi',
+  'p2p_exchange',
+  'atm',
+  'other',
+] as const;
+export type RiskCategory = (typeof RISK_CATEGORIES)[number];
+
+export interface WalletRisk {
+  risk_level: RiskLevel;
+  risk_score: number;
+  sanctions_hit: boolean;
+  categories: RiskCategory[];
+  exposures: Exposure[];
+  cluster: Cluster | null;
+  risk_reasons: string[];
+}
+
+export type ScreenOutcome =
+  | { status: 'completed'; risk: WalletRisk }
+  | { status: 'failed'; reason: string }
+  | { status: 'pending' };
+
+export interface ScreenRequest {
+  /** The service's screening id; notifications name it as `reference`. */
+  screeningId: string;
+  /** The service's wallet id (the provider's subject). */
+  walletId: string;
+  chain: string;
+  address: string;
+  asset: string | null;
+}
+
+export interface DepositWatchRequest {
+  /** The ownership request id; the deposit notification names it as `reference`. */
+  requestId: string;
+  chain: string;
+  fromAddress: string;
+  asset: string;
+  amount: string;
+  until: Date;
+}
+
+/** A verified inbound notification. */
+export type ScreeningNotification =
+  | {
+      type: 'screening.result';
+      eventId: string;
+      reference: string;
+      revision: number;
+      outcome: Exclude<ScreenOutcome, { status: 'pending' }>;
+    }
+  | {
+      type: 'deposit.observed';
+      eventId: string;
+      reference: string;
+      revision: number;
+      deposit: { from_address: string; to_address: string; amount: string; asset: string };
+    };
+
+export interface ScreeningAttachContext {
+  db: Db;
+  clock: Clock;
+  /** Posts a signed notification through the service's own inbound route. */
+  deliver: (
+    rawBody: string,
+    headers: Record<string, string>,
+  ) => Promise<{ statusCode: number; body: string }>;
+}
+
+export class ScreeningProviderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ScreeningProviderError';
+  }
+}
+
+export const SCREENING_SIGNATURE_HEADER = 'X-Provider-Signature';
+
+export interface ScreeningProvider {
+  /** False for a deployment with no adapter: the service answers 503 and stores nothing. */
+  readonly configured: boolean;
+  attach?(ctx: ScreeningAttachContext): void;
+  screenWallet(req: ScreenRequest): Promise<ScreenOutcome>;
+  /** Asks the chain observer to report a deposit from `fromAddress`; returns where to send it. */
+  watchDeposit(req: DepositWatchRequest): Promise<{ depositAddress: string }>;
+  /** Checks the signature and parses the body; null when unsigned, badly signed, stale or malformed. */
+  verifyNotification(
+    rawBody: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): ScreeningNotification | null;
+}
