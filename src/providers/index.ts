@@ -7,6 +7,8 @@ import { UnconfiguredBank } from './bank/unconfigured';
 import { SandboxScreeningProvider } from './screening/simulator';
 import { UnconfiguredScreeningProvider } from './screening/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
+import { SandboxTravelRuleNetwork } from './travel-rule/simulator';
+import { UnconfiguredTravelRuleNetwork } from './travel-rule/unconfigured';
 import { SandboxVerificationProvider } from './verification/simulator';
 import { UnconfiguredVerificationProvider } from './verification/unconfigured';
 
@@ -37,5 +39,12 @@ export function createProviders(config: Config, secrets: Secrets): Providers {
             delaySeconds: config.sandboxScreeningDelaySeconds,
           })
         : new UnconfiguredScreeningProvider(),
+    travelRule:
+      config.travelRuleProvider === 'simulator'
+        ? new SandboxTravelRuleNetwork({
+            secret: secrets.providerWebhookSecret,
+            delaySeconds: config.sandboxTravelRuleDelaySeconds,
+          })
+        : new UnconfiguredTravelRuleNetwork(),
   };
 }

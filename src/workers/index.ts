@@ -15,6 +15,7 @@ import { compactTransactionCounts } from '../modules/payments/transaction-counts
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
 import { runScreeningWorker } from '../modules/screening/screening.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
+import { runTravelRuleWorker } from '../modules/travel-rule/travel-rule.worker';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
@@ -96,6 +97,13 @@ export function createWorkers(deps: Deps): Worker[] {
       'wallet-screening',
       Math.max(deps.config.workerPollMs, 1000),
       () => runScreeningWorker(deps),
+      deps.log,
+    ),
+    // Travel rule: unanswered transfers expire; the sandbox network's due counterparty answers.
+    loopWorker(
+      'travel-rule',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => runTravelRuleWorker(deps),
       deps.log,
     ),
   ];
