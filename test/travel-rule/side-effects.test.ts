@@ -62,6 +62,67 @@ describe('activity and notifications', () => {
   });
 });
 
+describe('linked screening and the other notifying statuses', () => {
+  it('the counterparty address is screened (section 3 suffixes apply) and the risk is only reported', async () => {
+    const t = (await create(transferBody(evm('9999')))).json();
+    expect(t.status).toBe('awaiting_counterparty');
+    expect(t.counterparty_wallet).toMatchObject({ risk_level: 'severe', hosted: true });
+    const s = (
+      await call('GET', `/screening/wallet/${t.counterparty_wallet.screening_id}`, owner.headers)
+    ).json();
+    expect(s).toMatchObject({
+      trigger: 'travel_rule',
+      sanctions_hit: true,
+      wallet_id: t.counterparty_wallet.wallet_id,
+    });
+  });
+
+  it('needs_repair, rejected and awaiting_review notify owner and operations', async () => {
+    const count = async () =>
+      (
+        await ctx.db
+          .select()
+          .from(notifications)
+          .where(and(eq(notifications.clientId, owner.clientId), eq(notifications.category, 'travel_rule')))
+      ).map((n) => n.title);
+    const before = await count();
+    const a = (
+      await create(transferBody(evm('abd1'), { beneficiary_vasp_id: SANDBOX_VASP_IDS.silent }))
+    ).json();
+    await call('POST', `/sandbox/travel-rule/transfers/${a.transfer_id}/simulate`, owner.headers, {
+      action: 'request_repair',
+    });
+    const b = (
+      await create(transferBody(evm('abd2'), { beneficiary_vasp_id: SANDBOX_VASP_IDS.silent }))
+    ).json();
+    await call('POST', `/sandbox/travel-rule/transfers/${b.transfer_id}/simulate`, owner.headers, {
+      action: 'reject',
+    });
+    await call('POST', '/sandbox/travel-rule/inbound', owner.headers, {
+      asset: 'ETH',
+      chain: 'ethereum',
+      amount: '1',
+      fiat_value: { amount: '900.00', currency: 'EUR' },
+      originator: {
+        type: 'natural',
+        first_name: 'O',
+        last_name: 'P',
+        account_number: 'o',
+        date_of_birth: '1990-01-01',
+      },
+      beneficiary: { type: 'natural', first_name: 'Q', last_name: 'R', account_number: 'b' },
+      beneficiary_address: evm('abd3'),
+    });
+    const titles = await count();
+    for (const b of before) titles.splice(titles.indexOf(b), 1);
+    expect(titles.sort()).toEqual([
+      'Inbound travel-rule transfer awaits review',
+      'Travel-rule transfer needs repair',
+      'Travel-rule transfer rejected',
+    ]);
+  });
+});
+
 describe('idempotency and the network', () => {
   it('the same X-Idempotency-Key replays with 200; another payload is 409', async () => {
     const body = transferBody(evm('abcd'), { beneficiary_vasp_id: SANDBOX_VASP_IDS.silent });
