@@ -439,6 +439,15 @@ describe('validation, duplicates, lists, isolation', () => {
     );
     const empty = (await call('GET', '/travel-rule/transfers?q=nothing-matches-this', caller.headers)).json();
     expect(empty).toEqual({ transfers: [], records: 0, page: 1, page_size: 20, total: 0, total_pages: 0 });
+    const later = new Date(ctx.clock.now().getTime() + 86400_000).toISOString();
+    const fromLater = (await call('GET', `/travel-rule/transfers?from=${later}`, caller.headers)).json();
+    expect(fromLater.total).toBe(0);
+    const toLater = (await call('GET', `/travel-rule/transfers?to=${later}`, caller.headers)).json();
+    expect(toLater.total).toBe(list.total + 1);
+    const byAsset = (
+      await call('GET', '/travel-rule/transfers?asset=BTC&chain=ethereum', caller.headers)
+    ).json();
+    expect(byAsset.transfers.every((x: Json) => x.asset === 'BTC')).toBe(true);
     const badQ = await call('GET', '/travel-rule/transfers?q=%20%20', caller.headers);
     expect(badQ.statusCode).toBe(422);
     expect(badQ.json().detail[0].loc).toEqual(['query', 'q']);

@@ -70,7 +70,12 @@ export async function repairTransfer(
       updatedAt: deps.clock.now(),
     });
   });
-  await sendTo(deps, updated, vasp, 'repaired');
+  try {
+    await sendTo(deps, updated, vasp, 'repaired');
+  } catch (err) {
+    // The corrected data is kept; the transfer stays in needs_repair so the client can PATCH again.
+    deps.log.error({ err, transferId: id }, 'travel-rule re-send after repair failed');
+  }
   return getTransfer(deps, auth.clientId, id);
 }
 
