@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
+import { activityRoutes } from './activity/activity.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { billingRoutes } from './billing/billing.routes';
 import './billing/billing.listeners';
@@ -26,6 +27,7 @@ import { kycRoutes } from './kyc/kyc.routes';
 import { levelsRoutes } from './kyc/levels.routes';
 import { verificationNotificationRoutes } from './kyc/notifications.routes';
 import { verifyPageRoutes } from './kyc/verify-page.routes';
+import { notificationsRoutes } from './notifications/notifications.routes';
 import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
@@ -66,6 +68,8 @@ export const apiModules: ModulePlugin[] = [
   billingRoutes,
   bulkLinksRoutes,
   schedulesRoutes,
+  activityRoutes,
+  notificationsRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [

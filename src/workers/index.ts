@@ -9,6 +9,11 @@ import {
 } from '../modules/billing/billing.workers';
 import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
+import {
+  purgeOldActivityLogs,
+  purgeOldNotifications,
+  sendDueNotificationEmails,
+} from '../modules/notifications/notifications.workers';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
@@ -76,5 +81,15 @@ export function createWorkers(deps: Deps): Worker[] {
       () => processDuePaymentLinks(deps, 10),
       deps.log,
     ),
+    // Notification emails by preference (pending rows claimed with SKIP LOCKED and a lease).
+    loopWorker(
+      'notification-email',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => sendDueNotificationEmails(deps, 20),
+      deps.log,
+    ),
+    // Retention: read/archived notifications, and activity-log entries (the trigger's one exception).
+    loopWorker('notification-retention', 3_600_000, () => purgeOldNotifications(deps), deps.log),
+    loopWorker('activity-log-retention', 3_600_000, () => purgeOldActivityLogs(deps), deps.log),
   ];
 }
