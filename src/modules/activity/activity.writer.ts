@@ -131,3 +131,20 @@ export function diffChanges(
   }
   return Object.keys(out).length > 0 ? out : null;
 }
+
+/**
+ * Runs `write` in a transaction and appends the entry `entryOf` makes from its result in that
+ * same transaction (null: no entry, e.g. nothing changed).
+ */
+export async function withActivity<T>(
+  db: DbOrTx,
+  write: (tx: DbOrTx) => Promise<T>,
+  entryOf: (result: T) => ActivityInput | null,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await write(tx);
+    const entry = entryOf(result);
+    if (entry) await recordActivity(tx, entry);
+    return result;
+  });
+}
