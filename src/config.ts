@@ -51,6 +51,10 @@ export interface Config {
   trustProxy: boolean;
   /** Support tickets: resolved tickets close after this many days without a client message. */
   ticketAutoCloseDays: number;
+  /** Notifications: read or archived notifications older than this many days are deleted. */
+  notificationRetentionDays: number;
+  /** Activity logs: entries older than this many days are deleted by the retention job. */
+  activityLogRetentionDays: number;
   /** Support tickets: a closed ticket can be reopened within this many days of closed_at. */
   ticketReopenWindowDays: number;
   /** Support tickets: largest attachment (decoded bytes). */
@@ -234,6 +238,8 @@ export function loadConfig(env: Env = process.env): Config {
     apiTokenTtlSeconds: r.int('SVC_API_TOKEN_TTL_SECONDS', 7 * 86400, 60, 7 * 86400),
     trustProxy: r.bool('SVC_TRUST_PROXY', false),
     ticketAutoCloseDays: r.int('SVC_TICKET_AUTO_CLOSE_DAYS', 7, 0, 3650),
+    notificationRetentionDays: r.int('SVC_NOTIFICATION_RETENTION_DAYS', 90, 1, 3650),
+    activityLogRetentionDays: r.int('SVC_ACTIVITY_LOG_RETENTION_DAYS', 365, 1, 36500),
     ticketReopenWindowDays: r.int('SVC_TICKET_REOPEN_WINDOW_DAYS', 30, 0, 3650),
     ticketMaxAttachmentBytes: r.int('SVC_TICKET_MAX_ATTACHMENT_BYTES', 10 * 1024 * 1024, 1, 50 * 1024 * 1024),
     billingInvoicePrefix: r.string('SVC_BILLING_INVOICE_PREFIX', 'INV'),

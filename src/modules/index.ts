@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
+import { activityRoutes } from './activity/activity.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { billingRoutes } from './billing/billing.routes';
 import './billing/billing.listeners';
@@ -28,6 +29,7 @@ import { verificationNotificationRoutes } from './kyc/notifications.routes';
 import { verifyPageRoutes } from './kyc/verify-page.routes';
 import { remediationPageRoutes } from './monitoring/monitoring.page';
 import { monitoringRoutes } from './monitoring/monitoring.routes';
+import { notificationsRoutes } from './notifications/notifications.routes';
 import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
@@ -77,6 +79,8 @@ export const apiModules: ModulePlugin[] = [
   screeningRoutes,
   ownershipRoutes,
   screeningNotificationRoutes,
+  activityRoutes,
+  notificationsRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [

@@ -3,7 +3,7 @@
  * secrets, record an attempt. Each runs in its own short transaction; no HTTP inside any of them.
  */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/client';
+import { type Db, type DbOrTx, rowsOf } from '../db/client';
 import { clients, webhookDeliveries } from '../db/schema/index';
 import type { DeliveryStatus } from '../modules/webhooks/webhooks.machine';
 import { decrypt, encrypt } from '../shared/crypto';
@@ -175,7 +175,7 @@ export interface AttemptRecord {
  * when the lease was lost (another worker took the delivery over): the attempt is then kept in
  * the history as `superseded` and the delivery is left to its current holder.
  */
-export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> {
+export async function recordAttempt(db: DbOrTx, r: AttemptRecord): Promise<boolean> {
   const d = r.delivery;
   const res = await db.execute(sql`
     with moved as (

@@ -10,6 +10,11 @@ import {
 import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDueRemediations } from '../modules/monitoring/monitoring.reviews';
+import {
+  purgeOldActivityLogs,
+  purgeOldNotifications,
+  sendDueNotificationEmails,
+} from '../modules/notifications/notifications.workers';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { compactTransactionCounts } from '../modules/payments/transaction-counts';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
@@ -98,5 +103,15 @@ export function createWorkers(deps: Deps): Worker[] {
       () => runScreeningWorker(deps),
       deps.log,
     ),
+    // Notification emails by preference (pending rows claimed with SKIP LOCKED and a lease).
+    loopWorker(
+      'notification-email',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => sendDueNotificationEmails(deps, 20),
+      deps.log,
+    ),
+    // Retention: read/archived notifications, and activity-log entries (the trigger's one exception).
+    loopWorker('notification-retention', 3_600_000, () => purgeOldNotifications(deps), deps.log),
+    loopWorker('activity-log-retention', 3_600_000, () => purgeOldActivityLogs(deps), deps.log),
   ];
 }
