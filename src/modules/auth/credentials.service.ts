@@ -230,7 +230,11 @@ export async function disableApiCredential(
     const current = await findCredential(tx, clientId, credentialId, true);
     if (!current) throw notFound(M.apiCredentialNotFound);
     if (current.disabledAt) return current;
-    const updated = await updateCredential(tx, current.id, { disabledAt: now, updatedAt: now, bumpGeneration: true });
+    const updated = await updateCredential(tx, current.id, {
+      disabledAt: now,
+      updatedAt: now,
+      bumpGeneration: true,
+    });
     await recordActivity(tx, {
       clientId,
       action: 'api_credential.disabled',
