@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { BankProvider } from './providers/bank/port';
+import type { EsignProvider } from './providers/esign/port';
 import type { Mailer } from './providers/mail/port';
 import type { SubTppNetwork } from './providers/subtpp/port';
 import type { VerificationProvider } from './providers/verification/port';
@@ -20,6 +21,8 @@ export interface Providers {
   bank: BankProvider;
   /** Identity verification vendor, KYC and KYB (sandbox simulator on sandbox deployments). */
   verification: VerificationProvider;
+  /** E-signing provider (sandbox simulator on sandbox deployments; unconfigured answers 503). */
+  esign: EsignProvider;
 }
 
 export interface Deps {

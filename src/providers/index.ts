@@ -4,6 +4,8 @@ import type { Providers } from '../deps';
 import type { Secrets } from '../shared/crypto';
 import { SandboxBank } from './bank/simulator';
 import { UnconfiguredBank } from './bank/unconfigured';
+import { SandboxEsign } from './esign/simulator';
+import { UnconfiguredEsign } from './esign/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
 import { SandboxVerificationProvider } from './verification/simulator';
 import { UnconfiguredVerificationProvider } from './verification/unconfigured';
@@ -28,5 +30,12 @@ export function createProviders(config: Config, secrets: Secrets): Providers {
             encryptionKey: secrets.encryptionKey,
           })
         : new UnconfiguredVerificationProvider(),
+    esign:
+      config.esignProvider === 'simulator'
+        ? new SandboxEsign({
+            secret: secrets.providerWebhookSecret,
+            autoSeconds: config.sandboxEsignAutoSeconds,
+          })
+        : new UnconfiguredEsign(),
   };
 }

@@ -8,6 +8,7 @@ import {
   sendDueInvoiceEmails,
 } from '../modules/billing/billing.workers';
 import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
+import { runContractsWorker } from '../modules/contracts/contracts.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
@@ -74,6 +75,13 @@ export function createWorkers(deps: Deps): Worker[] {
       'invoice-payment-link',
       Math.max(deps.config.workerPollMs, 1000),
       () => processDuePaymentLinks(deps, 10),
+      deps.log,
+    ),
+    // Contracts: expiry, automatic reminders, pending envelopes, owed payment links, sandbox auto-sign/decline.
+    loopWorker(
+      'contracts',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => runContractsWorker(deps),
       deps.log,
     ),
   ];
