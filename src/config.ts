@@ -69,6 +69,14 @@ export interface Config {
   billingPayeeName: string | null;
   billingPayeeIban: string | null;
   billingPayeeBic: string | null;
+  /** Contracts: e-signing adapter (`simulator` or `none`). */
+  esignProvider: 'simulator' | 'none';
+  /** Contracts: largest PDF for templates and ad hoc documents (decoded bytes). */
+  contractMaxDocumentBytes: number;
+  /** Contracts: minimum gap between two reminders to one participant. */
+  contractReminderMinIntervalSeconds: number;
+  /** Contracts (sandbox): delay for `+autosign` / `+autodecline` participants. */
+  sandboxEsignAutoSeconds: number;
   /** Bulk payment links: largest CSV/XLSX upload (decoded bytes). */
   bulkPaylinkMaxFileBytes: number;
   /** Bulk payment links: rows recorded per worker transaction. */
@@ -248,6 +256,19 @@ export function loadConfig(env: Env = process.env): Config {
     billingPayeeName: r.optional('SVC_BILLING_PAYEE_NAME'),
     billingPayeeIban: r.optional('SVC_BILLING_PAYEE_IBAN'),
     billingPayeeBic: r.optional('SVC_BILLING_PAYEE_BIC'),
+    esignProvider: r.oneOf(
+      'SVC_ESIGN_PROVIDER',
+      ['simulator', 'none'] as const,
+      environment === 'sandbox' ? 'simulator' : 'none',
+    ),
+    contractMaxDocumentBytes: r.int('SVC_CONTRACT_MAX_DOCUMENT_BYTES', 10485760, 1024, 100 * 1024 * 1024),
+    contractReminderMinIntervalSeconds: r.int(
+      'SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS',
+      3600,
+      0,
+      30 * 86400,
+    ),
+    sandboxEsignAutoSeconds: r.int('SVC_SANDBOX_ESIGN_AUTO_SECONDS', 5, 0, 86400),
     bulkPaylinkMaxFileBytes: r.int('SVC_BULK_PAYLINK_MAX_FILE_BYTES', 5242880, 1024, 50 * 1024 * 1024),
     bulkPaylinkBatchSize: r.int('SVC_BULK_PAYLINK_BATCH_SIZE', 50, 1, 500),
     bulkPreviewTtlHours: r.int('SVC_BULK_PREVIEW_TTL_HOURS', 24, 1, 24 * 30),

@@ -21,6 +21,10 @@ import { settingsRoutes } from './auth/settings.routes';
 import { teamRoutes } from './auth/team.routes';
 import { bulkLinksRoutes } from './bulk-links/bulk.routes';
 import { checkoutRoutes } from './checkout/checkout.routes';
+import { contractsRoutes } from './contracts/contracts.routes';
+import { esignNotificationRoutes } from './contracts/esign-notifications.routes';
+import { contractRequestsRoutes } from './contracts/requests.routes';
+import { signPageRoutes } from './contracts/sign-page.routes';
 import { customersRoutes } from './customers/customers.routes';
 import { healthRoutes } from './health/health.routes';
 import { kycRoutes } from './kyc/kyc.routes';
@@ -81,6 +85,9 @@ export const apiModules: ModulePlugin[] = [
   screeningNotificationRoutes,
   activityRoutes,
   notificationsRoutes,
+  contractsRoutes,
+  contractRequestsRoutes,
+  esignNotificationRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [
@@ -90,4 +97,5 @@ export const rootModules: ModulePlugin[] = [
   verifyPageRoutes,
   remediationPageRoutes,
   walletProofPageRoutes,
+  signPageRoutes,
 ];

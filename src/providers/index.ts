@@ -4,6 +4,8 @@ import type { Providers } from '../deps';
 import type { Secrets } from '../shared/crypto';
 import { SandboxBank } from './bank/simulator';
 import { UnconfiguredBank } from './bank/unconfigured';
+import { SandboxEsign } from './esign/simulator';
+import { UnconfiguredEsign } from './esign/unconfigured';
 import { SandboxScreeningProvider } from './screening/simulator';
 import { UnconfiguredScreeningProvider } from './screening/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
@@ -37,5 +39,12 @@ export function createProviders(config: Config, secrets: Secrets): Providers {
             delaySeconds: config.sandboxScreeningDelaySeconds,
           })
         : new UnconfiguredScreeningProvider(),
+    esign:
+      config.esignProvider === 'simulator'
+        ? new SandboxEsign({
+            secret: secrets.providerWebhookSecret,
+            autoSeconds: config.sandboxEsignAutoSeconds,
+          })
+        : new UnconfiguredEsign(),
   };
 }

@@ -8,6 +8,7 @@ import {
   sendDueInvoiceEmails,
 } from '../modules/billing/billing.workers';
 import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
+import { runContractsWorker } from '../modules/contracts/contracts.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDueRemediations } from '../modules/monitoring/monitoring.reviews';
 import {
@@ -113,5 +114,12 @@ export function createWorkers(deps: Deps): Worker[] {
     // Retention: read/archived notifications, and activity-log entries (the trigger's one exception).
     loopWorker('notification-retention', 3_600_000, () => purgeOldNotifications(deps), deps.log),
     loopWorker('activity-log-retention', 3_600_000, () => purgeOldActivityLogs(deps), deps.log),
+    // Contracts: expiry, automatic reminders, pending envelopes, owed payment links, sandbox auto-sign/decline.
+    loopWorker(
+      'contracts',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => runContractsWorker(deps),
+      deps.log,
+    ),
   ];
 }

@@ -89,6 +89,11 @@ export const PaylinkBodySchema = Type.Object(
         maxProperties: 50,
       }),
     ),
+    contract_request_id: Type.Optional(
+      Uuid(
+        'A completed contract request of yours this payment belongs to (another state: 400; unknown: 404)',
+      ),
+    ),
   },
   { additionalProperties: false },
 );
