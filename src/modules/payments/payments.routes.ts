@@ -26,6 +26,7 @@ import {
   simulateProviderStatus,
   toTransactionDto,
 } from './payments.service';
+import { simulateRequest } from './sandbox-outcome';
 
 export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
@@ -175,7 +176,8 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
         description:
           'Sandbox deployments only (404 in production). The sandbox bank sends a signed notification to ' +
           '/providers/bank/notifications, exactly as for a real payer action. `manual_review` puts the payment into ' +
-          'manual review (status unchanged, reconciliation_state manual_review_required, event emitted).',
+          'manual review (status unchanged, reconciliation_state manual_review_required, event emitted). ' +
+          '`outcome` (success, failed, expired, canceled) walks the payment along the real path to that final status.',
         params: TransactionParamsSchema,
         body: SimulateBodySchema,
         response: { 200: TransactionSchema },
@@ -188,7 +190,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           deps,
           clientAuthOf(request),
           request.params.transaction_id,
-          request.body.provider_status,
+          simulateRequest(request.body),
         ),
       ),
   );

@@ -142,9 +142,19 @@ export const StatusEventListSchema = Type.Object({
 
 export const SimulateBodySchema = Type.Object(
   {
-    provider_status: Type.Enum([...PROVIDER_STATUSES, MANUAL_REVIEW_SIGNAL], {
-      description: `Any detail status of the mapping table, or \`${MANUAL_REVIEW_SIGNAL}\` to put the payment into manual review`,
-    }),
+    provider_status: Type.Optional(
+      Type.Enum([...PROVIDER_STATUSES, MANUAL_REVIEW_SIGNAL], {
+        description: `Any detail status of the mapping table, or \`${MANUAL_REVIEW_SIGNAL}\` to put the payment into manual review`,
+      }),
+    ),
+    outcome: Type.Optional(
+      Type.Enum(['success', 'failed', 'expired', 'canceled'], {
+        description:
+          'Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first ' +
+          'authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status ' +
+          '(`completed`, `rejected`, `expired` or `canceled`). Give either this or provider_status.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
