@@ -92,6 +92,38 @@ describe('OpenAPI descriptions', () => {
   });
 });
 
+describe('paylink example', () => {
+  it('passes validation as documented, and creates a payment with real ids', async () => {
+    type Media = {
+      example?: object;
+      examples?: Record<string, { value: object }>;
+      schema: { examples?: object[] };
+    };
+    const doc = ctx.app.swagger() as unknown as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, Media> } }>>;
+    };
+    const media = doc.paths['/api/v1/checkout/paylink']!.post!.requestBody.content['application/json']!;
+    const example = (media.example ??
+      media.schema.examples?.[0] ??
+      media.examples?.example1?.value) as Record<string, unknown>;
+    expect(example, JSON.stringify(media).slice(0, 300)).toBeDefined();
+    const headers = { ...w.caller.headers, 'x-idempotency-key': newKey() };
+    const asIs = await api('POST', '/checkout/paylink', headers, example);
+    expect(asIs.statusCode, asIs.body).toBe(404); // valid; the example's project is not this client's
+    const real = await api(
+      'POST',
+      '/checkout/paylink',
+      { ...headers, 'x-idempotency-key': newKey() },
+      {
+        ...example,
+        project_id: w.projectId,
+        user_id: w.userId,
+      },
+    );
+    expect(real.statusCode, real.body).toBe(201);
+  });
+});
+
 describe('webhook secret', () => {
   it('is shown once, when the webhook URL is first configured', async () => {
     const c = await createTestClient(ctx, { role: 'owner' });
