@@ -30,6 +30,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PERMISSION_MATRIX } from '../modules/auth/permissions';
+import { finishDocument, merchantDocument, type OpenApiDoc, staffDocument } from './openapi-documents';
 
 /** Error statuses a route can declare in `config.errors`. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 422 | 429 | 500 | 502 | 503;
@@ -313,7 +314,9 @@ export const openapiPlugin = fp(
         url,
       }),
       transformObject: (document) =>
-        addErrorResponses((document as unknown as { openapiObject: Schema }).openapiObject) as never,
+        finishDocument(
+          addErrorResponses((document as unknown as { openapiObject: Schema }).openapiObject) as OpenApiDoc,
+        ) as never,
       openapi: {
         openapi: '3.1.0',
         info: {
@@ -340,13 +343,24 @@ export const openapiPlugin = fp(
         },
       },
     });
+    // The documents are built once (routes do not change after start).
+    let merchant: OpenApiDoc | null = null;
+    let staff: OpenApiDoc | null = null;
+    const merchantDoc = () => (merchant ??= merchantDocument(app.swagger() as unknown as OpenApiDoc));
+    const staffDoc = () => (staff ??= staffDocument(app.swagger() as unknown as OpenApiDoc));
     await app.register(swaggerUi, {
       routePrefix: '/docs',
-      uiConfig: { docExpansion: 'list', deepLinking: true },
+      uiConfig: { docExpansion: 'list', deepLinking: true, filter: true },
+      // The docs page shows the merchant API only.
+      transformSpecification: () => merchantDoc(),
+      transformSpecificationClone: false,
     });
 
     app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () =>
-      app.swagger(),
+      merchantDoc(),
+    );
+    app.get('/api/v1/admin/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () =>
+      staffDoc(),
     );
   },
   { name: 'openapi' },

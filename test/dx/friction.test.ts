@@ -103,9 +103,19 @@ describe('paylink example', () => {
       paths: Record<string, Record<string, { requestBody: { content: Record<string, Media> } }>>;
     };
     const media = doc.paths['/api/v1/checkout/paylink']!.post!.requestBody.content['application/json']!;
-    const example = (media.example ??
-      media.schema.examples?.[0] ??
-      media.examples?.example1?.value) as Record<string, unknown>;
+    // The body schema is named centrally (components.schemas); its example travels with it.
+    const schemas = (doc as unknown as { components: { schemas: Record<string, { examples?: object[] }> } })
+      .components.schemas;
+    const named =
+      schemas[
+        String((media.schema as { $ref?: string }).$ref)
+          .split('/')
+          .pop()!
+      ];
+    const example = (media.example ?? named?.examples?.[0] ?? media.schema.examples?.[0]) as Record<
+      string,
+      unknown
+    >;
     expect(example, JSON.stringify(media).slice(0, 300)).toBeDefined();
     const headers = { ...w.caller.headers, 'x-idempotency-key': newKey() };
     const asIs = await api('POST', '/checkout/paylink', headers, example);
