@@ -121,6 +121,8 @@ function addWebhooks(doc: OpenApiDoc): void {
           .join('')}`,
         summary: `Event ${type}`,
         tags: ['Webhooks'],
+        // The receiver authenticates a delivery by its X-SVC-Signature, not by a token.
+        security: [],
         requestBody: {
           required: true,
           content: {
