@@ -134,6 +134,15 @@ describe('paylink example', () => {
   });
 });
 
+describe('hosted checkout 404', () => {
+  it('names no merchant (not "Checkout") on an unknown link', async () => {
+    const res = await ctx.app.inject({ url: '/checkout/unknown-link-token-0123456789' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('Payment processed for Checkout');
+    expect(res.body).toContain('No payment was made.');
+  });
+});
+
 describe('webhook secret', () => {
   it('is shown once, when the webhook URL is first configured', async () => {
     const c = await createTestClient(ctx, { role: 'owner' });
