@@ -36,7 +36,8 @@ const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
 /** Moves inline request and success-response schemas into components.schemas under operation names. */
 function nameSchemas(doc: OpenApiDoc): void {
-  const schemas = (doc.components.schemas ??= {});
+  doc.components.schemas ??= {};
+  const schemas = doc.components.schemas;
   const name = (base: string, schema: Schema): Schema => {
     if (!schema || schema.$ref || (schema.type !== 'object' && schema.type !== 'array')) return schema;
     let n = base;
@@ -90,7 +91,8 @@ const paymentEventData: Schema = {
 
 /** OAS 3.1 `webhooks`: one entry per event type, each the signed envelope with its `data`. */
 function addWebhooks(doc: OpenApiDoc): void {
-  const schemas = (doc.components.schemas ??= {});
+  doc.components.schemas ??= {};
+  const schemas = doc.components.schemas;
   schemas.WebhookEnvelope = {
     type: 'object',
     required: ['id', 'type', 'version', 'occurred_at', 'client_id', 'data'],

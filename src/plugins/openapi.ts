@@ -346,8 +346,14 @@ export const openapiPlugin = fp(
     // The documents are built once (routes do not change after start).
     let merchant: OpenApiDoc | null = null;
     let staff: OpenApiDoc | null = null;
-    const merchantDoc = () => (merchant ??= merchantDocument(app.swagger() as unknown as OpenApiDoc));
-    const staffDoc = () => (staff ??= staffDocument(app.swagger() as unknown as OpenApiDoc));
+    const merchantDoc = () => {
+      merchant ??= merchantDocument(app.swagger() as unknown as OpenApiDoc);
+      return merchant;
+    };
+    const staffDoc = () => {
+      staff ??= staffDocument(app.swagger() as unknown as OpenApiDoc);
+      return staff;
+    };
     await app.register(swaggerUi, {
       routePrefix: '/docs',
       uiConfig: { docExpansion: 'list', deepLinking: true, filter: true },
