@@ -222,7 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
       'info',
     ),
     registrationEnabled: r.bool('SVC_REGISTRATION_ENABLED', true),
-    sandboxOpcoActivationSeconds: r.int('SVC_SANDBOX_OPCO_ACTIVATION_SECONDS', 120, 0, 86400 * 30),
+    sandboxOpcoActivationSeconds: r.int('SVC_SANDBOX_OPCO_ACTIVATION_SECONDS', 10, 0, 86400 * 30),
     webhookBackoffSeconds: r.seconds('SVC_WEBHOOK_BACKOFF_SECONDS', DEFAULT_WEBHOOK_BACKOFF),
     webhookTimeoutMs: r.int('SVC_WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
     webhookConcurrency: r.int('SVC_WEBHOOK_CONCURRENCY', 16, 1, 1000),

@@ -145,6 +145,24 @@ export async function signingSecretOf(db: Db, key: Buffer, d: ClaimedDelivery): 
   return ensureMainWebhookSecret(db, key, d.clientId);
 }
 
+/**
+ * Creates the client's main webhook secret when it has none yet and returns it (shown once, when
+ * the webhook URL is first configured); null when a secret already exists.
+ */
+export async function createMainWebhookSecretIfAbsent(
+  db: Db,
+  key: Buffer,
+  clientId: string,
+): Promise<string | null> {
+  const secret = newWebhookSecret();
+  const rows = await db
+    .update(clients)
+    .set({ webhookSecretEnc: encrypt(key, secret) })
+    .where(and(eq(clients.id, clientId), isNull(clients.webhookSecretEnc)))
+    .returning({ id: clients.id });
+  return rows.length > 0 ? secret : null;
+}
+
 /** The client's main webhook secret, created on first need (race-safe: the first writer wins). */
 export async function ensureMainWebhookSecret(db: Db, key: Buffer, clientId: string): Promise<string> {
   await db

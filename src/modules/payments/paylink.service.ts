@@ -62,7 +62,7 @@ export function validatePaylinkInput(body: PaylinkInput): { amount: string; curr
   if (!isKnownCurrency(currency)) {
     issues.push({
       loc: ['body', 'currency'],
-      msg: 'Currency must be an ISO 4217 code of 3 letters',
+      msg: 'Currency must be an upper-case ISO 4217 code such as EUR',
       type: 'value_error',
     });
   }

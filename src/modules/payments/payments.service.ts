@@ -1,4 +1,5 @@
 /** Transactions: reads, refresh-status, cancel, sandbox simulate, inbound bank notifications, link expiry. */
+
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
@@ -28,6 +29,7 @@ import {
   type TransactionRow,
   transactionCoreFields,
 } from './payments.repo';
+import { outcomePath, type SandboxOutcome } from './sandbox-outcome';
 import { AUTOMATIC, applyProviderStatus, moveTransaction } from './status.service';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -193,12 +195,14 @@ export async function simulateProviderStatus(
   deps: Deps,
   auth: ClientAuth,
   id: string,
-  providerStatus: string,
+  request: { providerStatus: string } | { outcome: SandboxOutcome },
 ) {
-  if (deps.config.environment !== 'sandbox' || !deps.providers.bank.simulate) throw notFound(M.notFound);
+  const simulate = deps.providers.bank.simulate;
+  if (deps.config.environment !== 'sandbox' || !simulate) throw notFound(M.notFound);
   const t = await getTransaction(deps, auth.clientId, id);
+  const steps = 'outcome' in request ? outcomePath(t.status, request.outcome) : [request.providerStatus];
   try {
-    await deps.providers.bank.simulate(t.refId, providerStatus);
+    for (const step of steps) await simulate.call(deps.providers.bank, t.refId, step);
   } catch (err) {
     deps.log.error({ err, transactionId: t.id }, 'sandbox simulation failed');
     throw new AppError(503, PM.paymentNetworkUnavailable);

@@ -56,6 +56,8 @@ export function paymentEventData(t: TransactionRow, previous: string, detail: st
     status_reason: t.statusReason,
     actor_type: actor.actorType,
     actor_account_id: actor.actorType === 'service_internal' ? null : actor.actorAccountId,
+    // The merchant's own metadata from the payment link (additive to the spec's table).
+    metadata: t.metadata ?? {},
   };
 }
 

@@ -1,7 +1,7 @@
 /** Webhook configuration, destinations, test events, delivery history and manual retries. */
 import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
-import { newWebhookSecret } from '../../outbox/delivery-store';
+import { createMainWebhookSecretIfAbsent, newWebhookSecret } from '../../outbox/delivery-store';
 import { emitEvent } from '../../outbox/emit';
 import { EVENT_TYPES } from '../../outbox/event-types';
 import { assertPublicHost, ForbiddenTargetError, hostOf, parseWebhookUrl } from '../../outbox/ssrf';
@@ -91,6 +91,21 @@ export async function updateSubscription(
     );
     return row!;
   });
+}
+
+export const WEBHOOK_SECRET_ONCE =
+  'The answer that first sets a webhook URL carries `webhook_secret`, the main signing secret, once ' +
+  '(the whole `whsec_…` string is the HMAC-SHA256 key); `POST /webhooks/subscription/secret` creates or rotates it later.';
+
+/** `{webhook_secret}` when this call gave the client its first main webhook secret (URL now set); else `{}`. */
+export async function firstWebhookSecret(
+  deps: Deps,
+  clientId: string,
+  webhookUrl: string | null,
+): Promise<{ webhook_secret?: string }> {
+  if (!webhookUrl) return {};
+  const secret = await createMainWebhookSecretIfAbsent(deps.db, deps.secrets.encryptionKey, clientId);
+  return secret ? { webhook_secret: secret } : {};
 }
 
 /** A new main webhook secret, returned once; the old one stops signing at once. */
