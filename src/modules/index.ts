@@ -32,10 +32,14 @@ import { paymentsRoutes } from './payments/payments.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import './schedules/schedules.listeners';
+import { sandboxMandateRoutes } from '../providers/bank/sandbox-mandate.routes';
 import { schedulesRoutes } from './schedules/schedules.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
+import './recurring/recurring.listeners';
+import { mandatePageRoutes } from './recurring/mandate-page.routes';
+import { recurringRoutes } from './recurring/recurring.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
@@ -66,6 +70,7 @@ export const apiModules: ModulePlugin[] = [
   billingRoutes,
   bulkLinksRoutes,
   schedulesRoutes,
+  recurringRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [
@@ -73,4 +78,6 @@ export const rootModules: ModulePlugin[] = [
   checkoutRoutes,
   sandboxBankRoutes,
   verifyPageRoutes,
+  mandatePageRoutes,
+  sandboxMandateRoutes,
 ];

@@ -10,6 +10,7 @@ import {
 import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDuePayments } from '../modules/payments/payments.service';
+import { runRecurringWorker } from '../modules/recurring/recurring.worker';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
@@ -41,6 +42,8 @@ export function createWorkers(deps: Deps): Worker[] {
     loopWorker('bulk-paylinks', deps.config.workerPollMs, () => runBulkWorker(deps), deps.log),
     // Payment schedules: links at issue_at (and re-issues), overdue at grace end, intent cancels, payer emails.
     loopWorker('payment-schedules', deps.config.workerPollMs, () => runSchedulesWorker(deps), deps.log),
+    // Recurring payments: due runs and retries, attempt launches, authorization/mandate expiry, resume, revocations.
+    loopWorker('recurring-payments', deps.config.workerPollMs, () => runRecurringWorker(deps), deps.log),
     loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),
     // Stale API-key failure counters (one statement per minute; returns 0 so it never spins).
     loopWorker(
