@@ -195,7 +195,7 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
       .set({ launchDueAt: null, launchError: null })
       .where(and(eq(recurringAttempts.id, a.id), sql`${recurringAttempts.outcome} is null`));
   } catch (err) {
-    if (err instanceof AppError && err.statusCode < 500) {
+    if (err instanceof AppError && err.statusCode < 500 && err.statusCode !== 409) {
       // The payment cannot be made at all (the paylink rules refused it): a non-retryable failure.
       await deps.db.transaction(async (tx) => {
         const def = await findDefinitionById(tx, d.id, true);
