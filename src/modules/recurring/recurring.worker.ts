@@ -150,16 +150,17 @@ export async function runRecurringWorker(deps: Deps): Promise<number> {
     and(inArray(recurringPayments.status, ['active', 'paused']), lte(recurringPayments.validTo, now)),
     expireWith('expire', 'mandate_valid_to_passed', 'expired'),
   );
-  did += await sweepDefinitions(
-    deps,
-    and(eq(recurringPayments.status, 'paused'), lte(recurringPayments.pausedUntil, now)),
-    (tx, d, at) => resumeDefinition(tx, d, at, AUTOMATIC),
-  );
   // Started attempts carry a due launch timer, launched just below (or by any other worker).
   for (const id of await dueIds(deps, 'scheduled', 'scheduled_for', 20))
     if (await startScheduledRun(deps, id)) did++;
   for (const id of await dueIds(deps, 'retry_scheduled', 'next_retry_at', 20))
     if (await startAutoRetry(deps, id)) did++;
+  // After the due runs: a run that fell due while paused is skipped before the pause ends.
+  did += await sweepDefinitions(
+    deps,
+    and(eq(recurringPayments.status, 'paused'), lte(recurringPayments.pausedUntil, now)),
+    (tx, d, at) => resumeDefinition(tx, d, at, AUTOMATIC),
+  );
   for (const id of await claimDueLaunches(deps)) {
     await launchAttempt(deps, id);
     did++;
