@@ -43,6 +43,7 @@ import {
 const TAGS = ['recurring payments'];
 const ok = { 200: RecurringSchema, 400: ErrorSchema };
 const W = { permission: 'recurring.write', errors: [400, 409] } as const;
+const WB = { ...W, bodyless: true } as const;
 
 export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
@@ -151,7 +152,7 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
   r.post(
     '/recurring-payments/:definition_id/resume',
     {
-      config: W,
+      config: WB,
       schema: {
         tags: TAGS,
         summary: 'Resume a paused recurring payment',
@@ -243,7 +244,7 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
   r.post(
     '/recurring-payments/:definition_id/runs/:run_id/skip',
     {
-      config: W,
+      config: WB,
       schema: {
         tags: TAGS,
         summary: 'Skip a scheduled run',
@@ -302,7 +303,7 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
   r.post(
     '/sandbox/recurring-payments/:definition_id/run-next',
     {
-      config: { permission: 'sandbox.simulate', errors: [400, 409] },
+      config: { permission: 'sandbox.simulate', errors: [400, 409], bodyless: true },
       schema: {
         tags: ['sandbox'],
         summary: 'Start the next scheduled run, or a due retry, now (sandbox only; 404 in production)',
