@@ -15,15 +15,11 @@ import {
   api,
   createActive,
   createRecurring,
-  DAY,
   drainRecurring,
-  getRecurring,
   HOUR,
-  type Run,
   recurringBody,
   runsOf,
   settleBank,
-  simulate,
 } from './fixtures';
 
 let ctx: TestContext;

@@ -198,7 +198,7 @@ export async function moveRun(
  */
 export async function scheduleNextRun(tx: Tx, def: DefinitionRow, at: Date): Promise<RunRow | null> {
   const d = await findDefinitionById(tx, def.id, true);
-  if (!d || !d.schedule || !d.amount || !['active', 'paused'].includes(d.status)) return null;
+  if (!d?.schedule || !d.amount || !['active', 'paused'].includes(d.status)) return null;
   const [last] = await tx
     .select()
     .from(recurringRuns)

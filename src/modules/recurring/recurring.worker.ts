@@ -50,8 +50,9 @@ export async function startScheduledRun(
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const p = await lockPair(tx, runId);
-    if (!p || p.r.status !== 'scheduled' || (!force && p.r.scheduledFor > now)) return null;
+    if (!p) return null;
     const { d, r } = p;
+    if (r.status !== 'scheduled' || (!force && r.scheduledFor > now)) return null;
     if (d.status === 'paused') {
       await moveRun(tx, d, r, 'skip', now);
       return true;
@@ -80,11 +81,13 @@ export async function startAutoRetry(
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const p = await lockPair(tx, runId);
-    if (!p || p.r.status !== 'retry_scheduled' || (!force && (p.r.nextRetryAt ?? now) > now)) return null;
+    if (!p) return null;
     const { d, r } = p;
+    if (r.status !== 'retry_scheduled' || (!force && (r.nextRetryAt ?? now) > now)) return null;
     if (d.status !== 'active') return null; // paused: the retry waits for resume
     const n = await latestAttempt(tx, r.id);
-    if (!n || n.outcome !== 'failed') return null;
+    if (!n) return null;
+    if (n.outcome !== 'failed') return null;
     const a = await insertAttempt(tx, r.id, n.attemptNumber + 1, 'auto_retry', n.attemptNumber, now);
     if (!a) return null; // a manual retry of the same attempt won
     const moved = await startRun(tx, d, r, 'auto_retry', now);
