@@ -101,6 +101,14 @@ export interface Config {
   walletOwnershipTtlSeconds: number;
   /** Wallet ownership: signature attempts per request. */
   walletOwnershipMaxAttempts: number;
+  /** Recurring payments: lifetime of a mandate authorization link. */
+  mandateAuthorizationTtlSeconds: number;
+  /** Recurring payments: default automatic retry delays in hours (at most 5). */
+  recurringRetryHours: number[];
+  /** Recurring payments: attempts per run, automatic and manual together. */
+  recurringMaxAttempts: number;
+  /** Sandbox bank: mandate-payment settlement delay. */
+  sandboxBankSettleSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -177,6 +185,18 @@ class Reader {
     const parts = v.split(',').map((p) => p.trim());
     if (parts.length !== 8 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) {
       this.problems.push(`${name} must be 8 comma-separated non-negative numbers of seconds (got "${v}")`);
+      return fallback;
+    }
+    return parts.map(Number);
+  }
+
+  /** 1-5 comma-separated whole numbers of hours (1-8760). */
+  hours(name: string, fallback: number[]): number[] {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    const parts = v.split(',').map((p) => p.trim());
+    if (parts.length > 5 || parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1 || Number(p) > 8760)) {
+      this.problems.push(`${name} must be 1-5 comma-separated whole numbers of hours (got "${v}")`);
       return fallback;
     }
     return parts.map(Number);
@@ -285,6 +305,10 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxScreeningDelaySeconds: r.int('SVC_SANDBOX_SCREENING_DELAY_SECONDS', 5, 0, 86400),
     walletOwnershipTtlSeconds: r.int('SVC_WALLET_OWNERSHIP_TTL_SECONDS', 86400, 300, 604800),
     walletOwnershipMaxAttempts: r.int('SVC_WALLET_OWNERSHIP_MAX_ATTEMPTS', 5, 1, 100),
+    mandateAuthorizationTtlSeconds: r.int('SVC_MANDATE_AUTHORIZATION_TTL_SECONDS', 86400, 60, 30 * 86400),
+    recurringRetryHours: r.hours('SVC_RECURRING_RETRY_HOURS', [24, 72]),
+    recurringMaxAttempts: r.int('SVC_RECURRING_MAX_ATTEMPTS', 10, 1, 100),
+    sandboxBankSettleSeconds: r.int('SVC_SANDBOX_BANK_SETTLE_SECONDS', 2, 0, 86400),
   };
 
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {

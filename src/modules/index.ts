@@ -45,10 +45,14 @@ import { screeningRoutes } from './screening/screening.routes';
 import './screening/screening.usage';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import './schedules/schedules.listeners';
+import { sandboxMandateRoutes } from '../providers/bank/sandbox-mandate.routes';
 import { schedulesRoutes } from './schedules/schedules.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
+import './recurring/recurring.listeners';
+import { mandatePageRoutes } from './recurring/mandate-page.routes';
+import { recurringRoutes } from './recurring/recurring.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
@@ -88,6 +92,7 @@ export const apiModules: ModulePlugin[] = [
   contractsRoutes,
   contractRequestsRoutes,
   esignNotificationRoutes,
+  recurringRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [
@@ -98,4 +103,6 @@ export const rootModules: ModulePlugin[] = [
   remediationPageRoutes,
   walletProofPageRoutes,
   signPageRoutes,
+  mandatePageRoutes,
+  sandboxMandateRoutes,
 ];

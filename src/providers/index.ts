@@ -20,6 +20,7 @@ export function createProviders(config: Config, secrets: Secrets): Providers {
             secret: secrets.providerWebhookSecret,
             publicUrl: config.publicUrl,
             sessionTtlSeconds: config.bankSessionTtlSeconds,
+            settleSeconds: config.sandboxBankSettleSeconds,
           })
         : new UnconfiguredBank(),
     // No production Sub-TPP network adapter exists yet: production opcos are activated by staff

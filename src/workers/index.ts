@@ -18,6 +18,7 @@ import {
 } from '../modules/notifications/notifications.workers';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { compactTransactionCounts } from '../modules/payments/transaction-counts';
+import { runRecurringWorker } from '../modules/recurring/recurring.worker';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
 import { runScreeningWorker } from '../modules/screening/screening.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
@@ -60,6 +61,8 @@ export function createWorkers(deps: Deps): Worker[] {
       },
       deps.log,
     ),
+    // Recurring payments: due runs and retries, attempt launches, authorization/mandate expiry, resume, revocations.
+    loopWorker('recurring-payments', deps.config.workerPollMs, () => runRecurringWorker(deps), deps.log),
     loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),
     // Stale API-key failure counters (one statement per minute; returns 0 so it never spins).
     loopWorker(

@@ -9,6 +9,7 @@ import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { dispatchMandateNotification } from './mandate-listeners';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
 import {
@@ -226,6 +227,7 @@ export async function applyBankNotification(
   deps: Deps,
   n: BankNotification,
 ): Promise<{ received: true; applied: boolean }> {
+  if (n.kind === 'mandate') return { received: true, applied: await dispatchMandateNotification(deps, n) };
   const t = await findTransactionByRef(deps.db, n.refId);
   if (!t) {
     deps.log.info(
