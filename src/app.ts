@@ -1,8 +1,10 @@
 /** Builds the Fastify instance (no listen): plugins, error handler, modules. */
+
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Deps } from './deps';
 import { apiModules, rootModules } from './modules/index';
+import { activityDenialsPlugin } from './plugins/activity-denials';
 import { authPlugin } from './plugins/auth';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler';
 import { inflightPlugin } from './plugins/inflight';
@@ -48,6 +50,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await app.register(metricsPlugin);
   await app.register(openapiPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(authPlugin, { deps });
+  await app.register(activityDenialsPlugin, { deps });
 
   // Root modules are the hosted HTML pages (and health): their forms post
   // application/x-www-form-urlencoded, so only they get the form parser.

@@ -51,6 +51,10 @@ export interface Config {
   trustProxy: boolean;
   /** Support tickets: resolved tickets close after this many days without a client message. */
   ticketAutoCloseDays: number;
+  /** Notifications: read or archived notifications older than this many days are deleted. */
+  notificationRetentionDays: number;
+  /** Activity logs: entries older than this many days are deleted by the retention job. */
+  activityLogRetentionDays: number;
   /** Support tickets: a closed ticket can be reopened within this many days of closed_at. */
   ticketReopenWindowDays: number;
   /** Support tickets: largest attachment (decoded bytes). */
@@ -65,6 +69,14 @@ export interface Config {
   billingPayeeName: string | null;
   billingPayeeIban: string | null;
   billingPayeeBic: string | null;
+  /** Contracts: e-signing adapter (`simulator` or `none`). */
+  esignProvider: 'simulator' | 'none';
+  /** Contracts: largest PDF for templates and ad hoc documents (decoded bytes). */
+  contractMaxDocumentBytes: number;
+  /** Contracts: minimum gap between two reminders to one participant. */
+  contractReminderMinIntervalSeconds: number;
+  /** Contracts (sandbox): delay for `+autosign` / `+autodecline` participants. */
+  sandboxEsignAutoSeconds: number;
   /** Bulk payment links: largest CSV/XLSX upload (decoded bytes). */
   bulkPaylinkMaxFileBytes: number;
   /** Bulk payment links: rows recorded per worker transaction. */
@@ -97,6 +109,14 @@ export interface Config {
   walletOwnershipTtlSeconds: number;
   /** Wallet ownership: signature attempts per request. */
   walletOwnershipMaxAttempts: number;
+  /** Recurring payments: lifetime of a mandate authorization link. */
+  mandateAuthorizationTtlSeconds: number;
+  /** Recurring payments: default automatic retry delays in hours (at most 5). */
+  recurringRetryHours: number[];
+  /** Recurring payments: attempts per run, automatic and manual together. */
+  recurringMaxAttempts: number;
+  /** Sandbox bank: mandate-payment settlement delay. */
+  sandboxBankSettleSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -177,6 +197,18 @@ class Reader {
     }
     return parts.map(Number);
   }
+
+  /** 1-5 comma-separated whole numbers of hours (1-8760). */
+  hours(name: string, fallback: number[]): number[] {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    const parts = v.split(',').map((p) => p.trim());
+    if (parts.length > 5 || parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1 || Number(p) > 8760)) {
+      this.problems.push(`${name} must be 1-5 comma-separated whole numbers of hours (got "${v}")`);
+      return fallback;
+    }
+    return parts.map(Number);
+  }
 }
 
 /** Billing values a plain type check cannot vouch for: prefix shape, collection project id, IBAN and BIC. */
@@ -218,7 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
       'info',
     ),
     registrationEnabled: r.bool('SVC_REGISTRATION_ENABLED', true),
-    sandboxOpcoActivationSeconds: r.int('SVC_SANDBOX_OPCO_ACTIVATION_SECONDS', 120, 0, 86400 * 30),
+    sandboxOpcoActivationSeconds: r.int('SVC_SANDBOX_OPCO_ACTIVATION_SECONDS', 10, 0, 86400 * 30),
     webhookBackoffSeconds: r.seconds('SVC_WEBHOOK_BACKOFF_SECONDS', DEFAULT_WEBHOOK_BACKOFF),
     webhookTimeoutMs: r.int('SVC_WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
     webhookConcurrency: r.int('SVC_WEBHOOK_CONCURRENCY', 16, 1, 1000),
@@ -242,6 +274,8 @@ export function loadConfig(env: Env = process.env): Config {
     apiTokenTtlSeconds: r.int('SVC_API_TOKEN_TTL_SECONDS', 7 * 86400, 60, 7 * 86400),
     trustProxy: r.bool('SVC_TRUST_PROXY', false),
     ticketAutoCloseDays: r.int('SVC_TICKET_AUTO_CLOSE_DAYS', 7, 0, 3650),
+    notificationRetentionDays: r.int('SVC_NOTIFICATION_RETENTION_DAYS', 90, 1, 3650),
+    activityLogRetentionDays: r.int('SVC_ACTIVITY_LOG_RETENTION_DAYS', 365, 1, 36500),
     ticketReopenWindowDays: r.int('SVC_TICKET_REOPEN_WINDOW_DAYS', 30, 0, 3650),
     ticketMaxAttachmentBytes: r.int('SVC_TICKET_MAX_ATTACHMENT_BYTES', 10 * 1024 * 1024, 1, 50 * 1024 * 1024),
     billingInvoicePrefix: r.string('SVC_BILLING_INVOICE_PREFIX', 'INV'),
@@ -250,6 +284,19 @@ export function loadConfig(env: Env = process.env): Config {
     billingPayeeName: r.optional('SVC_BILLING_PAYEE_NAME'),
     billingPayeeIban: r.optional('SVC_BILLING_PAYEE_IBAN'),
     billingPayeeBic: r.optional('SVC_BILLING_PAYEE_BIC'),
+    esignProvider: r.oneOf(
+      'SVC_ESIGN_PROVIDER',
+      ['simulator', 'none'] as const,
+      environment === 'sandbox' ? 'simulator' : 'none',
+    ),
+    contractMaxDocumentBytes: r.int('SVC_CONTRACT_MAX_DOCUMENT_BYTES', 10485760, 1024, 100 * 1024 * 1024),
+    contractReminderMinIntervalSeconds: r.int(
+      'SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS',
+      3600,
+      0,
+      30 * 86400,
+    ),
+    sandboxEsignAutoSeconds: r.int('SVC_SANDBOX_ESIGN_AUTO_SECONDS', 5, 0, 86400),
     bulkPaylinkMaxFileBytes: r.int('SVC_BULK_PAYLINK_MAX_FILE_BYTES', 5242880, 1024, 50 * 1024 * 1024),
     bulkPaylinkBatchSize: r.int('SVC_BULK_PAYLINK_BATCH_SIZE', 50, 1, 500),
     bulkPreviewTtlHours: r.int('SVC_BULK_PREVIEW_TTL_HOURS', 24, 1, 24 * 30),
@@ -277,6 +324,10 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     travelRuleResponseTimeoutHours: r.int('SVC_TRAVEL_RULE_RESPONSE_TIMEOUT_HOURS', 48, 1, 24 * 30),
     sandboxTravelRuleDelaySeconds: r.int('SVC_SANDBOX_TRAVEL_RULE_DELAY_SECONDS', 2, 0, 86400),
+    mandateAuthorizationTtlSeconds: r.int('SVC_MANDATE_AUTHORIZATION_TTL_SECONDS', 86400, 60, 30 * 86400),
+    recurringRetryHours: r.hours('SVC_RECURRING_RETRY_HOURS', [24, 72]),
+    recurringMaxAttempts: r.int('SVC_RECURRING_MAX_ATTEMPTS', 10, 1, 100),
+    sandboxBankSettleSeconds: r.int('SVC_SANDBOX_BANK_SETTLE_SECONDS', 2, 0, 86400),
   };
 
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { BankProvider } from './providers/bank/port';
+import type { EsignProvider } from './providers/esign/port';
 import type { Mailer } from './providers/mail/port';
 import type { ScreeningProvider } from './providers/screening/port';
 import type { SubTppNetwork } from './providers/subtpp/port';
@@ -26,6 +27,8 @@ export interface Providers {
   screening: ScreeningProvider;
   /** Travel-rule network (sandbox simulator, or unconfigured: 503). */
   travelRule: TravelRuleNetwork;
+  /** E-signing provider (sandbox simulator on sandbox deployments; unconfigured answers 503). */
+  esign: EsignProvider;
 }
 
 export interface Deps {

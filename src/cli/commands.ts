@@ -5,6 +5,7 @@ import { adminCommands } from '../modules/admin/admin.cli';
 import { billingCommands } from '../modules/billing/billing.cli';
 import type { Clock } from '../shared/clock';
 import type { Secrets } from '../shared/crypto';
+import { sandboxCommands } from './sandbox.cli';
 
 export interface CliContext {
   config: Config;
@@ -20,6 +21,11 @@ export interface CliCommand {
   summary: string;
   /** `args` are the words and --flags after the command name. */
   run(ctx: CliContext, args: string[]): Promise<void>;
+  /**
+   * Set for commands that talk to a running service over HTTP: they get the configuration and
+   * no database is opened (an embedded database is held by the running server).
+   */
+  overHttp?: boolean;
 }
 
 /** Every command by its full name (e.g. "admin create-staff"); features add theirs here. */
@@ -32,4 +38,5 @@ export const commands: Record<string, CliCommand> = {
   },
   ...adminCommands,
   ...billingCommands,
+  ...sandboxCommands,
 };

@@ -36,6 +36,13 @@ async function main(argv: string[]) {
     }
     throw err;
   }
+  const rest = argv.slice(argv.indexOf(words[used - 1]!) + 1);
+  if (cmd.overHttp) {
+    const out = (line: string) => process.stdout.write(`${line}\n`);
+    // No database, clock or secrets: an overHttp command reads only config, out and log.
+    await cmd.run({ config, out, log: createLogger('warn') } as unknown as CliContext, rest);
+    return;
+  }
   const database = await openDatabase(config);
   try {
     await database.migrate();
@@ -48,7 +55,6 @@ async function main(argv: string[]) {
       log: createLogger('warn'),
       out: (line: string) => process.stdout.write(`${line}\n`),
     };
-    const rest = argv.slice(argv.indexOf(words[used - 1]!) + 1);
     await cmd.run(ctx, rest);
   } finally {
     await database.close();

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
+import { activityRoutes } from './activity/activity.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { billingRoutes } from './billing/billing.routes';
 import './billing/billing.listeners';
@@ -20,6 +21,10 @@ import { settingsRoutes } from './auth/settings.routes';
 import { teamRoutes } from './auth/team.routes';
 import { bulkLinksRoutes } from './bulk-links/bulk.routes';
 import { checkoutRoutes } from './checkout/checkout.routes';
+import { contractsRoutes } from './contracts/contracts.routes';
+import { esignNotificationRoutes } from './contracts/esign-notifications.routes';
+import { contractRequestsRoutes } from './contracts/requests.routes';
+import { signPageRoutes } from './contracts/sign-page.routes';
 import { customersRoutes } from './customers/customers.routes';
 import { healthRoutes } from './health/health.routes';
 import { kycRoutes } from './kyc/kyc.routes';
@@ -28,6 +33,7 @@ import { verificationNotificationRoutes } from './kyc/notifications.routes';
 import { verifyPageRoutes } from './kyc/verify-page.routes';
 import { remediationPageRoutes } from './monitoring/monitoring.page';
 import { monitoringRoutes } from './monitoring/monitoring.routes';
+import { notificationsRoutes } from './notifications/notifications.routes';
 import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
@@ -42,10 +48,14 @@ import { travelRuleNotificationRoutes } from './travel-rule/notifications.routes
 import './travel-rule/travel-rule.listeners';
 import { travelRuleRoutes } from './travel-rule/travel-rule.routes';
 import './schedules/schedules.listeners';
+import { sandboxMandateRoutes } from '../providers/bank/sandbox-mandate.routes';
 import { schedulesRoutes } from './schedules/schedules.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
+import './recurring/recurring.listeners';
+import { mandatePageRoutes } from './recurring/mandate-page.routes';
+import { recurringRoutes } from './recurring/recurring.routes';
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
@@ -82,6 +92,12 @@ export const apiModules: ModulePlugin[] = [
   screeningNotificationRoutes,
   travelRuleRoutes,
   travelRuleNotificationRoutes,
+  activityRoutes,
+  notificationsRoutes,
+  contractsRoutes,
+  contractRequestsRoutes,
+  esignNotificationRoutes,
+  recurringRoutes,
 ];
 
 export const rootModules: ModulePlugin[] = [
@@ -91,4 +107,7 @@ export const rootModules: ModulePlugin[] = [
   verifyPageRoutes,
   remediationPageRoutes,
   walletProofPageRoutes,
+  signPageRoutes,
+  mandatePageRoutes,
+  sandboxMandateRoutes,
 ];

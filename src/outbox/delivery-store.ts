@@ -3,7 +3,7 @@
  * secrets, record an attempt. Each runs in its own short transaction; no HTTP inside any of them.
  */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/client';
+import { type Db, type DbOrTx, rowsOf } from '../db/client';
 import { clients, webhookDeliveries } from '../db/schema/index';
 import type { DeliveryStatus } from '../modules/webhooks/webhooks.machine';
 import { decrypt, encrypt } from '../shared/crypto';
@@ -145,6 +145,24 @@ export async function signingSecretOf(db: Db, key: Buffer, d: ClaimedDelivery): 
   return ensureMainWebhookSecret(db, key, d.clientId);
 }
 
+/**
+ * Creates the client's main webhook secret when it has none yet and returns it (shown once, when
+ * the webhook URL is first configured); null when a secret already exists.
+ */
+export async function createMainWebhookSecretIfAbsent(
+  db: Db,
+  key: Buffer,
+  clientId: string,
+): Promise<string | null> {
+  const secret = newWebhookSecret();
+  const rows = await db
+    .update(clients)
+    .set({ webhookSecretEnc: encrypt(key, secret) })
+    .where(and(eq(clients.id, clientId), isNull(clients.webhookSecretEnc)))
+    .returning({ id: clients.id });
+  return rows.length > 0 ? secret : null;
+}
+
 /** The client's main webhook secret, created on first need (race-safe: the first writer wins). */
 export async function ensureMainWebhookSecret(db: Db, key: Buffer, clientId: string): Promise<string> {
   await db
@@ -175,7 +193,7 @@ export interface AttemptRecord {
  * when the lease was lost (another worker took the delivery over): the attempt is then kept in
  * the history as `superseded` and the delivery is left to its current holder.
  */
-export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> {
+export async function recordAttempt(db: DbOrTx, r: AttemptRecord): Promise<boolean> {
   const d = r.delivery;
   const res = await db.execute(sql`
     with moved as (

@@ -7,7 +7,10 @@
  * deliveries. Several dispatchers (threads of work, processes, nodes) can run side by side:
  * FOR UPDATE SKIP LOCKED plus the lease keep them from claiming the same row twice.
  */
+import type { DbOrTx } from '../db/client';
 import type { Deps } from '../deps';
+import { recordActivity } from '../modules/activity/activity.writer';
+import { notify as notifyMembers, OWNER_AND_DEVELOPER } from '../modules/notifications/notify';
 import {
   isSuccessStatus,
   nextDeliveryStatus,
@@ -15,6 +18,7 @@ import {
   retryDelaySeconds,
 } from '../modules/webhooks/webhooks.machine';
 import {
+  type AttemptRecord,
   abandonDelivery,
   type ClaimedDelivery,
   claimDueDeliveries,
@@ -94,7 +98,7 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       else nextAttemptAt = new Date(now.getTime() + delay * 1000);
     }
     const error = ok ? null : (res.error ?? `HTTP ${res.status}`);
-    const kept = await recordAttempt(deps.db, {
+    const record: AttemptRecord = {
       delivery: d,
       startedAt,
       durationMs: res.durationMs,
@@ -104,7 +108,16 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       status,
       nextAttemptAt,
       now,
-    });
+    };
+    // Reaching dead_letter notifies owners and developers, in the transaction that moves the delivery.
+    const kept =
+      status === 'dead_letter'
+        ? await deps.db.transaction(async (tx) => {
+            const moved = await recordAttempt(tx, record);
+            if (moved) await deadLetterNotice(tx, d, error, now);
+            return moved;
+          })
+        : await recordAttempt(deps.db, record);
     if (!kept)
       deps.log.warn({ deliveryId: d.id }, 'webhook delivery lease lost; result kept in history only');
   }
@@ -221,4 +234,26 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
+}
+
+async function deadLetterNotice(tx: DbOrTx, d: ClaimedDelivery, error: string | null, now: Date) {
+  await notifyMembers(tx, {
+    clientId: d.clientId,
+    category: 'webhooks',
+    severity: 'warning',
+    title: 'Webhook delivery failed for good',
+    body: `The ${d.eventType} event could not be delivered to ${d.url} after every retry (${error ?? 'no answer'}). Retry it from the deliveries list once the endpoint works.`,
+    link: { resource_type: 'webhook_delivery', resource_id: d.id, path: `/webhooks/deliveries/${d.id}` },
+    audience: { roles: OWNER_AND_DEVELOPER },
+    at: now,
+  });
+  await recordActivity(tx, {
+    clientId: d.clientId,
+    action: 'webhook_delivery.dead_lettered',
+    outcome: 'failure',
+    at: now,
+    target: { type: 'webhook_delivery', id: d.id, label: d.url },
+    changes: { status: { from: d.status, to: 'dead_letter' } },
+    metadata: { event_type: d.eventType, error },
+  });
 }

@@ -12,8 +12,8 @@ import fp from 'fastify-plugin';
 import { rowsOf } from '../db/client';
 import type { Deps } from '../deps';
 import { type Permission, permissionsForRole, type Role } from '../modules/auth/permissions';
-import { type ClientTokenClaims, type StaffTokenClaims, verifyToken } from '../modules/auth/tokens';
-import { forbidden, unauthorized } from '../shared/errors';
+import { type ClientTokenClaims, type StaffTokenClaims, verifyTokenWithReason } from '../modules/auth/tokens';
+import { forbidden, invalidToken } from '../shared/errors';
 import { M } from '../shared/messages';
 
 export interface ClientAuth {
@@ -100,12 +100,12 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export async function authenticateClient(deps: Deps, request: FastifyRequest): Promise<ClientAuth> {
   const token = bearer(request);
-  if (!token) throw unauthorized(M.couldNotValidate);
-  const claims = await verifyToken(deps.secrets.jwtKey, token, deps.clock.now());
+  if (!token) throw invalidToken(M.couldNotValidate, 'missing');
+  const { claims, expired } = await verifyTokenWithReason(deps.secrets.jwtKey, token, deps.clock.now());
   if (!claims || (claims.type !== 'client_access' && claims.type !== 'client_api_access'))
-    throw unauthorized(M.couldNotValidate);
+    throw invalidToken(M.couldNotValidate, expired ? 'expired' : 'invalid');
   const c = claims as ClientTokenClaims;
-  if (c.environment !== deps.config.environment) throw unauthorized(M.couldNotValidate);
+  if (c.environment !== deps.config.environment) throw invalidToken(M.couldNotValidate, 'invalid');
   if (
     !UUID_RE.test(c.sub) ||
     (c.account_id && !UUID_RE.test(c.account_id)) ||
@@ -114,16 +114,17 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest): P
     (c.gen !== undefined && !(Number.isInteger(c.gen) && c.gen >= 0 && c.gen <= 2147483647)) ||
     typeof c.iat !== 'number'
   ) {
-    throw unauthorized(M.couldNotValidate);
+    throw invalidToken(M.couldNotValidate, 'invalid');
   }
   const state = await loadTokenState(deps, c);
-  if (!state) throw unauthorized(M.couldNotValidate);
-  if (state.revoked || state.session_revoked) throw unauthorized(M.tokenRevoked);
-  if (!state.client_active) throw unauthorized(M.clientNotActive);
-  if (c.type === 'client_access' && state.account_active !== true) throw unauthorized(M.accountNotActive);
+  if (!state) throw invalidToken(M.couldNotValidate, 'invalid');
+  if (state.revoked || state.session_revoked) throw invalidToken(M.tokenRevoked, 'revoked');
+  if (!state.client_active) throw invalidToken(M.clientNotActive, 'inactive');
+  if (c.type === 'client_access' && state.account_active !== true)
+    throw invalidToken(M.accountNotActive, 'inactive');
   // Tokens minted by the token exchange name their credential; a disabled, rotated or deleted one is refused.
   if (c.type === 'client_api_access' && c.credential_id && state.credential_active !== true)
-    throw unauthorized(M.invalidApiKey);
+    throw invalidToken(M.invalidApiKey, 'inactive');
   if (deps.config.environment === 'production' && !state.production_access_enabled)
     throw forbidden(M.productionAccessDisabled);
   const role = c.type === 'client_access' && state.account_role ? state.account_role : c.role;
@@ -144,18 +145,18 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest): P
 
 export async function authenticateStaff(deps: Deps, request: FastifyRequest): Promise<StaffAuth> {
   const token = bearer(request);
-  if (!token) throw unauthorized(M.couldNotValidate);
-  const claims = await verifyToken(deps.secrets.jwtKey, token, deps.clock.now());
+  if (!token) throw invalidToken(M.couldNotValidate, 'missing');
+  const { claims, expired } = await verifyTokenWithReason(deps.secrets.jwtKey, token, deps.clock.now());
   if (claims?.type !== 'staff_access' || claims.environment !== deps.config.environment) {
-    throw unauthorized(M.couldNotValidate);
+    throw invalidToken(M.couldNotValidate, expired ? 'expired' : 'invalid');
   }
   const s = claims as StaffTokenClaims;
   const res = await deps.db.execute(sql`
     select s.is_active as active, exists(select 1 from revoked_tokens r where r.jti = ${s.jti}) as revoked
       from staff_accounts s where s.id = ${s.sub}::uuid`);
   const row = rowsOf<{ active: boolean; revoked: boolean }>(res)[0];
-  if (!row?.active) throw unauthorized(M.couldNotValidate);
-  if (row.revoked) throw unauthorized(M.tokenRevoked);
+  if (!row?.active) throw invalidToken(M.couldNotValidate, 'invalid');
+  if (row.revoked) throw invalidToken(M.tokenRevoked, 'revoked');
   return { staffId: s.sub, tokenId: s.jti, tokenExpiresAt: new Date(s.exp * 1000) };
 }
 

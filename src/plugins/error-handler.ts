@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import FindMyWay from 'find-my-way';
 import { AppError, ValidationError, type ValidationIssue } from '../shared/errors';
 import { HM } from '../shared/http-messages';
 import { M } from '../shared/messages';
@@ -182,8 +183,39 @@ export const errorHandlerPlugin = fp(
       },
     );
 
-    app.setNotFoundHandler((_request, reply) => {
-      reply.status(404).send({ detail: M.notFound });
+    // A known path with a method it does not serve: 405 with `Allow` (RFC 9110), else 404.
+    const known = FindMyWay({ ignoreTrailingSlash: false });
+    const methodsByPath = new Map<string, Set<string>>();
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      // One entry per path shape: `/x/:id` and `/x/:name` are the same path to a caller.
+      const shape = route.url.replace(/:[A-Za-z0-9_]+/g, ':p');
+      let set = methodsByPath.get(shape);
+      if (!set) {
+        set = new Set<string>();
+        methodsByPath.set(shape, set);
+        try {
+          known.on('GET', shape, () => undefined, { path: shape });
+        } catch {
+          // a shape the router already knows under another spelling: its methods still merge below
+        }
+      }
+      for (const m of methods) set.add(m);
+    });
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      let match: ReturnType<typeof known.find> = null;
+      try {
+        match = known.find('GET', path);
+      } catch {
+        match = null;
+      }
+      const allowed = match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
+      if (allowed && !allowed.has(request.method)) {
+        const allow = [...allowed].sort().join(', ');
+        return reply.status(405).header('allow', allow).send({ detail: HM.methodNotAllowed });
+      }
+      return reply.status(404).send({ detail: M.notFound });
     });
 
     // Fastify's own 503 while closing has its `{error, message, statusCode}` body (return503OnClosing

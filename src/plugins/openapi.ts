@@ -30,6 +30,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PERMISSION_MATRIX } from '../modules/auth/permissions';
+import { finishDocument, merchantDocument, type OpenApiDoc, staffDocument } from './openapi-documents';
 
 /** Error statuses a route can declare in `config.errors`. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 422 | 429 | 500 | 502 | 503;
@@ -72,7 +73,15 @@ const ERROR_RESPONSES: Record<ErrorStatus, [string, Schema]> = {
   401: [
     'Unauthorized',
     json('Missing, invalid, expired or revoked token or credentials', errorBody, {
-      headers: { 'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string' } } },
+      headers: {
+        'WWW-Authenticate': {
+          description:
+            'RFC 6750 challenge: `Bearer` when no token was sent; otherwise `Bearer error="invalid_token", ' +
+            'error_description="…"` saying why (e.g. "The access token expired", revoked, malformed, inactive). ' +
+            "The `detail` keeps the spec's message.",
+          schema: { type: 'string' },
+        },
+      },
     }),
   ],
   403: ['Forbidden', json('Not permitted for this token, role, client or environment')],
@@ -196,6 +205,19 @@ function forDocument(schema: unknown, extraRequired: string[] = []): unknown {
   return copy;
 }
 
+/** The permission (and token kind) an operation needs, as one sentence for its description. */
+export function accessSentence(cfg: RouteConfig): string {
+  const parts: string[] = [];
+  if (cfg.permission) {
+    const [roles] = PERMISSION_MATRIX[cfg.permission];
+    parts.push(
+      `Permission \`${cfg.permission}\` required (roles: ${roles.join(', ')}); a token without it gets 403.`,
+    );
+  } else if (cfg.auth === 'client') parts.push('Requires a client token (any role).');
+  if (cfg.dashboardOnly) parts.push('Requires a dashboard (login) token; API-credential tokens get 403.');
+  return parts.join(' ');
+}
+
 /** The route's schema as the document shows it (validation keeps the original). */
 function documentSchema(schema: Schema, route: RouteOptions): Schema {
   if (!schema || schema.hide) return schema;
@@ -203,6 +225,8 @@ function documentSchema(schema: Schema, route: RouteOptions): Schema {
   const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
   const out: Schema = { ...schema };
   out.operationId = schema.operationId ?? deriveOperationId(method, route.url);
+  const access = accessSentence(cfg);
+  if (access) out.description = [schema.description, access].filter(Boolean).join('\n\n');
   for (const part of ['querystring', 'body', 'params'] as const)
     if (schema[part]) out[part] = forDocument(schema[part]);
   if (schema.headers || cfg.idempotency) {
@@ -279,21 +303,9 @@ export const openapiPlugin = fp(
       const cfg = (route.config ?? {}) as RouteConfig;
       if (!route.schema) return;
       const schema = route.schema as Record<string, unknown>;
-      if (cfg.permission || cfg.auth === 'client') {
-        schema.security = [{ bearerAuth: [] }];
-        const parts: string[] = [];
-        if (cfg.permission) {
-          const [roles] = PERMISSION_MATRIX[cfg.permission];
-          parts.push(`Permission \`${cfg.permission}\` (roles: ${roles.join(', ')}).`);
-        }
-        if (cfg.dashboardOnly)
-          parts.push('Requires a dashboard (login) token; API-credential tokens get 403.');
-        schema.description = [schema.description, parts.join(' ')].filter(Boolean).join('\n\n');
-      } else if (cfg.auth === 'staff') {
-        schema.security = [{ staffBearerAuth: [] }];
-      } else if (cfg.auth === 'public') {
-        schema.security = [];
-      }
+      if (cfg.permission || cfg.auth === 'client') schema.security = [{ bearerAuth: [] }];
+      else if (cfg.auth === 'staff') schema.security = [{ staffBearerAuth: [] }];
+      else if (cfg.auth === 'public') schema.security = [];
     });
 
     await app.register(swagger, {
@@ -302,7 +314,9 @@ export const openapiPlugin = fp(
         url,
       }),
       transformObject: (document) =>
-        addErrorResponses((document as unknown as { openapiObject: Schema }).openapiObject) as never,
+        finishDocument(
+          addErrorResponses((document as unknown as { openapiObject: Schema }).openapiObject) as OpenApiDoc,
+        ) as never,
       openapi: {
         openapi: '3.1.0',
         info: {
@@ -329,13 +343,30 @@ export const openapiPlugin = fp(
         },
       },
     });
+    // The documents are built once (routes do not change after start).
+    let merchant: OpenApiDoc | null = null;
+    let staff: OpenApiDoc | null = null;
+    const merchantDoc = () => {
+      merchant ??= merchantDocument(app.swagger() as unknown as OpenApiDoc);
+      return merchant;
+    };
+    const staffDoc = () => {
+      staff ??= staffDocument(app.swagger() as unknown as OpenApiDoc);
+      return staff;
+    };
     await app.register(swaggerUi, {
       routePrefix: '/docs',
-      uiConfig: { docExpansion: 'list', deepLinking: true },
+      uiConfig: { docExpansion: 'list', deepLinking: true, filter: true },
+      // The docs page shows the merchant API only.
+      transformSpecification: () => merchantDoc(),
+      transformSpecificationClone: false,
     });
 
     app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () =>
-      app.swagger(),
+      merchantDoc(),
+    );
+    app.get('/api/v1/admin/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () =>
+      staffDoc(),
     );
   },
   { name: 'openapi' },

@@ -4,6 +4,8 @@ import type { Providers } from '../deps';
 import type { Secrets } from '../shared/crypto';
 import { SandboxBank } from './bank/simulator';
 import { UnconfiguredBank } from './bank/unconfigured';
+import { SandboxEsign } from './esign/simulator';
+import { UnconfiguredEsign } from './esign/unconfigured';
 import { SandboxScreeningProvider } from './screening/simulator';
 import { UnconfiguredScreeningProvider } from './screening/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
@@ -20,6 +22,7 @@ export function createProviders(config: Config, secrets: Secrets): Providers {
             secret: secrets.providerWebhookSecret,
             publicUrl: config.publicUrl,
             sessionTtlSeconds: config.bankSessionTtlSeconds,
+            settleSeconds: config.sandboxBankSettleSeconds,
           })
         : new UnconfiguredBank(),
     // No production Sub-TPP network adapter exists yet: production opcos are activated by staff
@@ -46,5 +49,12 @@ export function createProviders(config: Config, secrets: Secrets): Providers {
             delaySeconds: config.sandboxTravelRuleDelaySeconds,
           })
         : new UnconfiguredTravelRuleNetwork(),
+    esign:
+      config.esignProvider === 'simulator'
+        ? new SandboxEsign({
+            secret: secrets.providerWebhookSecret,
+            autoSeconds: config.sandboxEsignAutoSeconds,
+          })
+        : new UnconfiguredEsign(),
   };
 }

@@ -29,6 +29,24 @@ export class ValidationError extends AppError {
 
 export const badRequest = (detail: string) => new AppError(400, detail);
 export const unauthorized = (detail: string) => new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
+
+/** Why a bearer token was refused, for the RFC 6750 `WWW-Authenticate` challenge. */
+export type TokenProblem = 'missing' | 'expired' | 'invalid' | 'revoked' | 'inactive';
+const TOKEN_PROBLEM_TEXT: Record<Exclude<TokenProblem, 'missing'>, string> = {
+  expired: 'The access token expired',
+  invalid: 'The access token is malformed, has a bad signature or is for another environment',
+  revoked: 'The access token was revoked',
+  inactive: 'The client, account or credential of the access token is no longer active',
+};
+
+/** 401 for a refused bearer token: the spec's detail, and an RFC 6750 challenge naming the problem. */
+export function invalidToken(detail: string, problem: TokenProblem): AppError {
+  const header =
+    problem === 'missing'
+      ? 'Bearer'
+      : `Bearer error="invalid_token", error_description="${TOKEN_PROBLEM_TEXT[problem]}"`;
+  return new AppError(401, detail, { 'WWW-Authenticate': header });
+}
 export const forbidden = (detail: string) => new AppError(403, detail);
 export const notFound = (detail: string) => new AppError(404, detail);
 export const conflict = (detail: string) => new AppError(409, detail);

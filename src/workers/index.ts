@@ -8,10 +8,17 @@ import {
   sendDueInvoiceEmails,
 } from '../modules/billing/billing.workers';
 import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
+import { runContractsWorker } from '../modules/contracts/contracts.worker';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { expireDueRemediations } from '../modules/monitoring/monitoring.reviews';
+import {
+  purgeOldActivityLogs,
+  purgeOldNotifications,
+  sendDueNotificationEmails,
+} from '../modules/notifications/notifications.workers';
 import { expireDuePayments } from '../modules/payments/payments.service';
 import { compactTransactionCounts } from '../modules/payments/transaction-counts';
+import { runRecurringWorker } from '../modules/recurring/recurring.worker';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
 import { runScreeningWorker } from '../modules/screening/screening.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
@@ -55,6 +62,8 @@ export function createWorkers(deps: Deps): Worker[] {
       },
       deps.log,
     ),
+    // Recurring payments: due runs and retries, attempt launches, authorization/mandate expiry, resume, revocations.
+    loopWorker('recurring-payments', deps.config.workerPollMs, () => runRecurringWorker(deps), deps.log),
     loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),
     // Stale API-key failure counters (one statement per minute; returns 0 so it never spins).
     loopWorker(
@@ -104,6 +113,23 @@ export function createWorkers(deps: Deps): Worker[] {
       'travel-rule',
       Math.max(deps.config.workerPollMs, 1000),
       () => runTravelRuleWorker(deps),
+      deps.log,
+    ),
+    // Notification emails by preference (pending rows claimed with SKIP LOCKED and a lease).
+    loopWorker(
+      'notification-email',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => sendDueNotificationEmails(deps, 20),
+      deps.log,
+    ),
+    // Retention: read/archived notifications, and activity-log entries (the trigger's one exception).
+    loopWorker('notification-retention', 3_600_000, () => purgeOldNotifications(deps), deps.log),
+    loopWorker('activity-log-retention', 3_600_000, () => purgeOldActivityLogs(deps), deps.log),
+    // Contracts: expiry, automatic reminders, pending envelopes, owed payment links, sandbox auto-sign/decline.
+    loopWorker(
+      'contracts',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => runContractsWorker(deps),
       deps.log,
     ),
   ];

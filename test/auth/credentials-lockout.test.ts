@@ -173,7 +173,9 @@ describe('environments', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(onSandbox.statusCode).toBe(401);
-    expect(onSandbox.headers['www-authenticate']).toBe('Bearer');
+    expect(onSandbox.headers['www-authenticate']).toMatch(
+      /^Bearer error="invalid_token", error_description="/,
+    );
     const onProd = await prod.app.inject({ url: '/api/v1/auth/client/settings', headers: owner.headers });
     expect(onProd.statusCode).toBe(401);
     expect(onProd.json().detail).toBe(M.couldNotValidate);

@@ -82,7 +82,10 @@ function call(route: RouteAccess, headers: Record<string, string>) {
 
 function expect401(res: Awaited<ReturnType<typeof call>>) {
   expect(res.statusCode).toBe(401);
-  expect(res.headers['www-authenticate']).toBe('Bearer');
+  // RFC 6750: plain `Bearer` without a token, otherwise `invalid_token` with the reason.
+  expect(res.headers['www-authenticate']).toMatch(
+    /^Bearer( error="invalid_token", error_description="[^"]+")?$/,
+  );
   expect(typeof res.json().detail).toBe('string');
 }
 

@@ -164,7 +164,9 @@ describe('logout', () => {
       for (const res of [await me(s.headers), await onNode2()]) {
         expect(res.statusCode).toBe(401);
         expect(res.json().detail).toBe(M.tokenRevoked);
-        expect(res.headers['www-authenticate']).toBe('Bearer');
+        expect(res.headers['www-authenticate']).toBe(
+          'Bearer error="invalid_token", error_description="The access token was revoked"',
+        );
       }
       // Without refresh_token the refresh session survives.
       expect((await refresh(s.refresh_token)).statusCode).toBe(200);

@@ -36,6 +36,8 @@ describe('client settings', () => {
       callback_url: 'https://shop.example/return',
       webhook_url: 'https://shop.example/hooks',
       webhook_enabled: true,
+      // the first answer that sets a webhook URL shows the main signing secret, once
+      webhook_secret: expect.stringMatching(/^whsec_/),
     });
     const b = await put({ callback_url: null });
     expect(b.json()).toEqual({

@@ -9,7 +9,7 @@ describe('config', () => {
     expect(c.publicUrl).toBe('http://localhost:8000');
     expect(c.databaseUrl).toBeNull();
     expect(c.registrationEnabled).toBe(true);
-    expect(c.sandboxOpcoActivationSeconds).toBe(120);
+    expect(c.sandboxOpcoActivationSeconds).toBe(10);
     expect(c.webhookBackoffSeconds).toEqual(DEFAULT_WEBHOOK_BACKOFF);
     expect(c.refreshCooldownSeconds).toBe(10);
   });

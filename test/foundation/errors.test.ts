@@ -129,7 +129,10 @@ describe('401, 404 and 500', () => {
         headers: authorization ? { authorization } : {},
       });
       expect(res.statusCode).toBe(401);
-      expect(res.headers['www-authenticate']).toBe('Bearer');
+      // RFC 6750: no bearer token at all is a plain challenge; a bad one says invalid_token.
+      if (authorization === 'Bearer nonsense')
+        expect(res.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token", error_description="/);
+      else expect(res.headers['www-authenticate']).toBe('Bearer');
       expect(res.json()).toEqual({ detail: 'Could not validate credentials' });
     }
   });

@@ -71,6 +71,8 @@ export interface TestAppOptions {
   database?: Database;
   /** Level of the captured log (default trace: every line is scanned for secrets). */
   logLevel?: string;
+  /** Reuse the secrets of an earlier app (a restart of the same deployment). */
+  secrets?: Deps['secrets'];
   /** Extra routes for a test, registered before the app is ready. */
   register?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -85,10 +87,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
   });
   const database = opts.database ?? (await createTestDatabase());
   const clock = new ManualClock(new Date('2026-01-15T10:00:00Z'));
-  const secrets = deriveSecrets(
-    'test-jwt-secret-which-is-long-enough-0123456789',
-    randomBytes(32).toString('base64'),
-  );
+  const secrets =
+    opts.secrets ??
+    deriveSecrets('test-jwt-secret-which-is-long-enough-0123456789', randomBytes(32).toString('base64'));
   const mailer = opts.mailer ?? new MemoryMailer();
   // The service's own logger options, captured in memory: the setup file scans it for secrets.
   const log = captureLogger(opts.logLevel ?? 'trace');

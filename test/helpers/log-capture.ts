@@ -54,7 +54,7 @@ export function harvestUrl(url: string, source: string): void {
   }
   for (const seg of u.pathname.split('/')) {
     const s = decodeURIComponent(seg);
-    if (s.length >= 16 && /^[A-Za-z0-9_.~-]+$/.test(s) && !UUID.test(s) && !/^[a-z_-]+$/.test(s))
+    if (s.length >= 16 && /^[A-Za-z0-9_.~-]+$/.test(s) && !UUID.test(s) && !/^[a-z_.-]+$/.test(s))
       rememberSecret(s, `${source} (url path)`);
   }
   for (const [k, v] of u.searchParams)

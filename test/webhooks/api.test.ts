@@ -63,6 +63,7 @@ describe('subscription', () => {
       webhook_url: 'https://merchant.example.com/hooks',
       webhook_enabled: true,
       event_types: ['payment.status_changed', 'opco.status_changed'],
+      webhook_secret: expect.stringMatching(/^whsec_/),
     });
     res = await api(c, 'PUT', '/webhooks/subscription', { event_types: [] });
     expect(res.json()).toMatchObject({ webhook_enabled: true, event_types: [] });

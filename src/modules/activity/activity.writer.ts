@@ -37,6 +37,8 @@ export interface ActivityInput {
   outcome?: 'success' | 'failure';
   /** Overrides the actor taken from the current request (e.g. a failed login names the account tried). */
   actor?: ActivityActor;
+  /** The request whose facts to record, when the caller runs outside its async context (hooks). */
+  request?: FastifyRequest;
 }
 
 export const REDACTED = '[redacted]';
@@ -95,7 +97,7 @@ function header(request: FastifyRequest, name: string): string | null {
  * so an entry costs a single round trip inside the caller's transaction.
  */
 export async function recordActivity(tx: DbOrTx, input: ActivityInput): Promise<void> {
-  const request = currentRequest();
+  const request = input.request ?? currentRequest();
   const actor = input.actor ?? actorFromRequest(request);
   const changes = input.changes ? JSON.stringify(redactSecrets(input.changes)) : null;
   const metadata = JSON.stringify(redactSecrets(input.metadata ?? {}));
@@ -128,4 +130,21 @@ export function diffChanges(
     if (JSON.stringify(from) !== JSON.stringify(to)) out[f] = { from, to };
   }
   return Object.keys(out).length > 0 ? out : null;
+}
+
+/**
+ * Runs `write` in a transaction and appends the entry `entryOf` makes from its result in that
+ * same transaction (null: no entry, e.g. nothing changed).
+ */
+export async function withActivity<T>(
+  db: DbOrTx,
+  write: (tx: DbOrTx) => Promise<T>,
+  entryOf: (result: T) => ActivityInput | null,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await write(tx);
+    const entry = entryOf(result);
+    if (entry) await recordActivity(tx, entry);
+    return result;
+  });
 }

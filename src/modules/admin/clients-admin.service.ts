@@ -1,4 +1,5 @@
 /** Staff management of clients: list, switches (production access, link generation, active), visibility groups. */
+
 import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Environment } from '../../config';
 import { clients } from '../../db/schema/index';
@@ -6,6 +7,7 @@ import type { Deps } from '../../deps';
 import { notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { recordActivity } from '../activity/activity.writer';
 import { containsPattern } from '../customers/customers.repo';
 import { effectiveFeatures, type Feature } from '../features/features';
 
@@ -95,12 +97,28 @@ export async function updateClientSwitches(deps: D, clientId: string, s: ClientS
     s.features && Object.keys(s.features).length > 0
       ? { features: sql`${clients.features} || ${JSON.stringify(s.features)}::jsonb` }
       : {};
-  const [row] = await deps.db
-    .update(clients)
-    .set({ ...set, ...features })
-    .where(eq(clients.id, clientId))
-    .returning();
-  if (!row) throw notFound(M.clientNotFound);
+  const row = await deps.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(clients)
+      .set({ ...set, ...features })
+      .where(eq(clients.id, clientId))
+      .returning();
+    if (!updated) throw notFound(M.clientNotFound);
+    const { features: f, ...switches } = s;
+    await recordActivity(tx, {
+      clientId,
+      action: 'client.switches_changed',
+      at: deps.clock.now(),
+      target: { type: 'client', id: clientId, label: updated.companyName },
+      changes: Object.fromEntries(
+        Object.entries({ ...switches, ...(f ? { features: f } : {}) }).map(([k, v]) => [
+          k,
+          { from: null, to: v },
+        ]),
+      ),
+    });
+    return updated;
+  });
   return toAdminClientView(row, deps.config.environment);
 }
 
@@ -122,6 +140,13 @@ async function changeGroups(
       .update(clients)
       .set({ visibilityGroups: next, updatedAt: deps.clock.now() })
       .where(eq(clients.id, clientId));
+    await recordActivity(tx, {
+      clientId,
+      action: 'client.visibility_groups_changed',
+      at: deps.clock.now(),
+      target: { type: 'client', id: clientId, label: null },
+      changes: { visibility_groups: { from: row.groups, to: next } },
+    });
     return { groups: next };
   });
 }

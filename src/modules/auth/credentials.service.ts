@@ -5,8 +5,10 @@
  * The API key is a public identifier (`pk_<environment>_<random>`); the secret
  * (`sk_<environment>_<random>`) is returned once and stored only as keyedHash(hashKey, secret).
  */
+
 import { randomBytes } from 'node:crypto';
 import type { Environment } from '../../config';
+import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { keyedHash, safeEqual } from '../../shared/crypto';
@@ -21,6 +23,8 @@ import {
 } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
+import { recordActivity } from '../activity/activity.writer';
+import { notify, OWNER_ONLY } from '../notifications/notify';
 import {
   API_KEY_FAILURE_WINDOW_SECONDS,
   API_KEY_MAX_FAILURES,
@@ -124,17 +128,32 @@ export async function createApiCredential(
   const { role, permissions } = checkCreateInput(input);
   const secret = newApiSecret(deps);
   const now = deps.clock.now();
-  const row = await insertCredential(deps.db, {
-    clientId: caller.clientId,
-    label: input.label.trim(),
-    apiKey: newApiKey(deps),
-    secretHash: hashOf(deps, secret),
-    role,
-    permissions,
-    createdByAccountId: caller.accountId,
-    tokensValidFrom: now,
-    createdAt: now,
-    updatedAt: now,
+  const row = await deps.db.transaction(async (tx) => {
+    const created = await insertCredential(tx, {
+      clientId: caller.clientId,
+      label: input.label.trim(),
+      apiKey: newApiKey(deps),
+      secretHash: hashOf(deps, secret),
+      role,
+      permissions,
+      createdByAccountId: caller.accountId,
+      tokensValidFrom: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await recordActivity(tx, {
+      clientId: caller.clientId,
+      action: 'api_credential.created',
+      at: now,
+      target: { type: 'api_credential', id: created.id, label: created.label },
+      changes: {
+        role: { from: null, to: role },
+        permissions: { from: null, to: permissions },
+        api_secret: { from: null, to: 'set' },
+      },
+    });
+    await securityNotice(tx, caller.clientId, now, created, 'API credential created', 'was created');
+    return created;
   });
   return { ...toCredentialView(row), api_secret: secret };
 }
@@ -160,15 +179,44 @@ export async function resetApiCredentialSecret(
     if (!current) throw notFound(M.apiCredentialNotFound);
     if (current.disabledAt) throw badRequest(M.apiCredentialDisabled);
     await consumeSecurityChallenge(tx, challengeId, now);
-    return updateCredential(tx, current.id, {
+    const updated = await updateCredential(tx, current.id, {
       secretHash: hashOf(deps, secret),
       secretRotatedAt: now,
       tokensValidFrom: now,
       updatedAt: now,
       bumpGeneration: true,
     });
+    await recordActivity(tx, {
+      clientId,
+      action: 'api_credential.secret_reset',
+      at: now,
+      target: { type: 'api_credential', id: current.id, label: current.label },
+      changes: { api_secret: { from: 'old', to: 'new' } },
+    });
+    await securityNotice(tx, clientId, now, current, 'API credential secret reset', 'had its secret reset');
+    return updated;
   });
   return { credential_id: row.id, api_key: row.apiKey, api_secret: secret };
+}
+
+async function securityNotice(
+  tx: DbOrTx,
+  clientId: string,
+  now: Date,
+  cred: { id: string; label: string },
+  title: string,
+  verb: string,
+) {
+  await notify(tx, {
+    clientId,
+    category: 'security',
+    severity: 'warning',
+    title,
+    body: `API credential "${cred.label}" ${verb}.`,
+    link: { resource_type: 'api_credential', resource_id: cred.id, path: '/settings/api-credentials' },
+    audience: { roles: OWNER_ONLY },
+    at: now,
+  });
 }
 
 /** Disables for good (idempotent): no more exchanges, and its issued tokens are refused at once. */
@@ -182,7 +230,19 @@ export async function disableApiCredential(
     const current = await findCredential(tx, clientId, credentialId, true);
     if (!current) throw notFound(M.apiCredentialNotFound);
     if (current.disabledAt) return current;
-    return updateCredential(tx, current.id, { disabledAt: now, updatedAt: now, bumpGeneration: true });
+    const updated = await updateCredential(tx, current.id, {
+      disabledAt: now,
+      updatedAt: now,
+      bumpGeneration: true,
+    });
+    await recordActivity(tx, {
+      clientId,
+      action: 'api_credential.disabled',
+      at: now,
+      target: { type: 'api_credential', id: current.id, label: current.label },
+      changes: { disabled: { from: false, to: true } },
+    });
+    return updated;
   });
   return toCredentialView(row);
 }
@@ -219,6 +279,16 @@ export async function exchangeApiToken(
     if (!found || !secretMatches || found.credential.disabledAt) {
       // The failure that reaches the limit still answers 401; the lock applies from the next attempt.
       await saveLockout(tx, afterFailure(keyHash, lockout, now));
+      if (found)
+        await recordActivity(tx, {
+          clientId: found.credential.clientId,
+          action: 'api_token.exchange_failed',
+          outcome: 'failure',
+          at: now,
+          actor: { type: 'client_api', accountId: null, credentialId: found.credential.id },
+          target: { type: 'api_credential', id: found.credential.id, label: found.credential.label },
+          metadata: { reason: found.credential.disabledAt ? 'credential disabled' : 'wrong secret' },
+        });
       return { ok: false, error: unauthorized(M.invalidApiKey) };
     }
     if (lockout) await clearLockout(tx, keyHash);

@@ -2,6 +2,7 @@
  * Completing an `otp_pending` login: verify-otp (5 minutes, 5 attempts, then the challenge is dead)
  * and the email fallback (a new code at most every 60 seconds).
  */
+
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { accounts, clients, loginChallenges } from '../../db/schema/index';
 import type { Deps } from '../../deps';
@@ -10,6 +11,7 @@ import { decrypt, keyedHash, safeEqual } from '../../shared/crypto';
 import { badRequest, tooManyRequests, unauthorized } from '../../shared/errors';
 import { randomDigits } from '../../shared/ids';
 import { M } from '../../shared/messages';
+import { recordActivity } from '../activity/activity.writer';
 import { sendAuthMail } from './auth-mail';
 import { EMAIL_OTP_COOLDOWN_SECONDS, LOGIN_CHALLENGE_MAX_ATTEMPTS, otpMail } from './login.service';
 import type { MfaMethod } from './mfa-policy';
@@ -44,6 +46,15 @@ async function recordWrongCode(deps: Deps, ch: ChallengeRow, now: Date): Promise
       invalidatedAt: sql`case when ${loginChallenges.attempts} + 1 >= ${LOGIN_CHALLENGE_MAX_ATTEMPTS} then ${now}::timestamptz else null end`,
     })
     .where(eq(loginChallenges.id, ch.id));
+  await recordActivity(deps.db, {
+    clientId: ch.clientId,
+    action: 'login.failed',
+    outcome: 'failure',
+    at: now,
+    actor: { type: 'client_user', accountId: ch.accountId, credentialId: null },
+    target: { type: 'account', id: ch.accountId, label: null },
+    metadata: { reason: 'wrong MFA code', attempts: ch.attempts + 1 },
+  });
   throw unauthorized(M.invalidOtpCode);
 }
 

@@ -11,6 +11,7 @@ import { keyedHash } from '../../shared/crypto';
 import { unauthorized } from '../../shared/errors';
 import { randomDigits, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
+import { recordActivity } from '../activity/activity.writer';
 import { sendAuthMail } from './auth-mail';
 import {
   clearThrottle,
@@ -83,6 +84,17 @@ export async function login(
       // Recorded before the slot is freed, so the next attempt sees the failure (or the lock).
       await recordFailure(deps.db, emailKey, LOGIN_EMAIL_RULE, now);
       await recordFailure(deps.db, ipKey, LOGIN_IP_RULE, now);
+      // Written on its own: the attempt changed nothing. An unknown email names no client to log it for.
+      if (row)
+        await recordActivity(deps.db, {
+          clientId: row.client.id,
+          action: 'login.failed',
+          outcome: 'failure',
+          at: now,
+          actor: { type: 'client_user', accountId: row.account.id, credentialId: null },
+          target: { type: 'account', id: row.account.id, label: row.account.email },
+          metadata: { reason: 'wrong password' },
+        });
       throw unauthorized(M.incorrectLogin);
     }
   } finally {

@@ -1,6 +1,8 @@
 /** MFA settings (client defaults and the caller's own) and TOTP enrollment / removal. */
+
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { DbOrTx } from '../../db/client';
 import { accounts, clients, totpEnrollments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
@@ -9,6 +11,8 @@ import { decrypt, encrypt, keyedHash } from '../../shared/crypto';
 import { badRequest, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
+import { diffChanges, recordActivity } from '../activity/activity.writer';
+import { notify, OWNER_ONLY } from '../notifications/notify';
 import {
   accountMfaSettings,
   assertMfaRules,
@@ -43,18 +47,31 @@ export async function updateClientDefaults(
   clientId: string,
   patch: Partial<MfaSettings>,
 ): Promise<MfaSettings> {
-  const next = { ...(await getClientDefaults(deps, clientId)), ...patch };
+  const before = await getClientDefaults(deps, clientId);
+  const next = { ...before, ...patch };
   assertMfaRules(next, null);
-  await deps.db
-    .update(clients)
-    .set({
-      mfaEnabled: next.mfa_enabled,
-      mfaEmailEnabled: next.email_enabled,
-      mfaTotpEnabled: next.totp_enabled,
-      mfaPreferredMethod: next.preferred_method,
-      updatedAt: deps.clock.now(),
-    })
-    .where(eq(clients.id, clientId));
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(clients)
+      .set({
+        mfaEnabled: next.mfa_enabled,
+        mfaEmailEnabled: next.email_enabled,
+        mfaTotpEnabled: next.totp_enabled,
+        mfaPreferredMethod: next.preferred_method,
+        updatedAt: now,
+      })
+      .where(eq(clients.id, clientId));
+    await recordActivity(tx, {
+      clientId,
+      action: 'mfa_defaults.updated',
+      at: now,
+      target: { type: 'client', id: clientId, label: null },
+      changes: diffChanges({ ...before }, { ...next }),
+    });
+    if (before.mfa_enabled && !next.mfa_enabled)
+      await mfaDisabledNotice(tx, clientId, now, 'MFA was turned off in the client defaults.');
+  });
   return next;
 }
 
@@ -91,17 +108,34 @@ export async function updateMyMfa(
   const enrolled = Boolean(row.account.totpSecretEnc);
   // Enabling TOTP needs an enrolled authenticator; a stored flag is kept as it is.
   assertMfaRules(next, settings.totp_enabled === true ? enrolled : null);
-  await deps.db
-    .update(accounts)
-    .set({
-      mfaUseClientDefault: mfa_use_client_default ?? row.account.mfaUseClientDefault,
-      mfaEnabled: next.mfa_enabled,
-      mfaEmailEnabled: next.email_enabled,
-      mfaTotpEnabled: next.totp_enabled,
-      mfaPreferredMethod: next.preferred_method,
-      updatedAt: deps.clock.now(),
-    })
-    .where(eq(accounts.id, row.account.id));
+  const now = deps.clock.now();
+  const useDefault = mfa_use_client_default ?? row.account.mfaUseClientDefault;
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(accounts)
+      .set({
+        mfaUseClientDefault: useDefault,
+        mfaEnabled: next.mfa_enabled,
+        mfaEmailEnabled: next.email_enabled,
+        mfaTotpEnabled: next.totp_enabled,
+        mfaPreferredMethod: next.preferred_method,
+        updatedAt: now,
+      })
+      .where(eq(accounts.id, row.account.id));
+    const before = accountMfaSettings(row.account);
+    await recordActivity(tx, {
+      clientId: auth.clientId,
+      action: 'mfa.updated',
+      at: now,
+      target: { type: 'account', id: row.account.id, label: row.account.email },
+      changes: diffChanges(
+        { ...before, mfa_use_client_default: row.account.mfaUseClientDefault },
+        { ...next, mfa_use_client_default: useDefault },
+      ),
+    });
+    if (before.mfa_enabled && !next.mfa_enabled)
+      await mfaDisabledNotice(tx, auth.clientId, now, `MFA was turned off for ${row.account.email}.`);
+  });
   return getMyMfa(deps, auth);
 }
 
@@ -112,13 +146,22 @@ export async function startTotpEnrollment(deps: Deps, auth: ClientAuth) {
   const secret = generateTotpSecret();
   const token = randomToken(32);
   const expiresAt = addSeconds(now, TOTP_ENROLLMENT_TTL_SECONDS);
-  await deps.db.insert(totpEnrollments).values({
-    clientId: account.clientId,
-    accountId: account.id,
-    tokenHash: keyedHash(deps.secrets.hashKey, token),
-    secretEnc: encrypt(deps.secrets.encryptionKey, secret),
-    expiresAt,
-    createdAt: now,
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(totpEnrollments).values({
+      clientId: account.clientId,
+      accountId: account.id,
+      tokenHash: keyedHash(deps.secrets.hashKey, token),
+      secretEnc: encrypt(deps.secrets.encryptionKey, secret),
+      expiresAt,
+      createdAt: now,
+    });
+    await recordActivity(tx, {
+      clientId: account.clientId,
+      action: 'mfa.totp_enrollment_started',
+      at: now,
+      target: { type: 'account', id: account.id, label: account.email },
+      changes: { totp_secret: { from: null, to: 'pending' } },
+    });
   });
   return {
     secret,
@@ -177,6 +220,16 @@ export async function confirmTotpEnrollment(
       .where(and(eq(accounts.id, account.id), isNull(accounts.totpSecretEnc)))
       .returning({ id: accounts.id });
     if (set.length !== 1) throw badRequest(M.totpEnrollmentInvalid);
+    await recordActivity(tx, {
+      clientId: account.clientId,
+      action: 'mfa.totp_enrolled',
+      at: now,
+      target: { type: 'account', id: account.id, label: account.email },
+      changes: {
+        totp_enabled: { from: account.mfaTotpEnabled, to: true },
+        totp_secret: { from: null, to: 'set' },
+      },
+    });
   });
   return getMyMfa(deps, auth);
 }
@@ -202,6 +255,35 @@ export async function disableTotp(deps: Deps, auth: ClientAuth, request: Fastify
         updatedAt: now,
       })
       .where(eq(accounts.id, account.id));
+    await recordActivity(tx, {
+      clientId: account.clientId,
+      action: 'mfa.totp_disabled',
+      at: now,
+      target: { type: 'account', id: account.id, label: account.email },
+      changes: {
+        totp_enabled: { from: account.mfaTotpEnabled, to: false },
+        totp_secret: { from: 'set', to: null },
+      },
+    });
+    await mfaDisabledNotice(
+      tx,
+      account.clientId,
+      now,
+      `The authenticator app of ${account.email} was removed.`,
+    );
   });
   return getMyMfa(deps, auth);
+}
+
+async function mfaDisabledNotice(tx: DbOrTx, clientId: string, now: Date, body: string) {
+  await notify(tx, {
+    clientId,
+    category: 'security',
+    severity: 'warning',
+    title: 'MFA disabled',
+    body,
+    link: { resource_type: 'client', resource_id: clientId, path: '/settings/security' },
+    audience: { roles: OWNER_ONLY },
+    at: now,
+  });
 }

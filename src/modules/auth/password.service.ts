@@ -1,4 +1,5 @@
 /** Changing one's own password (CHANGE_PASSWORD security challenge). */
+
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { accounts, securityChallenges } from '../../db/schema/index';
@@ -6,6 +7,7 @@ import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
+import { recordActivity } from '../activity/activity.writer';
 import { hashPassword, isPasswordLongEnough, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords';
 import {
   CHALLENGE_MAX_ATTEMPTS,
@@ -60,6 +62,13 @@ export async function changePassword(
       .where(eq(accounts.id, account.id));
     // Other devices must sign in again with the new password; this session continues.
     await revokeOtherSessions(tx, account.id, auth.sessionId, 'password_changed', now);
+    await recordActivity(tx, {
+      clientId: auth.clientId,
+      action: 'account.password_changed',
+      at: now,
+      target: { type: 'account', id: account.id, label: account.email },
+      changes: { password: { from: 'old', to: 'new' } },
+    });
   });
   return { password_changed: true as const, password_changed_at: now.toISOString() };
 }

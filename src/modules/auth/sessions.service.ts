@@ -4,6 +4,7 @@
  * refresh token; presenting a rotated one again is treated as theft and revokes the session, which
  * also invalidates every access token of that session (the auth plugin checks it per request).
  */
+
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accounts, clients, refreshSessions, refreshTokens, revokedTokens } from '../../db/schema/index';
@@ -13,6 +14,7 @@ import { keyedHash } from '../../shared/crypto';
 import { badRequest, forbidden, unauthorized } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
+import { recordActivity } from '../activity/activity.writer';
 import type { Role } from './permissions';
 import { isAwaitingVerification } from './registration.machine';
 import { signToken } from './tokens';
@@ -85,6 +87,14 @@ export async function startSession(
     .returning({ id: refreshSessions.id });
   const refresh = await insertRefreshToken(deps, tx, session!.id, now);
   await tx.update(accounts).set({ lastLoginAt: now }).where(eq(accounts.id, account.id));
+  await recordActivity(tx, {
+    clientId: account.clientId,
+    action: 'login.succeeded',
+    at: now,
+    actor: { type: 'client_user', accountId: account.id, credentialId: null },
+    target: { type: 'account', id: account.id, label: account.email },
+    metadata: { session_id: session!.id },
+  });
   const access = await signAccess(deps, account, session!.id, now);
   return {
     access_token: access.token,

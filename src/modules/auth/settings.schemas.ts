@@ -24,4 +24,11 @@ export const SettingsSchema = Type.Object({
   callback_url: Type.Union([Type.String(), Type.Null()]),
   webhook_url: Type.Union([Type.String(), Type.Null()]),
   webhook_enabled: Type.Boolean(),
+  webhook_secret: Type.Optional(
+    Type.String({
+      description:
+        'Only in the answer that first configures a webhook URL: the main signing secret, shown once. ' +
+        'The whole `whsec_…` string is the HMAC-SHA256 key.',
+    }),
+  ),
 });

@@ -7,6 +7,7 @@
 import type { Deps } from '../../deps';
 import { badRequest, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
+import { diffChanges, recordActivity } from '../activity/activity.writer';
 import { validateTargetUrl } from '../webhooks/webhooks.service';
 import { findSettings, type SettingsRow, saveSettings } from './settings.repo';
 
@@ -86,7 +87,26 @@ export async function updateClientSettings(
       webhookEnabled: input.webhook_enabled ?? current.webhookEnabled,
     };
     if (next.webhookEnabled && !next.webhookUrl) throw badRequest(M.webhookUrlRequired);
-    return saveSettings(tx, clientId, { ...next, updatedAt: deps.clock.now() });
+    const saved = await saveSettings(tx, clientId, { ...next, updatedAt: deps.clock.now() });
+    await recordActivity(tx, {
+      clientId,
+      action: 'settings.updated',
+      at: deps.clock.now(),
+      target: { type: 'client_settings', id: clientId, label: null },
+      changes: diffChanges(
+        {
+          callback_url: current.callbackUrl,
+          webhook_url: current.webhookUrl,
+          webhook_enabled: current.webhookEnabled,
+        },
+        {
+          callback_url: next.callbackUrl,
+          webhook_url: next.webhookUrl,
+          webhook_enabled: next.webhookEnabled,
+        },
+      ),
+    });
+    return saved;
   });
   return toView(row);
 }

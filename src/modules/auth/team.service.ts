@@ -17,6 +17,8 @@ import { MailDeliveryError } from '../../providers/mail/port';
 import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
+import { diffChanges, recordActivity } from '../activity/activity.writer';
+import { notify, OWNER_ONLY } from '../notifications/notify';
 import { hashPassword } from './passwords';
 import type { Role } from './permissions';
 import { consumeSecurityChallenge } from './security-challenges';
@@ -110,6 +112,23 @@ export async function createTeamAccount(
         createdAt: now,
         updatedAt: now,
       });
+      await recordActivity(tx, {
+        clientId: caller.clientId,
+        action: 'team_member.added',
+        at: now,
+        target: { type: 'team_member', id: row.id, label: row.email },
+        changes: { role: { from: null, to: row.role }, temporary_password: { from: null, to: 'set' } },
+      });
+      await notify(tx, {
+        clientId: caller.clientId,
+        category: 'security',
+        severity: 'warning',
+        title: 'Team member added',
+        body: `${row.email} was added to the team as ${row.role}.`,
+        link: { resource_type: 'team_member', resource_id: row.id, path: '/settings/team' },
+        audience: { roles: OWNER_ONLY },
+        at: now,
+      });
       return { account: row, companyName: client?.companyName ?? '' };
     })
     .catch((err) => {
@@ -133,7 +152,16 @@ export async function createTeamAccount(
     });
   } catch (err) {
     // Compensate: the member never got their credentials, so the account must not exist.
-    await deps.db.transaction((tx) => deleteAccount(tx, account.id));
+    await deps.db.transaction(async (tx) => {
+      await deleteAccount(tx, account.id);
+      await recordActivity(tx, {
+        clientId: caller.clientId,
+        action: 'team_member.removed',
+        at: deps.clock.now(),
+        target: { type: 'team_member', id: account.id, label: account.email },
+        metadata: { reason: 'welcome email could not be delivered' },
+      });
+    });
     if (err instanceof MailDeliveryError) throw new AppError(502, M.emailDeliveryFailed);
     throw err;
   }
@@ -167,12 +195,24 @@ export async function updateTeamAccount(
         throw badRequest(M.lastOwnerDemote);
     }
     await consumeSecurityChallenge(tx, challengeId, now);
-    return updateAccount(tx, target.id, {
+    const updated = await updateAccount(tx, target.id, {
       ...(input.role !== undefined ? { role: input.role } : {}),
       ...(input.full_name !== undefined ? { fullName: input.full_name.trim() } : {}),
       ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
       updatedAt: now,
     });
+    const changes = diffChanges(
+      { role: target.role, full_name: target.fullName, is_active: target.isActive },
+      { role: updated.role, full_name: updated.fullName, is_active: updated.isActive },
+    );
+    await recordActivity(tx, {
+      clientId: caller.clientId,
+      action: changes?.role ? 'team_member.role_changed' : 'team_member.updated',
+      at: now,
+      target: { type: 'team_member', id: target.id, label: target.email },
+      changes,
+    });
+    return updated;
   });
   return toAccountView(row);
 }
@@ -198,5 +238,22 @@ export async function deleteTeamAccount(
     if (target.id === caller.accountId) throw badRequest(M.cannotDeleteSelf);
     await consumeSecurityChallenge(tx, challengeId, now);
     await deleteAccount(tx, target.id);
+    await recordActivity(tx, {
+      clientId: caller.clientId,
+      action: 'team_member.removed',
+      at: now,
+      target: { type: 'team_member', id: target.id, label: target.email },
+      changes: { role: { from: target.role, to: null } },
+    });
+    await notify(tx, {
+      clientId: caller.clientId,
+      category: 'security',
+      severity: 'warning',
+      title: 'Team member removed',
+      body: `${target.email} (${target.role}) was removed from the team.`,
+      link: { resource_type: 'team_member', resource_id: target.id, path: '/settings/team' },
+      audience: { roles: OWNER_ONLY },
+      at: now,
+    });
   });
 }

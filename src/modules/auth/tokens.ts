@@ -83,16 +83,27 @@ export async function signToken(
 
 /** Verifies signature and expiry against `now`; returns null for any invalid token. */
 export async function verifyToken(key: Uint8Array, token: string, now: Date): Promise<AnyTokenClaims | null> {
+  return (await verifyTokenWithReason(key, token, now)).claims;
+}
+
+/** Like verifyToken, and says whether a refused token was well signed but expired (RFC 6750 hint). */
+export async function verifyTokenWithReason(
+  key: Uint8Array,
+  token: string,
+  now: Date,
+): Promise<{ claims: AnyTokenClaims | null; expired: boolean }> {
   try {
     const { payload } = await jwtVerify(token, await hmacKey(key), {
       algorithms: ['HS256'],
       currentDate: now,
       requiredClaims: ['sub', 'exp', 'jti'],
     });
-    if (typeof payload.type !== 'string' || typeof payload.environment !== 'string') return null;
-    return payload as unknown as AnyTokenClaims;
+    if (typeof payload.type !== 'string' || typeof payload.environment !== 'string')
+      return { claims: null, expired: false };
+    return { claims: payload as unknown as AnyTokenClaims, expired: false };
   } catch (err) {
-    if (err instanceof joseErrors.JOSEError) return null;
+    if (err instanceof joseErrors.JWTExpired) return { claims: null, expired: true };
+    if (err instanceof joseErrors.JOSEError) return { claims: null, expired: false };
     throw err;
   }
 }

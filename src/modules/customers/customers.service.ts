@@ -2,10 +2,12 @@
  * Users (KYC subjects, payers) and business customers (KYB subjects): client-scoped records that
  * payments and verification refer to. Email is unique per client (409 on a duplicate).
  */
+
 import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { recordActivity } from '../activity/activity.writer';
 import {
   type BusinessRow,
   findClientBusiness,
@@ -63,14 +65,24 @@ export async function createUser(
 ) {
   const now = deps.clock.now();
   try {
-    const row = await insertUser(deps.db, {
-      clientId,
-      email: input.email.trim(),
-      firstName: input.first_name,
-      lastName: input.last_name ?? null,
-      externalRef: input.external_ref ?? null,
-      createdAt: now,
-      updatedAt: now,
+    const row = await deps.db.transaction(async (tx) => {
+      const created = await insertUser(tx, {
+        clientId,
+        email: input.email.trim(),
+        firstName: input.first_name,
+        lastName: input.last_name ?? null,
+        externalRef: input.external_ref ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await recordActivity(tx, {
+        clientId,
+        action: 'user.created',
+        at: now,
+        target: { type: 'user', id: created.id, label: created.email },
+        changes: { email: { from: null, to: created.email } },
+      });
+      return created;
     });
     return toUserView(row);
   } catch (err) {
@@ -105,14 +117,24 @@ export async function createBusiness(
 ) {
   const now = deps.clock.now();
   try {
-    const row = await insertBusiness(deps.db, {
-      clientId,
-      companyName: input.company_name,
-      registrationNumber: input.registration_number ?? null,
-      country: input.country.toUpperCase(),
-      email: input.email.trim(),
-      createdAt: now,
-      updatedAt: now,
+    const row = await deps.db.transaction(async (tx) => {
+      const created = await insertBusiness(tx, {
+        clientId,
+        companyName: input.company_name,
+        registrationNumber: input.registration_number ?? null,
+        country: input.country.toUpperCase(),
+        email: input.email.trim(),
+        createdAt: now,
+        updatedAt: now,
+      });
+      await recordActivity(tx, {
+        clientId,
+        action: 'business_customer.created',
+        at: now,
+        target: { type: 'business_customer', id: created.id, label: created.companyName },
+        changes: { email: { from: null, to: created.email }, country: { from: null, to: created.country } },
+      });
+      return created;
     });
     return toBusinessView(row);
   } catch (err) {
@@ -173,11 +195,16 @@ export async function findOrCreateUserByEmail(
   if (existing) return { userId: existing.id, created: false };
   const now = deps.clock.now();
   try {
-    const row = await insertUser(deps.db, {
-      clientId,
-      email: email.trim(),
-      createdAt: now,
-      updatedAt: now,
+    const row = await deps.db.transaction(async (tx) => {
+      const created = await insertUser(tx, { clientId, email: email.trim(), createdAt: now, updatedAt: now });
+      await recordActivity(tx, {
+        clientId,
+        action: 'user.created',
+        at: now,
+        target: { type: 'user', id: created.id, label: created.email },
+        metadata: { find_or_create: true },
+      });
+      return created;
     });
     return { userId: row.id, created: true };
   } catch (err) {

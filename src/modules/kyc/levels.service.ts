@@ -1,10 +1,12 @@
 /** GET /kyc/levels, /kyb/levels (built-in plus custom, unpaginated) and the custom-level CRUD. */
+
 import { and, eq } from 'drizzle-orm';
 import { verificationLevels } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { VerificationKind } from '../../providers/verification/port';
 import { conflict, invalidField, notFound } from '../../shared/errors';
 import { KM } from '../../shared/messages';
+import { withActivity } from '../activity/activity.writer';
 import { isUniqueViolation } from '../customers/customers.repo';
 import { BUILTIN_LEVELS, CHECKS_OF, type CustomLevelRow, isBuiltinName, listCustomLevels } from './levels';
 
@@ -50,18 +52,31 @@ export async function createCustomLevel(
   });
   if (isBuiltinName(kind, input.name)) throw conflict(KM.levelExists);
   try {
-    const [row] = await deps.db
-      .insert(verificationLevels)
-      .values({
+    const row = await withActivity(
+      deps.db,
+      async (tx) =>
+        (
+          await tx
+            .insert(verificationLevels)
+            .values({
+              clientId,
+              kind,
+              name: input.name,
+              description: input.description ?? null,
+              checks: [...new Set(input.checks)],
+              createdAt: deps.clock.now(),
+            })
+            .returning()
+        )[0]!,
+      (r) => ({
         clientId,
-        kind,
-        name: input.name,
-        description: input.description ?? null,
-        checks: [...new Set(input.checks)],
-        createdAt: deps.clock.now(),
-      })
-      .returning();
-    return customView(kind, row!);
+        action: 'verification_level.created',
+        at: deps.clock.now(),
+        target: { type: 'verification_level', id: r.id, label: r.name },
+        changes: { checks: { from: null, to: r.checks } },
+      }),
+    );
+    return customView(kind, row);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(KM.levelExists);
     throw err;
@@ -69,20 +84,33 @@ export async function createCustomLevel(
 }
 
 export async function deleteCustomLevel(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   clientId: string,
   kind: VerificationKind,
   id: string,
 ) {
-  const rows = await deps.db
-    .delete(verificationLevels)
-    .where(
-      and(
-        eq(verificationLevels.id, id),
-        eq(verificationLevels.clientId, clientId),
-        eq(verificationLevels.kind, kind),
-      ),
-    )
-    .returning({ id: verificationLevels.id });
+  const rows = await withActivity(
+    deps.db,
+    (tx) =>
+      tx
+        .delete(verificationLevels)
+        .where(
+          and(
+            eq(verificationLevels.id, id),
+            eq(verificationLevels.clientId, clientId),
+            eq(verificationLevels.kind, kind),
+          ),
+        )
+        .returning({ id: verificationLevels.id, name: verificationLevels.name }),
+    (r) =>
+      r.length === 0
+        ? null
+        : {
+            clientId,
+            action: 'verification_level.deleted',
+            at: deps.clock.now(),
+            target: { type: 'verification_level', id, label: r[0]!.name },
+          },
+  );
   if (rows.length === 0) throw notFound(KM.levelNotFound);
 }

@@ -4,6 +4,7 @@
  * link is recorded first (status creating), then the provider is asked, then the link and the
  * subject's status are committed together with the status event.
  */
+
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import type { SimulatedChecks, SimulatedOutcome, VerificationKind } from '../../providers/verification/port';
@@ -11,6 +12,7 @@ import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, forbidden, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { KM, M } from '../../shared/messages';
+import { recordActivity } from '../activity/activity.writer';
 import type { VisibilityGroup } from '../admin/clients-admin.service';
 import {
   type BusinessRow,
@@ -146,6 +148,13 @@ export async function createVerificationLink(
         ctx,
       );
     }
+    await recordActivity(tx, {
+      clientId: auth.clientId,
+      action: kind === 'kyc' ? 'kyc_link.created' : 'kyb_link.created',
+      at,
+      target: { type: kind === 'kyc' ? 'user' : 'business_customer', id: subject.id, label: null },
+      metadata: { verification_id: session.id },
+    });
   });
   return {
     verification_id: session.id,
@@ -188,6 +197,14 @@ export async function attestUser(
     const u = await lockUser(tx, auth.clientId, userId);
     if (!u) throw notFound(M.userNotFound);
     const now = deps.clock.now();
+    await recordActivity(tx, {
+      clientId: auth.clientId,
+      action: 'user.kyc_attested',
+      at: now,
+      target: { type: 'user', id: userId, label: u.email },
+      changes: { kyc_status: { from: u.kycStatus, to: ATTESTATION_TO_STATUS[input.status] } },
+      metadata: { reference: input.reference ?? null },
+    });
     return changeUser(
       tx,
       u,

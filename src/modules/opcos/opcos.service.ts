@@ -1,9 +1,11 @@
 /** Client use cases of opcos: create, read, list, edit and delete drafts, submit. */
+
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { badRequest, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { diffChanges, recordActivity } from '../activity/activity.writer';
 import { isDeletable, isEditable, isSubmittable, type OpcoStatus } from './opcos.machine';
 import {
   countProjectsBoundTo,
@@ -35,28 +37,41 @@ export async function createOpco(deps: D, clientId: string, input: CreateOpcoInp
     signatories: input.signatories ?? null,
   });
   const now = deps.clock.now();
-  const row = await insertOpco(deps.db, {
-    clientId,
-    status: 'draft',
-    opcoType,
-    name: input.name,
-    domain: input.domain,
-    countryCode: input.country_code,
-    legalEntityName: input.legal_entity_name ?? null,
-    registrationNumber: input.registration_number,
-    primaryUseCase: input.primary_use_case ?? DEFAULT_PRIMARY_USE_CASE,
-    settlementIban: iban!,
-    settlementBic: bic ?? null,
-    mcc: input.mcc,
-    mccSubtype: input.mcc_subtype ?? null,
-    logo: input.logo ?? null,
-    parentSubTppId: input.parent_sub_tpp_id ?? null,
-    soleTrader: input.sole_trader ?? null,
-    ubos: input.ubos ?? null,
-    directors: input.directors ?? null,
-    signatories: input.signatories ?? null,
-    createdAt: now,
-    updatedAt: now,
+  const row = await deps.db.transaction(async (tx) => {
+    const created = await insertOpco(tx, {
+      clientId,
+      status: 'draft',
+      opcoType,
+      name: input.name,
+      domain: input.domain,
+      countryCode: input.country_code,
+      legalEntityName: input.legal_entity_name ?? null,
+      registrationNumber: input.registration_number,
+      primaryUseCase: input.primary_use_case ?? DEFAULT_PRIMARY_USE_CASE,
+      settlementIban: iban!,
+      settlementBic: bic ?? null,
+      mcc: input.mcc,
+      mccSubtype: input.mcc_subtype ?? null,
+      logo: input.logo ?? null,
+      parentSubTppId: input.parent_sub_tpp_id ?? null,
+      soleTrader: input.sole_trader ?? null,
+      ubos: input.ubos ?? null,
+      directors: input.directors ?? null,
+      signatories: input.signatories ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await recordActivity(tx, {
+      clientId,
+      action: 'opco.created',
+      at: now,
+      target: { type: 'opco', id: created.id, label: created.name },
+      changes: {
+        status: { from: null, to: 'draft' },
+        settlement_iban: { from: null, to: created.settlementIban },
+      },
+    });
+    return created;
   });
   return toOpcoView(row);
 }
@@ -112,19 +127,42 @@ export async function updateOpco(deps: D, clientId: string, opcoId: string, inpu
   if (input.ubos !== undefined) changes.ubos = input.ubos;
   if (input.directors !== undefined) changes.directors = input.directors;
   if (input.signatories !== undefined) changes.signatories = input.signatories;
-  const row = await updateDraftOpco(deps.db, clientId, opcoId, changes);
-  // Zero rows: it was submitted (or deleted) between the read and the update.
-  if (!row) throw badRequest(M.opcoNotEditable);
+  const row = await deps.db.transaction(async (tx) => {
+    const updated = await updateDraftOpco(tx, clientId, opcoId, changes);
+    // Zero rows: it was submitted (or deleted) between the read and the update.
+    if (!updated) throw badRequest(M.opcoNotEditable);
+    const fields = Object.keys(changes).filter((k) => k !== 'updatedAt') as (keyof OpcoRow)[];
+    const before = Object.fromEntries(fields.map((f) => [f, current[f]]));
+    const after = Object.fromEntries(fields.map((f) => [f, updated[f]]));
+    await recordActivity(tx, {
+      clientId,
+      action: 'opco.updated',
+      at: deps.clock.now(),
+      target: { type: 'opco', id: opcoId, label: updated.name },
+      changes: diffChanges(before, after),
+    });
+    return updated;
+  });
   return toOpcoView(row);
 }
 
-export async function deleteOpco(deps: Pick<Deps, 'db'>, clientId: string, opcoId: string): Promise<void> {
+export async function deleteOpco(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  clientId: string,
+  opcoId: string,
+): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const current = await findClientOpco(tx, clientId, opcoId);
     if (!current) throw notFound(M.opcoNotFound);
     if (!isDeletable(current.status as OpcoStatus)) throw badRequest(OPCO_NOT_DELETABLE);
     if ((await countProjectsBoundTo(tx, opcoId)) > 0) throw conflict(OPCO_BOUND);
     if (!(await deleteDraftOpco(tx, clientId, opcoId))) throw badRequest(OPCO_NOT_DELETABLE);
+    await recordActivity(tx, {
+      clientId,
+      action: 'opco.deleted',
+      at: deps.clock.now(),
+      target: { type: 'opco', id: opcoId, label: current.name },
+    });
   });
 }
 

@@ -2,10 +2,13 @@
  * Applies a named transition of the opco machine: checks it against the table, persists it as a
  * compare-and-set update and emits `opco.status_changed` in the same transaction.
  */
+
 import type { DbOrTx } from '../../db/client';
 import { emitEvent } from '../../outbox/emit';
 import { conflict } from '../../shared/errors';
 import { newId } from '../../shared/ids';
+import { recordActivity } from '../activity/activity.writer';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import { assertCanApply, type OpcoStatus, type OpcoTransition } from './opcos.machine';
 import { casOpcoStatus, type OpcoChanges, type OpcoRow } from './opcos.repo';
 
@@ -46,5 +49,39 @@ export async function applyOpcoTransition(
       opco_status_reason: row.statusReason,
     },
   });
+  await recordActivity(tx, {
+    clientId: row.clientId,
+    action: ACTION_OF[transition],
+    at: opts.now,
+    target: { type: 'opco', id: row.id, label: row.name },
+    changes: { status: { from, to } },
+    metadata: { reason: row.statusReason, sub_tpp_id: row.subTppId },
+  });
+  if (to === 'activated' || to === 'rejected') {
+    await notify(tx, {
+      clientId: row.clientId,
+      category: 'opcos',
+      severity: to === 'activated' ? 'info' : 'warning',
+      title: to === 'activated' ? `Opco ${row.name} activated` : `Opco ${row.name} rejected`,
+      body:
+        to === 'activated'
+          ? `${row.name} is active (Sub-TPP ${row.subTppId ?? '-'}); its projects can take payments.`
+          : `${row.name} was rejected${row.statusReason ? `: ${row.statusReason}` : '.'}`,
+      link: { resource_type: 'opco', resource_id: row.id, path: `/opcos/${row.id}` },
+      audience: { roles: OWNER_AND_OPERATIONS },
+      at: opts.now,
+    });
+  }
   return row;
 }
+
+const ACTION_OF: Record<OpcoTransition, string> = {
+  submit_sandbox: 'opco.submitted',
+  submit_production: 'opco.submitted',
+  staff_approve_review: 'opco.approved',
+  staff_activate: 'opco.activated',
+  network_activate: 'opco.activated',
+  network_reject: 'opco.rejected',
+  staff_reject: 'opco.rejected',
+  staff_deactivate: 'opco.deactivated',
+};

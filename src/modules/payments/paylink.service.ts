@@ -32,6 +32,8 @@ export interface PaylinkInput {
   description?: string;
   expires_in_seconds: number;
   metadata?: Record<string, unknown>;
+  /** POST /checkout/paylink only: a completed contract request of the client. */
+  contract_request_id?: string;
 }
 
 export function actorOf(auth: ClientAuth): Actor {
@@ -60,7 +62,7 @@ export function validatePaylinkInput(body: PaylinkInput): { amount: string; curr
   if (!isKnownCurrency(currency)) {
     issues.push({
       loc: ['body', 'currency'],
-      msg: 'Currency must be an ISO 4217 code of 3 letters',
+      msg: 'Currency must be an upper-case ISO 4217 code such as EUR',
       type: 'value_error',
     });
   }
@@ -165,12 +167,13 @@ export interface PaymentLinkRequest {
 }
 
 /** POST /checkout/paylink. */
-export function createPaymentLink(
+export async function createPaymentLink(
   deps: Deps,
   auth: ClientAuth,
   idempotencyHeader: string | string[] | undefined,
   body: PaylinkInput,
 ): Promise<PaylinkResult> {
+  if (body.contract_request_id) await assertContractCompleted(deps, auth.clientId, body.contract_request_id);
   return createPaymentLinkFor(deps, {
     clientId: auth.clientId,
     actor: actorOf(auth),
@@ -178,7 +181,18 @@ export function createPaymentLink(
     keyScope: 'api',
     body,
     origin: { type: 'paylink', id: null },
+    contractRequestId: body.contract_request_id ?? null,
   });
+}
+
+/** `contract_request_id` on POST /checkout/paylink: the client's own request (404), completed (400). */
+async function assertContractCompleted(deps: Deps, clientId: string, id: string): Promise<void> {
+  const res = await deps.db.execute(
+    sql`select status from contract_requests where id = ${id}::uuid and client_id = ${clientId}::uuid`,
+  );
+  const row = rowsOf<{ status: string }>(res)[0];
+  if (!row) throw notFound('Contract request not found');
+  if (row.status !== 'completed') throw badRequest('Contract request is not completed');
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   simulateProviderStatus,
   toTransactionDto,
 } from './payments.service';
+import { simulateRequest } from './sandbox-outcome';
 
 export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
@@ -41,7 +42,10 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
         description:
           'Creates a pending transaction and its hosted checkout URL. Requires a non-empty `X-Idempotency-Key`: ' +
           'the same key with the same body returns the original transaction (200); with another body 409; ' +
-          'while the first request is still in flight 409. Roles: owner, operations.',
+          'while the first request is still in flight 409. 400 `Opco does not have a valid Sub-TPP ID` means the ' +
+          "project's opco is not activated yet: `GET /opcos/{opco_id}` must show `status: activated` (the sandbox " +
+          'activates a submitted opco after `SVC_SANDBOX_OPCO_ACTIVATION_SECONDS`, default 10). The payer returns ' +
+          'to the callback URL possibly before the final webhook: read the transaction on return.',
         headers: PaylinkHeadersSchema,
         body: PaylinkBodySchema,
         response: { 200: TransactionSchema, 201: TransactionSchema, 409: ErrorSchema },
@@ -175,7 +179,8 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
         description:
           'Sandbox deployments only (404 in production). The sandbox bank sends a signed notification to ' +
           '/providers/bank/notifications, exactly as for a real payer action. `manual_review` puts the payment into ' +
-          'manual review (status unchanged, reconciliation_state manual_review_required, event emitted).',
+          'manual review (status unchanged, reconciliation_state manual_review_required, event emitted). ' +
+          '`outcome` (success, failed, expired, canceled) walks the payment along the real path to that final status.',
         params: TransactionParamsSchema,
         body: SimulateBodySchema,
         response: { 200: TransactionSchema },
@@ -188,7 +193,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           deps,
           clientAuthOf(request),
           request.params.transaction_id,
-          request.body.provider_status,
+          simulateRequest(request.body),
         ),
       ),
   );

@@ -70,7 +70,7 @@ export const PaylinkBodySchema = Type.Object(
       description: 'Decimal string greater than 0, within the currency precision',
       examples: ['125.50'],
     }),
-    currency: Type.String({ description: 'ISO 4217 code', examples: ['EUR'] }),
+    currency: Type.String({ description: 'Upper-case ISO 4217 code', examples: ['EUR'] }),
     project_id: Uuid('Project the payment belongs to (bound to an activated opco)'),
     user_id: Type.Optional(Uuid('Payer (individual); exactly one of user_id and business_customer_id')),
     business_customer_id: Type.Optional(
@@ -85,12 +85,30 @@ export const PaylinkBodySchema = Type.Object(
     }),
     metadata: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
-        description: 'Free-form key/value data, returned as given',
+        description: 'Free-form key/value data, returned as given and in payment.status_changed webhooks',
         maxProperties: 50,
       }),
     ),
+    contract_request_id: Type.Optional(
+      Uuid(
+        'A completed contract request of yours this payment belongs to (another state: 400; unknown: 404)',
+      ),
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // A body that passes validation as it stands (exactly one payer), for "Try it out" and generators.
+    examples: [
+      {
+        amount: '12.50',
+        currency: 'EUR',
+        project_id: '01a20648-ba4e-756e-beac-314a16dd9f87',
+        user_id: '01a20648-ba87-7668-a9bd-5e5a12ec5582',
+        description: 'Order 42',
+        metadata: { order_id: '42' },
+      },
+    ],
+  },
 );
 
 export const PaylinkHeadersSchema = Type.Object({
@@ -142,9 +160,19 @@ export const StatusEventListSchema = Type.Object({
 
 export const SimulateBodySchema = Type.Object(
   {
-    provider_status: Type.Enum([...PROVIDER_STATUSES, MANUAL_REVIEW_SIGNAL], {
-      description: `Any detail status of the mapping table, or \`${MANUAL_REVIEW_SIGNAL}\` to put the payment into manual review`,
-    }),
+    provider_status: Type.Optional(
+      Type.Enum([...PROVIDER_STATUSES, MANUAL_REVIEW_SIGNAL], {
+        description: `Any detail status of the mapping table, or \`${MANUAL_REVIEW_SIGNAL}\` to put the payment into manual review`,
+      }),
+    ),
+    outcome: Type.Optional(
+      Type.Enum(['success', 'failed', 'expired', 'canceled'], {
+        description:
+          'Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first ' +
+          'authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status ' +
+          '(`completed`, `rejected`, `expired` or `canceled`). Give either this or provider_status.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

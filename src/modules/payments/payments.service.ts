@@ -1,4 +1,5 @@
 /** Transactions: reads, refresh-status, cancel, sandbox simulate, inbound bank notifications, link expiry. */
+
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
@@ -8,6 +9,7 @@ import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { dispatchMandateNotification } from './mandate-listeners';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
 import {
@@ -28,6 +30,7 @@ import {
   type TransactionRow,
   transactionCoreFields,
 } from './payments.repo';
+import { outcomePath, type SandboxOutcome } from './sandbox-outcome';
 import { AUTOMATIC, applyProviderStatus, moveTransaction } from './status.service';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -193,12 +196,14 @@ export async function simulateProviderStatus(
   deps: Deps,
   auth: ClientAuth,
   id: string,
-  providerStatus: string,
+  request: { providerStatus: string } | { outcome: SandboxOutcome },
 ) {
-  if (deps.config.environment !== 'sandbox' || !deps.providers.bank.simulate) throw notFound(M.notFound);
+  const simulate = deps.providers.bank.simulate;
+  if (deps.config.environment !== 'sandbox' || !simulate) throw notFound(M.notFound);
   const t = await getTransaction(deps, auth.clientId, id);
+  const steps = 'outcome' in request ? outcomePath(t.status, request.outcome) : [request.providerStatus];
   try {
-    await deps.providers.bank.simulate(t.refId, providerStatus);
+    for (const step of steps) await simulate.call(deps.providers.bank, t.refId, step);
   } catch (err) {
     deps.log.error({ err, transactionId: t.id }, 'sandbox simulation failed');
     throw new AppError(503, PM.paymentNetworkUnavailable);
@@ -222,6 +227,7 @@ export async function applyBankNotification(
   deps: Deps,
   n: BankNotification,
 ): Promise<{ received: true; applied: boolean }> {
+  if (n.kind === 'mandate') return { received: true, applied: await dispatchMandateNotification(deps, n) };
   const t = await findTransactionByRef(deps.db, n.refId);
   if (!t) {
     deps.log.info(

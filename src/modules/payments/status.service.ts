@@ -3,8 +3,10 @@
  * timeline row per change, and the payment.status_changed event, all in the caller's database
  * transaction. Nothing else writes transactions.status.
  */
+
 import type { Tx } from '../../db/client';
 import { emitEvent } from '../../outbox/emit';
+import { recordActivity } from '../activity/activity.writer';
 import {
   type Decision,
   decideInternalMove,
@@ -54,6 +56,8 @@ export function paymentEventData(t: TransactionRow, previous: string, detail: st
     status_reason: t.statusReason,
     actor_type: actor.actorType,
     actor_account_id: actor.actorType === 'service_internal' ? null : actor.actorAccountId,
+    // The merchant's own metadata from the payment link (additive to the spec's table).
+    metadata: t.metadata ?? {},
   };
 }
 
@@ -154,8 +158,10 @@ export async function applyProviderStatus(
       timelineRow(updated, from, ctx, { kind: d.kind, providerStatus: d.providerStatus, reason: d.reason }),
     );
     if (d.emitEvent) await emitStatusChanged(tx, updated, from, ev, ctx.actor);
-    if (d.kind === 'transition')
+    if (d.kind === 'transition') {
       await dispatchPaymentStatusChange(tx, { transaction: updated, from, to: d.to, at: ctx.occurredAt });
+      await statusActivity(tx, updated, from, d.to, ctx, d.reason ?? null);
+    }
     return { transaction: updated, decision: d.kind, statusEvent: ev };
   }
   throw new Error(`transaction ${transactionId}: too much contention applying ${code}`);
@@ -195,6 +201,7 @@ export async function moveTransaction(
     );
     await emitStatusChanged(tx, updated, from, ev, ctx.actor);
     await dispatchPaymentStatusChange(tx, { transaction: updated, from, to, at: ctx.occurredAt });
+    await statusActivity(tx, updated, from, to, ctx, reason);
     return { transaction: updated, decision: 'transition', statusEvent: ev };
   }
   throw new Error(`transaction ${transactionId}: too much contention moving to ${to}`);
@@ -209,4 +216,27 @@ export async function recordTimelineEntry(
   entry: { kind: string; providerStatus: string | null; reason: string | null },
 ): Promise<StatusEventRow> {
   return insertStatusEvent(tx, { ...timelineRow(t, from ?? t.status, ctx, entry), fromStatus: from });
+}
+
+/** `transaction.<to>` in the activity log, e.g. transaction.canceled, transaction.success. */
+async function statusActivity(
+  tx: Tx,
+  t: TransactionRow,
+  from: string,
+  to: string,
+  ctx: ChangeContext,
+  reason: string | null,
+) {
+  await recordActivity(tx, {
+    clientId: t.clientId,
+    action: `transaction.${to}`,
+    at: ctx.now,
+    target: { type: 'transaction', id: t.id, label: t.refId },
+    changes: { status: { from, to } },
+    metadata: { reason },
+    // A request of another client (a payer on the hosted page) or none is an automatic change.
+    ...(ctx.actor.actorType === null
+      ? { actor: { type: 'system' as const, accountId: null, credentialId: null } }
+      : {}),
+  });
 }

@@ -1,4 +1,5 @@
 /** Projects: the client's containers for payments, optionally bound to an opco; frozen only by staff. */
+
 import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { emitEvent } from '../../outbox/emit';
@@ -6,6 +7,7 @@ import { badRequest, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { type ActivityChanges, diffChanges, recordActivity } from '../activity/activity.writer';
 import { isBindable, type OpcoStatus } from '../opcos/opcos.machine';
 import { findOpcoForShare } from '../opcos/opcos.repo';
 import {
@@ -57,13 +59,18 @@ export async function createProject(
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     if (input.opco_id) await checkBindableOpco(tx, clientId, input.opco_id);
-    return insertProject(tx, {
+    const created = await insertProject(tx, {
       clientId,
       projectName: input.project_name,
       opcoId: input.opco_id ?? null,
       createdAt: now,
       updatedAt: now,
     });
+    await audit(tx, clientId, 'project.created', created, now, {
+      project_name: { from: null, to: created.projectName },
+      opco_id: { from: null, to: created.opcoId },
+    });
+    return created;
   });
   return toProjectView(row);
 }
@@ -98,7 +105,19 @@ export async function updateProject(
       }
       changes.opcoId = input.opco_id;
     }
-    return (await updateProjectRow(tx, current.id, changes))!;
+    const updated = (await updateProjectRow(tx, current.id, changes))!;
+    await audit(
+      tx,
+      clientId,
+      'project.updated',
+      updated,
+      deps.clock.now(),
+      diffChanges(
+        { project_name: current.projectName, opco_id: current.opcoId },
+        { project_name: updated.projectName, opco_id: updated.opcoId },
+      ),
+    );
+    return updated;
   });
   return toProjectView(row);
 }
@@ -108,11 +127,17 @@ export async function setProjectArchived(deps: D, clientId: string, projectId: s
   const current = await loadProject(deps.db, clientId, projectId);
   if (Boolean(current.archivedAt) === archived) return toProjectView(current);
   const now = deps.clock.now();
-  const row = await updateProjectRow(deps.db, current.id, {
-    archivedAt: archived ? now : null,
-    updatedAt: now,
+  const row = await deps.db.transaction(async (tx) => {
+    const updated = (await updateProjectRow(tx, current.id, {
+      archivedAt: archived ? now : null,
+      updatedAt: now,
+    }))!;
+    await audit(tx, clientId, archived ? 'project.archived' : 'project.unarchived', updated, now, {
+      archived: { from: !archived, to: archived },
+    });
+    return updated;
   });
-  return toProjectView(row!);
+  return toProjectView(row);
 }
 
 /**
@@ -145,7 +170,27 @@ export async function setProjectFrozen(deps: D, projectId: string, frozen: boole
         actor_id: null,
       },
     });
+    await audit(tx, updated.clientId, frozen ? 'project.frozen' : 'project.unfrozen', updated, now, {
+      is_frozen: { from: current.isFrozen, to: frozen },
+    });
     return updated;
   });
   return toProjectView(row);
+}
+
+function audit(
+  tx: DbOrTx,
+  clientId: string,
+  action: string,
+  p: { id: string; projectName: string },
+  at: Date,
+  changes: ActivityChanges | null,
+) {
+  return recordActivity(tx, {
+    clientId,
+    action,
+    at,
+    target: { type: 'project', id: p.id, label: p.projectName },
+    changes,
+  });
 }

@@ -101,12 +101,18 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
         tags,
         summary: 'Set the subscribed event types (and optionally the main webhook URL and switch)',
         description:
-          'event_types empty or absent = all event types. Enabling requires a webhook_url (400). In production the URL must resolve to a public address.',
+          'The canonical route for the main webhook (`PUT /auth/client/settings` sets the same URL and switch). ' +
+          'event_types empty or absent = all event types. Enabling requires a webhook_url (400). In production the URL must resolve to a public address. ' +
+          svc.WEBHOOK_SECRET_ONCE,
         body: S.UpdateSubscriptionBody,
         response: { 200: S.SubscriptionSchema },
       },
     },
-    async (req) => subscriptionView(await svc.updateSubscription(deps, clientAuthOf(req).clientId, req.body)),
+    async (req) => {
+      const clientId = clientAuthOf(req).clientId;
+      const row = await svc.updateSubscription(deps, clientId, req.body);
+      return { ...subscriptionView(row), ...(await svc.firstWebhookSecret(deps, clientId, row.webhookUrl)) };
+    },
   );
 
   r.post(
@@ -115,8 +121,10 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
       config: { ...write, bodyless: true },
       schema: {
         tags,
-        summary: 'Rotate the main webhook signing secret',
-        description: 'Returns the new secret once; deliveries are signed with it from now on.',
+        summary: 'Create or rotate the main webhook signing secret',
+        description:
+          'Creates the main signing secret when there is none yet, otherwise replaces it. Returns it once; ' +
+          'deliveries are signed with it from now on. The whole `whsec_…` string is the HMAC-SHA256 key.',
         response: { 200: S.SecretResponse },
       },
     },

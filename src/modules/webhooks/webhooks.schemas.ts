@@ -27,6 +27,13 @@ export const SubscriptionSchema = Type.Object({
   webhook_url: Type.Union([Type.String(), Type.Null()]),
   webhook_enabled: Type.Boolean(),
   event_types: Type.Array(Type.String()),
+  webhook_secret: Type.Optional(
+    Type.String({
+      description:
+        'Only in the answer that first configures a webhook URL: the main signing secret, shown once. ' +
+        'The whole `whsec_…` string is the HMAC-SHA256 key.',
+    }),
+  ),
 });
 
 export const UpdateSubscriptionBody = Type.Object(
@@ -41,7 +48,10 @@ export const UpdateSubscriptionBody = Type.Object(
 );
 
 export const SecretResponse = Type.Object({
-  webhook_secret: Type.String({ description: 'Signing secret, shown once; the previous one stops at once' }),
+  webhook_secret: Type.String({
+    description:
+      'Signing secret, shown once; a previous one stops signing at once. The whole `whsec_…` string is the HMAC-SHA256 key.',
+  }),
 });
 
 export const TestEventResponse = Type.Object({

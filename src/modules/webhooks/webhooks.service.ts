@@ -1,6 +1,7 @@
 /** Webhook configuration, destinations, test events, delivery history and manual retries. */
+import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
-import { newWebhookSecret } from '../../outbox/delivery-store';
+import { createMainWebhookSecretIfAbsent, newWebhookSecret } from '../../outbox/delivery-store';
 import { emitEvent } from '../../outbox/emit';
 import { EVENT_TYPES } from '../../outbox/event-types';
 import { assertPublicHost, ForbiddenTargetError, hostOf, parseWebhookUrl } from '../../outbox/ssrf';
@@ -8,6 +9,7 @@ import { encrypt } from '../../shared/crypto';
 import { badRequest, conflict, invalidField, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
+import { type ActivityChanges, diffChanges, recordActivity } from '../activity/activity.writer';
 import { type DeliveryStatus, isTerminalDelivery, nextDeliveryStatus } from './webhooks.machine';
 import * as repo from './webhooks.repo';
 
@@ -62,21 +64,69 @@ export async function updateSubscription(
         : await validateTargetUrl(deps, body.webhook_url, ['body', 'webhook_url']);
   const enabled = body.webhook_enabled ?? (url === null ? false : current.webhookEnabled);
   if (enabled && !url) throw badRequest(M.webhookUrlRequired);
-  const row = await repo.updateSubscription(deps.db, clientId, {
-    webhookUrl: url,
-    webhookEnabled: enabled,
-    ...(eventTypes !== undefined ? { webhookEventTypes: eventTypes } : {}),
+  return deps.db.transaction(async (tx) => {
+    const row = await repo.updateSubscription(tx, clientId, {
+      webhookUrl: url,
+      webhookEnabled: enabled,
+      ...(eventTypes !== undefined ? { webhookEventTypes: eventTypes } : {}),
+    });
+    await audit(
+      deps,
+      tx,
+      clientId,
+      'webhook_subscription.updated',
+      { type: 'webhook_subscription', id: clientId },
+      diffChanges(
+        {
+          webhook_url: current.webhookUrl,
+          webhook_enabled: current.webhookEnabled,
+          event_types: current.webhookEventTypes,
+        },
+        {
+          webhook_url: row!.webhookUrl,
+          webhook_enabled: row!.webhookEnabled,
+          event_types: row!.webhookEventTypes,
+        },
+      ),
+    );
+    return row!;
   });
-  return row!;
+}
+
+export const WEBHOOK_SECRET_ONCE =
+  'The answer that first sets a webhook URL carries `webhook_secret`, the main signing secret, once ' +
+  '(the whole `whsec_…` string is the HMAC-SHA256 key); `POST /webhooks/subscription/secret` creates or rotates it later.';
+
+/** `{webhook_secret}` when this call gave the client its first main webhook secret (URL now set); else `{}`. */
+export async function firstWebhookSecret(
+  deps: Deps,
+  clientId: string,
+  webhookUrl: string | null,
+): Promise<{ webhook_secret?: string }> {
+  if (!webhookUrl) return {};
+  const secret = await createMainWebhookSecretIfAbsent(deps.db, deps.secrets.encryptionKey, clientId);
+  return secret ? { webhook_secret: secret } : {};
 }
 
 /** A new main webhook secret, returned once; the old one stops signing at once. */
 export async function rotateWebhookSecret(deps: Deps, clientId: string): Promise<string> {
   const secret = newWebhookSecret();
-  const row = await repo.updateSubscription(deps.db, clientId, {
-    webhookSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
+  await deps.db.transaction(async (tx) => {
+    const row = await repo.updateSubscription(tx, clientId, {
+      webhookSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
+    });
+    if (!row) throw notFound(M.notFound);
+    await audit(
+      deps,
+      tx,
+      clientId,
+      'webhook_subscription.secret_rotated',
+      { type: 'webhook_subscription', id: clientId },
+      {
+        webhook_secret: { from: 'old', to: 'new' },
+      },
+    );
   });
-  if (!row) throw notFound(M.notFound);
   return secret;
 }
 
@@ -91,6 +141,7 @@ export async function sendTestEvent(deps: Deps, clientId: string, accountId: str
       occurredAt: deps.clock.now(),
       dedupKey: `webhook.test:${newId()}`,
     });
+    await audit(deps, tx, clientId, 'webhook.test_sent', { type: 'event', id: event!.id }, null);
     return event!;
   });
 }
@@ -103,15 +154,31 @@ export async function createDestination(
   const url = await validateTargetUrl(deps, body.url, ['body', 'url']);
   const eventTypes = validateEventTypes(body.event_types, ['body', 'event_types']) ?? [];
   const secret = newWebhookSecret();
-  const row = await repo.insertDestination(deps.db, {
-    clientId,
-    url,
-    description: body.description ?? null,
-    eventTypes,
-    enabled: body.enabled ?? true,
-    secretEnc: encrypt(deps.secrets.encryptionKey, secret),
-    createdAt: deps.clock.now(),
-    updatedAt: deps.clock.now(),
+  const row = await deps.db.transaction(async (tx) => {
+    const created = await repo.insertDestination(tx, {
+      clientId,
+      url,
+      description: body.description ?? null,
+      eventTypes,
+      enabled: body.enabled ?? true,
+      secretEnc: encrypt(deps.secrets.encryptionKey, secret),
+      createdAt: deps.clock.now(),
+      updatedAt: deps.clock.now(),
+    });
+    await audit(
+      deps,
+      tx,
+      clientId,
+      'webhook_destination.created',
+      { type: 'webhook_destination', id: created.id, label: url },
+      {
+        url: { from: null, to: url },
+        event_types: { from: null, to: eventTypes },
+        enabled: { from: null, to: created.enabled },
+        signing_secret: { from: null, to: 'set' },
+      },
+    );
+    return created;
   });
   return { row, secret };
 }
@@ -131,28 +198,56 @@ export async function updateDestination(
   id: string,
   body: { url?: string; event_types?: string[]; description?: string | null; enabled?: boolean },
 ) {
-  await getDestination(deps, clientId, id);
+  const before = await getDestination(deps, clientId, id);
   const set: Parameters<typeof repo.updateDestination>[3] = {};
   if (body.url !== undefined) set.url = await validateTargetUrl(deps, body.url, ['body', 'url']);
   const types = validateEventTypes(body.event_types, ['body', 'event_types']);
   if (types !== undefined) set.eventTypes = types;
   if (body.description !== undefined) set.description = body.description;
   if (body.enabled !== undefined) set.enabled = body.enabled;
-  const row = await repo.updateDestination(deps.db, clientId, id, set, deps.clock.now());
-  if (!row) throw notFound(M.webhookDestinationNotFound);
-  return row;
+  return deps.db.transaction(async (tx) => {
+    const row = await repo.updateDestination(tx, clientId, id, set, deps.clock.now());
+    if (!row) throw notFound(M.webhookDestinationNotFound);
+    const pick = (d: typeof row) => ({
+      url: d.url,
+      event_types: d.eventTypes,
+      description: d.description,
+      enabled: d.enabled,
+    });
+    await audit(
+      deps,
+      tx,
+      clientId,
+      'webhook_destination.updated',
+      { type: 'webhook_destination', id, label: row.url },
+      diffChanges(pick(before), pick(row)),
+    );
+    return row;
+  });
 }
 
 export async function rotateDestinationSecret(deps: Deps, clientId: string, id: string): Promise<string> {
   const secret = newWebhookSecret();
-  const row = await repo.updateDestination(
-    deps.db,
-    clientId,
-    id,
-    { secretEnc: encrypt(deps.secrets.encryptionKey, secret) },
-    deps.clock.now(),
-  );
-  if (!row) throw notFound(M.webhookDestinationNotFound);
+  await deps.db.transaction(async (tx) => {
+    const row = await repo.updateDestination(
+      tx,
+      clientId,
+      id,
+      { secretEnc: encrypt(deps.secrets.encryptionKey, secret) },
+      deps.clock.now(),
+    );
+    if (!row) throw notFound(M.webhookDestinationNotFound);
+    await audit(
+      deps,
+      tx,
+      clientId,
+      'webhook_destination.secret_rotated',
+      { type: 'webhook_destination', id, label: row.url },
+      {
+        signing_secret: { from: 'old', to: 'new' },
+      },
+    );
+  });
   return secret;
 }
 
@@ -162,6 +257,14 @@ export async function deleteDestination(deps: Deps, clientId: string, id: string
     const row = await repo.updateDestination(tx, clientId, id, { deletedAt: now, enabled: false }, now);
     if (!row) throw notFound(M.webhookDestinationNotFound);
     await repo.closeDeliveriesOfDestination(tx, clientId, id, now);
+    await audit(
+      deps,
+      tx,
+      clientId,
+      'webhook_destination.deleted',
+      { type: 'webhook_destination', id, label: row.url },
+      null,
+    );
   });
 }
 
@@ -196,7 +299,30 @@ export async function retryDelivery(deps: Deps, clientId: string, id: string) {
   const status = d.status as DeliveryStatus;
   const to = nextDeliveryStatus(status, 'manual_retry');
   if (!to) throw conflict(M.webhookDeliveryInFlight);
-  const row = await repo.requeueDelivery(deps.db, d, to, isTerminalDelivery(status), now);
-  if (!row) throw conflict(M.webhookDeliveryInFlight);
-  return row;
+  return deps.db.transaction(async (tx) => {
+    const row = await repo.requeueDelivery(tx, d, to, isTerminalDelivery(status), now);
+    if (!row) throw conflict(M.webhookDeliveryInFlight);
+    await audit(
+      deps,
+      tx,
+      clientId,
+      'webhook_delivery.retried',
+      { type: 'webhook_delivery', id, label: null },
+      {
+        status: { from: status, to: row.status },
+      },
+    );
+    return row;
+  });
+}
+
+function audit(
+  deps: Pick<Deps, 'clock'>,
+  tx: DbOrTx,
+  clientId: string,
+  action: string,
+  target: { type: string; id: string; label?: string | null },
+  changes: ActivityChanges | null,
+) {
+  return recordActivity(tx, { clientId, action, at: deps.clock.now(), target, changes });
 }

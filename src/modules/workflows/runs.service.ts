@@ -1,4 +1,5 @@
 /** Workflow runs: start (API or signed trigger, idempotent by key), read with steps, list, cancel. */
+
 import type { Deps } from '../../deps';
 import { emitEvent } from '../../outbox/emit';
 import { verifyWebhookSignature } from '../../outbox/verify-signature';
@@ -6,6 +7,7 @@ import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, conflict, notFound, unauthorized } from '../../shared/errors';
 import { M, WM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { recordActivity } from '../activity/activity.writer';
 import { requestFingerprint, requireIdempotencyKey } from '../payments/idempotency';
 import { assertMayUseNodes, type Graph, type NodeType, startNodeOf } from './workflows.graph';
 import {
@@ -109,6 +111,13 @@ async function createRun(
       occurredAt: now,
       dedupKey: `workflow_run:${run.id}:started`,
       data: { run_id: run.id, workflow_definition_id: def.id },
+    });
+    await recordActivity(tx, {
+      clientId: def.clientId,
+      action: 'workflow_run.started',
+      at: now,
+      target: { type: 'workflow_run', id: run.id, label: def.name },
+      metadata: { workflow_definition_id: def.id, source: start.source },
     });
     return { run, created: true };
   });
@@ -219,6 +228,13 @@ export async function cancelRun(deps: Pick<Deps, 'db' | 'clock'>, clientId: stri
     });
     if (!updated) throw badRequest(WM.runNotCancelable(current.status));
     await closeOpenSteps(tx, runId, 'canceled', now);
+    await recordActivity(tx, {
+      clientId,
+      action: 'workflow_run.canceled',
+      at: now,
+      target: { type: 'workflow_run', id: runId, label: null },
+      changes: { status: { from: current.status, to: 'canceled' } },
+    });
     return updated;
   });
   return toRunView(run);

@@ -21,6 +21,7 @@ import { emitEvent } from '../../outbox/emit';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
+import { runContractStep } from './contract-node';
 import { type Graph, type GraphNode, resolveTemplates } from './workflows.graph';
 import { isTerminalRun, type RunStatus } from './workflows.machine';
 import { executeNode, RETRY_SAFE, StepError, type StepResult } from './workflows.nodes';
@@ -89,7 +90,9 @@ export async function advanceRun(deps: Deps, runId: string, token: string): Prom
     const outcome =
       node.type === 'wait'
         ? await runWait(deps, run, token, node, existing)
-        : await runStep(deps, run, token, node, existing);
+        : node.type === 'contract'
+          ? await runContract(deps, run, token, node, existing)
+          : await runStep(deps, run, token, node, existing);
     if (outcome === 'stop') return;
   }
   // Budget used: release the lease so another tick (or node) continues it.
@@ -218,6 +221,22 @@ async function runStep(
   }
   await finishStep(deps, run, token, node, stepRowId, result);
   return 'continue';
+}
+
+function runContract(deps: Deps, run: RunRow, token: string, node: GraphNode, existing: StepRow | undefined) {
+  if (existing?.status === 'completed')
+    return finishStep(deps, run, token, node, existing.id, { output: existing.output ?? {} }, existing).then(
+      () => 'continue' as const,
+    );
+  const config = resolveTemplates(node.config ?? {}, { input: run.input, steps: run.stepOutputs }) as Record<
+    string,
+    unknown
+  >;
+  return runContractStep(deps, run, token, node, existing, config, {
+    finish: (id, output) => finishStep(deps, run, token, node, id, { output }),
+    fail: (id, message) => failRun(deps, run, token, id, message),
+    leaseLost: () => new LeaseLost(),
+  });
 }
 
 function reasonOf(deps: Deps, err: unknown, runId: string): string {

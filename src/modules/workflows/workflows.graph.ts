@@ -41,7 +41,7 @@ export const NODE_TYPES = [
 export type NodeType = (typeof NODE_TYPES)[number];
 
 /** Node types that have no backing capability in this service yet: accepted in drafts, refused at publish. */
-export const UNSUPPORTED_NODE_TYPES: readonly NodeType[] = ['contract'];
+export const UNSUPPORTED_NODE_TYPES: readonly NodeType[] = [];
 
 /**
  * A node acts with the client's authority, so a workflow may only contain what the person
@@ -57,6 +57,7 @@ export const NODE_PERMISSIONS: Partial<Record<NodeType, Permission>> = {
   opco: 'opcos.read',
   opco_create: 'opcos.write',
   project: 'projects.read',
+  contract: 'contracts.send',
 };
 
 /** 403 naming the first node whose use case the caller's permissions do not cover. */

@@ -2,6 +2,7 @@
  * Workflow definitions: create, read, list (own plus system templates), edit drafts, delete
  * without runs, fork, publish (DRAFT -> PUBLISHED, immutable afterwards), trigger secrets, archive.
  */
+
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { decrypt, encrypt } from '../../shared/crypto';
@@ -9,6 +10,7 @@ import { badRequest, conflict, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { WM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { type ActivityInput, diffChanges, recordActivity, withActivity } from '../activity/activity.writer';
 import { assertMayUseNodes, type Graph, UNSUPPORTED_NODE_TYPES, validateGraph } from './workflows.graph';
 import { canPublish, type DefinitionStatus, isEditable } from './workflows.machine';
 import {
@@ -95,16 +97,21 @@ async function loadOwnForWrite(deps: Pick<Deps, 'db'>, clientId: string, id: str
 export async function createDefinition(deps: D, clientId: string, input: DefinitionInput) {
   validateGraph(input.graph);
   const now = deps.clock.now();
-  const row = await insertDefinition(deps.db, {
-    clientId,
-    name: input.name,
-    description: input.description ?? null,
-    graph: input.graph as unknown as Record<string, unknown>,
-    status: 'DRAFT',
-    triggerType: input.graph.trigger.type,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const row = await withActivity(
+    deps.db,
+    (tx) =>
+      insertDefinition(tx, {
+        clientId,
+        name: input.name,
+        description: input.description ?? null,
+        graph: input.graph as unknown as Record<string, unknown>,
+        status: 'DRAFT',
+        triggerType: input.graph.trigger.type,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    (r) => wfEntry(clientId, 'workflow.created', r, now),
+  );
   return toDefinitionView(deps, row);
 }
 
@@ -149,7 +156,7 @@ export async function updateDraft(deps: D, clientId: string, id: string, input: 
     const current = await findClientDefinition(tx, clientId, id, true);
     if (!current) throw notFound(WM.workflowNotFound);
     if (!isEditable(current.status as DefinitionStatus)) throw badRequest(WM.notEditable);
-    return updateDefinition(tx, id, {
+    const updated = await updateDefinition(tx, id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.graph
@@ -157,11 +164,23 @@ export async function updateDraft(deps: D, clientId: string, id: string, input: 
         : {}),
       updatedAt: deps.clock.now(),
     });
+    await recordActivity(tx, {
+      ...wfEntry(clientId, 'workflow.updated', updated, deps.clock.now()),
+      changes: diffChanges(
+        { name: current.name, description: current.description, graph: current.graph },
+        { name: updated.name, description: updated.description, graph: updated.graph },
+      ),
+    });
+    return updated;
   });
   return toDefinitionView(deps, row);
 }
 
-export async function deleteDefinition(deps: Pick<Deps, 'db'>, clientId: string, id: string): Promise<void> {
+export async function deleteDefinition(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  clientId: string,
+  id: string,
+): Promise<void> {
   await deps.db.transaction(async (tx) => {
     if (findTemplate(id)) throw badRequest(WM.templateReadOnly);
     const current = await findClientDefinition(tx, clientId, id, true);
@@ -169,6 +188,7 @@ export async function deleteDefinition(deps: Pick<Deps, 'db'>, clientId: string,
     // Runs insert under a lock on the definition row too, so none can slip in between.
     if (await definitionHasRuns(tx, id)) throw conflict(WM.hasRuns);
     await deleteDefinitionRow(tx, id);
+    await recordActivity(tx, wfEntry(clientId, 'workflow.deleted', current, deps.clock.now()));
   });
 }
 
@@ -182,17 +202,22 @@ export async function forkDefinition(deps: D, clientId: string, id: string, inpu
         graph: d.graph as Graph,
       }));
   const now = deps.clock.now();
-  const row = await insertDefinition(deps.db, {
-    clientId,
-    name: input.name ?? source.name,
-    description: source.description,
-    graph: structuredClone(source.graph) as unknown as Record<string, unknown>,
-    status: 'DRAFT',
-    triggerType: source.graph.trigger.type,
-    forkedFromId: id,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const row = await withActivity(
+    deps.db,
+    (tx) =>
+      insertDefinition(tx, {
+        clientId,
+        name: input.name ?? source.name,
+        description: source.description,
+        graph: structuredClone(source.graph) as unknown as Record<string, unknown>,
+        status: 'DRAFT',
+        triggerType: source.graph.trigger.type,
+        forkedFromId: id,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    (r) => ({ ...wfEntry(clientId, 'workflow.forked', r, now), metadata: { forked_from_id: id } }),
+  );
   return toDefinitionView(deps, row);
 }
 
@@ -211,17 +236,31 @@ export async function publishDefinition(deps: D, auth: ClientAuth, id: string) {
   assertMayUseNodes(graph, auth.permissions);
   const now = deps.clock.now();
   const secret = graph.trigger.type === 'webhook' ? newTriggerSecret() : null;
-  const row = await updateDefinitionIfStatus(deps.db, id, 'DRAFT', {
-    status: 'PUBLISHED',
-    publishedAt: now,
-    updatedAt: now,
-    ...(secret
-      ? {
-          triggerToken: `wft_${randomToken(24)}`,
-          triggerSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
-        }
-      : {}),
-  });
+  const row = await withActivity(
+    deps.db,
+    (tx) =>
+      updateDefinitionIfStatus(tx, id, 'DRAFT', {
+        status: 'PUBLISHED',
+        publishedAt: now,
+        updatedAt: now,
+        ...(secret
+          ? {
+              triggerToken: `wft_${randomToken(24)}`,
+              triggerSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
+            }
+          : {}),
+      }),
+    (r) =>
+      r
+        ? {
+            ...wfEntry(auth.clientId, 'workflow.published', r, now),
+            changes: {
+              status: { from: 'DRAFT', to: 'PUBLISHED' },
+              ...(secret ? { trigger_secret: { from: null, to: 'set' } } : {}),
+            },
+          }
+        : null,
+  );
   if (!row) throw badRequest(WM.alreadyPublished);
   return { ...toDefinitionView(deps, row), trigger_secret: secret };
 }
@@ -231,10 +270,18 @@ export async function rotateTriggerSecret(deps: D, clientId: string, id: string)
   const current = await loadOwnForWrite(deps, clientId, id);
   if (current.status !== 'PUBLISHED' || !current.triggerToken) throw badRequest(WM.noTriggerSecret);
   const secret = newTriggerSecret();
-  const row = await updateDefinition(deps.db, id, {
-    triggerSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
-    updatedAt: deps.clock.now(),
-  });
+  const row = await withActivity(
+    deps.db,
+    (tx) =>
+      updateDefinition(tx, id, {
+        triggerSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
+        updatedAt: deps.clock.now(),
+      }),
+    (r) => ({
+      ...wfEntry(clientId, 'workflow.trigger_secret_rotated', r, deps.clock.now()),
+      changes: { trigger_secret: { from: 'old', to: 'new' } },
+    }),
+  );
   return {
     definition_id: row.id,
     trigger_url: triggerUrl(deps, row.triggerToken!),
@@ -251,6 +298,17 @@ export async function setDefinitionArchived(deps: D, clientId: string, id: strin
   const current = await loadOwnForWrite(deps, clientId, id);
   if (Boolean(current.archivedAt) === archived) return toDefinitionView(deps, current);
   const now = deps.clock.now();
-  const row = await updateDefinition(deps.db, id, { archivedAt: archived ? now : null, updatedAt: now });
+  const row = await withActivity(
+    deps.db,
+    (tx) => updateDefinition(tx, id, { archivedAt: archived ? now : null, updatedAt: now }),
+    (r) => ({
+      ...wfEntry(clientId, archived ? 'workflow.archived' : 'workflow.unarchived', r, now),
+      changes: { archived: { from: !archived, to: archived } },
+    }),
+  );
   return toDefinitionView(deps, row);
+}
+
+function wfEntry(clientId: string, action: string, d: { id: string; name: string }, at: Date): ActivityInput {
+  return { clientId, action, at, target: { type: 'workflow', id: d.id, label: d.name } };
 }

@@ -48,6 +48,50 @@ export interface BankNotification {
   providerStatus: string;
   occurredAt: Date;
   reason: string | null;
+  /** `mandate` for a VRP mandate's notification (ref_id is then the mandate_ref); `payment` otherwise. */
+  kind: 'payment' | 'mandate';
+}
+
+/** A VRP mandate the payer is asked to authorize at a bank (limits as decimal strings). */
+export interface CreateMandateInput {
+  bankId: string;
+  merchantName: string;
+  currency: string;
+  maxAmountPerPayment: string;
+  periodicLimit: string;
+  /** Where the bank sends the payer afterwards. */
+  returnUrl: string;
+  expiresAt: Date;
+}
+
+/** A payment under an authorized mandate, no payer present; the outcome arrives as notifications. */
+export interface MandatePaymentInput {
+  refId: string;
+  mandateRef: string;
+  amount: string;
+  attemptNumber: number;
+}
+
+/** Mandate notification codes (provider_status of a `mandate` notification). */
+export const MANDATE_CODES = [
+  'mandate_authorized',
+  'mandate_rejected',
+  'mandate_expired',
+  'mandate_revoked',
+] as const;
+export type MandateCode = (typeof MANDATE_CODES)[number];
+
+/** VRP mandates: the part of the network recurring payments use. */
+export interface MandateNetwork {
+  createMandate(input: CreateMandateInput): Promise<{ mandateRef: string; authorizationUrl: string }>;
+  /** The merchant revokes the mandate (cancel, completion); idempotent. */
+  revokeMandate(mandateRef: string): Promise<void>;
+  /** Idempotent per refId: a second call for the same session does nothing. */
+  initiateMandatePayment(input: MandatePaymentInput): Promise<void>;
+  /** Sandbox only: make the network report a mandate code (same notification path as the real one). */
+  simulateMandate?(mandateRef: string, code: MandateCode): Promise<void>;
+  /** Sandbox only: settles the mandate payments whose settlement time has come. */
+  settleDueMandatePayments?(): Promise<number>;
 }
 
 export class BankProviderError extends Error {
@@ -76,6 +120,8 @@ export interface BankProvider {
   simulate?(refId: string, providerStatus: string): Promise<void>;
   /** Wires what the adapter needs from the running service (database, clock, the HTTP notification route). */
   attach?(ctx: BankAttachContext): void;
+  /** VRP mandates; absent when the network has none. */
+  readonly mandates?: MandateNetwork;
 }
 
 export interface BankAttachContext {

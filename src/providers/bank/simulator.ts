@@ -20,6 +20,7 @@ import {
   type CreateSessionInput,
   type StartAuthorizationInput,
 } from './port';
+import { SandboxMandates } from './sandbox-mandates';
 import { signBankPayload, verifyBankSignature } from './signature';
 
 export const SANDBOX_BANKS: BankChoice[] = [
@@ -45,13 +46,24 @@ export interface SandboxBankOptions {
   publicUrl: string;
   /** Authorization window once the payer picked a bank. */
   sessionTtlSeconds: number;
+  /** Mandate payments settle this long after they are initiated (SVC_SANDBOX_BANK_SETTLE_SECONDS). */
+  settleSeconds?: number;
 }
 
 export class SandboxBank implements BankProvider {
   readonly name = 'sandbox';
   private ctx: BankAttachContext | null = null;
+  readonly mandates: SandboxMandates;
 
-  constructor(private readonly opts: SandboxBankOptions) {}
+  constructor(private readonly opts: SandboxBankOptions) {
+    this.mandates = new SandboxMandates(this, opts);
+  }
+
+  /** The attached service context (database, clock, delivery). */
+  get context(): BankAttachContext {
+    if (!this.ctx) throw new BankProviderError('sandbox bank is not attached to the service');
+    return this.ctx;
+  }
 
   attach(ctx: BankAttachContext): void {
     this.ctx = ctx;
@@ -166,6 +178,7 @@ export class SandboxBank implements BankProvider {
       providerStatus: body.provider_status,
       occurredAt: Number.isNaN(occurred.getTime()) ? this.clock.now() : occurred,
       reason: typeof body.reason === 'string' ? body.reason : null,
+      kind: body.kind === 'mandate' ? 'mandate' : 'payment',
     };
   }
 
@@ -215,10 +228,12 @@ export class SandboxBank implements BankProvider {
     return s ?? null;
   }
 
-  private async notify(n: {
+  /** Sends a signed notification through the service's route (also used by the sandbox mandates). */
+  async notify(n: {
     refId: string;
     transferId: string | null;
     providerStatus: string;
+    kind?: 'payment' | 'mandate';
   }): Promise<void> {
     if (!this.ctx) throw new BankProviderError('sandbox bank is not attached to the service');
     const now = this.clock.now();
@@ -228,6 +243,7 @@ export class SandboxBank implements BankProvider {
       transfer_id: n.transferId,
       provider_status: n.providerStatus,
       occurred_at: now.toISOString(),
+      ...(n.kind === 'mandate' ? { kind: 'mandate' } : {}),
     });
     const res = await this.ctx.deliver(rawBody, {
       'content-type': 'application/json',

@@ -1,6 +1,8 @@
 /** The sandbox bank's own authorization page (looks like a bank, not like the merchant's checkout). */
 import { formatMoney, layout } from '../../modules/checkout/views/layout';
+import { bankColor } from '../../modules/checkout/views/pages';
 import { html } from '../../shared/html';
+import { MANDATE_OUTCOMES } from './sandbox-mandates';
 import { SANDBOX_OUTCOMES, type SandboxOutcome } from './simulator';
 
 export interface BankPageView {
@@ -60,5 +62,60 @@ ${returnUrl ? html`<p><a class="btn btn-primary" href="${returnUrl}">Return to $
     merchantName: v.merchantName,
     body,
     bank: { name: v.bankName, color: v.bankColor },
+  });
+}
+
+export interface BankMandateView {
+  mandateRef: string;
+  bankName: string;
+  index: number;
+  merchantName: string;
+  currency: string;
+  maxAmountPerPayment: string;
+  periodicLimit: string;
+  returnUrl: string | null;
+}
+
+export function bankMandatePage(v: BankMandateView): string {
+  const action = `/sandbox-bank/mandates/${encodeURIComponent(v.mandateRef)}`;
+  const body = html`<section class="card summary" aria-labelledby="mreq-h">
+<h2 id="mreq-h">Mandate request</h2>
+<p class="label">${v.merchantName} asks for a variable recurring payments mandate</p>
+<dl class="facts">
+<dt>From account</dt><dd>Everyday account ···· 4821</dd>
+<dt>Maximum per payment</dt><dd>${formatMoney(v.maxAmountPerPayment, v.currency)}</dd>
+<dt>Periodic limit</dt><dd>${v.periodicLimit} ${v.currency}</dd>
+</dl>
+</section>
+<section class="card" aria-labelledby="mauth-h">
+<h1 id="mauth-h">Authorize this mandate</h1>
+<p class="lead">You are signed in to ${v.bankName}.</p>
+<div class="sandbox-note" role="note">Sandbox bank: pick any outcome to test your integration.</div>
+<form method="post" action="${action}" class="stack">
+<button type="submit" name="outcome" value="authorize" class="btn btn-primary">${MANDATE_OUTCOMES.authorize.label}</button>
+<button type="submit" name="outcome" value="reject" class="btn btn-secondary">${MANDATE_OUTCOMES.reject.label}</button>
+<button type="submit" name="outcome" value="timeout" class="btn btn-secondary">${MANDATE_OUTCOMES.timeout.label}</button>
+</form>
+</section>`;
+  return layout({
+    title: 'Authorize mandate',
+    merchantName: v.merchantName,
+    body,
+    bank: { name: v.bankName, color: bankColor(v.index) },
+  });
+}
+
+export function bankMandateClosedPage(v: BankMandateView): string {
+  const body = html`<section class="card result" aria-labelledby="mclosed-h">
+<div class="icon expired" aria-hidden="true">!</div>
+<h1 id="mclosed-h">This mandate request is closed</h1>
+<p class="lead" role="status">There is nothing left to authorize here.</p>
+${v.returnUrl ? html`<p><a class="btn btn-primary" href="${v.returnUrl}">Return to ${v.merchantName}</a></p>` : ''}
+</section>`;
+  return layout({
+    title: 'Mandate closed',
+    merchantName: v.merchantName,
+    body,
+    bank: { name: v.bankName, color: bankColor(v.index) },
   });
 }

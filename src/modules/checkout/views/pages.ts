@@ -118,11 +118,13 @@ ${returnUrl ? html`<p><a class="btn btn-primary" href="${returnUrl}">Return to $
   return layout({ title: r.title, merchantName: p.merchantName, body });
 }
 
-export function errorPage(title: string, message: string, merchantName = 'Checkout'): string {
+/** An error page; without a known merchant (e.g. an unknown link) it names none. */
+export function errorPage(title: string, message: string, merchantName?: string): string {
   const body = html`<section class="card result" aria-labelledby="err-h">
 <div class="icon failed" aria-hidden="true">!</div>
 <h1 id="err-h">${title}</h1>
 <p class="lead" role="alert">${message}</p>
 </section>`;
-  return layout({ title, merchantName, body });
+  if (merchantName) return layout({ title, merchantName, body });
+  return layout({ title, merchantName: 'Secure payment', body, footer: 'No payment was made.' });
 }

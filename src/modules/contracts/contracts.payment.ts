@@ -1,0 +1,112 @@
+/**
+ * Contract-backed payments: at completion the payment link is created through the paylink use case
+ * with the key `contract:<id>` (a retry can never create a second link). A failure (e.g. the project
+ * was frozen meanwhile) is recorded in `payment.error` with a notification to owner and operations;
+ * the request stays completed. `payment_due` makes the worker catch up after a crash.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { contractRequests } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import { AppError } from '../../shared/errors';
+import { recordActivity } from '../activity/activity.writer';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { createPlatformPaymentLink } from '../payments/paylink.service';
+import { checkoutUrl } from '../payments/payments.service';
+import { AUTOMATIC } from '../payments/status.service';
+import { effectHooks } from './requests.effects';
+import { paymentMail } from './requests.mail';
+import { lockRequestById, participantsOf } from './requests.repo';
+
+export async function settleContractPayment(deps: Deps, requestId: string): Promise<void> {
+  const [r] = await deps.db.select().from(contractRequests).where(eq(contractRequests.id, requestId));
+  if (r?.status !== 'completed' || r.paymentDue !== 1 || !r.payment) return;
+  const p = r.payment;
+  let transactionId: string | null = null;
+  let url: string | null = null;
+  let error: string | null = null;
+  try {
+    const link = await createPlatformPaymentLink(deps, {
+      clientId: r.clientId,
+      actor: AUTOMATIC,
+      key: `contract:${r.id}`,
+      body: {
+        amount: p.amount,
+        currency: p.currency,
+        project_id: p.project_id,
+        ...(p.user_id ? { user_id: p.user_id } : {}),
+        ...(p.business_customer_id ? { business_customer_id: p.business_customer_id } : {}),
+        description: p.description ?? r.title.slice(0, 500),
+        expires_in_seconds: p.expires_in_seconds ?? 86400,
+      },
+      origin: { type: 'contract', id: r.id },
+      contractRequestId: r.id,
+    });
+    transactionId = link.transaction.id;
+    url = checkoutUrl(deps, link.transaction);
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 409) return; // another node is creating it right now
+    error = err instanceof AppError ? err.detail : 'Failed to initiate payment';
+    deps.log.warn({ err, requestId }, 'contract payment link could not be created');
+  }
+  const now = deps.clock.now();
+  let payerEmail: string | null = null;
+  await deps.db.transaction(async (tx) => {
+    const cur = await lockRequestById(tx, r.id);
+    if (cur?.paymentDue !== 1 || !cur.payment) return;
+    await tx
+      .update(contractRequests)
+      .set({
+        paymentDue: 0,
+        payment: { ...cur.payment, transaction_id: transactionId, checkout_url: url, error },
+        updatedAt: now,
+      })
+      .where(and(eq(contractRequests.id, r.id), eq(contractRequests.paymentDue, 1)));
+    await recordActivity(tx, {
+      clientId: r.clientId,
+      action: error ? 'contract_request.payment_failed' : 'contract_request.payment_created',
+      at: now,
+      outcome: error ? 'failure' : 'success',
+      actor: { type: 'system', accountId: null, credentialId: null },
+      target: { type: 'contract_request', id: r.id, label: r.title },
+      metadata: { transaction_id: transactionId, error },
+    });
+    if (error)
+      await notify(tx, {
+        clientId: r.clientId,
+        category: 'contracts',
+        severity: 'warning',
+        title: 'Contract payment link could not be created',
+        body: `"${r.title}" was completed, but its payment link failed: ${error}`,
+        link: { resource_type: 'contract_request', resource_id: r.id, path: `/contracts/requests/${r.id}` },
+        audience: { roles: OWNER_AND_OPERATIONS },
+        at: now,
+      });
+    else if (cur.delivery === 'email') {
+      const ps = await participantsOf(tx, r.id);
+      const payer =
+        ps.find(
+          (x) =>
+            (p.user_id && x.userId === p.user_id) ||
+            (p.business_customer_id && x.businessCustomerId === p.business_customer_id),
+        ) ?? null;
+      payerEmail = payer?.email ?? null;
+    }
+  });
+  if (payerEmail && url)
+    await deps.mailer
+      .send(paymentMail(payerEmail, r.title, url, p.amount, p.currency))
+      .catch((err) => deps.log.warn({ err }, 'payment email failed'));
+}
+
+/** Worker: completed requests whose payment link is still owed (a crash between completion and creation). */
+export async function settleDuePayments(deps: Deps, limit = 10): Promise<number> {
+  const rows = await deps.db
+    .select({ id: contractRequests.id })
+    .from(contractRequests)
+    .where(and(eq(contractRequests.paymentDue, 1), eq(contractRequests.status, 'completed'), sql`true`))
+    .limit(limit);
+  for (const r of rows) await settleContractPayment(deps, r.id);
+  return rows.length;
+}
+
+effectHooks.settlePayment = settleContractPayment;

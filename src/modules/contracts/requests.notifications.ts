@@ -1,0 +1,89 @@
+/**
+ * Signed notifications of the e-signing provider, applied in ONE transaction per notification with
+ * the request row locked. A notification whose revision is not newer than the last one applied (a
+ * replay, or an older one arriving late) changes nothing; one the current state does not allow is
+ * acknowledged and ignored.
+ */
+import type { Deps } from '../../deps';
+import type { EsignNotification } from '../../providers/esign/port';
+import { unauthorized } from '../../shared/errors';
+import { PM } from '../../shared/messages';
+import { CM } from './contracts.messages';
+import { canMoveParticipant, type ParticipantStatus } from './participants.machine';
+import { type Effects, noEffects, runEffects } from './requests.effects';
+import { canMoveRequest, type RequestStatus } from './requests.machine';
+import { afterParticipantCompleted, endRequest } from './requests.progress';
+import { findRequestByEnvelope, lockRequestById, participantsOf, updateRequest } from './requests.repo';
+import { AUTOMATIC, moveParticipant, moveRequest } from './requests.transitions';
+
+export function verifyEsignNotification(
+  deps: Deps,
+  rawBody: string,
+  headers: Record<string, string | string[] | undefined>,
+) {
+  const n = deps.providers.esign.verifyNotification(rawBody, headers);
+  if (!n) throw unauthorized(PM.invalidNotificationSignature);
+  return n;
+}
+
+export async function applyEsignNotification(
+  deps: Deps,
+  n: EsignNotification,
+): Promise<{ received: true; applied: boolean }> {
+  const id = await findRequestByEnvelope(deps.db, n.envelopeRef);
+  if (!id) return { received: true, applied: false };
+  const fx: Effects = noEffects();
+  const applied = await deps.db.transaction(async (tx) => {
+    const r = await lockRequestById(tx, id);
+    if (!r || n.revision <= r.providerRevision) return false;
+    const now = deps.clock.now();
+    let cur = await updateRequest(tx, r.id, { providerRevision: n.revision });
+    const status = cur.status as RequestStatus;
+    if (n.type === 'envelope.expired') {
+      if (!canMoveRequest('expire', status)) return false;
+      await endRequest(tx, cur, 'expire', { now, actor: AUTOMATIC }, fx);
+      return true;
+    }
+    if (n.type === 'envelope.failed') {
+      if (!canMoveRequest('fail', status)) return false;
+      await moveRequest(tx, cur, 'fail', {
+        now,
+        actor: AUTOMATIC,
+        extra: { statusReason: n.reason ?? CM.documentNotProcessed },
+      });
+      fx.workflowRequestIds.push(cur.id);
+      return true;
+    }
+    const p = (await participantsOf(tx, r.id)).find((x) => x.id === n.participantId);
+    if (!p) return false;
+    const ps = p.status as ParticipantStatus;
+    const seen = { now, ip: n.ip, userAgent: n.userAgent };
+    switch (n.type) {
+      case 'participant.viewed':
+        if (!canMoveParticipant('view', ps)) return false;
+        await moveParticipant(tx, p, 'view', seen);
+        return true;
+      case 'participant.bounced':
+        if (!canMoveParticipant('bounce', ps)) return false;
+        await moveParticipant(tx, p, 'bounce', seen);
+        return true;
+      case 'participant.declined':
+        if (!canMoveParticipant('decline', ps) || !canMoveRequest('decline', status)) return false;
+        await moveParticipant(tx, p, 'decline', {
+          ...seen,
+          extra: { declineReason: n.reason?.slice(0, 500) ?? null },
+        });
+        await endRequest(tx, cur, 'decline', { now, actor: AUTOMATIC, exceptParticipantId: p.id }, fx);
+        return true;
+      case 'participant.signed': {
+        if (!canMoveParticipant('complete', ps) || !['sent', 'in_progress'].includes(status)) return false;
+        await moveParticipant(tx, p, 'complete', { ...seen, extra: { signedValues: n.values } });
+        cur = await afterParticipantCompleted(deps, tx, cur, now, fx);
+        return true;
+      }
+    }
+    return false;
+  });
+  await runEffects(deps, fx);
+  return { received: true, applied };
+}

@@ -1,0 +1,50 @@
+/**
+ * POST /sandbox/contracts/requests/{id}/simulate: asks the sandbox provider to emit a notification;
+ * the state change then runs the production path. An action the current state does not allow is 400
+ * with the real action's message.
+ */
+import type { Deps } from '../../deps';
+import type { SimulateAction } from '../../providers/esign/port';
+import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
+import { CM } from './contracts.messages';
+import { assertNotCompleted, canMoveParticipant, type ParticipantStatus } from './participants.machine';
+import { assertNotTerminal, canMoveRequest, type RequestStatus } from './requests.machine';
+import { participantsOf } from './requests.repo';
+import { requireRequest } from './requests.service';
+import { requestView } from './requests.view';
+
+const PARTICIPANT_MOVE = { view: 'view', sign: 'complete', decline: 'decline', bounce: 'bounce' } as const;
+
+export async function simulateRequest(
+  deps: Deps,
+  clientId: string,
+  id: string,
+  b: { action: SimulateAction; participant_id?: string; reason?: string },
+) {
+  if (deps.config.environment !== 'sandbox') throw notFound('Not found');
+  const esign = deps.providers.esign;
+  if (!esign.configured || !esign.simulate) throw new AppError(503, CM.providerNotConfigured);
+  const r = await requireRequest(deps, clientId, id);
+  const status = r.status as RequestStatus;
+  if (b.action === 'fail') {
+    assertNotTerminal(status);
+    if (!canMoveRequest('fail', status))
+      throw badRequest(`Contract request is '${status}'; only pending requests can fail`);
+  } else if (b.action === 'expire') {
+    assertNotTerminal(status);
+    if (!canMoveRequest('expire', status))
+      throw badRequest(`Contract request is '${status}'; only sent requests can expire`);
+  } else {
+    if (!b.participant_id) throw invalidField(['body', 'participant_id'], CM.simulateNeedsParticipant);
+    const p = (await participantsOf(deps.db, r.id)).find((x) => x.id === b.participant_id);
+    if (!p) throw notFound(CM.participantNotFound);
+    assertNotTerminal(status);
+    const ps = p.status as ParticipantStatus;
+    assertNotCompleted(ps);
+    if (!canMoveParticipant(PARTICIPANT_MOVE[b.action], ps))
+      throw badRequest(ps === 'waiting' ? CM.notYourTurn : CM.linkInactive);
+  }
+  if (!r.envelopeRef) throw badRequest(`Contract request is '${status}'; the provider has no envelope yet`);
+  await esign.simulate(r.envelopeRef, b.action, b.participant_id ?? null, b.reason ?? null);
+  return requestView(deps, deps.db, await requireRequest(deps, clientId, id));
+}

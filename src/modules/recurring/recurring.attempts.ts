@@ -1,0 +1,227 @@
+/**
+ * Attempts: each is recorded in the transaction that moves its run to `processing` (with a launch
+ * timer), then launched outside any transaction: the platform payment link (key
+ * `recurring:<run_id>:<attempt>`, origin {type: "recurring"}) and the mandate payment at the bank.
+ * A crash in between leaves the timer due, and the worker launches again; the derived key and the
+ * bank's per-session idempotency make the relaunch create nothing twice. Outcomes arrive through the
+ * bank notification path (recurring.listeners.ts).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { rowsOf, type Tx } from '../../db/client';
+import { recurringAttempts, recurringRuns } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import { addSeconds } from '../../shared/clock';
+import { AppError } from '../../shared/errors';
+import { createPlatformPaymentLink } from '../payments/paylink.service';
+import { type Actor, AUTOMATIC } from '../payments/status.service';
+import { fitsMandateLimits, type Period } from './recurring.limits';
+import {
+  type AttemptRow,
+  type DefinitionRow,
+  findDefinitionById,
+  findRunById,
+  type RunRow,
+} from './recurring.repo';
+import { moveRun } from './recurring.transitions';
+import { autoRetryDelayHours, type FailureReason, type RunTrigger } from './runs.machine';
+
+const LAUNCH_LEASE_SECONDS = 120;
+const LINK_LIFETIME_SECONDS = 7 * 86400;
+
+export type AttemptTrigger = 'schedule' | 'on_demand' | 'auto_retry' | 'manual_retry';
+
+export function limitCheckOf(d: DefinitionRow, runId: string | null, amount: string, at: Date) {
+  return {
+    definitionId: d.id,
+    maxAmountPerPayment: d.maxAmountPerPayment,
+    periodicAmount: d.periodicAmount,
+    period: d.period as Period,
+    alignment: d.alignment as 'calendar' | 'consent',
+    validFrom: d.validFrom,
+    runId,
+    amount,
+    at,
+  };
+}
+
+/** Whether `amount` fits the mandate now (the caller holds the definition's row lock). */
+export function withinLimits(tx: Tx, d: DefinitionRow, runId: string | null, amount: string, at: Date) {
+  return fitsMandateLimits(tx, limitCheckOf(d, runId, amount, at));
+}
+
+/**
+ * Inserts attempt N+1 of a run (retry_of_attempt = N for retries). Null when another caller already
+ * made the attempt retrying N (the unique (run_id, retry_of_attempt) index).
+ */
+export async function insertAttempt(
+  tx: Tx,
+  runId: string,
+  attemptNumber: number,
+  trigger: AttemptTrigger,
+  retryOf: number | null,
+  at: Date,
+): Promise<AttemptRow | null> {
+  const [a] = await tx
+    .insert(recurringAttempts)
+    .values({
+      runId,
+      attemptNumber,
+      trigger,
+      retryOfAttempt: retryOf,
+      startedAt: at,
+      launchDueAt: at,
+    })
+    .onConflictDoNothing()
+    .returning();
+  return a ?? null;
+}
+
+/** Moves a run into `processing` with its new attempt (already inserted). */
+export async function startRun(
+  tx: Tx,
+  d: DefinitionRow,
+  r: RunRow,
+  trigger: Extract<RunTrigger, 'start' | 'auto_retry' | 'manual_retry'>,
+  at: Date,
+): Promise<RunRow> {
+  const moved = await moveRun(tx, d, r, trigger, at, {
+    transactionId: null,
+    failureReason: null,
+    willRetry: false,
+    nextRetryAt: null,
+    ...(trigger === 'auto_retry' ? { autoRetries: r.autoRetries + 1 } : {}),
+  });
+  if (!moved) throw new AppError(409, 'The run changed meanwhile; try again');
+  return moved;
+}
+
+/** Attempt outcome on a failure: retry_scheduled when the rules allow an automatic retry, else failed. */
+export async function failAttempt(
+  deps: Deps,
+  tx: Tx,
+  d: DefinitionRow,
+  r: RunRow,
+  a: AttemptRow,
+  reason: FailureReason,
+  at: Date,
+): Promise<RunRow | null> {
+  await tx
+    .update(recurringAttempts)
+    .set({ outcome: 'failed', failureReason: reason, finishedAt: at, launchDueAt: null })
+    .where(eq(recurringAttempts.id, a.id));
+  if (r.status !== 'processing') return null;
+  const [{ n } = { n: 0 }] = rowsOf<{ n: number }>(
+    await tx.execute(sql`select count(*)::int as n from recurring_attempts where run_id = ${r.id}::uuid`),
+  );
+  const delay = ['active', 'paused'].includes(d.status)
+    ? autoRetryDelayHours({
+        reason,
+        autoRetry: d.retryPolicy.auto_retry,
+        retryAfterHours: d.retryPolicy.retry_after_hours,
+        autoRetriesUsed: r.autoRetries,
+        attemptsSoFar: n,
+        maxAttempts: deps.config.recurringMaxAttempts,
+      })
+    : null;
+  if (delay !== null)
+    return moveRun(tx, d, r, 'schedule_retry', at, {
+      failureReason: reason,
+      willRetry: true,
+      nextRetryAt: addSeconds(at, delay * 3600),
+    });
+  return moveRun(tx, d, r, 'fail', at, { failureReason: reason, willRetry: false, nextRetryAt: null });
+}
+
+/** Claims attempts whose launch is due (new ones, or ones a crash left half-launched). */
+export async function claimDueLaunches(deps: Deps, limit = 20): Promise<string[]> {
+  const now = deps.clock.now();
+  const res = await deps.db.execute(sql`
+    update recurring_attempts a
+       set launch_due_at = ${addSeconds(now, Math.max(LAUNCH_LEASE_SECONDS, deps.config.idempotencyStaleSeconds)).toISOString()}::timestamptz
+      from (select id from recurring_attempts
+             where launch_due_at <= ${now.toISOString()}::timestamptz
+             order by launch_due_at limit ${limit}
+             for update skip locked) c
+     where a.id = c.id
+    returning a.id`);
+  return rowsOf<{ id: string }>(res).map((r) => r.id);
+}
+
+/**
+ * Launches one attempt: the platform transaction, then the mandate payment at the bank. Safe to call
+ * again after a crash at any point. A refusal of the paylink rules (frozen project, …) fails the attempt.
+ */
+export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor = AUTOMATIC): Promise<void> {
+  const [a] = await deps.db.select().from(recurringAttempts).where(eq(recurringAttempts.id, attemptId));
+  if (!a || a.outcome !== null) return;
+  const r = await findRunById(deps.db, a.runId);
+  const d = r ? await findDefinitionById(deps.db, r.definitionId) : null;
+  if (!r || !d) return;
+  const network = deps.providers.bank.mandates;
+  try {
+    if (!network || !d.mandateRef) throw new AppError(503, 'Bank provider is not configured');
+    const { transaction: t } = await createPlatformPaymentLink(deps, {
+      clientId: d.clientId,
+      actor,
+      key: `recurring:${r.id}:${a.attemptNumber}`,
+      body: {
+        amount: r.amount,
+        currency: r.currency,
+        project_id: d.projectId,
+        ...(d.userId ? { user_id: d.userId } : { business_customer_id: d.businessCustomerId! }),
+        description: r.description ?? d.description ?? undefined,
+        expires_in_seconds: LINK_LIFETIME_SECONDS,
+        metadata: { definition_id: d.id, run_id: r.id, attempt_number: String(a.attemptNumber) },
+      },
+      origin: { type: 'recurring', id: d.id },
+    });
+    if (a.transactionId !== t.id) {
+      await deps.db.transaction(async (tx) => {
+        await tx.update(recurringAttempts).set({ transactionId: t.id }).where(eq(recurringAttempts.id, a.id));
+        await tx
+          .update(recurringRuns)
+          .set({ transactionId: t.id, updatedAt: deps.clock.now() })
+          .where(and(eq(recurringRuns.id, r.id), eq(recurringRuns.status, 'processing')));
+      });
+    }
+    await network.initiateMandatePayment({
+      refId: t.refId,
+      mandateRef: d.mandateRef,
+      amount: r.amount,
+      attemptNumber: a.attemptNumber,
+    });
+    await deps.db
+      .update(recurringAttempts)
+      .set({ launchDueAt: null, launchError: null })
+      .where(and(eq(recurringAttempts.id, a.id), sql`${recurringAttempts.outcome} is null`));
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode < 500 && err.statusCode !== 409) {
+      // The payment cannot be made at all (the paylink rules refused it): a non-retryable failure.
+      await deps.db.transaction(async (tx) => {
+        const def = await findDefinitionById(tx, d.id, true);
+        const run = await findRunById(tx, r.id, true);
+        const [att] = await tx
+          .select()
+          .from(recurringAttempts)
+          .where(eq(recurringAttempts.id, a.id))
+          .for('update');
+        if (def && run && att && att.outcome === null) {
+          await tx
+            .update(recurringAttempts)
+            .set({ launchError: err.detail })
+            .where(eq(recurringAttempts.id, a.id));
+          await failAttempt(deps, tx, def, run, att, 'bank_rejected', deps.clock.now());
+        }
+      });
+      return;
+    }
+    deps.log.warn({ err, attemptId }, 'recurring attempt launch failed; the worker retries it');
+    await deps.db
+      .update(recurringAttempts)
+      .set({
+        launchDueAt: addSeconds(deps.clock.now(), 60),
+        launchError: String((err as Error).message ?? err),
+      })
+      .where(eq(recurringAttempts.id, a.id));
+  }
+}

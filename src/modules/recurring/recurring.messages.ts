@@ -1,0 +1,23 @@
+/** Recurring payment messages (named-areas.md section 5), verbatim; tests import them from here. */
+export const RM = {
+  notFound: 'Recurring payment not found',
+  runNotFound: 'Run not found',
+  terminal: (status: string) => `Recurring payment is in terminal status '${status}'`,
+  mandateNotAuthorized: 'Mandate is not authorized',
+  exceedsLimits: 'Amount exceeds the mandate limits',
+  noFailedRun: 'No failed run to retry',
+  onlyFailedRuns: 'Only failed runs can be retried',
+  maxAttempts: 'Run has reached the maximum number of attempts',
+  // Our own (the spec is silent on these).
+  actionNotAllowed: (status: string) => `Recurring payment in status '${status}' does not allow this action`,
+  runActionNotAllowed: (status: string) => `Run in status '${status}' does not allow this action`,
+  amountRequiredWithSchedule: 'amount is required with schedule',
+  amountAboveMaxPerPayment: 'amount must not exceed mandate.max_amount_per_payment',
+  limitAmountInvalid: 'Amount must be a decimal string such as "125.50"',
+  endBeforeStart: 'end_date must not be before start_date',
+  startInPast: 'start_date must not be before today',
+  validToInPast: 'valid_to must be in the future',
+  resumeAtInPast: 'resume_at must be in the future',
+  payerRequired: 'Exactly one of user_id and business_customer_id is required',
+  retryHoursTooMany: 'retry_after_hours has at most 5 entries',
+} as const;

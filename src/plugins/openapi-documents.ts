@@ -1,0 +1,228 @@
+/**
+ * Central finishing of the OpenAPI document (applied to every module's routes, so no module has to
+ * repeat it):
+ *  - tags: one spelling per tag (`payments`, `bulk payment links` -> `Payments`, `Bulk payment links`);
+ *  - components.schemas: every inline request body and success response gets a name derived from
+ *    its operationId (`postCheckoutPaylink` -> `PostCheckoutPaylinkRequest`/`…Response`), so
+ *    generated clients have named types;
+ *  - webhooks (OAS 3.1): the signed envelope and, per event type, its `data`;
+ *  - two documents: the merchant API (/api/v1/openapi.json, the docs page) and the staff document
+ *    (/api/v1/admin/openapi.json: `/api/v1/admin/…` and the providers' notification routes).
+ * `app.swagger()` stays the complete document (tests and the status recorder read it).
+ */
+import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../outbox/event-types';
+
+type Schema = Record<string, unknown>;
+type Operation = Schema & { operationId?: string; tags?: string[]; requestBody?: Schema; responses?: Schema };
+export type OpenApiDoc = Schema & {
+  paths: Record<string, Record<string, Operation>>;
+  components: Schema & { schemas?: Record<string, Schema>; responses?: Record<string, Schema> };
+  tags?: { name: string; description?: string }[];
+};
+
+const ACRONYMS = new Set(['kyc', 'kyb', 'api', 'mfa']);
+/** `bulk payment links` -> `Bulk payment links`, `kyc` -> `KYC`. */
+export function normalizeTag(tag: string): string {
+  const words = tag.trim().split(/\s+/);
+  return words
+    .map((w, i) => {
+      if (ACRONYMS.has(w.toLowerCase())) return w.toUpperCase();
+      return i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w;
+    })
+    .join(' ');
+}
+
+const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+
+/** Moves inline request and success-response schemas into components.schemas under operation names. */
+function nameSchemas(doc: OpenApiDoc): void {
+  doc.components.schemas ??= {};
+  const schemas = doc.components.schemas;
+  const name = (base: string, schema: Schema): Schema => {
+    if (!schema || schema.$ref || (schema.type !== 'object' && schema.type !== 'array')) return schema;
+    let n = base;
+    for (let i = 2; schemas[n]; i++) n = `${base}${i}`;
+    schemas[n] = schema;
+    return { $ref: `#/components/schemas/${n}` };
+  };
+  for (const item of Object.values(doc.paths))
+    for (const op of Object.values(item)) {
+      if (!op.operationId) continue;
+      const base = pascal(op.operationId);
+      const body = (op.requestBody?.content as Record<string, Schema> | undefined)?.['application/json'];
+      if (body?.schema) body.schema = name(`${base}Request`, body.schema as Schema);
+      const successes = Object.keys(op.responses ?? {}).filter((s) => /^2\d\d$/.test(s));
+      for (const status of successes) {
+        const media = ((op.responses![status] as Schema).content as Record<string, Schema> | undefined)?.[
+          'application/json'
+        ];
+        if (media?.schema)
+          media.schema = name(
+            successes.length > 1 ? `${base}Response${status}` : `${base}Response`,
+            media.schema as Schema,
+          );
+      }
+    }
+}
+
+const paymentEventData: Schema = {
+  type: 'object',
+  description: 'payment.status_changed: the transaction fields, the move and who made it',
+  properties: {
+    transaction_id: { type: 'string', format: 'uuid' },
+    ref_id: { type: 'string' },
+    transfer_id: { type: ['string', 'null'] },
+    amount: { type: 'string', description: 'Decimal string' },
+    currency: { type: 'string' },
+    user_id: { type: ['string', 'null'], format: 'uuid' },
+    business_customer_id: { type: ['string', 'null'], format: 'uuid' },
+    project_id: { type: 'string', format: 'uuid' },
+    contract_request_id: { type: ['string', 'null'] },
+    previous_payment_status: { type: 'string' },
+    current_payment_status: { type: 'string' },
+    reconciliation_state: { type: 'string' },
+    status_detail: { type: ['string', 'null'] },
+    status_reason: { type: ['string', 'null'] },
+    actor_type: { type: 'string' },
+    actor_account_id: { type: ['string', 'null'] },
+    metadata: { type: 'object', description: "The payment link's own metadata", additionalProperties: true },
+  },
+};
+
+/** OAS 3.1 `webhooks`: one entry per event type, each the signed envelope with its `data`. */
+function addWebhooks(doc: OpenApiDoc): void {
+  doc.components.schemas ??= {};
+  const schemas = doc.components.schemas;
+  schemas.WebhookEnvelope = {
+    type: 'object',
+    required: ['id', 'type', 'version', 'occurred_at', 'client_id', 'data'],
+    description:
+      'Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = ' +
+      'HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. Deduplicate on `id`.',
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { type: 'string' },
+      version: { type: 'string', const: 'v1' },
+      occurred_at: { type: 'string', format: 'date-time' },
+      client_id: { type: 'string', format: 'uuid' },
+      data: { type: 'object', additionalProperties: true },
+    },
+  };
+  schemas.PaymentStatusChangedData = paymentEventData;
+  const webhooks: Record<string, Schema> = {};
+  for (const type of [...EVENT_TYPES, ...SYSTEM_EVENT_TYPES]) {
+    const data =
+      type === 'payment.status_changed'
+        ? { $ref: '#/components/schemas/PaymentStatusChangedData' }
+        : { type: 'object', additionalProperties: true, description: `Data of ${type}` };
+    webhooks[type] = {
+      post: {
+        operationId: `webhook${type
+          .split(/[._]/)
+          .map((w) => pascal(w))
+          .join('')}`,
+        summary: `Event ${type}`,
+        tags: ['Webhooks'],
+        // The receiver authenticates a delivery by its X-SVC-Signature, not by a token.
+        security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [
+                  { $ref: '#/components/schemas/WebhookEnvelope' },
+                  { type: 'object', properties: { type: { const: type }, data } },
+                ],
+              },
+            },
+          },
+        },
+        responses: { '200': { description: 'Any 2xx within the timeout acknowledges the delivery' } },
+      },
+    };
+  }
+  doc.webhooks = webhooks;
+}
+
+/** The finishing steps on the complete document (see the file comment). */
+export function finishDocument(doc: OpenApiDoc): OpenApiDoc {
+  const seen = new Set<string>();
+  for (const item of Object.values(doc.paths))
+    for (const op of Object.values(item)) {
+      if (op.tags) op.tags = op.tags.map(normalizeTag);
+      for (const t of op.tags ?? []) seen.add(t);
+    }
+  doc.tags = [...seen].sort().map((name) => ({ name }));
+  nameSchemas(doc);
+  addWebhooks(doc);
+  return doc;
+}
+
+/** Staff-only paths: the admin API and the routes the payment network and verification provider call. */
+export function isStaffPath(path: string, ops: Record<string, Operation>): boolean {
+  return (
+    path.startsWith('/api/v1/admin/') ||
+    path === '/api/v1/admin' ||
+    Object.values(ops).some((op) => op.tags?.includes('Providers'))
+  );
+}
+
+/** Keeps only the components the kept paths (and webhooks) still reference. */
+function prune(doc: OpenApiDoc): OpenApiDoc {
+  const used = new Set<string>();
+  const stack: unknown[] = [doc.paths, doc.webhooks];
+  for (const s of Object.values(doc.components.securitySchemes ?? {})) stack.push(s);
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!node || typeof node !== 'object') continue;
+    const ref = (node as Schema).$ref;
+    if (typeof ref === 'string' && !used.has(ref)) {
+      used.add(ref);
+      const [, , kind, name] = ref.split('/');
+      stack.push((doc.components[kind!] as Record<string, unknown> | undefined)?.[name!]);
+    }
+    for (const v of Object.values(node as Schema)) if (v && typeof v === 'object') stack.push(v);
+  }
+  for (const kind of ['schemas', 'responses'] as const) {
+    const all = doc.components[kind] as Record<string, Schema> | undefined;
+    if (all)
+      doc.components[kind] = Object.fromEntries(
+        Object.entries(all).filter(([n]) => used.has(`#/components/${kind}/${n}`)),
+      );
+  }
+  const tags = new Set(
+    Object.values(doc.paths).flatMap((i) => Object.values(i).flatMap((o) => o.tags ?? [])),
+  );
+  if (doc.webhooks) tags.add('Webhooks');
+  doc.tags = (doc.tags ?? []).filter((t) => tags.has(t.name));
+  return doc;
+}
+
+function split(full: OpenApiDoc, staff: boolean): OpenApiDoc {
+  const doc = JSON.parse(JSON.stringify(full)) as OpenApiDoc;
+  doc.paths = Object.fromEntries(
+    Object.entries(doc.paths).filter(([p, ops]) => isStaffPath(p, ops) === staff),
+  );
+  if (staff) {
+    delete doc.webhooks;
+    doc.info = {
+      ...(doc.info as Schema),
+      title: 'Payments Platform staff and provider API',
+      description:
+        'Staff (admin) operations and the notification routes the payment network and verification provider ' +
+        'call. Not for merchants: see /api/v1/openapi.json for the merchant API.',
+    };
+    const sec = doc.components.securitySchemes as Schema | undefined;
+    if (sec) delete sec.bearerAuth;
+  } else {
+    const sec = doc.components.securitySchemes as Schema | undefined;
+    if (sec) delete sec.staffBearerAuth;
+  }
+  return prune(doc);
+}
+
+/** The merchant API: everything but the staff and provider routes. */
+export const merchantDocument = (full: OpenApiDoc) => split(full, false);
+/** The staff document: the admin API and the provider notification routes. */
+export const staffDocument = (full: OpenApiDoc) => split(full, true);

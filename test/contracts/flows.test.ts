@@ -1,0 +1,108 @@
+/** Contract flows: draft → active, merged roles, editing rules, delete rules, send from a flow with its payment step. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { call, createTemplate, makePdf, simulate } from './fixtures';
+
+let ctx: TestContext;
+let w: PaymentWorld;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  w = await createPaymentWorld(ctx);
+});
+afterAll(() => ctx?.close());
+
+describe('contract flows', () => {
+  it('merges roles, activates, refuses edits when active, sends with the payment step', async () => {
+    const a = await createTemplate(ctx, w.caller);
+    const addendum = await call(ctx, w.caller)('POST', '/contracts/templates', {
+      name: 'Addendum',
+      document: { file_name: 'addendum.pdf', content_base64: await makePdf(1, 'Addendum') },
+      roles: [{ role: 'client', kind: 'signer' }],
+      fields: [
+        {
+          field_id: 'add_sig',
+          role: 'client',
+          type: 'signature',
+          page: 1,
+          x: 0.1,
+          y: 0.8,
+          width: 0.3,
+          height: 0.05,
+        },
+      ],
+    });
+    const api = call(ctx, w.caller);
+    const created = await api('POST', '/contracts/workflows', {
+      name: 'Onboarding',
+      template_ids: [a.template_id, addendum.json().template_id],
+      payment: { amount: '20.00', currency: 'EUR', project_id: w.projectId, payer_role: 'client' },
+    });
+    expect(created.statusCode).toBe(201);
+    const flow = created.json();
+    expect(flow.status).toBe('draft');
+    let res = await api('POST', '/contracts/send', {
+      flow_id: flow.flow_id,
+      participants: [{ role: 'client', name: 'C', email: 'c0@example.com' }],
+    });
+    expect(res.json().detail).toBe('Contract flow is not active');
+    res = await api('POST', `/contracts/workflows/${flow.flow_id}/activate`);
+    expect(res.json().status).toBe('active');
+    expect(res.json().activated_at).toBeTruthy();
+    res = await api('PATCH', `/contracts/workflows/${flow.flow_id}`, { name: 'x' });
+    expect(res.json().detail).toBe('Contract flow is active and can no longer be edited');
+    res = await api('DELETE', `/contracts/workflows/${flow.flow_id}`);
+    expect(res.json().detail).toBe('Only draft contract flows can be deleted');
+    const sent = await api('POST', '/contracts/send', {
+      flow_id: flow.flow_id,
+      participants: [
+        { role: 'client', name: 'Cleo', email: 'cleo-flow@example.com', user_id: w.userId },
+        { role: 'company', name: 'Cory', email: 'cory-flow@example.com' },
+      ],
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const r = sent.json();
+    expect(r.title).toBe('Onboarding');
+    expect(r.participants).toHaveLength(2);
+    expect(r.template_ids).toHaveLength(2);
+    expect(r.payment).toMatchObject({ amount: '20.00', user_id: w.userId });
+    for (const role of ['client', 'company'])
+      await simulate(
+        ctx,
+        w.caller,
+        r.contract_request_id,
+        'sign',
+        r.participants.find((p: { role: string }) => p.role === role).participant_id,
+      );
+    const done = (await api('GET', `/contracts/requests/${r.contract_request_id}`)).json();
+    expect(done.status).toBe('completed');
+    expect(done.documents).toHaveLength(2);
+    expect(done.payment.transaction_id).toBeTruthy();
+  });
+
+  it('conflicting kinds are 422; a flow with requests is archived, not deleted', async () => {
+    const a = await createTemplate(ctx, w.caller);
+    const viewer = await call(ctx, w.caller)('POST', '/contracts/templates', {
+      name: 'Viewer copy',
+      document: { file_name: 'v.pdf', content_base64: await makePdf(1) },
+      roles: [{ role: 'client', kind: 'viewer' }],
+      fields: [],
+    });
+    const res = await call(ctx, w.caller)('POST', '/contracts/workflows', {
+      name: 'Bad',
+      template_ids: [a.template_id, viewer.json().template_id],
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail[0].loc).toEqual(['body', 'template_ids']);
+    const draft = (
+      await call(ctx, w.caller)('POST', '/contracts/workflows', {
+        name: 'Tmp',
+        template_ids: [a.template_id],
+      })
+    ).json();
+    expect((await call(ctx, w.caller)('DELETE', `/contracts/workflows/${draft.flow_id}`)).statusCode).toBe(
+      204,
+    );
+  });
+});

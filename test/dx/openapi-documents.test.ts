@@ -1,0 +1,115 @@
+/**
+ * The merchant and staff OpenAPI documents: named component schemas, one tag spelling, OAS 3.1
+ * webhooks, staff/provider routes only in the staff document; and the docs page in Chromium
+ * showing the merchant API with the paylink operation.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import { freePort } from '../helpers/process';
+
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        tags?: string[];
+        requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+        responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+      }
+    >
+  >;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  tags: { name: string }[];
+  webhooks?: Record<string, unknown>;
+};
+
+let ctx: TestContext;
+let port: number;
+beforeAll(async () => {
+  port = await freePort();
+  ctx = await createTestApp({ env: { SVC_PUBLIC_URL: `http://127.0.0.1:${port}` } });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+}, 60_000);
+afterAll(() => ctx?.close());
+
+const get = async (url: string) => (await ctx.app.inject({ url })).json() as Doc;
+
+describe('OpenAPI documents', () => {
+  it('gives the merchant document no staff or provider routes, and the staff document only those', async () => {
+    const merchant = await get('/api/v1/openapi.json');
+    const staff = await get('/api/v1/admin/openapi.json');
+    const mPaths = Object.keys(merchant.paths);
+    const sPaths = Object.keys(staff.paths);
+    expect(mPaths).toContain('/api/v1/checkout/paylink');
+    expect(mPaths.some((p) => p.startsWith('/api/v1/admin'))).toBe(false);
+    expect(mPaths).not.toContain('/api/v1/providers/bank/notifications');
+    expect(sPaths.every((p) => p.startsWith('/api/v1/admin') || p.startsWith('/api/v1/providers/'))).toBe(
+      true,
+    );
+    expect(sPaths).toContain('/api/v1/providers/bank/notifications');
+    expect(merchant.components.securitySchemes.staffBearerAuth).toBeUndefined();
+    expect(staff.components.securitySchemes.bearerAuth).toBeUndefined();
+    // together they are the complete document
+    const full = ctx.app.swagger() as unknown as Doc;
+    expect([...mPaths, ...sPaths].sort()).toEqual(Object.keys(full.paths).sort());
+  });
+
+  it('names request and response schemas from operationIds', async () => {
+    const doc = await get('/api/v1/openapi.json');
+    const paylink = doc.paths['/api/v1/checkout/paylink']!.post!;
+    expect(paylink.requestBody!.content['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/PostCheckoutPaylinkRequest',
+    });
+    expect(paylink.responses['201']!.content!['application/json']!.schema.$ref).toMatch(
+      /^#\/components\/schemas\/PostCheckoutPaylinkResponse/,
+    );
+    expect(doc.components.schemas.PostCheckoutPaylinkRequest).toMatchObject({ type: 'object' });
+    // every referenced schema exists in this document
+    const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[A-Za-z0-9]+/g) ?? [];
+    for (const ref of new Set(refs)) expect(doc.components.schemas[ref.split('/').pop()!], ref).toBeDefined();
+  });
+
+  it('spells every tag one way (capitalized) and lists them', async () => {
+    const doc = await get('/api/v1/openapi.json');
+    const used = new Set(
+      Object.values(doc.paths).flatMap((i) => Object.values(i).flatMap((o) => o.tags ?? [])),
+    );
+    for (const t of used) expect(t, t).toMatch(/^[A-Z]/);
+    expect(used).toContain('Payments');
+    expect(used).toContain('KYC');
+    expect(doc.tags.map((t) => t.name)).toEqual(expect.arrayContaining([...used]));
+  });
+
+  it('describes the event payloads in the OAS 3.1 webhooks section', async () => {
+    const doc = await get('/api/v1/openapi.json');
+    expect(Object.keys(doc.webhooks ?? {})).toEqual(
+      expect.arrayContaining(['payment.status_changed', 'webhook.test']),
+    );
+    const data = doc.components.schemas.PaymentStatusChangedData as { properties: Record<string, unknown> };
+    expect(Object.keys(data.properties)).toEqual(
+      expect.arrayContaining(['current_payment_status', 'metadata']),
+    );
+  });
+});
+
+describe.skipIf(!hasChromium)('docs page in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  it('shows the merchant API with the paylink operation and no staff routes', async () => {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${port}/docs`);
+    // Filter by tag, as a reader would, then find the operation (Swagger UI marks its path with data-path).
+    await page.locator('input.operation-filter-input').fill('Payments');
+    await page.locator('[data-path="/api/v1/checkout/paylink"]').first().waitFor({ timeout: 30_000 });
+    expect(await page.getByText('Create a payment link').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-path^="/api/v1/admin"]').count()).toBe(0);
+    await page.close();
+  }, 60_000);
+});

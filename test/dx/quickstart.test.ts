@@ -1,0 +1,59 @@
+/**
+ * examples/quickstart.sh (the README's quick start) runs end to end against a started service:
+ * sandbox bootstrap (waiting for the opco activation), token exchange, a payment link, the
+ * sandbox outcome and a signature-verified payment.status_changed webhook, in under 60 seconds.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { addExternalLog } from '../helpers/log-capture';
+import { isolatedServiceEnv, type ServiceProcess, startService } from '../helpers/process';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let service: ServiceProcess;
+let env: Record<string, string>;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ env, cleanup } = await isolatedServiceEnv());
+  service = await startService(env, undefined, { readyTimeoutMs: 150_000 });
+}, 180_000);
+afterAll(async () => {
+  service?.child.kill('SIGTERM');
+  await service?.exited;
+  await cleanup?.();
+});
+
+function runScript(file: string, extraEnv: Record<string, string>) {
+  return new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn('bash', [file], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    addExternalLog(() => out);
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+it('goes from a started service to a verified payment webhook in under 60 seconds', async () => {
+  const started = Date.now();
+  const { code, out } = await runScript('examples/quickstart.sh', { ...env, SVC_URL: service.baseUrl });
+  const seconds = (Date.now() - started) / 1000;
+  expect(code, out).toBe(0);
+  expect(out).toMatch(/verified payment\.status_changed success [0-9a-f-]{36}/);
+  expect(out).toContain('done: verified payment webhook');
+  expect(seconds).toBeLessThan(60);
+
+  // Run again: the bootstrap reuses the saved sandbox client instead of registering another.
+  const again = await runScript('examples/quickstart.sh', { ...env, SVC_URL: service.baseUrl });
+  expect(again.code, again.out).toBe(0);
+  expect(again.out).toContain('# reusing sandbox-');
+}, 240_000);
