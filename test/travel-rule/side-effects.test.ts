@@ -17,7 +17,9 @@ let call: ReturnType<typeof api>;
 let owner: TestCaller;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ env: { SVC_WALLET_OWNERSHIP_MAX_ATTEMPTS: '1' } });
+  ctx = await createTestApp({
+    env: { SVC_WALLET_OWNERSHIP_MAX_ATTEMPTS: '1', SVC_SCREENING_SYNC_TIMEOUT_MS: '60000' },
+  });
   call = api(ctx);
   owner = await createTestClient(ctx);
   await call('PUT', '/travel-rule/settings', owner.headers, {

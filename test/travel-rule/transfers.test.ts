@@ -29,7 +29,9 @@ let dispatcher: DeliveryDispatcher;
 
 beforeAll(async () => {
   rx = await startReceiver();
-  ctx = await createTestApp({ env: { SVC_SANDBOX_TRAVEL_RULE_DELAY_SECONDS: '2' } });
+  ctx = await createTestApp({
+    env: { SVC_SANDBOX_TRAVEL_RULE_DELAY_SECONDS: '2', SVC_SCREENING_SYNC_TIMEOUT_MS: '60000' },
+  });
   dispatcher = createDeliveryDispatcher(ctx.deps);
   call = api(ctx);
   const world = await createKycWorld(ctx);
