@@ -97,6 +97,14 @@ export interface Config {
   screeningRescreenHours: number;
   /** Sandbox: delay before the `5555` screening completes through the signed route. */
   sandboxScreeningDelaySeconds: number;
+  /** Travel rule: network adapter (`simulator`, or `none`: 503 `Travel-rule network provider is not configured`). */
+  travelRuleProvider: 'simulator' | 'none';
+  /** Travel rule: default threshold of new clients' settings (amount and ISO 4217 currency). */
+  travelRuleDefaultThreshold: { amount: string; currency: string };
+  /** Travel rule: counterparty answer window before a transfer expires. */
+  travelRuleResponseTimeoutHours: number;
+  /** Sandbox: delay before a sandbox VASP answers. */
+  sandboxTravelRuleDelaySeconds: number;
   /** Wallet ownership: default lifetime of a request. */
   walletOwnershipTtlSeconds: number;
   /** Wallet ownership: signature attempts per request. */
@@ -305,6 +313,17 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxScreeningDelaySeconds: r.int('SVC_SANDBOX_SCREENING_DELAY_SECONDS', 5, 0, 86400),
     walletOwnershipTtlSeconds: r.int('SVC_WALLET_OWNERSHIP_TTL_SECONDS', 86400, 300, 604800),
     walletOwnershipMaxAttempts: r.int('SVC_WALLET_OWNERSHIP_MAX_ATTEMPTS', 5, 1, 100),
+    travelRuleProvider: r.oneOf(
+      'SVC_TRAVEL_RULE_PROVIDER',
+      ['simulator', 'none'] as const,
+      environment === 'sandbox' ? 'simulator' : 'none',
+    ),
+    travelRuleDefaultThreshold: parseThreshold(
+      r,
+      r.string('SVC_TRAVEL_RULE_DEFAULT_THRESHOLD', '1000.00 EUR'),
+    ),
+    travelRuleResponseTimeoutHours: r.int('SVC_TRAVEL_RULE_RESPONSE_TIMEOUT_HOURS', 48, 1, 24 * 30),
+    sandboxTravelRuleDelaySeconds: r.int('SVC_SANDBOX_TRAVEL_RULE_DELAY_SECONDS', 2, 0, 86400),
     mandateAuthorizationTtlSeconds: r.int('SVC_MANDATE_AUTHORIZATION_TTL_SECONDS', 86400, 60, 30 * 86400),
     recurringRetryHours: r.hours('SVC_RECURRING_RETRY_HOURS', [24, 72]),
     recurringMaxAttempts: r.int('SVC_RECURRING_MAX_ATTEMPTS', 10, 1, 100),
@@ -341,4 +360,14 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
+}
+
+/** `SVC_TRAVEL_RULE_DEFAULT_THRESHOLD`: "<amount with at most 2 decimals> <ISO 4217>", e.g. `1000.00 EUR`. */
+function parseThreshold(r: { problems: string[] }, raw: string): { amount: string; currency: string } {
+  const m = /^\s*(\d{1,13}(?:\.\d{1,2})?)\s+([A-Z]{3})\s*$/.exec(raw);
+  if (!m) {
+    r.problems.push('SVC_TRAVEL_RULE_DEFAULT_THRESHOLD must look like "1000.00 EUR"');
+    return { amount: '1000.00', currency: 'EUR' };
+  }
+  return { amount: Number.parseFloat(m[1]!).toFixed(2), currency: m[2]! };
 }

@@ -10,6 +10,7 @@ import type { EsignProvider } from './providers/esign/port';
 import type { Mailer } from './providers/mail/port';
 import type { ScreeningProvider } from './providers/screening/port';
 import type { SubTppNetwork } from './providers/subtpp/port';
+import type { TravelRuleNetwork } from './providers/travel-rule/port';
 import type { VerificationProvider } from './providers/verification/port';
 import type { Clock } from './shared/clock';
 import type { Secrets } from './shared/crypto';
@@ -24,6 +25,8 @@ export interface Providers {
   verification: VerificationProvider;
   /** Wallet screening and chain observer (sandbox simulator, or unconfigured: 503). */
   screening: ScreeningProvider;
+  /** Travel-rule network (sandbox simulator, or unconfigured: 503). */
+  travelRule: TravelRuleNetwork;
   /** E-signing provider (sandbox simulator on sandbox deployments; unconfigured answers 503). */
   esign: EsignProvider;
 }

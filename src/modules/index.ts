@@ -44,6 +44,9 @@ import { walletProofPageRoutes } from './screening/proof-page.routes';
 import { screeningRoutes } from './screening/screening.routes';
 import './screening/screening.usage';
 import { ticketsRoutes } from './tickets/tickets.routes';
+import { travelRuleNotificationRoutes } from './travel-rule/notifications.routes';
+import './travel-rule/travel-rule.listeners';
+import { travelRuleRoutes } from './travel-rule/travel-rule.routes';
 import './schedules/schedules.listeners';
 import { sandboxMandateRoutes } from '../providers/bank/sandbox-mandate.routes';
 import { schedulesRoutes } from './schedules/schedules.routes';
@@ -87,6 +90,8 @@ export const apiModules: ModulePlugin[] = [
   screeningRoutes,
   ownershipRoutes,
   screeningNotificationRoutes,
+  travelRuleRoutes,
+  travelRuleNotificationRoutes,
   activityRoutes,
   notificationsRoutes,
   contractsRoutes,

@@ -9,6 +9,8 @@ import { UnconfiguredEsign } from './esign/unconfigured';
 import { SandboxScreeningProvider } from './screening/simulator';
 import { UnconfiguredScreeningProvider } from './screening/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
+import { SandboxTravelRuleNetwork } from './travel-rule/simulator';
+import { UnconfiguredTravelRuleNetwork } from './travel-rule/unconfigured';
 import { SandboxVerificationProvider } from './verification/simulator';
 import { UnconfiguredVerificationProvider } from './verification/unconfigured';
 
@@ -40,6 +42,13 @@ export function createProviders(config: Config, secrets: Secrets): Providers {
             delaySeconds: config.sandboxScreeningDelaySeconds,
           })
         : new UnconfiguredScreeningProvider(),
+    travelRule:
+      config.travelRuleProvider === 'simulator'
+        ? new SandboxTravelRuleNetwork({
+            secret: secrets.providerWebhookSecret,
+            delaySeconds: config.sandboxTravelRuleDelaySeconds,
+          })
+        : new UnconfiguredTravelRuleNetwork(),
     esign:
       config.esignProvider === 'simulator'
         ? new SandboxEsign({

@@ -22,6 +22,7 @@ import { runRecurringWorker } from '../modules/recurring/recurring.worker';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
 import { runScreeningWorker } from '../modules/screening/screening.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
+import { runTravelRuleWorker } from '../modules/travel-rule/travel-rule.worker';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
@@ -105,6 +106,13 @@ export function createWorkers(deps: Deps): Worker[] {
       'wallet-screening',
       Math.max(deps.config.workerPollMs, 1000),
       () => runScreeningWorker(deps),
+      deps.log,
+    ),
+    // Travel rule: unanswered transfers expire; the sandbox network's due counterparty answers.
+    loopWorker(
+      'travel-rule',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => runTravelRuleWorker(deps),
       deps.log,
     ),
     // Notification emails by preference (pending rows claimed with SKIP LOCKED and a lease).

@@ -10,6 +10,7 @@ import { walletOwnershipRequests } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
+import { runOwnershipListeners } from './ownership.listeners';
 import { updateWallet } from './screening.repo';
 
 export const OWNERSHIP_STATUSES = [
@@ -70,6 +71,7 @@ export async function moveOwnership(
   else if (to === 'expired' || to === 'canceled')
     await updateWallet(tx, r.walletId, { ownershipStatus: r.previousOwnershipStatus, updatedAt: ctx.now });
   await emitOwnershipEvent(tx, r, from, ctx.now);
+  await runOwnershipListeners(tx, r, ctx.now);
   await recordActivity(tx, {
     clientId: r.clientId,
     action: `wallet_ownership_request.${to}`,

@@ -1,0 +1,112 @@
+import { desc, sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { clients } from './clients';
+import { createdAt, idColumn, ts, updatedAt } from './columns';
+
+export interface OriginatorVasp {
+  name: string;
+  lei?: string | null;
+  country: string;
+}
+
+export interface CounterpartyVasp {
+  vasp_id: string;
+  name: string;
+  country: string;
+}
+
+/** One client's travel-rule settings (named-areas.md section 4); absent means the defaults. */
+export const travelRuleSettings = pgTable('travel_rule_settings', {
+  clientId: uuid('client_id')
+    .primaryKey()
+    .references(() => clients.id),
+  thresholdAmount: numeric('threshold_amount').notNull(),
+  thresholdCurrency: text('threshold_currency').notNull(),
+  originatorVasp: jsonb('originator_vasp').$type<OriginatorVasp | null>(),
+  screenCounterpartyWallet: boolean('screen_counterparty_wallet').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** A travel-rule transfer, outbound (the client's customer sends) or inbound (the network delivered it). */
+export const travelRuleTransfers = pgTable(
+  'travel_rule_transfers',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    direction: text('direction').notNull(),
+    status: text('status').notNull(),
+    statusReason: text('status_reason'),
+    asset: text('asset').notNull(),
+    chain: text('chain').notNull(),
+    amount: numeric('amount').notNull(),
+    fiatAmount: numeric('fiat_amount').notNull(),
+    fiatCurrency: text('fiat_currency').notNull(),
+    thresholdApplies: boolean('threshold_applies').notNull(),
+    originator: jsonb('originator').$type<Record<string, unknown>>().notNull(),
+    beneficiary: jsonb('beneficiary').$type<Record<string, unknown>>().notNull(),
+    originatorVasp: jsonb('originator_vasp').$type<OriginatorVasp | null>(),
+    beneficiaryVasp: jsonb('beneficiary_vasp').$type<CounterpartyVasp | null>(),
+    counterpartyAddress: text('counterparty_address').notNull(),
+    counterpartyHosted: boolean('counterparty_hosted'),
+    walletId: uuid('wallet_id'),
+    screeningId: uuid('screening_id'),
+    ownershipRequestId: uuid('ownership_request_id'),
+    repairFields: jsonb('repair_fields').$type<string[] | null>(),
+    txHash: text('tx_hash'),
+    nameMatch: text('name_match'),
+    justification: text('justification'),
+    clientReference: text('client_reference'),
+    userId: uuid('user_id'),
+    businessCustomerId: uuid('business_customer_id'),
+    metadata: jsonb('metadata').$type<Record<string, string> | null>(),
+    /** The network's id of an inbound transfer. */
+    networkRef: text('network_ref'),
+    /** Highest network notification revision applied. */
+    lastRevision: integer('last_revision').notNull().default(0),
+    expiresAt: ts('expires_at'),
+    acceptedAt: ts('accepted_at'),
+    completedAt: ts('completed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('travel_rule_transfers_client_ref_uq').on(t.clientId, t.clientReference),
+    uniqueIndex('travel_rule_transfers_network_ref_uq').on(t.networkRef),
+    index('travel_rule_transfers_client_created_idx').on(t.clientId, desc(t.createdAt), desc(t.id)),
+    index('travel_rule_transfers_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} in ('awaiting_counterparty', 'needs_repair', 'awaiting_review')`),
+    index('travel_rule_transfers_ownership_idx').on(t.ownershipRequestId),
+  ],
+);
+
+/** The sandbox network simulator's log: messages it received and notifications it owes (due_at). */
+export const sandboxTravelRuleJobs = pgTable(
+  'sandbox_travel_rule_jobs',
+  {
+    id: idColumn('id'),
+    subjectRef: text('subject_ref').notNull(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>(),
+    dueAt: ts('due_at'),
+    deliveredAt: ts('delivered_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sandbox_travel_rule_jobs_subject_idx').on(t.subjectRef),
+    index('sandbox_travel_rule_jobs_due_idx').on(t.dueAt).where(sql`${t.deliveredAt} is null`),
+  ],
+);

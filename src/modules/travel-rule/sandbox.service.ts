@@ -1,0 +1,63 @@
+/** Sandbox simulate endpoints: the network simulator emits a notification; the signed route applies it. */
+import type { ClientAuth } from '../../plugins/auth';
+import { SandboxTravelRuleNetwork, type SimulateAction } from '../../providers/travel-rule/simulator';
+import { badRequest, notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { assertFeatureEnabled } from '../features/features';
+import type { Chain } from '../screening/addresses';
+import { checkAddress } from '../screening/screening.service';
+import { checkParties, type Party } from './parties';
+import { type D, getTransfer } from './transfers.service';
+import { allows, type Trigger } from './travel-rule.machine';
+import { TM } from './travel-rule.messages';
+import { findByNetworkRef, findTransfer } from './travel-rule.repo';
+
+const TRIGGER: Record<SimulateAction, Trigger> = {
+  accept: 'counterparty_accepted',
+  reject: 'counterparty_rejected',
+  request_repair: 'counterparty_repair',
+  expire: 'expire',
+};
+
+function simulator(deps: D): SandboxTravelRuleNetwork {
+  const sim = deps.providers.travelRule;
+  if (deps.config.environment !== 'sandbox' || !(sim instanceof SandboxTravelRuleNetwork))
+    throw notFound(M.notFound);
+  return sim;
+}
+
+export async function simulateTransfer(
+  deps: D,
+  auth: ClientAuth,
+  id: string,
+  input: { action: SimulateAction; repair_fields?: string[] },
+) {
+  const sim = simulator(deps);
+  const t = await findTransfer(deps.db, auth.clientId, id);
+  if (!t) throw notFound(TM.transferNotFound);
+  const outboundOnly = input.action !== 'expire' && t.direction !== 'outbound';
+  if (outboundOnly || !allows(TRIGGER[input.action], t.status)) throw badRequest(TM.badState(t.status));
+  await sim.simulate(t.id, input.action, input.repair_fields ?? null);
+  return getTransfer(deps, auth.clientId, id);
+}
+
+export interface InboundInput {
+  asset: string;
+  chain: Chain;
+  amount: string;
+  fiat_value: { amount: string; currency: string };
+  originator: Party;
+  beneficiary: Party;
+  beneficiary_address: string;
+}
+
+export async function simulateInbound(deps: D, auth: ClientAuth, input: InboundInput) {
+  const sim = simulator(deps);
+  await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'travel_rule');
+  checkParties({ originator: input.originator, beneficiary: input.beneficiary });
+  checkAddress(input.chain, input.beneficiary_address, ['body', 'beneficiary_address']);
+  const ref = await sim.simulateInbound(auth.clientId, input);
+  const t = await findByNetworkRef(deps.db, ref);
+  if (!t) throw notFound(TM.transferNotFound);
+  return getTransfer(deps, auth.clientId, t.id);
+}

@@ -1,0 +1,131 @@
+/** Transfer actions of the client API: repair (PATCH), tx hash, proceed, inbound accept/reject, cancel. */
+import type { DbOrTx } from '../../db/client';
+import type { ClientAuth } from '../../plugins/auth';
+import { badRequest, notFound } from '../../shared/errors';
+import { assertFeatureEnabled } from '../features/features';
+import { sendTo } from './dispatch';
+import { checkParties, type Party } from './parties';
+import { actorOf, assertNetworkConfigured, type D, getTransfer } from './transfers.service';
+import { allows, moveTransfer, type TransferRow, type Trigger } from './travel-rule.machine';
+import { TM } from './travel-rule.messages';
+import { findTransfer, updateTransfer } from './travel-rule.repo';
+
+async function prepare(deps: D, auth: ClientAuth) {
+  await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'travel_rule');
+  assertNetworkConfigured(deps);
+}
+
+async function locked(tx: DbOrTx, clientId: string, id: string) {
+  const t = await findTransfer(tx, clientId, id, true);
+  if (!t) throw notFound(TM.transferNotFound);
+  return t;
+}
+
+/** Moves by `trigger` in one transaction (400 when the state does not allow it); `after` runs inside. */
+async function act(
+  deps: D,
+  auth: ClientAuth,
+  id: string,
+  trigger: Trigger,
+  set: (t: TransferRow) => Partial<TransferRow>,
+  check?: (t: TransferRow) => void,
+) {
+  await prepare(deps, auth);
+  const moved = await deps.db.transaction(async (tx) => {
+    const t = await locked(tx, auth.clientId, id);
+    check?.(t);
+    const r = await moveTransfer(tx, t, trigger, {
+      now: deps.clock.now(),
+      actor: actorOf(auth),
+      set: set(t),
+    });
+    if (!r) throw badRequest(TM.badState(t.status));
+    return { before: t, after: r };
+  });
+  return moved;
+}
+
+/** PATCH in needs_repair: new party data, sent again to the same VASP (awaiting_counterparty). */
+export async function repairTransfer(
+  deps: D,
+  auth: ClientAuth,
+  id: string,
+  input: { originator?: Party; beneficiary?: Party },
+) {
+  await prepare(deps, auth);
+  const t = await findTransfer(deps.db, auth.clientId, id);
+  if (!t) throw notFound(TM.transferNotFound);
+  if (!allows('repaired', t.status) || !t.beneficiaryVasp) throw badRequest(TM.badState(t.status));
+  checkParties(input);
+  const vasp = (await deps.providers.travelRule.directory()).find(
+    (v) => v.vasp_id === t.beneficiaryVasp!.vasp_id,
+  );
+  if (!vasp) throw notFound(TM.vaspNotFound);
+  const updated = await deps.db.transaction(async (tx) => {
+    const cur = await locked(tx, auth.clientId, id);
+    if (!allows('repaired', cur.status)) throw badRequest(TM.badState(cur.status));
+    return updateTransfer(tx, id, {
+      originator: input.originator ?? cur.originator,
+      beneficiary: input.beneficiary ?? cur.beneficiary,
+      updatedAt: deps.clock.now(),
+    });
+  });
+  try {
+    await sendTo(deps, updated, vasp, 'repaired');
+  } catch (err) {
+    // The corrected data is kept; the transfer stays in needs_repair so the client can PATCH again.
+    deps.log.error({ err, transferId: id }, 'travel-rule re-send after repair failed');
+  }
+  return getTransfer(deps, auth.clientId, id);
+}
+
+export async function submitTxHash(deps: D, auth: ClientAuth, id: string, txHash: string) {
+  await act(deps, auth, id, 'tx_hash', () => ({ txHash }));
+  return getTransfer(deps, auth.clientId, id);
+}
+
+export async function proceedTransfer(deps: D, auth: ClientAuth, id: string, justification: string) {
+  await act(deps, auth, id, 'proceed', () => ({ statusReason: TM.proceeded, justification }));
+  return getTransfer(deps, auth.clientId, id);
+}
+
+/** Inbound `awaiting_review` only; the answer goes back to the originator VASP. */
+export async function reviewTransfer(
+  deps: D,
+  auth: ClientAuth,
+  id: string,
+  answer: 'accepted' | 'rejected',
+  reason: string | null,
+) {
+  const inboundOnly = (t: TransferRow) => {
+    if (t.direction !== 'inbound') throw badRequest(TM.badState(t.status));
+  };
+  const { after } = await act(
+    deps,
+    auth,
+    id,
+    answer === 'accepted' ? 'review_accept' : 'review_reject',
+    () => (answer === 'rejected' ? { statusReason: reason } : {}),
+    inboundOnly,
+  );
+  try {
+    await deps.providers.travelRule.respond(after.networkRef!, answer, reason);
+  } catch (err) {
+    deps.log.error({ err, transferId: id }, 'travel-rule answer to the originator VASP failed');
+  }
+  return getTransfer(deps, auth.clientId, id);
+}
+
+/** Any non-terminal status; a counterparty that has the data is told. */
+export async function cancelTransfer(deps: D, auth: ClientAuth, id: string) {
+  const { before } = await act(deps, auth, id, 'cancel', () => ({ statusReason: TM.canceled }));
+  try {
+    if (before.direction === 'inbound' && before.networkRef)
+      await deps.providers.travelRule.respond(before.networkRef, 'rejected', TM.canceled);
+    else if (before.beneficiaryVasp)
+      await deps.providers.travelRule.cancel(before.id, before.beneficiaryVasp.vasp_id);
+  } catch (err) {
+    deps.log.error({ err, transferId: id }, 'telling the counterparty about a cancel failed');
+  }
+  return getTransfer(deps, auth.clientId, id);
+}

@@ -1,0 +1,19 @@
+/** Travel-rule messages, verbatim from named-areas.md section 4. */
+export const TM = {
+  providerNotConfigured: 'Travel-rule network provider is not configured',
+  settingsIncomplete: 'Travel rule settings are incomplete: originator VASP identity is missing',
+  duplicateReference: 'Transfer with this client_reference already exists',
+  transferNotFound: 'Transfer not found',
+  vaspNotFound: 'VASP not found',
+  badState: (status: string) => `Transfer in status '${status}' does not allow this action`,
+  nameRequired: 'A name is required: first_name and last_name (natural) or legal_name (legal)',
+  accountNumberRequired: 'account_number is required',
+  originatorIdentityRequired:
+    'The originator needs at least one of address, date_of_birth or national_identifier',
+  proceeded: 'Proceeded without counterparty confirmation',
+  ownershipVerified: 'Wallet ownership verified',
+  ownershipFailed: 'Wallet ownership could not be verified',
+  ownershipExpired: 'Wallet ownership request expired',
+  canceled: 'Canceled by the client',
+  expired: 'The counterparty did not answer in time',
+} as const;

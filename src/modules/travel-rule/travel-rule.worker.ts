@@ -1,0 +1,33 @@
+/** One pass of the travel-rule worker: expiry of unanswered transfers, the sandbox network's due answers. */
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client';
+import type { Deps } from '../../deps';
+import { SandboxTravelRuleNetwork } from '../../providers/travel-rule/simulator';
+import { moveTransfer } from './travel-rule.machine';
+import { TM } from './travel-rule.messages';
+import { findTransfer } from './travel-rule.repo';
+
+/** Transfers awaiting an answer past `expires_at` become expired (claimed with FOR UPDATE SKIP LOCKED). */
+export async function expireDueTransfers(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promise<number> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const res = await tx.execute(sql`
+      select id from travel_rule_transfers
+      where status in ('awaiting_counterparty', 'needs_repair', 'awaiting_review')
+        and expires_at <= ${now.toISOString()}::timestamptz
+      order by expires_at limit ${limit} for update skip locked`);
+    let n = 0;
+    for (const { id } of rowsOf<{ id: string }>(res)) {
+      const t = (await findTransfer(tx, null, id))!;
+      if (await moveTransfer(tx, t, 'expire', { now, set: { statusReason: TM.expired } })) n++;
+    }
+    return n;
+  });
+}
+
+export async function runTravelRuleWorker(deps: Deps): Promise<number> {
+  let n = await expireDueTransfers(deps, 50);
+  const net = deps.providers.travelRule;
+  if (net instanceof SandboxTravelRuleNetwork) n += await net.deliverDue(20);
+  return n;
+}

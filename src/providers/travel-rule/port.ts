@@ -1,0 +1,101 @@
+/**
+ * The travel-rule network adapter (named-areas.md section 4). The module speaks in normalized terms
+ * (parties as the spec's Party objects; the adapter maps them to IVMS101). Calls are made outside
+ * database transactions. Counterparty answers and inbound transfers arrive as signed notifications on
+ * POST /providers/travel-rule/notifications.
+ */
+import type { Db } from '../../db/client';
+import type { Clock } from '../../shared/clock';
+
+export interface Vasp {
+  vasp_id: string;
+  name: string;
+  country: string;
+  lei: string | null;
+  reachable: boolean;
+}
+
+export type Discovery = { hosted: true; vasp: Vasp } | { hosted: false };
+
+export interface TransferMessage {
+  /** The service's transfer id; the counterparty's answers name it as `reference`. */
+  transferId: string;
+  vaspId: string;
+  asset: string;
+  chain: string;
+  amount: string;
+  originator: Record<string, unknown>;
+  beneficiary: Record<string, unknown>;
+  originatorVasp: { name: string; lei?: string | null; country: string };
+}
+
+export interface InboundTransferData {
+  asset: string;
+  chain: string;
+  amount: string;
+  fiat_value: { amount: string; currency: string };
+  originator: Record<string, unknown>;
+  beneficiary: Record<string, unknown>;
+  beneficiary_address: string;
+  originator_vasp: { vasp_id: string; name: string; country: string };
+}
+
+/** A verified inbound notification. */
+export type TravelRuleNotification =
+  | {
+      type: 'transfer.accepted' | 'transfer.rejected' | 'transfer.repair_requested' | 'transfer.expired';
+      eventId: string;
+      reference: string;
+      revision: number;
+      reason: string | null;
+      repairFields: string[] | null;
+    }
+  | {
+      type: 'transfer.inbound';
+      eventId: string;
+      /** The network's id of the transfer. */
+      reference: string;
+      revision: number;
+      /** The receiving VASP's account at the network: the service's client id. */
+      recipient: string;
+      transfer: InboundTransferData;
+    };
+
+export interface TravelRuleAttachContext {
+  db: Db;
+  clock: Clock;
+  deliver: (
+    rawBody: string,
+    headers: Record<string, string>,
+  ) => Promise<{ statusCode: number; body: string }>;
+}
+
+export class TravelRuleProviderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TravelRuleProviderError';
+  }
+}
+
+export const TRAVEL_RULE_SIGNATURE_HEADER = 'X-Provider-Signature';
+
+export interface TravelRuleNetwork {
+  /** False for a deployment with no adapter: the service answers 503 and stores nothing. */
+  readonly configured: boolean;
+  attach?(ctx: TravelRuleAttachContext): void;
+  /** The VASP directory. */
+  directory(): Promise<Vasp[]>;
+  /** Who hosts `address` on `chain`; unhosted when no VASP claims it. */
+  discover(chain: string, address: string): Promise<Discovery>;
+  /** Sends (or re-sends after a repair) the transfer's data to the beneficiary VASP. */
+  send(msg: TransferMessage): Promise<void>;
+  /** Answers an inbound transfer back to the originator VASP. */
+  respond(networkRef: string, answer: 'accepted' | 'rejected', reason: string | null): Promise<void>;
+  /** Tells the counterparty that the transfer is canceled. */
+  cancel(transferId: string, vaspId: string): Promise<void>;
+  /** Checks the signature and parses the body; null when unsigned, badly signed, stale or malformed. */
+  verifyNotification(
+    rawBody: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): TravelRuleNotification | null;
+}
