@@ -251,6 +251,24 @@ describe('reminders, magic inputs, correction', () => {
     ).toBe(200);
   });
 
+  it('+autodecline declines after the delay with the sandbox reason and cancels the others', async () => {
+    const r = await send(ctx, owner, {
+      template_id: templateId,
+      participants: [
+        { role: 'client', name: 'Dee', email: 'dee+autodecline@example.com' },
+        { role: 'company', name: 'Co', email: 'co@example.com' },
+      ],
+    });
+    let cur = await getReq(ctx, owner, r.contract_request_id);
+    expect(byRole(cur, 'client').status).not.toBe('declined');
+    ctx.clock.advance(6000);
+    await runContractsWorker(ctx.deps);
+    cur = await getReq(ctx, owner, r.contract_request_id);
+    expect(cur.status).toBe('declined');
+    expect(byRole(cur, 'client').status).toBe('declined');
+    expect(byRole(cur, 'company').status).toBe('canceled');
+  });
+
   it('expires on the clock and cancels the others', async () => {
     const r = await send(ctx, owner, {
       template_id: templateId,

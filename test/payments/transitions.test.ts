@@ -186,6 +186,7 @@ describe('payment.status_changed payload', () => {
         'status_reason',
         'actor_type',
         'actor_account_id',
+        'metadata',
       ].sort(),
     );
     expect(ev!.data).toMatchObject({
