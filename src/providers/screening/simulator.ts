@@ -4,11 +4,11 @@
  * sandbox_screening_jobs, and delivers every asynchronous result through the signed inbound route,
  * so the production code path runs. `deliverDue` is driven by the sandbox-screening worker.
  */
-import { and, count, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
+import { and, count, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import { sandboxScreeningJobs } from '../../db/schema/screening';
 import { derivedAddress } from '../../modules/screening/addresses';
 import { newId } from '../../shared/ids';
+import { claimDueSandboxJobs } from '../sandbox-jobs';
 import { signProviderPayload, verifyProviderSignature } from '../signature';
 import {
   type DepositWatchRequest,
@@ -185,20 +185,8 @@ export class SandboxScreeningProvider implements ScreeningProvider {
   async deliverDue(limit = 20): Promise<number> {
     const { db, clock } = this.c;
     const now = clock.now();
-    const due = await db.transaction(async (tx) => {
-      const res = await tx.execute(sql`
-        select id, payload from sandbox_screening_jobs
-        where delivered_at is null and due_at is not null and due_at <= ${now.toISOString()}::timestamptz
-        order by due_at limit ${limit} for update skip locked`);
-      const rows = rowsOf<{ id: string; payload: Record<string, unknown> }>(res);
-      for (const r of rows)
-        await tx
-          .update(sandboxScreeningJobs)
-          .set({ deliveredAt: now })
-          .where(eq(sandboxScreeningJobs.id, r.id));
-      return rows;
-    });
-    for (const r of due) await this.send(r.payload);
+    const due = await claimDueSandboxJobs(db, 'sandbox_screening_jobs', now, limit);
+    for (const payload of due) await this.send(payload);
     return due.length;
   }
 

@@ -4,10 +4,10 @@
  * the signed inbound route (scheduled in sandbox_travel_rule_jobs, delivered by the travel-rule
  * worker), so the production code path runs.
  */
-import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
+import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { sandboxTravelRuleJobs } from '../../db/schema/travel-rule';
 import { newId } from '../../shared/ids';
+import { claimDueSandboxJobs } from '../sandbox-jobs';
 import { signProviderPayload, verifyProviderSignature } from '../signature';
 import {
   type Discovery,
@@ -207,20 +207,8 @@ export class SandboxTravelRuleNetwork implements TravelRuleNetwork {
   async deliverDue(limit = 20): Promise<number> {
     const { db, clock } = this.c;
     const now = clock.now();
-    const due = await db.transaction(async (tx) => {
-      const res = await tx.execute(sql`
-        select id, payload from sandbox_travel_rule_jobs
-        where delivered_at is null and due_at is not null and due_at <= ${now.toISOString()}::timestamptz
-        order by due_at limit ${limit} for update skip locked`);
-      const rows = rowsOf<{ id: string; payload: Record<string, unknown> }>(res);
-      for (const r of rows)
-        await tx
-          .update(sandboxTravelRuleJobs)
-          .set({ deliveredAt: now })
-          .where(eq(sandboxTravelRuleJobs.id, r.id));
-      return rows;
-    });
-    for (const r of due) await this.send_(r.payload);
+    const due = await claimDueSandboxJobs(db, 'sandbox_travel_rule_jobs', now, limit);
+    for (const payload of due) await this.send_(payload);
     return due.length;
   }
 
