@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerWalletRiskLookup } from '../../src/modules/monitoring/monitoring.context';
+import { MAGIC_ADDRESSES } from '../../src/modules/screening/magic-addresses';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { createBusiness, createUser, type Json, putPolicy, rule, submit } from './fixtures';
@@ -170,6 +171,31 @@ describe('rule types', () => {
     expect(severe.wallet_screening_id).toBe('0190a4c2-7d2e-7a51-8d34-5b2c1f3e9a10');
     expect(severe.decision).toBe('AWAITING_USER');
     expect(severe.remediation).toMatchObject({ type: 'wallet_ownership', status: 'pending' });
+  });
+
+  it("counterparty_wallet_risk reads the client's own wallet screening when no lookup is registered", async () => {
+    await only(rule('wallet', 'counterparty_wallet_risk', { min_risk_level: 'high' }));
+    const severe = MAGIC_ADDRESSES.ethereum['9999'] as string;
+    const medium = MAGIC_ADDRESSES.ethereum['7777'] as string;
+    const cp = (address: string) => ({
+      counterparty: { name: `W ${address.slice(-4)}`, wallet: { chain: 'ethereum', address } },
+    });
+    // Never screened: counts as pending, so a review.
+    const unscreened = await submit(ctx, owner, cp(severe));
+    expect(unscreened.rule_hits[0]).toMatchObject({ rule_id: 'wallet', action: 'review' });
+    for (const address of [severe, medium]) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/screening/wallet',
+        headers: owner.headers,
+        payload: { chain: 'ethereum', address },
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    const hit = await submit(ctx, owner, cp(severe));
+    expect(hitIds(hit)).toEqual(['wallet']);
+    expect(hit.wallet_screening_id).toEqual(expect.any(String));
+    expect(hitIds(await submit(ctx, owner, cp(medium)))).toEqual([]);
   });
 
   it('skips disabled rules', async () => {

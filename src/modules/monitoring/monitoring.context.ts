@@ -149,7 +149,7 @@ export type WalletRiskLookup = (
 
 let registeredLookup: WalletRiskLookup | null = null;
 
-/** Wallet screening plugs its lookup in here; until then counterparty_wallet_risk counts as pending (review). */
+/** Replaces the default lookup (the client's own wallet screening, section 3); tests plug fixed answers in here. */
 export function registerWalletRiskLookup(fn: WalletRiskLookup | null): void {
   registeredLookup = fn;
 }

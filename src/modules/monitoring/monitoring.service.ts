@@ -12,6 +12,7 @@ import { currencyDigits } from '../../shared/money';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
+import { screenedWalletRisk } from '../screening/wallet-risk';
 import {
   evalContextOf,
   factsOf,
@@ -91,7 +92,9 @@ export async function evaluateTx(
   const sanctions = policy.sanctions.enabled
     ? (await screenParties(db, deps.config.environment, clientId, partiesOf(n))).matches
     : [];
-  const ctx = evalContextOf(db, clientId, n, excludeId, walletRiskLookup());
+  // A registered lookup (tests) wins; otherwise the client's own wallet screening answers.
+  const lookup = walletRiskLookup() ?? ((cid, wallet) => screenedWalletRisk(db, cid, wallet));
+  const ctx = evalContextOf(db, clientId, n, excludeId, lookup);
   const ev = await evaluate(policy, factsOf(n, clientReference), sanctions, ctx, {
     sandbox: deps.config.environment === 'sandbox',
   });
