@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../billing/fixtures';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
-import { byRole, call, createTemplate, participants, send, simulate } from './fixtures';
+import { byRole, call, createTemplate, makePdf, participants, send, simulate, TWO_SIGNERS } from './fixtures';
 
 let ctx: TestContext;
 let owner: TestCaller;
@@ -62,6 +62,29 @@ describe('signing a request', () => {
     expect(await pdfText(cert.rawPayload)).toContain('Certificate of completion');
     const trail = await call(ctx, owner)('GET', `/contracts/requests/${r.contract_request_id}/events`);
     expect(trail.json().events.map((e: { type: string }) => e.type)).toContain('participant.completed');
+  });
+
+  it('an inline document creates an ad hoc template, hidden from the template list unless asked for', async () => {
+    const r = await send(ctx, owner, {
+      document: {
+        file_name: 'one-off.pdf',
+        content_base64: await makePdf(2, 'One-off agreement'),
+        ...TWO_SIGNERS,
+      },
+      title: 'One-off agreement',
+      participants: participants('adhoc'),
+    });
+    expect(r.status).toBe('sent');
+    let s = await simulate(ctx, owner, r.contract_request_id, 'sign', byRole(r, 'client').participant_id);
+    s = await simulate(ctx, owner, r.contract_request_id, 'sign', byRole(r, 'company').participant_id);
+    expect(s.json().status).toBe('completed');
+    const list = async (q: string) =>
+      (await call(ctx, owner)('GET', `/contracts/templates${q}`)).json().templates as {
+        template_id: string;
+        is_ad_hoc: boolean;
+      }[];
+    expect((await list('')).some((t) => t.is_ad_hoc)).toBe(false);
+    expect((await list('?include_ad_hoc=true')).some((t) => t.is_ad_hoc)).toBe(true);
   });
 
   it('a decline cancels the others; void and expire end a request; FAIL titles fail', async () => {
