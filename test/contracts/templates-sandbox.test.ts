@@ -150,6 +150,30 @@ describe('templates', () => {
   });
 });
 
+describe('cc recipients', () => {
+  it('on_send gets a read-only link when the request is sent; on_completion waits', async () => {
+    const r = await send(ctx, owner, {
+      template_id: templateId,
+      title: 'Copied agreement',
+      participants: participants('cc'),
+      cc_recipients: [
+        { email: 'cc-early@example.com', name: 'Early', when: 'on_send' },
+        { email: 'cc-late@example.com', when: 'on_completion' },
+      ],
+    });
+    expect(r.status).toBe('sent');
+    const mailer = ctx.mailer as MemoryMailer;
+    const early = mailer.lastTo('cc-early@example.com');
+    expect(early?.subject).toBe('You are copied on "Copied agreement"');
+    const url = /read only\): (\S+)/.exec(early!.text)![1]!;
+    const view = await ctx.app.inject({ method: 'GET', url: new URL(url).pathname });
+    expect(view.statusCode).toBe(200);
+    expect(view.body).toContain('View only');
+    expect(view.body).not.toContain('name="action" value="sign"');
+    expect(mailer.lastTo('cc-late@example.com')).toBeUndefined();
+  });
+});
+
 describe('hosted page email OTP', () => {
   it('asks for a code and locks after 5 wrong attempts', async () => {
     const ps = participants('otp');
