@@ -23,6 +23,8 @@ export default defineConfig({
     maxWorkers: 2,
     // Fails a file whose logs hold a secret it used, or whose API answers an undocumented status.
     setupFiles: ['test/helpers/setup.ts'],
+    // Migrates one template database per engine; each test file copies it (test/helpers/db.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-results/vitest.json' },
     projects: [

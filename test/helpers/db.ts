@@ -3,7 +3,9 @@
  * a freshly created database on the server named by TEST_DATABASE_URL, dropped on close.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../../src/db/client';
 
 export type TestEngine = 'pglite' | 'postgres';
@@ -18,7 +20,30 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** A freshly created, empty database on the server named by TEST_DATABASE_URL, and how to drop it. */
+/**
+ * The migrated template the suite's globalSetup made for this engine (test/helpers/global-setup.ts),
+ * or undefined outside a vitest run that has one.
+ */
+function provided(key: 'pgliteTemplate' | 'postgresTemplate'): string | undefined {
+  try {
+    return inject(key) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let pgliteTemplateBlob: Blob | undefined;
+function pgliteTemplate(): Blob | undefined {
+  const file = provided('pgliteTemplate');
+  if (!file) return undefined;
+  pgliteTemplateBlob ??= new Blob([fs.readFileSync(file)]);
+  return pgliteTemplateBlob;
+}
+
+/**
+ * A freshly created database on the server named by TEST_DATABASE_URL, and how to drop it: a copy of
+ * the migrated template when the suite has one (migrating it again is then a no-op), else empty.
+ */
 export async function createScratchPostgresDatabase(
   prefix = 'svc_test',
 ): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -27,8 +52,12 @@ export async function createScratchPostgresDatabase(
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  const template = provided('postgresTemplate');
+  try {
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   return {
     url: withDatabase(adminUrl, name),
     drop: async () => {
@@ -42,7 +71,7 @@ export async function createScratchPostgresDatabase(
 
 export async function createTestDatabase(): Promise<Database> {
   if (testEngine() === 'pglite') {
-    const database = await openPglite({ dataDir: null });
+    const database = await openPglite({ dataDir: null, loadDataDir: pgliteTemplate() });
     await database.migrate();
     return database;
   }

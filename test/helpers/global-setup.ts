@@ -1,0 +1,105 @@
+/**
+ * vitest globalSetup: migrates one template database per engine before any test file runs, so each
+ * file copies a migrated database instead of running initdb and every migration again (that setup
+ * dominated the suite's wall time). Templates are keyed by a hash of the migrations, so a changed
+ * migration builds a fresh one; a stale template is never reused.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../drizzle');
+const CACHE_DIR = path.resolve(import.meta.dirname, '../../node_modules/.cache/svc-test');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+    postgresTemplate: string;
+  }
+}
+
+function migrationsHash(): string {
+  const hash = createHash('sha256');
+  const pgliteVersion = JSON.parse(
+    fs.readFileSync(
+      path.resolve(import.meta.dirname, '../../node_modules/@electric-sql/pglite/package.json'),
+      'utf8',
+    ),
+  ).version;
+  hash.update(pgliteVersion);
+  for (const file of fs.readdirSync(MIGRATIONS_DIR, { recursive: true }).map(String).sort()) {
+    const full = path.join(MIGRATIONS_DIR, file);
+    if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+async function pgliteTemplate(key: string): Promise<string> {
+  const file = path.join(CACHE_DIR, `pglite-${key}.tar`);
+  if (fs.existsSync(file)) return file;
+  const client = new PGlite();
+  await client.waitReady;
+  await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_DIR });
+  const dump = await client.dumpDataDir('none');
+  await client.close();
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const partial = `${file}.${process.pid}`;
+  fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  fs.renameSync(partial, file);
+  return file;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function postgresTemplate(adminUrl: string, key: string): Promise<string> {
+  const name = `svc_tmpl_${key}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount) return name;
+    // Built under a scratch name and renamed, so an interrupted build never passes for a template.
+    const building = `${name}_b${process.pid}`;
+    await admin.query(`drop database if exists ${building}`);
+    await admin.query(`create database ${building}`);
+    const conn = new pg.Client({ connectionString: withDatabase(adminUrl, building) });
+    await conn.connect();
+    try {
+      await migratePg(drizzlePg({ client: conn }), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await conn.end();
+    }
+    try {
+      await admin.query(`alter database ${building} rename to ${name}`);
+    } catch (err) {
+      // Another run built the same template first (duplicate_database): use theirs.
+      if ((err as { code?: string }).code !== '42P04') throw err;
+      await admin.query(`drop database if exists ${building}`);
+    }
+    return name;
+  } finally {
+    await admin.end();
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const key = migrationsHash();
+  const engine = project.config.env?.TEST_ENGINE;
+  if (engine === 'postgres') {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    if (adminUrl) project.provide('postgresTemplate', await postgresTemplate(adminUrl, key));
+  } else {
+    project.provide('pgliteTemplate', await pgliteTemplate(key));
+  }
+}
