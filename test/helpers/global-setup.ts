@@ -21,6 +21,7 @@ const CACHE_DIR = path.resolve(import.meta.dirname, '../../node_modules/.cache/s
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    pgliteTemplateDir: string;
     postgresTemplate: string;
   }
 }
@@ -54,6 +55,24 @@ async function pgliteTemplate(key: string): Promise<string> {
   fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
   fs.renameSync(partial, file);
   return file;
+}
+
+/** The same migrated database as a data directory, for service processes (copied to SVC_DATA_DIR/pgdata). */
+async function pgliteTemplateDir(key: string): Promise<string> {
+  const dir = path.join(CACHE_DIR, `pglite-${key}.d`);
+  if (fs.existsSync(dir)) return dir;
+  const partial = `${dir}.${process.pid}`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  const client = new PGlite({ dataDir: partial });
+  await client.waitReady;
+  await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_DIR });
+  await client.close();
+  try {
+    fs.renameSync(partial, dir);
+  } catch {
+    fs.rmSync(partial, { recursive: true, force: true });
+  }
+  return dir;
 }
 
 function withDatabase(url: string, name: string): string {
@@ -101,5 +120,6 @@ export default async function setup(project: TestProject) {
     if (adminUrl) project.provide('postgresTemplate', await postgresTemplate(adminUrl, key));
   } else {
     project.provide('pgliteTemplate', await pgliteTemplate(key));
+    project.provide('pgliteTemplateDir', await pgliteTemplateDir(key));
   }
 }

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createScratchPostgresDatabase, testEngine } from './db';
+import { createScratchPostgresDatabase, provided, testEngine } from './db';
 import { addExternalLog } from './log-capture';
 
 export async function freePort(): Promise<number> {
@@ -37,6 +37,9 @@ export async function isolatedServiceEnv(): Promise<{
   };
   const scratch = testEngine() === 'postgres' ? await createScratchPostgresDatabase('svc_proc') : null;
   if (scratch) env.DATABASE_URL = scratch.url;
+  // The suite's migrated template, so the process skips initdb and the migrations (test/helpers/global-setup.ts).
+  const template = scratch ? undefined : provided('pgliteTemplateDir');
+  if (template) fs.cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   return {
     env,
     cleanup: async () => {
