@@ -31,6 +31,7 @@ import {
   printTable,
   type Row,
   startNode,
+  startService,
   stopChild,
   waitHttp,
 } from './report';
@@ -287,7 +288,7 @@ async function main(): Promise<ApiBenchSummary> {
   }
   const [jwtFloor, insertFloor, txnFloor] = floors as [Measured, Measured, Measured];
 
-  const child = startNode('src/server.ts', env);
+  const child = startService(env);
   let rss: number | null = null;
   let creationRps = 0;
   try {
