@@ -82,7 +82,12 @@ export function startNode(script: string, env: Record<string, string | undefined
  */
 export function startService(env: Record<string, string | undefined>): ChildProcess {
   execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
-  return spawn(process.execPath, ['dist/server.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // BENCH_SERVICE_NODE_OPTIONS: V8 flags for the service only (e.g. heap limits), not the bench or the build.
+  const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS;
+  return spawn(process.execPath, ['dist/server.js'], {
+    env: nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 }
 
 export async function stopChild(child: ChildProcess): Promise<void> {
