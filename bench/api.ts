@@ -181,6 +181,27 @@ export async function openBenchDatabase(
   };
 }
 
+/** A dashboard access token of the seeded client's owner, signed with the service's secret. */
+export async function ownerToken(
+  jwtSecret: string,
+  c: Pick<Seeded, 'clientId' | 'accountId'>,
+): Promise<string> {
+  const signed = await signToken(
+    new TextEncoder().encode(jwtSecret),
+    {
+      sub: c.clientId,
+      type: 'client_access',
+      actor_type: 'client_user',
+      role: 'owner',
+      account_id: c.accountId,
+      environment: 'sandbox',
+    },
+    3600,
+    new Date(),
+  );
+  return signed.token;
+}
+
 const hashOfPassword = async (password: string) =>
   (await import('../src/modules/auth/passwords')).hashPassword(password);
 
@@ -295,24 +316,8 @@ async function main(): Promise<ApiBenchSummary> {
   let creationRps = 0;
   try {
     await waitReady(base, child);
-    const tokenFor = async (c: Seeded) =>
-      (
-        await signToken(
-          new TextEncoder().encode(jwtSecret),
-          {
-            sub: c.clientId,
-            type: 'client_access',
-            actor_type: 'client_user',
-            role: 'owner',
-            account_id: c.accountId,
-            environment: 'sandbox',
-          },
-          3600,
-          new Date(),
-        )
-      ).token;
-    const auth = { authorization: `Bearer ${await tokenFor(s)}`, ...json };
-    const authSmall = { authorization: `Bearer ${await tokenFor(small)}`, ...json };
+    const auth = { authorization: `Bearer ${await ownerToken(jwtSecret, s)}`, ...json };
+    const authSmall = { authorization: `Bearer ${await ownerToken(jwtSecret, small)}`, ...json };
     const body = JSON.stringify({
       amount: '49.90',
       currency: 'EUR',

@@ -6,8 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { signToken } from '../src/modules/auth/tokens';
-import { freePort, openBenchDatabase, seed, waitReady } from './api';
+import { freePort, openBenchDatabase, ownerToken, seed, waitReady } from './api';
 import { startService } from './report';
 
 const JOBS = Number(process.env.BENCH_BULK_JOBS ?? 3);
@@ -42,19 +41,7 @@ export async function runBulkBench(): Promise<BulkBenchResult> {
   const seconds: number[] = [];
   try {
     await waitReady(base, child);
-    const { token } = await signToken(
-      new TextEncoder().encode(jwtSecret),
-      {
-        sub: s.clientId,
-        type: 'client_access',
-        actor_type: 'client_user',
-        role: 'owner',
-        account_id: s.accountId,
-        environment: 'sandbox',
-      },
-      3600,
-      new Date(),
-    );
+    const token = await ownerToken(jwtSecret, s);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     for (let j = 0; j < JOBS; j++) {
       const rows = Array.from({ length: ROWS }, (_, i) => ({

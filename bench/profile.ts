@@ -12,8 +12,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { signToken } from '../src/modules/auth/tokens';
-import { freePort, openBenchDatabase, seed, waitReady } from './api';
+import { freePort, openBenchDatabase, ownerToken, seed, waitReady } from './api';
 import { autocannonRun, stopChild } from './report';
 
 interface ProfileNode {
@@ -88,19 +87,7 @@ async function main() {
   });
   try {
     await waitReady(base, child);
-    const { token } = await signToken(
-      new TextEncoder().encode(jwtSecret),
-      {
-        sub: s.clientId,
-        type: 'client_access',
-        actor_type: 'client_user',
-        role: 'owner',
-        account_id: s.accountId,
-        environment: 'sandbox',
-      },
-      3600,
-      new Date(),
-    );
+    const token = await ownerToken(jwtSecret, s);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     let seq = 0;
     const r = await autocannonRun(
