@@ -31,6 +31,7 @@ import {
   printTable,
   type Row,
   startNode,
+  startService,
   stopChild,
   waitHttp,
 } from './report';
@@ -180,6 +181,27 @@ export async function openBenchDatabase(
   };
 }
 
+/** A dashboard access token of the seeded client's owner, signed with the service's secret. */
+export async function ownerToken(
+  jwtSecret: string,
+  c: Pick<Seeded, 'clientId' | 'accountId'>,
+): Promise<string> {
+  const signed = await signToken(
+    new TextEncoder().encode(jwtSecret),
+    {
+      sub: c.clientId,
+      type: 'client_access',
+      actor_type: 'client_user',
+      role: 'owner',
+      account_id: c.accountId,
+      environment: 'sandbox',
+    },
+    3600,
+    new Date(),
+  );
+  return signed.token;
+}
+
 const hashOfPassword = async (password: string) =>
   (await import('../src/modules/auth/passwords')).hashPassword(password);
 
@@ -202,6 +224,8 @@ async function main(): Promise<ApiBenchSummary> {
     SVC_JWT_SECRET: jwtSecret,
     SVC_DATA_KEY: dataKey,
     LOG_LEVEL: 'warn',
+    // argon2id runs on libuv's pool: one thread per core (README, configuration).
+    UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? String(os.cpus().length),
   };
   const adminUrl = process.env.DATABASE_URL;
   const engine = adminUrl ? 'postgres' : 'pglite';
@@ -287,29 +311,13 @@ async function main(): Promise<ApiBenchSummary> {
   }
   const [jwtFloor, insertFloor, txnFloor] = floors as [Measured, Measured, Measured];
 
-  const child = startNode('src/server.ts', env);
+  const child = startService(env);
   let rss: number | null = null;
   let creationRps = 0;
   try {
     await waitReady(base, child);
-    const tokenFor = async (c: Seeded) =>
-      (
-        await signToken(
-          new TextEncoder().encode(jwtSecret),
-          {
-            sub: c.clientId,
-            type: 'client_access',
-            actor_type: 'client_user',
-            role: 'owner',
-            account_id: c.accountId,
-            environment: 'sandbox',
-          },
-          3600,
-          new Date(),
-        )
-      ).token;
-    const auth = { authorization: `Bearer ${await tokenFor(s)}`, ...json };
-    const authSmall = { authorization: `Bearer ${await tokenFor(small)}`, ...json };
+    const auth = { authorization: `Bearer ${await ownerToken(jwtSecret, s)}`, ...json };
+    const authSmall = { authorization: `Bearer ${await ownerToken(jwtSecret, small)}`, ...json };
     const body = JSON.stringify({
       amount: '49.90',
       currency: 'EUR',

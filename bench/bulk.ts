@@ -4,11 +4,10 @@
  * temp PGlite), posts 500-row jobs and measures the time from POST to `completed`, as rows per second.
  * Options (env): BENCH_BULK_JOBS (default 3), BENCH_BULK_ROWS (default 500).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { signToken } from '../src/modules/auth/tokens';
-import { freePort, openBenchDatabase, seed, waitReady } from './api';
+import { freePort, openBenchDatabase, ownerToken, seed, waitReady } from './api';
+import { startService } from './report';
 
 const JOBS = Number(process.env.BENCH_BULK_JOBS ?? 3);
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 500);
@@ -38,26 +37,11 @@ export async function runBulkBench(): Promise<BulkBenchResult> {
   await database.migrate();
   const s = await seed(database, 0);
   await database.close();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = startService(env);
   const seconds: number[] = [];
   try {
     await waitReady(base, child);
-    const { token } = await signToken(
-      new TextEncoder().encode(jwtSecret),
-      {
-        sub: s.clientId,
-        type: 'client_access',
-        actor_type: 'client_user',
-        role: 'owner',
-        account_id: s.accountId,
-        environment: 'sandbox',
-      },
-      3600,
-      new Date(),
-    );
+    const token = await ownerToken(jwtSecret, s);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     for (let j = 0; j < JOBS; j++) {
       const rows = Array.from({ length: ROWS }, (_, i) => ({

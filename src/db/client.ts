@@ -32,6 +32,13 @@ export interface Database {
   /** True when the database answers and every committed migration is applied. */
   ready(): Promise<{ ok: boolean; reason?: string }>;
   close(): Promise<void>;
+  /**
+   * One statement outside any transaction, for the hot paths: on PostgreSQL a named prepared
+   * statement (parsed and planned once per pooled connection), on PGlite a plain query. `name`
+   * must always go with the same `text`. Rows come with the driver's default types (timestamps
+   * as Date); map them with mapRow (db/hot.ts).
+   */
+  query<T = Record<string, unknown>>(name: string, text: string, params: unknown[]): Promise<T[]>;
 }
 
 function journalEntries(): number {
@@ -71,6 +78,8 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
       await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_DIR });
     },
     ready: () => checkReady(db),
+    query: async <T>(_name: string, text: string, params: unknown[]) =>
+      (await client.query<T>(text, params)).rows,
     close: async () => {
       await client.close();
       release?.();
@@ -98,6 +107,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       }
     },
     ready: () => checkReady(db),
+    query: async <T>(name: string, text: string, params: unknown[]) =>
+      (await pool.query({ name, text, values: params })).rows as T[],
     close: () => pool.end(),
   };
 }

@@ -70,30 +70,39 @@ interface TokenState {
   session_revoked: boolean;
 }
 
-/** One indexed round trip: client state, account state, credential state, revocation. */
+// A credential token is live while its credential exists, is not disabled and carries the
+// credential's current generation (bumped by every rotation, so a token minted in the same second
+// as the rotation dies too); tokens from before generations (no gen claim) also need iat at or
+// after the last rotation's second. A dashboard token dies with its refresh session.
+const TOKEN_STATE = `select c.is_active as client_active,
+       c.production_access_enabled,
+       a.is_active as account_active,
+       a.role as account_role,
+       (select k.disabled_at is null and k.token_generation = $4::integer
+               and to_timestamp($5::double precision) >= date_trunc('second', k.tokens_valid_from)
+          from api_credentials k where k.id = $3::uuid and k.client_id = c.id) as credential_active,
+       exists(select 1 from revoked_tokens r where r.jti = $6) as revoked,
+       exists(select 1 from refresh_sessions s where s.id = $7::uuid and s.revoked_at is not null) as session_revoked
+  from clients c
+  left join accounts a on a.id = $2::uuid and a.client_id = c.id
+ where c.id = $1::uuid`;
+
+/**
+ * One indexed round trip (a named prepared statement on PostgreSQL): client state, account
+ * state, credential state, revocation. Read on every request, never cached, so revocation takes
+ * effect at once on every node.
+ */
 async function loadTokenState(deps: Deps, c: ClientTokenClaims): Promise<TokenState | undefined> {
-  const accountId = c.account_id ?? null;
-  const credentialId = c.credential_id ?? null;
-  const sessionId = c.sid ?? null;
-  // A credential token is live while its credential exists, is not disabled and carries the
-  // credential's current generation (bumped by every rotation, so a token minted in the same second
-  // as the rotation dies too); tokens from before generations (no gen claim) also need iat at or
-  // after the last rotation's second. A dashboard token dies with its refresh session.
-  const generation = typeof c.gen === 'number' ? c.gen : 0;
-  const res = await deps.db.execute(sql`
-    select c.is_active as client_active,
-           c.production_access_enabled,
-           a.is_active as account_active,
-           a.role as account_role,
-           (select k.disabled_at is null and k.token_generation = ${generation}::integer
-                   and to_timestamp(${c.iat}::double precision) >= date_trunc('second', k.tokens_valid_from)
-              from api_credentials k where k.id = ${credentialId}::uuid and k.client_id = c.id) as credential_active,
-           exists(select 1 from revoked_tokens r where r.jti = ${c.jti}) as revoked,
-           exists(select 1 from refresh_sessions s where s.id = ${sessionId}::uuid and s.revoked_at is not null) as session_revoked
-      from clients c
-      left join accounts a on a.id = ${accountId}::uuid and a.client_id = c.id
-     where c.id = ${c.sub}::uuid`);
-  return rowsOf<TokenState>(res)[0];
+  const rows = await deps.database.query<TokenState>('auth_token_state', TOKEN_STATE, [
+    c.sub,
+    c.account_id ?? null,
+    c.credential_id ?? null,
+    typeof c.gen === 'number' ? c.gen : 0,
+    c.iat,
+    c.jti,
+    c.sid ?? null,
+  ]);
+  return rows[0];
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

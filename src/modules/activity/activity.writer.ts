@@ -4,9 +4,9 @@
  * The actor and request facts come from the current request (plugins/request-context); outside a
  * request the actor is `system`. Secrets, OTPs and tokens are always stored as "[redacted]".
  */
-import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client';
+import { toSql } from '../../db/hot';
 import { currentRequest } from '../../plugins/request-context';
 import { newId } from '../../shared/ids';
 
@@ -92,29 +92,56 @@ function header(request: FastifyRequest, name: string): string | null {
   return s ? s.slice(0, 512) : null;
 }
 
-/**
- * One INSERT … SELECT: the actor's email and the credential's label are read in the same statement,
- * so an entry costs a single round trip inside the caller's transaction.
- */
-export async function recordActivity(tx: DbOrTx, input: ActivityInput): Promise<void> {
+/** The bound values of one entry, in ACTIVITY_COLUMNS order (actor email and label are looked up in SQL). */
+export function activityValues(input: ActivityInput): unknown[] {
   const request = input.request ?? currentRequest();
   const actor = input.actor ?? actorFromRequest(request);
-  const changes = input.changes ? JSON.stringify(redactSecrets(input.changes)) : null;
-  const metadata = JSON.stringify(redactSecrets(input.metadata ?? {}));
-  await tx.execute(sql`
-    insert into activity_logs (
+  return [
+    newId(),
+    input.clientId,
+    input.at.toISOString(),
+    input.action,
+    input.outcome ?? 'success',
+    actor.type,
+    actor.accountId,
+    actor.credentialId,
+    input.target?.type ?? null,
+    input.target?.id ?? null,
+    input.target?.label ?? null,
+    request?.id ?? null,
+    request?.ip ?? null,
+    request ? header(request, 'user-agent') : null,
+    request?.method ?? null,
+    request ? loggablePath(request) : null,
+    input.changes ? JSON.stringify(redactSecrets(input.changes)) : null,
+    JSON.stringify(redactSecrets(input.metadata ?? {})),
+  ];
+}
+
+/**
+ * `insert into activity_logs … select …` of one entry whose 18 values (activityValues) are the
+ * placeholders $from..$(from+17): the actor's email and the credential's label are read in the
+ * same statement, so an entry costs no round trip of its own. `from` lets a caller embed it in a
+ * larger statement.
+ */
+export function activityInsertText(from = 1): string {
+  const p = (i: number) => `$${from + i}`;
+  return `insert into activity_logs (
       id, client_id, occurred_at, action, outcome, actor_type, actor_account_id, actor_email,
       actor_credential_id, actor_credential_label, target_type, target_id, target_label,
       request_id, ip, user_agent, method, path, changes, metadata)
-    select ${newId()}::uuid, ${input.clientId}::uuid, ${input.at.toISOString()}::timestamptz,
-      ${input.action}, ${input.outcome ?? 'success'}, ${actor.type}, ${actor.accountId}::uuid,
-      (select a.email from accounts a where a.id = ${actor.accountId}::uuid),
-      ${actor.credentialId}::uuid,
-      (select k.label from api_credentials k where k.id = ${actor.credentialId}::uuid),
-      ${input.target?.type ?? null}, ${input.target?.id ?? null}, ${input.target?.label ?? null},
-      ${request?.id ?? null}, ${request?.ip ?? null}, ${request ? header(request, 'user-agent') : null},
-      ${request?.method ?? null}, ${request ? loggablePath(request) : null},
-      ${changes}::jsonb, ${metadata}::jsonb`);
+    select ${p(0)}::uuid, ${p(1)}::uuid, ${p(2)}::timestamptz, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::uuid,
+      (select a.email from accounts a where a.id = ${p(6)}::uuid),
+      ${p(7)}::uuid, (select k.label from api_credentials k where k.id = ${p(7)}::uuid),
+      ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)},
+      ${p(16)}::jsonb, ${p(17)}::jsonb`;
+}
+
+const ACTIVITY_INSERT = activityInsertText();
+
+/** One INSERT … SELECT in the caller's transaction. */
+export async function recordActivity(tx: DbOrTx, input: ActivityInput): Promise<void> {
+  await tx.execute(toSql(ACTIVITY_INSERT, activityValues(input)));
 }
 
 /** `{field: {from, to}}` for the fields whose value differs between two snapshots. */

@@ -2,8 +2,8 @@
  * Access tokens: HS256 JWTs carrying the spec's claims (sub, type, actor_type, role,
  * account_id, exp) plus environment, a token id (jti) and, for custom credentials, permissions.
  */
-import { webcrypto } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual, webcrypto } from 'node:crypto';
+import { SignJWT } from 'jose';
 import type { Environment } from '../../config';
 import { newId } from '../../shared/ids';
 import type { Permission, Role } from './permissions';
@@ -86,24 +86,55 @@ export async function verifyToken(key: Uint8Array, token: string, now: Date): Pr
   return (await verifyTokenWithReason(key, token, now)).claims;
 }
 
-/** Like verifyToken, and says whether a refused token was well signed but expired (RFC 6750 hint). */
+const B64URL = /^[A-Za-z0-9_-]+$/;
+const hmacKeyObjects = new WeakMap<Uint8Array, KeyObject>();
+
+function jsonObjectOf(part: string): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const isNumericDate = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * Like verifyToken, and says whether a refused token was well signed but expired (RFC 6750 hint).
+ * HS256 is checked with node:crypto's HMAC and a KeyObject made once per secret: jose can only
+ * verify through WebCrypto, whose per-call job was about 15% of an authenticated read's main
+ * thread (issue 12 profile). Same rules as jose's jwtVerify with algorithms ['HS256'] and required
+ * sub, exp, jti: a JSON object header with alg HS256 and no crit or b64; a JSON object claims set;
+ * numeric exp, nbf and iat; nbf not in the future; exp after now (else expired).
+ */
 export async function verifyTokenWithReason(
   key: Uint8Array,
   token: string,
   now: Date,
 ): Promise<{ claims: AnyTokenClaims | null; expired: boolean }> {
-  try {
-    const { payload } = await jwtVerify(token, await hmacKey(key), {
-      algorithms: ['HS256'],
-      currentDate: now,
-      requiredClaims: ['sub', 'exp', 'jti'],
-    });
-    if (typeof payload.type !== 'string' || typeof payload.environment !== 'string')
-      return { claims: null, expired: false };
-    return { claims: payload as unknown as AnyTokenClaims, expired: false };
-  } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) return { claims: null, expired: true };
-    if (err instanceof joseErrors.JOSEError) return { claims: null, expired: false };
-    throw err;
+  const invalid = { claims: null, expired: false };
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts.every((p) => B64URL.test(p))) return invalid;
+  const [h, p, sig] = parts as [string, string, string];
+  const header = jsonObjectOf(h);
+  if (header?.alg !== 'HS256' || Object.hasOwn(header, 'crit') || Object.hasOwn(header, 'b64'))
+    return invalid;
+  let k = hmacKeyObjects.get(key);
+  if (!k) {
+    k = createSecretKey(key);
+    hmacKeyObjects.set(key, k);
   }
+  const expected = createHmac('sha256', k).update(`${h}.${p}`).digest();
+  const given = Buffer.from(sig, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return invalid;
+  const payload = jsonObjectOf(p);
+  if (!payload || !['sub', 'exp', 'jti'].every((c) => Object.hasOwn(payload, c))) return invalid;
+  if (!isNumericDate(payload.exp) || !isNumericDate(payload.nbf) || !isNumericDate(payload.iat))
+    return invalid;
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (payload.nbf !== undefined && (payload.nbf as number) > nowSeconds) return invalid;
+  if ((payload.exp as number) <= nowSeconds) return { claims: null, expired: true };
+  if (typeof payload.type !== 'string' || typeof payload.environment !== 'string') return invalid;
+  return { claims: payload as unknown as AnyTokenClaims, expired: false };
 }

@@ -1,27 +1,26 @@
 /** POST /checkout/paylink: validates, claims the idempotency key, opens a network session, records the payment. */
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
-import { transactions } from '../../db/schema/index';
+import { toSql } from '../../db/hot';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { BankProviderError } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } from '../../shared/errors';
-import { newId, randomToken } from '../../shared/ids';
+import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { isKnownCurrency, normalizeAmount } from '../../shared/money';
-import { recordActivity } from '../activity/activity.writer';
 import {
   claimIdempotencyKey,
-  completeIdempotencyClaim,
   type KeyScope,
   releaseIdempotencyClaim,
   requestFingerprint,
   requireIdempotencyKey,
 } from './idempotency';
 import type { Origin } from './origin';
+import { claimKeyWithFacts, factsInput, insertPaymentLink, paylinkFactsText } from './paylink.statements';
 import { findTransactionForClient, type TransactionRow } from './payments.repo';
-import { type Actor, recordTimelineEntry } from './status.service';
+import type { Actor } from './status.service';
 
 export interface PaylinkInput {
   amount: string;
@@ -101,28 +100,7 @@ export async function loadPaylinkFacts(
   clientId: string,
   bodies: readonly PaylinkTarget[],
 ): Promise<PaylinkFacts[] | null> {
-  const input = JSON.stringify(
-    bodies.map((b, i) => ({
-      ord: i,
-      project_id: b.project_id,
-      user_id: b.user_id ?? null,
-      business_customer_id: b.business_customer_id ?? null,
-    })),
-  );
-  const res = await db.execute(sql`
-    select i.ord, c.company_name, c.payment_links_enabled, c.callback_url,
-           case when i.user_id is not null
-                then exists(select 1 from kyc_users u where u.id = i.user_id and u.client_id = c.id)
-                else exists(select 1 from business_customers b where b.id = i.business_customer_id and b.client_id = c.id)
-           end as payer_exists,
-           p.id is not null as project_found, p.is_frozen as project_frozen,
-           o.status as opco_status, o.sub_tpp_id
-      from clients c
-      cross join jsonb_to_recordset(${input}::jsonb) as i(ord int, project_id uuid, user_id uuid, business_customer_id uuid)
-      left join projects p on p.id = i.project_id and p.client_id = c.id
-      left join opcos o on o.id = p.opco_id and o.client_id = c.id
-     where c.id = ${clientId}::uuid
-     order by i.ord`);
+  const res = await db.execute(toSql(paylinkFactsText('$1', '$2'), [clientId, factsInput(bodies)]));
   const rows = rowsOf<PaylinkFacts & { ord: number }>(res);
   if (rows.length === 0 && bodies.length > 0) return null;
   return rows;
@@ -138,12 +116,7 @@ export function assertPaylinkAllowed(f: PaylinkFacts): void {
   if (f.opco_status !== 'activated' || !f.sub_tpp_id?.trim()) throw badRequest(M.opcoNoSubTpp);
 }
 
-async function checkPaylinkAllowed(
-  deps: Deps,
-  clientId: string,
-  body: PaylinkInput,
-): Promise<PaylinkContext> {
-  const f = (await loadPaylinkFacts(deps.db, clientId, [body]))?.[0];
+function merchantOf(f: PaylinkFacts | null | undefined): PaylinkContext {
   if (!f) throw notFound(M.notFound);
   assertPaylinkAllowed(f);
   return { merchantName: f.company_name };
@@ -223,27 +196,47 @@ export function createPlatformPaymentLink(
   });
 }
 
+/**
+ * The claim and the facts are one statement, the payment with its timeline row, activity entry
+ * and claim completion another (paylink.statements.ts); only a key already taken goes through the
+ * full claim procedure (replay, 409, or a stale claim taken over).
+ */
 async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promise<PaylinkResult> {
   const { body } = req;
   const { amount, currency } = validatePaylinkInput(body);
   const key = requireIdempotencyKey(req.idempotencyKey);
   const now = deps.clock.now();
-  const claim = await claimIdempotencyKey(
-    deps.db,
-    req.clientId,
+  const fingerprint = requestFingerprint(body);
+  const fast = await claimKeyWithFacts(deps.database, {
+    clientId: req.clientId,
     key,
-    requestFingerprint(body),
+    scope: req.keyScope,
+    fingerprint,
     now,
-    deps.config.idempotencyStaleSeconds,
-    req.keyScope,
-  );
-  if (claim.kind === 'replay') {
-    const original = await findTransactionForClient(deps.db, req.clientId, claim.transactionId);
-    if (!original) throw new AppError(500, M.failedToInitiatePayment);
-    return { created: false, transaction: original };
+    body,
+  });
+  let claimId = fast.claimId;
+  if (!claimId) {
+    const claim = await claimIdempotencyKey(
+      deps.db,
+      req.clientId,
+      key,
+      fingerprint,
+      now,
+      deps.config.idempotencyStaleSeconds,
+      req.keyScope,
+    );
+    if (claim.kind === 'replay') {
+      const original = await findTransactionForClient(deps.db, req.clientId, claim.transactionId);
+      if (!original) throw new AppError(500, M.failedToInitiatePayment);
+      return { created: false, transaction: original };
+    }
+    claimId = claim.claimId;
   }
   try {
-    const ctx = await checkPaylinkAllowed(deps, req.clientId, body);
+    const ctx = merchantOf(
+      fast.claimId ? fast.facts : (await loadPaylinkFacts(deps.db, req.clientId, [body]))?.[0],
+    );
     const id = newId();
     const expiresAt = addSeconds(now, body.expires_in_seconds);
     // Network call outside any database transaction; the claim already records our intent.
@@ -260,58 +253,32 @@ async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promis
       deps.log.error({ err, transactionId: id }, 'payment network session creation failed');
       throw new AppError(500, M.failedToInitiatePayment);
     }
-    const transaction = await deps.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(transactions)
-        .values({
-          id,
-          clientId: req.clientId,
-          projectId: body.project_id,
-          userId: body.user_id ?? null,
-          businessCustomerId: body.business_customer_id ?? null,
-          amount,
-          currency,
-          description: body.description ?? null,
-          metadata: body.metadata ?? {},
-          originType: req.origin.type,
-          originId: req.origin.id,
-          contractRequestId: req.contractRequestId ?? null,
-          status: 'pending',
-          providerStatus: 'initiated',
-          reconciliationState: 'none',
-          refId,
-          checkoutToken: randomToken(24),
-          expiresAt,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      await recordTimelineEntry(
-        tx,
-        row!,
-        null,
-        { occurredAt: now, now, actor: req.actor },
-        {
-          kind: 'created',
-          providerStatus: 'initiated',
-          reason: 'Payment link created',
-        },
-      );
-      await recordActivity(tx, {
+    const transaction = await insertPaymentLink(deps.database, {
+      id,
+      clientId: req.clientId,
+      claimId,
+      body,
+      amount,
+      currency,
+      origin: req.origin,
+      contractRequestId: req.contractRequestId ?? null,
+      refId,
+      expiresAt,
+      now,
+      actor: req.actor,
+      activity: {
         clientId: req.clientId,
         action: 'payment_link.created',
         at: now,
         target: { type: 'transaction', id, label: `${amount} ${currency}` },
         metadata: { origin_type: req.origin.type, origin_id: req.origin.id, project_id: body.project_id },
-      });
-      // Rolls the insert back when our claim was taken over meanwhile (stale release).
-      if (!(await completeIdempotencyClaim(tx, claim.claimId, id, now)))
-        throw conflict(M.idempotencyInProgress);
-      return row!;
+      },
     });
+    // Nothing was written: our claim was released as stale and taken over meanwhile.
+    if (!transaction) throw conflict(M.idempotencyInProgress);
     return { created: true, transaction };
   } catch (err) {
-    await releaseIdempotencyClaim(deps.db, claim.claimId).catch((e) =>
+    await releaseIdempotencyClaim(deps.db, claimId).catch((e) =>
       deps.log.error({ err: e }, 'could not release idempotency claim'),
     );
     if (err instanceof AppError || err instanceof BankProviderError) throw err;

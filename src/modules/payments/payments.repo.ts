@@ -1,6 +1,7 @@
 /** Queries of the payments feature. Every client-facing query filters by client_id. */
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import type { Database, DbOrTx } from '../../db/client';
+import { mapRow } from '../../db/hot';
 import { transactionStatusEvents, transactions } from '../../db/schema/index';
 import type { PageParams } from '../../shared/pagination';
 import { countedTotal } from './transaction-counts';
@@ -18,6 +19,20 @@ export async function findTransactionForClient(
     .from(transactions)
     .where(and(eq(transactions.id, id), eq(transactions.clientId, clientId)));
   return row ?? null;
+}
+
+/** The same read as findTransactionForClient, outside transactions, as a named prepared statement. */
+export async function readTransactionForClient(
+  database: Database,
+  clientId: string,
+  id: string,
+): Promise<TransactionRow | null> {
+  const [raw] = await database.query(
+    'transaction_for_client',
+    'select * from transactions where id = $1::uuid and client_id = $2::uuid',
+    [id, clientId],
+  );
+  return raw ? mapRow(transactions, raw) : null;
 }
 
 export async function findTransactionById(db: DbOrTx, id: string): Promise<TransactionRow | null> {

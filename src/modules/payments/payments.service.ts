@@ -22,9 +22,9 @@ import {
   claimExpiredPending,
   findLapsedProcessing,
   findTransactionByRef,
-  findTransactionForClient,
   listStatusEvents,
   listTransactions,
+  readTransactionForClient,
   type StatusEventRow,
   type TransactionFilters,
   type TransactionRow,
@@ -84,7 +84,7 @@ export function toStatusEventDto(e: StatusEventRow) {
 }
 
 export async function getTransaction(deps: Deps, clientId: string, id: string): Promise<TransactionRow> {
-  const t = await findTransactionForClient(deps.db, clientId, id);
+  const t = await readTransactionForClient(deps.database, clientId, id);
   if (!t) throw notFound(M.transactionNotFound);
   return t;
 }

@@ -1,0 +1,136 @@
+/**
+ * CPU profile of the built service under one API scenario (`npm run bench:profile`): seeds a fresh
+ * database like the API bench, starts `node --cpu-prof dist/server.js`, drives the scenario with
+ * autocannon, stops the service and prints where its main thread spent the time (self time by
+ * function, then by package). The .cpuprofile stays in BENCH_PROFILE_DIR (default a temp dir) for
+ * a flame graph (Chrome DevTools, speedscope).
+ * Env: BENCH_SCENARIO create | read (default create), BENCH_DURATION (s, default 15),
+ * BENCH_CONNECTIONS (default 10), DATABASE_URL (PostgreSQL; else PGlite).
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, openBenchDatabase, ownerToken, seed, waitReady } from './api';
+import { autocannonRun, stopChild } from './report';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** Self time per function and per package (node_modules/<pkg>, the service's own code, node internals). */
+export function summarizeProfile(file: string, top = 25): string {
+  const prof = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  prof.samples.forEach((id, i) => {
+    self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0));
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const fn = new Map<string, number>();
+  const pkg = new Map<string, number>();
+  for (const [id, us] of self) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+    const where = m
+      ? m[1]!
+      : url.includes('/dist/')
+        ? 'service (dist)'
+        : url
+          ? 'node internals'
+          : functionName;
+    pkg.set(where, (pkg.get(where) ?? 0) + us);
+    const key = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}:${lineNumber + 1}`;
+    fn.set(key, (fn.get(key) ?? 0) + us);
+  }
+  const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
+  const lines = [`total ${(total / 1e6).toFixed(1)} s of samples`, '', 'by package (self time):'];
+  for (const [k, us] of [...pkg].sort((a, b) => b[1] - a[1]).slice(0, 15)) lines.push(`${pct(us)}  ${k}`);
+  lines.push('', 'by function (self time):');
+  for (const [k, us] of [...fn].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`${pct(us)}  ${k}`);
+  return lines.join('\n');
+}
+
+async function main() {
+  const scenario = process.env.BENCH_SCENARIO ?? 'create';
+  const duration = Number(process.env.BENCH_DURATION ?? 15);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+  const dir = process.env.BENCH_PROFILE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-profile-'));
+  const jwtSecret = randomBytes(32).toString('hex');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SVC_PUBLIC_URL: base,
+    SVC_JWT_SECRET: jwtSecret,
+    SVC_DATA_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+  };
+  const { database, cleanup } = await openBenchDatabase(env, 'svc_profile');
+  await database.migrate();
+  const s = await seed(database, 10_000);
+  await database.close();
+  const { execFileSync } = await import('node:child_process');
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, 'dist/server.js'], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitReady(base, child);
+    const token = await ownerToken(jwtSecret, s);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    let seq = 0;
+    const r = await autocannonRun(
+      scenario === 'read'
+        ? { url: `${base}/api/v1/transactions/${s.sampleTransactionId}`, headers, connections, duration }
+        : {
+            url: `${base}/api/v1/checkout/paylink`,
+            method: 'POST',
+            headers,
+            body: JSON.stringify({
+              amount: '49.90',
+              currency: 'EUR',
+              project_id: s.projectId,
+              user_id: s.userId,
+            }),
+            requests: [
+              {
+                setupRequest: (req) => ({
+                  ...req,
+                  headers: { ...req.headers, 'x-idempotency-key': `profile-${++seq}` },
+                }),
+              },
+            ],
+            connections,
+            duration,
+          },
+    );
+    console.log(`${scenario}: ${r.requests.average} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`);
+  } finally {
+    await stopChild(child);
+    await cleanup();
+  }
+  const file = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+  if (!file) throw new Error('no profile written');
+  console.log(`profile: ${file}\n`);
+  console.log(summarizeProfile(file));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+/**
+ * Helpers for the hot paths' hand-written statements (Database.query): one SQL text with $n
+ * placeholders usable both as a named prepared statement and, through toSql, inside a Drizzle
+ * transaction; and the mapping of a raw row back to a table's Drizzle row type.
+ */
+import { getTableColumns, type SQL, sql, type Table } from 'drizzle-orm';
+
+/** `text` with $1..$n placeholders as a Drizzle SQL object bound to `params`. */
+export function toSql(text: string, params: readonly unknown[]): SQL {
+  const chunks: SQL[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\$(\d+)/g)) {
+    chunks.push(sql.raw(text.slice(last, m.index)), sql`${params[Number(m[1]) - 1]}`);
+    last = m.index + m[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks);
+}
+
+type Mapper = (raw: Record<string, unknown>) => Record<string, unknown>;
+const mappers = new WeakMap<Table, Mapper>();
+
+/** A raw row (snake_case columns, any driver's types) as the table's `$inferSelect` shape. */
+export function mapRow<T extends Table>(table: T, raw: Record<string, unknown>): T['$inferSelect'] {
+  let mapper = mappers.get(table);
+  if (!mapper) {
+    const cols = Object.entries(getTableColumns(table)).map(([key, col]) => ({ key, col }));
+    mapper = (r) => {
+      const out: Record<string, unknown> = {};
+      for (const { key, col } of cols) {
+        const v = r[col.name];
+        // node-postgres hands timestamps over as Date already; Drizzle's mappers expect strings.
+        out[key] = v === null || v === undefined ? null : v instanceof Date ? v : col.mapFromDriverValue(v);
+      }
+      return out;
+    };
+    mappers.set(table, mapper);
+  }
+  return mapper(raw) as T['$inferSelect'];
+}

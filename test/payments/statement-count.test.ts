@@ -1,0 +1,159 @@
+/**
+ * Issue 12: what a payment creation and an authenticated read cost in database statements, so the
+ * hot paths cannot silently regress; and the single creation statement writes nothing once its
+ * idempotency claim is lost.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  activityLogs,
+  paymentIdempotencyKeys,
+  transactionStatusEvents,
+  transactions,
+} from '../../src/db/schema/index';
+import { claimKeyWithFacts, insertPaymentLink } from '../../src/modules/payments/paylink.statements';
+import { newId } from '../../src/shared/ids';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { recordStatements } from '../helpers/statement-count';
+import { createPaymentWorld, newKey, type PaymentWorld, paylinkBody } from './fixtures';
+
+let ctx: TestContext;
+let w: PaymentWorld;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  w = await createPaymentWorld(ctx);
+});
+afterAll(() => ctx?.close());
+
+async function statementsOf(run: () => Promise<{ statusCode: number }>, status: number) {
+  const log = recordStatements();
+  try {
+    expect((await run()).statusCode).toBe(status);
+  } finally {
+    log.stop();
+  }
+  return log.texts;
+}
+
+const create = (key = newKey()) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/checkout/paylink',
+    headers: { ...w.caller.headers, 'x-idempotency-key': key },
+    payload: paylinkBody(w, { metadata: { order: 7 } }),
+  });
+
+describe('statements per request', () => {
+  it('a payment creation is four statements and no explicit transaction', async () => {
+    await create(); // first use of the named statements on this connection is not special, but warm anyway
+    const texts = await statementsOf(() => create(), 201);
+    // token state; idempotency claim + business facts; the sandbox bank session; the payment with
+    // its timeline row, activity entry and claim completion.
+    expect(texts).toHaveLength(4);
+    expect(texts.some((t) => /^\s*(begin|commit)/i.test(t))).toBe(false);
+  });
+
+  it('the creation still commits its timeline row, activity entry and completed claim', async () => {
+    const key = newKey();
+    const res = await create(key);
+    const id = res.json().transaction_id as string;
+    const events = await ctx.db
+      .select()
+      .from(transactionStatusEvents)
+      .where(eq(transactionStatusEvents.transactionId, id));
+    expect(events).toMatchObject([
+      { kind: 'created', fromStatus: null, toStatus: 'pending', providerStatus: 'initiated' },
+    ]);
+    const [entry] = await ctx.db
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.targetId, id), eq(activityLogs.action, 'payment_link.created')));
+    expect(entry).toMatchObject({
+      clientId: w.caller.clientId,
+      method: 'POST',
+      path: '/api/v1/checkout/paylink',
+    });
+    const [claim] = await ctx.db
+      .select()
+      .from(paymentIdempotencyKeys)
+      .where(eq(paymentIdempotencyKeys.idempotencyKey, key));
+    expect(claim).toMatchObject({ state: 'completed', transactionId: id });
+  });
+
+  it('a replay costs the full claim procedure and no write', async () => {
+    const key = newKey();
+    await create(key);
+    const texts = await statementsOf(() => create(key), 200);
+    expect(texts.filter((t) => /^\s*(insert into transactions|with done)/i.test(t))).toHaveLength(0);
+  });
+
+  it('an authenticated GET /transactions/{id} is two statements', async () => {
+    const id = (await create()).json().transaction_id as string;
+    const texts = await statementsOf(
+      () => ctx.app.inject({ method: 'GET', url: `/api/v1/transactions/${id}`, headers: w.caller.headers }),
+      200,
+    );
+    expect(texts).toHaveLength(2);
+  });
+});
+
+describe('the creation statement', () => {
+  it('writes nothing when its claim was released and taken over meanwhile', async () => {
+    const now = ctx.clock.now();
+    const body = paylinkBody(w);
+    const fast = await claimKeyWithFacts(ctx.deps.database, {
+      clientId: w.caller.clientId,
+      key: newKey(),
+      scope: 'api',
+      fingerprint: 'f',
+      now,
+      body,
+    });
+    expect(fast.claimId).not.toBeNull();
+    expect(fast.facts).toMatchObject({ project_found: true, payer_exists: true, opco_status: 'activated' });
+    await ctx.db.delete(paymentIdempotencyKeys).where(eq(paymentIdempotencyKeys.id, fast.claimId!));
+    const id = newId();
+    const row = await insertPaymentLink(ctx.deps.database, {
+      id,
+      clientId: w.caller.clientId,
+      claimId: fast.claimId!,
+      body,
+      amount: '125.50',
+      currency: 'EUR',
+      origin: { type: 'paylink', id: null },
+      contractRequestId: null,
+      refId: `ref_${newId()}`,
+      expiresAt: now,
+      now,
+      actor: { actorType: 'client_user', actorAccountId: null },
+      activity: { clientId: w.caller.clientId, action: 'payment_link.created', at: now },
+    });
+    expect(row).toBeNull();
+    expect(await ctx.db.select().from(transactions).where(eq(transactions.id, id))).toHaveLength(0);
+    expect(
+      await ctx.db
+        .select()
+        .from(transactionStatusEvents)
+        .where(eq(transactionStatusEvents.transactionId, id)),
+    ).toHaveLength(0);
+    expect(await ctx.db.select().from(activityLogs).where(eq(activityLogs.targetId, id))).toHaveLength(0);
+  });
+
+  it('reports a missing client as no facts (and a taken key as no claim)', async () => {
+    const key = newKey();
+    const c = {
+      clientId: newId(),
+      key,
+      scope: 'api',
+      fingerprint: 'f',
+      now: ctx.clock.now(),
+      body: paylinkBody(w),
+    };
+    await expect(claimKeyWithFacts(ctx.deps.database, c)).rejects.toThrow(); // no such client: FK
+    const mine = { ...c, clientId: w.caller.clientId };
+    expect((await claimKeyWithFacts(ctx.deps.database, mine)).claimId).not.toBeNull();
+    const again = await claimKeyWithFacts(ctx.deps.database, mine);
+    expect(again.claimId).toBeNull();
+    expect(again.facts?.company_name).toBeTruthy();
+  });
+});
