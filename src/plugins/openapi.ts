@@ -1,6 +1,6 @@
 /**
- * OpenAPI 3.1 generated from the route schemas (served at /api/v1/openapi.json, docs page at
- * /docs). The document says what the service does, mostly derived from each route's declaration.
+ * OpenAPI 3.1 generated from the route schemas (served at /api/v1/openapi.json, reference page at
+ * /docs, see docs-page.ts). The document says what the service does, mostly derived from each route's declaration.
  *
  * ## How to declare a route
  *
@@ -26,10 +26,10 @@
  * property-based test (test/hardening/openapi-fuzz.test.ts) sends hostile input to every operation.
  */
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PERMISSION_MATRIX } from '../modules/auth/permissions';
+import { docsPages } from './docs-page';
 import { finishDocument, merchantDocument, type OpenApiDoc, staffDocument } from './openapi-documents';
 
 /** Error statuses a route can declare in `config.errors`. */
@@ -354,13 +354,8 @@ export const openapiPlugin = fp(
       staff ??= staffDocument(app.swagger() as unknown as OpenApiDoc);
       return staff;
     };
-    await app.register(swaggerUi, {
-      routePrefix: '/docs',
-      uiConfig: { docExpansion: 'list', deepLinking: true, filter: true },
-      // The docs page shows the merchant API only.
-      transformSpecification: () => merchantDoc(),
-      transformSpecificationClone: false,
-    });
+    // The reference pages: /docs (merchant API only) and /docs/staff.
+    await app.register(docsPages);
 
     app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () =>
       merchantDoc(),

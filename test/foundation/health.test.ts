@@ -30,6 +30,6 @@ describe('health, readiness, metrics, docs', () => {
     expect(doc.json().openapi).toBe('3.1.0');
     const docs = await ctx.app.inject({ url: '/docs/' });
     expect(docs.statusCode).toBe(200);
-    expect(docs.body).toContain('swagger');
+    expect(docs.body).toContain('/docs/assets/scalar.js');
   });
 });

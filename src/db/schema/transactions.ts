@@ -44,6 +44,8 @@ export const transactions = pgTable(
     transferId: text('transfer_id'),
     /** Bank picked for the current session (sandbox bank id). */
     bankId: text('bank_id'),
+    /** Where this payment's payer returns after checkout instead of the client's callback_url (optional). */
+    redirectUrl: text('redirect_url'),
     /** Opaque token of the hosted checkout URL. */
     checkoutToken: text('checkout_token').notNull(),
     expiresAt: ts('expires_at').notNull(),

@@ -5,8 +5,9 @@
  */
 
 import type { Deps } from '../../deps';
-import { badRequest, invalidField, notFound } from '../../shared/errors';
+import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
+import { checkClientUrl } from '../../shared/urls';
 import { diffChanges, recordActivity } from '../activity/activity.writer';
 import { validateTargetUrl } from '../webhooks/webhooks.service';
 import { findSettings, type SettingsRow, saveSettings } from './settings.repo';
@@ -29,29 +30,6 @@ const toView = (row: SettingsRow): SettingsView => ({
   webhook_enabled: row.webhookEnabled,
 });
 
-/** An absolute http(s) URL without embedded credentials; https only for webhooks in production. */
-function checkUrl(field: string, value: string, httpsOnly: boolean): string {
-  const trimmed = value.trim();
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    throw invalidField(['body', field], 'URL must be an absolute http or https URL', 'url_parsing');
-  }
-  const allowed = httpsOnly ? ['https:'] : ['http:', 'https:'];
-  if (!allowed.includes(url.protocol) || !url.hostname) {
-    throw invalidField(
-      ['body', field],
-      httpsOnly ? 'URL must be an absolute https URL' : 'URL must be an absolute http or https URL',
-      'url_scheme',
-    );
-  }
-  if (url.username || url.password) {
-    throw invalidField(['body', field], 'URL must not contain credentials', 'url_credentials');
-  }
-  return trimmed;
-}
-
 export async function getClientSettings(deps: Deps, clientId: string): Promise<SettingsView> {
   const row = await findSettings(deps.db, clientId);
   if (!row) throw notFound(M.notFound);
@@ -66,13 +44,13 @@ export async function updateClientSettings(
   // "" clears a URL, like null.
   const callbackUrl =
     typeof input.callback_url === 'string' && input.callback_url !== ''
-      ? checkUrl('callback_url', input.callback_url, false)
+      ? checkClientUrl(['body', 'callback_url'], input.callback_url, false)
       : input.callback_url === undefined
         ? undefined
         : null;
   const webhookUrl =
     typeof input.webhook_url === 'string' && input.webhook_url !== ''
-      ? checkUrl('webhook_url', input.webhook_url, deps.config.environment === 'production')
+      ? checkClientUrl(['body', 'webhook_url'], input.webhook_url, deps.config.environment === 'production')
       : input.webhook_url === undefined
         ? undefined
         : null;

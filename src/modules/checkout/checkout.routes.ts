@@ -19,7 +19,7 @@ import { CHECKOUT_CSS } from './views/styles';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
 
-function viewOf(s: CheckoutState): PaymentView {
+function viewOf(deps: Deps, s: CheckoutState): PaymentView {
   const t = s.transaction;
   return {
     token: t.checkoutToken,
@@ -27,13 +27,15 @@ function viewOf(s: CheckoutState): PaymentView {
     amount: t.amount,
     currency: t.currency,
     description: t.description,
-    transactionId: t.id,
+    reference: t.refId,
     expiresAt: t.expiresAt,
     status: t.status,
+    sandbox: deps.config.environment === 'sandbox',
   };
 }
 
-function sendError(reply: FastifyReply, err: unknown) {
+function sendError(deps: Deps, reply: FastifyReply, err: unknown) {
+  const env = { sandbox: deps.config.environment === 'sandbox' };
   if (err instanceof AppError && err.statusCode === 404)
     return sendHtmlPage(
       reply,
@@ -41,12 +43,18 @@ function sendError(reply: FastifyReply, err: unknown) {
       errorPage(
         'Payment not found',
         'This payment link is not valid. Check the link or ask the merchant for a new one.',
+        undefined,
+        env,
       ),
     );
   if (err instanceof AppError && err.statusCode < 500)
-    return sendHtmlPage(reply, err.statusCode, errorPage('This payment cannot continue', err.detail));
+    return sendHtmlPage(
+      reply,
+      err.statusCode,
+      errorPage('This payment cannot continue', err.detail, undefined, env),
+    );
   if (err instanceof AppError)
-    return sendHtmlPage(reply, err.statusCode, errorPage('Something went wrong', err.detail));
+    return sendHtmlPage(reply, err.statusCode, errorPage('Something went wrong', err.detail, undefined, env));
   throw err;
 }
 
@@ -73,17 +81,17 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         const state = await loadCheckout(deps, (request.params as { token: string }).token);
         const t = state.transaction;
         if (isTerminal(t.status as TransactionStatus))
-          return sendHtmlPage(reply, 200, resultPage(viewOf(state), merchantReturnUrl(state)));
+          return sendHtmlPage(reply, 200, resultPage(viewOf(deps, state), merchantReturnUrl(state)));
         const session = await describeSession(deps, t);
         if (session.kind === 'continue')
-          return sendHtmlPage(reply, 200, inProgressPage(viewOf(state), session.url));
+          return sendHtmlPage(reply, 200, inProgressPage(viewOf(deps, state), session.url));
         return sendHtmlPage(
           reply,
           200,
-          checkoutPage(viewOf(state), banks(), { restarted: session.restarted }),
+          checkoutPage(viewOf(deps, state), banks(), { restarted: session.restarted }),
         );
       } catch (err) {
-        return sendError(reply, err);
+        return sendError(deps, reply, err);
       }
     },
   );
@@ -111,12 +119,12 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
             return sendHtmlPage(
               reply,
               409,
-              resultPage(viewOf(state), merchantReturnUrl(state), M.terminalCannotCheckout),
+              resultPage(viewOf(deps, state), merchantReturnUrl(state), M.terminalCannotCheckout),
             );
           return sendHtmlPage(
             reply,
             422,
-            checkoutPage(viewOf(state), banks(), { error: 'Choose your bank to continue.' }),
+            checkoutPage(viewOf(deps, state), banks(), { error: 'Choose your bank to continue.' }),
           );
         }
         const url = await startBankAuthorization(deps, token, bankId);
@@ -128,10 +136,10 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
             return sendHtmlPage(
               reply,
               409,
-              resultPage(viewOf(state), merchantReturnUrl(state), M.terminalCannotCheckout),
+              resultPage(viewOf(deps, state), merchantReturnUrl(state), M.terminalCannotCheckout),
             );
         }
-        return sendError(reply, err);
+        return sendError(deps, reply, err);
       }
     },
   );
@@ -145,9 +153,9 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         const state = await cancelByPayer(deps, (request.params as { token: string }).token);
         const back = merchantReturnUrl(state);
         if (back) return reply.redirect(back, 303);
-        return sendHtmlPage(reply, 200, resultPage(viewOf(state), null));
+        return sendHtmlPage(reply, 200, resultPage(viewOf(deps, state), null));
       } catch (err) {
-        return sendError(reply, err);
+        return sendError(deps, reply, err);
       }
     },
   );
@@ -166,7 +174,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
           return reply.redirect(back, 303);
         return reply.redirect(`/checkout/${encodeURIComponent(token)}`, 303);
       } catch (err) {
-        return sendError(reply, err);
+        return sendError(deps, reply, err);
       }
     },
   );

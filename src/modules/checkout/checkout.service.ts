@@ -30,8 +30,10 @@ export async function loadCheckout(deps: Deps, token: string): Promise<CheckoutS
   return { transaction, merchantName: client?.name ?? 'Merchant', callbackUrl: client?.callbackUrl ?? null };
 }
 
+/** Where the payer goes back to: the payment's own redirect_url, else the client's callback_url. */
 export function merchantReturnUrl(state: CheckoutState): string | null {
-  return state.callbackUrl ? buildCallbackRedirect(state.callbackUrl, state.transaction.id) : null;
+  const base = state.transaction.redirectUrl ?? state.callbackUrl;
+  return base ? buildCallbackRedirect(base, state.transaction.id) : null;
 }
 
 export type SessionView = { kind: 'choose'; restarted: boolean } | { kind: 'continue'; url: string | null };

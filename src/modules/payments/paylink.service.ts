@@ -10,6 +10,7 @@ import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } 
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { isKnownCurrency, normalizeAmount } from '../../shared/money';
+import { checkClientUrl } from '../../shared/urls';
 import {
   claimIdempotencyKey,
   type KeyScope,
@@ -33,6 +34,8 @@ export interface PaylinkInput {
   metadata?: Record<string, unknown>;
   /** POST /checkout/paylink only: a completed contract request of the client. */
   contract_request_id?: string;
+  /** POST /checkout/paylink only: where the payer returns instead of the client's callback_url. */
+  redirect_url?: string;
 }
 
 export function actorOf(auth: ClientAuth): Actor {
@@ -146,6 +149,11 @@ export async function createPaymentLink(
   idempotencyHeader: string | string[] | undefined,
   body: PaylinkInput,
 ): Promise<PaylinkResult> {
+  if (body.redirect_url !== undefined) {
+    // The callback URL's rules, https only in production (like the webhook URL).
+    const httpsOnly = deps.config.environment === 'production';
+    body = { ...body, redirect_url: checkClientUrl(['body', 'redirect_url'], body.redirect_url, httpsOnly) };
+  }
   if (body.contract_request_id) await assertContractCompleted(deps, auth.clientId, body.contract_request_id);
   return createPaymentLinkFor(deps, {
     clientId: auth.clientId,

@@ -86,7 +86,7 @@ export async function claimKeyWithFacts(
   return { claimId: row?.claim_id ?? null, facts: row && row.ord !== null ? row : null };
 }
 
-const ACTIVITY_FROM = 22;
+const ACTIVITY_FROM = 23;
 
 // Nothing is written unless the claim is still ours (a stale claim may have been taken over).
 const INSERT_PAYMENT = `with done as (
@@ -95,10 +95,10 @@ const INSERT_PAYMENT = `with done as (
   returning id
 ), t as (
   insert into transactions (id, client_id, project_id, user_id, business_customer_id, contract_request_id,
-    origin_type, origin_id, amount, currency, description, metadata, status, provider_status,
+    origin_type, origin_id, amount, currency, description, metadata, redirect_url, status, provider_status,
     reconciliation_state, ref_id, checkout_token, expires_at, created_at, updated_at)
   select $1::uuid, $3::uuid, $4::uuid, $5::uuid, $6::uuid, $7::uuid, $8, $9::uuid, $10::numeric, $11, $12,
-         $13::jsonb, 'pending', 'initiated', 'none', $14, $15, $16::timestamptz, $17::timestamptz, $17::timestamptz
+         $13::jsonb, $22, 'pending', 'initiated', 'none', $14, $15, $16::timestamptz, $17::timestamptz, $17::timestamptz
     from done
   returning *
 ), timeline as (
@@ -122,6 +122,7 @@ export interface NewPayment {
     business_customer_id?: string;
     description?: string;
     metadata?: Record<string, unknown>;
+    redirect_url?: string;
   };
   amount: string;
   currency: string;
@@ -161,6 +162,7 @@ export async function insertPaymentLink(database: Database, p: NewPayment): Prom
     'Payment link created',
     p.actor.actorType,
     p.actor.actorType === 'service_internal' ? null : p.actor.actorAccountId,
+    p.body.redirect_url ?? null,
     ...activityValues(p.activity),
   ]);
   return row ? mapRow(transactions, row) : null;

@@ -45,7 +45,8 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           'while the first request is still in flight 409. 400 `Opco does not have a valid Sub-TPP ID` means the ' +
           "project's opco is not activated yet: `GET /opcos/{opco_id}` must show `status: activated` (the sandbox " +
           'activates a submitted opco after `SVC_SANDBOX_OPCO_ACTIVATION_SECONDS`, default 10). The payer returns ' +
-          'to the callback URL possibly before the final webhook: read the transaction on return.',
+          "to the client's callback URL, or to this payment's `redirect_url` when given, possibly before the " +
+          'final webhook: read the transaction on return.',
         headers: PaylinkHeadersSchema,
         body: PaylinkBodySchema,
         response: { 200: TransactionSchema, 201: TransactionSchema, 409: ErrorSchema },

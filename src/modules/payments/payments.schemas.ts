@@ -56,6 +56,12 @@ export const TransactionSchema = Type.Object(
       { description: 'What created this payment' },
     ),
     checkout_url: Type.String({ description: 'Hosted checkout page of this payment' }),
+    redirect_url: Nullable(
+      Type.String({
+        description:
+          "Where the payer returns after checkout instead of the client's callback_url; null when not set",
+      }),
+    ),
     expires_at: Type.String({ format: 'date-time' }),
     completed_at: Nullable(Type.String({ format: 'date-time' })),
     created_at: Type.String({ format: 'date-time' }),
@@ -93,6 +99,17 @@ export const PaylinkBodySchema = Type.Object(
       Uuid(
         'A completed contract request of yours this payment belongs to (another state: 400; unknown: 404)',
       ),
+    ),
+    redirect_url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description:
+          "Where this payment's payer returns after checkout, instead of the client's callback_url (which " +
+          'must still be set). Absolute URL, https on production (http is accepted in the sandbox); ' +
+          '`transaction_id` is appended like on the callback URL. The payer may come back before the final ' +
+          'webhook: read the transaction (GET /transactions/{transaction_id}) on return.',
+        examples: ['https://shop.example.com/orders/42/paid'],
+      }),
     ),
   },
   {

@@ -58,6 +58,7 @@ export function toTransactionDto(deps: Deps, t: TransactionRow) {
     metadata: t.metadata,
     origin: { type: t.originType as OriginType, id: t.originId },
     checkout_url: checkoutUrl(deps, t),
+    redirect_url: t.redirectUrl,
     expires_at: t.expiresAt.toISOString(),
     completed_at: iso(t.completedAt),
     created_at: t.createdAt.toISOString(),

@@ -1,5 +1,5 @@
 /** The sandbox bank's own authorization page (looks like a bank, not like the merchant's checkout). */
-import { formatMoney, layout } from '../../modules/checkout/views/layout';
+import { formatMoney, layout, referenceFact } from '../../modules/checkout/views/layout';
 import { bankColor } from '../../modules/checkout/views/pages';
 import { html } from '../../shared/html';
 import { MANDATE_OUTCOMES } from './sandbox-mandates';
@@ -26,7 +26,7 @@ export function bankAuthorizationPage(v: BankPageView): string {
 <dl class="facts">
 <dt>From account</dt><dd>Everyday account ···· 4821</dd>
 <dt>To</dt><dd>${v.merchantName}</dd>
-<dt>Payment reference</dt><dd>${v.refId}</dd>
+${referenceFact(v.refId)}
 </dl>
 </section>
 <section class="card" aria-labelledby="auth-h">

@@ -10,6 +10,8 @@ export interface LayoutOptions {
   /** Header badge and footer of non-checkout pages (the hosted verification page). */
   secureLabel?: string;
   footer?: string;
+  /** A sandbox deployment: the header shows a "Sandbox" badge (never in production). */
+  sandbox?: boolean;
 }
 
 export function layout(o: LayoutOptions): string {
@@ -29,6 +31,7 @@ export function layout(o: LayoutOptions): string {
 <header class="top"><div class="in">
 <span class="merchant-logo" aria-hidden="true">${initial}</span>
 <span class="merchant-name">${brandName}</span>
+${o.sandbox ? html`<span class="env-badge" title="Test mode: no real money moves">Sandbox</span>` : ''}
 <span class="secure"><svg aria-hidden="true" width="14" height="14" viewBox="0 0 24 24" fill="currentColor"><path d="M12 2a5 5 0 0 0-5 5v3H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8a2 2 0 0 0-2-2h-1V7a5 5 0 0 0-5-5zm-3 8V7a3 3 0 1 1 6 0v3H9z"/></svg>${o.secureLabel ?? `Secure ${o.bank ? 'bank login' : 'checkout'}`}</span>
 </div></header>
 <main id="content">
@@ -37,6 +40,14 @@ ${o.body}
 <footer>${o.footer ?? (o.bank ? 'Sandbox bank simulator: no real money moves.' : html`Payment processed for ${o.merchantName}.`)}</footer>
 </body>
 </html>`.value;
+}
+
+/**
+ * The payment's reference as the payer sees it on the checkout and at the bank: the payment
+ * network's `ref_id` of the current session (api-spec: Transaction.ref_id), one rendering for both.
+ */
+export function referenceFact(refId: string): SafeHtml {
+  return html`<dt>Payment reference</dt><dd class="ident">${refId}</dd>`;
 }
 
 /** "EUR 1,250.00" style display from the decimal string (no float conversion). */

@@ -1,7 +1,7 @@
 /** The hosted checkout pages: payment summary + bank choice, in-progress, result and error pages. */
 import type { BankChoice } from '../../../providers/bank/port';
 import { html, type SafeHtml } from '../../../shared/html';
-import { formatDate, formatMoney, layout } from './layout';
+import { formatDate, formatMoney, layout, referenceFact } from './layout';
 
 export interface PaymentView {
   token: string;
@@ -9,13 +9,13 @@ export interface PaymentView {
   amount: string;
   currency: string;
   description: string | null;
-  transactionId: string;
+  /** The network's reference of the current session (ref_id), the same the bank page shows. */
+  reference: string;
   expiresAt: Date;
   status: string;
+  /** Sandbox deployment: the pages show a "Sandbox" badge. */
+  sandbox: boolean;
 }
-
-/** A short human reference: the random tail of the id (the head of a UUIDv7 is a timestamp). */
-export const shortReference = (id: string) => id.replace(/-/g, '').slice(-8).toUpperCase();
 
 const BANK_COLORS = ['#0d5c4a', '#7a2e8e', '#a4451a', '#1f5fa8'];
 export const bankColor = (i: number) => BANK_COLORS[i % BANK_COLORS.length]!;
@@ -27,7 +27,7 @@ function summary(p: PaymentView): SafeHtml {
 <p class="amount">${formatMoney(p.amount, p.currency)}</p>
 <dl class="facts">
 ${p.description ? html`<dt>Description</dt><dd>${p.description}</dd>` : ''}
-<dt>Reference</dt><dd>${shortReference(p.transactionId)}</dd>
+${referenceFact(p.reference)}
 <dt>Link valid until</dt><dd>${formatDate(p.expiresAt)}</dd>
 </dl>
 </section>`;
@@ -66,7 +66,7 @@ ${banks.map(
 ${cancelForm(p)}
 <p class="fine">Your payment is initiated directly from your bank account. We never see your bank credentials.</p>
 </section>`;
-  return layout({ title: 'Checkout', merchantName: p.merchantName, body });
+  return layout({ title: 'Checkout', merchantName: p.merchantName, body, sandbox: p.sandbox });
 }
 
 export function inProgressPage(p: PaymentView, continueUrl: string | null): string {
@@ -80,7 +80,7 @@ ${continueUrl ? html`<a class="btn btn-primary" href="${continueUrl}">Continue a
 </div>
 ${cancelForm(p)}
 </section>`;
-  return layout({ title: 'Waiting for your bank', merchantName: p.merchantName, body });
+  return layout({ title: 'Waiting for your bank', merchantName: p.merchantName, body, sandbox: p.sandbox });
 }
 
 const RESULT_TEXT: Record<string, { title: string; text: string; icon: string }> = {
@@ -111,20 +111,31 @@ export function resultPage(p: PaymentView, returnUrl: string | null, httpNote?: 
 <dl class="facts">
 <dt>Amount</dt><dd>${formatMoney(p.amount, p.currency)}</dd>
 <dt>Merchant</dt><dd>${p.merchantName}</dd>
-<dt>Reference</dt><dd>${shortReference(p.transactionId)}</dd>
+${referenceFact(p.reference)}
 </dl>
 ${returnUrl ? html`<p><a class="btn btn-primary" href="${returnUrl}">Return to ${p.merchantName}</a></p>` : ''}
 </section>`;
-  return layout({ title: r.title, merchantName: p.merchantName, body });
+  return layout({ title: r.title, merchantName: p.merchantName, body, sandbox: p.sandbox });
 }
 
 /** An error page; without a known merchant (e.g. an unknown link) it names none. */
-export function errorPage(title: string, message: string, merchantName?: string): string {
+export function errorPage(
+  title: string,
+  message: string,
+  merchantName?: string,
+  opts: { sandbox?: boolean } = {},
+): string {
   const body = html`<section class="card result" aria-labelledby="err-h">
 <div class="icon failed" aria-hidden="true">!</div>
 <h1 id="err-h">${title}</h1>
 <p class="lead" role="alert">${message}</p>
 </section>`;
-  if (merchantName) return layout({ title, merchantName, body });
-  return layout({ title, merchantName: 'Secure payment', body, footer: 'No payment was made.' });
+  if (merchantName) return layout({ title, merchantName, body, sandbox: opts.sandbox });
+  return layout({
+    title,
+    merchantName: 'Secure payment',
+    body,
+    footer: 'No payment was made.',
+    sandbox: opts.sandbox,
+  });
 }

@@ -4,20 +4,27 @@ export const CHECKOUT_CSS = `
 --ok:#137a43;--bad:#b3261e;--warn:#8a5a00;--radius:12px;--focus:0 0 0 3px rgba(47,74,208,.45)}
 *{box-sizing:border-box}
 html{font-size:100%}
-body{margin:0;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+body{margin:0;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
+overflow-wrap:break-word;hyphens:manual}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:10}
 header.top{background:var(--card);border-bottom:1px solid var(--line)}
 header.top .in{max-width:960px;margin:0 auto;padding:.9rem 1.25rem;display:flex;align-items:center;gap:.6rem}
-.merchant-logo{width:34px;height:34px;border-radius:8px;background:var(--brand);color:#fff;display:grid;place-items:center;font-weight:700}
+.merchant-logo{flex:none;width:34px;height:34px;border-radius:8px;background:var(--brand);color:#fff;display:grid;place-items:center;font-weight:700}
 .merchant-name{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}
+.env-badge{flex:none;background:#fff4d6;color:#6b4b00;border:1px solid #f1dca6;border-radius:999px;padding:.05rem .55rem;
+font-size:.75rem;font-weight:700;letter-spacing:.03em;text-transform:uppercase}
 .secure{margin-left:auto;color:var(--muted);font-size:.875rem;display:flex;align-items:center;gap:.35rem;white-space:nowrap;flex:none}
 main{max-width:960px;margin:0 auto;padding:1.5rem 1.25rem 3rem;display:grid;gap:1.5rem;align-items:start;grid-template-columns:minmax(0,1fr) minmax(0,1.3fr)}
 @media (max-width:760px){main{grid-template-columns:1fr;padding:1rem}}
 .card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:1.5rem;box-shadow:0 1px 2px rgba(16,24,40,.04)}
 .summary .label{color:var(--muted);font-size:.875rem;margin:0}
 .amount{font-size:2.25rem;font-weight:700;letter-spacing:-.02em;margin:.15rem 0 1rem}
-dl.facts{margin:0;display:grid;grid-template-columns:auto 1fr;gap:.45rem 1rem;font-size:.9375rem}
-dl.facts dt{color:var(--muted)}dl.facts dt{text-align:left}dl.facts dd{margin:0;text-align:right;overflow-wrap:anywhere}
+dl.facts{margin:0;display:grid;grid-template-columns:auto minmax(0,1fr);gap:.45rem 1rem;font-size:.9375rem}
+dl.facts dt{color:var(--muted);text-align:left}dl.facts dd{margin:0;text-align:right;min-width:0}
+/* Identifiers (references, IBANs) have no spaces: they may break anywhere, only where they must, never hyphenated. */
+.ident{overflow-wrap:anywhere;word-break:normal;hyphens:none;font-variant-numeric:tabular-nums;letter-spacing:.01em}
+@media (max-width:480px){dl.facts{grid-template-columns:minmax(0,1fr);gap:.1rem}dl.facts dd{text-align:left;margin-bottom:.5rem}
+.card{padding:1.25rem}header.top .in{padding:.75rem 1rem}}
 h1{font-size:1.375rem;margin:0 0 .25rem}h2{font-size:1.125rem;margin:0 0 1rem}
 p.lead{color:var(--muted);margin:0 0 1.25rem}
 fieldset{border:0;margin:0 0 1.25rem;padding:0}
@@ -27,7 +34,7 @@ legend{font-weight:600;margin-bottom:.6rem}
 .bank input{width:1.15rem;height:1.15rem;accent-color:var(--brand);margin:0}
 .bank:has(input:checked){border-color:var(--brand);box-shadow:inset 0 0 0 1px var(--brand);background:#f6f8ff}
 .bank .logo{width:36px;height:36px;border-radius:50%;display:grid;place-items:center;font-weight:700;color:#fff;flex:none}
-.bank .txt{display:flex;flex-direction:column}.bank .txt small{color:var(--muted)}
+.bank .txt{display:flex;flex-direction:column;min-width:0}.bank .txt small{color:var(--muted)}
 .btn{display:inline-flex;justify-content:center;align-items:center;gap:.4rem;width:100%;border:1px solid transparent;border-radius:10px;
 padding:.8rem 1rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;min-height:44px}
 .btn-primary{background:var(--brand);color:#fff}.btn-primary:hover{background:var(--brand-d)}

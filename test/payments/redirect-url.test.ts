@@ -1,0 +1,150 @@
+/**
+ * The optional per-payment `redirect_url` of POST /checkout/paylink (validated like the client's
+ * URLs, https only in production), and what the hosted checkout shows: the network's ref_id as the
+ * payment reference (the same the bank page shows) and a "Sandbox" badge only in the sandbox.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorPage } from '../../src/modules/checkout/views/pages';
+import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
+import {
+  createPaylink,
+  createPaymentWorld,
+  newKey,
+  type PaymentWorld,
+  paylinkBody,
+  pickBank,
+  tokenOf,
+} from './fixtures';
+
+let ctx: TestContext;
+let w: PaymentWorld;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  w = await createPaymentWorld(ctx, { callbackUrl: 'https://shop.example.com/back?cart=7' });
+});
+afterAll(() => ctx?.close());
+
+function post(app: TestContext, world: PaymentWorld, body: Record<string, unknown>, key = newKey()) {
+  return app.app.inject({
+    method: 'POST',
+    url: '/api/v1/checkout/paylink',
+    headers: { ...world.caller.headers, 'x-idempotency-key': key },
+    payload: paylinkBody(world, body),
+  });
+}
+
+describe('redirect_url on POST /checkout/paylink', () => {
+  it('is returned in the creation answer and the transaction view; null when not given', async () => {
+    const t = await createPaylink(ctx, w, { redirect_url: ' https://shop.example.com/orders/42?x=1 ' });
+    expect(t.redirect_url).toBe('https://shop.example.com/orders/42?x=1');
+    const view = await ctx.app.inject({
+      url: `/api/v1/transactions/${t.transaction_id}`,
+      headers: w.caller.headers,
+    });
+    expect(view.json().redirect_url).toBe('https://shop.example.com/orders/42?x=1');
+    const plain = await createPaylink(ctx, w);
+    expect(plain.redirect_url).toBeNull();
+  });
+
+  it('the payer returns to redirect_url (transaction_id appended) instead of the callback_url', async () => {
+    const t = await createPaylink(ctx, w, { redirect_url: 'https://shop.example.com/orders/42?x=1' });
+    const back = `https://shop.example.com/orders/42?x=1&transaction_id=${t.transaction_id}`;
+    const cancel = await ctx.app.inject({
+      method: 'POST',
+      url: `/checkout/${tokenOf(t.checkout_url)}/cancel`,
+    });
+    expect(cancel.statusCode).toBe(303);
+    expect(cancel.headers.location).toBe(back);
+    // the result page's way back and the bank's return route point there too
+    const page = await ctx.app.inject({ url: new URL(t.checkout_url).pathname });
+    expect(page.body).toContain(back.replace('&', '&amp;'));
+    const ret = await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}/return` });
+    expect(ret.headers.location).toBe(back);
+  });
+
+  it('http is accepted in the sandbox (like the callback URL)', async () => {
+    const r = await post(ctx, w, { redirect_url: 'http://localhost:3000/done' });
+    expect(r.statusCode).toBe(201);
+    expect(r.json().redirect_url).toBe('http://localhost:3000/done');
+  });
+
+  const invalid: [string, string, string][] = [
+    ['not a URL', 'URL must be an absolute http or https URL', 'url_parsing'],
+    ['ftp://shop.example.com/x', 'URL must be an absolute http or https URL', 'url_scheme'],
+    ['https://user:pw@shop.example.com/x', 'URL must not contain credentials', 'url_credentials'],
+  ];
+  for (const [value, msg, type] of invalid) {
+    it(`refuses ${value} with 422`, async () => {
+      const r = await post(ctx, w, { redirect_url: value });
+      expect(r.statusCode).toBe(422);
+      expect(r.json().detail).toEqual([{ loc: ['body', 'redirect_url'], msg, type }]);
+    });
+  }
+
+  it('is part of the idempotent request: the same key with another redirect_url is 409', async () => {
+    const key = newKey();
+    expect((await post(ctx, w, { redirect_url: 'https://shop.example.com/a' }, key)).statusCode).toBe(201);
+    expect((await post(ctx, w, { redirect_url: 'https://shop.example.com/a' }, key)).statusCode).toBe(200);
+    expect((await post(ctx, w, { redirect_url: 'https://shop.example.com/b' }, key)).statusCode).toBe(409);
+  });
+
+  it('is documented on the operation, with the advice to read the transaction on return', async () => {
+    const doc = (await ctx.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const op = doc.paths['/api/v1/checkout/paylink'].post;
+    const ref = op.requestBody.content['application/json'].schema.$ref.split('/').pop();
+    const field = doc.components.schemas[ref].properties.redirect_url;
+    expect(field.description).toContain('read the transaction');
+    expect(op.description).toContain('read the transaction on return');
+  });
+});
+
+describe('checkout page: reference and sandbox badge', () => {
+  it('shows the ref_id as the payment reference, the same value the bank page shows', async () => {
+    const t = await createPaylink(ctx, w);
+    const checkout = await ctx.app.inject({ url: new URL(t.checkout_url).pathname });
+    expect(checkout.body).toContain(`<dt>Payment reference</dt><dd class="ident">${t.ref_id}</dd>`);
+    const bankUrl = await pickBank(ctx, t.checkout_url);
+    const bank = await ctx.app.inject({ url: new URL(bankUrl).pathname });
+    expect(bank.body).toContain(`<dt>Payment reference</dt><dd class="ident">${t.ref_id}</dd>`);
+  });
+
+  it('shows the Sandbox badge in the sandbox', async () => {
+    const t = await createPaylink(ctx, w);
+    const checkout = await ctx.app.inject({ url: new URL(t.checkout_url).pathname });
+    expect(checkout.body).toContain('class="env-badge"');
+    const missing = await ctx.app.inject({ url: '/checkout/this-token-does-not-exist' });
+    expect(missing.body).toContain('class="env-badge"');
+  });
+
+  it('no badge on a page rendered for production', () => {
+    expect(errorPage('Payment not found', 'x', undefined, { sandbox: false })).not.toContain('env-badge');
+  });
+});
+
+describe('production', () => {
+  let prod: TestContext;
+  let pw: PaymentWorld;
+  beforeAll(async () => {
+    prod = await createTestApp({ env: { ...PRODUCTION_ENV } });
+    pw = await createPaymentWorld(prod, {
+      productionAccess: true,
+      callbackUrl: 'https://shop.example.com/b',
+    });
+  });
+  afterAll(() => prod?.close());
+
+  it('redirect_url must be https', async () => {
+    const r = await post(prod, pw, { redirect_url: 'http://shop.example.com/x' });
+    expect(r.statusCode).toBe(422);
+    expect(r.json().detail).toEqual([
+      { loc: ['body', 'redirect_url'], msg: 'URL must be an absolute https URL', type: 'url_scheme' },
+    ]);
+  });
+
+  it('the checkout pages show no Sandbox badge', async () => {
+    const r = await prod.app.inject({ url: '/checkout/this-token-does-not-exist' });
+    expect(r.statusCode).toBe(404);
+    expect(r.body).toContain('Payment not found');
+    expect(r.body).not.toContain('env-badge');
+  });
+});
