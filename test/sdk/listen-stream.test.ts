@@ -1,11 +1,13 @@
 /**
  * GET /webhooks/listen over real HTTP (the app listening on a port): events committed after the
  * stream opened arrive as SSE messages carrying the delivery body, filtered by event_types;
- * Last-Event-ID resumes after an event; no `Accept: text/event-stream` is 406, an unknown type 422.
+ * Last-Event-ID resumes after an event; an event that commits late (stamped earlier) still arrives; no `Accept: text/event-stream` is 406, an unknown type 422.
  */
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseSse, type StreamMessage } from '../../src/cli/listen';
+import { events } from '../../src/db/schema/index';
+import { newId } from '../../src/shared/ids';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { freePort } from '../helpers/process';
@@ -103,6 +105,19 @@ it('streams events committed after it opened, with the delivery body, filtered a
     client_id: caller.clientId,
     data: { n: 1 },
   });
+  // A transaction that started 5 s ago and commits now: stamped before what was already streamed.
+  const lateId = newId();
+  await ctx.db.insert(events).values({
+    id: lateId,
+    clientId: caller.clientId,
+    type: 'payment.status_changed',
+    occurredAt: ctx.clock.now(),
+    data: { n: 'late' },
+    dedupKey: `late:${lateId}`,
+    createdAt: new Date(Date.now() - 5000),
+  });
+  await all.waitFor(3);
+  expect(all.messages[2]!.id).toBe(lateId);
   await all.close();
   await onlyKyc.close();
 

@@ -14,10 +14,10 @@ import { buildEnvelopeBody } from '../../outbox/envelope';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../../outbox/event-types';
 import { invalidField } from '../../shared/errors';
 import {
-  databaseNow,
+  databaseNowUs,
   eventOfClient,
   eventsAfter,
-  eventsBetween,
+  eventsUpTo,
   type StreamCursor,
   type StreamEventRow,
 } from './listen.repo';
@@ -56,9 +56,7 @@ const sseMessage = (e: StreamEventRow): string =>
     data: e.data,
   })}\n\n`;
 
-const after = (a: StreamCursor, b: StreamCursor) =>
-  a.createdAt.getTime() > b.createdAt.getTime() ||
-  (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
+const msOf = (us: bigint) => Number(us / 1000n);
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -81,12 +79,12 @@ async function startingPoint(
 ): Promise<{ cursor: StreamCursor; seen: Map<string, number> }> {
   const resumed = opts.lastEventId ? await eventOfClient(deps.db, clientId, opts.lastEventId) : null;
   const cursor: StreamCursor = resumed
-    ? { createdAt: resumed.createdAt, id: resumed.id }
-    : { createdAt: await databaseNow(deps.db), id: LAST_ID };
+    ? { us: resumed.us, id: resumed.id }
+    : { us: await databaseNowUs(deps.db), id: LAST_ID };
   const seen = new Map<string, number>();
-  const window = new Date(cursor.createdAt.getTime() - LATE_WINDOW_MS);
-  for (const e of await eventsBetween(deps.db, clientId, window, cursor.createdAt, opts.types, 10_000))
-    if (!after(e, cursor)) seen.set(e.id, e.createdAt.getTime());
+  const from = msOf(cursor.us) - LATE_WINDOW_MS;
+  for (const e of await eventsUpTo(deps.db, clientId, from, cursor, opts.types, 10_000))
+    seen.set(e.id, msOf(e.us));
   return { cursor, seen };
 }
 
@@ -108,19 +106,17 @@ export async function* streamClientEvents(
     for (;;) {
       const rows = await eventsAfter(deps.db, clientId, cursor, opts.types, PAGE);
       const unseen = rows.filter((r) => !seen.has(r.id));
-      for (const r of unseen) seen.set(r.id, r.createdAt.getTime());
+      for (const r of unseen) seen.set(r.id, msOf(r.us));
       fresh.push(...unseen);
-      if (rows.length > 0 && after(rows.at(-1)!, cursor))
-        cursor = { createdAt: rows.at(-1)!.createdAt, id: rows.at(-1)!.id };
+      const last = rows.at(-1);
+      if (last) cursor = { us: last.us, id: last.id };
       if (rows.length < PAGE || unseen.length === 0) break;
     }
-    const windowStart = cursor.createdAt.getTime() - LATE_WINDOW_MS;
-    const late = (
-      await eventsBetween(deps.db, clientId, new Date(windowStart), cursor.createdAt, opts.types, 1000)
-    )
+    const windowStart = msOf(cursor.us) - LATE_WINDOW_MS;
+    const late = (await eventsUpTo(deps.db, clientId, windowStart, cursor, opts.types, 1000))
       .filter((r) => !seen.has(r.id))
       .reverse();
-    for (const r of late) seen.set(r.id, r.createdAt.getTime());
+    for (const r of late) seen.set(r.id, msOf(r.us));
     for (const e of [...late, ...fresh]) {
       if (opts.signal.aborted) return;
       yield sseMessage(e);
