@@ -5,19 +5,11 @@
  * generated/operations.ts. The app is built in-process over a throwaway in-memory database and
  * never listens. test/sdk/generated.unit.test.ts fails when the committed files are stale.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import pino from 'pino';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
-import { openPglite } from '../db/client';
-import type { Deps } from '../deps';
-import { createProviders } from '../providers/index';
-import { systemClock } from '../shared/clock';
-import { deriveSecrets } from '../shared/crypto';
+import { withOfflineApp } from './offline-app';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SDK_OPENAPI_FILE = path.join(root, 'packages/sdk/openapi.json');
@@ -30,34 +22,12 @@ const HEADER =
 /** The merchant document, as served by a sandbox deployment with the default public URL. */
 export async function merchantOpenApiDocument(): Promise<Record<string, unknown>> {
   // A fixed environment (not the caller's): the document must not depend on who generates it.
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    SVC_WORKERS_ENABLED: 'false',
-    SVC_PUBLIC_URL: 'http://localhost:8000',
-    SVC_DATA_DIR: path.join(root, 'data'),
-  });
-  const database = await openPglite({ dataDir: null });
-  const secrets = deriveSecrets(randomBytes(32).toString('hex'), randomBytes(32).toString('base64'));
-  const deps: Deps = {
-    config,
-    database,
-    db: database.db,
-    clock: systemClock,
-    secrets,
-    mailer: { send: async () => {} },
-    providers: createProviders(config, secrets),
-    log: pino({ level: 'silent' }),
-  };
-  const app = await buildApp(deps);
-  try {
-    await app.ready();
+  const env = { SVC_PUBLIC_URL: 'http://localhost:8000', SVC_DATA_DIR: path.join(root, 'data') };
+  return withOfflineApp(env, {}, async (app) => {
     const res = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     if (res.statusCode !== 200) throw new Error(`GET /api/v1/openapi.json answered ${res.statusCode}`);
     return res.json() as Record<string, unknown>;
-  } finally {
-    await app.close();
-    await database.close();
-  }
+  });
 }
 
 type Operation = { parameters?: { in?: string; name?: string }[] };

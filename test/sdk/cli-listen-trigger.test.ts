@@ -3,15 +3,12 @@
  * from `svc sandbox bootstrap`; listen forwards a triggered payment's events to a local receiver,
  * signed with the secret it printed, and prints each event with the receiver's answer.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addExternalLog } from '../helpers/log-capture';
-import { isolatedServiceEnv, type ServiceProcess, startService } from '../helpers/process';
+import { isolatedServiceEnv, type ServiceProcess, spawnCaptured, startService } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { signatureMatches } from '../helpers/webhooks';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let service: ServiceProcess;
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
@@ -19,23 +16,8 @@ let receiver: Receiver;
 let credentialEnv: Record<string, string>;
 let listener: ChildProcess | undefined;
 
-function svc(args: string[], extraEnv: Record<string, string>) {
-  const child = spawn(process.execPath, ['bin/svc.mjs', ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-  });
-  child.stderr.on('data', (d) => {
-    out += d;
-  });
-  addExternalLog(() => out);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
+const svc = (args: string[], extraEnv: Record<string, string>) =>
+  spawnCaptured(process.execPath, ['bin/svc.mjs', ...args], extraEnv);
 
 async function run(args: string[], extraEnv: Record<string, string>) {
   const p = svc(args, extraEnv);

@@ -4,6 +4,7 @@
  * take one, and retries network errors of repeatable requests with the same key.
  */
 import type { TokenSource } from './auth';
+import { SvcApiError } from './errors';
 import { IDEMPOTENT_OPERATIONS } from './generated/operations';
 
 /** Routes that take no bearer token (and whose 401 is an answer, not an expired token). */
@@ -56,7 +57,14 @@ export function createTransport(o: TransportOptions): (request: Request) => Prom
     const template = request.clone();
     const res = await sendWithRetries(template, token);
     if (res.status !== 401 || !token) return res;
-    const renewed = await o.auth!.renewAfter401(token);
+    let renewed: string | null;
+    try {
+      renewed = await o.auth!.renewAfter401(token);
+    } catch (err) {
+      // A refused renewal (revoked session, disabled credential): the caller gets the 401 itself.
+      if (err instanceof SvcApiError) return res;
+      throw err;
+    }
     if (!renewed) return res;
     await res.body?.cancel();
     return sendWithRetries(template, renewed);
