@@ -5,6 +5,7 @@ import { adminCommands } from '../modules/admin/admin.cli';
 import { billingCommands } from '../modules/billing/billing.cli';
 import type { Clock } from '../shared/clock';
 import type { Secrets } from '../shared/crypto';
+import { devCommands } from './dev.cli';
 import { sandboxCommands } from './sandbox.cli';
 
 export interface CliContext {
@@ -39,4 +40,5 @@ export const commands: Record<string, CliCommand> = {
   ...adminCommands,
   ...billingCommands,
   ...sandboxCommands,
+  ...devCommands,
 };

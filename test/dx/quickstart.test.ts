@@ -3,13 +3,9 @@
  * sandbox bootstrap (waiting for the opco activation), token exchange, a payment link, the
  * sandbox outcome and a signature-verified payment.status_changed webhook, in under 60 seconds.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addExternalLog } from '../helpers/log-capture';
-import { isolatedServiceEnv, type ServiceProcess, startService } from '../helpers/process';
+import { isolatedServiceEnv, type ServiceProcess, spawnCaptured, startService } from '../helpers/process';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let service: ServiceProcess;
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
@@ -24,23 +20,9 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-function runScript(file: string, extraEnv: Record<string, string>) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn('bash', [file], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    addExternalLog(() => out);
-    child.on('exit', (code) => resolve({ code, out }));
-  });
+async function runScript(file: string, extraEnv: Record<string, string>) {
+  const p = spawnCaptured('bash', [file], extraEnv);
+  return { code: await p.exited, out: p.output() };
 }
 
 it('goes from a started service to a verified payment webhook in under 60 seconds', async () => {

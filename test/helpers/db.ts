@@ -24,7 +24,9 @@ function withDatabase(url: string, name: string): string {
  * The migrated template the suite's globalSetup made for this engine (test/helpers/global-setup.ts),
  * or undefined outside a vitest run that has one.
  */
-export function provided(key: 'pgliteTemplate' | 'pgliteTemplateDir' | 'postgresTemplate'): string | undefined {
+export function provided(
+  key: 'pgliteTemplate' | 'pgliteTemplateDir' | 'postgresTemplate',
+): string | undefined {
   try {
     return inject(key) || undefined;
   } catch {

@@ -115,3 +115,32 @@ export async function startService(
   }
   return { child, baseUrl, output: () => out, exited };
 }
+
+export interface CapturedProcess {
+  child: ChildProcess;
+  /** stdout and stderr so far, interleaved. */
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Runs a command from the repository root with only the given environment (plus PATH and HOME),
+ * capturing its output (also scanned for secrets by the setup file).
+ */
+export function spawnCaptured(cmd: string, args: string[], env: Record<string, string>): CapturedProcess {
+  const child = spawn(cmd, args, {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
+  addExternalLog(() => out);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
