@@ -155,9 +155,11 @@ function buildDashboard(ifStale) {
   execFileSync(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: DASHBOARD, stdio: 'inherit' });
   const tmp = path.join(DASHBOARD, `.dist.tmp-${process.pid}`);
   try {
+    // NODE_ENV=test (vitest) would otherwise give React's development build.
     execFileSync(bin('vite'), ['build', '--logLevel', 'warn', '--outDir', tmp, '--emptyOutDir'], {
       cwd: DASHBOARD,
       stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
     });
     fs.writeFileSync(path.join(tmp, '.build-hash'), hash);
     const old = path.join(DASHBOARD, `.dist.old-${process.pid}`);

@@ -64,7 +64,8 @@ function CallbackSettings() {
   );
 }
 
-function MfaForm({ path, title, withDefault }: { path: string; title: string; withDefault?: boolean }) {
+function MfaForm(props: { path: string; title: string; save: string; withDefault?: boolean }) {
+  const { path, title, withDefault } = props;
   const { api } = useSession();
   const cur = useLoad(() => api.get<Mfa>(path), [api, path]);
   const [draft, setDraft] = useState<Mfa | null>(null);
@@ -143,7 +144,7 @@ function MfaForm({ path, title, withDefault }: { path: string; title: string; wi
       />
       <ErrorBox error={act.error} />
       <button type="submit" disabled={act.busy}>
-        Save {title.toLowerCase()}
+        {props.save}
       </button>
       {saved ? <p role="status">Saved.</p> : null}
     </form>
@@ -153,7 +154,9 @@ function MfaForm({ path, title, withDefault }: { path: string; title: string; wi
 function MfaDefaults() {
   const { can } = useSession();
   if (!can('mfa.defaults.write')) return null;
-  return <MfaForm path="/auth/mfa/client-defaults" title="Company MFA defaults" />;
+  return (
+    <MfaForm path="/auth/mfa/client-defaults" title="Company MFA defaults" save="Save company defaults" />
+  );
 }
 
 function MyMfa() {
@@ -165,6 +168,7 @@ function MyMfa() {
         key={String(me?.account?.totp_enrolled)}
         path="/auth/mfa/me"
         title="My sign-in security"
+        save="Save my sign-in security"
         withDefault
       />
     </>
@@ -190,7 +194,7 @@ function TotpEnrollment({ enrolled, onEnrolled }: { enrolled: boolean; onEnrolle
     <section aria-labelledby="totp-title">
       <h2 id="totp-title">Authenticator app</h2>
       {done ? <p role="status">Authenticator app enrolled.</p> : null}
-      {enrolled && !start ? <p>An authenticator app is enrolled for your account.</p> : null}
+      {enrolled && !start && !done ? <p>An authenticator app is enrolled for your account.</p> : null}
       {!start ? (
         <button
           type="button"

@@ -242,7 +242,9 @@ function Deliveries({ write }: { write: boolean }) {
                 <td>
                   <Badge value={d.status} />
                   {d.last_response_status ? ` HTTP ${d.last_response_status}` : ''}
-                  {d.last_error ? <small className="hint"> {d.last_error}</small> : null}
+                  {d.last_error && d.last_error !== `HTTP ${d.last_response_status}` ? (
+                    <small className="hint"> {d.last_error}</small>
+                  ) : null}
                 </td>
                 <td>{d.attempts}</td>
                 <td>{when(d.created_at)}</td>
