@@ -51,6 +51,7 @@ import { travelRuleRoutes } from './travel-rule/travel-rule.routes';
 import './schedules/schedules.listeners';
 import { sandboxMandateRoutes } from '../providers/bank/sandbox-mandate.routes';
 import { schedulesRoutes } from './schedules/schedules.routes';
+import { webhookListenRoutes } from './webhooks/listen.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
@@ -81,6 +82,7 @@ export const apiModules: ModulePlugin[] = [
   paymentsRoutes,
   bankNotificationRoutes,
   webhooksRoutes,
+  webhookListenRoutes,
   workflowsRoutes,
   workflowTriggerRoutes,
   ticketsRoutes,

@@ -33,7 +33,22 @@ import { PERMISSION_MATRIX } from '../modules/auth/permissions';
 import { finishDocument, merchantDocument, type OpenApiDoc, staffDocument } from './openapi-documents';
 
 /** Error statuses a route can declare in `config.errors`. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 422 | 429 | 500 | 502 | 503;
+export type ErrorStatus =
+  | 400
+  | 401
+  | 403
+  | 404
+  | 406
+  | 409
+  | 410
+  | 413
+  | 414
+  | 415
+  | 422
+  | 429
+  | 500
+  | 502
+  | 503;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -86,6 +101,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, [string, Schema]> = {
   ],
   403: ['Forbidden', json('Not permitted for this token, role, client or environment')],
   404: ['NotFound', json('Not found, or owned by another client')],
+  406: ['NotAcceptable', json('The route answers only the media type named in its description (`Accept`)')],
   409: ['Conflict', json('Idempotency or state conflict')],
   410: ['Gone', json('No longer available')],
   413: ['PayloadTooLarge', json('Request body larger than 1 MiB')],

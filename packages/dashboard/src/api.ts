@@ -1,32 +1,25 @@
 /**
- * The one place the dashboard talks to the API (same shape as the typed SDK's createClient, so
- * switching to @svc/sdk is a change here only). The access token lives in this closure; the refresh
- * token is handed to `onTokens` for the session module to keep (see README, "Dashboard session").
+ * The one place the dashboard talks to the API: a thin facade over the typed SDK (@svc/sdk), which
+ * keeps the tokens, renews the session after a 401 (single-flight refresh-token rotation) and
+ * retries. This module adds what a browser page needs on top: restoring a session from the refresh
+ * token alone (after a reload), the re-login hook when the session cannot be renewed, and the
+ * API's own error message for display.
  */
+import { createClient as createSdk, type SessionTokens, SvcApiError, unwrap } from '@svc/sdk';
+
+export { SvcApiError };
 
 export interface Tokens {
   accessToken: string | null;
   refreshToken: string | null;
 }
 
-export class SvcApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly body: unknown,
-  ) {
-    super(detail);
-  }
-}
-
 export interface ClientOptions {
   baseUrl: string;
-  accessToken?: string | null;
   refreshToken?: string | null;
   onTokens?: (tokens: Tokens) => void;
   /** Called when a 401 cannot be cured by a refresh; resolves once the user has signed in again. */
   onSessionLost?: () => Promise<void>;
-  fetch?: typeof fetch;
 }
 
 export interface RequestOptions {
@@ -34,14 +27,6 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   idempotencyKey?: string;
-  /** false for the public endpoints (login, register, refresh): their 401 is an answer, not an expiry. */
-  auth?: boolean;
-}
-
-export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-  token_type: 'bearer';
 }
 
 export interface MfaPending {
@@ -53,79 +38,85 @@ export interface MfaPending {
 }
 
 /** The API's own message: `{detail}` as is; a 422 list as "field: message" lines. */
-function detailOf(status: number, body: unknown): string {
-  const d = (body as { detail?: unknown } | null)?.detail;
-  if (typeof d === 'string') return d;
-  if (Array.isArray(d))
-    return d
-      .map((e: { loc?: unknown[]; msg?: string }) => {
-        const field = (e.loc ?? []).filter((p) => p !== 'body').join('.');
-        return field ? `${field}: ${e.msg}` : (e.msg ?? '');
-      })
-      .join('\n');
-  return `Request failed with status ${status}`;
+export function detailOf(err: SvcApiError): string {
+  if (typeof err.detail === 'string') return err.detail;
+  return err.detail
+    .map((e) => {
+      const field = e.loc.filter((p) => p !== 'body').join('.');
+      return field ? `${field}: ${e.msg}` : e.msg;
+    })
+    .join('\n');
 }
 
 export const newIdempotencyKey = () => crypto.randomUUID();
 
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Result = { data?: unknown; error?: unknown; response: Response };
+type Untyped = Record<Method, (path: string, init: object) => Promise<Result>>;
+
 export function createClient(opts: ClientOptions) {
-  const f = opts.fetch ?? fetch.bind(globalThis);
-  let access = opts.accessToken ?? null;
-  let refresh = opts.refreshToken ?? null;
-  let refreshing: Promise<boolean> | null = null;
+  const sdk = createSdk({
+    baseUrl: opts.baseUrl,
+    onTokens: (t: SessionTokens | null) =>
+      opts.onTokens?.({ accessToken: t?.accessToken ?? null, refreshToken: t?.refreshToken ?? null }),
+    // Renew on the API's 401, not on the browser's clock: a skewed clock would renew too early or late.
+    now: () => 0,
+  });
+  const session = sdk.auth as { set(p: SessionTokens | null): void };
+  /** A refresh token restored from sessionStorage, before any access token exists. */
+  let pendingRefresh = opts.refreshToken ?? null;
+  let restoring: Promise<boolean> | null = null;
 
-  function setTokens(t: Tokens) {
-    access = t.accessToken;
-    refresh = t.refreshToken;
-    opts.onTokens?.({ accessToken: access, refreshToken: refresh });
-  }
-
-  async function send(method: string, path: string, o: RequestOptions): Promise<Response> {
-    const url = new URL(`${opts.baseUrl}${path}`, window.location.origin);
-    for (const [k, v] of Object.entries(o.query ?? {}))
-      if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
-    if (o.body !== undefined) headers['content-type'] = 'application/json';
-    if (o.auth !== false && access) headers.authorization = `Bearer ${access}`;
-    if (o.idempotencyKey) headers['x-idempotency-key'] = o.idempotencyKey;
-    return f(url, {
-      method,
-      headers,
-      body: o.body === undefined ? undefined : JSON.stringify(o.body),
-    });
-  }
-
-  /** One refresh at a time: a rotated refresh token presented twice would revoke the session. */
-  function refreshTokens(): Promise<boolean> {
-    refreshing ??= (async () => {
-      if (!refresh) return false;
-      const res = await send('POST', '/auth/refresh', { body: { refresh_token: refresh }, auth: false });
+  /** Turns the stored refresh token into a session (one attempt at a time; it rotates). */
+  function restore(): Promise<boolean> {
+    restoring ??= (async () => {
+      const refreshToken = pendingRefresh;
+      pendingRefresh = null;
+      if (!refreshToken) return sdk.sessionTokens() !== null;
+      const res = await fetch(`${opts.baseUrl}/api/v1/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: refreshToken }),
+      });
       if (!res.ok) {
-        setTokens({ accessToken: null, refreshToken: null });
+        session.set(null);
         return false;
       }
-      const pair = (await res.json()) as TokenPair;
-      setTokens({ accessToken: pair.access_token, refreshToken: pair.refresh_token });
+      const pair = (await res.json()) as { access_token: string; refresh_token: string };
+      session.set({ accessToken: pair.access_token, refreshToken: pair.refresh_token });
       return true;
     })().finally(() => {
-      refreshing = null;
+      restoring = null;
     });
-    return refreshing;
+    return restoring;
   }
 
-  async function request<T>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
-    let res = await send(method, path, o);
-    if (res.status === 401 && o.auth !== false) {
-      if (await refreshTokens()) res = await send(method, path, o);
-      else if (opts.onSessionLost) {
-        await opts.onSessionLost();
-        res = await send(method, path, o);
-      }
+  async function send(method: Method, path: string, o: RequestOptions): Promise<unknown> {
+    const query = Object.fromEntries(
+      Object.entries(o.query ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== ''),
+    );
+    const headers = { ...o.headers, ...(o.idempotencyKey ? { 'x-idempotency-key': o.idempotencyKey } : {}) };
+    // The pages name paths at run time; the SDK's typed paths are for code that knows them statically.
+    const res = await (sdk as unknown as Untyped)[method](`/api/v1${path}`, {
+      params: { query },
+      headers,
+      ...(o.body === undefined ? {} : { body: o.body }),
+    });
+    return unwrap(res, method);
+  }
+
+  async function request<T>(method: Method, path: string, o: RequestOptions = {}): Promise<T> {
+    if (pendingRefresh) await restore();
+    const hadSession = sdk.sessionTokens() !== null;
+    try {
+      return (await send(method, path, o)) as T;
+    } catch (err) {
+      // The SDK could not renew (refresh token expired or revoked): sign in again, then retry.
+      const lost = hadSession && sdk.sessionTokens() === null;
+      if (!(err instanceof SvcApiError) || !lost || !opts.onSessionLost) throw err;
+      await opts.onSessionLost();
+      return (await send(method, path, o)) as T;
     }
-    const text = await res.text();
-    const body = text ? JSON.parse(text) : undefined;
-    if (!res.ok) throw new SvcApiError(res.status, detailOf(res.status, body), body);
-    return body as T;
   }
 
   return {
@@ -135,34 +126,20 @@ export function createClient(opts: ClientOptions) {
     put: <T>(path: string, body: unknown, o?: RequestOptions) => request<T>('PUT', path, { ...o, body }),
     patch: <T>(path: string, body: unknown, o?: RequestOptions) => request<T>('PATCH', path, { ...o, body }),
     del: <T>(path: string, o?: RequestOptions) => request<T>('DELETE', path, o),
-    setTokens,
-    refresh: refreshTokens,
-    hasSession: () => access !== null || refresh !== null,
+    /** After a reload: a session from the stored refresh token, or false. */
+    restore,
+    hasSession: () => pendingRefresh !== null || sdk.sessionTokens() !== null,
 
-    /** POST /auth/login: tokens, or an MFA challenge to finish with verifyOtp. */
+    /** POST /auth/login: null once signed in, or the MFA challenge to finish with verifyOtp. */
     async login(email: string, password: string): Promise<MfaPending | null> {
-      const r = await request<TokenPair | MfaPending>('POST', '/auth/login', {
-        body: { client_email: email, password },
-        auth: false,
-      });
-      if (r.token_type === 'otp_pending') return r;
-      setTokens({ accessToken: r.access_token, refreshToken: r.refresh_token });
-      return null;
+      const r = await sdk.login(email, password);
+      return r.status === 'otp_pending' ? (r.challenge as MfaPending) : null;
     },
     async verifyOtp(challengeToken: string, code: string, method: 'email' | 'totp') {
-      const r = await request<TokenPair>('POST', '/auth/login/verify-otp', {
-        body: { challenge_token: challengeToken, otp_code: code, method },
-        auth: false,
-      });
-      setTokens({ accessToken: r.access_token, refreshToken: r.refresh_token });
+      await sdk.verifyOtp({ challenge_token: challengeToken, otp_code: code, method });
     },
-    async logout() {
-      try {
-        if (access) await send('POST', '/auth/logout', { body: refresh ? { refresh_token: refresh } : {} });
-      } finally {
-        setTokens({ accessToken: null, refreshToken: null });
-      }
-    },
+    /** Revokes the access token and the refresh session; forgets both. */
+    logout: () => sdk.logout(),
   };
 }
 

@@ -29,7 +29,7 @@ function RequireSession() {
   useEffect(() => {
     if (me || state === 'out') return;
     api
-      .refresh()
+      .restore()
       .then((ok) => (ok ? loadMe().then(() => undefined) : setState('out')))
       .catch(() => setState('out'));
   }, [api, me, loadMe, state]);

@@ -54,7 +54,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const api = useMemo(
     () =>
       createClient({
-        baseUrl: '/api/v1',
+        baseUrl: window.location.origin,
         refreshToken: storedRefresh(),
         onTokens: (t) => {
           try {

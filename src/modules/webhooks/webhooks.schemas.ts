@@ -167,3 +167,30 @@ export const AttemptSchema = Type.Object({
 });
 
 export const AttemptListSchema = Type.Object({ delivery_id: Uuid, attempts: Type.Array(AttemptSchema) });
+
+export const ListenQuery = Type.Object(
+  {
+    event_types: Type.Optional(
+      Type.String({
+        maxLength: 2000,
+        description: 'Comma-separated event types to stream (absent: every event of the client)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ListenHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description: 'Resume after this event (the `id` of the last message seen)',
+    }),
+  ),
+});
+
+export const ListenStream = Type.String({
+  description:
+    'Server-Sent Events: per event `id: <event id>`, `event: <type>`, `data: <the webhook delivery body>`; ' +
+    'comment lines (`: keep-alive`) keep the connection open',
+});

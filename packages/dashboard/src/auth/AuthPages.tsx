@@ -49,7 +49,7 @@ export function RegisterPage() {
         onSubmit={(e) => {
           e.preventDefault();
           act.run(async () => {
-            await api.post('/auth/register', { ...f, email: f.email.trim() }, { auth: false });
+            await api.post('/auth/register', { ...f, email: f.email.trim() });
             navigate(`/verify-email?email=${encodeURIComponent(f.email.trim())}`);
           });
         }}
@@ -116,11 +116,7 @@ export function VerifyEmailPage() {
         onSubmit={(e) => {
           e.preventDefault();
           act.run(async () => {
-            await api.post(
-              '/auth/register/verify-email',
-              { email: email.trim(), code: code.trim() },
-              { auth: false },
-            );
+            await api.post('/auth/register/verify-email', { email: email.trim(), code: code.trim() });
             navigate('/sign-in?verified=1');
           });
         }}
@@ -152,7 +148,7 @@ export function VerifyEmailPage() {
           className="link"
           onClick={() =>
             act.run(async () => {
-              await api.post('/auth/register/resend-verification', { email: email.trim() }, { auth: false });
+              await api.post('/auth/register/resend-verification', { email: email.trim() });
               setResent(true);
             })
           }

@@ -1,9 +1,9 @@
 /** Small shared pieces: error display, form fields, status badge, money, async state. */
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
-import { SvcApiError } from '../api';
+import { detailOf, SvcApiError } from '../api';
 
 export function messageOf(err: unknown): string {
-  if (err instanceof SvcApiError) return err.detail;
+  if (err instanceof SvcApiError) return detailOf(err);
   if (err instanceof Error) return err.message;
   return String(err);
 }
