@@ -50,6 +50,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [relogin, setRelogin] = useState<SessionValue['relogin']>(null);
   const meRef = useRef<Me | null>(null);
   const waiting = useRef<Promise<void> | null>(null);
+  const signingOut = useRef(false);
 
   const api = useMemo(
     () =>
@@ -65,8 +66,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           }
         },
         onSessionLost: () => {
-          // Signed out on purpose (or never signed in): nothing to wait for.
-          if (!meRef.current) return Promise.reject(new Error('Not signed in'));
+          // Signed out on purpose (or never signed in, or signing out now): nothing to wait for.
+          if (!meRef.current || signingOut.current) return Promise.reject(new Error('Not signed in'));
           waiting.current ??= new Promise<void>((resolve) => {
             setRelogin({
               email: meRef.current?.account?.email ?? '',
@@ -90,10 +91,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return m;
   }, [api]);
 
+  // Tokens first, then the caller: clearing `me` while the tokens still work would let the session
+  // be restored by a request racing the logout.
   const signOut = useCallback(async () => {
-    meRef.current = null;
-    setMe(null);
-    await api.logout().catch(() => undefined);
+    signingOut.current = true;
+    try {
+      await api.logout().catch(() => undefined);
+    } finally {
+      meRef.current = null;
+      setMe(null);
+      signingOut.current = false;
+    }
   }, [api]);
 
   const value = useMemo<SessionValue>(
