@@ -278,5 +278,5 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
     expect(await nav.getByRole('link', { name: 'Developers' }).count()).toBe(0);
     await dev.screenshot({ path: 'test-results/dashboard-shots/developer-menu-390.png', fullPage: true });
     await dev.close();
-  }, 240_000);
+  }, 420_000);
 });
