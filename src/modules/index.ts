@@ -26,6 +26,7 @@ import { esignNotificationRoutes } from './contracts/esign-notifications.routes'
 import { contractRequestsRoutes } from './contracts/requests.routes';
 import { signPageRoutes } from './contracts/sign-page.routes';
 import { customersRoutes } from './customers/customers.routes';
+import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { healthRoutes } from './health/health.routes';
 import { kycRoutes } from './kyc/kyc.routes';
 import { levelsRoutes } from './kyc/levels.routes';
@@ -112,4 +113,5 @@ export const rootModules: ModulePlugin[] = [
   signPageRoutes,
   mandatePageRoutes,
   sandboxMandateRoutes,
+  dashboardRoutes,
 ];

@@ -1,8 +1,9 @@
 /** Queries of the webhooks module; every one filters by client_id. */
-import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, like, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   clients,
+  events,
   webhookDeliveries,
   webhookDeliveryAttempts,
   webhookDestinations,
@@ -130,6 +131,7 @@ export interface DeliveryFilter {
   eventType?: string;
   destinationId?: string;
   eventId?: string;
+  transactionId?: string;
 }
 
 export async function listDeliveries(
@@ -144,6 +146,17 @@ export async function listDeliveries(
   if (f.eventType) conds.push(eq(webhookDeliveries.eventType, f.eventType));
   if (f.destinationId) conds.push(eq(webhookDeliveries.destinationId, f.destinationId));
   if (f.eventId) conds.push(eq(webhookDeliveries.eventId, f.eventId));
+  // A payment's events carry its id as the prefix of their deduplication key (payments/status.service).
+  if (f.transactionId)
+    conds.push(
+      inArray(
+        webhookDeliveries.eventId,
+        db
+          .select({ id: events.id })
+          .from(events)
+          .where(and(eq(events.clientId, clientId), like(events.dedupKey, `payment:${f.transactionId}:%`))),
+      ),
+    );
   const where = and(...conds);
   const [rows, [total]] = await Promise.all([
     db

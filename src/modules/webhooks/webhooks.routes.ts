@@ -273,11 +273,25 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
       },
     },
     async (req) => {
-      const { limit = 50, offset = 0, status, event_type, destination_id, event_id } = req.query;
+      const {
+        limit = 50,
+        offset = 0,
+        status,
+        event_type,
+        destination_id,
+        event_id,
+        transaction_id,
+      } = req.query;
       const { rows, total } = await svc.listDeliveries(
         deps,
         clientAuthOf(req).clientId,
-        { status, eventType: event_type, destinationId: destination_id, eventId: event_id },
+        {
+          status,
+          eventType: event_type,
+          destinationId: destination_id,
+          eventId: event_id,
+          transactionId: transaction_id,
+        },
         limit,
         offset,
       );

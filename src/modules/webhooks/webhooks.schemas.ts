@@ -120,6 +120,9 @@ export const DeliveriesQuery = Type.Object({
   event_type: Type.Optional(Type.String({ maxLength: 100 })),
   destination_id: Type.Optional(Uuid),
   event_id: Type.Optional(Uuid),
+  transaction_id: Type.Optional(
+    Type.String({ format: 'uuid', description: 'Only deliveries of the events of this payment' }),
+  ),
 });
 
 export const DestinationListSchema = Type.Object({

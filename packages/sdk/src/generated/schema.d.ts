@@ -17194,6 +17194,8 @@ export interface operations {
                 event_type?: string;
                 destination_id?: string;
                 event_id?: string;
+                /** @description Only deliveries of the events of this payment */
+                transaction_id?: string;
             };
             header?: never;
             path?: never;

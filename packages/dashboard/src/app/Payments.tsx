@@ -1,0 +1,74 @@
+/** Payments list: the API's filters and page, all kept in the URL. */
+import { Link, useSearchParams } from 'react-router';
+import { useSession } from '../session';
+import { ErrorBox, Field, Page, Select, useLoad } from '../ui/kit';
+import { Pager, TRANSACTION_STATUSES, type TransactionPage, TransactionTable } from './payments-shared';
+
+const FILTERS = ['status', 'project_id', 'user_id', 'page', 'page_size'] as const;
+
+export function PaymentsPage() {
+  const { api, can } = useSession();
+  const [params, setParams] = useSearchParams();
+  const query = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) ?? undefined]));
+  const key = params.toString();
+  const list = useLoad(() => api.get<TransactionPage>('/transactions', { query }), [api, key], 5000);
+
+  const setFilter = (k: string, v: string) => {
+    const next = new URLSearchParams(params);
+    if (v) next.set(k, v);
+    else next.delete(k);
+    if (k !== 'page') next.delete('page');
+    setParams(next);
+  };
+
+  return (
+    <Page
+      title="Payments"
+      actions={
+        can('payments.write') ? (
+          <Link className="button" to="/payments/new">
+            Create payment link
+          </Link>
+        ) : null
+      }
+    >
+      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <Select
+          label="Status"
+          name="status"
+          value={params.get('status') ?? ''}
+          onChange={(v) => setFilter('status', v)}
+          options={['', ...TRANSACTION_STATUSES]}
+        />
+        <Field
+          label="Project ID"
+          name="project_id"
+          value={params.get('project_id') ?? ''}
+          onChange={(v) => setFilter('project_id', v.trim())}
+        />
+        <Field
+          label="User ID"
+          name="user_id"
+          value={params.get('user_id') ?? ''}
+          onChange={(v) => setFilter('user_id', v.trim())}
+        />
+        <Select
+          label="Per page"
+          name="page_size"
+          value={params.get('page_size') ?? '10'}
+          onChange={(v) => setFilter('page_size', v === '10' ? '' : v)}
+          options={['10', '25', '50', '100', '200']}
+        />
+      </form>
+      <ErrorBox error={list.error} />
+      {list.data ? (
+        <>
+          <TransactionTable rows={list.data.transactions} />
+          <Pager p={list.data.pagination} go={(n) => setFilter('page', String(n))} />
+        </>
+      ) : list.error ? null : (
+        <p role="status">Loading…</p>
+      )}
+    </Page>
+  );
+}

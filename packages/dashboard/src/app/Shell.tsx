@@ -1,0 +1,105 @@
+/** The signed-in app: navigation by permission, the pages, and the re-login dialog over them. */
+import { useState } from 'react';
+import { NavLink, Route, Routes, useNavigate } from 'react-router';
+import { LoginForm } from '../auth/LoginForm';
+import { useSession } from '../session';
+import { Modal } from '../ui/dialogs';
+import { CustomersPage } from './Customers';
+import { DevelopersPage } from './Developers';
+import { OpcosProjectsPage } from './OpcosProjects';
+import { OverviewPage } from './Overview';
+import { CreatePaymentLinkPage } from './PaymentCreate';
+import { PaymentDetailPage } from './PaymentDetail';
+import { PaymentsPage } from './Payments';
+import { SettingsPage } from './Settings';
+import { TeamPage } from './Team';
+import { WebhooksPage } from './Webhooks';
+
+const NAV: [string, string, string][] = [
+  ['/', 'Overview', 'payments.read'],
+  ['/payments', 'Payments', 'payments.read'],
+  ['/customers', 'Customers', 'kyc.users.read'],
+  ['/opcos', 'Opcos & projects', 'opcos.read'],
+  ['/webhooks', 'Webhooks', 'webhooks.read'],
+  ['/developers', 'Developers', 'credentials.read'],
+  ['/team', 'Team', 'team.read'],
+  ['/settings', 'Settings', 'account.read'],
+];
+
+function ReloginDialog() {
+  const { relogin } = useSession();
+  if (!relogin) return null;
+  return (
+    <Modal title="Your session has ended">
+      <p>Sign in again to continue where you were. Nothing on this page is lost.</p>
+      <LoginForm email={relogin.email || undefined} onDone={relogin.done} />
+    </Modal>
+  );
+}
+
+export default function Shell() {
+  const { me, can, signOut } = useSession();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  if (!me) return null;
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">{me.client.company_name}</span>
+        {me.environment === 'sandbox' ? <span className="env">Sandbox</span> : null}
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <span className="who">
+          {me.account?.full_name} · {me.role}
+        </span>
+        <button
+          type="button"
+          className="secondary"
+          onClick={async () => {
+            await signOut();
+            navigate('/sign-in', { replace: true });
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <nav id="main-nav" aria-label="Main" className={menuOpen ? 'open' : ''}>
+        <ul>
+          {NAV.filter(([, , p]) => can(p)).map(([to, label]) => (
+            <li key={to}>
+              <NavLink to={to} end={to === '/'} onClick={() => setMenuOpen(false)}>
+                {label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Routes>
+          <Route path="/" element={<OverviewPage />} />
+          <Route path="/payments" element={<PaymentsPage />} />
+          <Route path="/payments/new" element={<CreatePaymentLinkPage />} />
+          <Route path="/payments/:id" element={<PaymentDetailPage />} />
+          <Route path="/customers" element={<CustomersPage />} />
+          <Route path="/opcos" element={<OpcosProjectsPage />} />
+          <Route path="/webhooks" element={<WebhooksPage />} />
+          <Route path="/developers" element={<DevelopersPage />} />
+          <Route path="/team" element={<TeamPage />} />
+          <Route path="/settings" element={<SettingsPage />} />
+          <Route path="*" element={<p>Page not found.</p>} />
+        </Routes>
+      </main>
+      <ReloginDialog />
+    </div>
+  );
+}

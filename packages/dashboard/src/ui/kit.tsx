@@ -1,0 +1,190 @@
+/** Small shared pieces: error display, form fields, status badge, money, async state. */
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { detailOf, SvcApiError } from '../api';
+
+export function messageOf(err: unknown): string {
+  if (err instanceof SvcApiError) return detailOf(err);
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+/** Shows the API's own message, announced to screen readers. */
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <div role="alert" className="error">
+      {messageOf(error)}
+    </div>
+  );
+}
+
+export function Field(props: {
+  label: string;
+  name: string;
+  type?: string;
+  value: string;
+  onChange(v: string): void;
+  required?: boolean;
+  autoComplete?: string;
+  inputMode?: 'numeric' | 'decimal' | 'email' | 'text' | 'url';
+  hint?: string;
+  placeholder?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        value={props.value}
+        required={props.required}
+        autoComplete={props.autoComplete}
+        inputMode={props.inputMode}
+        placeholder={props.placeholder}
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.hint ? (
+        <small id={`${id}-hint`} className="hint">
+          {props.hint}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+export function Select(props: {
+  label: string;
+  name: string;
+  value: string;
+  onChange(v: string): void;
+  options: readonly (string | [string, string])[];
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select id={id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map((o) => {
+          const [v, l] = typeof o === 'string' ? [o, o || 'Any'] : o;
+          return (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          );
+        })}
+      </select>
+    </div>
+  );
+}
+
+export function Badge({ value }: { value: string }) {
+  return <span className={`badge badge-${value.replace(/[^a-z_]/gi, '')}`}>{value}</span>;
+}
+
+export function money(amount: string, currency: string) {
+  const n = Number(amount);
+  if (!Number.isFinite(n)) return `${amount} ${currency}`;
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(n);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
+
+export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-GB') : '—');
+
+/** Loads on mount and whenever `deps` change; `reload` reruns; `pollMs` refetches quietly. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[], pollMs?: number) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists what the loader depends on
+  const run = useCallback(load, deps);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `tick` is how reload() asks for a fresh load
+  useEffect(() => {
+    let live = true;
+    const go = () =>
+      run().then(
+        (d) => {
+          if (live) {
+            setData(d);
+            setError(null);
+          }
+        },
+        (e) => live && setError(e),
+      );
+    go();
+    const timer = pollMs ? window.setInterval(go, pollMs) : undefined;
+    return () => {
+      live = false;
+      if (timer) window.clearInterval(timer);
+    };
+  }, [run, tick, pollMs]);
+  return { data, error, reload: () => setTick((t) => t + 1) };
+}
+
+/** A button that runs an action, shows "Working…" meanwhile and reports the API's error. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await fn();
+    } catch (e) {
+      setError(e);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run, setError };
+}
+
+export function Page({
+  title,
+  actions,
+  children,
+}: {
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <header className="page-head">
+        <h1 id="page-title">{title}</h1>
+        {actions ? <div className="actions">{actions}</div> : null}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** Shown once: a secret with a copy button and the warning that it will not be shown again. */
+export function SecretOnce({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="secret" role="status">
+      <p>
+        <strong>{label}</strong> — copy it now: it is shown only once.
+      </p>
+      <code data-testid="secret-value">{value}</code>
+      <button
+        type="button"
+        onClick={() =>
+          navigator.clipboard?.writeText(value).then(
+            () => setCopied(true),
+            () => undefined,
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}

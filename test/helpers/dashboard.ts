@@ -1,0 +1,48 @@
+/**
+ * Dashboard browser tests: builds the dashboard once when its build is missing or stale (the same
+ * script as `npm run build`), and checks a page with axe-core (no serious or critical violation).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const DASHBOARD_DIST = path.join(ROOT, 'packages/dashboard/dist');
+export const SHOTS_DIR = path.join(ROOT, 'test-results/dashboard-shots');
+
+export function ensureDashboardBuilt() {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--dashboard-only', '--if-stale'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+}
+
+/** Gzip bytes of the JavaScript index.html loads up front (the entry and its modulepreloads). */
+export function initialJsGzipBytes(): number {
+  const html = fs.readFileSync(path.join(DASHBOARD_DIST, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/dashboard\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  return files.reduce((n, f) => n + gzipSync(fs.readFileSync(path.join(DASHBOARD_DIST, f))).length, 0);
+}
+
+export async function expectAccessible(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(bad, `axe on ${label}`).toEqual([]);
+}
+
+/** Full-page screenshots at desktop and phone width into the gitignored test-results folder. */
+export async function screenshots(page: Page, name: string) {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(size);
+}
