@@ -224,8 +224,6 @@ async function main(): Promise<ApiBenchSummary> {
     SVC_JWT_SECRET: jwtSecret,
     SVC_DATA_KEY: dataKey,
     LOG_LEVEL: 'warn',
-    // argon2id runs on libuv's pool: one thread per core (README, configuration).
-    UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? String(os.cpus().length),
   };
   const adminUrl = process.env.DATABASE_URL;
   const engine = adminUrl ? 'postgres' : 'pglite';
