@@ -4,13 +4,12 @@
  * sandbox bank's page, no horizontal overflow on any page, and the payment's own redirect_url
  * honoured instead of the client's callback_url.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { createPaylink, createPaymentWorld, type PaymentWorld, setClient } from '../payments/fixtures';
 
 const SHOTS = process.env.CHECKOUT_SCREENSHOT_DIR;
@@ -23,17 +22,13 @@ describe.skipIf(!hasChromium)('hosted checkout at 390 px in Chromium', () => {
   let ctx: TestContext;
   let w: PaymentWorld;
   let browser: Browser;
-  let merchant: http.Server;
+  let merchant: Receiver;
   let merchantBase: string;
-  const landed: string[] = [];
 
   beforeAll(async () => {
-    merchant = http.createServer((req, res) => {
-      landed.push(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Merchant</title>');
-    });
-    await new Promise<void>((r) => merchant.listen(0, '127.0.0.1', () => r()));
-    merchantBase = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
+    // The merchant's site the payer returns to.
+    merchant = await startReceiver();
+    merchantBase = merchant.url;
     const port = await freePort();
     ctx = await createTestApp({ env: { SVC_PUBLIC_URL: `http://127.0.0.1:${port}` } });
     await ctx.app.listen({ port, host: '127.0.0.1' });
@@ -45,7 +40,7 @@ describe.skipIf(!hasChromium)('hosted checkout at 390 px in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await ctx?.close();
-    await new Promise((r) => merchant?.close(r));
+    await merchant?.close();
   });
 
   // Evaluated in the page (the test project has no DOM types).
@@ -103,7 +98,8 @@ describe.skipIf(!hasChromium)('hosted checkout at 390 px in Chromium', () => {
       await page.getByRole('button', { name: 'Approve payment', exact: true }).click();
       await page.waitForURL(`${merchantBase}/**`);
       expect(page.url()).toBe(`${merchantBase}/orders/42/paid?transaction_id=${t.transaction_id}`);
-      expect(landed).not.toContain(`/shop/return?transaction_id=${t.transaction_id}`);
+      expect(merchant.on(`/orders/42/paid?transaction_id=${t.transaction_id}`)).toHaveLength(1);
+      expect(merchant.requests.filter((r) => r.path.startsWith('/shop/'))).toEqual([]);
 
       // the link afterwards: the result page, same reference, still no overflow
       await page.goto(t.checkout_url);
