@@ -1,8 +1,8 @@
 /**
  * PATCH /recurring-payments/{id} (every editable field, invalid edits, edits in each status), the
  * sandbox `.53` amount (processing until the transaction simulate endpoint decides), the sandbox
- * `run-next` endpoint, and the run rows retry_scheduled -> processing (manual) and
- * retry_scheduled -> canceled.
+ * `run-next` endpoint, and the table rows retry_scheduled -> processing (manual),
+ * retry_scheduled -> canceled and paused -> revoked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RM } from '../../src/modules/recurring/recurring.messages';
@@ -295,7 +295,7 @@ describe('sandbox .53 and run-next', () => {
   });
 });
 
-describe('run rows from retry_scheduled', () => {
+describe('table rows not covered elsewhere', () => {
   it('retry_scheduled -> processing by POST …/retry (next_retry_at cleared), and -> canceled with the recurring payment', async () => {
     const a = await createActive(ctx, w, { amount: '10.54' });
     await settleBank(ctx, w);
@@ -320,5 +320,16 @@ describe('run rows from retry_scheduled', () => {
     await advance(ctx, w, 4 * DAY);
     await drainRecurring(ctx);
     expect((await runsOf(ctx, w, a.definition_id))[0]!.attempts).toHaveLength(2);
+  });
+
+  it('paused -> revoked when the payer revokes the mandate: the open run is canceled', async () => {
+    const d = await createActive(ctx, w);
+    expect((await post(`/recurring-payments/${d.definition_id}/pause`)).json().status).toBe('paused');
+    expect(await simulate(ctx, w, d.definition_id, 'revoke')).toMatchObject({
+      status: 'revoked',
+      status_reason: 'revoked_by_payer',
+      mandate: { status: 'revoked' },
+    });
+    expect((await runsOf(ctx, w, d.definition_id)).map((r) => r.status)).toEqual(['canceled']);
   });
 });
