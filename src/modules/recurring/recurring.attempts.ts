@@ -25,7 +25,6 @@ import {
 import { moveRun } from './recurring.transitions';
 import { autoRetryDelayHours, type FailureReason, type RunTrigger } from './runs.machine';
 
-const LAUNCH_LEASE_SECONDS = 120;
 const LINK_LIFETIME_SECONDS = 7 * 86400;
 
 export type AttemptTrigger = 'schedule' | 'on_demand' | 'auto_retry' | 'manual_retry';
@@ -42,6 +41,14 @@ export function limitCheckOf(d: DefinitionRow, runId: string | null, amount: str
     amount,
     at,
   };
+}
+
+/**
+ * Whether the mandate can be charged at `at`: authorized and before its `valid_to` (the expiry sweep
+ * may not have moved the definition yet).
+ */
+export function mandateChargeable(d: DefinitionRow, at: Date): boolean {
+  return d.mandateStatus === 'authorized' && (d.validTo === null || d.validTo > at);
 }
 
 /** Whether `amount` fits the mandate now (the caller holds the definition's row lock). */
@@ -132,12 +139,15 @@ export async function failAttempt(
   return moveRun(tx, d, r, 'fail', at, { failureReason: reason, willRetry: false, nextRetryAt: null });
 }
 
-/** Claims attempts whose launch is due (new ones, or ones a crash left half-launched). */
+/**
+ * Claims attempts whose launch is due (new ones, or ones a crash left half-launched). The lease is the
+ * idempotency stale period: a relaunch before it would find the paylink key still in flight.
+ */
 export async function claimDueLaunches(deps: Deps, limit = 20): Promise<string[]> {
   const now = deps.clock.now();
   const res = await deps.db.execute(sql`
     update recurring_attempts a
-       set launch_due_at = ${addSeconds(now, Math.max(LAUNCH_LEASE_SECONDS, deps.config.idempotencyStaleSeconds)).toISOString()}::timestamptz
+       set launch_due_at = ${addSeconds(now, deps.config.idempotencyStaleSeconds).toISOString()}::timestamptz
       from (select id from recurring_attempts
              where launch_due_at <= ${now.toISOString()}::timestamptz
              order by launch_due_at limit ${limit}

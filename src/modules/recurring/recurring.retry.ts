@@ -14,7 +14,13 @@ import { badRequest, notFound } from '../../shared/errors';
 import { runIdempotent } from '../../shared/idempotency';
 import { assertFeatureEnabled } from '../features/features';
 import { actorOf } from '../payments/paylink.service';
-import { insertAttempt, launchAttempt, startRun, withinLimits } from './recurring.attempts';
+import {
+  insertAttempt,
+  launchAttempt,
+  mandateChargeable,
+  startRun,
+  withinLimits,
+} from './recurring.attempts';
 import { assertRecurringWritable } from './recurring.machine';
 import { RM } from './recurring.messages';
 import { findDefinitionById, findRun, latestAttempt, type RunRow } from './recurring.repo';
@@ -68,6 +74,7 @@ async function retryOnce(
     // Lock order of the module: definition -> attempt -> run (the worker and listeners do the same).
     const d = (await findDefinitionById(tx, definitionId, true))!;
     assertRecurringWritable(d.status);
+    if (!mandateChargeable(d, now)) throw badRequest(RM.mandateNotAuthorized);
     const n = await latestAttempt(tx, target.id);
     if (!n) throw badRequest(RM.onlyFailedRuns);
     if (n.outcome !== 'failed') {

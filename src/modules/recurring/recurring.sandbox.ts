@@ -10,7 +10,7 @@ import type { ClientAuth } from '../../plugins/auth';
 import type { MandateCode } from '../../providers/bank/port';
 import { AppError, badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { launchAttempt } from './recurring.attempts';
+import { launchAttempt, mandateChargeable } from './recurring.attempts';
 import {
   assertRecurringTransition,
   assertRecurringWritable,
@@ -71,7 +71,7 @@ export async function runNext(deps: Deps, auth: ClientAuth, id: string) {
   sandboxOnly(deps);
   const d = await loadDefinition(deps, auth.clientId, id);
   assertRecurringWritable(d.status);
-  if (d.mandateStatus !== 'authorized') throw badRequest(RM.mandateNotAuthorized);
+  if (!mandateChargeable(d, deps.clock.now())) throw badRequest(RM.mandateNotAuthorized);
   for (const status of ['scheduled', 'retry_scheduled'] as const) {
     const [r] = await deps.db
       .select()

@@ -30,18 +30,22 @@ export const RecurringScheduleSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const RetryPolicySchema = Type.Object(
-  {
-    auto_retry: Type.Optional(Type.Boolean({ default: true })),
-    retry_after_hours: Type.Optional(
-      Type.Array(Type.Integer({ minimum: 1, maximum: 8760 }), {
-        maxItems: 5,
-        description: 'Delays of the automatic retries; default SVC_RECURRING_RETRY_HOURS',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+const retryPolicy = (patch: boolean) =>
+  Type.Object(
+    {
+      // No default on PATCH: an omitted auto_retry keeps the current value.
+      auto_retry: Type.Optional(patch ? Type.Boolean() : Type.Boolean({ default: true })),
+      retry_after_hours: Type.Optional(
+        Type.Array(Type.Integer({ minimum: 1, maximum: 8760 }), {
+          maxItems: 5,
+          description: 'Delays of the automatic retries; default SVC_RECURRING_RETRY_HOURS',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+export const RetryPolicySchema = retryPolicy(false);
+const PatchRetryPolicySchema = retryPolicy(true);
 
 export const MandateInputSchema = Type.Object(
   {
@@ -82,7 +86,7 @@ export const PatchRecurringBodySchema = Type.Object(
     amount: Type.Optional(Amount('Within the mandate')),
     schedule: Type.Optional(RecurringScheduleSchema),
     description: Type.Optional(Nullable(Type.String({ maxLength: 140 }))),
-    retry_policy: Type.Optional(RetryPolicySchema),
+    retry_policy: Type.Optional(PatchRetryPolicySchema),
     metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },

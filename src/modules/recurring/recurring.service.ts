@@ -11,7 +11,7 @@ import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { actorOf } from '../payments/paylink.service';
-import { insertAttempt, launchAttempt, withinLimits } from './recurring.attempts';
+import { insertAttempt, launchAttempt, mandateChargeable, withinLimits } from './recurring.attempts';
 import { type CreateRecurringBody, decimalLte, scheduleIssues } from './recurring.create';
 import { assertRecurringTransition, assertRecurringWritable } from './recurring.machine';
 import { RM } from './recurring.messages';
@@ -27,7 +27,14 @@ import {
   listRuns,
 } from './recurring.repo';
 import { dateOf } from './recurring.schedule';
-import { assertMoved, emitRunEvent, moveDefinition, moveRun, scheduleNextRun } from './recurring.transitions';
+import {
+  assertMoved,
+  emitRunEvent,
+  followNewCalendar,
+  moveDefinition,
+  moveRun,
+  scheduleNextRun,
+} from './recurring.transitions';
 import { toDefinitionDto, toRunDto } from './recurring.view';
 
 /** next_run_at of each definition: its scheduled run's time, or the earliest due retry. */
@@ -123,15 +130,7 @@ export async function patchRecurring(deps: Deps, auth: ClientAuth, id: string, b
         .update(recurringRuns)
         .set({ amount: set.amount, updatedAt: now })
         .where(and(eq(recurringRuns.definitionId, id), eq(recurringRuns.status, 'scheduled')));
-    if (set.schedule !== undefined) {
-      // The open scheduled run follows the new calendar.
-      const open = await tx
-        .select()
-        .from(recurringRuns)
-        .where(and(eq(recurringRuns.definitionId, id), eq(recurringRuns.status, 'scheduled')));
-      for (const r of open) await moveRun(tx, moved, r, 'skip', now);
-      if (open.length === 0) await scheduleNextRun(tx, moved, now);
-    }
+    if (set.schedule !== undefined) await followNewCalendar(tx, moved, now);
     await recordActivity(tx, {
       clientId: auth.clientId,
       action: 'recurring_payment.updated',
@@ -227,7 +226,7 @@ export async function createOnDemandRun(
       const out = await deps.db.transaction(async (tx) => {
         const d = await lockDefinition(tx, auth.clientId, id);
         assertRecurringWritable(d.status);
-        if (d.mandateStatus !== 'authorized') throw badRequest(RM.mandateNotAuthorized);
+        if (!mandateChargeable(d, now)) throw badRequest(RM.mandateNotAuthorized);
         if (d.status !== 'active') throw badRequest(RM.actionNotAllowed(d.status));
         const n = normalizeAmount(body.amount, d.currency);
         if (!n.ok)

@@ -236,6 +236,52 @@ export async function scheduleNextRun(tx: Tx, def: DefinitionRow, at: Date): Pro
   return run;
 }
 
+/**
+ * After PATCH schedule: the open scheduled run moves to the new calendar's first slot after the last
+ * earlier scheduled run (not before today), keeping its id; when the new calendar has no slot left it
+ * is skipped, which completes the definition. Without an open run, the next one is scheduled.
+ */
+export async function followNewCalendar(tx: Tx, d: DefinitionRow, at: Date): Promise<void> {
+  const [open] = await tx
+    .select()
+    .from(recurringRuns)
+    .where(
+      and(
+        eq(recurringRuns.definitionId, d.id),
+        eq(recurringRuns.kind, 'scheduled'),
+        eq(recurringRuns.status, 'scheduled'),
+      ),
+    )
+    .for('update');
+  if (!open) {
+    await scheduleNextRun(tx, d, at);
+    return;
+  }
+  const [prev] = await tx
+    .select({ scheduledFor: recurringRuns.scheduledFor })
+    .from(recurringRuns)
+    .where(
+      and(
+        eq(recurringRuns.definitionId, d.id),
+        eq(recurringRuns.kind, 'scheduled'),
+        sql`${recurringRuns.id} <> ${open.id}::uuid`,
+      ),
+    )
+    .orderBy(desc(recurringRuns.scheduledFor))
+    .limit(1);
+  // The open run already counts in scheduled_count.
+  const slot = d.schedule && nextSlot(d.schedule, prev?.scheduledFor ?? null, at, d.scheduledCount - 1);
+  if (!slot) {
+    await moveRun(tx, d, open, 'skip', at);
+    return;
+  }
+  if (slot.getTime() !== open.scheduledFor.getTime())
+    await tx
+      .update(recurringRuns)
+      .set({ scheduledFor: slot, updatedAt: at, version: open.version + 1 })
+      .where(eq(recurringRuns.id, open.id));
+}
+
 const AUTOMATIC_ACTOR: Actor = { actorType: null, actorAccountId: null };
 
 export function assertMoved<T>(row: T | null): T {

@@ -15,6 +15,7 @@ import {
   failAttempt,
   insertAttempt,
   launchAttempt,
+  mandateChargeable,
   startRun,
   withinLimits,
 } from './recurring.attempts';
@@ -57,7 +58,7 @@ export async function startScheduledRun(
       await moveRun(tx, d, r, 'skip', now);
       return true;
     }
-    if (d.status !== 'active' || (d.validTo && d.validTo <= now)) return null;
+    if (d.status !== 'active' || !mandateChargeable(d, now)) return null;
     if (!(await withinLimits(tx, d, r.id, r.amount, now))) {
       await moveRun(tx, d, r, 'limit_exceeded', now, {
         failureReason: 'mandate_limit_exceeded',
@@ -84,7 +85,8 @@ export async function startAutoRetry(
     if (!p) return null;
     const { d, r } = p;
     if (r.status !== 'retry_scheduled' || (!force && (r.nextRetryAt ?? now) > now)) return null;
-    if (d.status !== 'active') return null; // paused: the retry waits for resume
+    // Paused: the retry waits for resume; past valid_to: the expiry sweep cancels it.
+    if (d.status !== 'active' || !mandateChargeable(d, now)) return null;
     const n = await latestAttempt(tx, r.id);
     if (!n) return null;
     if (n.outcome !== 'failed') return null;

@@ -5,7 +5,7 @@
  * POST /sandbox/transactions/{id}/simulate), `.54` insufficient funds every time, anything else completed.
  * Every outcome is a signed notification through the service's real route.
  */
-import { and, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { sandboxBankMandatePayments, sandboxBankMandates, sandboxBankSessions } from '../../db/schema/index';
 import { addSeconds } from '../../shared/clock';
 import { newId, randomToken } from '../../shared/ids';
@@ -172,7 +172,14 @@ export class SandboxMandates implements MandateNetwork {
         .select()
         .from(sandboxBankMandatePayments)
         .where(
-          and(isNotNull(sandboxBankMandatePayments.settleAt), lte(sandboxBankMandatePayments.settleAt, now)),
+          and(
+            isNotNull(sandboxBankMandatePayments.settleAt),
+            lte(sandboxBankMandatePayments.settleAt, now),
+            // A crash between recording the payment and reporting it `processing` leaves the session
+            // `initiated`: settling it then would skip `processing`; the relaunch reports it first.
+            sql`exists (select 1 from sandbox_bank_sessions s
+                         where s.ref_id = ${sandboxBankMandatePayments.refId} and s.provider_status <> 'initiated')`,
+          ),
         )
         .orderBy(sandboxBankMandatePayments.settleAt)
         .limit(limit)
@@ -190,6 +197,9 @@ export class SandboxMandates implements MandateNetwork {
       return rows;
     });
     for (const p of claimed) {
+      // Like a real bank that re-delivers until acknowledged: `processing` again first, in case a crash
+      // lost its first delivery (a pending payment cannot complete directly; a repeat changes nothing).
+      await this.bank.notify({ refId: p.refId, transferId: null, providerStatus: 'processing' });
       if (p.outcome) await this.bank.simulate(p.refId, p.outcome);
       await this.db
         .update(sandboxBankMandatePayments)
