@@ -16,7 +16,7 @@ import { freePort } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { setMainWebhook } from '../helpers/webhooks';
 import { createKycWorld } from '../kyc/fixtures';
-import { api, putPolicy, rule, submit } from './fixtures';
+import { api, type Json, putPolicy, rule, submit } from './fixtures';
 
 describe.skipIf(!hasChromium)('hosted remediation page in Chromium', () => {
   let ctx: TestContext;
@@ -121,20 +121,32 @@ describe.skipIf(!hasChromium)('hosted remediation page in Chromium', () => {
     }
   });
 
-  it('identity_reverification: the page links to the verification, whose result moves the transaction on', async () => {
+  /** A user's transaction, put in review (sandbox prefix) and then AWAITING_USER by a reviewer. */
+  async function awaitingUser(type: string, counterparty?: Record<string, unknown>) {
     const w = await createKycWorld(ctx, { clientId: owner.clientId });
     const t = await submit(ctx, owner, {
-      client_reference: `sim_review_id_${Date.now()}`,
+      client_reference: `sim_review_${type}_${Date.now()}`,
       customer: undefined,
       user_id: w.userId,
+      ...(counterparty ? { counterparty } : {}),
     });
-    const aw = (
-      await api(ctx)('POST', `/monitoring/transactions/${t.monitored_transaction_id}/review`, owner, {
+    const res = await api(ctx)(
+      'POST',
+      `/monitoring/transactions/${t.monitored_transaction_id}/review`,
+      owner,
+      {
         decision: 'AWAITING_USER',
-        remediation_type: 'identity_reverification',
-        note: 'Please verify again',
-      })
-    ).json();
+        remediation_type: type,
+        note: 'The customer must act',
+      },
+    );
+    return res.json() as { monitored_transaction_id: string; remediation_url: string; remediation: Json };
+  }
+  const current = async (id: string) =>
+    (await api(ctx)('GET', `/monitoring/transactions/${id}`, owner)).json();
+
+  it('identity_reverification: the page links to the verification, whose result moves the transaction on', async () => {
+    const aw = await awaitingUser('identity_reverification');
     const page = await browser.newPage();
     try {
       await page.goto(aw.remediation_url);
@@ -144,10 +156,7 @@ describe.skipIf(!hasChromium)('hosted remediation page in Chromium', () => {
       await page.getByLabel('Approved').check();
       await page.getByRole('button', { name: 'Submit verification' }).click();
       await page.getByRole('heading', { level: 1 }).waitFor();
-      const got = (
-        await api(ctx)('GET', `/monitoring/transactions/${t.monitored_transaction_id}`, owner)
-      ).json();
-      expect(got).toMatchObject({
+      expect(await current(aw.monitored_transaction_id)).toMatchObject({
         decision: 'IN_REVIEW',
         remediation_status: 'submitted',
         remediation: { answers: { verification_status: 'approved' } },
@@ -158,23 +167,10 @@ describe.skipIf(!hasChromium)('hosted remediation page in Chromium', () => {
   });
 
   it('wallet_ownership: the page links to the wallet proof page, whose verified proof moves it on', async () => {
-    const w = await createKycWorld(ctx, { clientId: owner.clientId });
-    const t = await submit(ctx, owner, {
-      client_reference: `sim_review_wallet_${Date.now()}`,
-      customer: undefined,
-      user_id: w.userId,
-      counterparty: {
-        name: 'Own wallet',
-        wallet: { chain: 'ethereum', address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' },
-      },
+    const aw = await awaitingUser('wallet_ownership', {
+      name: 'Own wallet',
+      wallet: { chain: 'ethereum', address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' },
     });
-    const aw = (
-      await api(ctx)('POST', `/monitoring/transactions/${t.monitored_transaction_id}/review`, owner, {
-        decision: 'AWAITING_USER',
-        remediation_type: 'wallet_ownership',
-        note: 'Prove the wallet',
-      })
-    ).json();
     const page = await browser.newPage();
     try {
       await page.goto(aw.remediation_url);
@@ -182,10 +178,7 @@ describe.skipIf(!hasChromium)('hosted remediation page in Chromium', () => {
       await page.getByRole('link', { name: 'Prove wallet ownership' }).click();
       await page.getByRole('button', { name: 'Sign with the sandbox test key' }).click();
       await page.getByRole('heading', { name: 'Wallet verified' }).waitFor();
-      const got = (
-        await api(ctx)('GET', `/monitoring/transactions/${t.monitored_transaction_id}`, owner)
-      ).json();
-      expect(got).toMatchObject({
+      expect(await current(aw.monitored_transaction_id)).toMatchObject({
         decision: 'IN_REVIEW',
         remediation_status: 'submitted',
         remediation: {
