@@ -12,6 +12,7 @@ import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { findClient } from '../kyc/verification.repo';
+import { lockOwnershipInTx } from '../screening/ownership.service';
 import {
   type Decision,
   decideRemediationExpiry,
@@ -53,6 +54,11 @@ const target = (r: MonitoredTransactionRow) => ({
 });
 
 async function lockRow(tx: DbOrTx, clientId: string, id: string) {
+  // An ownership request's outcome locks the request, then the transaction (monitoring.listeners.ts):
+  // take them in that same order so a review and a proof never deadlock.
+  const peek = await findMonitored(tx, clientId, id);
+  if (peek?.remediationOwnershipRequestId)
+    await lockOwnershipInTx(tx, clientId, peek.remediationOwnershipRequestId);
   const row = await findMonitored(tx, clientId, id, true);
   if (!row) throw notFound(MM.notFound);
   return row;

@@ -272,6 +272,11 @@ export async function submitProof(deps: D, auth: ClientAuth, id: string, input: 
   return toOwnershipView(res.row, deps.config.publicUrl);
 }
 
+/** Locks a request in the caller's transaction (another area orders its locks after it). */
+export async function lockOwnershipInTx(tx: DbOrTx, clientId: string, id: string) {
+  return findOwnership(tx, clientId, id, true);
+}
+
 /** Cancels a request that is still open, in the caller's transaction (another area revoked its need). */
 export async function cancelOwnershipInTx(tx: DbOrTx, clientId: string, id: string, now: Date) {
   const r = await findOwnership(tx, clientId, id, true);
