@@ -93,6 +93,10 @@ export interface Config {
   screeningProvider: 'simulator' | 'none';
   /** Wallet screening: wait inside POST /screening/wallet before answering `pending`. */
   screeningSyncTimeoutMs: number;
+  /** Monitoring reuses a completed counterparty wallet screening younger than this; 0 screens every time. */
+  monitoringWalletMaxAgeSeconds: number;
+  /** Largest document a customer may upload with a source_of_funds remediation. */
+  remediationMaxDocumentBytes: number;
   /** Wallet screening: re-screen interval of monitored wallets. */
   screeningRescreenHours: number;
   /** Sandbox: delay before the `5555` screening completes through the signed route. */
@@ -309,6 +313,13 @@ export function loadConfig(env: Env = process.env): Config {
       environment === 'sandbox' ? 'simulator' : 'none',
     ),
     screeningSyncTimeoutMs: r.int('SVC_SCREENING_SYNC_TIMEOUT_MS', 5000, 0, 60000),
+    monitoringWalletMaxAgeSeconds: r.int('SVC_MONITORING_WALLET_MAX_AGE_SECONDS', 86400, 0, 604800),
+    remediationMaxDocumentBytes: r.int(
+      'SVC_REMEDIATION_MAX_DOCUMENT_BYTES',
+      10 * 1024 * 1024,
+      1,
+      50 * 1024 * 1024,
+    ),
     screeningRescreenHours: r.int('SVC_SCREENING_RESCREEN_HOURS', 24, 1, 24 * 365),
     sandboxScreeningDelaySeconds: r.int('SVC_SANDBOX_SCREENING_DELAY_SECONDS', 5, 0, 86400),
     walletOwnershipTtlSeconds: r.int('SVC_WALLET_OWNERSHIP_TTL_SECONDS', 86400, 300, 604800),

@@ -3,8 +3,7 @@
  * (velocity_count, velocity_amount, structuring) count the same customer's transactions inside the
  * window, this one included, and nobody else's.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { registerWalletRiskLookup } from '../../src/modules/monitoring/monitoring.context';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAGIC_ADDRESSES } from '../../src/modules/screening/magic-addresses';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
@@ -19,7 +18,7 @@ beforeAll(async () => {
   owner = await createTestClient(ctx);
 });
 afterAll(() => ctx.close());
-afterEach(() => registerWalletRiskLookup(null));
+const magic = (suffix: string) => MAGIC_ADDRESSES.ethereum[suffix as '9999'] as string;
 
 const at = (hoursAgo: number) => new Date(ctx.clock.now().getTime() - hoursAgo * HOUR).toISOString();
 const only = (r: Json) => putPolicy(ctx, owner, { rules: [r] });
@@ -145,7 +144,7 @@ describe('rule types', () => {
     expect(hitIds(await submit(ctx, owner, { payment_method: undefined }))).toEqual([]);
   });
 
-  it('counterparty_wallet_risk: at or above the level; pending or unknown counts as a review', async () => {
+  it('counterparty_wallet_risk: at or above the level; pending, failed or unknown counts as a review', async () => {
     await only(
       rule(
         'wallet',
@@ -154,48 +153,75 @@ describe('rule types', () => {
         { action: 'require_user', remediation_type: 'wallet_ownership' },
       ),
     );
-    const wallet = { chain: 'ethereum', address: '0x52908400098527886E0F7030069857D2E4169EE7' };
-    const cp = (suffix: string) => ({ counterparty: { name: `W ${suffix}`, wallet } });
+    const cp = (suffix: string) => ({
+      counterparty: { name: `W ${suffix}`, wallet: { chain: 'ethereum', address: magic(suffix) } },
+    });
     expect(hitIds(await submit(ctx, owner, {}))).toEqual([]); // no wallet
-    let risk: Json = { status: 'pending' };
-    registerWalletRiskLookup(async () => risk as never);
-    const pending = await submit(ctx, owner, cp('p'));
-    expect(pending.rule_hits[0]).toMatchObject({ rule_id: 'wallet', action: 'review' });
-    expect(pending.decision).toBe('IN_REVIEW');
-    risk = { status: 'completed', level: 'unknown' };
-    expect((await submit(ctx, owner, cp('u'))).decision).toBe('IN_REVIEW');
-    risk = { status: 'completed', level: 'medium' };
-    expect(hitIds(await submit(ctx, owner, cp('m')))).toEqual([]);
-    risk = { status: 'completed', level: 'severe', screeningId: '0190a4c2-7d2e-7a51-8d34-5b2c1f3e9a10' };
-    const severe = await submit(ctx, owner, cp('s'));
-    expect(severe.wallet_screening_id).toBe('0190a4c2-7d2e-7a51-8d34-5b2c1f3e9a10');
+    for (const suffix of ['5555', '6666', '4444']) {
+      const t = await submit(ctx, owner, cp(suffix));
+      expect(t.rule_hits[0]).toMatchObject({ rule_id: 'wallet', action: 'review' });
+      expect(t.decision).toBe('IN_REVIEW');
+      expect(t.wallet_screening_id).toEqual(expect.any(String));
+    }
+    expect(hitIds(await submit(ctx, owner, cp('7777')))).toEqual([]); // medium < high
+    const severe = await submit(ctx, owner, cp('9999'));
+    expect(hitIds(severe)).toEqual(['wallet']);
     expect(severe.decision).toBe('AWAITING_USER');
-    expect(severe.remediation).toMatchObject({ type: 'wallet_ownership', status: 'pending' });
+    expect(severe.remediation).toMatchObject({
+      type: 'wallet_ownership',
+      status: 'pending',
+      ownership_request_id: expect.any(String),
+    });
   });
 
-  it("counterparty_wallet_risk reads the client's own wallet screening when no lookup is registered", async () => {
+  it('monitoring screens the counterparty wallet itself (trigger monitoring), reusing a fresh screening', async () => {
     await only(rule('wallet', 'counterparty_wallet_risk', { min_risk_level: 'high' }));
-    const severe = MAGIC_ADDRESSES.ethereum['9999'] as string;
-    const medium = MAGIC_ADDRESSES.ethereum['7777'] as string;
-    const cp = (address: string) => ({
-      counterparty: { name: `W ${address.slice(-4)}`, wallet: { chain: 'ethereum', address } },
-    });
-    // Never screened: counts as pending, so a review.
-    const unscreened = await submit(ctx, owner, cp(severe));
-    expect(unscreened.rule_hits[0]).toMatchObject({ rule_id: 'wallet', action: 'review' });
-    for (const address of [severe, medium]) {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/v1/screening/wallet',
+    const cp = { counterparty: { name: 'W 3333', wallet: { chain: 'ethereum', address: magic('3333') } } };
+    // Never screened before: monitoring starts the screening; 3333 is low at first.
+    const first = await submit(ctx, owner, cp);
+    expect(hitIds(first)).toEqual([]);
+    const screening = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/screening/wallet/${first.wallet_screening_id}`,
         headers: owner.headers,
-        payload: { chain: 'ethereum', address },
-      });
-      expect(res.statusCode).toBe(201);
-    }
-    const hit = await submit(ctx, owner, cp(severe));
-    expect(hitIds(hit)).toEqual(['wallet']);
-    expect(hit.wallet_screening_id).toEqual(expect.any(String));
-    expect(hitIds(await submit(ctx, owner, cp(medium)))).toEqual([]);
+      })
+    ).json();
+    expect(screening).toMatchObject({ status: 'completed', risk_level: 'low', trigger: 'monitoring' });
+    // Younger than SVC_MONITORING_WALLET_MAX_AGE_SECONDS (1 day): the same screening answers.
+    ctx.clock.advance(23 * HOUR);
+    owner = await createTestClient(ctx, { clientId: owner.clientId }); // a token valid at the new time
+    expect((await submit(ctx, owner, cp)).wallet_screening_id).toBe(first.wallet_screening_id);
+    // Older: a new screening, and 3333 is high on a re-screen.
+    ctx.clock.advance(2 * HOUR);
+    owner = await createTestClient(ctx, { clientId: owner.clientId });
+    const later = await submit(ctx, owner, cp);
+    expect(later.wallet_screening_id).not.toBe(first.wallet_screening_id);
+    expect(hitIds(later)).toEqual(['wallet']);
+    // The policy test reads the latest screening and starts none.
+    const probe = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/policy/test',
+      headers: owner.headers,
+      payload: {
+        transaction: {
+          direction: 'outbound',
+          amount: '10',
+          currency: 'EUR',
+          customer: { external_id: 'probe', name: 'Probe' },
+          counterparty: { name: 'W new', wallet: { chain: 'ethereum', address: magic('8888') } },
+        },
+      },
+    });
+    expect(probe.json()).toMatchObject({ decision: 'IN_REVIEW' }); // never screened: pending
+    const wallets = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/screening/wallets?q=${magic('8888')}`,
+        headers: owner.headers,
+      })
+    ).json();
+    expect(wallets.total).toBe(0);
   });
 
   it('skips disabled rules', async () => {

@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
-import { createdAt, idColumn, ts, updatedAt } from './columns';
+import { bytea, createdAt, idColumn, ts, updatedAt } from './columns';
 
 /**
  * Every version of a client's monitoring policy (named-areas.md section 2). PUT inserts version + 1;
@@ -79,7 +79,11 @@ export const monitoredTransactions = pgTable(
     remediationExpiresAt: ts('remediation_expires_at'),
     remediationSubmittedAt: ts('remediation_submitted_at'),
     remediationRevokedAt: ts('remediation_revoked_at'),
-    remediationAnswers: jsonb('remediation_answers').$type<Record<string, string> | null>(),
+    remediationAnswers: jsonb('remediation_answers').$type<Record<string, unknown> | null>(),
+    /** identity_reverification: the KYC/KYB verification link issued for it (modules/kyc). */
+    remediationVerificationId: uuid('remediation_verification_id'),
+    /** wallet_ownership: the section 3 ownership request opened for counterparty.wallet. */
+    remediationOwnershipRequestId: uuid('remediation_ownership_request_id'),
     policyVersion: integer('policy_version').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -91,10 +95,42 @@ export const monitoredTransactions = pgTable(
     index('monitored_tx_client_subject_occurred_idx').on(t.clientId, t.subjectKey, t.occurredAt),
     index('monitored_tx_client_decision_created_idx').on(t.clientId, t.decision, desc(t.createdAt)),
     uniqueIndex('monitored_tx_remediation_token_uq').on(t.remediationToken),
+    // The verification and ownership outcomes find the remediation they move on.
+    index('monitored_tx_remediation_verification_idx')
+      .on(t.remediationVerificationId)
+      .where(sql`remediation_verification_id is not null`),
+    index('monitored_tx_remediation_ownership_idx')
+      .on(t.remediationOwnershipRequestId)
+      .where(sql`remediation_ownership_request_id is not null`),
     index('monitored_tx_remediation_due_idx')
       .on(t.remediationExpiresAt)
       .where(sql`remediation_status = 'pending' and decision = 'AWAITING_USER'`),
   ],
+);
+
+/**
+ * The optional document of a source_of_funds remediation, kept in the database (bytea) like ticket
+ * attachments: it commits with the submission, every node reads it, the backup covers it.
+ */
+export const monitoringRemediationDocuments = pgTable(
+  'monitoring_remediation_documents',
+  {
+    id: idColumn('id'),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    monitoredTransactionId: uuid('monitored_transaction_id')
+      .notNull()
+      .references(() => monitoredTransactions.id),
+    fileName: text('file_name').notNull(),
+    /** Decided from the bytes (magic numbers / UTF-8 text), never taken from the uploader. */
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    content: bytea('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('monitoring_remediation_documents_tx_idx').on(t.monitoredTransactionId)],
 );
 
 /** Reviewer decisions with their notes, oldest first. */

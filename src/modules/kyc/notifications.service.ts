@@ -30,6 +30,7 @@ import {
   type SessionRow,
   updateRecordIfOlder,
 } from './verification.repo';
+import { runVerificationListeners } from './verification-listeners';
 
 export function verifyVerificationNotification(
   deps: Deps,
@@ -154,6 +155,7 @@ export async function applyVerificationResult(
         });
     if (!record) return { applied: false, record: existing ?? null };
     await followRecords(tx, deps, session, record, source);
+    await runVerificationListeners(tx, session, record, deps.clock.now());
     return { applied: true, record };
   });
 }

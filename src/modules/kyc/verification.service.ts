@@ -81,7 +81,7 @@ function subjectOf(kind: VerificationKind, row: UserRow | BusinessRow) {
 /** POST /kyc/users/{id}/verification-link and POST /kyb/businesses/{id}/verification-link. */
 export async function createVerificationLink(
   deps: Deps,
-  auth: ClientAuth,
+  auth: Pick<ClientAuth, 'clientId'>,
   kind: VerificationKind,
   subjectId: string,
   input: LinkInput,
@@ -161,6 +161,20 @@ export async function createVerificationLink(
     verification_url: verificationUrl(deps, session.token),
     expires_at: session.expiresAt.toISOString(),
     status: 'pending' as const,
+  };
+}
+
+/** A link's state for another area's page (monitoring's remediation page); null when unknown. */
+export async function verificationLinkState(deps: Pick<Deps, 'db' | 'clock' | 'config'>, id: string) {
+  const session = await findSession(deps.db, id);
+  if (!session) return null;
+  const record = await findRecordBySession(deps.db, session.id);
+  const open = session.status === 'pending' && !session.submittedAt && session.expiresAt > deps.clock.now();
+  return {
+    verification_id: session.id,
+    verification_url: open ? verificationUrl(deps, session.token) : null,
+    expires_at: session.expiresAt.toISOString(),
+    record_status: record?.status ?? null,
   };
 }
 

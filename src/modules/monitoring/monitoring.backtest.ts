@@ -9,7 +9,7 @@ import { DECISIONS } from './monitoring.evaluate';
 import { type PolicyInput, parsePolicy } from './monitoring.policy';
 import { recentForBacktest } from './monitoring.repo';
 import type { TransactionInput } from './monitoring.schemas';
-import { evaluateTx } from './monitoring.service';
+import { evaluateTx, prescreen } from './monitoring.service';
 import { amountView } from './monitoring.view';
 
 export const BACKTEST_DAYS = 90;
@@ -19,7 +19,7 @@ export const BACKTEST_MAX_RECORDS = 5000;
 const zeroCounts = () => Object.fromEntries(DECISIONS.map((d) => [d, 0])) as Record<string, number>;
 
 export async function backtestPolicy(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>,
   clientId: string,
   input: { policy: PolicyInput },
 ) {
@@ -46,7 +46,8 @@ export async function backtestPolicy(
     } as unknown as TransactionInput;
     const n = await normalizeTx(deps.db, clientId, t, now, ['record', r.id], r.clientReference);
     n.amount = r.amount;
-    const ev = await evaluateTx(deps, deps.db, clientId, n, policy, r.clientReference, r.id);
+    const pre = await prescreen(deps, clientId, n, policy, 'read');
+    const ev = await evaluateTx(deps, deps.db, clientId, n, policy, r.clientReference, r.id, pre);
     counts[ev.decision] = (counts[ev.decision] ?? 0) + 1;
     current[r.decision] = (current[r.decision] ?? 0) + 1;
     if (ev.decision !== r.decision)

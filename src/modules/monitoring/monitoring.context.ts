@@ -141,26 +141,15 @@ export function partiesOf(n: NormalizedTx): ScreenedParty[] {
   return parties;
 }
 
-/** Looks up (or starts) the wallet screening of a counterparty wallet (section 3); null: none available. */
-export type WalletRiskLookup = (
-  clientId: string,
-  wallet: { chain: string; address: string },
-) => Promise<(WalletRisk & { screeningId?: string }) | null>;
-
-let registeredLookup: WalletRiskLookup | null = null;
-
-/** Replaces the default lookup (the client's own wallet screening, section 3); tests plug fixed answers in here. */
-export function registerWalletRiskLookup(fn: WalletRiskLookup | null): void {
-  registeredLookup = fn;
-}
-export const walletRiskLookup = (): WalletRiskLookup | null => registeredLookup;
+/** The counterparty wallet's risk, resolved before evaluation (wallet screening, section 3); null: none. */
+export type ResolvedWalletRisk = (WalletRisk & { screeningId?: string }) | null;
 
 export function evalContextOf(
   db: DbOrTx,
   clientId: string,
   n: NormalizedTx,
   excludeId: string | null,
-  walletRisk: WalletRiskLookup | null,
+  walletRisk: ResolvedWalletRisk | undefined,
 ): EvalContext & { walletScreeningId(): string | null } {
   const h = historyOf(db, clientId, n.subjectKey, excludeId);
   let facts: Promise<CustomerFacts> | null = null;
@@ -174,11 +163,9 @@ export function evalContextOf(
       return facts;
     },
     async walletRisk() {
-      const w = n.input.counterparty.wallet;
-      if (!w || !walletRisk) return null;
-      const risk = await walletRisk(clientId, w);
-      screeningId = risk?.screeningId ?? null;
-      return risk;
+      if (!n.input.counterparty.wallet || !walletRisk) return null;
+      screeningId = walletRisk.screeningId ?? null;
+      return walletRisk;
     },
     walletScreeningId: () => screeningId,
   };

@@ -7,7 +7,9 @@ export const MM = {
   sameDecision: 'Decision must differ from the current decision',
   clearSanctions: 'Clear the sanctions match before approving',
   screeningNotConfigured: 'Screening provider is not configured',
+  screeningUnavailable: 'Screening provider is unavailable',
   remediationNotFound: 'Remediation not found',
+  documentNotFound: 'Document not found',
   noPendingRemediation: 'Monitored transaction has no pending remediation',
   sandboxForced: 'Sandbox forced outcome',
 } as const;

@@ -11,6 +11,11 @@ export interface RemediationView {
   counterpartyName: string;
   expiresAt: Date;
   wallet: { chain: string; address: string } | null;
+  /** identity_reverification: the KYC/KYB link (url null once used or expired) and its result so far. */
+  verification: { url: string | null; recordStatus: string | null } | null;
+  /** wallet_ownership: the wallet proof page of the ownership request and its status. */
+  ownership: { proofUrl: string; status: string } | null;
+  maxDocumentBytes: number;
 }
 
 const secureLabel = 'Secure review';
@@ -33,9 +38,11 @@ const SOURCE_LABELS: Record<string, string> = {
   other: 'Other',
 };
 
-function questions(v: RemediationView) {
-  if (v.type === 'source_of_funds')
-    return html`<div class="field">
+const ACCEPT = '.pdf,.png,.jpg,.jpeg,.txt,.csv,.json,.log';
+const megabytes = (n: number) => `${Math.floor((n / 1024 / 1024) * 10) / 10} MB`;
+
+function sourceOfFunds(v: RemediationView) {
+  return html`<div class="field">
 <label for="source">Where do the funds come from?</label>
 <select id="source" name="source" required>
 <option value="">Choose…</option>
@@ -45,12 +52,36 @@ ${SOURCES.map((s) => html`<option value="${s}">${SOURCE_LABELS[s]}</option>`)}
 <div class="field">
 <label for="explanation">Explain the origin of the funds</label>
 <textarea id="explanation" name="explanation" maxlength="2000" rows="4" required></textarea>
+</div>
+<div class="field">
+<label for="document">Supporting document (optional)</label>
+<input type="file" id="document" name="document" accept="${ACCEPT}">
+<p class="hint">PDF, PNG, JPEG or a text file (TXT, CSV, JSON, LOG), up to ${megabytes(v.maxDocumentBytes)}.</p>
 </div>`;
-  if (v.type === 'wallet_ownership')
-    return html`<p class="lead">Confirm that you control the wallet ${v.wallet ? `${v.wallet.chain} ${v.wallet.address}` : ''}. The merchant may ask you to prove it by signing a message.</p>
-<div class="field"><label class="bank" for="confirm"><input type="checkbox" id="confirm" name="confirm" value="on" required><span class="txt"><strong>I control this wallet</strong></span></label></div>`;
-  return html`<p class="lead">Confirm your identity details are still correct. The merchant will send you a new verification link if needed.</p>
-<div class="field"><label class="bank" for="confirm"><input type="checkbox" id="confirm" name="confirm" value="on" required><span class="txt"><strong>My identity details are up to date</strong></span></label></div>`;
+}
+
+function identity(v: RemediationView) {
+  const link = v.verification?.url
+    ? html`<p><a class="btn btn-secondary" id="verification-link" href="${v.verification.url}">Verify your identity</a></p>`
+    : html`<p class="lead" id="verification-state">${
+        v.verification?.recordStatus
+          ? 'Your verification was received.'
+          : 'The verification link is not available. The merchant will contact you.'
+      }</p>`;
+  return html`<p class="lead">Verify your identity again with the secure verification page. When the verification is finished, the merchant reviews this transaction.</p>
+${link}
+<div class="field"><label class="bank" for="confirm"><input type="checkbox" id="confirm" name="confirm" value="on" required><span class="txt"><strong>I have completed the verification</strong></span></label></div>`;
+}
+
+/** wallet_ownership has no form: the proof's outcome moves the remediation on. */
+function walletProof(v: RemediationView) {
+  const wallet = v.wallet ? `${v.wallet.chain} ${v.wallet.address}` : '';
+  return html`<p class="lead">Prove that you control the wallet <span class="mono">${wallet}</span>. When the proof is done, the merchant reviews this transaction.</p>
+${
+  v.ownership && (v.ownership.status === 'pending' || v.ownership.status === 'verifying')
+    ? html`<p><a class="btn btn-primary" id="wallet-proof-link" href="${v.ownership.proofUrl}">Prove wallet ownership</a></p>`
+    : html`<p class="lead" id="wallet-proof-state">The wallet proof is not available. The merchant will contact you.</p>`
+}`;
 }
 
 const TITLES: Record<string, string> = {
@@ -72,10 +103,14 @@ export function remediationPage(v: RemediationView, error?: string): string {
 <section class="card" aria-labelledby="rem-h">
 <h1 id="rem-h">${TITLES[v.type] ?? 'More information needed'}</h1>
 ${error ? html`<div class="alert alert-error" role="alert" id="rem-error">${error}</div>` : ''}
-<form method="post" action="/remediate/${v.token}" class="stack">
-${questions(v)}
+${
+  v.type === 'wallet_ownership'
+    ? walletProof(v)
+    : html`<form method="post" action="/remediate/${v.token}" enctype="multipart/form-data" class="stack">
+${v.type === 'source_of_funds' ? sourceOfFunds(v) : identity(v)}
 <button type="submit" class="btn btn-primary">Submit</button>
-</form>
+</form>`
+}
 </section>`;
   return layout({
     title: 'More information needed',

@@ -1,5 +1,5 @@
 /** The queries of transaction monitoring (Drizzle). Every query filters by client_id. */
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import {
   type MonitoredTransactionInsert,
@@ -125,6 +125,43 @@ export async function updateIfDecision(
     .where(and(eq(mt.id, id), eq(mt.decision, from)))
     .returning();
   return r ?? null;
+}
+
+/** Records the verification link of a still-current identity_reverification remediation. */
+export async function setRemediationVerification(
+  db: DbOrTx,
+  id: string,
+  token: string,
+  verificationId: string,
+): Promise<MonitoredTransactionRow | null> {
+  const [r] = await db
+    .update(mt)
+    .set({ remediationVerificationId: verificationId })
+    .where(and(eq(mt.id, id), eq(mt.remediationToken, token), isNull(mt.remediationVerificationId)))
+    .returning();
+  return r ?? null;
+}
+
+/** Pending remediations waiting on a verification or an ownership request, locked. */
+export async function lockAwaitingRemediations(
+  db: DbOrTx,
+  clientId: string,
+  link: { verificationId: string } | { ownershipRequestId: string },
+): Promise<MonitoredTransactionRow[]> {
+  return db
+    .select()
+    .from(mt)
+    .where(
+      and(
+        eq(mt.clientId, clientId),
+        'verificationId' in link
+          ? eq(mt.remediationVerificationId, link.verificationId)
+          : eq(mt.remediationOwnershipRequestId, link.ownershipRequestId),
+        eq(mt.decision, 'AWAITING_USER'),
+        eq(mt.remediationStatus, 'pending'),
+      ),
+    )
+    .for('update');
 }
 
 export interface ListFilters {

@@ -4,12 +4,15 @@
  * machine, and commits the move with its event, activity entry and notifications.
  */
 import type { DbOrTx } from '../../db/client';
+import type { MonitoredTransactionInsert } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
-import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
+import { AppError, badRequest, forbidden, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
+import { findClient } from '../kyc/verification.repo';
+import { lockOwnershipInTx } from '../screening/ownership.service';
 import {
   type Decision,
   decideRemediationExpiry,
@@ -19,6 +22,15 @@ import {
 } from './monitoring.machine';
 import { MM } from './monitoring.messages';
 import { policyView } from './monitoring.policy';
+import {
+  issueRemediationInTx,
+  issueVerificationLink,
+  type RemediationDocument,
+  remediationBlocker,
+  revokeRemediationInTx,
+  storeRemediationDocument,
+  subjectOfRow,
+} from './monitoring.remediation';
 import {
   addToAllowlist,
   claimExpiredRemediations,
@@ -31,7 +43,7 @@ import {
 import { nameKey } from './monitoring.sanctions';
 import type { ReviewInput } from './monitoring.schemas';
 import { viewOf } from './monitoring.service';
-import { issueRemediation, moveDecision } from './monitoring.transitions';
+import { moveDecision } from './monitoring.transitions';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 
@@ -42,6 +54,11 @@ const target = (r: MonitoredTransactionRow) => ({
 });
 
 async function lockRow(tx: DbOrTx, clientId: string, id: string) {
+  // An ownership request's outcome locks the request, then the transaction (monitoring.listeners.ts):
+  // take them in that same order so a review and a proof never deadlock.
+  const peek = await findMonitored(tx, clientId, id);
+  if (peek?.remediationOwnershipRequestId)
+    await lockOwnershipInTx(tx, clientId, peek.remediationOwnershipRequestId);
   const row = await findMonitored(tx, clientId, id, true);
   if (!row) throw notFound(MM.notFound);
   return row;
@@ -60,7 +77,7 @@ function clearedParties(row: MonitoredTransactionRow) {
   });
 }
 
-export async function reviewTransaction(deps: D, auth: ClientAuth, id: string, input: ReviewInput) {
+export async function reviewTransaction(deps: Deps, auth: ClientAuth, id: string, input: ReviewInput) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'transaction_monitoring');
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
@@ -69,7 +86,7 @@ export async function reviewTransaction(deps: D, auth: ClientAuth, id: string, i
     const transition = decideReview(from, input.decision);
     if (input.decision === 'APPROVED' && cur.sanctionsHit && !input.clear_sanctions_match)
       throw badRequest(MM.clearSanctions);
-    let extra: Partial<MonitoredTransactionRow> = {};
+    let extra: Partial<MonitoredTransactionInsert> = {};
     if (issuesRemediation(input.decision)) {
       const type = input.remediation_type;
       if (!type)
@@ -78,18 +95,27 @@ export async function reviewTransaction(deps: D, auth: ClientAuth, id: string, i
           'remediation_type is required with AWAITING_USER',
           'missing',
         );
-      if (type === 'identity_reverification' && !cur.userId && !cur.businessCustomerId)
-        throw invalidField(
-          ['body', 'remediation_type'],
-          'identity_reverification needs a transaction with user_id or business_customer_id',
-        );
-      if (type === 'wallet_ownership' && !(cur.counterparty as { wallet?: unknown }).wallet)
-        throw invalidField(['body', 'remediation_type'], 'wallet_ownership needs counterparty.wallet');
+      const blocker = remediationBlocker(type, subjectOfRow(cur));
+      if (blocker) throw invalidField(['body', 'remediation_type'], blocker);
+      if (type === 'identity_reverification' && !(await findClient(tx, auth.clientId))?.kycLinksEnabled)
+        throw forbidden(M.kycLinksDisabled);
       const policy = policyView(await latestPolicy(tx, auth.clientId));
-      extra = issueRemediation(type, now, policy.remediation_ttl_hours);
+      extra = await issueRemediationInTx(
+        tx,
+        deps,
+        now,
+        {
+          clientId: auth.clientId,
+          clientReference: cur.clientReference,
+          type,
+          ttlHours: policy.remediation_ttl_hours,
+        },
+        subjectOfRow(cur),
+      );
     } else if (from === 'AWAITING_USER') {
-      // The remediation link is revoked.
+      // The remediation link is revoked, with the ownership request it opened.
       extra = { remediationRevokedAt: now };
+      await revokeRemediationInTx(tx, cur, now);
     }
     const cleared = input.decision === 'APPROVED' && cur.sanctionsHit && input.clear_sanctions_match === true;
     if (cleared)
@@ -135,7 +161,7 @@ export async function reviewTransaction(deps: D, auth: ClientAuth, id: string, i
     });
     return moved;
   });
-  return viewOf(deps, row);
+  return viewOf(deps, await issueVerificationLink(deps, row));
 }
 
 /** A remediation link's row, or the page's 404 (unknown) / 410 (expired, used or revoked). */
@@ -160,12 +186,28 @@ export async function openRemediation(
   return row;
 }
 
-async function submitRow(deps: D, tx: DbOrTx, cur: MonitoredTransactionRow, answers: Record<string, string>) {
-  const now = deps.clock.now();
+/** When and where a move happens: listeners have no deps, only their transaction's time. */
+export interface MoveAt {
+  now: Date;
+  publicUrl: string;
+}
+const at = (deps: Pick<D, 'clock' | 'config'>): MoveAt => ({
+  now: deps.clock.now(),
+  publicUrl: deps.config.publicUrl,
+});
+
+/** The remediation is submitted (the page, or the verification/ownership outcome): IN_REVIEW. */
+export async function submitRow(
+  when: MoveAt,
+  tx: DbOrTx,
+  cur: MonitoredTransactionRow,
+  answers: Record<string, unknown>,
+) {
+  const now = when.now;
   const transition = decideRemediationSubmit(cur.decision as Decision, cur.remediationStatus);
   const moved = await moveDecision(tx, cur, transition, {
     now,
-    publicUrl: deps.config.publicUrl,
+    publicUrl: when.publicUrl,
     reason: 'Remediation submitted',
     extra: { remediationStatus: 'submitted', remediationSubmittedAt: now, remediationAnswers: answers },
   });
@@ -181,16 +223,24 @@ async function submitRow(deps: D, tx: DbOrTx, cur: MonitoredTransactionRow, answ
   return moved;
 }
 
-/** The end user submits the hosted remediation page. */
-export async function submitRemediation(deps: D, token: string, answers: Record<string, string>) {
+/** The end user submits the hosted remediation page (a source_of_funds document is stored with it). */
+export async function submitRemediation(
+  deps: D,
+  token: string,
+  answers: Record<string, unknown>,
+  document: RemediationDocument | null = null,
+) {
   return deps.db.transaction(async (tx) => {
     const cur = await openRemediation(deps, tx, token, true);
-    return submitRow(deps, tx, cur, answers);
+    const when = at(deps);
+    const doc = document ? await storeRemediationDocument(tx, cur, document, when.now) : null;
+    return submitRow(when, tx, cur, doc ? { ...answers, document: doc } : answers);
   });
 }
 
-async function expireRow(deps: D, tx: DbOrTx, cur: MonitoredTransactionRow) {
-  const now = deps.clock.now();
+/** The TTL elapsed (or the ownership request expired): the policy's on_remediation_expiry. */
+export async function expireRow(when: MoveAt, tx: DbOrTx, cur: MonitoredTransactionRow) {
+  const now = when.now;
   const policy = policyView(await latestPolicy(tx, cur.clientId));
   const transition = decideRemediationExpiry(
     cur.decision as Decision,
@@ -199,7 +249,7 @@ async function expireRow(deps: D, tx: DbOrTx, cur: MonitoredTransactionRow) {
   );
   const moved = await moveDecision(tx, cur, transition, {
     now,
-    publicUrl: deps.config.publicUrl,
+    publicUrl: when.publicUrl,
     reason: 'Remediation expired',
     extra: { remediationStatus: 'expired' },
   });
@@ -219,7 +269,7 @@ async function expireRow(deps: D, tx: DbOrTx, cur: MonitoredTransactionRow) {
 export async function expireDueRemediations(deps: D, limit = 100) {
   return deps.db.transaction(async (tx) => {
     const due = await claimExpiredRemediations(tx, deps.clock.now(), limit);
-    for (const r of due) await expireRow(deps, tx, r);
+    for (const r of due) await expireRow(at(deps), tx, r);
     return due.length;
   });
 }
@@ -235,8 +285,8 @@ export async function simulateRemediation(
   const row = await deps.db.transaction(async (tx) => {
     const cur = await lockRow(tx, auth.clientId, id);
     return action === 'remediation_submitted'
-      ? submitRow(deps, tx, cur, { simulated: 'true' })
-      : expireRow(deps, tx, cur);
+      ? submitRow(at(deps), tx, cur, { simulated: 'true' })
+      : expireRow(at(deps), tx, cur);
   });
   return viewOf(deps, row);
 }

@@ -1,15 +1,18 @@
 /** Transaction monitoring: /monitoring/transactions, /monitoring/policy (+ test, backtest), sandbox simulate. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { backtestPolicy } from './monitoring.backtest';
+import { downloadRemediationDocument } from './monitoring.remediation';
 import { reviewTransaction, simulateRemediation } from './monitoring.reviews';
 import {
   BacktestBodySchema,
   BacktestResultSchema,
+  DocumentParams,
   ErrorSchema,
+  FileSchema,
   IdParams,
   ListQuery,
   MonitoredListSchema,
@@ -32,6 +35,15 @@ import {
 } from './monitoring.service';
 
 const tags = ['Transaction monitoring'];
+
+function sendDocument(reply: FastifyReply, f: { fileName: string; contentType: string; content: Buffer }) {
+  return reply
+    .header('content-type', f.contentType)
+    .header('content-disposition', `attachment; filename="${f.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(f.content);
+}
 
 export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -112,6 +124,33 @@ export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: D
       },
     },
     async (req) => getMonitored(deps, clientAuthOf(req).clientId, req.params.monitored_transaction_id),
+  );
+
+  r.get(
+    '/monitoring/transactions/:monitored_transaction_id/remediation/documents/:document_id',
+    {
+      config: { permission: 'monitoring.read' },
+      schema: {
+        tags,
+        summary: 'Download a remediation document',
+        description:
+          'The document the customer uploaded with a source_of_funds remediation (referenced in ' +
+          '`remediation.answers.document`), with its content type decided from its bytes, as ' +
+          '`Content-Disposition: attachment`.',
+        params: DocumentParams,
+        response: { 200: FileSchema, 404: ErrorSchema },
+      },
+    },
+    async (req, reply) =>
+      sendDocument(
+        reply,
+        await downloadRemediationDocument(
+          deps,
+          clientAuthOf(req).clientId,
+          req.params.monitored_transaction_id,
+          req.params.document_id,
+        ),
+      ),
   );
 
   r.post(

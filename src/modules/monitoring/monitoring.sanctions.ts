@@ -1,17 +1,15 @@
 /**
- * Sanctions name screening of a monitored transaction's parties, minus the client's allowlist.
- * Sandbox: the screening simulator's list — a name containing `SANCTIONED` (any case) matches the
- * `Sandbox sanctions list`. Production has no name-screening adapter yet: 503, nothing stored.
+ * Sanctions name screening of a monitored transaction's parties through the screening provider port
+ * (sandbox: a name containing `SANCTIONED` matches the `Sandbox sanctions list`), minus the client's
+ * allowlist. A deployment without a screening adapter answers 503 before anything is stored.
+ * The provider is asked outside any database transaction; the allowlist is applied inside it.
  */
-
-import type { Environment } from '../../config';
 import type { DbOrTx } from '../../db/client';
+import type { Deps } from '../../deps';
 import { AppError } from '../../shared/errors';
 import type { SanctionsMatch } from './monitoring.evaluate';
 import { MM } from './monitoring.messages';
 import { allowlistKeys } from './monitoring.repo';
-
-export const SANDBOX_SANCTIONS_LIST = 'Sandbox sanctions list';
 
 export interface ScreenedParty {
   name: string;
@@ -19,25 +17,40 @@ export interface ScreenedParty {
   identifier: string;
 }
 
+/** A party whose name the provider matched, before the allowlist. */
+export interface PartyMatch {
+  p: ScreenedParty;
+  m: SanctionsMatch;
+}
+
 export const nameKey = (name: string) => name.trim().toLowerCase().replace(/\s+/g, ' ');
 
-function screenSandbox(name: string): SanctionsMatch | null {
-  return /sanctioned/i.test(name)
-    ? { list: SANDBOX_SANCTIONS_LIST, matched_name: name.trim(), match_score: 100 }
-    : null;
+/** Asks the provider about every party's name; 503 when the deployment has no screening adapter. */
+export async function screenPartyNames(
+  deps: Pick<Deps, 'providers' | 'log'>,
+  parties: ScreenedParty[],
+): Promise<PartyMatch[]> {
+  const provider = deps.providers.screening;
+  if (!provider.configured) throw new AppError(503, MM.screeningNotConfigured);
+  let results: Awaited<ReturnType<typeof provider.screenNames>>;
+  try {
+    results = await provider.screenNames(parties.map((p) => p.name));
+  } catch (err) {
+    deps.log.error({ err }, 'sanctions name screening failed');
+    throw new AppError(503, MM.screeningUnavailable);
+  }
+  return parties.flatMap((p, i) => {
+    const m = results[i];
+    return m ? [{ p, m: { list: m.list, matched_name: m.matched_name, match_score: m.match_score } }] : [];
+  });
 }
 
 /** Matches per party (deduplicated), with parties the client cleared left out. */
-export async function screenParties(
+export async function withoutAllowlisted(
   db: DbOrTx,
-  environment: Environment,
   clientId: string,
-  parties: ScreenedParty[],
+  found: PartyMatch[],
 ): Promise<{ matches: SanctionsMatch[]; matchedParties: ScreenedParty[] }> {
-  if (environment !== 'sandbox') throw new AppError(503, MM.screeningNotConfigured);
-  const found = parties
-    .map((p) => ({ p, m: screenSandbox(p.name) }))
-    .filter((x): x is { p: ScreenedParty; m: SanctionsMatch } => x.m !== null);
   if (found.length === 0) return { matches: [], matchedParties: [] };
   const allowed = await allowlistKeys(
     db,

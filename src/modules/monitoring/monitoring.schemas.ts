@@ -175,7 +175,20 @@ export const MonitoredTransactionSchema = Type.Object({
       url: NStr,
       expires_at: Nullable(DateTime),
       submitted_at: Nullable(DateTime),
-      answers: Nullable(Type.Record(Type.String(), Type.String())),
+      answers: Nullable(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            'What the customer submitted. source_of_funds: source, explanation and, when a document was ' +
+            'uploaded, `document {document_id, file_name, content_type, size, sha256}` (download it from ' +
+            '/monitoring/transactions/{id}/remediation/documents/{document_id}); identity_reverification: ' +
+            'verification_id and verification_status; wallet_ownership: ownership_request_id, ownership_status, ' +
+            'ownership_method, failure_reason.',
+        }),
+      ),
+      /** identity_reverification: the KYC/KYB verification link issued. */
+      verification_id: Type.Optional(Nullable(Uuid)),
+      /** wallet_ownership: the section 3 ownership request opened for counterparty.wallet. */
+      ownership_request_id: Type.Optional(Nullable(Uuid)),
     }),
   ),
   remediation_url: NStr,
@@ -220,6 +233,8 @@ export const ListQuery = Type.Object({
 });
 
 export const IdParams = Type.Object({ monitored_transaction_id: Uuid });
+export const DocumentParams = Type.Object({ monitored_transaction_id: Uuid, document_id: Uuid });
+export const FileSchema = Type.String({ format: 'binary', description: 'The file bytes' });
 
 export const ReviewBodySchema = Type.Object(
   {

@@ -4,7 +4,7 @@
  * activity entry and notifications in one transaction.
  */
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
+import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { conflict, notFound } from '../../shared/errors';
@@ -12,7 +12,7 @@ import { currencyDigits } from '../../shared/money';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
-import { screenedWalletRisk } from '../screening/wallet-risk';
+import { screenedWalletRisk, screenWalletForMonitoring } from '../screening/wallet-risk';
 import {
   evalContextOf,
   factsOf,
@@ -20,11 +20,12 @@ import {
   normalizeTx,
   partiesOf,
   payloadHash,
-  walletRiskLookup,
+  type ResolvedWalletRisk,
 } from './monitoring.context';
 import { type Evaluation, evaluate } from './monitoring.evaluate';
 import { MM } from './monitoring.messages';
-import { type PolicyInput, parsePolicy, policyView } from './monitoring.policy';
+import { type PolicyBody, type PolicyInput, parsePolicy, policyView } from './monitoring.policy';
+import { issueRemediationInTx, issueVerificationLink, remediationBlocker } from './monitoring.remediation';
 import {
   findByReference,
   findMonitored,
@@ -36,9 +37,9 @@ import {
   type MonitoredTransactionRow,
   reviewsOf,
 } from './monitoring.repo';
-import { screenParties } from './monitoring.sanctions';
+import { type PartyMatch, screenPartyNames, withoutAllowlisted } from './monitoring.sanctions';
 import type { SubmitInput, TransactionInput } from './monitoring.schemas';
-import { emitDecisionChanged, issueRemediation } from './monitoring.transitions';
+import { emitDecisionChanged } from './monitoring.transitions';
 import { toMonitoredView } from './monitoring.view';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
@@ -79,26 +80,73 @@ export async function replacePolicy(deps: D, auth: ClientAuth, input: PolicyInpu
   });
 }
 
-/** Evaluates a normalized transaction under a policy; `excludeId` leaves a stored record out of its own history. */
-export async function evaluateTx(
-  deps: Pick<Deps, 'db' | 'config'>,
-  db: Deps['db'] | Parameters<Parameters<Deps['db']['transaction']>[0]>[0],
+/** What the providers said before evaluation (asked outside any transaction). */
+export interface Prescreen {
+  names: PartyMatch[];
+  wallet: ResolvedWalletRisk | undefined;
+}
+
+type PD = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
+
+/**
+ * Sanctions name screening (when the policy enables it) and, when an enabled rule needs it, the
+ * counterparty wallet's risk: `start` screens the wallet (cached by SVC_MONITORING_WALLET_MAX_AGE_SECONDS),
+ * `read` only reads the latest screening (policy test and backtest store nothing).
+ */
+export async function prescreen(
+  deps: PD,
   clientId: string,
   n: NormalizedTx,
-  policy: ReturnType<typeof parsePolicy>,
+  policy: PolicyBody,
+  wallet: 'start' | 'read',
+): Promise<Prescreen> {
+  const names = policy.sanctions.enabled ? await screenPartyNames(deps, partiesOf(n)) : [];
+  const w = n.input.counterparty.wallet;
+  const needsWallet = policy.rules.some((r) => r.enabled && r.type === 'counterparty_wallet_risk');
+  if (!w || !needsWallet) return { names, wallet: undefined };
+  const risk =
+    wallet === 'start'
+      ? await screenWalletForMonitoring(deps, clientId, w, deps.config.monitoringWalletMaxAgeSeconds)
+      : await screenedWalletRisk(deps.db, clientId, w);
+  return { names, wallet: risk };
+}
+
+/** Evaluates a normalized transaction under a policy; `excludeId` leaves a stored record out of its own history. */
+export async function evaluateTx(
+  deps: Pick<Deps, 'config'>,
+  db: DbOrTx,
+  clientId: string,
+  n: NormalizedTx,
+  policy: PolicyBody,
   clientReference: string | null,
   excludeId: string | null,
+  pre: Prescreen,
 ): Promise<Evaluation & { walletScreeningId: string | null }> {
   const sanctions = policy.sanctions.enabled
-    ? (await screenParties(db, deps.config.environment, clientId, partiesOf(n))).matches
+    ? (await withoutAllowlisted(db, clientId, pre.names)).matches
     : [];
-  // A registered lookup (tests) wins; otherwise the client's own wallet screening answers.
-  const lookup = walletRiskLookup() ?? ((cid, wallet) => screenedWalletRisk(db, cid, wallet));
-  const ctx = evalContextOf(db, clientId, n, excludeId, lookup);
+  const ctx = evalContextOf(db, clientId, n, excludeId, pre.wallet);
   const ev = await evaluate(policy, factsOf(n, clientReference), sanctions, ctx, {
     sandbox: deps.config.environment === 'sandbox',
   });
-  return { ...ev, walletScreeningId: ctx.walletScreeningId() };
+  // A remediation this transaction cannot take (no customer to verify, no valid wallet) goes to a reviewer.
+  const blocker =
+    ev.decision === 'AWAITING_USER'
+      ? remediationBlocker(ev.remediation_type ?? 'source_of_funds', {
+          userId: n.input.user_id ?? null,
+          businessCustomerId: n.input.business_customer_id ?? null,
+          wallet: n.input.counterparty.wallet ?? null,
+        })
+      : null;
+  const decided: Evaluation = blocker
+    ? {
+        ...ev,
+        decision: 'IN_REVIEW',
+        decision_reason: `${ev.decision_reason}; ${blocker}`,
+        remediation_type: null,
+      }
+    : ev;
+  return { ...decided, walletScreeningId: ctx.walletScreeningId() };
 }
 
 /** A repeat of a client_reference: 200 with the record when the payload is the same, otherwise 409. */
@@ -108,7 +156,7 @@ function repeatOf(existing: MonitoredTransactionRow, hash: string) {
 }
 
 export async function submitTransaction(
-  deps: D,
+  deps: Deps,
   auth: ClientAuth,
   body: SubmitInput,
 ): Promise<{ status: 200 | 201; body: Awaited<ReturnType<typeof viewOf>> }> {
@@ -127,12 +175,13 @@ export async function submitTransaction(
   }
   const policyRow = await latestPolicy(deps.db, auth.clientId);
   const policy = policyView(policyRow);
+  const pre = await prescreen(deps, auth.clientId, n, policy, 'start');
   const created = await deps.db.transaction(async (tx) => {
     // Submissions of one customer are serialized, so velocity counts see each other.
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtext(${`monitoring:${auth.clientId}:${n.subjectKey}`}))`,
     );
-    const ev = await evaluateTx(deps, tx, auth.clientId, n, policy, ref, null);
+    const ev = await evaluateTx(deps, tx, auth.clientId, n, policy, ref, null, pre);
     const row = await insertMonitored(tx, {
       clientId: auth.clientId,
       clientReference: ref,
@@ -159,7 +208,22 @@ export async function submitTransaction(
       walletScreeningId: ev.walletScreeningId,
       policyVersion: policy.version,
       ...(ev.decision === 'AWAITING_USER'
-        ? issueRemediation(ev.remediation_type ?? 'source_of_funds', now, policy.remediation_ttl_hours)
+        ? await issueRemediationInTx(
+            tx,
+            deps,
+            now,
+            {
+              clientId: auth.clientId,
+              clientReference: ref,
+              type: ev.remediation_type ?? 'source_of_funds',
+              ttlHours: policy.remediation_ttl_hours,
+            },
+            {
+              userId: txInput.user_id ?? null,
+              businessCustomerId: txInput.business_customer_id ?? null,
+              wallet: txInput.counterparty.wallet ?? null,
+            },
+          )
         : {}),
       createdAt: now,
       updatedAt: now,
@@ -175,7 +239,7 @@ export async function submitTransaction(
     });
     return row;
   });
-  if (created) return { status: 201, body: await viewOf(deps, created) };
+  if (created) return { status: 201, body: await viewOf(deps, await issueVerificationLink(deps, created)) };
   // Lost a race on the same client_reference.
   const winner = await findByReference(deps.db, auth.clientId, ref);
   if (!winner) throw conflict(MM.referenceConflict);
@@ -206,7 +270,7 @@ export async function listMonitoredTransactions(
 
 /** POST /monitoring/policy/test: evaluates without storing anything or sending an event. */
 export async function testPolicy(
-  deps: D,
+  deps: PD,
   clientId: string,
   input: { transaction: TransactionInput; policy?: PolicyInput },
 ) {
@@ -221,7 +285,8 @@ export async function testPolicy(
     ['body', 'transaction'],
     null,
   );
-  const ev = await evaluateTx(deps, deps.db, clientId, n, policy, null, null);
+  const pre = await prescreen(deps, clientId, n, policy, 'read');
+  const ev = await evaluateTx(deps, deps.db, clientId, n, policy, null, null, pre);
   return {
     decision: ev.decision,
     decision_reason: ev.decision_reason,

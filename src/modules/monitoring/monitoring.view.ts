@@ -52,6 +52,8 @@ export function toMonitoredView(
           expires_at: iso(row.remediationExpiresAt),
           submitted_at: iso(row.remediationSubmittedAt),
           answers: row.remediationAnswers ?? null,
+          verification_id: row.remediationVerificationId,
+          ownership_request_id: row.remediationOwnershipRequestId,
         }
       : null,
     remediation_url: url,

@@ -272,6 +272,24 @@ export async function submitProof(deps: D, auth: ClientAuth, id: string, input: 
   return toOwnershipView(res.row, deps.config.publicUrl);
 }
 
+/** Locks a request in the caller's transaction (another area orders its locks after it). */
+export async function lockOwnershipInTx(tx: DbOrTx, clientId: string, id: string) {
+  return findOwnership(tx, clientId, id, true);
+}
+
+/** Cancels a request that is still open, in the caller's transaction (another area revoked its need). */
+export async function cancelOwnershipInTx(tx: DbOrTx, clientId: string, id: string, now: Date) {
+  const r = await findOwnership(tx, clientId, id, true);
+  if (!r || TERMINAL.includes(r.status as OwnershipStatus)) return r ?? null;
+  return moveOwnership(tx, r, 'canceled', { now });
+}
+
+/** The proof page's address and status of a request, for another area's page; null when unknown. */
+export async function ownershipLinkState(deps: Pick<Deps, 'db' | 'config'>, clientId: string, id: string) {
+  const r = await findOwnership(deps.db, clientId, id);
+  return r ? toOwnershipView(r, deps.config.publicUrl) : null;
+}
+
 export async function cancelOwnershipRequest(deps: D, auth: ClientAuth, id: string) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
   const row = await deps.db.transaction(async (tx) => {

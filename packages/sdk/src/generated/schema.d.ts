@@ -2651,6 +2651,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitoring/transactions/{monitored_transaction_id}/remediation/documents/{document_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a remediation document
+         * @description The document the customer uploaded with a source_of_funds remediation (referenced in `remediation.answers.document`), with its content type decided from its bytes, as `Content-Disposition: attachment`.
+         *
+         *     Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403.
+         */
+        get: operations["getMonitoringTransactionsByMonitoredTransactionIdRemediationDocumentsByDocumentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/monitoring/transactions/{monitored_transaction_id}/review": {
         parameters: {
             query?: never;
@@ -9568,8 +9590,10 @@ export interface components {
                 expires_at: string | null;
                 submitted_at: string | null;
                 answers: {
-                    [key: string]: string;
+                    [key: string]: unknown;
                 } | null;
+                verification_id?: string | null;
+                ownership_request_id?: string | null;
             } | null;
             remediation_url: string | null;
             remediation_status: string | null;
@@ -9636,8 +9660,10 @@ export interface components {
                 expires_at: string | null;
                 submitted_at: string | null;
                 answers: {
-                    [key: string]: string;
+                    [key: string]: unknown;
                 } | null;
+                verification_id?: string | null;
+                ownership_request_id?: string | null;
             } | null;
             remediation_url: string | null;
             remediation_status: string | null;
@@ -9705,8 +9731,10 @@ export interface components {
                     expires_at: string | null;
                     submitted_at: string | null;
                     answers: {
-                        [key: string]: string;
+                        [key: string]: unknown;
                     } | null;
+                    verification_id?: string | null;
+                    ownership_request_id?: string | null;
                 } | null;
                 remediation_url: string | null;
                 remediation_status: string | null;
@@ -9781,8 +9809,10 @@ export interface components {
                 expires_at: string | null;
                 submitted_at: string | null;
                 answers: {
-                    [key: string]: string;
+                    [key: string]: unknown;
                 } | null;
+                verification_id?: string | null;
+                ownership_request_id?: string | null;
             } | null;
             remediation_url: string | null;
             remediation_status: string | null;
@@ -9858,8 +9888,10 @@ export interface components {
                 expires_at: string | null;
                 submitted_at: string | null;
                 answers: {
-                    [key: string]: string;
+                    [key: string]: unknown;
                 } | null;
+                verification_id?: string | null;
+                ownership_request_id?: string | null;
             } | null;
             remediation_url: string | null;
             remediation_status: string | null;
@@ -10185,8 +10217,10 @@ export interface components {
                 expires_at: string | null;
                 submitted_at: string | null;
                 answers: {
-                    [key: string]: string;
+                    [key: string]: unknown;
                 } | null;
+                verification_id?: string | null;
+                ownership_request_id?: string | null;
             } | null;
             remediation_url: string | null;
             remediation_status: string | null;
@@ -13586,7 +13620,6 @@ export interface components {
             };
             description?: string | null;
             retry_policy?: {
-                /** @default true */
                 auto_retry?: boolean;
                 /** @description Delays of the automatic retries; default SVC_RECURRING_RETRY_HOURS */
                 retry_after_hours?: number[];
@@ -19192,6 +19225,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetMonitoringTransactionsByMonitoredTransactionIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMonitoringTransactionsByMonitoredTransactionIdRemediationDocumentsByDocumentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                monitored_transaction_id: string;
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             400: components["responses"]["BadRequest"];
