@@ -14,6 +14,7 @@ import { ensureDashboardBuilt, expectAccessible } from '../helpers/dashboard';
 import { freePort } from '../helpers/process';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
 import { staffHeaders } from '../org/fixtures';
+import { insertOpco, insertProject, insertUser, newKey } from '../payments/fixtures';
 
 describe.skipIf(!hasChromium)('dashboard: named areas', () => {
   let ctx: TestContext;
@@ -38,7 +39,7 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
   });
 
   const api = async (
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT',
     url: string,
     headers: Record<string, string>,
     payload?: object,
@@ -66,6 +67,38 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
       category: 'payments',
     });
     const invoice = await api('POST', '/sandbox/billing/invoices', session.headers, {});
+    const projectId = await insertProject(ctx, owner.clientId, await insertOpco(ctx, owner.clientId));
+    const userId = await insertUser(ctx, owner.clientId);
+    await api('PUT', '/auth/client/settings', session.headers, {
+      callback_url: 'https://shop.example.com/return',
+    });
+    const today = ctx.clock.now().toISOString().slice(0, 10);
+    const withKey = { ...session.headers, 'x-idempotency-key': newKey() };
+    const recurring = await api('POST', '/recurring-payments', withKey, {
+      project_id: projectId,
+      user_id: userId,
+      currency: 'EUR',
+      amount: '10.00',
+      description: 'Gym membership',
+      reference: 'GYM-2026',
+      schedule: { interval: 'month', interval_count: 1, start_date: today },
+      mandate: {
+        max_amount_per_payment: '50.00',
+        periodic_limit: { amount: '100.00', period: 'month', alignment: 'calendar' },
+      },
+    });
+    await api(
+      'POST',
+      '/payment-schedules',
+      { ...session.headers, 'x-idempotency-key': newKey() },
+      {
+        project_id: projectId,
+        user_id: userId,
+        currency: 'EUR',
+        description: 'Sofa in three parts',
+        plan: { total_amount: '300.00', count: 3, interval: 'month', start_date: today },
+      },
+    );
     // The two broadcasts, plus what the invoice notified (billing goes to the owner).
     const { unread_count: unread } = await api('GET', '/notifications/counts', session.headers);
     expect(unread).toBeGreaterThanOrEqual(2);
@@ -149,6 +182,25 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
     ).toBe('%PDF-');
     await go('Invoices', 'Invoices');
     await expectAccessible(page, 'invoices');
+
+    // Recurring payments: the list filters by status in the URL; the detail shows the mandate.
+    await go('Recurring payments', 'Recurring payments');
+    await page.getByLabel('Status').selectOption('pending_authorization');
+    await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('pending_authorization');
+    await expectAccessible(page, 'recurring payments');
+    await page.getByRole('link', { name: 'Gym membership' }).click();
+    await heading1(page, 'Recurring payment');
+    await page.getByRole('link', { name: recurring.authorization_url }).waitFor();
+    await page.getByText('No runs yet.').waitFor();
+    await expectAccessible(page, 'recurring payment');
+
+    // Payment schedules: the plan's three instalments.
+    await go('Payment schedules', 'Payment schedules');
+    await expectAccessible(page, 'payment schedules');
+    await page.getByRole('link', { name: 'Sofa in three parts' }).click();
+    await heading1(page, 'Payment schedule');
+    await expect.poll(() => page.getByRole('cell', { name: /^#\d$/ }).count()).toBe(3);
+    await expectAccessible(page, 'payment schedule');
 
     // Activity log: the ticket creation is there, filterable by action prefix (kept in the URL).
     await go('Activity log', 'Activity log');

@@ -14,6 +14,8 @@ import { OverviewPage } from './Overview';
 import { CreatePaymentLinkPage } from './PaymentCreate';
 import { PaymentDetailPage } from './PaymentDetail';
 import { PaymentsPage } from './Payments';
+import { RecurringDetailPage, RecurringPage } from './Recurring';
+import { ScheduleDetailPage, SchedulesPage } from './Schedules';
 import { SettingsPage } from './Settings';
 import { TeamPage } from './Team';
 import { TicketCreatePage, TicketDetailPage, TicketsPage } from './Tickets';
@@ -22,6 +24,8 @@ import { WebhooksPage } from './Webhooks';
 const NAV: [string, string, string][] = [
   ['/', 'Overview', 'payments.read'],
   ['/payments', 'Payments', 'payments.read'],
+  ['/recurring', 'Recurring payments', 'recurring.read'],
+  ['/schedules', 'Payment schedules', 'schedules.read'],
   ['/customers', 'Customers', 'kyc.users.read'],
   ['/opcos', 'Opcos & projects', 'opcos.read'],
   ['/webhooks', 'Webhooks', 'webhooks.read'],
@@ -117,6 +121,10 @@ export default function Shell() {
           <Route path="/tickets" element={<TicketsPage />} />
           <Route path="/tickets/new" element={<TicketCreatePage />} />
           <Route path="/tickets/:id" element={<TicketDetailPage />} />
+          <Route path="/recurring" element={<RecurringPage />} />
+          <Route path="/recurring/:id" element={<RecurringDetailPage />} />
+          <Route path="/schedules" element={<SchedulesPage />} />
+          <Route path="/schedules/:id" element={<ScheduleDetailPage />} />
           <Route path="/invoices" element={<InvoicesPage />} />
           <Route path="/invoices/:id" element={<InvoiceDetailPage />} />
           <Route path="*" element={<p>Page not found.</p>} />
