@@ -1,7 +1,8 @@
 /**
  * The dashboard pages of the named areas in headless Chromium against the real service: the
  * notifications inbox and the unread count in the navigation, the activity log, support tickets
- * (open, reply) and billing invoices (detail, PDF download). Data is created through the API; each
+ * (open, reply), billing invoices (detail, PDF download), recurring payments, payment schedules and
+ * the monitoring queue (review with a note). Data is created through the API; each
  * page is checked with axe-core.
  */
 import fs from 'node:fs';
@@ -49,7 +50,7 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
     return res.json();
   };
 
-  it('shows notifications, activity, tickets and invoices; marks read; downloads a PDF', async () => {
+  it('shows notifications, tickets, invoices, recurring, schedules, monitoring and activity; marks read; downloads a PDF; reviews', async () => {
     const owner = await registerVerified(ctx, smtp);
     const session = await loginOk(ctx, owner.email, owner.password);
     const staff = (await staffHeaders(ctx)).headers;
@@ -72,6 +73,32 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
     await api('PUT', '/auth/client/settings', session.headers, {
       callback_url: 'https://shop.example.com/return',
     });
+    await api('PUT', '/monitoring/policy', session.headers, {
+      rules: [
+        {
+          rule_id: 'big',
+          name: 'Large transfer',
+          type: 'amount_above',
+          params: { amount: '1000', currency: 'EUR' },
+          action: 'review',
+        },
+      ],
+    });
+    const monitored = await api('POST', '/monitoring/transactions', session.headers, {
+      client_reference: 'wire-7781',
+      direction: 'outbound',
+      amount: '5000.00',
+      currency: 'EUR',
+      payment_method: 'bank_transfer',
+      customer: { external_id: 'cust-1', name: 'Jane Customer', country: 'DE' },
+      counterparty: {
+        name: 'Bob Counterparty',
+        type: 'natural',
+        country: 'FR',
+        account_identifier: 'FR7612345',
+      },
+    });
+    expect(monitored.decision).toBe('IN_REVIEW');
     const today = ctx.clock.now().toISOString().slice(0, 10);
     const withKey = { ...session.headers, 'x-idempotency-key': newKey() };
     const recurring = await api('POST', '/recurring-payments', withKey, {
@@ -201,6 +228,23 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
     await heading1(page, 'Payment schedule');
     await expect.poll(() => page.getByRole('cell', { name: /^#\d$/ }).count()).toBe(3);
     await expectAccessible(page, 'payment schedule');
+
+    // Monitoring: the queue by decision and q (in the URL), the rule that hit, a review with a note.
+    await go('Monitoring', 'Monitoring');
+    await page.getByLabel('Decision').selectOption('IN_REVIEW');
+    await page.getByLabel('Search').fill('wire-7781');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('wire-7781');
+    expect(new URL(page.url()).searchParams.get('decision')).toBe('IN_REVIEW');
+    await expectAccessible(page, 'monitoring');
+    await page.getByRole('link', { name: 'wire-7781' }).click();
+    await heading1(page, 'Monitored wire-7781');
+    await page.getByRole('cell', { name: 'Large transfer' }).waitFor();
+    await expectAccessible(page, 'monitored transaction');
+    await page.getByLabel('New decision').selectOption('APPROVED');
+    await page.getByLabel('Note').fill('Invoice from a known supplier checked.');
+    await page.getByRole('button', { name: 'Submit review' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'Invoice from a known supplier checked.' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Submit review' }).count()).resolves.toBe(0);
 
     // Activity log: the ticket creation is there, filterable by action prefix (kept in the URL).
     await go('Activity log', 'Activity log');

@@ -8,6 +8,7 @@ import { ActivityDetailPage, ActivityPage } from './Activity';
 import { CustomersPage } from './Customers';
 import { DevelopersPage } from './Developers';
 import { InvoiceDetailPage, InvoicesPage } from './Invoices';
+import { MonitoringDetailPage, MonitoringPage } from './Monitoring';
 import { NotificationsPage, useUnreadCount } from './Notifications';
 import { OpcosProjectsPage } from './OpcosProjects';
 import { OverviewPage } from './Overview';
@@ -27,6 +28,7 @@ const NAV: [string, string, string][] = [
   ['/recurring', 'Recurring payments', 'recurring.read'],
   ['/schedules', 'Payment schedules', 'schedules.read'],
   ['/customers', 'Customers', 'kyc.users.read'],
+  ['/monitoring', 'Monitoring', 'monitoring.read'],
   ['/opcos', 'Opcos & projects', 'opcos.read'],
   ['/webhooks', 'Webhooks', 'webhooks.read'],
   ['/notifications', 'Notifications', 'notifications.read'],
@@ -125,6 +127,8 @@ export default function Shell() {
           <Route path="/recurring/:id" element={<RecurringDetailPage />} />
           <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/schedules/:id" element={<ScheduleDetailPage />} />
+          <Route path="/monitoring" element={<MonitoringPage />} />
+          <Route path="/monitoring/:id" element={<MonitoringDetailPage />} />
           <Route path="/invoices" element={<InvoicesPage />} />
           <Route path="/invoices/:id" element={<InvoiceDetailPage />} />
           <Route path="*" element={<p>Page not found.</p>} />
