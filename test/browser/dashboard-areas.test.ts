@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { createTestApp, type TestContext } from '../helpers/app';
 import { loginOk, registerVerified } from '../helpers/auth-flow';
 import { hasChromium, launchChromium } from '../helpers/browser';
-import { ensureDashboardBuilt, expectAccessible } from '../helpers/dashboard';
+import { ensureDashboardBuilt, expectAccessible, screenshots } from '../helpers/dashboard';
 import { freePort } from '../helpers/process';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
 import { staffHeaders } from '../org/fixtures';
@@ -161,6 +161,7 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
     await expect.poll(() => count.textContent()).toBe(`${unread} unread`);
     await page.getByRole('heading', { name: /Maintenance on Sunday/ }).waitFor();
     await expectAccessible(page, 'notifications');
+    await screenshots(page, 'notifications');
     await page.getByRole('button', { name: 'Mark read: Maintenance on Sunday' }).click();
     await expect.poll(() => count.textContent()).toBe(`${unread - 1} unread`);
     await page.getByRole('button', { name: 'Mark unread: Maintenance on Sunday' }).waitFor();
@@ -196,6 +197,7 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
     await page.getByRole('link', { name: invoice.number }).click();
     await heading1(page, `Invoice ${invoice.number}`);
     await expectAccessible(page, 'invoice detail');
+    await screenshots(page, 'invoice');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download PDF' }).click(),
@@ -207,6 +209,9 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-');
+    // The API's own message for an invoice that is not there.
+    await page.goto(`${base}/dashboard/invoices/00000000-0000-4000-8000-000000000000`);
+    await page.getByRole('alert').filter({ hasText: 'Invoice not found' }).waitFor();
     await go('Invoices', 'Invoices');
     await expectAccessible(page, 'invoices');
 
@@ -240,6 +245,7 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
     await heading1(page, 'Monitored wire-7781');
     await page.getByRole('cell', { name: 'Large transfer' }).waitFor();
     await expectAccessible(page, 'monitored transaction');
+    await screenshots(page, 'monitored');
     await page.getByLabel('New decision').selectOption('APPROVED');
     await page.getByLabel('Note').fill('Invoice from a known supplier checked.');
     await page.getByRole('button', { name: 'Submit review' }).click();
