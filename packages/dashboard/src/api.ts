@@ -27,6 +27,8 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   idempotencyKey?: string;
+  /** `blob` for files (an invoice PDF); JSON otherwise. */
+  parseAs?: 'json' | 'blob';
 }
 
 export interface MfaPending {
@@ -100,6 +102,7 @@ export function createClient(opts: ClientOptions) {
     const res = await (sdk as unknown as Untyped)[method](`/api/v1${path}`, {
       params: { query },
       headers,
+      ...(o.parseAs ? { parseAs: o.parseAs } : {}),
       ...(o.body === undefined ? {} : { body: o.body }),
     });
     return unwrap(res, method);
@@ -126,6 +129,7 @@ export function createClient(opts: ClientOptions) {
     put: <T>(path: string, body: unknown, o?: RequestOptions) => request<T>('PUT', path, { ...o, body }),
     patch: <T>(path: string, body: unknown, o?: RequestOptions) => request<T>('PATCH', path, { ...o, body }),
     del: <T>(path: string, o?: RequestOptions) => request<T>('DELETE', path, o),
+    blob: (path: string, o?: RequestOptions) => request<Blob>('GET', path, { ...o, parseAs: 'blob' }),
     /** After a reload: a session from the stored refresh token, or false. */
     restore,
     hasSession: () => pendingRefresh !== null || sdk.sessionTokens() !== null,

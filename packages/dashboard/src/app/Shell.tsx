@@ -4,23 +4,37 @@ import { NavLink, Route, Routes, useNavigate } from 'react-router';
 import { LoginForm } from '../auth/LoginForm';
 import { useSession } from '../session';
 import { Modal } from '../ui/dialogs';
+import { ActivityDetailPage, ActivityPage } from './Activity';
 import { CustomersPage } from './Customers';
 import { DevelopersPage } from './Developers';
+import { InvoiceDetailPage, InvoicesPage } from './Invoices';
+import { MonitoringDetailPage, MonitoringPage } from './Monitoring';
+import { NotificationsPage, useUnreadCount } from './Notifications';
 import { OpcosProjectsPage } from './OpcosProjects';
 import { OverviewPage } from './Overview';
 import { CreatePaymentLinkPage } from './PaymentCreate';
 import { PaymentDetailPage } from './PaymentDetail';
 import { PaymentsPage } from './Payments';
+import { RecurringDetailPage, RecurringPage } from './Recurring';
+import { ScheduleDetailPage, SchedulesPage } from './Schedules';
 import { SettingsPage } from './Settings';
 import { TeamPage } from './Team';
+import { TicketCreatePage, TicketDetailPage, TicketsPage } from './Tickets';
 import { WebhooksPage } from './Webhooks';
 
 const NAV: [string, string, string][] = [
   ['/', 'Overview', 'payments.read'],
   ['/payments', 'Payments', 'payments.read'],
+  ['/recurring', 'Recurring payments', 'recurring.read'],
+  ['/schedules', 'Payment schedules', 'schedules.read'],
   ['/customers', 'Customers', 'kyc.users.read'],
+  ['/monitoring', 'Monitoring', 'monitoring.read'],
   ['/opcos', 'Opcos & projects', 'opcos.read'],
   ['/webhooks', 'Webhooks', 'webhooks.read'],
+  ['/notifications', 'Notifications', 'notifications.read'],
+  ['/activity', 'Activity log', 'activity.read'],
+  ['/tickets', 'Support tickets', 'tickets.read'],
+  ['/invoices', 'Invoices', 'billing.read'],
   ['/developers', 'Developers', 'credentials.read'],
   ['/team', 'Team', 'team.read'],
   ['/settings', 'Settings', 'account.read'],
@@ -41,6 +55,7 @@ export default function Shell() {
   const { me, can, signOut } = useSession();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
+  const unread = useUnreadCount(can('notifications.read'));
   if (!me) return null;
   return (
     <div className="shell">
@@ -79,6 +94,12 @@ export default function Shell() {
             <li key={to}>
               <NavLink to={to} end={to === '/'} onClick={() => setMenuOpen(false)}>
                 {label}
+                {to === '/notifications' && unread ? (
+                  <span className="nav-count" data-testid="unread-count">
+                    {unread}
+                    <span className="visually-hidden"> unread</span>
+                  </span>
+                ) : null}
               </NavLink>
             </li>
           ))}
@@ -96,6 +117,20 @@ export default function Shell() {
           <Route path="/developers" element={<DevelopersPage />} />
           <Route path="/team" element={<TeamPage />} />
           <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/notifications" element={<NotificationsPage />} />
+          <Route path="/activity" element={<ActivityPage />} />
+          <Route path="/activity/:id" element={<ActivityDetailPage />} />
+          <Route path="/tickets" element={<TicketsPage />} />
+          <Route path="/tickets/new" element={<TicketCreatePage />} />
+          <Route path="/tickets/:id" element={<TicketDetailPage />} />
+          <Route path="/recurring" element={<RecurringPage />} />
+          <Route path="/recurring/:id" element={<RecurringDetailPage />} />
+          <Route path="/schedules" element={<SchedulesPage />} />
+          <Route path="/schedules/:id" element={<ScheduleDetailPage />} />
+          <Route path="/monitoring" element={<MonitoringPage />} />
+          <Route path="/monitoring/:id" element={<MonitoringDetailPage />} />
+          <Route path="/invoices" element={<InvoicesPage />} />
+          <Route path="/invoices/:id" element={<InvoiceDetailPage />} />
           <Route path="*" element={<p>Page not found.</p>} />
         </Routes>
       </main>

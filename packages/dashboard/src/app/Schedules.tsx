@@ -1,0 +1,169 @@
+/** Payment schedules (instalments as payment links): list with the API's filters in the URL, detail. */
+import { Link, useParams } from 'react-router';
+import { useSession } from '../session';
+import { Badge, ErrorBox, Field, money, Page, Select, useLoad, when } from '../ui/kit';
+import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
+import { Pager, type Pagination } from './payments-shared';
+
+const STATUSES = ['active', 'past_due', 'completed', 'canceled'];
+
+interface Schedule {
+  schedule_id: string;
+  status: string;
+  currency: string;
+  total_amount: string;
+  amount_paid: string;
+  description: string | null;
+  delivery: string;
+  created_at: string;
+  instalments: {
+    instalment_id: string;
+    sequence: number;
+    amount: string;
+    due_date: string;
+    issue_at: string | null;
+    status: string;
+    transaction_id: string | null;
+    checkout_url: string | null;
+    issue_error: string | null;
+    paid_at: string | null;
+  }[];
+}
+
+const FILTERS = ['status', 'project_id', 'user_id', 'business_customer_id', 'page', 'page_size'] as const;
+
+/** The project and customer filters the recurring and schedule lists share. */
+export function CustomerFilters({ f }: { f: ReturnType<typeof useUrlFilters> }) {
+  return (
+    <>
+      {(
+        [
+          ['project_id', 'Project ID'],
+          ['user_id', 'User ID'],
+          ['business_customer_id', 'Business customer ID'],
+        ] as const
+      ).map(([k, label]) => (
+        <Field key={k} label={label} name={k} value={f.value(k)} onChange={(v) => f.setFilter(k, v.trim())} />
+      ))}
+    </>
+  );
+}
+
+export function SchedulesPage() {
+  const { api } = useSession();
+  const f = useUrlFilters(FILTERS);
+  const list = useLoad(
+    () =>
+      api.get<{ payment_schedules: Schedule[]; pagination: Pagination }>('/payment-schedules', {
+        query: f.query,
+      }),
+    [api, f.key],
+  );
+  return (
+    <Page title="Payment schedules">
+      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <Select
+          label="Status"
+          name="status"
+          value={f.value('status')}
+          onChange={(v) => f.setFilter('status', v)}
+          options={['', ...STATUSES]}
+        />
+        <CustomerFilters f={f} />
+      </form>
+      <ErrorBox error={list.error} />
+      {list.data ? (
+        <>
+          <LinkTable
+            rows={list.data.payment_schedules}
+            rowKey={(s) => s.schedule_id}
+            href={(s) => `/schedules/${s.schedule_id}`}
+            empty="No payment schedules."
+            columns={[
+              { label: 'Schedule', cell: (s) => s.description || s.schedule_id.slice(0, 8) },
+              { label: 'Total', cell: (s) => money(s.total_amount, s.currency) },
+              { label: 'Paid', cell: (s) => money(s.amount_paid, s.currency) },
+              { label: 'Status', cell: (s) => <Badge value={s.status} /> },
+            ]}
+          />
+          <Pager p={list.data.pagination} go={(n) => f.setFilter('page', String(n))} />
+        </>
+      ) : list.error ? null : (
+        <p role="status">Loading…</p>
+      )}
+    </Page>
+  );
+}
+
+export function ScheduleDetailPage() {
+  const { id = '' } = useParams();
+  const { api } = useSession();
+  const data = useLoad(() => api.get<Schedule>(`/payment-schedules/${id}`), [api, id]);
+  const s = data.data;
+  return (
+    <Page title="Payment schedule">
+      <p>
+        <Link to="/schedules">Back to payment schedules</Link>
+      </p>
+      <ErrorBox error={data.error} />
+      {s ? (
+        <>
+          <dl className="facts">
+            <dt>Description</dt>
+            <dd>{s.description ?? '—'}</dd>
+            <dt>Status</dt>
+            <dd>
+              <Badge value={s.status} />
+            </dd>
+            <dt>Total</dt>
+            <dd>{money(s.total_amount, s.currency)}</dd>
+            <dt>Paid</dt>
+            <dd>{money(s.amount_paid, s.currency)}</dd>
+            <dt>Delivery</dt>
+            <dd>{s.delivery}</dd>
+            <dt>Created</dt>
+            <dd>{when(s.created_at)}</dd>
+          </dl>
+          <h2>Instalments</h2>
+          <ScrollRegion label="Instalments">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Instalment</th>
+                  <th scope="col">Due</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Payment</th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.instalments.map((i) => (
+                  <tr key={i.instalment_id}>
+                    <td>#{i.sequence}</td>
+                    <td>{i.due_date}</td>
+                    <td>{money(i.amount, s.currency)}</td>
+                    <td>
+                      <Badge value={i.status} />
+                      {i.issue_error ? ` ${i.issue_error}` : ''}
+                    </td>
+                    <td>
+                      {i.transaction_id ? (
+                        <Link to={`/payments/${i.transaction_id}`}>View payment</Link>
+                      ) : i.status === 'scheduled' && i.issue_at ? (
+                        `link issued ${when(i.issue_at)}`
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+        </>
+      ) : data.error ? null : (
+        <p role="status">Loading…</p>
+      )}
+    </Page>
+  );
+}
