@@ -146,7 +146,10 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
     });
     const go = async (label: string, heading: string) => {
       await page.getByRole('button', { name: 'Menu' }).click();
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label }).click();
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: label, exact: true })
+        .click();
       await heading1(page, heading);
     };
 

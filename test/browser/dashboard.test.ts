@@ -96,7 +96,10 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
     const email = uniqueEmail('owner');
     const password = 'correct horse battery';
     const go = async (label: string, heading: string) => {
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label }).click();
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: label, exact: true })
+        .click();
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     };
 
@@ -150,7 +153,18 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByLabel('Authenticator code').fill(currentTotp(secret, ctx.clock.now()));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    // Seen once under a loaded parallel run (Overview never appeared after Verify, not reproduced
+    // since): keep what the page showed if it happens again.
+    await page
+      .getByRole('heading', { level: 1, name: 'Overview' })
+      .waitFor()
+      .catch(async (err) => {
+        await page.screenshot({
+          path: 'test-results/dashboard-shots/totp-sign-in-failure.png',
+          fullPage: true,
+        });
+        throw new Error(`${(err as Error).message}\npage text: ${await page.locator('body').innerText()}`);
+      });
 
     // The merchant's activated opco, project and payer (their own pages are not part of this flow).
     const [client] = await ctx.db.select({ id: clients.id }).from(clients).where(eq(clients.email, email));
