@@ -1,9 +1,10 @@
 /** Billing routes: the client's invoices, usage and details; the sandbox sample; the staff admin API. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
+import { sendPdf } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
 import {
   AdminInvoiceListSchema,
@@ -58,15 +59,6 @@ const adminTags = ['Admin (staff)'];
 const read = { permission: 'billing.read' as const };
 const staff = { auth: 'staff' as const };
 const errors = { 400: ErrorSchema, 404: ErrorSchema };
-
-function sendPdf(reply: FastifyReply, f: { fileName: string; content: Buffer }) {
-  return reply
-    .header('content-type', 'application/pdf')
-    .header('content-disposition', `attachment; filename="${f.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(f.content);
-}
 
 export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

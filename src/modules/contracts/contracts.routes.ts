@@ -1,9 +1,10 @@
 /** /contracts/templates and /contracts/workflows (contracts.read / contracts.templates.write). */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
+import { sendPdf } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
 import {
   CreateTemplateBody,
@@ -48,16 +49,6 @@ const write = { permission: 'contracts.templates.write' as const };
 
 export function contractBodyLimit(maxBytes: number): number {
   return Math.ceil((maxBytes * 4) / 3) + 512 * 1024;
-}
-
-export function sendPdf(reply: FastifyReply, f: { fileName: string; content: Buffer }) {
-  const safe = f.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
-  return reply
-    .header('content-type', 'application/pdf')
-    .header('content-disposition', `attachment; filename="${safe}"`)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(f.content);
 }
 
 export async function contractsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {

@@ -3,8 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
+import { sendPdf } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
-import { contractBodyLimit, sendPdf } from './contracts.routes';
+import { contractBodyLimit } from './contracts.routes';
 import {
   AuditTrailSchema,
   CorrectBody,

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
 import type { DownloadedFile } from '../../providers/verification/port';
+import { sendDownload } from '../../shared/download';
 import { UserSchema } from '../customers/customers.schemas';
 import {
   AttestationBody,
@@ -32,15 +33,7 @@ import {
 export const KYC_TAG = ['KYC'];
 export const KYB_TAG = ['KYB'];
 
-function sendFile(reply: FastifyReply, f: DownloadedFile) {
-  const safe = f.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
-  return reply
-    .header('content-type', f.contentType)
-    .header('content-disposition', `attachment; filename="${safe}"`)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(f.bytes);
-}
+const sendFile = (reply: FastifyReply, f: DownloadedFile) => sendDownload(reply, { ...f, content: f.bytes });
 
 export async function kycRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,8 +1,9 @@
 /** Transaction monitoring: /monitoring/transactions, /monitoring/policy (+ test, backtest), sandbox simulate. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
+import { sendDownload } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
 import { backtestPolicy } from './monitoring.backtest';
 import { downloadRemediationDocument } from './monitoring.remediation';
@@ -35,15 +36,6 @@ import {
 } from './monitoring.service';
 
 const tags = ['Transaction monitoring'];
-
-function sendDocument(reply: FastifyReply, f: { fileName: string; contentType: string; content: Buffer }) {
-  return reply
-    .header('content-type', f.contentType)
-    .header('content-disposition', `attachment; filename="${f.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(f.content);
-}
 
 export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -142,7 +134,7 @@ export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: D
       },
     },
     async (req, reply) =>
-      sendDocument(
+      sendDownload(
         reply,
         await downloadRemediationDocument(
           deps,

@@ -1,8 +1,9 @@
 /** Support tickets: the client API (tickets.read / tickets.write) and the staff admin API. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { clientAuthOf, staffAuthOf } from '../../plugins/auth';
+import { sendDownload } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
 import { attachmentBodyLimit } from './tickets.attachments';
 import {
@@ -53,16 +54,6 @@ const adminTags = ['Admin (staff)'];
 const read = { permission: 'tickets.read' as const };
 const write = { permission: 'tickets.write' as const };
 const staff = { auth: 'staff' as const };
-
-function sendAttachment(reply: FastifyReply, f: { fileName: string; contentType: string; content: Buffer }) {
-  const safe = f.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
-  return reply
-    .header('content-type', f.contentType)
-    .header('content-disposition', `attachment; filename="${safe}"`)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(f.content);
-}
 
 export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -201,7 +192,7 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
       },
     },
     async (req, reply) =>
-      sendAttachment(
+      sendDownload(
         reply,
         await downloadClientAttachment(
           deps,
@@ -340,7 +331,7 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
       },
     },
     async (req, reply) =>
-      sendAttachment(
+      sendDownload(
         reply,
         await downloadAdminAttachment(deps, req.params.ticket_id, req.params.attachment_id),
       ),
