@@ -96,6 +96,14 @@ export function captureLogger(level: string): Logger {
   });
 }
 
+/** Forgets everything captured: each test file starts empty, also when files share a worker (isolate: false). */
+export function resetLogCapture(): void {
+  lines.length = 0;
+  externalLogs.length = 0;
+  secrets.clear();
+  harvestRequestBodies = true;
+}
+
 export function capturedLogLines(): readonly string[] {
   return lines;
 }

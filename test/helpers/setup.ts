@@ -3,9 +3,15 @@
  * handled reached a captured log line, or when an API operation answered a status its OpenAPI
  * entry does not document.
  */
-import { afterAll } from 'vitest';
-import { findLeaks } from './log-capture';
-import { undocumentedStatuses } from './status-recorder';
+import { afterAll, beforeAll } from 'vitest';
+import { findLeaks, resetLogCapture } from './log-capture';
+import { resetStatusRecorder, undocumentedStatuses } from './status-recorder';
+
+// Files share a worker's modules (isolate: false in vitest.config.ts): start each one empty.
+beforeAll(() => {
+  resetLogCapture();
+  resetStatusRecorder();
+});
 
 afterAll(() => {
   const leaks = findLeaks();

@@ -47,6 +47,13 @@ function readDocuments(): void {
   }
 }
 
+/** Forgets the answers and documents seen: each test file is checked on its own (isolate: false). */
+export function resetStatusRecorder(): void {
+  answered.clear();
+  documented.clear();
+  pendingDocuments.length = 0;
+}
+
 /** `METHOD /path -> status` for every answer the document does not list (hidden routes excluded). */
 export function undocumentedStatuses(): string[] {
   if (answered.size === 0) return [];
