@@ -36,19 +36,26 @@ export function InstalmentActions({ s, i, done }: { s: ScheduleLike; i: Instalme
   const base = `/payment-schedules/${s.schedule_id}/instalments/${i.instalment_id}`;
   const write = can('schedules.write');
   const sandbox = me?.environment === 'sandbox' && can('sandbox.simulate') && i.status === 'issued';
-  const label = (what: string) => `${what} instalment #${i.sequence}`;
-  const b = (text: string, path: string, body: object = {}) => (
-    <ActButton act={act} label={text} done={done} fn={() => api.post(`${base}${path}`, body)} />
+  const context = `instalment #${i.sequence}`;
+  const b = (text: string, path: string) => (
+    <ActButton
+      act={act}
+      label={text}
+      context={context}
+      done={done}
+      fn={() => api.post(`${base}${path}`, {})}
+    />
   );
   return (
     <div className="actions">
-      {write && i.status === 'scheduled' ? b(label('Issue now:'), '/issue-now') : null}
-      {write && i.status === 'overdue' ? b(label('Reissue'), '/reissue') : null}
-      {write && CANCELABLE.includes(i.status) ? b(label('Cancel'), '/cancel') : null}
+      {write && i.status === 'scheduled' ? b('Issue now', '/issue-now') : null}
+      {write && i.status === 'overdue' ? b('Reissue', '/reissue') : null}
+      {write && CANCELABLE.includes(i.status) ? b('Cancel', '/cancel') : null}
       {sandbox ? (
         <ActButton
           act={act}
-          label={label('Simulate overdue:')}
+          label="Simulate overdue"
+          context={context}
           done={done}
           fn={() => api.post(`/sandbox${base}/simulate`, { action: 'overdue' })}
         />

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
-import { LinkTable, useUrlFilters } from '../ui/list';
+import { LinkTable, urlPicker, useUrlFilters } from '../ui/list';
 import { Pager } from './payments-shared';
 
 export const CHAINS = [
@@ -94,15 +94,7 @@ export function WalletsPage() {
       ),
     [api, f.key],
   );
-  const pick = (k: string, label: string, options: string[]) => (
-    <Select
-      label={label}
-      name={k}
-      value={f.value(k)}
-      onChange={(v) => f.setFilter(k, v)}
-      options={['', ...options]}
-    />
-  );
+  const pick = urlPicker(f);
   return (
     <Page title="Wallets">
       {can('screening.write') ? <ScreenWalletForm done={list.reload} /> : null}

@@ -9,6 +9,8 @@ type Act = ReturnType<typeof useAction>;
 export function ActButton(props: {
   act: Act;
   label: string;
+  /** Read to screen readers after the label (which row the button acts on). */
+  context?: string;
   fn(): Promise<unknown>;
   done(): void;
   className?: string;
@@ -26,6 +28,7 @@ export function ActButton(props: {
       }
     >
       {props.label}
+      {props.context ? <span className="visually-hidden"> {props.context}</span> : null}
     </button>
   );
 }
