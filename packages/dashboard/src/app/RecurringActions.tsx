@@ -136,12 +136,14 @@ export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: Ru
             <>
               <ActButton
                 act={act}
+                className="secondary"
                 label="Simulate: authorize"
                 done={done}
                 fn={() => api.post(`/sandbox${base}/simulate`, { action: 'authorize' })}
               />
               <ActButton
                 act={act}
+                className="secondary"
                 label="Simulate: reject"
                 done={done}
                 fn={() => api.post(`/sandbox${base}/simulate`, { action: 'reject_authorization' })}
@@ -150,6 +152,7 @@ export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: Ru
           ) : (
             <ActButton
               act={act}
+              className="secondary"
               label="Simulate: run next now"
               done={done}
               fn={() => api.post(`/sandbox${base}/run-next`, {})}

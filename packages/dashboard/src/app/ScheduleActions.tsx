@@ -54,6 +54,7 @@ export function InstalmentActions({ s, i, done }: { s: ScheduleLike; i: Instalme
       {sandbox ? (
         <ActButton
           act={act}
+          className="secondary"
           label="Simulate overdue"
           context={context}
           done={done}
