@@ -22,6 +22,9 @@ import { freePort } from '../helpers/process';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
 import { insertOpco, insertProject, insertUser, newKey } from '../payments/fixtures';
 
+/** expect.poll with room for a loaded machine (its default gives up after 1 s). */
+const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 });
+
 const heading1 = (page: Page, name: string | RegExp) =>
   page.getByRole('heading', { level: 1, name }).waitFor();
 
@@ -121,10 +124,10 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
     await page.getByTestId('authorization-url').waitFor();
     await page.getByRole('link', { name: 'Open the recurring payment' }).click();
     await heading1(page, 'Recurring payment');
-    await expect.poll(() => status(page).textContent()).toBe('pending_authorization');
+    await poll(() => status(page).textContent()).toBe('pending_authorization');
     expect(await page.getByRole('button', { name: 'Pause' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Simulate: authorize' }).click();
-    await expect.poll(() => status(page).textContent()).toBe('active');
+    await poll(() => status(page).textContent()).toBe('active');
     await expectAccessible(page, 'recurring payment (active)');
     await screenshots(page, 'recurring-actions');
 
@@ -133,10 +136,10 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
     expect(await page.getByRole('button', { name: 'Skip run #1' }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Pause' }).click();
-    await expect.poll(() => status(page).textContent()).toBe('paused');
+    await poll(() => status(page).textContent()).toBe('paused');
     expect(await page.getByRole('button', { name: 'Collect' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Resume' }).click();
-    await expect.poll(() => status(page).textContent()).toBe('active');
+    await poll(() => status(page).textContent()).toBe('active');
 
     await page.getByLabel('Amount to collect').fill('500.00');
     await page.getByRole('button', { name: 'Collect', exact: true }).click();
@@ -154,7 +157,7 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
     await dialog.getByLabel('Reason (optional)').fill('Customer moved away');
     await expectAccessible(page, 'cancel dialog');
     await dialog.getByRole('button', { name: 'Confirm cancellation' }).click();
-    await expect.poll(() => status(page).textContent()).toBe('canceled');
+    await poll(() => status(page).textContent()).toBe('canceled');
     expect(await page.getByRole('heading', { name: 'Actions' }).count()).toBe(0);
     await context.close();
   }, 120_000);
@@ -171,7 +174,7 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
     await page.getByRole('button', { name: 'Create schedule' }).click();
     await page.getByRole('link', { name: 'Open the payment schedule' }).click();
     await heading1(page, 'Payment schedule');
-    await expect.poll(() => page.getByRole('cell', { name: /^#\d$/ }).count()).toBe(3);
+    await poll(() => page.getByRole('cell', { name: /^#\d$/ }).count()).toBe(3);
     await expectAccessible(page, 'payment schedule with actions');
     await screenshots(page, 'schedule-actions');
 
@@ -199,7 +202,7 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
 
     await page.getByRole('button', { name: 'Cancel schedule' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm cancellation' }).click();
-    await expect.poll(() => status(page).textContent()).toBe('canceled');
+    await poll(() => status(page).textContent()).toBe('canceled');
     expect(await page.getByRole('button', { name: /instalment #/ }).count()).toBe(0);
     await context.close();
   }, 120_000);
@@ -223,8 +226,8 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
     await page.getByRole('link', { name: 'Treasury' }).waitFor();
 
     await page.getByLabel('Risk level').selectOption('severe');
-    await expect.poll(() => new URL(page.url()).searchParams.get('risk_level')).toBe('severe');
-    await expect.poll(() => page.getByRole('link', { name: 'Treasury' }).count()).toBe(0);
+    await poll(() => new URL(page.url()).searchParams.get('risk_level')).toBe('severe');
+    await poll(() => page.getByRole('link', { name: 'Treasury' }).count()).toBe(0);
     await expectAccessible(page, 'wallets');
     await screenshots(page, 'wallets');
     await page.getByRole('link', { name: 'Suspicious' }).click();
@@ -241,11 +244,11 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
     await page.getByRole('button', { name: 'Request proof' }).click();
     await page.getByRole('link', { name: /^\d+\/\d+\/\d+/ }).click();
     await heading1(page, 'Ownership request');
-    await expect.poll(() => status(page).textContent()).toBe('pending');
+    await poll(() => status(page).textContent()).toBe('pending');
     await page.getByTestId('proof-url').waitFor();
     await expectAccessible(page, 'ownership request');
     await page.getByRole('button', { name: 'Cancel request' }).click();
-    await expect.poll(() => status(page).textContent()).toBe('canceled');
+    await poll(() => status(page).textContent()).toBe('canceled');
     expect(await page.getByRole('button', { name: 'Cancel request' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Back to the wallet' }).click();
     await page.getByRole('button', { name: 'Request proof' }).waitFor();
