@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, money, Page, Select, useAction, useLoad, when } from '../ui/kit';
-import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
+import { LinkTable, ScrollRegion, urlPicker, useUrlFilters } from '../ui/list';
 import { Pager } from './payments-shared';
 
 const DECISIONS = ['APPROVED', 'IN_REVIEW', 'DECLINED', 'AWAITING_USER'];
@@ -54,15 +54,7 @@ export function MonitoringPage() {
     () => api.get<MonitoredPage>('/monitoring/transactions', { query: f.query }),
     [api, f.key],
   );
-  const pick = (k: string, label: string, options: string[]) => (
-    <Select
-      label={label}
-      name={k}
-      value={f.value(k)}
-      onChange={(v) => f.setFilter(k, v)}
-      options={['', ...options]}
-    />
-  );
+  const pick = urlPicker(f);
   return (
     <Page title="Monitoring">
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>

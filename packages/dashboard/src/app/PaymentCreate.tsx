@@ -6,40 +6,26 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { newIdempotencyKey } from '../api';
 import { useSession } from '../session';
-import { ErrorBox, Field, Page, Select, useAction, useLoad } from '../ui/kit';
+import { ErrorBox, Field, Page, useAction } from '../ui/kit';
 import type { Transaction } from './payments-shared';
-
-interface Project {
-  project_id: string;
-  project_name: string;
-  is_frozen: boolean;
-}
-interface User {
-  user_id: string;
-  email: string;
-}
+import { ProjectPayerFields, useProjectPayer } from './pickers';
 
 export function CreatePaymentLinkPage() {
   const { api, can } = useSession();
-  const projects = useLoad(
-    () => api.get<{ projects: Project[] }>('/projects', { query: { page_size: 200 } }),
-    [api],
-  );
-  const users = useLoad(() => api.get<{ users: User[] }>('/kyc/lists', { query: { page_size: 200 } }), [api]);
   const [f, setF] = useState({ amount: '', currency: 'EUR', project_id: '', user_id: '', description: '' });
   const [key, setKey] = useState(newIdempotencyKey);
   const [created, setCreated] = useState<Transaction | null>(null);
   const act = useAction();
   const set = (k: keyof typeof f) => (v: string) => setF({ ...f, [k]: v });
+  const pp = useProjectPayer(f);
 
   if (!can('payments.write'))
     return <Page title="Create payment link">Your role cannot create payment links.</Page>;
-  const projectId = f.project_id || projects.data?.projects[0]?.project_id || '';
-  const userId = f.user_id || users.data?.users[0]?.user_id || '';
+  const { projectId, userId } = pp;
 
   return (
     <Page title="Create payment link">
-      <ErrorBox error={projects.error ?? users.error} />
+      <ErrorBox error={pp.error} />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -70,22 +56,7 @@ export function CreatePaymentLinkPage() {
           placeholder="125.50"
         />
         <Field label="Currency" name="currency" value={f.currency} onChange={set('currency')} required />
-        <Select
-          label="Project"
-          name="project_id"
-          value={projectId}
-          onChange={set('project_id')}
-          options={(projects.data?.projects ?? []).map(
-            (p) => [p.project_id, p.project_name] as [string, string],
-          )}
-        />
-        <Select
-          label="Payer"
-          name="user_id"
-          value={userId}
-          onChange={set('user_id')}
-          options={(users.data?.users ?? []).map((u) => [u.user_id, u.email] as [string, string])}
-        />
+        <ProjectPayerFields pp={pp} onProject={set('project_id')} onPayer={set('user_id')} />
         <Field
           label="Description (optional)"
           name="description"

@@ -4,6 +4,7 @@ import { useSession } from '../session';
 import { Badge, ErrorBox, money, Page, Select, useLoad, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
 import { Pager, type Pagination } from './payments-shared';
+import { RecurringActions } from './RecurringActions';
 import { CustomerFilters } from './Schedules';
 
 const STATUSES = [
@@ -59,7 +60,7 @@ const FILTERS = ['status', 'project_id', 'user_id', 'business_customer_id', 'pag
 const amountOf = (r: Recurring) => (r.amount ? money(r.amount, r.currency) : 'On demand');
 
 export function RecurringPage() {
-  const { api } = useSession();
+  const { api, can } = useSession();
   const f = useUrlFilters(FILTERS);
   const list = useLoad(
     () =>
@@ -69,7 +70,16 @@ export function RecurringPage() {
     [api, f.key],
   );
   return (
-    <Page title="Recurring payments">
+    <Page
+      title="Recurring payments"
+      actions={
+        can('recurring.write') ? (
+          <Link className="button" to="/recurring/new">
+            Create recurring payment
+          </Link>
+        ) : null
+      }
+    >
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <Select
           label="Status"
@@ -157,6 +167,7 @@ export function RecurringDetailPage() {
               </>
             ) : null}
           </dl>
+          <RecurringActions r={r} runs={data.data.runs} done={data.reload} />
           <h2>Runs</h2>
           {data.data.runs.length === 0 ? (
             <p className="empty">No runs yet.</p>

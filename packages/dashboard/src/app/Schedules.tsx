@@ -4,6 +4,7 @@ import { useSession } from '../session';
 import { Badge, ErrorBox, Field, money, Page, Select, useLoad, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
 import { Pager, type Pagination } from './payments-shared';
+import { InstalmentActions, ScheduleActions } from './ScheduleActions';
 
 const STATUSES = ['active', 'past_due', 'completed', 'canceled'];
 
@@ -50,7 +51,7 @@ export function CustomerFilters({ f }: { f: ReturnType<typeof useUrlFilters> }) 
 }
 
 export function SchedulesPage() {
-  const { api } = useSession();
+  const { api, can } = useSession();
   const f = useUrlFilters(FILTERS);
   const list = useLoad(
     () =>
@@ -60,7 +61,16 @@ export function SchedulesPage() {
     [api, f.key],
   );
   return (
-    <Page title="Payment schedules">
+    <Page
+      title="Payment schedules"
+      actions={
+        can('schedules.write') ? (
+          <Link className="button" to="/schedules/new">
+            Create payment schedule
+          </Link>
+        ) : null
+      }
+    >
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <Select
           label="Status"
@@ -97,7 +107,8 @@ export function SchedulesPage() {
 
 export function ScheduleDetailPage() {
   const { id = '' } = useParams();
-  const { api } = useSession();
+  const { api, can, me } = useSession();
+  const acts = can('schedules.write') || (me?.environment === 'sandbox' && can('sandbox.simulate'));
   const data = useLoad(() => api.get<Schedule>(`/payment-schedules/${id}`), [api, id]);
   const s = data.data;
   return (
@@ -134,6 +145,7 @@ export function ScheduleDetailPage() {
                   <th scope="col">Amount</th>
                   <th scope="col">Status</th>
                   <th scope="col">Payment</th>
+                  {acts ? <th scope="col">Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -155,11 +167,17 @@ export function ScheduleDetailPage() {
                         '—'
                       )}
                     </td>
+                    {acts ? (
+                      <td>
+                        <InstalmentActions s={s} i={i} done={data.reload} />
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>
             </table>
           </ScrollRegion>
+          <ScheduleActions s={s} done={data.reload} />
         </>
       ) : data.error ? null : (
         <p role="status">Loading…</p>

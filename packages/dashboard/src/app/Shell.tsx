@@ -16,10 +16,14 @@ import { CreatePaymentLinkPage } from './PaymentCreate';
 import { PaymentDetailPage } from './PaymentDetail';
 import { PaymentsPage } from './Payments';
 import { RecurringDetailPage, RecurringPage } from './Recurring';
+import { RecurringCreatePage } from './RecurringActions';
+import { ScheduleCreatePage } from './ScheduleActions';
 import { ScheduleDetailPage, SchedulesPage } from './Schedules';
 import { SettingsPage } from './Settings';
 import { TeamPage } from './Team';
 import { TicketCreatePage, TicketDetailPage, TicketsPage } from './Tickets';
+import { OwnershipRequestPage, WalletDetailPage } from './WalletDetail';
+import { WalletsPage } from './Wallets';
 import { WebhooksPage } from './Webhooks';
 
 const NAV: [string, string, string][] = [
@@ -27,6 +31,7 @@ const NAV: [string, string, string][] = [
   ['/payments', 'Payments', 'payments.read'],
   ['/recurring', 'Recurring payments', 'recurring.read'],
   ['/schedules', 'Payment schedules', 'schedules.read'],
+  ['/wallets', 'Wallets', 'screening.read'],
   ['/customers', 'Customers', 'kyc.users.read'],
   ['/monitoring', 'Monitoring', 'monitoring.read'],
   ['/opcos', 'Opcos & projects', 'opcos.read'],
@@ -127,6 +132,11 @@ export default function Shell() {
           <Route path="/recurring/:id" element={<RecurringDetailPage />} />
           <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/schedules/:id" element={<ScheduleDetailPage />} />
+          <Route path="/recurring/new" element={<RecurringCreatePage />} />
+          <Route path="/schedules/new" element={<ScheduleCreatePage />} />
+          <Route path="/wallets" element={<WalletsPage />} />
+          <Route path="/wallets/:id" element={<WalletDetailPage />} />
+          <Route path="/wallets/ownership/:id" element={<OwnershipRequestPage />} />
           <Route path="/monitoring" element={<MonitoringPage />} />
           <Route path="/monitoring/:id" element={<MonitoringDetailPage />} />
           <Route path="/invoices" element={<InvoicesPage />} />

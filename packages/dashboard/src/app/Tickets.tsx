@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
-import { LinkTable, useUrlFilters } from '../ui/list';
+import { LinkTable, urlPicker, useUrlFilters } from '../ui/list';
 import { Pager, type Pagination } from './payments-shared';
 
 const STATUSES = ['open', 'awaiting_client', 'resolved', 'closed'];
@@ -51,15 +51,7 @@ export function TicketsPage() {
     () => api.get<{ tickets: Ticket[]; pagination: Pagination }>('/tickets', { query: f.query }),
     [api, f.key],
   );
-  const pick = (k: string, label: string, options: string[]) => (
-    <Select
-      label={label}
-      name={k}
-      value={f.value(k)}
-      onChange={(v) => f.setFilter(k, v)}
-      options={['', ...options]}
-    />
-  );
+  const pick = urlPicker(f);
   return (
     <Page
       title="Support tickets"

@@ -1,6 +1,7 @@
 /** List pages: filters and page kept in the URL, and a generic table of links. */
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Select } from './kit';
 
 /** The URL's values for `keys` (the API's query) and a setter that resets the page on a filter change. */
 export function useUrlFilters(keys: readonly string[]) {
@@ -67,5 +68,18 @@ export function ScrollRegion({ label, children }: { label: string; children: Rea
     <section className="table-wrap" tabIndex={0} aria-label={label}>
       {children}
     </section>
+  );
+}
+
+/** `pick(key, label, options)`: a select bound to one URL filter, "Any" first. */
+export function urlPicker(f: ReturnType<typeof useUrlFilters>) {
+  return (k: string, label: string, options: readonly string[]) => (
+    <Select
+      label={label}
+      name={k}
+      value={f.value(k)}
+      onChange={(v) => f.setFilter(k, v)}
+      options={['', ...options]}
+    />
   );
 }

@@ -1,0 +1,316 @@
+/**
+ * What a recurring payment's detail page offers, by permission and status (named-areas §5): pause,
+ * resume, cancel, edit, an on-demand run (own idempotency key), retry of a failed run, skipping a
+ * scheduled run, and the sandbox simulator. Also the create form.
+ */
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { newIdempotencyKey } from '../api';
+import { useSession } from '../session';
+import { ErrorBox, Field, Page, Select, useAction } from '../ui/kit';
+import { ActButton, ActionForm, CancelWithReason } from './actions';
+import { ProjectPayerFields, useProjectPayer } from './pickers';
+
+export interface RecurringLike {
+  definition_id: string;
+  status: string;
+  amount: string | null;
+  description: string | null;
+  schedule: unknown;
+  mandate: { status: string };
+}
+export interface RunLike {
+  run_id: string;
+  sequence: number;
+  status: string;
+}
+
+const OPEN = ['pending_authorization', 'active', 'paused'];
+
+export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: RunLike[]; done(): void }) {
+  const { api, can, me } = useSession();
+  const act = useAction();
+  const [amount, setAmount] = useState(r.amount ?? '');
+  const [description, setDescription] = useState(r.description ?? '');
+  const [runAmount, setRunAmount] = useState('');
+  const [runKey, setRunKey] = useState(newIdempotencyKey);
+  const base = `/recurring-payments/${r.definition_id}`;
+  const write = can('recurring.write') && OPEN.includes(r.status);
+  const sandbox = me?.environment === 'sandbox' && can('sandbox.simulate') && OPEN.includes(r.status);
+  if (!write && !sandbox) return null;
+  const authorized = r.mandate.status === 'authorized';
+  const failed = runs.find((x) => x.status === 'failed' || x.status === 'retry_scheduled');
+  const scheduled = runs.filter((x) => x.status === 'scheduled');
+  return (
+    <section aria-labelledby="recurring-actions">
+      <h2 id="recurring-actions">Actions</h2>
+      <ErrorBox error={act.error} />
+      {write ? (
+        <>
+          <div className="actions">
+            {r.status === 'active' ? (
+              <ActButton act={act} label="Pause" done={done} fn={() => api.post(`${base}/pause`, {})} />
+            ) : null}
+            {r.status === 'paused' ? (
+              <ActButton act={act} label="Resume" done={done} fn={() => api.post(`${base}/resume`, {})} />
+            ) : null}
+            {failed && authorized ? (
+              <ActButton
+                act={act}
+                label={`Retry run #${failed.sequence}`}
+                done={done}
+                fn={() =>
+                  api.post(
+                    `${base}/retry`,
+                    { run_id: failed.run_id },
+                    { idempotencyKey: newIdempotencyKey() },
+                  )
+                }
+              />
+            ) : null}
+            {scheduled.map((x) => (
+              <ActButton
+                key={x.run_id}
+                act={act}
+                label={`Skip run #${x.sequence}`}
+                done={done}
+                fn={() => api.post(`${base}/runs/${x.run_id}/skip`, {})}
+              />
+            ))}
+            <CancelWithReason
+              act={act}
+              label="Cancel recurring payment"
+              what="Open runs are canceled and the mandate is revoked at the bank."
+              done={done}
+              onConfirm={(reason) => api.post(`${base}/cancel`, reason ? { reason } : {})}
+            />
+          </div>
+          <h3>Change</h3>
+          <ActionForm
+            title="Change the recurring payment"
+            submit="Save changes"
+            act={act}
+            onSubmit={async () => {
+              await api.patch(base, {
+                ...(r.schedule && amount.trim() !== (r.amount ?? '') ? { amount: amount.trim() } : {}),
+                description: description.trim() || null,
+              });
+              done();
+            }}
+          >
+            {r.schedule ? (
+              <Field label="Amount" name="amount" value={amount} onChange={setAmount} inputMode="decimal" />
+            ) : null}
+            <Field label="Description" name="description" value={description} onChange={setDescription} />
+          </ActionForm>
+          {authorized && r.status === 'active' ? (
+            <>
+              <h3>Collect now</h3>
+              <ActionForm
+                title="Collect an on-demand payment"
+                submit="Collect"
+                act={act}
+                onSubmit={async () => {
+                  await api.post(`${base}/runs`, { amount: runAmount.trim() }, { idempotencyKey: runKey });
+                  setRunKey(newIdempotencyKey());
+                  setRunAmount('');
+                  done();
+                }}
+              >
+                <Field
+                  label="Amount to collect"
+                  name="run_amount"
+                  value={runAmount}
+                  onChange={setRunAmount}
+                  inputMode="decimal"
+                  required
+                />
+              </ActionForm>
+            </>
+          ) : null}
+        </>
+      ) : null}
+      {sandbox ? (
+        <div className="actions">
+          {r.status === 'pending_authorization' ? (
+            <>
+              <ActButton
+                act={act}
+                className="secondary"
+                label="Simulate: authorize"
+                done={done}
+                fn={() => api.post(`/sandbox${base}/simulate`, { action: 'authorize' })}
+              />
+              <ActButton
+                act={act}
+                className="secondary"
+                label="Simulate: reject"
+                done={done}
+                fn={() => api.post(`/sandbox${base}/simulate`, { action: 'reject_authorization' })}
+              />
+            </>
+          ) : (
+            <ActButton
+              act={act}
+              className="secondary"
+              label="Simulate: run next now"
+              done={done}
+              fn={() => api.post(`/sandbox${base}/run-next`, {})}
+            />
+          )}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+const PERIODS = ['day', 'week', 'fortnight', 'month', 'half_year', 'year'];
+
+export function RecurringCreatePage() {
+  const { api, can } = useSession();
+  const [f, setF] = useState({
+    project_id: '',
+    user_id: '',
+    currency: 'EUR',
+    amount: '',
+    description: '',
+    reference: '',
+    interval: 'month',
+    start_date: new Date().toISOString().slice(0, 10),
+    max_amount: '',
+    limit_amount: '',
+    period: 'month',
+  });
+  const [key, setKey] = useState(newIdempotencyKey);
+  const [created, setCreated] = useState<{ definition_id: string; authorization_url: string } | null>(null);
+  const act = useAction();
+  const pp = useProjectPayer(f);
+  const set = (k: keyof typeof f) => (v: string) => setF({ ...f, [k]: v });
+  if (!can('recurring.write'))
+    return <Page title="Create recurring payment">Your role cannot create recurring payments.</Page>;
+  const onDemand = f.interval === '';
+  return (
+    <Page title="Create recurring payment">
+      <p>
+        <Link to="/recurring">Back to recurring payments</Link>
+      </p>
+      <ErrorBox error={pp.error} />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          act.run(async () => {
+            const r = await api.post<{ definition_id: string; authorization_url: string }>(
+              '/recurring-payments',
+              {
+                project_id: pp.projectId,
+                user_id: pp.userId,
+                currency: f.currency.trim().toUpperCase(),
+                ...(onDemand
+                  ? {}
+                  : {
+                      amount: f.amount.trim(),
+                      schedule: { interval: f.interval, interval_count: 1, start_date: f.start_date },
+                    }),
+                ...(f.description.trim() ? { description: f.description.trim() } : {}),
+                ...(f.reference.trim() ? { reference: f.reference.trim() } : {}),
+                mandate: {
+                  max_amount_per_payment: f.max_amount.trim(),
+                  periodic_limit: { amount: f.limit_amount.trim(), period: f.period, alignment: 'calendar' },
+                },
+              },
+              { idempotencyKey: key },
+            );
+            setCreated(r);
+            setKey(newIdempotencyKey());
+          });
+        }}
+      >
+        <ProjectPayerFields pp={pp} onProject={set('project_id')} onPayer={set('user_id')} />
+        <Field label="Currency" name="currency" value={f.currency} onChange={set('currency')} required />
+        <Select
+          label="Collect"
+          name="interval"
+          value={f.interval}
+          onChange={set('interval')}
+          options={[
+            ['week', 'Every week'],
+            ['month', 'Every month'],
+            ['year', 'Every year'],
+            ['', 'On demand only'],
+          ]}
+        />
+        {onDemand ? null : (
+          <>
+            <Field
+              label="Amount"
+              name="amount"
+              value={f.amount}
+              onChange={set('amount')}
+              inputMode="decimal"
+              required
+            />
+            <Field
+              label="First collection on"
+              name="start_date"
+              type="date"
+              value={f.start_date}
+              onChange={set('start_date')}
+              required
+            />
+          </>
+        )}
+        <Field
+          label="Mandate: most per payment"
+          name="max_amount_per_payment"
+          value={f.max_amount}
+          onChange={set('max_amount')}
+          inputMode="decimal"
+          required
+        />
+        <Field
+          label="Mandate: most per period"
+          name="periodic_limit_amount"
+          value={f.limit_amount}
+          onChange={set('limit_amount')}
+          inputMode="decimal"
+          required
+        />
+        <Select
+          label="Mandate period"
+          name="period"
+          value={f.period}
+          onChange={set('period')}
+          options={PERIODS}
+        />
+        <Field
+          label="Description (optional)"
+          name="description"
+          value={f.description}
+          onChange={set('description')}
+        />
+        <Field
+          label="Statement reference (optional)"
+          name="reference"
+          value={f.reference}
+          onChange={set('reference')}
+          hint="Up to 18 characters, shown on the payer's statement"
+        />
+        <ErrorBox error={act.error} />
+        <button type="submit" disabled={act.busy}>
+          Create recurring payment
+        </button>
+      </form>
+      {created ? (
+        <div className="success" role="status">
+          <p>Recurring payment created. The payer authorizes the mandate at:</p>
+          <p>
+            <a href={created.authorization_url} data-testid="authorization-url">
+              {created.authorization_url}
+            </a>
+          </p>
+          <Link to={`/recurring/${created.definition_id}`}>Open the recurring payment</Link>
+        </div>
+      ) : null}
+    </Page>
+  );
+}

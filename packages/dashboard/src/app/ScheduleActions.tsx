@@ -1,0 +1,254 @@
+/**
+ * What a payment schedule's detail page offers, by permission and status (named-areas §6): cancel
+ * the schedule, change its description, per instalment issue now / reissue / cancel / change
+ * (scheduled only), the sandbox `overdue` simulation; and the create form (a plan).
+ */
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { newIdempotencyKey } from '../api';
+import { useSession } from '../session';
+import { ErrorBox, Field, Page, Select, useAction } from '../ui/kit';
+import { ActButton, ActionForm, CancelWithReason } from './actions';
+import { ProjectPayerFields, useProjectPayer } from './pickers';
+
+interface InstalmentLike {
+  instalment_id: string;
+  sequence: number;
+  amount: string;
+  due_date: string;
+  status: string;
+}
+export interface ScheduleLike {
+  schedule_id: string;
+  status: string;
+  description: string | null;
+  instalments: InstalmentLike[];
+}
+
+const OPEN = ['active', 'past_due'];
+const CANCELABLE = ['scheduled', 'issued', 'overdue'];
+
+/** The buttons of one instalment row (nothing when the role or status allows none). */
+export function InstalmentActions({ s, i, done }: { s: ScheduleLike; i: InstalmentLike; done(): void }) {
+  const { api, can, me } = useSession();
+  const act = useAction();
+  if (!OPEN.includes(s.status)) return null;
+  const base = `/payment-schedules/${s.schedule_id}/instalments/${i.instalment_id}`;
+  const write = can('schedules.write');
+  const sandbox = me?.environment === 'sandbox' && can('sandbox.simulate') && i.status === 'issued';
+  const context = `instalment #${i.sequence}`;
+  const b = (text: string, path: string) => (
+    <ActButton
+      act={act}
+      label={text}
+      context={context}
+      done={done}
+      fn={() => api.post(`${base}${path}`, {})}
+    />
+  );
+  return (
+    <div className="actions">
+      {write && i.status === 'scheduled' ? b('Issue now', '/issue-now') : null}
+      {write && i.status === 'overdue' ? b('Reissue', '/reissue') : null}
+      {write && CANCELABLE.includes(i.status) ? b('Cancel', '/cancel') : null}
+      {sandbox ? (
+        <ActButton
+          act={act}
+          className="secondary"
+          label="Simulate overdue"
+          context={context}
+          done={done}
+          fn={() => api.post(`/sandbox${base}/simulate`, { action: 'overdue' })}
+        />
+      ) : null}
+      <ErrorBox error={act.error} />
+    </div>
+  );
+}
+
+export function ScheduleActions({ s, done }: { s: ScheduleLike; done(): void }) {
+  const { api, can } = useSession();
+  const act = useAction();
+  const [description, setDescription] = useState(s.description ?? '');
+  const scheduled = s.instalments.filter((i) => i.status === 'scheduled');
+  const [pick, setPick] = useState('');
+  const [amount, setAmount] = useState('');
+  const [due, setDue] = useState('');
+  if (!can('schedules.write') || !OPEN.includes(s.status)) return null;
+  const base = `/payment-schedules/${s.schedule_id}`;
+  const chosen = scheduled.find((i) => i.instalment_id === pick) ?? scheduled[0];
+  return (
+    <section aria-labelledby="schedule-actions">
+      <h2 id="schedule-actions">Actions</h2>
+      <ErrorBox error={act.error} />
+      <div className="actions">
+        <CancelWithReason
+          act={act}
+          label="Cancel schedule"
+          what="Open instalments are canceled; paid ones stay paid."
+          done={done}
+          onConfirm={(reason) => api.post(`${base}/cancel`, reason ? { reason } : {})}
+        />
+      </div>
+      <ActionForm
+        title="Change the description"
+        submit="Save description"
+        act={act}
+        onSubmit={async () => {
+          await api.patch(base, { description: description.trim() || null });
+          done();
+        }}
+      >
+        <Field label="Description" name="description" value={description} onChange={setDescription} />
+      </ActionForm>
+      {chosen ? (
+        <>
+          <h3>Change a scheduled instalment</h3>
+          <ActionForm
+            title="Change a scheduled instalment"
+            submit="Save instalment"
+            act={act}
+            onSubmit={async () => {
+              await api.patch(`${base}/instalments/${chosen.instalment_id}`, {
+                ...(amount.trim() ? { amount: amount.trim() } : {}),
+                ...(due ? { due_date: due } : {}),
+              });
+              setAmount('');
+              setDue('');
+              done();
+            }}
+          >
+            <Select
+              label="Instalment"
+              name="instalment"
+              value={chosen.instalment_id}
+              onChange={setPick}
+              options={scheduled.map(
+                (i) => [i.instalment_id, `#${i.sequence} due ${i.due_date}`] as [string, string],
+              )}
+            />
+            <Field label="New amount" name="amount" value={amount} onChange={setAmount} inputMode="decimal" />
+            <Field label="New due date" name="due_date" type="date" value={due} onChange={setDue} />
+          </ActionForm>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+export function ScheduleCreatePage() {
+  const { api, can } = useSession();
+  const [f, setF] = useState({
+    project_id: '',
+    user_id: '',
+    currency: 'EUR',
+    description: '',
+    total_amount: '',
+    count: '3',
+    interval: 'month',
+    start_date: new Date().toISOString().slice(0, 10),
+    delivery: 'email',
+  });
+  const [key, setKey] = useState(newIdempotencyKey);
+  const [created, setCreated] = useState<{ schedule_id: string } | null>(null);
+  const act = useAction();
+  const pp = useProjectPayer(f);
+  const set = (k: keyof typeof f) => (v: string) => setF({ ...f, [k]: v });
+  if (!can('schedules.write'))
+    return <Page title="Create payment schedule">Your role cannot create payment schedules.</Page>;
+  return (
+    <Page title="Create payment schedule">
+      <p>
+        <Link to="/schedules">Back to payment schedules</Link>
+      </p>
+      <ErrorBox error={pp.error} />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          act.run(async () => {
+            const s = await api.post<{ schedule_id: string }>(
+              '/payment-schedules',
+              {
+                project_id: pp.projectId,
+                user_id: pp.userId,
+                currency: f.currency.trim().toUpperCase(),
+                ...(f.description.trim() ? { description: f.description.trim() } : {}),
+                plan: {
+                  total_amount: f.total_amount.trim(),
+                  count: Number(f.count),
+                  interval: f.interval,
+                  start_date: f.start_date,
+                },
+                delivery: f.delivery,
+              },
+              { idempotencyKey: key },
+            );
+            setCreated(s);
+            setKey(newIdempotencyKey());
+          });
+        }}
+      >
+        <ProjectPayerFields pp={pp} onProject={set('project_id')} onPayer={set('user_id')} />
+        <Field label="Currency" name="currency" value={f.currency} onChange={set('currency')} required />
+        <Field
+          label="Total amount"
+          name="total_amount"
+          value={f.total_amount}
+          onChange={set('total_amount')}
+          inputMode="decimal"
+          required
+        />
+        <Field
+          label="Number of instalments"
+          name="count"
+          type="number"
+          value={f.count}
+          onChange={set('count')}
+          inputMode="numeric"
+          required
+        />
+        <Select
+          label="Every"
+          name="interval"
+          value={f.interval}
+          onChange={set('interval')}
+          options={['week', 'month']}
+        />
+        <Field
+          label="First due date"
+          name="start_date"
+          type="date"
+          value={f.start_date}
+          onChange={set('start_date')}
+          required
+        />
+        <Select
+          label="Send the links"
+          name="delivery"
+          value={f.delivery}
+          onChange={set('delivery')}
+          options={[
+            ['email', 'By email to the payer'],
+            ['none', 'Not at all (I share them)'],
+          ]}
+        />
+        <Field
+          label="Description (optional)"
+          name="description"
+          value={f.description}
+          onChange={set('description')}
+        />
+        <ErrorBox error={act.error} />
+        <button type="submit" disabled={act.busy}>
+          Create schedule
+        </button>
+      </form>
+      {created ? (
+        <div className="success" role="status">
+          <p>Payment schedule created.</p>
+          <Link to={`/schedules/${created.schedule_id}`}>Open the payment schedule</Link>
+        </div>
+      ) : null}
+    </Page>
+  );
+}
