@@ -53,10 +53,19 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
 
   /** A phone-sized page signed in at `path`, printing the page's alerts if the test fails. */
   async function signedIn(path: string, heading: string): Promise<{ page: Page; context: BrowserContext }> {
-    const context = await browser.newContext({ viewport: { width: 390, height: 800 }, acceptDownloads: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 800 },
+      acceptDownloads: true,
+    });
     const page = await context.newPage();
     onTestFailed(async () => {
-      console.log('alerts:', await page.getByRole('alert').allTextContents().catch(() => []));
+      console.log(
+        'alerts:',
+        await page
+          .getByRole('alert')
+          .allTextContents()
+          .catch(() => []),
+      );
     });
     await page.goto(`${base}/dashboard${path}`);
     await page.getByLabel('Email').fill(owner.email);
@@ -68,7 +77,10 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
 
   const go = async (page: Page, label: string, heading: string) => {
     await page.getByRole('button', { name: 'Menu' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: label, exact: true })
+      .click();
     await heading1(page, heading);
   };
 
@@ -102,7 +114,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     );
     await page.getByRole('button', { name: 'Download PDF: nda.pdf' }).waitFor();
     await expectAccessible(page, 'contract (sent)');
-    await screenshots(page, 'contract-sent');
+    await shots(page, 'contract-sent');
 
     await page.getByRole('button', { name: 'Simulate signing by Sam Signer' }).click();
     await page.getByRole('button', { name: 'Download certificate of completion' }).waitFor();
@@ -113,8 +125,14 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
       page.waitForEvent('download'),
       page.getByRole('button', { name: /^Download signed PDF/ }).click(),
     ]);
-    expect(fs.readFileSync(await download.path()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      fs
+        .readFileSync(await download.path())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     await expectAccessible(page, 'contract (completed)');
+    await shots(page, 'contract-completed');
 
     // A second one is voided with a reason; the list filters by status in the URL.
     const file = { file_name: 'b.pdf', content_base64: await makePdf(1, 'Order form') };
@@ -123,7 +141,16 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
         ...file,
         roles: [{ role: 'buyer', kind: 'signer' }],
         fields: [
-          { field_id: 's', role: 'buyer', type: 'signature', page: 1, x: 0.1, y: 0.8, width: 0.3, height: 0.05 },
+          {
+            field_id: 's',
+            role: 'buyer',
+            type: 'signature',
+            page: 1,
+            x: 0.1,
+            y: 0.8,
+            width: 0.3,
+            height: 0.05,
+          },
         ],
       },
       title: 'Order form',
@@ -181,7 +208,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await page.getByRole('row').filter({ hasText: '#3' }).filter({ hasText: 'amount' }).waitFor();
     expect(await page.getByRole('button', { name: 'Download results (CSV)' }).count()).toBe(0);
     await expectAccessible(page, 'bulk preview');
-    await screenshots(page, 'bulk-preview');
+    await shots(page, 'bulk-preview');
     await page.getByRole('button', { name: 'Create 2 payment links' }).click();
     await page.getByTestId('job-status').filter({ hasText: 'queued' }).waitFor();
 
@@ -194,6 +221,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('invalid');
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
     await expectAccessible(page, 'bulk job');
+    await shots(page, 'bulk-job');
     const [results] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download results (CSV)' }).click(),
@@ -245,7 +273,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await page.getByLabel('Status').selectOption('awaiting_review');
     expect(new URL(page.url()).searchParams.get('direction')).toBe('inbound');
     await expectAccessible(page, 'travel rule');
-    await screenshots(page, 'travel-rule');
+    await shots(page, 'travel-rule');
 
     // Inbound review: reject with a reason.
     await page.getByRole('row').filter({ hasText: 'Orig GmbH' }).getByRole('link').click();
@@ -280,7 +308,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await expect(page.getByLabel('originator.address.city').inputValue()).resolves.toBe('Berlin');
     await page.getByLabel('beneficiary.last_name').fill('Receiver-Smith');
     await expectAccessible(page, 'transfer to repair');
-    await screenshots(page, 'travel-rule-repair');
+    await shots(page, 'travel-rule-repair');
     await page.getByRole('button', { name: 'Send corrected data' }).click();
     await page.locator('.facts .badge').filter({ hasText: 'awaiting_counterparty' }).waitFor();
     await page.getByText('Bob Receiver-Smith').waitFor();
@@ -291,4 +319,14 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
   }, 120_000);
 });
 
-const heading1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+/** Screenshots at both widths, and nothing wider than the phone's 390 px viewport. */
+async function shots(page: Page, name: string) {
+  await screenshots(page, name);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth),
+    `${name} at 390 px`,
+  ).toBeLessThanOrEqual(390);
+}
+
+const heading1 = (page: Page, name: string | RegExp) =>
+  page.getByRole('heading', { level: 1, name }).waitFor();

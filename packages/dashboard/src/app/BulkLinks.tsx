@@ -352,7 +352,7 @@ function RowsTable({ rows }: { rows: Row[] }) {
               <td>
                 <Badge value={r.status} />
               </td>
-              <td>
+              <td style={{ minWidth: '14rem' }}>
                 {r.errors.map((e) => (
                   <div key={`${e.field}-${e.msg}`}>
                     {e.field ? `${e.field}: ` : ''}

@@ -8,7 +8,7 @@ import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
 import { saveBlob } from '../ui/files';
 import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
-import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
+import { LinkTable, useUrlFilters } from '../ui/list';
 import { Pager, type Pagination } from './payments-shared';
 
 export const CONTRACT_STATUSES = [
@@ -216,76 +216,49 @@ export function ContractDetailPage() {
             </div>
           ) : null}
           <h2>Participants</h2>
-          <ScrollRegion label="Participants">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Signing</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.participants.map((p) => (
-                  <tr key={p.participant_id}>
-                    <td>
-                      {p.name}
-                      <br />
-                      <span className="meta">{p.email}</span>
-                    </td>
-                    <td>
-                      {p.role} ({p.kind})
-                    </td>
-                    <td>{p.signing_order}</td>
-                    <td>
-                      <Badge value={p.status} /> {p.decline_reason ?? ''}
-                    </td>
-                    <td>
-                      {p.signing_url && TURN.includes(p.status) ? (
-                        <a href={p.signing_url} target="_blank" rel="noreferrer">
-                          Signing page of {p.name}
-                        </a>
-                      ) : null}
-                      {simulate && TURN.includes(p.status) && VOIDABLE.includes(r.status) ? (
-                        <span className="actions">
-                          <button
-                            type="button"
-                            className="secondary"
-                            onClick={() =>
-                              run(() =>
-                                api.post(`/sandbox${base}/simulate`, {
-                                  action: 'sign',
-                                  participant_id: p.participant_id,
-                                }),
-                              )
-                            }
-                          >
-                            Simulate signing by {p.name}
-                          </button>
-                          <button
-                            type="button"
-                            className="secondary"
-                            onClick={() =>
-                              run(() =>
-                                api.post(`/sandbox${base}/simulate`, {
-                                  action: 'decline',
-                                  participant_id: p.participant_id,
-                                }),
-                              )
-                            }
-                          >
-                            Simulate decline by {p.name}
-                          </button>
-                        </span>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
+          <ul className="plain">
+            {r.participants.map((p) => (
+              <li key={p.participant_id}>
+                <h3 className="item-title">
+                  {p.name} <Badge value={p.status} />
+                </h3>
+                <p className="meta">
+                  {p.email} · {p.role} ({p.kind}) · signing order {p.signing_order}
+                  {p.completed_at ? ` · completed ${when(p.completed_at)}` : ''}
+                  {p.decline_reason ? ` · declined: ${p.decline_reason}` : ''}
+                </p>
+                {p.signing_url && TURN.includes(p.status) ? (
+                  <p>
+                    <a href={p.signing_url} target="_blank" rel="noreferrer">
+                      Signing page of {p.name}
+                    </a>
+                  </p>
+                ) : null}
+                {simulate && TURN.includes(p.status) && VOIDABLE.includes(r.status) ? (
+                  <div className="actions">
+                    {(['sign', 'decline'] as const).map((action) => (
+                      <button
+                        key={action}
+                        type="button"
+                        className="secondary"
+                        disabled={act.busy}
+                        onClick={() =>
+                          run(() =>
+                            api.post(`/sandbox${base}/simulate`, {
+                              action,
+                              participant_id: p.participant_id,
+                            }),
+                          )
+                        }
+                      >
+                        Simulate {action === 'sign' ? 'signing' : 'decline'} by {p.name}
+                      </button>
+                    ))}
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
           <h2>Documents</h2>
           <ul className="plain">
             {r.documents.map((d) => (
@@ -336,14 +309,14 @@ export function ContractDetailPage() {
           {data.data.events.length === 0 ? (
             <p className="empty">No events yet.</p>
           ) : (
-            <ol className="plain timeline">
+            <ul className="plain">
               {data.data.events.map((e) => (
                 <li key={`${e.occurred_at}-${e.type}-${e.participant_id}`}>
                   <span className="meta">{when(e.occurred_at)}</span> {e.type}
                   {e.participant_id ? ` · ${nameOf(e.participant_id) ?? e.participant_id}` : ''}
                 </li>
               ))}
-            </ol>
+            </ul>
           )}
         </>
       ) : data.error ? null : (

@@ -165,7 +165,7 @@ function PartyFacts({ title, p }: { title: string; p: Party }) {
         <dt>Name</dt>
         <dd>{nameOf(p)}</dd>
         <dt>Wallet address</dt>
-        <dd>{p.account_number ?? '—'}</dd>
+        <dd>{p.account_number ? <code>{p.account_number}</code> : '—'}</dd>
         {p.address ? (
           <>
             <dt>Address</dt>
@@ -218,14 +218,16 @@ export function TravelRuleDetailPage() {
             )}
             {fact(
               'Counterparty wallet',
-              `${t.counterparty_wallet.address}${t.counterparty_wallet.hosted === false ? ' (unhosted)' : ''}${
-                t.counterparty_wallet.risk_level ? `, risk ${t.counterparty_wallet.risk_level}` : ''
-              }`,
+              <>
+                <code>{t.counterparty_wallet.address}</code>
+                {t.counterparty_wallet.hosted === false ? ' (unhosted)' : ''}
+                {t.counterparty_wallet.risk_level ? `, risk ${t.counterparty_wallet.risk_level}` : ''}
+              </>,
             )}
             {t.name_match ? fact('Name match', t.name_match) : null}
             {t.repair_fields?.length ? fact('Fields to repair', t.repair_fields.join(', ')) : null}
             {t.justification ? fact('Justification', t.justification) : null}
-            {t.tx_hash ? fact('Transaction hash', t.tx_hash) : null}
+            {t.tx_hash ? fact('Transaction hash', <code>{t.tx_hash}</code>) : null}
             {t.expires_at ? fact('Answer expected by', when(t.expires_at)) : null}
             {fact('Created', when(t.created_at))}
             {t.accepted_at ? fact('Accepted', when(t.accepted_at)) : null}
