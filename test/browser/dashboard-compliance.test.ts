@@ -229,6 +229,14 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     const text = fs.readFileSync(await results.path(), 'utf8');
     expect(text).toContain('inv-1');
     expect(text).toContain('created');
+    // The invalid row corrected from its error and retried: the job completes.
+    await expect(page.getByLabel('amount of row 3').inputValue()).resolves.toBe('ten');
+    await page.getByLabel('amount of row 3').fill('15.00');
+    await page.getByRole('button', { name: 'Fix and retry row 3' }).click();
+    await page.getByTestId('job-status').filter({ hasText: 'processing' }).waitFor();
+    for (let i = 0; i < 5 && (await runBulkWorker(ctx.deps)) > 0; i++);
+    await page.getByTestId('job-status').filter({ hasText: /^completed$/ }).waitFor();
+    await page.getByText('3 created, 0 failed, 0 invalid of 3').waitFor();
     await go(page, 'Bulk payment links', 'Bulk payment links');
     await page.getByRole('link', { name: 'march.csv' }).waitFor();
     await context.close();

@@ -315,7 +315,14 @@ export function BulkJobPage() {
               options={['', ...ROW_STATUSES]}
             />
           </form>
-          <RowsTable rows={data.data.rows.rows} />
+          <RowsTable
+            rows={data.data.rows.rows}
+            fix={
+              write && j.status === 'completed_with_errors'
+                ? (body) => run(() => api.post(`${base}/retry`, body))
+                : undefined
+            }
+          />
           <Pager p={data.data.rows.pagination} go={(n) => f.setFilter('page', String(n))} />
         </>
       ) : data.error ? null : (
@@ -327,7 +334,9 @@ export function BulkJobPage() {
 
 const show = (v: unknown) => (v === undefined || v === null || v === '' ? '—' : String(v));
 
-function RowsTable({ rows }: { rows: Row[] }) {
+type RetryBody = { row_numbers?: number[]; rows_patch?: Record<string, unknown>[] };
+
+function RowsTable({ rows, fix }: { rows: Row[]; fix?: (body: RetryBody) => void }) {
   if (rows.length === 0) return <p className="empty">No rows.</p>;
   return (
     <ScrollRegion label="Rows">
@@ -361,11 +370,52 @@ function RowsTable({ rows }: { rows: Row[] }) {
                   </div>
                 ))}
                 {r.checkout_url ? <a href={r.checkout_url}>Checkout link of row {r.row_number}</a> : null}
+                {fix && (r.status === 'invalid' || r.status === 'failed') ? (
+                  <RowFix row={r} fix={fix} />
+                ) : null}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </ScrollRegion>
+  );
+}
+
+/** Corrects the columns a row's errors name (rows_patch) and retries it; a failed row is retried as is. */
+function RowFix({ row, fix }: { row: Row; fix(body: RetryBody): void }) {
+  const fields = [...new Set(row.errors.map((e) => e.field).filter((f): f is string => !!f))];
+  const [values, setValues] = useState<Record<string, string>>({});
+  const value = (f: string) => values[f] ?? (row.input[f] === undefined ? '' : String(row.input[f]));
+  return (
+    <form
+      className="inline"
+      aria-label={`Fix row ${row.row_number}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        fix(
+          fields.length
+            ? {
+                rows_patch: [
+                  { row_number: row.row_number, ...Object.fromEntries(fields.map((f) => [f, value(f)])) },
+                ],
+              }
+            : { row_numbers: [row.row_number] },
+        );
+      }}
+    >
+      {fields.map((f) => (
+        <Field
+          key={f}
+          label={`${f} of row ${row.row_number}`}
+          name={f}
+          value={value(f)}
+          onChange={(v) => setValues({ ...values, [f]: v })}
+        />
+      ))}
+      <button type="submit" className="secondary">
+        {fields.length ? 'Fix and retry' : 'Retry'} row {row.row_number}
+      </button>
+    </form>
   );
 }
