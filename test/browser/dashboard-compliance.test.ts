@@ -6,44 +6,42 @@
  * is created through the API; each page is checked with axe-core and screenshotted at 390 px.
  */
 import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { accounts } from '../../src/db/schema/index';
+import { hashPassword } from '../../src/modules/auth/passwords';
 import { runBulkWorker } from '../../src/modules/bulk-links/bulk.worker';
 import { makePdf } from '../contracts/fixtures';
-import { createTestApp, type TestContext } from '../helpers/app';
+import type { TestContext } from '../helpers/app';
 import { loginOk, type Registered, registerVerified, type Session } from '../helpers/auth-flow';
-import { hasChromium, launchChromium } from '../helpers/browser';
-import { ensureDashboardBuilt, expectAccessible, screenshots } from '../helpers/dashboard';
-import { freePort } from '../helpers/process';
-import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+import { hasChromium } from '../helpers/browser';
+import { createTestClient } from '../helpers/clients';
+import {
+  type DashboardService,
+  expectAccessible,
+  screenshots,
+  startDashboardService,
+} from '../helpers/dashboard';
 import { insertOpco, insertProject, insertUser } from '../payments/fixtures';
 import { evm, SANDBOX_VASP_IDS, transferBody } from '../travel-rule/fixtures';
 
 describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel rule', () => {
+  let svc: DashboardService;
   let ctx: TestContext;
-  let smtp: SmtpCapture;
   let browser: Browser;
   let base: string;
   let owner: Registered;
   let session: Session;
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
-    smtp = await startSmtpCapture();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    ctx = await createTestApp({ mailer: smtp.mailer, env: { SVC_PUBLIC_URL: base } });
-    await ctx.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchChromium();
-    owner = await registerVerified(ctx, smtp);
+    svc = await startDashboardService();
+    ({ ctx, browser, base } = svc);
+    owner = await registerVerified(ctx, svc.smtp);
     session = await loginOk(ctx, owner.email, owner.password);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await smtp?.close();
-  });
+  afterAll(() => svc?.close());
 
   const api = async (method: 'POST' | 'PUT', url: string, payload?: object) => {
     const res = await ctx.app.inject({ method, url: `/api/v1${url}`, headers: session.headers, payload });
@@ -52,7 +50,11 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
   };
 
   /** A phone-sized page signed in at `path`, printing the page's alerts if the test fails. */
-  async function signedIn(path: string, heading: string): Promise<{ page: Page; context: BrowserContext }> {
+  async function signedIn(
+    path: string,
+    heading: string,
+    who: { email: string; password: string } = owner,
+  ): Promise<{ page: Page; context: BrowserContext }> {
     const context = await browser.newContext({
       viewport: { width: 390, height: 800 },
       acceptDownloads: true,
@@ -68,8 +70,8 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
       );
     });
     await page.goto(`${base}/dashboard${path}`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading1(page, heading);
     return { page, context };
@@ -235,7 +237,10 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await page.getByRole('button', { name: 'Fix and retry row 3' }).click();
     await page.getByTestId('job-status').filter({ hasText: 'processing' }).waitFor();
     for (let i = 0; i < 5 && (await runBulkWorker(ctx.deps)) > 0; i++);
-    await page.getByTestId('job-status').filter({ hasText: /^completed$/ }).waitFor();
+    await page
+      .getByTestId('job-status')
+      .filter({ hasText: /^completed$/ })
+      .waitFor();
     await page.getByText('3 created, 0 failed, 0 invalid of 3').waitFor();
     await go(page, 'Bulk payment links', 'Bulk payment links');
     await page.getByRole('link', { name: 'march.csv' }).waitFor();
@@ -325,13 +330,43 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await page.locator('.facts .badge').filter({ hasText: 'canceled' }).waitFor();
     await context.close();
   }, 120_000);
+
+  it('a developer reads contracts and bulk uploads but is offered no send, upload or travel rule', async () => {
+    const dev = await createTestClient(ctx, { clientId: owner.clientId, role: 'developer' });
+    const login = {
+      email: `dev-${dev.accountId.slice(0, 8)}@example.com`,
+      password: 'correct horse battery',
+    };
+    await ctx.db
+      .update(accounts)
+      .set({ email: login.email, passwordHash: await hashPassword(login.password) })
+      .where(eq(accounts.id, dev.accountId));
+    const { page, context } = await signedIn('/contracts', 'Contracts', login);
+    await page.getByRole('link', { name: 'Mutual NDA' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Send a contract' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Mutual NDA' }).click();
+    await heading1(page, 'Mutual NDA');
+    await page.getByRole('button', { name: /^Download signed PDF/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Void contract' }).count()).toBe(0);
+    await go(page, 'Bulk payment links', 'Bulk payment links');
+    await page.getByRole('link', { name: 'march.csv' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Upload a file' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'march.csv' }).click();
+    await page.getByTestId('job-status').waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel upload' }).count()).toBe(0);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link', { name: 'Travel rule' }).count()).toBe(0);
+    await page.goto(`${base}/dashboard/travel-rule`);
+    await page.getByRole('alert').filter({ hasText: 'Insufficient permissions' }).waitFor();
+    await context.close();
+  }, 60_000);
 });
 
 /** Screenshots at both widths, and nothing wider than the phone's 390 px viewport. */
 async function shots(page: Page, name: string) {
   await screenshots(page, name);
   expect(
-    await page.evaluate(() => document.documentElement.scrollWidth),
+    await page.evaluate<number>('document.documentElement.scrollWidth'),
     `${name} at 390 px`,
   ).toBeLessThanOrEqual(390);
 }

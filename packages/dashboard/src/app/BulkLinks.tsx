@@ -10,6 +10,7 @@ import { useSession } from '../session';
 import { FileField, fileBase64, saveBlob } from '../ui/files';
 import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
+import { FilterSelect, Loaded } from '../ui/listing';
 import { Pager, type Pagination } from './payments-shared';
 
 const JOB_STATUSES = [
@@ -69,34 +70,27 @@ export function BulkLinksPage() {
       }
     >
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        <Select
-          label="Status"
-          name="status"
-          value={f.value('status')}
-          onChange={(v) => f.setFilter('status', v)}
-          options={['', ...JOB_STATUSES]}
-        />
+        <FilterSelect f={f} name="status" label="Status" options={JOB_STATUSES} />
       </form>
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <>
-          <LinkTable
-            rows={list.data.bulk_jobs}
-            rowKey={(j) => j.bulk_id}
-            href={(j) => `/bulk-links/${j.bulk_id}`}
-            empty="No bulk uploads."
-            columns={[
-              { label: 'File', cell: (j) => j.file_name ?? `${j.source} ${j.bulk_id.slice(0, 8)}` },
-              { label: 'Status', cell: (j) => <Badge value={j.status} /> },
-              { label: 'Rows', cell: counts },
-              { label: 'Created', cell: (j) => when(j.created_at) },
-            ]}
-          />
-          <Pager p={list.data.pagination} go={(n) => f.setFilter('page', String(n))} />
-        </>
-      ) : list.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+      <Loaded state={list}>
+        {(data) => (
+          <>
+            <LinkTable
+              rows={data.bulk_jobs}
+              rowKey={(j) => j.bulk_id}
+              href={(j) => `/bulk-links/${j.bulk_id}`}
+              empty="No bulk uploads."
+              columns={[
+                { label: 'File', cell: (j) => j.file_name ?? `${j.source} ${j.bulk_id.slice(0, 8)}` },
+                { label: 'Status', cell: (j) => <Badge value={j.status} /> },
+                { label: 'Rows', cell: counts },
+                { label: 'Created', cell: (j) => when(j.created_at) },
+              ]}
+            />
+            <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </Loaded>
     </Page>
   );
 }
@@ -233,101 +227,94 @@ export function BulkJobPage() {
       <p>
         <Link to="/bulk-links">Back to bulk uploads</Link>
       </p>
-      <ErrorBox error={data.error} />
-      {j && data.data ? (
-        <>
-          <dl className="facts">
-            <dt>Status</dt>
-            <dd data-testid="job-status">
-              <Badge value={j.status} />
-            </dd>
-            <dt>File</dt>
-            <dd>{j.file_name ?? j.source}</dd>
-            <dt>Rows</dt>
-            <dd>
-              {j.status === 'previewed'
-                ? `${j.counts.valid} valid, ${j.counts.invalid} invalid of ${j.counts.total}`
-                : counts(j)}
-            </dd>
-            {j.preview_expires_at && j.status === 'previewed' ? (
-              <>
-                <dt>Confirm before</dt>
-                <dd>{when(j.preview_expires_at)}</dd>
-              </>
-            ) : null}
-            {j.finished_at ? (
-              <>
-                <dt>Finished</dt>
-                <dd>{when(j.finished_at)}</dd>
-              </>
-            ) : null}
-            {j.warnings.length ? (
-              <>
-                <dt>Warnings</dt>
-                <dd>{j.warnings.join('; ')}</dd>
-              </>
-            ) : null}
-          </dl>
-          <div className="actions">
-            {write && j.status === 'previewed' ? (
-              <button
-                type="button"
-                disabled={act.busy || j.counts.valid === 0}
-                onClick={() => run(() => api.post(`${base}/confirm`))}
-              >
-                Create {j.counts.valid} payment links
-              </button>
-            ) : null}
-            {write && j.status === 'completed_with_errors' ? (
-              <button type="button" onClick={() => run(() => api.post(`${base}/retry`, {}))}>
-                Retry failed rows
-              </button>
-            ) : null}
-            {write && CANCELABLE.includes(j.status) ? (
-              <button
-                type="button"
-                className="danger"
-                onClick={() => run(() => api.post(`${base}/cancel`, {}))}
-              >
-                Cancel upload
-              </button>
-            ) : null}
-            {j.status !== 'previewed' ? (
-              <button
-                type="button"
-                className="secondary"
-                onClick={() =>
-                  act.run(async () => saveBlob(await api.blob(`${base}/results.csv`), `results-${id}.csv`))
-                }
-              >
-                Download results (CSV)
-              </button>
-            ) : null}
-          </div>
-          <ErrorBox error={act.error} />
-          <h2>Rows</h2>
-          <form className="filters" aria-label="Row filters" onSubmit={(e) => e.preventDefault()}>
-            <Select
-              label="Row status"
-              name="status"
-              value={f.value('status')}
-              onChange={(v) => f.setFilter('status', v)}
-              options={['', ...ROW_STATUSES]}
+      <Loaded state={data}>
+        {({ job: j, rows }) => (
+          <>
+            <dl className="facts">
+              <dt>Status</dt>
+              <dd data-testid="job-status">
+                <Badge value={j.status} />
+              </dd>
+              <dt>File</dt>
+              <dd>{j.file_name ?? j.source}</dd>
+              <dt>Rows</dt>
+              <dd>
+                {j.status === 'previewed'
+                  ? `${j.counts.valid} valid, ${j.counts.invalid} invalid of ${j.counts.total}`
+                  : counts(j)}
+              </dd>
+              {j.preview_expires_at && j.status === 'previewed' ? (
+                <>
+                  <dt>Confirm before</dt>
+                  <dd>{when(j.preview_expires_at)}</dd>
+                </>
+              ) : null}
+              {j.finished_at ? (
+                <>
+                  <dt>Finished</dt>
+                  <dd>{when(j.finished_at)}</dd>
+                </>
+              ) : null}
+              {j.warnings.length ? (
+                <>
+                  <dt>Warnings</dt>
+                  <dd>{j.warnings.join('; ')}</dd>
+                </>
+              ) : null}
+            </dl>
+            <div className="actions">
+              {write && j.status === 'previewed' ? (
+                <button
+                  type="button"
+                  disabled={act.busy || j.counts.valid === 0}
+                  onClick={() => run(() => api.post(`${base}/confirm`))}
+                >
+                  Create {j.counts.valid} payment links
+                </button>
+              ) : null}
+              {write && j.status === 'completed_with_errors' ? (
+                <button type="button" onClick={() => run(() => api.post(`${base}/retry`, {}))}>
+                  Retry failed rows
+                </button>
+              ) : null}
+              {write && CANCELABLE.includes(j.status) ? (
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => run(() => api.post(`${base}/cancel`, {}))}
+                >
+                  Cancel upload
+                </button>
+              ) : null}
+              {j.status !== 'previewed' ? (
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() =>
+                    act.run(async () => saveBlob(await api.blob(`${base}/results.csv`), `results-${id}.csv`))
+                  }
+                >
+                  Download results (CSV)
+                </button>
+              ) : null}
+            </div>
+            <ErrorBox error={act.error} />
+            <h2>Rows</h2>
+            <form className="filters" aria-label="Row filters" onSubmit={(e) => e.preventDefault()}>
+              <FilterSelect f={f} name="status" label="Row status" options={ROW_STATUSES} />
+            </form>
+            <RowsTable
+              rows={rows.rows}
+              fix={
+                write && j.status === 'completed_with_errors'
+                  ? (body) => run(() => api.post(`${base}/retry`, body))
+                  : undefined
+              }
             />
-          </form>
-          <RowsTable
-            rows={data.data.rows.rows}
-            fix={
-              write && j.status === 'completed_with_errors'
-                ? (body) => run(() => api.post(`${base}/retry`, body))
-                : undefined
-            }
-          />
-          <Pager p={data.data.rows.pagination} go={(n) => f.setFilter('page', String(n))} />
-        </>
-      ) : data.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+            <Pager p={rows.pagination} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </Loaded>
     </Page>
   );
 }

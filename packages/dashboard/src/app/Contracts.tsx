@@ -7,8 +7,9 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
 import { saveBlob } from '../ui/files';
-import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Field, Page, useAction, useLoad, when } from '../ui/kit';
 import { LinkTable, useUrlFilters } from '../ui/list';
+import { FilterSelect, Loaded } from '../ui/listing';
 import { Pager, type Pagination } from './payments-shared';
 
 export const CONTRACT_STATUSES = [
@@ -98,34 +99,27 @@ export function ContractsPage() {
           hint="Title, reference or participant email"
           onChange={(v) => f.setFilter('q', v)}
         />
-        <Select
-          label="Status"
-          name="status"
-          value={f.value('status')}
-          onChange={(v) => f.setFilter('status', v)}
-          options={['', ...CONTRACT_STATUSES]}
-        />
+        <FilterSelect f={f} name="status" label="Status" options={CONTRACT_STATUSES} />
       </form>
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <>
-          <LinkTable
-            rows={list.data.contract_requests}
-            rowKey={(r) => r.contract_request_id}
-            href={(r) => `/contracts/${r.contract_request_id}`}
-            empty="No contracts."
-            columns={[
-              { label: 'Contract', cell: (r) => r.title },
-              { label: 'Status', cell: (r) => <Badge value={r.status} /> },
-              { label: 'Participants', cell: (r) => r.participants.map((p) => p.name).join(', ') },
-              { label: 'Created', cell: (r) => when(r.created_at) },
-            ]}
-          />
-          <Pager p={list.data.pagination} go={(n) => f.setFilter('page', String(n))} />
-        </>
-      ) : list.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+      <Loaded state={list}>
+        {(data) => (
+          <>
+            <LinkTable
+              rows={data.contract_requests}
+              rowKey={(r) => r.contract_request_id}
+              href={(r) => `/contracts/${r.contract_request_id}`}
+              empty="No contracts."
+              columns={[
+                { label: 'Contract', cell: (r) => r.title },
+                { label: 'Status', cell: (r) => <Badge value={r.status} /> },
+                { label: 'Participants', cell: (r) => r.participants.map((p) => p.name).join(', ') },
+                { label: 'Created', cell: (r) => when(r.created_at) },
+              ]}
+            />
+            <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </Loaded>
     </Page>
   );
 }
@@ -159,169 +153,168 @@ export function ContractDetailPage() {
       <p>
         <Link to="/contracts">Back to contracts</Link>
       </p>
-      <ErrorBox error={data.error} />
-      {r && data.data ? (
-        <>
-          <dl className="facts">
-            <dt>Status</dt>
-            <dd>
-              <Badge value={r.status} /> {r.status_reason ?? ''}
-            </dd>
-            <dt>Created</dt>
-            <dd>{when(r.created_at)}</dd>
-            <dt>Sent</dt>
-            <dd>{when(r.sent_at)}</dd>
-            <dt>Expires</dt>
-            <dd>{when(r.expires_at)}</dd>
-            {r.completed_at ? (
-              <>
-                <dt>Completed</dt>
-                <dd>{when(r.completed_at)}</dd>
-              </>
-            ) : null}
-            {r.void_reason ? (
-              <>
-                <dt>Void reason</dt>
-                <dd>{r.void_reason}</dd>
-              </>
-            ) : null}
-            {r.external_reference ? (
-              <>
-                <dt>Reference</dt>
-                <dd>{r.external_reference}</dd>
-              </>
-            ) : null}
-            {r.payment ? (
-              <>
-                <dt>Payment</dt>
-                <dd>
-                  {r.payment.amount} {r.payment.currency}{' '}
-                  {r.payment.checkout_url ? <a href={r.payment.checkout_url}>Checkout link</a> : null}
-                  {r.payment.error ?? ''}
-                </dd>
-              </>
-            ) : null}
-          </dl>
-          {send && VOIDABLE.includes(r.status) ? (
-            <div className="actions">
-              {REMINDABLE.includes(r.status) ? (
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => run(() => api.post(`${base}/remind`, {}))}
-                >
-                  Send reminder
-                </button>
+      <Loaded state={data}>
+        {({ request: r, events }) => (
+          <>
+            <dl className="facts">
+              <dt>Status</dt>
+              <dd>
+                <Badge value={r.status} /> {r.status_reason ?? ''}
+              </dd>
+              <dt>Created</dt>
+              <dd>{when(r.created_at)}</dd>
+              <dt>Sent</dt>
+              <dd>{when(r.sent_at)}</dd>
+              <dt>Expires</dt>
+              <dd>{when(r.expires_at)}</dd>
+              {r.completed_at ? (
+                <>
+                  <dt>Completed</dt>
+                  <dd>{when(r.completed_at)}</dd>
+                </>
               ) : null}
-            </div>
-          ) : null}
-          <h2>Participants</h2>
-          <ul className="plain">
-            {r.participants.map((p) => (
-              <li key={p.participant_id}>
-                <h3 className="item-title">
-                  {p.name} <Badge value={p.status} />
-                </h3>
-                <p className="meta">
-                  {p.email} · {p.role} ({p.kind}) · signing order {p.signing_order}
-                  {p.completed_at ? ` · completed ${when(p.completed_at)}` : ''}
-                  {p.decline_reason ? ` · declined: ${p.decline_reason}` : ''}
-                </p>
-                {p.signing_url && TURN.includes(p.status) ? (
-                  <p>
-                    <a href={p.signing_url} target="_blank" rel="noreferrer">
-                      Signing page of {p.name}
-                    </a>
-                  </p>
+              {r.void_reason ? (
+                <>
+                  <dt>Void reason</dt>
+                  <dd>{r.void_reason}</dd>
+                </>
+              ) : null}
+              {r.external_reference ? (
+                <>
+                  <dt>Reference</dt>
+                  <dd>{r.external_reference}</dd>
+                </>
+              ) : null}
+              {r.payment ? (
+                <>
+                  <dt>Payment</dt>
+                  <dd>
+                    {r.payment.amount} {r.payment.currency}{' '}
+                    {r.payment.checkout_url ? <a href={r.payment.checkout_url}>Checkout link</a> : null}
+                    {r.payment.error ?? ''}
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+            {send && VOIDABLE.includes(r.status) ? (
+              <div className="actions">
+                {REMINDABLE.includes(r.status) ? (
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => run(() => api.post(`${base}/remind`, {}))}
+                  >
+                    Send reminder
+                  </button>
                 ) : null}
-                {simulate && TURN.includes(p.status) && VOIDABLE.includes(r.status) ? (
-                  <div className="actions">
-                    {(['sign', 'decline'] as const).map((action) => (
-                      <button
-                        key={action}
-                        type="button"
-                        className="secondary"
-                        disabled={act.busy}
-                        onClick={() =>
-                          run(() =>
-                            api.post(`/sandbox${base}/simulate`, {
-                              action,
-                              participant_id: p.participant_id,
-                            }),
-                          )
-                        }
-                      >
-                        Simulate {action === 'sign' ? 'signing' : 'decline'} by {p.name}
-                      </button>
-                    ))}
-                  </div>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-          <h2>Documents</h2>
-          <ul className="plain">
-            {r.documents.map((d) => (
-              <li key={d.document_id}>
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={act.busy}
-                  onClick={() => download(`${base}/documents/${d.document_id}`, d.file_name)}
-                >
-                  Download {d.kind === 'signed' ? 'signed PDF' : 'PDF'}: {d.file_name}
-                </button>
-              </li>
-            ))}
-            {r.status === 'completed' ? (
-              <li>
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={act.busy}
-                  onClick={() => download(`${base}/certificate`, `certificate-${id}.pdf`)}
-                >
-                  Download certificate of completion
-                </button>
-              </li>
+              </div>
             ) : null}
-          </ul>
-          <ErrorBox error={act.error} />
-          {send && VOIDABLE.includes(r.status) ? (
-            <form
-              aria-labelledby="void-title"
-              onSubmit={(e) => {
-                e.preventDefault();
-                run(async () => {
-                  await api.post(`${base}/void`, { reason: voidReason });
-                  setVoidReason('');
-                });
-              }}
-            >
-              <h2 id="void-title">Void this contract</h2>
-              <Field label="Reason" name="reason" value={voidReason} onChange={setVoidReason} required />
-              <button type="submit" className="danger" disabled={act.busy}>
-                {act.busy ? 'Working…' : 'Void contract'}
-              </button>
-            </form>
-          ) : null}
-          <h2>Timeline</h2>
-          {data.data.events.length === 0 ? (
-            <p className="empty">No events yet.</p>
-          ) : (
+            <h2>Participants</h2>
             <ul className="plain">
-              {data.data.events.map((e) => (
-                <li key={`${e.occurred_at}-${e.type}-${e.participant_id}`}>
-                  <span className="meta">{when(e.occurred_at)}</span> {e.type}
-                  {e.participant_id ? ` · ${nameOf(e.participant_id) ?? e.participant_id}` : ''}
+              {r.participants.map((p) => (
+                <li key={p.participant_id}>
+                  <h3 className="item-title">
+                    {p.name} <Badge value={p.status} />
+                  </h3>
+                  <p className="meta">
+                    {p.email} · {p.role} ({p.kind}) · signing order {p.signing_order}
+                    {p.completed_at ? ` · completed ${when(p.completed_at)}` : ''}
+                    {p.decline_reason ? ` · declined: ${p.decline_reason}` : ''}
+                  </p>
+                  {p.signing_url && TURN.includes(p.status) ? (
+                    <p>
+                      <a href={p.signing_url} target="_blank" rel="noreferrer">
+                        Signing page of {p.name}
+                      </a>
+                    </p>
+                  ) : null}
+                  {simulate && TURN.includes(p.status) && VOIDABLE.includes(r.status) ? (
+                    <div className="actions">
+                      {(['sign', 'decline'] as const).map((action) => (
+                        <button
+                          key={action}
+                          type="button"
+                          className="secondary"
+                          disabled={act.busy}
+                          onClick={() =>
+                            run(() =>
+                              api.post(`/sandbox${base}/simulate`, {
+                                action,
+                                participant_id: p.participant_id,
+                              }),
+                            )
+                          }
+                        >
+                          Simulate {action === 'sign' ? 'signing' : 'decline'} by {p.name}
+                        </button>
+                      ))}
+                    </div>
+                  ) : null}
                 </li>
               ))}
             </ul>
-          )}
-        </>
-      ) : data.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+            <h2>Documents</h2>
+            <ul className="plain">
+              {r.documents.map((d) => (
+                <li key={d.document_id}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={act.busy}
+                    onClick={() => download(`${base}/documents/${d.document_id}`, d.file_name)}
+                  >
+                    Download {d.kind === 'signed' ? 'signed PDF' : 'PDF'}: {d.file_name}
+                  </button>
+                </li>
+              ))}
+              {r.status === 'completed' ? (
+                <li>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={act.busy}
+                    onClick={() => download(`${base}/certificate`, `certificate-${id}.pdf`)}
+                  >
+                    Download certificate of completion
+                  </button>
+                </li>
+              ) : null}
+            </ul>
+            <ErrorBox error={act.error} />
+            {send && VOIDABLE.includes(r.status) ? (
+              <form
+                aria-labelledby="void-title"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  run(async () => {
+                    await api.post(`${base}/void`, { reason: voidReason });
+                    setVoidReason('');
+                  });
+                }}
+              >
+                <h2 id="void-title">Void this contract</h2>
+                <Field label="Reason" name="reason" value={voidReason} onChange={setVoidReason} required />
+                <button type="submit" className="danger" disabled={act.busy}>
+                  {act.busy ? 'Working…' : 'Void contract'}
+                </button>
+              </form>
+            ) : null}
+            <h2>Timeline</h2>
+            {events.length === 0 ? (
+              <p className="empty">No events yet.</p>
+            ) : (
+              <ul className="plain">
+                {events.map((e) => (
+                  <li key={`${e.occurred_at}-${e.type}-${e.participant_id}`}>
+                    <span className="meta">{when(e.occurred_at)}</span> {e.type}
+                    {e.participant_id ? ` · ${nameOf(e.participant_id) ?? e.participant_id}` : ''}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </Loaded>
     </Page>
   );
 }

@@ -7,8 +7,9 @@
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Field, Page, useAction, useLoad, when } from '../ui/kit';
 import { LinkTable, useUrlFilters } from '../ui/list';
+import { FilterSelect, Loaded } from '../ui/listing';
 import { Pager } from './payments-shared';
 
 const STATUSES = [
@@ -100,15 +101,6 @@ export function TravelRulePage() {
     () => api.get<TransferPage>('/travel-rule/transfers', { query: f.query }),
     [api, f.key],
   );
-  const pick = (k: string, label: string, options: string[]) => (
-    <Select
-      label={label}
-      name={k}
-      value={f.value(k)}
-      onChange={(v) => f.setFilter(k, v)}
-      options={['', ...options]}
-    />
-  );
   return (
     <Page title="Travel rule">
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
@@ -119,9 +111,9 @@ export function TravelRulePage() {
           hint="Reference, party name, wallet address or tx hash"
           onChange={(v) => f.setFilter('q', v)}
         />
-        {pick('status', 'Status', STATUSES)}
-        {pick('direction', 'Direction', ['outbound', 'inbound'])}
-        {pick('chain', 'Chain', CHAINS)}
+        <FilterSelect f={f} name="status" label="Status" options={STATUSES} />
+        <FilterSelect f={f} name="direction" label="Direction" options={['outbound', 'inbound']} />
+        <FilterSelect f={f} name="chain" label="Chain" options={CHAINS} />
         <Field
           label="Asset"
           name="asset"
@@ -129,30 +121,29 @@ export function TravelRulePage() {
           onChange={(v) => f.setFilter('asset', v.toUpperCase())}
         />
       </form>
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <>
-          <LinkTable
-            rows={list.data.transfers}
-            rowKey={(t) => t.transfer_id}
-            href={(t) => `/travel-rule/${t.transfer_id}`}
-            empty="No travel-rule transfers."
-            columns={[
-              { label: 'Transfer', cell: (t) => t.client_reference ?? t.transfer_id.slice(0, 8) },
-              { label: 'Amount', cell: (t) => `${t.amount} ${t.asset} ${t.direction}` },
-              {
-                label: 'Counterparty',
-                cell: (t) => nameOf(t.direction === 'outbound' ? t.beneficiary : t.originator),
-              },
-              { label: 'Status', cell: (t) => <Badge value={t.status} /> },
-              { label: 'Created', cell: (t) => when(t.created_at) },
-            ]}
-          />
-          <Pager p={list.data} go={(n) => f.setFilter('page', String(n))} />
-        </>
-      ) : list.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+      <Loaded state={list}>
+        {(data) => (
+          <>
+            <LinkTable
+              rows={data.transfers}
+              rowKey={(t) => t.transfer_id}
+              href={(t) => `/travel-rule/${t.transfer_id}`}
+              empty="No travel-rule transfers."
+              columns={[
+                { label: 'Transfer', cell: (t) => t.client_reference ?? t.transfer_id.slice(0, 8) },
+                { label: 'Amount', cell: (t) => `${t.amount} ${t.asset} ${t.direction}` },
+                {
+                  label: 'Counterparty',
+                  cell: (t) => nameOf(t.direction === 'outbound' ? t.beneficiary : t.originator),
+                },
+                { label: 'Status', cell: (t) => <Badge value={t.status} /> },
+                { label: 'Created', cell: (t) => when(t.created_at) },
+              ]}
+            />
+            <Pager p={data} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </Loaded>
     </Page>
   );
 }
@@ -196,50 +187,49 @@ export function TravelRuleDetailPage() {
       <p>
         <Link to="/travel-rule">Back to travel rule</Link>
       </p>
-      <ErrorBox error={data.error} />
-      {t ? (
-        <>
-          <dl className="facts">
-            {fact(
-              'Status',
-              <>
-                <Badge value={t.status} /> {t.status_reason ?? ''}
-              </>,
-            )}
-            {fact('Direction', t.direction)}
-            {fact('Amount', `${t.amount} ${t.asset} on ${t.chain}`)}
-            {fact(
-              'Value',
-              `${t.fiat_value.amount} ${t.fiat_value.currency}${t.threshold_applies ? '' : ' (below the threshold)'}`,
-            )}
-            {fact(
-              'Counterparty VASP',
-              t.beneficiary_vasp ? `${t.beneficiary_vasp.name} (${t.beneficiary_vasp.country})` : '—',
-            )}
-            {fact(
-              'Counterparty wallet',
-              <>
-                <code>{t.counterparty_wallet.address}</code>
-                {t.counterparty_wallet.hosted === false ? ' (unhosted)' : ''}
-                {t.counterparty_wallet.risk_level ? `, risk ${t.counterparty_wallet.risk_level}` : ''}
-              </>,
-            )}
-            {t.name_match ? fact('Name match', t.name_match) : null}
-            {t.repair_fields?.length ? fact('Fields to repair', t.repair_fields.join(', ')) : null}
-            {t.justification ? fact('Justification', t.justification) : null}
-            {t.tx_hash ? fact('Transaction hash', <code>{t.tx_hash}</code>) : null}
-            {t.expires_at ? fact('Answer expected by', when(t.expires_at)) : null}
-            {fact('Created', when(t.created_at))}
-            {t.accepted_at ? fact('Accepted', when(t.accepted_at)) : null}
-            {t.completed_at ? fact('Completed', when(t.completed_at)) : null}
-          </dl>
-          {write && !TERMINAL.includes(t.status) ? <TransferActions t={t} done={data.reload} /> : null}
-          <PartyFacts title="Originator" p={t.originator} />
-          <PartyFacts title="Beneficiary" p={t.beneficiary} />
-        </>
-      ) : data.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+      <Loaded state={data}>
+        {(t) => (
+          <>
+            <dl className="facts">
+              {fact(
+                'Status',
+                <>
+                  <Badge value={t.status} /> {t.status_reason ?? ''}
+                </>,
+              )}
+              {fact('Direction', t.direction)}
+              {fact('Amount', `${t.amount} ${t.asset} on ${t.chain}`)}
+              {fact(
+                'Value',
+                `${t.fiat_value.amount} ${t.fiat_value.currency}${t.threshold_applies ? '' : ' (below the threshold)'}`,
+              )}
+              {fact(
+                'Counterparty VASP',
+                t.beneficiary_vasp ? `${t.beneficiary_vasp.name} (${t.beneficiary_vasp.country})` : '—',
+              )}
+              {fact(
+                'Counterparty wallet',
+                <>
+                  <code>{t.counterparty_wallet.address}</code>
+                  {t.counterparty_wallet.hosted === false ? ' (unhosted)' : ''}
+                  {t.counterparty_wallet.risk_level ? `, risk ${t.counterparty_wallet.risk_level}` : ''}
+                </>,
+              )}
+              {t.name_match ? fact('Name match', t.name_match) : null}
+              {t.repair_fields?.length ? fact('Fields to repair', t.repair_fields.join(', ')) : null}
+              {t.justification ? fact('Justification', t.justification) : null}
+              {t.tx_hash ? fact('Transaction hash', <code>{t.tx_hash}</code>) : null}
+              {t.expires_at ? fact('Answer expected by', when(t.expires_at)) : null}
+              {fact('Created', when(t.created_at))}
+              {t.accepted_at ? fact('Accepted', when(t.accepted_at)) : null}
+              {t.completed_at ? fact('Completed', when(t.completed_at)) : null}
+            </dl>
+            {write && !TERMINAL.includes(t.status) ? <TransferActions t={t} done={data.reload} /> : null}
+            <PartyFacts title="Originator" p={t.originator} />
+            <PartyFacts title="Beneficiary" p={t.beneficiary} />
+          </>
+        )}
+      </Loaded>
     </Page>
   );
 }
@@ -282,6 +272,18 @@ function TransferActions({ t, done }: { t: Transfer; done(): void }) {
     return typeof at === 'string' ? at : '';
   };
   const repairVal = (p: string) => text[p] ?? current(p);
+  /** A form of one required field posted as `{[key]: value}`. */
+  const oneField = (title: string, key: string, label: string, button: string, path: string) =>
+    form(
+      title,
+      () => post(path, { [key]: val(key).trim() }),
+      <>
+        <Field label={label} name={key} value={val(key)} onChange={set(key)} required />
+        <button type="submit" disabled={act.busy}>
+          {button}
+        </button>
+      </>,
+    );
   const repair = () =>
     act.run(async () => {
       const body: Record<string, Party> = {};
@@ -318,56 +320,23 @@ function TransferActions({ t, done }: { t: Transfer; done(): void }) {
           )
         : null}
       {t.status === 'counterparty_not_reachable'
-        ? form(
-            'Proceed without confirmation',
-            () => post('/proceed', { justification: val('justification') }),
-            <>
-              <Field
-                label="Justification"
-                name="justification"
-                value={val('justification')}
-                onChange={set('justification')}
-                required
-              />
-              <button type="submit" disabled={act.busy}>
-                Proceed
-              </button>
-            </>,
-          )
+        ? oneField('Proceed without confirmation', 'justification', 'Justification', 'Proceed', '/proceed')
         : null}
       {t.status === 'awaiting_review' ? (
         <>
           <button type="button" disabled={act.busy} onClick={() => post('/accept')}>
             Accept transfer
           </button>
-          {form(
-            'Reject the transfer',
-            () => post('/reject', { reason: val('reason') }),
-            <>
-              <Field label="Reason" name="reason" value={val('reason')} onChange={set('reason')} required />
-              <button type="submit" className="danger" disabled={act.busy}>
-                Reject transfer
-              </button>
-            </>,
-          )}
+          {oneField('Reject the transfer', 'reason', 'Reason', 'Reject transfer', '/reject')}
         </>
       ) : null}
       {t.status === 'accepted'
-        ? form(
+        ? oneField(
             'Report the on-chain transaction',
-            () => post('/tx-hash', { tx_hash: val('tx_hash').trim() }),
-            <>
-              <Field
-                label="Transaction hash"
-                name="tx_hash"
-                value={val('tx_hash')}
-                onChange={set('tx_hash')}
-                required
-              />
-              <button type="submit" disabled={act.busy}>
-                Save transaction hash
-              </button>
-            </>,
+            'tx_hash',
+            'Transaction hash',
+            'Save transaction hash',
+            '/tx-hash',
           )
         : null}
       <ErrorBox error={act.error} />
