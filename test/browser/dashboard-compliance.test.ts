@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { accounts } from '../../src/db/schema/index';
 import { hashPassword } from '../../src/modules/auth/passwords';
 import { runBulkWorker } from '../../src/modules/bulk-links/bulk.worker';
-import { makePdf } from '../contracts/fixtures';
+import { makePdf, TWO_SIGNERS } from '../contracts/fixtures';
 import type { TestContext } from '../helpers/app';
 import { loginOk, type Registered, registerVerified, type Session } from '../helpers/auth-flow';
 import { hasChromium } from '../helpers/browser';
@@ -39,7 +39,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     ({ ctx, browser, base } = svc);
     owner = await registerVerified(ctx, svc.smtp);
     session = await loginOk(ctx, owner.email, owner.password);
-  }, 180_000);
+  }, 300_000);
 
   afterAll(() => svc?.close());
 
@@ -170,6 +170,31 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await page.getByRole('link', { name: 'Order form' }).waitFor();
     expect(await page.getByRole('link', { name: 'Mutual NDA' }).count()).toBe(0);
     await expectAccessible(page, 'contracts filtered');
+    // From a template: one participant per role, invited in signing order.
+    await api('POST', '/contracts/templates', {
+      name: 'Service agreement',
+      document: { file_name: 'agreement.pdf', content_base64: await makePdf() },
+      ...TWO_SIGNERS,
+    });
+    await go(page, 'Contracts', 'Contracts');
+    await page.getByRole('link', { name: 'Send a contract' }).click();
+    await expect(page.getByLabel('Template').locator('option:checked').textContent()).resolves.toBe(
+      'Service agreement',
+    );
+    for (const [role, name] of [
+      ['client', 'Cleo Client'],
+      ['company', 'Cory Company'],
+    ]) {
+      await page.getByLabel(`Name (${role})`).fill(name!);
+      await page.getByLabel(`Email (${role})`).fill(`${role}@example.com`);
+    }
+    await page.getByRole('button', { name: 'Send contract' }).click();
+    await heading1(page, 'Service agreement');
+    await page.getByRole('heading', { name: 'Cory Company waiting' }).waitFor();
+    await page.getByRole('link', { name: 'Signing page of Cleo Client' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Signing page of Cory Company' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Send reminder' }).click();
+    await page.getByRole('status').filter({ hasText: 'Reminder sent' }).waitFor();
     await page.goto(`${base}/dashboard/contracts/00000000-0000-4000-8000-000000000000`);
     await page.getByRole('alert').filter({ hasText: 'not found' }).waitFor();
     await context.close();
@@ -231,6 +256,13 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     const text = fs.readFileSync(await results.path(), 'utf8');
     expect(text).toContain('inv-1');
     expect(text).toContain('created');
+    const [failedRows] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download failed and invalid rows (CSV)' }).click(),
+    ]);
+    const failed = fs.readFileSync(await failedRows.path(), 'utf8');
+    expect(failed).toContain('inv-3');
+    expect(failed).not.toContain('inv-1');
     // The invalid row corrected from its error and retried: the job completes.
     await expect(page.getByLabel('amount of row 3').inputValue()).resolves.toBe('ten');
     await page.getByLabel('amount of row 3').fill('15.00');

@@ -221,6 +221,14 @@ export function BulkJobPage() {
       await fn();
       data.reload();
     });
+  /** results.csv: every row, or only the rows of the given statuses (comma-separated). */
+  const results = (status?: string) =>
+    act.run(async () =>
+      saveBlob(
+        await api.blob(`${base}/results.csv`, { query: { status } }),
+        `results-${id}${status ? `-${status.replace(',', '-')}` : ''}.csv`,
+      ),
+    );
 
   return (
     <Page title={j?.status === 'previewed' ? 'Check the upload' : 'Bulk upload'}>
@@ -287,14 +295,13 @@ export function BulkJobPage() {
                 </button>
               ) : null}
               {j.status !== 'previewed' ? (
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() =>
-                    act.run(async () => saveBlob(await api.blob(`${base}/results.csv`), `results-${id}.csv`))
-                  }
-                >
+                <button type="button" className="secondary" onClick={() => results()}>
                   Download results (CSV)
+                </button>
+              ) : null}
+              {j.status !== 'previewed' && j.counts.failed + j.counts.invalid > 0 ? (
+                <button type="button" className="secondary" onClick={() => results('failed,invalid')}>
+                  Download failed and invalid rows (CSV)
                 </button>
               ) : null}
             </div>

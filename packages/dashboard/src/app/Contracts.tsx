@@ -136,6 +136,7 @@ export function ContractDetailPage() {
   }, [api, id]);
   const act = useAction();
   const [voidReason, setVoidReason] = useState('');
+  const [reminded, setReminded] = useState(false);
   const r = data.data?.request;
   const send = can('contracts.send');
   const simulate = me?.environment === 'sandbox' && can('sandbox.simulate');
@@ -202,11 +203,17 @@ export function ContractDetailPage() {
                   <button
                     type="button"
                     className="secondary"
-                    onClick={() => run(() => api.post(`${base}/remind`, {}))}
+                    onClick={() =>
+                      run(async () => {
+                        await api.post(`${base}/remind`, {});
+                        setReminded(true);
+                      })
+                    }
                   >
                     Send reminder
                   </button>
                 ) : null}
+                {reminded ? <p role="status">Reminder sent to the participants whose turn it is.</p> : null}
               </div>
             ) : null}
             <h2>Participants</h2>
