@@ -7,8 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { createTestApp, type TestContext } from './app';
+import { launchChromium } from './browser';
+import { freePort } from './process';
+import { type SmtpCapture, startSmtpCapture } from './smtp';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const DASHBOARD_DIST = path.join(ROOT, 'packages/dashboard/dist');
@@ -45,4 +49,35 @@ export async function screenshots(page: Page, name: string) {
     await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize(size);
+}
+
+export interface DashboardService {
+  ctx: TestContext;
+  smtp: SmtpCapture;
+  browser: Browser;
+  /** http://127.0.0.1:<port>, also the service's SVC_PUBLIC_URL. */
+  base: string;
+  close(): Promise<void>;
+}
+
+/** The built dashboard served by a listening test app (mail captured) and a headless Chromium. */
+export async function startDashboardService(): Promise<DashboardService> {
+  ensureDashboardBuilt();
+  const smtp = await startSmtpCapture();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const ctx = await createTestApp({ mailer: smtp.mailer, env: { SVC_PUBLIC_URL: base } });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  const browser = await launchChromium();
+  return {
+    ctx,
+    smtp,
+    browser,
+    base,
+    async close() {
+      await browser.close();
+      await ctx.close();
+      await smtp.close();
+    },
+  };
 }

@@ -5,6 +5,9 @@ import { LoginForm } from '../auth/LoginForm';
 import { useSession } from '../session';
 import { Modal } from '../ui/dialogs';
 import { ActivityDetailPage, ActivityPage } from './Activity';
+import { BulkJobPage, BulkLinksPage, BulkUploadPage } from './BulkLinks';
+import { ContractSendPage } from './ContractSend';
+import { ContractDetailPage, ContractsPage } from './Contracts';
 import { CustomersPage } from './Customers';
 import { DevelopersPage } from './Developers';
 import { InvoiceDetailPage, InvoicesPage } from './Invoices';
@@ -22,6 +25,7 @@ import { ScheduleDetailPage, SchedulesPage } from './Schedules';
 import { SettingsPage } from './Settings';
 import { TeamPage } from './Team';
 import { TicketCreatePage, TicketDetailPage, TicketsPage } from './Tickets';
+import { TravelRuleDetailPage, TravelRulePage } from './TravelRule';
 import { OwnershipRequestPage, WalletDetailPage } from './WalletDetail';
 import { WalletsPage } from './Wallets';
 import { WebhooksPage } from './Webhooks';
@@ -40,6 +44,9 @@ const NAV: [string, string, string][] = [
   ['/activity', 'Activity log', 'activity.read'],
   ['/tickets', 'Support tickets', 'tickets.read'],
   ['/invoices', 'Invoices', 'billing.read'],
+  ['/contracts', 'Contracts', 'contracts.read'],
+  ['/bulk-links', 'Bulk payment links', 'payments.read'],
+  ['/travel-rule', 'Travel rule', 'travel_rule.read'],
   ['/developers', 'Developers', 'credentials.read'],
   ['/team', 'Team', 'team.read'],
   ['/settings', 'Settings', 'account.read'],
@@ -141,6 +148,14 @@ export default function Shell() {
           <Route path="/monitoring/:id" element={<MonitoringDetailPage />} />
           <Route path="/invoices" element={<InvoicesPage />} />
           <Route path="/invoices/:id" element={<InvoiceDetailPage />} />
+          <Route path="/contracts" element={<ContractsPage />} />
+          <Route path="/contracts/new" element={<ContractSendPage />} />
+          <Route path="/contracts/:id" element={<ContractDetailPage />} />
+          <Route path="/bulk-links" element={<BulkLinksPage />} />
+          <Route path="/bulk-links/new" element={<BulkUploadPage />} />
+          <Route path="/bulk-links/:id" element={<BulkJobPage />} />
+          <Route path="/travel-rule" element={<TravelRulePage />} />
+          <Route path="/travel-rule/:id" element={<TravelRuleDetailPage />} />
           <Route path="*" element={<p>Page not found.</p>} />
         </Routes>
       </main>

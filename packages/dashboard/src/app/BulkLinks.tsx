@@ -1,0 +1,415 @@
+/**
+ * Bulk payment links (named-areas §7): the jobs list, an upload that the API validates first
+ * (`preview: true`: every row and its errors, nothing created) and a job page that confirms, follows
+ * progress, lists the rows with their errors, retries, cancels, and downloads the results file.
+ */
+import { useId, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { newIdempotencyKey } from '../api';
+import { useSession } from '../session';
+import { FileField, fileBase64, saveBlob } from '../ui/files';
+import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
+import { FilterSelect, Loaded } from '../ui/listing';
+import { Pager, type Pagination } from './payments-shared';
+
+const JOB_STATUSES = [
+  'previewed',
+  'queued',
+  'processing',
+  'completed',
+  'completed_with_errors',
+  'canceled',
+  'expired',
+];
+const ROW_STATUSES = ['valid', 'invalid', 'pending', 'created', 'failed', 'canceled'];
+const CANCELABLE = ['previewed', 'queued', 'processing'];
+const WORKING = ['queued', 'processing'];
+
+interface Job {
+  bulk_id: string;
+  status: string;
+  source: string;
+  file_name: string | null;
+  warnings: string[];
+  preview_expires_at: string | null;
+  created_at: string;
+  finished_at: string | null;
+  counts: Record<'total' | 'valid' | 'invalid' | 'pending' | 'created' | 'failed' | 'canceled', number>;
+}
+
+interface Row {
+  row_number: number;
+  reference: string | null;
+  status: string;
+  input: Record<string, unknown>;
+  checkout_url: string | null;
+  attempts: number;
+  errors: { field: string | null; value: unknown; msg: string }[];
+}
+
+const counts = (j: Job) =>
+  `${j.counts.created} created, ${j.counts.failed} failed, ${j.counts.invalid} invalid of ${j.counts.total}`;
+
+export function BulkLinksPage() {
+  const { api, can } = useSession();
+  const f = useUrlFilters(['status', 'page', 'page_size']);
+  const list = useLoad(
+    () => api.get<{ bulk_jobs: Job[]; pagination: Pagination }>('/checkout/paylink/bulk', { query: f.query }),
+    [api, f.key],
+  );
+  return (
+    <Page
+      title="Bulk payment links"
+      actions={
+        can('payments.write') ? (
+          <Link className="button" to="/bulk-links/new">
+            Upload a file
+          </Link>
+        ) : null
+      }
+    >
+      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <FilterSelect f={f} name="status" label="Status" options={JOB_STATUSES} />
+      </form>
+      <Loaded state={list}>
+        {(data) => (
+          <>
+            <LinkTable
+              rows={data.bulk_jobs}
+              rowKey={(j) => j.bulk_id}
+              href={(j) => `/bulk-links/${j.bulk_id}`}
+              empty="No bulk uploads."
+              columns={[
+                { label: 'File', cell: (j) => j.file_name ?? `${j.source} ${j.bulk_id.slice(0, 8)}` },
+                { label: 'Status', cell: (j) => <Badge value={j.status} /> },
+                { label: 'Rows', cell: counts },
+                { label: 'Created', cell: (j) => when(j.created_at) },
+              ]}
+            />
+            <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </Loaded>
+    </Page>
+  );
+}
+
+export function BulkUploadPage() {
+  const { api, can } = useSession();
+  const navigate = useNavigate();
+  const projects = useLoad(
+    () =>
+      api.get<{ projects: { project_id: string; project_name: string }[] }>('/projects', {
+        query: { page_size: 200 },
+      }),
+    [api],
+  );
+  const [file, setFile] = useState<File | null>(null);
+  const [d, setD] = useState({ project_id: '', currency: 'EUR', description: '' });
+  const [createUsers, setCreateUsers] = useState(false);
+  const [key, setKey] = useState(newIdempotencyKey);
+  const act = useAction();
+  const checkId = useId();
+  if (!can('payments.write'))
+    return <Page title="Upload payment links">Your role cannot create payment links.</Page>;
+  const projectId = d.project_id || projects.data?.projects[0]?.project_id || '';
+  const set = (k: keyof typeof d) => (v: string) => setD({ ...d, [k]: v });
+  const template = () =>
+    act.run(async () => saveBlob(await api.blob('/checkout/paylink/bulk/template.csv'), 'payment-links.csv'));
+
+  return (
+    <Page title="Upload payment links">
+      <p>
+        <Link to="/bulk-links">Back to bulk uploads</Link>
+      </p>
+      <p>
+        One payment link per row of a CSV or XLSX file. The file is checked first: you see every row and its
+        errors before anything is created.{' '}
+        <button type="button" className="link" onClick={template}>
+          Download the CSV template
+        </button>
+      </p>
+      <ErrorBox error={projects.error} />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          act.run(async () => {
+            if (!file) throw new Error('Choose a file');
+            const job = await api.post<Job>(
+              '/checkout/paylink/bulk',
+              {
+                file: { file_name: file.name, content_base64: await fileBase64(file) },
+                defaults: {
+                  ...(projectId ? { project_id: projectId } : {}),
+                  ...(d.currency.trim() ? { currency: d.currency.trim().toUpperCase() } : {}),
+                  ...(d.description.trim() ? { description: d.description.trim() } : {}),
+                },
+                create_missing_users: createUsers,
+                preview: true,
+              },
+              { idempotencyKey: key },
+            );
+            setKey(newIdempotencyKey());
+            navigate(`/bulk-links/${job.bulk_id}`);
+          });
+        }}
+      >
+        <FileField
+          label="File (CSV or XLSX)"
+          accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          hint="Columns: amount, currency, user_id, business_customer_id, email, project_id, description, expires_in_seconds, reference, metadata.<key>"
+          onChange={setFile}
+        />
+        <Select
+          label="Default project"
+          name="project_id"
+          value={projectId}
+          onChange={set('project_id')}
+          options={(projects.data?.projects ?? []).map(
+            (p) => [p.project_id, p.project_name] as [string, string],
+          )}
+        />
+        <Field label="Default currency" name="currency" value={d.currency} onChange={set('currency')} />
+        <Field
+          label="Default description"
+          name="description"
+          value={d.description}
+          onChange={set('description')}
+        />
+        <div className="field">
+          <input
+            id={checkId}
+            type="checkbox"
+            checked={createUsers}
+            onChange={(e) => setCreateUsers(e.target.checked)}
+          />
+          <label htmlFor={checkId}>Create missing payers from the email column</label>
+        </div>
+        <ErrorBox error={act.error} />
+        <button type="submit" disabled={act.busy}>
+          {act.busy ? 'Working…' : 'Check the file'}
+        </button>
+      </form>
+    </Page>
+  );
+}
+
+export function BulkJobPage() {
+  const { id = '' } = useParams();
+  const { api, can } = useSession();
+  const f = useUrlFilters(['status', 'page', 'page_size']);
+  const base = `/checkout/paylink/bulk/${id}`;
+  const [working, setWorking] = useState(false);
+  const data = useLoad(
+    async () => {
+      const [job, rows] = await Promise.all([
+        api.get<Job>(base),
+        api.get<{ rows: Row[]; pagination: Pagination }>(`${base}/rows`, { query: f.query }),
+      ]);
+      setWorking(WORKING.includes(job.status));
+      return { job, rows };
+    },
+    [api, id, f.key],
+    working ? 1000 : undefined,
+  );
+  const act = useAction();
+  const write = can('payments.write');
+  const j = data.data?.job;
+  const run = (fn: () => Promise<unknown>) =>
+    act.run(async () => {
+      await fn();
+      data.reload();
+    });
+  /** results.csv: every row, or only the rows of the given statuses (comma-separated). */
+  const results = (status?: string) =>
+    act.run(async () =>
+      saveBlob(
+        await api.blob(`${base}/results.csv`, { query: { status } }),
+        `results-${id}${status ? `-${status.replace(',', '-')}` : ''}.csv`,
+      ),
+    );
+
+  return (
+    <Page title={j?.status === 'previewed' ? 'Check the upload' : 'Bulk upload'}>
+      <p>
+        <Link to="/bulk-links">Back to bulk uploads</Link>
+      </p>
+      <Loaded state={data}>
+        {({ job: j, rows }) => (
+          <>
+            <dl className="facts">
+              <dt>Status</dt>
+              <dd data-testid="job-status">
+                <Badge value={j.status} />
+              </dd>
+              <dt>File</dt>
+              <dd>{j.file_name ?? j.source}</dd>
+              <dt>Rows</dt>
+              <dd>
+                {j.status === 'previewed'
+                  ? `${j.counts.valid} valid, ${j.counts.invalid} invalid of ${j.counts.total}`
+                  : counts(j)}
+              </dd>
+              {j.preview_expires_at && j.status === 'previewed' ? (
+                <>
+                  <dt>Confirm before</dt>
+                  <dd>{when(j.preview_expires_at)}</dd>
+                </>
+              ) : null}
+              {j.finished_at ? (
+                <>
+                  <dt>Finished</dt>
+                  <dd>{when(j.finished_at)}</dd>
+                </>
+              ) : null}
+              {j.warnings.length ? (
+                <>
+                  <dt>Warnings</dt>
+                  <dd>{j.warnings.join('; ')}</dd>
+                </>
+              ) : null}
+            </dl>
+            <div className="actions">
+              {write && j.status === 'previewed' ? (
+                <button
+                  type="button"
+                  disabled={act.busy || j.counts.valid === 0}
+                  onClick={() => run(() => api.post(`${base}/confirm`))}
+                >
+                  Create {j.counts.valid} payment links
+                </button>
+              ) : null}
+              {write && j.status === 'completed_with_errors' ? (
+                <button type="button" onClick={() => run(() => api.post(`${base}/retry`, {}))}>
+                  Retry failed rows
+                </button>
+              ) : null}
+              {write && CANCELABLE.includes(j.status) ? (
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => run(() => api.post(`${base}/cancel`, {}))}
+                >
+                  Cancel upload
+                </button>
+              ) : null}
+              {j.status !== 'previewed' ? (
+                <button type="button" className="secondary" onClick={() => results()}>
+                  Download results (CSV)
+                </button>
+              ) : null}
+              {j.status !== 'previewed' && j.counts.failed + j.counts.invalid > 0 ? (
+                <button type="button" className="secondary" onClick={() => results('failed,invalid')}>
+                  Download failed and invalid rows (CSV)
+                </button>
+              ) : null}
+            </div>
+            <ErrorBox error={act.error} />
+            <h2>Rows</h2>
+            <form className="filters" aria-label="Row filters" onSubmit={(e) => e.preventDefault()}>
+              <FilterSelect f={f} name="status" label="Row status" options={ROW_STATUSES} />
+            </form>
+            <RowsTable
+              rows={rows.rows}
+              fix={
+                write && j.status === 'completed_with_errors'
+                  ? (body) => run(() => api.post(`${base}/retry`, body))
+                  : undefined
+              }
+            />
+            <Pager p={rows.pagination} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </Loaded>
+    </Page>
+  );
+}
+
+const show = (v: unknown) => (v === undefined || v === null || v === '' ? '—' : String(v));
+
+type RetryBody = { row_numbers?: number[]; rows_patch?: Record<string, unknown>[] };
+
+function RowsTable({ rows, fix }: { rows: Row[]; fix?: (body: RetryBody) => void }) {
+  if (rows.length === 0) return <p className="empty">No rows.</p>;
+  return (
+    <ScrollRegion label="Rows">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Row</th>
+            <th scope="col">Reference</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Status</th>
+            <th scope="col">Errors or link</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.row_number}>
+              <td>#{r.row_number}</td>
+              <td>{show(r.reference)}</td>
+              <td>
+                {show(r.input.amount)} {show(r.input.currency)}
+              </td>
+              <td>
+                <Badge value={r.status} />
+              </td>
+              <td style={{ minWidth: '14rem' }}>
+                {r.errors.map((e) => (
+                  <div key={`${e.field}-${e.msg}`}>
+                    {e.field ? `${e.field}: ` : ''}
+                    {e.msg}
+                    {e.field && e.value !== undefined && e.value !== null ? ` (${String(e.value)})` : ''}
+                  </div>
+                ))}
+                {r.checkout_url ? <a href={r.checkout_url}>Checkout link of row {r.row_number}</a> : null}
+                {fix && (r.status === 'invalid' || r.status === 'failed') ? (
+                  <RowFix row={r} fix={fix} />
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
+/** Corrects the columns a row's errors name (rows_patch) and retries it; a failed row is retried as is. */
+function RowFix({ row, fix }: { row: Row; fix(body: RetryBody): void }) {
+  const fields = [...new Set(row.errors.map((e) => e.field).filter((f): f is string => !!f))];
+  const [values, setValues] = useState<Record<string, string>>({});
+  const value = (f: string) => values[f] ?? (row.input[f] === undefined ? '' : String(row.input[f]));
+  return (
+    <form
+      className="inline"
+      aria-label={`Fix row ${row.row_number}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        fix(
+          fields.length
+            ? {
+                rows_patch: [
+                  { row_number: row.row_number, ...Object.fromEntries(fields.map((f) => [f, value(f)])) },
+                ],
+              }
+            : { row_numbers: [row.row_number] },
+        );
+      }}
+    >
+      {fields.map((f) => (
+        <Field
+          key={f}
+          label={`${f} of row ${row.row_number}`}
+          name={f}
+          value={value(f)}
+          onChange={(v) => setValues({ ...values, [f]: v })}
+        />
+      ))}
+      <button type="submit" className="secondary">
+        {fields.length ? 'Fix and retry' : 'Retry'} row {row.row_number}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,350 @@
+/**
+ * Travel-rule transfers (named-areas §4): list with the API's filters in the URL, a transfer's
+ * parties, VASPs and counterparty wallet, and the merchant actions its status allows: repair the
+ * fields the counterparty asked for, proceed without confirmation, accept or reject an inbound
+ * transfer, report the tx hash, cancel.
+ */
+import { type ReactNode, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useSession } from '../session';
+import { Badge, ErrorBox, Field, Page, useAction, useLoad, when } from '../ui/kit';
+import { LinkTable, useUrlFilters } from '../ui/list';
+import { FilterSelect, Loaded } from '../ui/listing';
+import { Pager } from './payments-shared';
+
+const STATUSES = [
+  'not_required',
+  'pending',
+  'awaiting_counterparty',
+  'awaiting_ownership',
+  'counterparty_not_reachable',
+  'needs_repair',
+  'awaiting_review',
+  'accepted',
+  'rejected',
+  'completed',
+  'canceled',
+  'expired',
+];
+/** IVMS101 party fields that are objects, by their parts. */
+const OBJECT_FIELDS: Record<string, string[]> = {
+  address: ['street', 'city', 'postal_code', 'country'],
+  national_identifier: ['type', 'value', 'country'],
+};
+const TERMINAL = ['not_required', 'rejected', 'completed', 'canceled', 'expired'];
+const CHAINS = [
+  'bitcoin',
+  'litecoin',
+  'ethereum',
+  'polygon',
+  'bsc',
+  'arbitrum',
+  'optimism',
+  'base',
+  'avalanche',
+  'tron',
+  'solana',
+];
+
+type Party = Record<string, unknown> & {
+  type: 'natural' | 'legal';
+  first_name?: string;
+  last_name?: string;
+  legal_name?: string;
+  account_number?: string;
+  address?: { street: string; city: string; postal_code: string; country: string };
+};
+
+interface Transfer {
+  transfer_id: string;
+  direction: 'outbound' | 'inbound';
+  status: string;
+  status_reason: string | null;
+  asset: string;
+  chain: string;
+  amount: string;
+  fiat_value: { amount: string; currency: string };
+  threshold_applies: boolean;
+  originator: Party;
+  beneficiary: Party;
+  originator_vasp: { name?: string; country?: string } | null;
+  beneficiary_vasp: { vasp_id: string; name: string; country: string } | null;
+  counterparty_wallet: { address: string; hosted: boolean | null; risk_level: string | null };
+  repair_fields: string[] | null;
+  tx_hash: string | null;
+  name_match: string | null;
+  justification: string | null;
+  client_reference: string | null;
+  expires_at: string | null;
+  created_at: string;
+  accepted_at: string | null;
+  completed_at: string | null;
+}
+
+interface TransferPage {
+  transfers: Transfer[];
+  page: number;
+  page_size: number;
+  total: number;
+  total_pages: number;
+}
+
+const nameOf = (p: Party) =>
+  p.type === 'legal' ? (p.legal_name ?? '—') : [p.first_name, p.last_name].filter(Boolean).join(' ') || '—';
+
+const FILTERS = ['q', 'status', 'direction', 'asset', 'chain', 'page', 'page_size'] as const;
+
+export function TravelRulePage() {
+  const { api } = useSession();
+  const f = useUrlFilters(FILTERS);
+  const list = useLoad(
+    () => api.get<TransferPage>('/travel-rule/transfers', { query: f.query }),
+    [api, f.key],
+  );
+  return (
+    <Page title="Travel rule">
+      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <Field
+          label="Search"
+          name="q"
+          value={f.value('q')}
+          hint="Reference, party name, wallet address or tx hash"
+          onChange={(v) => f.setFilter('q', v)}
+        />
+        <FilterSelect f={f} name="status" label="Status" options={STATUSES} />
+        <FilterSelect f={f} name="direction" label="Direction" options={['outbound', 'inbound']} />
+        <FilterSelect f={f} name="chain" label="Chain" options={CHAINS} />
+        <Field
+          label="Asset"
+          name="asset"
+          value={f.value('asset')}
+          onChange={(v) => f.setFilter('asset', v.toUpperCase())}
+        />
+      </form>
+      <Loaded state={list}>
+        {(data) => (
+          <>
+            <LinkTable
+              rows={data.transfers}
+              rowKey={(t) => t.transfer_id}
+              href={(t) => `/travel-rule/${t.transfer_id}`}
+              empty="No travel-rule transfers."
+              columns={[
+                { label: 'Transfer', cell: (t) => t.client_reference ?? t.transfer_id.slice(0, 8) },
+                { label: 'Amount', cell: (t) => `${t.amount} ${t.asset} ${t.direction}` },
+                {
+                  label: 'Counterparty',
+                  cell: (t) => nameOf(t.direction === 'outbound' ? t.beneficiary : t.originator),
+                },
+                { label: 'Status', cell: (t) => <Badge value={t.status} /> },
+                { label: 'Created', cell: (t) => when(t.created_at) },
+              ]}
+            />
+            <Pager p={data} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </Loaded>
+    </Page>
+  );
+}
+
+function PartyFacts({ title, p }: { title: string; p: Party }) {
+  return (
+    <>
+      <h2>{title}</h2>
+      <dl className="facts">
+        <dt>Name</dt>
+        <dd>{nameOf(p)}</dd>
+        <dt>Wallet address</dt>
+        <dd>{p.account_number ? <code>{p.account_number}</code> : '—'}</dd>
+        {p.address ? (
+          <>
+            <dt>Address</dt>
+            <dd>
+              {p.address.street}, {p.address.postal_code} {p.address.city}, {p.address.country}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </>
+  );
+}
+
+export function TravelRuleDetailPage() {
+  const { id = '' } = useParams();
+  const { api, can } = useSession();
+  const data = useLoad(() => api.get<Transfer>(`/travel-rule/transfers/${id}`), [api, id]);
+  const t = data.data;
+  const write = can('travel_rule.write');
+  const fact = (label: string, value: ReactNode) => (
+    <>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </>
+  );
+  return (
+    <Page title={t ? `Transfer ${t.client_reference ?? t.transfer_id.slice(0, 8)}` : 'Travel-rule transfer'}>
+      <p>
+        <Link to="/travel-rule">Back to travel rule</Link>
+      </p>
+      <Loaded state={data}>
+        {(t) => (
+          <>
+            <dl className="facts">
+              {fact(
+                'Status',
+                <>
+                  <Badge value={t.status} /> {t.status_reason ?? ''}
+                </>,
+              )}
+              {fact('Direction', t.direction)}
+              {fact('Amount', `${t.amount} ${t.asset} on ${t.chain}`)}
+              {fact(
+                'Value',
+                `${t.fiat_value.amount} ${t.fiat_value.currency}${t.threshold_applies ? '' : ' (below the threshold)'}`,
+              )}
+              {fact(
+                'Counterparty VASP',
+                t.beneficiary_vasp ? `${t.beneficiary_vasp.name} (${t.beneficiary_vasp.country})` : '—',
+              )}
+              {fact(
+                'Counterparty wallet',
+                <>
+                  <code>{t.counterparty_wallet.address}</code>
+                  {t.counterparty_wallet.hosted === false ? ' (unhosted)' : ''}
+                  {t.counterparty_wallet.risk_level ? `, risk ${t.counterparty_wallet.risk_level}` : ''}
+                </>,
+              )}
+              {t.name_match ? fact('Name match', t.name_match) : null}
+              {t.repair_fields?.length ? fact('Fields to repair', t.repair_fields.join(', ')) : null}
+              {t.justification ? fact('Justification', t.justification) : null}
+              {t.tx_hash ? fact('Transaction hash', <code>{t.tx_hash}</code>) : null}
+              {t.expires_at ? fact('Answer expected by', when(t.expires_at)) : null}
+              {fact('Created', when(t.created_at))}
+              {t.accepted_at ? fact('Accepted', when(t.accepted_at)) : null}
+              {t.completed_at ? fact('Completed', when(t.completed_at)) : null}
+            </dl>
+            {write && !TERMINAL.includes(t.status) ? <TransferActions t={t} done={data.reload} /> : null}
+            <PartyFacts title="Originator" p={t.originator} />
+            <PartyFacts title="Beneficiary" p={t.beneficiary} />
+          </>
+        )}
+      </Loaded>
+    </Page>
+  );
+}
+
+/** One small form per action the status allows; each posts and reloads the transfer. */
+function TransferActions({ t, done }: { t: Transfer; done(): void }) {
+  const { api } = useSession();
+  const act = useAction();
+  const [text, setText] = useState<Record<string, string>>({});
+  const val = (k: string) => text[k] ?? '';
+  const set = (k: string) => (v: string) => setText({ ...text, [k]: v });
+  const base = `/travel-rule/transfers/${t.transfer_id}`;
+  const post = (path: string, body?: object) =>
+    act.run(async () => {
+      await api.request('POST', `${base}${path}`, { body: body ?? {} });
+      setText({});
+      done();
+    });
+  const form = (title: string, submit: () => void, children: ReactNode) => (
+    <form
+      aria-label={title}
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <h3>{title}</h3>
+      {children}
+    </form>
+  );
+  // A repair field naming an object (originator.address) is asked for by its parts.
+  const repairPaths = (t.repair_fields ?? []).flatMap((p) => {
+    const leaf = p.split('.').at(-1);
+    const parts = leaf ? OBJECT_FIELDS[leaf] : undefined;
+    return parts ? parts.map((k) => `${p}.${k}`) : [p];
+  });
+  const current = (path: string) => {
+    let at: unknown = t;
+    for (const k of path.split('.')) at = (at as Record<string, unknown> | undefined)?.[k];
+    return typeof at === 'string' ? at : '';
+  };
+  const repairVal = (p: string) => text[p] ?? current(p);
+  /** A form of one required field posted as `{[key]: value}`. */
+  const oneField = (title: string, key: string, label: string, button: string, path: string) =>
+    form(
+      title,
+      () => post(path, { [key]: val(key).trim() }),
+      <>
+        <Field label={label} name={key} value={val(key)} onChange={set(key)} required />
+        <button type="submit" disabled={act.busy}>
+          {button}
+        </button>
+      </>,
+    );
+  const repair = () =>
+    act.run(async () => {
+      const body: Record<string, Party> = {};
+      for (const path of repairPaths) {
+        const [side, ...rest] = path.split('.') as ['originator' | 'beneficiary', ...string[]];
+        body[side] ??= structuredClone(t[side]);
+        let at: Record<string, unknown> = body[side];
+        for (const k of rest.slice(0, -1)) {
+          if (typeof at[k] !== 'object' || at[k] === null) at[k] = {};
+          at = at[k] as Record<string, unknown>;
+        }
+        at[rest.at(-1)!] = repairVal(path).trim();
+      }
+      await api.patch(base, body);
+      setText({});
+      done();
+    });
+
+  return (
+    <section aria-labelledby="actions-title">
+      <h2 id="actions-title">Actions</h2>
+      {t.status === 'needs_repair' && t.repair_fields?.length
+        ? form(
+            'Repair the transfer',
+            repair,
+            <>
+              {repairPaths.map((p) => (
+                <Field key={p} label={p} name={p} value={repairVal(p)} onChange={set(p)} required />
+              ))}
+              <button type="submit" disabled={act.busy}>
+                Send corrected data
+              </button>
+            </>,
+          )
+        : null}
+      {t.status === 'counterparty_not_reachable'
+        ? oneField('Proceed without confirmation', 'justification', 'Justification', 'Proceed', '/proceed')
+        : null}
+      {t.status === 'awaiting_review' ? (
+        <>
+          <button type="button" disabled={act.busy} onClick={() => post('/accept')}>
+            Accept transfer
+          </button>
+          {oneField('Reject the transfer', 'reason', 'Reason', 'Reject transfer', '/reject')}
+        </>
+      ) : null}
+      {t.status === 'accepted'
+        ? oneField(
+            'Report the on-chain transaction',
+            'tx_hash',
+            'Transaction hash',
+            'Save transaction hash',
+            '/tx-hash',
+          )
+        : null}
+      <ErrorBox error={act.error} />
+      <p>
+        <button type="button" className="danger" disabled={act.busy} onClick={() => post('/cancel')}>
+          Cancel transfer
+        </button>
+      </p>
+    </section>
+  );
+}
