@@ -5,10 +5,11 @@
  * idempotency+payment+outbox rows) on the same database server, then the service, seeded with a
  * client of BENCH_TRANSACTIONS transactions (INSERT ... SELECT generate_series) and one of 10k:
  *   POST /checkout/paylink (unique idempotency keys), GET /transactions/{id}, GET /transactions
- *   (first page, and status=success) at 10k and at BENCH_TRANSACTIONS rows, POST /auth/login.
+ *   (first page, and status=success) at 10k and at BENCH_TRANSACTIONS rows, POST /auth/login over
+ *   several accounts, and a password-spraying burst from one IP (bench/login.ts).
  * Prints every scenario with req/s, p50, p99 and its ratio to its floor, and the service's peak
  * RSS. Options (env): BENCH_DURATION (s, default 15), BENCH_CONNECTIONS (default 10),
- * BENCH_TRANSACTIONS (default 100000).
+ * BENCH_TRANSACTIONS (default 100000), BENCH_LOGIN_ACCOUNTS (default 20).
  */
 import type { ChildProcess } from 'node:child_process';
 import { createSecretKey, randomBytes } from 'node:crypto';
@@ -24,6 +25,7 @@ import pg from 'pg';
 import { type Database, openPglite, openPostgres } from '../src/db/client';
 import { accounts, clients, kycUsers, opcos, projects } from '../src/db/schema/index';
 import { signToken } from '../src/modules/auth/tokens';
+import { runLoginScenarios, seedLoginAccounts } from './login';
 import {
   type Measured,
   measure,
@@ -202,9 +204,6 @@ export async function ownerToken(
   return signed.token;
 }
 
-const hashOfPassword = async (password: string) =>
-  (await import('../src/modules/auth/passwords')).hashPassword(password);
-
 export interface ApiBenchSummary {
   engine: string;
   paymentCreationRps: number;
@@ -232,17 +231,7 @@ async function main(): Promise<ApiBenchSummary> {
   await database.migrate();
   const s = await seed(database);
   const small = await seed(database, Math.min(SEED, 10_000));
-  const password = 'bench-password-1';
-  await database.db.execute(
-    sql`update accounts set password_hash = ${await hashOfPassword(password)} where id = ${s.accountId}::uuid`,
-  );
-  const [loginEmail] = (
-    (await database.db.execute(
-      sql`select email from accounts where id = ${s.accountId}::uuid`,
-    )) as unknown as {
-      rows: { email: string }[];
-    }
-  ).rows.map((r) => r.email);
+  const loginEmails = await seedLoginAccounts(database, s.clientId);
   await database.close(); // PGlite: release the data directory for the service
 
   const amountBody = JSON.stringify({ amount: '49.90' });
@@ -364,19 +353,10 @@ async function main(): Promise<ApiBenchSummary> {
       { ...f10k, floor: jwtFloor },
       { ...f1m, floor: jwtFloor, p99Base: f10k },
     );
-    rows.push({
-      ...(await measure(
-        'POST /auth/login (argon2id)',
-        {
-          url: `${base}/api/v1/auth/login`,
-          method: 'POST',
-          headers: json,
-          body: JSON.stringify({ client_email: loginEmail, password }),
-        },
-        CONNECTIONS,
-        Math.min(DURATION, 10),
-      )),
-    });
+    // Last: the spraying scenario locks the bench's IP out of logins.
+    rows.push(
+      ...(await runLoginScenarios(base, loginEmails, child.pid, CONNECTIONS, Math.min(DURATION, 10))),
+    );
     rss = peakRssMb(child.pid);
     printTable(floors, rows);
     console.log(`\nservice peak RSS (VmHWM) over the API bench: ${rss ?? 'n/a'} MB`);

@@ -75,16 +75,22 @@ export function startNode(script: string, env: Record<string, string | undefined
   });
 }
 
+/** The node flags `npm start` runs the server with (package.json's start script), e.g. the heap limit. */
+export function startScriptFlags(): string[] {
+  const start: string = JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
+
 /**
  * The service as it runs in production: compiled (`npm run build`, only when src/ changed since the
- * last build) and started as `node dist/server.js`, not through tsx (which transpiles in process and
- * adds about 100 MB of resident memory).
+ * last build) and started as `node <the start script's flags> dist/server.js`, not through tsx
+ * (which transpiles in process and adds about 100 MB of resident memory).
  */
 export function startService(env: Record<string, string | undefined>): ChildProcess {
   execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
   // BENCH_SERVICE_NODE_OPTIONS: V8 flags for the service only (e.g. heap limits), not the bench or the build.
   const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS;
-  return spawn(process.execPath, ['dist/server.js'], {
+  return spawn(process.execPath, [...startScriptFlags(), 'dist/server.js'], {
     env: nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

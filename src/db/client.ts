@@ -5,13 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema/index';
@@ -67,6 +64,12 @@ export interface PgliteOptions {
 }
 
 export async function openPglite(opts: PgliteOptions): Promise<Database> {
+  // Loaded here, not at the top: a PostgreSQL deployment never loads PGlite or its WASM.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const release = opts.dataDir ? lockDataDir(opts.dataDir) : null;
   const client = new PGlite({ dataDir: opts.dataDir ?? undefined, loadDataDir: opts.loadDataDir });
   await client.waitReady;

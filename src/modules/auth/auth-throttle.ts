@@ -35,12 +35,27 @@ export interface ActiveLock {
   lockedUntil: Date;
 }
 
-/** The lock among `keys` that ends last, if any is active at `now`. */
-export async function findActiveLock(db: DbOrTx, keys: string[], now: Date): Promise<ActiveLock | null> {
-  const rows = await db
+/** The throttle rows of `keys` (keys without failures, locks or cooldowns have none). */
+export function findThrottles(
+  db: DbOrTx,
+  keys: string[],
+): Promise<{ key: string; lockedUntil: Date | null }[]> {
+  return db
     .select({ key: authThrottles.key, lockedUntil: authThrottles.lockedUntil })
     .from(authThrottles)
     .where(inArray(authThrottles.key, keys));
+}
+
+/** The lock among `keys` that ends last, if any is active at `now`. */
+export async function findActiveLock(db: DbOrTx, keys: string[], now: Date): Promise<ActiveLock | null> {
+  return activeLockOf(await findThrottles(db, keys), now);
+}
+
+/** The lock among throttle rows that ends last, if any is active at `now`. */
+export function activeLockOf(
+  rows: { key: string; lockedUntil: Date | null }[],
+  now: Date,
+): ActiveLock | null {
   let found: ActiveLock | null = null;
   for (const r of rows) {
     if (r.lockedUntil && r.lockedUntil > now && (!found || r.lockedUntil > found.lockedUntil)) {

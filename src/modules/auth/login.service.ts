@@ -14,8 +14,9 @@ import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import { sendAuthMail } from './auth-mail';
 import {
+  activeLockOf,
   clearThrottle,
-  findActiveLock,
+  findThrottles,
   LOGIN_EMAIL_RULE,
   LOGIN_IP_RULE,
   lockedError,
@@ -56,7 +57,9 @@ export async function login(
   const emailKey = loginEmailKey(email);
   const ipKey = loginIpKey(ip);
   const now = deps.clock.now();
-  const lock = await findActiveLock(deps.db, [emailKey, ipKey], now);
+  // Lockout first: a locked email or IP is refused before the account read and before argon2.
+  const throttles = await findThrottles(deps.db, [emailKey, ipKey]);
+  const lock = activeLockOf(throttles, now);
   if (lock) {
     const limit = lock.key === ipKey ? LOGIN_IP_RULE.limit : LOGIN_EMAIL_RULE.limit;
     throw lockedError(lock, now, limit, M.tooManyAttempts);
@@ -100,7 +103,8 @@ export async function login(
   } finally {
     releaseLoginSlots(slots);
   }
-  await clearThrottle(deps.db, emailKey);
+  // Only an email with recorded failures has a row to clear (saves a statement per login).
+  if (throttles.some((t) => t.key === emailKey)) await clearThrottle(deps.db, emailKey);
   const { account, client } = row;
   assertCanSignIn(deps, client, account);
 

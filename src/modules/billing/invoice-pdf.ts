@@ -3,7 +3,7 @@
  * The standard Helvetica font covers WinAnsi (Latin-1 and a few more); any other character is
  * replaced by its accent-free form or '?', so an exotic company name can never break finalization.
  */
-import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { InvoiceBillingDetails, InvoicePaymentInstructions } from '../../db/schema/index';
 
 export interface PdfInvoice {
@@ -41,6 +41,8 @@ function encodable(font: PDFFont): (text: string) => string {
 }
 
 export async function renderInvoicePdf(inv: PdfInvoice): Promise<Buffer> {
+  // Loaded on first use: pdf-lib stays out of the memory of a node that never renders a PDF.
+  const { degrees, PDFDocument, rgb, StandardFonts } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   doc.setTitle(`Invoice ${inv.number}`);
   doc.setAuthor(inv.payeeName);

@@ -6,7 +6,6 @@
  */
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import { ValidationError } from '../../shared/errors';
 import { fileRowInput, MAX_ROWS, mapHeader, type RowInput } from './bulk.columns';
 import { BM } from './bulk.messages';
@@ -141,6 +140,8 @@ function cellText(v: unknown): string {
 }
 
 async function readXlsx(buf: Buffer): Promise<ParsedFile> {
+  // Loaded on first use: exceljs stays out of the memory of a node that never reads an XLSX upload.
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buf]), {
     worksheets: 'emit',
     sharedStrings: 'cache',

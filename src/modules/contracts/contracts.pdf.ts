@@ -4,15 +4,19 @@
  * certificate of completion. Helvetica covers WinAnsi; other characters are transliterated or '?'.
  */
 import { createHash } from 'node:crypto';
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import type { ContractFieldDef } from '../../db/schema/index';
 
 export const sha256Hex = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+/** pdf-lib, loaded on first use so it stays out of the memory of a node that never handles a contract. */
+export const loadPdfLib = () => import('pdf-lib');
 
 export const hasPdfMagic = (b: Buffer): boolean => b.subarray(0, 5).toString('latin1') === '%PDF-';
 
 /** The page count, or null when the bytes are not a loadable PDF. */
 export async function readPageCount(b: Buffer): Promise<number | null> {
+  const { PDFDocument } = await loadPdfLib();
   try {
     const doc = await PDFDocument.load(b, { ignoreEncryption: true, updateMetadata: false });
     return doc.getPageCount();
@@ -58,7 +62,8 @@ export interface SealInput {
   completedAt: Date;
 }
 
-function writeLines(doc: PDFDocument, font: PDFFont, bold: PDFFont, heading: string, lines: string[]) {
+async function writeLines(doc: PDFDocument, font: PDFFont, bold: PDFFont, heading: string, lines: string[]) {
+  const { rgb } = await loadPdfLib();
   const enc = encoder(font);
   let page: PDFPage = doc.addPage([595.28, 841.89]);
   let y = 790;
@@ -97,6 +102,7 @@ function auditLines(input: SealInput): string[] {
 
 /** The signed PDF: every field's value stamped in its box, then an audit page. */
 export async function sealPdf(original: Buffer, input: SealInput): Promise<Buffer> {
+  const { PDFDocument, rgb, StandardFonts } = await loadPdfLib();
   const doc = await PDFDocument.load(original, { ignoreEncryption: true });
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBoldOblique);
@@ -122,7 +128,7 @@ export async function sealPdf(original: Buffer, input: SealInput): Promise<Buffe
       maxWidth: f.width * width - 4,
     });
   }
-  writeLines(doc, font, bold, 'Audit page', auditLines(input));
+  await writeLines(doc, font, bold, 'Audit page', auditLines(input));
   doc.setTitle(input.title);
   doc.setProducer('payments-service contracts');
   return Buffer.from(await doc.save({ useObjectStreams: false }));
@@ -133,10 +139,11 @@ export async function buildCertificate(
   input: SealInput,
   documents: { fileName: string; sha256: string }[],
 ): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await loadPdfLib();
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  writeLines(doc, font, bold, 'Certificate of completion', [
+  await writeLines(doc, font, bold, 'Certificate of completion', [
     ...auditLines(input),
     '',
     'Signed documents:',

@@ -4,13 +4,13 @@
  * which are reported to the e-signing provider; its signed notification then moves the statuses.
  */
 import { eq } from 'drizzle-orm';
-import { PDFDocument } from 'pdf-lib';
 import { clients, contractRequests } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { keyedHash, safeEqual } from '../../shared/crypto';
 import { randomDigits } from '../../shared/ids';
 import { CM } from './contracts.messages';
+import { loadPdfLib } from './contracts.pdf';
 import { isTerminalRequest, type RequestStatus } from './requests.machine';
 import { otpMail } from './requests.mail';
 import {
@@ -82,6 +82,7 @@ export async function documentsForPage(
 ): Promise<SignDocument[]> {
   const docs = await originalsOf(deps.db, r.id);
   const out: SignDocument[] = [];
+  const { PDFDocument } = await loadPdfLib();
   for (const d of docs) {
     const pdf = await PDFDocument.load(d.content, { ignoreEncryption: true, updateMetadata: false });
     out.push({

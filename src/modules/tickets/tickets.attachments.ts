@@ -4,7 +4,6 @@
  * being valid UTF-8 text without NUL bytes. The file name's extension must agree with the content.
  */
 import { createHash } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import { ValidationError, type ValidationIssue } from '../../shared/errors';
 
 export interface AttachmentInput {
@@ -61,6 +60,8 @@ async function classify(
   fileName: string,
 ): Promise<{ ok: true; contentType: string } | { ok: false; msg: string }> {
   const ext = extensionOf(fileName);
+  // Loaded on first use: file-type stays out of the memory of a node that never receives an attachment.
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(bytes);
   const binary = detected ? BINARY_KINDS[detected.ext] : undefined;
   if (binary) {
