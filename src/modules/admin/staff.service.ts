@@ -2,7 +2,6 @@
  * Staff accounts (service_internal): creation (CLI, bootstrap at start), login with a lockout
  * stored in the database, and staff tokens that client routes never accept.
  */
-import { hash, verify } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { staffAccounts, staffLoginAttempts } from '../../db/schema/index';
@@ -10,6 +9,7 @@ import type { Deps } from '../../deps';
 import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M } from '../../shared/messages';
+import { hashPassword, verifyPassword } from '../auth/passwords';
 import { signToken } from '../auth/tokens';
 import { isUniqueViolation } from '../customers/customers.repo';
 
@@ -39,7 +39,7 @@ export async function createStaff(
   if (input.password.length < MIN_STAFF_PASSWORD) {
     throw new AppError(400, `Password must be at least ${MIN_STAFF_PASSWORD} characters`);
   }
-  const passwordHash = await hash(input.password);
+  const passwordHash = await hashPassword(input.password);
   try {
     const [row] = await deps.db
       .insert(staffAccounts)
@@ -69,13 +69,6 @@ export async function ensureBootstrapStaff(
   if (!email || !password) return;
   const { created } = await createStaff(deps, { email, password, fullName: 'Bootstrap staff' });
   if (created) deps.log.info({ email }, 'bootstrap staff account created');
-}
-
-let dummyHash: Promise<string> | null = null;
-/** Verifies against a throwaway hash so an unknown email costs as much time as a known one. */
-async function burnVerify(password: string): Promise<void> {
-  dummyHash ??= hash('not-a-real-password-0000');
-  await verify(await dummyHash, password).catch(() => false);
 }
 
 async function lockState(deps: Pick<Deps, 'db'>, key: string) {
@@ -122,9 +115,8 @@ export async function loginStaff(
     .select()
     .from(staffAccounts)
     .where(sql`lower(${staffAccounts.email}) = ${key}`);
-  let ok = false;
-  if (staff) ok = await verify(staff.passwordHash, password).catch(() => false);
-  else await burnVerify(password);
+  // Same argon2id settings and per-core bound as merchant logins; an unknown email costs a verify too.
+  const ok = await verifyPassword(staff?.passwordHash, password);
   if (!ok || !staff?.isActive) {
     await recordFailure(deps, key, now);
     throw unauthorized(M.incorrectLogin);
