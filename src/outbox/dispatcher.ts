@@ -259,7 +259,7 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       if (claimed > 0 && claimed === asked) return claimed;
       if (!busy()) return claimed;
       // Slots busy, or nothing more due (or only saturated URLs): wake as soon as a send finishes.
-      return (await waitForCompletion(config.workerPollMs)) ? 1 : claimed;
+      return (await waitForCompletion(config.webhookPollMs)) ? 1 : claimed;
     },
     async drain() {
       let total = 0;
