@@ -2,11 +2,13 @@
  * The dispatcher's batched claims and held rounds: several dispatchers claiming batches never send
  * a delivery twice and write one attempt per send; the per-URL limit holds at the receiver; a held
  * delivery whose lease ran out while it waited for a slot is handed back, not sent (another worker
- * may already have it).
+ * may already have it); an idle worker picks a new event up within its own poll
+ * (SVC_WEBHOOK_POLL_MS), not the general worker poll.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createHttpSender } from '../../src/outbox/http-sender';
+import { createWebhookDeliveryWorker } from '../../src/workers/webhook-delivery';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { type Receiver, startReceiver } from '../helpers/receiver';
@@ -112,5 +114,25 @@ describe('batched claims', () => {
     const [d2] = await deliveriesOfEvent(ctx, e2.id);
     expect(d2!.status).toBe('succeeded');
     expect((await attemptsOf(ctx, d2!.id)).map((x) => x.outcome)).toEqual(['succeeded']);
+  });
+
+  it('an idle worker sends a new event within the webhook poll, however long the general worker poll', async () => {
+    const path = '/wake';
+    const c = await clientAt(path);
+    const config = { ...ctx.deps.config, workerPollMs: 60_000, webhookPollMs: 50 };
+    const worker = createWebhookDeliveryWorker({ ...ctx.deps, config });
+    worker.start();
+    try {
+      // Let it go idle (nothing due), then write the event.
+      await worker.runOnce();
+      const t0 = Date.now();
+      const ev = (await emitTestEvent(ctx, c.clientId, 'payment.status_changed', { n: 1 }))!;
+      while (rx.on(path).length === 0 && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 5));
+      expect(rx.on(path).map((r) => r.headers['x-svc-event-id'])).toEqual([ev.id]);
+      // Far below the 60 s general poll (the bound is loose for a loaded machine).
+      expect(Date.now() - t0).toBeLessThan(10_000);
+    } finally {
+      await worker.stop();
+    }
   });
 });
