@@ -5,6 +5,7 @@
  *
  *   npm run bench:delivery                      # 2000 events, PGlite
  *   BENCH_EVENTS=5000 BENCH_DATABASE_URL=postgres://... npm run bench:delivery
+ *   BENCH_DELIVERY_ONLY=backlog npm run bench:delivery   # write every event first, then time the worker alone
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
