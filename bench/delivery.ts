@@ -5,6 +5,7 @@
  *
  *   npm run bench:delivery                      # 2000 events, PGlite
  *   BENCH_EVENTS=5000 BENCH_DATABASE_URL=postgres://... npm run bench:delivery
+ *   BENCH_DELIVERY_ONLY=backlog npm run bench:delivery   # write every event first, then time the worker alone
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -46,6 +47,8 @@ export async function runDeliveryBench(
     producers?: number;
     /** Events per second in the open-loop mode; 0 = closed loop (maximum throughput). */
     rate?: number;
+    /** Write every event first, then start the worker: the worker's drain rate alone (delivery capacity). */
+    backlog?: boolean;
   } = {},
 ): Promise<DeliveryBenchResult> {
   const events = opts.events ?? 2000;
@@ -116,7 +119,7 @@ export async function runDeliveryBench(
     .returning({ id: clients.id });
 
   const worker = createWebhookDeliveryWorker(deps);
-  worker.start();
+  if (!opts.backlog) worker.start();
   // One status change: one transaction writes the event and its delivery row.
   const emitOne = async () => {
     const t0 = performance.now();
@@ -138,19 +141,8 @@ export async function runDeliveryBench(
       if (e) created.set(e.id, t0);
     });
   };
-  firstAt = performance.now();
-  if (rate > 0) {
-    // Open loop at a fixed rate: latency without queueing behind a saturated worker.
-    const pending: Promise<void>[] = [];
-    for (let i = 0; i < events; i++) {
-      const due = firstAt + (i * 1000) / rate;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      pending.push(emitOne());
-    }
-    await Promise.all(pending);
-  } else {
-    // Closed loop, `producers` concurrent writers, as fast as the database takes them.
+  // Closed loop, `producers` concurrent writers, as fast as the database takes them.
+  async function writeClosedLoop() {
     let next = 0;
     await Promise.all(
       Array.from({ length: producers }, async () => {
@@ -161,6 +153,22 @@ export async function runDeliveryBench(
       }),
     );
   }
+  firstAt = performance.now();
+  if (opts.backlog) {
+    await writeClosedLoop();
+    firstAt = performance.now();
+    worker.start();
+  } else if (rate > 0) {
+    // Open loop at a fixed rate: latency without queueing behind a saturated worker.
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < events; i++) {
+      const due = firstAt + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      pending.push(emitOne());
+    }
+    await Promise.all(pending);
+  } else await writeClosedLoop();
   await done;
   await worker.stop();
   await new Promise<void>((r) => server.close(() => r()));
@@ -168,7 +176,7 @@ export async function runDeliveryBench(
   delays.sort((a, b) => a - b);
   return {
     engine: database.engine,
-    mode: `${rate > 0 ? `paced at ${rate}/s` : `max rate, ${producers} writers`}, ${config.webhookPerUrlConcurrency ?? Math.ceil(concurrency / 4)} in flight per URL`,
+    mode: `${opts.backlog ? 'backlog drain' : rate > 0 ? `paced at ${rate}/s` : `max rate, ${producers} writers`}, ${config.webhookPerUrlConcurrency ?? Math.ceil(concurrency / 4)} in flight per URL`,
     events,
     concurrency,
     eventsPerSecond: Math.round((events / (lastAt - firstAt)) * 1000),
@@ -205,6 +213,15 @@ async function withBenchDatabase<T>(run: (url: string | null) => Promise<T>): Pr
 export async function runDeliveryBenchSuite(): Promise<DeliveryBenchResult[]> {
   return withBenchDatabase(async (databaseUrl) => {
     const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+    if (process.env.BENCH_DELIVERY_ONLY === 'backlog')
+      return [
+        await runDeliveryBench({
+          events: Number(process.env.BENCH_EVENTS ?? 2000),
+          concurrency,
+          databaseUrl,
+          backlog: true,
+        }),
+      ];
     const max = await runDeliveryBench({
       events: Number(process.env.BENCH_EVENTS ?? 2000),
       concurrency,

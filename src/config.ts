@@ -27,6 +27,8 @@ export interface Config {
   /** Max requests in flight per target URL per process (fairness); null = a quarter of webhookConcurrency. */
   webhookPerUrlConcurrency: number | null;
   webhookMaxResponseBytes: number;
+  /** Idle poll of the webhook delivery worker: bounds the wait from a new event to its first attempt. */
+  webhookPollMs: number;
   refreshCooldownSeconds: number;
   /** Sandbox bank: authorization window of a bank session once the payer picked a bank. */
   bankSessionTtlSeconds: number;
@@ -262,6 +264,12 @@ export function loadConfig(env: Env = process.env): Config {
       ? r.int('SVC_WEBHOOK_PER_URL_CONCURRENCY', 4, 1, 1000)
       : null,
     webhookMaxResponseBytes: r.int('SVC_WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 10 * 1024 * 1024),
+    webhookPollMs: r.int(
+      'SVC_WEBHOOK_POLL_MS',
+      Math.min(100, r.int('SVC_WORKER_POLL_MS', 500, 10, 60000)),
+      10,
+      60000,
+    ),
     refreshCooldownSeconds: r.int('SVC_REFRESH_COOLDOWN_SECONDS', 10, 0, 3600),
     bankSessionTtlSeconds: r.int('SVC_BANK_SESSION_TTL_SECONDS', 900, 30, 86400),
     verificationLinkTtlSeconds: r.int('SVC_VERIFICATION_LINK_TTL_SECONDS', 604800, 60, 90 * 86400),

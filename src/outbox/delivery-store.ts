@@ -21,6 +21,10 @@ export interface ClaimedDelivery {
   attempts: number;
   cycleAttempts: number;
   leaseToken: string;
+  /** When the lease runs out (ms since the epoch, this process's clock). */
+  leasedUntil: number;
+  /** When it fell due (ms): the order in which a dispatcher launches what it holds. */
+  dueAt: number;
   /** Encrypted signing secret of the target; null for a deleted destination or a main webhook without one yet. */
   secretEnc: string | null;
 }
@@ -37,6 +41,7 @@ interface ClaimRow {
   attempts: number;
   cycle_attempts: number;
   lease_token: string;
+  next_attempt_at: string | Date;
   secret_enc: string | null;
 }
 
@@ -46,9 +51,12 @@ export const newWebhookSecret = (): string => `whsec_${randomToken(32)}`;
 
 /**
  * Claims up to `limit` due deliveries, oldest due first, in one statement: rows other workers hold
- * are skipped (FOR UPDATE SKIP LOCKED), URLs this process already saturates are excluded, and the
- * lease (locked_until + lease_token) makes a crashed worker's claims claimable again once it runs
- * out. The signing secret comes back with each row. Rows beyond a URL's free slots are released.
+ * are skipped (FOR UPDATE SKIP LOCKED), URLs and clients this process already saturates are
+ * excluded, and of the rest at most `urlRoom(url)` rows per URL and `clientRoom(client)` per client
+ * are taken (the other candidates, counted in `passedOver`, are only locked for the statement,
+ * never leased). The lease
+ * (locked_until + lease_token) makes a crashed worker's claims claimable again once it runs out.
+ * The signing secret comes back with each row.
  */
 export async function claimDueDeliveries(
   db: Db,
@@ -60,11 +68,12 @@ export async function claimDueDeliveries(
     firstDelaySeconds: number;
     saturatedUrls: string[];
     saturatedClients: string[];
-    freeSlotsForUrl: (url: string) => number;
-    freeSlotsForClient: (clientId: string) => number;
+    /** Rows this claim may take per URL / client: defaults, and the smaller figures of those already held. */
+    urlRoom: { default: number; held: Record<string, number> };
+    clientRoom: { default: number; held: Record<string, number> };
   },
-): Promise<{ claimed: ClaimedDelivery[]; released: number }> {
-  if (opts.limit <= 0) return { claimed: [], released: 0 };
+): Promise<{ claimed: ClaimedDelivery[]; passedOver: number }> {
+  if (opts.limit <= 0) return { claimed: [], passedOver: 0 };
   const token = newId();
   const now = tsParam(opts.now);
   const due =
@@ -86,36 +95,37 @@ export async function claimDueDeliveries(
         )})`
       : sql``;
   const res = await db.execute(sql`
-    update webhook_deliveries d
-       set locked_until = ${tsParam(new Date(opts.now.getTime() + opts.leaseMs))}, lease_token = ${token}::uuid
-      from (select id from webhook_deliveries
-             where status in ('pending', 'retrying') and ${due}
-               and (locked_until is null or locked_until <= ${now}) ${notSaturated} ${notSaturatedClient}
-             order by next_attempt_at, id
-             limit ${opts.limit}
-             for update skip locked) c
-     where d.id = c.id
-    returning d.id, d.event_id, d.client_id, d.destination_id, d.event_type, d.url, d.body, d.status,
-              d.attempts, d.cycle_attempts, d.lease_token,
-              case when d.destination_id is null
-                   then (select webhook_secret_enc from clients where id = d.client_id)
-                   else (select secret_enc from webhook_destinations where id = d.destination_id and deleted_at is null)
-              end as secret_enc`);
-  const rows = rowsOf<ClaimRow>(res);
-  const takenUrl = new Map<string, number>();
-  const takenClient = new Map<string, number>();
-  const kept: ClaimedDelivery[] = [];
-  const excess: string[] = [];
-  for (const r of rows) {
-    const n = takenUrl.get(r.url) ?? 0;
-    const m = takenClient.get(r.client_id) ?? 0;
-    if (n >= opts.freeSlotsForUrl(r.url) || m >= opts.freeSlotsForClient(r.client_id)) {
-      excess.push(r.id);
-      continue;
-    }
-    takenUrl.set(r.url, n + 1);
-    takenClient.set(r.client_id, m + 1);
-    kept.push({
+    with cand as (
+      select id, url, client_id, next_attempt_at from webhook_deliveries
+       where status in ('pending', 'retrying') and ${due}
+         and (locked_until is null or locked_until <= ${now}) ${notSaturated} ${notSaturatedClient}
+       order by next_attempt_at, id
+       limit ${opts.limit}
+       for update skip locked),
+    ranked as (
+      select id, url, client_id,
+             row_number() over (partition by url order by next_attempt_at, id) as url_rank,
+             row_number() over (partition by client_id order by next_attempt_at, id) as client_rank
+        from cand),
+    claimed as (
+      update webhook_deliveries d
+         set locked_until = ${tsParam(new Date(opts.now.getTime() + opts.leaseMs))}, lease_token = ${token}::uuid
+        from ranked c
+       where d.id = c.id
+         and c.url_rank <= coalesce((${JSON.stringify(opts.urlRoom.held)}::jsonb ->> c.url)::int, ${opts.urlRoom.default}::int)
+         and c.client_rank <= coalesce((${JSON.stringify(opts.clientRoom.held)}::jsonb ->> c.client_id::text)::int, ${opts.clientRoom.default}::int)
+      returning d.id, d.event_id, d.client_id, d.destination_id, d.event_type, d.url, d.body, d.status,
+                d.attempts, d.cycle_attempts, d.lease_token, d.next_attempt_at,
+                case when d.destination_id is null
+                     then (select webhook_secret_enc from clients where id = d.client_id)
+                     else (select secret_enc from webhook_destinations where id = d.destination_id and deleted_at is null)
+                end as secret_enc)
+    select claimed.*, n.candidates from (select count(*)::int as candidates from cand) n left join claimed on true`);
+  const leasedUntil = opts.now.getTime() + opts.leaseMs;
+  const rows = rowsOf<ClaimRow & { candidates: number }>(res);
+  const claimed = rows
+    .filter((r) => r.id !== null)
+    .map((r) => ({
       id: r.id,
       eventId: r.event_id,
       clientId: r.client_id,
@@ -127,22 +137,30 @@ export async function claimDueDeliveries(
       attempts: Number(r.attempts),
       cycleAttempts: Number(r.cycle_attempts),
       leaseToken: r.lease_token,
+      leasedUntil,
       secretEnc: r.secret_enc,
-    });
-  }
-  if (excess.length > 0)
+      dueAt: new Date(r.next_attempt_at).getTime(),
+    }))
+    .sort((a, b) => a.dueAt - b.dueAt || (a.id < b.id ? -1 : 1));
+  // Due rows passed over for a URL's or client's room: claiming again without them may find more.
+  return { claimed, passedOver: Number(rows[0]?.candidates ?? 0) - claimed.length };
+}
+
+/** Gives claimed deliveries back (compare-and-set on the lease) so any worker can claim them at once. */
+export async function releaseDeliveries(db: Db, ds: ClaimedDelivery[]): Promise<void> {
+  for (const token of new Set(ds.map((d) => d.leaseToken)))
     await db
       .update(webhookDeliveries)
       .set({ lockedUntil: null, leaseToken: null })
-      .where(and(inArray(webhookDeliveries.id, excess), eq(webhookDeliveries.leaseToken, token)));
-  return { claimed: kept, released: excess.length };
-}
-
-/** The signing secret of a claimed delivery (creating the main webhook secret on first need); null when the destination is gone. */
-export async function signingSecretOf(db: Db, key: Buffer, d: ClaimedDelivery): Promise<string | null> {
-  if (d.secretEnc) return decrypt(key, d.secretEnc);
-  if (d.destinationId) return null;
-  return ensureMainWebhookSecret(db, key, d.clientId);
+      .where(
+        and(
+          inArray(
+            webhookDeliveries.id,
+            ds.filter((d) => d.leaseToken === token).map((d) => d.id),
+          ),
+          eq(webhookDeliveries.leaseToken, token),
+        ),
+      );
 }
 
 /**
@@ -189,32 +207,66 @@ export interface AttemptRecord {
 }
 
 /**
- * Writes the attempt and moves the delivery in one statement, compare-and-set on the lease; false
- * when the lease was lost (another worker took the delivery over): the attempt is then kept in
- * the history as `superseded` and the delivery is left to its current holder.
+ * Writes the attempts and moves their deliveries in one statement, compare-and-set on each lease;
+ * returns the ids whose lease was lost (another worker took the delivery over): such an attempt is
+ * kept in the history as `superseded` and the delivery is left to its current holder.
  */
-export async function recordAttempt(db: DbOrTx, r: AttemptRecord): Promise<boolean> {
-  const d = r.delivery;
+export async function recordAttempts(db: DbOrTx, records: AttemptRecord[]): Promise<Set<string>> {
+  if (records.length === 0) return new Set();
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  // PostgreSQL text holds no NUL; a receiver's body may.
+  const text = (t: string | null) => t?.replaceAll('\u0000', '') ?? null;
+  const input = records.map((r) => ({
+    id: r.delivery.id,
+    attempt_id: newId(),
+    lease_token: r.delivery.leaseToken,
+    client_id: r.delivery.clientId,
+    url: r.delivery.url,
+    fallback_attempt: r.delivery.attempts + 1,
+    status: r.status,
+    next_attempt_at: iso(r.nextAttemptAt),
+    started_at: iso(r.startedAt),
+    duration_ms: r.durationMs,
+    response_status: r.responseStatus,
+    response_body: text(r.responseBody),
+    error: text(r.error),
+    succeeded_at: r.status === 'succeeded' ? iso(r.now) : null,
+    now: iso(r.now),
+  }));
   const res = await db.execute(sql`
-    with moved as (
-      update webhook_deliveries
-         set status = ${r.status}, attempts = attempts + 1, cycle_attempts = cycle_attempts + 1,
-             next_attempt_at = ${tsParam(r.nextAttemptAt)}, locked_until = null, lease_token = null,
-             last_attempt_at = ${tsParam(r.startedAt)}, last_response_status = ${r.responseStatus}::int,
-             last_error = ${r.error}::text,
-             succeeded_at = ${tsParam(r.status === 'succeeded' ? r.now : null)}, updated_at = ${tsParam(r.now)}
-       where id = ${d.id}::uuid and lease_token = ${d.leaseToken}::uuid and status in ('pending', 'retrying')
-      returning attempts)
+    with r as (
+      select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as r(
+        id uuid, attempt_id uuid, lease_token uuid, client_id uuid, url text, fallback_attempt int,
+        status text, next_attempt_at timestamptz, started_at timestamptz, duration_ms int,
+        response_status int, response_body text, error text, succeeded_at timestamptz, now timestamptz)),
+    moved as (
+      update webhook_deliveries d
+         set status = r.status, attempts = d.attempts + 1, cycle_attempts = d.cycle_attempts + 1,
+             next_attempt_at = r.next_attempt_at, locked_until = null, lease_token = null,
+             last_attempt_at = r.started_at, last_response_status = r.response_status,
+             last_error = r.error, succeeded_at = r.succeeded_at, updated_at = r.now
+        from r
+       where d.id = r.id and d.lease_token = r.lease_token and d.status in ('pending', 'retrying')
+      returning d.id, d.attempts)
     insert into webhook_delivery_attempts
       (id, delivery_id, client_id, attempt, url, started_at, duration_ms, response_status, response_body, error,
        outcome, next_attempt_at)
-    select ${newId()}::uuid, ${d.id}::uuid, ${d.clientId}::uuid,
-           coalesce((select attempts from moved), ${d.attempts + 1}::int), ${d.url}, ${tsParam(r.startedAt)},
-           ${r.durationMs}::int, ${r.responseStatus}::int, ${r.responseBody}::text, ${r.error}::text,
-           case when exists (select 1 from moved) then ${r.status}::text else 'superseded' end,
-           case when exists (select 1 from moved) then ${tsParam(r.nextAttemptAt)} else null end
-    returning outcome`);
-  return rowsOf<{ outcome: string }>(res)[0]?.outcome !== 'superseded';
+    select r.attempt_id, r.id, r.client_id, coalesce(m.attempts, r.fallback_attempt), r.url, r.started_at,
+           r.duration_ms, r.response_status, r.response_body, r.error,
+           case when m.id is not null then r.status else 'superseded' end,
+           case when m.id is not null then r.next_attempt_at end
+      from r left join moved m on m.id = r.id
+    returning delivery_id, outcome`);
+  return new Set(
+    rowsOf<{ delivery_id: string; outcome: string }>(res)
+      .filter((r) => r.outcome === 'superseded')
+      .map((r) => r.delivery_id),
+  );
+}
+
+/** One attempt (see recordAttempts); false when the lease was lost. */
+export async function recordAttempt(db: DbOrTx, r: AttemptRecord): Promise<boolean> {
+  return (await recordAttempts(db, [r])).size === 0;
 }
 
 /** A delivery whose destination was deleted: dead_letter without sending. */

@@ -17,16 +17,16 @@ import {
   parseRetryAfter,
   retryDelaySeconds,
 } from '../modules/webhooks/webhooks.machine';
+import { createAttemptRecorder } from './attempt-recorder';
 import {
   type AttemptRecord,
   abandonDelivery,
   type ClaimedDelivery,
   claimDueDeliveries,
-  recordAttempt,
-  signingSecretOf,
+  releaseDeliveries,
 } from './delivery-store';
-import { deliveryHeaders } from './envelope';
 import { createHttpSender, type HttpSender, type SendResult } from './http-sender';
+import { createSigner } from './signer';
 
 export interface DispatcherOptions {
   concurrency?: number;
@@ -63,27 +63,38 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       // host for many merchants) must not queue every request behind a slow one.
       connectionsPerOrigin: concurrency,
     });
-  // The lease outlives the longest possible attempt (headers deadline + capped body read + margin).
-  const leaseMs = config.webhookTimeoutMs * 2 + 5000;
+  // The longest possible attempt (headers deadline + capped body read); the lease outlives it.
+  const attemptMaxMs = config.webhookTimeoutMs * 2;
+  const leaseMs = attemptMaxMs + 5000;
   const backoff = config.webhookBackoffSeconds;
-  const running = new Set<Promise<void>>();
   const perClientLimit = opts.perClientLimit ?? Math.max(perUrlLimit, Math.ceil(concurrency / 2));
-  const perUrl = new Map<string, number>();
-  const perClient = new Map<string, number>();
+  const signer = createSigner(deps);
+  /** Sends in flight (each holds a slot until its response, or failure, is in). */
+  const sending = new Set<Promise<void>>();
+  /** Claimed (leased) and waiting for a slot: at most one more round per URL, client and process. */
+  const queue: ClaimedDelivery[] = [];
+  const inFlightUrl = new Map<string, number>();
+  const inFlightClient = new Map<string, number>();
+  const heldUrl = new Map<string, number>();
+  const heldClient = new Map<string, number>();
   const bump = (m: Map<string, number>, k: string, by: number) => {
     const n = (m.get(k) ?? 0) + by;
     if (n <= 0) m.delete(k);
     else m.set(k, n);
   };
   let waiters: (() => void)[] = [];
-
   const notify = () => {
     const w = waiters;
     waiters = [];
     for (const f of w) f();
   };
+  const recorder = createAttemptRecorder(
+    deps,
+    (tx, r) => deadLetterNotice(tx, r.delivery, r.error, r.now),
+    notify,
+  );
 
-  async function finish(d: ClaimedDelivery, startedAt: Date, res: SendResult) {
+  function outcome(d: ClaimedDelivery, startedAt: Date, res: SendResult): AttemptRecord {
     const now = deps.clock.now();
     const ok = isSuccessStatus(res.status);
     let status = nextDeliveryStatus(d.status, ok ? 'attempt_succeeded' : 'attempt_failed')!;
@@ -97,96 +108,130 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       if (delay === null) status = nextDeliveryStatus(d.status, 'budget_exhausted')!;
       else nextAttemptAt = new Date(now.getTime() + delay * 1000);
     }
-    const error = ok ? null : (res.error ?? `HTTP ${res.status}`);
-    const record: AttemptRecord = {
+    return {
       delivery: d,
       startedAt,
       durationMs: res.durationMs,
       responseStatus: res.status,
       responseBody: res.bodySnippet,
-      error,
+      error: ok ? null : (res.error ?? `HTTP ${res.status}`),
       status,
       nextAttemptAt,
       now,
     };
-    // Reaching dead_letter notifies owners and developers, in the transaction that moves the delivery.
-    const kept =
-      status === 'dead_letter'
-        ? await deps.db.transaction(async (tx) => {
-            const moved = await recordAttempt(tx, record);
-            if (moved) await deadLetterNotice(tx, d, error, now);
-            return moved;
-          })
-        : await recordAttempt(deps.db, record);
-    if (!kept)
-      deps.log.warn({ deliveryId: d.id }, 'webhook delivery lease lost; result kept in history only');
   }
 
-  async function sendOne(d: ClaimedDelivery) {
+  /** Sends one delivery; the result is recorded in the next batch, after the slot is free again. */
+  async function sendOne(d: ClaimedDelivery): Promise<AttemptRecord | null> {
     const startedAt = deps.clock.now();
-    let secret: string | null;
+    let headers: Record<string, string> | null;
     try {
-      secret = await signingSecretOf(deps.db, deps.secrets.encryptionKey, d);
+      headers = await signer.headers(d);
     } catch (err) {
       // Unreadable secret (e.g. a changed data key): a failed attempt, not a silent loop.
       deps.log.error({ err, deliveryId: d.id }, 'webhook signing secret unavailable');
       const res = { status: null, headers: {}, bodySnippet: null, durationMs: 0, refused: true };
-      await finish(d, startedAt, { ...res, error: 'signing secret unavailable' });
-      return;
+      return outcome(d, startedAt, { ...res, error: 'signing secret unavailable' });
     }
-    if (secret === null) {
+    if (headers === null) {
       await abandonDelivery(deps.db, d, startedAt, 'destination deleted');
-      return;
+      return null;
     }
-    // Unix seconds of the signing moment (receivers compare it with their own clock).
-    const timestamp = Math.floor(Date.now() / 1000);
-    const headers = deliveryHeaders(secret, { id: d.eventId, type: d.eventType }, d.body, timestamp);
-    const res = await sender.post(d.url, headers, d.body);
-    await finish(d, startedAt, res);
+    return outcome(d, startedAt, await sender.post(d.url, headers, d.body));
   }
 
   function launch(d: ClaimedDelivery) {
-    bump(perUrl, d.url, 1);
-    bump(perClient, d.clientId, 1);
+    bump(inFlightUrl, d.url, 1);
+    bump(inFlightClient, d.clientId, 1);
     const p: Promise<void> = sendOne(d)
+      .then((record) => {
+        if (record) recorder.add(record);
+      })
       .catch((err) => deps.log.error({ err, deliveryId: d.id }, 'webhook delivery attempt failed to record'))
       .finally(() => {
-        bump(perUrl, d.url, -1);
-        bump(perClient, d.clientId, -1);
-        running.delete(p);
+        bump(inFlightUrl, d.url, -1);
+        bump(inFlightClient, d.clientId, -1);
+        bump(heldUrl, d.url, -1);
+        bump(heldClient, d.clientId, -1);
+        sending.delete(p);
+        launchQueued();
         notify();
       });
-    running.add(p);
+    sending.add(p);
   }
 
+  /** Starts what the held queue allows now, oldest due first; hands back what waited too long. */
+  function launchQueued() {
+    const late: ClaimedDelivery[] = [];
+    // A lease is on the service clock (the claim's `now`), so is this check.
+    const latest = deps.clock.now().getTime() + attemptMaxMs + 1000;
+    for (let i = 0; i < queue.length && sending.size < concurrency; ) {
+      const d = queue[i]!;
+      if (d.leasedUntil < latest) {
+        // Its lease would run out during the attempt: another worker could send it too.
+        queue.splice(i, 1);
+        bump(heldUrl, d.url, -1);
+        bump(heldClient, d.clientId, -1);
+        late.push(d);
+      } else if (
+        (inFlightUrl.get(d.url) ?? 0) < perUrlLimit &&
+        (inFlightClient.get(d.clientId) ?? 0) < perClientLimit
+      ) {
+        queue.splice(i, 1);
+        launch(d);
+      } else i++;
+    }
+    if (late.length > 0)
+      void releaseDeliveries(deps.db, late).catch((err) =>
+        deps.log.error({ err }, 'webhook delivery release failed; the lease will run out'),
+      );
+  }
+
+  // A process holds at most twice what it may send at once: the slots in use and one more round.
+  const room = (held: Map<string, number>, limit: number) => {
+    const rooms: Record<string, number> = {};
+    const full: string[] = [];
+    for (const [k, n] of held) {
+      if (n >= 2 * limit) full.push(k);
+      else rooms[k] = 2 * limit - n;
+    }
+    return { rooms, full };
+  };
+
   /**
-   * Claims into the free slots. When a claim hit a URL's per-URL limit (rows released), claim
-   * again with that URL excluded, so other targets fill the remaining slots at once.
+   * Claims into the free room and launches what the slots allow. When rows were passed over for a
+   * URL's or client's room, claims again with those now excluded, so other targets fill the room.
    */
-  async function claimAndLaunch(): Promise<number> {
-    let launched = 0;
-    for (let round = 0; round < 4; round++) {
-      const free = concurrency - running.size;
-      if (free <= 0) break;
-      const saturated = [...perUrl.entries()].filter(([, n]) => n >= perUrlLimit).map(([u]) => u);
-      const saturatedClients = [...perClient.entries()]
-        .filter(([, n]) => n >= perClientLimit)
-        .map(([c]) => c);
-      const { claimed, released } = await claimDueDeliveries(deps.db, {
+  async function claimAndLaunch(): Promise<{ claimed: number; asked: number }> {
+    launchQueued();
+    const asked = 2 * concurrency - sending.size - queue.length;
+    if (asked <= 0 || recorder.backlog() > 2 * concurrency) return { claimed: 0, asked: 0 };
+    const clientRoom = perClientLimit + perUrlLimit;
+    let total = 0;
+    for (let round = 0; round < 4 && total < asked; round++) {
+      const urls = room(heldUrl, perUrlLimit);
+      const clientsHeld = room(heldClient, clientRoom / 2);
+      const { claimed, passedOver } = await claimDueDeliveries(deps.db, {
         now: deps.clock.now(),
-        limit: free,
+        limit: asked - total,
         leaseMs,
         firstDelaySeconds: backoff[0] ?? 0,
-        saturatedUrls: saturated,
-        saturatedClients,
-        freeSlotsForUrl: (url) => perUrlLimit - (perUrl.get(url) ?? 0),
-        freeSlotsForClient: (clientId) => perClientLimit - (perClient.get(clientId) ?? 0),
+        saturatedUrls: urls.full,
+        saturatedClients: clientsHeld.full,
+        urlRoom: { default: 2 * perUrlLimit, held: urls.rooms },
+        clientRoom: { default: clientRoom, held: clientsHeld.rooms },
       });
-      for (const d of claimed) launch(d);
-      launched += claimed.length;
-      if (released === 0) break;
+      for (const d of claimed) {
+        bump(heldUrl, d.url, 1);
+        bump(heldClient, d.clientId, 1);
+        queue.push(d);
+      }
+      total += claimed.length;
+      if (claimed.length > 0) queue.sort((x, y) => x.dueAt - y.dueAt);
+      launchQueued();
+      if (passedOver === 0) break;
     }
-    return launched;
+    return { claimed: total, asked };
   }
 
   const waitForCompletion = (ms: number) =>
@@ -198,35 +243,41 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       });
     });
 
+  const busy = () => sending.size > 0 || queue.length > 0 || recorder.backlog() > 0;
   const idle = async () => {
-    while (running.size > 0) await Promise.allSettled([...running]);
+    while (sending.size > 0 || queue.length > 0) {
+      if (sending.size > 0) await Promise.allSettled([...sending]);
+      else launchQueued();
+    }
+    await recorder.flushed();
   };
 
   return {
     async tick() {
-      const free = concurrency - running.size;
-      const claimed = await claimAndLaunch();
-      // A full batch: there may be more due right now, go again at once.
-      if (claimed > 0 && claimed === free) return claimed;
-      if (running.size === 0) return claimed;
+      const { claimed, asked } = await claimAndLaunch();
+      // A full claim: there may be more due right now, go again at once.
+      if (claimed > 0 && claimed === asked) return claimed;
+      if (!busy()) return claimed;
       // Slots busy, or nothing more due (or only saturated URLs): wake as soon as a send finishes.
-      return (await waitForCompletion(config.workerPollMs)) ? 1 : claimed;
+      return (await waitForCompletion(config.webhookPollMs)) ? 1 : claimed;
     },
     async drain() {
       let total = 0;
       for (;;) {
-        const free = concurrency - running.size;
-        const n = await claimAndLaunch();
-        total += n;
-        if (n === 0 && running.size === 0) return total;
-        if (n > 0 && n === free) continue;
-        if (running.size > 0) await waitForCompletion(60_000);
+        const { claimed, asked } = await claimAndLaunch();
+        total += claimed;
+        if (claimed === 0 && !busy()) return total;
+        if (claimed > 0 && claimed === asked) continue;
+        if (busy()) await waitForCompletion(60_000);
       }
     },
     idle,
-    inFlight: () => running.size,
+    inFlight: () => sending.size,
     async close() {
+      // Held but never started: back to the pool for any worker at once.
+      const held = queue.splice(0);
       await idle();
+      if (held.length > 0) await releaseDeliveries(deps.db, held).catch(() => {});
       await sender.close();
     },
   };

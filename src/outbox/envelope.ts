@@ -2,6 +2,7 @@
  * The webhook envelope and its signature. The body is compact JSON built once when the event is
  * written and stored with each delivery, so every attempt sends (and signs) the same bytes.
  */
+import type { KeyObject } from 'node:crypto';
 import { hmacSha256Hex } from '../shared/crypto';
 
 export interface EnvelopeSource {
@@ -24,12 +25,12 @@ export function buildEnvelopeBody(e: EnvelopeSource): string {
 }
 
 /** `sha256=<lowercase hex of HMAC-SHA256(secret, timestamp + '.' + body)>` */
-export function signWebhook(secret: string, timestamp: number, body: string): string {
+export function signWebhook(secret: string | KeyObject, timestamp: number, body: string): string {
   return `sha256=${hmacSha256Hex(secret, `${timestamp}.${body}`)}`;
 }
 
 export function deliveryHeaders(
-  secret: string,
+  secret: string | KeyObject,
   event: { id: string; type: string },
   body: string,
   timestamp: number,

@@ -7,6 +7,7 @@ import {
   createDecipheriv,
   createHmac,
   hkdfSync,
+  type KeyObject,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
@@ -64,7 +65,7 @@ export function keyedHash(key: Buffer, value: string): string {
   return createHmac('sha256', key).update(value).digest('hex');
 }
 
-export function hmacSha256Hex(secret: string | Buffer, payload: string | Buffer): string {
+export function hmacSha256Hex(secret: string | Buffer | KeyObject, payload: string | Buffer): string {
   return createHmac('sha256', secret).update(payload).digest('hex');
 }
 

@@ -5,7 +5,7 @@ import { loopWorker, type Worker } from './loop';
 
 export function createWebhookDeliveryWorker(deps: Deps): Worker {
   const dispatcher = createDeliveryDispatcher(deps);
-  const loop = loopWorker('webhook-delivery', deps.config.workerPollMs, () => dispatcher.tick(), deps.log);
+  const loop = loopWorker('webhook-delivery', deps.config.webhookPollMs, () => dispatcher.tick(), deps.log);
   return {
     ...loop,
     async stop() {
