@@ -3,7 +3,7 @@
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import type { ClientAuth } from '../../plugins/auth';
+import type { AuthRow, ClientAuth } from '../../plugins/auth';
 import type { BankNotification } from '../../providers/bank/port';
 import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
@@ -24,11 +24,13 @@ import {
   findTransactionByRef,
   listStatusEvents,
   listTransactions,
+  listTransactionsByStatus,
   readTransactionForClient,
   type StatusEventRow,
   type TransactionFilters,
   type TransactionRow,
   transactionCoreFields,
+  transactionOfAuthRow,
 } from './payments.repo';
 import { outcomePath, type SandboxOutcome } from './sandbox-outcome';
 import { AUTOMATIC, applyProviderStatus, moveTransaction } from './status.service';
@@ -84,8 +86,18 @@ export function toStatusEventDto(e: StatusEventRow) {
   };
 }
 
-export async function getTransaction(deps: Deps, clientId: string, id: string): Promise<TransactionRow> {
-  const t = await readTransactionForClient(deps.database, clientId, id);
+/**
+ * A client's transaction, or 404. `pre`: the row the token check already read with
+ * TRANSACTION_AUTH_READ (GET /transactions/{id}), so no second statement.
+ */
+export async function getTransaction(
+  deps: Deps,
+  clientId: string,
+  id: string,
+  pre: AuthRow | null = null,
+): Promise<TransactionRow> {
+  const read = transactionOfAuthRow(pre);
+  const t = read === undefined ? await readTransactionForClient(deps.database, clientId, id) : read;
   if (!t) throw notFound(M.transactionNotFound);
   return t;
 }
@@ -96,7 +108,10 @@ export async function listClientTransactions(
   f: TransactionFilters,
   page: PageParams,
 ) {
-  const { rows, total } = await listTransactions(deps.db, clientId, f, page);
+  const onlyStatus = !f.projectId && !f.userId && !f.originType && !f.contractRequestId;
+  const { rows, total } = onlyStatus
+    ? await listTransactionsByStatus(deps.database, clientId, f.status, page)
+    : await listTransactions(deps.db, clientId, f, page);
   return {
     transactions: rows.map((r) => toTransactionDto(deps, r)),
     pagination: paginationMeta(total, page),
