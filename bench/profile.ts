@@ -4,7 +4,8 @@
  * autocannon, stops the service and prints where its main thread spent the time (self time by
  * function, then by package). The .cpuprofile stays in BENCH_PROFILE_DIR (default a temp dir) for
  * a flame graph (Chrome DevTools, speedscope).
- * Env: BENCH_SCENARIO create | read (default create), BENCH_DURATION (s, default 15),
+ * Env: BENCH_SCENARIO create | read | list | list-status (default create; list is the first page of
+ * GET /transactions, list-status its status=success&page_size=50 filter), BENCH_DURATION (s, default 15),
  * BENCH_CONNECTIONS (default 10), DATABASE_URL (PostgreSQL; else PGlite).
  */
 import { spawn } from 'node:child_process';
@@ -21,8 +22,12 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-/** Self time per function and per package (node_modules/<pkg>, the service's own code, node internals). */
-export function summarizeProfile(file: string, top = 25): string {
+/**
+ * Self time per function and per package (node_modules/<pkg>, the service's own code, node
+ * internals), counting only samples taken `skipMs` or more after the profile started (start-up:
+ * module loading and the schema compilers would otherwise dilute the shares of the scenario).
+ */
+export function summarizeProfile(file: string, top = 25, skipMs = 0): string {
   const prof = JSON.parse(fs.readFileSync(file, 'utf8')) as {
     nodes: ProfileNode[];
     samples: number[];
@@ -30,8 +35,11 @@ export function summarizeProfile(file: string, top = 25): string {
   };
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
+  let at = 0;
   prof.samples.forEach((id, i) => {
-    self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0));
+    const dt = prof.timeDeltas[i] ?? 0;
+    at += dt;
+    if (at >= skipMs * 1000) self.set(id, (self.get(id) ?? 0) + dt);
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const fn = new Map<string, number>();
@@ -79,8 +87,10 @@ async function main() {
   await database.migrate();
   const s = await seed(database, 10_000);
   await database.close();
+  let loadFrom = 0;
   const { execFileSync } = await import('node:child_process');
   execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
+  const spawnedAt = Date.now();
   const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, 'dist/server.js'], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -90,9 +100,16 @@ async function main() {
     const token = await ownerToken(jwtSecret, s);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     let seq = 0;
+    loadFrom = Date.now() - spawnedAt;
+    const lists: Record<string, string> = {
+      read: `/transactions/${s.sampleTransactionId}`,
+      list: '/transactions',
+      'list-status': '/transactions?status=success&page_size=50',
+    };
+    const getPath = lists[scenario];
     const r = await autocannonRun(
-      scenario === 'read'
-        ? { url: `${base}/api/v1/transactions/${s.sampleTransactionId}`, headers, connections, duration }
+      getPath
+        ? { url: `${base}/api/v1${getPath}`, headers, connections, duration }
         : {
             url: `${base}/api/v1/checkout/paylink`,
             method: 'POST',
@@ -127,7 +144,8 @@ async function main() {
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
   if (!file) throw new Error('no profile written');
   console.log(`profile: ${file}\n`);
-  console.log(summarizeProfile(file));
+  console.log(`(samples from ${loadFrom} ms after start, when the load began)`);
+  console.log(summarizeProfile(file, 25, loadFrom));
 }
 
 main().catch((err) => {

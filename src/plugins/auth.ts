@@ -43,12 +43,16 @@ declare module 'fastify' {
     dashboardOnly?: boolean;
     /** Action endpoint without a request body (for the OpenAPI completeness test). */
     bodyless?: boolean;
+    /** A client route's hot read, done in the token check's statement (see AuthRead). */
+    authRead?: AuthRead;
   }
   interface FastifyRequest {
     /** Set on client-authenticated routes. */
     clientAuth: ClientAuth | null;
     /** Set on staff routes. */
     staffAuth: StaffAuth | null;
+    /** The row of the route's AuthRead (found or not), or null when it was not read with the token state. */
+    authRow: AuthRow | null;
   }
 }
 
@@ -57,6 +61,25 @@ function bearer(request: FastifyRequest): string | null {
   if (!h) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
   return m ? m[1]! : null;
+}
+
+/**
+ * A client route's hot read folded into the token check's statement: one round trip instead of
+ * two. `sql` selects at most one row, with $1 the token's (verified) client id and $8 the value of
+ * `key(request)` (from the path, before validation: return null for anything malformed, and the
+ * token state is read alone). The row is left on `request.authRow`; the handler only runs once the
+ * token check passed, so it never sees a row a refused token read.
+ */
+export interface AuthRead {
+  name: string;
+  sql: string;
+  key(request: FastifyRequest): string | null;
+}
+
+/** The AuthRead's row (its columns, alongside the token state's) and whether there was one. */
+export interface AuthRow {
+  found: boolean;
+  row: Record<string, unknown>;
 }
 
 interface TokenState {
@@ -92,8 +115,12 @@ const TOKEN_STATE = `select c.is_active as client_active,
  * state, credential state, revocation. Read on every request, never cached, so revocation takes
  * effect at once on every node.
  */
-async function loadTokenState(deps: Deps, c: ClientTokenClaims): Promise<TokenState | undefined> {
-  const rows = await deps.database.query<TokenState>('auth_token_state', TOKEN_STATE, [
+async function loadTokenState(
+  deps: Deps,
+  c: ClientTokenClaims,
+  read: { spec: AuthRead; key: string } | null,
+): Promise<{ state: TokenState | undefined; row: AuthRow | null }> {
+  const params: unknown[] = [
     c.sub,
     c.account_id ?? null,
     c.credential_id ?? null,
@@ -101,13 +128,49 @@ async function loadTokenState(deps: Deps, c: ClientTokenClaims): Promise<TokenSt
     c.iat,
     c.jti,
     c.sid ?? null,
-  ]);
-  return rows[0];
+  ];
+  if (!read) {
+    const rows = await deps.database.query<TokenState>('auth_token_state', TOKEN_STATE, params);
+    return { state: rows[0], row: null };
+  }
+  params.push(read.key);
+  const rows = await deps.database.query<TokenState & Record<string, unknown>>(
+    `auth_token_state+${read.spec.name}`,
+    withRead(read.spec),
+    params,
+  );
+  const r = rows[0];
+  return { state: r, row: r ? { found: r.auth_read_found__ === true, row: r } : null };
+}
+
+const readTexts = new WeakMap<AuthRead, string>();
+
+/** TOKEN_STATE with the route's read beside it (left join: no row still answers the token state). */
+function withRead(spec: AuthRead): string {
+  let text = readTexts.get(spec);
+  if (!text) {
+    text = `select st.*, r.* from (${TOKEN_STATE}) st
+  left join lateral (select true as auth_read_found__, x.* from (${spec.sql}) x) r on true`;
+    readTexts.set(spec, text);
+  }
+  return text;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function authenticateClient(deps: Deps, request: FastifyRequest): Promise<ClientAuth> {
+/** An AuthRead key: the path parameter `name` when it is a UUID (else validation answers 422). */
+export function uuidPathKey(name: string): AuthRead['key'] {
+  return (request) => {
+    const v = (request.params as Record<string, string | undefined>)[name];
+    return v && UUID_RE.test(v) ? v : null;
+  };
+}
+
+export async function authenticateClient(
+  deps: Deps,
+  request: FastifyRequest,
+  readSpec?: AuthRead,
+): Promise<ClientAuth> {
   const token = bearer(request);
   if (!token) throw invalidToken(M.couldNotValidate, 'missing');
   const { claims, expired } = await verifyTokenWithReason(deps.secrets.jwtKey, token, deps.clock.now());
@@ -125,7 +188,8 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest): P
   ) {
     throw invalidToken(M.couldNotValidate, 'invalid');
   }
-  const state = await loadTokenState(deps, c);
+  const key = readSpec?.key(request) ?? null;
+  const { state, row } = await loadTokenState(deps, c, readSpec && key ? { spec: readSpec, key } : null);
   if (!state) throw invalidToken(M.couldNotValidate, 'invalid');
   if (state.revoked || state.session_revoked) throw invalidToken(M.tokenRevoked, 'revoked');
   if (!state.client_active) throw invalidToken(M.clientNotActive, 'inactive');
@@ -136,6 +200,7 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest): P
     throw invalidToken(M.invalidApiKey, 'inactive');
   if (deps.config.environment === 'production' && !state.production_access_enabled)
     throw forbidden(M.productionAccessDisabled);
+  request.authRow = row;
   const role = c.type === 'client_access' && state.account_role ? state.account_role : c.role;
   const permissions = new Set<Permission>(c.permissions ?? permissionsForRole(role));
   return {
@@ -174,6 +239,7 @@ export const authPlugin = fp(
     const { deps } = opts;
     app.decorateRequest('clientAuth', null);
     app.decorateRequest('staffAuth', null);
+    app.decorateRequest('authRow', null);
     app.addHook('onRequest', async (request) => {
       const cfg = request.routeOptions.config ?? {};
       if (cfg.auth === 'staff') {
@@ -181,7 +247,7 @@ export const authPlugin = fp(
         return;
       }
       if (cfg.permission === undefined && cfg.auth !== 'client') return;
-      const auth = await authenticateClient(deps, request);
+      const auth = await authenticateClient(deps, request, cfg.authRead);
       request.clientAuth = auth;
       if (cfg.dashboardOnly && auth.tokenType !== 'client_access') throw forbidden(M.dashboardTokenRequired);
       if (cfg.permission && !auth.permissions.has(cfg.permission)) throw forbidden(M.insufficientPermissions);

@@ -224,9 +224,10 @@ export const errorHandlerPlugin = fp(
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.addHook('onRequest', async (_request, reply) => {
-      if (closing)
-        return reply.status(503).header('connection', 'close').send({ detail: HM.serviceUnavailable });
+    // Synchronous (no promise per request); an early reply does not call done.
+    app.addHook('onRequest', (_request, reply, done) => {
+      if (!closing) return done();
+      reply.status(503).header('connection', 'close').send({ detail: HM.serviceUnavailable });
     });
   },
   { name: 'error-handler' },

@@ -29,24 +29,30 @@ export const inflightPlugin = fp(
     app.decorateRequest('inflightCounted', false);
     app.decorateRequest('inflightDone', false);
     app.decorateRequest('inflightHandlerStarted', false);
-    app.addHook('onRequest', async (request) => {
+    // Synchronous hooks (callback style): no promise per hook and request on the hot paths.
+    app.addHook('onRequest', (request, _reply, done) => {
       request.inflightCounted = true;
       count++;
+      done();
     });
     // A handler that ran to completion always sends (even to a closed socket), so onSend marks the end.
-    app.addHook('onSend', async (request) => {
+    app.addHook('onSend', (request, _reply, payload, done) => {
       finish(request);
+      done(null, payload);
     });
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', (request, _reply, done) => {
       request.inflightHandlerStarted = true;
+      done();
     });
     // A client that aborts before its handler started leaves nothing running.
-    app.addHook('onRequestAbort', async (request) => {
+    app.addHook('onRequestAbort', (request, done) => {
       if (!request.inflightHandlerStarted) finish(request);
+      done();
     });
     // Requests that ended without sending (aborted before a reply) end here.
-    app.addHook('onResponse', async (request) => {
+    app.addHook('onResponse', (request, _reply, done) => {
       finish(request);
+      done();
     });
     app.decorate('inflight', {
       count: () => count,

@@ -12,6 +12,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { FastifyInstance, FastifyServerOptions, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { findUnsafeInput, withNumericBounds } from '../shared/input-safety';
+import { buildSerializer } from './response-serializer';
 
 type ValidateFn = ((data: unknown, dataCxt?: unknown) => unknown) & {
   errors?: unknown;
@@ -61,6 +62,8 @@ export const schemaController: FastifyServerOptions['schemaController'] = {
       return (input: CompilerInput) =>
         input.httpPart === 'body' ? guarded(strict(input), false) : guarded(coercing(input), true);
     },
+    // Not input, but the same controller: response serializers without per-value Ajv checks.
+    buildSerializer,
   } as never,
 };
 

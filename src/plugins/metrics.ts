@@ -29,12 +29,23 @@ export const metricsPlugin = fp(
     });
     app.decorate('metrics', registry);
 
-    app.addHook('onResponse', async (request, reply) => {
+    // The labelled children of each (method, route, status), made once: no label object to build
+    // and hash per request. Routes and statuses are finite, so the map stays small.
+    const children = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
-      if (route === '/metrics') return;
-      const labels = { method: request.method, route, status_code: String(reply.statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, reply.elapsedTime / 1000);
+      if (route !== '/metrics') {
+        const key = `${request.method} ${reply.statusCode} ${route}`;
+        let child = children.get(key);
+        if (!child) {
+          const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+          child = { count: requests.labels(labels), time: duration.labels(labels) };
+          children.set(key, child);
+        }
+        child.count.inc();
+        child.time.observe(reply.elapsedTime / 1000);
+      }
+      done();
     });
 
     app.get('/metrics', { schema: { hide: true }, config: { auth: 'public' } }, async (_request, reply) => {

@@ -12,11 +12,12 @@ export function genRequestId(req: IncomingMessage): string {
   return v && SAFE_ID.test(v) ? v : randomUUID();
 }
 
-/** Echo the request id on every response. */
+/** Echo the request id on every response (a synchronous hook: no promise per request). */
 export const requestIdPlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('X-Request-Id', request.id);
+      done();
     });
   },
   { name: 'request-id' },

@@ -87,13 +87,48 @@ describe('statements per request', () => {
     expect(texts.filter((t) => /^\s*(insert into transactions|with done)/i.test(t))).toHaveLength(0);
   });
 
-  it('an authenticated GET /transactions/{id} is two statements', async () => {
+  it('an authenticated GET /transactions/{id} is one statement (the read rides on the token check)', async () => {
     const id = (await create()).json().transaction_id as string;
     const texts = await statementsOf(
       () => ctx.app.inject({ method: 'GET', url: `/api/v1/transactions/${id}`, headers: w.caller.headers }),
       200,
     );
+    expect(texts).toHaveLength(1);
+  });
+
+  it('GET /transactions/{id} of another client or of no transaction is 404 in one statement', async () => {
+    const texts = await statementsOf(
+      () =>
+        ctx.app.inject({
+          method: 'GET',
+          url: `/api/v1/transactions/${newId()}`,
+          headers: w.caller.headers,
+        }),
+      404,
+    );
+    expect(texts).toHaveLength(1);
+  });
+
+  it('the first page of GET /transactions, unfiltered or by status, is two statements with its exact total', async () => {
+    await create();
+    const pending = await ctx.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.clientId, w.caller.clientId), eq(transactions.status, 'pending')));
+    let body: { transactions: unknown[]; pagination: { total: number } } | undefined;
+    const texts = await statementsOf(async () => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/v1/transactions?status=pending&page_size=1',
+        headers: w.caller.headers,
+      });
+      body = res.json();
+      return res;
+    }, 200);
+    // token state; the page with its total
     expect(texts).toHaveLength(2);
+    expect(body?.transactions).toHaveLength(1);
+    expect(body?.pagination.total).toBe(pending.length);
   });
 });
 

@@ -3,8 +3,8 @@ import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/client';
 import { mapRow } from '../../db/hot';
 import { transactionStatusEvents, transactions } from '../../db/schema/index';
+import { type AuthRead, type AuthRow, uuidPathKey } from '../../plugins/auth';
 import type { PageParams } from '../../shared/pagination';
-import { countedTotal } from './transaction-counts';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type StatusEventRow = typeof transactionStatusEvents.$inferSelect;
@@ -33,6 +33,19 @@ export async function readTransactionForClient(
     [id, clientId],
   );
   return raw ? mapRow(transactions, raw) : null;
+}
+
+/** GET /transactions/{id}'s read, done in the token check's statement ($1 client, $8 id). */
+export const TRANSACTION_AUTH_READ: AuthRead = {
+  name: 'transaction_for_client',
+  sql: 'select * from transactions where id = $8::uuid and client_id = $1::uuid',
+  key: uuidPathKey('transaction_id'),
+};
+
+/** The transaction of TRANSACTION_AUTH_READ's row: undefined when it was not read with the token. */
+export function transactionOfAuthRow(pre: AuthRow | null): TransactionRow | null | undefined {
+  if (!pre) return undefined;
+  return pre.found ? mapRow(transactions, pre.row) : null;
 }
 
 export async function findTransactionById(db: DbOrTx, id: string): Promise<TransactionRow | null> {
@@ -71,7 +84,6 @@ export async function listTransactions(
   if (f.originType) conds.push(eq(transactions.originType, f.originType));
   if (f.contractRequestId) conds.push(eq(transactions.contractRequestId, f.contractRequestId));
   const where = and(...conds);
-  const onlyStatus = !f.projectId && !f.userId && !f.originType && !f.contractRequestId;
   const [rows, totals] = await Promise.all([
     db
       .select()
@@ -80,12 +92,44 @@ export async function listTransactions(
       .orderBy(desc(transactions.createdAt), desc(transactions.id))
       .limit(page.pageSize)
       .offset(page.offset),
-    // Unfiltered or by status only: the trigger-maintained counters (exact, a few rows to sum).
-    onlyStatus
-      ? countedTotal(db, clientId, f.status).then((n) => [{ n }])
-      : db.select({ n: count() }).from(transactions).where(where),
+    db.select({ n: count() }).from(transactions).where(where),
   ]);
   return { rows, total: Number(totals[0]?.n ?? 0) };
+}
+
+// The page and its exact total in one round trip: the total is the sum of the trigger-maintained
+// counters (a handful of rows), the page an index scan in the list's order; the lateral join
+// keeps the total when the page is empty. One text per filter shape, so each is planned for it;
+// both take the same four parameters (the unfiltered one only tests that $2 is null).
+const PAGE_TAIL = `order by created_at desc, id desc limit $3 offset $4) t on true`;
+const PAGE_ALL = `select tot.total_count__, t.*
+  from (select coalesce(sum(n), 0)::bigint as total_count__ from transaction_count_deltas
+         where client_id = $1::uuid and $2::text is null) tot
+  left join lateral (select * from transactions where client_id = $1::uuid ${PAGE_TAIL}`;
+const PAGE_STATUS = `select tot.total_count__, t.*
+  from (select coalesce(sum(n), 0)::bigint as total_count__ from transaction_count_deltas
+         where client_id = $1::uuid and status = $2::text) tot
+  left join lateral (select * from transactions where client_id = $1::uuid and status = $2::text ${PAGE_TAIL}`;
+
+/**
+ * A client's transactions, newest first, unfiltered or filtered by status only (the list's hot
+ * path: one named prepared statement, no query building); other filters go through
+ * listTransactions. The total is exact at the statement's snapshot.
+ */
+export async function listTransactionsByStatus(
+  database: Database,
+  clientId: string,
+  status: string | undefined,
+  page: PageParams,
+): Promise<{ rows: TransactionRow[]; total: number }> {
+  const raw = await database.query<Record<string, unknown>>(
+    status ? 'transactions_page_status' : 'transactions_page',
+    status ? PAGE_STATUS : PAGE_ALL,
+    [clientId, status ?? null, page.pageSize, page.offset],
+  );
+  const rows: TransactionRow[] = [];
+  for (const r of raw) if (r.id != null) rows.push(mapRow(transactions, r));
+  return { rows, total: Number(raw[0]?.total_count__ ?? 0) };
 }
 
 export async function listStatusEvents(

@@ -6,6 +6,7 @@ import { ValidationError } from '../../shared/errors';
 import { toPageParams } from '../../shared/pagination';
 import { createPaymentLink } from './paylink.service';
 import { amountTypeIssue } from './paylink.validation';
+import { TRANSACTION_AUTH_READ } from './payments.repo';
 import {
   ErrorSchema,
   PaylinkBodySchema,
@@ -96,7 +97,8 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
   r.get(
     '/transactions/:transaction_id',
     {
-      config: { permission: 'payments.read' },
+      // The read runs in the token check's statement: one round trip for the whole request.
+      config: { permission: 'payments.read', authRead: TRANSACTION_AUTH_READ },
       schema: {
         tags: ['payments'],
         summary: 'Get a transaction',
@@ -107,7 +109,12 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
     async (request) =>
       toTransactionDto(
         deps,
-        await getTransaction(deps, clientAuthOf(request).clientId, request.params.transaction_id),
+        await getTransaction(
+          deps,
+          clientAuthOf(request).clientId,
+          request.params.transaction_id,
+          request.authRow,
+        ),
       ),
   );
 

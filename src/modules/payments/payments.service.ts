@@ -3,7 +3,7 @@
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import type { ClientAuth } from '../../plugins/auth';
+import type { AuthRow, ClientAuth } from '../../plugins/auth';
 import type { BankNotification } from '../../providers/bank/port';
 import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
@@ -24,11 +24,13 @@ import {
   findTransactionByRef,
   listStatusEvents,
   listTransactions,
+  listTransactionsByStatus,
   readTransactionForClient,
   type StatusEventRow,
   type TransactionFilters,
   type TransactionRow,
   transactionCoreFields,
+  transactionOfAuthRow,
 } from './payments.repo';
 import { outcomePath, type SandboxOutcome } from './sandbox-outcome';
 import { AUTOMATIC, applyProviderStatus, moveTransaction } from './status.service';
@@ -44,9 +46,13 @@ export function checkoutUrlOfToken(deps: Pick<Deps, 'config'>, checkoutToken: st
   return `${deps.config.publicUrl}/checkout/${checkoutToken}`;
 }
 
+/**
+ * The API view of a transaction. Object.assign onto the core fields rather than an object spread:
+ * V8 builds `{...core, <13 more>}` on a slow path, 10-20x the cost of the same object built
+ * directly (a micro-benchmark of 50-row pages; it was 13% of the main thread on a 50-row list).
+ */
 export function toTransactionDto(deps: Deps, t: TransactionRow) {
-  return {
-    ...transactionCoreFields(t),
+  return Object.assign(transactionCoreFields(t), {
     status: t.status as TransactionStatus,
     provider_status: t.providerStatus,
     reconciliation_state: t.reconciliationState as
@@ -63,7 +69,7 @@ export function toTransactionDto(deps: Deps, t: TransactionRow) {
     completed_at: iso(t.completedAt),
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
-  };
+  });
 }
 
 export function toStatusEventDto(e: StatusEventRow) {
@@ -84,8 +90,18 @@ export function toStatusEventDto(e: StatusEventRow) {
   };
 }
 
-export async function getTransaction(deps: Deps, clientId: string, id: string): Promise<TransactionRow> {
-  const t = await readTransactionForClient(deps.database, clientId, id);
+/**
+ * A client's transaction, or 404. `pre`: the row the token check already read with
+ * TRANSACTION_AUTH_READ (GET /transactions/{id}), so no second statement.
+ */
+export async function getTransaction(
+  deps: Deps,
+  clientId: string,
+  id: string,
+  pre: AuthRow | null = null,
+): Promise<TransactionRow> {
+  const read = transactionOfAuthRow(pre);
+  const t = read === undefined ? await readTransactionForClient(deps.database, clientId, id) : read;
   if (!t) throw notFound(M.transactionNotFound);
   return t;
 }
@@ -96,7 +112,10 @@ export async function listClientTransactions(
   f: TransactionFilters,
   page: PageParams,
 ) {
-  const { rows, total } = await listTransactions(deps.db, clientId, f, page);
+  const onlyStatus = !f.projectId && !f.userId && !f.originType && !f.contractRequestId;
+  const { rows, total } = onlyStatus
+    ? await listTransactionsByStatus(deps.database, clientId, f.status, page)
+    : await listTransactions(deps.db, clientId, f, page);
   return {
     transactions: rows.map((r) => toTransactionDto(deps, r)),
     pagination: paginationMeta(total, page),
