@@ -66,8 +66,12 @@ const get = async (id: string) =>
 
 async function eventsOf(id: string) {
   await dispatcher.drain();
+  // Deliveries run concurrently (several in flight per URL), so arrival order is not emission
+  // order; event ids are UUIDv7, monotonic within the process, so they give emission order.
+  const eventId = (r: { headers: Record<string, unknown> }) => String(r.headers['x-svc-event-id']);
   return rx
     .on('/hooks')
+    .sort((a, b) => (eventId(a) < eventId(b) ? -1 : eventId(a) > eventId(b) ? 1 : 0))
     .map((r) => JSON.parse(r.rawBody) as { type: string; data: Json })
     .filter(
       (e) => e.type === 'monitoring.transaction.status_changed' && e.data.monitored_transaction_id === id,
