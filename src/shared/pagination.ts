@@ -137,7 +137,13 @@ export function containsPattern(text: string): string {
 }
 
 /** `from` means created_at >= from; `to` means created_at < to (ISO 8601 date-times). */
+// RFC 3339 admits year 0000, which PostgreSQL's timestamptz does not (there is no year zero): refuse it with 422.
+const NO_YEAR_ZERO = '^(?!0000-)';
 export const dateRangeQuerySchema = {
-  from: Type.Optional(Type.String({ format: 'date-time', description: 'created_at >= from' })),
-  to: Type.Optional(Type.String({ format: 'date-time', description: 'created_at < to' })),
+  from: Type.Optional(
+    Type.String({ format: 'date-time', pattern: NO_YEAR_ZERO, description: 'created_at >= from' }),
+  ),
+  to: Type.Optional(
+    Type.String({ format: 'date-time', pattern: NO_YEAR_ZERO, description: 'created_at < to' }),
+  ),
 };

@@ -451,6 +451,10 @@ describe('client reads', () => {
     expect((await list(`?to=${encodeURIComponent(at)}`)).invoices).toHaveLength(1);
     expect((await call('GET', '/billing/invoices?page_size=201', c.headers)).statusCode).toBe(422);
     expect((await call('GET', '/billing/invoices?status=draft', c.headers)).statusCode).toBe(422);
+    // Year 0000 is valid RFC 3339 but not a PostgreSQL timestamp: 422 on from/to, not a 500.
+    const yearZero = await call('GET', '/billing/invoices?from=0000-01-01T00:00:00Z', c.headers);
+    expect(yearZero.statusCode).toBe(422);
+    expect(yearZero.json().detail[0].loc).toEqual(['query', 'from']);
     for (const url of [`/billing/invoices/${a.invoice_id}`, `/billing/invoices/${a.invoice_id}/pdf`]) {
       const r = await call('GET', url, owner.headers);
       expect([r.statusCode, r.json()]).toEqual([404, { detail: 'Invoice not found' }]);
