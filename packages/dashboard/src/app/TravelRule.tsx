@@ -11,6 +11,7 @@ import { Badge, ErrorBox, Field, Page, useAction, useLoad, when } from '../ui/ki
 import { LinkTable, useUrlFilters } from '../ui/list';
 import { FilterSelect, Loaded } from '../ui/listing';
 import { Pager } from './payments-shared';
+import { CHAINS } from './Wallets';
 
 const STATUSES = [
   'not_required',
@@ -32,19 +33,6 @@ const OBJECT_FIELDS: Record<string, string[]> = {
   national_identifier: ['type', 'value', 'country'],
 };
 const TERMINAL = ['not_required', 'rejected', 'completed', 'canceled', 'expired'];
-const CHAINS = [
-  'bitcoin',
-  'litecoin',
-  'ethereum',
-  'polygon',
-  'bsc',
-  'arbitrum',
-  'optimism',
-  'base',
-  'avalanche',
-  'tron',
-  'solana',
-];
 
 type Party = Record<string, unknown> & {
   type: 'natural' | 'legal';
