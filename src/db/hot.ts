@@ -38,3 +38,15 @@ export function mapRow<T extends Table>(table: T, raw: Record<string, unknown>):
   }
   return mapper(raw) as T['$inferSelect'];
 }
+
+/**
+ * A subquery that makes the commit of the statement's own (implicit) transaction asynchronous:
+ * `set_config(..., true)` lasts until that transaction ends, and PostgreSQL reads
+ * synchronous_commit when it commits. For a hot path's intermediate writes whose loss in a database
+ * crash is harmless, such as an idempotency claim (a stale claim is taken over; a lost one is made
+ * again) or the sandbox network's session: they are visible to every other connection at once, and
+ * the synchronous commit of the write that follows (the payment) flushes the WAL up to and
+ * including them, so they are durable before the client gets an answer. One WAL flush per payment
+ * creation instead of three.
+ */
+export const ASYNC_COMMIT = `(select set_config('synchronous_commit', 'off', true))`;

@@ -3,8 +3,9 @@
  * hot paths cannot silently regress; and the single creation statement writes nothing once its
  * idempotency claim is lost.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASYNC_COMMIT } from '../../src/db/hot';
 import {
   activityLogs,
   paymentIdempotencyKeys,
@@ -129,6 +130,46 @@ describe('statements per request', () => {
     expect(texts).toHaveLength(2);
     expect(body?.transactions).toHaveLength(1);
     expect(body?.pagination.total).toBe(pending.length);
+  });
+});
+
+describe('asynchronous commits on the creation path', () => {
+  const syncCommit = async () =>
+    (
+      await ctx.deps.database.query<{ v: string }>(
+        't_sync_commit',
+        `select current_setting('synchronous_commit') as v`,
+        [],
+      )
+    )[0]?.v;
+
+  it('ASYNC_COMMIT turns synchronous_commit off for its own statement only', async () => {
+    const [inside] = await ctx.deps.database.query<{ v: string }>(
+      't_async_commit',
+      `select current_setting('synchronous_commit') as v from ${ASYNC_COMMIT} as async`,
+      [],
+    );
+    expect(inside?.v).toBe('off');
+    // The next statement on any pooled connection commits synchronously again.
+    for (let i = 0; i < 12; i++) expect(await syncCommit()).toBe('on');
+    const inTx = await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`select 1 from ${ASYNC_COMMIT} as async`));
+      return tx.execute(sql`select current_setting('synchronous_commit') as v`);
+    });
+    expect((inTx as unknown as { rows: { v: string }[] }).rows[0]?.v).toBe('off'); // the rest of that transaction
+    expect(await syncCommit()).toBe('on');
+  });
+
+  it('only the claim and the sandbox session commit asynchronously; the payment commits synchronously', async () => {
+    const texts = await statementsOf(() => create(), 201);
+    const asyncTexts = texts.filter((t) => t.includes(ASYNC_COMMIT));
+    expect(asyncTexts).toHaveLength(2);
+    expect(asyncTexts.some((t) => /insert into payment_idempotency_keys/i.test(t))).toBe(true);
+    expect(asyncTexts.some((t) => /insert into sandbox_bank_sessions/i.test(t))).toBe(true);
+    const payment = texts.find((t) => /insert into transactions/i.test(t));
+    expect(payment).toBeDefined();
+    expect(payment).not.toContain('synchronous_commit');
+    expect(await syncCommit()).toBe('on');
   });
 });
 

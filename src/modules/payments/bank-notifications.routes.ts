@@ -25,6 +25,7 @@ export async function bankNotificationRoutes(app: FastifyInstance, opts: { deps:
 
   deps.providers.bank.attach?.({
     db: deps.db,
+    database: deps.database,
     clock: deps.clock,
     deliver: deliverThroughRoute(app, BANK_NOTIFICATIONS_PATH),
   });

@@ -6,7 +6,7 @@
  * statements (Database.query).
  */
 import type { Database } from '../../db/client';
-import { mapRow } from '../../db/hot';
+import { ASYNC_COMMIT, mapRow } from '../../db/hot';
 import { transactions } from '../../db/schema/index';
 import { newId, randomToken } from '../../shared/ids';
 import { type ActivityInput, activityInsertText, activityValues } from '../activity/activity.writer';
@@ -50,13 +50,14 @@ export function factsInput(
 }
 
 // The facts always come back (one row, null facts for a missing client) whether the claim won or not.
+// Committed asynchronously (ASYNC_COMMIT): the payment's synchronous commit makes it durable.
 const CLAIM_WITH_FACTS = `with claim as (
   insert into payment_idempotency_keys (id, client_id, idempotency_key, scope, fingerprint, state, created_at)
   values ($1::uuid, $2::uuid, $3, $4, $5, 'processing', $6::timestamptz)
   on conflict do nothing
   returning id)
 select (select id from claim) as claim_id, f.*
-  from (select 1) as one
+  from ${ASYNC_COMMIT} as one
   left join lateral (${paylinkFactsText('$2', '$7')}) as f on true`;
 
 export interface ClaimWithFacts {

@@ -126,6 +126,8 @@ export interface BankProvider {
 
 export interface BankAttachContext {
   db: import('../../db/client').Db;
+  /** The hot-path handle (named prepared statements on PostgreSQL). */
+  database: import('../../db/client').Database;
   clock: Clock;
   /** POSTs a notification through the service's own HTTP route. */
   deliver(rawBody: string, headers: Record<string, string>): Promise<{ statusCode: number; body: string }>;

@@ -6,6 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { ASYNC_COMMIT } from '../../db/hot';
 import { sandboxBankSessions } from '../../db/schema/index';
 import { addSeconds, type Clock } from '../../shared/clock';
 import { newId, randomToken } from '../../shared/ids';
@@ -38,6 +39,12 @@ export const SANDBOX_OUTCOMES = {
   cancel: { label: 'Cancel and return to merchant', codes: ['canceled'] },
 } as const;
 export type SandboxOutcome = keyof typeof SANDBOX_OUTCOMES;
+
+// On every payment creation's path; committed asynchronously (ASYNC_COMMIT), like the idempotency
+// claim before it: the payment's synchronous commit that follows flushes it too.
+const INSERT_SESSION = `insert into sandbox_bank_sessions
+    (id, ref_id, transaction_id, amount, currency, merchant_name, provider_status, expires_at, created_at, updated_at)
+  select $1::uuid, $2, $3::uuid, $4, $5, $6, 'initiated', $7::timestamptz, now(), now() from ${ASYNC_COMMIT} as async`;
 
 export type SandboxSessionRow = typeof sandboxBankSessions.$inferSelect;
 
@@ -88,17 +95,17 @@ export class SandboxBank implements BankProvider {
   }
 
   async createSession(input: CreateSessionInput): Promise<{ refId: string }> {
+    if (!this.ctx) throw new BankProviderError('sandbox bank is not attached to the service');
     const refId = `ref_${randomToken(12)}`;
-    await this.db.insert(sandboxBankSessions).values({
-      id: newId(),
+    await this.ctx.database.query('sandbox_bank_session_insert', INSERT_SESSION, [
+      newId(),
       refId,
-      transactionId: input.transactionId,
-      amount: input.amount,
-      currency: input.currency,
-      merchantName: input.merchantName,
-      providerStatus: 'initiated',
-      expiresAt: input.expiresAt,
-    });
+      input.transactionId,
+      input.amount,
+      input.currency,
+      input.merchantName,
+      input.expiresAt.toISOString(),
+    ]);
     return { refId };
   }
 
