@@ -190,7 +190,6 @@ export function formatDeliveryBench(r: DeliveryBenchResult): string {
   return `webhook delivery (${r.engine}, ${r.mode}, ${r.events} events, worker concurrency ${r.concurrency}): ${r.eventsPerSecond} events/s status change -> 2xx; end-to-end p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms`;
 }
 
-/** Both modes: maximum throughput, then latency at a steady rate below it. */
 /** With DATABASE_URL (like the API bench), runs in a fresh database created on that server and dropped after. */
 async function withBenchDatabase<T>(run: (url: string | null) => Promise<T>): Promise<T> {
   if (process.env.BENCH_DATABASE_URL) return run(process.env.BENCH_DATABASE_URL);
@@ -210,6 +209,7 @@ async function withBenchDatabase<T>(run: (url: string | null) => Promise<T>): Pr
   }
 }
 
+/** Maximum throughput with writers, the worker draining a backlog, then latency at a steady rate. */
 export async function runDeliveryBenchSuite(): Promise<DeliveryBenchResult[]> {
   return withBenchDatabase(async (databaseUrl) => {
     const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -227,13 +227,21 @@ export async function runDeliveryBenchSuite(): Promise<DeliveryBenchResult[]> {
       concurrency,
       databaseUrl,
     });
+    // The worker alone on a backlog: what delivery sustains, since the max-rate run above is bound
+    // by its own writers (the status changes it makes) as much as by the worker.
+    const drain = await runDeliveryBench({
+      events: Number(process.env.BENCH_EVENTS ?? 2000),
+      concurrency,
+      databaseUrl,
+      backlog: true,
+    });
     const paced = await runDeliveryBench({
       events: Number(process.env.BENCH_PACED_EVENTS ?? 500),
       rate: Number(process.env.BENCH_RATE ?? Math.max(10, Math.floor(max.eventsPerSecond / 2))),
       concurrency,
       databaseUrl,
     });
-    return [max, paced];
+    return [max, drain, paced];
   });
 }
 

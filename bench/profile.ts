@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort, openBenchDatabase, ownerToken, seed, waitReady } from './api';
 import { autocannonRun, stopChild } from './report';
 
@@ -148,7 +149,9 @@ async function main() {
   console.log(summarizeProfile(file, 25, loadFrom));
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Only when run as a script: importing summarizeProfile must not start a bench.
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

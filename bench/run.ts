@@ -13,11 +13,12 @@ console.log('\n## Webhook delivery\n');
 process.env.BENCH_RATE ??= String(Math.max(10, Math.round(api.paymentCreationRps)));
 const delivery = await runDeliveryBenchSuite();
 for (const r of delivery) console.log(formatDeliveryBench(r));
-const max = delivery[0];
-if (max && api.paymentCreationRps > 0)
-  console.log(
-    `\ndelivery ${max.eventsPerSecond.toFixed(0)} events/s = ${(max.eventsPerSecond / api.paymentCreationRps).toFixed(2)}x the payment creation rate (${api.paymentCreationRps.toFixed(0)} req/s)`,
-  );
+const [max, drain] = delivery;
+if (api.paymentCreationRps > 0)
+  for (const r of [max, drain].filter((x) => x !== undefined))
+    console.log(
+      `\ndelivery (${r.mode.split(',')[0]}) ${r.eventsPerSecond.toFixed(0)} events/s = ${(r.eventsPerSecond / api.paymentCreationRps).toFixed(2)}x the payment creation rate (${api.paymentCreationRps.toFixed(0)} req/s)`,
+    );
 console.log('\n## Bulk payment links\n');
 const bulk = await runBulkBench();
 console.log('\n| Engine | Rows per job | Jobs | Best (s) | Worst (s) | rows/s |');
