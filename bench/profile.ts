@@ -4,8 +4,10 @@
  * autocannon, stops the service and prints where its main thread spent the time (self time by
  * function, then by package). The .cpuprofile stays in BENCH_PROFILE_DIR (default a temp dir) for
  * a flame graph (Chrome DevTools, speedscope).
- * Env: BENCH_SCENARIO create | read | list | list-status (default create; list is the first page of
- * GET /transactions, list-status its status=success&page_size=50 filter), BENCH_DURATION (s, default 15),
+ * Env: BENCH_SCENARIO create | read | list | list-status | login (default create; list is the first
+ * page of GET /transactions, list-status its status=success&page_size=50 filter, login POST /auth/login
+ * over the bench's login accounts: argon2 runs off the main thread, so the profile shows the rest),
+ * BENCH_DURATION (s, default 15),
  * BENCH_CONNECTIONS (default 10), DATABASE_URL (PostgreSQL; else PGlite).
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, openBenchDatabase, ownerToken, seed, waitReady } from './api';
+import { LOGIN_PASSWORD, seedLoginAccounts } from './login';
 import { autocannonRun, stopChild } from './report';
 
 interface ProfileNode {
@@ -87,6 +90,7 @@ async function main() {
   const { database, cleanup } = await openBenchDatabase(env, 'svc_profile');
   await database.migrate();
   const s = await seed(database, 10_000);
+  const loginEmails = await seedLoginAccounts(database, s.clientId);
   await database.close();
   let loadFrom = 0;
   const { execFileSync } = await import('node:child_process');
@@ -111,27 +115,46 @@ async function main() {
     const r = await autocannonRun(
       getPath
         ? { url: `${base}/api/v1${getPath}`, headers, connections, duration }
-        : {
-            url: `${base}/api/v1/checkout/paylink`,
-            method: 'POST',
-            headers,
-            body: JSON.stringify({
-              amount: '49.90',
-              currency: 'EUR',
-              project_id: s.projectId,
-              user_id: s.userId,
-            }),
-            requests: [
-              {
-                setupRequest: (req) => ({
-                  ...req,
-                  headers: { ...req.headers, 'x-idempotency-key': `profile-${++seq}` },
-                }),
-              },
-            ],
-            connections,
-            duration,
-          },
+        : scenario === 'login'
+          ? {
+              url: `${base}/api/v1/auth/login`,
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              requests: [
+                {
+                  setupRequest: (req) => ({
+                    ...req,
+                    body: JSON.stringify({
+                      client_email: loginEmails[seq++ % loginEmails.length],
+                      password: LOGIN_PASSWORD,
+                    }),
+                  }),
+                },
+              ],
+              connections,
+              duration,
+            }
+          : {
+              url: `${base}/api/v1/checkout/paylink`,
+              method: 'POST',
+              headers,
+              body: JSON.stringify({
+                amount: '49.90',
+                currency: 'EUR',
+                project_id: s.projectId,
+                user_id: s.userId,
+              }),
+              requests: [
+                {
+                  setupRequest: (req) => ({
+                    ...req,
+                    headers: { ...req.headers, 'x-idempotency-key': `profile-${++seq}` },
+                  }),
+                },
+              ],
+              connections,
+              duration,
+            },
     );
     console.log(`${scenario}: ${r.requests.average} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`);
   } finally {

@@ -1,13 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts } from '../../src/db/schema/index';
+import { accounts, activityLogs, refreshSessions, refreshTokens } from '../../src/db/schema/index';
 import { signToken } from '../../src/modules/auth/tokens';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { bearer, get, loginOk, post, type Registered, registerVerified } from '../helpers/auth-flow';
 import { createTestClient } from '../helpers/clients';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+import { recordStatements } from '../helpers/statement-count';
 
 let ctx: TestContext;
 let smtp: SmtpCapture;
@@ -221,5 +222,52 @@ describe('logout', () => {
     const withRefresh = await post(ctx, '/auth/logout', { refresh_token: 'abc' }, { headers: other.headers });
     expect(withRefresh.statusCode).toBe(400);
     expect(withRefresh.json().detail).toBe(M.notDashboardToken);
+  });
+});
+
+describe('what a login costs (issue 12)', () => {
+  it('three statements and no explicit transaction; the session, its refresh token, the last login and the entry all commit', async () => {
+    await loginOk(ctx, user.email, user.password); // warm
+    const log = recordStatements();
+    let s: Awaited<ReturnType<typeof loginOk>>;
+    try {
+      s = await loginOk(ctx, user.email, user.password);
+    } finally {
+      log.stop();
+    }
+    // throttle rows; the account with its client; the session with everything it writes.
+    expect(log.texts).toHaveLength(3);
+    expect(log.texts.some((t) => /^\s*(begin|commit)/i.test(t))).toBe(false);
+
+    const sid = decodeJwt(s.access_token).sid as string;
+    const [session] = await ctx.db.select().from(refreshSessions).where(eq(refreshSessions.id, sid));
+    expect(session).toMatchObject({ clientId: user.clientId, revokedAt: null });
+    const tokens = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, sid));
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0]!.tokenHash).not.toContain(s.refresh_token);
+    expect(tokens[0]!.expiresAt.getTime() - session!.createdAt.getTime()).toBe(30 * 24 * 3600 * 1000);
+    const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, session!.accountId));
+    expect(account!.lastLoginAt).toEqual(session!.createdAt);
+    const [entry] = await ctx.db
+      .select()
+      .from(activityLogs)
+      .where(
+        and(
+          eq(activityLogs.action, 'login.succeeded'),
+          sql`${activityLogs.metadata}->>'session_id' = ${sid}`,
+        ),
+      );
+    expect(entry).toMatchObject({
+      clientId: user.clientId,
+      targetId: account!.id,
+      actorType: 'client_user',
+      actorEmail: user.email,
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      metadata: { session_id: sid },
+    });
+    // The refresh token handed out works.
+    const r = await refresh(s.refresh_token);
+    expect(r.statusCode, r.body).toBe(200);
   });
 });

@@ -86,3 +86,29 @@ describe('HS256 verification', () => {
     expect(results.find((r) => r.name === 'expired')?.ours).toBe('expired');
   });
 });
+
+describe('HS256 signing', () => {
+  it('is byte for byte what jose SignJWT makes, and jose verifies it', async () => {
+    const c = {
+      sub: 'client-1',
+      type: 'client_access' as const,
+      actor_type: 'client_user' as const,
+      role: 'owner' as const,
+      account_id: 'acc-1',
+      sid: 'ses-1',
+      environment: 'sandbox' as const,
+    };
+    const ours = await signToken(key, c, 1800, now);
+    const { sub, ...rest } = c;
+    const theirs = await new SignJWT({ ...rest })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(sub)
+      .setJti(ours.jti)
+      .setIssuedAt(nowS)
+      .setExpirationTime(nowS + 1800)
+      .sign(key);
+    expect(ours.token).toBe(theirs);
+    expect(ours.expiresAt.getTime()).toBe((nowS + 1800) * 1000);
+    expect(await jose(ours.token)).toBe('ok');
+  });
+});

@@ -109,7 +109,7 @@ export async function login(
   assertCanSignIn(deps, client, account);
 
   const mfa = effectiveMfa(client, account);
-  if (!mfa.required) return deps.db.transaction((tx) => startSession(deps, tx, account, now));
+  if (!mfa.required) return startSession(deps, deps.db, account, now);
 
   const token = randomToken(32);
   const code = mfa.preferred === 'email' ? randomDigits(6) : null;

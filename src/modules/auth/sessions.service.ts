@@ -7,14 +7,15 @@
 
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { toSql } from '../../db/hot';
 import { accounts, clients, refreshSessions, refreshTokens, revokedTokens } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { keyedHash } from '../../shared/crypto';
 import { badRequest, forbidden, unauthorized } from '../../shared/errors';
-import { randomToken } from '../../shared/ids';
+import { newId, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
-import { recordActivity } from '../activity/activity.writer';
+import { activityInsertText, activityValues } from '../activity/activity.writer';
 import type { Role } from './permissions';
 import { isAwaitingVerification } from './registration.machine';
 import { signToken } from './tokens';
@@ -74,28 +75,51 @@ async function insertRefreshToken(deps: Deps, tx: DbOrTx, sessionId: string, now
   return token;
 }
 
-/** Starts a session for a signed-in account, inside the caller's transaction. */
+/**
+ * The session, its first refresh token, the account's last login and the `login.succeeded` entry in
+ * one statement (atomic on its own, or part of the caller's transaction): a login pays one round
+ * trip for them instead of a transaction of six.
+ */
+const START_SESSION = `with s as (
+    insert into refresh_sessions (id, client_id, account_id, created_at)
+    values ($1::uuid, $2::uuid, $3::uuid, $4::timestamptz) returning id),
+  t as (
+    insert into refresh_tokens (token_hash, session_id, expires_at, created_at)
+    select $5, s.id, $6::timestamptz, $4::timestamptz from s),
+  a as (update accounts set last_login_at = $4::timestamptz where id = $3::uuid),
+  l as (${activityInsertText(7)})
+  select 1`;
+
+/** Starts a session for a signed-in account (in the caller's transaction when `db` is one). */
 export async function startSession(
   deps: Deps,
-  tx: DbOrTx,
+  db: DbOrTx,
   account: AccountRow,
   now: Date,
 ): Promise<TokenPair> {
-  const [session] = await tx
-    .insert(refreshSessions)
-    .values({ clientId: account.clientId, accountId: account.id, createdAt: now })
-    .returning({ id: refreshSessions.id });
-  const refresh = await insertRefreshToken(deps, tx, session!.id, now);
-  await tx.update(accounts).set({ lastLoginAt: now }).where(eq(accounts.id, account.id));
-  await recordActivity(tx, {
+  const sessionId = newId();
+  const refresh = randomToken(32);
+  const entry = activityValues({
     clientId: account.clientId,
     action: 'login.succeeded',
     at: now,
     actor: { type: 'client_user', accountId: account.id, credentialId: null },
     target: { type: 'account', id: account.id, label: account.email },
-    metadata: { session_id: session!.id },
+    metadata: { session_id: sessionId },
   });
-  const access = await signAccess(deps, account, session!.id, now);
+  const params = [
+    sessionId,
+    account.clientId,
+    account.id,
+    now.toISOString(),
+    keyedHash(deps.secrets.hashKey, refresh),
+    addSeconds(now, REFRESH_TOKEN_TTL_SECONDS).toISOString(),
+    ...entry,
+  ];
+  const [access] = await Promise.all([
+    signAccess(deps, account, sessionId, now),
+    db.execute(toSql(START_SESSION, params)),
+  ]);
   return {
     access_token: access.token,
     refresh_token: refresh,

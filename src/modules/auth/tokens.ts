@@ -2,8 +2,7 @@
  * Access tokens: HS256 JWTs carrying the spec's claims (sub, type, actor_type, role,
  * account_id, exp) plus environment, a token id (jti) and, for custom credentials, permissions.
  */
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual, webcrypto } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../../config';
 import { newId } from '../../shared/ids';
 import type { Permission, Role } from './permissions';
@@ -41,26 +40,33 @@ export interface StaffTokenClaims {
 
 export type AnyTokenClaims = ClientTokenClaims | StaffTokenClaims;
 
-/**
- * The HMAC key imported once per secret: given raw bytes, jose imports a WebCrypto key on every
- * sign and verify, which was the largest cost of an authenticated read.
- */
-const importedKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
-function hmacKey(key: Uint8Array): Promise<webcrypto.CryptoKey> {
-  let k = importedKeys.get(key);
-  if (!k) {
-    k = webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-    importedKeys.set(key, k);
-  }
-  return k;
-}
-
 export interface SignedToken {
   token: string;
   jti: string;
   expiresAt: Date;
 }
 
+const hmacKeyObjects = new WeakMap<Uint8Array, KeyObject>();
+
+/** A KeyObject made once per secret (making one per call costs more than the HMAC itself). */
+function hmacKey(key: Uint8Array): KeyObject {
+  let k = hmacKeyObjects.get(key);
+  if (!k) {
+    k = createSecretKey(key);
+    hmacKeyObjects.set(key, k);
+  }
+  return k;
+}
+
+const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/**
+ * An HS256 JWS in compact form, signed with node:crypto's HMAC: jose signs only through WebCrypto,
+ * whose per-call job (algorithm normalisation, a thread-pool job and its promise) was the largest
+ * cost of a login's main thread besides the database (issue 12 profile), and queues behind argon2
+ * on the same thread pool. Same output as jose's SignJWT with the protected header
+ * {alg: HS256, typ: JWT}: claims, then sub, jti, iat and exp.
+ */
 export async function signToken(
   key: Uint8Array,
   claims: Omit<ClientTokenClaims, 'jti' | 'exp' | 'iat'> | Omit<StaffTokenClaims, 'jti' | 'exp' | 'iat'>,
@@ -71,14 +77,10 @@ export async function signToken(
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + ttlSeconds;
   const { sub, ...rest } = claims;
-  const token = await new SignJWT({ ...rest })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(sub)
-    .setJti(jti)
-    .setIssuedAt(iat)
-    .setExpirationTime(exp)
-    .sign(await hmacKey(key));
-  return { token, jti, expiresAt: new Date(exp * 1000) };
+  const payload = Buffer.from(JSON.stringify({ ...rest, sub, jti, iat, exp })).toString('base64url');
+  const signingInput = `${JWT_HEADER}.${payload}`;
+  const signature = createHmac('sha256', hmacKey(key)).update(signingInput).digest('base64url');
+  return { token: `${signingInput}.${signature}`, jti, expiresAt: new Date(exp * 1000) };
 }
 
 /** Verifies signature and expiry against `now`; returns null for any invalid token. */
@@ -87,8 +89,6 @@ export async function verifyToken(key: Uint8Array, token: string, now: Date): Pr
 }
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
-const hmacKeyObjects = new WeakMap<Uint8Array, KeyObject>();
-
 function jsonObjectOf(part: string): Record<string, unknown> | null {
   try {
     const v: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
@@ -120,12 +120,7 @@ export async function verifyTokenWithReason(
   const header = jsonObjectOf(h);
   if (header?.alg !== 'HS256' || Object.hasOwn(header, 'crit') || Object.hasOwn(header, 'b64'))
     return invalid;
-  let k = hmacKeyObjects.get(key);
-  if (!k) {
-    k = createSecretKey(key);
-    hmacKeyObjects.set(key, k);
-  }
-  const expected = createHmac('sha256', k).update(`${h}.${p}`).digest();
+  const expected = createHmac('sha256', hmacKey(key)).update(`${h}.${p}`).digest();
   const given = Buffer.from(sig, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return invalid;
   const payload = jsonObjectOf(p);
