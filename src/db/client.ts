@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
+import { pglitePreparedQuery } from './pglite-prepared';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -31,7 +32,8 @@ export interface Database {
   close(): Promise<void>;
   /**
    * One statement outside any transaction, for the hot paths: on PostgreSQL a named prepared
-   * statement (parsed and planned once per pooled connection), on PGlite a plain query. `name`
+   * statement (parsed and planned once per pooled connection), on PGlite a statement PREPAREd once
+   * and run with EXECUTE (db/pglite-prepared.ts). `name`
    * must always go with the same `text`. Rows come with the driver's default types (timestamps
    * as Date); map them with mapRow (db/hot.ts).
    */
@@ -74,6 +76,7 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
   const client = new PGlite({ dataDir: opts.dataDir ?? undefined, loadDataDir: opts.loadDataDir });
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const prepared = pglitePreparedQuery(client);
   return {
     db,
     engine: 'pglite',
@@ -81,8 +84,7 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
       await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_DIR });
     },
     ready: () => checkReady(db),
-    query: async <T>(_name: string, text: string, params: unknown[]) =>
-      (await client.query<T>(text, params)).rows,
+    query: <T>(_name: string, text: string, params: unknown[]) => prepared<T>(text, params),
     close: async () => {
       await client.close();
       release?.();

@@ -2,6 +2,9 @@
  * Records every statement the test process sends to the database, on either engine: node-postgres
  * (each Client.query, BEGIN and COMMIT included) or PGlite (query, exec, and a transaction as its
  * BEGIN, its statements and its COMMIT). For asserting how many statements a request costs.
+ * On PGlite a hot statement (Database.query) runs as `EXECUTE hot_n(...)` of a statement PREPAREd
+ * on its first use: it is recorded as its SQL, once, and the PREPARE is not counted (PostgreSQL's
+ * named statements parse on first use within the same query call too).
  */
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -11,8 +14,32 @@ export interface StatementLog {
   stop(): void;
 }
 
+const prepared = new WeakMap<PGlite, Map<string, string>>();
+const PREPARE = /^prepare (hot_\d+) as ([\s\S]*)$/;
+const EXECUTE = /^execute (hot_\d+)\b/;
+
+// Installed once, for good: every PREPARE of every instance is seen, also those before a recording.
+const execOfPrototype = PGlite.prototype.exec;
+PGlite.prototype.exec = function (this: PGlite, ...args: Parameters<PGlite['exec']>) {
+  const m = PREPARE.exec(args[0]);
+  if (m) {
+    const names = prepared.get(this) ?? new Map<string, string>();
+    prepared.set(this, names);
+    names.set(m[1]!, m[2]!);
+  }
+  return execOfPrototype.apply(this, args);
+};
+
 const textOf = (q: unknown): string =>
   typeof q === 'string' ? q : ((q as { text?: string } | null)?.text ?? String(q));
+
+/** A PGlite statement as recorded: an EXECUTE as the SQL it runs; null for a PREPARE. */
+function liteTextOf(client: PGlite, q: unknown): string | null {
+  const text = textOf(q);
+  if (PREPARE.test(text)) return null;
+  const m = EXECUTE.exec(text);
+  return (m && prepared.get(client)?.get(m[1]!)) ?? text;
+}
 
 export function recordStatements(): StatementLog {
   const texts: string[] = [];
@@ -36,7 +63,8 @@ export function recordStatements(): StatementLog {
     return liteQuery.apply(this, args);
   } as PGlite['query'];
   lite.exec = function (this: PGlite, ...args: Parameters<PGlite['exec']>) {
-    texts.push(textOf(args[0]));
+    const text = liteTextOf(this, args[0]);
+    if (text !== null) texts.push(text);
     return liteExec.apply(this, args);
   };
   lite.transaction = function <T>(this: PGlite, fn: (tx: Transaction) => Promise<T>) {
