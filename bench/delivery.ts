@@ -1,15 +1,20 @@
 /**
  * Delivery benchmark: events per second from the status change (the transaction that writes the
- * event) to a 2xx at a local receiver, with p50/p99 end-to-end delay. Runs the real outbox,
- * fan-out and delivery worker in process, over PGlite (default) or PostgreSQL (BENCH_DATABASE_URL).
+ * event) to a 2xx at the merchants' endpoints, with p50/p99 end-to-end delay. Runs the real outbox,
+ * fan-out and delivery worker in process, over PGlite (default) or PostgreSQL (BENCH_DATABASE_URL);
+ * the endpoints are another process (bench/webhook-receiver.mjs), one URL per merchant, the events
+ * spread over BENCH_MERCHANTS merchants (default 4: one merchant may use only a quarter of the
+ * worker's slots, BENCH_MERCHANTS=1 shows that cap).
  *
  *   npm run bench:delivery                      # 2000 events, PGlite
  *   BENCH_EVENTS=5000 BENCH_DATABASE_URL=postgres://... npm run bench:delivery
  *   BENCH_DELIVERY_ONLY=backlog npm run bench:delivery   # write every event first, then time the worker alone
+ * In the suite the backlog is BENCH_BACKLOG_EVENTS (default 10,000) events; a last backlog run
+ * sends everything to one merchant.
  */
+
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
@@ -49,12 +54,15 @@ export async function runDeliveryBench(
     rate?: number;
     /** Write every event first, then start the worker: the worker's drain rate alone (delivery capacity). */
     backlog?: boolean;
+    /** Merchants (clients with their own webhook URL) the events are spread over; default 4. */
+    merchants?: number;
   } = {},
 ): Promise<DeliveryBenchResult> {
   const events = opts.events ?? 2000;
   const producers = opts.producers ?? 8;
   const rate = opts.rate ?? 0;
   const concurrency = opts.concurrency ?? 16;
+  const merchantCount = opts.merchants ?? Number(process.env.BENCH_MERCHANTS ?? 4);
   const config = loadConfig({
     SVC_DATA_DIR: `/tmp/svc-bench-${randomBytes(4).toString('hex')}`,
     SVC_WEBHOOK_CONCURRENCY: String(concurrency),
@@ -82,51 +90,54 @@ export async function runDeliveryBench(
     log: pino({ level: 'silent' }),
   };
 
+  // Wall-clock ms (performance.timeOrigin + now) on both sides: the receiver is another process.
+  const wallNow = () => performance.timeOrigin + performance.now();
   const created = new Map<string, number>();
-  const delays: number[] = [];
-  let firstAt = 0;
-  let lastAt = 0;
+  const arrivals = new Map<string, number>();
   let resolveDone: () => void;
   const done = new Promise<void>((r) => {
     resolveDone = r;
   });
-  const seen = new Set<string>();
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200).end();
-      const id = String(req.headers['x-svc-event-id']);
-      const t0 = created.get(id);
-      if (t0 === undefined || seen.has(id)) return;
-      seen.add(id);
-      const now = performance.now();
-      delays.push(now - t0);
-      lastAt = now;
-      if (seen.size === events) resolveDone();
+  const receiver = fork(fileURLToPath(new URL('./webhook-receiver.mjs', import.meta.url)), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    receiver.once('error', reject);
+    receiver.on('message', (m: { port?: number; arrivals?: [string, number][] }) => {
+      if (m.port) resolve(m.port);
+      for (const [id, at] of m.arrivals ?? []) {
+        if (arrivals.has(id)) continue; // a retry of a delivered event
+        arrivals.set(id, at);
+        if (arrivals.size === events) resolveDone();
+      }
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  const [client] = await deps.db
+  // `merchants` clients, each with its own endpoint: one URL may use only a quarter of the worker's
+  // slots and one client half of them (fairness), so a single merchant cannot show its capacity.
+  const merchants = await deps.db
     .insert(clients)
-    .values({
-      companyName: 'Bench',
-      email: `bench-${newId()}@example.com`,
-      status: 'active',
-      webhookUrl: url,
-      webhookEnabled: true,
-    })
+    .values(
+      Array.from({ length: merchantCount }, (_, n) => ({
+        companyName: `Bench ${n}`,
+        email: `bench-${newId()}@example.com`,
+        status: 'active',
+        webhookUrl: `http://127.0.0.1:${port}/hook/${n}`,
+        webhookEnabled: true,
+      })),
+    )
     .returning({ id: clients.id });
 
   const worker = createWebhookDeliveryWorker(deps);
   if (!opts.backlog) worker.start();
   // One status change: one transaction writes the event and its delivery row.
+  let emitted = 0;
   const emitOne = async () => {
-    const t0 = performance.now();
+    const t0 = wallNow();
     const key = newId();
+    const clientId = merchants[emitted++ % merchants.length]!.id;
     await deps.db.transaction(async (tx) => {
       const e = await emitEvent(tx, {
-        clientId: client!.id,
+        clientId,
         type: 'payment.status_changed',
         data: {
           transaction_id: key,
@@ -153,17 +164,17 @@ export async function runDeliveryBench(
       }),
     );
   }
-  firstAt = performance.now();
+  let firstAt = wallNow();
   if (opts.backlog) {
     await writeClosedLoop();
-    firstAt = performance.now();
+    firstAt = wallNow();
     worker.start();
   } else if (rate > 0) {
     // Open loop at a fixed rate: latency without queueing behind a saturated worker.
     const pending: Promise<void>[] = [];
     for (let i = 0; i < events; i++) {
       const due = firstAt + (i * 1000) / rate;
-      const wait = due - performance.now();
+      const wait = due - wallNow();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       pending.push(emitOne());
     }
@@ -171,12 +182,13 @@ export async function runDeliveryBench(
   } else await writeClosedLoop();
   await done;
   await worker.stop();
-  await new Promise<void>((r) => server.close(() => r()));
+  receiver.disconnect();
   await database.close();
-  delays.sort((a, b) => a - b);
+  const delays = [...arrivals].map(([id, at]) => at - created.get(id)!).sort((a, b) => a - b);
+  const lastAt = Math.max(...arrivals.values());
   return {
     engine: database.engine,
-    mode: `${opts.backlog ? 'backlog drain' : rate > 0 ? `paced at ${rate}/s` : `max rate, ${producers} writers`}, ${config.webhookPerUrlConcurrency ?? Math.ceil(concurrency / 4)} in flight per URL`,
+    mode: `${opts.backlog ? 'backlog drain' : rate > 0 ? `paced at ${rate}/s` : `max rate, ${producers} writers`}, ${merchantCount} merchant endpoint${merchantCount === 1 ? '' : 's'}, ${config.webhookPerUrlConcurrency ?? Math.ceil(concurrency / 4)} in flight per URL`,
     events,
     concurrency,
     eventsPerSecond: Math.round((events / (lastAt - firstAt)) * 1000),
@@ -229,19 +241,23 @@ export async function runDeliveryBenchSuite(): Promise<DeliveryBenchResult[]> {
     });
     // The worker alone on a backlog: what delivery sustains, since the max-rate run above is bound
     // by its own writers (the status changes it makes) as much as by the worker.
-    const drain = await runDeliveryBench({
-      events: Number(process.env.BENCH_EVENTS ?? 2000),
-      concurrency,
-      databaseUrl,
-      backlog: true,
-    });
+    const backlogEvents = Number(process.env.BENCH_BACKLOG_EVENTS ?? 10_000);
+    const drain = await runDeliveryBench({ events: backlogEvents, concurrency, databaseUrl, backlog: true });
     const paced = await runDeliveryBench({
       events: Number(process.env.BENCH_PACED_EVENTS ?? 500),
       rate: Number(process.env.BENCH_RATE ?? Math.max(10, Math.floor(max.eventsPerSecond / 2))),
       concurrency,
       databaseUrl,
     });
-    return [max, drain, paced];
+    // One merchant's endpoint alone: the fairness cap (a quarter of the worker's slots per URL).
+    const oneMerchant = await runDeliveryBench({
+      events: Math.min(backlogEvents, 3000),
+      concurrency,
+      databaseUrl,
+      backlog: true,
+      merchants: 1,
+    });
+    return [max, drain, paced, oneMerchant];
   });
 }
 
