@@ -127,30 +127,36 @@ export async function runDeliveryBench(
     )
     .returning({ id: clients.id });
 
+  // The status changes come from API nodes, not the worker's process: here at least their own pool.
+  const writers = opts.databaseUrl ? await openPostgres(opts.databaseUrl, 10) : database;
   const worker = createWebhookDeliveryWorker(deps);
   if (!opts.backlog) worker.start();
   // One status change: one transaction writes the event and its delivery row.
   let emitted = 0;
   const emitOne = async () => {
-    const t0 = wallNow();
     const key = newId();
     const clientId = merchants[emitted++ % merchants.length]!.id;
-    await deps.db.transaction(async (tx) => {
-      const e = await emitEvent(tx, {
-        clientId,
-        type: 'payment.status_changed',
-        data: {
-          transaction_id: key,
-          previous_payment_status: 'pending',
-          current_payment_status: 'processing',
-          amount: '10.00',
-          currency: 'EUR',
-        },
-        occurredAt: new Date(),
-        dedupKey: `bench:${key}`,
-      });
-      if (e) created.set(e.id, t0);
-    });
+    const id = await writers.db.transaction(
+      async (tx) =>
+        (
+          await emitEvent(tx, {
+            clientId,
+            type: 'payment.status_changed',
+            data: {
+              transaction_id: key,
+              previous_payment_status: 'pending',
+              current_payment_status: 'processing',
+              amount: '10.00',
+              currency: 'EUR',
+            },
+            occurredAt: new Date(),
+            dedupKey: `bench:${key}`,
+          })
+        )?.id,
+    );
+    // The status change happens at the commit: the delay runs from there (a write waiting for a
+    // pooled connection is the bench's own queue, not delivery's).
+    if (id) created.set(id, wallNow());
   };
   // Closed loop, `producers` concurrent writers, as fast as the database takes them.
   async function writeClosedLoop() {
@@ -183,6 +189,7 @@ export async function runDeliveryBench(
   await done;
   await worker.stop();
   receiver.disconnect();
+  if (writers !== database) await writers.close();
   await database.close();
   const delays = [...arrivals].map(([id, at]) => at - created.get(id)!).sort((a, b) => a - b);
   const lastAt = Math.max(...arrivals.values());
