@@ -247,6 +247,7 @@ export async function recordAttempts(db: DbOrTx, records: AttemptRecord[]): Prom
              last_error = r.error, succeeded_at = r.succeeded_at, updated_at = r.now
         from r
        where d.id = r.id and d.lease_token = r.lease_token and d.status in ('pending', 'retrying')
+         and d.id = any(${`{${records.map((x) => x.delivery.id).join(',')}}`}::uuid[])
       returning d.id, d.attempts)
     insert into webhook_delivery_attempts
       (id, delivery_id, client_id, attempt, url, started_at, duration_ms, response_status, response_body, error,

@@ -44,8 +44,10 @@ export const webhookDeliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('webhook_deliveries_due_idx')
-      .on(t.nextAttemptAt)
+    // In the claim's order (next_attempt_at, id): the claim reads its LIMIT rows off the index
+    // instead of every due row, then sorting them (a backlog made each claim O(backlog)).
+    index('webhook_deliveries_due_order_idx')
+      .on(t.nextAttemptAt, t.id)
       .where(sql`${t.status} in ('pending', 'retrying')`),
     index('webhook_deliveries_client_created_idx').on(t.clientId, desc(t.createdAt), desc(t.id)),
     index('webhook_deliveries_event_idx').on(t.eventId),
