@@ -48,6 +48,8 @@ export interface Config {
   providerWebhookSecret: string | null;
   workersEnabled: boolean;
   workerPollMs: number;
+  /** PGlite only (no autovacuum there): seconds between the maintenance worker's ANALYZE runs. */
+  pgliteAnalyzeSeconds: number;
   shutdownTimeoutSeconds: number;
   apiTokenTtlSeconds: number;
   trustProxy: boolean;
@@ -282,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     providerWebhookSecret: r.optional('SVC_PROVIDER_WEBHOOK_SECRET'),
     workersEnabled: r.bool('SVC_WORKERS_ENABLED', true),
     workerPollMs: r.int('SVC_WORKER_POLL_MS', 500, 10, 60000),
+    pgliteAnalyzeSeconds: r.int('SVC_PGLITE_ANALYZE_SECONDS', 300, 5, 86400),
     shutdownTimeoutSeconds: r.int('SVC_SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 600),
     apiTokenTtlSeconds: r.int('SVC_API_TOKEN_TTL_SECONDS', 7 * 86400, 60, 7 * 86400),
     trustProxy: r.bool('SVC_TRUST_PROXY', false),

@@ -26,10 +26,12 @@ import { runTravelRuleWorker } from '../modules/travel-rule/travel-rule.worker';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
+import { createPgliteAnalyzeWorker } from './pglite-analyze';
 import { createWebhookDeliveryWorker } from './webhook-delivery';
 
 export function createWorkers(deps: Deps): Worker[] {
   return [
+    ...(deps.database.engine === 'pglite' ? [createPgliteAnalyzeWorker(deps)] : []),
     createWebhookDeliveryWorker(deps),
     createOpcoActivationWorker(deps),
     // Pending payment links past expires_at become expired (claimed with FOR UPDATE SKIP LOCKED, in batches).
