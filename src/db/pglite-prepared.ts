@@ -57,7 +57,8 @@ export function pglitePreparedQuery(client: PGlite): PgliteQuery {
       name = (async () => {
         literalsExact ??= client
           .query<{ on: boolean }>(`select current_setting('standard_conforming_strings') = 'on' as on`)
-          .then((r) => r.rows[0]?.on === true);
+          .then((r) => r.rows[0]?.on === true)
+          .catch(() => false); // unknown: every statement runs as a plain bound query
         if (!(await literalsExact)) return null;
         try {
           await client.exec(`prepare ${candidate} as ${text}`);
