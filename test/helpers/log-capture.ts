@@ -123,7 +123,11 @@ export function harvestSecrets(app: FastifyInstance): void {
       rememberSecret(request.headers[h], `${source}: ${h}`);
     harvestUrl(request.url, `${source} request`);
     const params = (request.params ?? {}) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(params)) if (/token/i.test(k)) rememberSecret(v, `${source}: :${k}`);
+    // A capability token the service accepted; a refused one grants nothing (the fuzzer sends the
+    // same made-up strings as tokens and as other path segments, which are logged).
+    if (reply.statusCode < 400)
+      for (const [k, v] of Object.entries(params))
+        if (/token/i.test(k)) rememberSecret(v, `${source}: :${k}`);
     if (harvestRequestBodies && request.body && typeof request.body === 'object')
       harvestJson(request.body, `${source} request`);
     const type = String(reply.getHeader('content-type') ?? '');
