@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { createPaylink, createPaymentWorld, type PaymentWorld, setClient } from '../payments/fixtures';
@@ -37,11 +37,13 @@ describe.skipIf(!hasChromium)('hosted checkout at 390 px in Chromium', () => {
     browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await merchant?.close();
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+      merchant: () => merchant?.close(),
+    }),
+  );
 
   // Evaluated in the page (the test project has no DOM types).
   const scrollWidth = (page: Page) => page.evaluate<number>('document.scrollingElement.scrollWidth');

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
 import { createPaylink, createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 
@@ -38,11 +38,13 @@ describe.skipIf(!hasChromium)('hosted checkout in Chromium', () => {
     browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await new Promise((r) => merchant?.close(r));
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+      merchant: () => new Promise((r) => merchant?.close(r)),
+    }),
+  );
 
   async function statusOf(id: string) {
     const r = await ctx.app.inject({ url: `/api/v1/transactions/${id}`, headers: w.caller.headers });

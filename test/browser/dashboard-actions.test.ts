@@ -16,7 +16,7 @@ import { accounts } from '../../src/db/schema/index';
 import { hashPassword } from '../../src/modules/auth/passwords';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { loginOk, registerVerified, uniqueEmail } from '../helpers/auth-flow';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { ensureDashboardBuilt, expectAccessible, screenshots } from '../helpers/dashboard';
 import { freePort } from '../helpers/process';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
@@ -65,11 +65,13 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
     await api('PUT', '/auth/client/settings', { callback_url: 'https://shop.example.com/return' });
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await smtp?.close();
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+      smtp: () => smtp?.close(),
+    }),
+  );
 
   async function api(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, extra = {}) {
     const res = await ctx.app.inject({

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { loginOk, registerVerified } from '../helpers/auth-flow';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { ensureDashboardBuilt, expectAccessible, screenshots } from '../helpers/dashboard';
 import { freePort } from '../helpers/process';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
@@ -33,11 +33,13 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
     browser = await launchChromium();
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await smtp?.close();
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+      smtp: () => smtp?.close(),
+    }),
+  );
 
   const api = async (
     method: 'GET' | 'POST' | 'PUT',

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { registerVerified } from '../helpers/auth-flow';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { ensureDashboardBuilt, expectAccessible } from '../helpers/dashboard';
 import { freePort } from '../helpers/process';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
@@ -32,11 +32,13 @@ describe.skipIf(!hasChromium)('dashboard session', () => {
     browser = await launchChromium();
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await smtp?.close();
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+      smtp: () => smtp?.close(),
+    }),
+  );
 
   it('rotates on expiry, survives a reload, re-logs in over the page, shows API errors, logs out', async () => {
     const owner = await registerVerified(ctx, smtp);

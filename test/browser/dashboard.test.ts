@@ -13,7 +13,7 @@ import { currentTotp } from '../../src/modules/auth/totp';
 import { createWebhookDeliveryWorker } from '../../src/workers/webhook-delivery';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { uniqueEmail } from '../helpers/auth-flow';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import {
   ensureDashboardBuilt,
   expectAccessible,
@@ -46,13 +46,15 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
     browser = await launchChromium();
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await smtp?.close();
-    await merchant?.close();
-    await hooks?.close();
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+      smtp: () => smtp?.close(),
+      merchant: () => merchant?.close(),
+      hooks: () => hooks?.close(),
+    }),
+  );
 
   it('serves the app with long-lived assets, a strict CSP, SPA fallback and a small sign-in bundle', async () => {
     const index = await fetch(`${base}/dashboard/payments?status=success`);
@@ -66,6 +68,8 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
     const js = await fetch(`${base}${asset}`);
     expect(js.status).toBe(200);
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Read to the end: an unread body holds its connection busy, and the app's close waits for it.
+    expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(0);
     expect((await fetch(`${base}/dashboard/assets/..%2f..%2fpackage.json`)).status).toBe(404);
     const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { paths: object };
     expect(Object.keys(doc.paths).filter((p) => p.includes('dashboard'))).toEqual([]);

@@ -6,7 +6,7 @@
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
 
 describe.skipIf(!hasChromium)('API reference pages in Chromium', () => {
@@ -22,10 +22,12 @@ describe.skipIf(!hasChromium)('API reference pages in Chromium', () => {
     browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+    }),
+  );
 
   /** Opens a page and records what the browser refused or failed to load. */
   async function open(url: string): Promise<{ page: Page; problems: string[] }> {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
 import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
 import { api, createRecurring, getRecurring, HOUR, runsOf, settleBank } from '../recurring/fixtures';
@@ -35,11 +35,13 @@ describe.skipIf(!hasChromium)('hosted mandate authorization in Chromium', () => 
     browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await new Promise((r) => merchant?.close(r));
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+      merchant: () => new Promise((r) => merchant?.close(r)),
+    }),
+  );
 
   async function authorizeInBrowser(url: string, bank: string, button: string) {
     const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });

@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { setMainWebhook, signatureMatches } from '../helpers/webhooks';
@@ -49,13 +49,15 @@ describe.skipIf(!hasChromium)('hosted verification page in Chromium', () => {
     browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await dispatcher?.close();
-    await ctx?.close();
-    await rx?.close();
-    await new Promise((r) => merchant?.close(r));
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      dispatcher: () => dispatcher?.close(),
+      ctx: () => ctx?.close(),
+      rx: () => rx?.close(),
+      merchant: () => new Promise((r) => merchant?.close(r)),
+    }),
+  );
 
   it('completes a verification and the client sees the record and the webhook', async () => {
     const link = await createLink(ctx, w, { level: 'enhanced', redirect_url: `${merchantBase}/kyc/return` });

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
 import { createKycWorld, type KycWorld } from '../kyc/fixtures';
 import { api } from '../screening/fixtures';
@@ -36,11 +36,13 @@ describe.skipIf(!hasChromium)('hosted wallet proof page in Chromium', () => {
     browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await new Promise((r) => merchant?.close(r));
-  });
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+      merchant: () => new Promise((r) => merchant?.close(r)),
+    }),
+  );
 
   const create = async (body: Record<string, unknown>) => {
     const res = await api(ctx)('POST', '/screening/wallet-ownership/requests', w.caller.headers, {

@@ -10,7 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createTestApp, type TestContext } from './app';
-import { launchChromium } from './browser';
+import { closeInTurn, launchChromium } from './browser';
 import { freePort } from './process';
 import { type SmtpCapture, startSmtpCapture } from './smtp';
 
@@ -74,10 +74,7 @@ export async function startDashboardService(): Promise<DashboardService> {
     smtp,
     browser,
     base,
-    async close() {
-      await browser.close();
-      await ctx.close();
-      await smtp.close();
-    },
+    close: () =>
+      closeInTurn({ browser: () => browser.close(), app: () => ctx.close(), smtp: () => smtp.close() }),
   };
 }
