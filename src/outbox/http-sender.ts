@@ -4,7 +4,7 @@
  * production the SSRF guard (IP literals checked here, host names checked inside the connect lookup).
  */
 import net from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { ForbiddenTargetError, guardedLookup, hostOf, isForbiddenAddress, parseWebhookUrl } from './ssrf';
 
 export interface SendResult {
@@ -84,7 +84,6 @@ export function createHttpSender(opts: HttpSenderOptions): HttpClient {
     post: (url, headers, body) => client.send('POST', url, headers, body),
     async send(method, url, headers, body) {
       const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
       const u = parseWebhookUrl(url);
       if (!u)
         return {
@@ -104,78 +103,121 @@ export function createHttpSender(opts: HttpSenderOptions): HttpClient {
           durationMs: 0,
           refused: true,
         };
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, opts.timeoutMs);
-      try {
-        const res = await request(u, {
-          method,
-          headers,
-          body: body ?? undefined,
-          dispatcher: agent,
-          signal: controller.signal,
-          headersTimeout: opts.timeoutMs,
-          bodyTimeout: opts.timeoutMs,
-        });
-        // The verdict is the status that arrived within the deadline; the body is read only for
-        // the history, capped, and abandoned when it is too large or too slow.
-        clearTimeout(timer);
-        const snippet = await readCapped(res.body, opts.maxResponseBytes, opts.timeoutMs);
-        return {
-          status: res.statusCode,
-          headers: res.headers,
-          bodySnippet: snippet,
-          error: null,
-          durationMs: elapsed(),
-          refused: false,
-        };
-      } catch (err) {
-        const d = describeError(err, timedOut, opts.timeoutMs);
-        return {
-          status: null,
-          headers: {},
-          bodySnippet: null,
-          error: d.error,
-          durationMs: elapsed(),
-          refused: d.refused,
-        };
-      } finally {
-        clearTimeout(timer);
-      }
+      return dispatchOnce(agent, opts, method, u, headers, body, started);
     },
     close: () => agent.close(),
   };
   return client;
 }
 
-/** Reads at most `max` bytes of a response body within `timeoutMs`; returns the first bytes as text. */
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown },
-  max: number,
-  timeoutMs: number,
-): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const deadline = setTimeout(() => body.destroy(new Error('body read timeout')), timeoutMs);
-  try {
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > max) {
-        const keep = chunk.subarray(0, Math.max(0, chunk.length - (size - max)));
-        if (keep.length) chunks.push(keep);
-        body.destroy();
-        break;
-      }
-      chunks.push(chunk);
+/**
+ * One request through undici's dispatcher API: the status and headers settle the verdict, the body
+ * is kept up to `maxResponseBytes` for the history, and nothing else is built per request (the
+ * `request()` API adds an AbortSignal, a Readable body stream and an async iterator per call, which
+ * were a sixth of the delivery worker's time in the drain profile of issue 12).
+ */
+function dispatchOnce(
+  agent: Agent,
+  opts: HttpSenderOptions,
+  method: 'GET' | 'POST',
+  u: URL,
+  headers: Record<string, string>,
+  body: string | null,
+  started: number,
+): Promise<SendResult> {
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    let timedOut = false;
+    let controller: Dispatcher.DispatchController | null = null;
+    let status: number | null = null;
+    let responseHeaders: SendResult['headers'] = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+
+    const finish = (result: Omit<SendResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve({ ...result, durationMs: Math.round(performance.now() - started) });
+    };
+    const answered = () =>
+      finish({
+        status,
+        headers: responseHeaders,
+        bodySnippet:
+          chunks.length === 0 ? null : Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
+        error: null,
+        refused: false,
+      });
+    // One deadline for connect + headers (the verdict), then a fresh one for the capped body read.
+    let deadline = setTimeout(() => {
+      timedOut = true;
+      controller?.abort(new Error('deadline'));
+      finish({
+        status: null,
+        headers: {},
+        bodySnippet: null,
+        ...describeError(null, true, opts.timeoutMs),
+      });
+    }, opts.timeoutMs);
+
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        // Still queued when the deadline passed: it must not be sent late.
+        if (settled) c.abort(new Error('deadline'));
+      },
+      onResponseStart(c, statusCode, h) {
+        if (settled) return c.abort(new Error('deadline'));
+        status = statusCode;
+        responseHeaders = h as SendResult['headers'];
+        clearTimeout(deadline);
+        deadline = setTimeout(() => {
+          c.abort(new Error('body read timeout'));
+          answered();
+        }, opts.timeoutMs);
+      },
+      onResponseData(c, chunk) {
+        if (settled) return;
+        size += chunk.length;
+        if (size > opts.maxResponseBytes) {
+          const keep = chunk.subarray(0, Math.max(0, chunk.length - (size - opts.maxResponseBytes)));
+          if (keep.length) chunks.push(keep);
+          c.abort(new Error('response body over the cap'));
+          answered();
+          return;
+        }
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        answered();
+      },
+      onResponseError(_c, err) {
+        // A truncated or slow body does not change the verdict once the status is in.
+        if (status !== null) return answered();
+        finish({
+          status: null,
+          headers: {},
+          bodySnippet: null,
+          ...describeError(err, timedOut, opts.timeoutMs),
+        });
+      },
+    };
+    try {
+      agent.dispatch(
+        {
+          origin: u.origin,
+          path: `${u.pathname}${u.search}`,
+          method,
+          headers,
+          body: body ?? undefined,
+          headersTimeout: opts.timeoutMs,
+          bodyTimeout: opts.timeoutMs,
+        },
+        handler,
+      );
+    } catch (err) {
+      handler.onResponseError?.(null as never, err as Error);
     }
-  } catch {
-    // A truncated or slow body does not change the verdict.
-  } finally {
-    clearTimeout(deadline);
-  }
-  if (chunks.length === 0) return null;
-  return Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8');
+  });
 }
