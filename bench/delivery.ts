@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
-import { loadConfig } from '../src/config';
+import { DEFAULT_WEBHOOK_CONCURRENCY, loadConfig } from '../src/config';
 import { openPglite, openPostgres } from '../src/db/client';
 import { clients } from '../src/db/schema/index';
 import type { Deps } from '../src/deps';
@@ -61,7 +61,7 @@ export async function runDeliveryBench(
   const events = opts.events ?? 2000;
   const producers = opts.producers ?? 8;
   const rate = opts.rate ?? 0;
-  const concurrency = opts.concurrency ?? 16;
+  const concurrency = opts.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
   const merchantCount = opts.merchants ?? Number(process.env.BENCH_MERCHANTS ?? 4);
   const config = loadConfig({
     SVC_DATA_DIR: `/tmp/svc-bench-${randomBytes(4).toString('hex')}`,
@@ -231,7 +231,7 @@ async function withBenchDatabase<T>(run: (url: string | null) => Promise<T>): Pr
 /** Maximum throughput with writers, the worker draining a backlog, then latency at a steady rate. */
 export async function runDeliveryBenchSuite(): Promise<DeliveryBenchResult[]> {
   return withBenchDatabase(async (databaseUrl) => {
-    const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+    const concurrency = Number(process.env.BENCH_CONCURRENCY ?? DEFAULT_WEBHOOK_CONCURRENCY);
     if (process.env.BENCH_DELIVERY_ONLY === 'backlog')
       return [
         await runDeliveryBench({

@@ -236,6 +236,8 @@ function checkBillingConfig(config: Config, problems: string[]): void {
 }
 
 export const DEFAULT_WEBHOOK_BACKOFF = [0, 10, 20, 40, 80, 160, 320, 640];
+/** Delivery is bound by receivers' latency, not CPU: 16 slots drained a backlog at half the rate of 64. */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 64;
 
 export function loadConfig(env: Env = process.env): Config {
   const r = new Reader(env);
@@ -261,7 +263,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxOpcoActivationSeconds: r.int('SVC_SANDBOX_OPCO_ACTIVATION_SECONDS', 10, 0, 86400 * 30),
     webhookBackoffSeconds: r.seconds('SVC_WEBHOOK_BACKOFF_SECONDS', DEFAULT_WEBHOOK_BACKOFF),
     webhookTimeoutMs: r.int('SVC_WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
-    webhookConcurrency: r.int('SVC_WEBHOOK_CONCURRENCY', 16, 1, 1000),
+    webhookConcurrency: r.int('SVC_WEBHOOK_CONCURRENCY', DEFAULT_WEBHOOK_CONCURRENCY, 1, 1000),
     webhookPerUrlConcurrency: r.raw('SVC_WEBHOOK_PER_URL_CONCURRENCY')
       ? r.int('SVC_WEBHOOK_PER_URL_CONCURRENCY', 4, 1, 1000)
       : null,
