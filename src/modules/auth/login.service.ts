@@ -3,8 +3,8 @@
  * when MFA applies, opens an `otp_pending` challenge (5 minutes, 5 attempts) completed at
  * /auth/login/verify-otp (see login-challenge.service.ts).
  */
-import { eq, sql } from 'drizzle-orm';
-import { accounts, clients, loginChallenges } from '../../db/schema/index';
+import { eq } from 'drizzle-orm';
+import { loginChallenges } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { keyedHash } from '../../shared/crypto';
@@ -16,7 +16,6 @@ import { sendAuthMail } from './auth-mail';
 import {
   activeLockOf,
   clearThrottle,
-  findThrottles,
   LOGIN_EMAIL_RULE,
   LOGIN_IP_RULE,
   lockedError,
@@ -24,6 +23,7 @@ import {
   loginIpKey,
   recordFailure,
 } from './auth-throttle';
+import { type AccountWithClient, findAccountForLogin, findLoginThrottles } from './login.statements';
 import { acquireLoginSlots, releaseLoginSlots } from './login-inflight';
 import { effectiveMfa, type MfaMethod } from './mfa-policy';
 import { verifyPassword } from './passwords';
@@ -58,7 +58,7 @@ export async function login(
   const ipKey = loginIpKey(ip);
   const now = deps.clock.now();
   // Lockout first: a locked email or IP is refused before the account read and before argon2.
-  const throttles = await findThrottles(deps.db, [emailKey, ipKey]);
+  const throttles = await findLoginThrottles(deps.database, [emailKey, ipKey]);
   const lock = activeLockOf(throttles, now);
   if (lock) {
     const limit = lock.key === ipKey ? LOGIN_IP_RULE.limit : LOGIN_EMAIL_RULE.limit;
@@ -74,13 +74,9 @@ export async function login(
     const limit = full === ipKey ? LOGIN_IP_RULE.limit : LOGIN_EMAIL_RULE.limit;
     throw lockedError({ key: full, lockedUntil: addSeconds(now, 1) }, now, limit, M.tooManyAttempts);
   }
-  let row: { account: typeof accounts.$inferSelect; client: typeof clients.$inferSelect } | undefined;
+  let row: AccountWithClient | undefined;
   try {
-    [row] = await deps.db
-      .select({ account: accounts, client: clients })
-      .from(accounts)
-      .innerJoin(clients, eq(clients.id, accounts.clientId))
-      .where(eq(sql`lower(${accounts.email})`, email));
+    row = await findAccountForLogin(deps.database, email);
     // Unknown emails cost the same argon2 verification as known ones.
     const ok = await verifyPassword(row?.account.passwordHash, input.password);
     if (!row || !ok) {

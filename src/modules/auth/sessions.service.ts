@@ -118,7 +118,10 @@ export async function startSession(
   ];
   const [access] = await Promise.all([
     signAccess(deps, account, sessionId, now),
-    db.execute(toSql(START_SESSION, params)),
+    // Outside a transaction (a password login) it runs as a named prepared statement.
+    db === deps.db
+      ? deps.database.query('start_session', START_SESSION, params)
+      : db.execute(toSql(START_SESSION, params)),
   ]);
   return {
     access_token: access.token,
