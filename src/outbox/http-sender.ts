@@ -127,7 +127,6 @@ function dispatchOnce(
 ): Promise<SendResult> {
   return new Promise<SendResult>((resolve) => {
     let settled = false;
-    let timedOut = false;
     let controller: Dispatcher.DispatchController | null = null;
     let status: number | null = null;
     let responseHeaders: SendResult['headers'] = {};
@@ -149,16 +148,18 @@ function dispatchOnce(
         error: null,
         refused: false,
       });
-    // One deadline for connect + headers (the verdict), then a fresh one for the capped body read.
-    let deadline = setTimeout(() => {
-      timedOut = true;
-      controller?.abort(new Error('deadline'));
+    const failed = (err: unknown, timedOut: boolean) =>
       finish({
         status: null,
         headers: {},
         bodySnippet: null,
-        ...describeError(null, true, opts.timeoutMs),
+        ...describeError(err, timedOut, opts.timeoutMs),
       });
+    // One deadline for connect + headers (the verdict), then a fresh one for the capped body read.
+    // Settled before the abort, whose error (reported synchronously) then changes nothing.
+    let deadline = setTimeout(() => {
+      failed(null, true);
+      controller?.abort(new Error('deadline'));
     }, opts.timeoutMs);
 
     const handler: Dispatcher.DispatchHandler = {
@@ -195,12 +196,7 @@ function dispatchOnce(
       onResponseError(_c, err) {
         // A truncated or slow body does not change the verdict once the status is in.
         if (status !== null) return answered();
-        finish({
-          status: null,
-          headers: {},
-          bodySnippet: null,
-          ...describeError(err, timedOut, opts.timeoutMs),
-        });
+        failed(err, false);
       },
     };
     try {
