@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 // Database tests run on PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
-// Files named *.unit.test.ts touch no database and run once.
+// Files named *.unit.test.ts touch no database and run once. The Chromium tests of the HTML pages
+// (test/browser, *.browser.test.ts) also run once, on PGlite: the engine of `npm start`, where
+// merchants try the pages first, and the one whose single connection serializes a page's parallel
+// requests. The API paths those pages call run on both engines in their own files.
+const runOnce = ['test/**/*.unit.test.ts', 'test/browser/**', 'test/**/*.browser.test.ts'];
 const postgres = process.env.TEST_DATABASE_URL
   ? [
       {
@@ -10,7 +14,7 @@ const postgres = process.env.TEST_DATABASE_URL
           name: 'postgres',
           env: { TEST_ENGINE: 'postgres' },
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.unit.test.ts'],
+          exclude: runOnce,
         },
       },
     ]

@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { findLeaks, resetLogCapture } from './log-capture';
 import { resetStatusRecorder, undocumentedStatuses } from './status-recorder';
 
-// Files share a worker's modules (isolate: false in vitest.config.ts): start each one empty.
+// Start each file empty (also when files share a worker's modules, as with isolate: false).
 beforeAll(() => {
   resetLogCapture();
   resetStatusRecorder();
