@@ -395,7 +395,7 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
     await context.close();
   }, 120_000);
 
-  it('the payments list shows its first row under 300 ms after the list API answers', async () => {
+  it('the payments list shows its first row under 300 ms after the list API answers (median of 3 rounds)', async () => {
     const n = 60;
     await ctx.db.execute(sql`
       insert into transactions (id, client_id, project_id, user_id, amount, currency, status, provider_status,
@@ -406,13 +406,20 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
              now() - g * interval '1 second', now() - g * interval '1 second'
         from generate_series(1, ${n}) as g`);
     const { page, context } = await signedIn(owner.email, owner.password, '/payments', 'Payments');
-    const timings = await firstRowTimings(page, base);
-    expect(timings.length).toBeGreaterThanOrEqual(4);
+    // Three rounds, and each action's median must be under 300 ms: a single sample can catch a GC
+    // pause or a descheduled Chromium on a loaded CI machine, a slow render shows in every round.
+    const rounds = 3;
+    const timings = await firstRowTimings(page, base, rounds);
+    expect(timings.length).toBe(4 * rounds);
     console.log(
       'first row after the list response (ms):',
       timings.map((t) => `${t.label} ${t.ms.toFixed(0)}`).join(', '),
     );
-    for (const t of timings) expect(t.ms, t.label).toBeLessThan(300);
+    for (const label of new Set(timings.map((t) => t.label))) {
+      const ms = timings.filter((t) => t.label === label).map((t) => t.ms);
+      const median = ms.sort((a, b) => a - b)[Math.floor(ms.length / 2)]!;
+      expect(median, `${label}: ${ms.map((m) => m.toFixed(0)).join(', ')} ms`).toBeLessThan(300);
+    }
     await context.close();
   }, 120_000);
 });
