@@ -80,7 +80,8 @@ export async function firstRowTimings(page: Page, base: string, rounds = 1): Pro
   return out;
 }
 
-const pct = (xs: number[], p: number) => {
+/** The p-th percentile of `xs` (nearest rank; the middle value of three for p = 50). */
+export const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
