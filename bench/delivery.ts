@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { DEFAULT_WEBHOOK_CONCURRENCY, loadConfig } from '../src/config';
 import { openPglite, openPostgres } from '../src/db/client';
 import { clients } from '../src/db/schema/index';
@@ -79,6 +80,8 @@ export async function runDeliveryBench(
     'bench-jwt-secret-long-enough-0123456789abcdef',
     randomBytes(32).toString('base64'),
   );
+  const metrics = new Registry();
+  const log = pino({ level: 'silent' });
   const deps: Deps = {
     config,
     database,
@@ -86,8 +89,9 @@ export async function runDeliveryBench(
     clock: systemClock,
     secrets,
     mailer: { send: async () => {} },
-    providers: createProviders(config, secrets),
-    log: pino({ level: 'silent' }),
+    providers: createProviders(config, secrets, { metrics, log }),
+    log,
+    metrics,
   };
 
   // Wall-clock ms (performance.timeOrigin + now) on both sides: the receiver is another process.

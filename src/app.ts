@@ -47,7 +47,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await app.register(requestIdPlugin);
   await app.register(requestContextPlugin);
   await app.register(inflightPlugin);
-  await app.register(metricsPlugin);
+  await app.register(metricsPlugin, { registry: deps.metrics });
   await app.register(openapiPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(authPlugin, { deps });
   await app.register(activityDenialsPlugin, { deps });

@@ -3,6 +3,7 @@
  * start (or per test) and pass it down.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { BankProvider } from './providers/bank/port';
@@ -40,4 +41,6 @@ export interface Deps {
   mailer: Mailer;
   providers: Providers;
   log: FastifyBaseLogger;
+  /** The Prometheus registry `/metrics` serves; vendor clients and workers add their metrics to it. */
+  metrics: Registry;
 }

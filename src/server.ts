@@ -1,5 +1,6 @@
 /** Entry point: config -> secrets -> database (migrated) -> app -> workers; graceful shutdown on signals. */
 import path from 'node:path';
+import { Registry } from 'prom-client';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -33,6 +34,7 @@ async function main() {
   const mailer = config.smtpUrl
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
     : createLocalMailer(path.join(config.dataDir, 'mail'), config.mailFrom, log);
+  const metrics = new Registry();
   const deps: Deps = {
     config,
     database,
@@ -40,8 +42,9 @@ async function main() {
     clock: systemClock,
     secrets,
     mailer,
-    providers: createProviders(config, secrets),
+    providers: createProviders(config, secrets, { metrics, log }),
     log,
+    metrics,
   };
   await runStartupTasks(deps);
 

@@ -2,9 +2,11 @@
  * The real app over a throwaway in-memory database, never listening: for commands that read what
  * the app declares (the permission table, the OpenAPI document for the SDK).
  */
+
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { type BuildOptions, buildApp } from '../app';
 import { loadConfig } from '../config';
 import { openPglite } from '../db/client';
@@ -22,6 +24,8 @@ export async function withOfflineApp<T>(
   const config = loadConfig({ LOG_LEVEL: 'silent', SVC_WORKERS_ENABLED: 'false', ...env });
   const database = await openPglite({ dataDir: null });
   const secrets = deriveSecrets(randomBytes(32).toString('hex'), randomBytes(32).toString('base64'));
+  const metrics = new Registry();
+  const log = pino({ level: 'silent' });
   const deps: Deps = {
     config,
     database,
@@ -29,8 +33,9 @@ export async function withOfflineApp<T>(
     clock: systemClock,
     secrets,
     mailer: { send: async () => {} },
-    providers: createProviders(config, secrets),
-    log: pino({ level: 'silent' }),
+    providers: createProviders(config, secrets, { metrics, log }),
+    log,
+    metrics,
   };
   const app = await buildApp(deps, build);
   try {

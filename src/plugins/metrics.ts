@@ -1,7 +1,7 @@
 /** Prometheus metrics at /metrics: request counts and latency histograms by route and status. */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, type Registry } from 'prom-client';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,9 +10,9 @@ declare module 'fastify' {
 }
 
 export const metricsPlugin = fp(
-  async (app: FastifyInstance) => {
-    const registry = new Registry();
-    collectDefaultMetrics({ register: registry });
+  async (app: FastifyInstance, opts: { registry: Registry }) => {
+    const registry = opts.registry;
+    if (!registry.getSingleMetric('process_cpu_seconds_total')) collectDefaultMetrics({ register: registry });
     const labelNames = ['method', 'route', 'status_code'] as const;
     const requests = new Counter({
       name: 'http_requests_total',

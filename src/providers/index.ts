@@ -1,4 +1,6 @@
 /** Chooses each external party's adapter: the sandbox simulators on sandbox deployments, real adapters in production. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { Providers } from '../deps';
 import type { Secrets } from '../shared/crypto';
@@ -14,7 +16,13 @@ import { UnconfiguredTravelRuleNetwork } from './travel-rule/unconfigured';
 import { SandboxVerificationProvider } from './verification/simulator';
 import { UnconfiguredVerificationProvider } from './verification/unconfigured';
 
-export function createProviders(config: Config, secrets: Secrets): Providers {
+/** What real adapters need from the running service: where their metrics go, and the log. */
+export interface ProviderRuntime {
+  metrics: Registry;
+  log: FastifyBaseLogger;
+}
+
+export function createProviders(config: Config, secrets: Secrets, _runtime: ProviderRuntime): Providers {
   return {
     bank:
       config.environment === 'sandbox'

@@ -2,8 +2,10 @@
  * Builds the real app over an isolated test database, with a manual clock and an in-memory
  * mailer by default. Call `inject` for most tests; `listen()` gives a real port when needed.
  */
+
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { Registry } from 'prom-client';
 import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import type { Database } from '../../src/db/client';
@@ -93,6 +95,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
   const mailer = opts.mailer ?? new MemoryMailer();
   // The service's own logger options, captured in memory: the setup file scans it for secrets.
   const log = captureLogger(opts.logLevel ?? 'trace');
+  const metrics = new Registry();
   const deps: Deps = {
     config,
     database,
@@ -100,8 +103,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
     clock,
     secrets,
     mailer,
-    providers: { ...createProviders(config, secrets), ...opts.providers } as Providers,
+    providers: { ...createProviders(config, secrets, { metrics, log }), ...opts.providers } as Providers,
     log,
+    metrics,
   };
   const app = await buildApp(deps, {
     instrument: (a) => {

@@ -2,7 +2,9 @@
  * `svc admin ...`: the staff actions from the command line. Each command calls the same service
  * function as its admin API route, and prints the result as JSON.
  */
+
 import { parseArgs } from 'node:util';
+import { Registry } from 'prom-client';
 import type { CliCommand, CliContext } from '../../cli/commands';
 import { createProviders } from '../../providers/index';
 import { FEATURES, type Feature } from '../features/features';
@@ -49,7 +51,8 @@ function featureArg(
 }
 
 function deps(ctx: CliContext) {
-  return { ...ctx, providers: createProviders(ctx.config, ctx.secrets) };
+  const metrics = new Registry();
+  return { ...ctx, providers: createProviders(ctx.config, ctx.secrets, { metrics, log: ctx.log }), metrics };
 }
 
 const print = (ctx: CliContext, value: unknown) => ctx.out(JSON.stringify(value, null, 2));

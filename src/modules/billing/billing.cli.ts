@@ -2,8 +2,10 @@
  * `svc admin invoice create|finalize|mark-paid|void`: the staff invoice actions from the command line,
  * calling the same service functions as the admin API and printing the invoice as JSON.
  */
+
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Registry } from 'prom-client';
 import { Value } from 'typebox/value';
 import type { CliCommand, CliContext } from '../../cli/commands';
 import type { Deps } from '../../deps';
@@ -27,10 +29,16 @@ function uuidArg(value: string | undefined, what: string): string {
 
 /** The service's dependencies for a command (the mailer is built like the server's; the workers send mail). */
 function cliDeps(ctx: CliContext): Deps {
+  const metrics = new Registry();
   const mailer = ctx.config.smtpUrl
     ? createSmtpMailer(ctx.config.smtpUrl, ctx.config.mailFrom)
     : createLocalMailer(path.join(ctx.config.dataDir, 'mail'), ctx.config.mailFrom, ctx.log);
-  return { ...ctx, mailer, providers: createProviders(ctx.config, ctx.secrets) };
+  return {
+    ...ctx,
+    mailer,
+    providers: createProviders(ctx.config, ctx.secrets, { metrics, log: ctx.log }),
+    metrics,
+  };
 }
 
 const print = (ctx: CliContext, value: unknown) => ctx.out(JSON.stringify(value, null, 2));
