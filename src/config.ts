@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { readTokenioConfig, type TokenioConfig } from './providers/bank/tokenio/config';
 import { isUuid } from './shared/ids';
 
 export type Environment = 'sandbox' | 'production';
@@ -125,6 +126,10 @@ export interface Config {
   recurringMaxAttempts: number;
   /** Sandbox bank: mandate-payment settlement delay. */
   sandboxBankSettleSeconds: number;
+  /** Payment network: `simulator` (sandbox default), `tokenio`, or `none` (production default: creation answers 503). */
+  bankProvider: 'simulator' | 'tokenio' | 'none';
+  /** Token.io settings (SVC_TOKENIO_*), set when bankProvider is `tokenio`. */
+  tokenio: TokenioConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -136,7 +141,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-class Reader {
+export class Reader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
 
@@ -352,7 +357,16 @@ export function loadConfig(env: Env = process.env): Config {
     recurringRetryHours: r.hours('SVC_RECURRING_RETRY_HOURS', [24, 72]),
     recurringMaxAttempts: r.int('SVC_RECURRING_MAX_ATTEMPTS', 10, 1, 100),
     sandboxBankSettleSeconds: r.int('SVC_SANDBOX_BANK_SETTLE_SECONDS', 2, 0, 86400),
+    bankProvider: r.oneOf(
+      'SVC_BANK_PROVIDER',
+      ['simulator', 'tokenio', 'none'] as const,
+      environment === 'sandbox' ? 'simulator' : 'none',
+    ),
+    tokenio: null,
   };
+  if (config.bankProvider === 'tokenio') config.tokenio = readTokenioConfig(r);
+  if (config.bankProvider === 'simulator' && environment === 'production')
+    r.problems.push('SVC_BANK_PROVIDER=simulator is for sandbox deployments (production: tokenio or none)');
 
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {
     r.problems.push('SVC_BOOTSTRAP_STAFF_EMAIL and SVC_BOOTSTRAP_STAFF_PASSWORD must be set together');

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
+import { tokenioWebhookRoutes } from '../providers/bank/tokenio/webhook.routes';
 import { activityRoutes } from './activity/activity.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { billingRoutes } from './billing/billing.routes';
@@ -82,6 +83,7 @@ export const apiModules: ModulePlugin[] = [
   adminRoutes,
   paymentsRoutes,
   bankNotificationRoutes,
+  tokenioWebhookRoutes,
   webhooksRoutes,
   webhookListenRoutes,
   workflowsRoutes,

@@ -24,13 +24,17 @@ import { runScreeningWorker } from '../modules/screening/screening.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
 import { runTravelRuleWorker } from '../modules/travel-rule/travel-rule.worker';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
+import { createTokenioWorker } from '../providers/bank/tokenio/worker';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
 import { createPgliteAnalyzeWorker } from './pglite-analyze';
 import { createWebhookDeliveryWorker } from './webhook-delivery';
 
 export function createWorkers(deps: Deps): Worker[] {
+  const tokenio = createTokenioWorker(deps);
   return [
+    // Token.io (SVC_BANK_PROVIDER=tokenio): payment reconciliation, Sub-TPP reviews, pending VRP consents.
+    ...(tokenio ? [tokenio] : []),
     ...(deps.database.engine === 'pglite' ? [createPgliteAnalyzeWorker(deps)] : []),
     createWebhookDeliveryWorker(deps),
     createOpcoActivationWorker(deps),

@@ -6,8 +6,8 @@
 import type { Deps } from '../../deps';
 import type { SubTppApplication, SubTppDecision } from '../../providers/subtpp/port';
 import { addSeconds } from '../../shared/clock';
-import { AppError, badRequest, notFound } from '../../shared/errors';
-import { M } from '../../shared/messages';
+import { AppError, badRequest, conflict, notFound } from '../../shared/errors';
+import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { canApply, type OpcoStatus, type OpcoTransition } from './opcos.machine';
 import { claimDueActivations, findOpcoById, listAllOpcos, type OpcoRow } from './opcos.repo';
@@ -19,7 +19,7 @@ type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
 /** How long a claimed activation stays hidden from other workers before it is retried. */
 export const ACTIVATION_LEASE_SECONDS = 60;
 
-function applicationOf(o: OpcoRow): SubTppApplication {
+export function applicationOf(o: OpcoRow): SubTppApplication {
   return {
     opcoId: o.id,
     clientId: o.clientId,
@@ -29,6 +29,11 @@ function applicationOf(o: OpcoRow): SubTppApplication {
     registrationNumber: o.registrationNumber,
     mcc: o.mcc,
     parentSubTppId: o.parentSubTppId,
+    legalEntityName: o.legalEntityName,
+    primaryUseCase: o.primaryUseCase,
+    settlementIban: o.settlementIban,
+    settlementBic: o.settlementBic,
+    registrationId: o.subTppRegistrationId,
   };
 }
 
@@ -37,7 +42,7 @@ async function askNetwork(deps: D, o: OpcoRow): Promise<SubTppDecision> {
     return await deps.providers.subTpp.decide(applicationOf(o));
   } catch (err) {
     deps.log.warn({ err, opcoId: o.id }, 'Sub-TPP network call failed');
-    throw new AppError(503, 'The payment network is unavailable, please retry later');
+    throw new AppError(503, PM.paymentNetworkUnavailable);
   }
 }
 
@@ -61,12 +66,17 @@ export async function approveOpco(deps: D, opcoId: string, reason: string | null
   if (canApply('staff_approve_review', status)) {
     const now = deps.clock.now();
     const sandbox = deps.config.environment === 'sandbox';
+    // A network that reviews applications itself (Token.io): the registration is owed from this commit
+    // on (network_check_at), and the opco network worker submits it and follows the review.
+    const reviews = deps.providers.subTpp.register !== undefined;
     const row = await deps.db.transaction((tx) =>
       applyOpcoTransition(tx, o, 'staff_approve_review', {
         now,
         reason,
         changes: {
-          activationDueAt: sandbox ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null,
+          activationDueAt:
+            sandbox && !reviews ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null,
+          networkCheckAt: reviews ? now : null,
         },
       }),
     );
@@ -74,6 +84,7 @@ export async function approveOpco(deps: D, opcoId: string, reason: string | null
   }
   if (!canApply('staff_activate', status)) throw refused('approved', status);
   const decision = await askNetwork(deps, o);
+  if (decision.outcome === 'pending') throw conflict(STILL_UNDER_REVIEW);
   if (decision.outcome === 'rejected') {
     throw badRequest(`The payment network refused the Sub-TPP: ${decision.reason}`);
   }
@@ -102,7 +113,10 @@ export async function deactivateOpco(deps: D, opcoId: string, reason: string | n
   return toOpcoView(row);
 }
 
-async function activate(
+/** Staff approve of an opco the network still reviews: only the network can activate it. */
+export const STILL_UNDER_REVIEW = 'The payment network is still reviewing this Sub-TPP';
+
+export async function activate(
   deps: D,
   o: OpcoRow,
   transition: Extract<OpcoTransition, 'staff_activate' | 'network_activate'>,
@@ -138,6 +152,7 @@ export async function activateDueOpcos(deps: D, batchSize = 20): Promise<number>
       continue;
     }
     try {
+      if (decision.outcome === 'pending') continue;
       if (decision.outcome === 'approved') {
         await activate(deps, o, 'network_activate', decision.subTppId, null);
       } else {
