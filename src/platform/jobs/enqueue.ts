@@ -1,6 +1,6 @@
 /** Writes a job in the caller's transaction, so the work exists exactly when the change commits. */
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Clock } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import { DEFAULT_MAX_ATTEMPTS, type JobDefinition } from './define';
@@ -29,5 +29,5 @@ export async function enqueueJob<P extends Record<string, unknown>>(
             ${job.runAt ?? now}, ${now}, ${now})
     on conflict (kind, dedupe_key) where dedupe_key is not null do nothing
     returning id`);
-  return (result as unknown as { rows: unknown[] }).rows.length > 0;
+  return rowsOf(result).length > 0;
 }

@@ -6,6 +6,7 @@
  * (id, attempts), so a runner whose lease lapsed cannot overwrite the run that re-claimed the job.
  */
 import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { loopWorker, type Worker } from '../../workers/loop';
@@ -26,8 +27,6 @@ interface ClaimedJob {
   attempts: number;
   max_attempts: number;
 }
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** Claims up to `limit` due jobs: attempts + 1, status running, run_at = lease end. */
 export async function claimDueJobs(deps: Pick<Deps, 'db' | 'clock'>, limit: number, leaseSeconds: number) {
