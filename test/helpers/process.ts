@@ -1,9 +1,11 @@
 /**
- * Runs the real service as a child process: one node process (`node --import tsx src/server.ts`),
- * so a signal hits the server itself and not a wrapper. `isolatedServiceEnv` gives it its own
+ * Runs the real service as a child process: one node process running the compiled server
+ * (`node dist/server.js`, built once per run when src/ changed: the build script checks its input
+ * hash and serializes concurrent builds), so a signal hits the server itself and not a wrapper, and
+ * no process pays for compiling TypeScript at start. `isolatedServiceEnv` gives it its own
  * temp PGlite directory, or a fresh PostgreSQL database on the postgres engine.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -57,8 +59,21 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let built: Promise<void> | undefined;
+
+/** Compiles src/ to dist/ when it changed since the last build (once per test worker). */
+export function ensureBuilt(): Promise<void> {
+  built ??= new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT }, (err, _out, stderr) =>
+      err ? reject(new Error(`build failed: ${stderr}`)) : resolve(),
+    ),
+  );
+  return built;
+}
+
 export interface StartOptions {
-  /** The command line (default: one node process running src/server.ts through tsx). */
+  /** The command line (default: one node process running the compiled dist/server.js). */
   command?: [string, ...string[]];
   /** How long to wait for /readyz (default 60 s; `npm start` may build first). */
   readyTimeoutMs?: number;
@@ -74,10 +89,10 @@ export async function startService(
   opts: StartOptions = {},
 ): Promise<ServiceProcess> {
   const p = port ?? (await freePort());
-  const root = path.resolve(import.meta.dirname, '../..');
-  const [cmd, ...args] = opts.command ?? [process.execPath, '--import', 'tsx', 'src/server.ts'];
+  if (!opts.command) await ensureBuilt();
+  const [cmd, ...args] = opts.command ?? [process.execPath, '--enable-source-maps', 'dist/server.js'];
   const child = spawn(cmd, args, {
-    cwd: root,
+    cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
@@ -129,7 +144,7 @@ export interface CapturedProcess {
  */
 export function spawnCaptured(cmd: string, args: string[], env: Record<string, string>): CapturedProcess {
   const child = spawn(cmd, args, {
-    cwd: path.resolve(import.meta.dirname, '../..'),
+    cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,5 @@
 /**
- * Recurring payments across real service processes (`node src/server.ts`, test/helpers/process.ts):
+ * Recurring payments across real service processes (`node dist/server.js`, test/helpers/process.ts):
  * - a crash: the service is killed with SIGKILL once with every run scheduled and none attempted,
  *   and again while its worker is attempting them, then restarted on the same data. Every run is
  *   attempted once and succeeds: none lost, none doubled (one attempt, one platform transaction and
