@@ -4,11 +4,13 @@
  * The network is asked outside any transaction; the result is applied with compare-and-set.
  */
 import type { Deps } from '../../deps';
+import { enqueueJob } from '../../platform/jobs/index';
 import type { SubTppApplication, SubTppDecision } from '../../providers/subtpp/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors';
 import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { registerSubTppJob } from './opco-network.service';
 import { canApply, type OpcoStatus, type OpcoTransition } from './opcos.machine';
 import { claimDueActivations, findOpcoById, listAllOpcos, type OpcoRow } from './opcos.repo';
 import { applyOpcoTransition } from './opcos.transitions';
@@ -66,20 +68,26 @@ export async function approveOpco(deps: D, opcoId: string, reason: string | null
   if (canApply('staff_approve_review', status)) {
     const now = deps.clock.now();
     const sandbox = deps.config.environment === 'sandbox';
-    // A network that reviews applications itself (Token.io): the registration is owed from this commit
-    // on (network_check_at), and the opco network worker submits it and follows the review.
+    // A network that reviews applications itself (Token.io): the registration is owed from this
+    // commit on (a job), and the opco network worker follows the review.
     const reviews = deps.providers.subTpp.register !== undefined;
-    const row = await deps.db.transaction((tx) =>
-      applyOpcoTransition(tx, o, 'staff_approve_review', {
+    const row = await deps.db.transaction(async (tx) => {
+      const moved = await applyOpcoTransition(tx, o, 'staff_approve_review', {
         now,
         reason,
         changes: {
           activationDueAt:
             sandbox && !reviews ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null,
-          networkCheckAt: reviews ? now : null,
         },
-      }),
-    );
+      });
+      if (reviews)
+        await enqueueJob(tx, deps.clock, registerSubTppJob, {
+          payload: { opcoId: o.id },
+          dedupeKey: o.id,
+          clientId: o.clientId,
+        });
+      return moved;
+    });
     return toOpcoView(row);
   }
   if (!canApply('staff_activate', status)) throw refused('approved', status);
