@@ -11,10 +11,8 @@ import type { Deps } from '../../deps';
 import { defineJob, PermanentJobError } from '../../platform/jobs/index';
 import type { SubTppDecision } from '../../providers/subtpp/port';
 import { addSeconds } from '../../shared/clock';
-import { AppError } from '../../shared/errors';
-import { activate, applicationOf } from './opco-review.service';
+import { applicationOf, applyNetworkDecision } from './opco-review.service';
 import { claimDueActivations } from './opcos.repo';
-import { applyOpcoTransition } from './opcos.transitions';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
 
@@ -60,21 +58,7 @@ export async function followNetworkReviews(deps: D, batch = 20): Promise<number>
       );
       continue;
     }
-    try {
-      if (decision.outcome === 'approved')
-        await activate(deps, o, 'network_activate', decision.subTppId, null);
-      else if (decision.outcome === 'rejected')
-        await deps.db.transaction((tx) =>
-          applyOpcoTransition(tx, o, 'network_reject', {
-            now: deps.clock.now(),
-            reason: decision.reason,
-            changes: { networkCheckAt: null },
-          }),
-        );
-    } catch (err) {
-      // Staff moved it meanwhile (compare-and-set lost): nothing to do.
-      if (!(err instanceof AppError && err.statusCode === 409)) throw err;
-    }
+    await applyNetworkDecision(deps, o, decision);
   }
   return claimed.length;
 }

@@ -124,7 +124,7 @@ export async function deactivateOpco(deps: D, opcoId: string, reason: string | n
 /** Staff approve of an opco the network still reviews: only the network can activate it. */
 export const STILL_UNDER_REVIEW = 'The payment network is still reviewing this Sub-TPP';
 
-export async function activate(
+async function activate(
   deps: D,
   o: OpcoRow,
   transition: Extract<OpcoTransition, 'staff_activate' | 'network_activate'>,
@@ -159,26 +159,29 @@ export async function activateDueOpcos(deps: D, batchSize = 20): Promise<number>
       deps.log.warn({ err, opcoId: o.id }, 'Sub-TPP network call failed; will retry');
       continue;
     }
-    try {
-      if (decision.outcome === 'pending') continue;
-      if (decision.outcome === 'approved') {
-        await activate(deps, o, 'network_activate', decision.subTppId, null);
-      } else {
-        await deps.db.transaction((tx) =>
-          applyOpcoTransition(tx, o, 'network_reject', {
-            now: deps.clock.now(),
-            reason: decision.reason,
-            changes: { activationDueAt: null },
-          }),
-        );
-      }
-    } catch (err) {
-      // Staff moved it meanwhile (compare-and-set lost): nothing to do.
-      if (err instanceof AppError && err.statusCode === 409) continue;
-      throw err;
-    }
+    await applyNetworkDecision(deps, o, decision);
   }
   return claimed.length;
+}
+
+/**
+ * The network's decision on an awaiting_approval opco: activated with its Sub-TPP id, or rejected
+ * with the reason; pending changes nothing. Staff moving it meanwhile (compare-and-set lost) wins.
+ */
+export async function applyNetworkDecision(deps: D, o: OpcoRow, decision: SubTppDecision): Promise<void> {
+  try {
+    if (decision.outcome === 'approved') await activate(deps, o, 'network_activate', decision.subTppId, null);
+    else if (decision.outcome === 'rejected')
+      await deps.db.transaction((tx) =>
+        applyOpcoTransition(tx, o, 'network_reject', {
+          now: deps.clock.now(),
+          reason: decision.reason,
+          changes: { activationDueAt: null, networkCheckAt: null },
+        }),
+      );
+  } catch (err) {
+    if (!(err instanceof AppError && err.statusCode === 409)) throw err;
+  }
 }
 
 /** Staff list over every client (e.g. the review queue). */
