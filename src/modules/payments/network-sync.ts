@@ -6,15 +6,26 @@
  * transactions; the moves are compare-and-set, so several nodes may do this at once.
  */
 import { eq, sql } from 'drizzle-orm';
-import { type DbOrTx, rowsOf } from '../../db/client';
+import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
 import { mapRow } from '../../db/hot';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { BankSession } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
-import { isTerminal, normalizeProviderStatus, type TransactionStatus } from './payments.machine';
-import type { TransactionRow } from './payments.repo';
-import { type Actor, AUTOMATIC, applyProviderStatus } from './status.service';
+import {
+  isTerminal,
+  normalizeProviderStatus,
+  PROVIDER_STATUS_MAP,
+  type TransactionStatus,
+} from './payments.machine';
+import { findTransactionById, type TransactionRow } from './payments.repo';
+import {
+  type Actor,
+  AUTOMATIC,
+  applyProviderStatus,
+  type ChangeContext,
+  type ChangeResult,
+} from './status.service';
 
 /** How the reconciliation worker paces itself (configuration of the polling network). */
 export interface ReconcilePolicy {
@@ -24,6 +35,31 @@ export interface ReconcilePolicy {
   intervalSeconds: number;
   /** The longest interval between two reads. */
   maxIntervalSeconds: number;
+}
+
+/**
+ * The codes to apply for a status read from the network. A payment first seen already completed
+ * (a VRP payment, or one adopted after a lost answer) went through processing at the network, in
+ * the documented order: that step is applied first, so pending -> success is never a jump the
+ * status machine must hold for review.
+ */
+function stepsFor(current: string, code: string): string[] {
+  const target = normalizeProviderStatus(code);
+  const success = target !== 'unknown' && PROVIDER_STATUS_MAP[target] === 'success';
+  return current === 'pending' && success ? ['processing', code] : [code];
+}
+
+async function applyCodes(
+  tx: Tx,
+  transactionId: string,
+  current: string,
+  code: string,
+  ctx: ChangeContext,
+): Promise<ChangeResult> {
+  let result: ChangeResult | null = null;
+  for (const step of stepsFor(current, code))
+    result = await applyProviderStatus(tx, transactionId, step, ctx);
+  return result!;
 }
 
 /** The first reconciliation read of a payment, `afterSeconds` from now (in the caller's transaction). */
@@ -51,7 +87,8 @@ export async function recordNetworkAnswer(
 ): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await applyProviderStatus(tx, transactionId, answer.providerStatus, {
+    const current = await findTransactionById(tx, transactionId);
+    await applyCodes(tx, transactionId, current?.status ?? 'pending', answer.providerStatus, {
       occurredAt: answer.occurredAt ?? now,
       now,
       actor,
@@ -75,7 +112,7 @@ export async function applySession(
   const sameSession = !session.transferId || session.transferId === t.transferId;
   if (reported === t.providerStatus && sameSession) return { transaction: t, changed: false };
   const result = await deps.db.transaction((tx) =>
-    applyProviderStatus(tx, t.id, session.providerStatus, {
+    applyCodes(tx, t.id, t.status, session.providerStatus, {
       occurredAt: session.updatedAt,
       now: deps.clock.now(),
       actor,
