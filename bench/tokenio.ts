@@ -147,10 +147,25 @@ export async function runTokenioBench(): Promise<{ adapter: Measured; raw: Measu
           payment: { amount: '12.50', currency: 'GBP', payee },
         })
         .then((s) => s.authorizationUrl !== null);
+    // Each scenario starts from an empty stand-in (its stored payments would slow the later one),
+    // and each runs twice, alternating; the better run of each counts (the machine's speed drifts).
+    const forget = () =>
+      fetch(`${base}/_standin/control`, { method: 'POST', body: JSON.stringify({ action: 'forget' }) }).then(
+        (r) => r.arrayBuffer(),
+      );
+    const run = async (name: string, call: () => Promise<boolean>) => {
+      await forget();
+      return closedLoop(name, DURATION, call);
+    };
     await closedLoop('warm-up', 2, raw);
     await closedLoop('warm-up', 2, viaAdapter);
-    const rawM = await closedLoop('raw POST /v2/payments (undici)', DURATION, raw);
-    const adapterM = await closedLoop('bank choice through the Token.io adapter', DURATION, viaAdapter);
+    const best = (a: Measured, b: Measured) => (a.rps >= b.rps ? a : b);
+    const r1 = await run('raw POST /v2/payments (undici)', raw);
+    const a1 = await run('bank choice through the Token.io adapter', viaAdapter);
+    const r2 = await run('raw POST /v2/payments (undici)', raw);
+    const a2 = await run('bank choice through the Token.io adapter', viaAdapter);
+    const rawM = best(r1, r2);
+    const adapterM = best(a1, a2);
     printTable([rawM], [{ ...adapterM, floor: rawM }]);
     console.log(
       `\nadapter overhead: ${(rawM.rps / adapterM.rps).toFixed(2)}x the raw call's time per call at equal concurrency (p50 ${adapterM.p50} vs ${rawM.p50} ms)`,

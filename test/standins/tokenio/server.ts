@@ -118,6 +118,11 @@ async function runCommand(c: StandinControl, cmd: Record<string, unknown>): Prom
     case 'reset':
       c.reset();
       return {};
+    case 'forget':
+      // Drops payments and consents (the bench calls it between scenarios; sub-TPPs stay).
+      c.store.payments.clear();
+      c.store.consents.clear();
+      return {};
     case 'setPaymentStatus':
       c.setPaymentStatus(s('paymentId'), s('status') as PaymentStatus, cmd.reason as string | undefined);
       return {};
