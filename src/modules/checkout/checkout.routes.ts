@@ -7,6 +7,7 @@ import { sendHtmlPage } from '../../shared/html-page';
 import { M } from '../../shared/messages';
 import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
 import {
+  bankChoices,
   type CheckoutState,
   cancelByPayer,
   describeSession,
@@ -61,7 +62,7 @@ function sendError(deps: Deps, reply: FastifyReply, err: unknown) {
 
 export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  const banks = () => deps.providers.bank.listBanks({ purpose: 'payment' });
+  const banks = () => bankChoices(deps, 'payment');
 
   app.get(
     '/checkout/assets/checkout.css',

@@ -38,6 +38,17 @@ export function merchantReturnUrl(state: CheckoutState): string | null {
   return base ? buildCallbackRedirect(base, state.transaction.id) : null;
 }
 
+/** The banks a hosted page offers; a network that cannot list them (and has no cached list) is a 503 page. */
+export async function bankChoices(deps: Deps, purpose: 'payment' | 'mandate') {
+  try {
+    return await deps.providers.bank.listBanks({ purpose });
+  } catch (err) {
+    if (!(err instanceof BankProviderError)) throw err;
+    deps.log.warn({ err }, 'bank list unavailable');
+    throw new AppError(503, PM.paymentNetworkUnavailable);
+  }
+}
+
 export type SessionView = { kind: 'choose'; restarted: boolean } | { kind: 'continue'; url: string | null };
 
 /** For a processing transaction: is the bank session still open (continue) or lapsed (choose again)? */

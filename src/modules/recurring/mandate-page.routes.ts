@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { AppError } from '../../shared/errors';
 import { sendHtmlPage } from '../../shared/html-page';
+import { bankChoices } from '../checkout/checkout.service';
 import { errorPage } from '../checkout/views/pages';
 import {
   loadMandatePage,
@@ -32,7 +33,7 @@ function sendError(reply: FastifyReply, err: unknown) {
 
 export async function mandatePageRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  const banks = () => deps.providers.bank.listBanks({ purpose: 'mandate' });
+  const banks = () => bankChoices(deps, 'mandate');
   const tokenOf = (request: { params: unknown; validationError?: unknown }) => {
     if (request.validationError) throw new AppError(404, MANDATE_PAGE.notFound);
     return (request.params as { token: string }).token;

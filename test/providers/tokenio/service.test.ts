@@ -235,6 +235,17 @@ describe('payments', () => {
     expect(standin.control.store.listPayments({ refIds: [u.ref_id] })).toHaveLength(1);
   });
 
+  it('no bank list yet and Token.io down: the checkout page is a 503, not an error', async () => {
+    const t = await createPaylink(ctx, w, { amount: '6.00', currency: 'GBP' });
+    // A node that never fetched the list (the adapter's cache is per process).
+    (ctx.deps.providers.bank as unknown as { banks: null }).banks = null;
+    standin.control.fail('banks.list', { kind: 'status', status: 503 }, 3);
+    const page = await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}` });
+    expect(page.statusCode).toBe(503);
+    expect(page.body).toContain(PM.paymentNetworkUnavailable);
+    expect((await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}` })).statusCode).toBe(200);
+  });
+
   it('a bank Token.io refuses: the checkout asks for another bank (422), nothing written', async () => {
     const t = await createPaylink(ctx, w, { amount: '9.00', currency: 'EUR' });
     const res = await ctx.app.inject({
