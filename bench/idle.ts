@@ -49,7 +49,9 @@ async function pgTransactions(adminUrl: string, name: string): Promise<number> {
   }
 }
 
-export async function runIdleBench(opts: { databaseUrl?: string | null; seconds?: number } = {}): Promise<IdleResult> {
+export async function runIdleBench(
+  opts: { databaseUrl?: string | null; seconds?: number } = {},
+): Promise<IdleResult> {
   const seconds = opts.seconds ?? Number(process.env.BENCH_IDLE_SECONDS ?? 60);
   const adminUrl = opts.databaseUrl ?? null;
   const name = `svc_idle_${randomBytes(4).toString('hex')}`;
@@ -64,9 +66,14 @@ export async function runIdleBench(opts: { databaseUrl?: string | null; seconds?
     url = u.toString();
   }
   const config = loadConfig({ LOG_LEVEL: 'silent', ...(url ? { DATABASE_URL: url } : {}) });
-  const database = url ? await openPostgres(url, config.databasePoolSize) : await openPglite({ dataDir: null });
+  const database = url
+    ? await openPostgres(url, config.databasePoolSize)
+    : await openPglite({ dataDir: null });
   await database.migrate();
-  const secrets = deriveSecrets('bench-idle-secret-long-enough-0123456789abcdef', randomBytes(32).toString('base64'));
+  const secrets = deriveSecrets(
+    'bench-idle-secret-long-enough-0123456789abcdef',
+    randomBytes(32).toString('base64'),
+  );
   const metrics = new Registry();
   const log = pino({ level: 'silent' });
   const deps: Deps = {
