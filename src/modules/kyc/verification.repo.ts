@@ -1,5 +1,5 @@
 /** Queries of the verification feature: sessions (links), records, subject rows under lock. */
-import { and, asc, desc, eq, exists, gt, inArray, lte, not, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, like, lte, not, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   businessCustomers,
@@ -57,6 +57,83 @@ export async function findSessionByProviderRef(db: DbOrTx, providerRef: string) 
     .from(verificationSessions)
     .where(eq(verificationSessions.providerRef, providerRef));
   return row;
+}
+
+/**
+ * The latest link of a provider's profile of a person (sessions referenced `<subject ref>:<verification id>`,
+ * as the Sumsub adapter does): the one its notifications concern.
+ */
+export async function findLatestSessionOfProviderSubject(db: DbOrTx, subjectRef: string) {
+  const [row] = await db
+    .select()
+    .from(verificationSessions)
+    .where(like(verificationSessions.providerRef, `${subjectRef.replace(/[\\%_]/g, '\\$&')}:%`))
+    .orderBy(desc(verificationSessions.createdAt), desc(verificationSessions.id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Links whose result may still change and whose provider was last heard from before `before`
+ * (the reconciliation worker's queue): provider accepted, not expired unused, record missing or not decided.
+ */
+export async function findSessionsToReconcile(db: DbOrTx, before: Date, limit: number) {
+  const s = verificationSessions;
+  return db
+    .select()
+    .from(s)
+    .where(
+      and(
+        inArray(s.status, ['pending', 'submitted']),
+        lte(s.updatedAt, before),
+        sql`${s.providerRef} is not null`,
+        not(
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(verificationRecords)
+              .where(
+                and(
+                  eq(verificationRecords.sessionId, s.id),
+                  inArray(verificationRecords.status, ['approved', 'declined']),
+                ),
+              ),
+          ),
+        ),
+      ),
+    )
+    .orderBy(asc(s.updatedAt))
+    .limit(limit);
+}
+
+/** A subject's links under one client. */
+const sessionsOfSubject = (clientId: string, kind: VerificationKind, subjectId: string) =>
+  and(
+    eq(verificationSessions.clientId, clientId),
+    kind === 'kyc'
+      ? eq(verificationSessions.userId, subjectId)
+      : eq(verificationSessions.businessCustomerId, subjectId),
+  );
+
+/** Whether no later link of the same subject was accepted by the provider (an older one is superseded). */
+export async function isLatestLinkOfSubject(db: DbOrTx, session: SessionRow): Promise<boolean> {
+  const s = verificationSessions;
+  const [row] = await db
+    .select({ id: s.id })
+    .from(s)
+    .where(
+      and(
+        sessionsOfSubject(
+          session.clientId,
+          session.kind as VerificationKind,
+          (session.userId ?? session.businessCustomerId)!,
+        ),
+        sql`${s.providerRef} is not null`,
+        gt(s.createdAt, session.createdAt),
+      ),
+    )
+    .limit(1);
+  return row === undefined;
 }
 
 export async function findClientSession(db: DbOrTx, clientId: string, id: string) {
@@ -241,8 +318,7 @@ export async function hasOpenVerification(
     .from(s)
     .where(
       and(
-        eq(s.clientId, clientId),
-        kind === 'kyc' ? eq(s.userId, subjectId) : eq(s.businessCustomerId, subjectId),
+        sessionsOfSubject(clientId, kind, subjectId),
         or(
           and(inArray(s.status, ['creating', 'pending']), gt(s.expiresAt, now)),
           and(

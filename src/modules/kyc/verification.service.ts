@@ -6,6 +6,7 @@
  */
 
 import type { Deps } from '../../deps';
+import { UpstreamError } from '../../platform/upstream';
 import type { ClientAuth } from '../../plugins/auth';
 import type { SimulatedChecks, SimulatedOutcome, VerificationKind } from '../../providers/verification/port';
 import { addSeconds } from '../../shared/clock';
@@ -115,10 +116,16 @@ export async function createVerificationLink(
       level: level.name,
       checks: level.checks,
       verificationId: session.id,
+      subjectId: subject.id,
     }));
   } catch (err) {
-    deps.log.error({ err, verificationId: session.id }, 'verification provider refused the session');
+    // Nothing else was written: the link is marked failed (never usable) and the subject is untouched.
     await updateSession(deps.db, session.id, { status: 'failed', updatedAt: deps.clock.now() });
+    if (err instanceof UpstreamError) {
+      deps.log.warn({ kind: err.kind, verificationId: session.id }, 'verification provider unavailable');
+      throw new AppError(503, KM.providerUnavailable);
+    }
+    deps.log.error({ err, verificationId: session.id }, 'verification provider refused the session');
     throw new AppError(500, M.failedToInitiateKyc);
   }
 
