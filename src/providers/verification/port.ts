@@ -54,6 +54,8 @@ export interface VerificationResult {
   updatedAt: Date;
   decisionAt: Date | null;
   dataTrusted: boolean;
+  /** The vendor will never change this result (e.g. a rejection it marks final): no new attempt can follow. */
+  final?: boolean;
   identity: {
     firstName: string | null;
     lastName: string | null;

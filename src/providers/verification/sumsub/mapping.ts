@@ -272,6 +272,8 @@ export function toVerificationResult(input: MapInput): VerificationResult {
     decisionAt,
     // Ambiguity 6: only a completed GREEN review vouches for the data.
     dataTrusted: status === 'approved',
+    // Ambiguity 14: FINAL means no retry.
+    final: status === 'declined' && a.review?.reviewResult?.reviewRejectType === 'FINAL',
     identity: input.kind === 'kyc' ? identityOf(a, steps) : null,
     checks: checksOf(a, steps, input.checks),
     sofQuestionnaire:
