@@ -1,12 +1,42 @@
 import { defineConfig } from 'vitest/config';
 
-// Database tests run on PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
-// Files named *.unit.test.ts touch no database and run once. The Chromium tests of the HTML pages
-// (test/browser, *.browser.test.ts) also run once, on PGlite: the engine of `npm start`, where
-// merchants try the pages first, and the one whose single connection serializes a page's parallel
-// requests. The API paths those pages call run on both engines in their own files.
-const runOnce = ['test/**/*.unit.test.ts', 'test/browser/**', 'test/**/*.browser.test.ts'];
-const postgres = process.env.TEST_DATABASE_URL
+/**
+ * Which engine a test file runs on (docs/testing.md):
+ * - with TEST_DATABASE_URL (CI always has it), every file runs once on PostgreSQL, production's
+ *   engine; the files whose behaviour depends on the engine (the database client, hot statements,
+ *   claim and locking races, idempotency races, crash, multi-node and process tests, the embedded
+ *   start-up) run on PGlite as well, and the Chromium page tests run on PGlite only (the engine of
+ *   `npm start`, whose single connection serializes a page's parallel requests);
+ * - without it, everything runs on PGlite.
+ */
+const BOTH_ENGINES = [
+  'test/foundation/hot-statements.test.ts',
+  'test/foundation/server-process.test.ts',
+  'test/foundation/health.test.ts',
+  'test/platform/jobs.test.ts',
+  'test/auth/revocation-nodes.test.ts',
+  'test/auth/login-burst.test.ts',
+  'test/billing/gapless-numbers.test.ts',
+  'test/bulk-links/crash.test.ts',
+  'test/webhooks/crash.test.ts',
+  'test/webhooks/dispatch-batch.test.ts',
+  'test/recurring/concurrency.test.ts',
+  'test/recurring/processes.test.ts',
+  'test/payments/paylink.test.ts',
+  'test/payments/statement-count.test.ts',
+  'test/payments/transaction-counts.test.ts',
+  'test/admin/cli.test.ts',
+];
+/** Files that mock a module (vi.mock) need a fresh module graph: they run isolated. */
+const ISOLATED = ['test/auth/login-before-argon2.test.ts'];
+const PGLITE_ONLY = [
+  'test/browser/**',
+  'test/**/*.browser.test.ts',
+  'test/foundation/pglite-analyze.test.ts',
+  'test/hardening/npm-start.test.ts',
+];
+
+const projects = process.env.TEST_DATABASE_URL
   ? [
       {
         extends: true as const,
@@ -14,29 +44,53 @@ const postgres = process.env.TEST_DATABASE_URL
           name: 'postgres',
           env: { TEST_ENGINE: 'postgres' },
           include: ['test/**/*.test.ts'],
-          exclude: runOnce,
+          exclude: [...PGLITE_ONLY, ...ISOLATED],
         },
       },
+      {
+        extends: true as const,
+        test: {
+          name: 'postgres-isolated',
+          env: { TEST_ENGINE: 'postgres' },
+          include: ISOLATED,
+          isolate: true,
+        },
+      },
+      {
+        extends: true as const,
+        test: { name: 'pglite', env: { TEST_ENGINE: 'pglite' }, include: [...BOTH_ENGINES, ...PGLITE_ONLY] },
+      },
     ]
-  : [];
+  : [
+      {
+        extends: true as const,
+        test: {
+          name: 'pglite',
+          env: { TEST_ENGINE: 'pglite' },
+          include: ['test/**/*.test.ts'],
+          exclude: ISOLATED,
+        },
+      },
+      {
+        extends: true as const,
+        test: { name: 'pglite-isolated', env: { TEST_ENGINE: 'pglite' }, include: ISOLATED, isolate: true },
+      },
+    ];
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
+    // Files share their worker's modules and its database (emptied between apps: test/helpers/db.ts),
+    // so the app's modules load once per worker instead of once per file.
+    isolate: false,
     // Fails a file whose logs hold a secret it used, or whose API answers an undocumented status.
     setupFiles: ['test/helpers/setup.ts'],
-    // Migrates one template database per engine; each test file copies it (test/helpers/db.ts).
+    // Migrates one template database per engine; worker databases copy it (test/helpers/db.ts).
     globalSetup: ['test/helpers/global-setup.ts'],
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-results/vitest.json' },
-    projects: [
-      {
-        extends: true,
-        test: { name: 'pglite', env: { TEST_ENGINE: 'pglite' }, include: ['test/**/*.test.ts'] },
-      },
-      ...postgres,
-    ],
+    projects,
   },
 });

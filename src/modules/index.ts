@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import type { JobDefinition } from '../platform/jobs/index';
 import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
 import { activityRoutes } from './activity/activity.routes';
 import { adminRoutes } from './admin/admin.routes';
@@ -59,6 +60,9 @@ import { workflowsRoutes } from './workflows/workflows.routes';
 import './recurring/recurring.listeners';
 import { mandatePageRoutes } from './recurring/mandate-page.routes';
 import { recurringRoutes } from './recurring/recurring.routes';
+
+/** Every job kind the features define (docs/platform.md, "Jobs"); the jobs runner dispatches on these. */
+export const jobDefinitions: JobDefinition<never>[] = [];
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 

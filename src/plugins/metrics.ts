@@ -14,19 +14,21 @@ export const metricsPlugin = fp(
     const registry = opts.registry;
     if (!registry.getSingleMetric('process_cpu_seconds_total')) collectDefaultMetrics({ register: registry });
     const labelNames = ['method', 'route', 'status_code'] as const;
-    const requests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests',
-      labelNames,
-      registers: [registry],
-    });
-    const duration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP request latency',
-      labelNames,
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers: [registry],
-    });
+    // An app built twice over the same deps (tests, the route contract check) shares the metrics.
+    const requests =
+      (registry.getSingleMetric('http_requests_total') as Counter<(typeof labelNames)[number]> | undefined) ??
+      new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
+    const duration =
+      (registry.getSingleMetric('http_request_duration_seconds') as
+        | Histogram<(typeof labelNames)[number]>
+        | undefined) ??
+      new Histogram({
+        name: 'http_request_duration_seconds',
+        help: 'HTTP request latency',
+        labelNames,
+        buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+        registers: [registry],
+      });
     app.decorate('metrics', registry);
 
     // The labelled children of each (method, route, status), made once: no label object to build

@@ -9,6 +9,7 @@ import {
 } from '../modules/billing/billing.workers';
 import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
 import { runContractsWorker } from '../modules/contracts/contracts.worker';
+import { jobDefinitions } from '../modules/index';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
 import { reconcileVerifications } from '../modules/kyc/reconcile.service';
 import { expireDueRemediations } from '../modules/monitoring/monitoring.reviews';
@@ -25,13 +26,20 @@ import { runScreeningWorker } from '../modules/screening/screening.worker';
 import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/tickets/tickets.workers';
 import { runTravelRuleWorker } from '../modules/travel-rule/travel-rule.worker';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
+import { createJobRunner, purgeFinishedJobs } from '../platform/jobs/index';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
 import { createPgliteAnalyzeWorker } from './pglite-analyze';
 import { createWebhookDeliveryWorker } from './webhook-delivery';
 
+/** Finished jobs are kept this long (staff can look at them), then purged. */
+const JOB_RETENTION_DAYS = 7;
+
 export function createWorkers(deps: Deps): Worker[] {
   return [
+    // Work owed after commits (emails, provider calls, sealing) and timers: one claim statement per idle tick.
+    createJobRunner(deps, jobDefinitions, { pollMs: deps.config.workerPollMs }),
+    loopWorker('jobs-retention', 3_600_000, () => purgeFinishedJobs(deps, JOB_RETENTION_DAYS), deps.log),
     ...(deps.database.engine === 'pglite' ? [createPgliteAnalyzeWorker(deps)] : []),
     createWebhookDeliveryWorker(deps),
     createOpcoActivationWorker(deps),

@@ -14,7 +14,7 @@ import { createProviders } from '../../src/providers/index';
 import type { Mailer, MailMessage } from '../../src/providers/mail/port';
 import { ManualClock } from '../../src/shared/clock';
 import { deriveSecrets } from '../../src/shared/crypto';
-import { createTestDatabase } from './db';
+import { leaseTestDatabase } from './db';
 import { captureLogger, harvestMailText, harvestSecrets } from './log-capture';
 import { learnDocument, recordStatuses } from './status-recorder';
 
@@ -87,7 +87,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
     LOG_LEVEL: 'silent',
     ...opts.env,
   });
-  const database = opts.database ?? (await createTestDatabase());
+  const lease = opts.database ? null : await leaseTestDatabase();
+  const database = opts.database ?? lease!.database;
   const clock = new ManualClock(new Date('2026-01-15T10:00:00Z'));
   const secrets =
     opts.secrets ??
@@ -125,7 +126,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
     config,
     close: async () => {
       await app.close();
-      if (!opts.database) await database.close();
+      await lease?.release();
     },
   };
 }

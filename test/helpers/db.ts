@@ -1,12 +1,16 @@
 /**
- * An isolated, migrated database per test file: a fresh in-memory PGlite, or (TEST_ENGINE=postgres)
- * a freshly created database on the server named by TEST_DATABASE_URL, dropped on close.
+ * Migrated test databases: a fresh in-memory PGlite, or (TEST_ENGINE=postgres) a freshly created
+ * database on the server named by TEST_DATABASE_URL, dropped on close. `leaseTestDatabase` hands
+ * out one database per test worker, emptied (every table truncated) for each lease: the suite runs
+ * with `isolate: false`, so the worker's database outlives a file and the next file reuses it
+ * instead of creating and dropping its own (about 1-3 s a file).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../../src/db/client';
+import { type Database, openPglite, openPostgres, rowsOf } from '../../src/db/client';
 
 export type TestEngine = 'pglite' | 'postgres';
 
@@ -25,7 +29,7 @@ function withDatabase(url: string, name: string): string {
  * or undefined outside a vitest run that has one.
  */
 export function provided(
-  key: 'pgliteTemplate' | 'pgliteTemplateDir' | 'postgresTemplate',
+  key: 'pgliteTemplate' | 'pgliteTemplateDir' | 'postgresTemplate' | 'runId',
 ): string | undefined {
   try {
     return inject(key) || undefined;
@@ -48,10 +52,11 @@ function pgliteTemplate(): Blob | undefined {
  */
 export async function createScratchPostgresDatabase(
   prefix = 'svc_test',
+  fixedName?: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
-  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const name = fixedName ?? `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   const template = provided('postgresTemplate');
@@ -88,4 +93,69 @@ export async function createTestDatabase(): Promise<Database> {
       await scratch.drop();
     },
   };
+}
+
+/** The prefix of this run's worker databases on PostgreSQL; global-setup's teardown drops them. */
+export const WORKER_DATABASE_PREFIX = 'svc_w';
+
+interface WorkerDatabase {
+  database: Database;
+  leased: boolean;
+  /** TRUNCATE of every table of the schema (computed once). */
+  truncate: string;
+}
+let worker: WorkerDatabase | undefined;
+
+async function openWorkerDatabase(): Promise<WorkerDatabase> {
+  let database: Database;
+  if (testEngine() === 'pglite') {
+    database = await createTestDatabase();
+  } else {
+    const run = provided('runId') ?? randomBytes(4).toString('hex');
+    const pool = process.env.VITEST_POOL_ID ?? String(process.pid);
+    const scratch = await createScratchPostgresDatabase(
+      WORKER_DATABASE_PREFIX,
+      `${WORKER_DATABASE_PREFIX}_${run}_${pool}_${randomBytes(3).toString('hex')}`,
+    );
+    database = await openPostgres(scratch.url, 10);
+    await database.migrate();
+  }
+  const tables = rowsOf<{ name: string }>(
+    await database.db.execute(
+      sql`select quote_ident(tablename) as name from pg_tables where schemaname = 'public' order by 1`,
+    ),
+  );
+  const truncate = `truncate table ${tables.map((t) => t.name).join(', ')} restart identity cascade`;
+  return { database, leased: false, truncate };
+}
+
+/** Empties every table (triggers that refuse TRUNCATE, like the activity log's, are off for it). */
+async function emptyDatabase(w: WorkerDatabase): Promise<void> {
+  await w.database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(sql.raw(w.truncate));
+  });
+}
+
+/**
+ * An empty migrated database for one app: the worker's own when no other app holds it (emptied
+ * first), else a fresh one as before. `release` gives the worker's database back (or drops the
+ * fresh one). Closing the leased Database itself is a no-op: the worker keeps it.
+ */
+export async function leaseTestDatabase(): Promise<{ database: Database; release: () => Promise<void> }> {
+  if (worker?.leased) {
+    const database = await createTestDatabase();
+    return { database, release: () => database.close() };
+  }
+  worker ??= await openWorkerDatabase();
+  const w = worker;
+  await emptyDatabase(w);
+  w.leased = true;
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    w.leased = false;
+  };
+  return { database: { ...w.database, close: release }, release };
 }

@@ -23,6 +23,8 @@ declare module 'vitest' {
     pgliteTemplate: string;
     pgliteTemplateDir: string;
     postgresTemplate: string;
+    /** Names this run's per-worker PostgreSQL databases (test/helpers/db.ts), dropped at teardown. */
+    runId: string;
   }
 }
 
@@ -112,12 +114,32 @@ async function postgresTemplate(adminUrl: string, key: string): Promise<string> 
   }
 }
 
+/** Drops the worker databases of a run (they live as long as their worker process). */
+async function dropWorkerDatabases(adminUrl: string, runId: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      'select datname from pg_database where datname like $1',
+      [`svc_w_${runId}_%`],
+    );
+    for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 export default async function setup(project: TestProject) {
   const key = migrationsHash();
   const engine = project.config.env?.TEST_ENGINE;
   if (engine === 'postgres') {
     const adminUrl = process.env.TEST_DATABASE_URL;
-    if (adminUrl) project.provide('postgresTemplate', await postgresTemplate(adminUrl, key));
+    if (adminUrl) {
+      project.provide('postgresTemplate', await postgresTemplate(adminUrl, key));
+      const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+      project.provide('runId', runId);
+      return () => dropWorkerDatabases(adminUrl, runId);
+    }
   } else {
     project.provide('pgliteTemplate', await pgliteTemplate(key));
     project.provide('pgliteTemplateDir', await pgliteTemplateDir(key));

@@ -4,6 +4,9 @@
  * entry does not document.
  */
 import { afterAll, beforeAll } from 'vitest';
+// Installed before any file runs: it maps PGlite's prepared hot statements back to their SQL, so it
+// must see every PREPARE of the worker's shared database, also those of earlier files.
+import './statement-count';
 import { findLeaks, resetLogCapture } from './log-capture';
 import { resetStatusRecorder, undocumentedStatuses } from './status-recorder';
 

@@ -15,6 +15,7 @@ export * from './email-verifications';
 export * from './events';
 export * from './idempotency-records';
 export * from './invoice-pdfs';
+export * from './jobs';
 export * from './login-challenges';
 export * from './monitoring';
 export * from './notifications';

@@ -1,0 +1,33 @@
+/** Writes a job in the caller's transaction, so the work exists exactly when the change commits. */
+import { sql } from 'drizzle-orm';
+import { type DbOrTx, rowsOf } from '../../db/client';
+import type { Clock } from '../../shared/clock';
+import { newId } from '../../shared/ids';
+import { DEFAULT_MAX_ATTEMPTS, type JobDefinition } from './define';
+
+export interface NewJob<P extends Record<string, unknown>> {
+  payload: P;
+  /** Not before this time (a timer); default now. */
+  runAt?: Date;
+  /** A second enqueue with the same kind and key is a no-op (while the first is kept: see retention). */
+  dedupeKey?: string;
+  clientId?: string | null;
+}
+
+/** Enqueues one job of `def`; returns false when a job with the same dedupe key already exists. */
+export async function enqueueJob<P extends Record<string, unknown>>(
+  tx: DbOrTx,
+  clock: Clock,
+  def: Pick<JobDefinition<P>, 'kind' | 'maxAttempts'>,
+  job: NewJob<P>,
+): Promise<boolean> {
+  const now = clock.now();
+  const result = await tx.execute(sql`
+    insert into jobs (id, kind, payload, client_id, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at)
+    values (${newId()}, ${def.kind}, ${JSON.stringify(job.payload)}::jsonb, ${job.clientId ?? null},
+            ${job.dedupeKey ?? null}, 'pending', 0, ${def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS},
+            ${job.runAt ?? now}, ${now}, ${now})
+    on conflict (kind, dedupe_key) where dedupe_key is not null do nothing
+    returning id`);
+  return rowsOf(result).length > 0;
+}

@@ -1,0 +1,126 @@
+/**
+ * The jobs runner: one worker that claims due jobs (FOR UPDATE SKIP LOCKED, the claim's lease written
+ * as run_at) and runs each with its definition, outside any transaction. An idle tick is one
+ * statement. Success marks the job done; a failure schedules the next attempt with the definition's
+ * backoff, or makes the job dead after its last attempt. Completions are compare-and-set on
+ * (id, attempts), so a runner whose lease lapsed cannot overwrite the run that re-claimed the job.
+ */
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client';
+import type { Deps } from '../../deps';
+import { addSeconds } from '../../shared/clock';
+import { loopWorker, type Worker } from '../../workers/loop';
+import { backoffSeconds, type JobDefinition, PermanentJobError } from './define';
+
+export interface JobRunnerOptions {
+  pollMs: number;
+  /** Jobs claimed per tick, run concurrently. */
+  batch?: number;
+  /** A job whose runner died is claimed again after this long. */
+  leaseSeconds?: number;
+}
+
+interface ClaimedJob {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+}
+
+/** Claims up to `limit` due jobs: attempts + 1, status running, run_at = lease end. */
+export async function claimDueJobs(deps: Pick<Deps, 'db' | 'clock'>, limit: number, leaseSeconds: number) {
+  const now = deps.clock.now();
+  const result = await deps.db.execute(sql`
+    update jobs j set status = 'running', attempts = j.attempts + 1,
+           run_at = ${addSeconds(now, leaseSeconds)}, updated_at = ${now}
+      from (select id from jobs
+             where status in ('pending', 'running') and run_at <= ${now}
+             order by run_at, id limit ${limit}
+             for update skip locked) due
+     where j.id = due.id
+    returning j.id, j.kind, j.payload, j.attempts, j.max_attempts`);
+  return rowsOf<ClaimedJob>(result);
+}
+
+function errorText(err: unknown): string {
+  const text =
+    err instanceof Error
+      ? err.cause instanceof Error
+        ? `${err.message}: ${err.cause.message}`
+        : err.message
+      : String(err);
+  return text.slice(0, 1000);
+}
+
+/** Runs one claimed job and records its outcome. */
+async function runJob(deps: Deps, defs: ReadonlyMap<string, JobDefinition>, job: ClaimedJob): Promise<void> {
+  const def = defs.get(job.kind);
+  const lastAttempt = job.attempts >= job.max_attempts;
+  try {
+    if (!def) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
+    await def.run(deps, job.payload, { jobId: job.id, attempt: job.attempts, lastAttempt });
+    const now = deps.clock.now();
+    await deps.db.execute(sql`
+      update jobs set status = 'done', finished_at = ${now}, updated_at = ${now}, last_error = null
+       where id = ${job.id} and status = 'running' and attempts = ${job.attempts}`);
+  } catch (err) {
+    const message = errorText(err);
+    const dead = lastAttempt || err instanceof PermanentJobError;
+    const now = deps.clock.now();
+    const next = dead ? now : addSeconds(now, backoffSeconds(def ?? {}, job.attempts));
+    const updated = await deps.db.execute(sql`
+      update jobs set status = ${dead ? 'dead' : 'pending'}, run_at = ${next}, last_error = ${message},
+             updated_at = ${now}, finished_at = ${dead ? now : null}
+       where id = ${job.id} and status = 'running' and attempts = ${job.attempts}
+      returning id`);
+    deps.log.warn({ job: job.id, kind: job.kind, attempt: job.attempts, dead, err: message }, 'job failed');
+    if (dead && def?.onDead && rowsOf(updated).length > 0) {
+      await def
+        .onDead(deps, job.payload, message)
+        .catch((e) =>
+          deps.log.error({ job: job.id, kind: job.kind, err: errorText(e) }, 'job onDead failed'),
+        );
+    }
+  }
+}
+
+/** One tick: claim a batch and run it; returns how many jobs ran (positive: go again at once). */
+export async function runDueJobs(
+  deps: Deps,
+  defs: ReadonlyMap<string, JobDefinition>,
+  opts: Pick<JobRunnerOptions, 'batch' | 'leaseSeconds'> = {},
+): Promise<number> {
+  const claimed = await claimDueJobs(deps, opts.batch ?? 10, opts.leaseSeconds ?? 300);
+  await Promise.all(claimed.map((job) => runJob(deps, defs, job)));
+  return claimed.length;
+}
+
+/** Indexes definitions by kind; two definitions of one kind are a wiring mistake. */
+export function jobRegistry(definitions: readonly JobDefinition<never>[]): Map<string, JobDefinition> {
+  const map = new Map<string, JobDefinition>();
+  for (const def of definitions) {
+    if (map.has(def.kind)) throw new Error(`job kind ${def.kind} is defined twice`);
+    map.set(def.kind, def as unknown as JobDefinition);
+  }
+  return map;
+}
+
+export function createJobRunner(
+  deps: Deps,
+  definitions: readonly JobDefinition<never>[],
+  opts: JobRunnerOptions,
+): Worker {
+  const defs = jobRegistry(definitions);
+  return loopWorker('jobs', opts.pollMs, () => runDueJobs(deps, defs, opts), deps.log);
+}
+
+/** Done and dead jobs older than `days` are deleted (an indexed range delete). */
+export async function purgeFinishedJobs(deps: Pick<Deps, 'db' | 'clock'>, days: number): Promise<number> {
+  const cutoff = addSeconds(deps.clock.now(), -days * 86400);
+  const result = await deps.db.execute(sql`
+    delete from jobs where id in (
+      select id from jobs where finished_at is not null and finished_at < ${cutoff} limit 1000)
+    returning id`);
+  return rowsOf(result).length;
+}
