@@ -137,6 +137,15 @@ describe('ordering, missed webhooks, resubmission', () => {
     expect((events.at(-1)!.data as { source: string }).source).toBe('system');
   });
 
+  it('reconciliation of a link nobody used writes no record (the link can still lapse unused)', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    ctx.clock.advance(61 * 1000);
+    await reconcileVerifications(ctx.deps);
+    expect((await detail(w)).statusCode).toBe(404);
+    expect(await kycStatus(w)).toBe('pending');
+  });
+
   it('RETRY rejection, resubmitted through a new link to the same applicant, then approved', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });
     await createLink(ctx, w, { level: 'basic' });

@@ -172,13 +172,11 @@ describe('results', () => {
       returnUrl: 'https://merchant.example/back',
     });
     expect(url).toMatch(/\/websdk\/p\//);
+    // Nothing submitted yet: no result (an unused link leaves no record).
+    expect(await p.fetchResult(providerRef, { kind: 'kyc', checks: ENHANCED })).toBeNull();
+    await standin.control.decide(applicantOf(providerRef).id, 'review');
     const pending = await p.fetchResult(providerRef, { kind: 'kyc', checks: ENHANCED });
-    expect(pending).toMatchObject({
-      status: 'pending',
-      decisionAt: null,
-      dataTrusted: false,
-      identity: null,
-    });
+    expect(pending).toMatchObject({ status: 'in_review', decisionAt: null, dataTrusted: false });
     await standin.control.decide(applicantOf(providerRef).id, 'approve');
     const r = (await p.fetchResult(providerRef, { kind: 'kyc', checks: ENHANCED }))!;
     expect(r.status).toBe('approved');

@@ -212,7 +212,8 @@ export class SumsubVerificationProvider implements VerificationProvider {
     const ref = parseProviderRef(providerRef);
     if (!ref) return null;
     const applicant = await this.readApplicant(ref.applicantId);
-    if (!applicant) return null;
+    // Nothing submitted yet (or reset): no result, so an unused link leaves no record behind.
+    if (!applicant || (applicant.review?.reviewStatus ?? 'init') === 'init') return null;
     const kind: VerificationKind = session?.kind ?? (applicant.type === 'company' ? 'kyb' : 'kyc');
     const steps = await this.readSteps(ref.applicantId);
     const checks = session?.checks ?? [];
