@@ -27,3 +27,15 @@ export async function startSumsubDeployment(): Promise<{ ctx: TestContext; stand
   standin.control.webhooks.settings.url = `http://127.0.0.1:${port}/api/v1/providers/verification/notifications`;
   return { ctx, standin };
 }
+
+/** The key people a stand-in company reports (its two beneficiaries), as our record shows them. */
+export const STANDIN_KEY_PEOPLE = [
+  { name: 'Alex Director', role: 'representative', positions: ['director'], nationality: 'GBR' },
+  {
+    name: 'Sam Owner',
+    role: 'ubo',
+    positions: ['shareholder'],
+    nationality: 'GBR',
+    ownership_percentage: 75,
+  },
+];

@@ -1,5 +1,6 @@
 /** Queries of the verification feature: sessions (links), records, subject rows under lock. */
-import { and, asc, desc, eq, exists, gt, inArray, like, lte, not, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, like, lte, not, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import {
   businessCustomers,
@@ -106,34 +107,45 @@ export async function findSessionsToReconcile(db: DbOrTx, before: Date, limit: n
     .limit(limit);
 }
 
-/** A subject's links under one client. */
-const sessionsOfSubject = (clientId: string, kind: VerificationKind, subjectId: string) =>
+/** Rows of one subject under one client, in a table with client, user and business columns. */
+const ofSubject = (
+  t: { clientId: AnyPgColumn; userId: AnyPgColumn; businessCustomerId: AnyPgColumn },
+  clientId: string,
+  kind: VerificationKind,
+  subjectId: string,
+) =>
   and(
-    eq(verificationSessions.clientId, clientId),
-    kind === 'kyc'
-      ? eq(verificationSessions.userId, subjectId)
-      : eq(verificationSessions.businessCustomerId, subjectId),
+    eq(t.clientId, clientId),
+    kind === 'kyc' ? eq(t.userId, subjectId) : eq(t.businessCustomerId, subjectId),
   );
+
+/** Whether the subject has a link (under one client) that also meets `cond`. */
+async function subjectHasLink(
+  db: DbOrTx,
+  subject: { clientId: string; kind: VerificationKind; subjectId: string },
+  cond: SQL | undefined,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: verificationSessions.id })
+    .from(verificationSessions)
+    .where(and(ofSubject(verificationSessions, subject.clientId, subject.kind, subject.subjectId), cond))
+    .limit(1);
+  return row !== undefined;
+}
 
 /** Whether no later link of the same subject was accepted by the provider (an older one is superseded). */
 export async function isLatestLinkOfSubject(db: DbOrTx, session: SessionRow): Promise<boolean> {
   const s = verificationSessions;
-  const [row] = await db
-    .select({ id: s.id })
-    .from(s)
-    .where(
-      and(
-        sessionsOfSubject(
-          session.clientId,
-          session.kind as VerificationKind,
-          (session.userId ?? session.businessCustomerId)!,
-        ),
-        sql`${s.providerRef} is not null`,
-        gt(s.createdAt, session.createdAt),
-      ),
-    )
-    .limit(1);
-  return row === undefined;
+  const subject = {
+    clientId: session.clientId,
+    kind: session.kind as VerificationKind,
+    subjectId: (session.userId ?? session.businessCustomerId)!,
+  };
+  return !(await subjectHasLink(
+    db,
+    subject,
+    and(sql`${s.providerRef} is not null`, gt(s.createdAt, session.createdAt)),
+  ));
 }
 
 export async function findClientSession(db: DbOrTx, clientId: string, id: string) {
@@ -193,13 +205,7 @@ export async function updateRecordIfOlder(
 }
 
 const subjectCond = (kind: VerificationKind, clientId: string, subjectId: string) =>
-  and(
-    eq(verificationRecords.clientId, clientId),
-    kind === 'kyc'
-      ? eq(verificationRecords.userId, subjectId)
-      : eq(verificationRecords.businessCustomerId, subjectId),
-    eq(verificationRecords.kind, kind),
-  );
+  and(ofSubject(verificationRecords, clientId, kind, subjectId), eq(verificationRecords.kind, kind));
 
 /** The spec's order: decision_at descending with nulls last, then fetched_at descending. */
 const specOrder = [
@@ -313,28 +319,22 @@ export async function hasOpenVerification(
   now: Date,
 ): Promise<boolean> {
   const s = verificationSessions;
-  const [row] = await db
-    .select({ id: s.id })
-    .from(s)
-    .where(
+  return subjectHasLink(
+    db,
+    { clientId, kind, subjectId },
+    or(
+      and(inArray(s.status, ['creating', 'pending']), gt(s.expiresAt, now)),
       and(
-        sessionsOfSubject(clientId, kind, subjectId),
-        or(
-          and(inArray(s.status, ['creating', 'pending']), gt(s.expiresAt, now)),
-          and(
-            eq(s.status, 'submitted'),
-            not(
-              exists(
-                db
-                  .select({ one: sql`1` })
-                  .from(verificationRecords)
-                  .where(eq(verificationRecords.sessionId, s.id)),
-              ),
-            ),
+        eq(s.status, 'submitted'),
+        not(
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(verificationRecords)
+              .where(eq(verificationRecords.sessionId, s.id)),
           ),
         ),
       ),
-    )
-    .limit(1);
-  return row !== undefined;
+    ),
+  );
 }
