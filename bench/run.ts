@@ -6,6 +6,7 @@
 import { runApiBench } from './api';
 import { formatBulkBench, runBulkBench } from './bulk';
 import { formatDeliveryBench, runDeliveryBenchSuite } from './delivery';
+import { formatSumsubBench, runSumsubBench } from './sumsub';
 
 console.log(`## API (${new Date().toISOString()})\n`);
 const api = await runApiBench();
@@ -24,4 +25,6 @@ const bulk = await runBulkBench();
 console.log('\n| Engine | Rows per job | Jobs | Best (s) | Worst (s) | rows/s |');
 console.log('|---|---:|---:|---:|---:|---:|');
 console.log(formatBulkBench(bulk));
+console.log('\n## Sumsub adapter overhead\n');
+console.log(formatSumsubBench(await runSumsubBench()));
 console.log(`\nAPI service peak RSS: ${api.peakRssMb ?? 'n/a'} MB`);

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { loadSumsubConfig, type SumsubConfig } from './providers/verification/sumsub/config';
 import { isUuid } from './shared/ids';
 
 export type Environment = 'sandbox' | 'production';
@@ -125,6 +126,10 @@ export interface Config {
   recurringMaxAttempts: number;
   /** Sandbox bank: mandate-payment settlement delay. */
   sandboxBankSettleSeconds: number;
+  /** KYC/KYB: the verification adapter (`simulator`, `sumsub`, or `none`: links fail with 500). */
+  verificationProvider: 'simulator' | 'sumsub' | 'none';
+  /** Sumsub settings (SVC_SUMSUB_*), set when verificationProvider is `sumsub`. */
+  sumsub: SumsubConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -352,7 +357,16 @@ export function loadConfig(env: Env = process.env): Config {
     recurringRetryHours: r.hours('SVC_RECURRING_RETRY_HOURS', [24, 72]),
     recurringMaxAttempts: r.int('SVC_RECURRING_MAX_ATTEMPTS', 10, 1, 100),
     sandboxBankSettleSeconds: r.int('SVC_SANDBOX_BANK_SETTLE_SECONDS', 2, 0, 86400),
+    verificationProvider: r.oneOf(
+      'SVC_VERIFICATION_PROVIDER',
+      ['simulator', 'sumsub', 'none'] as const,
+      environment === 'sandbox' ? 'simulator' : 'none',
+    ),
+    sumsub: null,
   };
+  if (config.verificationProvider === 'sumsub') config.sumsub = loadSumsubConfig(env, r.problems);
+  if (environment === 'production' && config.verificationProvider === 'simulator')
+    r.problems.push('SVC_VERIFICATION_PROVIDER=simulator is for sandbox deployments (use sumsub or none)');
 
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {
     r.problems.push('SVC_BOOTSTRAP_STAFF_EMAIL and SVC_BOOTSTRAP_STAFF_PASSWORD must be set together');

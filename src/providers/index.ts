@@ -14,6 +14,8 @@ import { SubTppSimulator } from './subtpp/simulator';
 import { SandboxTravelRuleNetwork } from './travel-rule/simulator';
 import { UnconfiguredTravelRuleNetwork } from './travel-rule/unconfigured';
 import { SandboxVerificationProvider } from './verification/simulator';
+import { SumsubVerificationProvider } from './verification/sumsub/adapter';
+import { SumsubClient } from './verification/sumsub/client';
 import { UnconfiguredVerificationProvider } from './verification/unconfigured';
 
 /** What real adapters need from the running service: where their metrics go, and the log. */
@@ -22,7 +24,7 @@ export interface ProviderRuntime {
   log: FastifyBaseLogger;
 }
 
-export function createProviders(config: Config, secrets: Secrets, _runtime: ProviderRuntime): Providers {
+export function createProviders(config: Config, secrets: Secrets, runtime: ProviderRuntime): Providers {
   return {
     bank:
       config.environment === 'sandbox'
@@ -36,13 +38,7 @@ export function createProviders(config: Config, secrets: Secrets, _runtime: Prov
     // No production Sub-TPP network adapter exists yet: production opcos are activated by staff
     // (admin approve), which asks this registry for the identifier.
     subTpp: new SubTppSimulator(secrets.hashKey),
-    verification:
-      config.environment === 'sandbox'
-        ? new SandboxVerificationProvider({
-            secret: secrets.providerWebhookSecret,
-            encryptionKey: secrets.encryptionKey,
-          })
-        : new UnconfiguredVerificationProvider(),
+    verification: createVerificationProvider(config, secrets, runtime),
     screening:
       config.screeningProvider === 'simulator'
         ? new SandboxScreeningProvider({
@@ -65,4 +61,15 @@ export function createProviders(config: Config, secrets: Secrets, _runtime: Prov
           })
         : new UnconfiguredEsign(),
   };
+}
+
+function createVerificationProvider(config: Config, secrets: Secrets, runtime: ProviderRuntime) {
+  if (config.verificationProvider === 'sumsub' && config.sumsub)
+    return new SumsubVerificationProvider(new SumsubClient(config.sumsub, runtime), config.sumsub);
+  if (config.verificationProvider === 'simulator')
+    return new SandboxVerificationProvider({
+      secret: secrets.providerWebhookSecret,
+      encryptionKey: secrets.encryptionKey,
+    });
+  return new UnconfiguredVerificationProvider();
 }
