@@ -167,14 +167,14 @@ export function deriveOperationId(method: string, url: string): string {
   return `${method.toLowerCase()}${pascal}`;
 }
 
-/** A body that references another resource by id (`project_id`, `opco_id`, ...) can name a missing one: 404. */
+/** A body that references another resource by id (`project_id`, `template_ids`, ...) can name a missing one: 404. */
 function namesAnId(schema: unknown): boolean {
   const stack: unknown[] = [schema];
   while (stack.length > 0) {
     const node = stack.pop();
     if (!node || typeof node !== 'object') continue;
     const props = (node as Schema).properties as Schema | undefined;
-    if (props && Object.keys(props).some((k) => k.endsWith('_id'))) return true;
+    if (props && Object.keys(props).some((k) => /_ids?$/.test(k))) return true;
     for (const v of Object.values(node as Schema)) if (v && typeof v === 'object') stack.push(v);
   }
   return false;

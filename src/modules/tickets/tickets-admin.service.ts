@@ -191,7 +191,7 @@ export async function patchAdminTicket(
       .select({ id: staffAccounts.id })
       .from(staffAccounts)
       .where(eq(staffAccounts.id, input.assignee_staff_id));
-    if (!s) throw invalidField(['body', 'assignee_staff_id'], TM.unknownStaff);
+    if (!s) throw notFound(TM.staffNotFound);
   }
   const now = deps.clock.now();
   const updated = await deps.db.transaction(async (tx) => {
