@@ -99,7 +99,20 @@ const ERROR_RESPONSES: Record<ErrorStatus, [string, Schema]> = {
       },
     }),
   ],
-  403: ['Forbidden', json('Not permitted for this token, role, client or environment')],
+  403: [
+    'Forbidden',
+    json('Not permitted for this token, role, client or environment', errorBody, {
+      headers: {
+        'WWW-Authenticate': {
+          description:
+            'On a missing permission only (RFC 6750 section 3.1): `Bearer error="insufficient_scope", ' +
+            'scope="<the permission>"`, the permission the operation description names. The `detail` keeps ' +
+            "the spec's message.",
+          schema: { type: 'string' },
+        },
+      },
+    }),
+  ],
   404: ['NotFound', json('Not found, or owned by another client')],
   406: ['NotAcceptable', json('The route answers only the media type named in its description (`Accept`)')],
   409: ['Conflict', json('Idempotency or state conflict')],
@@ -227,7 +240,8 @@ export function accessSentence(cfg: RouteConfig): string {
   if (cfg.permission) {
     const [roles] = PERMISSION_MATRIX[cfg.permission];
     parts.push(
-      `Permission \`${cfg.permission}\` required (roles: ${roles.join(', ')}); a token without it gets 403.`,
+      `Permission \`${cfg.permission}\` required (roles: ${roles.join(', ')}); a token without it gets 403 with ` +
+        `\`WWW-Authenticate: Bearer error="insufficient_scope", scope="${cfg.permission}"\`.`,
     );
   } else if (cfg.auth === 'client') parts.push('Requires a client token (any role).');
   if (cfg.dashboardOnly) parts.push('Requires a dashboard (login) token; API-credential tokens get 403.');
