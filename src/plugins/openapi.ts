@@ -119,7 +119,10 @@ const ERROR_RESPONSES: Record<ErrorStatus, [string, Schema]> = {
   410: ['Gone', json('No longer available')],
   413: ['PayloadTooLarge', json('Request body larger than 1 MiB')],
   414: ['UriTooLong', json('A path parameter longer than 200 characters')],
-  415: ['UnsupportedMediaType', json('Request body is not `application/json`')],
+  415: [
+    'UnsupportedMediaType',
+    json('Request body is not `application/json`: `{"detail": "Content-Type must be application/json"}`'),
+  ],
   422: [
     'ValidationError',
     json('Validation failed: one entry per failing field, `loc` names its path (e.g. ["body","amount"])', {

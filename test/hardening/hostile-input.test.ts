@@ -170,8 +170,33 @@ describe('media types', () => {
         payload,
       });
       expect(res.statusCode, type).toBe(415);
-      expect(res.json()).toEqual({ detail: 'Unsupported Media Type' });
+      expect(res.json()).toEqual({ detail: 'Content-Type must be application/json' });
     }
+  });
+
+  it('a body without a Content-Type on a JSON route says what to send', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/projects',
+      headers: { ...w.caller.headers, 'content-type': '' },
+      payload: 'project_name=Shop',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({ detail: 'Content-Type must be application/json' });
+  });
+
+  it('the remediation page (multipart upload) names its own accepted types in its 415', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/remediate/0123456789abcdef0123456789abcdef0123456789a',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'explanation=salary',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({
+      detail:
+        'Content-Type must be multipart/form-data, application/x-www-form-urlencoded or application/json',
+    });
   });
 
   it('the hosted pages still take their forms', async () => {

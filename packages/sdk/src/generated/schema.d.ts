@@ -14367,7 +14367,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Request body is not `application/json` */
+        /** @description Request body is not `application/json`: `{"detail": "Content-Type must be application/json"}` */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
