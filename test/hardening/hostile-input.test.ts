@@ -157,9 +157,10 @@ describe('no type coercion in JSON bodies', () => {
 });
 
 describe('media types', () => {
-  it('JSON routes answer 415 to forms and plain text', async () => {
+  it('JSON routes answer 415 to forms, plain text and a missing type, saying what to send', async () => {
     for (const [type, payload] of [
       ['application/x-www-form-urlencoded', 'project_name=Shop'],
+      ['', 'project_name=Shop'],
       ['text/plain', '{"project_name":"Shop"}'],
       ['application/xml', '<project/>'],
     ]) {
@@ -172,17 +173,6 @@ describe('media types', () => {
       expect(res.statusCode, type).toBe(415);
       expect(res.json()).toEqual({ detail: 'Content-Type must be application/json' });
     }
-  });
-
-  it('a body without a Content-Type on a JSON route says what to send', async () => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/projects',
-      headers: { ...w.caller.headers, 'content-type': '' },
-      payload: 'project_name=Shop',
-    });
-    expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ detail: 'Content-Type must be application/json' });
   });
 
   it('the remediation page (multipart upload) names its own accepted types in its 415', async () => {
