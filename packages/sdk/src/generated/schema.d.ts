@@ -2101,6 +2101,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/tickets/{ticket_id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the support agent: a reply or a resolution
+         * @description Sandbox deployments only (404 in production). Runs the staff reply itself, so the ticket moves as for a real agent (`agent_reply`: open -> awaiting_client; `resolve`: -> resolved), with ticket.status_changed and ticket.message.created, the emails to the creator and the CCs, the notifications and the activity entry (metadata `simulated: true`). A closed ticket: the staff reply’s 400.
+         *
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
+         */
+        post: operations["postSandboxTicketsByTicketIdSimulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/billing/invoices": {
         parameters: {
             query?: never;
@@ -8227,6 +8249,63 @@ export interface components {
             comment?: string;
         };
         PostTicketsByTicketIdSatisfactionResponse: {
+            /** Format: uuid */
+            ticket_id: string;
+            /** @description The client's own sequence */
+            number: number;
+            /** @description The number as shown: #123 */
+            number_display: string;
+            subject: string;
+            /** @enum {unknown} */
+            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
+            /** @enum {unknown} */
+            priority: "low" | "normal" | "high" | "urgent";
+            /**
+             * @description open, awaiting_client, resolved, closed (see the status table in the README)
+             * @enum {unknown}
+             */
+            status: "open" | "awaiting_client" | "resolved" | "closed";
+            references: {
+                /** @description What is referenced, e.g. transaction, invoice, contract_request */
+                type: string;
+                id: string;
+            }[];
+            cc_emails: string[];
+            created_by: {
+                /** @enum {unknown} */
+                actor_type: "client_user" | "client_api";
+                account_id: string | null;
+                email: string | null;
+            };
+            follow_up_of: string | null;
+            /** @description Public messages (internal notes are not counted) */
+            message_count: number;
+            last_message_at: string | null;
+            last_message_by: ("client" | "staff") | null;
+            satisfaction: {
+                /** @enum {unknown} */
+                rating: "good" | "bad";
+                comment: string | null;
+                /** Format: date-time */
+                rated_at: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            resolved_at: string | null;
+            closed_at: string | null;
+        };
+        PostSandboxTicketsByTicketIdSimulateRequest: {
+            /**
+             * @description `agent_reply`: a public reply from the support agent (open -> awaiting_client); `resolve`: a resolving reply (-> resolved)
+             * @enum {unknown}
+             */
+            action: "agent_reply" | "resolve";
+            /** @description Default: a sample text */
+            body?: string;
+        };
+        PostSandboxTicketsByTicketIdSimulateResponse: {
             /** Format: uuid */
             ticket_id: string;
             /** @description The client's own sequence */
@@ -18192,6 +18271,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostTicketsByTicketIdSatisfactionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSandboxTicketsByTicketIdSimulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostSandboxTicketsByTicketIdSimulateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSandboxTicketsByTicketIdSimulateResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
