@@ -59,7 +59,7 @@ export async function startMandateAuthorization(deps: Deps, token: string, bankI
     merchantName: s.merchantName,
     currency: s.d.currency,
     maxAmountPerPayment: s.d.maxAmountPerPayment,
-    periodicLimit: `${s.d.periodicAmount} per ${s.d.period}`,
+    periodicLimit: { amount: s.d.periodicAmount, period: s.d.period },
     returnUrl: `${deps.config.publicUrl}/checkout/mandate/${token}/return`,
     expiresAt: s.d.authorizationExpiresAt,
   });

@@ -49,7 +49,7 @@ export async function simulateRecurring(deps: Deps, auth: ClientAuth, id: string
       merchantName: 'Sandbox merchant',
       currency: d.currency,
       maxAmountPerPayment: d.maxAmountPerPayment,
-      periodicLimit: `${d.periodicAmount} per ${d.period}`,
+      periodicLimit: { amount: d.periodicAmount, period: d.period },
       returnUrl: `${deps.config.publicUrl}/checkout/mandate/${d.authorizationToken}/return`,
       expiresAt: d.authorizationExpiresAt,
     }));

@@ -58,7 +58,8 @@ export interface CreateMandateInput {
   merchantName: string;
   currency: string;
   maxAmountPerPayment: string;
-  periodicLimit: string;
+  /** At most `amount` per `period` (day, week, fortnight, month, half_year, year). */
+  periodicLimit: { amount: string; period: string };
   /** Where the bank sends the payer afterwards. */
   returnUrl: string;
   expiresAt: Date;
