@@ -7,6 +7,7 @@
 import { runApiBench } from './api';
 import { formatBulkBench, runBulkBench } from './bulk';
 import { formatDeliveryBench, runDeliveryBenchSuite } from './delivery';
+import { formatSumsubBench, runSumsubBench } from './sumsub';
 import { runTokenioBench } from './tokenio';
 
 console.log(`## API (${new Date().toISOString()})\n`);
@@ -26,6 +27,8 @@ const bulk = await runBulkBench();
 console.log('\n| Engine | Rows per job | Jobs | Best (s) | Worst (s) | rows/s |');
 console.log('|---|---:|---:|---:|---:|---:|');
 console.log(formatBulkBench(bulk));
+console.log('\n## Sumsub adapter overhead\n');
+console.log(formatSumsubBench(await runSumsubBench()));
 console.log('\n## Bank choice through the Token.io adapter (against the stand-in)\n');
 await runTokenioBench();
 console.log(`\nAPI service peak RSS: ${api.peakRssMb ?? 'n/a'} MB`);

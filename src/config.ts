@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { readTokenioConfig, type TokenioConfig } from './providers/bank/tokenio/config';
+import { loadSumsubConfig, type SumsubConfig } from './providers/verification/sumsub/config';
 import { isUuid } from './shared/ids';
 
 export type Environment = 'sandbox' | 'production';
@@ -130,6 +131,10 @@ export interface Config {
   bankProvider: 'simulator' | 'tokenio' | 'none';
   /** Token.io settings (SVC_TOKENIO_*), set when bankProvider is `tokenio`. */
   tokenio: TokenioConfig | null;
+  /** KYC/KYB: the verification adapter (`simulator`, `sumsub`, or `none`: links fail with 500). */
+  verificationProvider: 'simulator' | 'sumsub' | 'none';
+  /** Sumsub settings (SVC_SUMSUB_*), set when verificationProvider is `sumsub`. */
+  sumsub: SumsubConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -141,7 +146,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-export class Reader {
+class Reader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
 
@@ -363,10 +368,19 @@ export function loadConfig(env: Env = process.env): Config {
       environment === 'sandbox' ? 'simulator' : 'none',
     ),
     tokenio: null,
+    verificationProvider: r.oneOf(
+      'SVC_VERIFICATION_PROVIDER',
+      ['simulator', 'sumsub', 'none'] as const,
+      environment === 'sandbox' ? 'simulator' : 'none',
+    ),
+    sumsub: null,
   };
   if (config.bankProvider === 'tokenio') config.tokenio = readTokenioConfig(r);
   if (config.bankProvider === 'simulator' && environment === 'production')
     r.problems.push('SVC_BANK_PROVIDER=simulator is for sandbox deployments (production: tokenio or none)');
+  if (config.verificationProvider === 'sumsub') config.sumsub = loadSumsubConfig(env, r.problems);
+  if (environment === 'production' && config.verificationProvider === 'simulator')
+    r.problems.push('SVC_VERIFICATION_PROVIDER=simulator is for sandbox deployments (use sumsub or none)');
 
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {
     r.problems.push('SVC_BOOTSTRAP_STAFF_EMAIL and SVC_BOOTSTRAP_STAFF_PASSWORD must be set together');

@@ -2,7 +2,7 @@
  * Denied requests in the activity log (named-areas.md section 11): every 403 answered to an
  * authenticated client (a missing permission, a dashboard-only route called with an API token, a
  * disabled area) appends a `permission.denied` entry with outcome `failure`, written on its own
- * since the request changed nothing.
+ * since the request changed nothing. Its path is the route pattern (`/projects/:project_id`).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -28,6 +28,8 @@ export const activityDenialsPlugin = fp(
             permission: request.routeOptions.config?.permission ?? null,
           },
           request,
+          // The pattern, never the ids the caller sent: a denial must not record what it refused to touch.
+          routePatternOnly: true,
         });
       } catch (err) {
         request.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'denial not logged');

@@ -13,7 +13,7 @@ import { rowsOf } from '../db/client';
 import type { Deps } from '../deps';
 import { type Permission, permissionsForRole, type Role } from '../modules/auth/permissions';
 import { type ClientTokenClaims, type StaffTokenClaims, verifyTokenWithReason } from '../modules/auth/tokens';
-import { forbidden, invalidToken } from '../shared/errors';
+import { forbidden, insufficientScope, invalidToken } from '../shared/errors';
 import { M } from '../shared/messages';
 
 export interface ClientAuth {
@@ -250,7 +250,8 @@ export const authPlugin = fp(
       const auth = await authenticateClient(deps, request, cfg.authRead);
       request.clientAuth = auth;
       if (cfg.dashboardOnly && auth.tokenType !== 'client_access') throw forbidden(M.dashboardTokenRequired);
-      if (cfg.permission && !auth.permissions.has(cfg.permission)) throw forbidden(M.insufficientPermissions);
+      if (cfg.permission && !auth.permissions.has(cfg.permission))
+        throw insufficientScope(M.insufficientPermissions, cfg.permission);
     });
   },
   { name: 'auth' },

@@ -21,6 +21,21 @@ export interface AjvIssue {
   message?: string;
 }
 
+/** Body media types a route may parse, in the order a 415 names them (uploads first, JSON last). */
+const BODY_MEDIA_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'];
+
+/**
+ * 415's detail: the media types this route's scope parses (API routes: JSON only; the hosted pages
+ * also take their forms, the remediation page its multipart upload). A form-encoded body (curl's
+ * default with `-d`) is the usual cause, so the answer says what to send instead.
+ */
+export function unsupportedMediaTypeDetail(request: FastifyRequest): string {
+  const accepted = BODY_MEDIA_TYPES.filter((t) => request.server.hasContentTypeParser(t));
+  if (accepted.length === 0) return HM.unsupportedMediaType;
+  const last = accepted.pop()!;
+  return `Content-Type must be ${accepted.length > 0 ? `${accepted.join(', ')} or ${last}` : last}`;
+}
+
 const CONTEXT_LOC: Record<string, string> = {
   body: 'body',
   querystring: 'query',
@@ -171,6 +186,9 @@ export const errorHandlerPlugin = fp(
           return reply
             .status(422)
             .send({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
+        }
+        if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+          return reply.status(415).send({ detail: unsupportedMediaTypeDetail(request) });
         }
         const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
         if (status >= 400 && status < 500) {

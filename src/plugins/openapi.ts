@@ -99,14 +99,30 @@ const ERROR_RESPONSES: Record<ErrorStatus, [string, Schema]> = {
       },
     }),
   ],
-  403: ['Forbidden', json('Not permitted for this token, role, client or environment')],
+  403: [
+    'Forbidden',
+    json('Not permitted for this token, role, client or environment', errorBody, {
+      headers: {
+        'WWW-Authenticate': {
+          description:
+            'On a missing permission only (RFC 6750 section 3.1): `Bearer error="insufficient_scope", ' +
+            'scope="<the permission>"`, the permission the operation description names. The `detail` keeps ' +
+            "the spec's message.",
+          schema: { type: 'string' },
+        },
+      },
+    }),
+  ],
   404: ['NotFound', json('Not found, or owned by another client')],
   406: ['NotAcceptable', json('The route answers only the media type named in its description (`Accept`)')],
   409: ['Conflict', json('Idempotency or state conflict')],
   410: ['Gone', json('No longer available')],
   413: ['PayloadTooLarge', json('Request body larger than 1 MiB')],
   414: ['UriTooLong', json('A path parameter longer than 200 characters')],
-  415: ['UnsupportedMediaType', json('Request body is not `application/json`')],
+  415: [
+    'UnsupportedMediaType',
+    json('Request body is not `application/json`: `{"detail": "Content-Type must be application/json"}`'),
+  ],
   422: [
     'ValidationError',
     json('Validation failed: one entry per failing field, `loc` names its path (e.g. ["body","amount"])', {
@@ -167,14 +183,14 @@ export function deriveOperationId(method: string, url: string): string {
   return `${method.toLowerCase()}${pascal}`;
 }
 
-/** A body that references another resource by id (`project_id`, `opco_id`, ...) can name a missing one: 404. */
+/** A body that references another resource by id (`project_id`, `template_ids`, ...) can name a missing one: 404. */
 function namesAnId(schema: unknown): boolean {
   const stack: unknown[] = [schema];
   while (stack.length > 0) {
     const node = stack.pop();
     if (!node || typeof node !== 'object') continue;
     const props = (node as Schema).properties as Schema | undefined;
-    if (props && Object.keys(props).some((k) => k.endsWith('_id'))) return true;
+    if (props && Object.keys(props).some((k) => /_ids?$/.test(k))) return true;
     for (const v of Object.values(node as Schema)) if (v && typeof v === 'object') stack.push(v);
   }
   return false;
@@ -227,7 +243,8 @@ export function accessSentence(cfg: RouteConfig): string {
   if (cfg.permission) {
     const [roles] = PERMISSION_MATRIX[cfg.permission];
     parts.push(
-      `Permission \`${cfg.permission}\` required (roles: ${roles.join(', ')}); a token without it gets 403.`,
+      `Permission \`${cfg.permission}\` required (roles: ${roles.join(', ')}); a token without it gets 403 with ` +
+        `\`WWW-Authenticate: Bearer error="insufficient_scope", scope="${cfg.permission}"\`.`,
     );
   } else if (cfg.auth === 'client') parts.push('Requires a client token (any role).');
   if (cfg.dashboardOnly) parts.push('Requires a dashboard (login) token; API-credential tokens get 403.');

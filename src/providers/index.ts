@@ -15,6 +15,8 @@ import { SubTppSimulator } from './subtpp/simulator';
 import { SandboxTravelRuleNetwork } from './travel-rule/simulator';
 import { UnconfiguredTravelRuleNetwork } from './travel-rule/unconfigured';
 import { SandboxVerificationProvider } from './verification/simulator';
+import { SumsubVerificationProvider } from './verification/sumsub/adapter';
+import { SumsubClient } from './verification/sumsub/client';
 import { UnconfiguredVerificationProvider } from './verification/unconfigured';
 
 /** What real adapters need from the running service: where their metrics go, and the log. */
@@ -49,13 +51,7 @@ function bankProviders(
 export function createProviders(config: Config, secrets: Secrets, runtime: ProviderRuntime): Providers {
   return {
     ...bankProviders(config, secrets, runtime),
-    verification:
-      config.environment === 'sandbox'
-        ? new SandboxVerificationProvider({
-            secret: secrets.providerWebhookSecret,
-            encryptionKey: secrets.encryptionKey,
-          })
-        : new UnconfiguredVerificationProvider(),
+    verification: createVerificationProvider(config, secrets, runtime),
     screening:
       config.screeningProvider === 'simulator'
         ? new SandboxScreeningProvider({
@@ -78,4 +74,15 @@ export function createProviders(config: Config, secrets: Secrets, runtime: Provi
           })
         : new UnconfiguredEsign(),
   };
+}
+
+function createVerificationProvider(config: Config, secrets: Secrets, runtime: ProviderRuntime) {
+  if (config.verificationProvider === 'sumsub' && config.sumsub)
+    return new SumsubVerificationProvider(new SumsubClient(config.sumsub, runtime), config.sumsub);
+  if (config.verificationProvider === 'simulator')
+    return new SandboxVerificationProvider({
+      secret: secrets.providerWebhookSecret,
+      encryptionKey: secrets.encryptionKey,
+    });
+  return new UnconfiguredVerificationProvider();
 }

@@ -48,6 +48,12 @@ export function invalidToken(detail: string, problem: TokenProblem): AppError {
   return new AppError(401, detail, { 'WWW-Authenticate': header });
 }
 export const forbidden = (detail: string) => new AppError(403, detail);
+
+/** 403 for a token without the route's permission, with the RFC 6750 (3.1) hint naming it. */
+export const insufficientScope = (detail: string, permission: string) =>
+  new AppError(403, detail, {
+    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${permission}"`,
+  });
 export const notFound = (detail: string) => new AppError(404, detail);
 export const conflict = (detail: string) => new AppError(409, detail);
 

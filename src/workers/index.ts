@@ -11,6 +11,7 @@ import { runBulkWorker } from '../modules/bulk-links/bulk.worker';
 import { runContractsWorker } from '../modules/contracts/contracts.worker';
 import { jobDefinitions } from '../modules/index';
 import { expireUnusedVerificationLinks } from '../modules/kyc/link-expiry.service';
+import { reconcileVerifications } from '../modules/kyc/reconcile.service';
 import { expireDueRemediations } from '../modules/monitoring/monitoring.reviews';
 import {
   purgeOldActivityLogs,
@@ -18,6 +19,7 @@ import {
   sendDueNotificationEmails,
 } from '../modules/notifications/notifications.workers';
 import { expireDuePayments } from '../modules/payments/payments.service';
+import { createTokenioWorker } from '../modules/payments/tokenio.worker';
 import { compactTransactionCounts } from '../modules/payments/transaction-counts';
 import { runRecurringWorker } from '../modules/recurring/recurring.worker';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
@@ -26,7 +28,6 @@ import { autoCloseResolvedTickets, sendDueTicketEmails } from '../modules/ticket
 import { runTravelRuleWorker } from '../modules/travel-rule/travel-rule.worker';
 import { processDueWorkflowRuns } from '../modules/workflows/workflows.engine';
 import { createJobRunner, purgeFinishedJobs } from '../platform/jobs/index';
-import { createTokenioWorker } from '../providers/bank/tokenio/worker';
 import { loopWorker, type Worker } from './loop';
 import { createOpcoActivationWorker } from './opco-activation';
 import { createPgliteAnalyzeWorker } from './pglite-analyze';
@@ -60,6 +61,17 @@ export function createWorkers(deps: Deps): Worker[] {
       () => expireUnusedVerificationLinks(deps, 100),
       deps.log,
     ),
+    // Verification results a provider never notified are re-read after a bound (Sumsub only).
+    ...(deps.providers.verification.reconciles
+      ? [
+          loopWorker(
+            'verification-reconciliation',
+            Math.max(deps.config.workerPollMs, 5000),
+            () => reconcileVerifications(deps),
+            deps.log,
+          ),
+        ]
+      : []),
     // Workflow runs: claims due runs (FOR UPDATE SKIP LOCKED + lease) and executes their steps.
     loopWorker('workflow-engine', deps.config.workerPollMs, () => processDueWorkflowRuns(deps, 10), deps.log),
     // Bulk payment links: preview expiry, queued jobs, row batches (leased, SKIP LOCKED), finishing, link cancels.

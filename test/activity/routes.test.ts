@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * Activity-log routes (named-areas.md section 11): the counter list with every filter, detail,
  * export (CSV and JSONL) equal to the list for the same filters, limits, cross-client 404, the
@@ -150,6 +151,21 @@ describe('GET /activity-logs', () => {
       request: { method: 'GET', path: '/api/v1/activity-logs' },
       metadata: { permission: 'activity.read', reason: 'Insufficient permissions for this action' },
     });
+  });
+
+  it('a denied request is logged with the route pattern, never the ids the caller sent', async () => {
+    const ops = await createTestClient(ctx, { role: 'operations', clientId: owner.clientId });
+    const probe = randomUUID();
+    const res = await get(`/activity-logs/${probe}`, ops.headers);
+    expect(res.statusCode).toBe(403);
+    const denied = (
+      await get(`/activity-logs?action=permission.denied&actor_account_id=${ops.accountId}`, owner.headers)
+    ).json();
+    expect(denied.activity_logs[0]).toMatchObject({
+      target: { type: 'route', id: 'GET /api/v1/activity-logs/:activity_id' },
+      request: { method: 'GET', path: '/api/v1/activity-logs/:activity_id' },
+    });
+    expect(JSON.stringify(denied.activity_logs[0])).not.toContain(probe);
   });
 });
 

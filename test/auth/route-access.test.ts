@@ -102,6 +102,7 @@ describe('route access contract', () => {
       const path = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
       const op = doc.paths[path]?.[r.method.toLowerCase()];
       expect(op?.description, `${r.method} ${path}`).toContain(`Permission \`${r.permission}\``);
+      expect(op.description, `${r.method} ${path}`).toContain(`scope="${r.permission}"`);
       if (r.dashboardOnly) expect(op.description).toContain('dashboard');
       expect(table).toContain(`\`${r.method} ${specPath(r.url)}\``);
     }
@@ -130,11 +131,15 @@ describe('route access contract', () => {
         route.dashboardOnly ? M.dashboardTokenRequired : M.insufficientPermissions,
       );
 
+      // RFC 6750 section 3.1: the missing permission, named where a client can act on it.
+      const scopeHint = `Bearer error="insufficient_scope", scope="${route.permission}"`;
+      if (!route.dashboardOnly) expect(res.headers['www-authenticate']).toBe(scopeHint);
       const allowed = PERMISSION_MATRIX[route.permission][0] as readonly Role[];
       for (const role of ROLES.filter((r) => !allowed.includes(r))) {
         const denied = await call(route, byRole[role].headers);
         expect(denied.statusCode, `role ${role}`).toBe(403);
         expect(denied.json().detail).toBe(M.insufficientPermissions);
+        expect(denied.headers['www-authenticate'], `role ${role}`).toBe(scopeHint);
       }
       if (route.dashboardOnly) {
         const api = await call(route, ownerApi.headers);

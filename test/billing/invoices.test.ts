@@ -78,16 +78,18 @@ const action = (id: string, name: string, body?: unknown) =>
   call('POST', `/admin/billing/invoices/${id}/${name}`, staff, body);
 
 describe('price lists and drafts', () => {
-  it('stores a price list; from_usage needs one (400) in the same currency', async () => {
+  it('stores a price list; from_usage needs one in the same currency', async () => {
     const c = await createTestClient(ctx);
-    const none = await call('POST', '/admin/billing/invoices', staff, {
+    // Without a stored list a sandbox client is billed from the default (EUR); production: test/billing/default-prices.
+    const usd = await call('POST', '/admin/billing/invoices', staff, {
       client_id: c.clientId,
-      currency: 'EUR',
+      currency: 'USD',
       period_start: '2026-01-01',
       period_end: '2026-01-31',
       from_usage: true,
     });
-    expect([none.statusCode, none.json()]).toEqual([400, { detail: 'Client has no billing price list' }]);
+    expect(usd.statusCode).toBe(422);
+    expect(usd.json().detail[0].msg).toBe("The client's price list is in EUR");
     const saved = await putPrices(ctx, staff, c.clientId);
     expect(saved).toMatchObject({ client_id: c.clientId, currency: 'EUR', prices: PRICES });
     const bad = await call('PUT', `/admin/clients/${c.clientId}/billing-prices`, staff, {
@@ -483,8 +485,8 @@ describe('client reads', () => {
   });
 
   it('estimates the current month from the price list: successful payments and decided verifications', async () => {
-    const none = await call('GET', '/billing/usage', owner.headers);
-    expect(none.json()).toEqual({ detail: 'Client has no billing price list' });
+    const byDefault = (await call('GET', '/billing/usage', owner.headers)).json();
+    expect(byDefault.lines[0]).toMatchObject({ category: 'platform_fee', unit_amount: '49.00' });
     await putPrices(ctx, staff, owner.clientId);
     // Two successful payments this month, one pending; three KYC and one KYB decided this month, one KYC last month.
     for (const status of ['completed', 'completed', null]) {

@@ -104,6 +104,55 @@ describe.skipIf(!hasChromium)('hosted checkout in Chromium', () => {
     });
   }
 
+  it('keeps the payment reference whole or breaks it evenly at every desktop width', async () => {
+    const t = await createPaylink(ctx, w, { amount: '1250.00', description: 'Order #42 — 2 items' });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+    // The characters of the reference on each rendered line (evaluated in the page: no DOM types here).
+    const lines = () =>
+      page.evaluate<number[]>(`(() => {
+        const dd = [...document.querySelectorAll('dt')].find((d) => d.textContent === 'Payment reference')
+          .nextElementSibling;
+        const perLine = new Map();
+        const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode())
+          for (let i = 0; i < n.length; i++) {
+            const r = document.createRange();
+            r.setStart(n, i);
+            r.setEnd(n, i + 1);
+            const top = Math.round(r.getBoundingClientRect().top);
+            perLine.set(top, (perLine.get(top) ?? 0) + 1);
+          }
+        return [...perLine.values()];
+      })()`);
+    try {
+      await page.goto(t.checkout_url);
+      const refLength = t.ref_id.length;
+      let narrowest: number[] = [];
+      // Two columns from 761 px up: the summary card narrows with the window.
+      for (let width = 770; width <= 1100; width += 10) {
+        await page.setViewportSize({ width, height: 800 });
+        const perLine = await lines();
+        expect(perLine.reduce((a, b) => a + b, 0)).toBe(refLength);
+        // Whole on one line, or split into parts of at least a third each: never a lone tail.
+        expect(Math.min(...perLine), `${width} px: ${perLine.join('+')}`).toBeGreaterThanOrEqual(
+          refLength / 3,
+        );
+        if (width === 770) narrowest = perLine;
+      }
+      await page.setViewportSize({ width: 770, height: 800 });
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/checkout-770.png`, fullPage: true });
+      expect(narrowest.length).toBeGreaterThanOrEqual(1);
+      // The reference copies as one string, whatever the breaks.
+      const text = await page
+        .locator('dt', { hasText: 'Payment reference' })
+        .locator('xpath=following-sibling::dd[1]')
+        .textContent();
+      expect(text).toBe(t.ref_id);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('the payer cancels on the checkout page before choosing a bank (mobile viewport)', async () => {
     const t = await createPaylink(ctx, w);
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });

@@ -5,13 +5,15 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
 import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
 import { api, createRecurring, getRecurring, HOUR, runsOf, settleBank } from '../recurring/fixtures';
+
+const SHOTS = process.env.CHECKOUT_SCREENSHOT_DIR;
 
 describe.skipIf(!hasChromium)('hosted mandate authorization in Chromium', () => {
   let ctx: TestContext;
@@ -43,19 +45,30 @@ describe.skipIf(!hasChromium)('hosted mandate authorization in Chromium', () => 
     }),
   );
 
-  async function authorizeInBrowser(url: string, bank: string, button: string) {
+  /** The text of the fact named `label` (a dt) on the page. */
+  const fact = (page: Page, label: string) =>
+    page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]').textContent();
+
+  async function authorizeInBrowser(
+    url: string,
+    bank: string,
+    button: string,
+    check?: { merchantPage(page: Page): Promise<void>; bankPage(page: Page): Promise<void> },
+  ) {
     const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
     try {
       await page.goto(url);
       await expect(page.getByRole('heading', { name: 'Authorize with your bank' }).isVisible()).resolves.toBe(
         true,
       );
+      await check?.merchantPage(page);
       await page.getByLabel(bank).check();
       await page.getByRole('button', { name: 'Continue to bank' }).click();
       await page.waitForURL(/\/sandbox-bank\/mandates\//);
       await expect(page.getByRole('heading', { name: 'Authorize this mandate' }).isVisible()).resolves.toBe(
         true,
       );
+      await check?.bankPage(page);
       await page.getByRole('button', { name: button, exact: true }).click();
       await page.waitForURL(`${merchantBase}/**`);
       return new URL(page.url());
@@ -66,7 +79,25 @@ describe.skipIf(!hasChromium)('hosted mandate authorization in Chromium', () => 
 
   it('authorizes the mandate, a run succeeds, a failed run is retried', async () => {
     const d = await createRecurring(ctx, w, { amount: '20.00' });
-    const back = await authorizeInBrowser(d.authorization_url!, 'Northwind Bank', 'Authorize mandate');
+    const today = ctx.clock.now().toISOString().slice(0, 10);
+    const firstDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(
+      new Date(`${today}T00:00:00Z`),
+    );
+    // Amount, currency and period together, as a payer reads them, and the first payment's date.
+    const back = await authorizeInBrowser(d.authorization_url!, 'Northwind Bank', 'Authorize mandate', {
+      async merchantPage(page) {
+        expect(await page.textContent('.amount')).toBe('€20.00 per month');
+        expect(await fact(page, 'First payment')).toBe(firstDate);
+        expect(await fact(page, 'Maximum per payment')).toBe('€50.00');
+        expect(await fact(page, 'Limit')).toBe('€100.00 per month');
+        if (SHOTS) await page.screenshot({ path: `${SHOTS}/mandate.png`, fullPage: true });
+      },
+      async bankPage(page) {
+        expect(await fact(page, 'Maximum per payment')).toBe('€50.00');
+        expect(await fact(page, 'Periodic limit')).toBe('€100.00 per month');
+        if (SHOTS) await page.screenshot({ path: `${SHOTS}/bank-mandate.png`, fullPage: true });
+      },
+    });
     expect(back.pathname).toBe('/shop/return');
     expect(back.searchParams.get('definition_id')).toBe(d.definition_id);
     expect(await getRecurring(ctx, w, d.definition_id)).toMatchObject({

@@ -157,9 +157,10 @@ describe('no type coercion in JSON bodies', () => {
 });
 
 describe('media types', () => {
-  it('JSON routes answer 415 to forms and plain text', async () => {
+  it('JSON routes answer 415 to forms, plain text and a missing type, saying what to send', async () => {
     for (const [type, payload] of [
       ['application/x-www-form-urlencoded', 'project_name=Shop'],
+      ['', 'project_name=Shop'],
       ['text/plain', '{"project_name":"Shop"}'],
       ['application/xml', '<project/>'],
     ]) {
@@ -170,8 +171,22 @@ describe('media types', () => {
         payload,
       });
       expect(res.statusCode, type).toBe(415);
-      expect(res.json()).toEqual({ detail: 'Unsupported Media Type' });
+      expect(res.json()).toEqual({ detail: 'Content-Type must be application/json' });
     }
+  });
+
+  it('the remediation page (multipart upload) names its own accepted types in its 415', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/remediate/0123456789abcdef0123456789abcdef0123456789a',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'explanation=salary',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({
+      detail:
+        'Content-Type must be multipart/form-data, application/x-www-form-urlencoded or application/json',
+    });
   });
 
   it('the hosted pages still take their forms', async () => {

@@ -446,7 +446,8 @@ describe('internal notes and isolation', () => {
     const bad = await call('PATCH', `/admin/tickets/${t.ticket_id}`, staff, {
       assignee_staff_id: t.ticket_id,
     });
-    expect(bad.statusCode).toBe(422);
+    expect(bad.statusCode).toBe(404);
+    expect(bad.json()).toEqual({ detail: 'Staff account not found' });
     expect((await call('GET', `/admin/tickets/${t.ticket_id}`, dev.headers)).statusCode).toBe(401);
   });
 });

@@ -39,6 +39,8 @@ export interface ActivityInput {
   actor?: ActivityActor;
   /** The request whose facts to record, when the caller runs outside its async context (hooks). */
   request?: FastifyRequest;
+  /** Record the route pattern (`/projects/:project_id`) instead of the routed path with its ids. */
+  routePatternOnly?: boolean;
 }
 
 export const REDACTED = '[redacted]';
@@ -86,6 +88,11 @@ export function loggablePath(request: FastifyRequest): string {
   );
 }
 
+/** The route as declared, with every parameter as its placeholder (an unmatched route: its path). */
+function routePattern(request: FastifyRequest): string {
+  return request.routeOptions?.url ?? request.url.split('?')[0] ?? request.url;
+}
+
 function header(request: FastifyRequest, name: string): string | null {
   const v = request.headers[name];
   const s = Array.isArray(v) ? v[0] : v;
@@ -112,7 +119,7 @@ export function activityValues(input: ActivityInput): unknown[] {
     request?.ip ?? null,
     request ? header(request, 'user-agent') : null,
     request?.method ?? null,
-    request ? loggablePath(request) : null,
+    request ? (input.routePatternOnly ? routePattern(request) : loggablePath(request)) : null,
     input.changes ? JSON.stringify(redactSecrets(input.changes)) : null,
     JSON.stringify(redactSecrets(input.metadata ?? {})),
   ];

@@ -219,7 +219,11 @@ export const PriceListSchema = Type.Object({
       ReturnType<typeof Type.String>
     >,
   ),
-  updated_at: dateTime,
+  source: Type.Enum(['custom', 'sandbox_default'] as const, {
+    description:
+      '`custom`: set by staff. `sandbox_default`: none set, so a sandbox deployment bills from its default list',
+  }),
+  updated_at: nullable(dateTime),
 });
 
 export const LineInput = Type.Object(

@@ -26,7 +26,13 @@ import {
   upsertPriceList,
 } from './billing.repo';
 import { type LineInputT, PRICE_KEYS, type PriceKey } from './billing.schemas';
-import { estimateCurrentUsage, priceOf } from './billing.usage';
+import {
+  type EffectivePriceList,
+  estimateCurrentUsage,
+  findEffectivePriceList,
+  priceColumns,
+  priceOf,
+} from './billing.usage';
 import { toInvoiceView } from './billing.view';
 import { finalizeInvoice } from './invoice-finalize.service';
 import { createDraftInvoice, invoiceTarget, markInvoicePaid } from './invoices.service';
@@ -73,8 +79,8 @@ export async function downloadInvoicePdf(deps: Pick<Deps, 'db' | 'clock'>, clien
   return { fileName: `${row.number}.pdf`, content: pdf.content };
 }
 
-export function getUsage(deps: Pick<Deps, 'db' | 'clock'>, clientId: string) {
-  return estimateCurrentUsage(deps.db, clientId, deps.clock.now());
+export function getUsage(deps: Pick<Deps, 'db' | 'clock' | 'config'>, clientId: string) {
+  return estimateCurrentUsage(deps.db, deps.config.environment, clientId, deps.clock.now());
 }
 
 // ---- billing details ----
@@ -150,19 +156,21 @@ export async function putBillingDetails(
 
 // ---- price lists (staff) ----
 
-function priceListView(p: PriceListRow) {
+function priceListView(p: PriceListRow, source: EffectivePriceList['source'] = 'custom') {
   return {
     client_id: p.clientId,
     currency: p.currency,
     prices: Object.fromEntries(PRICE_KEYS.map((k) => [k, priceOf(p, k)])) as Record<PriceKey, string>,
-    updated_at: p.updatedAt.toISOString(),
+    source,
+    updated_at: source === 'custom' ? p.updatedAt.toISOString() : null,
   };
 }
 
-export async function getPriceList(deps: Pick<Deps, 'db'>, clientId: string) {
-  const p = await findPriceList(deps.db, clientId);
+/** The list a client is billed from: staff's, or in sandbox the default (`source: "sandbox_default"`). */
+export async function getPriceList(deps: Pick<Deps, 'db' | 'config'>, clientId: string) {
+  const p = await findEffectivePriceList(deps.db, deps.config.environment, clientId);
   if (!p) throw notFound(BM.noPriceList);
-  return priceListView(p);
+  return priceListView(p.row, p.source);
 }
 
 export async function putPriceList(
@@ -174,18 +182,11 @@ export async function putPriceList(
   const res = await deps.db.execute(sql`select 1 as ok from clients where id = ${clientId}::uuid`);
   if (rowsOf(res).length === 0) throw notFound(M.clientNotFound);
   const before = await findPriceList(deps.db, clientId);
-  const p = input.prices;
   const row = await deps.db.transaction(async (tx) => {
     const saved = await upsertPriceList(tx, {
       clientId,
       currency: input.currency,
-      platformFeeMonthly: p.platform_fee_monthly,
-      transactionSuccess: p.transaction_success,
-      kycVerification: p.kyc_verification,
-      kybVerification: p.kyb_verification,
-      walletScreening: p.wallet_screening,
-      travelRuleTransfer: p.travel_rule_transfer,
-      contractRequest: p.contract_request,
+      ...priceColumns(input.prices),
       createdAt: now,
       updatedAt: now,
     });

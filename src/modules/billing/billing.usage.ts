@@ -6,6 +6,7 @@
  * A period is whole UTC days: period_start 00:00 to the end of period_end.
  */
 import { sql } from 'drizzle-orm';
+import type { Environment } from '../../config';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import { badRequest } from '../../shared/errors';
 import { BM } from './billing.messages';
@@ -133,10 +134,72 @@ function priceKeyOf(category: UsageCategory): PriceKey {
   return category === 'transaction_fee' ? 'transaction_success' : category;
 }
 
-export async function requirePriceList(db: DbOrTx, clientId: string): Promise<PriceListRow> {
-  const prices = await findPriceList(db, clientId);
+/**
+ * What a sandbox deployment bills a client staff gave no price list: every sandbox client, old or
+ * new, can try usage and invoices at once. Nothing is stored (no seeding, no migration); a list
+ * staff set replaces it. Production has no default: 400 `Client has no billing price list`.
+ */
+export const SANDBOX_DEFAULT_PRICES: { currency: string; prices: Record<PriceKey, string> } = {
+  currency: 'EUR',
+  prices: {
+    platform_fee_monthly: '49.00',
+    transaction_success: '0.25',
+    kyc_verification: '1.50',
+    kyb_verification: '3.00',
+    wallet_screening: '0.10',
+    travel_rule_transfer: '0.50',
+    contract_request: '1.00',
+  },
+};
+
+export interface EffectivePriceList {
+  row: PriceListRow;
+  source: 'custom' | 'sandbox_default';
+}
+
+/** The client's own list, else (sandbox only) the default; undefined in production without one. */
+export async function findEffectivePriceList(
+  db: DbOrTx,
+  environment: Environment,
+  clientId: string,
+): Promise<EffectivePriceList | undefined> {
+  const row = await findPriceList(db, clientId);
+  if (row) return { row, source: 'custom' };
+  if (environment !== 'sandbox') return undefined;
+  const epoch = new Date(0);
+  return {
+    source: 'sandbox_default',
+    row: {
+      clientId,
+      currency: SANDBOX_DEFAULT_PRICES.currency,
+      ...priceColumns(SANDBOX_DEFAULT_PRICES.prices),
+      createdAt: epoch,
+      updatedAt: epoch,
+    },
+  };
+}
+
+/** The price list's columns of a `prices` object (the API's keys). */
+export function priceColumns(p: Record<PriceKey, string>) {
+  return {
+    platformFeeMonthly: p.platform_fee_monthly,
+    transactionSuccess: p.transaction_success,
+    kycVerification: p.kyc_verification,
+    kybVerification: p.kyb_verification,
+    walletScreening: p.wallet_screening,
+    travelRuleTransfer: p.travel_rule_transfer,
+    contractRequest: p.contract_request,
+  };
+}
+
+export async function requirePriceList(
+  db: DbOrTx,
+  environment: Environment,
+  clientId: string,
+): Promise<PriceListRow> {
+  const prices = await findEffectivePriceList(db, environment, clientId);
   if (!prices) throw badRequest(BM.noPriceList);
-  return prices;
+  return prices.row;
 }
 
 /** Amount of each line (round half-up to 2 decimals) and the subtotal, computed in NUMERIC by the database. */
@@ -154,8 +217,13 @@ export async function priceLines(
 }
 
 /** GET /billing/usage: the current UTC month so far. */
-export async function estimateCurrentUsage(db: DbOrTx, clientId: string, now: Date) {
-  const prices = await requirePriceList(db, clientId);
+export async function estimateCurrentUsage(
+  db: DbOrTx,
+  environment: Environment,
+  clientId: string,
+  now: Date,
+) {
+  const prices = await requirePriceList(db, environment, clientId);
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
   const periodStart = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);

@@ -119,7 +119,7 @@ export async function createDraftInvoice(
     await assertClientExists(tx, input.client_id);
     let lines: NewLine[];
     if (input.from_usage) {
-      const prices = await requirePriceList(tx, input.client_id);
+      const prices = await requirePriceList(tx, deps.config.environment, input.client_id);
       if (prices.currency !== input.currency)
         throw new ValidationError([
           { loc: ['body', 'currency'], msg: BM.currencyMismatch(prices.currency), type: 'value_error' },

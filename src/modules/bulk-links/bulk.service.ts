@@ -14,6 +14,7 @@ import { runIdempotent } from '../../shared/idempotency';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { assertOwnedReference } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import type { PaylinkBodyCheck } from '../payments/paylink.validation';
 import {
@@ -129,6 +130,9 @@ export async function createBulkJob(
       await assertClientMayCreateLinks(deps, auth.clientId);
       const src = await readSource(deps, body);
       const defaults = body.defaults ?? {};
+      // A row's own ids are row errors; the job-wide default is the request's, so it refuses the request.
+      if (defaults.project_id)
+        await assertOwnedReference(deps.db, auth.clientId, 'project', defaults.project_id);
       const createMissingUsers = body.create_missing_users ?? false;
       const preview = body.preview ?? false;
       const verdicts = await validateRows(

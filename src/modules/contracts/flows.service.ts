@@ -15,6 +15,7 @@ import {
   type PageParams,
   paginationMeta,
 } from '../../shared/pagination';
+import { assertOwnedReference } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { validatePaylinkInput } from '../payments/paylink.service';
@@ -58,7 +59,10 @@ export async function requireFlow(db: DbOrTx, clientId: string, id: string, lock
   return f;
 }
 
-/** Templates exist (404), roles merge without kind conflicts, payer_role names a role, the amount is a valid decimal. */
+/**
+ * Templates and the payment's project exist (404), roles merge without kind conflicts, payer_role
+ * names a role, the amount is a valid decimal.
+ */
 async function checkFlow(deps: D, clientId: string, input: FlowInput) {
   const ids = [...new Set(input.template_ids)];
   const roleSets = [];
@@ -74,6 +78,7 @@ async function checkFlow(deps: D, clientId: string, input: FlowInput) {
       const v = validatePaylinkInputAt({ amount: p.amount, currency: p.currency });
       amount = v.amount;
     } else validatePaylinkInputAt({ amount: '1', currency: p.currency });
+    await assertOwnedReference(deps.db, clientId, 'project', p.project_id);
     payment = {
       amount,
       currency: p.currency,

@@ -21,6 +21,7 @@ import { encrypt, keyedHash } from '../../shared/crypto';
 import { AppError, badRequest, invalidField, ValidationError } from '../../shared/errors';
 import { runIdempotent } from '../../shared/idempotency';
 import { randomToken } from '../../shared/ids';
+import { assertOwnedReferences } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../payments/paylink.service';
@@ -210,6 +211,14 @@ export async function sendContract(
         ['body', 'flow_id'],
       );
   checkParticipants(roles, b);
+  await assertOwnedReferences(
+    deps.db,
+    auth.clientId,
+    b.participants.flatMap((p) => [
+      ['user', p.user_id],
+      ['business_customer', p.business_customer_id],
+    ]),
+  );
   const payment = await checkPayment(deps, auth.clientId, b, src.flow);
   const redirectUrl = checkRedirect(deps, b.redirect_url);
   const res = await runIdempotent(

@@ -1,5 +1,6 @@
 /** The hosted verification page's use cases: load a link by its token, submit the tester's outcome. */
 import type { Deps } from '../../deps';
+import { UpstreamError } from '../../platform/upstream';
 import type { SimulatedChecks, SimulatedOutcome } from '../../providers/verification/port';
 import { AppError, notFound } from '../../shared/errors';
 import { KM } from '../../shared/messages';
@@ -90,6 +91,42 @@ export async function submitLink(
     });
     throw new AppError(503, KM.providerUnavailable);
   }
+  const record = await findRecordBySession(deps.db, link.session.id);
+  return record?.status ?? null;
+}
+
+/** Where a vendor-hosted flow sends the person back: the client's redirect_url, else our result page. */
+export function providerReturnUrl(deps: Pick<Deps, 'config'>, link: HostedLink): string {
+  return returnUrlOf(link.session) ?? `${deps.config.publicUrl}/verify/${link.view.token}/complete`;
+}
+
+/**
+ * Vendor-hosted verification (Sumsub's WebSDK): the link is marked used on the first visit (so the
+ * expiry sweeper knows it was not left unused) and every visit gets a fresh vendor link, so the
+ * person can come back to it, for example to resubmit after a RETRY rejection.
+ */
+export async function handOverToProvider(deps: Deps, link: HostedLink): Promise<string> {
+  const provider = deps.providers.verification;
+  if (!provider.hostedVerificationUrl) throw new AppError(503, KM.providerUnavailable);
+  try {
+    const url = await provider.hostedVerificationUrl(link.session.providerRef!, {
+      level: link.session.level,
+      kind: link.view.kind,
+      email: link.view.subjectEmail || null,
+      returnUrl: providerReturnUrl(deps, link),
+    });
+    await markSessionSubmitted(deps.db, link.session.id, deps.clock.now());
+    return url;
+  } catch (err) {
+    if (err instanceof UpstreamError) deps.log.warn({ kind: err.kind }, 'verification provider unavailable');
+    else
+      deps.log.error({ err, verificationId: link.session.id }, 'verification provider gave no hosted link');
+    throw new AppError(503, KM.providerUnavailable);
+  }
+}
+
+/** The page a vendor-hosted flow returns to: the record's status as the provider reported it so far. */
+export async function linkOutcome(deps: Deps, link: HostedLink): Promise<string | null> {
   const record = await findRecordBySession(deps.db, link.session.id);
   return record?.status ?? null;
 }

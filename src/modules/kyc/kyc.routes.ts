@@ -37,7 +37,13 @@ const sendFile = (reply: FastifyReply, f: DownloadedFile) => sendDownload(reply,
 
 export async function kycRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const linkResponses = { 201: LinkSchema, 403: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema };
+  const linkResponses = {
+    201: LinkSchema,
+    403: ErrorSchema,
+    404: ErrorSchema,
+    500: ErrorSchema,
+    503: ErrorSchema,
+  };
 
   r.post(
     '/kyc/users/:user_id/verification-link',
@@ -200,7 +206,7 @@ export async function kycRoutes(app: FastifyInstance, { deps }: { deps: Deps }) 
           'A role listed in `documents` (visibility group `documents` required, else 404). The file with its ' +
           'Content-Type and `Content-Disposition: attachment`.',
         params: DocumentParams,
-        response: { 200: FileSchema, 404: ErrorSchema },
+        response: { 200: FileSchema, 404: ErrorSchema, 503: ErrorSchema },
       },
     },
     async (req, reply) =>
@@ -220,7 +226,7 @@ export async function kycRoutes(app: FastifyInstance, { deps }: { deps: Deps }) 
         description:
           'A `qfile_id` listed in `sof_questionnaire.files` (visibility group `sof_questionnaire`, else 404).',
         params: QuestionnaireFileParams,
-        response: { 200: FileSchema, 404: ErrorSchema },
+        response: { 200: FileSchema, 404: ErrorSchema, 503: ErrorSchema },
       },
     },
     async (req, reply) =>

@@ -19,6 +19,7 @@ import { KM, PM } from '../../shared/messages';
 import { statusFromLatestRecord } from './kyc.machine';
 import { changeBusiness, changeUser, type StatusSource } from './subject-status';
 import {
+  findLatestSessionOfProviderSubject,
   findRecordBySession,
   findSessionByProviderRef,
   insertRecord,
@@ -29,6 +30,7 @@ import {
   type RecordRow,
   type SessionRow,
   updateRecordIfOlder,
+  updateSession,
 } from './verification.repo';
 import { runVerificationListeners } from './verification-listeners';
 
@@ -160,28 +162,60 @@ export async function applyVerificationResult(
   });
 }
 
+/**
+ * Re-reads a session's result from the provider and applies it when newer; the session's
+ * updated_at records that the provider was heard from (the reconciliation worker's clock).
+ */
+export async function refreshSession(
+  deps: Deps,
+  session: SessionRow,
+  source: StatusSource,
+): Promise<{ applied: boolean }> {
+  const result = await deps.providers.verification.fetchResult(session.providerRef!, {
+    kind: session.kind as VerificationKind,
+    checks: session.checks,
+  });
+  await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
+  if (!result) return { applied: false };
+  return applyVerificationResult(deps, session, result, source);
+}
+
+/** Bodies already applied (a provider resends byte-identical notifications); bounded, per process. */
+const seenEvents = new Set<string>();
+const SEEN_MAX = 10_000;
+function remember(eventId: string) {
+  if (seenEvents.size >= SEEN_MAX) seenEvents.delete(seenEvents.values().next().value!);
+  seenEvents.add(eventId);
+}
+
 /** POST /providers/verification/notifications, after the signature was verified. */
 export async function applyVerificationNotification(
   deps: Deps,
   n: VerificationNotification,
 ): Promise<{ received: true; applied: boolean }> {
-  const session = await findSessionByProviderRef(deps.db, n.providerRef);
+  const session =
+    n.scope === 'applicant'
+      ? await findLatestSessionOfProviderSubject(deps.db, n.providerRef)
+      : await findSessionByProviderRef(deps.db, n.providerRef);
   if (!session) {
     deps.log.info({ providerRef: n.providerRef }, 'verification notification for an unknown session');
     return { received: true, applied: false };
   }
-  let result: VerificationResult | null;
+  if (seenEvents.has(n.eventId)) {
+    deps.log.info({ verificationId: session.id }, 'duplicate verification notification ignored');
+    return { received: true, applied: false };
+  }
+  let r: { applied: boolean };
   try {
-    result = await deps.providers.verification.fetchResult(n.providerRef);
+    r = await refreshSession(deps, session, 'provider_webhook');
   } catch (err) {
     deps.log.error({ err, verificationId: session.id }, 'fetching the verification result failed');
     throw new AppError(503, KM.providerUnavailable);
   }
-  if (!result) return { received: true, applied: false };
-  const r = await applyVerificationResult(deps, session, result, 'provider_webhook');
+  remember(n.eventId);
   if (!r.applied)
     deps.log.info(
-      { verificationId: session.id, eventId: n.eventId, revision: n.revision },
+      { verificationId: session.id, revision: n.revision },
       'verification notification not newer than the recorded result (replay or out of order)',
     );
   return { received: true, applied: r.applied };

@@ -1,7 +1,8 @@
 /** Reading verification records: KYC detail and history, document and questionnaire-file downloads, KYB detail. */
 import type { Deps } from '../../deps';
+import { UpstreamError } from '../../platform/upstream';
 import type { DownloadedFile, VerificationKind } from '../../providers/verification/port';
-import { notFound } from '../../shared/errors';
+import { AppError, notFound } from '../../shared/errors';
 import { KM } from '../../shared/messages';
 import type { VisibilityGroup } from '../admin/clients-admin.service';
 import { toRecordView } from './records.view';
@@ -44,6 +45,17 @@ async function providerRefOf(deps: Deps, r: RecordRow): Promise<string> {
   return s!.providerRef!;
 }
 
+/** Files are fetched from the provider at download time; its outage is a 503, never a fake 404. */
+async function fromProvider(deps: Deps, fetch: () => Promise<DownloadedFile | null>) {
+  try {
+    return await fetch();
+  } catch (err) {
+    deps.log.warn({ err }, 'downloading a verification file from the provider failed');
+    if (err instanceof UpstreamError) throw new AppError(503, KM.providerUnavailable);
+    return null;
+  }
+}
+
 /** A document role listed on the most recent record; 404 without the `documents` group or when not listed. */
 export async function downloadDocument(
   deps: Deps,
@@ -55,7 +67,8 @@ export async function downloadDocument(
   const groups = await groupsOf(deps, clientId);
   if (!groups.has('documents') || !(r.documents ?? []).some((d) => d.file_role === fileRole))
     throw notFound(KM.documentNotFound);
-  const file = await deps.providers.verification.fetchDocument(await providerRefOf(deps, r), fileRole);
+  const ref = await providerRefOf(deps, r);
+  const file = await fromProvider(deps, () => deps.providers.verification.fetchDocument(ref, fileRole));
   if (!file) throw notFound(KM.documentNotFound);
   return file;
 }
@@ -72,9 +85,9 @@ export async function downloadQuestionnaireFile(
   const view = toRecordView(r, groups, deps.secrets.encryptionKey);
   const files = (view.sof_questionnaire?.files ?? []) as { qfile_id?: string }[];
   if (!files.some((f) => f.qfile_id === qfileId)) throw notFound(KM.questionnaireFileNotFound);
-  const file = await deps.providers.verification.fetchQuestionnaireFile(
-    await providerRefOf(deps, r),
-    qfileId,
+  const ref = await providerRefOf(deps, r);
+  const file = await fromProvider(deps, () =>
+    deps.providers.verification.fetchQuestionnaireFile(ref, qfileId),
   );
   if (!file) throw notFound(KM.questionnaireFileNotFound);
   return file;

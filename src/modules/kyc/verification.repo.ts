@@ -1,5 +1,6 @@
 /** Queries of the verification feature: sessions (links), records, subject rows under lock. */
-import { and, asc, desc, eq, exists, gt, inArray, lte, not, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, like, lte, not, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import {
   businessCustomers,
@@ -59,6 +60,94 @@ export async function findSessionByProviderRef(db: DbOrTx, providerRef: string) 
   return row;
 }
 
+/**
+ * The latest link of a provider's profile of a person (sessions referenced `<subject ref>:<verification id>`,
+ * as the Sumsub adapter does): the one its notifications concern.
+ */
+export async function findLatestSessionOfProviderSubject(db: DbOrTx, subjectRef: string) {
+  const [row] = await db
+    .select()
+    .from(verificationSessions)
+    .where(like(verificationSessions.providerRef, `${subjectRef.replace(/[\\%_]/g, '\\$&')}:%`))
+    .orderBy(desc(verificationSessions.createdAt), desc(verificationSessions.id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Links whose result may still change and whose provider was last heard from before `before`
+ * (the reconciliation worker's queue): provider accepted, not expired unused, record missing or not decided.
+ */
+export async function findSessionsToReconcile(db: DbOrTx, before: Date, limit: number) {
+  const s = verificationSessions;
+  return db
+    .select()
+    .from(s)
+    .where(
+      and(
+        inArray(s.status, ['pending', 'submitted']),
+        lte(s.updatedAt, before),
+        sql`${s.providerRef} is not null`,
+        not(
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(verificationRecords)
+              .where(
+                and(
+                  eq(verificationRecords.sessionId, s.id),
+                  inArray(verificationRecords.status, ['approved', 'declined']),
+                ),
+              ),
+          ),
+        ),
+      ),
+    )
+    .orderBy(asc(s.updatedAt))
+    .limit(limit);
+}
+
+/** Rows of one subject under one client, in a table with client, user and business columns. */
+const ofSubject = (
+  t: { clientId: AnyPgColumn; userId: AnyPgColumn; businessCustomerId: AnyPgColumn },
+  clientId: string,
+  kind: VerificationKind,
+  subjectId: string,
+) =>
+  and(
+    eq(t.clientId, clientId),
+    kind === 'kyc' ? eq(t.userId, subjectId) : eq(t.businessCustomerId, subjectId),
+  );
+
+/** Whether the subject has a link (under one client) that also meets `cond`. */
+async function subjectHasLink(
+  db: DbOrTx,
+  subject: { clientId: string; kind: VerificationKind; subjectId: string },
+  cond: SQL | undefined,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: verificationSessions.id })
+    .from(verificationSessions)
+    .where(and(ofSubject(verificationSessions, subject.clientId, subject.kind, subject.subjectId), cond))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Whether no later link of the same subject was accepted by the provider (an older one is superseded). */
+export async function isLatestLinkOfSubject(db: DbOrTx, session: SessionRow): Promise<boolean> {
+  const s = verificationSessions;
+  const subject = {
+    clientId: session.clientId,
+    kind: session.kind as VerificationKind,
+    subjectId: (session.userId ?? session.businessCustomerId)!,
+  };
+  return !(await subjectHasLink(
+    db,
+    subject,
+    and(sql`${s.providerRef} is not null`, gt(s.createdAt, session.createdAt)),
+  ));
+}
+
 export async function findClientSession(db: DbOrTx, clientId: string, id: string) {
   const [row] = await db
     .select()
@@ -116,13 +205,7 @@ export async function updateRecordIfOlder(
 }
 
 const subjectCond = (kind: VerificationKind, clientId: string, subjectId: string) =>
-  and(
-    eq(verificationRecords.clientId, clientId),
-    kind === 'kyc'
-      ? eq(verificationRecords.userId, subjectId)
-      : eq(verificationRecords.businessCustomerId, subjectId),
-    eq(verificationRecords.kind, kind),
-  );
+  and(ofSubject(verificationRecords, clientId, kind, subjectId), eq(verificationRecords.kind, kind));
 
 /** The spec's order: decision_at descending with nulls last, then fetched_at descending. */
 const specOrder = [
@@ -236,29 +319,22 @@ export async function hasOpenVerification(
   now: Date,
 ): Promise<boolean> {
   const s = verificationSessions;
-  const [row] = await db
-    .select({ id: s.id })
-    .from(s)
-    .where(
+  return subjectHasLink(
+    db,
+    { clientId, kind, subjectId },
+    or(
+      and(inArray(s.status, ['creating', 'pending']), gt(s.expiresAt, now)),
       and(
-        eq(s.clientId, clientId),
-        kind === 'kyc' ? eq(s.userId, subjectId) : eq(s.businessCustomerId, subjectId),
-        or(
-          and(inArray(s.status, ['creating', 'pending']), gt(s.expiresAt, now)),
-          and(
-            eq(s.status, 'submitted'),
-            not(
-              exists(
-                db
-                  .select({ one: sql`1` })
-                  .from(verificationRecords)
-                  .where(eq(verificationRecords.sessionId, s.id)),
-              ),
-            ),
+        eq(s.status, 'submitted'),
+        not(
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(verificationRecords)
+              .where(eq(verificationRecords.sessionId, s.id)),
           ),
         ),
       ),
-    )
-    .limit(1);
-  return row !== undefined;
+    ),
+  );
 }

@@ -6,6 +6,7 @@
  */
 
 import type { Deps } from '../../deps';
+import { UpstreamError } from '../../platform/upstream';
 import type { ClientAuth } from '../../plugins/auth';
 import type { SimulatedChecks, SimulatedOutcome, VerificationKind } from '../../providers/verification/port';
 import { addSeconds } from '../../shared/clock';
@@ -28,6 +29,7 @@ import {
   statusAfterNewLink,
 } from './kyc.machine';
 import { DEFAULT_LEVEL, findLevel } from './levels';
+import { applyVerificationResult } from './notifications.service';
 import { toRecordView } from './records.view';
 import { changeBusiness, changeUser } from './subject-status';
 import {
@@ -115,10 +117,16 @@ export async function createVerificationLink(
       level: level.name,
       checks: level.checks,
       verificationId: session.id,
+      subjectId: subject.id,
     }));
   } catch (err) {
-    deps.log.error({ err, verificationId: session.id }, 'verification provider refused the session');
+    // Nothing else was written: the link is marked failed (never usable) and the subject is untouched.
     await updateSession(deps.db, session.id, { status: 'failed', updatedAt: deps.clock.now() });
+    if (err instanceof UpstreamError) {
+      deps.log.warn({ kind: err.kind, verificationId: session.id }, 'verification provider unavailable');
+      throw new AppError(503, KM.providerUnavailable);
+    }
+    deps.log.error({ err, verificationId: session.id }, 'verification provider refused the session');
     throw new AppError(500, M.failedToInitiateKyc);
   }
 
@@ -192,10 +200,31 @@ export async function resubmitVerification(
   if (!(RESUBMITTABLE as readonly string[]).includes(last.status))
     throw badRequest(KM.notResubmittable(last.status));
   const previous = await findSession(deps.db, last.sessionId);
-  return createVerificationLink(deps, auth, kind, subjectId, {
+  const link = await createVerificationLink(deps, auth, kind, subjectId, {
     level: input.level ?? previous?.level,
     redirect_url: input.redirect_url ?? previous?.redirectUrl ?? null,
   });
+  if (last.status === 'declined') await recordFinalDecline(deps, link.verification_id);
+  return link;
+}
+
+/**
+ * A vendor that keeps one profile per person may already hold a final rejection for it (Sumsub's
+ * FINAL): the new link can change nothing, so its record says so at once and the subject returns
+ * to rejected instead of waiting as pending. Best effort: reconciliation reads it later otherwise.
+ */
+async function recordFinalDecline(deps: Deps, verificationId: string) {
+  const session = await findSession(deps.db, verificationId);
+  if (!session?.providerRef || !deps.providers.verification.reconciles) return;
+  try {
+    const result = await deps.providers.verification.fetchResult(session.providerRef, {
+      kind: session.kind as VerificationKind,
+      checks: session.checks,
+    });
+    if (result?.final) await applyVerificationResult(deps, session, result, 'provider_webhook');
+  } catch (err) {
+    deps.log.warn({ err, verificationId }, 'reading the provider result after a resubmission failed');
+  }
 }
 
 /** POST /kyc/users/{user_id}/attestation: the client vouches for the user's verification itself. */

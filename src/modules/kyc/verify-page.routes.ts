@@ -9,7 +9,14 @@ import {
 } from '../../providers/verification/port';
 import { AppError } from '../../shared/errors';
 import { sendHtmlPage } from '../../shared/html-page';
-import { type HostedLink, loadLink, returnUrlOf, submitLink } from './hosted-page.service';
+import {
+  type HostedLink,
+  handOverToProvider,
+  linkOutcome,
+  loadLink,
+  returnUrlOf,
+  submitLink,
+} from './hosted-page.service';
 import { verifyErrorPage, verifyPage, verifyResultPage } from './views/verify';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
@@ -70,8 +77,26 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
       try {
         if (request.validationError) return sendHtmlPage(reply, 404, notFoundPage());
         const link = await loadLink(deps, (request.params as { token: string }).token);
+        // A vendor-hosted flow may be reopened after the first visit (to resubmit); only expiry closes it.
+        if (deps.providers.verification.hostedVerificationUrl && link.state !== 'expired')
+          return reply.redirect(await handOverToProvider(deps, link), 303);
         if (link.state !== 'open') return closedPage(reply, link);
         return sendHtmlPage(reply, 200, verifyPage(link.view));
+      } catch (err) {
+        return sendError(reply, err);
+      }
+    },
+  );
+
+  app.get(
+    '/verify/:token/complete',
+    { config: { auth: 'public' }, schema: { hide: true, params: TokenParams }, attachValidation: true },
+    async (request, reply) => {
+      try {
+        if (request.validationError) return sendHtmlPage(reply, 404, notFoundPage());
+        const link = await loadLink(deps, (request.params as { token: string }).token);
+        const status = await linkOutcome(deps, link);
+        return sendHtmlPage(reply, 200, verifyResultPage(link.view, status ?? 'in_review', null));
       } catch (err) {
         return sendError(reply, err);
       }

@@ -11,14 +11,14 @@ import type { Deps } from '../../deps';
 import { defineJob, PermanentJobError } from '../../platform/jobs/index';
 import type { SubTppDecision } from '../../providers/subtpp/port';
 import { addSeconds } from '../../shared/clock';
-import { applicationOf, applyNetworkDecision } from './opco-review.service';
+import { applicationOf, applyNetworkDecision, REGISTER_SUB_TPP_JOB } from './opco-review.service';
 import { claimDueActivations } from './opcos.repo';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
 
 /** Registers an approved opco with the network (idempotent: an earlier registration is adopted). */
 export const registerSubTppJob = defineJob<{ opcoId: string }>({
-  kind: 'opcos.register_sub_tpp',
+  kind: REGISTER_SUB_TPP_JOB,
   async run(deps, { opcoId }) {
     const network = deps.providers.subTpp;
     if (!network.register) throw new PermanentJobError('This deployment has no reviewing Sub-TPP network');

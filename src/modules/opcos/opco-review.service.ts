@@ -10,13 +10,15 @@ import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors';
 import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { registerSubTppJob } from './opco-network.service';
 import { canApply, type OpcoStatus, type OpcoTransition } from './opcos.machine';
 import { claimDueActivations, findOpcoById, listAllOpcos, type OpcoRow } from './opcos.repo';
 import { applyOpcoTransition } from './opcos.transitions';
 import { toOpcoView } from './opcos.view';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
+
+/** The job that registers an approved opco with a reviewing network (defined in opco-network.service.ts). */
+export const REGISTER_SUB_TPP_JOB = 'opcos.register_sub_tpp';
 
 /** How long a claimed activation stays hidden from other workers before it is retried. */
 export const ACTIVATION_LEASE_SECONDS = 60;
@@ -81,11 +83,16 @@ export async function approveOpco(deps: D, opcoId: string, reason: string | null
         },
       });
       if (reviews)
-        await enqueueJob(tx, deps.clock, registerSubTppJob, {
-          payload: { opcoId: o.id },
-          dedupeKey: o.id,
-          clientId: o.clientId,
-        });
+        await enqueueJob(
+          tx,
+          deps.clock,
+          { kind: REGISTER_SUB_TPP_JOB },
+          {
+            payload: { opcoId: o.id },
+            dedupeKey: o.id,
+            clientId: o.clientId,
+          },
+        );
       return moved;
     });
     return toOpcoView(row);

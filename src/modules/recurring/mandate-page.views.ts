@@ -1,20 +1,28 @@
 /** The hosted mandate authorization pages (merchant side): bank choice and result. */
 import type { BankChoice } from '../../providers/bank/port';
 import { html } from '../../shared/html';
-import { formatDate, formatMoney, layout } from '../checkout/views/layout';
+import { formatDate, formatDay, formatMoney, layout, perPeriod } from '../checkout/views/layout';
 import { bankColor } from '../checkout/views/pages';
 import type { MandatePageState } from './mandate-page.service';
+
+/** How often the scheduled amount is taken: "per month", "every 2 weeks"; on demand: "per payment". */
+function cadence(d: MandatePageState['d']): string {
+  const sc = d.schedule;
+  if (!sc) return 'per payment';
+  return sc.interval_count === 1 ? perPeriod(sc.interval) : `every ${sc.interval_count} ${sc.interval}s`;
+}
 
 function limits(s: MandatePageState) {
   const d = s.d;
   return html`<section class="card summary" aria-labelledby="mandate-h">
 <h2 id="mandate-h">Recurring payment mandate</h2>
 <p class="label">${s.merchantName} asks to collect payments from your account</p>
-${d.amount ? html`<p class="amount">${formatMoney(d.amount, d.currency)}</p>` : ''}
+${d.amount ? html`<p class="amount">${formatMoney(d.amount, d.currency)} <span class="per">${cadence(d)}</span></p>` : ''}
 <dl class="facts">
+${d.schedule ? html`<dt>First payment</dt><dd>${formatDay(d.schedule.start_date)}</dd>` : ''}
 ${d.description ? html`<dt>Description</dt><dd>${d.description}</dd>` : ''}
 <dt>Maximum per payment</dt><dd>${formatMoney(d.maxAmountPerPayment, d.currency)}</dd>
-<dt>Limit per ${d.period.replace('_', ' ')}</dt><dd>${formatMoney(d.periodicAmount, d.currency)}</dd>
+<dt>Limit</dt><dd>${formatMoney(d.periodicAmount, d.currency)} ${perPeriod(d.period)}</dd>
 ${d.validTo ? html`<dt>Valid until</dt><dd>${formatDate(d.validTo)}</dd>` : ''}
 ${d.reference ? html`<dt>Statement reference</dt><dd>${d.reference}</dd>` : ''}
 </dl>

@@ -12,6 +12,7 @@ import { SandboxScreeningProvider, sandboxRisk } from '../../providers/screening
 import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
+import { assertOwnedReferences } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { type Chain, isValidAddress, normalizeAddress } from './addresses';
@@ -52,18 +53,10 @@ export async function checkCustomer(
   businessId?: string | null,
 ) {
   if (userId && businessId) throw invalidField(['body', 'business_customer_id'], SM.notBoth);
-  if (userId) {
-    const r = await db.execute(
-      sql`select 1 from kyc_users where id = ${userId}::uuid and client_id = ${clientId}::uuid`,
-    );
-    if (rowsOf(r).length === 0) throw notFound(M.userNotFound);
-  }
-  if (businessId) {
-    const r = await db.execute(
-      sql`select 1 from business_customers where id = ${businessId}::uuid and client_id = ${clientId}::uuid`,
-    );
-    if (rowsOf(r).length === 0) throw notFound(M.businessCustomerNotFound);
-  }
+  await assertOwnedReferences(db, clientId, [
+    ['user', userId],
+    ['business_customer', businessId],
+  ]);
 }
 
 export interface ScreenInput {

@@ -94,9 +94,24 @@ async function replyRecipients(tx: DbOrTx, t: TicketRow): Promise<string[]> {
   return [...new Set([creator, ...t.ccEmails].filter((e): e is string => !!e).map((e) => e.toLowerCase()))];
 }
 
+/**
+ * Who writes a staff reply: a staff account (its name shown), or the sandbox's simulated agent (no
+ * account; the reply's activity entry says `simulated`).
+ */
+export type StaffAuthor = { staffId: string } | { staffId: null; name: string; simulated: true };
+
+async function authorName(deps: D, author: StaffAuthor): Promise<string | null> {
+  if (author.staffId === null) return author.name;
+  const [staff] = await deps.db
+    .select({ name: staffAccounts.fullName, email: staffAccounts.email })
+    .from(staffAccounts)
+    .where(eq(staffAccounts.id, author.staffId));
+  return staff?.name ?? staff?.email ?? null;
+}
+
 export async function postStaffMessage(
   deps: D,
-  staffId: string,
+  author: StaffAuthor,
   id: string,
   input: {
     body: string;
@@ -109,10 +124,7 @@ export async function postStaffMessage(
   if (internal && input.status !== undefined) throw invalidField(['body', 'status'], TM.statusOnInternalNote);
   const body = requireText(input.body, ['body', 'body']);
   const files = await checkAttachments(input.attachments, deps.config.ticketMaxAttachmentBytes);
-  const [staff] = await deps.db
-    .select({ name: staffAccounts.fullName, email: staffAccounts.email })
-    .from(staffAccounts)
-    .where(eq(staffAccounts.id, staffId));
+  const name = await authorName(deps, author);
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const t = await lockAnyTicket(tx, id);
@@ -128,8 +140,8 @@ export async function postStaffMessage(
       clientId: t.clientId,
       authorType: 'staff',
       authorActorType: 'service_internal',
-      authorStaffId: staffId,
-      authorName: staff?.name ?? staff?.email ?? null,
+      authorStaffId: author.staffId,
+      authorName: name,
       internal,
       body,
       createdAt: now,
@@ -168,7 +180,12 @@ export async function postStaffMessage(
         at: now,
         target: target(t),
         changes: diffChanges({ status: from }, { status: after.status }),
-        metadata: { message_id: message.id, attachments: stored.length, emailed: recipients.length },
+        metadata: {
+          message_id: message.id,
+          attachments: stored.length,
+          emailed: recipients.length,
+          ...(author.staffId === null ? { simulated: true } : {}),
+        },
       });
     }
     const emails = await emailsOfMessages(tx, [message.id]);
@@ -191,7 +208,7 @@ export async function patchAdminTicket(
       .select({ id: staffAccounts.id })
       .from(staffAccounts)
       .where(eq(staffAccounts.id, input.assignee_staff_id));
-    if (!s) throw invalidField(['body', 'assignee_staff_id'], TM.unknownStaff);
+    if (!s) throw notFound(TM.staffNotFound);
   }
   const now = deps.clock.now();
   const updated = await deps.db.transaction(async (tx) => {

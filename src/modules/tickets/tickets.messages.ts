@@ -14,6 +14,6 @@ export const TM = {
   closedNotEditable: 'Closed tickets cannot be changed',
   closedNoStaffReplies: 'Closed tickets cannot receive new replies; the client can open a follow-up ticket',
   statusOnInternalNote: 'status applies to public replies only',
-  unknownStaff: 'Unknown staff account',
+  staffNotFound: 'Staff account not found',
   nothingToChange: 'Name at least one field to change',
 } as const;

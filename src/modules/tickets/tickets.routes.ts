@@ -6,6 +6,7 @@ import { clientAuthOf, staffAuthOf } from '../../plugins/auth';
 import { sendDownload } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
 import { attachmentBodyLimit } from './tickets.attachments';
+import { simulateTicket } from './tickets.sandbox';
 import {
   AdminListTicketsQuery,
   AdminMessageBody,
@@ -25,6 +26,7 @@ import {
   MessageSchema,
   PatchTicketBody,
   SatisfactionBody,
+  SimulateTicketBody,
   TicketIdParams,
   TicketListSchema,
   TicketSchema,
@@ -251,6 +253,26 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   // ---- staff admin ----
 
+  r.post(
+    '/sandbox/tickets/:ticket_id/simulate',
+    {
+      config: { permission: 'sandbox.simulate' },
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Simulate the support agent: a reply or a resolution',
+        description:
+          'Sandbox deployments only (404 in production). Runs the staff reply itself, so the ticket moves as for a ' +
+          'real agent (`agent_reply`: open -> awaiting_client; `resolve`: -> resolved), with ticket.status_changed ' +
+          'and ticket.message.created, the emails to the creator and the CCs, the notifications and the activity ' +
+          'entry (metadata `simulated: true`). A closed ticket: the staff reply\u2019s 400.',
+        params: TicketIdParams,
+        body: SimulateTicketBody,
+        response: { 200: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req) => simulateTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id, req.body),
+  );
+
   r.get(
     '/admin/tickets',
     {
@@ -300,7 +322,9 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
     async (req, reply) =>
       reply
         .code(201)
-        .send(await postStaffMessage(deps, staffAuthOf(req).staffId, req.params.ticket_id, req.body)),
+        .send(
+          await postStaffMessage(deps, { staffId: staffAuthOf(req).staffId }, req.params.ticket_id, req.body),
+        ),
   );
 
   r.patch(

@@ -88,6 +88,21 @@ export const CreateMessageBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const SimulateTicketBody = Type.Object(
+  {
+    action: Type.Enum(['agent_reply', 'resolve'] as const, {
+      description:
+        '`agent_reply`: a public reply from the support agent (open -> awaiting_client); `resolve`: a resolving ' +
+        'reply (-> resolved)',
+    }),
+    body: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 10000, description: 'Default: a sample text' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SimulateTicketInput = Type.Static<typeof SimulateTicketBody>;
+
 export const SatisfactionBody = Type.Object(
   {
     rating: Type.Enum(['good', 'bad'] as const),

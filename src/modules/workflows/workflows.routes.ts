@@ -40,7 +40,8 @@ const tags = ['Workflows'];
 const GRAPH_DOC =
   'Graph: `{"trigger": {"type": "manual"|"webhook"}, "nodes": [{"id", "type", "config", "next"}]}`; a condition ' +
   'node has `on_true` / `on_false` instead of `next`. Configs may use `{{input.x}}` and `{{steps.<id>.<field>}}`. ' +
-  'Problems are 422 with `loc` at the node, e.g. `["body","graph","nodes",2,"type"]`.';
+  'Problems are 422 with `loc` at the node, e.g. `["body","graph","nodes",2,"type"]`. A literal id in a config ' +
+  '(`project_id`, `user_id`, `template_id`, ...) must name your own resource: otherwise 404 `<Resource> not found`.';
 
 export async function workflowsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -50,7 +51,8 @@ export async function workflowsRoutes(app: FastifyInstance, { deps }: { deps: De
   r.post(
     '/workflows',
     {
-      config: write,
+      // A literal id in a node's config that is not the client's: 404 `<Resource> not found`.
+      config: { ...write, errors: [404] },
       schema: {
         tags,
         summary: 'Create a workflow (DRAFT)',

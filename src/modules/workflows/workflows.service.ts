@@ -13,6 +13,7 @@ import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { type ActivityInput, diffChanges, recordActivity, withActivity } from '../activity/activity.writer';
 import { assertMayUseNodes, type Graph, UNSUPPORTED_NODE_TYPES, validateGraph } from './workflows.graph';
 import { canPublish, type DefinitionStatus, isEditable } from './workflows.machine';
+import { assertGraphReferences } from './workflows.references';
 import {
   type DefinitionRow,
   definitionHasRuns,
@@ -96,6 +97,7 @@ async function loadOwnForWrite(deps: Pick<Deps, 'db'>, clientId: string, id: str
 
 export async function createDefinition(deps: D, clientId: string, input: DefinitionInput) {
   validateGraph(input.graph);
+  await assertGraphReferences(deps.db, clientId, input.graph);
   const now = deps.clock.now();
   const row = await withActivity(
     deps.db,
@@ -151,6 +153,7 @@ export async function listDefinitions(
 
 export async function updateDraft(deps: D, clientId: string, id: string, input: Partial<DefinitionInput>) {
   if (input.graph) validateGraph(input.graph);
+  if (input.graph) await assertGraphReferences(deps.db, clientId, input.graph);
   const row = await deps.db.transaction(async (tx) => {
     if (findTemplate(id)) throw badRequest(WM.templateReadOnly);
     const current = await findClientDefinition(tx, clientId, id, true);

@@ -90,11 +90,8 @@ export interface CreateMandateInput {
   merchantName: string;
   currency: string;
   maxAmountPerPayment: string;
-  /** Display form, e.g. `500.00 per month`. */
-  periodicLimit: string;
-  periodicAmount: string;
-  /** day, week, fortnight, month, half_year or year. */
-  period: string;
+  /** At most `amount` per `period` (day, week, fortnight, month, half_year, year). */
+  periodicLimit: { amount: string; period: string };
   payee: Payee;
   /** Where the bank sends the payer afterwards. */
   returnUrl: string;

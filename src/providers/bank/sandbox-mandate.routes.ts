@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { errorPage } from '../../modules/checkout/views/pages';
 import { sendHtmlPage } from '../../shared/html-page';
-import { MANDATE_OUTCOMES, type MandateOutcome } from './sandbox-mandates';
+import { MANDATE_OUTCOMES, type MandateOutcome, periodicLimitOf } from './sandbox-mandates';
 import { SANDBOX_BANKS, SandboxBank } from './simulator';
 import { bankMandateClosedPage, bankMandatePage } from './views';
 
@@ -20,7 +20,7 @@ export async function sandboxMandateRoutes(app: FastifyInstance, opts: { deps: D
       0,
       SANDBOX_BANKS.findIndex((b) => b.id === m.bankId),
     );
-    return { ...m, bankName: SANDBOX_BANKS[i]!.name, index: i };
+    return { ...m, periodicLimit: periodicLimitOf(m), bankName: SANDBOX_BANKS[i]!.name, index: i };
   };
 
   app.get(

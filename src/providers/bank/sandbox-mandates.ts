@@ -20,6 +20,17 @@ import type { SandboxBank, SandboxBankOptions } from './simulator';
 
 export type SandboxMandateRow = typeof sandboxBankMandates.$inferSelect;
 
+/** The sandbox bank keeps a mandate's periodic limit as the text `<amount> per <period>`. */
+function storedLimit(limit: { amount: string; period: string }): string {
+  return `${limit.amount} per ${limit.period}`;
+}
+
+/** The periodic limit of a stored mandate, back as amount and period. */
+export function periodicLimitOf(m: SandboxMandateRow): { amount: string; period: string } {
+  const [amount = m.periodicLimit, period = ''] = m.periodicLimit.split(' per ');
+  return { amount, period };
+}
+
 /** The payer's choices on the mandate page and the code each makes the bank report. */
 export const MANDATE_OUTCOMES = {
   authorize: { label: 'Authorize mandate', code: 'mandate_authorized', status: 'authorized' },
@@ -80,7 +91,7 @@ export class SandboxMandates implements MandateNetwork {
       merchantName: input.merchantName,
       currency: input.currency,
       maxAmountPerPayment: input.maxAmountPerPayment,
-      periodicLimit: input.periodicLimit,
+      periodicLimit: storedLimit(input.periodicLimit),
       status: 'awaiting_authorization',
       returnUrl: input.returnUrl,
       expiresAt: input.expiresAt,

@@ -1,5 +1,5 @@
 /** The sandbox bank's own authorization page (looks like a bank, not like the merchant's checkout). */
-import { formatMoney, layout, referenceFact } from '../../modules/checkout/views/layout';
+import { formatMoney, layout, perPeriod, referenceFact } from '../../modules/checkout/views/layout';
 import { bankColor } from '../../modules/checkout/views/pages';
 import { html } from '../../shared/html';
 import { MANDATE_OUTCOMES } from './sandbox-mandates';
@@ -24,7 +24,7 @@ export function bankAuthorizationPage(v: BankPageView): string {
 <p class="label">${v.merchantName} requests</p>
 <p class="amount">${formatMoney(v.amount, v.currency)}</p>
 <dl class="facts">
-<dt>From account</dt><dd>Everyday account ···· 4821</dd>
+<dt>From account</dt><dd>Everyday account <span class="nobr">···· 4821</span></dd>
 <dt>To</dt><dd>${v.merchantName}</dd>
 ${referenceFact(v.refId)}
 </dl>
@@ -72,7 +72,7 @@ export interface BankMandateView {
   merchantName: string;
   currency: string;
   maxAmountPerPayment: string;
-  periodicLimit: string;
+  periodicLimit: { amount: string; period: string };
   returnUrl: string | null;
 }
 
@@ -82,9 +82,9 @@ export function bankMandatePage(v: BankMandateView): string {
 <h2 id="mreq-h">Mandate request</h2>
 <p class="label">${v.merchantName} asks for a variable recurring payments mandate</p>
 <dl class="facts">
-<dt>From account</dt><dd>Everyday account ···· 4821</dd>
+<dt>From account</dt><dd>Everyday account <span class="nobr">···· 4821</span></dd>
 <dt>Maximum per payment</dt><dd>${formatMoney(v.maxAmountPerPayment, v.currency)}</dd>
-<dt>Periodic limit</dt><dd>${v.periodicLimit} ${v.currency}</dd>
+<dt>Periodic limit</dt><dd>${formatMoney(v.periodicLimit.amount, v.currency)} ${perPeriod(v.periodicLimit.period)}</dd>
 </dl>
 </section>
 <section class="card" aria-labelledby="mauth-h">

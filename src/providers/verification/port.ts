@@ -35,6 +35,8 @@ export interface CreateVerificationInput {
   checks: string[];
   /** The service's own id of this attempt (the vendor keeps it as external reference). */
   verificationId: string;
+  /** The user's or business customer's id: vendors that keep one profile per person key it on this. */
+  subjectId: string;
 }
 
 export interface DocumentRef {
@@ -52,6 +54,8 @@ export interface VerificationResult {
   updatedAt: Date;
   decisionAt: Date | null;
   dataTrusted: boolean;
+  /** The vendor will never change this result (e.g. a rejection it marks final): no new attempt can follow. */
+  final?: boolean;
   identity: {
     firstName: string | null;
     lastName: string | null;
@@ -65,8 +69,9 @@ export interface VerificationResult {
     documentNumber: string | null;
   } | null;
   checks: {
-    liveness?: { status: string; score: number };
-    faceMatch?: { status: string; score: number };
+    /** score: null when the vendor reports no numeric score for the check. */
+    liveness?: { status: string; score: number | null };
+    faceMatch?: { status: string; score: number | null };
     nfc?: { status: string };
     poa?: { status: string; details: Record<string, unknown> };
     aml?: { status: string; totalHits: number; hits: Record<string, unknown>[] };
@@ -92,6 +97,11 @@ export interface VerificationNotification {
   status: string;
   revision: number;
   occurredAt: Date;
+  /**
+   * `session` (default): providerRef is a session's reference. `applicant`: it names the vendor's
+   * profile of a person, reused across links; the notification concerns that profile's latest link.
+   */
+  scope?: 'session' | 'applicant';
 }
 
 export interface DownloadedFile {
@@ -123,8 +133,14 @@ export interface VerificationProvider {
   readonly name: string;
   /** Opens a verification session at the vendor; returns its reference. */
   createSession(input: CreateVerificationInput): Promise<{ providerRef: string }>;
-  /** The current result of a session (null when the vendor does not know it). */
-  fetchResult(providerRef: string): Promise<VerificationResult | null>;
+  /**
+   * The current result of a session (null when the vendor does not know it). `session` tells the
+   * kind and the checks the link asked for (a check is reported only when asked and run).
+   */
+  fetchResult(
+    providerRef: string,
+    session?: { kind: VerificationKind; checks: string[] },
+  ): Promise<VerificationResult | null>;
   fetchDocument(providerRef: string, fileRole: string): Promise<DownloadedFile | null>;
   fetchQuestionnaireFile(providerRef: string, qfileId: string): Promise<DownloadedFile | null>;
   /** Verifies an inbound notification's signature and parses it; null when unsigned, stale, badly signed or malformed. */
@@ -135,6 +151,16 @@ export interface VerificationProvider {
   /** Sandbox only: the vendor decides `outcome` for a session and notifies the service. */
   simulate?(providerRef: string, outcome: SimulatedOutcome, checks?: SimulatedChecks): Promise<void>;
   attach?(ctx: VerificationAttachContext): void;
+  /**
+   * Vendors with their own hosted verification (e.g. a WebSDK link): where our hosted page sends
+   * the person for this session. `returnUrl` is where the vendor sends them back.
+   */
+  hostedVerificationUrl?(
+    providerRef: string,
+    input: { level: string; kind: VerificationKind; email: string | null; returnUrl: string },
+  ): Promise<string>;
+  /** Results can be missed (notifications are hints): the reconciliation worker re-reads open sessions. */
+  readonly reconciles?: boolean;
 }
 
 export interface VerificationAttachContext {

@@ -48,7 +48,7 @@ export interface paths {
          * Request a security challenge for a sensitive action
          * @description Valid 5 minutes, bound to the calling account and the action; 5 wrong codes invalidate it. The protected request then carries X-Security-Token, X-Security-Code and X-Security-Method.
          *
-         *     Permission `security.challenge` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `security.challenge` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="security.challenge"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postAuthSecurityRequestCode"];
         delete?: never;
@@ -228,7 +228,7 @@ export interface paths {
         };
         /**
          * The caller: client, account, role, environment and permissions
-         * @description Permission `account.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `account.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="account.read"`.
          */
         get: operations["getAuthMe"];
         put?: never;
@@ -248,14 +248,14 @@ export interface paths {
         };
         /**
          * Read the client MFA defaults (owner, operations)
-         * @description Permission `mfa.defaults.read` required (roles: owner, operations); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         * @description Permission `mfa.defaults.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="mfa.defaults.read"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         get: operations["getAuthMfaClientDefaults"];
         /**
          * Change the client MFA defaults (owner, operations)
          * @description Apply to every account with mfa_use_client_default true. Members without an enrolled authenticator fall back to email codes. Rules (400): when MFA is enabled at least one method must be enabled; preferred method totp requires totp enabled.
          *
-         *     Permission `mfa.defaults.write` required (roles: owner, operations); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `mfa.defaults.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="mfa.defaults.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         put: operations["putAuthMfaClientDefaults"];
         post?: never;
@@ -274,14 +274,14 @@ export interface paths {
         };
         /**
          * Read the caller’s MFA settings and what applies at login
-         * @description Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         * @description Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="account.mfa"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         get: operations["getAuthMfaMe"];
         /**
          * Change the caller’s MFA settings
          * @description TOTP cannot be enabled before enrolling an authenticator (400). Rules (400): when MFA is enabled at least one method must be enabled; preferred method totp requires totp enabled.
          *
-         *     Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="account.mfa"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         put: operations["putAuthMfaMe"];
         post?: never;
@@ -304,7 +304,7 @@ export interface paths {
          * Start enrolling an authenticator app
          * @description Returns a new secret and an enrollment token valid 10 minutes. 400 when already enrolled.
          *
-         *     Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="account.mfa"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postAuthMfaTotpEnrollStart"];
         delete?: never;
@@ -326,7 +326,7 @@ export interface paths {
          * Confirm the authenticator with its current code
          * @description Stores the secret (encrypted) and enables TOTP. 400 `TOTP enrollment challenge is invalid or expired`, 400 `Invalid authenticator code` (5 wrong codes end the enrollment).
          *
-         *     Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="account.mfa"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postAuthMfaTotpEnrollConfirm"];
         delete?: never;
@@ -348,7 +348,7 @@ export interface paths {
          * Remove the authenticator (security challenge DISABLE_TOTP)
          * @description Needs X-Security-Token, X-Security-Code and X-Security-Method of a DISABLE_TOTP challenge. TOTP is disabled and the preferred method becomes email.
          *
-         *     Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `account.mfa` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="account.mfa"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postAuthMfaTotpDisable"];
         delete?: never;
@@ -370,7 +370,7 @@ export interface paths {
          * Change the caller’s password (security challenge CHANGE_PASSWORD)
          * @description Needs X-Security-Token, X-Security-Code and X-Security-Method of a CHANGE_PASSWORD challenge. 422 for a new password under 8 characters; 400 `Current password is incorrect` (counts as a failed challenge attempt); 400 `New password must be different from current password`. Every other session of the account is signed out.
          *
-         *     Permission `account.password` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `account.password` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="account.password"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postAuthTeamAccountsMeChangePassword"];
         delete?: never;
@@ -410,7 +410,7 @@ export interface paths {
          * List API credentials (never their secrets)
          * @description Newest first, disabled ones included (`disabled: true`).
          *
-         *     Permission `credentials.read` required (roles: owner); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `credentials.read` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="credentials.read"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         get: operations["getAuthApiCredentials"];
         put?: never;
@@ -418,7 +418,7 @@ export interface paths {
          * Create an API credential
          * @description Give exactly one of `role` or `permissions`. The secret appears only in this response (and on reset-secret).
          *
-         *     Permission `credentials.write` required (roles: owner); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `credentials.write` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="credentials.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postAuthApiCredentials"];
         delete?: never;
@@ -440,7 +440,7 @@ export interface paths {
          * Rotate the secret of an API credential
          * @description Security challenge headers `X-Security-Token`, `X-Security-Code`, `X-Security-Method` (see POST /auth/security/request-code), action REFRESH_API_KEY. The old secret stops at once and tokens issued before the rotation (second precision) are refused. A disabled credential cannot be rotated (400).
          *
-         *     Permission `credentials.write` required (roles: owner); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `credentials.write` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="credentials.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postAuthApiCredentialsByCredentialIdResetSecret"];
         delete?: never;
@@ -462,7 +462,7 @@ export interface paths {
          * Disable an API credential for good
          * @description Idempotent. The credential can no longer exchange tokens and its issued tokens get 401 at once.
          *
-         *     Permission `credentials.write` required (roles: owner); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `credentials.write` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="credentials.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postAuthApiCredentialsByCredentialIdDisable"];
         delete?: never;
@@ -482,7 +482,7 @@ export interface paths {
          * List team accounts
          * @description All accounts of the client, oldest first (inactive ones included).
          *
-         *     Permission `team.read` required (roles: owner); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `team.read` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="team.read"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         get: operations["getAuthTeamAccounts"];
         put?: never;
@@ -490,7 +490,7 @@ export interface paths {
          * Add a team member
          * @description Security challenge headers `X-Security-Token`, `X-Security-Code`, `X-Security-Method` (see POST /auth/security/request-code), action ADD_MEMBER. The new member is emailed a generated temporary password. If the email cannot be delivered the account is not created (502). A duplicate email is 400.
          *
-         *     Permission `team.write` required (roles: owner); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `team.write` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="team.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postAuthTeamAccounts"];
         delete?: never;
@@ -513,7 +513,7 @@ export interface paths {
          * Delete a team member
          * @description Security challenge headers `X-Security-Token`, `X-Security-Code`, `X-Security-Method` (see POST /auth/security/request-code), action DELETE_MEMBER. The last active owner and the calling account cannot be deleted (400).
          *
-         *     Permission `team.write` required (roles: owner); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `team.write` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="team.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         delete: operations["deleteAuthTeamAccountsByAccountId"];
         options?: never;
@@ -522,7 +522,7 @@ export interface paths {
          * Update a team member (role, name, active)
          * @description Security challenge headers `X-Security-Token`, `X-Security-Code`, `X-Security-Method` (see POST /auth/security/request-code), action UPDATE_MEMBER. Demoting or deactivating the last active owner is 400. A role change or deactivation applies to the member’s live tokens at once.
          *
-         *     Permission `team.write` required (roles: owner); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `team.write` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="team.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         patch: operations["patchAuthTeamAccountsByAccountId"];
         trace?: never;
@@ -536,14 +536,14 @@ export interface paths {
         };
         /**
          * Read the client settings
-         * @description Permission `settings.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `settings.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="settings.read"`.
          */
         get: operations["getAuthClientSettings"];
         /**
          * Change the client settings
          * @description Partial update: absent fields keep their value, null clears a URL. URLs must be absolute http(s) (422 with loc otherwise). Enabling the webhook without a webhook_url, or clearing the URL while it is enabled, is 400 `Webhook_url is required when webhook is enabled`. The canonical route for the webhook is `PUT /webhooks/subscription` (URL, switch and event types); this one sets the same URL and switch for compatibility. The answer that first sets a webhook URL carries `webhook_secret`, the main signing secret, once (the whole `whsec_…` string is the HMAC-SHA256 key); `POST /webhooks/subscription/secret` creates or rotates it later.
          *
-         *     Permission `settings.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `settings.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="settings.write"`.
          */
         put: operations["putAuthClientSettings"];
         post?: never;
@@ -564,7 +564,7 @@ export interface paths {
          * Merchant category code catalogue
          * @description The whole ISO 18245 catalogue (codes 0742 to 9950), unpaginated.
          *
-         *     Permission `opcos.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `opcos.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="opcos.read"`.
          */
         get: operations["getOpcosMccCodes"];
         put?: never;
@@ -586,7 +586,7 @@ export interface paths {
          * List opcos
          * @description Newest first.
          *
-         *     Permission `opcos.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `opcos.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="opcos.read"`.
          */
         get: operations["getOpcos"];
         put?: never;
@@ -594,7 +594,7 @@ export interface paths {
          * Create an opco (draft)
          * @description Saved locally in `draft`; nothing is sent to the payment network until submit. `sole_trader` is required for `licensed_tpp_sole_trader`; `ubos`, `directors` and `signatories` (non-empty) for `licensed_tpp_non_sole_trader_private`.
          *
-         *     Permission `opcos.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `opcos.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="opcos.write"`.
          */
         post: operations["postOpcos"];
         delete?: never;
@@ -612,7 +612,7 @@ export interface paths {
         };
         /**
          * Get an opco
-         * @description Permission `opcos.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `opcos.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="opcos.read"`.
          */
         get: operations["getOpcosByOpcoId"];
         put?: never;
@@ -621,7 +621,7 @@ export interface paths {
          * Delete a draft opco
          * @description Only in `draft`, and only when no project is bound to it.
          *
-         *     Permission `opcos.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `opcos.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="opcos.write"`.
          */
         delete: operations["deleteOpcosByOpcoId"];
         options?: never;
@@ -630,7 +630,7 @@ export interface paths {
          * Edit a draft opco
          * @description Only in `draft`; the same rules as create apply to the result.
          *
-         *     Permission `opcos.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `opcos.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="opcos.write"`.
          */
         patch: operations["patchOpcosByOpcoId"];
         trace?: never;
@@ -648,7 +648,7 @@ export interface paths {
          * Submit a draft opco
          * @description Sandbox: to `awaiting_approval`, activated by the approval simulator after `SVC_SANDBOX_OPCO_ACTIVATION_SECONDS`. Production: to `pending_superadmin_review`.
          *
-         *     Permission `opcos.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `opcos.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="opcos.write"`.
          */
         post: operations["postOpcosByOpcoIdSubmit"];
         delete?: never;
@@ -668,7 +668,7 @@ export interface paths {
          * List projects
          * @description Newest first; archived projects only with `include_archived=true`.
          *
-         *     Permission `projects.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `projects.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="projects.read"`.
          */
         get: operations["getProjects"];
         put?: never;
@@ -676,7 +676,7 @@ export interface paths {
          * Create a project
          * @description Binding to another client's opco is 400 "Target opco belongs to a different client"; to a rejected or deactivated opco 400; to an unknown opco 404.
          *
-         *     Permission `projects.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `projects.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="projects.write"`.
          */
         post: operations["postProjects"];
         delete?: never;
@@ -694,7 +694,7 @@ export interface paths {
         };
         /**
          * Get a project
-         * @description Permission `projects.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `projects.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="projects.read"`.
          */
         get: operations["getProjectsByProjectId"];
         put?: never;
@@ -706,7 +706,7 @@ export interface paths {
          * Update a project
          * @description Rename, or bind (`opco_id`) / unbind (`opco_id: null`) an opco.
          *
-         *     Permission `projects.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `projects.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="projects.write"`.
          */
         patch: operations["patchProjectsByProjectId"];
         trace?: never;
@@ -724,7 +724,7 @@ export interface paths {
          * Archive a project
          * @description Hides the project from default lists and stops new payments; existing ones are untouched. Idempotent.
          *
-         *     Permission `projects.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `projects.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="projects.write"`.
          */
         post: operations["postProjectsByProjectIdArchive"];
         delete?: never;
@@ -746,7 +746,7 @@ export interface paths {
          * Unarchive a project
          * @description Idempotent.
          *
-         *     Permission `projects.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `projects.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="projects.write"`.
          */
         post: operations["postProjectsByProjectIdUnarchive"];
         delete?: never;
@@ -766,7 +766,7 @@ export interface paths {
          * List users (alias of GET /kyc/lists)
          * @description Newest first; filters apply before pagination.
          *
-         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.read"`.
          */
         get: operations["getKycUsers"];
         put?: never;
@@ -774,7 +774,7 @@ export interface paths {
          * Create a user
          * @description Starts with `kyc_status: "none"`. The same email twice under one client is 409.
          *
-         *     Permission `kyc.users.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.write"`.
          */
         post: operations["postKycUsers"];
         delete?: never;
@@ -794,7 +794,7 @@ export interface paths {
          * List users
          * @description Newest first; filters apply before pagination.
          *
-         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.read"`.
          */
         get: operations["getKycLists"];
         put?: never;
@@ -816,7 +816,7 @@ export interface paths {
          * Get a user
          * @description With `kyc_status`, `verification_mode` and `external_status`.
          *
-         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.read"`.
          */
         get: operations["getKycUsersByUserId"];
         put?: never;
@@ -838,7 +838,7 @@ export interface paths {
          * List business customers
          * @description Newest first; filters apply before pagination.
          *
-         *     Permission `kyb.businesses.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyb.businesses.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyb.businesses.read"`.
          */
         get: operations["getKybBusinesses"];
         put?: never;
@@ -846,7 +846,7 @@ export interface paths {
          * Create a business customer
          * @description Starts with `kyb_status: "none"`. The same email twice under one client is 409.
          *
-         *     Permission `kyb.businesses.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyb.businesses.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyb.businesses.write"`.
          */
         post: operations["postKybBusinesses"];
         delete?: never;
@@ -864,7 +864,7 @@ export interface paths {
         };
         /**
          * Get a business customer
-         * @description Permission `kyb.businesses.read` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `kyb.businesses.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyb.businesses.read"`.
          */
         get: operations["getKybBusinessesByBusinessCustomerId"];
         put?: never;
@@ -888,7 +888,7 @@ export interface paths {
          * Create a KYC verification link
          * @description Opens a verification at `level` (default `standard`; unknown level: 422) and returns the hosted page URL, valid SVC_VERIFICATION_LINK_TTL_SECONDS. The user moves to kyc_status `pending` (an approved user stays approved until a new result) with verification_mode `service_kyc`; kyc.status_changed (source `client_api`) when that changes anything. 403 when KYC link generation is disabled for the client.
          *
-         *     Permission `kyc.users.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.write"`.
          */
         post: operations["postKycUsersByUserIdVerificationLink"];
         delete?: never;
@@ -910,7 +910,7 @@ export interface paths {
          * Create a KYB verification link
          * @description Like the KYC link, for a business customer (default level `kyb-standard`); kyb.status_changed on change.
          *
-         *     Permission `kyb.businesses.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyb.businesses.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyb.businesses.write"`.
          */
         post: operations["postKybBusinessesByBusinessCustomerIdVerificationLink"];
         delete?: never;
@@ -932,7 +932,7 @@ export interface paths {
          * Resubmit a KYC verification
          * @description A new verification link when the latest record is declined, expired or in_review (400 otherwise, and when there is none). Level and redirect_url default to those of the previous verification.
          *
-         *     Permission `kyc.users.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.write"`.
          */
         post: operations["postKycByUserIdResubmit"];
         delete?: never;
@@ -954,7 +954,7 @@ export interface paths {
          * Resubmit a KYB verification
          * @description As for KYC: after a declined, expired or in_review record only.
          *
-         *     Permission `kyb.businesses.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyb.businesses.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyb.businesses.write"`.
          */
         post: operations["postKybByBusinessCustomerIdResubmit"];
         delete?: never;
@@ -976,7 +976,7 @@ export interface paths {
          * Attest a user’s verification externally
          * @description The client verified the user itself: verification_mode `external_attestation`, external_status = status, verification_source `external`; kyc_status follows (verified -> approved, rejected -> rejected, pending -> pending). Emits kyc.status_changed (source `client_api`) when anything changed.
          *
-         *     Permission `kyc.users.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.write"`.
          */
         post: operations["postKycUsersByUserIdAttestation"];
         delete?: never;
@@ -996,7 +996,7 @@ export interface paths {
          * The most recent KYC verification record
          * @description Ordered by decision_at descending (nulls last), then fetched_at descending. 404 when the client has no record for the user. Extended groups only with the client’s visibility groups.
          *
-         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.read"`.
          */
         get: operations["getKycDetailByUserId"];
         put?: never;
@@ -1018,7 +1018,7 @@ export interface paths {
          * Every KYC verification record of a user
          * @description Newest first (same order as the detail); an empty array, never 404.
          *
-         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.read"`.
          */
         get: operations["getKycDetailByUserIdHistory"];
         put?: never;
@@ -1040,7 +1040,7 @@ export interface paths {
          * Download a document of the most recent record
          * @description A role listed in `documents` (visibility group `documents` required, else 404). The file with its Content-Type and `Content-Disposition: attachment`.
          *
-         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.read"`.
          */
         get: operations["getKycDetailByUserIdDocumentsByFileRole"];
         put?: never;
@@ -1062,7 +1062,7 @@ export interface paths {
          * Download a source-of-funds questionnaire file
          * @description A `qfile_id` listed in `sof_questionnaire.files` (visibility group `sof_questionnaire`, else 404).
          *
-         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.users.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.users.read"`.
          */
         get: operations["getKycDetailByUserIdQuestionnaireFilesByQfileId"];
         put?: never;
@@ -1084,7 +1084,7 @@ export interface paths {
          * The most recent KYB verification record
          * @description Same record shape with `kind: "kyb"` and the company fields; 404 when none.
          *
-         *     Permission `kyb.businesses.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyb.businesses.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyb.businesses.read"`.
          */
         get: operations["getKybDetailByBusinessId"];
         put?: never;
@@ -1108,7 +1108,7 @@ export interface paths {
          * Make the sandbox verification provider decide
          * @description Sandbox deployments only (404 in production). The sandbox provider records the outcome and sends a signed notification to /providers/verification/notifications, exactly as after the hosted page. Returns the record.
          *
-         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxVerificationsByVerificationIdSimulate"];
         delete?: never;
@@ -1128,7 +1128,7 @@ export interface paths {
          * KYC verification levels
          * @description Built-in levels first, then the client’s custom levels; the whole list (unpaginated).
          *
-         *     Permission `kyc.levels.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `kyc.levels.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.levels.read"`.
          */
         get: operations["getKycLevels"];
         put?: never;
@@ -1148,7 +1148,7 @@ export interface paths {
         };
         /**
          * The client’s custom KYC levels
-         * @description Permission `kyc.levels.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `kyc.levels.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.levels.read"`.
          */
         get: operations["getKycCustomLevels"];
         put?: never;
@@ -1156,7 +1156,7 @@ export interface paths {
          * Create a custom KYC level
          * @description Checks from: liveness, face_match, nfc, poa, aml, sof_questionnaire. The name is unique per client (409), built-in names included.
          *
-         *     Permission `kyc.levels.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.levels.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.levels.write"`.
          */
         post: operations["postKycCustomLevels"];
         delete?: never;
@@ -1179,7 +1179,7 @@ export interface paths {
          * Delete a custom KYC level
          * @description Existing verifications keep the checks they were created with.
          *
-         *     Permission `kyc.levels.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.levels.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.levels.write"`.
          */
         delete: operations["deleteKycCustomLevelsByLevelId"];
         options?: never;
@@ -1198,7 +1198,7 @@ export interface paths {
          * KYB verification levels
          * @description Built-in levels first, then the client’s custom levels; the whole list (unpaginated).
          *
-         *     Permission `kyc.levels.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `kyc.levels.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.levels.read"`.
          */
         get: operations["getKybLevels"];
         put?: never;
@@ -1218,7 +1218,7 @@ export interface paths {
         };
         /**
          * The client’s custom KYB levels
-         * @description Permission `kyc.levels.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `kyc.levels.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.levels.read"`.
          */
         get: operations["getKybCustomLevels"];
         put?: never;
@@ -1226,7 +1226,7 @@ export interface paths {
          * Create a custom KYB level
          * @description Checks from: registry, key_people, aml. The name is unique per client (409), built-in names included.
          *
-         *     Permission `kyc.levels.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.levels.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.levels.write"`.
          */
         post: operations["postKybCustomLevels"];
         delete?: never;
@@ -1249,7 +1249,7 @@ export interface paths {
          * Delete a custom KYB level
          * @description Existing verifications keep the checks they were created with.
          *
-         *     Permission `kyc.levels.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `kyc.levels.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="kyc.levels.write"`.
          */
         delete: operations["deleteKybCustomLevelsByLevelId"];
         options?: never;
@@ -1270,7 +1270,7 @@ export interface paths {
          * Create a payment link
          * @description Creates a pending transaction and its hosted checkout URL. Requires a non-empty `X-Idempotency-Key`: the same key with the same body returns the original transaction (200); with another body 409; while the first request is still in flight 409. 400 `Opco does not have a valid Sub-TPP ID` means the project's opco is not activated yet: `GET /opcos/{opco_id}` must show `status: activated` (the sandbox activates a submitted opco after `SVC_SANDBOX_OPCO_ACTIVATION_SECONDS`, default 10). The payer returns to the client's callback URL, or to this payment's `redirect_url` when given, possibly before the final webhook: read the transaction on return.
          *
-         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.write"`.
          */
         post: operations["postCheckoutPaylink"];
         delete?: never;
@@ -1290,7 +1290,7 @@ export interface paths {
          * List transactions
          * @description Newest first; filters apply before pagination (page_size default 10, maximum 200).
          *
-         *     Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
          */
         get: operations["getTransactions"];
         put?: never;
@@ -1310,7 +1310,7 @@ export interface paths {
         };
         /**
          * Get a transaction
-         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
          */
         get: operations["getTransactionsByTransactionId"];
         put?: never;
@@ -1332,7 +1332,7 @@ export interface paths {
          * The full status timeline of a transaction
          * @description Every status change, detail-only code, manual review and session restart, oldest first.
          *
-         *     Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
          */
         get: operations["getTransactionsByTransactionIdStatusEvents"];
         put?: never;
@@ -1356,7 +1356,7 @@ export interface paths {
          * Refresh a transaction from the payment network
          * @description Pending and processing only (terminal: 400). Needs a network session with a bank (transfer_id), else 400. One refresh per transaction per cooldown (SVC_REFRESH_COOLDOWN_SECONDS, default 10): 429 with Retry-After.
          *
-         *     Permission `payments.refresh` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `payments.refresh` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.refresh"`.
          */
         post: operations["postTransactionsByTransactionIdRefreshStatus"];
         delete?: never;
@@ -1378,7 +1378,7 @@ export interface paths {
          * Cancel an outstanding payment intent
          * @description Pending or processing -> canceled (event payment.status_changed). A transaction already in a terminal status answers 409 "Transaction is already in terminal status and cannot be canceled."
          *
-         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.write"`.
          */
         post: operations["postCheckoutIntentByTransactionIdCancel"];
         delete?: never;
@@ -1400,7 +1400,7 @@ export interface paths {
          * Make the sandbox bank report a detail status
          * @description Sandbox deployments only (404 in production). The sandbox bank sends a signed notification to /providers/bank/notifications, exactly as for a real payer action. `manual_review` puts the payment into manual review (status unchanged, reconciliation_state manual_review_required, event emitted). `outcome` (success, failed, expired, canceled) walks the payment along the real path to that final status.
          *
-         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxTransactionsByTransactionIdSimulate"];
         delete?: never;
@@ -1418,7 +1418,7 @@ export interface paths {
         };
         /**
          * Subscribable event types
-         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
          */
         get: operations["getWebhooksEvents"];
         put?: never;
@@ -1438,14 +1438,14 @@ export interface paths {
         };
         /**
          * Main webhook URL, switch and subscribed event types
-         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
          */
         get: operations["getWebhooksSubscription"];
         /**
          * Set the subscribed event types (and optionally the main webhook URL and switch)
          * @description The canonical route for the main webhook (`PUT /auth/client/settings` sets the same URL and switch). event_types empty or absent = all event types. Enabling requires a webhook_url (400). In production the URL must resolve to a public address. The answer that first sets a webhook URL carries `webhook_secret`, the main signing secret, once (the whole `whsec_…` string is the HMAC-SHA256 key); `POST /webhooks/subscription/secret` creates or rotates it later.
          *
-         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.write"`.
          */
         put: operations["putWebhooksSubscription"];
         post?: never;
@@ -1468,7 +1468,7 @@ export interface paths {
          * Create or rotate the main webhook signing secret
          * @description Creates the main signing secret when there is none yet, otherwise replaces it. Returns it once; deliveries are signed with it from now on. The whole `whsec_…` string is the HMAC-SHA256 key.
          *
-         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.write"`.
          */
         post: operations["postWebhooksSubscriptionSecret"];
         delete?: never;
@@ -1490,7 +1490,7 @@ export interface paths {
          * Send a webhook.test event to the main webhook URL
          * @description Delivered whatever the subscription; 400 when no webhook_url is set.
          *
-         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.write"`.
          */
         post: operations["postWebhooksSubscriptionTest"];
         delete?: never;
@@ -1508,13 +1508,13 @@ export interface paths {
         };
         /**
          * List webhook destinations (no secrets)
-         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
          */
         get: operations["getWebhooksDestinations"];
         put?: never;
         /**
          * Add a webhook destination with its own secret and event types
-         * @description Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403.
+         * @description Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.write"`.
          */
         post: operations["postWebhooksDestinations"];
         delete?: never;
@@ -1532,7 +1532,7 @@ export interface paths {
         };
         /**
          * One webhook destination
-         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
          */
         get: operations["getWebhooksDestinationsByDestinationId"];
         put?: never;
@@ -1541,14 +1541,14 @@ export interface paths {
          * Delete a destination
          * @description Its pending deliveries are closed as dead_letter; the history stays.
          *
-         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.write"`.
          */
         delete: operations["deleteWebhooksDestinationsByDestinationId"];
         options?: never;
         head?: never;
         /**
          * Change a destination (url, event_types, description, enabled)
-         * @description Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403.
+         * @description Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.write"`.
          */
         patch: operations["patchWebhooksDestinationsByDestinationId"];
         trace?: never;
@@ -1564,7 +1564,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret of a destination
-         * @description Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403.
+         * @description Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.write"`.
          */
         post: operations["postWebhooksDestinationsByDestinationIdSecret"];
         delete?: never;
@@ -1582,7 +1582,7 @@ export interface paths {
         };
         /**
          * Delivery history, newest first (including dead_letter)
-         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
          */
         get: operations["getWebhooksDeliveries"];
         put?: never;
@@ -1602,7 +1602,7 @@ export interface paths {
         };
         /**
          * Per-attempt history of a delivery
-         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
          */
         get: operations["getWebhooksDeliveriesByDeliveryIdAttempts"];
         put?: never;
@@ -1626,7 +1626,7 @@ export interface paths {
          * Redeliver now (also from dead_letter)
          * @description A finished delivery gets a fresh budget of attempts; the attempt history is kept.
          *
-         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `webhooks.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.write"`.
          */
         post: operations["postWebhooksDeliveriesByDeliveryIdRetry"];
         delete?: never;
@@ -1646,7 +1646,7 @@ export interface paths {
          * Stream the client's events as they happen (Server-Sent Events)
          * @description For local development (`svc listen --forward-to URL`) and dashboards: every event of the client (or of `event_types`) committed after the stream opened, as `text/event-stream` messages whose `data` is the exact webhook delivery body. Independent of the webhook URL, subscriptions and deliveries. Reconnect with `Last-Event-ID` to resume after an event. An event whose transaction committed late (up to 60 s) can follow newer ones; deduplicate on `id`. Requires `Accept: text/event-stream` (406 otherwise).
          *
-         *     Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
          */
         get: operations["getWebhooksListen"];
         put?: never;
@@ -1668,15 +1668,15 @@ export interface paths {
          * List workflows
          * @description Own workflows newest first, then the read-only system templates (`is_template: true`) that can be forked. Archived workflows only with `include_archived=true`.
          *
-         *     Permission `workflows.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `workflows.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.read"`.
          */
         get: operations["getWorkflows"];
         put?: never;
         /**
          * Create a workflow (DRAFT)
-         * @description Graph: `{"trigger": {"type": "manual"|"webhook"}, "nodes": [{"id", "type", "config", "next"}]}`; a condition node has `on_true` / `on_false` instead of `next`. Configs may use `{{input.x}}` and `{{steps.<id>.<field>}}`. Problems are 422 with `loc` at the node, e.g. `["body","graph","nodes",2,"type"]`.
+         * @description Graph: `{"trigger": {"type": "manual"|"webhook"}, "nodes": [{"id", "type", "config", "next"}]}`; a condition node has `on_true` / `on_false` instead of `next`. Configs may use `{{input.x}}` and `{{steps.<id>.<field>}}`. Problems are 422 with `loc` at the node, e.g. `["body","graph","nodes",2,"type"]`. A literal id in a config (`project_id`, `user_id`, `template_id`, ...) must name your own resource: otherwise 404 `<Resource> not found`.
          *
-         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         post: operations["postWorkflows"];
         delete?: never;
@@ -1694,14 +1694,14 @@ export interface paths {
         };
         /**
          * Get a workflow or template
-         * @description Permission `workflows.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `workflows.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.read"`.
          */
         get: operations["getWorkflowsByDefinitionId"];
         /**
          * Edit a draft
-         * @description Drafts only: a published workflow is 400 (fork it instead); a template is 400. Graph: `{"trigger": {"type": "manual"|"webhook"}, "nodes": [{"id", "type", "config", "next"}]}`; a condition node has `on_true` / `on_false` instead of `next`. Configs may use `{{input.x}}` and `{{steps.<id>.<field>}}`. Problems are 422 with `loc` at the node, e.g. `["body","graph","nodes",2,"type"]`.
+         * @description Drafts only: a published workflow is 400 (fork it instead); a template is 400. Graph: `{"trigger": {"type": "manual"|"webhook"}, "nodes": [{"id", "type", "config", "next"}]}`; a condition node has `on_true` / `on_false` instead of `next`. Configs may use `{{input.x}}` and `{{steps.<id>.<field>}}`. Problems are 422 with `loc` at the node, e.g. `["body","graph","nodes",2,"type"]`. A literal id in a config (`project_id`, `user_id`, `template_id`, ...) must name your own resource: otherwise 404 `<Resource> not found`.
          *
-         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         put: operations["putWorkflowsByDefinitionId"];
         post?: never;
@@ -1709,7 +1709,7 @@ export interface paths {
          * Delete a workflow
          * @description Only a workflow without runs (409 otherwise: archive it instead).
          *
-         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         delete: operations["deleteWorkflowsByDefinitionId"];
         options?: never;
@@ -1728,7 +1728,7 @@ export interface paths {
         put?: never;
         /**
          * Fork a template or own workflow into a new draft
-         * @description Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         * @description Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         post: operations["postWorkflowsByDefinitionIdFork"];
         delete?: never;
@@ -1750,7 +1750,7 @@ export interface paths {
          * Publish a draft
          * @description DRAFT to PUBLISHED; immutable afterwards. A webhook-triggered workflow gets its `trigger_url` and a signing secret, returned once in `trigger_secret`. A node type without a backing capability (`contract`) is 400 naming the node; a node whose use case the caller may not use directly (e.g. `transfer` needs `payments.write`) is 403 naming the node.
          *
-         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         post: operations["postWorkflowsByDefinitionIdPublish"];
         delete?: never;
@@ -1772,7 +1772,7 @@ export interface paths {
          * Rotate the trigger signing secret
          * @description Mints a fresh HMAC signing secret, returned once in `trigger_secret`; the previous secret stops working at once.
          *
-         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         post: operations["postWorkflowsByDefinitionIdTriggerSecret"];
         delete?: never;
@@ -1794,7 +1794,7 @@ export interface paths {
          * Archive a workflow
          * @description Hides the workflow from default lists and refuses new runs; existing runs go on. Idempotent.
          *
-         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         post: operations["postWorkflowsByDefinitionIdArchive"];
         delete?: never;
@@ -1816,7 +1816,7 @@ export interface paths {
          * Unarchive a workflow
          * @description Idempotent.
          *
-         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         post: operations["postWorkflowsByDefinitionIdUnarchive"];
         delete?: never;
@@ -1838,7 +1838,7 @@ export interface paths {
          * Start a run
          * @description Published, non-archived workflows only (400 otherwise). The run starts `pending` and the engine executes it in the background; `workflow.run.started` is emitted now. With `X-Idempotency-Key`, the same key and input return the same run (200); another input with the key is 409.
          *
-         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         post: operations["postWorkflowsByDefinitionIdRuns"];
         delete?: never;
@@ -1858,7 +1858,7 @@ export interface paths {
          * List runs
          * @description Newest first; filter by `workflow_definition_id` and `status`.
          *
-         *     Permission `workflows.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `workflows.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.read"`.
          */
         get: operations["getWorkflowRuns"];
         put?: never;
@@ -1878,7 +1878,7 @@ export interface paths {
         };
         /**
          * Get a run with its steps
-         * @description Permission `workflows.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `workflows.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.read"`.
          */
         get: operations["getWorkflowRunsByRunId"];
         put?: never;
@@ -1902,7 +1902,7 @@ export interface paths {
          * Cancel a run
          * @description Pending, running or waiting runs; a finished run is 400.
          *
-         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403.
+         *     Permission `workflows.write` required (roles: owner, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="workflows.write"`.
          */
         post: operations["postWorkflowRunsByRunIdCancel"];
         delete?: never;
@@ -1942,7 +1942,7 @@ export interface paths {
          * List tickets
          * @description Newest first. `q` searches the subject, the number (#123) and the message text.
          *
-         *     Permission `tickets.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `tickets.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.read"`.
          */
         get: operations["getTickets"];
         put?: never;
@@ -1950,7 +1950,7 @@ export interface paths {
          * Open a ticket
          * @description The body is the first message. `number` is the next of your own sequence (#1, #2, …). `follow_up_of` names a closed ticket of yours (another status: 400). Sends ticket.status_changed (previous_status null) and ticket.message.created.
          *
-         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.write"`.
          */
         post: operations["postTickets"];
         delete?: never;
@@ -1968,7 +1968,7 @@ export interface paths {
         };
         /**
          * Get a ticket
-         * @description Permission `tickets.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `tickets.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.read"`.
          */
         get: operations["getTicketsByTicketId"];
         put?: never;
@@ -1980,7 +1980,7 @@ export interface paths {
          * Change priority or CCs
          * @description Not when closed (400).
          *
-         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.write"`.
          */
         patch: operations["patchTicketsByTicketId"];
         trace?: never;
@@ -1996,7 +1996,7 @@ export interface paths {
          * List the messages of a ticket
          * @description Public messages only (staff internal notes never appear here). Oldest first by default.
          *
-         *     Permission `tickets.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `tickets.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.read"`.
          */
         get: operations["getTicketsByTicketIdMessages"];
         put?: never;
@@ -2004,7 +2004,7 @@ export interface paths {
          * Reply to a ticket
          * @description Moves an awaiting_client or resolved ticket back to open. A closed ticket refuses replies: within SVC_TICKET_REOPEN_WINDOW_DAYS reopen it first; after that open a follow-up ticket (`follow_up_of`).
          *
-         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.write"`.
          */
         post: operations["postTicketsByTicketIdMessages"];
         delete?: never;
@@ -2024,7 +2024,7 @@ export interface paths {
          * Download an attachment
          * @description The file with its content type (decided from its bytes) as `Content-Disposition: attachment`.
          *
-         *     Permission `tickets.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `tickets.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.read"`.
          */
         get: operations["getTicketsByTicketIdAttachmentsByAttachmentId"];
         put?: never;
@@ -2048,7 +2048,7 @@ export interface paths {
          * Close a resolved ticket
          * @description Only a resolved ticket (otherwise 400 `Only resolved tickets can be closed by the client`).
          *
-         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.write"`.
          */
         post: operations["postTicketsByTicketIdClose"];
         delete?: never;
@@ -2070,7 +2070,7 @@ export interface paths {
          * Reopen a closed ticket
          * @description Within SVC_TICKET_REOPEN_WINDOW_DAYS of closed_at; afterwards 400: open a follow-up ticket instead.
          *
-         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.write"`.
          */
         post: operations["postTicketsByTicketIdReopen"];
         delete?: never;
@@ -2092,9 +2092,31 @@ export interface paths {
          * Rate the support of a ticket
          * @description Resolved or closed tickets only; a new rating replaces the previous one.
          *
-         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `tickets.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="tickets.write"`.
          */
         post: operations["postTicketsByTicketIdSatisfaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/tickets/{ticket_id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the support agent: a reply or a resolution
+         * @description Sandbox deployments only (404 in production). Runs the staff reply itself, so the ticket moves as for a real agent (`agent_reply`: open -> awaiting_client; `resolve`: -> resolved), with ticket.status_changed and ticket.message.created, the emails to the creator and the CCs, the notifications and the activity entry (metadata `simulated: true`). A closed ticket: the staff reply’s 400.
+         *
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
+         */
+        post: operations["postSandboxTicketsByTicketIdSimulate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2112,7 +2134,7 @@ export interface paths {
          * List invoices
          * @description Newest first; drafts are never listed.
          *
-         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="billing.read"`.
          */
         get: operations["getBillingInvoices"];
         put?: never;
@@ -2134,7 +2156,7 @@ export interface paths {
          * Get an invoice
          * @description A draft is 404 like an unknown invoice.
          *
-         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="billing.read"`.
          */
         get: operations["getBillingInvoicesByInvoiceId"];
         put?: never;
@@ -2156,7 +2178,7 @@ export interface paths {
          * Download the invoice PDF
          * @description The PDF rendered once at finalization (`application/pdf`), checked against its sha256.
          *
-         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="billing.read"`.
          */
         get: operations["getBillingInvoicesByInvoiceIdPdf"];
         put?: never;
@@ -2178,7 +2200,7 @@ export interface paths {
          * Usage of the current month so far
          * @description An estimate from the price list: the billable records of the current UTC month × the unit prices (400 when the client has no price list).
          *
-         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="billing.read"`.
          */
         get: operations["getBillingUsage"];
         put?: never;
@@ -2200,14 +2222,14 @@ export interface paths {
          * Billing details
          * @description Until set, the registration name and email (updated_at null).
          *
-         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `billing.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="billing.read"`.
          */
         get: operations["getBillingDetails"];
         /**
          * Replace the billing details
          * @description Copied onto each invoice at finalization; invoices already issued keep theirs.
          *
-         *     Permission `billing.write` required (roles: owner); a token without it gets 403.
+         *     Permission `billing.write` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="billing.write"`.
          */
         put: operations["putBillingDetails"];
         post?: never;
@@ -2230,7 +2252,7 @@ export interface paths {
          * A finalized sample invoice for the caller
          * @description Sandbox deployments only (404 in production). The PDF carries a SANDBOX watermark.
          *
-         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxBillingInvoices"];
         delete?: never;
@@ -2252,7 +2274,7 @@ export interface paths {
          * Simulate payment or the due date passing
          * @description Sandbox only. `pay` completes the invoice payment link at the sandbox bank (the production path), or marks the invoice paid when it has none; `overdue` moves an open invoice to overdue now. A move the status does not allow: the real action’s 400.
          *
-         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxBillingInvoicesByInvoiceIdSimulate"];
         delete?: never;
@@ -2270,7 +2292,7 @@ export interface paths {
         };
         /**
          * List bulk jobs
-         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
          */
         get: operations["getCheckoutPaylinkBulk"];
         put?: never;
@@ -2278,7 +2300,7 @@ export interface paths {
          * Create up to 500 payment links from JSON rows or a CSV/XLSX file
          * @description Requires `X-Idempotency-Key`. Every row is validated like POST /checkout/paylink; invalid rows are kept with per-row errors. With `preview` the job waits for POST …/confirm (201 previewed); otherwise it is queued (202) and a worker creates the links.
          *
-         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.write"`.
          */
         post: operations["postCheckoutPaylinkBulk"];
         delete?: never;
@@ -2296,7 +2318,7 @@ export interface paths {
         };
         /**
          * A CSV file with the header row of a bulk upload
-         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
          */
         get: operations["getCheckoutPaylinkBulkTemplateCsv"];
         put?: never;
@@ -2316,7 +2338,7 @@ export interface paths {
         };
         /**
          * Get a bulk job
-         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
          */
         get: operations["getCheckoutPaylinkBulkByBulkId"];
         put?: never;
@@ -2336,7 +2358,7 @@ export interface paths {
         };
         /**
          * Rows of a bulk job, ascending row_number
-         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
          */
         get: operations["getCheckoutPaylinkBulkByBulkIdRows"];
         put?: never;
@@ -2356,7 +2378,7 @@ export interface paths {
         };
         /**
          * The rows as CSV: input columns plus status, transaction_id, checkout_url, errors
-         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
          */
         get: operations["getCheckoutPaylinkBulkByBulkIdResultsCsv"];
         put?: never;
@@ -2378,7 +2400,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a previewed job
-         * @description Permission `payments.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `payments.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.write"`.
          */
         post: operations["postCheckoutPaylinkBulkByBulkIdConfirm"];
         delete?: never;
@@ -2400,7 +2422,7 @@ export interface paths {
          * Patch and retry failed or invalid rows
          * @description Only in completed_with_errors. `rows_patch` replaces columns of failed or invalid rows, which are revalidated. Retried: `row_numbers`, or by default every failed row, plus every patched row now valid.
          *
-         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.write"`.
          */
         post: operations["postCheckoutPaylinkBulkByBulkIdRetry"];
         delete?: never;
@@ -2422,7 +2444,7 @@ export interface paths {
          * Cancel a bulk job
          * @description Pending rows are canceled; with `cancel_created_links` the pending intents of created links too.
          *
-         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.write"`.
          */
         post: operations["postCheckoutPaylinkBulkByBulkIdCancel"];
         delete?: never;
@@ -2440,7 +2462,7 @@ export interface paths {
         };
         /**
          * List payment schedules
-         * @description Permission `schedules.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `schedules.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="schedules.read"`.
          */
         get: operations["getPaymentSchedules"];
         put?: never;
@@ -2448,7 +2470,7 @@ export interface paths {
          * Create a payment schedule
          * @description Requires `X-Idempotency-Key`. Exactly one of `instalments` or `plan`. Each instalment is paid through a payment link issued at `issue_at` (due_date - issue_days_before).
          *
-         *     Permission `schedules.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `schedules.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="schedules.write"`.
          */
         post: operations["postPaymentSchedules"];
         delete?: never;
@@ -2466,7 +2488,7 @@ export interface paths {
         };
         /**
          * Get a payment schedule
-         * @description Permission `schedules.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `schedules.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="schedules.read"`.
          */
         get: operations["getPaymentSchedulesByScheduleId"];
         put?: never;
@@ -2476,7 +2498,7 @@ export interface paths {
         head?: never;
         /**
          * Change description, delivery, reminders or metadata
-         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="schedules.write"`.
          */
         patch: operations["patchPaymentSchedulesByScheduleId"];
         trace?: never;
@@ -2494,7 +2516,7 @@ export interface paths {
          * Cancel a payment schedule
          * @description Open instalments are canceled (their pending intents too); paid instalments keep their status.
          *
-         *     Permission `schedules.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `schedules.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="schedules.write"`.
          */
         post: operations["postPaymentSchedulesByScheduleIdCancel"];
         delete?: never;
@@ -2518,7 +2540,7 @@ export interface paths {
         head?: never;
         /**
          * Change the amount or due date of a scheduled instalment
-         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="schedules.write"`.
          */
         patch: operations["patchPaymentSchedulesByScheduleIdInstalmentsByInstalmentId"];
         trace?: never;
@@ -2534,7 +2556,7 @@ export interface paths {
         put?: never;
         /**
          * Issue the payment link of a scheduled instalment now
-         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="schedules.write"`.
          */
         post: operations["postPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdIssueNow"];
         delete?: never;
@@ -2554,7 +2576,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a new payment link (overdue, or issued with a finished link); counts against the maximum
-         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="schedules.write"`.
          */
         post: operations["postPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdReissue"];
         delete?: never;
@@ -2574,7 +2596,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an instalment (its pending intent too)
-         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `schedules.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="schedules.write"`.
          */
         post: operations["postPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdCancel"];
         delete?: never;
@@ -2594,7 +2616,7 @@ export interface paths {
         put?: never;
         /**
          * Make an issued instalment overdue now (sandbox only; 404 in production)
-         * @description Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdSimulate"];
         delete?: never;
@@ -2614,7 +2636,7 @@ export interface paths {
          * List monitored transactions
          * @description Newest first, with the counters at the top level. `q` searches client_reference, counterparty name, account identifier and customer external_id.
          *
-         *     Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="monitoring.read"`.
          */
         get: operations["getMonitoringTransactions"];
         put?: never;
@@ -2622,7 +2644,7 @@ export interface paths {
          * Submit a transaction for monitoring
          * @description Evaluates the current policy (sanctions, decline, require_user, review, approve: the first that matches decides) and answers 201 with the decision. The same client_reference with the same payload answers 200 with the stored record; with another payload 409. Sends monitoring.transaction.status_changed with previous_decision "NONE".
          *
-         *     Permission `monitoring.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `monitoring.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="monitoring.write"`.
          */
         post: operations["postMonitoringTransactions"];
         delete?: never;
@@ -2640,7 +2662,7 @@ export interface paths {
         };
         /**
          * Get a monitored transaction
-         * @description Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="monitoring.read"`.
          */
         get: operations["getMonitoringTransactionsByMonitoredTransactionId"];
         put?: never;
@@ -2662,7 +2684,7 @@ export interface paths {
          * Download a remediation document
          * @description The document the customer uploaded with a source_of_funds remediation (referenced in `remediation.answers.document`), with its content type decided from its bytes, as `Content-Disposition: attachment`.
          *
-         *     Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="monitoring.read"`.
          */
         get: operations["getMonitoringTransactionsByMonitoredTransactionIdRemediationDocumentsByDocumentId"];
         put?: never;
@@ -2686,7 +2708,7 @@ export interface paths {
          * Review a decision
          * @description IN_REVIEW → APPROVED, DECLINED or AWAITING_USER (with remediation_type); AWAITING_USER → APPROVED or DECLINED (the remediation link is revoked). APPROVED with a sanctions hit needs clear_sanctions_match, which adds the matched names to the client's sanctions allowlist.
          *
-         *     Permission `monitoring.review` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `monitoring.review` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="monitoring.review"`.
          */
         post: operations["postMonitoringTransactionsByMonitoredTransactionIdReview"];
         delete?: never;
@@ -2704,14 +2726,14 @@ export interface paths {
         };
         /**
          * The current monitoring policy
-         * @description Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="monitoring.read"`.
          */
         get: operations["getMonitoringPolicy"];
         /**
          * Replace the monitoring policy
          * @description The whole policy; `version` + 1. A bad rule is 422 with `loc` at the rule.
          *
-         *     Permission `monitoring.policy.write` required (roles: owner); a token without it gets 403.
+         *     Permission `monitoring.policy.write` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="monitoring.policy.write"`.
          */
         put: operations["putMonitoringPolicy"];
         post?: never;
@@ -2734,7 +2756,7 @@ export interface paths {
          * Test a policy on one transaction
          * @description Default: the current policy. Nothing is stored and no event is sent.
          *
-         *     Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="monitoring.read"`.
          */
         post: operations["postMonitoringPolicyTest"];
         delete?: never;
@@ -2756,7 +2778,7 @@ export interface paths {
          * Replay a candidate policy over the last 90 days
          * @description Counts per decision and the records whose decision would change (at most the newest 5000 records are replayed; `truncated` says when more existed). Nothing is stored and no event is sent.
          *
-         *     Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `monitoring.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="monitoring.read"`.
          */
         post: operations["postMonitoringPolicyBacktest"];
         delete?: never;
@@ -2776,7 +2798,7 @@ export interface paths {
         put?: never;
         /**
          * Submit or expire a pending remediation now (sandbox only; 404 in production)
-         * @description Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxMonitoringTransactionsByMonitoredTransactionIdSimulate"];
         delete?: never;
@@ -2798,7 +2820,7 @@ export interface paths {
          * Screen a wallet
          * @description Answers 201 with the screening; when a completed screening of the same wallet is younger than `max_age_seconds`, 200 with that screening and `cached: true`. The provider gets SVC_SCREENING_SYNC_TIMEOUT_MS; otherwise the answer is `pending` and the result arrives by notification (screening.wallet.completed). Unknown risk is never low. A deployment without a screening adapter answers 503.
          *
-         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.write"`.
          */
         post: operations["postScreeningWallet"];
         delete?: never;
@@ -2816,7 +2838,7 @@ export interface paths {
         };
         /**
          * Get a screening
-         * @description Permission `screening.read` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `screening.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.read"`.
          */
         get: operations["getScreeningWalletByScreeningId"];
         put?: never;
@@ -2838,7 +2860,7 @@ export interface paths {
          * List wallets
          * @description Counter list, newest first. `q` searches the address and the label.
          *
-         *     Permission `screening.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `screening.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.read"`.
          */
         get: operations["getScreeningWallets"];
         put?: never;
@@ -2858,7 +2880,7 @@ export interface paths {
         };
         /**
          * Get a wallet with its latest 20 screenings
-         * @description Permission `screening.read` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `screening.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.read"`.
          */
         get: operations["getScreeningWalletsByWalletId"];
         put?: never;
@@ -2870,7 +2892,7 @@ export interface paths {
          * Change label, monitoring or customer
          * @description Monitored wallets are re-screened every SVC_SCREENING_RESCREEN_HOURS (trigger `monitoring`).
          *
-         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.write"`.
          */
         patch: operations["patchScreeningWalletsByWalletId"];
         trace?: never;
@@ -2888,7 +2910,7 @@ export interface paths {
          * Re-screen a wallet
          * @description A new screening (trigger `rescreen`).
          *
-         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.write"`.
          */
         post: operations["postScreeningWalletsByWalletIdRescreen"];
         delete?: never;
@@ -2910,7 +2932,7 @@ export interface paths {
          * Complete a pending sandbox screening
          * @description Sandbox only (404 in production). The simulator sends the result through the signed /providers/screening/notifications route. Pending screenings only (400 otherwise).
          *
-         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxScreeningWalletByScreeningIdSimulate"];
         delete?: never;
@@ -2930,7 +2952,7 @@ export interface paths {
          * List ownership requests
          * @description Newest first. `q` searches the address.
          *
-         *     Permission `screening.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `screening.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.read"`.
          */
         get: operations["getScreeningWalletOwnershipRequests"];
         put?: never;
@@ -2938,7 +2960,7 @@ export interface paths {
          * Ask a customer to prove control of a wallet
          * @description Exactly one of user_id or business_customer_id. The challenge message is "{client name} asks you to prove control of {address} on {chain}. Nonce: {nonce}. Issued: {created_at}". `proof_url` is the hosted proof page (emailed to the customer with `delivery: email`). Sends screening.wallet_ownership.status_changed (previous_status null).
          *
-         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.write"`.
          */
         post: operations["postScreeningWalletOwnershipRequests"];
         delete?: never;
@@ -2956,7 +2978,7 @@ export interface paths {
         };
         /**
          * Get an ownership request
-         * @description Permission `screening.read` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `screening.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.read"`.
          */
         get: operations["getScreeningWalletOwnershipRequestsByRequestId"];
         put?: never;
@@ -2980,7 +3002,7 @@ export interface paths {
          * Submit a proof
          * @description `message_signing` with `signature` (EVM: EIP-191 personal_sign; solana: ed25519 over the UTF-8 message), verified locally; a wrong one is 400 `Invalid signature` and costs an attempt (at 0 the request fails). `satoshi_test` moves to `verifying` and returns the deposit details. `self_declaration` with `declarant_name` verifies with assurance low.
          *
-         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.write"`.
          */
         post: operations["postScreeningWalletOwnershipRequestsByRequestIdProof"];
         delete?: never;
@@ -3002,7 +3024,7 @@ export interface paths {
          * Cancel an ownership request
          * @description pending or verifying only; the wallet goes back to its previous ownership status.
          *
-         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.write"`.
          */
         post: operations["postScreeningWalletOwnershipRequestsByRequestIdCancel"];
         delete?: never;
@@ -3024,7 +3046,7 @@ export interface paths {
          * Simulate the chain observer or expiry
          * @description Sandbox only (404 in production). `deposit_received` / `deposit_wrong_amount` (verifying only) make the sandbox chain observer report a deposit through the signed notification route; `expire` expires the request.
          *
-         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxScreeningWalletOwnershipRequestsByRequestIdSimulate"];
         delete?: never;
@@ -3042,14 +3064,14 @@ export interface paths {
         };
         /**
          * Travel-rule settings
-         * @description Permission `travel_rule.read` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `travel_rule.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.read"`.
          */
         get: operations["getTravelRuleSettings"];
         /**
          * Change travel-rule settings
          * @description Fields left out keep their value. The threshold defaults to SVC_TRAVEL_RULE_DEFAULT_THRESHOLD.
          *
-         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.write"`.
          */
         put: operations["putTravelRuleSettings"];
         post?: never;
@@ -3070,7 +3092,7 @@ export interface paths {
          * List transfers
          * @description Counter list, newest first. `q` searches client_reference, party names, the wallet address and tx_hash.
          *
-         *     Permission `travel_rule.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.read"`.
          */
         get: operations["getTravelRuleTransfers"];
         put?: never;
@@ -3078,7 +3100,7 @@ export interface paths {
          * Create an outbound travel-rule transfer
          * @description Optional `X-Idempotency-Key`. Below the threshold (same currency): `not_required`, stored and not sent. Otherwise discovery runs at once (from the address, or `beneficiary_vasp_id`) and the answer carries the status reached. Sandbox directory (fixed ids): `5a4d0000-0000-4000-8000-000000000001` Sandbox VASP Accept, `5a4d0000-0000-4000-8000-000000000002` Sandbox VASP Repair, `5a4d0000-0000-4000-8000-000000000003` Sandbox VASP Reject, `5a4d0000-0000-4000-8000-000000000004` Sandbox VASP Silent, `5a4d0000-0000-4000-8000-000000000005` Sandbox VASP Offline. Accept accepts after SVC_SANDBOX_TRAVEL_RULE_DELAY_SECONDS; Repair asks for `beneficiary.last_name` once, then accepts; Reject rejects; Silent never answers (the transfer expires); Offline is not reachable. Without `beneficiary_vasp_id`, discovery goes by the counterparty address suffix: `1111` unhosted, `2222` Offline, anything else Accept. A deployment without a travel-rule adapter answers 503 and stores nothing.
          *
-         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.write"`.
          */
         post: operations["postTravelRuleTransfers"];
         delete?: never;
@@ -3096,7 +3118,7 @@ export interface paths {
         };
         /**
          * Get a transfer
-         * @description Permission `travel_rule.read` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `travel_rule.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.read"`.
          */
         get: operations["getTravelRuleTransfersByTransferId"];
         put?: never;
@@ -3108,7 +3130,7 @@ export interface paths {
          * Repair a transfer and send it again
          * @description Only in `needs_repair`. A status that does not allow the action: 400 `Transfer in status '{status}' does not allow this action`.
          *
-         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.write"`.
          */
         patch: operations["patchTravelRuleTransfersByTransferId"];
         trace?: never;
@@ -3126,7 +3148,7 @@ export interface paths {
          * Report the on-chain transaction hash (accepted -> completed)
          * @description A status that does not allow the action: 400 `Transfer in status '{status}' does not allow this action`.
          *
-         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.write"`.
          */
         post: operations["postTravelRuleTransfersByTransferIdTxHash"];
         delete?: never;
@@ -3148,7 +3170,7 @@ export interface paths {
          * Proceed without counterparty confirmation
          * @description From `counterparty_not_reachable`; the justification is kept. A status that does not allow the action: 400 `Transfer in status '{status}' does not allow this action`.
          *
-         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.write"`.
          */
         post: operations["postTravelRuleTransfersByTransferIdProceed"];
         delete?: never;
@@ -3170,7 +3192,7 @@ export interface paths {
          * Accept an inbound transfer
          * @description Inbound `awaiting_review` only; the answer goes back to the originator VASP. A status that does not allow the action: 400 `Transfer in status '{status}' does not allow this action`.
          *
-         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.write"`.
          */
         post: operations["postTravelRuleTransfersByTransferIdAccept"];
         delete?: never;
@@ -3192,7 +3214,7 @@ export interface paths {
          * Reject an inbound transfer
          * @description Inbound `awaiting_review` only; the answer goes back to the originator VASP. A status that does not allow the action: 400 `Transfer in status '{status}' does not allow this action`.
          *
-         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.write"`.
          */
         post: operations["postTravelRuleTransfersByTransferIdReject"];
         delete?: never;
@@ -3214,7 +3236,7 @@ export interface paths {
          * Cancel a transfer
          * @description Any non-terminal status; the counterparty is told. A status that does not allow the action: 400 `Transfer in status '{status}' does not allow this action`.
          *
-         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.write"`.
          */
         post: operations["postTravelRuleTransfersByTransferIdCancel"];
         delete?: never;
@@ -3234,7 +3256,7 @@ export interface paths {
          * The VASP directory
          * @description `q` searches name and LEI. Sandbox directory (fixed ids): `5a4d0000-0000-4000-8000-000000000001` Sandbox VASP Accept, `5a4d0000-0000-4000-8000-000000000002` Sandbox VASP Repair, `5a4d0000-0000-4000-8000-000000000003` Sandbox VASP Reject, `5a4d0000-0000-4000-8000-000000000004` Sandbox VASP Silent, `5a4d0000-0000-4000-8000-000000000005` Sandbox VASP Offline. Accept accepts after SVC_SANDBOX_TRAVEL_RULE_DELAY_SECONDS; Repair asks for `beneficiary.last_name` once, then accepts; Reject rejects; Silent never answers (the transfer expires); Offline is not reachable. Without `beneficiary_vasp_id`, discovery goes by the counterparty address suffix: `1111` unhosted, `2222` Offline, anything else Accept.
          *
-         *     Permission `travel_rule.read` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `travel_rule.read` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.read"`.
          */
         get: operations["getTravelRuleVasps"];
         put?: never;
@@ -3258,7 +3280,7 @@ export interface paths {
          * The counterparty answers a sandbox transfer
          * @description Sandbox only (404 in production). The network simulator sends the answer through the signed /providers/travel-rule/notifications route. A status that does not allow the action: 400 `Transfer in status '{status}' does not allow this action`.
          *
-         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxTravelRuleTransfersByTransferIdSimulate"];
         delete?: never;
@@ -3280,7 +3302,7 @@ export interface paths {
          * An originator VASP sends the client an inbound transfer
          * @description Sandbox only (404 in production). Delivered by the network simulator through the signed route; `name_match` is checked against the customer owning `beneficiary_address` (a screened wallet of the client).
          *
-         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxTravelRuleInbound"];
         delete?: never;
@@ -3300,7 +3322,7 @@ export interface paths {
          * List activity-log entries
          * @description Newest first by occurred_at. `action` is a prefix (`team_member.`); `q` searches the action, the target label and the actor email; `from`/`to` bound occurred_at (from inclusive, to exclusive). Secrets, OTPs and tokens appear only as "[redacted]". A counter list: `records` is the number of entries on this page.
          *
-         *     Permission `activity.read` required (roles: owner); a token without it gets 403.
+         *     Permission `activity.read` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="activity.read"`.
          */
         get: operations["getActivityLogs"];
         put?: never;
@@ -3322,7 +3344,7 @@ export interface paths {
          * Export activity-log entries (CSV or JSON Lines)
          * @description Exactly the entries the list returns for the same filters, in the same order, streamed. CSV has one header line; `changes` and `metadata` are JSON text, and a cell starting with =, +, -, @, tab or CR gets a leading single quote. At most 100,000 entries (more: 400).
          *
-         *     Permission `activity.read` required (roles: owner); a token without it gets 403.
+         *     Permission `activity.read` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="activity.read"`.
          */
         get: operations["getActivityLogsExport"];
         put?: never;
@@ -3342,7 +3364,7 @@ export interface paths {
         };
         /**
          * Get an activity-log entry
-         * @description Permission `activity.read` required (roles: owner); a token without it gets 403.
+         * @description Permission `activity.read` required (roles: owner); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="activity.read"`.
          */
         get: operations["getActivityLogsByActivityId"];
         put?: never;
@@ -3364,7 +3386,7 @@ export interface paths {
          * List my notifications
          * @description Newest first. `archived=false` (default) is the inbox, `true` the archive.
          *
-         *     Permission `notifications.read` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `notifications.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="notifications.read"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         get: operations["getNotifications"];
         put?: never;
@@ -3384,7 +3406,7 @@ export interface paths {
         };
         /**
          * Unseen and unread counts of my inbox
-         * @description Permission `notifications.read` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         * @description Permission `notifications.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="notifications.read"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         get: operations["getNotificationsCounts"];
         put?: never;
@@ -3404,14 +3426,14 @@ export interface paths {
         };
         /**
          * My notification preferences
-         * @description Permission `notifications.read` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         * @description Permission `notifications.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="notifications.read"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         get: operations["getNotificationsPreferences"];
         /**
          * Replace my notification preferences
          * @description Per channel and category. A category left out returns to its default: in-app on; email only for warning and critical. In-app `security` cannot be switched off (400).
          *
-         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="notifications.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         put: operations["putNotificationsPreferences"];
         post?: never;
@@ -3438,7 +3460,7 @@ export interface paths {
          * Mark read/unread, archive/unarchive
          * @description Reading also marks seen. Archiving leaves read_at unchanged.
          *
-         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="notifications.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         patch: operations["patchNotificationsByNotificationId"];
         trace?: never;
@@ -3456,7 +3478,7 @@ export interface paths {
          * Mark every unseen notification seen
          * @description `before` (default: now) leaves anything created at or after it untouched, so an item arriving mid-click keeps its state. Answers how many changed.
          *
-         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="notifications.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postNotificationsMarkSeen"];
         delete?: never;
@@ -3478,7 +3500,7 @@ export interface paths {
          * Mark every unread notification read (and seen)
          * @description `before` (default: now) leaves anything created at or after it untouched, so an item arriving mid-click keeps its state. Answers how many changed.
          *
-         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="notifications.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postNotificationsMarkAllRead"];
         delete?: never;
@@ -3500,7 +3522,7 @@ export interface paths {
          * Archive every read notification
          * @description `before` (default: now) leaves anything created at or after it untouched, so an item arriving mid-click keeps its state. Answers how many changed.
          *
-         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403. Requires a dashboard (login) token; API-credential tokens get 403.
+         *     Permission `notifications.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="notifications.write"`. Requires a dashboard (login) token; API-credential tokens get 403.
          */
         post: operations["postNotificationsArchiveRead"];
         delete?: never;
@@ -3518,7 +3540,7 @@ export interface paths {
         };
         /**
          * List contract templates
-         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsTemplates"];
         put?: never;
@@ -3526,7 +3548,7 @@ export interface paths {
          * Create a contract template
          * @description A PDF (checked by its %PDF- bytes, at most SVC_CONTRACT_MAX_DOCUMENT_BYTES) with roles and fields placed as fractions of the page. Problems are 422 with the loc of the field.
          *
-         *     Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         post: operations["postContractsTemplates"];
         delete?: never;
@@ -3544,14 +3566,14 @@ export interface paths {
         };
         /**
          * Get a contract template
-         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsTemplatesByTemplateId"];
         put?: never;
         post?: never;
         /**
          * Delete an unused contract template
-         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         delete: operations["deleteContractsTemplatesByTemplateId"];
         options?: never;
@@ -3560,7 +3582,7 @@ export interface paths {
          * Edit a contract template
          * @description Each edit increases `version`; requests already sent keep the version they were sent with.
          *
-         *     Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         patch: operations["patchContractsTemplatesByTemplateId"];
         trace?: never;
@@ -3574,7 +3596,7 @@ export interface paths {
         };
         /**
          * Download the template's PDF
-         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsTemplatesByTemplateIdDocument"];
         put?: never;
@@ -3596,7 +3618,7 @@ export interface paths {
         put?: never;
         /**
          * Archive a contract template
-         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         post: operations["postContractsTemplatesByTemplateIdArchive"];
         delete?: never;
@@ -3616,7 +3638,7 @@ export interface paths {
         put?: never;
         /**
          * Archive a contract flow
-         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         post: operations["postContractsWorkflowsByFlowIdArchive"];
         delete?: never;
@@ -3636,7 +3658,7 @@ export interface paths {
         put?: never;
         /**
          * Unarchive a contract template
-         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         post: operations["postContractsTemplatesByTemplateIdUnarchive"];
         delete?: never;
@@ -3656,7 +3678,7 @@ export interface paths {
         put?: never;
         /**
          * Unarchive a contract flow
-         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         post: operations["postContractsWorkflowsByFlowIdUnarchive"];
         delete?: never;
@@ -3674,7 +3696,7 @@ export interface paths {
         };
         /**
          * List contract flows
-         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsWorkflows"];
         put?: never;
@@ -3682,7 +3704,7 @@ export interface paths {
          * Create a contract flow (draft)
          * @description 1-5 templates merged by role key (the same role is one participant); an optional payment step paid by `payer_role`.
          *
-         *     Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         post: operations["postContractsWorkflows"];
         delete?: never;
@@ -3700,21 +3722,21 @@ export interface paths {
         };
         /**
          * Get a contract flow
-         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsWorkflowsByFlowId"];
         put?: never;
         post?: never;
         /**
          * Delete a draft contract flow without requests
-         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         delete: operations["deleteContractsWorkflowsByFlowId"];
         options?: never;
         head?: never;
         /**
          * Edit a draft contract flow
-         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         patch: operations["patchContractsWorkflowsByFlowId"];
         trace?: never;
@@ -3730,7 +3752,7 @@ export interface paths {
         put?: never;
         /**
          * Activate a contract flow
-         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.templates.write` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.templates.write"`.
          */
         post: operations["postContractsWorkflowsByFlowIdActivate"];
         delete?: never;
@@ -3752,7 +3774,7 @@ export interface paths {
          * Send a contract request
          * @description Exactly one of `template_id`, `flow_id` (active) or `document` (creates an ad hoc template). The payment is checked now exactly like POST /checkout/paylink and created at completion with key `contract:<id>`. A production deployment without an e-signing adapter answers 503 and stores nothing.
          *
-         *     Permission `contracts.send` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `contracts.send` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.send"`.
          */
         post: operations["postContractsSend"];
         delete?: never;
@@ -3770,7 +3792,7 @@ export interface paths {
         };
         /**
          * List contract requests
-         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsRequests"];
         put?: never;
@@ -3790,7 +3812,7 @@ export interface paths {
         };
         /**
          * Get a contract request
-         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsRequestsByContractRequestId"];
         put?: never;
@@ -3812,7 +3834,7 @@ export interface paths {
         put?: never;
         /**
          * Void a contract request
-         * @description Permission `contracts.send` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `contracts.send` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.send"`.
          */
         post: operations["postContractsRequestsByContractRequestIdVoid"];
         delete?: never;
@@ -3834,7 +3856,7 @@ export interface paths {
          * Remind participants
          * @description Default: every participant whose turn it is. At most one reminder per participant per SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS (429 with Retry-After).
          *
-         *     Permission `contracts.send` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `contracts.send` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.send"`.
          */
         post: operations["postContractsRequestsByContractRequestIdRemind"];
         delete?: never;
@@ -3860,7 +3882,7 @@ export interface paths {
          * Correct a participant
          * @description The old signing link stops working; a new one is issued and sent.
          *
-         *     Permission `contracts.send` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `contracts.send` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.send"`.
          */
         patch: operations["patchContractsRequestsByContractRequestIdParticipantsByParticipantId"];
         trace?: never;
@@ -3876,7 +3898,7 @@ export interface paths {
          * Download a document
          * @description The original before completion, the sealed signed PDF after.
          *
-         *     Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsRequestsByContractRequestIdDocumentsByDocumentId"];
         put?: never;
@@ -3896,7 +3918,7 @@ export interface paths {
         };
         /**
          * Download the certificate of completion
-         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsRequestsByContractRequestIdCertificate"];
         put?: never;
@@ -3916,7 +3938,7 @@ export interface paths {
         };
         /**
          * The audit trail of a request
-         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `contracts.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="contracts.read"`.
          */
         get: operations["getContractsRequestsByContractRequestIdEvents"];
         put?: never;
@@ -3940,7 +3962,7 @@ export interface paths {
          * Make the sandbox e-signing provider report an action
          * @description Sandbox only (404 in production). The provider emits a signed notification through the real route.
          *
-         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxContractsRequestsByContractRequestIdSimulate"];
         delete?: never;
@@ -3958,7 +3980,7 @@ export interface paths {
         };
         /**
          * List recurring payments
-         * @description Permission `recurring.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `recurring.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.read"`.
          */
         get: operations["getRecurringPayments"];
         put?: never;
@@ -3966,7 +3988,7 @@ export interface paths {
          * Create a recurring payment (VRP mandate + optional schedule)
          * @description Requires `X-Idempotency-Key`. Answers `pending_authorization` with `authorization_url`: the payer authorizes the mandate at their bank through the hosted page `/checkout/mandate/{token}`.
          *
-         *     Permission `recurring.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `recurring.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.write"`.
          */
         post: operations["postRecurringPayments"];
         delete?: never;
@@ -3984,7 +4006,7 @@ export interface paths {
         };
         /**
          * Get a recurring payment
-         * @description Permission `recurring.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `recurring.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.read"`.
          */
         get: operations["getRecurringPaymentsByDefinitionId"];
         put?: never;
@@ -3994,7 +4016,7 @@ export interface paths {
         head?: never;
         /**
          * Change amount (within the mandate), schedule, description, retry policy or metadata
-         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.write"`.
          */
         patch: operations["patchRecurringPaymentsByDefinitionId"];
         trace?: never;
@@ -4010,7 +4032,7 @@ export interface paths {
         put?: never;
         /**
          * Pause (runs that fall due are skipped)
-         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.write"`.
          */
         post: operations["postRecurringPaymentsByDefinitionIdPause"];
         delete?: never;
@@ -4030,7 +4052,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a paused recurring payment
-         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.write"`.
          */
         post: operations["postRecurringPaymentsByDefinitionIdResume"];
         delete?: never;
@@ -4050,7 +4072,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel: open runs are canceled and the mandate is revoked at the bank
-         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.write"`.
          */
         post: operations["postRecurringPaymentsByDefinitionIdCancel"];
         delete?: never;
@@ -4068,13 +4090,13 @@ export interface paths {
         };
         /**
          * List runs
-         * @description Permission `recurring.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `recurring.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.read"`.
          */
         get: operations["getRecurringPaymentsByDefinitionIdRuns"];
         put?: never;
         /**
          * Collect now (on-demand run; variable VRP)
-         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.write"`.
          */
         post: operations["postRecurringPaymentsByDefinitionIdRuns"];
         delete?: never;
@@ -4092,7 +4114,7 @@ export interface paths {
         };
         /**
          * Get a run with its attempts
-         * @description Permission `recurring.read` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `recurring.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.read"`.
          */
         get: operations["getRecurringPaymentsByDefinitionIdRunsByRunId"];
         put?: never;
@@ -4114,7 +4136,7 @@ export interface paths {
         put?: never;
         /**
          * Skip a scheduled run
-         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403.
+         * @description Permission `recurring.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.write"`.
          */
         post: operations["postRecurringPaymentsByDefinitionIdRunsByRunIdSkip"];
         delete?: never;
@@ -4136,7 +4158,7 @@ export interface paths {
          * Retry a failed run (idempotent for the same failed run)
          * @description Without `run_id`, the most recent `failed` or `retry_scheduled` run. 202 with `replayed: false` when a new attempt was made; 200 with `replayed: true` when an earlier call already retried the same failure.
          *
-         *     Permission `recurring.write` required (roles: owner, operations); a token without it gets 403.
+         *     Permission `recurring.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="recurring.write"`.
          */
         post: operations["postRecurringPaymentsByDefinitionIdRetry"];
         delete?: never;
@@ -4156,7 +4178,7 @@ export interface paths {
         put?: never;
         /**
          * Make the sandbox bank report a mandate event (sandbox only; 404 in production)
-         * @description Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxRecurringPaymentsByDefinitionIdSimulate"];
         delete?: never;
@@ -4176,7 +4198,7 @@ export interface paths {
         put?: never;
         /**
          * Start the next scheduled run, or a due retry, now (sandbox only; 404 in production)
-         * @description Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
+         * @description Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
         post: operations["postSandboxRecurringPaymentsByDefinitionIdRunNext"];
         delete?: never;
@@ -8227,6 +8249,63 @@ export interface components {
             comment?: string;
         };
         PostTicketsByTicketIdSatisfactionResponse: {
+            /** Format: uuid */
+            ticket_id: string;
+            /** @description The client's own sequence */
+            number: number;
+            /** @description The number as shown: #123 */
+            number_display: string;
+            subject: string;
+            /** @enum {unknown} */
+            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
+            /** @enum {unknown} */
+            priority: "low" | "normal" | "high" | "urgent";
+            /**
+             * @description open, awaiting_client, resolved, closed (see the status table in the README)
+             * @enum {unknown}
+             */
+            status: "open" | "awaiting_client" | "resolved" | "closed";
+            references: {
+                /** @description What is referenced, e.g. transaction, invoice, contract_request */
+                type: string;
+                id: string;
+            }[];
+            cc_emails: string[];
+            created_by: {
+                /** @enum {unknown} */
+                actor_type: "client_user" | "client_api";
+                account_id: string | null;
+                email: string | null;
+            };
+            follow_up_of: string | null;
+            /** @description Public messages (internal notes are not counted) */
+            message_count: number;
+            last_message_at: string | null;
+            last_message_by: ("client" | "staff") | null;
+            satisfaction: {
+                /** @enum {unknown} */
+                rating: "good" | "bad";
+                comment: string | null;
+                /** Format: date-time */
+                rated_at: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            resolved_at: string | null;
+            closed_at: string | null;
+        };
+        PostSandboxTicketsByTicketIdSimulateRequest: {
+            /**
+             * @description `agent_reply`: a public reply from the support agent (open -> awaiting_client); `resolve`: a resolving reply (-> resolved)
+             * @enum {unknown}
+             */
+            action: "agent_reply" | "resolve";
+            /** @description Default: a sample text */
+            body?: string;
+        };
+        PostSandboxTicketsByTicketIdSimulateResponse: {
             /** Format: uuid */
             ticket_id: string;
             /** @description The client's own sequence */
@@ -14314,6 +14393,8 @@ export interface components {
         /** @description Not permitted for this token, role, client or environment */
         Forbidden: {
             headers: {
+                /** @description On a missing permission only (RFC 6750 section 3.1): `Bearer error="insufficient_scope", scope="<the permission>"`, the permission the operation description names. The `detail` keeps the spec's message. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -14365,7 +14446,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Request body is not `application/json` */
+        /** @description Request body is not `application/json`: `{"detail": "Content-Type must be application/json"}` */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -17410,6 +17491,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
@@ -18189,6 +18271,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostTicketsByTicketIdSatisfactionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSandboxTicketsByTicketIdSimulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostSandboxTicketsByTicketIdSimulateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSandboxTicketsByTicketIdSimulateResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

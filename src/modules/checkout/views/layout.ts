@@ -47,24 +47,53 @@ ${o.body}
  * network's `ref_id` of the current session (api-spec: Transaction.ref_id), one rendering for both.
  */
 export function referenceFact(refId: string): SafeHtml {
-  return html`<dt>Payment reference</dt><dd class="ident">${refId}</dd>`;
+  return html`<dt>Payment reference</dt><dd class="ident">${evenlyBreakable(refId)}</dd>`;
 }
 
-/** "EUR 1,250.00" style display from the decimal string (no float conversion). */
+/**
+ * An identifier that stays whole when it fits and otherwise breaks only between equal parts of at
+ * most 12 characters (`ref_SaBwQ-` / `ho4lI3WZro`), never leaving one character alone on a line.
+ * `<wbr>` adds no character: the identifier still copies as one string.
+ */
+export function evenlyBreakable(id: string): SafeHtml {
+  const parts = Math.max(1, Math.ceil(id.length / 12));
+  const size = Math.ceil(id.length / parts);
+  const chunks: SafeHtml[] = [];
+  for (let i = 0; i < id.length; i += size)
+    chunks.push(html`<span class="nobr">${id.slice(i, i + size)}</span>`);
+  return html`${chunks.map((c, i) => (i === 0 ? c : html`<wbr>${c}`))}`;
+}
+
+/**
+ * "€1,250.00" from the decimal string: Intl.NumberFormat formats the string itself, exactly (it is
+ * never turned into a Number), with at least the currency's decimals and every decimal it has.
+ */
 export function formatMoney(amount: string, currency: string): string {
-  const [int = '0', frac] = amount.split('.');
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  let symbol = currency;
   try {
-    symbol =
-      new Intl.NumberFormat('en', { style: 'currency', currency })
-        .formatToParts(0)
-        .find((p) => p.type === 'currency')?.value ?? currency;
+    const minor = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+      .maximumFractionDigits;
+    const decimals = amount.split('.')[1]?.length ?? 0;
+    const format = new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency,
+      maximumFractionDigits: Math.max(minor ?? 2, decimals),
+    });
+    // A decimal string is formatted exactly (ECMA-402 "Intl.NumberFormat v3"); the cast is for the types.
+    return format.format(amount as unknown as number);
   } catch {
-    // unknown to Intl: keep the code
+    return `${currency} ${amount}`; // not a currency code Intl knows
   }
-  const num = frac ? `${grouped}.${frac}` : grouped;
-  return symbol.length === 1 ? `${symbol}${num}` : `${symbol} ${num}`;
+}
+
+/** A limit's or a schedule's period as a payer reads it after the amount: "per month", "per half year". */
+export function perPeriod(period: string): string {
+  return `per ${period.replace(/_/g, ' ')}`;
+}
+
+/** A calendar date (`YYYY-MM-DD` or a Date) as "15 January 2026" (UTC). */
+export function formatDay(day: string | Date): string {
+  const d = typeof day === 'string' ? new Date(`${day.slice(0, 10)}T00:00:00Z`) : day;
+  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(d);
 }
 
 export function formatDate(d: Date): string {

@@ -17,12 +17,15 @@ font-size:.75rem;font-weight:700;letter-spacing:.03em;text-transform:uppercase}
 main{max-width:960px;margin:0 auto;padding:1.5rem 1.25rem 3rem;display:grid;gap:1.5rem;align-items:start;grid-template-columns:minmax(0,1fr) minmax(0,1.3fr)}
 @media (max-width:760px){main{grid-template-columns:1fr;padding:1rem}}
 .card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:1.5rem;box-shadow:0 1px 2px rgba(16,24,40,.04)}
-.summary .label{color:var(--muted);font-size:.875rem;margin:0}
+.summary .label{color:var(--muted);font-size:.875rem;margin:0}.summary .label+dl.facts{margin-top:1rem}
 .amount{font-size:2.25rem;font-weight:700;letter-spacing:-.02em;margin:.15rem 0 1rem}
+.amount .per{font-size:1.125rem;font-weight:600;letter-spacing:0;color:var(--muted);white-space:nowrap}
 dl.facts{margin:0;display:grid;grid-template-columns:auto minmax(0,1fr);gap:.45rem 1rem;font-size:.9375rem}
 dl.facts dt{color:var(--muted);text-align:left}dl.facts dd{margin:0;text-align:right;min-width:0}
-/* Identifiers (references, IBANs) have no spaces: they may break anywhere, only where they must, never hyphenated. */
+/* Identifiers (references, IBANs) have no spaces: they may break anywhere, only where they must, never hyphenated.
+   A reference comes as equal nowrap parts joined by <wbr> (evenlyBreakable): whole, or broken evenly. */
 .ident{overflow-wrap:anywhere;word-break:normal;hyphens:none;font-variant-numeric:tabular-nums;letter-spacing:.01em}
+.nobr{white-space:nowrap}
 @media (max-width:480px){dl.facts{grid-template-columns:minmax(0,1fr);gap:.1rem}dl.facts dd{text-align:left;margin-bottom:.5rem}
 .card{padding:1.25rem}header.top .in{padding:.75rem 1rem}}
 h1{font-size:1.375rem;margin:0 0 .25rem}h2{font-size:1.125rem;margin:0 0 1rem}

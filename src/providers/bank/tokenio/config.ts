@@ -4,7 +4,15 @@
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
-import type { Reader } from '../../../config';
+
+/** What this module needs of src/config.ts's reader (structural: the adapter does not import the config module). */
+export interface Reader {
+  readonly problems: string[];
+  optional(name: string): string | null;
+  url(name: string, fallback: string | null, protocols: string[]): string | null;
+  int(name: string, fallback: number, min: number, max: number): number;
+  bool(name: string, fallback: boolean): boolean;
+}
 
 export type TokenioAuth =
   | { kind: 'api_key'; apiKey: string }

@@ -53,7 +53,10 @@ export class TokenioMandates implements MandateNetwork {
       currency: input.currency,
       maximumIndividualAmount: input.maxAmountPerPayment,
       periodicLimits: [
-        { ...periodicLimitFor(input.period, input.periodicAmount), periodAlignment: 'CONSENT' },
+        {
+          ...periodicLimitFor(input.periodicLimit.period, input.periodicLimit.amount),
+          periodAlignment: 'CONSENT',
+        },
       ],
       callbackUrl: input.returnUrl,
       callbackState: refId,

@@ -6,15 +6,15 @@
  * can be missed; this is what makes every payment end.
  */
 import { and, eq, isNotNull, lte } from 'drizzle-orm';
-import { recurringPayments } from '../../../db/schema/index';
-import type { Deps } from '../../../deps';
-import { followNetworkReviews } from '../../../modules/opcos/opco-network.service';
-import { reconcileDuePayments } from '../../../modules/payments/network-sync';
-import { syncMandate } from '../../../modules/recurring/mandate-page.service';
-import { addSeconds } from '../../../shared/clock';
-import { loopWorker, type Worker } from '../../../workers/loop';
-import { TokenioBank } from './bank';
-import { tokenioWebhookUrl } from './webhook.routes';
+import { recurringPayments } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import { TokenioBank } from '../../providers/bank/tokenio/bank';
+import { addSeconds } from '../../shared/clock';
+import { loopWorker, type Worker } from '../../workers/loop';
+import { followNetworkReviews } from '../opcos/opco-network.service';
+import { syncMandate } from '../recurring/mandate-page.service';
+import { reconcileDuePayments } from './network-sync';
+import { tokenioWebhookUrl } from './tokenio-hints.routes';
 
 /** Pending mandates whose last news is older than the bound, read at most every reconcile interval. */
 async function readPendingMandates(deps: Deps, afterSeconds: number, batch = 20): Promise<number> {

@@ -9,17 +9,17 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { transactions } from '../../../db/schema/index';
-import type { Deps } from '../../../deps';
-import { syncByTransferId, syncWithNetwork } from '../../../modules/payments/network-sync';
-import { ErrorSchema, NotificationAckSchema } from '../../../modules/payments/payments.schemas';
-import { syncMandate } from '../../../modules/recurring/mandate-page.service';
-import { findDefinitionBy } from '../../../modules/recurring/recurring.repo';
-import { safeEqual } from '../../../shared/crypto';
-import { notFound } from '../../../shared/errors';
-import { M } from '../../../shared/messages';
-import { keepRawJsonBody } from '../../inbound-notifications';
-import { parseHint, TokenioBank, type TokenioHint } from './bank';
+import { transactions } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import { parseHint, TokenioBank, type TokenioHint } from '../../providers/bank/tokenio/bank';
+import { keepRawJsonBody } from '../../providers/inbound-notifications';
+import { safeEqual } from '../../shared/crypto';
+import { notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { syncMandate } from '../recurring/mandate-page.service';
+import { findDefinitionBy } from '../recurring/recurring.repo';
+import { syncByTransferId, syncWithNetwork } from './network-sync';
+import { ErrorSchema, NotificationAckSchema } from './payments.schemas';
 
 export const TOKENIO_WEBHOOK_PATH = '/api/v1/providers/tokenio/webhook';
 

@@ -1,0 +1,44 @@
+/**
+ * Import rules `npm run lint` enforces (docs/architecture.md, "Layers"): no cycles; the shared and
+ * platform layers never import a feature; providers never import a feature; features reach other
+ * features only through what those export on purpose (their service, schemas, views are fine;
+ * nothing imports a feature's routes).
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Import cycles make load order matter and hide layering mistakes.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'shared-is-a-leaf',
+      severity: 'error',
+      comment: 'src/shared holds helpers every layer uses; it never reaches up into features, providers or the platform.',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/(modules|providers|platform|plugins|workers|outbox)/' },
+    },
+    {
+      name: 'platform-below-features',
+      severity: 'error',
+      comment: 'The platform layer serves features; features plug into it (manifests), not the reverse.',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/modules/' },
+    },
+    {
+      name: 'providers-below-features',
+      severity: 'error',
+      comment: 'Adapters speak the vendor and the port; what a feature shows (views, services) stays in the feature.',
+      from: { path: '^src/providers/' },
+      to: { path: '^src/modules/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(test|bench|packages|scripts|drizzle)/' },
+  },
+};

@@ -1,0 +1,34 @@
+/**
+ * Reconciliation: a provider's notifications can be missed (Sumsub resends a failed webhook only
+ * four times over a day), so links whose result may still change and whose provider was last heard
+ * from longer ago than the bound (SVC_SUMSUB_RECONCILE_AFTER_SECONDS) are re-read, oldest first.
+ * Only for providers that ask for it (`reconciles`); the sandbox simulator always notifies.
+ */
+import type { Deps } from '../../deps';
+import { addSeconds } from '../../shared/clock';
+import { refreshSession } from './notifications.service';
+import { findSessionsToReconcile, isLatestLinkOfSubject, updateSession } from './verification.repo';
+
+/** One batch; returns how many links were re-read (the worker loops while a batch is full). */
+export async function reconcileVerifications(deps: Deps, limit = 20): Promise<number> {
+  if (!deps.providers.verification.reconciles) return 0;
+  const bound = deps.config.sumsub?.reconcileAfterSeconds ?? 3600;
+  const due = await findSessionsToReconcile(deps.db, addSeconds(deps.clock.now(), -bound), limit);
+  let done = 0;
+  for (const session of due) {
+    try {
+      // A later link of the same person carries the provider's news now; this one keeps its record.
+      if (!(await isLatestLinkOfSubject(deps.db, session))) {
+        await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
+        continue;
+      }
+      await refreshSession(deps, session, 'system');
+      done++;
+    } catch (err) {
+      // The provider is unreachable: stop this round, the breaker and the next round take it from here.
+      deps.log.warn({ err, verificationId: session.id }, 'verification reconciliation failed');
+      break;
+    }
+  }
+  return done;
+}

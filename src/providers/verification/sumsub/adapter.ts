@@ -1,0 +1,306 @@
+/**
+ * The Sumsub adapter behind the VerificationProvider port (see docs/vendors/sumsub.md and
+ * docs/going-live-sumsub.md). One Sumsub applicant per user or business customer
+ * (`externalUserId` = `svc-kyc-<user id>` / `svc-kyb-<business id>`), reused by every link; a
+ * session's reference is `<applicantId>:<verification id>`. Results are always read from the
+ * applicant; webhooks are only hints. Files are fetched from Sumsub when downloaded, never stored.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { UpstreamError } from '../../../platform/upstream';
+import {
+  type CreateVerificationInput,
+  type DownloadedFile,
+  type VerificationKind,
+  type VerificationNotification,
+  type VerificationProvider,
+  VerificationProviderError,
+  type VerificationResult,
+} from '../port';
+import { SumsubApiError, type SumsubClient } from './client';
+import type { SumsubConfig } from './config';
+import {
+  documentImages,
+  type KeyPerson,
+  type SumsubApplicant,
+  type SumsubSteps,
+  toVerificationResult,
+} from './mapping';
+
+export const externalUserIdOf = (kind: VerificationKind, subjectId: string) => `svc-${kind}-${subjectId}`;
+const MAX_KEY_PEOPLE = 20;
+/** Ambiguity 1: the documented default, and SHA512; legacy SHA1 is refused. */
+const DIGEST_ALGS: Record<string, string> = { HMAC_SHA256_HEX: 'sha256', HMAC_SHA512_HEX: 'sha512' };
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'application/pdf': 'pdf',
+  'image/webp': 'webp',
+};
+
+export function parseProviderRef(ref: string): { applicantId: string; verificationId: string } | null {
+  const m = /^([0-9a-z]{24}):([0-9a-f-]{36})$/.exec(ref);
+  return m ? { applicantId: m[1]!, verificationId: m[2]! } : null;
+}
+
+const header = (h: Record<string, string | string[] | undefined>, name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export class SumsubVerificationProvider implements VerificationProvider {
+  readonly name = 'sumsub';
+  readonly reconciles = true;
+
+  constructor(
+    private readonly client: SumsubClient,
+    private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Ambiguity 13: our level -> Sumsub level; an unmapped custom level gets the widest of its kind. */
+  sumsubLevel(kind: VerificationKind, level: string): string {
+    const widest = kind === 'kyc' ? 'enhanced' : 'kyb-standard';
+    return this.config.levels[level.toLowerCase()] ?? this.config.levels[widest]!;
+  }
+
+  async createSession(input: CreateVerificationInput): Promise<{ providerRef: string }> {
+    const s = input.subject;
+    const externalUserId = externalUserIdOf(s.kind, input.subjectId);
+    const levelName = this.sumsubLevel(s.kind, input.level);
+    try {
+      const applicant =
+        (await this.applicantByExternalId(externalUserId)) ??
+        (await this.createApplicant(externalUserId, levelName, input));
+      return { providerRef: `${applicant.id}:${input.verificationId}` };
+    } catch (err) {
+      throw refusal(err);
+    }
+  }
+
+  private applicantByExternalId(externalUserId: string) {
+    return this.client.json<SumsubApplicant>({
+      operation: 'applicants.get_by_external_id',
+      method: 'GET',
+      path: `/resources/applicants/-;externalUserId=${encodeURIComponent(externalUserId)}/one`,
+      retrySafe: true,
+    });
+  }
+
+  /** Keyed by externalUserId (Sumsub refuses a second applicant for it), so a repeat cannot duplicate. */
+  private async createApplicant(externalUserId: string, levelName: string, input: CreateVerificationInput) {
+    const s = input.subject;
+    const body =
+      s.kind === 'kyc'
+        ? {
+            externalUserId,
+            email: s.email,
+            type: 'individual',
+            fixedInfo: { firstName: s.firstName ?? undefined, lastName: s.lastName ?? undefined },
+          }
+        : {
+            externalUserId,
+            email: s.email,
+            type: 'company',
+            fixedInfo: {
+              companyInfo: {
+                companyName: s.companyName ?? undefined,
+                registrationNumber: s.registrationNumber ?? undefined,
+                // Sumsub wants ISO alpha-3; an alpha-2 country is left for the WebSDK to collect.
+                country: s.country && /^[A-Z]{3}$/.test(s.country) ? s.country : undefined,
+              },
+            },
+          };
+    try {
+      const created = await this.client.json<SumsubApplicant>({
+        operation: 'applicants.create',
+        method: 'POST',
+        path: `/resources/applicants?levelName=${encodeURIComponent(levelName)}`,
+        body,
+        retrySafe: true,
+      });
+      if (!created) throw new VerificationProviderError(`Sumsub level not found: ${levelName}`);
+      return created;
+    } catch (err) {
+      // A repeat after an unanswered first attempt: the applicant exists, read it.
+      if (err instanceof SumsubApiError && err.status === 409) {
+        const existing = await this.applicantByExternalId(externalUserId);
+        if (existing) return existing;
+      }
+      throw err;
+    }
+  }
+
+  async hostedVerificationUrl(
+    providerRef: string,
+    input: { level: string; kind: VerificationKind; email: string | null; returnUrl: string },
+  ): Promise<string> {
+    const ref = parseProviderRef(providerRef);
+    if (!ref) throw new VerificationProviderError('not a Sumsub session reference');
+    const applicant = await this.readApplicant(ref.applicantId);
+    if (!applicant) throw new VerificationProviderError('the Sumsub applicant no longer exists');
+    const res = await this.client
+      .json<{ url?: string }>({
+        operation: 'websdk.link',
+        method: 'POST',
+        path: '/resources/sdkIntegrations/levels/-/websdkLink',
+        body: {
+          levelName: this.sumsubLevel(input.kind, input.level),
+          userId: applicant.externalUserId,
+          ...(input.email ? { applicantIdentifiers: { email: input.email } } : {}),
+          ttlInSecs: this.config.websdkLinkTtlSeconds,
+          redirect: { successUrl: input.returnUrl, rejectUrl: input.returnUrl },
+        },
+        retrySafe: true,
+      })
+      .catch((err) => {
+        throw refusal(err);
+      });
+    if (!res?.url || !/^https?:\/\//.test(res.url))
+      throw new VerificationProviderError('Sumsub gave no WebSDK link');
+    return res.url;
+  }
+
+  private readApplicant(applicantId: string) {
+    return this.client.json<SumsubApplicant>({
+      operation: 'applicants.get',
+      method: 'GET',
+      path: `/resources/applicants/${applicantId}/one`,
+      retrySafe: true,
+    });
+  }
+
+  private async readSteps(applicantId: string): Promise<SumsubSteps> {
+    return (
+      (await this.client.json<SumsubSteps>({
+        operation: 'applicants.steps',
+        method: 'GET',
+        path: `/resources/applicants/${applicantId}/requiredIdDocsStatus`,
+        retrySafe: true,
+      })) ?? {}
+    );
+  }
+
+  /** Ambiguity 11: each beneficiary is an applicant of its own. */
+  private async keyPeople(a: SumsubApplicant): Promise<KeyPerson[]> {
+    const c = (a.info?.companyInfo ?? a.fixedInfo?.companyInfo ?? {}) as { beneficiaries?: unknown };
+    const list = (Array.isArray(c.beneficiaries) ? c.beneficiaries : []).slice(0, MAX_KEY_PEOPLE) as Record<
+      string,
+      unknown
+    >[];
+    return Promise.all(
+      list.map(async (b) => {
+        const person = typeof b.applicantId === 'string' ? await this.readApplicant(b.applicantId) : null;
+        const info = { ...(person?.fixedInfo ?? {}), ...(person?.info ?? {}) } as Record<string, unknown>;
+        const name = [info.firstNameEn ?? info.firstName, info.lastNameEn ?? info.lastName]
+          .filter(Boolean)
+          .join(' ');
+        return {
+          name: name || null,
+          role: typeof b.type === 'string' ? b.type : 'other',
+          positions: Array.isArray(b.positions) ? (b.positions as string[]) : [],
+          nationality: (info.nationality ?? info.country ?? null) as string | null,
+          ...(typeof b.shareSize === 'number' ? { ownership_percentage: b.shareSize } : {}),
+        };
+      }),
+    );
+  }
+
+  async fetchResult(
+    providerRef: string,
+    session?: { kind: VerificationKind; checks: string[] },
+  ): Promise<VerificationResult | null> {
+    const ref = parseProviderRef(providerRef);
+    if (!ref) return null;
+    const applicant = await this.readApplicant(ref.applicantId);
+    // Nothing submitted yet (or reset): no result, so an unused link leaves no record behind.
+    if (!applicant || (applicant.review?.reviewStatus ?? 'init') === 'init') return null;
+    const kind: VerificationKind = session?.kind ?? (applicant.type === 'company' ? 'kyb' : 'kyc');
+    const steps = await this.readSteps(ref.applicantId);
+    const checks = session?.checks ?? [];
+    return toVerificationResult({
+      providerRef,
+      applicant,
+      steps,
+      checks,
+      kind,
+      keyPeople: kind === 'kyb' && checks.includes('key_people') ? await this.keyPeople(applicant) : null,
+      now: this.now(),
+    });
+  }
+
+  private async downloadImage(
+    inspectionId: string,
+    imageId: number,
+    baseName: string,
+  ): Promise<DownloadedFile> {
+    const res = await this.client.send({
+      operation: 'images.get',
+      method: 'GET',
+      path: `/resources/inspections/${inspectionId}/resources/${imageId}`,
+      retrySafe: true,
+    });
+    if (res.status === 404) throw new VerificationProviderError('image not found at Sumsub');
+    const contentType = (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0]!.trim();
+    const ext = EXTENSIONS[contentType];
+    return { fileName: ext ? `${baseName}.${ext}` : baseName, contentType, bytes: res.body };
+  }
+
+  async fetchDocument(providerRef: string, fileRole: string): Promise<DownloadedFile | null> {
+    const ref = parseProviderRef(providerRef);
+    const applicant = ref && (await this.readApplicant(ref.applicantId));
+    if (!ref || !applicant) return null;
+    const image = documentImages(applicant, await this.readSteps(ref.applicantId)).find(
+      (d) => d.role === fileRole,
+    );
+    return image
+      ? this.downloadImage(applicant.inspectionId, image.imageId, fileRole.replace(/_/g, '-'))
+      : null;
+  }
+
+  async fetchQuestionnaireFile(providerRef: string, qfileId: string): Promise<DownloadedFile | null> {
+    const ref = parseProviderRef(providerRef);
+    const applicant = ref && (await this.readApplicant(ref.applicantId));
+    if (!ref || !applicant || !/^\d+$/.test(qfileId)) return null;
+    const steps = await this.readSteps(ref.applicantId);
+    if (!(steps.QUESTIONNAIRE?.imageIds ?? []).includes(Number(qfileId))) return null;
+    return this.downloadImage(applicant.inspectionId, Number(qfileId), `questionnaire-${qfileId}`);
+  }
+
+  /** `x-payload-digest` = hex HMAC of the raw body with the webhook secret, algorithm in `x-payload-digest-alg`. */
+  verifyNotification(
+    rawBody: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): VerificationNotification | null {
+    const alg = DIGEST_ALGS[header(headers, 'x-payload-digest-alg') ?? 'HMAC_SHA256_HEX'];
+    const given = header(headers, 'x-payload-digest');
+    if (!alg || !given || !/^[0-9a-f]+$/i.test(given)) return null;
+    const expected = createHmac(alg, this.config.webhookSecret).update(rawBody).digest();
+    const got = Buffer.from(given, 'hex');
+    if (got.length !== expected.length || !timingSafeEqual(got, expected)) return null;
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      return null;
+    }
+    if (!body || typeof body.applicantId !== 'string' || typeof body.type !== 'string') return null;
+    const at =
+      typeof body.createdAtMs === 'string' ? new Date(`${body.createdAtMs.replace(' ', 'T')}Z`) : null;
+    return {
+      // Ambiguity 3: no event id; a resend is byte-identical.
+      eventId: createHash('sha256').update(rawBody).digest('hex'),
+      providerRef: body.applicantId,
+      status: typeof body.reviewStatus === 'string' ? body.reviewStatus : body.type,
+      revision: 0,
+      occurredAt: at && !Number.isNaN(at.getTime()) ? at : this.now(),
+      scope: 'applicant',
+    };
+  }
+}
+
+/** Outages stay UpstreamError (the caller answers 503); Sumsub's refusals become provider errors. */
+function refusal(err: unknown): Error {
+  if (err instanceof UpstreamError || err instanceof VerificationProviderError) return err;
+  if (err instanceof SumsubApiError) return new VerificationProviderError(err.message, { cause: err });
+  return err as Error;
+}

@@ -1,0 +1,90 @@
+/**
+ * Settings of the Sumsub adapter, read and validated with the rest of the configuration
+ * (src/config.ts lists every problem and the server exits 78). See docs/going-live-sumsub.md.
+ */
+import { BUILTIN_LEVELS } from '../../../modules/kyc/levels';
+
+export interface SumsubConfig {
+  apiUrl: string;
+  appToken: string;
+  secretKey: string;
+  webhookSecret: string;
+  /** Our level name (lower case) -> Sumsub level name. Holds every built-in level. */
+  levels: Record<string, string>;
+  timeoutMs: number;
+  maxAttempts: number;
+  /** Lifetime of a WebSDK link handed to the person (a fresh one on every visit of our page). */
+  websdkLinkTtlSeconds: number;
+  /** The reconciliation worker re-reads an applicant when nothing was heard of it for this long. */
+  reconcileAfterSeconds: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const raw = (env: Env, name: string) => {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+};
+
+function int(env: Env, problems: string[], name: string, fallback: number, min: number, max: number) {
+  const v = raw(env, name);
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    problems.push(`${name} must be an integer between ${min} and ${max} (got "${v}")`);
+    return fallback;
+  }
+  return Number(v);
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** `https://…`; plain http only for a stand-in on this machine (Sumsub refuses plain HTTP). */
+function apiUrl(env: Env, problems: string[]): string {
+  const v = raw(env, 'SVC_SUMSUB_API_URL') ?? 'https://api.sumsub.com';
+  try {
+    const u = new URL(v);
+    if (u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.has(u.hostname)))
+      return v.replace(/\/+$/, '');
+  } catch {
+    // reported below
+  }
+  problems.push('SVC_SUMSUB_API_URL must be an https URL (http only for localhost)');
+  return v;
+}
+
+/** `SVC_SUMSUB_LEVELS`: comma-separated `our-level=sumsub-level`; every built-in level must be mapped. */
+export function parseLevelMap(value: string | undefined, problems: string[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const part of (value ?? '').split(',')) {
+    if (!part.trim()) continue;
+    const m = /^\s*([^=\s][^=]*?)\s*=\s*(\S[^=]*?)\s*$/.exec(part);
+    if (!m) {
+      problems.push(`SVC_SUMSUB_LEVELS: "${part.trim()}" is not of the form our-level=sumsub-level`);
+      continue;
+    }
+    map[m[1]!.toLowerCase()] = m[2]!;
+  }
+  const missing = [...BUILTIN_LEVELS.kyc, ...BUILTIN_LEVELS.kyb].map((l) => l.name).filter((n) => !map[n]);
+  if (missing.length)
+    problems.push(`SVC_SUMSUB_LEVELS must map every built-in level (missing: ${missing.join(', ')})`);
+  return map;
+}
+
+export function loadSumsubConfig(env: Env, problems: string[]): SumsubConfig {
+  const required = (name: string) => {
+    const v = raw(env, name);
+    if (!v) problems.push(`${name} is required when SVC_VERIFICATION_PROVIDER=sumsub`);
+    return v ?? '';
+  };
+  return {
+    apiUrl: apiUrl(env, problems),
+    appToken: required('SVC_SUMSUB_APP_TOKEN'),
+    secretKey: required('SVC_SUMSUB_SECRET_KEY'),
+    webhookSecret: required('SVC_SUMSUB_WEBHOOK_SECRET'),
+    levels: parseLevelMap(raw(env, 'SVC_SUMSUB_LEVELS'), problems),
+    timeoutMs: int(env, problems, 'SVC_SUMSUB_TIMEOUT_MS', 10000, 100, 60000),
+    maxAttempts: int(env, problems, 'SVC_SUMSUB_MAX_ATTEMPTS', 3, 1, 10),
+    websdkLinkTtlSeconds: int(env, problems, 'SVC_SUMSUB_WEBSDK_LINK_TTL_SECONDS', 1800, 60, 86400),
+    reconcileAfterSeconds: int(env, problems, 'SVC_SUMSUB_RECONCILE_AFTER_SECONDS', 3600, 10, 30 * 86400),
+  };
+}

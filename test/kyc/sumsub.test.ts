@@ -1,0 +1,200 @@
+/**
+ * Production mode with the Sumsub adapter against the stand-in, through the service's own routes:
+ * links, the hosted page's hand-over to the WebSDK, signed webhooks (duplicates, out of order,
+ * never sent), the record and the subject's status, files, resubmission, KYB, and Sumsub down.
+ */
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconcileVerifications } from '../../src/modules/kyc/reconcile.service';
+import { KM } from '../../src/shared/messages';
+import type { TestContext } from '../helpers/app';
+import { eventsOf } from '../org/fixtures';
+import type { SumsubStandin } from '../standins/sumsub/server';
+import { ALL_GROUPS, api, createKycWorld, createLink, type KycWorld, setGroups, tokenOf } from './fixtures';
+import { startSumsubDeployment } from './sumsub-fixtures';
+
+let ctx: TestContext;
+let standin: SumsubStandin;
+beforeAll(async () => {
+  ({ ctx, standin } = await startSumsubDeployment());
+});
+afterAll(async () => {
+  await ctx?.close();
+  await standin?.close();
+});
+
+const applicantOfUser = (userId: string) => standin.control.byExternalUserId(`svc-kyc-${userId}`)!;
+const detail = (w: KycWorld) => api(ctx, 'GET', `/kyc/detail/${w.userId}`, w.caller.headers);
+const kycStatus = async (w: KycWorld) =>
+  (await api(ctx, 'GET', `/kyc/users/${w.userId}`, w.caller.headers)).json().kyc_status;
+
+describe('KYC through Sumsub', () => {
+  let w: KycWorld;
+  beforeAll(async () => {
+    w = await createKycWorld(ctx, { productionAccess: true });
+  });
+
+  it('a link creates the applicant at the mapped level; the hosted page hands over to the WebSDK', async () => {
+    const link = await createLink(ctx, w, { level: 'enhanced' });
+    const a = applicantOfUser(w.userId);
+    expect(a.review.levelName).toBe('enhanced-kyc-level');
+    expect(a.fixedInfo).toEqual({ firstName: 'Jane', lastName: 'Roe' });
+    const page = await ctx.app.inject({ method: 'GET', url: `/verify/${tokenOf(link.verification_url)}` });
+    expect(page.statusCode).toBe(303);
+    expect(page.headers.location).toMatch(new RegExp(`^${standin.url}/websdk/p/`));
+    expect(await kycStatus(w)).toBe('pending');
+  });
+
+  it('the decision arrives by signed webhook; the record is read from the applicant; groups only when granted', async () => {
+    await standin.control.decide(applicantOfUser(w.userId).id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    const r = (await detail(w)).json();
+    expect(r).toMatchObject({
+      status: 'approved',
+      data_trusted: true,
+      first_name: 'Jane',
+      last_name: 'Roe',
+      document_type: 'passport',
+      liveness_status: 'passed',
+      liveness_score: null,
+      poa_status: 'approved',
+      aml_status: 'clear',
+      aml_total_hits: 0,
+      nfc_status: null,
+      document_number: null,
+      documents: null,
+      sof_questionnaire: null,
+      company_name: null,
+    });
+    expect(r.decision_at).not.toBeNull();
+    await setGroups(ctx, w.caller.clientId, ALL_GROUPS);
+    const full = (await detail(w)).json();
+    expect(full.document_number).toMatch(/^P\d+/);
+    expect(full.documents.map((d: { file_role: string }) => d.file_role)).toContain('passport');
+    const file = await api(ctx, 'GET', `/kyc/detail/${w.userId}/documents/passport`, w.caller.headers);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    const qfile = full.sof_questionnaire.files[0].qfile_id;
+    const q = await api(ctx, 'GET', `/kyc/detail/${w.userId}/questionnaire-files/${qfile}`, w.caller.headers);
+    expect(q.statusCode).toBe(200);
+    expect(q.headers['content-type']).toBe('application/pdf');
+  });
+
+  it('a resent webhook changes nothing; an unsigned or badly signed one is 401', async () => {
+    const before = (await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).length;
+    await standin.control.webhooks.resendLast();
+    expect(standin.control.webhooks.sent.at(-1)!.status).toBe(200);
+    expect(await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).toHaveLength(before);
+    const body = standin.control.webhooks.sent.at(-1)!.body;
+    for (const headers of [
+      {},
+      { 'x-payload-digest': createHmac('sha256', 'wrong').update(body).digest('hex') },
+      {
+        'x-payload-digest': createHmac('sha1', 'standin-webhook-secret').update(body).digest('hex'),
+        'x-payload-digest-alg': 'HMAC_SHA1_HEX',
+      },
+    ]) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/providers/verification/notifications',
+        payload: body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+  });
+});
+
+describe('ordering, missed webhooks, resubmission', () => {
+  it('a late "pending" webhook never overwrites the decision', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    standin.control.webhooks.settings.hold = true;
+    await standin.control.decide(applicantOfUser(w.userId).id, 'approve');
+    await standin.control.webhooks.releaseHeld('reverse');
+    expect(standin.control.webhooks.sent.slice(-2).map((s) => JSON.parse(s.body).type)).toEqual([
+      'applicantReviewed',
+      'applicantPending',
+    ]);
+    expect((await detail(w)).json().status).toBe('approved');
+    expect(await kycStatus(w)).toBe('approved');
+  });
+
+  it('a webhook never sent: reconciliation re-reads the applicant after the bound', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    standin.control.webhooks.settings.drop = true;
+    await standin.control.decide(applicantOfUser(w.userId).id, 'approve');
+    standin.control.webhooks.settings.drop = false;
+    expect((await detail(w)).statusCode).toBe(404);
+    await reconcileVerifications(ctx.deps);
+    expect((await detail(w)).statusCode).toBe(404);
+    ctx.clock.advance(61 * 1000);
+    const n = await reconcileVerifications(ctx.deps);
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect((await detail(w)).json().status).toBe('approved');
+    const events = await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed');
+    expect((events.at(-1)!.data as { source: string }).source).toBe('system');
+  });
+
+  it('reconciliation of a link nobody used writes no record (the link can still lapse unused)', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    ctx.clock.advance(61 * 1000);
+    await reconcileVerifications(ctx.deps);
+    expect((await detail(w)).statusCode).toBe(404);
+    expect(await kycStatus(w)).toBe('pending');
+  });
+
+  it('RETRY rejection, resubmitted through a new link to the same applicant, then approved', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, { level: 'basic' });
+    const id = applicantOfUser(w.userId).id;
+    await standin.control.decide(id, 'reject_retry');
+    expect(await kycStatus(w)).toBe('rejected');
+    const again = await api(ctx, 'POST', `/kyc/${w.userId}/resubmit`, w.caller.headers, {});
+    expect(again.statusCode).toBe(201);
+    expect(applicantOfUser(w.userId).id).toBe(id);
+    await standin.control.decide(id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    const history = (await api(ctx, 'GET', `/kyc/detail/${w.userId}/history`, w.caller.headers)).json();
+    expect(history.records.map((r: { status: string }) => r.status)).toEqual(['approved', 'declined']);
+  });
+});
+
+describe('KYB through Sumsub', () => {
+  it('a company applicant with key people', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {}, 'kyb');
+    const a = standin.control.byExternalUserId(`svc-kyb-${w.businessId}`)!;
+    expect(a.type).toBe('company');
+    await standin.control.decide(a.id, 'approve');
+    const r = (await api(ctx, 'GET', `/kyb/detail/${w.businessId}`, w.caller.headers)).json();
+    expect(r).toMatchObject({
+      status: 'approved',
+      kind: 'kyb',
+      company_name: 'Roe Trading Ltd',
+      registration_number: '09876543',
+      registry_status: 'verified',
+      first_name: null,
+    });
+    expect(r.business_key_people.map((p: { name: string }) => p.name)).toEqual([
+      'Alex Director',
+      'Sam Owner',
+    ]);
+  });
+});
+
+describe('Sumsub down', () => {
+  it('a link answers 503 at once with nothing half-written', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    standin.control.setDown(true);
+    const before = (await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).length;
+    const res = await api(ctx, 'POST', `/kyc/users/${w.userId}/verification-link`, w.caller.headers, {});
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ detail: KM.providerUnavailable });
+    expect(await kycStatus(w)).toBe('none');
+    expect(await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).toHaveLength(before);
+    standin.control.setDown(false);
+  });
+});

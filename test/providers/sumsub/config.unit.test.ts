@@ -1,0 +1,55 @@
+/** SVC_VERIFICATION_PROVIDER and the SVC_SUMSUB_* settings are validated at start, every problem listed. */
+import { describe, expect, it } from 'vitest';
+import { type ConfigError, loadConfig } from '../../../src/config';
+import { PRODUCTION_ENV } from '../../helpers/app';
+import { SUMSUB_LEVELS, sumsubEnv } from '../../kyc/sumsub-fixtures';
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    return (err as ConfigError).problems;
+  }
+};
+
+describe('verification provider configuration', () => {
+  it('defaults: simulator in sandbox, none in production; simulator is refused in production', () => {
+    expect(loadConfig({}).verificationProvider).toBe('simulator');
+    expect(loadConfig({ ...PRODUCTION_ENV }).verificationProvider).toBe('none');
+    expect(problemsOf({ ...PRODUCTION_ENV, SVC_VERIFICATION_PROVIDER: 'simulator' })).toEqual([
+      'SVC_VERIFICATION_PROVIDER=simulator is for sandbox deployments (use sumsub or none)',
+    ]);
+    expect(problemsOf({ SVC_VERIFICATION_PROVIDER: 'onfido' })[0]).toMatch(
+      /must be one of simulator, sumsub, none/,
+    );
+  });
+
+  it('sumsub lists every missing or bad setting at once', () => {
+    const problems = problemsOf({
+      SVC_VERIFICATION_PROVIDER: 'sumsub',
+      SVC_SUMSUB_API_URL: 'http://api.sumsub.com',
+      SVC_SUMSUB_LEVELS: 'basic=basic-kyc-level,nonsense',
+      SVC_SUMSUB_TIMEOUT_MS: '5',
+    });
+    expect(problems).toEqual([
+      'SVC_SUMSUB_API_URL must be an https URL (http only for localhost)',
+      'SVC_SUMSUB_APP_TOKEN is required when SVC_VERIFICATION_PROVIDER=sumsub',
+      'SVC_SUMSUB_SECRET_KEY is required when SVC_VERIFICATION_PROVIDER=sumsub',
+      'SVC_SUMSUB_WEBHOOK_SECRET is required when SVC_VERIFICATION_PROVIDER=sumsub',
+      'SVC_SUMSUB_LEVELS: "nonsense" is not of the form our-level=sumsub-level',
+      'SVC_SUMSUB_LEVELS must map every built-in level (missing: standard, enhanced, kyb-basic, kyb-standard)',
+      'SVC_SUMSUB_TIMEOUT_MS must be an integer between 100 and 60000 (got "5")',
+    ]);
+  });
+
+  it('a complete sumsub configuration loads, custom level names included', () => {
+    const c = loadConfig({
+      ...PRODUCTION_ENV,
+      ...sumsubEnv('https://api.sumsub.com'),
+      SVC_SUMSUB_LEVELS: `${SUMSUB_LEVELS},Gold Tier=gold-kyc-level`,
+    });
+    expect(c.sumsub).toMatchObject({ apiUrl: 'https://api.sumsub.com', timeoutMs: 2000 });
+    expect(c.sumsub!.levels['gold tier']).toBe('gold-kyc-level');
+  });
+});

@@ -1,0 +1,429 @@
+/**
+ * A stand-in for Sumsub's API, built from Sumsub's documentation (docs/vendors/sumsub.md), not from
+ * our adapter: signed requests (X-App-Token, X-App-Access-Ts, X-App-Access-Sig), applicants and
+ * company applicants with beneficiaries, levels, review status and steps, document images, the
+ * WebSDK external link and page (approve, reject with RETRY or FINAL, leave in review), signed
+ * webhooks (duplicates, out of order, never sent), and 429 / 5xx / slow answers on demand.
+ *
+ *   npx tsx test/standins/sumsub/server.ts --port 4020 --webhook-url http://localhost:8000/api/v1/providers/verification/notifications
+ *
+ * Tests import `startSumsubStandin({...})`, which returns its URL and a control handle.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import {
+  type Applicant,
+  applicantView,
+  DEFAULT_LEVELS,
+  newApplicant,
+  type StandinLevel,
+  type StoredImage,
+} from './applicants';
+import {
+  completeReview,
+  type Decision,
+  isFinalRejected,
+  reviewResultOf,
+  uploadDocuments,
+} from './submission';
+import { type DigestAlg, WebhookSender, webhookPayload } from './webhooks';
+import { messagePage, websdkPage } from './websdk-page';
+
+export interface SumsubStandinOptions {
+  port?: number;
+  appToken?: string;
+  secretKey?: string;
+  webhookUrl?: string | null;
+  webhookSecret?: string;
+  webhookAlg?: DigestAlg;
+  levels?: StandinLevel[];
+  /** Allowed clock skew of X-App-Access-Ts (Sumsub's own integration notes say about 60 s). */
+  maxSkewSeconds?: number;
+}
+
+interface Failure {
+  status: number;
+  count: number;
+  retryAfter?: string;
+  path?: RegExp;
+}
+
+export interface SumsubStandinControl {
+  readonly applicants: Map<string, Applicant>;
+  readonly webhooks: WebhookSender;
+  /** Requests received on /resources (method and path), for assertions. */
+  readonly requests: { method: string; path: string; status: number }[];
+  /** The next `count` API requests (optionally only those whose path matches) answer `status`. */
+  failNext(f: Failure): void;
+  /** Every API request answers 503 until switched back. */
+  setDown(down: boolean): void;
+  /** Delay before every API answer. */
+  setDelayMs(ms: number): void;
+  /** Decides an applicant's review as the WebSDK page would (uploads first when nothing was uploaded). */
+  decide(applicantId: string, decision: Decision, opts?: { aml?: boolean }): Promise<void>;
+  byExternalUserId(externalUserId: string): Applicant | undefined;
+}
+
+export interface SumsubStandin {
+  url: string;
+  control: SumsubStandinControl;
+  close(): Promise<void>;
+}
+
+const CLIENT_ID = 'standin-client';
+
+function apiError(
+  res: ServerResponse,
+  code: number,
+  description: string,
+  extra: Record<string, unknown> = {},
+) {
+  res.writeHead(code, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ description, code, correlationId: `req-standin-${Date.now()}`, ...extra }));
+}
+
+function json(res: ServerResponse, body: unknown, status = 200) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function html(res: ServerResponse, status: number, body: string) {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(body);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function sameHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promise<SumsubStandin> {
+  const appToken = opts.appToken ?? 'sbx:standin-app-token';
+  const secretKey = opts.secretKey ?? 'standin-secret-key';
+  const maxSkew = opts.maxSkewSeconds ?? 60;
+  const levels = new Map((opts.levels ?? DEFAULT_LEVELS).map((l) => [l.name, l]));
+  const applicants = new Map<string, Applicant>();
+  const links = new Map<string, { applicantId: string; successUrl?: string; rejectUrl?: string }>();
+  const requests: SumsubStandinControl['requests'] = [];
+  const failures: Failure[] = [];
+  let down = false;
+  let delayMs = 0;
+  let imageSeq = 1000;
+  let baseUrl = '';
+  const webhooks = new WebhookSender({
+    url: opts.webhookUrl ?? null,
+    secret: opts.webhookSecret ?? 'standin-webhook-secret',
+    alg: opts.webhookAlg ?? 'HMAC_SHA256_HEX',
+    duplicate: false,
+    hold: false,
+    drop: false,
+  });
+  const images = {
+    next: () => ++imageSeq,
+    add(a: Applicant, contentType: string, bytes: Buffer) {
+      const img: StoredImage = { imageId: ++imageSeq, contentType, bytes };
+      a.images.push(img);
+      return img.imageId;
+    },
+  };
+  const byExternalUserId = (ext: string) => [...applicants.values()].find((a) => a.externalUserId === ext);
+  const notify = (type: string, a: Applicant) => webhooks.send(type, webhookPayload(type, a, new Date()));
+
+  /** KYB: the company's beneficiaries are individual applicants of their own (reference: add beneficiary). */
+  function addBeneficiaries(company: Applicant) {
+    const people = [
+      { firstName: 'Alex', lastName: 'Director', type: 'representative', positions: ['director'] },
+      { firstName: 'Sam', lastName: 'Owner', type: 'ubo', positions: ['shareholder'], shareSize: 75 },
+    ];
+    const beneficiaries = people.map((p) => {
+      const b = newApplicant({
+        level: levels.get('basic-kyc-level') ?? DEFAULT_LEVELS[0]!,
+        externalUserId: `${company.externalUserId}-beneficiary-${p.lastName.toLowerCase()}`,
+        info: { firstName: p.firstName, lastName: p.lastName, nationality: 'GBR', country: 'GBR' },
+        clientId: CLIENT_ID,
+        now: new Date(),
+      });
+      applicants.set(b.id, b);
+      return {
+        applicantId: b.id,
+        type: p.type,
+        positions: p.positions,
+        ...(p.shareSize ? { shareSize: p.shareSize } : {}),
+      };
+    });
+    const given = (company.fixedInfo?.companyInfo ?? company.info.companyInfo ?? {}) as Record<
+      string,
+      unknown
+    >;
+    company.info = {
+      ...company.info,
+      companyInfo: {
+        companyName: given.companyName ?? 'Stand-in Company Ltd',
+        registrationNumber: given.registrationNumber ?? '01234567',
+        country: given.country ?? 'GBR',
+        incorporatedOn: '2015-03-02',
+        type: 'Private Company Limited by Shares',
+        legalAddress: '1 Registry Lane, London EC1A 1AA',
+        registrationLocation: 'Companies House',
+        beneficiaries,
+      },
+    };
+  }
+
+  async function submit(a: Applicant, decision: Decision, aml: boolean) {
+    const level = levels.get(a.review.levelName)!;
+    uploadDocuments(a, level.steps, images, new Date());
+    if (a.type === 'company') addBeneficiaries(a);
+    await notify('applicantPending', a);
+    if (decision === 'review') return;
+    completeReview(a, reviewResultOf(decision, aml), new Date());
+    await notify('applicantReviewed', a);
+  }
+
+  function checkSignature(req: IncomingMessage, path: string, body: Buffer, res: ServerResponse): boolean {
+    const token = req.headers['x-app-token'];
+    const ts = req.headers['x-app-access-ts'];
+    const sig = req.headers['x-app-access-sig'];
+    if (typeof token !== 'string' || typeof ts !== 'string' || typeof sig !== 'string') {
+      apiError(res, 401, 'App token, timestamp and signature headers are required');
+      return false;
+    }
+    if (token !== appToken) {
+      apiError(res, 401, 'Invalid app token');
+      return false;
+    }
+    if (!/^\d+$/.test(ts) || Math.abs(Date.now() / 1000 - Number(ts)) > maxSkew) {
+      apiError(res, 401, 'Request timestamp is out of the allowed range');
+      return false;
+    }
+    const expected = createHmac('sha256', secretKey)
+      .update(ts + (req.method ?? '').toUpperCase() + path)
+      .update(body)
+      .digest('hex');
+    if (!sameHex(expected, sig)) {
+      apiError(res, 401, 'Request signature mismatch', {
+        errorCode: 4003,
+        errorName: 'app-token-signature mismatch',
+      });
+      return false;
+    }
+    return true;
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, path: string, body: Buffer): Promise<void> {
+    const url = new URL(path, 'http://standin');
+    const p = url.pathname;
+    const method = req.method ?? 'GET';
+    const match = (meth: string, re: RegExp) => (method === meth ? re.exec(p) : null);
+    if (method === 'POST' && p === '/resources/applicants') {
+      const level = levels.get(url.searchParams.get('levelName') ?? '');
+      if (!level) return apiError(res, 404, `Level '${url.searchParams.get('levelName')}' not found`);
+      const b = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+      if (typeof b.externalUserId !== 'string' || !b.externalUserId)
+        return apiError(res, 400, 'externalUserId is required');
+      const existing = byExternalUserId(b.externalUserId);
+      if (existing)
+        return apiError(
+          res,
+          409,
+          `Applicant with external user id '${b.externalUserId}' already exists: ${existing.id}`,
+        );
+      const a = newApplicant({
+        level,
+        externalUserId: b.externalUserId,
+        email: typeof b.email === 'string' ? b.email : undefined,
+        fixedInfo: b.fixedInfo as Record<string, unknown> | undefined,
+        info: b.info as Record<string, unknown> | undefined,
+        clientId: CLIENT_ID,
+        now: new Date(),
+      });
+      if (b.type === 'company') a.type = 'company';
+      applicants.set(a.id, a);
+      await notify('applicantCreated', a);
+      return json(res, applicantView(a));
+    }
+    const byExt = match('GET', /^\/resources\/applicants\/-;externalUserId=([^/]+)\/one$/);
+    if (byExt) {
+      const a = byExternalUserId(decodeURIComponent(byExt[1]!));
+      return a ? json(res, applicantView(a)) : apiError(res, 404, 'Applicant not found');
+    }
+    if (method === 'GET' && p === '/resources/applicants/-/levels')
+      return json(res, {
+        list: { items: [...levels.values()].map((l) => ({ name: l.name, applicantType: l.applicantType })) },
+      });
+    const read = match('GET', /^\/resources\/applicants\/([0-9a-z]{24})\/(one|status|requiredIdDocsStatus)$/);
+    if (read) {
+      const a = applicants.get(read[1]!);
+      if (!a) return apiError(res, 404, 'Applicant not found');
+      if (read[2] === 'one') return json(res, applicantView(a));
+      if (read[2] === 'status') return json(res, a.review);
+      const steps: Record<string, unknown> = {};
+      for (const name of levels.get(a.review.levelName)?.steps ?? []) steps[name] = a.steps[name] ?? null;
+      return json(res, steps);
+    }
+    const test = match('POST', /^\/resources\/applicants\/([0-9a-z]{24})\/status\/testCompleted$/);
+    if (test) {
+      const a = applicants.get(test[1]!);
+      if (!a) return apiError(res, 404, 'Applicant not found');
+      const r = JSON.parse(body.toString('utf8') || '{}');
+      if (r.reviewAnswer !== 'GREEN' && r.reviewAnswer !== 'RED')
+        return apiError(res, 400, 'reviewAnswer must be GREEN or RED');
+      if (a.review.reviewStatus === 'init')
+        uploadDocuments(a, levels.get(a.review.levelName)!.steps, images, new Date());
+      completeReview(a, r, new Date());
+      await notify('applicantReviewed', a);
+      return json(res, { ok: 1 });
+    }
+    if (method === 'POST' && p === '/resources/sdkIntegrations/levels/-/websdkLink') {
+      const b = JSON.parse(body.toString('utf8') || '{}') as Record<string, any>;
+      const level = levels.get(b.levelName ?? '');
+      if (!level) return apiError(res, 404, `Level '${b.levelName}' not found`);
+      if (typeof b.userId !== 'string') return apiError(res, 400, 'userId is required');
+      let a = byExternalUserId(b.userId);
+      if (!a) {
+        a = newApplicant({
+          level,
+          externalUserId: b.userId,
+          email: b.applicantIdentifiers?.email,
+          clientId: CLIENT_ID,
+          now: new Date(),
+        });
+        applicants.set(a.id, a);
+      } else if (
+        a.review.levelName !== level.name &&
+        !['pending', 'queued', 'onHold'].includes(a.review.reviewStatus)
+      ) {
+        // The SDK moves the applicant to the level it was opened with (reference/change-required-document-set-per-level).
+        a.review = { ...a.review, levelName: level.name };
+      }
+      const token = Math.random().toString(36).slice(2, 18);
+      links.set(token, {
+        applicantId: a.id,
+        successUrl: b.redirect?.successUrl,
+        rejectUrl: b.redirect?.rejectUrl,
+      });
+      return json(res, { url: `${baseUrl}/websdk/p/${token}` });
+    }
+    const image = match('GET', /^\/resources\/inspections\/([0-9a-z]{24})\/resources\/(\d+)$/);
+    if (image) {
+      const a = [...applicants.values()].find((x) => x.inspectionId === image[1]);
+      const img = a?.images.find((i) => i.imageId === Number(image[2]));
+      if (!img) return apiError(res, 404, 'Image not found');
+      res.writeHead(200, { 'content-type': img.contentType, 'content-length': img.bytes.length });
+      res.end(img.bytes);
+      return;
+    }
+    return apiError(res, 404, 'Not found');
+  }
+
+  async function websdk(req: IncomingMessage, res: ServerResponse, token: string, body: Buffer) {
+    const link = links.get(token);
+    const a = link && applicants.get(link.applicantId);
+    if (!link || !a)
+      return html(res, 404, messagePage('Link not found', 'This verification link is not valid.'));
+    const steps = levels.get(a.review.levelName)?.steps ?? [];
+    if (req.method !== 'POST') return html(res, 200, websdkPage(a, steps));
+    if (isFinalRejected(a)) return html(res, 409, websdkPage(a, steps));
+    const form = new URLSearchParams(body.toString('utf8'));
+    const decision = form.get('decision') as Decision | null;
+    if (!decision || !['approve', 'reject_retry', 'reject_final', 'review'].includes(decision))
+      return html(res, 422, websdkPage(a, steps));
+    await submit(a, decision, form.get('aml') === 'on');
+    const to = a.review.reviewResult?.reviewAnswer === 'RED' ? link.rejectUrl : link.successUrl;
+    if (to) {
+      res.writeHead(303, { location: to });
+      res.end();
+      return;
+    }
+    return html(res, 200, messagePage('Thank you', 'Your documents were submitted.'));
+  }
+
+  const server = createServer(async (req, res) => {
+    try {
+      const path = req.url ?? '/';
+      const body = await readBody(req);
+      const page = /^\/websdk\/p\/([A-Za-z0-9]+)$/.exec(path.split('?')[0]!);
+      if (page) return await websdk(req, res, page[1]!, body);
+      if (!path.startsWith('/resources/')) return apiError(res, 404, 'Not found');
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      const record = (status: number) => requests.push({ method: req.method ?? 'GET', path, status });
+      if (down) {
+        record(503);
+        return apiError(res, 503, 'Service unavailable');
+      }
+      const f = failures.find((x) => x.count > 0 && (!x.path || x.path.test(path)));
+      if (f) {
+        f.count--;
+        record(f.status);
+        if (f.retryAfter) res.setHeader('retry-after', f.retryAfter);
+        return apiError(res, f.status, f.status === 429 ? 'Too many requests' : 'Internal error');
+      }
+      if (!checkSignature(req, path, body, res)) return record(401);
+      await api(req, res, path, body);
+      record(res.statusCode);
+    } catch (err) {
+      if (!res.headersSent) apiError(res, 500, `Stand-in error: ${(err as Error).message}`);
+      else res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const control: SumsubStandinControl = {
+    applicants,
+    webhooks,
+    requests,
+    failNext: (f) => failures.push({ ...f }),
+    setDown: (d) => {
+      down = d;
+    },
+    setDelayMs: (ms) => {
+      delayMs = ms;
+    },
+    decide: async (applicantId, decision, o) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      await submit(a, decision, o?.aml ?? false);
+    },
+    byExternalUserId,
+  };
+  return {
+    url: baseUrl,
+    control,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (isMain) {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4020' },
+      'app-token': { type: 'string' },
+      'secret-key': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+    },
+  });
+  const s = await startSumsubStandin({
+    port: Number(values.port),
+    appToken: values['app-token'],
+    secretKey: values['secret-key'],
+    webhookUrl: values['webhook-url'] ?? null,
+    webhookSecret: values['webhook-secret'],
+  });
+  process.stdout.write(`Sumsub stand-in listening on ${s.url}\n`);
+}
