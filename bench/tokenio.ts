@@ -14,20 +14,11 @@ import { loadConfig } from '../src/config';
 import type { Payee } from '../src/providers/bank/port';
 import { createTokenio } from '../src/providers/bank/tokenio/index';
 import { freePort } from './api';
-import { printTable, stopChild } from './report';
+import { type Measured, printTable, stopChild } from './report';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const API_KEY = 'bench-api-key';
-
-interface Measured {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
 
 /** Runs `call` with CONNECTIONS in flight for `seconds`; latencies in ms. */
 async function closedLoop(name: string, seconds: number, call: () => Promise<boolean>): Promise<Measured> {

@@ -20,16 +20,15 @@ import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/out
 import { jobRegistry, runDueJobs } from '../../src/platform/jobs/index';
 import { systemClock } from '../../src/shared/clock';
 import { PM } from '../../src/shared/messages';
-import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
+import type { TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { testEngine } from '../helpers/db';
-import { freePort } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { setMainWebhook, signatureMatches } from '../helpers/webhooks';
 import { companyBody, staffHeaders } from '../org/fixtures';
 import { insertUser, newKey } from '../payments/fixtures';
-import { tokenioEnv } from '../providers/tokenio/fixtures';
+import { startTokenioApp } from '../providers/tokenio/fixtures';
 import { type RunningStandin, startTokenioStandin } from '../standins/tokenio/server';
 
 const AFTER = 30;
@@ -98,18 +97,7 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
       merchantBase = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
       rx = await startReceiver();
       standin = await startTokenioStandin({ vrpSettleMs: 150 });
-      const port = await freePort();
-      ctx = await createTestApp({
-        env: {
-          ...PRODUCTION_ENV,
-          ...tokenioEnv(standin, {
-            SVC_TOKENIO_REGISTER_WEBHOOK: 'true',
-            SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER),
-          }),
-          SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
-        },
-      });
-      await ctx.app.listen({ port, host: '127.0.0.1' });
+      ctx = await startTokenioApp(standin, { SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER) });
       await worker().runOnce(); // registers our webhook URL with Token.io
       // The merchant's receiver listens on loopback, which production's webhook guard refuses as a target
       // (private networks): this one dispatcher runs without that guard, and on real time (a follow-up

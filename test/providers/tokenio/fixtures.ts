@@ -4,7 +4,9 @@ import { type Config, loadConfig } from '../../../src/config';
 import type { Payee } from '../../../src/providers/bank/port';
 import { createTokenio } from '../../../src/providers/bank/tokenio/index';
 import type { SubTppApplication } from '../../../src/providers/subtpp/port';
+import { createTestApp, PRODUCTION_ENV, type TestContext } from '../../helpers/app';
 import { captureLogger, rememberSecret } from '../../helpers/log-capture';
+import { freePort } from '../../helpers/process';
 import { type RunningStandin, type StandinOptions, startTokenioStandin } from '../../standins/tokenio/server';
 
 export const WEBHOOK_SECRET = 'whsec-path-0123456789abcdef';
@@ -27,6 +29,26 @@ export function tokenioEnv(
     SVC_TOKENIO_REDIRECT_WAIT_MS: '1500',
     ...extra,
   };
+}
+
+/**
+ * The service in production mode with SVC_BANK_PROVIDER=tokenio against `standin`, listening on a
+ * real port (the stand-in's bank pages send the payer back to it, its notifications post to it).
+ */
+export async function startTokenioApp(
+  standin: RunningStandin,
+  extra: Record<string, string>,
+): Promise<TestContext> {
+  const port = await freePort();
+  const ctx = await createTestApp({
+    env: {
+      ...PRODUCTION_ENV,
+      ...tokenioEnv(standin, { SVC_TOKENIO_REGISTER_WEBHOOK: 'true', ...extra }),
+      SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
+  });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  return ctx;
 }
 
 export interface AdapterWorld {

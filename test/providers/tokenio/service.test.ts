@@ -13,8 +13,7 @@ import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worke
 import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
 import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
 import { PM } from '../../../src/shared/messages';
-import { createTestApp, PRODUCTION_ENV, type TestContext } from '../../helpers/app';
-import { freePort } from '../../helpers/process';
+import type { TestContext } from '../../helpers/app';
 import { companyBody, eventsOf } from '../../org/fixtures';
 import {
   createPaylink,
@@ -24,7 +23,7 @@ import {
   tokenOf,
 } from '../../payments/fixtures';
 import { type RunningStandin, startTokenioStandin } from '../../standins/tokenio/server';
-import { tokenioEnv, WEBHOOK_SECRET } from './fixtures';
+import { startTokenioApp, WEBHOOK_SECRET } from './fixtures';
 
 let standin: RunningStandin;
 let ctx: TestContext;
@@ -34,21 +33,12 @@ const AFTER = 60;
 
 beforeAll(async () => {
   standin = await startTokenioStandin();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  ctx = await createTestApp({
-    env: {
-      ...PRODUCTION_ENV,
-      ...tokenioEnv(standin, {
-        SVC_TOKENIO_REGISTER_WEBHOOK: 'true',
-        SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER),
-        SVC_TOKENIO_RECONCILE_INTERVAL_SECONDS: '30',
-        SVC_TOKENIO_SUBTPP_POLL_SECONDS: '120',
-      }),
-      SVC_PUBLIC_URL: base,
-    },
+  ctx = await startTokenioApp(standin, {
+    SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER),
+    SVC_TOKENIO_RECONCILE_INTERVAL_SECONDS: '30',
+    SVC_TOKENIO_SUBTPP_POLL_SECONDS: '120',
   });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  base = ctx.config.publicUrl;
   w = await createPaymentWorld(ctx, { productionAccess: true });
   // The world's opco is a Sub-TPP that Token.io activated.
   const s = standin.control.store.createSubTpp({
