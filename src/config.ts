@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { readTokenioConfig, type TokenioConfig } from './providers/bank/tokenio/config';
 import { loadSumsubConfig, type SumsubConfig } from './providers/verification/sumsub/config';
 import { isUuid } from './shared/ids';
 
@@ -126,6 +127,10 @@ export interface Config {
   recurringMaxAttempts: number;
   /** Sandbox bank: mandate-payment settlement delay. */
   sandboxBankSettleSeconds: number;
+  /** Payment network: `simulator` (sandbox default), `tokenio`, or `none` (production default: creation answers 503). */
+  bankProvider: 'simulator' | 'tokenio' | 'none';
+  /** Token.io settings (SVC_TOKENIO_*), set when bankProvider is `tokenio`. */
+  tokenio: TokenioConfig | null;
   /** KYC/KYB: the verification adapter (`simulator`, `sumsub`, or `none`: links fail with 500). */
   verificationProvider: 'simulator' | 'sumsub' | 'none';
   /** Sumsub settings (SVC_SUMSUB_*), set when verificationProvider is `sumsub`. */
@@ -357,6 +362,12 @@ export function loadConfig(env: Env = process.env): Config {
     recurringRetryHours: r.hours('SVC_RECURRING_RETRY_HOURS', [24, 72]),
     recurringMaxAttempts: r.int('SVC_RECURRING_MAX_ATTEMPTS', 10, 1, 100),
     sandboxBankSettleSeconds: r.int('SVC_SANDBOX_BANK_SETTLE_SECONDS', 2, 0, 86400),
+    bankProvider: r.oneOf(
+      'SVC_BANK_PROVIDER',
+      ['simulator', 'tokenio', 'none'] as const,
+      environment === 'sandbox' ? 'simulator' : 'none',
+    ),
+    tokenio: null,
     verificationProvider: r.oneOf(
       'SVC_VERIFICATION_PROVIDER',
       ['simulator', 'sumsub', 'none'] as const,
@@ -364,6 +375,9 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     sumsub: null,
   };
+  if (config.bankProvider === 'tokenio') config.tokenio = readTokenioConfig(r);
+  if (config.bankProvider === 'simulator' && environment === 'production')
+    r.problems.push('SVC_BANK_PROVIDER=simulator is for sandbox deployments (production: tokenio or none)');
   if (config.verificationProvider === 'sumsub') config.sumsub = loadSumsubConfig(env, r.problems);
   if (environment === 'production' && config.verificationProvider === 'simulator')
     r.problems.push('SVC_VERIFICATION_PROVIDER=simulator is for sandbox deployments (use sumsub or none)');

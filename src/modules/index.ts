@@ -40,6 +40,7 @@ import { notificationsRoutes } from './notifications/notifications.routes';
 import { opcosRoutes } from './opcos/opcos.routes';
 import { bankNotificationRoutes } from './payments/bank-notifications.routes';
 import { paymentsRoutes } from './payments/payments.routes';
+import { tokenioWebhookRoutes } from './payments/tokenio-hints.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { screeningNotificationRoutes } from './screening/notifications.routes';
 import { ownershipRoutes } from './screening/ownership.routes';
@@ -58,11 +59,12 @@ import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
 import './recurring/recurring.listeners';
+import { registerSubTppJob } from './opcos/opco-network.service';
 import { mandatePageRoutes } from './recurring/mandate-page.routes';
 import { recurringRoutes } from './recurring/recurring.routes';
 
 /** Every job kind the features define (docs/platform.md, "Jobs"); the jobs runner dispatches on these. */
-export const jobDefinitions: JobDefinition<never>[] = [];
+export const jobDefinitions: JobDefinition<never>[] = [registerSubTppJob as JobDefinition<never>];
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
@@ -86,6 +88,7 @@ export const apiModules: ModulePlugin[] = [
   adminRoutes,
   paymentsRoutes,
   bankNotificationRoutes,
+  tokenioWebhookRoutes,
   webhooksRoutes,
   webhookListenRoutes,
   workflowsRoutes,

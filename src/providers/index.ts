@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { Providers } from '../deps';
 import type { Secrets } from '../shared/crypto';
 import { SandboxBank } from './bank/simulator';
+import { createTokenio } from './bank/tokenio/index';
 import { UnconfiguredBank } from './bank/unconfigured';
 import { SandboxEsign } from './esign/simulator';
 import { UnconfiguredEsign } from './esign/unconfigured';
@@ -24,10 +25,17 @@ export interface ProviderRuntime {
   log: FastifyBaseLogger;
 }
 
-export function createProviders(config: Config, secrets: Secrets, runtime: ProviderRuntime): Providers {
+/** The payment network and its Sub-TPP registry (SVC_BANK_PROVIDER). */
+function bankProviders(
+  config: Config,
+  secrets: Secrets,
+  runtime: ProviderRuntime,
+): Pick<Providers, 'bank' | 'subTpp'> {
+  if (config.bankProvider === 'tokenio' && config.tokenio)
+    return createTokenio(config.tokenio, config.publicUrl, runtime);
   return {
     bank:
-      config.environment === 'sandbox'
+      config.bankProvider === 'simulator'
         ? new SandboxBank({
             secret: secrets.providerWebhookSecret,
             publicUrl: config.publicUrl,
@@ -35,9 +43,14 @@ export function createProviders(config: Config, secrets: Secrets, runtime: Provi
             settleSeconds: config.sandboxBankSettleSeconds,
           })
         : new UnconfiguredBank(),
-    // No production Sub-TPP network adapter exists yet: production opcos are activated by staff
-    // (admin approve), which asks this registry for the identifier.
+    // Without a real network, opcos are activated by staff (admin approve) from this simulated registry.
     subTpp: new SubTppSimulator(secrets.hashKey),
+  };
+}
+
+export function createProviders(config: Config, secrets: Secrets, runtime: ProviderRuntime): Providers {
+  return {
+    ...bankProviders(config, secrets, runtime),
     verification: createVerificationProvider(config, secrets, runtime),
     screening:
       config.screeningProvider === 'simulator'

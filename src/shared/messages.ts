@@ -107,7 +107,7 @@ export const M = {
 export const PM = {
   terminalCannotCancel: 'Transaction is already in terminal status and cannot be canceled.',
   invalidNotificationSignature: 'Invalid notification signature',
-  paymentNetworkUnavailable: 'Payment network unavailable, please retry later',
+  paymentNetworkUnavailable: 'Payment network is unavailable, please retry later',
 } as const;
 
 /** Messages of our own (not in the spec) used by the KYC/KYB feature. */

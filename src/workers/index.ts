@@ -19,6 +19,7 @@ import {
   sendDueNotificationEmails,
 } from '../modules/notifications/notifications.workers';
 import { expireDuePayments } from '../modules/payments/payments.service';
+import { createTokenioWorker } from '../modules/payments/tokenio.worker';
 import { compactTransactionCounts } from '../modules/payments/transaction-counts';
 import { runRecurringWorker } from '../modules/recurring/recurring.worker';
 import { runSchedulesWorker } from '../modules/schedules/schedules.worker';
@@ -36,10 +37,13 @@ import { createWebhookDeliveryWorker } from './webhook-delivery';
 const JOB_RETENTION_DAYS = 7;
 
 export function createWorkers(deps: Deps): Worker[] {
+  const tokenio = createTokenioWorker(deps);
   return [
     // Work owed after commits (emails, provider calls, sealing) and timers: one claim statement per idle tick.
     createJobRunner(deps, jobDefinitions, { pollMs: deps.config.workerPollMs }),
     loopWorker('jobs-retention', 3_600_000, () => purgeFinishedJobs(deps, JOB_RETENTION_DAYS), deps.log),
+    // Token.io (SVC_BANK_PROVIDER=tokenio): payment reconciliation, Sub-TPP reviews, pending VRP consents.
+    ...(tokenio ? [tokenio] : []),
     ...(deps.database.engine === 'pglite' ? [createPgliteAnalyzeWorker(deps)] : []),
     createWebhookDeliveryWorker(deps),
     createOpcoActivationWorker(deps),

@@ -1,8 +1,12 @@
-/** Production: the sandbox's sim_fail_ references are ordinary references (the row reaches the payment network). */
+/**
+ * Production: the sandbox's sim_fail_ references are ordinary references. Without a payment network
+ * (SVC_BANK_PROVIDER=none, the production default) each row fails with the paylink's own 503 answer
+ * and nothing is written for it.
+ */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bulkPaymentRows } from '../../src/db/schema/index';
-import { M } from '../../src/shared/messages';
+import { PM } from '../../src/shared/messages';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 import { createJob, drain, getRows, rowFor } from './fixtures';
@@ -15,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-it('sim_fail_ references are not simulated: each row asks the (unconfigured) network once per attempt', async () => {
+it('sim_fail_ references are not simulated: without a network each row fails once with the paylink’s 503 answer', async () => {
   const bank = ctx.deps.providers.bank;
   const original = bank.createSession.bind(bank);
   let calls = 0;
@@ -27,12 +31,12 @@ it('sim_fail_ references are not simulated: each row asks the (unconfigured) net
     rows: [rowFor(w, { reference: 'sim_fail_once_a' }), rowFor(w, { reference: 'sim_fail_b' })],
   });
   await drain(ctx);
-  expect(calls).toBe(2);
+  expect(calls).toBe(0); // refused before any session is opened
   const rows = await getRows(ctx, w.caller, job.bulk_id);
-  // No payment network adapter in this deployment: the paylink use case's own failure, verbatim.
+  // No payment network in this deployment: the paylink use case's own failure, verbatim.
   expect(rows.map((r) => [r.status, r.errors[0]?.msg])).toEqual([
-    ['failed', M.failedToInitiatePayment],
-    ['failed', M.failedToInitiatePayment],
+    ['failed', PM.paymentNetworkUnavailable],
+    ['failed', PM.paymentNetworkUnavailable],
   ]);
   const stored = await ctx.db.select().from(bulkPaymentRows).where(eq(bulkPaymentRows.bulkId, job.bulk_id));
   expect(stored.every((r) => r.attempts === 1)).toBe(true);

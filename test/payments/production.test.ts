@@ -1,6 +1,9 @@
 /** A production deployment: no sandbox simulator, no fake success. */
+
+import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { M } from '../../src/shared/messages';
+import { idempotencyRecords, transactions } from '../../src/db/schema/index';
+import { PM } from '../../src/shared/messages';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createPaymentWorld, newKey, type PaymentWorld, paylinkBody } from './fixtures';
 
@@ -16,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-it('without a configured payment network, creation fails with 500 and releases the key', async () => {
+it('without a payment network (SVC_BANK_PROVIDER=none, the production default), creation answers 503 and writes nothing', async () => {
+  expect(ctx.config.bankProvider).toBe('none');
   const key = newKey();
   for (let i = 0; i < 2; i++) {
     const res = await ctx.app.inject({
@@ -25,9 +29,12 @@ it('without a configured payment network, creation fails with 500 and releases t
       headers: { ...w.caller.headers, 'x-idempotency-key': key },
       payload: paylinkBody(w),
     });
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ detail: M.failedToInitiatePayment });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ detail: PM.paymentNetworkUnavailable });
   }
+  const [t] = await ctx.db.select({ n: count() }).from(transactions);
+  const [k] = await ctx.db.select({ n: count() }).from(idempotencyRecords);
+  expect([t!.n, k!.n]).toEqual([0, 0]);
 });
 
 it('the sandbox simulate endpoint is 404 in production', async () => {

@@ -31,6 +31,10 @@ export const opcos = pgTable(
     directors: jsonb('directors').$type<unknown[] | null>(),
     signatories: jsonb('signatories').$type<unknown[] | null>(),
     subTppId: text('sub_tpp_id'),
+    /** The payment network's id of its registration (Token.io sub-TPP id), kept apart until it activates the opco. */
+    subTppRegistrationId: text('sub_tpp_registration_id'),
+    /** Networks that review later (Token.io): when the review status is read next; null = not polled. */
+    networkCheckAt: ts('network_check_at'),
     submittedAt: ts('submitted_at'),
     /** When the sandbox Sub-TPP approval simulator activates an awaiting_approval opco. */
     activationDueAt: ts('activation_due_at'),
@@ -42,5 +46,6 @@ export const opcos = pgTable(
     index('opcos_client_created_idx').on(t.clientId, desc(t.createdAt)),
     index('opcos_status_created_idx').on(t.status, desc(t.createdAt)),
     index('opcos_activation_due_idx').on(t.activationDueAt).where(sql`status = 'awaiting_approval'`),
+    index('opcos_network_check_idx').on(t.networkCheckAt).where(sql`status = 'awaiting_approval'`),
   ],
 );

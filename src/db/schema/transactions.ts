@@ -1,5 +1,5 @@
 import { desc, sql } from 'drizzle-orm';
-import { index, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 import { businessCustomers, kycUsers } from './customers';
@@ -51,6 +51,10 @@ export const transactions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     /** Last accepted POST refresh-status (the per-transaction cooldown lives in the database). */
     lastRefreshAt: ts('last_refresh_at'),
+    /** Polling networks (Token.io): when the reconciliation worker reads the payment next; null = never. */
+    networkCheckAt: ts('network_check_at'),
+    /** Reads since the last news (the worker's backoff). */
+    networkChecks: integer('network_checks').notNull().default(0),
     completedAt: ts('completed_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -68,6 +72,9 @@ export const transactions = pgTable(
       .where(sql`contract_request_id is not null`),
     index('transactions_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending'`),
     index('transactions_processing_expiry_idx').on(t.expiresAt).where(sql`status = 'processing'`),
+    index('transactions_network_check_idx')
+      .on(t.networkCheckAt)
+      .where(sql`status in ('pending', 'processing') and network_check_at is not null`),
     // Billing usage: a client's successful payments by completion time.
     index('transactions_client_success_completed_idx')
       .on(t.clientId, t.completedAt)

@@ -158,7 +158,9 @@ export async function adminRoutes(app: FastifyInstance, { deps }: { deps: Deps }
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} an opco`,
           description:
             action === 'approve'
-              ? 'pending_superadmin_review -> awaiting_approval; awaiting_approval -> activated (assigns sub_tpp_id).'
+              ? 'pending_superadmin_review -> awaiting_approval (with Token.io: registers the opco as a Sub-TPP; ' +
+                "Token.io's review then activates or rejects it); awaiting_approval -> activated (assigns sub_tpp_id) " +
+                'once the payment network approved it (409 while it is still reviewing).'
               : action === 'reject'
                 ? 'pending_superadmin_review or awaiting_approval -> rejected.'
                 : 'activated -> deactivated.',

@@ -7,12 +7,14 @@ import { sendHtmlPage } from '../../shared/html-page';
 import { M } from '../../shared/messages';
 import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
 import {
+  bankChoices,
   type CheckoutState,
   cancelByPayer,
   describeSession,
   loadCheckout,
   merchantReturnUrl,
   startBankAuthorization,
+  syncOnReturn,
 } from './checkout.service';
 import { checkoutPage, errorPage, inProgressPage, type PaymentView, resultPage } from './views/pages';
 import { CHECKOUT_CSS } from './views/styles';
@@ -60,7 +62,7 @@ function sendError(deps: Deps, reply: FastifyReply, err: unknown) {
 
 export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  const banks = () => deps.providers.bank.listBanks();
+  const banks = () => bankChoices(deps, 'payment');
 
   app.get(
     '/checkout/assets/checkout.css',
@@ -88,7 +90,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         return sendHtmlPage(
           reply,
           200,
-          checkoutPage(viewOf(deps, state), banks(), { restarted: session.restarted }),
+          checkoutPage(viewOf(deps, state), await banks(), { restarted: session.restarted }),
         );
       } catch (err) {
         return sendError(deps, reply, err);
@@ -113,7 +115,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         if (request.validationError?.validationContext === 'params')
           throw new AppError(404, M.transactionNotFound);
         const bankId = (request.body as { bank_id?: string } | undefined)?.bank_id ?? '';
-        if (!banks().some((b) => b.id === bankId)) {
+        if (!(await banks()).some((b) => b.id === bankId)) {
           const state = await loadCheckout(deps, token);
           if (isTerminal(state.transaction.status as TransactionStatus))
             return sendHtmlPage(
@@ -124,12 +126,20 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
           return sendHtmlPage(
             reply,
             422,
-            checkoutPage(viewOf(deps, state), banks(), { error: 'Choose your bank to continue.' }),
+            checkoutPage(viewOf(deps, state), await banks(), { error: 'Choose your bank to continue.' }),
           );
         }
         const url = await startBankAuthorization(deps, token, bankId);
         return reply.redirect(url, 303);
       } catch (err) {
+        if (err instanceof AppError && err.statusCode === 422) {
+          const state = await loadCheckout(deps, token);
+          return sendHtmlPage(
+            reply,
+            422,
+            checkoutPage(viewOf(deps, state), await banks(), { error: err.detail }),
+          );
+        }
         if (err instanceof AppError && err.statusCode === 409) {
           const state = await loadCheckout(deps, token).catch(() => null);
           if (state)
@@ -168,7 +178,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
       try {
         if (request.validationError) throw new AppError(404, M.transactionNotFound);
         const { token } = request.params as { token: string };
-        const state = await loadCheckout(deps, token);
+        const state = await syncOnReturn(deps, await loadCheckout(deps, token));
         const back = merchantReturnUrl(state);
         if (isTerminal(state.transaction.status as TransactionStatus) && back)
           return reply.redirect(back, 303);

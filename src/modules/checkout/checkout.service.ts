@@ -2,10 +2,12 @@
 import { and, eq } from 'drizzle-orm';
 import { clients, transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { BankProviderError } from '../../providers/bank/port';
+import { BankProviderError, BankRefusedError } from '../../providers/bank/port';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { M, PM } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';
+import { recordNetworkAnswer, syncWithNetwork } from '../payments/network-sync';
+import { payeeOfProject } from '../payments/payee';
 import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
 import { findTransactionByToken, type TransactionRow } from '../payments/payments.repo';
 import { cancelTransaction, expireIfDue } from '../payments/payments.service';
@@ -36,12 +38,25 @@ export function merchantReturnUrl(state: CheckoutState): string | null {
   return base ? buildCallbackRedirect(base, state.transaction.id) : null;
 }
 
+/** The banks a hosted page offers; a network that cannot list them (and has no cached list) is a 503 page. */
+export async function bankChoices(deps: Deps, purpose: 'payment' | 'mandate') {
+  try {
+    return await deps.providers.bank.listBanks({ purpose });
+  } catch (err) {
+    if (!(err instanceof BankProviderError)) throw err;
+    deps.log.warn({ err }, 'bank list unavailable');
+    throw new AppError(503, PM.paymentNetworkUnavailable);
+  }
+}
+
 export type SessionView = { kind: 'choose'; restarted: boolean } | { kind: 'continue'; url: string | null };
 
 /** For a processing transaction: is the bank session still open (continue) or lapsed (choose again)? */
 export async function describeSession(deps: Deps, t: TransactionRow): Promise<SessionView> {
   if (t.status === 'pending' && !t.transferId) return { kind: 'choose', restarted: false };
-  const s = await deps.providers.bank.getSession(t.refId).catch(() => null);
+  const s = await deps.providers.bank
+    .getSession({ refId: t.refId, transferId: t.transferId })
+    .catch(() => null);
   if (!s || s.expired) return { kind: 'choose', restarted: true };
   return {
     kind: 'continue',
@@ -49,28 +64,44 @@ export async function describeSession(deps: Deps, t: TransactionRow): Promise<Se
   };
 }
 
+/** Where the payer waits while the bank has not answered (the checkout page shows "waiting for your bank"). */
+const waitingPage = (token: string) => `/checkout/${encodeURIComponent(token)}`;
+
 /**
- * The payer picked a bank: restart the network session when the previous one lapsed (new ref_id,
- * transfer_id reset), mark the confirmation window, ask the network to start authorization and
- * return the bank's authorization URL.
+ * The payer picked a bank. A session already under way at the network is continued, never started
+ * twice; one that lapsed, or whose earlier start left nothing at the network, restarts with a new
+ * ref_id. Intent first (reconciliation_state awaiting_provider_confirmation and the bank), then the
+ * network call outside any database transaction, then its answer through the status machine.
+ * Returns where to send the payer.
  */
 export async function startBankAuthorization(deps: Deps, token: string, bankId: string): Promise<string> {
   const state = await loadCheckout(deps, token);
   let t = state.transaction;
   if (isTerminal(t.status as TransactionStatus)) throw conflict(M.terminalCannotCheckout);
   const bank = deps.providers.bank;
-  const now = deps.clock.now();
   try {
-    if (t.transferId || t.status === 'processing') {
-      const s = await bank.getSession(t.refId);
-      if (s && !s.expired && s.providerStatus === 'awaiting_bank_authorization' && s.authorizationUrl)
-        return s.authorizationUrl;
-      if (!s || s.expired) t = await restartSession(deps, state);
+    if (t.transferId || t.status === 'processing' || t.bankId) {
+      const s = await bank.getSession({ refId: t.refId, transferId: t.transferId });
+      if (s?.transferId && !s.expired) {
+        if (!t.transferId)
+          await recordNetworkAnswer(
+            deps,
+            t.id,
+            { transferId: s.transferId, providerStatus: s.providerStatus, occurredAt: s.updatedAt },
+            PAYER,
+          );
+        if (s.providerStatus === 'awaiting_bank_authorization' && s.authorizationUrl)
+          return s.authorizationUrl;
+        return waitingPage(token);
+      }
+      if (!s || s.expired) t = await restartSession(deps, state, s ? 'expired' : 'not_started');
     }
+    const payee = await payeeOfProject(deps.db, t.projectId);
+    if (!payee) throw conflict(M.terminalCannotCheckout);
     // The short window after the session was requested and before the bank acknowledged it.
     const [marked] = await deps.db
       .update(transactions)
-      .set({ reconciliationState: 'awaiting_provider_confirmation', bankId, updatedAt: now })
+      .set({ reconciliationState: 'awaiting_provider_confirmation', bankId, updatedAt: deps.clock.now() })
       .where(
         and(eq(transactions.id, t.id), eq(transactions.status, t.status), eq(transactions.refId, t.refId)),
       )
@@ -80,12 +111,21 @@ export async function startBankAuthorization(deps: Deps, token: string, bankId: 
       refId: t.refId,
       bankId,
       returnUrl: `${deps.config.publicUrl}/checkout/${token}/return`,
+      payment: { amount: t.amount, currency: t.currency, payee },
     });
-    await deps.db
-      .update(transactions)
-      .set({ transferId: started.transferId, updatedAt: deps.clock.now() })
-      .where(and(eq(transactions.id, t.id), eq(transactions.refId, t.refId)));
-    return started.authorizationUrl;
+    if (started.providerStatus)
+      await recordNetworkAnswer(
+        deps,
+        t.id,
+        { transferId: started.transferId, providerStatus: started.providerStatus },
+        PAYER,
+      );
+    else
+      await deps.db
+        .update(transactions)
+        .set({ transferId: started.transferId, updatedAt: deps.clock.now() })
+        .where(and(eq(transactions.id, t.id), eq(transactions.refId, t.refId)));
+    return started.authorizationUrl ?? waitingPage(token);
   } catch (err) {
     if (err instanceof AppError) throw err;
     deps.log.error({ err, transactionId: t.id }, 'could not start bank authorization');
@@ -98,12 +138,21 @@ export async function startBankAuthorization(deps: Deps, token: string, bankId: 
           eq(transactions.reconciliationState, 'awaiting_provider_confirmation'),
         ),
       );
+    if (err instanceof BankRefusedError) throw new AppError(422, BANK_REFUSED);
     if (err instanceof BankProviderError) throw new AppError(503, PM.paymentNetworkUnavailable);
     throw err;
   }
 }
 
-async function restartSession(deps: Deps, state: CheckoutState): Promise<TransactionRow> {
+/** What the payer reads when the network refuses the payment at this bank (its own reason stays in our log). */
+export const BANK_REFUSED =
+  'This bank cannot take this payment right now. Choose another bank or try again later.';
+
+async function restartSession(
+  deps: Deps,
+  state: CheckoutState,
+  why: 'expired' | 'not_started',
+): Promise<TransactionRow> {
   const t = state.transaction;
   const { refId } = await deps.providers.bank.createSession({
     transactionId: t.id,
@@ -130,11 +179,29 @@ async function restartSession(deps: Deps, state: CheckoutState): Promise<Transac
       {
         kind: 'session_restarted',
         providerStatus: null,
-        reason: `Bank session ${t.refId} expired; payer restarted with a new session`,
+        reason:
+          why === 'expired'
+            ? `Bank session ${t.refId} expired; payer restarted with a new session`
+            : `Bank session ${t.refId} was never opened at the payment network; payer restarted with a new session`,
       },
     );
     return row;
   });
+}
+
+/**
+ * The payer is back from the bank: read the payment at the network first (the callback's own
+ * parameters are never trusted, and a notification may be late or lost). A failed read changes
+ * nothing; the page then shows what is known and the reconciliation worker carries on.
+ */
+export async function syncOnReturn(deps: Deps, state: CheckoutState): Promise<CheckoutState> {
+  try {
+    const { transaction } = await syncWithNetwork(deps, state.transaction);
+    return { ...state, transaction };
+  } catch (err) {
+    deps.log.warn({ err, transactionId: state.transaction.id }, 'payment network read on return failed');
+    return state;
+  }
 }
 
 /** The payer canceled on the hosted checkout. */

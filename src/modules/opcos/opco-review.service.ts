@@ -4,10 +4,11 @@
  * The network is asked outside any transaction; the result is applied with compare-and-set.
  */
 import type { Deps } from '../../deps';
+import { enqueueJob } from '../../platform/jobs/index';
 import type { SubTppApplication, SubTppDecision } from '../../providers/subtpp/port';
 import { addSeconds } from '../../shared/clock';
-import { AppError, badRequest, notFound } from '../../shared/errors';
-import { M } from '../../shared/messages';
+import { AppError, badRequest, conflict, notFound } from '../../shared/errors';
+import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { canApply, type OpcoStatus, type OpcoTransition } from './opcos.machine';
 import { claimDueActivations, findOpcoById, listAllOpcos, type OpcoRow } from './opcos.repo';
@@ -16,10 +17,13 @@ import { toOpcoView } from './opcos.view';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
 
+/** The job that registers an approved opco with a reviewing network (defined in opco-network.service.ts). */
+export const REGISTER_SUB_TPP_JOB = 'opcos.register_sub_tpp';
+
 /** How long a claimed activation stays hidden from other workers before it is retried. */
 export const ACTIVATION_LEASE_SECONDS = 60;
 
-function applicationOf(o: OpcoRow): SubTppApplication {
+export function applicationOf(o: OpcoRow): SubTppApplication {
   return {
     opcoId: o.id,
     clientId: o.clientId,
@@ -29,6 +33,11 @@ function applicationOf(o: OpcoRow): SubTppApplication {
     registrationNumber: o.registrationNumber,
     mcc: o.mcc,
     parentSubTppId: o.parentSubTppId,
+    legalEntityName: o.legalEntityName,
+    primaryUseCase: o.primaryUseCase,
+    settlementIban: o.settlementIban,
+    settlementBic: o.settlementBic,
+    registrationId: o.subTppRegistrationId,
   };
 }
 
@@ -37,7 +46,7 @@ async function askNetwork(deps: D, o: OpcoRow): Promise<SubTppDecision> {
     return await deps.providers.subTpp.decide(applicationOf(o));
   } catch (err) {
     deps.log.warn({ err, opcoId: o.id }, 'Sub-TPP network call failed');
-    throw new AppError(503, 'The payment network is unavailable, please retry later');
+    throw new AppError(503, PM.paymentNetworkUnavailable);
   }
 }
 
@@ -61,19 +70,36 @@ export async function approveOpco(deps: D, opcoId: string, reason: string | null
   if (canApply('staff_approve_review', status)) {
     const now = deps.clock.now();
     const sandbox = deps.config.environment === 'sandbox';
-    const row = await deps.db.transaction((tx) =>
-      applyOpcoTransition(tx, o, 'staff_approve_review', {
+    // A network that reviews applications itself (Token.io): the registration is owed from this
+    // commit on (a job), and the opco network worker follows the review.
+    const reviews = deps.providers.subTpp.register !== undefined;
+    const row = await deps.db.transaction(async (tx) => {
+      const moved = await applyOpcoTransition(tx, o, 'staff_approve_review', {
         now,
         reason,
         changes: {
-          activationDueAt: sandbox ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null,
+          activationDueAt:
+            sandbox && !reviews ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null,
         },
-      }),
-    );
+      });
+      if (reviews)
+        await enqueueJob(
+          tx,
+          deps.clock,
+          { kind: REGISTER_SUB_TPP_JOB },
+          {
+            payload: { opcoId: o.id },
+            dedupeKey: o.id,
+            clientId: o.clientId,
+          },
+        );
+      return moved;
+    });
     return toOpcoView(row);
   }
   if (!canApply('staff_activate', status)) throw refused('approved', status);
   const decision = await askNetwork(deps, o);
+  if (decision.outcome === 'pending') throw conflict(STILL_UNDER_REVIEW);
   if (decision.outcome === 'rejected') {
     throw badRequest(`The payment network refused the Sub-TPP: ${decision.reason}`);
   }
@@ -101,6 +127,9 @@ export async function deactivateOpco(deps: D, opcoId: string, reason: string | n
   );
   return toOpcoView(row);
 }
+
+/** Staff approve of an opco the network still reviews: only the network can activate it. */
+export const STILL_UNDER_REVIEW = 'The payment network is still reviewing this Sub-TPP';
 
 async function activate(
   deps: D,
@@ -137,25 +166,29 @@ export async function activateDueOpcos(deps: D, batchSize = 20): Promise<number>
       deps.log.warn({ err, opcoId: o.id }, 'Sub-TPP network call failed; will retry');
       continue;
     }
-    try {
-      if (decision.outcome === 'approved') {
-        await activate(deps, o, 'network_activate', decision.subTppId, null);
-      } else {
-        await deps.db.transaction((tx) =>
-          applyOpcoTransition(tx, o, 'network_reject', {
-            now: deps.clock.now(),
-            reason: decision.reason,
-            changes: { activationDueAt: null },
-          }),
-        );
-      }
-    } catch (err) {
-      // Staff moved it meanwhile (compare-and-set lost): nothing to do.
-      if (err instanceof AppError && err.statusCode === 409) continue;
-      throw err;
-    }
+    await applyNetworkDecision(deps, o, decision);
   }
   return claimed.length;
+}
+
+/**
+ * The network's decision on an awaiting_approval opco: activated with its Sub-TPP id, or rejected
+ * with the reason; pending changes nothing. Staff moving it meanwhile (compare-and-set lost) wins.
+ */
+export async function applyNetworkDecision(deps: D, o: OpcoRow, decision: SubTppDecision): Promise<void> {
+  try {
+    if (decision.outcome === 'approved') await activate(deps, o, 'network_activate', decision.subTppId, null);
+    else if (decision.outcome === 'rejected')
+      await deps.db.transaction((tx) =>
+        applyOpcoTransition(tx, o, 'network_reject', {
+          now: deps.clock.now(),
+          reason: decision.reason,
+          changes: { activationDueAt: null, networkCheckAt: null },
+        }),
+      );
+  } catch (err) {
+    if (!(err instanceof AppError && err.statusCode === 409)) throw err;
+  }
 }
 
 /** Staff list over every client (e.g. the review queue). */

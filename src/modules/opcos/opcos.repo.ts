@@ -123,26 +123,28 @@ export async function casOpcoStatus(
 }
 
 /**
- * Claims awaiting_approval opcos whose activation is due, skipping rows another node holds, and
- * pushes their due time out by `leaseSeconds` so a crashed claimer's rows come back later.
+ * Claims awaiting_approval opcos whose `due` time has come (the sandbox activation, or the next
+ * read of a network's review), skipping rows another node holds, and pushes that time to
+ * `leaseUntil` so a crashed claimer's rows come back later.
  */
 export async function claimDueActivations(
   db: DbOrTx,
   now: Date,
   limit: number,
   leaseUntil: Date,
+  due: 'activationDueAt' | 'networkCheckAt' = 'activationDueAt',
 ): Promise<OpcoRow[]> {
   const rows = await db
     .select()
     .from(opcos)
-    .where(and(eq(opcos.status, 'awaiting_approval'), lte(opcos.activationDueAt, now)))
-    .orderBy(opcos.activationDueAt)
+    .where(and(eq(opcos.status, 'awaiting_approval'), lte(opcos[due], now)))
+    .orderBy(opcos[due])
     .limit(limit)
     .for('update', { skipLocked: true });
   if (rows.length === 0) return [];
   await db
     .update(opcos)
-    .set({ activationDueAt: leaseUntil })
+    .set({ [due]: leaseUntil })
     .where(
       sql`${opcos.id} in (${sql.join(
         rows.map((r) => sql`${r.id}::uuid`),

@@ -8,7 +8,7 @@ import { BankProviderError } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
-import { M } from '../../shared/messages';
+import { M, PM } from '../../shared/messages';
 import { isKnownCurrency, normalizeAmount } from '../../shared/money';
 import { checkClientUrl } from '../../shared/urls';
 import {
@@ -213,6 +213,8 @@ async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promis
   const { body } = req;
   const { amount, currency } = validatePaylinkInput(body);
   const key = requireIdempotencyKey(req.idempotencyKey);
+  // No payment network configured (SVC_BANK_PROVIDER=none): refuse before anything is written.
+  if (deps.providers.bank.available === false) throw new AppError(503, PM.paymentNetworkUnavailable);
   const now = deps.clock.now();
   const fingerprint = requestFingerprint(body);
   const fast = await claimKeyWithFacts(deps.database, {

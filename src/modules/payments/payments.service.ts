@@ -10,6 +10,7 @@ import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized
 import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { dispatchMandateNotification } from './mandate-listeners';
+import { syncWithNetwork } from './network-sync';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
 import {
@@ -162,25 +163,12 @@ export async function refreshTransactionStatus(
     const resetAt = addSeconds(row?.last ?? now, cooldown);
     throw tooManyRequests(M.refreshTooSoon, secondsUntil(now, resetAt), 1, resetAt);
   }
-  let session: Awaited<ReturnType<typeof deps.providers.bank.getSession>>;
   try {
-    session = await deps.providers.bank.getSession(t.refId);
+    return (await syncWithNetwork(deps, t, actorOf(auth))).transaction;
   } catch (err) {
     deps.log.error({ err, transactionId: t.id }, 'payment network status poll failed');
     throw new AppError(503, PM.paymentNetworkUnavailable);
   }
-  if (!session) return getTransaction(deps, auth.clientId, id);
-  const reported = normalizeProviderStatus(session.providerStatus);
-  if (reported === t.providerStatus) return getTransaction(deps, auth.clientId, id);
-  const result = await deps.db.transaction((tx) =>
-    applyProviderStatus(tx, t.id, session.providerStatus, {
-      occurredAt: session.updatedAt,
-      now,
-      actor: actorOf(auth),
-      transferId: session.transferId,
-    }),
-  );
-  return result.transaction;
 }
 
 /** POST /checkout/intent/{id}/cancel: pending or processing -> canceled; terminal -> 409. */
@@ -283,10 +271,12 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
   const lapsed = await findLapsedProcessing(deps.db, now, batch);
   let moved = 0;
   for (const t of lapsed) {
-    const session = await deps.providers.bank.getSession(t.refId).catch((err) => {
-      deps.log.warn({ err, transactionId: t.id }, 'network status check failed; retrying next sweep');
-      return undefined;
-    });
+    const session = await deps.providers.bank
+      .getSession({ refId: t.refId, transferId: t.transferId })
+      .catch((err) => {
+        deps.log.warn({ err, transactionId: t.id }, 'network status check failed; retrying next sweep');
+        return undefined;
+      });
     if (session === undefined) continue;
     if (session && !session.expired) {
       const target = normalizeProviderStatus(session.providerStatus);

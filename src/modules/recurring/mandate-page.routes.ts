@@ -4,12 +4,14 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { AppError } from '../../shared/errors';
 import { sendHtmlPage } from '../../shared/html-page';
+import { bankChoices } from '../checkout/checkout.service';
 import { errorPage } from '../checkout/views/pages';
 import {
   loadMandatePage,
   MANDATE_PAGE,
   mandateReturnUrl,
   startMandateAuthorization,
+  syncMandate,
 } from './mandate-page.service';
 import { mandateChoosePage, mandateResultPage } from './mandate-page.views';
 
@@ -31,7 +33,7 @@ function sendError(reply: FastifyReply, err: unknown) {
 
 export async function mandatePageRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  const banks = () => deps.providers.bank.listBanks();
+  const banks = () => bankChoices(deps, 'mandate');
   const tokenOf = (request: { params: unknown; validationError?: unknown }) => {
     if (request.validationError) throw new AppError(404, MANDATE_PAGE.notFound);
     return (request.params as { token: string }).token;
@@ -46,7 +48,7 @@ export async function mandatePageRoutes(app: FastifyInstance, opts: { deps: Deps
         if (s.expired) throw new AppError(410, MANDATE_PAGE.expired);
         if (s.d.status !== 'pending_authorization')
           return sendHtmlPage(reply, 200, mandateResultPage(s, mandateReturnUrl(s)));
-        return sendHtmlPage(reply, 200, mandateChoosePage(s, banks()));
+        return sendHtmlPage(reply, 200, mandateChoosePage(s, await banks()));
       } catch (err) {
         return sendError(reply, err);
       }
@@ -68,9 +70,9 @@ export async function mandatePageRoutes(app: FastifyInstance, opts: { deps: Deps
       try {
         const token = tokenOf(request);
         const bankId = (request.body as { bank_id?: string } | undefined)?.bank_id ?? '';
-        if (!banks().some((b) => b.id === bankId)) {
+        if (!(await banks()).some((b) => b.id === bankId)) {
           const s = await loadMandatePage(deps, token);
-          return sendHtmlPage(reply, 422, mandateChoosePage(s, banks(), MANDATE_PAGE.chooseBank));
+          return sendHtmlPage(reply, 422, mandateChoosePage(s, await banks(), MANDATE_PAGE.chooseBank));
         }
         return reply.redirect(await startMandateAuthorization(deps, token, bankId), 303);
       } catch (err) {
@@ -86,6 +88,7 @@ export async function mandatePageRoutes(app: FastifyInstance, opts: { deps: Deps
     async (request, reply) => {
       try {
         const token = tokenOf(request);
+        await syncMandate(deps, (await loadMandatePage(deps, token)).d);
         const s = await loadMandatePage(deps, token);
         const back = mandateReturnUrl(s);
         if (s.d.status !== 'pending_authorization' && back) return reply.redirect(back, 303);

@@ -7,7 +7,12 @@
 import { and, eq } from 'drizzle-orm';
 import { clients, recurringPayments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { BankProviderError, BankRefusedError, type MandateCode } from '../../providers/bank/port';
 import { AppError, badRequest } from '../../shared/errors';
+import { newId } from '../../shared/ids';
+import { PM } from '../../shared/messages';
+import { dispatchMandateNotification } from '../payments/mandate-listeners';
+import { payeeOfProject } from '../payments/payee';
 import { type DefinitionRow, findDefinitionBy } from './recurring.repo';
 
 export const MANDATE_PAGE = {
@@ -45,27 +50,79 @@ export function mandateReturnUrl(s: MandatePageState): string | null {
   return u.toString();
 }
 
+/** The mandate request at the bank, from the definition (the sandbox page of recurring.sandbox.ts uses it too). */
+export async function createBankMandate(
+  deps: Deps,
+  d: DefinitionRow,
+  bankId: string,
+  merchantName: string,
+): Promise<{ mandateRef: string; authorizationUrl: string }> {
+  const network = deps.providers.bank.mandates;
+  if (!network) throw new AppError(503, 'Bank provider is not configured');
+  // A project without an opco has no payee: networks that need one refuse (BankRefusedError).
+  const payee = (await payeeOfProject(deps.db, d.projectId)) ?? {
+    name: merchantName,
+    iban: '',
+    bic: null,
+    subTppId: null,
+  };
+  return network.createMandate({
+    bankId,
+    merchantName,
+    currency: d.currency,
+    maxAmountPerPayment: d.maxAmountPerPayment,
+    periodicLimit: { amount: d.periodicAmount, period: d.period },
+    payee,
+    returnUrl: `${deps.config.publicUrl}/checkout/mandate/${d.authorizationToken}/return`,
+    expiresAt: d.authorizationExpiresAt,
+  });
+}
+
 /** The payer picked a bank: the bank creates the mandate request; returns the bank's page. */
 export async function startMandateAuthorization(deps: Deps, token: string, bankId: string): Promise<string> {
   const s = await loadMandatePage(deps, token);
   if (s.expired) throw new AppError(410, MANDATE_PAGE.expired);
   if (s.d.status !== 'pending_authorization')
     throw badRequest(`Recurring payment is in status '${s.d.status}'`);
-  const network = deps.providers.bank.mandates;
-  const bank = deps.providers.bank.listBanks().find((b) => b.id === bankId);
-  if (!network || !bank) throw new AppError(503, 'Bank provider is not configured');
-  const { mandateRef, authorizationUrl } = await network.createMandate({
-    bankId,
-    merchantName: s.merchantName,
-    currency: s.d.currency,
-    maxAmountPerPayment: s.d.maxAmountPerPayment,
-    periodicLimit: { amount: s.d.periodicAmount, period: s.d.period },
-    returnUrl: `${deps.config.publicUrl}/checkout/mandate/${token}/return`,
-    expiresAt: s.d.authorizationExpiresAt,
-  });
+  const bank = (await deps.providers.bank.listBanks({ purpose: 'mandate' })).find((b) => b.id === bankId);
+  if (!deps.providers.bank.mandates || !bank) throw new AppError(503, 'Bank provider is not configured');
+  let created: { mandateRef: string; authorizationUrl: string };
+  try {
+    created = await createBankMandate(deps, s.d, bankId, s.merchantName);
+  } catch (err) {
+    if (err instanceof BankRefusedError) throw badRequest(err.reason);
+    if (err instanceof BankProviderError) throw new AppError(503, PM.paymentNetworkUnavailable);
+    throw err;
+  }
   await deps.db
     .update(recurringPayments)
-    .set({ mandateRef, bankId, bankName: bank.name, updatedAt: deps.clock.now() })
+    .set({ mandateRef: created.mandateRef, bankId, bankName: bank.name, updatedAt: deps.clock.now() })
     .where(and(eq(recurringPayments.id, s.d.id), eq(recurringPayments.status, 'pending_authorization')));
-  return authorizationUrl;
+  return created.authorizationUrl;
+}
+
+/**
+ * Networks that are read rather than trusted (Token.io): the mandate's status at the bank, applied
+ * like a notification. A failed read changes nothing (the page shows what is known).
+ */
+export async function syncMandate(deps: Deps, d: DefinitionRow): Promise<boolean> {
+  const read = deps.providers.bank.mandates?.readMandate;
+  if (!read || !d.mandateRef) return false;
+  let code: MandateCode | null;
+  try {
+    code = await read.call(deps.providers.bank.mandates, d.mandateRef);
+  } catch (err) {
+    deps.log.warn({ err, definitionId: d.id }, 'mandate status read failed');
+    return false;
+  }
+  if (!code) return false;
+  return dispatchMandateNotification(deps, {
+    eventId: newId(),
+    refId: d.mandateRef,
+    transferId: null,
+    providerStatus: code,
+    occurredAt: deps.clock.now(),
+    reason: null,
+    kind: 'mandate',
+  });
 }

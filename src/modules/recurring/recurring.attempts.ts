@@ -10,8 +10,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../db/client';
 import { recurringAttempts, recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { BankRefusedError } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
+import { recordNetworkAnswer } from '../payments/network-sync';
+import { payeeOfProject } from '../payments/payee';
 import { createPlatformPaymentLink } from '../payments/paylink.service';
 import { type Actor, AUTOMATIC } from '../payments/status.service';
 import { fitsMandateLimits, type Period } from './recurring.limits';
@@ -194,18 +197,23 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
           .where(and(eq(recurringRuns.id, r.id), eq(recurringRuns.status, 'processing')));
       });
     }
-    await network.initiateMandatePayment({
+    const payee = await payeeOfProject(deps.db, d.projectId);
+    const answer = await network.initiateMandatePayment({
       refId: t.refId,
       mandateRef: d.mandateRef,
       amount: r.amount,
+      currency: r.currency,
       attemptNumber: a.attemptNumber,
+      payee: payee ?? { name: '', iban: '', bic: null, subTppId: null },
     });
+    if (answer) await recordNetworkAnswer(deps, t.id, answer);
     await deps.db
       .update(recurringAttempts)
       .set({ launchDueAt: null, launchError: null })
       .where(and(eq(recurringAttempts.id, a.id), sql`${recurringAttempts.outcome} is null`));
   } catch (err) {
-    if (err instanceof AppError && err.statusCode < 500 && err.statusCode !== 409) {
+    const refused = err instanceof BankRefusedError;
+    if (refused || (err instanceof AppError && err.statusCode < 500 && err.statusCode !== 409)) {
       // The payment cannot be made at all (the paylink rules refused it): a non-retryable failure.
       await deps.db.transaction(async (tx) => {
         const def = await findDefinitionById(tx, d.id, true);
@@ -218,7 +226,7 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
         if (def && run && att && att.outcome === null) {
           await tx
             .update(recurringAttempts)
-            .set({ launchError: err.detail })
+            .set({ launchError: refused ? err.reason : (err as AppError).detail })
             .where(eq(recurringAttempts.id, a.id));
           await failAttempt(deps, tx, def, run, att, 'bank_rejected', deps.clock.now());
         }

@@ -9,7 +9,8 @@ import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import type { MandateCode } from '../../providers/bank/port';
 import { AppError, badRequest, notFound } from '../../shared/errors';
-import { M } from '../../shared/messages';
+import { M, PM } from '../../shared/messages';
+import { createBankMandate } from './mandate-page.service';
 import { launchAttempt, mandateChargeable } from './recurring.attempts';
 import {
   assertRecurringTransition,
@@ -43,16 +44,8 @@ export async function simulateRecurring(deps: Deps, auth: ClientAuth, id: string
   let ref = d.mandateRef;
   if (!ref) {
     // The payer has not picked a bank yet: the sandbox picks its first bank.
-    const bank = deps.providers.bank.listBanks()[0]!;
-    ({ mandateRef: ref } = await network.createMandate({
-      bankId: bank.id,
-      merchantName: 'Sandbox merchant',
-      currency: d.currency,
-      maxAmountPerPayment: d.maxAmountPerPayment,
-      periodicLimit: { amount: d.periodicAmount, period: d.period },
-      returnUrl: `${deps.config.publicUrl}/checkout/mandate/${d.authorizationToken}/return`,
-      expiresAt: d.authorizationExpiresAt,
-    }));
+    const bank = (await deps.providers.bank.listBanks({ purpose: 'mandate' }))[0]!;
+    ({ mandateRef: ref } = await createBankMandate(deps, d, bank.id, 'Sandbox merchant'));
     await deps.db
       .update(recurringPayments)
       .set({ mandateRef: ref, bankId: bank.id, bankName: bank.name })
@@ -62,7 +55,7 @@ export async function simulateRecurring(deps: Deps, auth: ClientAuth, id: string
     await network.simulateMandate!(ref, a.code);
   } catch (err) {
     deps.log.error({ err, definitionId: id }, 'sandbox mandate simulation failed');
-    throw new AppError(503, 'Payment network unavailable');
+    throw new AppError(503, PM.paymentNetworkUnavailable);
   }
   return getRecurring(deps, auth.clientId, id);
 }

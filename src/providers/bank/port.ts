@@ -11,6 +11,22 @@ export interface BankChoice {
   description: string;
 }
 
+/** Which banks a page offers: a name search, a country, and what the bank must support. */
+export interface BankFilter {
+  search?: string;
+  country?: string;
+  /** `mandate`: banks that support VRP mandates; default `payment`. */
+  purpose?: 'payment' | 'mandate';
+}
+
+/** Who receives the money: the opco's settlement account and its Sub-TPP id on the network. */
+export interface Payee {
+  name: string;
+  iban: string;
+  bic: string | null;
+  subTppId: string | null;
+}
+
 export interface CreateSessionInput {
   transactionId: string;
   amount: string;
@@ -37,6 +53,22 @@ export interface StartAuthorizationInput {
   bankId: string;
   /** Where the bank sends the payer afterwards (the hosted checkout's return page). */
   returnUrl: string;
+  /** The payment itself, for networks that create it only now (the sandbox recorded it at createSession). */
+  payment: { amount: string; currency: string; payee: Payee };
+}
+
+export interface StartedAuthorization {
+  transferId: string;
+  /** Where the payer authorizes; null while the bank has not answered yet (the checkout shows "waiting"). */
+  authorizationUrl: string | null;
+  /** The network's status at that moment, when the network reports it in the answer (not by notification). */
+  providerStatus?: string;
+}
+
+/** Which session to read: the network's payment id when known, else our reference. */
+export interface SessionRef {
+  refId: string;
+  transferId: string | null;
 }
 
 /** A verified inbound notification of the network. */
@@ -60,6 +92,7 @@ export interface CreateMandateInput {
   maxAmountPerPayment: string;
   /** At most `amount` per `period` (day, week, fortnight, month, half_year, year). */
   periodicLimit: { amount: string; period: string };
+  payee: Payee;
   /** Where the bank sends the payer afterwards. */
   returnUrl: string;
   expiresAt: Date;
@@ -70,7 +103,9 @@ export interface MandatePaymentInput {
   refId: string;
   mandateRef: string;
   amount: string;
+  currency: string;
   attemptNumber: number;
+  payee: Payee;
 }
 
 /** Mandate notification codes (provider_status of a `mandate` notification). */
@@ -87,14 +122,22 @@ export interface MandateNetwork {
   createMandate(input: CreateMandateInput): Promise<{ mandateRef: string; authorizationUrl: string }>;
   /** The merchant revokes the mandate (cancel, completion); idempotent. */
   revokeMandate(mandateRef: string): Promise<void>;
-  /** Idempotent per refId: a second call for the same session does nothing. */
-  initiateMandatePayment(input: MandatePaymentInput): Promise<void>;
+  /**
+   * Idempotent per refId: a second call for the same session does nothing. Networks that answer
+   * with the payment return its id and status (the caller records them); the sandbox reports by notification.
+   */
+  initiateMandatePayment(
+    input: MandatePaymentInput,
+  ): Promise<{ transferId: string; providerStatus: string } | undefined>;
+  /** The mandate's status code now (null while the payer has not decided); for polling networks. */
+  readMandate?(mandateRef: string): Promise<MandateCode | null>;
   /** Sandbox only: make the network report a mandate code (same notification path as the real one). */
   simulateMandate?(mandateRef: string, code: MandateCode): Promise<void>;
   /** Sandbox only: settles the mandate payments whose settlement time has come. */
   settleDueMandatePayments?(): Promise<number>;
 }
 
+/** The network could not be reached or failed: the request may be retried later (503). */
 export class BankProviderError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -102,14 +145,27 @@ export class BankProviderError extends Error {
   }
 }
 
+/** The network refused this request as it is (a 4xx): retrying the same will not help. `reason` is ours, safe to show. */
+export class BankRefusedError extends BankProviderError {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+    this.name = 'BankRefusedError';
+  }
+}
+
 export interface BankProvider {
   readonly name: string;
-  listBanks(): BankChoice[];
+  /** false: no network is configured (`SVC_BANK_PROVIDER=none`); payment creation answers 503 and writes nothing. */
+  readonly available?: boolean;
+  /** Banks the payer may choose (cached by networks that fetch them). */
+  listBanks(filter?: BankFilter): Promise<BankChoice[]>;
+  /** Opens a session; networks that create payments only at bank choice make no call here. */
   createSession(input: CreateSessionInput): Promise<{ refId: string }>;
-  startAuthorization(
-    input: StartAuthorizationInput,
-  ): Promise<{ transferId: string; authorizationUrl: string }>;
-  getSession(refId: string): Promise<BankSession | null>;
+  startAuthorization(input: StartAuthorizationInput): Promise<StartedAuthorization>;
+  getSession(ref: SessionRef): Promise<BankSession | null>;
   /** Best effort: tells the network the payer or merchant abandoned the session. */
   cancelSession(refId: string): Promise<void>;
   /** Verifies the signature of an inbound notification; null when unsigned, stale or badly signed. */

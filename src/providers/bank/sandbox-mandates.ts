@@ -81,7 +81,7 @@ export class SandboxMandates implements MandateNetwork {
   }
 
   async createMandate(input: CreateMandateInput): Promise<{ mandateRef: string; authorizationUrl: string }> {
-    if (!this.bank.listBanks().some((b) => b.id === input.bankId))
+    if (!(await this.bank.listBanks()).some((b) => b.id === input.bankId))
       throw new BankProviderError(`unknown bank ${input.bankId}`);
     const mandateRef = `mdt_${randomToken(16)}`;
     await this.db.insert(sandboxBankMandates).values({
@@ -141,7 +141,8 @@ export class SandboxMandates implements MandateNetwork {
       .where(eq(sandboxBankMandates.mandateRef, mandateRef));
   }
 
-  async initiateMandatePayment(input: MandatePaymentInput): Promise<void> {
+  /** Reports by notification (through the service's route), so it answers nothing. */
+  async initiateMandatePayment(input: MandatePaymentInput): Promise<undefined> {
     const m = await this.find(input.mandateRef);
     if (!m) throw new BankProviderError('unknown mandate');
     const now = this.now();
@@ -163,7 +164,7 @@ export class SandboxMandates implements MandateNetwork {
       .from(sandboxBankSessions)
       .where(eq(sandboxBankSessions.refId, input.refId));
     if (!session) throw new BankProviderError('unknown session');
-    if (inserted.length === 0 && session.providerStatus !== 'initiated') return; // already under way
+    if (inserted.length === 0 && session.providerStatus !== 'initiated') return undefined; // already under way
     if (inserted[0] && inserted[0].outcome === null)
       await this.db
         .update(sandboxBankMandatePayments)
@@ -174,6 +175,7 @@ export class SandboxMandates implements MandateNetwork {
       .set({ providerStatus: 'processing', bankId: m.bankId, updatedAt: now })
       .where(eq(sandboxBankSessions.refId, input.refId));
     await this.bank.notify({ refId: input.refId, transferId: null, providerStatus: 'processing' });
+    return undefined;
   }
 
   async settleDueMandatePayments(limit = 50): Promise<number> {

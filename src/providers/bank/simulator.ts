@@ -14,12 +14,15 @@ import {
   BANK_SIGNATURE_HEADER,
   type BankAttachContext,
   type BankChoice,
+  type BankFilter,
   type BankNotification,
   type BankProvider,
   BankProviderError,
   type BankSession,
   type CreateSessionInput,
+  type SessionRef,
   type StartAuthorizationInput,
+  type StartedAuthorization,
 } from './port';
 import { SandboxMandates } from './sandbox-mandates';
 import { signBankPayload, verifyBankSignature } from './signature';
@@ -86,8 +89,9 @@ export class SandboxBank implements BankProvider {
     return this.ctx.clock;
   }
 
-  listBanks(): BankChoice[] {
-    return SANDBOX_BANKS;
+  async listBanks(filter: BankFilter = {}): Promise<BankChoice[]> {
+    const q = filter.search?.trim().toLowerCase();
+    return q ? SANDBOX_BANKS.filter((b) => b.name.toLowerCase().includes(q)) : SANDBOX_BANKS;
   }
 
   authorizationUrl(transferId: string): string {
@@ -109,9 +113,7 @@ export class SandboxBank implements BankProvider {
     return { refId };
   }
 
-  async startAuthorization(
-    input: StartAuthorizationInput,
-  ): Promise<{ transferId: string; authorizationUrl: string }> {
+  async startAuthorization(input: StartAuthorizationInput): Promise<StartedAuthorization> {
     if (!SANDBOX_BANKS.some((b) => b.id === input.bankId))
       throw new BankProviderError(`unknown bank ${input.bankId}`);
     const session = await this.findByRef(input.refId);
@@ -136,7 +138,7 @@ export class SandboxBank implements BankProvider {
     return { transferId, authorizationUrl: this.authorizationUrl(transferId) };
   }
 
-  async getSession(refId: string): Promise<BankSession | null> {
+  async getSession({ refId }: SessionRef): Promise<BankSession | null> {
     const s = await this.findByRef(refId);
     if (!s) return null;
     return {

@@ -1,12 +1,15 @@
 /**
- * The production placeholder until a real payment network adapter is configured: every call
- * fails, so payment creation answers 500 "Failed to initiate payment" instead of faking success.
+ * `SVC_BANK_PROVIDER=none` (the production default until Token.io is configured): no network.
+ * Payment creation is refused before anything is written (503, see paylink.service.ts); every other
+ * call fails, so nothing fakes success.
  */
 import { type BankProvider, BankProviderError } from './port';
 
 export class UnconfiguredBank implements BankProvider {
   readonly name = 'unconfigured';
-  listBanks() {
+  /** No network: creation answers 503 `Payment network is unavailable, please retry later` and writes nothing. */
+  readonly available = false;
+  async listBanks() {
     return [];
   }
   async createSession(): Promise<never> {

@@ -1,0 +1,181 @@
+/**
+ * Reading a payment at the network and moving it through the status machine: refresh-status, the
+ * checkout's return page, an inbound hint from a network whose notifications cannot be verified,
+ * and the reconciliation worker of polling networks (a non-final payment whose last news is older
+ * than a bound is read again, with backoff, until final). Network calls happen outside database
+ * transactions; the moves are compare-and-set, so several nodes may do this at once.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
+import { mapRow } from '../../db/hot';
+import { transactions } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import type { BankSession } from '../../providers/bank/port';
+import { addSeconds } from '../../shared/clock';
+import {
+  isTerminal,
+  normalizeProviderStatus,
+  PROVIDER_STATUS_MAP,
+  type TransactionStatus,
+} from './payments.machine';
+import { findTransactionById, type TransactionRow } from './payments.repo';
+import {
+  type Actor,
+  AUTOMATIC,
+  applyProviderStatus,
+  type ChangeContext,
+  type ChangeResult,
+} from './status.service';
+
+/** How the reconciliation worker paces itself (configuration of the polling network). */
+export interface ReconcilePolicy {
+  /** A payment is read only once its last news is older than this. */
+  afterSeconds: number;
+  /** First interval between reads; doubles after each read that brings no news. */
+  intervalSeconds: number;
+  /** The longest interval between two reads. */
+  maxIntervalSeconds: number;
+}
+
+/**
+ * The codes to apply for a status read from the network. A payment first seen already completed
+ * (a VRP payment, or one adopted after a lost answer) went through processing at the network, in
+ * the documented order: that step is applied first, so pending -> success is never a jump the
+ * status machine must hold for review.
+ */
+function stepsFor(current: string, code: string): string[] {
+  const target = normalizeProviderStatus(code);
+  const success = target !== 'unknown' && PROVIDER_STATUS_MAP[target] === 'success';
+  return current === 'pending' && success ? ['processing', code] : [code];
+}
+
+async function applyCodes(
+  tx: Tx,
+  transactionId: string,
+  current: string,
+  code: string,
+  ctx: ChangeContext,
+): Promise<ChangeResult> {
+  let result: ChangeResult | null = null;
+  for (const step of stepsFor(current, code))
+    result = await applyProviderStatus(tx, transactionId, step, ctx);
+  return result!;
+}
+
+/** The first reconciliation read of a payment, `afterSeconds` from now (in the caller's transaction). */
+export async function scheduleNetworkCheck(
+  tx: DbOrTx,
+  transactionId: string,
+  afterSeconds: number,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(transactions)
+    .set({ networkCheckAt: addSeconds(now, afterSeconds), networkChecks: 0 })
+    .where(eq(transactions.id, transactionId));
+}
+
+/**
+ * The network answered a creation with the payment's id and status (Token.io; the sandbox reports
+ * by notification instead): both go through the status machine, and the reconciliation reads start.
+ */
+export async function recordNetworkAnswer(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  transactionId: string,
+  answer: { transferId: string; providerStatus: string; occurredAt?: Date },
+  actor: Actor = AUTOMATIC,
+): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const current = await findTransactionById(tx, transactionId);
+    await applyCodes(tx, transactionId, current?.status ?? 'pending', answer.providerStatus, {
+      occurredAt: answer.occurredAt ?? now,
+      now,
+      actor,
+      transferId: answer.transferId,
+    });
+    await scheduleNetworkCheck(tx, transactionId, deps.config.tokenio?.reconcile.afterSeconds ?? 300, now);
+  });
+}
+
+/**
+ * Applies what the network reports for `t` (a session read a moment ago). Returns the transaction
+ * as it is now and whether anything changed; nothing is written when the report is old news.
+ */
+export async function applySession(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  t: TransactionRow,
+  session: BankSession,
+  actor: Actor = AUTOMATIC,
+): Promise<{ transaction: TransactionRow; changed: boolean }> {
+  const reported = normalizeProviderStatus(session.providerStatus);
+  const sameSession = !session.transferId || session.transferId === t.transferId;
+  if (reported === t.providerStatus && sameSession) return { transaction: t, changed: false };
+  const result = await deps.db.transaction((tx) =>
+    applyCodes(tx, t.id, t.status, session.providerStatus, {
+      occurredAt: session.updatedAt,
+      now: deps.clock.now(),
+      actor,
+      transferId: session.transferId,
+    }),
+  );
+  return { transaction: result.transaction, changed: result.decision !== 'noop' };
+}
+
+/** Reads the transaction's session at the network and applies it. Throws the network's error (the caller decides). */
+export async function syncWithNetwork(
+  deps: Deps,
+  t: TransactionRow,
+  actor: Actor = AUTOMATIC,
+): Promise<{ transaction: TransactionRow; changed: boolean }> {
+  if (isTerminal(t.status as TransactionStatus)) return { transaction: t, changed: false };
+  const session = await deps.providers.bank.getSession({ refId: t.refId, transferId: t.transferId });
+  if (!session) return { transaction: t, changed: false };
+  return applySession(deps, t, session, actor);
+}
+
+/** An inbound hint names a network payment id: read that payment and apply it. Unknown ids change nothing. */
+export async function syncByTransferId(deps: Deps, transferId: string): Promise<boolean> {
+  const [t] = await deps.db.select().from(transactions).where(eq(transactions.transferId, transferId));
+  if (!t) return false;
+  return (await syncWithNetwork(deps, t)).changed;
+}
+
+/**
+ * One pass of the reconciliation worker: claims up to `batch` due payments (SKIP LOCKED; a claim
+ * pushes the next read out by the backoff, so a crash only delays it), reads each at the network
+ * and applies it. A payment with recent news is pushed to `afterSeconds` past that news unread.
+ */
+export async function reconcileDuePayments(deps: Deps, policy: ReconcilePolicy, batch = 20): Promise<number> {
+  const now = deps.clock.now();
+  const claimed = await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`
+      update transactions set network_check_at = updated_at + ${policy.afterSeconds} * interval '1 second'
+       where network_check_at <= ${now.toISOString()}::timestamptz
+         and status in ('pending', 'processing')
+         and updated_at > ${addSeconds(now, -policy.afterSeconds).toISOString()}::timestamptz`);
+    const res = await tx.execute(sql`
+      with due as (
+        select id from transactions
+         where network_check_at <= ${now.toISOString()}::timestamptz and status in ('pending', 'processing')
+         order by network_check_at limit ${batch} for update skip locked)
+      update transactions t
+         set network_check_at = ${now.toISOString()}::timestamptz + least(
+               ${policy.intervalSeconds} * power(2, least(t.network_checks, 20)), ${policy.maxIntervalSeconds}
+             ) * interval '1 second',
+             network_checks = t.network_checks + 1
+        from due where t.id = due.id
+      returning t.*`);
+    return rowsOf<Record<string, unknown>>(res).map((r) => mapRow(transactions, r));
+  });
+  for (const t of claimed) {
+    try {
+      const { transaction, changed } = await syncWithNetwork(deps, t);
+      if (changed && !isTerminal(transaction.status as TransactionStatus))
+        await scheduleNetworkCheck(deps.db, t.id, policy.afterSeconds, deps.clock.now());
+    } catch (err) {
+      deps.log.warn({ err, transactionId: t.id }, 'reconciliation read failed; retried after its backoff');
+    }
+  }
+  return claimed.length;
+}

@@ -1,0 +1,74 @@
+/**
+ * Token.io's notifications (PUT /webhook/config points here). Token.io documents no way to
+ * authenticate them, so a notification is only a hint: the route takes the payment or consent id
+ * from it, reads that object from Token.io, and moves our status from what Token.io answers
+ * (docs/vendors/tokenio.md, point 1). The random last path segment keeps strangers from making us
+ * spend API calls. Duplicates, late and out-of-order deliveries change nothing: every hint is a
+ * fresh read; a lost one is caught by the reconciliation worker.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { transactions } from '../../db/schema/index';
+import type { Deps } from '../../deps';
+import { parseHint, TokenioBank, type TokenioHint } from '../../providers/bank/tokenio/bank';
+import { keepRawJsonBody } from '../../providers/inbound-notifications';
+import { safeEqual } from '../../shared/crypto';
+import { notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
+import { syncMandate } from '../recurring/mandate-page.service';
+import { findDefinitionBy } from '../recurring/recurring.repo';
+import { syncByTransferId, syncWithNetwork } from './network-sync';
+import { ErrorSchema, NotificationAckSchema } from './payments.schemas';
+
+export const TOKENIO_WEBHOOK_PATH = '/api/v1/providers/tokenio/webhook';
+
+/** The URL to register with Token.io (PUT /webhook/config). */
+export function tokenioWebhookUrl(deps: Pick<Deps, 'config'>): string {
+  return `${deps.config.publicUrl}${TOKENIO_WEBHOOK_PATH}/${deps.config.tokenio?.webhookPathSecret ?? ''}`;
+}
+
+async function applyHint(deps: Deps, hint: TokenioHint): Promise<boolean> {
+  if (hint.consentId) {
+    const d = await findDefinitionBy(deps.db, { mandateRef: hint.consentId });
+    return d ? syncMandate(deps, d) : false;
+  }
+  if (hint.paymentId && (await syncByTransferId(deps, hint.paymentId))) return true;
+  if (!hint.refId) return false;
+  // A payment whose id we never recorded (our answer was lost): found by our ref_id, then read by it.
+  const [t] = await deps.db.select().from(transactions).where(eq(transactions.refId, hint.refId));
+  if (!t || t.transferId) return false;
+  return (await syncWithNetwork(deps, t)).changed;
+}
+
+export async function tokenioWebhookRoutes(app: FastifyInstance, opts: { deps: Deps }) {
+  const { deps } = opts;
+  if (!(deps.providers.bank instanceof TokenioBank) || !deps.config.tokenio) return;
+  const secret = deps.config.tokenio.webhookPathSecret;
+  keepRawJsonBody(app);
+  app.post(
+    '/providers/tokenio/webhook/:secret',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['providers'],
+        summary: 'Token.io notification (a hint: the payment is read from Token.io before anything changes)',
+        params: Type.Object({ secret: Type.String({ maxLength: 200 }) }),
+        body: Type.Object({}, { additionalProperties: true }),
+        response: { 200: NotificationAckSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => {
+      if (!safeEqual((request.params as { secret: string }).secret, secret)) throw notFound(M.notFound);
+      const hint = parseHint(request.rawBody ?? '');
+      if (!hint) return { received: true, applied: false };
+      try {
+        return { received: true, applied: await applyHint(deps, hint) };
+      } catch (err) {
+        // Token.io could not be read now: the reconciliation worker reads the payment later.
+        request.log.warn({ err }, 'Token.io hint could not be checked; left to reconciliation');
+        return { received: true, applied: false };
+      }
+    },
+  );
+}

@@ -1,0 +1,209 @@
+/**
+ * The Token.io payment network behind the BankProvider port. A payment link makes no network call
+ * (the ref_id is ours, generated here); choosing a bank creates the Token.io payment
+ * (POST /v2/payments, on behalf of the opco's Sub-TPP, our return page as callback) and sends the
+ * payer to the bank. Statuses are read with GET /v2/payments: the return page, inbound hints and the
+ * reconciliation worker all read rather than trust a notification (docs/vendors/tokenio.md).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  type BankAttachContext,
+  type BankChoice,
+  type BankFilter,
+  type BankProvider,
+  BankProviderError,
+  BankRefusedError,
+  type BankSession,
+  type CreateSessionInput,
+  type SessionRef,
+  type StartAuthorizationInput,
+  type StartedAuthorization,
+} from '../port';
+import type { TokenioBankV2, TokenioClient, TokenioPayment } from './client';
+import type { TokenioConfig } from './config';
+import { creditorFor } from './creditor';
+import { TokenioMandates } from './mandates';
+import { newRefId } from './ref-id';
+import { awaitsPayer, providerStatusOf } from './status-map';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** What an inbound Token.io notification names (its status is never used: it is only a hint). */
+export interface TokenioHint {
+  paymentId: string | null;
+  /** Our ref_id as the payment carries it (`initiation.refId`), for a payment whose id we never recorded. */
+  refId: string | null;
+  consentId: string | null;
+}
+
+export function parseHint(rawBody: string): TokenioHint | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    return null;
+  }
+  if (typeof body !== 'object' || body === null) return null;
+  const b = body as {
+    payment?: { id?: unknown; initiation?: { refId?: unknown } };
+    vrpConsent?: { id?: unknown };
+  };
+  const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : null);
+  const paymentId = str(b.payment?.id);
+  const consentId = str(b.vrpConsent?.id);
+  return paymentId || consentId ? { paymentId, refId: str(b.payment?.initiation?.refId), consentId } : null;
+}
+
+export interface TokenioBankOptions {
+  config: TokenioConfig;
+  publicUrl: string;
+  client: TokenioClient;
+  log: FastifyBaseLogger;
+}
+
+export class TokenioBank implements BankProvider {
+  readonly name = 'tokenio';
+  readonly mandates: TokenioMandates;
+  private banks: { at: number; list: TokenioBankV2[] } | null = null;
+  private banksLoading: Promise<TokenioBankV2[]> | null = null;
+
+  constructor(readonly opts: TokenioBankOptions) {
+    this.mandates = new TokenioMandates(opts.client, opts.publicUrl, opts.config.redirectWaitMs);
+  }
+
+  get client(): TokenioClient {
+    return this.opts.client;
+  }
+
+  attach(_ctx: BankAttachContext): void {}
+
+  /** Token.io's banks, fetched at most once per SVC_TOKENIO_BANKS_CACHE_SECONDS (Token.io asks for a daily, cached fetch). */
+  private async allBanks(): Promise<TokenioBankV2[]> {
+    const fresh = this.banks && Date.now() - this.banks.at < this.opts.config.banksCacheSeconds * 1000;
+    if (this.banks && fresh) return this.banks.list;
+    this.banksLoading ??= this.opts.client
+      .listBanks({
+        countries: this.opts.config.bankCountries.length ? this.opts.config.bankCountries : undefined,
+      })
+      .then((list) => {
+        this.banks = { at: Date.now(), list };
+        return list;
+      })
+      .finally(() => {
+        this.banksLoading = null;
+      });
+    try {
+      return await this.banksLoading;
+    } catch (err) {
+      // A stale list beats no checkout: the bank refuses at initiation if it is gone.
+      if (this.banks) {
+        this.opts.log.warn({ err }, 'Token.io bank list refresh failed; serving the cached list');
+        return this.banks.list;
+      }
+      throw err;
+    }
+  }
+
+  async listBanks(filter: BankFilter = {}): Promise<BankChoice[]> {
+    const q = filter.search?.trim().toLowerCase();
+    return (await this.allBanks())
+      .filter(
+        (b) =>
+          (filter.purpose === 'mandate'
+            ? b.supportsVariableRecurringPayment
+            : b.supportsSinglePayment !== false) &&
+          (!filter.country || (b.countries ?? []).includes(filter.country)) &&
+          (!q || b.name.toLowerCase().includes(q) || (b.bic ?? '').toLowerCase().includes(q)),
+      )
+      .map((b) => ({ id: b.id, name: b.name, description: (b.countries ?? []).join(', ') }));
+  }
+
+  /** Local only: the Token.io payment is created when the payer picks a bank. */
+  async createSession(_input: CreateSessionInput): Promise<{ refId: string }> {
+    return { refId: newRefId() };
+  }
+
+  async startAuthorization(input: StartAuthorizationInput): Promise<StartedAuthorization> {
+    const { payment } = input;
+    if (!payment.payee.subTppId)
+      throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
+    const { localInstrument, creditor } = creditorFor(payment.payee, payment.currency);
+    const initiation = {
+      bankId: input.bankId,
+      refId: input.refId,
+      remittanceInformationPrimary: input.refId,
+      onBehalfOfId: payment.payee.subTppId,
+      amount: { value: payment.amount, currency: payment.currency },
+      localInstrument,
+      creditor,
+      callbackUrl: input.returnUrl,
+      callbackState: input.refId,
+      flowType: 'EMBEDDED_HOSTED_PAGES',
+    };
+    let p: TokenioPayment;
+    try {
+      p = await this.opts.client.initiatePayment(initiation);
+    } catch (err) {
+      if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
+      // Outcome unknown (timeout, 5xx, dropped connection): it exists only if Token.io can find it.
+      const found = await this.opts.client.findPaymentByRefId(input.refId, false).catch(() => null);
+      if (!found) throw err;
+      p = found;
+    }
+    p = await this.awaitRedirect(p);
+    return {
+      transferId: p.id,
+      authorizationUrl: awaitsPayer(p.status) ? (p.authentication?.redirectUrl ?? null) : null,
+      providerStatus: providerStatusOf(p.status),
+    };
+  }
+
+  /** INITIATION_PENDING has no redirect URL yet: read again a few times within SVC_TOKENIO_REDIRECT_WAIT_MS. */
+  private async awaitRedirect(p: TokenioPayment): Promise<TokenioPayment> {
+    const deadline = Date.now() + this.opts.config.redirectWaitMs;
+    let current = p;
+    for (
+      let wait = 100;
+      current.status === 'INITIATION_PENDING' && Date.now() + wait <= deadline;
+      wait *= 2
+    ) {
+      await sleep(wait);
+      current = (await this.opts.client.getPayment(p.id).catch(() => null)) ?? current;
+    }
+    return current;
+  }
+
+  async getSession(ref: SessionRef): Promise<BankSession | null> {
+    const c = this.opts.client;
+    const p = ref.transferId
+      ? await c.getPayment(ref.transferId)
+      : ((await c.findPaymentByRefId(ref.refId, false)) ?? (await c.findPaymentByRefId(ref.refId, true)));
+    if (!p) return null;
+    return {
+      refId: ref.refId,
+      transferId: p.id,
+      providerStatus: providerStatusOf(p.status),
+      // Token.io ends abandoned payments itself (FAILED, EXPIRED): a live one is never given up on our side.
+      expired: false,
+      authorizationUrl: awaitsPayer(p.status) ? (p.authentication?.redirectUrl ?? null) : null,
+      updatedAt: new Date(p.updatedDateTime),
+    };
+  }
+
+  /** Payments v2 has no cancel operation: the payment ends at Token.io when the payer leaves the bank. */
+  async cancelSession(_refId: string): Promise<void> {}
+
+  /** Token.io's notifications are unsigned: they arrive on their own route as hints (webhook.routes.ts). */
+  verifyNotification(): null {
+    return null;
+  }
+
+  /** PUT /webhook/config with our URL (SVC_TOKENIO_REGISTER_WEBHOOK). */
+  async registerWebhook(url: string): Promise<void> {
+    await this.opts.client.setWebhook(url, [
+      'PAYMENT_STATUS_CHANGED',
+      'VRP_STATUS_CHANGED',
+      'VRP_CONSENT_STATUS_CHANGED',
+    ]);
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * Token.io's API as the adapter uses it, over the platform's resilient client (deadline, retries
+ * of reads only, Retry-After, breaker, metrics). Shapes are those of docs/vendors/tokenio.md.
+ * Errors come out as the port's: BankRefusedError for a 4xx (our own words; Token.io's are only
+ * logged), BankProviderError for anything that may pass (timeouts, 5xx, 429, an open breaker).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { type Upstream, UpstreamError, type UpstreamRequest } from '../../../platform/upstream';
+import { BankProviderError, BankRefusedError } from '../port';
+
+/** What payments (`Payment`) and VRP consents (`VrpConsent`) have in common. */
+interface TokenioResource {
+  id: string;
+  status: string;
+  statusReasonInformation?: string;
+  authentication?: { redirectUrl?: string };
+  createdDateTime: string;
+  updatedDateTime: string;
+}
+
+export interface TokenioPayment extends TokenioResource {
+  initiation: { refId: string; vrpConsentId?: string; [k: string]: unknown };
+}
+
+export interface TokenioConsent extends TokenioResource {
+  initiation: { refId: string; [k: string]: unknown };
+}
+
+export interface TokenioSubTpp {
+  id: string;
+  name: string;
+  domain: string;
+  status: string;
+  statusReasonInformation?: string;
+  merchant?: { companyRegistrationNumber?: string };
+}
+
+export interface TokenioBankV2 {
+  id: string;
+  name: string;
+  bic?: string;
+  countries?: string[];
+  supportedLocalInstruments?: string[];
+  supportsSinglePayment?: boolean;
+  supportsVariableRecurringPayment?: boolean;
+}
+
+type Query = Record<string, string | number | boolean | string[] | undefined>;
+
+function qs(q: Query): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) p.append(k, String(one));
+  }
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+export class TokenioClient {
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly sign: NonNullable<UpstreamRequest['sign']>,
+    private readonly log: FastifyBaseLogger,
+    /** Seconds Token.io may take before it answers with the state so far (`request-timeout`). */
+    private readonly requestTimeoutSeconds: number,
+  ) {}
+
+  /** One call; `refused` is what a 4xx becomes (our words). 404 answers null when `notFoundIsNull`. */
+  private async call<T>(
+    req: Omit<UpstreamRequest, 'sign'>,
+    refused: string,
+    opts: { notFoundIsNull?: boolean } = {},
+  ): Promise<T | null> {
+    let res: Awaited<ReturnType<Upstream['request']>>;
+    try {
+      res = await this.upstream.request({ ...req, sign: this.sign });
+    } catch (err) {
+      if (err instanceof UpstreamError)
+        throw new BankProviderError(`Token.io ${req.operation}: ${err.kind}`, { cause: err });
+      throw err;
+    }
+    if (res.status < 300) {
+      try {
+        return res.json<T>();
+      } catch (err) {
+        throw new BankProviderError(`Token.io ${req.operation}: unreadable answer`, { cause: err });
+      }
+    }
+    if (res.status === 404 && opts.notFoundIsNull) return null;
+    const code = (() => {
+      try {
+        return res.json<{ error?: { errorCode?: string } }>().error?.errorCode ?? null;
+      } catch {
+        return null;
+      }
+    })();
+    if (res.status === 401 || res.status === 403) {
+      this.log.error({ operation: req.operation, status: res.status }, 'Token.io refused our credentials');
+      throw new BankProviderError(`Token.io ${req.operation}: HTTP ${res.status}`);
+    }
+    this.log.warn(
+      { operation: req.operation, status: res.status, errorCode: code },
+      'Token.io refused the request',
+    );
+    throw new BankRefusedError(refused, { cause: { status: res.status, errorCode: code } });
+  }
+
+  /** GET of one object by id, answered as `{ [key]: object }`; null when Token.io does not know it. */
+  private async getOne<T>(operation: string, path: string, key: string): Promise<T | null> {
+    const r = await this.call<Record<string, T>>(
+      { operation, method: 'GET', path, retrySafe: true },
+      `Unknown object at ${operation}`,
+      { notFoundIsNull: true },
+    );
+    return r?.[key] ?? null;
+  }
+
+  private json(body: unknown): { body: string; headers: Record<string, string> } {
+    return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+  }
+
+  /** A creation: POSTed once (a repeat could create twice), answered as `{ [key]: value }`. */
+  private async createOne<T>(
+    operation: string,
+    path: string,
+    payload: unknown,
+    refused: string,
+    key: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<T> {
+    const { body, headers } = this.json(payload);
+    const r = await this.call<Record<string, T>>(
+      { operation, method: 'POST', path, body, headers: { ...headers, ...extraHeaders }, retrySafe: false },
+      refused,
+    );
+    if (r?.[key] === undefined) throw new BankProviderError(`Token.io ${operation}: answer without ${key}`);
+    return r[key];
+  }
+
+  /** POST /v2/payments: sent once (a repeat could pay twice); an unknown outcome is resolved by refId. */
+  initiatePayment(initiation: Record<string, unknown>): Promise<TokenioPayment> {
+    return this.createOne(
+      'payments.initiate',
+      '/v2/payments',
+      { initiation, pispConsentAccepted: true },
+      'The bank cannot take this payment',
+      'payment',
+      { 'request-timeout': String(this.requestTimeoutSeconds) },
+    );
+  }
+
+  async getPayment(id: string): Promise<TokenioPayment | null> {
+    const r = await this.call<{ payment: TokenioPayment }>(
+      {
+        operation: 'payments.get',
+        method: 'GET',
+        path: `/v2/payments/${encodeURIComponent(id)}`,
+        retrySafe: true,
+      },
+      'Unknown payment',
+      { notFoundIsNull: true },
+    );
+    return r?.payment ?? null;
+  }
+
+  /** The payment with this refId (VRP payments are a separate list at Token.io). */
+  async findPaymentByRefId(refId: string, vrp: boolean): Promise<TokenioPayment | null> {
+    const r = await this.call<{ payments: TokenioPayment[] }>(
+      {
+        operation: 'payments.list',
+        method: 'GET',
+        path: `/v2/payments${qs({ limit: 10, refIds: [refId], type: vrp ? 'VARIABLE_RECURRING_PAYMENT' : undefined })}`,
+        retrySafe: true,
+      },
+      'Payments could not be listed',
+    );
+    const found = (r?.payments ?? []).filter((p) => p.initiation?.refId === refId);
+    // Never more than one by our own rules; the newest wins if Token.io ever holds two.
+    return found.sort((a, b) => b.createdDateTime.localeCompare(a.createdDateTime))[0] ?? null;
+  }
+
+  async listBanks(query: Query): Promise<TokenioBankV2[]> {
+    const perPage = 200;
+    const all: TokenioBankV2[] = [];
+    for (let page = 1; page <= 50; page++) {
+      const r = await this.call<{ banks?: TokenioBankV2[] }>(
+        {
+          operation: 'banks.list',
+          method: 'GET',
+          path: `/v2/banks${qs({ ...query, page, perPage })}`,
+          retrySafe: true,
+        },
+        'Banks could not be listed',
+      );
+      const banks = r?.banks ?? [];
+      all.push(...banks);
+      if (banks.length < perPage) break;
+    }
+    return all;
+  }
+
+  async setWebhook(url: string, types: string[]): Promise<void> {
+    const { body, headers } = this.json({ config: { type: types, url } });
+    await this.call(
+      { operation: 'webhook.set', method: 'PUT', path: '/webhook/config', body, headers, retrySafe: true },
+      'The webhook configuration was refused',
+    );
+  }
+
+  /** POST /member/sub-tpps: sent once; the caller looks for an earlier registration first. */
+  createSubTpp(payload: Record<string, unknown>): Promise<string> {
+    return this.createOne(
+      'subtpps.create',
+      '/member/sub-tpps',
+      payload,
+      'The payment network refused the Sub-TPP application',
+      'subTppId',
+    );
+  }
+
+  getSubTpp(id: string): Promise<TokenioSubTpp | null> {
+    return this.getOne('subtpps.get', `/member/sub-tpps/${encodeURIComponent(id)}`, 'subTpp');
+  }
+
+  async findSubTppsByName(name: string): Promise<TokenioSubTpp[]> {
+    const r = await this.call<{ subTpps?: TokenioSubTpp[] }>(
+      {
+        operation: 'subtpps.list',
+        method: 'GET',
+        path: `/member/sub-tpps${qs({ 'page.limit': 199, 'filter.byCompanyNames': [name] })}`,
+        retrySafe: true,
+      },
+      'Sub-TPPs could not be listed',
+    );
+    return r?.subTpps ?? [];
+  }
+
+  /** POST /vrp-consents: sent once; an unknown outcome is resolved by refId. */
+  createConsent(initiation: Record<string, unknown>): Promise<TokenioConsent> {
+    return this.createOne(
+      'vrp.consents.create',
+      '/vrp-consents',
+      { initiation, pispConsentAccepted: true },
+      'The bank cannot set up this mandate',
+      'vrpConsent',
+    );
+  }
+
+  getConsent(id: string): Promise<TokenioConsent | null> {
+    return this.getOne('vrp.consents.get', `/vrp-consents/${encodeURIComponent(id)}`, 'vrpConsent');
+  }
+
+  async findConsentByRefId(refId: string): Promise<TokenioConsent | null> {
+    let offset: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const r = await this.call<{
+        vrpConsents?: TokenioConsent[];
+        pageInfo?: { nextOffset?: string; haveMore?: boolean };
+      }>(
+        {
+          operation: 'vrp.consents.list',
+          method: 'GET',
+          path: `/vrp-consents${qs({ limit: 200, offset })}`,
+          retrySafe: true,
+        },
+        'VRP consents could not be listed',
+      );
+      const hit = (r?.vrpConsents ?? []).find((c) => c.initiation?.refId === refId);
+      if (hit) return hit;
+      if (!r?.pageInfo?.haveMore) return null;
+      offset = r.pageInfo.nextOffset;
+    }
+    return null;
+  }
+
+  /** DELETE /vrp-consents/{id}: repeating a revocation changes nothing, so it is retried. */
+  async revokeConsent(id: string): Promise<void> {
+    await this.call(
+      {
+        operation: 'vrp.consents.revoke',
+        method: 'DELETE',
+        path: `/vrp-consents/${encodeURIComponent(id)}`,
+        retrySafe: true,
+      },
+      'The VRP consent could not be revoked',
+      { notFoundIsNull: true },
+    );
+  }
+}

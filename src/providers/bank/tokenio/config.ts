@@ -1,0 +1,141 @@
+/**
+ * The Token.io settings (`SVC_TOKENIO_*`), read and checked with the rest of the configuration so
+ * a bad deployment stops at start with every problem listed. See docs/going-live-tokenio.md.
+ */
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import fs from 'node:fs';
+
+/** What this module needs of src/config.ts's reader (structural: the adapter does not import the config module). */
+export interface Reader {
+  readonly problems: string[];
+  optional(name: string): string | null;
+  url(name: string, fallback: string | null, protocols: string[]): string | null;
+  int(name: string, fallback: number, min: number, max: number): number;
+  bool(name: string, fallback: boolean): boolean;
+}
+
+export type TokenioAuth =
+  | { kind: 'api_key'; apiKey: string }
+  | { kind: 'jwt'; keyId: string; privateKey: KeyObject; alg: 'EdDSA' | 'ES256' };
+
+export interface TokenioConfig {
+  apiUrl: string;
+  memberId: string;
+  auth: TokenioAuth;
+  /** The random last segment of our webhook URL (Token.io notifications are not signed). */
+  webhookPathSecret: string;
+  /** PUT /webhook/config with our URL at start (replaces the member's webhook configuration). */
+  registerWebhook: boolean;
+  timeoutMs: number;
+  maxAttempts: number;
+  maxRetryAfterMs: number;
+  breakerFailures: number;
+  breakerCooldownMs: number;
+  /** How long bank choice waits for Token.io's redirect URL when the first answer has none. */
+  redirectWaitMs: number;
+  banksCacheSeconds: number;
+  /** Banks offered on the checkout: only these countries (empty: all). */
+  bankCountries: string[];
+  reconcile: { afterSeconds: number; intervalSeconds: number; maxIntervalSeconds: number; pollMs: number };
+  subTppPollSeconds: number;
+}
+
+/** Token.io's production API: JWT only (docs "Authentication keys and API signing"). */
+const PRODUCTION_HOST = 'api.token.io';
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function readPrivateKey(r: Reader, raw: string): { key: KeyObject; alg: 'EdDSA' | 'ES256' } | null {
+  let pem = raw.replace(/\\n/g, '\n');
+  if (!pem.includes('BEGIN')) {
+    try {
+      pem = fs.readFileSync(pem, 'utf8');
+    } catch {
+      r.problems.push('SVC_TOKENIO_PRIVATE_KEY must be a PEM private key or the path of a PEM file');
+      return null;
+    }
+  }
+  try {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType === 'ed25519') return { key, alg: 'EdDSA' };
+    if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1')
+      return { key, alg: 'ES256' };
+    r.problems.push('SVC_TOKENIO_PRIVATE_KEY must be an Ed25519 or P-256 (ES256) key');
+  } catch {
+    r.problems.push('SVC_TOKENIO_PRIVATE_KEY is not a readable PEM private key');
+  }
+  return null;
+}
+
+export function readTokenioConfig(r: Reader): TokenioConfig | null {
+  const required = (name: string): string => {
+    const v = r.optional(name);
+    if (!v) r.problems.push(`${name} is required when SVC_BANK_PROVIDER=tokenio`);
+    return v ?? '';
+  };
+  const apiUrl = r.url('SVC_TOKENIO_API_URL', null, ['https:', 'http:']);
+  if (!apiUrl) required('SVC_TOKENIO_API_URL');
+  else if (new URL(apiUrl).protocol === 'http:' && !LOOPBACK.has(new URL(apiUrl).hostname))
+    r.problems.push('SVC_TOKENIO_API_URL must be https (http only for a local stand-in on loopback)');
+  const memberId = required('SVC_TOKENIO_MEMBER_ID');
+  const apiKey = r.optional('SVC_TOKENIO_API_KEY');
+  const keyId = r.optional('SVC_TOKENIO_KEY_ID');
+  const privateKey = r.optional('SVC_TOKENIO_PRIVATE_KEY');
+  let auth: TokenioAuth | null = null;
+  if (apiKey && (keyId || privateKey))
+    r.problems.push(
+      'Set either SVC_TOKENIO_API_KEY or SVC_TOKENIO_KEY_ID with SVC_TOKENIO_PRIVATE_KEY, not both',
+    );
+  else if (apiKey) {
+    if (apiUrl && new URL(apiUrl).hostname === PRODUCTION_HOST)
+      r.problems.push(
+        'Token.io production (api.token.io) requires JWT authentication: set SVC_TOKENIO_KEY_ID and SVC_TOKENIO_PRIVATE_KEY instead of SVC_TOKENIO_API_KEY',
+      );
+    auth = { kind: 'api_key', apiKey };
+  } else if (keyId || privateKey) {
+    if (!keyId || !privateKey)
+      r.problems.push('SVC_TOKENIO_KEY_ID and SVC_TOKENIO_PRIVATE_KEY must be set together');
+    const k = keyId && privateKey ? readPrivateKey(r, privateKey) : null;
+    if (keyId && k) auth = { kind: 'jwt', keyId, privateKey: k.key, alg: k.alg };
+  } else
+    r.problems.push(
+      'Token.io credentials are required: SVC_TOKENIO_API_KEY (sandbox) or SVC_TOKENIO_KEY_ID with SVC_TOKENIO_PRIVATE_KEY',
+    );
+  const webhookPathSecret = required('SVC_TOKENIO_WEBHOOK_SECRET');
+  if (webhookPathSecret && !/^[A-Za-z0-9_-]{16,128}$/.test(webhookPathSecret))
+    r.problems.push(
+      'SVC_TOKENIO_WEBHOOK_SECRET must be 16-128 letters, digits, - or _ (it is a URL path segment)',
+    );
+  const countries = (r.optional('SVC_TOKENIO_BANK_COUNTRIES') ?? '')
+    .split(',')
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
+  if (countries.some((c) => !/^[A-Z]{2}$/.test(c)))
+    r.problems.push('SVC_TOKENIO_BANK_COUNTRIES must be comma-separated ISO 3166 alpha-2 codes, e.g. GB,IE');
+  const config: TokenioConfig = {
+    apiUrl: apiUrl ?? '',
+    memberId,
+    auth: auth ?? { kind: 'api_key', apiKey: '' },
+    webhookPathSecret,
+    registerWebhook: r.bool('SVC_TOKENIO_REGISTER_WEBHOOK', false),
+    timeoutMs: r.int('SVC_TOKENIO_TIMEOUT_MS', 10_000, 2_000, 60_000),
+    maxAttempts: r.int('SVC_TOKENIO_MAX_ATTEMPTS', 3, 1, 10),
+    maxRetryAfterMs: r.int('SVC_TOKENIO_MAX_RETRY_AFTER_SECONDS', 5, 0, 120) * 1000,
+    breakerFailures: r.int('SVC_TOKENIO_BREAKER_FAILURES', 5, 1, 1000),
+    breakerCooldownMs: r.int('SVC_TOKENIO_BREAKER_COOLDOWN_SECONDS', 30, 1, 3600) * 1000,
+    redirectWaitMs: r.int('SVC_TOKENIO_REDIRECT_WAIT_MS', 5_000, 0, 60_000),
+    banksCacheSeconds: r.int('SVC_TOKENIO_BANKS_CACHE_SECONDS', 3600, 0, 7 * 86400),
+    bankCountries: countries,
+    reconcile: {
+      afterSeconds: r.int('SVC_TOKENIO_RECONCILE_AFTER_SECONDS', 120, 1, 86400),
+      intervalSeconds: r.int('SVC_TOKENIO_RECONCILE_INTERVAL_SECONDS', 60, 1, 86400),
+      maxIntervalSeconds: r.int('SVC_TOKENIO_RECONCILE_MAX_INTERVAL_SECONDS', 7200, 1, 7 * 86400),
+      pollMs: r.int('SVC_TOKENIO_RECONCILE_POLL_MS', 5_000, 50, 3_600_000),
+    },
+    subTppPollSeconds: r.int('SVC_TOKENIO_SUBTPP_POLL_SECONDS', 300, 1, 86400),
+  };
+  if (config.reconcile.maxIntervalSeconds < config.reconcile.intervalSeconds)
+    r.problems.push(
+      'SVC_TOKENIO_RECONCILE_MAX_INTERVAL_SECONDS must be at least SVC_TOKENIO_RECONCILE_INTERVAL_SECONDS',
+    );
+  return config;
+}

@@ -1,0 +1,72 @@
+/**
+ * How a payee becomes Token.io's creditor (docs/vendors/tokenio.md, point 7): GBP by Faster
+ * Payments with the sort code and account number of a GB IBAN, EUR by SEPA Instant, other
+ * currencies by EU domestic non-euro instant payments; VRP consents are Faster Payments only.
+ */
+import { electronicFormatIBAN } from 'ibantools';
+import { BankRefusedError, type Payee } from '../port';
+
+/** A GB IBAN is GBkk BBBB SSSSSS AAAAAAAA: bank code, sort code, account number. */
+function ukAccount(iban: string): { sortCode: string; accountNumber: string } | null {
+  const m = /^GB\d{2}[A-Z]{4}(\d{6})(\d{8})$/.exec(electronicFormatIBAN(iban) ?? iban);
+  return m ? { sortCode: m[1]!, accountNumber: m[2]! } : null;
+}
+
+function creditorName(payee: Payee): string {
+  return payee.name.slice(0, 140);
+}
+
+export function creditorFor(
+  payee: Payee,
+  currency: string,
+): { localInstrument: string; creditor: Record<string, unknown> } {
+  const iban = electronicFormatIBAN(payee.iban) ?? payee.iban;
+  if (currency === 'GBP') {
+    const uk = ukAccount(iban);
+    if (!uk) throw new BankRefusedError('GBP payments need the opco to settle to a UK account (a GB IBAN)');
+    return { localInstrument: 'FASTER_PAYMENTS', creditor: { name: creditorName(payee), ...uk } };
+  }
+  const account = { name: creditorName(payee), iban, ...(payee.bic ? { bic: payee.bic } : {}) };
+  if (currency === 'EUR') return { localInstrument: 'SEPA_INSTANT', creditor: account };
+  return { localInstrument: 'EU_DOMESTIC_NON_EURO_INSTANT', creditor: account };
+}
+
+export function vrpCreditorFor(payee: Payee, currency: string): Record<string, unknown> {
+  const uk = currency === 'GBP' ? ukAccount(payee.iban) : null;
+  if (!uk)
+    throw new BankRefusedError('Recurring payments by bank need GBP and an opco settling to a UK account');
+  return { name: creditorName(payee), ...uk };
+}
+
+/**
+ * Our mandate periods as Token.io periodic limits that never refuse a payment our own limits allow
+ * (the service still enforces its own): a fortnight's limit holds for each week inside it, and two
+ * half-years make a year.
+ */
+export function periodicLimitFor(
+  period: string,
+  amount: string,
+): { maximumAmount: string; periodType: string } {
+  switch (period) {
+    case 'day':
+      return { maximumAmount: amount, periodType: 'DAY' };
+    case 'week':
+    case 'fortnight':
+      return { maximumAmount: amount, periodType: 'WEEK' };
+    case 'month':
+      return { maximumAmount: amount, periodType: 'MONTH' };
+    case 'half_year':
+      return { maximumAmount: doubled(amount), periodType: 'YEAR' };
+    default:
+      return { maximumAmount: amount, periodType: 'YEAR' };
+  }
+}
+
+/** 2 × a decimal string, without floats. */
+function doubled(amount: string): string {
+  const [whole, frac = ''] = amount.split('.');
+  const scale = frac.length;
+  const n = BigInt(`${whole}${frac}`) * 2n;
+  const s = n.toString().padStart(scale + 1, '0');
+  return scale ? `${s.slice(0, -scale)}.${s.slice(-scale)}` : s;
+}

@@ -1,0 +1,113 @@
+/**
+ * VRP mandates on Token.io: a mandate is a VRP consent (POST /vrp-consents, authorized by the payer
+ * at the bank's page, DELETE to revoke); a run is a VRP payment (POST /v2/payments with
+ * vrpConsentId). Creations are sent once and an unknown outcome is resolved by refId, so nothing is
+ * created twice (docs/vendors/tokenio.md, point 3).
+ */
+import {
+  BankProviderError,
+  BankRefusedError,
+  type CreateMandateInput,
+  type MandateCode,
+  type MandateNetwork,
+  type MandatePaymentInput,
+} from '../port';
+import type { TokenioClient, TokenioConsent, TokenioPayment } from './client';
+import { periodicLimitFor, vrpCreditorFor } from './creditor';
+import { newRefId } from './ref-id';
+import { mandateCodeOf, providerStatusOf } from './status-map';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Unknown outcome of a creation: look it up; rethrow when it does not exist. */
+async function orFound<T>(create: () => Promise<T>, find: () => Promise<T | null>): Promise<T> {
+  try {
+    return await create();
+  } catch (err) {
+    if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
+    const found = await find().catch(() => null);
+    if (!found) throw err;
+    return found;
+  }
+}
+
+export class TokenioMandates implements MandateNetwork {
+  constructor(
+    private readonly client: TokenioClient,
+    private readonly publicUrl: string,
+    private readonly redirectWaitMs: number,
+  ) {}
+
+  async createMandate(input: CreateMandateInput): Promise<{ mandateRef: string; authorizationUrl: string }> {
+    if (!input.payee.subTppId)
+      throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
+    const refId = newRefId();
+    const initiation = {
+      bankId: input.bankId,
+      refId,
+      remittanceInformationPrimary: refId,
+      onBehalfOfId: input.payee.subTppId,
+      scheme: 'OBL_SWEEPING',
+      localInstrument: 'FASTER_PAYMENTS',
+      creditor: vrpCreditorFor(input.payee, input.currency),
+      currency: input.currency,
+      maximumIndividualAmount: input.maxAmountPerPayment,
+      periodicLimits: [
+        {
+          ...periodicLimitFor(input.periodicLimit.period, input.periodicLimit.amount),
+          periodAlignment: 'CONSENT',
+        },
+      ],
+      callbackUrl: input.returnUrl,
+      callbackState: refId,
+    };
+    let c = await orFound(
+      () => this.client.createConsent(initiation),
+      () => this.client.findConsentByRefId(refId),
+    );
+    const deadline = Date.now() + this.redirectWaitMs;
+    for (let wait = 100; c.status === 'PENDING' && Date.now() + wait <= deadline; wait *= 2) {
+      await sleep(wait);
+      c = (await this.client.getConsent(c.id).catch(() => null)) ?? c;
+    }
+    // Without a redirect URL yet, the payer waits on our mandate page, which reads the consent.
+    return { mandateRef: c.id, authorizationUrl: c.authentication?.redirectUrl ?? input.returnUrl };
+  }
+
+  async revokeMandate(mandateRef: string): Promise<void> {
+    await this.client.revokeConsent(mandateRef);
+  }
+
+  async initiateMandatePayment(
+    input: MandatePaymentInput,
+  ): Promise<{ transferId: string; providerStatus: string } | undefined> {
+    if (!input.payee.subTppId)
+      throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
+    const existing = await this.client.findPaymentByRefId(input.refId, true);
+    const p: TokenioPayment =
+      existing ??
+      (await orFound(
+        () =>
+          this.client.initiatePayment({
+            refId: input.refId,
+            remittanceInformationPrimary: input.refId,
+            onBehalfOfId: input.payee.subTppId,
+            vrpConsentId: input.mandateRef,
+            amount: { value: input.amount, currency: input.currency },
+            localInstrument: 'FASTER_PAYMENTS',
+            creditor: vrpCreditorFor(input.payee, input.currency),
+            callbackUrl: this.publicUrl,
+            callbackState: input.refId,
+            flowType: 'API_ONLY',
+          }),
+        () => this.client.findPaymentByRefId(input.refId, true),
+      ));
+    return { transferId: p.id, providerStatus: providerStatusOf(p.status) };
+  }
+
+  async readMandate(mandateRef: string): Promise<MandateCode | null> {
+    const c: TokenioConsent | null = await this.client.getConsent(mandateRef);
+    if (!c) throw new BankProviderError('VRP consent not found at Token.io');
+    return mandateCodeOf(c.status);
+  }
+}

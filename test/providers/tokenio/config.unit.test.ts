@@ -1,0 +1,104 @@
+/** SVC_BANK_PROVIDER and SVC_TOKENIO_*: checked at start, every problem listed, exit 78. */
+import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config';
+import { PRODUCTION_ENV } from '../../helpers/app';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+};
+
+const base = {
+  SVC_BANK_PROVIDER: 'tokenio',
+  SVC_TOKENIO_API_URL: 'https://api.sandbox.token.io',
+  SVC_TOKENIO_MEMBER_ID: 'm:abc:def',
+  SVC_TOKENIO_API_KEY: 'key',
+  SVC_TOKENIO_WEBHOOK_SECRET: 'a-long-random-path-segment',
+};
+
+describe('SVC_BANK_PROVIDER', () => {
+  it('defaults: the simulator on sandbox, none in production; the simulator is refused in production', () => {
+    expect(loadConfig({}).bankProvider).toBe('simulator');
+    expect(loadConfig({ ...PRODUCTION_ENV }).bankProvider).toBe('none');
+    expect(problemsOf({ ...PRODUCTION_ENV, SVC_BANK_PROVIDER: 'simulator' })).toEqual([
+      'SVC_BANK_PROVIDER=simulator is for sandbox deployments (production: tokenio or none)',
+    ]);
+    expect(problemsOf({ SVC_BANK_PROVIDER: 'stripe' })[0]).toMatch(/SVC_BANK_PROVIDER must be one of/);
+  });
+
+  it('tokenio without settings lists every missing one at once', () => {
+    expect(problemsOf({ SVC_BANK_PROVIDER: 'tokenio' })).toEqual([
+      'SVC_TOKENIO_API_URL is required when SVC_BANK_PROVIDER=tokenio',
+      'SVC_TOKENIO_MEMBER_ID is required when SVC_BANK_PROVIDER=tokenio',
+      'Token.io credentials are required: SVC_TOKENIO_API_KEY (sandbox) or SVC_TOKENIO_KEY_ID with SVC_TOKENIO_PRIVATE_KEY',
+      'SVC_TOKENIO_WEBHOOK_SECRET is required when SVC_BANK_PROVIDER=tokenio',
+    ]);
+  });
+
+  it('refuses an API key against Token.io production, plain http off loopback, a short webhook secret', () => {
+    expect(problemsOf({ ...base, SVC_TOKENIO_API_URL: 'https://api.token.io' })).toEqual([
+      'Token.io production (api.token.io) requires JWT authentication: set SVC_TOKENIO_KEY_ID and SVC_TOKENIO_PRIVATE_KEY instead of SVC_TOKENIO_API_KEY',
+    ]);
+    expect(problemsOf({ ...base, SVC_TOKENIO_API_URL: 'http://tokenio.internal' })).toEqual([
+      'SVC_TOKENIO_API_URL must be https (http only for a local stand-in on loopback)',
+    ]);
+    expect(problemsOf({ ...base, SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010' })).toEqual([]);
+    expect(problemsOf({ ...base, SVC_TOKENIO_WEBHOOK_SECRET: 'short' })[0]).toMatch(
+      /WEBHOOK_SECRET must be 16-128/,
+    );
+  });
+
+  it('JWT credentials: an Ed25519 or P-256 PEM (inline, with \\n escapes, or a file path), key id and key together', () => {
+    const ed = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
+    const jwt = {
+      ...base,
+      SVC_TOKENIO_API_KEY: '',
+      SVC_TOKENIO_API_URL: 'https://api.token.io',
+      SVC_TOKENIO_KEY_ID: 'k1',
+    };
+    const ok = loadConfig({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: ed.replace(/\n/g, '\\n') });
+    expect(ok.tokenio?.auth).toMatchObject({ kind: 'jwt', keyId: 'k1', alg: 'EdDSA' });
+    expect(problemsOf({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: rsa })).toEqual([
+      'SVC_TOKENIO_PRIVATE_KEY must be an Ed25519 or P-256 (ES256) key',
+    ]);
+    expect(problemsOf({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: '/nonexistent.pem' })).toEqual([
+      'SVC_TOKENIO_PRIVATE_KEY must be a PEM private key or the path of a PEM file',
+    ]);
+    expect(problemsOf({ ...jwt, SVC_TOKENIO_KEY_ID: '', SVC_TOKENIO_PRIVATE_KEY: ed })).toEqual([
+      'SVC_TOKENIO_KEY_ID and SVC_TOKENIO_PRIVATE_KEY must be set together',
+    ]);
+    expect(problemsOf({ ...base, SVC_TOKENIO_KEY_ID: 'k1' })).toEqual([
+      'Set either SVC_TOKENIO_API_KEY or SVC_TOKENIO_KEY_ID with SVC_TOKENIO_PRIVATE_KEY, not both',
+    ]);
+  });
+
+  it('the service refuses to start (exit 78) listing every Token.io problem', () => {
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const r = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        SVC_BANK_PROVIDER: 'tokenio',
+        SVC_TOKENIO_TIMEOUT_MS: '5',
+      },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(78);
+    expect(r.stderr).toContain('SVC_TOKENIO_API_URL is required when SVC_BANK_PROVIDER=tokenio');
+    expect(r.stderr).toContain('SVC_TOKENIO_WEBHOOK_SECRET is required');
+    expect(r.stderr).toContain('SVC_TOKENIO_TIMEOUT_MS must be an integer between 2000 and 60000');
+  });
+});

@@ -1,0 +1,206 @@
+/**
+ * Contract of the Token.io adapter's Sub-TPP registry and VRP mandates against the stand-in, and of
+ * its request authentication (API key, JWT).
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BankProviderError, BankRefusedError, type Payee } from '../../../src/providers/bank/port';
+import { periodicLimitFor } from '../../../src/providers/bank/tokenio/creditor';
+import { type AdapterWorld, activatedPayee, application, freshAdapters, startAdapterWorld } from './fixtures';
+
+let w: AdapterWorld;
+beforeAll(async () => {
+  w = await startAdapterWorld();
+});
+afterAll(() => w?.standin.close());
+afterEach(() => {
+  w.standin.control.reset();
+  freshAdapters(w);
+});
+
+describe('Sub-TPPs', () => {
+  it('registers the opco with its settlement account; Token.io review decides (pending, then activated)', async () => {
+    const app = application();
+    const { registrationId } = await w.adapters.subTpp.register(app);
+    const s = w.standin.control.store.subTpps.get(registrationId)!;
+    expect(s).toMatchObject({
+      name: app.name,
+      domain: 'opco.example.com',
+      status: 'AWAITING_APPROVAL',
+      mccCode: '5732',
+      merchant: {
+        merchantJurisdiction: 'GB',
+        legalEntityName: 'Opco Trading Ltd',
+        companyRegistrationNumber: '12345678',
+        primaryUseCase: 'PIS: eCommerce merchant payment',
+        iban: 'GB33BUKB20201555555555',
+        bic: 'BUKBGB22',
+      },
+    });
+    expect(await w.adapters.subTpp.decide({ ...app, registrationId })).toEqual({ outcome: 'pending' });
+    w.standin.control.decideSubTpp(registrationId, 'ACTIVATED');
+    expect(await w.adapters.subTpp.decide({ ...app, registrationId })).toEqual({
+      outcome: 'approved',
+      subTppId: registrationId,
+    });
+  });
+
+  it('registering again (a lost answer) adopts the earlier registration: no second Sub-TPP', async () => {
+    const app = application();
+    const first = await w.adapters.subTpp.register(app);
+    const again = await w.adapters.subTpp.register(app);
+    expect(again.registrationId).toBe(first.registrationId);
+    expect([...w.standin.control.store.subTpps.values()].filter((s) => s.name === app.name)).toHaveLength(1);
+  });
+
+  it('a rejection carries Token.io’s reason in our words; an unregistered opco is pending', async () => {
+    const app = application();
+    const { registrationId } = await w.adapters.subTpp.register(app);
+    w.standin.control.decideSubTpp(registrationId, 'REJECTED', 'Company registration could not be verified');
+    expect(await w.adapters.subTpp.decide({ ...app, registrationId })).toEqual({
+      outcome: 'rejected',
+      reason: 'The payment network rejected the Sub-TPP: Company registration could not be verified',
+    });
+    expect(await w.adapters.subTpp.decide(app)).toEqual({ outcome: 'pending' });
+  });
+
+  it('Token.io down: the registration fails as unavailable (retried later), nothing half-made', async () => {
+    const app = application();
+    w.standin.control.fail('subtpps.create', { kind: 'status', status: 503 });
+    await expect(w.adapters.subTpp.register(app)).rejects.toBeInstanceOf(BankProviderError);
+    expect([...w.standin.control.store.subTpps.values()].some((s) => s.name === app.name)).toBe(false);
+  });
+});
+
+describe('VRP mandates', () => {
+  let payee: Payee;
+  beforeAll(async () => {
+    payee = await activatedPayee(w);
+  });
+  const mandate = (over: { currency?: string; period?: string } = {}) =>
+    w.adapters.bank.mandates.createMandate({
+      bankId: 'ob-modelo',
+      merchantName: 'Opco',
+      currency: over.currency ?? 'GBP',
+      maxAmountPerPayment: '50.00',
+      periodicLimit: { amount: '200.00', period: over.period ?? 'month' },
+      payee,
+      returnUrl: 'http://127.0.0.1:8000/checkout/mandate/tok/return',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+
+  it('a mandate is a VRP consent authorized at the bank page, then revoked', async () => {
+    const { mandateRef, authorizationUrl } = await mandate();
+    expect(authorizationUrl).toBe(`${w.standin.url}/bank/consents/${encodeURIComponent(mandateRef)}`);
+    const c = w.standin.control.store.consents.get(mandateRef)!;
+    expect(c.initiation).toMatchObject({
+      scheme: 'OBL_SWEEPING',
+      localInstrument: 'FASTER_PAYMENTS',
+      onBehalfOfId: payee.subTppId,
+      currency: 'GBP',
+      maximumIndividualAmount: '50.00',
+      periodicLimits: [{ maximumAmount: '200.00', periodType: 'MONTH', periodAlignment: 'CONSENT' }],
+      creditor: { sortCode: '202015', accountNumber: '55555555' },
+    });
+    expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBeNull();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBe('mandate_authorized');
+    await w.adapters.bank.mandates.revokeMandate(mandateRef);
+    expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBe('mandate_revoked');
+  });
+
+  it('consent outcomes map to mandate codes: rejected, and FAILED (abandoned) as expired', async () => {
+    const a = await mandate();
+    w.standin.control.store.decideConsent(a.mandateRef, 'reject');
+    expect(await w.adapters.bank.mandates.readMandate(a.mandateRef)).toBe('mandate_rejected');
+    const b = await mandate();
+    w.standin.control.store.decideConsent(b.mandateRef, 'abandon');
+    expect(await w.adapters.bank.mandates.readMandate(b.mandateRef)).toBe('mandate_expired');
+  });
+
+  it('a run is a VRP payment under the consent, idempotent per ref_id', async () => {
+    const { mandateRef } = await mandate();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    const input = {
+      refId: 'vrprun000000000001',
+      mandateRef,
+      amount: '20.00',
+      currency: 'GBP',
+      attemptNumber: 1,
+      payee,
+    };
+    const first = await w.adapters.bank.mandates.initiateMandatePayment(input);
+    expect(first).toMatchObject({ providerStatus: 'completed' });
+    const again = await w.adapters.bank.mandates.initiateMandatePayment(input);
+    expect(again?.transferId).toBe(first?.transferId);
+    expect(
+      w.standin.control.store.listPayments({ type: 'VARIABLE_RECURRING_PAYMENT', refIds: [input.refId] }),
+    ).toHaveLength(1);
+    expect(w.standin.control.store.payments.get(first!.transferId)!.initiation).toMatchObject({
+      vrpConsentId: mandateRef,
+      onBehalfOfId: payee.subTppId,
+      amount: { value: '20.00', currency: 'GBP' },
+    });
+    const above = await w.adapters.bank.mandates.initiateMandatePayment({
+      ...input,
+      refId: 'vrprun000000000002',
+      amount: '60.00',
+    });
+    expect(above?.providerStatus).toBe('rejected');
+  });
+
+  it('an unknown outcome of the run (5xx after the effect) is resolved by ref_id', async () => {
+    const { mandateRef } = await mandate();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    w.standin.control.fail('payments.initiate', { kind: 'status', status: 502, afterEffect: true });
+    const r = await w.adapters.bank.mandates.initiateMandatePayment({
+      refId: 'vrprun000000000003',
+      mandateRef,
+      amount: '10.00',
+      currency: 'GBP',
+      attemptNumber: 1,
+      payee,
+    });
+    expect(r?.providerStatus).toBe('completed');
+  });
+
+  it('VRP is GBP with a UK account only; periods never refuse what our own limits allow', async () => {
+    await expect(mandate({ currency: 'EUR' })).rejects.toBeInstanceOf(BankRefusedError);
+    expect(periodicLimitFor('fortnight', '100.00')).toEqual({ maximumAmount: '100.00', periodType: 'WEEK' });
+    expect(periodicLimitFor('half_year', '100.05')).toEqual({ maximumAmount: '200.10', periodType: 'YEAR' });
+    expect(periodicLimitFor('day', '5')).toEqual({ maximumAmount: '5', periodType: 'DAY' });
+  });
+});
+
+describe('authentication', () => {
+  it('a JWT-signed client (Ed25519, detached JWS over the body) is accepted; a wrong key is not', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const other = generateKeyPairSync('ed25519');
+    const jwt = await startAdapterWorld(
+      { apiKey: null, jwtKeys: { k1: publicKey } },
+      {
+        SVC_TOKENIO_API_KEY: '',
+        SVC_TOKENIO_KEY_ID: 'k1',
+        SVC_TOKENIO_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      },
+    );
+    try {
+      expect((await jwt.adapters.bank.listBanks()).length).toBeGreaterThan(0);
+      const { registrationId } = await jwt.adapters.subTpp.register(application());
+      expect(registrationId).toMatch(/-/);
+      jwt.standin.control.store.subTpps.clear();
+      const wrong = await startAdapterWorld(
+        { apiKey: null, jwtKeys: { k1: other.publicKey } },
+        {
+          SVC_TOKENIO_API_KEY: '',
+          SVC_TOKENIO_KEY_ID: 'k1',
+          SVC_TOKENIO_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+        },
+      );
+      await expect(wrong.adapters.bank.listBanks()).rejects.toBeInstanceOf(BankProviderError);
+      await wrong.standin.close();
+    } finally {
+      await jwt.standin.close();
+    }
+  });
+});

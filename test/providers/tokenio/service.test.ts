@@ -1,0 +1,320 @@
+/**
+ * The service in production mode with SVC_BANK_PROVIDER=tokenio against the stand-in: bank choice
+ * initiates the Token.io payment, the return page / hints / refresh / reconciliation read it, the
+ * opco becomes a Sub-TPP through the registration job and Token.io's review, and the failure modes
+ * at the service's edge (Token.io down at bank choice, unknown outcomes, an open breaker).
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { opcos, transactionStatusEvents, transactions } from '../../../src/db/schema/index';
+import { registerSubTppJob } from '../../../src/modules/opcos/opco-network.service';
+import { approveOpco } from '../../../src/modules/opcos/opco-review.service';
+import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
+import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
+import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
+import { PM } from '../../../src/shared/messages';
+import type { TestContext } from '../../helpers/app';
+import { companyBody, eventsOf } from '../../org/fixtures';
+import {
+  createPaylink,
+  createPaymentWorld,
+  type PaymentWorld,
+  pickBank,
+  tokenOf,
+} from '../../payments/fixtures';
+import { type RunningStandin, startTokenioStandin } from '../../standins/tokenio/server';
+import { startTokenioApp, WEBHOOK_SECRET } from './fixtures';
+
+let standin: RunningStandin;
+let ctx: TestContext;
+let w: PaymentWorld;
+let base: string;
+const AFTER = 60;
+
+beforeAll(async () => {
+  standin = await startTokenioStandin();
+  ctx = await startTokenioApp(standin, {
+    SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER),
+    SVC_TOKENIO_RECONCILE_INTERVAL_SECONDS: '30',
+    SVC_TOKENIO_SUBTPP_POLL_SECONDS: '120',
+  });
+  base = ctx.config.publicUrl;
+  w = await createPaymentWorld(ctx, { productionAccess: true });
+  // The world's opco is a Sub-TPP that Token.io activated.
+  const s = standin.control.store.createSubTpp({
+    name: 'Acme Payments',
+    domain: 'acme.example.com',
+    merchant: { iban: 'GB82WEST12345698765432' },
+  });
+  standin.control.decideSubTpp(s.id, 'ACTIVATED');
+  await ctx.db.update(opcos).set({ subTppId: s.id }).where(eq(opcos.id, w.opcoId));
+}, 60_000);
+afterAll(async () => {
+  await ctx?.close();
+  await standin?.close();
+});
+afterEach(() => standin.control.reset());
+
+const worker = () => createTokenioWorker(ctx.deps)!;
+const tx = async (id: string) =>
+  (await ctx.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
+const statusChanges = async (id: string) =>
+  (await eventsOf(ctx, w.caller.clientId, 'payment.status_changed'))
+    .filter((e) => e.data.transaction_id === id)
+    .map((e) => `${e.data.previous_payment_status}->${e.data.current_payment_status}`);
+const hint = (body: unknown, secret = WEBHOOK_SECRET) =>
+  ctx.app.inject({ method: 'POST', url: `${TOKENIO_WEBHOOK_PATH}/${secret}`, payload: body as object });
+const paid = async (amount = '20.00') => {
+  const t = await createPaylink(ctx, w, { amount, currency: 'GBP' });
+  const bankUrl = await pickBank(ctx, t.checkout_url, 'ob-modelo');
+  // The notifications of the initiation are answered (a hint in flight holds the row the worker would skip).
+  await standin.control.notifier.idle();
+  return { t, bankUrl, transferId: (await tx(t.transaction_id)).transferId! };
+};
+
+describe('payments', () => {
+  it('registers our webhook URL; a link makes no call; bank choice initiates on behalf of the Sub-TPP', async () => {
+    await worker().runOnce();
+    expect(standin.control.notifier.config).toEqual({
+      type: ['PAYMENT_STATUS_CHANGED', 'VRP_STATUS_CHANGED', 'VRP_CONSENT_STATUS_CHANGED'],
+      url: `${base}${TOKENIO_WEBHOOK_PATH}/${WEBHOOK_SECRET}`,
+    });
+    const before = standin.control.store.payments.size;
+    const t = await createPaylink(ctx, w, { amount: '20.00', currency: 'GBP' });
+    expect(t.ref_id).toMatch(/^[a-z0-9]{18}$/);
+    expect(standin.control.store.payments.size).toBe(before);
+    const bankUrl = await pickBank(ctx, t.checkout_url, 'ob-modelo');
+    const row = await tx(t.transaction_id);
+    expect(bankUrl).toBe(`${standin.url}/bank/payments/${encodeURIComponent(row.transferId!)}`);
+    expect(row).toMatchObject({
+      status: 'processing',
+      providerStatus: 'awaiting_bank_authorization',
+      reconciliationState: 'none',
+    });
+    const p = standin.control.store.payments.get(row.transferId!)!;
+    expect(p.initiation).toMatchObject({
+      refId: t.ref_id,
+      callbackUrl: `${base}/checkout/${tokenOf(t.checkout_url)}/return`,
+    });
+    // The payer is back before any notification: the return page reads Token.io.
+    standin.control.notifier.hold();
+    standin.control.store.decidePayment(row.transferId!, 'approve');
+    const back = await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}/return` });
+    expect(back.statusCode).toBe(303);
+    expect((await tx(t.transaction_id)).status).toBe('success');
+    expect(await statusChanges(t.transaction_id)).toEqual(['pending->processing', 'processing->success']);
+  });
+
+  it('a notification is only a hint: a forged status changes nothing; reversed and doubled deliveries end the same', async () => {
+    const { t, transferId } = await paid();
+    expect((await hint({}, 'not-the-secret')).statusCode).toBe(404);
+    const forged = await hint({
+      eventType: 'PAYMENT_STATUS_CHANGED',
+      payment: { id: transferId, status: 'INITIATION_COMPLETED' },
+    });
+    expect(forged.json()).toEqual({ received: true, applied: false });
+    expect((await tx(t.transaction_id)).status).toBe('processing');
+    expect((await hint({ payment: { id: 'pm2:unknown:x' } })).json()).toEqual({
+      received: true,
+      applied: false,
+    });
+
+    standin.control.notifier.hold();
+    standin.control.notifier.setDuplicate(true);
+    standin.control.store.decidePayment(transferId, 'approve');
+    await standin.control.notifier.release({ reverse: true });
+    expect((await tx(t.transaction_id)).status).toBe('success');
+    expect(await statusChanges(t.transaction_id)).toEqual(['pending->processing', 'processing->success']);
+    // Late: after the end, a hint changes nothing.
+    expect((await hint({ payment: { id: transferId } })).json()).toEqual({ received: true, applied: false });
+  });
+
+  it('a notification never sent: the worker reads the payment once its last news is older than the bound, with backoff', async () => {
+    const { t, transferId } = await paid();
+    standin.control.notifier.dropNext(100);
+    await worker().runOnce();
+    expect((await tx(t.transaction_id)).networkChecks).toBe(0); // not due before the bound
+    ctx.clock.advanceSeconds(AFTER + 1);
+    await worker().runOnce();
+    let row = await tx(t.transaction_id);
+    expect([row.status, row.networkChecks]).toEqual(['processing', 1]); // Token.io: still at the bank
+    expect(row.networkCheckAt!.getTime() - ctx.clock.now().getTime()).toBe(30_000);
+    standin.control.store.decidePayment(transferId, 'reject');
+    ctx.clock.advanceSeconds(31);
+    await worker().runOnce();
+    row = await tx(t.transaction_id);
+    expect([row.status, row.providerStatus]).toEqual(['failed', 'rejected']);
+  });
+
+  it('refresh-status reads Token.io; an open breaker answers 503 at once', async () => {
+    const { t, transferId } = await paid();
+    standin.control.notifier.dropNext(100);
+    standin.control.store.decidePayment(transferId, 'insufficient_funds');
+    const r = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/transactions/${t.transaction_id}/refresh-status`,
+      headers: w.caller.headers,
+    });
+    expect(r.json()).toMatchObject({ status: 'failed', provider_status: 'rejected_insufficient_funds' });
+
+    const other = await paid();
+    standin.control.fail('payments.get', { kind: 'status', status: 503 }, 1000);
+    for (let i = 0; i < 3; i++) {
+      ctx.clock.advanceSeconds(60);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/transactions/${other.t.transaction_id}/refresh-status`,
+        headers: w.caller.headers,
+      });
+      expect([res.statusCode, res.json()]).toEqual([503, { detail: PM.paymentNetworkUnavailable }]);
+    }
+    const metrics = await ctx.deps.metrics.metrics();
+    expect(metrics).toMatch(/svc_upstream_breaker_state\{upstream="tokenio"\} 2/);
+    expect(metrics).toMatch(
+      /svc_upstream_errors_total\{upstream="tokenio",operation="payments.get",kind="circuit_open"\} [1-9]/,
+    );
+    standin.control.clearFaults();
+    await new Promise((r) => setTimeout(r, 1100)); // the breaker's cooldown (1 s in these tests)
+    // The half-open probe succeeds: closed again.
+    ctx.clock.advanceSeconds(60);
+    const after = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/transactions/${other.t.transaction_id}/refresh-status`,
+      headers: w.caller.headers,
+    });
+    expect(after.statusCode).toBe(200);
+    expect(await ctx.deps.metrics.metrics()).toMatch(/svc_upstream_breaker_state\{upstream="tokenio"\} 0/);
+  });
+
+  it('Token.io failing at bank choice: a clean 503 page, nothing half-written; then a new session; an unknown outcome is adopted', async () => {
+    const t = await createPaylink(ctx, w, { amount: '7.00', currency: 'GBP' });
+    const token = tokenOf(t.checkout_url);
+    standin.control.fail('payments.initiate', { kind: 'status', status: 500 });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/checkout/${token}/bank`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'bank_id=ob-modelo',
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toContain(PM.paymentNetworkUnavailable);
+    expect(await tx(t.transaction_id)).toMatchObject({
+      status: 'pending',
+      transferId: null,
+      reconciliationState: 'none',
+    });
+    expect(standin.control.store.listPayments({ refIds: [t.ref_id] })).toHaveLength(0);
+
+    await pickBank(ctx, t.checkout_url, 'ob-modelo');
+    const row = await tx(t.transaction_id);
+    expect(row.status).toBe('processing');
+    expect(row.refId).not.toBe(t.ref_id);
+    const kinds = (
+      await ctx.db
+        .select()
+        .from(transactionStatusEvents)
+        .where(eq(transactionStatusEvents.transactionId, row.id))
+    ).map((e) => e.kind);
+    expect(kinds).toContain('session_restarted');
+
+    const u = await createPaylink(ctx, w, { amount: '8.00', currency: 'GBP' });
+    standin.control.fail('payments.initiate', { kind: 'status', status: 502, afterEffect: true });
+    await pickBank(ctx, u.checkout_url, 'ob-modelo');
+    const adopted = await tx(u.transaction_id);
+    expect(adopted).toMatchObject({ status: 'processing', refId: u.ref_id });
+    expect(standin.control.store.listPayments({ refIds: [u.ref_id] })).toHaveLength(1);
+  });
+
+  it('no bank list yet and Token.io down: the checkout page is a 503, not an error', async () => {
+    const t = await createPaylink(ctx, w, { amount: '6.00', currency: 'GBP' });
+    // A node that never fetched the list (the adapter's cache is per process).
+    (ctx.deps.providers.bank as unknown as { banks: null }).banks = null;
+    standin.control.fail('banks.list', { kind: 'status', status: 503 }, 3);
+    const page = await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}` });
+    expect(page.statusCode).toBe(503);
+    expect(page.body).toContain(PM.paymentNetworkUnavailable);
+    expect((await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}` })).statusCode).toBe(200);
+  });
+
+  it('a bank Token.io refuses: the checkout asks for another bank (422), nothing written', async () => {
+    const t = await createPaylink(ctx, w, { amount: '9.00', currency: 'EUR' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/checkout/${tokenOf(t.checkout_url)}/bank`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'bank_id=ob-modelo', // a Faster Payments bank for a EUR payment
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('This bank cannot take this payment right now');
+    expect((await tx(t.transaction_id)).transferId).toBeNull();
+  });
+});
+
+describe('opcos as Token.io Sub-TPPs', () => {
+  const api = (method: string, url: string, payload?: unknown) =>
+    ctx.app.inject({
+      method: method as 'GET',
+      url: `/api/v1${url}`,
+      headers: w.caller.headers,
+      payload: payload as object,
+    });
+  const runJobs = () => runDueJobs(ctx.deps, jobRegistry([registerSubTppJob as never]));
+
+  it('staff approval registers the Sub-TPP (a job after the commit); Token.io’s review activates it', async () => {
+    const o = (await api('POST', '/opcos', companyBody({ name: 'Token Opco One' }))).json();
+    expect((await api('POST', `/opcos/${o.opco_id}/submit`)).json().status).toBe('pending_superadmin_review');
+    const approved = await approveOpco(ctx.deps, o.opco_id, 'KYB checked');
+    expect(approved).toMatchObject({ status: 'awaiting_approval', sub_tpp_id: null });
+    await runJobs();
+    const [row] = await ctx.db.select().from(opcos).where(eq(opcos.id, o.opco_id));
+    const registered = standin.control.store.subTpps.get(row!.subTppRegistrationId!)!;
+    expect(registered).toMatchObject({ name: 'Token Opco One', status: 'AWAITING_APPROVAL' });
+    await worker().runOnce();
+    expect((await api('GET', `/opcos/${o.opco_id}`)).json()).toMatchObject({
+      status: 'awaiting_approval',
+      sub_tpp_id: null,
+    });
+    await expect(approveOpco(ctx.deps, o.opco_id)).rejects.toMatchObject({ statusCode: 409 });
+    standin.control.decideSubTpp(registered.id, 'ACTIVATED');
+    ctx.clock.advanceSeconds(121);
+    await worker().runOnce();
+    expect((await api('GET', `/opcos/${o.opco_id}`)).json()).toMatchObject({
+      status: 'activated',
+      sub_tpp_id: registered.id,
+    });
+    const moves = (await eventsOf(ctx, w.caller.clientId, 'opco.status_changed'))
+      .filter((e) => e.data.opco_id === o.opco_id)
+      .map((e) => `${e.data.previous_opco_status}->${e.data.current_opco_status}:${e.data.sub_tpp_id}`);
+    expect(moves).toEqual([
+      'draft->pending_superadmin_review:null',
+      'pending_superadmin_review->awaiting_approval:null',
+      `awaiting_approval->activated:${registered.id}`,
+    ]);
+  });
+
+  it('Token.io down during registration: the job retries; a rejection by Token.io rejects the opco with the reason', async () => {
+    const o = (await api('POST', '/opcos', companyBody({ name: 'Token Opco Two' }))).json();
+    await api('POST', `/opcos/${o.opco_id}/submit`);
+    await approveOpco(ctx.deps, o.opco_id);
+    standin.control.fail('subtpps.create', { kind: 'status', status: 503 });
+    await runJobs();
+    expect(
+      (await ctx.db.select().from(opcos).where(eq(opcos.id, o.opco_id)))[0]!.subTppRegistrationId,
+    ).toBeNull();
+    ctx.clock.advanceSeconds(10);
+    await runJobs();
+    const [row] = await ctx.db.select().from(opcos).where(eq(opcos.id, o.opco_id));
+    expect(row!.subTppRegistrationId).toBeTruthy();
+    standin.control.decideSubTpp(
+      row!.subTppRegistrationId!,
+      'REJECTED',
+      'Company registration could not be verified',
+    );
+    await worker().runOnce();
+    expect((await api('GET', `/opcos/${o.opco_id}`)).json()).toMatchObject({
+      status: 'rejected',
+      sub_tpp_id: null,
+      status_reason: 'The payment network rejected the Sub-TPP: Company registration could not be verified',
+    });
+  });
+});

@@ -1,0 +1,306 @@
+/**
+ * The stand-in's state and the order its objects move through, as Token.io documents it:
+ * payments (reference `PaymentStatus`: INITIATION_PENDING -> _REDIRECT_AUTH -> _REDIRECT_AUTH_VERIFICATION
+ * -> INITIATION_PROCESSING -> INITIATION_COMPLETED, or a final refusal), VRP consents (docs "VRP
+ * consent status": PENDING -> PENDING_REDIRECT_AUTH -> _VERIFICATION -> AUTHORIZED | REJECTED |
+ * FAILED, REVOKED), VRP payments (reference `VrpStatus`) and sub-TPPs (AWAITING_APPROVAL ->
+ * ACTIVATED | REJECTED). Every payment change is announced as PAYMENT_STATUS_CHANGED, every consent
+ * change as VRP_CONSENT_STATUS_CHANGED (its body is not documented: `{eventType, vrpConsent}` by
+ * analogy with the payment one).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  FINAL_PAYMENT_STATUSES,
+  type Payment,
+  type PaymentInitiation,
+  type PaymentStatus,
+  type SubTpp,
+  type SubTppStatus,
+  type VrpConsent,
+  type VrpConsentInitiation,
+  type VrpConsentStatus,
+} from './fixtures';
+import { Notifier } from './notifier';
+
+export interface StoreOptions {
+  memberId: string;
+  /** Delay from INITIATION_PENDING to the bank's acknowledgement (the redirect URL). */
+  bankAckDelayMs: number;
+  /** Delay from INITIATION_PROCESSING to the final status after the payer approves. */
+  processingMs: number;
+  /** Delay before a VRP payment settles. */
+  vrpSettleMs: number;
+  /** Delay of Token.io's sub-TPP review; null: only control.decideSubTpp decides. */
+  subTppReviewMs: number | null;
+}
+
+export type BankOutcome = 'approve' | 'reject' | 'insufficient_funds' | 'decline' | 'expire';
+export type ConsentOutcome = 'authorize' | 'reject' | 'abandon';
+
+const token = (n: number) => randomBytes(n).toString('base64url').replace(/[-_]/g, 'x');
+
+export class StandinError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`stand-in error ${status}`);
+  }
+}
+
+export class TokenioStore {
+  readonly payments = new Map<string, Payment>();
+  readonly consents = new Map<string, VrpConsent>();
+  readonly subTpps = new Map<string, SubTpp>();
+  readonly notifier = new Notifier();
+  /** Where the stand-in's own bank pages live (set once the server listens). */
+  baseUrl = '';
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly waiters = new Map<string, (() => void)[]>();
+
+  constructor(readonly opts: StoreOptions) {}
+
+  private later(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  close(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  // ---- payments ----
+
+  createPayment(initiation: PaymentInitiation): Payment {
+    const now = new Date().toISOString();
+    const p: Payment = {
+      id: `pm2:${token(20)}:${token(8)}`,
+      memberId: this.opts.memberId,
+      initiation,
+      status: 'INITIATION_PENDING',
+      createdDateTime: now,
+      updatedDateTime: now,
+    };
+    this.payments.set(p.id, p);
+    this.notifier.send('PAYMENT_STATUS_CHANGED', { payment: p });
+    if (initiation.vrpConsentId) this.startVrpPayment(p);
+    else if (this.opts.bankAckDelayMs <= 0) this.acknowledge(p.id);
+    else this.later(this.opts.bankAckDelayMs, () => this.acknowledge(p.id));
+    return p;
+  }
+
+  /** Resolves when the payment leaves INITIATION_PENDING or after `ms`. */
+  waitBeyondPending(id: string, ms: number): Promise<void> {
+    const p = this.payments.get(id);
+    if (p?.status !== 'INITIATION_PENDING' || ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      const list = this.waiters.get(id) ?? [];
+      list.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+      this.waiters.set(id, list);
+    });
+  }
+
+  private acknowledge(id: string): void {
+    const p = this.payments.get(id);
+    if (p?.status !== 'INITIATION_PENDING') return;
+    p.authentication = { redirectUrl: `${this.baseUrl}/bank/payments/${encodeURIComponent(id)}` };
+    this.setPaymentStatus(id, 'INITIATION_PENDING_REDIRECT_AUTH', 'Awaiting authorization at the bank');
+  }
+
+  /** Moves a payment (announced by webhook); a final payment never moves again. */
+  setPaymentStatus(id: string, status: PaymentStatus, reason?: string): Payment | null {
+    const p = this.payments.get(id);
+    if (!p || FINAL_PAYMENT_STATUSES.has(p.status)) return null;
+    p.status = status;
+    p.updatedDateTime = new Date().toISOString();
+    if (reason) p.statusReasonInformation = reason;
+    if (FINAL_PAYMENT_STATUSES.has(status)) delete p.authentication;
+    if (status === 'INITIATION_COMPLETED') p.bankTransactionId = `bt${token(10)}`;
+    for (const w of this.waiters.get(id) ?? []) w();
+    this.waiters.delete(id);
+    this.notifier.send('PAYMENT_STATUS_CHANGED', { payment: p });
+    return p;
+  }
+
+  /** The payer's decision on the stand-in bank's page; returns where the payer goes next. */
+  decidePayment(id: string, outcome: BankOutcome): string | null {
+    const p = this.payments.get(id);
+    if (p?.status !== 'INITIATION_PENDING_REDIRECT_AUTH') return null;
+    switch (outcome) {
+      case 'approve':
+        this.setPaymentStatus(id, 'INITIATION_PENDING_REDIRECT_AUTH_VERIFICATION');
+        this.setPaymentStatus(id, 'INITIATION_PROCESSING', 'The bank is processing the payment');
+        if (this.opts.processingMs <= 0) this.complete(id);
+        else this.later(this.opts.processingMs, () => this.complete(id));
+        break;
+      case 'reject':
+        this.setPaymentStatus(id, 'INITIATION_REJECTED', 'The bank rejected the payment');
+        break;
+      case 'insufficient_funds':
+        this.setPaymentStatus(id, 'INITIATION_REJECTED_INSUFFICIENT_FUNDS', 'Insufficient funds');
+        break;
+      case 'decline':
+        this.setPaymentStatus(id, 'INITIATION_DECLINED', 'The payer declined the payment');
+        break;
+      case 'expire':
+        this.setPaymentStatus(id, 'INITIATION_EXPIRED', 'The bank did not answer in time');
+        break;
+    }
+    return callbackOf(p.initiation.callbackUrl, {
+      'member-id': this.opts.memberId,
+      'payment-id': p.id,
+      state: p.initiation.callbackState ?? '',
+    });
+  }
+
+  private complete(id: string): void {
+    this.setPaymentStatus(id, 'INITIATION_COMPLETED', 'The payment is completed');
+  }
+
+  listPayments(f: {
+    ids?: string[];
+    refIds?: string[];
+    statuses?: string[];
+    type?: string;
+    vrpConsentId?: string;
+    onBehalfOfId?: string;
+  }): Payment[] {
+    const vrp = f.type === 'VARIABLE_RECURRING_PAYMENT';
+    return [...this.payments.values()].filter(
+      (p) =>
+        Boolean(p.initiation.vrpConsentId) === vrp &&
+        (!f.ids?.length || f.ids.includes(p.id)) &&
+        (!f.refIds?.length || f.refIds.includes(p.initiation.refId)) &&
+        (!f.statuses?.length || f.statuses.includes(p.status)) &&
+        (!f.vrpConsentId || p.initiation.vrpConsentId === f.vrpConsentId) &&
+        (!f.onBehalfOfId || p.initiation.onBehalfOfId === f.onBehalfOfId),
+    );
+  }
+
+  // ---- VRP payments (reference `VrpStatus`) ----
+
+  private startVrpPayment(p: Payment): void {
+    const c = this.consents.get(p.initiation.vrpConsentId!);
+    const refused = !c
+      ? 'Unknown VRP consent'
+      : c.status !== 'AUTHORIZED'
+        ? `The VRP consent is ${c.status}`
+        : c.initiation.currency !== p.initiation.amount.currency
+          ? 'The currency differs from the VRP consent'
+          : Number(p.initiation.amount.value) > Number(c.initiation.maximumIndividualAmount)
+            ? 'The amount is above the VRP consent maximumIndividualAmount'
+            : null;
+    if (refused) {
+      this.setPaymentStatus(p.id, 'INITIATION_REJECTED', refused);
+      return;
+    }
+    this.setPaymentStatus(p.id, 'INITIATION_PROCESSING', 'The bank is processing the payment');
+    const settle = () => {
+      const cents = (p.initiation.amount.value.split('.')[1] ?? '00').padEnd(2, '0').slice(0, 2);
+      if (cents === '52') this.setPaymentStatus(p.id, 'INITIATION_REJECTED', 'The bank rejected the payment');
+      else if (cents === '54')
+        this.setPaymentStatus(p.id, 'INITIATION_REJECTED_INSUFFICIENT_FUNDS', 'Insufficient funds');
+      else if (cents !== '53') this.complete(p.id);
+    };
+    if (this.opts.vrpSettleMs <= 0) settle();
+    else this.later(this.opts.vrpSettleMs, settle);
+  }
+
+  // ---- VRP consents ----
+
+  createConsent(initiation: VrpConsentInitiation): VrpConsent {
+    const now = new Date().toISOString();
+    const c: VrpConsent = {
+      id: `vc:${token(20)}:${token(8)}`,
+      memberId: this.opts.memberId,
+      initiation,
+      createdDateTime: now,
+      updatedDateTime: now,
+      status: 'PENDING',
+    };
+    this.consents.set(c.id, c);
+    this.notifier.send('VRP_CONSENT_STATUS_CHANGED', { vrpConsent: c });
+    c.authentication = { redirectUrl: `${this.baseUrl}/bank/consents/${encodeURIComponent(c.id)}` };
+    this.setConsentStatus(
+      c.id,
+      'PENDING_REDIRECT_AUTH',
+      'The consent resource is awaiting user authorization',
+    );
+    return c;
+  }
+
+  setConsentStatus(id: string, status: VrpConsentStatus, reason?: string): VrpConsent | null {
+    const c = this.consents.get(id);
+    if (!c || ['REJECTED', 'REVOKED', 'FAILED'].includes(c.status)) return null;
+    c.status = status;
+    c.updatedDateTime = new Date().toISOString();
+    if (reason) c.statusReasonInformation = reason;
+    if (!status.startsWith('PENDING')) delete c.authentication;
+    this.notifier.send('VRP_CONSENT_STATUS_CHANGED', { vrpConsent: c });
+    return c;
+  }
+
+  decideConsent(id: string, outcome: ConsentOutcome): string | null {
+    const c = this.consents.get(id);
+    if (c?.status !== 'PENDING_REDIRECT_AUTH') return null;
+    if (outcome === 'authorize') {
+      this.setConsentStatus(id, 'PENDING_REDIRECT_AUTH_VERIFICATION');
+      this.setConsentStatus(id, 'AUTHORIZED', 'The VRP consent is authorized');
+    } else if (outcome === 'reject') this.setConsentStatus(id, 'REJECTED', 'The payer rejected the consent');
+    else this.setConsentStatus(id, 'FAILED', 'The payer abandoned the consent');
+    return callbackOf(c.initiation.callbackUrl, {
+      'member-id': this.opts.memberId,
+      'vrp-consent-id': c.id,
+      state: c.initiation.callbackState,
+    });
+  }
+
+  // ---- sub-TPPs ----
+
+  createSubTpp(
+    body: Omit<SubTpp, 'id' | 'memberId' | 'status' | 'childSubTppIds' | 'createdAt' | 'updatedAt'>,
+  ) {
+    const now = new Date().toISOString();
+    const s: SubTpp = {
+      ...body,
+      id: randomUUID(),
+      memberId: this.opts.memberId,
+      status: 'AWAITING_APPROVAL',
+      childSubTppIds: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.subTpps.set(s.id, s);
+    if (this.opts.subTppReviewMs !== null)
+      this.later(this.opts.subTppReviewMs, () => {
+        const reg = String(s.merchant.companyRegistrationNumber ?? '');
+        if (/^REJECT/i.test(reg))
+          this.decideSubTpp(s.id, 'REJECTED', 'Company registration could not be verified');
+        else this.decideSubTpp(s.id, 'ACTIVATED', 'This sub-TPP has been activated.');
+      });
+    return s;
+  }
+
+  decideSubTpp(id: string, status: SubTppStatus, reason?: string): SubTpp | null {
+    const s = this.subTpps.get(id);
+    if (!s) return null;
+    s.status = status;
+    s.statusReasonInformation = reason;
+    s.updatedAt = new Date().toISOString();
+    return s;
+  }
+}
+
+function callbackOf(base: string, params: Record<string, string>): string {
+  const u = new URL(base);
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+  return u.toString();
+}
