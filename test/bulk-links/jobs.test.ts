@@ -322,7 +322,7 @@ describe('job status table', () => {
     const rows = await getRows(ctx, w.caller, p.bulk_id);
     expect(rows.map((r: { status: string }) => r.status)).toEqual(['canceled', 'canceled', 'canceled']);
     // The invalid row keeps saying why it was invalid.
-    expect(rows[2].errors.length).toBeGreaterThan(0);
+    expect(rows[2]!.errors.length).toBeGreaterThan(0);
     const [ev] = (await bulkEvents(ctx, w.caller.clientId)).filter(
       (e) => e.bulk_id === p.bulk_id && e.current_status === 'canceled',
     );
