@@ -65,6 +65,7 @@ describe('OpenAPI document', () => {
   it('documents 429 with Retry-After and X-RateLimit-* where lockouts and cooldowns exist', () => {
     for (const [method, path] of [
       ['post', '/auth/login'],
+      ['post', '/auth/login/verify-otp'],
       ['post', '/auth/login/challenge/send-email-code'],
       ['post', '/auth/register/verify-email'],
       ['post', '/auth/register/resend-verification'],
