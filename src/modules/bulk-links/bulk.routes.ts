@@ -44,7 +44,7 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
     '/checkout/paylink/bulk',
     {
       bodyLimit,
-      config: { permission: 'payments.write' },
+      config: { permission: 'payments.write', idempotency: 'required' },
       schema: {
         tags: TAGS,
         summary: 'Create up to 500 payment links from JSON rows or a CSV/XLSX file',
