@@ -1,5 +1,6 @@
 /** Request and response schemas of the contract routes (they feed OpenAPI). */
 import { Type } from 'typebox';
+import { fileResponse, MEDIA } from '../../shared/download';
 import {
   dateRangeQuerySchema,
   pageEnvelope,
@@ -309,4 +310,4 @@ export const SimulateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const PdfSchema = Type.String({ format: 'binary', description: 'application/pdf' });
+export const PdfSchema = fileResponse('The PDF', MEDIA.pdf);

@@ -148,7 +148,7 @@ export interface paths {
         put?: never;
         /**
          * Complete an MFA login
-         * @description Returns the same tokens as a login without MFA. 401 `Invalid OTP challenge payload` for an unknown, expired (5 min), used or dead challenge; a wrong code is 401 `Invalid OTP code` and counts: the fifth wrong code kills the challenge. method `email` needs a code that was emailed (400 otherwise).
+         * @description Returns the same tokens as a login without MFA. 401 `Invalid OTP challenge payload` for an unknown, expired (5 min), used or dead challenge; a wrong code is 401 `Invalid OTP code` and counts: the fifth wrong code kills the challenge. method `email` needs a code that was emailed (400 otherwise). Lockout: 5 wrong codes for one account within 15 minutes, over any number of challenges, lock verify-otp for that account for 5 minutes (429 `Too many attempts, please try again in {N} seconds` with Retry-After); a completed MFA login clears the count.
          */
         post: operations["postAuthLoginVerifyOtp"];
         delete?: never;
@@ -2420,7 +2420,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a bulk job
-         * @description Pending rows are canceled; with `cancel_created_links` the pending intents of created links too.
+         * @description Every row without a link (valid, invalid, pending, failed) is canceled; with `cancel_created_links` the pending intents of created links too.
          *
          *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403.
          */
@@ -12205,7 +12205,6 @@ export interface components {
                 role: string;
                 /** @enum {unknown} */
                 kind: "signer" | "approver" | "viewer";
-                /** @default 1 */
                 signing_order?: number;
             }[];
             fields?: {
@@ -12220,7 +12219,6 @@ export interface components {
                 y: number;
                 width: number;
                 height: number;
-                /** @default true */
                 required?: boolean;
                 label?: string;
                 value_key?: string;
@@ -12514,22 +12512,15 @@ export interface components {
             name?: string;
             description?: string;
             template_ids?: string[];
-            /** @default 30 */
             expires_in_days?: number;
             reminder_interval_days?: number | null;
-            /**
-             * @default email
-             * @enum {unknown}
-             */
+            /** @enum {unknown} */
             delivery?: "email" | "none";
             cc_recipients?: {
                 /** Format: email */
                 email: string;
                 name?: string;
-                /**
-                 * @default on_completion
-                 * @enum {unknown}
-                 */
+                /** @enum {unknown} */
                 when?: "on_send" | "on_completion";
             }[];
             payment?: {
@@ -14690,6 +14681,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -16291,13 +16283,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file bytes */
+            /** @description The file as the provider returned it */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16322,13 +16316,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file bytes */
+            /** @description The file as the provider returned it */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16637,7 +16633,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Required and non-empty; the same key with the same body replays the original */
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
                 "x-idempotency-key": string;
             };
             path?: never;
@@ -17683,7 +17679,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Same key and same input return the same run; a different input with the key is 409 */
+                /** @description Optional; the same key with the same body replays the original; another body 409; empty 400 */
                 "x-idempotency-key"?: string;
             };
             path: {
@@ -18084,12 +18080,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file bytes */
+            /** @description The attachment, of the type its bytes showed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/plain": string;
+                    "text/csv": string;
                     "application/json": string;
                 };
             };
@@ -18286,7 +18287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18485,9 +18486,9 @@ export interface operations {
     postCheckoutPaylinkBulk: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Required: the same key and body replay the original answer */
-                "x-idempotency-key"?: string;
+            header: {
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
+                "x-idempotency-key": string;
             };
             path?: never;
             cookie?: never;
@@ -18546,13 +18547,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv */
+            /** @description A CSV file (UTF-8) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18642,13 +18643,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv */
+            /** @description A CSV file (UTF-8) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18803,9 +18804,9 @@ export interface operations {
     postPaymentSchedules: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Required */
-                "x-idempotency-key"?: string;
+            header: {
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
+                "x-idempotency-key": string;
             };
             path?: never;
             cookie?: never;
@@ -19249,12 +19250,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file bytes */
+            /** @description The uploaded document, of the type its bytes showed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/plain": string;
+                    "text/csv": string;
                     "application/json": string;
                 };
             };
@@ -20016,6 +20022,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Optional; the same key with the same body replays the original; another body 409; empty 400 */
                 "x-idempotency-key"?: string;
             };
             path?: never;
@@ -20468,13 +20475,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV (text/csv) or JSON Lines (application/x-ndjson), streamed */
+            /** @description CSV (`format=csv`) or JSON Lines (`format=jsonl`), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20944,13 +20952,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/pdf */
+            /** @description The PDF */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21292,7 +21300,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional; replays the original answer */
+                /** @description Optional; the same key with the same body replays the original; another body 409; empty 400 */
                 "x-idempotency-key"?: string;
             };
             path?: never;
@@ -21528,13 +21536,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/pdf */
+            /** @description The PDF */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21558,13 +21566,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/pdf */
+            /** @description The PDF */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21682,6 +21690,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
                 "x-idempotency-key": string;
             };
             path?: never;
@@ -21937,6 +21946,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
                 "x-idempotency-key": string;
             };
             path: {
@@ -22050,6 +22060,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Optional; the same key with the same body replays the original; another body 409; empty 400 */
                 "x-idempotency-key"?: string;
             };
             path: {
