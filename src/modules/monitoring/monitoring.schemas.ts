@@ -1,6 +1,6 @@
 /** Request and response schemas of /monitoring (they feed OpenAPI). */
 import { Type } from 'typebox';
-import { fileResponse, MEDIA } from '../../shared/download';
+import { fileResponse } from '../../shared/download';
 import { dateRangeQuerySchema, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
 import { ATTACHMENT_MEDIA_TYPES } from '../tickets/tickets.attachments';
 import { DECISIONS } from './monitoring.evaluate';

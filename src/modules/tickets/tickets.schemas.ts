@@ -1,6 +1,6 @@
 /** Request and response schemas of the support-ticket routes (client and staff). */
 import { Type } from 'typebox';
-import { fileResponse, MEDIA } from '../../shared/download';
+import { fileResponse } from '../../shared/download';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
 import { ATTACHMENT_MEDIA_TYPES } from './tickets.attachments';
 import { TICKET_STATUSES } from './tickets.machine';
