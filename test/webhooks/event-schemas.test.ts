@@ -22,6 +22,7 @@ import { createTestApp, type TestContext } from '../helpers/app';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { setMainWebhook } from '../helpers/webhooks';
 import { createKycWorld, createLink, simulate as simulateVerification } from '../kyc/fixtures';
+import { txBody } from '../monitoring/fixtures';
 import { companyBody, staffHeaders } from '../org/fixtures';
 import {
   createPaylink,
@@ -29,6 +30,7 @@ import {
   type PaymentWorld,
   simulate as simulatePayment,
 } from '../payments/fixtures';
+import { createSchedule } from '../schedules/fixtures';
 import { drain as drainWorkflows, simpleGraph, api as workflowApi } from '../workflows/fixtures';
 
 type Schema = Record<string, unknown>;
@@ -176,6 +178,17 @@ describe('real deliveries', () => {
       category: 'technical',
     });
     expect(ticket.statusCode, ticket.body).toBe(201);
+    // monitoring.transaction.status_changed, screening.wallet.completed, payment_schedule.*
+    const monitored = await call(ctx, w.caller)('POST', '/monitoring/transactions', txBody());
+    expect(monitored.statusCode, monitored.body).toBe(201);
+    const screened = await call(ctx, w.caller)('POST', '/screening/wallet', {
+      chain: 'ethereum',
+      address: `0x${'b'.repeat(39)}1`,
+    });
+    expect(screened.statusCode, screened.body).toBeLessThan(300);
+    await createSchedule(ctx, w, {
+      plan: { total_amount: '30.00', count: 3, interval: 'month', start_date: '2027-01-31' },
+    });
     // webhook.test
     const test = await call(ctx, w.caller)('POST', '/webhooks/subscription/test');
     expect(test.statusCode, test.body).toBeLessThan(300);
@@ -216,6 +229,10 @@ describe('real deliveries', () => {
         'ticket.status_changed',
         'ticket.message.created',
         'webhook.test',
+        'monitoring.transaction.status_changed',
+        'screening.wallet.completed',
+        'payment_schedule.status_changed',
+        'payment_schedule.instalment.status_changed',
       ]),
     );
   }, 120_000);
