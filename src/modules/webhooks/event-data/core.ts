@@ -34,17 +34,22 @@ export const PaymentStatusChangedData = eventData(
   },
 );
 
+/** The attestation, verification source and trigger fields KYC and KYB events share. */
+const subjectChange = {
+  previous_external_status: N(Enum(EXTERNAL_STATUSES)),
+  current_external_status: N(Enum(EXTERNAL_STATUSES)),
+  previous_verification_source: Enum(SOURCES),
+  current_verification_source: Enum(SOURCES),
+  source: Enum(STATUS_SOURCE),
+};
+
 const kycData = eventData('kyc.status_changed: a KYC user whose status, mode or source changed', {
   user_id: Uuid(),
   email: Type.String(),
   verification_mode: Enum(['service_kyc', 'external_attestation'] as const),
   previous_kyc_status: Enum(KYC_STATUSES),
   current_kyc_status: Enum(KYC_STATUSES),
-  previous_external_status: N(Enum(EXTERNAL_STATUSES)),
-  current_external_status: N(Enum(EXTERNAL_STATUSES)),
-  previous_verification_source: Enum(SOURCES),
-  current_verification_source: Enum(SOURCES),
-  source: Enum(STATUS_SOURCE),
+  ...subjectChange,
 });
 
 const kybData = eventData('kyb.status_changed: a business customer whose status, mode or source changed', {
@@ -55,11 +60,7 @@ const kybData = eventData('kyb.status_changed: a business customer whose status,
   verification_mode: Enum(['service_kyc', 'service_kyb', 'external_attestation'] as const),
   previous_kyb_status: Enum(KYB_STATUSES),
   current_kyb_status: Enum(KYB_STATUSES),
-  previous_external_status: N(Enum(EXTERNAL_STATUSES)),
-  current_external_status: N(Enum(EXTERNAL_STATUSES)),
-  previous_verification_source: Enum(SOURCES),
-  current_verification_source: Enum(SOURCES),
-  source: Enum(STATUS_SOURCE),
+  ...subjectChange,
 });
 
 const opcoData = eventData('opco.status_changed', {
