@@ -6,9 +6,9 @@ import { JOB_STATUSES } from '../../bulk-links/bulk.machine';
 import { RECURRING_STATUSES } from '../../recurring/recurring.machine';
 import { RUN_STATUSES } from '../../recurring/runs.machine';
 import { INSTALMENT_STATUSES, SCHEDULE_STATUSES } from '../../schedules/schedules.machine';
-import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from '../../screening/ownership.machine';
+import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from '../../screening/ownership-statuses';
 import { TICKET_STATUSES } from '../../tickets/tickets.machine';
-import { TRANSFER_STATUSES } from '../../travel-rule/travel-rule.machine';
+import { TRANSFER_STATUSES } from '../../travel-rule/transfer-statuses';
 import {
   ActorType,
   DateTime,
