@@ -23,6 +23,7 @@ import { DEFAULT_WEBHOOK_CONCURRENCY, loadConfig } from '../src/config';
 import { openPglite, openPostgres } from '../src/db/client';
 import { clients } from '../src/db/schema/index';
 import type { Deps } from '../src/deps';
+import { CORE_EVENT_DATA } from '../src/modules/webhooks/event-data/core';
 import { emitEvent } from '../src/outbox/emit';
 import { createProviders } from '../src/providers/index';
 import { systemClock } from '../src/shared/clock';
@@ -147,6 +148,7 @@ export async function runDeliveryBench(
             clientId,
             type: 'payment.status_changed',
             data: {
+              ...CORE_EVENT_DATA['payment.status_changed'].example,
               transaction_id: key,
               previous_payment_status: 'pending',
               current_payment_status: 'processing',

@@ -9,6 +9,7 @@ import { authPlugin } from './plugins/auth';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler';
 import { inflightPlugin } from './plugins/inflight';
 import { inputGuardPlugin, schemaController } from './plugins/input-guard';
+import { lingeringClosePlugin } from './plugins/lingering-close';
 import { metricsPlugin } from './plugins/metrics';
 import { openapiPlugin } from './plugins/openapi';
 import { requestContextPlugin } from './plugins/request-context';
@@ -44,6 +45,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.removeContentTypeParser('text/plain');
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
+  await app.register(lingeringClosePlugin);
   await app.register(requestIdPlugin);
   await app.register(requestContextPlugin);
   await app.register(inflightPlugin);

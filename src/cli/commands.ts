@@ -20,6 +20,10 @@ export interface CliContext {
 
 export interface CliCommand {
   summary: string;
+  /** The arguments after the command's name, for `--help` (e.g. `--email E --password P [--name N]`). */
+  usage: string;
+  /** More lines for `--help`: what the command does, what it needs. */
+  details?: string;
   /** `args` are the words and --flags after the command name. */
   run(ctx: CliContext, args: string[]): Promise<void>;
   /**
@@ -33,6 +37,8 @@ export interface CliCommand {
 export const commands: Record<string, CliCommand> = {
   migrate: {
     summary: 'Apply pending database migrations (also done at every start)',
+    usage: '',
+    details: 'Opens the configured database (DATABASE_URL, else the embedded one in SVC_DATA_DIR).',
     async run(ctx) {
       ctx.out(`migrations applied (${ctx.database.engine})`);
     },

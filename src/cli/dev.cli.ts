@@ -3,11 +3,9 @@ import { apiSessionFromEnv } from './api-session';
 import type { CliCommand } from './commands';
 import { listen } from './listen';
 import { flag } from './sandbox.cli';
-import { SCENARIOS, triggerUsage } from './trigger';
+import { SCENARIOS, TRIGGER_SYNOPSIS, triggerDetails, triggerUsage } from './trigger';
 
-const LISTEN_USAGE = [
-  'Usage: svc listen --forward-to URL [--events type,type] [--url URL]',
-  '',
+const LISTEN_DETAILS = [
   "Streams this client's events (GET /api/v1/webhooks/listen) and POSTs each to URL, signed like a",
   'real delivery with a signing secret made for this session (printed at start). Credential:',
   'SVC_API_KEY / SVC_API_SECRET (SVC_API_URL), as printed by `svc sandbox bootstrap`.',
@@ -16,12 +14,14 @@ const LISTEN_USAGE = [
 export const devCommands: Record<string, CliCommand> = {
   listen: {
     summary: "Forward this client's events to a local URL as they happen (like `stripe listen`)",
+    usage: '--forward-to URL [--events type,type] [--url URL]',
+    details: LISTEN_DETAILS,
     overHttp: true,
     async run(ctx, args) {
       const forwardTo = flag(args, 'forward-to');
-      if (args.includes('--help') || !forwardTo) {
-        ctx.out(LISTEN_USAGE);
-        if (!forwardTo && !args.includes('--help')) process.exitCode = 64;
+      if (!forwardTo) {
+        ctx.out(`Usage: svc listen ${devCommands.listen!.usage}\n\n${LISTEN_DETAILS}`);
+        process.exitCode = 64;
         return;
       }
       const controller = new AbortController();
@@ -37,12 +37,14 @@ export const devCommands: Record<string, CliCommand> = {
   },
   trigger: {
     summary: 'Create a sandbox payment, verification or opco and drive it to an outcome (--help lists them)',
+    usage: TRIGGER_SYNOPSIS,
+    details: triggerDetails(),
     overHttp: true,
     async run(ctx, args) {
       const name = args.find((a) => !a.startsWith('--') && !isFlagValue(args, a));
-      if (args.includes('--help') || !name) {
+      if (!name) {
         ctx.out(triggerUsage());
-        if (!name && !args.includes('--help')) process.exitCode = 64;
+        process.exitCode = 64;
         return;
       }
       const scenario = SCENARIOS[name];

@@ -122,15 +122,19 @@ export const SCENARIOS: Record<string, Scenario> = {
   'opco.activated': opcoActivated,
 };
 
-export function triggerUsage(): string {
+export const TRIGGER_SYNOPSIS = '<scenario> [--url URL] [--project-id ID] [--user-id ID]';
+
+export function triggerDetails(): string {
   const rows = Object.entries(SCENARIOS).map(([name, s]) => `  ${name.padEnd(20)} ${s.summary}`);
   return [
-    'Usage: svc trigger <scenario> [--url URL] [--project-id ID] [--user-id ID]',
-    '',
     'Creates a sandbox object and drives it to an outcome over the API with the credential in',
     'SVC_API_KEY / SVC_API_SECRET (SVC_API_URL, as printed by `svc sandbox bootstrap`).',
     '',
     'Scenarios:',
     ...rows,
   ].join('\n');
+}
+
+export function triggerUsage(): string {
+  return `Usage: svc trigger ${TRIGGER_SYNOPSIS}\n\n${triggerDetails()}`;
 }

@@ -5,14 +5,16 @@
 
 import type { DbOrTx } from '../db/client';
 import { events } from '../db/schema/index';
+import type { EventFields } from '../modules/webhooks/event-data/index';
 import { newId } from '../shared/ids';
 import type { AnyEventType } from './event-types';
 import { fanOutEvent } from './fanout';
 
-export interface EventInput {
+export interface EventInput<T extends AnyEventType = AnyEventType> {
   clientId: string;
-  type: AnyEventType;
-  data: Record<string, unknown>;
+  type: T;
+  /** Exactly the fields the event's documented schema lists (src/modules/webhooks/event-data). */
+  data: EventFields<T>;
   /** When the change happened (for payments, the network's transition time when known). */
   occurredAt: Date;
   /** Deduplication at source: a second emit with the same key is a no-op. */
@@ -28,7 +30,10 @@ export interface EmittedEvent {
 }
 
 /** Returns the new event, or null when an event with the same dedup key already exists. */
-export async function emitEvent(tx: DbOrTx, input: EventInput): Promise<EmittedEvent | null> {
+export async function emitEvent<T extends AnyEventType>(
+  tx: DbOrTx,
+  input: EventInput<T>,
+): Promise<EmittedEvent | null> {
   const id = newId();
   const inserted = await tx
     .insert(events)

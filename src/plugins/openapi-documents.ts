@@ -10,6 +10,7 @@
  *    (/api/v1/admin/openapi.json: `/api/v1/admin/…` and the providers' notification routes).
  * `app.swagger()` stays the complete document (tests and the status recorder read it).
  */
+import { EVENT_DATA, eventDataSchemaName } from '../modules/webhooks/event-data/index';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../outbox/event-types';
 
 type Schema = Record<string, unknown>;
@@ -65,31 +66,31 @@ function nameSchemas(doc: OpenApiDoc): void {
     }
 }
 
-const paymentEventData: Schema = {
-  type: 'object',
-  description: 'payment.status_changed: the transaction fields, the move and who made it',
-  properties: {
-    transaction_id: { type: 'string', format: 'uuid' },
-    ref_id: { type: 'string' },
-    transfer_id: { type: ['string', 'null'] },
-    amount: { type: 'string', description: 'Decimal string' },
-    currency: { type: 'string' },
-    user_id: { type: ['string', 'null'], format: 'uuid' },
-    business_customer_id: { type: ['string', 'null'], format: 'uuid' },
-    project_id: { type: 'string', format: 'uuid' },
-    contract_request_id: { type: ['string', 'null'] },
-    previous_payment_status: { type: 'string' },
-    current_payment_status: { type: 'string' },
-    reconciliation_state: { type: 'string' },
-    status_detail: { type: ['string', 'null'] },
-    status_reason: { type: ['string', 'null'] },
-    actor_type: { type: 'string' },
-    actor_account_id: { type: ['string', 'null'] },
-    metadata: { type: 'object', description: "The payment link's own metadata", additionalProperties: true },
-  },
-};
+/** The headers of every delivery (the signature scheme is on the envelope's description). */
+const DELIVERY_HEADERS: Schema[] = [
+  ['X-SVC-Event-Id', { type: 'string', format: 'uuid' }, 'The event id (same as `id`): deduplicate on it'],
+  ['X-SVC-Event-Type', { type: 'string' }, 'The event type (same as `type`)'],
+  ['X-SVC-Event-Version', { type: 'string', const: 'v1' }, 'Always `v1`'],
+  [
+    'X-SVC-Timestamp',
+    { type: 'string', pattern: '^[0-9]+$' },
+    'Unix seconds at signing; reject older than 300 s',
+  ],
+  [
+    'X-SVC-Signature',
+    { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+    '`sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret',
+  ],
+].map(([name, schema, description]) => ({ name, in: 'header', required: true, description, schema }));
 
-/** OAS 3.1 `webhooks`: one entry per event type, each the signed envelope with its `data`. */
+/** A TypeBox schema as plain JSON (its hidden markers dropped). */
+const plain = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema)) as Schema;
+
+/**
+ * OAS 3.1 `webhooks`: one entry per event type, each the signed envelope with its typed `data`
+ * (components.schemas `<Type>Data`, from the TypeBox definitions in
+ * src/modules/webhooks/event-data), the delivery headers and an example delivery.
+ */
 function addWebhooks(doc: OpenApiDoc): void {
   doc.components.schemas ??= {};
   const schemas = doc.components.schemas;
@@ -108,23 +109,28 @@ function addWebhooks(doc: OpenApiDoc): void {
       data: { type: 'object', additionalProperties: true },
     },
   };
-  schemas.PaymentStatusChangedData = paymentEventData;
   const webhooks: Record<string, Schema> = {};
   for (const type of [...EVENT_TYPES, ...SYSTEM_EVENT_TYPES]) {
-    const data =
-      type === 'payment.status_changed'
-        ? { $ref: '#/components/schemas/PaymentStatusChangedData' }
-        : { type: 'object', additionalProperties: true, description: `Data of ${type}` };
+    const entry = EVENT_DATA[type];
+    const name = eventDataSchemaName(type);
+    schemas[name] = plain(entry.schema);
+    const example = {
+      id: '0190f5f5-1111-7aaa-8bbb-cccccccccccc',
+      type,
+      version: 'v1',
+      occurred_at: '2026-11-27T10:15:30.000Z',
+      client_id: '0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00',
+      data: entry.example,
+    };
     webhooks[type] = {
       post: {
-        operationId: `webhook${type
-          .split(/[._]/)
-          .map((w) => pascal(w))
-          .join('')}`,
+        operationId: `webhook${pascal(name.replace(/Data$/, ''))}`,
         summary: `Event ${type}`,
+        description: (entry.schema as { description?: string }).description,
         tags: ['Webhooks'],
         // The receiver authenticates a delivery by its X-SVC-Signature, not by a token.
         security: [],
+        parameters: DELIVERY_HEADERS,
         requestBody: {
           required: true,
           content: {
@@ -132,9 +138,13 @@ function addWebhooks(doc: OpenApiDoc): void {
               schema: {
                 allOf: [
                   { $ref: '#/components/schemas/WebhookEnvelope' },
-                  { type: 'object', properties: { type: { const: type }, data } },
+                  {
+                    type: 'object',
+                    properties: { type: { const: type }, data: { $ref: `#/components/schemas/${name}` } },
+                  },
                 ],
               },
+              example,
             },
           },
         },

@@ -264,19 +264,24 @@ function documentSchema(schema: Schema, route: RouteOptions): Schema {
     if (schema[part]) out[part] = forDocument(schema[part]);
   if (schema.headers || cfg.idempotency) {
     const headers = (schema.headers as Schema | undefined) ?? { type: 'object', properties: {} };
+    // The one description of the key wins over a route's own: minLength 1 (an empty key is 400) and
+    // an example, so the docs page's request samples send a value. Validation keeps the route's
+    // optional header, so a missing key is the service's 400 `{detail}`, never a 422.
     const withKey = cfg.idempotency
       ? {
           ...headers,
           properties: {
+            ...((headers.properties as Schema | undefined) ?? {}),
             'x-idempotency-key': {
               type: 'string',
+              minLength: 1,
               maxLength: 255,
+              example: 'order-42-attempt-1',
               description:
                 cfg.idempotency === 'required'
-                  ? 'Required and non-empty: the same key with the same body replays the original (200); another body 409; still in flight 409'
+                  ? 'Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409'
                   : 'Optional; the same key with the same body replays the original; another body 409; empty 400',
             },
-            ...((headers.properties as Schema | undefined) ?? {}),
           },
         }
       : headers;

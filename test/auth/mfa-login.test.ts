@@ -129,6 +129,29 @@ describe('login with email OTP', () => {
     expect(dead.json().detail).toBe(M.invalidOtpChallenge);
   });
 
+  it('wrong codes count per account across fresh challenges: 429 lockout for 5 minutes', async () => {
+    const u = await emailMfaUser();
+    // 3 wrong codes on one challenge, then a new login (a correct password) for a fresh one.
+    let ch = (await login(u)).json().challenge_token;
+    let code = await smtp.codeFor(u.email);
+    for (let i = 0; i < 3; i++) expect((await verify(ch, otherThan(code), 'email')).statusCode).toBe(401);
+    ch = (await login(u)).json().challenge_token;
+    code = await smtp.codeFor(u.email);
+    for (let i = 0; i < 2; i++) expect((await verify(ch, otherThan(code), 'email')).statusCode).toBe(401);
+    // The fifth wrong code for the account locked verify-otp, even with the right code on a live challenge.
+    const locked = await verify(ch, code, 'email');
+    expect429(locked, 5, 300);
+    expect(locked.json().detail).toBe(M.tooManyAttempts(300));
+    ctx.clock.advanceSeconds(120);
+    expect429(await verify(ch, code, 'email'), 5, 180);
+    ctx.clock.advanceSeconds(180);
+    // The lock is over: a fresh challenge completes, and the count starts again.
+    ch = (await login(u)).json().challenge_token;
+    code = await smtp.codeFor(u.email);
+    const ok = await verify(ch, code, 'email');
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
   it('the challenge expires after 5 minutes', async () => {
     const u = await emailMfaUser();
     const ch = (await login(u)).json().challenge_token;

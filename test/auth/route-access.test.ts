@@ -11,10 +11,12 @@
  * Path parameters are random UUIDs; bodies are irrelevant (auth runs before validation).
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { RouteOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
-import { PERMISSION_MATRIX, ROLES, type Role } from '../../src/modules/auth/permissions';
+import { PERMISSION_MATRIX, PERMISSIONS, ROLES, type Role } from '../../src/modules/auth/permissions';
 import {
   permissionsMarkdown,
   type RouteAccess,
@@ -106,6 +108,17 @@ describe('route access contract', () => {
       if (r.dashboardOnly) expect(op.description).toContain('dashboard');
       expect(table).toContain(`\`${r.method} ${specPath(r.url)}\``);
     }
+  });
+
+  it("the README's permission table is the generated one and lists every permission the code defines", () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const rows = readme.split('\n').filter((l) => /^\| `[a-z_.]+` \|/.test(l));
+    const listed = rows.map((l) => /^\| `([a-z_.]+)`/.exec(l)![1]);
+    expect(listed).toEqual(PERMISSIONS);
+    expect(listed).toEqual(expect.arrayContaining(['travel_rule.read', 'travel_rule.write']));
+    // Row for row what `npm run docs:permissions` prints (regenerate it after changing the matrix).
+    const generated = permissionsMarkdown(routeAccessOf(seen)).split('\n');
+    expect(rows).toEqual(generated.filter((l) => l.startsWith('| `')));
   });
 
   describe.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (_name, route) => {

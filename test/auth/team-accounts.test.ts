@@ -178,7 +178,8 @@ describe('update and delete', () => {
     expect(demoted.json().detail).toBe(M.insufficientPermissions);
 
     const off = await patchMember(member.accountId, { is_active: false });
-    expect(off.json().is_active).toBe(false);
+    // A partial update: the role and name sent earlier stay.
+    expect(off.json()).toMatchObject({ is_active: false, role: 'developer', full_name: 'Renamed' });
     const refused = await ctx.app.inject({ url: '/api/v1/auth/client/settings', headers: member.headers });
     expect(refused.statusCode).toBe(401);
     expect(refused.json().detail).toBe(M.accountNotActive);

@@ -308,11 +308,25 @@ describe('job status table', () => {
     expect(links).toHaveLength(3);
   });
 
-  it('previewed and queued -> canceled (pending rows -> canceled)', async () => {
-    const p = await createJob(ctx, w.caller, { rows: [rowFor(w)], preview: true });
+  it('previewed and queued -> canceled (every row without a link -> canceled)', async () => {
+    const p = await createJob(ctx, w.caller, {
+      rows: [rowFor(w), rowFor(w), rowFor(w, { amount: 'oops' })],
+      preview: true,
+    });
     const c1 = await action(ctx, w.caller, p.bulk_id, 'cancel', {});
     expect(c1.statusCode).toBe(200);
-    expect(c1.json()).toMatchObject({ status: 'canceled', counts: { valid: 1 } });
+    expect(c1.json()).toMatchObject({
+      status: 'canceled',
+      counts: { total: 3, valid: 0, invalid: 0, canceled: 3 },
+    });
+    const rows = await getRows(ctx, w.caller, p.bulk_id);
+    expect(rows.map((r: { status: string }) => r.status)).toEqual(['canceled', 'canceled', 'canceled']);
+    // The invalid row keeps saying why it was invalid.
+    expect(rows[2]!.errors.length).toBeGreaterThan(0);
+    const [ev] = (await bulkEvents(ctx, w.caller.clientId)).filter(
+      (e) => e.bulk_id === p.bulk_id && e.current_status === 'canceled',
+    );
+    expect(ev).toMatchObject({ total: 3, canceled: 3, invalid: 0 });
     const q = await createJob(ctx, w.caller, { rows: [rowFor(w), rowFor(w)] });
     const c2 = await action(ctx, w.caller, q.bulk_id, 'cancel', {});
     expect(c2.json()).toMatchObject({ status: 'canceled', counts: { canceled: 2, pending: 0 } });

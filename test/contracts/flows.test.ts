@@ -105,4 +105,40 @@ describe('contract flows', () => {
       204,
     );
   });
+
+  it("a request sent from a flow takes the flow's delivery, expiry and reminders unless the body says otherwise", async () => {
+    const api = call(ctx, w.caller);
+    const t = await createTemplate(ctx, w.caller);
+    const flow = (
+      await api('POST', '/contracts/workflows', {
+        name: 'Quiet onboarding',
+        template_ids: [t.template_id],
+        expires_in_days: 10,
+        reminder_interval_days: 3,
+        delivery: 'none',
+      })
+    ).json();
+    // A merchant renames the draft before activating it: the rename must not reset the defaults.
+    await api('PATCH', `/contracts/workflows/${flow.flow_id}`, { name: 'Quiet onboarding v2' });
+    await api('POST', `/contracts/workflows/${flow.flow_id}/activate`);
+    const people = [
+      { role: 'client', name: 'Cleo', email: 'cleo-quiet@example.com' },
+      { role: 'company', name: 'Cory', email: 'cory-quiet@example.com' },
+    ];
+    const sentAt = ctx.clock.now().getTime();
+    const res = await api('POST', '/contracts/send', { flow_id: flow.flow_id, participants: people });
+    expect(res.statusCode, res.body).toBe(201);
+    const r = res.json();
+    expect(r).toMatchObject({ delivery: 'none', reminder_interval_days: 3 });
+    expect(new Date(r.expires_at).getTime() - sentAt).toBe(10 * 86_400_000);
+    const explicit = await api('POST', '/contracts/send', {
+      flow_id: flow.flow_id,
+      participants: people,
+      delivery: 'email',
+      expires_in_days: 2,
+      reminder_interval_days: null,
+    });
+    expect(explicit.json()).toMatchObject({ delivery: 'email', reminder_interval_days: null });
+    expect(new Date(explicit.json().expires_at).getTime() - sentAt).toBe(2 * 86_400_000);
+  });
 });

@@ -6,10 +6,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, projects, transactions } from '../../src/db/schema/index';
+import { settleDuePayments } from '../../src/modules/contracts/contracts.payment';
+import { effectHooks } from '../../src/modules/contracts/requests.effects';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { setMainWebhook } from '../helpers/webhooks';
+import { eventsOf } from '../org/fixtures';
 import { createPaymentWorld, newKey, type PaymentWorld, paylinkBody } from '../payments/fixtures';
 import { byRole, call, createTemplate, participants, send, simulate } from './fixtures';
 
@@ -134,6 +137,85 @@ describe('contract-backed payments', () => {
       .from(notifications)
       .where(and(eq(notifications.clientId, w.caller.clientId), eq(notifications.category, 'contracts')));
     expect(notes.length).toBeGreaterThan(0);
+  });
+});
+
+describe('contract.request.completed with a payment', () => {
+  const completedEvents = async (id: string) =>
+    (await eventsOf(ctx, w.caller.clientId, 'contract.request.completed')).filter(
+      (e) => (e.data as { contract_request_id: string }).contract_request_id === id,
+    );
+
+  it("carries the payment link's transaction_id and checkout_url, once", async () => {
+    const r = await send(ctx, w.caller, {
+      template_id: templateId,
+      participants: participants('pe1'),
+      payment: { amount: '12.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+    });
+    const done = await signAll(r.contract_request_id, r);
+    expect(done.payment.transaction_id).toBeTruthy();
+    const evs = await completedEvents(r.contract_request_id);
+    expect(evs).toHaveLength(1);
+    expect(evs[0]!.data).toMatchObject({
+      transaction_id: done.payment.transaction_id,
+      checkout_url: done.payment.checkout_url,
+      completed_at: done.completed_at,
+    });
+  });
+
+  it('after a crash between completion and the link, the worker emits it with the link; never twice', async () => {
+    const r = await send(ctx, w.caller, {
+      template_id: templateId,
+      participants: participants('pe2'),
+      payment: { amount: '13.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+    });
+    // The process stops right after the completion commit: the after-commit link creation never runs.
+    const settle = effectHooks.settlePayment;
+    effectHooks.settlePayment = undefined;
+    let done: { status: string; payment: { transaction_id: string | null } };
+    try {
+      done = await signAll(r.contract_request_id, r);
+    } finally {
+      effectHooks.settlePayment = settle;
+    }
+    expect(done.status).toBe('completed');
+    expect(done.payment.transaction_id).toBeNull();
+    // Completed, and the status event is out; the completed event waits for the link.
+    const statusEvents = (await eventsOf(ctx, w.caller.clientId, 'contract.request.status_changed')).filter(
+      (e) => (e.data as { contract_request_id: string }).contract_request_id === r.contract_request_id,
+    );
+    expect(statusEvents.map((e) => (e.data as { current_status: string }).current_status)).toContain(
+      'completed',
+    );
+    expect(await completedEvents(r.contract_request_id)).toEqual([]);
+    expect(await settleDuePayments(ctx.deps)).toBeGreaterThan(0);
+    expect(await settleDuePayments(ctx.deps)).toBe(0);
+    const after = (await call(ctx, w.caller)('GET', `/contracts/requests/${r.contract_request_id}`)).json();
+    const evs = await completedEvents(r.contract_request_id);
+    expect(evs).toHaveLength(1);
+    expect(evs[0]!.data).toMatchObject({
+      transaction_id: after.payment.transaction_id,
+      checkout_url: after.payment.checkout_url,
+    });
+    expect(after.payment.transaction_id).toBeTruthy();
+  });
+
+  it('with payment.error the event says null for both', async () => {
+    const r = await send(ctx, w.caller, {
+      template_id: templateId,
+      participants: participants('pe3'),
+      payment: { amount: '14.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+    });
+    await ctx.db.update(projects).set({ isFrozen: true }).where(eq(projects.id, w.projectId));
+    try {
+      const done = await signAll(r.contract_request_id, r);
+      expect(done.payment.error).toBe('Project is frozen by admin');
+    } finally {
+      await ctx.db.update(projects).set({ isFrozen: false }).where(eq(projects.id, w.projectId));
+    }
+    const evs = await completedEvents(r.contract_request_id);
+    expect(evs).toHaveLength(1);
+    expect(evs[0]!.data).toMatchObject({ transaction_id: null, checkout_url: null });
   });
 });
 

@@ -265,8 +265,12 @@ describe('reminders, magic inputs, correction', () => {
         email: 'bo@example.com',
       },
     );
+    const nameBefore = (byRole(cur, 'company') as unknown as { name: string }).name;
     cur = fixed.json();
     expect(byRole(cur, 'company').status).toBe('sent');
+    // Only the email was sent: the name stays.
+    expect((byRole(cur, 'company') as unknown as { name: string }).name).toBe(nameBefore);
+    expect(byRole(cur, 'company').email).toBe('bo@example.com');
     expect(byRole(cur, 'company').signing_url).not.toBe(oldUrl);
     expect((await ctx.app.inject({ method: 'GET', url: new URL(oldUrl).pathname })).statusCode).toBe(404);
     expect(

@@ -1,11 +1,13 @@
 /** The generated OpenAPI document passes Redocly's lint (recommended rules) with no errors. */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestClient } from '../helpers/clients';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let ctx: TestContext;
@@ -65,6 +67,7 @@ describe('OpenAPI document', () => {
   it('documents 429 with Retry-After and X-RateLimit-* where lockouts and cooldowns exist', () => {
     for (const [method, path] of [
       ['post', '/auth/login'],
+      ['post', '/auth/login/verify-otp'],
       ['post', '/auth/login/challenge/send-email-code'],
       ['post', '/auth/register/verify-email'],
       ['post', '/auth/register/resend-verification'],
@@ -111,6 +114,59 @@ describe('OpenAPI document', () => {
     expect(Object.keys(paylink.responses)).toEqual(expect.arrayContaining(['400', '409']));
     const runs = op('post', '/workflows/{definition_id}/runs');
     expect(runs.parameters!.find((p) => p.name === 'x-idempotency-key')).toMatchObject({ required: false });
+  });
+
+  it('documents X-Idempotency-Key as required wherever a missing key is refused, non-empty, with an example', () => {
+    type Header = { name: string; in: string; required?: boolean; schema: Record<string, unknown> };
+    const keyed = ops().flatMap(({ key, op: o }) => {
+      const h = (o.parameters as Header[] | undefined)?.find((p) => p.name === 'x-idempotency-key');
+      return h ? [{ key, h }] : [];
+    });
+    expect(keyed.length).toBeGreaterThan(5);
+    for (const { key, h } of keyed) {
+      expect(h.schema, key).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+      expect(String(h.schema.example ?? ''), key).not.toBe('');
+    }
+    const required = keyed.filter(({ h }) => h.required).map(({ key }) => key);
+    expect(required).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/checkout/paylink',
+        'POST /api/v1/checkout/paylink/bulk',
+        'POST /api/v1/payment-schedules',
+        'POST /api/v1/recurring-payments',
+      ]),
+    );
+    expect(required).not.toContain('POST /api/v1/contracts/send');
+  });
+
+  it('answers a missing or empty required key with the 400 {detail}, not a 422', async () => {
+    const caller = await createTestClient(ctx);
+    // Bodies that pass the schema: the key is the service's check, after validation.
+    const bodies: Record<string, object> = {
+      '/checkout/paylink/bulk': { rows: [] },
+      '/payment-schedules': {
+        project_id: randomUUID(),
+        currency: 'EUR',
+        instalments: [{ amount: '10.00', due_date: '2030-01-01' }],
+      },
+      '/checkout/paylink': {
+        amount: '10.00',
+        currency: 'EUR',
+        project_id: randomUUID(),
+        user_id: randomUUID(),
+      },
+    };
+    for (const [url, payload] of Object.entries(bodies))
+      for (const headers of [{}, { 'x-idempotency-key': '' }, { 'x-idempotency-key': '   ' }]) {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: `/api/v1${url}`,
+          headers: { ...caller.headers, ...headers },
+          payload,
+        });
+        expect(res.statusCode, `${url} ${JSON.stringify(headers)}: ${res.body}`).toBe(400);
+        expect(res.json()).toEqual({ detail: 'X-Idempotency-Key must not be empty' });
+      }
   });
 
   it('derives the error answers from the declaration', () => {

@@ -183,6 +183,8 @@ describe('the five sandbox VASPs and discovery', () => {
     });
     expect(fixed.json()).toMatchObject({ status: 'awaiting_counterparty', repair_fields: null });
     expect(fixed.json().beneficiary.last_name).toBe('Fixed');
+    // Only the beneficiary was sent: the originator and the rest stay as they were.
+    expect(fixed.json()).toMatchObject({ originator: r.originator, amount: r.amount, asset: r.asset });
     await answer();
     expect((await get(t.transfer_id)).status).toBe('accepted');
   });

@@ -1,5 +1,6 @@
 /** Request and response schemas of the activity-log routes (named-areas.md section 11). */
 import { Type } from 'typebox';
+import { fileResponse } from '../../shared/download';
 import { dateRangeQuerySchema, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
 
 export const ACTOR_TYPES = ['client_user', 'client_api', 'service_internal', 'system'] as const;
@@ -89,6 +90,8 @@ export const ActivityListSchema = Type.Object({
   total_pages: Type.Integer(),
 });
 
-export const ExportSchema = Type.String({
-  description: 'CSV (text/csv) or JSON Lines (application/x-ndjson), streamed',
-});
+export const ExportSchema = fileResponse(
+  'CSV (`format=csv`) or JSON Lines (`format=jsonl`), streamed',
+  ['text/csv', 'application/x-ndjson'],
+  'text',
+);

@@ -70,6 +70,7 @@ function groupsArg(values: string[]): VisibilityGroup[] {
 function opcoCommand(summary: string, run: typeof approveOpco): CliCommand {
   return {
     summary,
+    usage: '<opco_id> [--reason R]',
     async run(ctx, args) {
       const { values, positionals } = parseArgs({
         args,
@@ -84,6 +85,7 @@ function opcoCommand(summary: string, run: typeof approveOpco): CliCommand {
 function freezeCommand(summary: string, frozen: boolean): CliCommand {
   return {
     summary,
+    usage: '<project_id> [--reason R]',
     async run(ctx, args) {
       const { values, positionals } = parseArgs({
         args,
@@ -101,6 +103,8 @@ function freezeCommand(summary: string, frozen: boolean): CliCommand {
 export const adminCommands: Record<string, CliCommand> = {
   'admin create-staff': {
     summary: 'Create a staff account: --email E --password P [--name N]',
+    usage: '--email E --password P [--name N]',
+    details: 'An existing e-mail (any case) is left unchanged.',
     async run(ctx, args) {
       const { values } = parseArgs({
         args,
@@ -119,6 +123,9 @@ export const adminCommands: Record<string, CliCommand> = {
   'admin set-client': {
     summary:
       'Client switches: <client_id> --production-access|--payment-links|--kyc-links|--active on|off, or <client_id> --feature <name> on|off',
+    usage:
+      '<client_id> [--production-access on|off] [--payment-links on|off] [--kyc-links on|off] [--active on|off]\n' +
+      '       svc admin set-client <client_id> --feature <name> on|off',
     async run(ctx, args) {
       const { values, positionals } = parseArgs({
         args,
@@ -150,6 +157,8 @@ export const adminCommands: Record<string, CliCommand> = {
   'admin deactivate-opco': opcoCommand('Deactivate an opco: <opco_id> [--reason R]', deactivateOpco),
   'admin grant-visibility': {
     summary: 'Grant verification visibility groups: <client_id> <group...>',
+    usage: '<client_id> <group...>',
+    details: `Groups: ${VISIBILITY_GROUPS.join(', ')}.`,
     async run(ctx, args) {
       const [clientId, ...groups] = args;
       print(ctx, await grantVisibilityGroups(ctx, uuidArg(clientId, 'client id'), groupsArg(groups)));
@@ -157,6 +166,8 @@ export const adminCommands: Record<string, CliCommand> = {
   },
   'admin revoke-visibility': {
     summary: 'Revoke verification visibility groups: <client_id> <group...>',
+    usage: '<client_id> <group...>',
+    details: `Groups: ${VISIBILITY_GROUPS.join(', ')}.`,
     async run(ctx, args) {
       const [clientId, ...groups] = args;
       print(ctx, await revokeVisibilityGroups(ctx, uuidArg(clientId, 'client id'), groupsArg(groups)));
@@ -164,6 +175,8 @@ export const adminCommands: Record<string, CliCommand> = {
   },
   'admin registration': {
     summary: 'Self-service registration: on|off|default',
+    usage: 'on|off|default',
+    details: '`default` follows the deployment (SVC_REGISTRATION_ENABLED).',
     async run(ctx, args) {
       const v = args[0];
       if (v !== 'default' && onOff(v, 'registration') === undefined)

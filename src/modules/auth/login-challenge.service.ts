@@ -1,6 +1,9 @@
 /**
  * Completing an `otp_pending` login: verify-otp (5 minutes, 5 attempts, then the challenge is dead)
- * and the email fallback (a new code at most every 60 seconds).
+ * and the email fallback (a new code at most every 60 seconds). Wrong codes also count per account
+ * across challenges (the login email rule: 5 within 15 minutes lock verify-otp for 5 minutes, 429),
+ * so logging in again for a fresh challenge does not buy more guesses; a correct password does not
+ * clear it, a completed MFA login does.
  */
 
 import { and, eq, isNull, sql } from 'drizzle-orm';
@@ -13,6 +16,7 @@ import { randomDigits } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import { sendAuthMail } from './auth-mail';
+import { clearThrottle, findActiveLock, LOGIN_EMAIL_RULE, lockedError, recordFailure } from './auth-throttle';
 import { EMAIL_OTP_COOLDOWN_SECONDS, LOGIN_CHALLENGE_MAX_ATTEMPTS, otpMail } from './login.service';
 import type { MfaMethod } from './mfa-policy';
 import { assertCanSignIn, startSession, type TokenPair } from './sessions.service';
@@ -37,8 +41,11 @@ async function liveChallenge(deps: Deps, token: string, now: Date): Promise<Chal
   return ch;
 }
 
-/** Counts a wrong code in its own statement; the fifth kills the challenge. */
+const otpFailuresKey = (accountId: string) => `login-otp:${accountId}`;
+
+/** Counts a wrong code in its own statement (the fifth kills the challenge) and for the account. */
 async function recordWrongCode(deps: Deps, ch: ChallengeRow, now: Date): Promise<never> {
+  await recordFailure(deps.db, otpFailuresKey(ch.accountId), LOGIN_EMAIL_RULE, now);
   await deps.db
     .update(loginChallenges)
     .set({
@@ -70,6 +77,8 @@ export async function verifyLoginOtp(
     .innerJoin(clients, eq(clients.id, accounts.clientId))
     .where(eq(accounts.id, ch.accountId));
   if (!row) throw unauthorized(M.invalidOtpChallenge);
+  const lock = await findActiveLock(deps.db, [otpFailuresKey(ch.accountId)], now);
+  if (lock) throw lockedError(lock, now, LOGIN_EMAIL_RULE.limit, M.tooManyAttempts);
   const code = input.otp_code.trim();
 
   if (!ch.allowedMethods.includes(input.method)) throw badRequest(M.mfaMethodNotAllowed);
@@ -109,6 +118,7 @@ export async function verifyLoginOtp(
       )
       .returning({ id: loginChallenges.id });
     if (used.length !== 1) throw unauthorized(M.invalidOtpChallenge);
+    await clearThrottle(tx, otpFailuresKey(ch.accountId));
     return startSession(deps, tx, row.account, now);
   });
 }

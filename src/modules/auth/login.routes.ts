@@ -39,14 +39,17 @@ export async function loginRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   r.post(
     '/auth/login/verify-otp',
     {
-      config: { auth: 'public', errors: [401, 403] },
+      config: { auth: 'public', errors: [401, 403, 429] },
       schema: {
         tags: ['auth'],
         summary: 'Complete an MFA login',
         description:
           'Returns the same tokens as a login without MFA. 401 `Invalid OTP challenge payload` for an unknown, ' +
           'expired (5 min), used or dead challenge; a wrong code is 401 `Invalid OTP code` and counts: the ' +
-          'fifth wrong code kills the challenge. method `email` needs a code that was emailed (400 otherwise).',
+          'fifth wrong code kills the challenge. method `email` needs a code that was emailed (400 otherwise). ' +
+          'Lockout: 5 wrong codes for one account within 15 minutes, over any number of challenges, lock ' +
+          'verify-otp for that account for 5 minutes (429 `Too many attempts, please try again in {N} seconds` ' +
+          'with Retry-After); a completed MFA login clears the count.',
         body: VerifyOtpBody,
         response: { 200: TokenPairResponse },
       },

@@ -55,6 +55,12 @@ export const billingCommands: Record<string, CliCommand> = {
     summary:
       'Draft invoice: <client_id> --currency EUR (--from-usage | --lines JSON) [--period-start D --period-end D] ' +
       '[--due-in-days N] [--po P] [--tax-rate R]',
+    usage:
+      '<client_id> --currency EUR (--from-usage | --lines JSON) [--period-start YYYY-MM-DD --period-end YYYY-MM-DD]\n' +
+      '       [--due-in-days N] [--po P] [--tax-rate R]',
+    details:
+      '--from-usage bills the period (default: the last calendar month) from recorded usage; --lines takes a\n' +
+      'JSON array of {description, category, quantity, unit_amount, tax_rate?}. Prints the draft invoice.',
     async run(ctx, args) {
       const { values, positionals } = parseArgs({
         args,
@@ -115,6 +121,7 @@ export const billingCommands: Record<string, CliCommand> = {
   },
   'admin invoice finalize': {
     summary: 'Finalize a draft invoice (number, PDF, email, payment link): <invoice_id>',
+    usage: '<invoice_id>',
     async run(ctx, args) {
       const { finalizeInvoice } = await finalizer();
       print(ctx, await finalizeInvoice(cliDeps(ctx), uuidArg(args[0], 'invoice id')));
@@ -122,6 +129,7 @@ export const billingCommands: Record<string, CliCommand> = {
   },
   'admin invoice mark-paid': {
     summary: 'Mark an invoice paid: <invoice_id> [--reference R] [--paid-at ISO]',
+    usage: '<invoice_id> [--reference R] [--paid-at ISO-8601]',
     async run(ctx, args) {
       const { values, positionals } = parseArgs({
         args,
@@ -143,6 +151,7 @@ export const billingCommands: Record<string, CliCommand> = {
   },
   'admin invoice void': {
     summary: 'Void an invoice: <invoice_id> --reason R',
+    usage: '<invoice_id> --reason R',
     async run(ctx, args) {
       const { values, positionals } = parseArgs({
         args,

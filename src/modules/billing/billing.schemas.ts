@@ -1,5 +1,6 @@
 /** Request and response schemas of billing: invoices, usage, details, price lists, sandbox. */
 import { Type } from 'typebox';
+import { fileResponse, MEDIA } from '../../shared/download';
 import { dateRangeQuerySchema, pageEnvelope, pageQuerySchema } from '../../shared/pagination';
 import { INVOICE_STATUSES } from './billing.machine';
 
@@ -301,4 +302,4 @@ export const SimulateInvoiceBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PdfSchema = Type.String({ format: 'binary', description: 'The PDF rendered at finalization' });
+export const PdfSchema = fileResponse('The PDF rendered at finalization', MEDIA.pdf);

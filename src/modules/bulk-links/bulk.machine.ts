@@ -62,7 +62,10 @@ export const isFinalJobStatus = (s: JobStatus): boolean =>
 export const ROW_STATUSES = ['valid', 'invalid', 'pending', 'created', 'failed', 'canceled'] as const;
 export type RowStatus = (typeof ROW_STATUSES)[number];
 
-/** The row table: valid/invalid -> pending -> created or failed; failed/invalid -> pending on retry; pending -> canceled. */
+/**
+ * The row table: valid/invalid -> pending -> created or failed; failed/invalid -> pending on retry.
+ * Canceling the job cancels every row that has not produced a link (its `errors` stay readable).
+ */
 export const ROW_TRANSITIONS = {
   /** Job queued (at creation without preview, or on confirm): valid rows wait for the worker. */
   queue: { from: ['valid'], to: 'pending' },
@@ -70,7 +73,7 @@ export const ROW_TRANSITIONS = {
   failed: { from: ['pending'], to: 'failed' },
   /** Retry (invalid only once rows_patch made it valid). */
   retry: { from: ['failed', 'invalid'], to: 'pending' },
-  cancel: { from: ['pending'], to: 'canceled' },
+  cancel: { from: ['valid', 'invalid', 'pending', 'failed'], to: 'canceled' },
 } as const satisfies Record<string, { from: readonly RowStatus[]; to: RowStatus }>;
 export type RowTrigger = keyof typeof ROW_TRANSITIONS;
 

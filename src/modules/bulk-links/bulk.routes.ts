@@ -44,7 +44,7 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
     '/checkout/paylink/bulk',
     {
       bodyLimit,
-      config: { permission: 'payments.write' },
+      config: { permission: 'payments.write', idempotency: 'required' },
       schema: {
         tags: TAGS,
         summary: 'Create up to 500 payment links from JSON rows or a CSV/XLSX file',
@@ -220,7 +220,8 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
         tags: TAGS,
         summary: 'Cancel a bulk job',
         description:
-          'Pending rows are canceled; with `cancel_created_links` the pending intents of created links too.',
+          'Every row without a link (valid, invalid, pending, failed) is canceled; with `cancel_created_links` ' +
+          'the pending intents of created links too.',
         params: BulkParamsSchema,
         body: CancelBodySchema,
         response: { 200: JobSchema, 400: ErrorSchema },

@@ -1,5 +1,6 @@
 /** Request and response schemas of /checkout/paylink/bulk (they feed OpenAPI). */
 import { Type } from 'typebox';
+import { fileResponse, MEDIA } from '../../shared/download';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
 import { BASE_COLUMNS, MAX_ROWS } from './bulk.columns';
 import { JOB_STATUSES, ROW_STATUSES } from './bulk.machine';
@@ -152,4 +153,4 @@ export const CancelBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const CsvSchema = Type.String({ description: 'text/csv' });
+export const CsvSchema = fileResponse('A CSV file (UTF-8)', MEDIA.csv, 'text');

@@ -30,6 +30,7 @@ import {
   initialJobStatus,
   isRetryableRow,
   type JobStatus,
+  ROW_TRANSITIONS,
   type RowStatus,
 } from './bulk.machine';
 import { BM } from './bulk.messages';
@@ -374,7 +375,10 @@ export async function retryBulkJob(
   return jobDto(deps, moved);
 }
 
-/** POST …/cancel: previewed/queued/processing -> canceled, pending rows -> canceled, optionally their links. */
+/**
+ * POST …/cancel: previewed/queued/processing -> canceled; in the same transaction every row without
+ * a link (valid, invalid, pending, failed) -> canceled; optionally the created links' intents too.
+ */
 export async function cancelBulkJob(
   deps: Deps,
   auth: ClientAuth,
@@ -389,7 +393,7 @@ export async function cancelBulkJob(
       set: { cancelCreatedLinks: cancelLinks, cancelLinksDueAt: cancelLinks ? now : null },
       metadata: { cancel_created_links: cancelLinks },
       beforeEvent: async (j) => {
-        await moveRows(tx, j.id, ['pending'], 'canceled', now);
+        await moveRows(tx, j.id, ROW_TRANSITIONS.cancel.from, 'canceled', now);
       },
     }),
   );

@@ -2,7 +2,9 @@
  * Contract-backed payments: at completion the payment link is created through the paylink use case
  * with the key `contract:<id>` (a retry can never create a second link). A failure (e.g. the project
  * was frozen meanwhile) is recorded in `payment.error` with a notification to owner and operations;
- * the request stays completed. `payment_due` makes the worker catch up after a crash.
+ * the request stays completed. The transaction that records the link (or the error) also emits
+ * `contract.request.completed`, so the event carries `transaction_id` and `checkout_url`.
+ * `payment_due` makes the worker catch up after a crash.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { contractRequests } from '../../db/schema/index';
@@ -13,6 +15,7 @@ import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import { createPlatformPaymentLink } from '../payments/paylink.service';
 import { checkoutUrl } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';
+import { emitRequestCompleted } from './requests.completed-event';
 import { effectHooks } from './requests.effects';
 import { paymentMail } from './requests.mail';
 import { lockRequestById, participantsOf } from './requests.repo';
@@ -61,6 +64,8 @@ export async function settleContractPayment(deps: Deps, requestId: string): Prom
         updatedAt: now,
       })
       .where(and(eq(contractRequests.id, r.id), eq(contractRequests.paymentDue, 1)));
+    // The completion event waited for the link: it carries it (null only with payment.error).
+    await emitRequestCompleted(tx, cur, { transactionId, checkoutUrl: url }, now);
     await recordActivity(tx, {
       clientId: r.clientId,
       action: error ? 'contract_request.payment_failed' : 'contract_request.payment_created',

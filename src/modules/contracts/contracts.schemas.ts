@@ -1,11 +1,13 @@
 /** Request and response schemas of the contract routes (they feed OpenAPI). */
 import { Type } from 'typebox';
+import { fileResponse, MEDIA } from '../../shared/download';
 import {
   dateRangeQuerySchema,
   pageEnvelope,
   pageQuerySchema,
   searchQuerySchema,
 } from '../../shared/pagination';
+import { withoutDefaults } from '../../shared/partial-update';
 import { PARTICIPANT_STATUSES } from './participants.machine';
 import { REQUEST_STATUSES } from './requests.machine';
 
@@ -80,15 +82,18 @@ export const CreateTemplateBody = Type.Object(
   { additionalProperties: false },
 );
 export type CreateTemplateInput = Type.Static<typeof CreateTemplateBody>;
-export const PatchTemplateBody = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
-    document: Type.Optional(DocumentInput),
-    roles: Type.Optional(Roles),
-    fields: Type.Optional(Fields),
-  },
-  { additionalProperties: false, minProperties: 1 },
+/** No defaults in a partial update: the service fills a new role's or field's (signing_order 1, required). */
+export const PatchTemplateBody = withoutDefaults(
+  Type.Object(
+    {
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      description: Type.Optional(Type.String({ maxLength: 1000 })),
+      document: Type.Optional(DocumentInput),
+      roles: Type.Optional(Roles),
+      fields: Type.Optional(Fields),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
 );
 export type PatchTemplateInput = Type.Static<typeof PatchTemplateBody>;
 
@@ -305,4 +310,4 @@ export const SimulateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const PdfSchema = Type.String({ format: 'binary', description: 'application/pdf' });
+export const PdfSchema = fileResponse('The PDF', MEDIA.pdf);

@@ -1,6 +1,7 @@
 /** Schemas of /contracts/workflows (contract flows). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
+import { withoutDefaults } from '../../shared/partial-update';
 import { CcList } from './contracts.schemas';
 
 const Uuid = () => Type.String({ format: 'uuid' });
@@ -27,18 +28,21 @@ const fields = {
 };
 export const FlowBody = Type.Object(fields, { additionalProperties: false });
 export type FlowInput = Type.Static<typeof FlowBody>;
-export const PatchFlowBody = Type.Object(
-  {
-    name: Type.Optional(fields.name),
-    description: fields.description,
-    template_ids: Type.Optional(fields.template_ids),
-    expires_in_days: fields.expires_in_days,
-    reminder_interval_days: fields.reminder_interval_days,
-    delivery: fields.delivery,
-    cc_recipients: fields.cc_recipients,
-    payment: Type.Optional(N(FlowPayment)),
-  },
-  { additionalProperties: false, minProperties: 1 },
+/** Only what the caller sends changes: no defaults here (the service applies create's). */
+export const PatchFlowBody = withoutDefaults(
+  Type.Object(
+    {
+      name: Type.Optional(fields.name),
+      description: fields.description,
+      template_ids: Type.Optional(fields.template_ids),
+      expires_in_days: fields.expires_in_days,
+      reminder_interval_days: fields.reminder_interval_days,
+      delivery: fields.delivery,
+      cc_recipients: fields.cc_recipients,
+      payment: Type.Optional(N(FlowPayment)),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
 );
 export const FlowSchema = Type.Object({
   flow_id: Uuid(),

@@ -6,7 +6,6 @@
 import type { DbOrTx } from '../../db/client';
 import { contractDocuments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { emitEvent } from '../../outbox/emit';
 import { addSeconds } from '../../shared/clock';
 import { decrypt } from '../../shared/crypto';
 import { recordActivity } from '../activity/activity.writer';
@@ -17,6 +16,7 @@ import {
   type ParticipantStatus,
   participantsToInvite,
 } from './participants.machine';
+import { emitRequestCompleted } from './requests.completed-event';
 import type { Effects } from './requests.effects';
 import { completedMail, invitationMail } from './requests.mail';
 import {
@@ -179,36 +179,8 @@ export async function completeRequest(
     actor: AUTOMATIC,
     extra: { certificate, certificateSha256, paymentDue: r.payment ? 1 : 0 },
   });
-  await emitEvent(tx, {
-    clientId: r.clientId,
-    type: 'contract.request.completed',
-    data: {
-      contract_request_id: r.id,
-      flow_id: r.flowId,
-      title: r.title,
-      external_reference: r.externalReference,
-      completed_at: now.toISOString(),
-      participants: ps.map((p) => ({
-        participant_id: p.id,
-        role: p.role,
-        email: p.email,
-        name: p.name,
-        completed_at: p.completedAt?.toISOString() ?? null,
-      })),
-      documents: signed.map((d) => ({
-        document_id: d.id,
-        file_name: d.fileName,
-        sha256: d.sha256,
-        download_path: `/api/v1/contracts/requests/${r.id}/documents/${d.id}`,
-      })),
-      certificate_sha256: certificateSha256,
-      // The payment link is created right after this commit (its own transaction and key).
-      transaction_id: null,
-      checkout_url: null,
-    },
-    occurredAt: now,
-    dedupKey: `contract-request:${r.id}:completed-event`,
-  });
+  // With a payment the event waits for the link (requests.completed-event.ts).
+  if (!r.payment) await emitRequestCompleted(tx, done, { transactionId: null, checkoutUrl: null }, now);
   await recordActivity(tx, {
     clientId: r.clientId,
     action: 'contract_request.completed',

@@ -1,6 +1,7 @@
 /** Request and response schemas of the KYC/KYB verification endpoints (they are the OpenAPI document too). */
 import { Type } from 'typebox';
 import { RECORD_STATUSES, SIMULATED_OUTCOMES } from '../../providers/verification/port';
+import { fileResponse, MEDIA } from '../../shared/download';
 import { ATTESTATION_STATUSES } from './kyc.machine';
 
 const NStr = Type.Union([Type.String(), Type.Null()]);
@@ -179,4 +180,4 @@ export const NotificationAckSchema = Type.Object({
   }),
 });
 
-export const FileSchema = Type.String({ format: 'binary', description: 'The file bytes' });
+export const FileSchema = fileResponse('The file as the provider returned it', MEDIA.verificationFile);

@@ -1,6 +1,8 @@
 /** Request and response schemas of /monitoring (they feed OpenAPI). */
 import { Type } from 'typebox';
+import { fileResponse } from '../../shared/download';
 import { dateRangeQuerySchema, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
+import { ATTACHMENT_MEDIA_TYPES } from '../tickets/tickets.attachments';
 import { DECISIONS } from './monitoring.evaluate';
 import { EXPIRY_DECISIONS, SANCTIONS_ACTIONS } from './monitoring.policy';
 import { PAYMENT_METHODS, REMEDIATION_TYPES, RULE_ACTIONS, RULE_TYPES } from './monitoring.rules';
@@ -234,7 +236,10 @@ export const ListQuery = Type.Object({
 
 export const IdParams = Type.Object({ monitored_transaction_id: Uuid });
 export const DocumentParams = Type.Object({ monitored_transaction_id: Uuid, document_id: Uuid });
-export const FileSchema = Type.String({ format: 'binary', description: 'The file bytes' });
+export const FileSchema = fileResponse(
+  'The uploaded document, of the type its bytes showed',
+  ATTACHMENT_MEDIA_TYPES,
+);
 
 export const ReviewBodySchema = Type.Object(
   {

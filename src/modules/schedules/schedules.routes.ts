@@ -40,7 +40,7 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
   r.post(
     '/payment-schedules',
     {
-      config: { permission: 'schedules.write' },
+      config: { permission: 'schedules.write', idempotency: 'required' },
       schema: {
         tags: TAGS,
         summary: 'Create a payment schedule',

@@ -11,18 +11,12 @@ import { emitEvent } from '../../outbox/emit';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
 import { runOwnershipListeners } from './ownership.listeners';
+import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from './ownership-statuses';
 import { updateWallet } from './screening.repo';
 
-export const OWNERSHIP_STATUSES = [
-  'pending',
-  'verifying',
-  'verified',
-  'failed',
-  'expired',
-  'canceled',
-] as const;
+export { OWNERSHIP_METHODS, OWNERSHIP_STATUSES };
+
 export type OwnershipStatus = (typeof OWNERSHIP_STATUSES)[number];
-export const OWNERSHIP_METHODS = ['message_signing', 'satoshi_test', 'self_declaration'] as const;
 export type OwnershipMethod = (typeof OWNERSHIP_METHODS)[number];
 export const TERMINAL: readonly OwnershipStatus[] = ['verified', 'failed', 'expired', 'canceled'];
 

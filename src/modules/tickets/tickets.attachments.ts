@@ -36,6 +36,14 @@ const TEXT_KINDS: Record<string, string> = {
 
 export const ALLOWED_KINDS = 'pdf, png, jpeg, txt, csv, json, log';
 
+/** Every media type an attachment is served as (without parameters), for the OpenAPI document. */
+export const ATTACHMENT_MEDIA_TYPES = [
+  ...new Set([
+    ...Object.values(BINARY_KINDS).map((k) => k.contentType),
+    ...Object.values(TEXT_KINDS).map((t) => t.split(';')[0]!),
+  ]),
+];
+
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

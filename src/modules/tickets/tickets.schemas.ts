@@ -1,6 +1,8 @@
 /** Request and response schemas of the support-ticket routes (client and staff). */
 import { Type } from 'typebox';
+import { fileResponse } from '../../shared/download';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
+import { ATTACHMENT_MEDIA_TYPES } from './tickets.attachments';
 import { TICKET_STATUSES } from './tickets.machine';
 
 export const TICKET_CATEGORIES = [
@@ -182,7 +184,10 @@ export const MessageSchema = Type.Object({
 
 export const TicketListSchema = pageEnvelope('tickets', TicketSchema);
 export const MessageListSchema = pageEnvelope('messages', MessageSchema);
-export const FileSchema = Type.String({ format: 'binary', description: 'The file bytes' });
+export const FileSchema = fileResponse(
+  'The attachment, of the type its bytes showed',
+  ATTACHMENT_MEDIA_TYPES,
+);
 
 // ---- staff admin ----
 

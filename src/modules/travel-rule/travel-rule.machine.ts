@@ -11,21 +11,10 @@ import { emitEvent } from '../../outbox/emit';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { TRANSFER_STATUSES } from './transfer-statuses';
 
-export const TRANSFER_STATUSES = [
-  'not_required',
-  'pending',
-  'awaiting_counterparty',
-  'awaiting_ownership',
-  'counterparty_not_reachable',
-  'needs_repair',
-  'awaiting_review',
-  'accepted',
-  'rejected',
-  'completed',
-  'canceled',
-  'expired',
-] as const;
+export { TRANSFER_STATUSES };
+
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 export const TERMINAL: readonly TransferStatus[] = [
   'not_required',

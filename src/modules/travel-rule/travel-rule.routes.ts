@@ -71,7 +71,7 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
   r.post(
     '/travel-rule/transfers',
     {
-      config: write,
+      config: { ...write, idempotency: 'optional' },
       schema: {
         tags,
         summary: 'Create an outbound travel-rule transfer',

@@ -148,7 +148,7 @@ export interface paths {
         put?: never;
         /**
          * Complete an MFA login
-         * @description Returns the same tokens as a login without MFA. 401 `Invalid OTP challenge payload` for an unknown, expired (5 min), used or dead challenge; a wrong code is 401 `Invalid OTP code` and counts: the fifth wrong code kills the challenge. method `email` needs a code that was emailed (400 otherwise).
+         * @description Returns the same tokens as a login without MFA. 401 `Invalid OTP challenge payload` for an unknown, expired (5 min), used or dead challenge; a wrong code is 401 `Invalid OTP code` and counts: the fifth wrong code kills the challenge. method `email` needs a code that was emailed (400 otherwise). Lockout: 5 wrong codes for one account within 15 minutes, over any number of challenges, lock verify-otp for that account for 5 minutes (429 `Too many attempts, please try again in {N} seconds` with Retry-After); a completed MFA login clears the count.
          */
         post: operations["postAuthLoginVerifyOtp"];
         delete?: never;
@@ -2442,7 +2442,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a bulk job
-         * @description Pending rows are canceled; with `cancel_created_links` the pending intents of created links too.
+         * @description Every row without a link (valid, invalid, pending, failed) is canceled; with `cancel_created_links` the pending intents of created links too.
          *
          *     Permission `payments.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.write"`.
          */
@@ -4218,7 +4218,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event payment.status_changed */
+        /**
+         * Event payment.status_changed
+         * @description payment.status_changed: the transaction fields, the move and who made it
+         */
         post: operations["webhookPaymentStatusChanged"];
         delete?: never;
         options?: never;
@@ -4235,7 +4238,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event kyc.status_changed */
+        /**
+         * Event kyc.status_changed
+         * @description kyc.status_changed: a KYC user whose status, mode or source changed
+         */
         post: operations["webhookKycStatusChanged"];
         delete?: never;
         options?: never;
@@ -4252,7 +4258,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event kyb.status_changed */
+        /**
+         * Event kyb.status_changed
+         * @description kyb.status_changed: a business customer whose status, mode or source changed
+         */
         post: operations["webhookKybStatusChanged"];
         delete?: never;
         options?: never;
@@ -4269,7 +4278,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event opco.status_changed */
+        /**
+         * Event opco.status_changed
+         * @description opco.status_changed
+         */
         post: operations["webhookOpcoStatusChanged"];
         delete?: never;
         options?: never;
@@ -4286,7 +4298,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event project.frozen_changed */
+        /**
+         * Event project.frozen_changed
+         * @description project.frozen_changed: staff froze or unfroze a project
+         */
         post: operations["webhookProjectFrozenChanged"];
         delete?: never;
         options?: never;
@@ -4303,7 +4318,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event contract.request.status_changed */
+        /**
+         * Event contract.request.status_changed
+         * @description contract.request.status_changed: every request status change
+         */
         post: operations["webhookContractRequestStatusChanged"];
         delete?: never;
         options?: never;
@@ -4320,7 +4338,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event contract.participant.status_changed */
+        /**
+         * Event contract.participant.status_changed
+         * @description contract.participant.status_changed
+         */
         post: operations["webhookContractParticipantStatusChanged"];
         delete?: never;
         options?: never;
@@ -4337,7 +4358,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event contract.request.completed */
+        /**
+         * Event contract.request.completed
+         * @description contract.request.completed: after the status event; with a `payment`, it carries the payment link (null for both only with `payment.error` or without `payment`)
+         */
         post: operations["webhookContractRequestCompleted"];
         delete?: never;
         options?: never;
@@ -4354,7 +4378,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event monitoring.transaction.status_changed */
+        /**
+         * Event monitoring.transaction.status_changed
+         * @description monitoring.transaction.status_changed: a monitoring decision
+         */
         post: operations["webhookMonitoringTransactionStatusChanged"];
         delete?: never;
         options?: never;
@@ -4371,7 +4398,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event workflow.run.started */
+        /**
+         * Event workflow.run.started
+         * @description workflow.run.started
+         */
         post: operations["webhookWorkflowRunStarted"];
         delete?: never;
         options?: never;
@@ -4388,7 +4418,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event workflow.run.completed */
+        /**
+         * Event workflow.run.completed
+         * @description workflow.run.completed
+         */
         post: operations["webhookWorkflowRunCompleted"];
         delete?: never;
         options?: never;
@@ -4405,7 +4438,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event workflow.run.failed */
+        /**
+         * Event workflow.run.failed
+         * @description workflow.run.failed
+         */
         post: operations["webhookWorkflowRunFailed"];
         delete?: never;
         options?: never;
@@ -4422,7 +4458,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event workflow.step.completed */
+        /**
+         * Event workflow.step.completed
+         * @description workflow.step.completed: a step that completed successfully
+         */
         post: operations["webhookWorkflowStepCompleted"];
         delete?: never;
         options?: never;
@@ -4439,7 +4478,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event screening.wallet.completed */
+        /**
+         * Event screening.wallet.completed
+         * @description screening.wallet.completed: a screening reached its result
+         */
         post: operations["webhookScreeningWalletCompleted"];
         delete?: never;
         options?: never;
@@ -4456,7 +4498,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event screening.wallet_ownership.status_changed */
+        /**
+         * Event screening.wallet_ownership.status_changed
+         * @description screening.wallet_ownership.status_changed
+         */
         post: operations["webhookScreeningWalletOwnershipStatusChanged"];
         delete?: never;
         options?: never;
@@ -4473,7 +4518,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event travel_rule.transfer.status_changed */
+        /**
+         * Event travel_rule.transfer.status_changed
+         * @description travel_rule.transfer.status_changed
+         */
         post: operations["webhookTravelRuleTransferStatusChanged"];
         delete?: never;
         options?: never;
@@ -4490,7 +4538,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event recurring_payment.status_changed */
+        /**
+         * Event recurring_payment.status_changed
+         * @description recurring_payment.status_changed
+         */
         post: operations["webhookRecurringPaymentStatusChanged"];
         delete?: never;
         options?: never;
@@ -4507,7 +4558,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event recurring_payment.run.status_changed */
+        /**
+         * Event recurring_payment.run.status_changed
+         * @description recurring_payment.run.status_changed
+         */
         post: operations["webhookRecurringPaymentRunStatusChanged"];
         delete?: never;
         options?: never;
@@ -4524,7 +4578,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event payment_schedule.status_changed */
+        /**
+         * Event payment_schedule.status_changed
+         * @description payment_schedule.status_changed
+         */
         post: operations["webhookPaymentScheduleStatusChanged"];
         delete?: never;
         options?: never;
@@ -4541,7 +4598,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event payment_schedule.instalment.status_changed */
+        /**
+         * Event payment_schedule.instalment.status_changed
+         * @description payment_schedule.instalment.status_changed
+         */
         post: operations["webhookPaymentScheduleInstalmentStatusChanged"];
         delete?: never;
         options?: never;
@@ -4558,7 +4618,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event paylink.bulk.status_changed */
+        /**
+         * Event paylink.bulk.status_changed
+         * @description paylink.bulk.status_changed: every job transition, creation included
+         */
         post: operations["webhookPaylinkBulkStatusChanged"];
         delete?: never;
         options?: never;
@@ -4575,7 +4638,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event ticket.status_changed */
+        /**
+         * Event ticket.status_changed
+         * @description ticket.status_changed
+         */
         post: operations["webhookTicketStatusChanged"];
         delete?: never;
         options?: never;
@@ -4592,7 +4658,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event ticket.message.created */
+        /**
+         * Event ticket.message.created
+         * @description ticket.message.created
+         */
         post: operations["webhookTicketMessageCreated"];
         delete?: never;
         options?: never;
@@ -4609,7 +4678,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event billing.invoice.status_changed */
+        /**
+         * Event billing.invoice.status_changed
+         * @description billing.invoice.status_changed
+         */
         post: operations["webhookBillingInvoiceStatusChanged"];
         delete?: never;
         options?: never;
@@ -4626,7 +4698,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Event webhook.test */
+        /**
+         * Event webhook.test
+         * @description webhook.test: sent by POST /webhooks/subscription/test
+         */
         post: operations["webhookWebhookTest"];
         delete?: never;
         options?: never;
@@ -12284,7 +12359,6 @@ export interface components {
                 role: string;
                 /** @enum {unknown} */
                 kind: "signer" | "approver" | "viewer";
-                /** @default 1 */
                 signing_order?: number;
             }[];
             fields?: {
@@ -12299,7 +12373,6 @@ export interface components {
                 y: number;
                 width: number;
                 height: number;
-                /** @default true */
                 required?: boolean;
                 label?: string;
                 value_key?: string;
@@ -12593,22 +12666,15 @@ export interface components {
             name?: string;
             description?: string;
             template_ids?: string[];
-            /** @default 30 */
             expires_in_days?: number;
             reminder_interval_days?: number | null;
-            /**
-             * @default email
-             * @enum {unknown}
-             */
+            /** @enum {unknown} */
             delivery?: "email" | "none";
             cc_recipients?: {
                 /** Format: email */
                 email: string;
                 name?: string;
-                /**
-                 * @default on_completion
-                 * @enum {unknown}
-                 */
+                /** @enum {unknown} */
                 when?: "on_send" | "on_completion";
             }[];
             payment?: {
@@ -14343,30 +14409,395 @@ export interface components {
         /** @description payment.status_changed: the transaction fields, the move and who made it */
         PaymentStatusChangedData: {
             /** Format: uuid */
-            transaction_id?: string;
-            ref_id?: string;
-            transfer_id?: string | null;
+            transaction_id: string;
+            /** @description Session-scoped */
+            ref_id: string;
+            transfer_id: string | null;
             /** @description Decimal string */
-            amount?: string;
-            currency?: string;
+            amount: string;
+            /** @description ISO 4217 */
+            currency: string;
+            user_id: string | null;
+            business_customer_id: string | null;
             /** Format: uuid */
-            user_id?: string | null;
-            /** Format: uuid */
-            business_customer_id?: string | null;
-            /** Format: uuid */
-            project_id?: string;
-            contract_request_id?: string | null;
-            previous_payment_status?: string;
-            current_payment_status?: string;
-            reconciliation_state?: string;
-            status_detail?: string | null;
-            status_reason?: string | null;
-            actor_type?: string;
-            actor_account_id?: string | null;
+            project_id: string;
+            contract_request_id: string | null;
+            /** @enum {unknown} */
+            previous_payment_status: "pending" | "processing" | "success" | "failed" | "expired" | "canceled";
+            /** @enum {unknown} */
+            current_payment_status: "pending" | "processing" | "success" | "failed" | "expired" | "canceled";
+            /** @enum {unknown} */
+            reconciliation_state: "none" | "awaiting_provider_confirmation" | "manual_review_required";
+            status_detail: string | null;
+            status_reason: string | null;
+            actor_type: ("client_user" | "client_api" | "service_internal") | null;
+            actor_account_id: string | null;
             /** @description The payment link's own metadata */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
+        };
+        /** @description kyc.status_changed: a KYC user whose status, mode or source changed */
+        KycStatusChangedData: {
+            /** Format: uuid */
+            user_id: string;
+            email: string;
+            /** @enum {unknown} */
+            verification_mode: "service_kyc" | "external_attestation";
+            /** @enum {unknown} */
+            previous_kyc_status: "none" | "pending" | "approved" | "rejected";
+            /** @enum {unknown} */
+            current_kyc_status: "none" | "pending" | "approved" | "rejected";
+            previous_external_status: ("pending" | "verified" | "rejected") | null;
+            current_external_status: ("pending" | "verified" | "rejected") | null;
+            /** @enum {unknown} */
+            previous_verification_source: "none" | "service" | "external";
+            /** @enum {unknown} */
+            current_verification_source: "none" | "service" | "external";
+            /** @enum {unknown} */
+            source: "provider_webhook" | "client_api" | "system";
+        };
+        /** @description kyb.status_changed: a business customer whose status, mode or source changed */
+        KybStatusChangedData: {
+            /** Format: uuid */
+            business_customer_id: string;
+            company_name: string;
+            registration_number: string | null;
+            country: string;
+            /** @enum {unknown} */
+            verification_mode: "service_kyc" | "service_kyb" | "external_attestation";
+            /** @enum {unknown} */
+            previous_kyb_status: "none" | "pending" | "approved" | "rejected" | "on_hold";
+            /** @enum {unknown} */
+            current_kyb_status: "none" | "pending" | "approved" | "rejected" | "on_hold";
+            previous_external_status: ("pending" | "verified" | "rejected") | null;
+            current_external_status: ("pending" | "verified" | "rejected") | null;
+            /** @enum {unknown} */
+            previous_verification_source: "none" | "service" | "external";
+            /** @enum {unknown} */
+            current_verification_source: "none" | "service" | "external";
+            /** @enum {unknown} */
+            source: "provider_webhook" | "client_api" | "system";
+        };
+        /** @description opco.status_changed */
+        OpcoStatusChangedData: {
+            /** Format: uuid */
+            opco_id: string;
+            sub_tpp_id: string | null;
+            name: string;
+            /** @enum {unknown} */
+            previous_opco_status: "draft" | "pending_superadmin_review" | "awaiting_approval" | "activated" | "rejected" | "deactivated";
+            /** @enum {unknown} */
+            current_opco_status: "draft" | "pending_superadmin_review" | "awaiting_approval" | "activated" | "rejected" | "deactivated";
+            opco_status_reason: string | null;
+        };
+        /** @description project.frozen_changed: staff froze or unfroze a project */
+        ProjectFrozenChangedData: {
+            /** Format: uuid */
+            project_id: string;
+            project_name: string;
+            previous_is_frozen: boolean;
+            current_is_frozen: boolean;
+            /** @enum {unknown} */
+            source: "admin";
+            actor_type: ("client_user" | "client_api" | "service_internal") | null;
+            actor_id: string | null;
+        };
+        /** @description contract.request.status_changed: every request status change */
+        ContractRequestStatusChangedData: {
+            /** Format: uuid */
+            contract_request_id: string;
+            flow_id: string | null;
+            template_ids: string[];
+            title: string;
+            external_reference: string | null;
+            previous_status: ("pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed") | null;
+            /** @enum {unknown} */
+            current_status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
+            status_reason: string | null;
+            actor_type: ("client_user" | "client_api" | "service_internal") | null;
+            actor_account_id: string | null;
+        };
+        /** @description contract.participant.status_changed */
+        ContractParticipantStatusChangedData: {
+            /** Format: uuid */
+            contract_request_id: string;
+            /** Format: uuid */
+            participant_id: string;
+            role: string;
+            /** @enum {unknown} */
+            kind: "signer" | "approver" | "viewer";
+            name: string;
+            email: string;
+            user_id: string | null;
+            business_customer_id: string | null;
+            signing_order: number;
+            previous_status: ("waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled") | null;
+            /** @enum {unknown} */
+            current_status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
+            decline_reason: string | null;
+        };
+        /** @description contract.request.completed: after the status event; with a `payment`, it carries the payment link (null for both only with `payment.error` or without `payment`) */
+        ContractRequestCompletedData: {
+            /** Format: uuid */
+            contract_request_id: string;
+            flow_id: string | null;
+            title: string;
+            external_reference: string | null;
+            /** Format: date-time */
+            completed_at: string;
+            participants: {
+                /** Format: uuid */
+                participant_id: string;
+                role: string;
+                email: string;
+                name: string;
+                completed_at: string | null;
+            }[];
+            documents: {
+                /** Format: uuid */
+                document_id: string;
+                file_name: string;
+                sha256: string;
+                /** @description /api/v1/contracts/requests/{id}/documents/{document_id} */
+                download_path: string;
+            }[];
+            certificate_sha256: string | null;
+            transaction_id: string | null;
+            checkout_url: string | null;
+        };
+        /** @description monitoring.transaction.status_changed: a monitoring decision */
+        MonitoringTransactionStatusChangedData: {
+            /** Format: uuid */
+            monitored_transaction_id: string;
+            client_reference: string;
+            /**
+             * @description `NONE` for the first decision
+             * @enum {unknown}
+             */
+            previous_decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER" | "NONE";
+            /** @enum {unknown} */
+            decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
+            decision_reason: string | null;
+            sanctions_hit: boolean;
+            remediation_url: string | null;
+            remediation_status: ("pending" | "submitted" | "expired") | null;
+        };
+        /** @description workflow.run.started */
+        WorkflowRunStartedData: {
+            /** Format: uuid */
+            run_id: string;
+            /** Format: uuid */
+            workflow_definition_id: string;
+        };
+        /** @description workflow.run.completed */
+        WorkflowRunCompletedData: {
+            /** Format: uuid */
+            run_id: string;
+            /** Format: uuid */
+            workflow_definition_id: string;
+        };
+        /** @description workflow.run.failed */
+        WorkflowRunFailedData: {
+            /** Format: uuid */
+            run_id: string;
+            /** Format: uuid */
+            workflow_definition_id: string;
+            error_message: string | null;
+        };
+        /** @description workflow.step.completed: a step that completed successfully */
+        WorkflowStepCompletedData: {
+            /** Format: uuid */
+            run_id: string;
+            step_id: string;
+            /** @enum {unknown} */
+            node_type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
+            /** @description Shape depends on node_type */
+            output: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description screening.wallet.completed: a screening reached its result */
+        ScreeningWalletCompletedData: {
+            /** Format: uuid */
+            screening_id: string;
+            /** Format: uuid */
+            wallet_id: string;
+            chain: string;
+            address: string;
+            /** @enum {unknown} */
+            status: "completed" | "failed";
+            risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
+            previous_risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
+            risk_score: number | null;
+            sanctions_hit: boolean | null;
+            categories: string[] | null;
+            client_reference: string | null;
+            /** @enum {unknown} */
+            trigger: "api" | "rescreen" | "monitoring" | "travel_rule";
+        };
+        /** @description screening.wallet_ownership.status_changed */
+        ScreeningWalletOwnershipStatusChangedData: {
+            /** Format: uuid */
+            request_id: string;
+            /** Format: uuid */
+            wallet_id: string;
+            chain: string;
+            address: string;
+            /** @enum {unknown} */
+            method: "message_signing" | "satoshi_test" | "self_declaration";
+            previous_status: ("pending" | "verifying" | "verified" | "failed" | "expired" | "canceled") | null;
+            /** @enum {unknown} */
+            current_status: "pending" | "verifying" | "verified" | "failed" | "expired" | "canceled";
+            user_id: string | null;
+            business_customer_id: string | null;
+            failure_reason: string | null;
+        };
+        /** @description travel_rule.transfer.status_changed */
+        TravelRuleTransferStatusChangedData: {
+            /** Format: uuid */
+            transfer_id: string;
+            /** @enum {unknown} */
+            direction: "outbound" | "inbound";
+            client_reference: string | null;
+            asset: string;
+            chain: string;
+            /** @description Decimal string */
+            amount: string;
+            previous_status: ("not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired") | null;
+            /** @enum {unknown} */
+            current_status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
+            status_reason: string | null;
+            counterparty_vasp_name: string | null;
+            repair_fields: string[] | null;
+            tx_hash: string | null;
+            actor_type: ("client_user" | "client_api") | null;
+            actor_account_id: string | null;
+        };
+        /** @description recurring_payment.status_changed */
+        RecurringPaymentStatusChangedData: {
+            /** Format: uuid */
+            definition_id: string;
+            previous_status: ("pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired") | null;
+            /** @enum {unknown} */
+            current_status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
+            status_reason: string | null;
+            /** Format: uuid */
+            project_id: string;
+            user_id: string | null;
+            business_customer_id: string | null;
+            actor_type: ("client_user" | "client_api" | "service_internal") | null;
+            actor_account_id: string | null;
+        };
+        /** @description recurring_payment.run.status_changed */
+        RecurringPaymentRunStatusChangedData: {
+            /** Format: uuid */
+            definition_id: string;
+            /** Format: uuid */
+            run_id: string;
+            sequence: number;
+            /** @enum {unknown} */
+            kind: "scheduled" | "on_demand";
+            /** @description Decimal string */
+            amount: string;
+            currency: string;
+            transaction_id: string | null;
+            attempt_number: number | null;
+            previous_status: ("scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled") | null;
+            /** @enum {unknown} */
+            current_status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
+            failure_reason: string | null;
+            will_retry: boolean;
+            next_retry_at: string | null;
+        };
+        /** @description payment_schedule.status_changed */
+        PaymentScheduleStatusChangedData: {
+            /** Format: uuid */
+            schedule_id: string;
+            previous_status: ("active" | "past_due" | "completed" | "canceled") | null;
+            /** @enum {unknown} */
+            current_status: "active" | "past_due" | "completed" | "canceled";
+            /** @description Decimal string */
+            total_amount: string;
+            /** @description Decimal string */
+            amount_paid: string;
+            currency: string;
+            user_id: string | null;
+            business_customer_id: string | null;
+        };
+        /** @description payment_schedule.instalment.status_changed */
+        PaymentScheduleInstalmentStatusChangedData: {
+            /** Format: uuid */
+            schedule_id: string;
+            /** Format: uuid */
+            instalment_id: string;
+            sequence: number;
+            /** @description Decimal string */
+            amount: string;
+            currency: string;
+            /** Format: date */
+            due_date: string;
+            transaction_id: string | null;
+            checkout_url: string | null;
+            link_number: number;
+            previous_status: ("scheduled" | "issued" | "paid" | "overdue" | "canceled") | null;
+            /** @enum {unknown} */
+            current_status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
+        };
+        /** @description paylink.bulk.status_changed: every job transition, creation included */
+        PaylinkBulkStatusChangedData: {
+            /** Format: uuid */
+            bulk_id: string;
+            previous_status: ("previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired") | null;
+            /** @enum {unknown} */
+            current_status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
+            total: number;
+            created: number;
+            failed: number;
+            invalid: number;
+            canceled: number;
+        };
+        /** @description ticket.status_changed */
+        TicketStatusChangedData: {
+            /** Format: uuid */
+            ticket_id: string;
+            number: number;
+            previous_status: ("open" | "awaiting_client" | "resolved" | "closed") | null;
+            /** @enum {unknown} */
+            current_status: "open" | "awaiting_client" | "resolved" | "closed";
+            actor_type: ("client_user" | "client_api" | "service_internal") | null;
+        };
+        /** @description ticket.message.created */
+        TicketMessageCreatedData: {
+            /** Format: uuid */
+            ticket_id: string;
+            number: number;
+            /** Format: uuid */
+            message_id: string;
+            /** @enum {unknown} */
+            author_type: "client" | "staff";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description billing.invoice.status_changed */
+        BillingInvoiceStatusChangedData: {
+            /** Format: uuid */
+            invoice_id: string;
+            number: string | null;
+            previous_status: ("draft" | "open" | "overdue" | "paid" | "uncollectible" | "void") | null;
+            /** @enum {unknown} */
+            current_status: "draft" | "open" | "overdue" | "paid" | "uncollectible" | "void";
+            /** @description Decimal string */
+            total: string;
+            /** @description Decimal string */
+            amount_due: string;
+            currency: string;
+            due_date: string | null;
+        };
+        /** @description webhook.test: sent by POST /webhooks/subscription/test */
+        WebhookTestData: {
+            message: string;
+            requested_by_account_id: string | null;
         };
     };
     responses: {
@@ -14771,6 +15202,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -16372,13 +16804,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file bytes */
+            /** @description The file as the provider returned it */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16403,13 +16837,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file bytes */
+            /** @description The file as the provider returned it */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16718,7 +17154,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Required and non-empty; the same key with the same body replays the original */
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
                 "x-idempotency-key": string;
             };
             path?: never;
@@ -17765,7 +18201,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Same key and same input return the same run; a different input with the key is 409 */
+                /** @description Optional; the same key with the same body replays the original; another body 409; empty 400 */
                 "x-idempotency-key"?: string;
             };
             path: {
@@ -18166,12 +18602,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file bytes */
+            /** @description The attachment, of the type its bytes showed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/plain": string;
+                    "text/csv": string;
                     "application/json": string;
                 };
             };
@@ -18404,7 +18845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18603,9 +19044,9 @@ export interface operations {
     postCheckoutPaylinkBulk: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Required: the same key and body replay the original answer */
-                "x-idempotency-key"?: string;
+            header: {
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
+                "x-idempotency-key": string;
             };
             path?: never;
             cookie?: never;
@@ -18664,13 +19105,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv */
+            /** @description A CSV file (UTF-8) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18760,13 +19201,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv */
+            /** @description A CSV file (UTF-8) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18921,9 +19362,9 @@ export interface operations {
     postPaymentSchedules: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Required */
-                "x-idempotency-key"?: string;
+            header: {
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
+                "x-idempotency-key": string;
             };
             path?: never;
             cookie?: never;
@@ -19367,12 +19808,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file bytes */
+            /** @description The uploaded document, of the type its bytes showed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/plain": string;
+                    "text/csv": string;
                     "application/json": string;
                 };
             };
@@ -20134,6 +20580,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Optional; the same key with the same body replays the original; another body 409; empty 400 */
                 "x-idempotency-key"?: string;
             };
             path?: never;
@@ -20586,13 +21033,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV (text/csv) or JSON Lines (application/x-ndjson), streamed */
+            /** @description CSV (`format=csv`) or JSON Lines (`format=jsonl`), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21062,13 +21510,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/pdf */
+            /** @description The PDF */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21410,7 +21858,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional; replays the original answer */
+                /** @description Optional; the same key with the same body replays the original; another body 409; empty 400 */
                 "x-idempotency-key"?: string;
             };
             path?: never;
@@ -21646,13 +22094,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/pdf */
+            /** @description The PDF */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21676,13 +22124,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/pdf */
+            /** @description The PDF */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21800,6 +22248,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
                 "x-idempotency-key": string;
             };
             path?: never;
@@ -22055,6 +22504,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
                 "x-idempotency-key": string;
             };
             path: {
@@ -22168,6 +22618,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Optional; the same key with the same body replays the original; another body 409; empty 400 */
                 "x-idempotency-key"?: string;
             };
             path: {
@@ -22284,12 +22735,53 @@ export interface operations {
     webhookPaymentStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "payment.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "transaction_id": "0190f5f4-2d3c-7b4f-8e52-3c8d9f6b2a11",
+                 *         "ref_id": "ref_8f2c41",
+                 *         "transfer_id": null,
+                 *         "amount": "49.90",
+                 *         "currency": "EUR",
+                 *         "user_id": "0190f5f4-3e4d-7c50-9f63-4d9e0a7c3b22",
+                 *         "business_customer_id": null,
+                 *         "project_id": "0190f5f4-5a6f-7e72-9b85-6fb02c9e5d44",
+                 *         "contract_request_id": null,
+                 *         "previous_payment_status": "pending",
+                 *         "current_payment_status": "success",
+                 *         "reconciliation_state": "none",
+                 *         "status_detail": "completed",
+                 *         "status_reason": null,
+                 *         "actor_type": null,
+                 *         "actor_account_id": null,
+                 *         "metadata": {
+                 *           "order_id": "42"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "payment.status_changed";
@@ -22310,19 +22802,48 @@ export interface operations {
     webhookKycStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "kyc.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "user_id": "0190f5f4-3e4d-7c50-9f63-4d9e0a7c3b22",
+                 *         "email": "payer@example.com",
+                 *         "verification_mode": "service_kyc",
+                 *         "previous_kyc_status": "pending",
+                 *         "current_kyc_status": "approved",
+                 *         "previous_external_status": null,
+                 *         "current_external_status": null,
+                 *         "previous_verification_source": "none",
+                 *         "current_verification_source": "service",
+                 *         "source": "provider_webhook"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "kyc.status_changed";
-                    /** @description Data of kyc.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["KycStatusChangedData"];
                 };
             };
         };
@@ -22339,19 +22860,50 @@ export interface operations {
     webhookKybStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "kyb.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "business_customer_id": "0190f5f4-4f5e-7d61-8a74-5eaf1b8d4c33",
+                 *         "company_name": "Acme Trading GmbH",
+                 *         "registration_number": "HRB 12345",
+                 *         "country": "DE",
+                 *         "verification_mode": "service_kyb",
+                 *         "previous_kyb_status": "pending",
+                 *         "current_kyb_status": "approved",
+                 *         "previous_external_status": null,
+                 *         "current_external_status": null,
+                 *         "previous_verification_source": "none",
+                 *         "current_verification_source": "service",
+                 *         "source": "provider_webhook"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "kyb.status_changed";
-                    /** @description Data of kyb.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["KybStatusChangedData"];
                 };
             };
         };
@@ -22368,19 +22920,44 @@ export interface operations {
     webhookOpcoStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "opco.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "opco_id": "0190f5f4-6b70-7f83-8c96-70c13daf6e55",
+                 *         "sub_tpp_id": "STPP-4821",
+                 *         "name": "Acme Retail",
+                 *         "previous_opco_status": "awaiting_approval",
+                 *         "current_opco_status": "activated",
+                 *         "opco_status_reason": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "opco.status_changed";
-                    /** @description Data of opco.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["OpcoStatusChangedData"];
                 };
             };
         };
@@ -22397,19 +22974,45 @@ export interface operations {
     webhookProjectFrozenChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "project.frozen_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "project_id": "0190f5f4-5a6f-7e72-9b85-6fb02c9e5d44",
+                 *         "project_name": "Web shop",
+                 *         "previous_is_frozen": false,
+                 *         "current_is_frozen": true,
+                 *         "source": "admin",
+                 *         "actor_type": "service_internal",
+                 *         "actor_id": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "project.frozen_changed";
-                    /** @description Data of project.frozen_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["ProjectFrozenChangedData"];
                 };
             };
         };
@@ -22426,19 +23029,50 @@ export interface operations {
     webhookContractRequestStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "contract.request.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "contract_request_id": "0190f5f4-8d92-71a5-8eb8-92e35fc18077",
+                 *         "flow_id": null,
+                 *         "template_ids": [
+                 *           "0190f5f4-afb4-73c7-80da-b405710a0299"
+                 *         ],
+                 *         "title": "Service agreement",
+                 *         "external_reference": "ORD-1",
+                 *         "previous_status": "in_progress",
+                 *         "current_status": "completed",
+                 *         "status_reason": null,
+                 *         "actor_type": null,
+                 *         "actor_account_id": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "contract.request.status_changed";
-                    /** @description Data of contract.request.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["ContractRequestStatusChangedData"];
                 };
             };
         };
@@ -22455,19 +23089,50 @@ export interface operations {
     webhookContractParticipantStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "contract.participant.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "contract_request_id": "0190f5f4-8d92-71a5-8eb8-92e35fc18077",
+                 *         "participant_id": "0190f5f4-b0c5-74d8-91eb-c5168211b3aa",
+                 *         "role": "client",
+                 *         "kind": "signer",
+                 *         "name": "Cleo Client",
+                 *         "email": "cleo@example.com",
+                 *         "user_id": null,
+                 *         "business_customer_id": null,
+                 *         "signing_order": 1,
+                 *         "previous_status": "viewed",
+                 *         "current_status": "completed",
+                 *         "decline_reason": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "contract.participant.status_changed";
-                    /** @description Data of contract.participant.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["ContractParticipantStatusChangedData"];
                 };
             };
         };
@@ -22484,19 +23149,63 @@ export interface operations {
     webhookContractRequestCompleted: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "contract.request.completed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "contract_request_id": "0190f5f4-8d92-71a5-8eb8-92e35fc18077",
+                 *         "flow_id": "0190f5f4-9ea3-72b6-9fc9-a3f460d29188",
+                 *         "title": "Service agreement",
+                 *         "external_reference": "ORD-1",
+                 *         "completed_at": "2026-11-27T10:15:30.000Z",
+                 *         "participants": [
+                 *           {
+                 *             "participant_id": "0190f5f4-b0c5-74d8-91eb-c5168211b3aa",
+                 *             "role": "client",
+                 *             "email": "cleo@example.com",
+                 *             "name": "Cleo Client",
+                 *             "completed_at": "2026-11-27T10:15:30.000Z"
+                 *           }
+                 *         ],
+                 *         "documents": [
+                 *           {
+                 *             "document_id": "0190f5f4-c1d6-75e9-82fc-d627932c4bbb",
+                 *             "file_name": "agreement-signed.pdf",
+                 *             "sha256": "f3b1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                 *             "download_path": "/api/v1/contracts/requests/0190f5f4-8d92-71a5-8eb8-92e35fc18077/documents/0190f5f4-c1d6-75e9-82fc-d627932c4bbb"
+                 *           }
+                 *         ],
+                 *         "certificate_sha256": "f3b1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                 *         "transaction_id": "0190f5f4-2d3c-7b4f-8e52-3c8d9f6b2a11",
+                 *         "checkout_url": "https://pay.example.com/checkout/0190f5f4-2d3c-7b4f-8e52-3c8d9f6b2a11"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "contract.request.completed";
-                    /** @description Data of contract.request.completed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["ContractRequestCompletedData"];
                 };
             };
         };
@@ -22513,19 +23222,46 @@ export interface operations {
     webhookMonitoringTransactionStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "monitoring.transaction.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "monitored_transaction_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "client_reference": "order-42",
+                 *         "previous_decision": "NONE",
+                 *         "decision": "IN_REVIEW",
+                 *         "decision_reason": "Rule large_amount matched",
+                 *         "sanctions_hit": false,
+                 *         "remediation_url": null,
+                 *         "remediation_status": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "monitoring.transaction.status_changed";
-                    /** @description Data of monitoring.transaction.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["MonitoringTransactionStatusChangedData"];
                 };
             };
         };
@@ -22542,19 +23278,40 @@ export interface operations {
     webhookWorkflowRunStarted: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "workflow.run.started",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "run_id": "0190f5f4-d2e7-76fa-930d-e738a43d5ccc",
+                 *         "workflow_definition_id": "0190f5f4-e3f8-770b-841e-f849b54e6ddd"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "workflow.run.started";
-                    /** @description Data of workflow.run.started */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["WorkflowRunStartedData"];
                 };
             };
         };
@@ -22571,19 +23328,40 @@ export interface operations {
     webhookWorkflowRunCompleted: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "workflow.run.completed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "run_id": "0190f5f4-d2e7-76fa-930d-e738a43d5ccc",
+                 *         "workflow_definition_id": "0190f5f4-e3f8-770b-841e-f849b54e6ddd"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "workflow.run.completed";
-                    /** @description Data of workflow.run.completed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["WorkflowRunCompletedData"];
                 };
             };
         };
@@ -22600,19 +23378,41 @@ export interface operations {
     webhookWorkflowRunFailed: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "workflow.run.failed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "run_id": "0190f5f4-d2e7-76fa-930d-e738a43d5ccc",
+                 *         "workflow_definition_id": "0190f5f4-e3f8-770b-841e-f849b54e6ddd",
+                 *         "error_message": "Step 'notify' (http) failed: 500"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "workflow.run.failed";
-                    /** @description Data of workflow.run.failed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["WorkflowRunFailedData"];
                 };
             };
         };
@@ -22629,19 +23429,44 @@ export interface operations {
     webhookWorkflowStepCompleted: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "workflow.step.completed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "run_id": "0190f5f4-d2e7-76fa-930d-e738a43d5ccc",
+                 *         "step_id": "verify",
+                 *         "node_type": "kyc",
+                 *         "output": {
+                 *           "kyc_status": "approved"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "workflow.step.completed";
-                    /** @description Data of workflow.step.completed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["WorkflowStepCompletedData"];
                 };
             };
         };
@@ -22658,19 +23483,50 @@ export interface operations {
     webhookScreeningWalletCompleted: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "screening.wallet.completed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "screening_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "wallet_id": "0190f5f5-051a-792d-8630-1a6bd7608fff",
+                 *         "chain": "ethereum",
+                 *         "address": "0x52908400098527886E0F7030069857D2E4169EE7",
+                 *         "status": "completed",
+                 *         "risk_level": "low",
+                 *         "previous_risk_level": null,
+                 *         "risk_score": 12,
+                 *         "sanctions_hit": false,
+                 *         "categories": [],
+                 *         "client_reference": "customer-7",
+                 *         "trigger": "api"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "screening.wallet.completed";
-                    /** @description Data of screening.wallet.completed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["ScreeningWalletCompletedData"];
                 };
             };
         };
@@ -22687,19 +23543,48 @@ export interface operations {
     webhookScreeningWalletOwnershipStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "screening.wallet_ownership.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "request_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "wallet_id": "0190f5f5-051a-792d-8630-1a6bd7608fff",
+                 *         "chain": "ethereum",
+                 *         "address": "0x52908400098527886E0F7030069857D2E4169EE7",
+                 *         "method": "message_signing",
+                 *         "previous_status": "verifying",
+                 *         "current_status": "verified",
+                 *         "user_id": "0190f5f4-3e4d-7c50-9f63-4d9e0a7c3b22",
+                 *         "business_customer_id": null,
+                 *         "failure_reason": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "screening.wallet_ownership.status_changed";
-                    /** @description Data of screening.wallet_ownership.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["ScreeningWalletOwnershipStatusChangedData"];
                 };
             };
         };
@@ -22716,19 +23601,52 @@ export interface operations {
     webhookTravelRuleTransferStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "travel_rule.transfer.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "transfer_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "direction": "outbound",
+                 *         "client_reference": "wd-1001",
+                 *         "asset": "USDC",
+                 *         "chain": "ethereum",
+                 *         "amount": "2500.00",
+                 *         "previous_status": "awaiting_counterparty",
+                 *         "current_status": "accepted",
+                 *         "status_reason": null,
+                 *         "counterparty_vasp_name": "Example Exchange",
+                 *         "repair_fields": null,
+                 *         "tx_hash": null,
+                 *         "actor_type": null,
+                 *         "actor_account_id": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "travel_rule.transfer.status_changed";
-                    /** @description Data of travel_rule.transfer.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["TravelRuleTransferStatusChangedData"];
                 };
             };
         };
@@ -22745,19 +23663,47 @@ export interface operations {
     webhookRecurringPaymentStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "recurring_payment.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "definition_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "previous_status": "pending_authorization",
+                 *         "current_status": "active",
+                 *         "status_reason": null,
+                 *         "project_id": "0190f5f4-5a6f-7e72-9b85-6fb02c9e5d44",
+                 *         "user_id": "0190f5f4-3e4d-7c50-9f63-4d9e0a7c3b22",
+                 *         "business_customer_id": null,
+                 *         "actor_type": null,
+                 *         "actor_account_id": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "recurring_payment.status_changed";
-                    /** @description Data of recurring_payment.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["RecurringPaymentStatusChangedData"];
                 };
             };
         };
@@ -22774,19 +23720,51 @@ export interface operations {
     webhookRecurringPaymentRunStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "recurring_payment.run.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "definition_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "run_id": "0190f5f5-051a-792d-8630-1a6bd7608fff",
+                 *         "sequence": 3,
+                 *         "kind": "scheduled",
+                 *         "amount": "19.99",
+                 *         "currency": "EUR",
+                 *         "transaction_id": "0190f5f4-2d3c-7b4f-8e52-3c8d9f6b2a11",
+                 *         "attempt_number": 1,
+                 *         "previous_status": "processing",
+                 *         "current_status": "succeeded",
+                 *         "failure_reason": null,
+                 *         "will_retry": false,
+                 *         "next_retry_at": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "recurring_payment.run.status_changed";
-                    /** @description Data of recurring_payment.run.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["RecurringPaymentRunStatusChangedData"];
                 };
             };
         };
@@ -22803,19 +23781,46 @@ export interface operations {
     webhookPaymentScheduleStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "payment_schedule.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "schedule_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "previous_status": "active",
+                 *         "current_status": "completed",
+                 *         "total_amount": "300.00",
+                 *         "amount_paid": "300.00",
+                 *         "currency": "EUR",
+                 *         "user_id": "0190f5f4-3e4d-7c50-9f63-4d9e0a7c3b22",
+                 *         "business_customer_id": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "payment_schedule.status_changed";
-                    /** @description Data of payment_schedule.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["PaymentScheduleStatusChangedData"];
                 };
             };
         };
@@ -22832,19 +23837,49 @@ export interface operations {
     webhookPaymentScheduleInstalmentStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "payment_schedule.instalment.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "schedule_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "instalment_id": "0190f5f5-051a-792d-8630-1a6bd7608fff",
+                 *         "sequence": 1,
+                 *         "amount": "100.00",
+                 *         "currency": "EUR",
+                 *         "due_date": "2026-12-01",
+                 *         "transaction_id": "0190f5f4-2d3c-7b4f-8e52-3c8d9f6b2a11",
+                 *         "checkout_url": "https://pay.example.com/checkout/0190f5f4-2d3c-7b4f-8e52-3c8d9f6b2a11",
+                 *         "link_number": 1,
+                 *         "previous_status": "scheduled",
+                 *         "current_status": "issued"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "payment_schedule.instalment.status_changed";
-                    /** @description Data of payment_schedule.instalment.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["PaymentScheduleInstalmentStatusChangedData"];
                 };
             };
         };
@@ -22861,19 +23896,46 @@ export interface operations {
     webhookPaylinkBulkStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "paylink.bulk.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "bulk_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "previous_status": "processing",
+                 *         "current_status": "completed",
+                 *         "total": 120,
+                 *         "created": 118,
+                 *         "failed": 0,
+                 *         "invalid": 2,
+                 *         "canceled": 0
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "paylink.bulk.status_changed";
-                    /** @description Data of paylink.bulk.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["PaylinkBulkStatusChangedData"];
                 };
             };
         };
@@ -22890,19 +23952,43 @@ export interface operations {
     webhookTicketStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "ticket.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "ticket_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "number": 1042,
+                 *         "previous_status": "open",
+                 *         "current_status": "awaiting_client",
+                 *         "actor_type": "service_internal"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "ticket.status_changed";
-                    /** @description Data of ticket.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["TicketStatusChangedData"];
                 };
             };
         };
@@ -22919,19 +24005,43 @@ export interface operations {
     webhookTicketMessageCreated: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "ticket.message.created",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "ticket_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "number": 1042,
+                 *         "message_id": "0190f5f5-051a-792d-8630-1a6bd7608fff",
+                 *         "author_type": "staff",
+                 *         "created_at": "2026-11-27T10:15:30.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "ticket.message.created";
-                    /** @description Data of ticket.message.created */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["TicketMessageCreatedData"];
                 };
             };
         };
@@ -22948,19 +24058,46 @@ export interface operations {
     webhookBillingInvoiceStatusChanged: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "billing.invoice.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "invoice_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "number": "INV-2026-000123",
+                 *         "previous_status": "draft",
+                 *         "current_status": "open",
+                 *         "total": "119.00",
+                 *         "amount_due": "119.00",
+                 *         "currency": "EUR",
+                 *         "due_date": "2026-12-27"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "billing.invoice.status_changed";
-                    /** @description Data of billing.invoice.status_changed */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["BillingInvoiceStatusChangedData"];
                 };
             };
         };
@@ -22977,19 +24114,40 @@ export interface operations {
     webhookWebhookTest: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "webhook.test",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "message": "This is a test event sent from the webhook settings.",
+                 *         "requested_by_account_id": "0190f5f4-7c81-7094-9da7-81d24eb07f66"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     type?: "webhook.test";
-                    /** @description Data of webhook.test */
-                    data?: {
-                        [key: string]: unknown;
-                    };
+                    data?: components["schemas"]["WebhookTestData"];
                 };
             };
         };
