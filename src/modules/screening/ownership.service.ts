@@ -8,12 +8,17 @@ import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
+import {
+  type Chain,
+  NATIVE_ASSET,
+  normalizeAddress,
+  supportsMessageSigning,
+} from '../../shared/chain-addresses';
 import { badRequest, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
-import { type Chain, NATIVE_ASSET, normalizeAddress, supportsMessageSigning } from './addresses';
 import {
   emitOwnershipEvent,
   moveOwnership,
