@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
 import { Value } from 'typebox/value';
-import type { CliCommand, CliContext } from '../../cli/commands';
+import type { CliCommand, CliContext } from '../../cli/command';
 import type { Deps } from '../../deps';
 import { createProviders } from '../../providers/index';
 import { createLocalMailer } from '../../providers/mail/local';

@@ -21,8 +21,8 @@ import { assertFeatureEnabled } from '../features/features';
 import { validatePaylinkInput } from '../payments/paylink.service';
 import { CM } from './contracts.messages';
 import type { FlowInput } from './flows.schemas';
-import { mergeRoles } from './requests.send';
 import { markTemplatesUsed, requireTemplate } from './templates.service';
+import { mergeRoles } from './templates.validate';
 
 export type FlowRow = typeof contractFlows.$inferSelect;
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
