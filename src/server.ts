@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import type { Deps } from './deps';
 import { createLogger } from './logger';
+import { createAppEvents } from './modules/index';
 import { createProviders } from './providers/index';
 import { createLocalMailer } from './providers/mail/local';
 import { createSmtpMailer } from './providers/mail/smtp';
@@ -45,6 +46,7 @@ async function main() {
     providers: createProviders(config, secrets, { metrics, log }),
     log,
     metrics,
+    events: createAppEvents(() => deps),
   };
   await runStartupTasks(deps);
 

@@ -1,11 +1,13 @@
 /**
  * Persists what payments.machine.ts decides: compare-and-set update of the transaction, one
- * timeline row per change, and the payment.status_changed event, all in the caller's database
- * transaction. Nothing else writes transactions.status.
+ * timeline row per change, the payment.status_changed webhook event and the in-process
+ * `payments.status_changed` event (status-events.ts), all in the caller's database transaction.
+ * Nothing else writes transactions.status.
  */
 
 import type { Tx } from '../../db/client';
 import { emitEvent } from '../../outbox/emit';
+import type { EventBus } from '../../platform/events';
 import { recordActivity } from '../activity/activity.writer';
 import {
   type Decision,
@@ -23,7 +25,6 @@ import {
   transactionCoreFields,
   updateTransactionIfStatus,
 } from './payments.repo';
-import { dispatchPaymentStatusChange } from './status-listeners';
 
 export interface Actor {
   actorType: 'client_user' | 'client_api' | 'service_internal' | null;
@@ -37,6 +38,11 @@ export interface ChangeContext {
   actor: Actor;
   /** Network transfer id carried by a notification (kept on the transaction). */
   transferId?: string | null;
+}
+
+/** A move of the status also tells the features that listen (the app's event bus). */
+export interface MoveContext extends ChangeContext {
+  events: EventBus;
 }
 
 export interface ChangeResult {
@@ -107,7 +113,7 @@ export async function applyProviderStatus(
   tx: Tx,
   transactionId: string,
   code: string,
-  ctx: ChangeContext,
+  ctx: MoveContext,
 ): Promise<ChangeResult> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await findTransactionById(tx, transactionId);
@@ -159,7 +165,12 @@ export async function applyProviderStatus(
     );
     if (d.emitEvent) await emitStatusChanged(tx, updated, from, ev, ctx.actor);
     if (d.kind === 'transition') {
-      await dispatchPaymentStatusChange(tx, { transaction: updated, from, to: d.to, at: ctx.occurredAt });
+      await ctx.events.emit(tx, 'payments.status_changed', {
+        transaction: updated,
+        from,
+        to: d.to,
+        at: ctx.occurredAt,
+      });
       await statusActivity(tx, updated, from, d.to, ctx, d.reason ?? null);
     }
     return { transaction: updated, decision: d.kind, statusEvent: ev };
@@ -176,7 +187,7 @@ export async function moveTransaction(
   transactionId: string,
   to: TransactionStatus,
   providerStatus: string,
-  ctx: ChangeContext,
+  ctx: MoveContext,
   reasonOverride?: string,
 ): Promise<ChangeResult | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -200,7 +211,12 @@ export async function moveTransaction(
       timelineRow(updated, from, ctx, { kind: 'transition', providerStatus, reason }),
     );
     await emitStatusChanged(tx, updated, from, ev, ctx.actor);
-    await dispatchPaymentStatusChange(tx, { transaction: updated, from, to, at: ctx.occurredAt });
+    await ctx.events.emit(tx, 'payments.status_changed', {
+      transaction: updated,
+      from,
+      to,
+      at: ctx.occurredAt,
+    });
     await statusActivity(tx, updated, from, to, ctx, reason);
     return { transaction: updated, decision: 'transition', statusEvent: ev };
   }

@@ -1,16 +1,17 @@
 /**
- * The wallet ownership status machine (named-areas.md section 3). Every change of
- * wallet_ownership_requests.status goes through `moveOwnership`, which also moves the wallet's
- * ownership_status, emits `screening.wallet_ownership.status_changed` and records the activity entry,
- * all in the caller's transaction.
+ * The wallet ownership status machine. Every change of wallet_ownership_requests.status goes through
+ * `moveOwnership`, which also moves the wallet's ownership_status, emits the
+ * `screening.wallet_ownership.status_changed` webhook event and the in-process
+ * `screening.ownership_status_changed` event (ownership-events.ts), and records the activity entry, all
+ * in the caller's transaction.
  */
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import type { DbOrTx, Tx } from '../../db/client';
 import { walletOwnershipRequests } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
+import type { EventBus } from '../../platform/events';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
-import { runOwnershipListeners } from './ownership.listeners';
 import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from './ownership-statuses';
 import { updateWallet } from './screening.repo';
 
@@ -34,10 +35,10 @@ const ALLOWED: Record<OwnershipStatus, readonly OwnershipStatus[]> = {
 export const canMove = (from: OwnershipStatus, to: OwnershipStatus) => ALLOWED[from].includes(to);
 
 export async function moveOwnership(
-  tx: DbOrTx,
+  tx: Tx,
   req: OwnershipRow,
   to: OwnershipStatus,
-  ctx: { now: Date; set?: Partial<OwnershipRow> },
+  ctx: { now: Date; events: EventBus; set?: Partial<OwnershipRow> },
 ): Promise<OwnershipRow> {
   const from = req.status as OwnershipStatus;
   if (!canMove(from, to)) throw new Error(`ownership transition ${from} -> ${to} not allowed`);
@@ -65,7 +66,7 @@ export async function moveOwnership(
   else if (to === 'expired' || to === 'canceled')
     await updateWallet(tx, r.walletId, { ownershipStatus: r.previousOwnershipStatus, updatedAt: ctx.now });
   await emitOwnershipEvent(tx, r, from, ctx.now);
-  await runOwnershipListeners(tx, r, ctx.now);
+  await ctx.events.emit(tx, 'screening.ownership_status_changed', { request: r, at: ctx.now });
   await recordActivity(tx, {
     clientId: r.clientId,
     action: `wallet_ownership_request.${to}`,

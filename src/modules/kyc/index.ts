@@ -1,0 +1,38 @@
+/**
+ * KYC and KYB: verification links, levels, the provider's signed notifications and the hosted
+ * verification page. Emits `kyc.verification_result` (verification-events.ts).
+ */
+import { defineModule } from '../../platform/module';
+import { loopWorker } from '../../workers/loop';
+import { kycRoutes } from './kyc.routes';
+import { levelsRoutes } from './levels.routes';
+import { expireUnusedVerificationLinks } from './link-expiry.service';
+import { verificationNotificationRoutes } from './notifications.routes';
+import { reconcileVerifications } from './reconcile.service';
+import { verifyPageRoutes } from './verify-page.routes';
+
+export const kycModule = defineModule({
+  name: 'kyc',
+  api: [kycRoutes, levelsRoutes, verificationNotificationRoutes],
+  pages: [verifyPageRoutes],
+  workers: (deps) => [
+    // Unused verification links past expires_at expire; a subject left with nothing under way falls back from pending.
+    loopWorker(
+      'verification-link-expiry-sweeper',
+      Math.max(deps.config.workerPollMs, 1000),
+      () => expireUnusedVerificationLinks(deps, 100),
+      deps.log,
+    ),
+    // Verification results a provider never notified are re-read after a bound (Sumsub only).
+    ...(deps.providers.verification.reconciles
+      ? [
+          loopWorker(
+            'verification-reconciliation',
+            Math.max(deps.config.workerPollMs, 5000),
+            () => reconcileVerifications(deps),
+            deps.log,
+          ),
+        ]
+      : []),
+  ],
+});
