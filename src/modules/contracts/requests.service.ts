@@ -34,7 +34,7 @@ import {
   updateParticipant,
 } from './requests.repo';
 import { moveParticipant } from './requests.transitions';
-import { requestView } from './requests.view';
+import { requestView, requestViews } from './requests.view';
 
 type D = Deps;
 const target = (r: RequestRow) => ({ type: 'contract_request', id: r.id, label: r.title });
@@ -52,9 +52,10 @@ export async function getRequest(deps: D, clientId: string, id: string) {
 
 export async function listClientRequests(deps: D, f: RequestFilter, page: PageParams) {
   const { rows, total } = await listRequests(deps.db, { ...f, q: normalizeSearchQuery(f.q) }, page);
-  const out = [];
-  for (const r of rows) out.push(await requestView(deps, deps.db, r));
-  return { contract_requests: out, pagination: paginationMeta(total, page) };
+  return {
+    contract_requests: await requestViews(deps, deps.db, rows),
+    pagination: paginationMeta(total, page),
+  };
 }
 
 export async function voidRequest(deps: D, auth: ClientAuth, id: string, reason: string) {
