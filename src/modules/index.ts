@@ -59,12 +59,16 @@ import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
 import './recurring/recurring.listeners';
+import { contractJobs } from './contracts/contracts.jobs';
 import { registerSubTppJob } from './opcos/opco-network.service';
 import { mandatePageRoutes } from './recurring/mandate-page.routes';
 import { recurringRoutes } from './recurring/recurring.routes';
 
 /** Every job kind the features define (docs/platform.md, "Jobs"); the jobs runner dispatches on these. */
-export const jobDefinitions: JobDefinition<never>[] = [registerSubTppJob as JobDefinition<never>];
+export const jobDefinitions: JobDefinition<never>[] = [
+  registerSubTppJob as JobDefinition<never>,
+  ...contractJobs,
+];
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 

@@ -18,10 +18,10 @@ import {
   isActiveTurn,
   type ParticipantStatus,
 } from './participants.machine';
-import { type Effects, noEffects, runEffects } from './requests.effects';
+import { runEffects } from './requests.after-commit';
+import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests.effects';
 import { assertNotTerminal, type RequestStatus } from './requests.machine';
-import { invitationMail } from './requests.mail';
-import { endRequest, signUrl } from './requests.progress';
+import { endRequest, oweInvitation } from './requests.progress';
 import {
   auditOf,
   documentContent,
@@ -73,7 +73,7 @@ export async function voidRequest(deps: D, auth: ClientAuth, id: string, reason:
       { now, actor: actorOf(auth), extra: { voidReason: reason } },
       fx,
     );
-    if (r.envelopeRef) fx.voidRef = { ref: r.envelopeRef, reason };
+    if (r.envelopeRef) await owe(tx, now, fx, CONTRACT_JOBS.voidEnvelope, { ref: r.envelopeRef, reason });
     await recordActivity(tx, {
       clientId: auth.clientId,
       action: 'contract_request.voided',
@@ -121,7 +121,7 @@ export async function remindRequest(
     }
     for (const p of targets) {
       await updateParticipant(tx, p.id, { lastRemindedAt: now, updatedAt: now });
-      fx.mails.push(invitationMail(p, r.title, signUrl(deps, p.tokenEnc!), r.message, true));
+      await oweInvitation(tx, now, fx, p.id, true);
     }
     await recordActivity(tx, {
       clientId: auth.clientId,
@@ -168,10 +168,12 @@ export async function correctParticipant(
     let moved: ParticipantRow;
     if (canMoveParticipant('correct', p.status as ParticipantStatus)) {
       moved = await moveParticipant(tx, p, 'correct', { now, extra: { ...values, viewedAt: null } });
-      if (r.delivery === 'email')
-        fx.mails.push(invitationMail(moved, r.title, signUrl(deps, moved.tokenEnc!), r.message));
+      if (r.delivery === 'email') await oweInvitation(tx, now, fx, moved.id, false);
       if (r.envelopeRef)
-        fx.invited.push({ ref: r.envelopeRef, participants: [{ participantId: p.id, email: moved.email }] });
+        await owe(tx, now, fx, CONTRACT_JOBS.participantsInvited, {
+          ref: r.envelopeRef,
+          participantIds: [p.id],
+        });
     } else moved = await updateParticipant(tx, p.id, values);
     await recordActivity(tx, {
       clientId: auth.clientId,

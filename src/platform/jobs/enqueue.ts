@@ -21,6 +21,16 @@ export async function enqueueJob<P extends Record<string, unknown>>(
   def: Pick<JobDefinition<P>, 'kind' | 'maxAttempts'>,
   job: NewJob<P>,
 ): Promise<boolean> {
+  return (await enqueueJobId(tx, clock, def, job)) !== null;
+}
+
+/** Enqueues one job of `def`; returns its id (for `runJobsNow` after the commit), or null on a dedupe. */
+export async function enqueueJobId<P extends Record<string, unknown>>(
+  tx: DbOrTx,
+  clock: Clock,
+  def: Pick<JobDefinition<P>, 'kind' | 'maxAttempts'>,
+  job: NewJob<P>,
+): Promise<string | null> {
   const now = clock.now();
   const result = await tx.execute(sql`
     insert into jobs (id, kind, payload, client_id, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at)
@@ -29,5 +39,5 @@ export async function enqueueJob<P extends Record<string, unknown>>(
             ${job.runAt ?? now}, ${now}, ${now})
     on conflict (kind, dedupe_key) where dedupe_key is not null do nothing
     returning id`);
-  return rowsOf(result).length > 0;
+  return rowsOf<{ id: string }>(result)[0]?.id ?? null;
 }
