@@ -63,11 +63,13 @@ import { contractJobs } from './contracts/contracts.jobs';
 import { registerSubTppJob } from './opcos/opco-network.service';
 import { mandatePageRoutes } from './recurring/mandate-page.routes';
 import { recurringRoutes } from './recurring/recurring.routes';
+import { ownershipProofEmailJob } from './screening/ownership.jobs';
 
 /** Every job kind the features define (docs/platform.md, "Jobs"); the jobs runner dispatches on these. */
 export const jobDefinitions: JobDefinition<never>[] = [
   registerSubTppJob as JobDefinition<never>,
   ...contractJobs,
+  ownershipProofEmailJob as JobDefinition<never>,
 ];
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;

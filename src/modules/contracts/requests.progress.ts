@@ -52,7 +52,7 @@ export function oweInvitation(tx: DbOrTx, now: Date, fx: Effects, participantId:
 
 /** Invites every participant whose turn has come (repeats while groups of viewers only open up). */
 export async function inviteNextGroups(
-  deps: D,
+  _deps: D,
   tx: DbOrTx,
   r: RequestRow,
   now: Date,
