@@ -41,3 +41,26 @@ export async function enqueueJobId<P extends Record<string, unknown>>(
     returning id`);
   return rowsOf<{ id: string }>(result)[0]?.id ?? null;
 }
+
+/** Enqueues several jobs of one kind in one statement (no dedupe keys); returns their ids. */
+export async function enqueueJobs<P extends Record<string, unknown>>(
+  tx: DbOrTx,
+  clock: Clock,
+  def: Pick<JobDefinition<P>, 'kind' | 'maxAttempts'>,
+  jobs: readonly Omit<NewJob<P>, 'dedupeKey'>[],
+): Promise<string[]> {
+  if (jobs.length === 0) return [];
+  const now = clock.now();
+  const rows = jobs.map(
+    (
+      job,
+    ) => sql`(${newId()}, ${def.kind}, ${JSON.stringify(job.payload)}::jsonb, ${job.clientId ?? null}::uuid,
+      'pending', 0, ${def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, ${job.runAt ?? now}::timestamptz,
+      ${now}::timestamptz, ${now}::timestamptz)`,
+  );
+  const result = await tx.execute(sql`
+    insert into jobs (id, kind, payload, client_id, status, attempts, max_attempts, run_at, created_at, updated_at)
+    values ${sql.join(rows, sql`, `)}
+    returning id`);
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
+}

@@ -1,3 +1,3 @@
 export { defineJob, EMAIL_RETRY, type JobContext, type JobDefinition, PermanentJobError } from './define';
-export { enqueueJob, enqueueJobId, type NewJob } from './enqueue';
+export { enqueueJob, enqueueJobId, enqueueJobs, type NewJob } from './enqueue';
 export { createJobRunner, jobRegistry, purgeFinishedJobs, runDueJobs, runJobsNow } from './runner';

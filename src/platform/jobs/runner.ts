@@ -30,14 +30,25 @@ interface ClaimedJob {
   max_attempts: number;
 }
 
-/** Claims up to `limit` due jobs: attempts + 1, status running, run_at = lease end. */
-export async function claimDueJobs(deps: Pick<Deps, 'db' | 'clock'>, limit: number, leaseSeconds: number) {
+/** Claims up to `limit` due jobs (of `kinds` only, when given): attempts + 1, status running, run_at = lease end. */
+export async function claimDueJobs(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  limit: number,
+  leaseSeconds: number,
+  kinds?: readonly string[],
+) {
   const now = deps.clock.now();
+  const only = kinds
+    ? sql`and kind in (${sql.join(
+        kinds.map((k) => sql`${k}`),
+        sql`, `,
+      )})`
+    : sql``;
   const result = await deps.db.execute(sql`
     update jobs j set status = 'running', attempts = j.attempts + 1,
            run_at = ${addSeconds(now, leaseSeconds)}, updated_at = ${now}
       from (select id from jobs
-             where status in ('pending', 'running') and run_at <= ${now}
+             where status in ('pending', 'running') and run_at <= ${now} ${only}
              order by run_at, id limit ${limit}
              for update skip locked) due
      where j.id = due.id
@@ -112,9 +123,10 @@ async function runJob(deps: Deps, defs: ReadonlyMap<string, JobDefinition>, job:
 export async function runDueJobs(
   deps: Deps,
   defs: ReadonlyMap<string, JobDefinition>,
-  opts: Pick<JobRunnerOptions, 'batch' | 'leaseSeconds'> = {},
+  opts: Pick<JobRunnerOptions, 'batch' | 'leaseSeconds'> & { onlyDefinedKinds?: boolean } = {},
 ): Promise<number> {
-  const claimed = await claimDueJobs(deps, opts.batch ?? 10, opts.leaseSeconds ?? 300);
+  const kinds = opts.onlyDefinedKinds ? [...defs.keys()] : undefined;
+  const claimed = await claimDueJobs(deps, opts.batch ?? 10, opts.leaseSeconds ?? 300, kinds);
   await Promise.all(claimed.map((job) => runJob(deps, defs, job)));
   return claimed.length;
 }
