@@ -1,11 +1,16 @@
 /**
  * Every background worker of the service; server.ts starts them after listen and stops them on
  * shutdown. The platform's own workers come first, then each module's (its manifest's `workers`).
+ * Work owed after a commit (emails, provider calls, sealing) and one-off timers are jobs, run by the
+ * one jobs runner; what the modules add are periodic scans of rows with a due time. Every loop backs
+ * off while idle, up to a bound that is its worst added delay (docs/platform.md, "Idle cost"): 1 s
+ * for jobs and webhooks, 2 s for work a merchant just asked for (workflow runs, bulk uploads), 10 s
+ * for due-time sweeps; the minute and hour sweeps keep their period.
  */
 import type { Deps } from '../deps';
 import { jobDefinitions, modules } from '../modules/index';
 import { createJobRunner, purgeFinishedJobs } from '../platform/jobs/index';
-import { loopWorker, type Worker } from './loop';
+import { periodicWorker, type Worker } from './loop';
 import { createPgliteAnalyzeWorker } from './pglite-analyze';
 import { createWebhookDeliveryWorker } from './webhook-delivery';
 
@@ -14,10 +19,11 @@ const JOB_RETENTION_DAYS = 7;
 
 /** The platform's workers: jobs, webhook delivery (the outbox) and PGlite's statistics. */
 function platformWorkers(deps: Deps): Worker[] {
+  const poll = deps.config.workerPollMs;
   return [
-    // Work owed after commits (emails, provider calls, sealing) and timers: one claim statement per idle tick.
-    createJobRunner(deps, jobDefinitions, { pollMs: deps.config.workerPollMs }),
-    loopWorker('jobs-retention', 3_600_000, () => purgeFinishedJobs(deps, JOB_RETENTION_DAYS), deps.log),
+    // Emails and provider calls owed after commits, sealing, timers (docs/platform.md, "Jobs").
+    createJobRunner(deps, jobDefinitions, { pollMs: poll, idleMaxMs: Math.max(poll, 1000) }),
+    periodicWorker(deps, 'jobs-retention', 3_600_000, () => purgeFinishedJobs(deps, JOB_RETENTION_DAYS)),
     ...(deps.database.engine === 'pglite' ? [createPgliteAnalyzeWorker(deps)] : []),
     createWebhookDeliveryWorker(deps),
   ];

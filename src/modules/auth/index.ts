@@ -1,6 +1,6 @@
 /** Authentication, sessions, API credentials, team and settings. */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { periodicWorker, quiet } from '../../workers/loop';
 import { purgeExpiredAuthRows } from './auth-cleanup';
 import { credentialsRoutes } from './credentials.routes';
 import { sweepApiKeyLockouts } from './credentials.service';
@@ -29,16 +29,13 @@ export const authModule = defineModule({
     settingsRoutes,
   ],
   workers: (deps) => [
-    loopWorker('auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps), deps.log),
-    // Stale API-key failure counters (one statement per minute; returns 0 so it never spins).
-    loopWorker(
+    periodicWorker(deps, 'auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps)),
+    // Stale API-key failure counters (one statement per minute).
+    periodicWorker(
+      deps,
       'api-key-lockout-sweeper',
       60_000,
-      async () => {
-        await sweepApiKeyLockouts(deps);
-        return 0;
-      },
-      deps.log,
+      quiet(() => sweepApiKeyLockouts(deps)),
     ),
   ],
 });

@@ -1,6 +1,6 @@
 /** Bulk payment links: CSV and spreadsheet uploads, previews and their jobs. */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { INTERACTIVE_IDLE_MAX_MS, sweepWorker } from '../../workers/loop';
 import { bulkLinksRoutes } from './bulk.routes';
 import { runBulkWorker } from './bulk.worker';
 
@@ -9,6 +9,12 @@ export const bulkLinksModule = defineModule({
   api: [bulkLinksRoutes],
   workers: (deps) => [
     // Preview expiry, queued jobs, row batches (leased, SKIP LOCKED), finishing, link cancels.
-    loopWorker('bulk-paylinks', deps.config.workerPollMs, () => runBulkWorker(deps), deps.log),
+    sweepWorker(
+      deps,
+      'bulk-paylinks',
+      () => runBulkWorker(deps),
+      deps.config.workerPollMs,
+      INTERACTIVE_IDLE_MAX_MS,
+    ),
   ],
 });

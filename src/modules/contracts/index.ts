@@ -1,6 +1,7 @@
 /** Contracts and e-signing: templates, flows, requests, the provider's notifications and the signing page. */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { sweepWorker } from '../../workers/loop';
+import { contractJobs } from './contracts.jobs';
 import { contractsRoutes } from './contracts.routes';
 import { runContractsWorker } from './contracts.worker';
 import { esignNotificationRoutes } from './esign-notifications.routes';
@@ -11,13 +12,9 @@ export const contractsModule = defineModule({
   name: 'contracts',
   api: [contractsRoutes, contractRequestsRoutes, esignNotificationRoutes],
   pages: [signPageRoutes],
+  jobs: contractJobs,
   workers: (deps) => [
-    // Expiry, automatic reminders, pending envelopes, owed payment links, sandbox auto-sign/decline.
-    loopWorker(
-      'contracts',
-      Math.max(deps.config.workerPollMs, 1000),
-      () => runContractsWorker(deps),
-      deps.log,
-    ),
+    // Expiry, automatic reminders, the sandbox provider's auto-sign/decline.
+    sweepWorker(deps, 'contracts', () => runContractsWorker(deps)),
   ],
 });

@@ -3,7 +3,7 @@
  * verification page. Emits `kyc.verification_result` (verification-events.ts).
  */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { sweepWorker } from '../../workers/loop';
 import { kycRoutes } from './kyc.routes';
 import { levelsRoutes } from './levels.routes';
 import { expireUnusedVerificationLinks } from './link-expiry.service';
@@ -17,20 +17,15 @@ export const kycModule = defineModule({
   pages: [verifyPageRoutes],
   workers: (deps) => [
     // Unused verification links past expires_at expire; a subject left with nothing under way falls back from pending.
-    loopWorker(
-      'verification-link-expiry-sweeper',
-      Math.max(deps.config.workerPollMs, 1000),
-      () => expireUnusedVerificationLinks(deps, 100),
-      deps.log,
-    ),
+    sweepWorker(deps, 'verification-link-expiry-sweeper', () => expireUnusedVerificationLinks(deps, 100)),
     // Verification results a provider never notified are re-read after a bound (Sumsub only).
     ...(deps.providers.verification.reconciles
       ? [
-          loopWorker(
+          sweepWorker(
+            deps,
             'verification-reconciliation',
-            Math.max(deps.config.workerPollMs, 5000),
             () => reconcileVerifications(deps),
-            deps.log,
+            Math.max(deps.config.workerPollMs, 5000),
           ),
         ]
       : []),

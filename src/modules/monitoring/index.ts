@@ -1,6 +1,6 @@
 /** Transaction monitoring: policies, decisions, reviews and the hosted remediation page. */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { periodicWorker } from '../../workers/loop';
 import { followOwnershipOutcome, submitOnVerificationResult } from './monitoring.listeners';
 import { remediationPageRoutes } from './monitoring.page';
 import { expireDueRemediations } from './monitoring.reviews';
@@ -13,6 +13,6 @@ export const monitoringModule = defineModule({
   subscriptions: [submitOnVerificationResult, followOwnershipOutcome],
   workers: (deps) => [
     // Remediations past their TTL move to the policy's on_remediation_expiry.
-    loopWorker('monitoring-remediation-expiry', 60_000, () => expireDueRemediations(deps, 100), deps.log),
+    periodicWorker(deps, 'monitoring-remediation-expiry', 60_000, () => expireDueRemediations(deps, 100)),
   ],
 });

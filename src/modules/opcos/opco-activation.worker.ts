@@ -4,5 +4,7 @@ import { loopWorker, type Worker } from '../../workers/loop';
 import { activateDueOpcos } from './opco-review.service';
 
 export function createOpcoActivationWorker(deps: Deps): Worker {
-  return loopWorker('opco-activation', deps.config.workerPollMs, () => activateDueOpcos(deps), deps.log);
+  return loopWorker('opco-activation', deps.config.workerPollMs, () => activateDueOpcos(deps), deps.log, {
+    idleMaxMs: 10_000,
+  });
 }

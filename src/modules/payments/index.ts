@@ -3,7 +3,7 @@
  * Emits `payments.status_changed` and `payments.mandate_notification` (status-events.ts).
  */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { quiet, sweepWorker } from '../../workers/loop';
 import { bankNotificationRoutes } from './bank-notifications.routes';
 import { paymentsRoutes } from './payments.routes';
 import { expireDuePayments } from './payments.service';
@@ -20,21 +20,13 @@ export const paymentsModule = defineModule({
     return [
       ...(tokenio ? [tokenio] : []),
       // Pending payment links past expires_at become expired (claimed with FOR UPDATE SKIP LOCKED, in batches).
-      loopWorker(
-        'payment-expiry-sweeper',
-        Math.max(deps.config.workerPollMs, 1000),
-        () => expireDuePayments(deps, 100),
-        deps.log,
-      ),
-      // Folds the transaction count deltas (GET /transactions totals); returns 0 so it polls, never spins.
-      loopWorker(
+      sweepWorker(deps, 'payment-expiry-sweeper', () => expireDuePayments(deps, 100)),
+      // Folds the transaction count deltas (GET /transactions totals).
+      sweepWorker(
+        deps,
         'transaction-count-compactor',
+        quiet(() => compactTransactionCounts(deps.db)),
         deps.config.workerPollMs,
-        async () => {
-          await compactTransactionCounts(deps.db);
-          return 0;
-        },
-        deps.log,
       ),
     ];
   },

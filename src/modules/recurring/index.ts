@@ -1,6 +1,6 @@
 /** Recurring payments over VRP mandates: definitions, runs and attempts, and the payer's mandate page. */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { sweepWorker } from '../../workers/loop';
 import { mandatePageRoutes } from './mandate-page.routes';
 import { applyMandateOnNotification, settleRunOnPayment } from './recurring.listeners';
 import { recurringRoutes } from './recurring.routes';
@@ -13,6 +13,6 @@ export const recurringModule = defineModule({
   subscriptions: [settleRunOnPayment, applyMandateOnNotification],
   workers: (deps) => [
     // Due runs and retries, attempt launches, authorization/mandate expiry, resume, revocations.
-    loopWorker('recurring-payments', deps.config.workerPollMs, () => runRecurringWorker(deps), deps.log),
+    sweepWorker(deps, 'recurring-payments', () => runRecurringWorker(deps), deps.config.workerPollMs),
   ],
 });

@@ -7,7 +7,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { paymentScheduleEmails, paymentScheduleInstalments } from '../../db/schema/index';
+import { type paymentScheduleEmails, paymentScheduleInstalments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
@@ -19,6 +19,7 @@ import { isTerminal, type TransactionStatus } from '../payments/payments.machine
 import { findTransactionById } from '../payments/payments.repo';
 import { checkoutUrl } from '../payments/payments.service';
 import type { Actor } from '../payments/status.service';
+import { queueScheduleEmails } from './schedules.emails';
 import { canApplyInstalment, type InstalmentStatus } from './schedules.machine';
 import { addDays, startOfDay } from './schedules.money';
 import { findInstalmentById, findScheduleById, type InstalmentRow, type ScheduleRow } from './schedules.repo';
@@ -64,7 +65,7 @@ async function queueEmails(tx: Tx, s: ScheduleRow, i: InstalmentRow, now: Date, 
       if (at > now) rows.push({ clientId: s.clientId, instalmentId: i.id, kind, linkNumber: 1, dueAt: at });
     }
   }
-  await tx.insert(paymentScheduleEmails).values(rows).onConflictDoNothing();
+  await queueScheduleEmails(tx, now, rows);
 }
 
 /** Whether `trigger` still applies to the instalment as it is now. */

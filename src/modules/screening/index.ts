@@ -3,8 +3,9 @@
  * proof page. Emits `screening.ownership_status_changed` (ownership-events.ts).
  */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { sweepWorker } from '../../workers/loop';
 import { screeningNotificationRoutes } from './notifications.routes';
+import { ownershipProofEmailJob } from './ownership.jobs';
 import { ownershipRoutes } from './ownership.routes';
 import { walletProofPageRoutes } from './proof-page.routes';
 import { screeningRoutes } from './screening.routes';
@@ -14,13 +15,9 @@ export const screeningModule = defineModule({
   name: 'screening',
   api: [screeningRoutes, ownershipRoutes, screeningNotificationRoutes],
   pages: [walletProofPageRoutes],
+  jobs: [ownershipProofEmailJob],
   workers: (deps) => [
     // Monitored re-screens, ownership expiry, the sandbox provider's due notifications.
-    loopWorker(
-      'wallet-screening',
-      Math.max(deps.config.workerPollMs, 1000),
-      () => runScreeningWorker(deps),
-      deps.log,
-    ),
+    sweepWorker(deps, 'wallet-screening', () => runScreeningWorker(deps)),
   ],
 });

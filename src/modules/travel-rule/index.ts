@@ -1,6 +1,6 @@
 /** Travel rule: transfers, VASP discovery and the network's signed notifications. */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { sweepWorker } from '../../workers/loop';
 import { travelRuleNotificationRoutes } from './notifications.routes';
 import { followOwnershipRequest } from './travel-rule.listeners';
 import { travelRuleRoutes } from './travel-rule.routes';
@@ -12,11 +12,6 @@ export const travelRuleModule = defineModule({
   subscriptions: [followOwnershipRequest],
   workers: (deps) => [
     // Unanswered transfers expire; the sandbox network's due counterparty answers.
-    loopWorker(
-      'travel-rule',
-      Math.max(deps.config.workerPollMs, 1000),
-      () => runTravelRuleWorker(deps),
-      deps.log,
-    ),
+    sweepWorker(deps, 'travel-rule', () => runTravelRuleWorker(deps)),
   ],
 });

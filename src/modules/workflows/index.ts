@@ -1,6 +1,6 @@
 /** Workflows: definitions, triggers and the engine that runs them. */
 import { defineModule } from '../../platform/module';
-import { loopWorker } from '../../workers/loop';
+import { INTERACTIVE_IDLE_MAX_MS, sweepWorker } from '../../workers/loop';
 import { workflowTriggerRoutes } from './triggers.routes';
 import { processDueWorkflowRuns } from './workflows.engine';
 import { workflowsRoutes } from './workflows.routes';
@@ -10,6 +10,12 @@ export const workflowsModule = defineModule({
   api: [workflowsRoutes, workflowTriggerRoutes],
   workers: (deps) => [
     // Claims due runs (FOR UPDATE SKIP LOCKED + lease) and executes their steps.
-    loopWorker('workflow-engine', deps.config.workerPollMs, () => processDueWorkflowRuns(deps, 10), deps.log),
+    sweepWorker(
+      deps,
+      'workflow-engine',
+      () => processDueWorkflowRuns(deps, 10),
+      deps.config.workerPollMs,
+      INTERACTIVE_IDLE_MAX_MS,
+    ),
   ],
 });
