@@ -1,4 +1,4 @@
-/** Builds the Fastify instance (no listen): plugins, error handler, the modules' routes and pages (src/modules/index.ts). */
+/** Builds the Fastify instance (no listen): plugins, error handler, the modules' routes and pages. */
 
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';

@@ -1,4 +1,7 @@
-/** One-time tasks at start, after migrations: the modules' `startup` tasks (e.g. the bootstrap staff account). Idempotent: every node runs them. */
+/**
+ * One-time tasks at start, after migrations: the modules' `startup` tasks (the bootstrap staff
+ * account, …). Idempotent: every node runs them.
+ */
 import type { Deps } from './deps';
 import { modules } from './modules/index';
 
