@@ -4617,6 +4617,8 @@ export interface components {
     schemas: {
         Error: {
             detail: string;
+            /** @description 401 with a bearer token: why it was refused (the WWW-Authenticate challenge's error_description) */
+            error_description?: string;
         };
         ValidationError: {
             detail: {
@@ -14303,7 +14305,7 @@ export interface components {
         /** @description Missing, invalid, expired or revoked token or credentials */
         Unauthorized: {
             headers: {
-                /** @description RFC 6750 challenge: `Bearer` when no token was sent; otherwise `Bearer error="invalid_token", error_description="…"` saying why (e.g. "The access token expired", revoked, malformed, inactive). The `detail` keeps the spec's message. */
+                /** @description RFC 6750 challenge: `Bearer` when no token was sent; otherwise `Bearer error="invalid_token", error_description="…"` saying why (e.g. "The access token expired", revoked, malformed, inactive, or an API key or secret sent instead of the access token it is exchanged for at POST /auth/api-token). The `detail` keeps the spec's message; the body repeats the description as `error_description`. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
