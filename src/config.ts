@@ -5,10 +5,12 @@
 import path from 'node:path';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { isUuid } from './shared/ids';
+import { type PaymentLimits, readPaymentLimits } from './shared/payment-money';
 
 export type Environment = 'sandbox' | 'production';
 
-export interface Config {
+/** `paymentCurrencies` and `paymentMaxAmount` (SVC_PAYMENT_CURRENCIES, SVC_PAYMENT_MAX_AMOUNT) come from PaymentLimits. */
+export interface Config extends PaymentLimits {
   port: number;
   host: string;
   environment: Environment;
@@ -352,6 +354,7 @@ export function loadConfig(env: Env = process.env): Config {
     recurringRetryHours: r.hours('SVC_RECURRING_RETRY_HOURS', [24, 72]),
     recurringMaxAttempts: r.int('SVC_RECURRING_MAX_ATTEMPTS', 10, 1, 100),
     sandboxBankSettleSeconds: r.int('SVC_SANDBOX_BANK_SETTLE_SECONDS', 2, 0, 86400),
+    ...readPaymentLimits(r.raw('SVC_PAYMENT_CURRENCIES'), r.raw('SVC_PAYMENT_MAX_AMOUNT'), r.problems),
   };
 
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {

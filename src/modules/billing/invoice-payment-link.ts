@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
-import { AppError } from '../../shared/errors';
+import { AppError, ValidationError } from '../../shared/errors';
 import { retryDelaySeconds } from '../../shared/retry-schedule';
 import { findOrCreateBusiness } from '../customers/customers.service';
 import { createPlatformPaymentLink } from '../payments/paylink.service';
@@ -84,7 +84,8 @@ async function createClaimedLink(deps: Deps, inv: InvoiceRow): Promise<void> {
     });
   } catch (err) {
     const message = err instanceof AppError ? err.detail : err instanceof Error ? err.message : String(err);
-    const giveUp = inv.paymentLinkAttempts >= PAYMENT_LINK_MAX_ATTEMPTS;
+    // A refused body (an amount over SVC_PAYMENT_MAX_AMOUNT, say) would be refused again: no retries.
+    const giveUp = inv.paymentLinkAttempts >= PAYMENT_LINK_MAX_ATTEMPTS || err instanceof ValidationError;
     deps.log.warn(
       { err: message, invoiceId: inv.id, attempts: inv.paymentLinkAttempts, giveUp },
       'invoice payment link failed',

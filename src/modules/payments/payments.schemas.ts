@@ -73,10 +73,17 @@ export const TransactionSchema = Type.Object(
 export const PaylinkBodySchema = Type.Object(
   {
     amount: Type.String({
-      description: 'Decimal string greater than 0, within the currency precision',
+      description:
+        "Decimal string greater than 0, within the currency precision and at most the deployment's maximum " +
+        'per payment (SVC_PAYMENT_MAX_AMOUNT, default 1000000.00)',
       examples: ['125.50'],
     }),
-    currency: Type.String({ description: 'Upper-case ISO 4217 code', examples: ['EUR'] }),
+    currency: Type.String({
+      description:
+        'Upper-case ISO 4217 code of a currency of payment (not XAU/XAG/XPT/XPD, XXX/XTS, funds codes or ' +
+        "units of account such as XDR), among the deployment's currencies (SVC_PAYMENT_CURRENCIES)",
+      examples: ['EUR'],
+    }),
     project_id: Uuid('Project the payment belongs to (bound to an activated opco)'),
     user_id: Type.Optional(Uuid('Payer (individual); exactly one of user_id and business_customer_id')),
     business_customer_id: Type.Optional(

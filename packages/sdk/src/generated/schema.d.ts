@@ -6510,12 +6510,12 @@ export interface components {
         };
         PostCheckoutPaylinkRequest: {
             /**
-             * @description Decimal string greater than 0, within the currency precision
+             * @description Decimal string greater than 0, within the currency precision and at most the deployment's maximum per payment (SVC_PAYMENT_MAX_AMOUNT, default 1000000.00)
              * @example 125.50
              */
             amount: string;
             /**
-             * @description Upper-case ISO 4217 code
+             * @description Upper-case ISO 4217 code of a currency of payment (not XAU/XAG/XPT/XPD, XXX/XTS, funds codes or units of account such as XDR), among the deployment's currencies (SVC_PAYMENT_CURRENCIES)
              * @example EUR
              */
             currency: string;
