@@ -8,6 +8,7 @@ import {
   RECONCILIATION_STATES,
   TRANSACTION_STATUSES,
 } from './payments.machine';
+import { SANDBOX_OUTCOMES } from './sandbox-outcome';
 
 const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -190,11 +191,12 @@ export const SimulateBodySchema = Type.Object(
       }),
     ),
     outcome: Type.Optional(
-      Type.Enum(['success', 'failed', 'expired', 'canceled'], {
+      Type.Enum(SANDBOX_OUTCOMES, {
         description:
           'Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first ' +
           'authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status ' +
-          '(`completed`, `rejected`, `expired` or `canceled`). Give either this or provider_status.',
+          '(`completed`, `rejected`, `rejected_insufficient_funds`, `expired` or `canceled`). It also resolves ' +
+          'a payment held for manual review (reconciliation_state back to `none`). Give either this or provider_status.',
       }),
     ),
   },

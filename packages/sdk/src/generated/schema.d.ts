@@ -1398,7 +1398,7 @@ export interface paths {
         put?: never;
         /**
          * Make the sandbox bank report a detail status
-         * @description Sandbox deployments only (404 in production). The sandbox bank sends a signed notification to /providers/bank/notifications, exactly as for a real payer action. `manual_review` puts the payment into manual review (status unchanged, reconciliation_state manual_review_required, event emitted). `outcome` (success, failed, expired, canceled) walks the payment along the real path to that final status.
+         * @description Sandbox deployments only (404 in production). The sandbox bank sends a signed notification to /providers/bank/notifications, exactly as for a real payer action. `manual_review` puts the payment into manual review (status unchanged, reconciliation_state manual_review_required, event emitted), and so does a detail status out of order (`completed` on a pending payment, before the payer authorized). `outcome` (success, failed, insufficient_funds, expired, canceled) walks the payment along the real path to that final status; on a payment in manual review it is how the sandbox resolves the review.
          *
          *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403.
          */
@@ -6905,10 +6905,10 @@ export interface components {
              */
             provider_status?: "completed" | "settled" | "initiated" | "awaiting_bank_authorization" | "awaiting_redemption" | "processing" | "settling" | "rejected" | "rejected_insufficient_funds" | "failed" | "settlement_incomplete" | "expired" | "no_final_status" | "declined" | "canceled" | "authorized" | "transfer_created" | "transfer_updated" | "refunded" | "manual_review";
             /**
-             * @description Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status (`completed`, `rejected`, `expired` or `canceled`). Give either this or provider_status.
+             * @description Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status (`completed`, `rejected`, `rejected_insufficient_funds`, `expired` or `canceled`). It also resolves a payment held for manual review (reconciliation_state back to `none`). Give either this or provider_status.
              * @enum {unknown}
              */
-            outcome?: "success" | "failed" | "expired" | "canceled";
+            outcome?: "success" | "failed" | "insufficient_funds" | "expired" | "canceled";
         };
         /** @description A payment */
         PostSandboxTransactionsByTransactionIdSimulateResponse: {
