@@ -9,6 +9,7 @@ import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { retryDelaySeconds } from '../../shared/retry-schedule';
 import { purgeActivityBefore } from '../activity/activity.repo';
+import { currentLink, type NotificationLink } from './links';
 
 export const NOTIFICATION_EMAIL_MAX_ATTEMPTS = 6;
 const EMAIL_LEASE_SECONDS = 120;
@@ -20,7 +21,7 @@ interface DueEmail {
   body: string;
   severity: string;
   category: string;
-  link: { path: string } | null;
+  link: NotificationLink | null;
   email_attempts: number;
 }
 
@@ -46,7 +47,8 @@ export async function sendDueNotificationEmails(
   const due = rowsOf<DueEmail>(res);
   for (const e of due) {
     try {
-      const link = e.link?.path ? `\n\nOpen: ${deps.config.publicUrl}${e.link.path}\n` : '\n';
+      const path = currentLink(e.link)?.path;
+      const link = path ? `\n\nOpen: ${deps.config.publicUrl}${path}\n` : '\n';
       await deps.mailer.send({
         to: e.email,
         subject: e.severity === 'info' ? e.title : `[${e.severity}] ${e.title}`,

@@ -1593,6 +1593,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery
+         * @description The delivery a `webhooks` notification links to; its attempts are at `/attempts`.
+         *
+         *     Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403.
+         */
+        get: operations["getWebhooksDeliveriesByDeliveryId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/deliveries/{delivery_id}/attempts": {
         parameters: {
             query?: never;
@@ -7147,6 +7169,24 @@ export interface components {
             limit: number;
             offset: number;
         };
+        GetWebhooksDeliveriesByDeliveryIdResponse: {
+            /** Format: uuid */
+            delivery_id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            /** @description null for the main webhook_url */
+            destination_id: string | null;
+            url: string;
+            status: "pending" | "retrying" | "succeeded" | "dead_letter";
+            attempts: number;
+            last_attempt_at: string | null;
+            next_attempt_at: string | null;
+            last_response_status: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         GetWebhooksDeliveriesByDeliveryIdAttemptsResponse: {
             /** Format: uuid */
             delivery_id: string;
@@ -11921,8 +11961,10 @@ export interface components {
                 title: string;
                 body: string;
                 link: {
+                    /** @description Kind of item: opco, invoice, ticket, webhook_delivery, … */
                     resource_type: string;
                     resource_id: string;
+                    /** @description The item's page in the merchant dashboard, relative to the service's public URL (e.g. `/dashboard/opcos/{id}`) */
                     path: string;
                 } | null;
                 /** Format: date-time */
@@ -12020,8 +12062,10 @@ export interface components {
             title: string;
             body: string;
             link: {
+                /** @description Kind of item: opco, invoice, ticket, webhook_delivery, … */
                 resource_type: string;
                 resource_id: string;
+                /** @description The item's page in the merchant dashboard, relative to the service's public URL (e.g. `/dashboard/opcos/{id}`) */
                 path: string;
             } | null;
             /** Format: date-time */
@@ -17250,6 +17294,36 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhooksDeliveriesByDeliveryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhooksDeliveriesByDeliveryIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationError"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
