@@ -6,12 +6,14 @@
  * (default 30) of what one merchant's dashboard and backend do in about a minute: create payment
  * links and walk them to an outcome in the sandbox (webhooks delivered), poll a payment's detail,
  * timeline and deliveries like the dashboard's payment page, list payments (filters, pages),
- * notifications, deliveries and the activity log, open a checkout page and the dashboard, sign in
- * once (argon2) and refresh the session. After each round, once the webhooks are delivered, the
+ * notifications, deliveries and the activity log, open a checkout page and the dashboard, upload a
+ * CSV of 10 payment links and confirm it, download its results, the activity export and an invoice
+ * PDF, sign in once (argon2) and refresh the session. After each round, once the webhooks are delivered, the
  * probe forces a full GC and reports resident memory (RSS), the V8 heap used, external and array
  * buffers (V8 counts PGlite's WebAssembly memory as external) and that WebAssembly memory, each
  * separately; growth per round is counted after BENCH_MEMORY_WARM_ROUNDS (default 5). Then
- * BENCH_MEMORY_IDLE_SECONDS (default 60) of idle workers and a last sample. Last, two heap snapshots
+ * BENCH_MEMORY_IDLE_SECONDS (default 60) with the dashboard left open on a payment (its polls only),
+ * sampled every minute. Last, two heap snapshots
  * around BENCH_MEMORY_SNAPSHOT_ROUNDS (default 10) more rounds are compared by constructor
  * (bench/heap-diff.ts; 0 skips them). Prints a table and the growth per round; the snapshots stay
  * in BENCH_PROFILE_DIR (default a temp dir).
@@ -22,7 +24,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, openBenchDatabase, ownerToken, seed, waitReady } from './api';
+import { benchService, openBenchDatabase, ownerToken, seed, waitReady } from './api';
 import { diffSnapshots } from './heap-diff';
 import { LOGIN_PASSWORD, seedLoginAccounts } from './login';
 import { startScriptFlags, stopChild } from './report';
@@ -37,6 +39,9 @@ const MB = 1024 * 1024;
 
 interface Sample {
   label: string;
+  /** Resident memory as found, before the probe's GC (what `ps` shows), and its high-water mark. */
+  rssLive: number;
+  hwm: number;
   rss: number;
   heapUsed: number;
   heapTotal: number;
@@ -68,10 +73,28 @@ function startProbedService(env: Record<string, string>) {
   return { child, ask };
 }
 
-async function sample(ask: ReturnType<typeof startProbedService>['ask'], label: string): Promise<Sample> {
+/** VmRSS and VmHWM of a process, in bytes (Linux). */
+function procMemory(pid: number | undefined): { rss: number; hwm: number } {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  } catch {
+    return { rss: 0, hwm: 0 };
+  }
+}
+
+async function sample(
+  ask: ReturnType<typeof startProbedService>['ask'],
+  pid: number | undefined,
+  label: string,
+): Promise<Sample> {
+  const live = procMemory(pid);
   const r = await ask<{ usage: NodeJS.MemoryUsage; wasm: number[] }>({ type: 'sample' });
   return {
     label,
+    rssLive: live.rss,
+    hwm: live.hwm,
     rss: r.usage.rss,
     heapUsed: r.usage.heapUsed,
     heapTotal: r.usage.heapTotal,
@@ -147,6 +170,37 @@ async function merchantRound(base: string, auth: Record<string, string>, world: 
   await Promise.all([api('GET', '/webhooks/deliveries?limit=20'), api('GET', '/activity-logs?page_size=25')]);
   await Promise.all([api('GET', '/auth/me'), api('GET', '/projects'), api('GET', '/kyc/lists')]);
   await fetch(`${base}/dashboard/payments`).then((r) => r.text());
+  // Files, as the dashboard's bulk page and downloads do: a CSV of 10 links confirmed and run by the
+  // service's worker, its results, the activity export, and an invoice PDF (pdf-lib).
+  const csv = [
+    'amount,currency,project_id,user_id,description,reference',
+    ...Array.from(
+      { length: 10 },
+      (_, i) => `${i + 1}.50,EUR,${world.projectId},${world.userId},Bulk ${round},r${round}-${i}`,
+    ),
+  ].join('\n');
+  const job = await api(
+    'POST',
+    '/checkout/paylink/bulk',
+    { preview: true, file: { file_name: 'links.csv', content_base64: Buffer.from(csv).toString('base64') } },
+    { 'x-idempotency-key': `mem-bulk-${round}-${randomBytes(4).toString('hex')}` },
+  );
+  await api('POST', `/checkout/paylink/bulk/${job.bulk_id}/confirm`);
+  for (
+    let i = 0;
+    i < 50 &&
+    !String((await api('GET', `/checkout/paylink/bulk/${job.bulk_id}`)).status).startsWith('completed');
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 100));
+  await fetch(`${base}/api/v1/checkout/paylink/bulk/${job.bulk_id}/results.csv`, { headers: auth }).then(
+    (r) => r.text(),
+  );
+  await fetch(`${base}/api/v1/activity-logs/export?format=csv`, { headers: auth }).then((r) => r.text());
+  world.invoiceId ??= (await api('POST', '/sandbox/billing/invoices', {})).invoice_id as string;
+  await fetch(`${base}/api/v1/billing/invoices/${world.invoiceId}/pdf`, { headers: auth }).then((r) =>
+    r.arrayBuffer(),
+  );
   // One sign-in (argon2 on the thread pool) and one refresh, as a returning dashboard user.
   const login = await fetch(`${base}/api/v1/auth/login`, {
     method: 'POST',
@@ -165,6 +219,7 @@ interface Seeded {
   projectId: string;
   userId: string;
   loginEmail: string;
+  invoiceId?: string;
 }
 
 async function deliveriesDrained(base: string, auth: Record<string, string>) {
@@ -185,27 +240,16 @@ const mb = (n: number) => (n / MB).toFixed(1).padStart(7);
 
 function printTable(samples: Sample[]) {
   console.log(
-    `\n${'sample'.padEnd(14)}    rss heapUsed heapTotal external arrayBuf   wasm  (MB, after a full GC)`,
+    `\n${'sample'.padEnd(14)}rss-live   peak |    rss heapUsed heapTotal external arrayBuf   wasm  (MB; right of the bar: after a full GC)`,
   );
   for (const s of samples)
     console.log(
-      `${s.label.padEnd(14)}${mb(s.rss)}${mb(s.heapUsed)}  ${mb(s.heapTotal)}${mb(s.external)}${mb(s.arrayBuffers)}${mb(s.wasm)}`,
+      `${s.label.padEnd(14)}${mb(s.rssLive)}${mb(s.hwm)} |${mb(s.rss)}${mb(s.heapUsed)}  ${mb(s.heapTotal)}${mb(s.external)}${mb(s.arrayBuffers)}${mb(s.wasm)}`,
     );
 }
 
 async function main() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const jwtSecret = randomBytes(32).toString('hex');
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SVC_PUBLIC_URL: base,
-    SVC_JWT_SECRET: jwtSecret,
-    SVC_DATA_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-  };
+  const { base, jwtSecret, env } = await benchService();
   const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
   const outDir = process.env.BENCH_PROFILE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-memory-'));
   const { database, cleanup } = await openBenchDatabase(env, 'svc_memory');
@@ -225,8 +269,8 @@ async function main() {
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ webhook_url: hook.url, webhook_enabled: true }),
     });
-    samples.push(await sample(ask, 'ready'));
-    const world = { projectId: s.projectId, userId: s.userId, loginEmail: loginEmail! };
+    samples.push(await sample(ask, child.pid, 'ready'));
+    const world: Seeded = { projectId: s.projectId, userId: s.userId, loginEmail: loginEmail! };
     const snap = (name: string) =>
       ask<{ file: string }>({ type: 'snapshot', file: path.join(outDir, `${name}.heapsnapshot`) }).then(
         (r) => r.file,
@@ -236,10 +280,35 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round++) {
       await merchantRound(base, auth, world, round);
       await deliveriesDrained(base, auth);
-      samples.push(await sample(ask, `round ${round}`));
+      samples.push(await sample(ask, child.pid, `round ${round}`));
     }
-    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-    samples.push(await sample(ask, `idle ${IDLE_SECONDS}s`));
+    // The dashboard left open on a payment: its polls (list every 5 s, the payment's detail, timeline
+    // and deliveries every 2 s, the unread count every 30 s), sampled every minute.
+    const open = (await fetch(`${base}/api/v1/transactions?page_size=1`, { headers: auth }).then((r) =>
+      r.json(),
+    )) as {
+      transactions: { transaction_id: string }[];
+    };
+    const id = open.transactions[0]?.transaction_id;
+    const get = (p: string) => fetch(`${base}/api/v1${p}`, { headers: auth }).then((r) => r.arrayBuffer());
+    const polls = [
+      setInterval(() => void get('/transactions'), 5000),
+      setInterval(
+        () =>
+          void Promise.all([
+            get(`/transactions/${id}`),
+            get(`/transactions/${id}/status-events`),
+            get(`/webhooks/deliveries?transaction_id=${id}`),
+          ]),
+        2000,
+      ),
+      setInterval(() => void get('/notifications/counts'), 30_000),
+    ];
+    for (let t = 60; t <= IDLE_SECONDS; t += 60) {
+      await new Promise((r) => setTimeout(r, 60_000));
+      samples.push(await sample(ask, child.pid, `open ${t / 60} min`));
+    }
+    for (const p of polls) clearInterval(p);
     printTable(samples);
     const at = samples.find((x) => x.label === `round ${WARM}`)!;
     const end = samples.find((x) => x.label === `round ${ROUNDS}`)!;
