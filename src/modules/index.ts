@@ -33,6 +33,7 @@ import { kycRoutes } from './kyc/kyc.routes';
 import { levelsRoutes } from './kyc/levels.routes';
 import { verificationNotificationRoutes } from './kyc/notifications.routes';
 import { verifyPageRoutes } from './kyc/verify-page.routes';
+import { faviconRoutes } from './site/favicon.routes';
 import './monitoring/monitoring.listeners';
 import { remediationPageRoutes } from './monitoring/monitoring.page';
 import { monitoringRoutes } from './monitoring/monitoring.routes';
@@ -138,4 +139,5 @@ export const rootModules: ModulePlugin[] = [
   mandatePageRoutes,
   sandboxMandateRoutes,
   dashboardRoutes,
+  faviconRoutes,
 ];
