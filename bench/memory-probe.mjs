@@ -2,7 +2,7 @@
  * Preloaded into the service by bench/memory.ts (`node --expose-gc --import ./bench/memory-probe.mjs
  * dist/server.js`, with an IPC channel): answers the bench's messages from inside the process.
  *   {type: 'sample'}   -> two full GCs, then process.memoryUsage(), V8's heap spaces, and the size of
- *                          every WebAssembly memory the process created (PGlite's heap), in bytes;
+ *                          every live WebAssembly memory (PGlite's heap), in bytes;
  *   {type: 'snapshot', file} -> v8.writeHeapSnapshot(file) after a GC.
  * WebAssembly memories are found by wrapping WebAssembly.instantiate before PGlite loads; nothing
  * else in the service changes. Not part of the service: a measuring aid only.
@@ -10,11 +10,13 @@
 import v8 from 'node:v8';
 
 const OriginalMemory = WebAssembly.Memory;
+// Weak: the probe must not keep alive a memory its module dropped (PGlite's initdb instance).
 const memories = new Set();
+const track = (memory) => memories.add(new WeakRef(memory));
 const remember = (result) => {
   const instance = result?.instance ?? result;
   for (const value of Object.values(instance?.exports ?? {}))
-    if (value instanceof OriginalMemory) memories.add(value);
+    if (value instanceof OriginalMemory) track(value);
   return result;
 };
 for (const name of ['instantiate', 'instantiateStreaming']) {
@@ -25,7 +27,7 @@ for (const name of ['instantiate', 'instantiateStreaming']) {
 WebAssembly.Memory = class Memory extends OriginalMemory {
   constructor(...args) {
     super(...args);
-    memories.add(this);
+    track(this);
   }
 };
 
@@ -45,7 +47,7 @@ process.on('message', (msg) => {
       id: msg.id,
       usage: process.memoryUsage(),
       spaces,
-      wasm: [...memories].map((m) => m.buffer.byteLength),
+      wasm: [...memories].map((ref) => ref.deref()?.buffer.byteLength ?? 0).filter((n) => n > 0),
     });
   } else if (msg?.type === 'snapshot') {
     collect();
