@@ -33,6 +33,7 @@ const PGLITE_ONLY = [
   'test/browser/**',
   'test/**/*.browser.test.ts',
   'test/foundation/pglite-analyze.test.ts',
+  'test/foundation/fresh-data-dir.test.ts',
   'test/hardening/npm-start.test.ts',
 ];
 
