@@ -28,6 +28,7 @@ import { projectsModule } from './projects/index';
 import { recurringModule } from './recurring/index';
 import { schedulesModule } from './schedules/index';
 import { screeningModule } from './screening/index';
+import { siteModule } from './site/index';
 import { ticketsModule } from './tickets/index';
 import { travelRuleModule } from './travel-rule/index';
 import { webhooksModule } from './webhooks/index';
@@ -58,6 +59,7 @@ export const modules: readonly ModuleManifest[] = [
   contractsModule,
   recurringModule,
   dashboardModule,
+  siteModule,
 ];
 
 /** Every job kind the modules define (docs/platform.md, "Jobs"); the jobs runner dispatches on these. */

@@ -11,8 +11,8 @@ import { eq, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import { invoices } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { defineJob, enqueueJobId, type JobContext } from '../../platform/jobs/index';
-import { AppError } from '../../shared/errors';
+import { defineJob, enqueueJobId, type JobContext, PermanentJobError } from '../../platform/jobs/index';
+import { AppError, ValidationError } from '../../shared/errors';
 import { findOrCreateBusiness } from '../customers/customers.service';
 import { createPlatformPaymentLink } from '../payments/paylink.service';
 import { checkoutUrl } from '../payments/payments.service';
@@ -89,14 +89,16 @@ async function createInvoiceLink(deps: Deps, invoiceId: string, ctx: JobContext)
     });
   } catch (err) {
     const message = err instanceof AppError ? err.detail : err instanceof Error ? err.message : String(err);
+    // A refused body (an amount over SVC_PAYMENT_MAX_AMOUNT, say) would be refused again: no retries.
+    const giveUp = ctx.lastAttempt || err instanceof ValidationError;
     // The invoice (PDF, bank details) is not held back by a failing link.
     await settle(deps, inv, {
-      paymentLinkState: ctx.lastAttempt ? 'failed' : 'pending',
+      paymentLinkState: giveUp ? 'failed' : 'pending',
       paymentLinkAttempts: ctx.attempt,
       paymentLinkError: message.slice(0, 500),
       paymentLinkNextAt: null,
     });
-    throw new Error(message);
+    throw err instanceof ValidationError ? new PermanentJobError(message) : new Error(message);
   }
 }
 

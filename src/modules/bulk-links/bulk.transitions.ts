@@ -103,7 +103,7 @@ export async function moveJob(
       body:
         `${counts.created} of ${counts.total} payment links created` +
         `, ${counts.failed} failed, ${counts.invalid} invalid, ${counts.canceled} canceled.`,
-      link: { resource_type: 'bulk_job', resource_id: moved.id, path: `/checkout/paylink/bulk/${moved.id}` },
+      item: { type: 'bulk_job', id: moved.id },
       audience: { roles: OWNER_ONLY, accountIds: [moved.createdByAccountId] },
       at,
     });

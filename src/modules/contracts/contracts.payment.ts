@@ -86,7 +86,7 @@ export async function settleContractPayment(deps: Deps, requestId: string): Prom
         severity: 'warning',
         title: 'Contract payment link could not be created',
         body: `"${r.title}" was completed, but its payment link failed: ${error}`,
-        link: { resource_type: 'contract_request', resource_id: r.id, path: `/contracts/requests/${r.id}` },
+        item: { type: 'contract_request', id: r.id },
         audience: { roles: OWNER_AND_OPERATIONS },
         at: now,
       });

@@ -148,7 +148,7 @@ async function checkPayment(
     throw invalidField(['body', 'payment', 'project_id'], 'payment.project_id is required');
   let v: { amount: string; currency: string };
   try {
-    v = validatePaylinkInput(body);
+    v = validatePaylinkInput(body, deps.config);
   } catch (e) {
     if (e instanceof ValidationError)
       throw new ValidationError(e.issues.map((i) => ({ ...i, loc: ['body', 'payment', ...i.loc.slice(1)] })));

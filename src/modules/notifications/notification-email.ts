@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import { defineJob, EMAIL_RETRY, enqueueJobs } from '../../platform/jobs/index';
+import { currentLink, type NotificationLink } from './links';
 
 export const notificationEmailJob = defineJob<{ notificationId: string }>({
   kind: 'notifications.email',
@@ -22,13 +23,15 @@ export const notificationEmailJob = defineJob<{ notificationId: string }>({
       body: string;
       severity: string;
       category: string;
-      link: { path: string } | null;
+      link: NotificationLink | null;
       email_state: string;
     }>(res)[0];
     if (e?.email_state !== 'pending') return;
     let state = 'sent';
     try {
-      const link = e.link?.path ? `\n\nOpen: ${deps.config.publicUrl}${e.link.path}\n` : '\n';
+      // Rows written before the dashboard paths existed are answered with today's path.
+      const path = currentLink(e.link)?.path;
+      const link = path ? `\n\nOpen: ${deps.config.publicUrl}${path}\n` : '\n';
       await deps.mailer.send({
         to: e.email,
         subject: e.severity === 'info' ? e.title : `[${e.severity}] ${e.title}`,

@@ -8,6 +8,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Role } from '../auth/permissions';
+import { linkOf, type NotificationItem } from './links';
 import { oweNotificationEmails } from './notification-email';
 
 export const NOTIFICATION_CATEGORIES = [
@@ -35,19 +36,14 @@ export type NotificationSeverity = (typeof NOTIFICATION_SEVERITIES)[number];
 /** Categories whose in-app channel cannot be switched off. */
 export const MANDATORY_IN_APP: readonly NotificationCategory[] = ['security'];
 
-export interface NotificationLink {
-  resource_type: string;
-  resource_id: string;
-  path: string;
-}
-
 export interface NotificationInput {
   clientId: string;
   category: NotificationCategory;
   severity: NotificationSeverity;
   title: string;
   body: string;
-  link?: NotificationLink | null;
+  /** What it is about: the notification links to that item's dashboard page (links.ts). */
+  item?: NotificationItem | null;
   /** Active members having any of `roles`, plus the named accounts (deduplicated). */
   audience: { roles?: readonly Role[]; accountIds?: readonly (string | null | undefined)[] };
   at: Date;
@@ -78,7 +74,7 @@ export async function notify(tx: DbOrTx, n: NotificationInput): Promise<number> 
     insert into notifications (id, client_id, account_id, category, severity, title, body, link,
                                in_app, email_state, created_at)
     select gen_random_uuid(), ${n.clientId}::uuid, t.account_id, ${n.category}, ${n.severity}, ${n.title}, ${n.body},
-           ${n.link ? JSON.stringify(n.link) : null}::jsonb, t.in_app,
+           ${n.item ? JSON.stringify(linkOf(n.item)) : null}::jsonb, t.in_app,
            case when t.email then 'pending' else 'none' end,
            ${n.at.toISOString()}::timestamptz
       from targets t

@@ -172,7 +172,7 @@ async function recordIssueError(deps: Deps, s: ScheduleRow, i: InstalmentRow, de
         severity: 'warning',
         title: 'Instalment payment link could not be issued',
         body: `Instalment ${i.sequence} (${i.amount} ${s.currency}, due ${i.dueDate}): ${detail}. Retrying hourly.`,
-        link: { resource_type: 'payment_schedule', resource_id: s.id, path: `/payment-schedules/${s.id}` },
+        item: { type: 'payment_schedule', id: s.id },
         audience: { roles: OWNER_AND_OPERATIONS },
         at: now,
       });

@@ -2,7 +2,7 @@
  * Page shell and shared helpers of every hosted page (checkout, verification, signing, mandate and
  * remediation pages, and the sandbox bank's own pages). Every interpolated value is escaped by `html`.
  */
-import { html, type SafeHtml } from '../../shared/html';
+import { FAVICON_LINKS, html, type SafeHtml } from '../../shared/html';
 
 export interface LayoutOptions {
   title: string;
@@ -32,6 +32,7 @@ export function layout(o: LayoutOptions): string {
 <meta name="robots" content="noindex">
 <title>${o.title} · ${brandName}</title>
 <link rel="stylesheet" href="/checkout/assets/checkout.css">
+${FAVICON_LINKS}
 </head>
 <body class="${o.bank ? 'bankpage' : 'checkout'}"${o.bank ? html` style="--bank:${o.bank.color}"` : ''}>
 <a class="skip" href="#content">Skip to content</a>
