@@ -15,7 +15,7 @@ import { findOrCreateBusiness } from '../customers/customers.service';
 import { createPlatformPaymentLink } from '../payments/paylink.service';
 import { checkoutUrl } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';
-import { type InvoiceStatus, isCollectible } from './billing.machine';
+import { isCollectible } from './billing.machine';
 import { claimDueInvoiceWork, type InvoiceRow, updateInvoice } from './billing.repo';
 
 export const PAYMENT_LINK_MAX_ATTEMPTS = 6;
@@ -64,7 +64,7 @@ async function createClaimedLink(deps: Deps, inv: InvoiceRow): Promise<void> {
   const now = () => deps.clock.now();
   // The email that waited for the link goes now, with or without it.
   const releaseEmail = inv.emailState === 'waiting' ? { emailState: 'pending', emailNextAt: now() } : {};
-  if (!isCollectible(inv.status as InvoiceStatus)) {
+  if (!isCollectible(inv.status)) {
     await updateInvoice(deps.db, inv.id, {
       paymentLinkState: 'none',
       paymentLinkNextAt: null,

@@ -10,7 +10,7 @@ import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { recordActivity } from '../activity/activity.writer';
 import { settleDuePayments } from './contracts.payment';
-import { isActiveTurn, type ParticipantStatus } from './participants.machine';
+import { isActiveTurn } from './participants.machine';
 import { type Effects, noEffects, runEffects } from './requests.effects';
 import { retryPendingEnvelopes } from './requests.envelope';
 import { invitationMail } from './requests.mail';
@@ -58,7 +58,7 @@ export async function sendDueReminders(deps: Deps, limit = 50): Promise<number> 
       const r = await lockRequestById(tx, id);
       if (!r?.reminderIntervalDays) continue;
       for (const p of await participantsOf(tx, r.id)) {
-        if (!isActiveTurn(p.status as ParticipantStatus) || p.status === 'bounced') continue;
+        if (!isActiveTurn(p.status) || p.status === 'bounced') continue;
         if (p.lastRemindedAt && now.getTime() < p.lastRemindedAt.getTime() + minGap) continue;
         await updateParticipant(tx, p.id, { lastRemindedAt: now, updatedAt: now });
         fx.mails.push(invitationMail(p, r.title, signUrl(deps, p.tokenEnc!), r.message, true));

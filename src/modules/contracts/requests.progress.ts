@@ -10,12 +10,7 @@ import { addSeconds } from '../../shared/clock';
 import { decrypt } from '../../shared/crypto';
 import { recordActivity } from '../activity/activity.writer';
 import { buildCertificate, type SealInput, sealPdf, sha256Hex } from './contracts.pdf';
-import {
-  allSignersCompleted,
-  type ParticipantKind,
-  type ParticipantStatus,
-  participantsToInvite,
-} from './participants.machine';
+import { allSignersCompleted, type ParticipantKind, participantsToInvite } from './participants.machine';
 import { emitRequestCompleted } from './requests.completed-event';
 import type { Effects } from './requests.effects';
 import { completedMail, invitationMail } from './requests.mail';
@@ -42,7 +37,7 @@ export const signUrl = (deps: D, tokenEnc: string) =>
   `${deps.config.publicUrl}/sign/${decrypt(deps.secrets.encryptionKey, tokenEnc)}`;
 
 const ordered = (ps: ParticipantRow[]) =>
-  ps.map((p) => ({ ...p, kind: p.kind as ParticipantKind, status: p.status as ParticipantStatus }));
+  ps.map((p) => ({ ...p, kind: p.kind as ParticipantKind, status: p.status }));
 
 /** Invites every participant whose turn has come (repeats while groups of viewers only open up). */
 export async function inviteNextGroups(

@@ -12,14 +12,9 @@ import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../sha
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { CM } from './contracts.messages';
-import {
-  assertNotCompleted,
-  canMoveParticipant,
-  isActiveTurn,
-  type ParticipantStatus,
-} from './participants.machine';
+import { assertNotCompleted, canMoveParticipant, isActiveTurn } from './participants.machine';
 import { type Effects, noEffects, runEffects } from './requests.effects';
-import { assertNotTerminal, type RequestStatus } from './requests.machine';
+import { assertNotTerminal } from './requests.machine';
 import { invitationMail } from './requests.mail';
 import { endRequest, signUrl } from './requests.progress';
 import {
@@ -64,7 +59,7 @@ export async function voidRequest(deps: D, auth: ClientAuth, id: string, reason:
   const r = await deps.db.transaction(async (tx) => {
     const r = await findRequest(tx, auth.clientId, id, true);
     if (!r) throw notFound(CM.requestNotFound);
-    assertNotTerminal(r.status as RequestStatus);
+    assertNotTerminal(r.status);
     const v = await endRequest(
       tx,
       r,
@@ -99,7 +94,7 @@ export async function remindRequest(
   const r = await deps.db.transaction(async (tx) => {
     const r = await findRequest(tx, auth.clientId, id, true);
     if (!r) throw notFound(CM.requestNotFound);
-    assertNotTerminal(r.status as RequestStatus);
+    assertNotTerminal(r.status);
     if (r.delivery !== 'email') throw badRequest(CM.remindersNeedEmail);
     const ps = await participantsOf(tx, r.id);
     let targets: ParticipantRow[];
@@ -108,10 +103,10 @@ export async function remindRequest(
       for (const pid of participantIds) {
         const p = ps.find((x) => x.id === pid);
         if (!p) throw notFound(CM.participantNotFound);
-        assertNotCompleted(p.status as ParticipantStatus);
+        assertNotCompleted(p.status);
         targets.push(p);
       }
-    } else targets = ps.filter((p) => isActiveTurn(p.status as ParticipantStatus));
+    } else targets = ps.filter((p) => isActiveTurn(p.status));
     for (const p of targets) {
       if (p.lastRemindedAt && now.getTime() < p.lastRemindedAt.getTime() + minGap * 1000) {
         const resetAt = addSeconds(p.lastRemindedAt, minGap);
@@ -150,8 +145,8 @@ export async function correctParticipant(
     if (!r) throw notFound(CM.requestNotFound);
     const p = (await participantsOf(tx, r.id)).find((x) => x.id === participantId);
     if (!p) throw notFound(CM.participantNotFound);
-    assertNotTerminal(r.status as RequestStatus);
-    assertNotCompleted(p.status as ParticipantStatus);
+    assertNotTerminal(r.status);
+    assertNotCompleted(p.status);
     const token = randomToken(32);
     const values = {
       name: input.name ?? p.name,
@@ -165,7 +160,7 @@ export async function correctParticipant(
       updatedAt: now,
     };
     let moved: ParticipantRow;
-    if (canMoveParticipant('correct', p.status as ParticipantStatus)) {
+    if (canMoveParticipant('correct', p.status)) {
       moved = await moveParticipant(tx, p, 'correct', { now, extra: { ...values, viewedAt: null } });
       if (r.delivery === 'email')
         fx.mails.push(invitationMail(moved, r.title, signUrl(deps, moved.tokenEnc!), r.message));

@@ -174,7 +174,7 @@ export async function createSchedule(
                 issueAt,
                 issueDueAt: issueAt,
                 graceEndAt: graceEndOf(p.due_date, graceDays),
-                status: 'scheduled',
+                status: 'scheduled' as const,
                 updatedAt: now,
               };
             }),

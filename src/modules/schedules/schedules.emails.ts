@@ -6,7 +6,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
-import { paymentScheduleEmails } from '../../db/schema/index';
+import { type InstalmentStatus, paymentScheduleEmails } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 
@@ -17,7 +17,7 @@ interface DueEmail {
   kind: 'link' | 'reminder_before' | 'reminder_due';
   link_number: number;
   attempts: number;
-  status: string;
+  status: InstalmentStatus;
   current_link: number;
   amount: string;
   due_date: string;
