@@ -33,6 +33,7 @@ const PGLITE_ONLY = [
   'test/browser/**',
   'test/**/*.browser.test.ts',
   'test/foundation/pglite-analyze.test.ts',
+  'test/foundation/fresh-data-dir.test.ts',
   'test/hardening/npm-start.test.ts',
 ];
 
@@ -80,7 +81,8 @@ const projects = process.env.TEST_DATABASE_URL
 export default defineConfig({
   test: {
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A process test's beforeAll may build dist/ locally (test/helpers/process.ts) on a loaded machine.
+    hookTimeout: 120_000,
     maxWorkers: 2,
     // Files share their worker's modules and its database (emptied between apps: test/helpers/db.ts),
     // so the app's modules load once per worker instead of once per file.

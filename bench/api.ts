@@ -53,6 +53,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A port, base URL, JWT secret and the environment of a service started by a bench (fresh secrets). */
+export async function benchService(extra: Record<string, string> = {}) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const jwtSecret = randomBytes(32).toString('hex');
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SVC_PUBLIC_URL: base,
+    SVC_JWT_SECRET: jwtSecret,
+    SVC_DATA_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+  return { port, base, jwtSecret, env };
+}
+
 interface Seeded {
   clientId: string;
   accountId: string;
@@ -211,19 +229,7 @@ export interface ApiBenchSummary {
 }
 
 async function main(): Promise<ApiBenchSummary> {
-  const jwtSecret = randomBytes(32).toString('hex');
-  const dataKey = randomBytes(32).toString('base64');
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SVC_PUBLIC_URL: base,
-    SVC_JWT_SECRET: jwtSecret,
-    SVC_DATA_KEY: dataKey,
-    LOG_LEVEL: 'warn',
-  };
+  const { base, jwtSecret, env } = await benchService();
   const adminUrl = process.env.DATABASE_URL;
   const engine = adminUrl ? 'postgres' : 'pglite';
   const { database, cleanup } = await openBenchDatabase(env, 'svc_bench');

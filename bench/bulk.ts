@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { freePort, openBenchDatabase, ownerToken, seed, waitReady } from './api';
+import { benchService, openBenchDatabase, ownerToken, seed, waitReady } from './api';
 import { startService } from './report';
 
 const JOBS = Number(process.env.BENCH_BULK_JOBS ?? 3);
@@ -19,19 +19,7 @@ export interface BulkBenchResult {
 }
 
 export async function runBulkBench(): Promise<BulkBenchResult> {
-  const jwtSecret = randomBytes(32).toString('hex');
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SVC_PUBLIC_URL: base,
-    SVC_JWT_SECRET: jwtSecret,
-    SVC_DATA_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-    SVC_WORKER_POLL_MS: '50',
-  };
+  const { base, jwtSecret, env } = await benchService({ SVC_WORKER_POLL_MS: '50' });
   const adminUrl = process.env.DATABASE_URL;
   const { database, cleanup } = await openBenchDatabase(env, 'svc_bench_bulk');
   await database.migrate();

@@ -95,7 +95,9 @@ export async function runIdleBench(
     const before = url ? await pgTransactions(adminUrl!, name) : 0;
     statements = recordStatements();
     await sleep(seconds * 1000);
-    const counted = statements.texts.filter((t) => !/pg_stat/.test(t)).length;
+    const texts = statements.texts.filter((t) => !/pg_stat/.test(t));
+    const counted = texts.length;
+    if (process.env.BENCH_IDLE_TOP) printTop(texts, seconds);
     statements.stop();
     const after = url ? await pgTransactions(adminUrl!, name) : 0;
     return {
@@ -116,6 +118,17 @@ export async function runIdleBench(
       await admin.end();
     }
   }
+}
+
+/** BENCH_IDLE_TOP=1: the statements sent most often, per second (to see which loop costs what). */
+function printTop(texts: string[], seconds: number) {
+  const counts = new Map<string, number>();
+  for (const t of texts) {
+    const key = t.replace(/\s+/g, ' ').trim().slice(0, 110);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  for (const [text, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`${(n / seconds).toFixed(2).padStart(6)}/s  ${text}`);
 }
 
 export const formatIdle = (r: IdleResult) =>

@@ -11,7 +11,6 @@
  * BENCH_CONNECTIONS (default 4), BENCH_SMALL, BENCH_LARGE.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -19,7 +18,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../src/db/client';
 import { monitoringPolicies } from '../src/db/schema/index';
 import { signToken } from '../src/modules/auth/tokens';
-import { freePort, openBenchDatabase, seed } from './api';
+import { benchService, openBenchDatabase, seed } from './api';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
@@ -131,18 +130,7 @@ interface Started {
 
 /** A fresh database with `rows` monitored transactions and a running service on it. */
 async function start(rows: number): Promise<Started> {
-  const jwtSecret = randomBytes(32).toString('hex');
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SVC_PUBLIC_URL: base,
-    SVC_JWT_SECRET: jwtSecret,
-    SVC_DATA_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-  };
+  const { base, jwtSecret, env } = await benchService();
   const { database, cleanup } = await openBenchDatabase(env, `svc_bench_mon${rows}`);
   await database.migrate();
   const s = await seed(database, 1);

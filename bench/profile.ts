@@ -11,12 +11,11 @@
  * BENCH_CONNECTIONS (default 10), DATABASE_URL (PostgreSQL; else PGlite).
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, openBenchDatabase, ownerToken, seed, waitReady } from './api';
+import { benchService, openBenchDatabase, ownerToken, seed, waitReady } from './api';
 import { LOGIN_PASSWORD, seedLoginAccounts } from './login';
 import { autocannonRun, stopChild } from './report';
 
@@ -75,18 +74,7 @@ async function main() {
   const duration = Number(process.env.BENCH_DURATION ?? 15);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
   const dir = process.env.BENCH_PROFILE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-profile-'));
-  const jwtSecret = randomBytes(32).toString('hex');
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SVC_PUBLIC_URL: base,
-    SVC_JWT_SECRET: jwtSecret,
-    SVC_DATA_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-  };
+  const { base, jwtSecret, env } = await benchService();
   const { database, cleanup } = await openBenchDatabase(env, 'svc_profile');
   await database.migrate();
   const s = await seed(database, 10_000);

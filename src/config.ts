@@ -7,10 +7,12 @@ import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { readTokenioConfig, type TokenioConfig } from './providers/bank/tokenio/config';
 import { loadSumsubConfig, type SumsubConfig } from './providers/verification/sumsub/config';
 import { isUuid } from './shared/ids';
+import { type PaymentLimits, readPaymentLimits } from './shared/payment-money';
 
 export type Environment = 'sandbox' | 'production';
 
-export interface Config {
+/** `paymentCurrencies` and `paymentMaxAmount` (SVC_PAYMENT_CURRENCIES, SVC_PAYMENT_MAX_AMOUNT) come from PaymentLimits. */
+export interface Config extends PaymentLimits {
   port: number;
   host: string;
   environment: Environment;
@@ -374,6 +376,7 @@ export function loadConfig(env: Env = process.env): Config {
       environment === 'sandbox' ? 'simulator' : 'none',
     ),
     sumsub: null,
+    ...readPaymentLimits(r.raw('SVC_PAYMENT_CURRENCIES'), r.raw('SVC_PAYMENT_MAX_AMOUNT'), r.problems),
   };
   if (config.bankProvider === 'tokenio') config.tokenio = readTokenioConfig(r);
   if (config.bankProvider === 'simulator' && environment === 'production')

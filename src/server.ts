@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { initializeDataDirOutOfProcess } from './db/pglite-init';
 import type { Deps } from './deps';
 import { createLogger } from './logger';
 import { createProviders } from './providers/index';
@@ -27,6 +28,9 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   const secrets = loadSecrets(config);
+  // A first start creates the embedded database in a child process (db/pglite-init.ts: initdb's memory).
+  if (!config.databaseUrl && (await initializeDataDirOutOfProcess(path.join(config.dataDir, 'pgdata'))))
+    log.info('embedded database created');
   const database = await openDatabase(config);
   await database.migrate();
   log.info({ engine: database.engine }, 'database ready, migrations applied');

@@ -33,6 +33,7 @@ import { kycRoutes } from './kyc/kyc.routes';
 import { levelsRoutes } from './kyc/levels.routes';
 import { verificationNotificationRoutes } from './kyc/notifications.routes';
 import { verifyPageRoutes } from './kyc/verify-page.routes';
+import { faviconRoutes } from './site/favicon.routes';
 import './monitoring/monitoring.listeners';
 import { remediationPageRoutes } from './monitoring/monitoring.page';
 import { monitoringRoutes } from './monitoring/monitoring.routes';
@@ -59,12 +60,28 @@ import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { workflowTriggerRoutes } from './workflows/triggers.routes';
 import { workflowsRoutes } from './workflows/workflows.routes';
 import './recurring/recurring.listeners';
+import { invoiceEmailJob } from './billing/invoice-email';
+import { invoicePaymentLinkJob } from './billing/invoice-payment-link';
+import { contractJobs } from './contracts/contracts.jobs';
+import { notificationEmailJob } from './notifications/notification-email';
 import { registerSubTppJob } from './opcos/opco-network.service';
 import { mandatePageRoutes } from './recurring/mandate-page.routes';
 import { recurringRoutes } from './recurring/recurring.routes';
+import { schedulePayerEmailJob } from './schedules/schedules.emails';
+import { ownershipProofEmailJob } from './screening/ownership.jobs';
+import { ticketReplyEmailJob } from './tickets/ticket-email';
 
 /** Every job kind the features define (docs/platform.md, "Jobs"); the jobs runner dispatches on these. */
-export const jobDefinitions: JobDefinition<never>[] = [registerSubTppJob as JobDefinition<never>];
+export const jobDefinitions: JobDefinition<never>[] = [
+  registerSubTppJob as JobDefinition<never>,
+  ...contractJobs,
+  ownershipProofEmailJob as JobDefinition<never>,
+  invoiceEmailJob as JobDefinition<never>,
+  invoicePaymentLinkJob as JobDefinition<never>,
+  ticketReplyEmailJob as JobDefinition<never>,
+  notificationEmailJob as JobDefinition<never>,
+  schedulePayerEmailJob as JobDefinition<never>,
+];
 
 export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
 
@@ -122,4 +139,5 @@ export const rootModules: ModulePlugin[] = [
   mandatePageRoutes,
   sandboxMandateRoutes,
   dashboardRoutes,
+  faviconRoutes,
 ];

@@ -294,7 +294,7 @@ async function deadLetterNotice(tx: DbOrTx, d: ClaimedDelivery, error: string | 
     severity: 'warning',
     title: 'Webhook delivery failed for good',
     body: `The ${d.eventType} event could not be delivered to ${d.url} after every retry (${error ?? 'no answer'}). Retry it from the deliveries list once the endpoint works.`,
-    link: { resource_type: 'webhook_delivery', resource_id: d.id, path: `/webhooks/deliveries/${d.id}` },
+    item: { type: 'webhook_delivery', id: d.id },
     audience: { roles: OWNER_AND_DEVELOPER },
     at: now,
   });

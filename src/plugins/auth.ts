@@ -63,6 +63,20 @@ function bearer(request: FastifyRequest): string | null {
   return m ? m[1]! : null;
 }
 
+/** Our API key (`pk_<env>_…`) and secret (`sk_<env>_…`) prefixes. */
+const CREDENTIAL_PREFIX = /^(pk|sk)_(sandbox|production)_/;
+
+/**
+ * Whether the caller sent an API key or secret where an access token belongs: as the bearer token,
+ * or as HTTP Basic's user (`curl -u sk_…:`, another provider's habit). Only the prefix is looked at;
+ * the value is never echoed or logged.
+ */
+function credentialSentAsToken(request: FastifyRequest, token: string | null): boolean {
+  if (token) return CREDENTIAL_PREFIX.test(token);
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(request.headers.authorization ?? '');
+  return m ? CREDENTIAL_PREFIX.test(Buffer.from(m[1]!, 'base64').toString('latin1')) : false;
+}
+
 /**
  * A client route's hot read folded into the token check's statement: one round trip instead of
  * two. `sql` selects at most one row, with $1 the token's (verified) client id and $8 the value of
@@ -172,6 +186,7 @@ export async function authenticateClient(
   readSpec?: AuthRead,
 ): Promise<ClientAuth> {
   const token = bearer(request);
+  if (credentialSentAsToken(request, token)) throw invalidToken(M.couldNotValidate, 'api_credential');
   if (!token) throw invalidToken(M.couldNotValidate, 'missing');
   const { claims, expired } = await verifyTokenWithReason(deps.secrets.jwtKey, token, deps.clock.now());
   if (!claims || (claims.type !== 'client_access' && claims.type !== 'client_api_access'))

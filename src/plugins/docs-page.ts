@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { html } from '../shared/html';
+import { FAVICON_LINKS, html } from '../shared/html';
 
 const DOCS = {
   '/docs': { title: 'Payments Platform API reference', spec: '/api/v1/openapi.json' },
@@ -59,6 +59,7 @@ function page(title: string, spec: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+${FAVICON_LINKS}
 </head>
 <body>
 <noscript>This page needs JavaScript. The OpenAPI document is at <a href="${spec}">${spec}</a>.</noscript>

@@ -167,7 +167,10 @@ export const errorHandlerPlugin = fp(
         }
         if (err instanceof AppError) {
           if (err.statusCode >= 500) request.log.error({ err }, err.detail);
-          return reply.status(err.statusCode).headers(err.headers).send({ detail: err.detail });
+          return reply
+            .status(err.statusCode)
+            .headers(err.headers)
+            .send({ detail: err.detail, ...err.extra });
         }
         if (err.validation) {
           return reply

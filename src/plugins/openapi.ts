@@ -92,8 +92,9 @@ const ERROR_RESPONSES: Record<ErrorStatus, [string, Schema]> = {
         'WWW-Authenticate': {
           description:
             'RFC 6750 challenge: `Bearer` when no token was sent; otherwise `Bearer error="invalid_token", ' +
-            'error_description="…"` saying why (e.g. "The access token expired", revoked, malformed, inactive). ' +
-            "The `detail` keeps the spec's message.",
+            'error_description="…"` saying why (e.g. "The access token expired", revoked, malformed, inactive, ' +
+            'or an API key or secret sent instead of the access token it is exchanged for at POST /auth/api-token). ' +
+            "The `detail` keeps the spec's message; the body repeats the description as `error_description`.",
           schema: { type: 'string' },
         },
       },
@@ -144,7 +145,14 @@ const COMPONENT_SCHEMAS = {
   Error: {
     type: 'object',
     required: ['detail'],
-    properties: { detail: { type: 'string' } },
+    properties: {
+      detail: { type: 'string' },
+      error_description: {
+        type: 'string',
+        description:
+          "401 with a bearer token: why it was refused (the WWW-Authenticate challenge's error_description)",
+      },
+    },
   },
   ValidationError: {
     type: 'object',

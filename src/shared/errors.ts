@@ -13,6 +13,8 @@ export class AppError extends Error {
     public readonly statusCode: number,
     public readonly detail: string,
     public readonly headers: Record<string, string> = {},
+    /** Optional fields answered beside `detail` (a 401's `error_description`). */
+    public readonly extra: Record<string, string> = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -31,21 +33,30 @@ export const badRequest = (detail: string) => new AppError(400, detail);
 export const unauthorized = (detail: string) => new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
 
 /** Why a bearer token was refused, for the RFC 6750 `WWW-Authenticate` challenge. */
-export type TokenProblem = 'missing' | 'expired' | 'invalid' | 'revoked' | 'inactive';
+export type TokenProblem = 'missing' | 'expired' | 'invalid' | 'revoked' | 'inactive' | 'api_credential';
 const TOKEN_PROBLEM_TEXT: Record<Exclude<TokenProblem, 'missing'>, string> = {
   expired: 'The access token expired',
   invalid: 'The access token is malformed, has a bad signature or is for another environment',
   revoked: 'The access token was revoked',
   inactive: 'The client, account or credential of the access token is no longer active',
+  api_credential:
+    'An API key or secret is not an access token: exchange the key and secret at POST /api/v1/auth/api-token ' +
+    'and send the access_token it returns as the bearer token',
 };
 
-/** 401 for a refused bearer token: the spec's detail, and an RFC 6750 challenge naming the problem. */
+/**
+ * 401 for a refused bearer token: the spec's detail, and an RFC 6750 challenge naming the problem.
+ * The body repeats the challenge's description as `error_description` (no token sent: neither).
+ */
 export function invalidToken(detail: string, problem: TokenProblem): AppError {
-  const header =
-    problem === 'missing'
-      ? 'Bearer'
-      : `Bearer error="invalid_token", error_description="${TOKEN_PROBLEM_TEXT[problem]}"`;
-  return new AppError(401, detail, { 'WWW-Authenticate': header });
+  if (problem === 'missing') return new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
+  const description = TOKEN_PROBLEM_TEXT[problem];
+  return new AppError(
+    401,
+    detail,
+    { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"` },
+    { error_description: description },
+  );
 }
 export const forbidden = (detail: string) => new AppError(403, detail);
 

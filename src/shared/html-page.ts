@@ -12,7 +12,7 @@ export function sendHtmlPage(reply: FastifyReply, status: number, body: string) 
       // form-action must allow the client's return URLs: browsers apply it to the 303 after a post.
       .header(
         'content-security-policy',
-        "default-src 'none'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors 'none'",
+        "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; form-action *; frame-ancestors 'none'",
       )
       .send(body)
   );

@@ -38,3 +38,8 @@ export function html(strings: TemplateStringsArray, ...values: Interp[]): SafeHt
 
 /** Trusted markup (constants only, never user input). */
 export const raw = (s: string): SafeHtml => new SafeHtml(s);
+
+/** The icon links every page of ours puts in its head (served by src/modules/site/favicon.routes.ts). */
+export const FAVICON_LINKS = raw(
+  '<link rel="icon" href="/favicon.ico" sizes="32x32"><link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+);

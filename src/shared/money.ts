@@ -24,7 +24,8 @@ export function normalizeAmount(
   currency: string,
 ): { ok: true; value: string } | { ok: false; problem: AmountProblem } {
   const m = DECIMAL.exec(amount);
-  if (!m) return { ok: false, problem: 'format' };
+  // "-1" is a decimal, only not a positive one: the same answer as "0".
+  if (!m) return { ok: false, problem: DECIMAL.test(amount.replace(/^-/, '')) ? 'not_positive' : 'format' };
   const intPart = m[1]!;
   let frac = (m[2] ?? '').slice(1);
   const digits = currencyDigits(currency);
@@ -33,4 +34,17 @@ export function normalizeAmount(
   frac = trimmed.padEnd(digits, '0');
   if (/^0*$/.test(intPart + frac)) return { ok: false, problem: 'not_positive' };
   return { ok: true, value: digits > 0 ? `${intPart}.${frac}` : intPart };
+}
+
+/** Compares two non-negative decimal strings exactly (digit by digit, never as floats): -1, 0 or 1. */
+export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
+  const [ai = '0', af = ''] = a.split('.');
+  const [bi = '0', bf = ''] = b.split('.');
+  const x = ai.replace(/^0+(?=\d)/, '');
+  const y = bi.replace(/^0+(?=\d)/, '');
+  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
+  const width = Math.max(af.length, bf.length);
+  const l = `${x}${af.padEnd(width, '0')}`;
+  const r = `${y}${bf.padEnd(width, '0')}`;
+  return l === r ? 0 : l < r ? -1 : 1;
 }

@@ -1,4 +1,9 @@
-/** A background loop: runs `tick` until stopped; drains immediately while work remains, else waits. */
+/**
+ * A background loop: runs `tick` until stopped; drains immediately while work remains, else waits.
+ * An idle loop backs off: each tick that finds nothing doubles the wait, from `intervalMs` up to
+ * `idleMaxMs`; the first tick that finds work brings it back to `intervalMs` (docs/platform.md,
+ * "Idle cost").
+ */
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface Worker {
@@ -10,13 +15,31 @@ export interface Worker {
   runOnce(): Promise<number>;
 }
 
+export interface LoopOptions {
+  /** The longest wait between two idle ticks; default `intervalMs` (no back-off). */
+  idleMaxMs?: number;
+}
+
+/** The wait after a tick: the base while there is work, doubling while idle up to the bound. */
+export function nextWait(
+  previous: number | null,
+  did: number,
+  intervalMs: number,
+  idleMaxMs: number,
+): number {
+  if (did > 0 || previous === null) return intervalMs;
+  return Math.min(Math.max(previous * 2, intervalMs), Math.max(idleMaxMs, intervalMs));
+}
+
 /** `tick` returns how much work it did; a positive number means "there may be more, go again". */
 export function loopWorker(
   name: string,
   intervalMs: number,
   tick: () => Promise<number>,
   log: FastifyBaseLogger,
+  opts: LoopOptions = {},
 ): Worker {
+  const idleMaxMs = opts.idleMaxMs ?? intervalMs;
   let running = false;
   let timer: NodeJS.Timeout | null = null;
   let inFlight: Promise<number> | null = null;
@@ -33,6 +56,7 @@ export function loopWorker(
   };
 
   const loop = async () => {
+    let wait: number | null = null;
     while (running) {
       let did = 0;
       try {
@@ -41,10 +65,15 @@ export function loopWorker(
         log.error({ err, worker: name }, 'worker tick failed');
       }
       if (!running) break;
-      if (did > 0) continue;
+      if (did > 0) {
+        wait = null;
+        continue;
+      }
+      wait = nextWait(wait, did, intervalMs, idleMaxMs);
+      const ms = wait;
       await new Promise<void>((resolve) => {
         wake = resolve;
-        timer = setTimeout(resolve, intervalMs);
+        timer = setTimeout(resolve, ms);
       });
     }
   };

@@ -4,5 +4,7 @@ import { activateDueOpcos } from '../modules/opcos/opco-review.service';
 import { loopWorker, type Worker } from './loop';
 
 export function createOpcoActivationWorker(deps: Deps): Worker {
-  return loopWorker('opco-activation', deps.config.workerPollMs, () => activateDueOpcos(deps), deps.log);
+  return loopWorker('opco-activation', deps.config.workerPollMs, () => activateDueOpcos(deps), deps.log, {
+    idleMaxMs: 10_000,
+  });
 }

@@ -5,7 +5,10 @@ import { loopWorker, type Worker } from './loop';
 
 export function createWebhookDeliveryWorker(deps: Deps): Worker {
   const dispatcher = createDeliveryDispatcher(deps);
-  const loop = loopWorker('webhook-delivery', deps.config.webhookPollMs, () => dispatcher.tick(), deps.log);
+  // Idle, the dispatcher backs off to 1 s: a delivery enqueued then goes out within about a second.
+  const loop = loopWorker('webhook-delivery', deps.config.webhookPollMs, () => dispatcher.tick(), deps.log, {
+    idleMaxMs: Math.max(deps.config.webhookPollMs, 1000),
+  });
   return {
     ...loop,
     async stop() {

@@ -98,7 +98,7 @@ describe('token separation', () => {
   it('client tokens are 401 on admin routes; staff tokens 401 on client routes', async () => {
     const res = await api('GET', '/admin/clients', client.headers);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ detail: M.couldNotValidate });
+    expect(res.json()).toMatchObject({ detail: M.couldNotValidate });
     expect((await api('GET', '/admin/clients', {})).statusCode).toBe(401);
     expect((await api('GET', '/projects', staff)).statusCode).toBe(401);
     expect((await api('GET', '/kyc/lists', staff)).statusCode).toBe(401);
@@ -162,7 +162,7 @@ describe('clients', () => {
     expect(off.json().is_active).toBe(false);
     const blocked = await api('GET', '/projects', client.headers);
     expect(blocked.statusCode).toBe(401);
-    expect(blocked.json()).toEqual({ detail: M.clientNotActive });
+    expect(blocked.json()).toMatchObject({ detail: M.clientNotActive });
     await api('PATCH', `/admin/clients/${client.clientId}`, staff, {
       is_active: true,
       payment_links_enabled: true,

@@ -9,9 +9,11 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, invoicePdfs, notifications } from '../../src/db/schema/index';
-import { markOverdueInvoices, sendDueInvoiceEmails } from '../../src/modules/billing/billing.workers';
+import { markOverdueInvoices } from '../../src/modules/billing/billing.workers';
+import { invoiceEmailJob } from '../../src/modules/billing/invoice-email';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
+import { runJobs } from '../helpers/jobs';
 import { eventsOf, staffHeaders } from '../org/fixtures';
 import {
   createPaylink,
@@ -239,7 +241,7 @@ describe('finalization', () => {
     expect(notes.map((n) => n.accountId).sort()).toEqual([owner.accountId, ops.accountId].sort());
     // The email goes out through the worker, PDF attached.
     const mailer = ctx.mailer as MemoryMailer;
-    expect(await sendDueInvoiceEmails(ctx.deps)).toBe(1);
+    expect(await runJobs(ctx, invoiceEmailJob)).toBe(1);
     const mail = mailer.lastTo('ap@acme.example')!;
     expect(mail.subject).toBe('Invoice TST-2026-000001: EUR 72.98 due 2026-01-29');
     expect(mail.attachments?.[0]).toMatchObject({
@@ -270,15 +272,15 @@ describe('finalization', () => {
 
   it('retries a failed invoice email and records the failure', async () => {
     const mailer = ctx.mailer as MemoryMailer;
-    await sendDueInvoiceEmails(ctx.deps); // earlier invoices' mail
+    await runJobs(ctx, invoiceEmailJob); // earlier invoices' mail
     const inv = await finalize(ctx, staff, (await createDraft(ctx, staff, owner.clientId)).invoice_id);
     mailer.failNext = 1;
-    await sendDueInvoiceEmails(ctx.deps);
+    await runJobs(ctx, invoiceEmailJob);
     const failed = (await call('GET', `/admin/billing/invoices/${inv.invoice_id}`, staff)).json();
     expect(failed.email).toMatchObject({ state: 'pending', attempts: 1, last_error: 'simulated failure' });
-    expect(await sendDueInvoiceEmails(ctx.deps)).toBe(0); // not due yet
+    expect(await runJobs(ctx, invoiceEmailJob)).toBe(0); // not due yet
     await advance(61_000);
-    expect(await sendDueInvoiceEmails(ctx.deps)).toBeGreaterThanOrEqual(1);
+    expect(await runJobs(ctx, invoiceEmailJob)).toBeGreaterThanOrEqual(1);
     expect((await call('GET', `/admin/billing/invoices/${inv.invoice_id}`, staff)).json().email.state).toBe(
       'sent',
     );

@@ -7,9 +7,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, clients } from '../../src/db/schema/index';
-import { processDuePaymentLinks, sendDueInvoiceEmails } from '../../src/modules/billing/billing.workers';
+import { invoiceEmailJob } from '../../src/modules/billing/invoice-email';
+import { invoicePaymentLinkJob } from '../../src/modules/billing/invoice-payment-link';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
+import { runJobs } from '../helpers/jobs';
 import { eventsOf, staffHeaders } from '../org/fixtures';
 import { createPaymentWorld, type PaymentWorld, pickBank, simulate } from '../payments/fixtures';
 import { renewStaff, renewToken } from '../tickets/fixtures';
@@ -65,7 +67,7 @@ describe('invoice payment links', () => {
     // The billed client cannot see the platform's transaction.
     expect((await call('GET', `/transactions/${txId}`, billed.headers)).statusCode).toBe(404);
     // The email waited for the link and carries it.
-    await sendDueInvoiceEmails(ctx.deps);
+    await runJobs(ctx, invoiceEmailJob);
     const mail = (ctx.mailer as MemoryMailer).lastTo('billing@billed.example')!;
     expect(mail.text).toContain(`Pay online: ${inv.payment_url}`);
     // The payer pays at the sandbox bank: the invoice is paid in the transaction that moves the payment.
@@ -110,9 +112,9 @@ describe('invoice payment links', () => {
       email: { state: 'pending' },
     });
     await setPlatformCallback('https://platform.example/return');
-    expect(await processDuePaymentLinks(ctx.deps)).toBe(0); // backoff: not due yet
+    expect(await runJobs(ctx, invoicePaymentLinkJob)).toBe(0); // backoff: not due yet
     ctx.clock.advance(61_000);
-    expect(await processDuePaymentLinks(ctx.deps)).toBe(1);
+    expect(await runJobs(ctx, invoicePaymentLinkJob)).toBe(1);
     await renewToken(ctx, billed);
     await renewStaff(ctx, staffLogin);
     const after = (await call('GET', `/admin/billing/invoices/${inv.invoice_id}`, staff())).json();

@@ -198,7 +198,7 @@ describe('results CSV', () => {
       transaction_id: '',
       checkout_url: '',
     });
-    expect(records[1]!.errors).toBe('amount ("-5"): Amount must be a decimal string such as "125.50"');
+    expect(records[1]!.errors).toBe('amount ("-5"): Amount must be greater than 0');
     const onlyInvalid = await resultsOf(ctx, w.caller, job.bulk_id, 'failed,invalid');
     expect(onlyInvalid.records.map((r) => r.reference)).toEqual(['neg']);
     const badFilter = await ctx.app.inject({

@@ -6,10 +6,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, projects, transactions } from '../../src/db/schema/index';
-import { settleDuePayments } from '../../src/modules/contracts/contracts.payment';
-import { effectHooks } from '../../src/modules/contracts/requests.effects';
+import { settlePaymentJob } from '../../src/modules/contracts/contracts.jobs';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createTestApp, type TestContext } from '../helpers/app';
+import { runJobs } from '../helpers/jobs';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { setMainWebhook } from '../helpers/webhooks';
 import { eventsOf } from '../org/fixtures';
@@ -169,14 +169,16 @@ describe('contract.request.completed with a payment', () => {
       participants: participants('pe2'),
       payment: { amount: '13.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
     });
-    // The process stops right after the completion commit: the after-commit link creation never runs.
-    const settle = effectHooks.settlePayment;
-    effectHooks.settlePayment = undefined;
+    // The process stops right after the completion commit: the link job's first attempt never ends.
+    const settle = settlePaymentJob.run;
+    settlePaymentJob.run = async () => {
+      throw new Error('the process stopped');
+    };
     let done: { status: string; payment: { transaction_id: string | null } };
     try {
       done = await signAll(r.contract_request_id, r);
     } finally {
-      effectHooks.settlePayment = settle;
+      settlePaymentJob.run = settle;
     }
     expect(done.status).toBe('completed');
     expect(done.payment.transaction_id).toBeNull();
@@ -188,8 +190,9 @@ describe('contract.request.completed with a payment', () => {
       'completed',
     );
     expect(await completedEvents(r.contract_request_id)).toEqual([]);
-    expect(await settleDuePayments(ctx.deps)).toBeGreaterThan(0);
-    expect(await settleDuePayments(ctx.deps)).toBe(0);
+    ctx.clock.advanceSeconds(5); // the job's first backoff
+    expect(await runJobs(ctx)).toBeGreaterThan(0);
+    expect(await runJobs(ctx)).toBe(0);
     const after = (await call(ctx, w.caller)('GET', `/contracts/requests/${r.contract_request_id}`)).json();
     const evs = await completedEvents(r.contract_request_id);
     expect(evs).toHaveLength(1);

@@ -10,6 +10,7 @@ import { contractRequests } from '../../src/db/schema/index';
 import { runContractsWorker } from '../../src/modules/contracts/contracts.worker';
 import { createTestApp, type MemoryMailer, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
+import { recordStatements } from '../helpers/statement-count';
 import { byRole, call, createTemplate, getReq, makePdf, participants, send, TWO_SIGNERS } from './fixtures';
 
 let ctx: TestContext;
@@ -147,6 +148,30 @@ describe('templates', () => {
       cc_recipients: [{ email: 'cleox@example.com' }],
     });
     expect(res.json().detail[0].loc).toEqual(['body', 'cc_recipients', 0, 'email']);
+  });
+});
+
+describe('request list cost', () => {
+  it('GET /contracts/requests is a constant number of statements whatever the page size', async () => {
+    const lister = await createTestClient(ctx);
+    const tpl = (await createTemplate(ctx, lister)).template_id;
+    for (let i = 0; i < 6; i++)
+      await send(ctx, lister, { template_id: tpl, participants: participants(`list${i}`) });
+    const statementsFor = async (pageSize: number) => {
+      const log = recordStatements();
+      try {
+        const res = await call(ctx, lister)('GET', `/contracts/requests?page_size=${pageSize}`);
+        expect(res.statusCode).toBe(200);
+        expect(res.json().contract_requests).toHaveLength(pageSize);
+        expect(res.json().contract_requests[0].participants).toHaveLength(2);
+        expect(res.json().contract_requests[0].documents).toHaveLength(1);
+      } finally {
+        log.stop();
+      }
+      return log.texts.length;
+    };
+    await statementsFor(1); // warm the auth caches
+    expect(await statementsFor(6)).toBe(await statementsFor(1));
   });
 });
 

@@ -14,7 +14,9 @@ describe('money', () => {
   it('rejects zero, negatives, bad formats and excess precision', () => {
     expect(normalizeAmount('0', 'EUR')).toEqual({ ok: false, problem: 'not_positive' });
     expect(normalizeAmount('0.00', 'EUR')).toEqual({ ok: false, problem: 'not_positive' });
-    expect(normalizeAmount('-1', 'EUR')).toEqual({ ok: false, problem: 'format' });
+    expect(normalizeAmount('-1', 'EUR')).toEqual({ ok: false, problem: 'not_positive' });
+    expect(normalizeAmount('-0.01', 'EUR')).toEqual({ ok: false, problem: 'not_positive' });
+    expect(normalizeAmount('--1', 'EUR')).toEqual({ ok: false, problem: 'format' });
     expect(normalizeAmount('1e3', 'EUR')).toEqual({ ok: false, problem: 'format' });
     expect(normalizeAmount('01.00', 'EUR')).toEqual({ ok: false, problem: 'format' });
     expect(normalizeAmount('1.001', 'EUR')).toEqual({ ok: false, problem: 'precision' });

@@ -64,7 +64,7 @@ describe('npm start', () => {
     expect(serverPid).toBeGreaterThan(0);
     expect(serverPid).not.toBe(svc.child.pid);
     const lockFile = path.join(iso.env.SVC_DATA_DIR!, 'pgdata', '.svc.lock');
-    if (testEngine() === 'pglite') expect(fs.readFileSync(lockFile, 'utf8')).toBe(String(serverPid));
+    if (testEngine() === 'pglite') expect(JSON.parse(fs.readFileSync(lockFile, 'utf8')).pid).toBe(serverPid);
 
     const t0 = Date.now();
     svc.child.kill('SIGTERM');

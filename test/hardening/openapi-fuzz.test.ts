@@ -201,8 +201,13 @@ function checkAnswer(op: Operation, res: LightMyRequestResponse, describeReq: ()
   expect(Object.keys(op.responses), `undocumented status: ${where()}`).toContain(String(res.statusCode));
   if (res.statusCode < 400) return;
   expect(res.headers['content-type'], where()).toMatch(/^application\/json/);
-  const body = res.json() as { detail: unknown };
-  expect(Object.keys(body), where()).toEqual(['detail']);
+  const body = res.json() as { detail: unknown; error_description?: unknown };
+  // A refused bearer token's 401 repeats its WWW-Authenticate error_description; nothing else adds fields.
+  const challenge = /error_description="([^"]*)"/.exec(String(res.headers['www-authenticate'] ?? ''))?.[1];
+  if (res.statusCode === 401 && challenge !== undefined) {
+    expect(Object.keys(body), where()).toEqual(['detail', 'error_description']);
+    expect(body.error_description, where()).toBe(challenge);
+  } else expect(Object.keys(body), where()).toEqual(['detail']);
   if (res.statusCode === 422) {
     expect(Array.isArray(body.detail), where()).toBe(true);
     for (const d of body.detail as { loc: unknown; msg: unknown; type: unknown }[]) {

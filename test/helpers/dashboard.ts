@@ -61,12 +61,12 @@ export interface DashboardService {
 }
 
 /** The built dashboard served by a listening test app (mail captured) and a headless Chromium. */
-export async function startDashboardService(): Promise<DashboardService> {
+export async function startDashboardService(env: Record<string, string> = {}): Promise<DashboardService> {
   ensureDashboardBuilt();
   const smtp = await startSmtpCapture();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const ctx = await createTestApp({ mailer: smtp.mailer, env: { SVC_PUBLIC_URL: base } });
+  const ctx = await createTestApp({ mailer: smtp.mailer, env: { ...env, SVC_PUBLIC_URL: base } });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   const browser = await launchChromium();
   return {

@@ -4,6 +4,7 @@
  * dominated the suite's wall time). Templates are keyed by a hash of the migrations, so a changed
  * migration builds a fresh one; a stale template is never reused.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -129,7 +130,23 @@ async function dropWorkerDatabases(adminUrl: string, runId: string): Promise<voi
   }
 }
 
+/**
+ * In CI the compiled server (dist/, which service-process tests start) is built here, once and
+ * before any file runs, so its build time never counts against a test's hook timeout. Locally the
+ * first process test builds it when src/ changed (test/helpers/process.ts, ensureBuilt).
+ */
+let builtOnce = false;
+function buildIfStale(): void {
+  if (builtOnce || !process.env.CI) return;
+  builtOnce = true;
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    stdio: 'inherit',
+  });
+}
+
 export default async function setup(project: TestProject) {
+  buildIfStale();
   const key = migrationsHash();
   const engine = project.config.env?.TEST_ENGINE;
   if (engine === 'postgres') {

@@ -22,6 +22,8 @@ export interface SmtpCapture {
   mailer: Mailer;
   /** Reject the next N messages with a 5xx (to test delivery failures). */
   failNext(n: number): void;
+  /** An outage: while down, every connection is refused with 421 (service not available). */
+  setDown(down: boolean): void;
   /** Latest message to `to`, waiting briefly for it to arrive. */
   waitFor(to: string, match?: RegExp, timeoutMs?: number): Promise<CapturedMail>;
   /** The first run of `digits` digits in the latest message to `to` (verification and OTP codes). */
@@ -44,10 +46,17 @@ function decodeBody(raw: string): { subject: string; text: string } {
 export async function startSmtpCapture(): Promise<SmtpCapture> {
   const messages: CapturedMail[] = [];
   let failures = 0;
+  let down = false;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      if (!down) return callback();
+      const err = new Error('Service not available') as Error & { responseCode: number };
+      err.responseCode = 421;
+      callback(err);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -87,6 +96,9 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     mailer,
     failNext(n) {
       failures = n;
+    },
+    setDown(value) {
+      down = value;
     },
     async waitFor(to, match, timeoutMs = 3000) {
       const deadline = Date.now() + timeoutMs;

@@ -7,13 +7,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
-import {
-  purgeOldNotifications,
-  sendDueNotificationEmails,
-} from '../../src/modules/notifications/notifications.workers';
+import { notificationEmailJob } from '../../src/modules/notifications/notification-email';
+import { purgeOldNotifications } from '../../src/modules/notifications/notifications.workers';
 import { notify } from '../../src/modules/notifications/notify';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
+import { runJobs } from '../helpers/jobs';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
 import { staffHeaders } from '../org/fixtures';
 import { insertOpco } from '../payments/fixtures';
@@ -151,11 +150,11 @@ describe('preferences and email', () => {
   });
 
   it('emails by preference: warning/critical by default, info only when chosen, never when off', async () => {
-    await sendDueNotificationEmails(ctx.deps, 100);
+    await runJobs(ctx, notificationEmailJob);
     smtp.messages.length = 0;
     await send('payments', 'info', 'info-mail');
     await send('webhooks', 'warning', 'warning-mail');
-    const sent = await sendDueNotificationEmails(ctx.deps, 100);
+    const sent = await runJobs(ctx, notificationEmailJob);
     const to = (title: string) => smtp.messages.filter((m) => m.subject.includes(title)).map((m) => m.to[0]);
     const emails = rowsOf<{ id: string; email: string }>(
       await ctx.db.execute(sql`select id, email from accounts where client_id = ${owner.clientId}::uuid`),

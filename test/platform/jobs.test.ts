@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { jobs } from '../../src/db/schema/index';
+import { enqueueJobId } from '../../src/platform/jobs/enqueue';
 import {
   defineJob,
   enqueueJob,
@@ -8,6 +9,7 @@ import {
   PermanentJobError,
   purgeFinishedJobs,
   runDueJobs,
+  runJobsNow,
 } from '../../src/platform/jobs/index';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { recordStatements } from '../helpers/statement-count';
@@ -114,6 +116,28 @@ describe('jobs', () => {
     ctx.clock.advanceSeconds(3600);
     expect(await runDueJobs(ctx.deps, defs)).toBe(0);
     expect(ran.map((r) => r.attempt)).toEqual([1, 2, 3]);
+  });
+
+  it('runJobsNow gives a just-committed job its first attempt; a failure is left to the backoff', async () => {
+    ran.length = 0;
+    const id = await enqueueJobId(ctx.db, ctx.clock, echo, { payload: { n: 11 } });
+    await runJobsNow(ctx.deps, [echo as never], [id, null]);
+    expect(ran.map((r) => [r.payload.n, r.attempt])).toEqual([[11, 1]]);
+    await runJobsNow(ctx.deps, [echo as never], [id]); // done: never run twice
+    expect(ran).toHaveLength(1);
+    failTimes = 1;
+    const failing = await enqueueJobId(ctx.db, ctx.clock, echo, { payload: { n: 12 } });
+    await runJobsNow(ctx.deps, [echo as never], [failing]);
+    const row = (await allJobs()).find((j) => j.id === failing)!;
+    expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(await runDueJobs(ctx.deps, defs)).toBe(0);
+    ctx.clock.advanceSeconds(10);
+    expect(await runDueJobs(ctx.deps, defs)).toBe(1);
+    expect(ran.map((r) => [r.payload.n, r.attempt])).toEqual([
+      [11, 1],
+      [12, 1],
+      [12, 2],
+    ]);
   });
 
   it('a permanent error or an unknown kind dies at once; onDead runs once', async () => {

@@ -139,7 +139,7 @@ describe('PATCH /recurring-payments/{id}', () => {
     expect((await patch(d.definition_id, { amount: '50.01' })).json()).toEqual({ detail: RM.exceedsLimits });
     const bad = await patch(d.definition_id, { amount: '1.234' });
     expect(bad.statusCode).toBe(422);
-    expect(locs(bad)).toEqual([['body.amount', RM.limitAmountInvalid]]);
+    expect(locs(bad)).toEqual([['body.amount', 'Amount has more decimal places than the currency allows']]);
     const sched = await patch(d.definition_id, {
       schedule: { interval: 'week', interval_count: 1, start_date: day(-1), end_date: day(-2) },
     });

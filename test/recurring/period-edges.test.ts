@@ -20,7 +20,8 @@ let ctx: TestContext;
 let w: PaymentWorld;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  // The big charges below are above the default SVC_PAYMENT_MAX_AMOUNT (1000000.00).
+  ctx = await createTestApp({ env: { SVC_PAYMENT_MAX_AMOUNT: '100000000.00' } });
   w = await createPaymentWorld(ctx);
 });
 afterAll(async () => {

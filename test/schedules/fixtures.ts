@@ -1,7 +1,9 @@
 /** Payment schedule test helpers. */
+import { schedulePayerEmailJob } from '../../src/modules/schedules/schedules.emails';
 import { runSchedulesWorker } from '../../src/modules/schedules/schedules.worker';
 import type { TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
+import { runJobs } from '../helpers/jobs';
 import { newKey, type PaymentWorld } from '../payments/fixtures';
 
 export interface Instalment {
@@ -73,7 +75,9 @@ export function instalmentAction(
 }
 
 export async function drainSchedules(ctx: TestContext): Promise<void> {
-  for (let n = 0; n < 100; n++) if ((await runSchedulesWorker(ctx.deps)) === 0) return;
+  // The schedules worker's timers, then the payer emails they owe (jobs).
+  for (let n = 0; n < 100; n++)
+    if ((await runSchedulesWorker(ctx.deps)) + (await runJobs(ctx, schedulePayerEmailJob)) === 0) return;
   throw new Error('schedules worker did not settle');
 }
 

@@ -6,9 +6,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, notifications } from '../../src/db/schema/index';
-import { sendDueTicketEmails } from '../../src/modules/tickets/tickets.workers';
+import { ticketReplyEmailJob } from '../../src/modules/tickets/ticket-email';
 import { createTestApp, type MemoryMailer, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
+import { runJobs } from '../helpers/jobs';
 import { eventsOf } from '../org/fixtures';
 import { api, openTicket } from './fixtures';
 
@@ -54,7 +55,7 @@ describe('sandbox ticket simulator', () => {
 
     const mailer = ctx.mailer as MemoryMailer;
     const before = mailer.sent.length;
-    expect(await sendDueTicketEmails(ctx.deps)).toBe(1);
+    expect(await runJobs(ctx, ticketReplyEmailJob)).toBe(1);
     expect(mailer.sent.slice(before)[0]!.text).toContain('Which payout reference?');
 
     const notified = await ctx.db

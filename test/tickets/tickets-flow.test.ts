@@ -6,9 +6,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, notifications, tickets } from '../../src/db/schema/index';
-import { autoCloseResolvedTickets, sendDueTicketEmails } from '../../src/modules/tickets/tickets.workers';
+import { ticketReplyEmailJob } from '../../src/modules/tickets/ticket-email';
+import { autoCloseResolvedTickets } from '../../src/modules/tickets/tickets.workers';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
+import { runJobs } from '../helpers/jobs';
 import { eventsOf, staffHeaders } from '../org/fixtures';
 import { api, openTicket, renewStaff, renewToken } from './fixtures';
 
@@ -158,14 +160,14 @@ describe('the status table, row by row', () => {
     expect(await statusOf(t.ticket_id)).toBe('awaiting_client');
     const mailer = ctx.mailer as MemoryMailer;
     const before = mailer.sent.length;
-    expect(await sendDueTicketEmails(ctx.deps)).toBe(3);
+    expect(await runJobs(ctx, ticketReplyEmailJob)).toBe(3);
     const sent = mailer.sent.slice(before);
     expect(sent.map((m) => m.to).sort()).toEqual(
       ['cc1@example.com', 'cc2@example.com', (await emailOf(dev)).toLowerCase()].sort(),
     );
     expect(sent[0]!.subject).toBe(`[Ticket #${t.number}] Re: Payouts are late`);
     expect(sent[0]!.text).toContain('Could you send the payout reference?');
-    expect(await sendDueTicketEmails(ctx.deps)).toBe(0);
+    expect(await runJobs(ctx, ticketReplyEmailJob)).toBe(0);
     expect(await statusEvents(owner.clientId, t.ticket_id)).toEqual([
       'null->open:client_user',
       'open->awaiting_client:service_internal',

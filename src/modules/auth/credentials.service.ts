@@ -213,7 +213,7 @@ async function securityNotice(
     severity: 'warning',
     title,
     body: `API credential "${cred.label}" ${verb}.`,
-    link: { resource_type: 'api_credential', resource_id: cred.id, path: '/settings/api-credentials' },
+    item: { type: 'api_credential', id: cred.id },
     audience: { roles: OWNER_ONLY },
     at: now,
   });

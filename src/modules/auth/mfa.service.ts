@@ -282,7 +282,7 @@ async function mfaDisabledNotice(tx: DbOrTx, clientId: string, now: Date, body: 
     severity: 'warning',
     title: 'MFA disabled',
     body,
-    link: { resource_type: 'client', resource_id: clientId, path: '/settings/security' },
+    item: { type: 'client', id: clientId },
     audience: { roles: OWNER_ONLY },
     at: now,
   });

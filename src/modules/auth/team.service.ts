@@ -125,7 +125,7 @@ export async function createTeamAccount(
         severity: 'warning',
         title: 'Team member added',
         body: `${row.email} was added to the team as ${row.role}.`,
-        link: { resource_type: 'team_member', resource_id: row.id, path: '/settings/team' },
+        item: { type: 'team_member', id: row.id },
         audience: { roles: OWNER_ONLY },
         at: now,
       });
@@ -251,7 +251,7 @@ export async function deleteTeamAccount(
       severity: 'warning',
       title: 'Team member removed',
       body: `${target.email} (${target.role}) was removed from the team.`,
-      link: { resource_type: 'team_member', resource_id: target.id, path: '/settings/team' },
+      item: { type: 'team_member', id: target.id },
       audience: { roles: OWNER_ONLY },
       at: now,
     });

@@ -9,7 +9,6 @@ export const BM = {
   linesOrUsage: 'Give either lines or from_usage: true',
   periodOrder: 'period_end must not be before period_start',
   currencyMismatch: (currency: string) => `The client's price list is in ${currency}`,
-  unknownCurrency: 'Currency must be an upper-case ISO 4217 code such as EUR',
   decimal: (places: number) => `Must be a non-negative decimal string with at most ${places} decimal places`,
   noLines: 'An invoice needs at least one line',
   pdfMissing: 'Invoice PDF is not available',

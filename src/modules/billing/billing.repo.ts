@@ -235,35 +235,3 @@ export async function claimOverdueInvoices(tx: DbOrTx, today: string, limit: num
     .limit(limit)
     .for('update', { skipLocked: true });
 }
-
-/**
- * Claims due rows of one kind of owed work (`email` or `payment_link`) and leases them until
- * `leaseUntil` (attempts + 1), so a crashed worker's rows come back and two workers never take one.
- */
-export async function claimDueInvoiceWork(
-  db: DbOrTx,
-  kind: 'email' | 'payment_link',
-  now: Date,
-  leaseUntil: Date,
-  limit: number,
-  onlyId?: string,
-): Promise<InvoiceRow[]> {
-  const only = onlyId ? sql`and id = ${onlyId}::uuid` : sql``;
-  const state = kind === 'email' ? sql`email_state` : sql`payment_link_state`;
-  const next = kind === 'email' ? sql`email_next_at` : sql`payment_link_next_at`;
-  const attempts = kind === 'email' ? sql`email_attempts` : sql`payment_link_attempts`;
-  const res = await db.execute(sql`
-    with due as (
-      select id from invoices
-       where ${state} = 'pending' and ${next} <= ${now.toISOString()}::timestamptz ${only}
-       order by ${next}
-       limit ${limit}
-       for update skip locked
-    )
-    update invoices i set ${next} = ${leaseUntil.toISOString()}::timestamptz, ${attempts} = i.${attempts} + 1
-      from due where i.id = due.id
-    returning i.id`);
-  const ids = rowsOf<{ id: string }>(res).map((r) => r.id);
-  if (ids.length === 0) return [];
-  return db.select().from(invoices).where(inArray(invoices.id, ids));
-}

@@ -10,13 +10,15 @@ import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { InvoiceBillingDetails } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import { assertCanApply } from './billing.machine';
 import { BM } from './billing.messages';
 import { findBillingDetails, findInvoice, insertPdf, linesOf, nextInvoiceNumber } from './billing.repo';
-import { invoicePaymentLinkDue, processInvoicePaymentLink } from './invoice-payment-link';
+import { oweInvoiceEmail } from './invoice-email';
+import { invoicePaymentLinkJob, oweInvoicePaymentLink } from './invoice-payment-link';
 import { renderInvoicePdf } from './invoice-pdf';
 import { getAdminInvoice, invoiceTarget } from './invoices.service';
 import { moveInvoice } from './invoices.transitions';
@@ -62,6 +64,7 @@ export async function finalizeInvoice(deps: Deps, id: string) {
   const now = deps.clock.now();
   const issueDate = now.toISOString().slice(0, 10);
   const year = now.getUTCFullYear();
+  let linkJob: string | null = null;
   const inv = await deps.db.transaction(async (tx) => {
     const draft = await findInvoice(tx, id, { forUpdate: true });
     if (!draft) throw notFound(M.invoiceNotFound);
@@ -125,13 +128,13 @@ export async function finalizeInvoice(deps: Deps, id: string) {
         paymentInstructions: instructions,
         purchaseOrderNumber: po,
         paymentLinkState: collect ? 'pending' : 'none',
-        paymentLinkNextAt: collect ? now : null,
         // With a payment link to come, the email waits for it (so it can carry the link).
         emailState: recipient ? (collect ? 'waiting' : 'pending') : 'none',
         emailRecipient: recipient,
-        emailNextAt: recipient && !collect ? now : null,
       },
     });
+    if (collect) linkJob = await oweInvoicePaymentLink(tx, now, id, draft.clientId);
+    else if (recipient) await oweInvoiceEmail(tx, now, id, draft.clientId);
     await recordActivity(tx, {
       clientId: draft.clientId,
       action: 'invoice.finalized',
@@ -148,6 +151,7 @@ export async function finalizeInvoice(deps: Deps, id: string) {
     });
     return moved;
   });
-  if (invoicePaymentLinkDue(inv)) await processInvoicePaymentLink(deps, inv.id);
+  // The link's first attempt right after the commit, so the answer carries it.
+  await runJobsNow(deps, [invoicePaymentLinkJob as JobDefinition<never>], [linkJob]);
   return getAdminInvoice(deps, id);
 }

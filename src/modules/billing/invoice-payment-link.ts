@@ -1,27 +1,27 @@
 /**
  * The invoice's payment link on the platform's collection project (SVC_BILLING_COLLECTION_PROJECT_ID):
  * created through the one paylink use case with key `invoice:<invoice_id>` and origin
- * `{type: 'invoice', id}`, outside any database transaction. The intent is on the invoice row
- * (payment_link_state `pending` with a due time); a failure is recorded there and retried with backoff
- * by the billing worker, and the idempotency key makes a retry after a crash return the same link.
+ * `{type: 'invoice', id}`, outside any database transaction, as the `billing.invoice_payment_link`
+ * job owed by the finalization (first tried right after its commit). The invoice row shows its state
+ * (payment_link_state, attempts, last error); a failure is recorded there and retried by the jobs
+ * runner, and the idempotency key makes a retry after a crash return the same link. Settling the
+ * link, made or given up, releases the invoice email that waited for it.
  */
-import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
+import { eq, sql } from 'drizzle-orm';
+import { type DbOrTx, rowsOf } from '../../db/client';
+import { invoices } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { addSeconds } from '../../shared/clock';
-import { AppError } from '../../shared/errors';
-import { retryDelaySeconds } from '../../shared/retry-schedule';
+import { defineJob, enqueueJobId, type JobContext, PermanentJobError } from '../../platform/jobs/index';
+import { AppError, ValidationError } from '../../shared/errors';
 import { findOrCreateBusiness } from '../customers/customers.service';
 import { createPlatformPaymentLink } from '../payments/paylink.service';
 import { checkoutUrl } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';
 import { isCollectible } from './billing.machine';
-import { claimDueInvoiceWork, type InvoiceRow, updateInvoice } from './billing.repo';
+import { type InvoiceRow, updateInvoice } from './billing.repo';
+import { oweInvoiceEmail } from './invoice-email';
 
 export const PAYMENT_LINK_MAX_ATTEMPTS = 6;
-const LEASE_SECONDS = 300;
-
-export const invoicePaymentLinkDue = (i: InvoiceRow) => i.paymentLinkState === 'pending';
 
 /** Link lifetime: until the end of the due date (as of finalization, so a retry asks for the same link), 1-30 days. */
 function linkLifetimeSeconds(inv: InvoiceRow): number {
@@ -59,64 +59,61 @@ async function createLink(deps: Deps, inv: InvoiceRow) {
   });
 }
 
-/** Creates the payment link of one claimed invoice; records the outcome on the invoice. */
-async function createClaimedLink(deps: Deps, inv: InvoiceRow): Promise<void> {
-  const now = () => deps.clock.now();
-  // The email that waited for the link goes now, with or without it.
-  const releaseEmail = inv.emailState === 'waiting' ? { emailState: 'pending', emailNextAt: now() } : {};
+/** Records the link's outcome on the invoice; the email that waited for the link is owed now. */
+async function settle(deps: Deps, inv: InvoiceRow, changes: Partial<InvoiceRow>) {
+  await deps.db.transaction(async (tx: DbOrTx) => {
+    const now = deps.clock.now();
+    const release = inv.emailState === 'waiting';
+    await updateInvoice(tx, inv.id, { ...changes, ...(release ? { emailState: 'pending' } : {}) });
+    if (release) await oweInvoiceEmail(tx, now, inv.id, inv.clientId);
+  });
+}
+
+/** Creates the payment link of one invoice; records the outcome on the invoice. */
+async function createInvoiceLink(deps: Deps, invoiceId: string, ctx: JobContext): Promise<void> {
+  const [inv] = await deps.db.select().from(invoices).where(eq(invoices.id, invoiceId));
+  if (inv?.paymentLinkState !== 'pending') return;
   if (!isCollectible(inv.status)) {
-    await updateInvoice(deps.db, inv.id, {
-      paymentLinkState: 'none',
-      paymentLinkNextAt: null,
-      ...releaseEmail,
-    });
+    await settle(deps, inv, { paymentLinkState: 'none', paymentLinkNextAt: null });
     return;
   }
   try {
     const { transaction } = await createLink(deps, inv);
-    await updateInvoice(deps.db, inv.id, {
+    await settle(deps, inv, {
       paymentLinkState: 'created',
+      paymentLinkAttempts: ctx.attempt,
       paymentLinkNextAt: null,
       paymentLinkError: null,
       transactionId: transaction.id,
       paymentUrl: checkoutUrl(deps, transaction),
-      ...releaseEmail,
     });
   } catch (err) {
     const message = err instanceof AppError ? err.detail : err instanceof Error ? err.message : String(err);
-    const giveUp = inv.paymentLinkAttempts >= PAYMENT_LINK_MAX_ATTEMPTS;
-    deps.log.warn(
-      { err: message, invoiceId: inv.id, attempts: inv.paymentLinkAttempts, giveUp },
-      'invoice payment link failed',
-    );
-    await updateInvoice(deps.db, inv.id, {
+    // A refused body (an amount over SVC_PAYMENT_MAX_AMOUNT, say) would be refused again: no retries.
+    const giveUp = ctx.lastAttempt || err instanceof ValidationError;
+    // The invoice (PDF, bank details) is not held back by a failing link.
+    await settle(deps, inv, {
       paymentLinkState: giveUp ? 'failed' : 'pending',
+      paymentLinkAttempts: ctx.attempt,
       paymentLinkError: message.slice(0, 500),
-      paymentLinkNextAt: giveUp ? null : addSeconds(now(), retryDelaySeconds(inv.paymentLinkAttempts)),
-      // The invoice (PDF, bank details) is not held back by a failing link.
-      ...releaseEmail,
+      paymentLinkNextAt: null,
     });
+    throw err instanceof ValidationError ? new PermanentJobError(message) : new Error(message);
   }
 }
 
-/** Right after finalization: claim this invoice's link work (unless a worker has it) and do it. */
-export async function processInvoicePaymentLink(deps: Deps, invoiceId: string): Promise<void> {
-  const now = deps.clock.now();
-  const [inv] = await claimDueInvoiceWork(
-    deps.db,
-    'payment_link',
-    now,
-    addSeconds(now, LEASE_SECONDS),
-    1,
-    invoiceId,
-  );
-  if (inv) await createClaimedLink(deps, inv);
-}
+export const invoicePaymentLinkJob = defineJob<{ invoiceId: string }>({
+  kind: 'billing.invoice_payment_link',
+  maxAttempts: PAYMENT_LINK_MAX_ATTEMPTS,
+  backoffSeconds: [60, 300, 900, 3600, 10800],
+  run: (deps, { invoiceId }, ctx) => createInvoiceLink(deps, invoiceId, ctx),
+});
 
-/** The billing worker: due payment links (first tries that crashed, and retries). */
-export async function processDuePaymentLinks(deps: Deps, limit = 10): Promise<number> {
-  const now = deps.clock.now();
-  const due = await claimDueInvoiceWork(deps.db, 'payment_link', now, addSeconds(now, LEASE_SECONDS), limit);
-  for (const inv of due) await createClaimedLink(deps, inv);
-  return due.length;
+/** Owes the link from the finalization's transaction. */
+export function oweInvoicePaymentLink(tx: DbOrTx, now: Date, invoiceId: string, clientId: string) {
+  return enqueueJobId(tx, { now: () => now }, invoicePaymentLinkJob, {
+    payload: { invoiceId },
+    runAt: now,
+    clientId,
+  });
 }

@@ -9,8 +9,8 @@ import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { isKnownCurrency } from '../../shared/money';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { type PaymentLimits, paymentCurrencyProblem } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
 import { findTransactionById } from '../payments/payments.repo';
 import { cancelTransaction } from '../payments/payments.service';
@@ -49,17 +49,23 @@ function above100(rate: string): boolean {
   return Number.parseInt(int, 10) > 100 || (int === '100' && /[1-9]/.test(frac));
 }
 
-/** Checks a schema cannot express, as one 422. */
-function validateInvoice(v: {
-  currency?: string;
-  period_start?: string;
-  period_end?: string;
-  tax_rate?: string;
-  lines?: LineInputT[];
-}): void {
+/**
+ * Checks a schema cannot express, as one 422. The currency is a payment's (an invoice is paid by a
+ * payment link or a bank transfer): a currency of payment the deployment accepts.
+ */
+function validateInvoice(
+  limits: PaymentLimits,
+  v: {
+    currency?: string;
+    period_start?: string;
+    period_end?: string;
+    tax_rate?: string;
+    lines?: LineInputT[];
+  },
+): void {
   const issues: ValidationIssue[] = [];
-  if (v.currency !== undefined && !isKnownCurrency(v.currency))
-    issues.push({ loc: ['body', 'currency'], msg: BM.unknownCurrency, type: 'value_error' });
+  const currencyProblem = v.currency === undefined ? null : paymentCurrencyProblem(limits, v.currency);
+  if (currencyProblem) issues.push({ loc: ['body', 'currency'], msg: currencyProblem, type: 'value_error' });
   if (v.period_start && v.period_end && v.period_end < v.period_start)
     issues.push({ loc: ['body', 'period_end'], msg: BM.periodOrder, type: 'value_error' });
   const rateProblem = 'Tax rate must be between 0 and 100 percent';
@@ -111,7 +117,7 @@ export async function createDraftInvoice(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   input: CreateInvoiceInput & { sample?: boolean },
 ) {
-  validateInvoice(input);
+  validateInvoice(deps.config, input);
   if ((input.lines === undefined) === (input.from_usage !== true))
     throw new ValidationError([{ loc: ['body', 'lines'], msg: BM.linesOrUsage, type: 'value_error' }]);
   const now = deps.clock.now();
@@ -156,17 +162,17 @@ async function lockDraft(tx: DbOrTx, id: string): Promise<InvoiceRow> {
 }
 
 export async function patchDraftInvoice(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   id: string,
   input: PatchInvoiceInput,
 ) {
-  validateInvoice(input);
+  validateInvoice(deps.config, input);
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     const draft = await lockDraft(tx, id);
     const periodStart = input.period_start ?? draft.periodStart;
     const periodEnd = input.period_end ?? draft.periodEnd;
-    validateInvoice({ period_start: periodStart, period_end: periodEnd });
+    validateInvoice(deps.config, { period_start: periodStart, period_end: periodEnd });
     await updateInvoice(tx, id, {
       currency: input.currency ?? draft.currency,
       periodStart,

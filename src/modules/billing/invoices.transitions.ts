@@ -59,7 +59,7 @@ async function notifyInvoice(tx: DbOrTx, updated: InvoiceRow, to: InvoiceStatus,
       to === 'overdue'
         ? `${updated.currency} ${updated.amountDue} was due on ${updated.dueDate}.`
         : `A new invoice is available to download and pay.`,
-    link: { resource_type: 'invoice', resource_id: updated.id, path: `/billing/invoices/${updated.id}` },
+    item: { type: 'invoice', id: updated.id },
     audience: { roles: OWNER_AND_OPERATIONS },
     at: now,
   });

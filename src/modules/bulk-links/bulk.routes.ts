@@ -63,7 +63,7 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
         clientAuthOf(request),
         request.headers['x-idempotency-key'],
         request.body,
-        paylinkBodyChecker(request),
+        paylinkBodyChecker(request, deps.config),
       );
       return reply.code(res.status as 201).send(res.body);
     },
@@ -207,7 +207,7 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
             clientAuthOf(request),
             request.params.bulk_id,
             request.body as RetryBody,
-            paylinkBodyChecker(request),
+            paylinkBodyChecker(request, deps.config),
           ),
         ),
   );

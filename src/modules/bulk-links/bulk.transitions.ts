@@ -116,11 +116,7 @@ export async function moveJob(
         body:
           `${c.created} of ${c.total} payment links created` +
           `, ${c.failed} failed, ${c.invalid} invalid, ${c.canceled} canceled.`,
-        link: {
-          resource_type: 'bulk_job',
-          resource_id: moved.id,
-          path: `/checkout/paylink/bulk/${moved.id}`,
-        },
+        item: { type: 'bulk_job', id: moved.id },
         audience: { roles: OWNER_ONLY, accountIds: [moved.createdByAccountId] },
         at,
       });

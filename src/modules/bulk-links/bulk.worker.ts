@@ -8,8 +8,8 @@
  * a retry or a crash replays the same link instead of making a second one. The outcomes of a batch
  * (SVC_BULK_PAYLINK_BATCH_SIZE rows) are recorded in one transaction, which also finishes the job.
  */
-import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { rowsOf, type Tx } from '../../db/client';
 import { type BulkRowError, bulkPaymentJobs, bulkPaymentRows } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
@@ -273,7 +273,22 @@ async function cancelDueLinks(deps: Deps): Promise<number> {
 }
 
 /** One tick of the bulk worker; a positive result means there may be more to do at once. */
+/**
+ * "Anything to do?" in one statement over the partial indexes, so an idle tick opens no transaction:
+ * a job queued or processing, a preview past its expiry, links to cancel.
+ */
+async function bulkWorkDue(deps: Deps): Promise<boolean> {
+  const now = deps.clock.now();
+  const res = await deps.db.execute(sql`
+    select exists (select 1 from bulk_payment_jobs where status in ('queued', 'processing'))
+        or exists (select 1 from bulk_payment_jobs where status = 'previewed' and preview_expires_at <= ${now})
+        or exists (select 1 from bulk_payment_jobs where cancel_links_due_at is not null and cancel_links_due_at <= ${now})
+        as due`);
+  return rowsOf<{ due: boolean }>(res)[0]?.due === true;
+}
+
 export async function runBulkWorker(deps: Deps): Promise<number> {
+  if (!(await bulkWorkDue(deps))) return 0;
   let did = 0;
   did += await expireBulkPreviews(deps);
   did += await startQueuedJobs(deps);

@@ -4,9 +4,11 @@
  * was frozen meanwhile) is recorded in `payment.error` with a notification to owner and operations;
  * the request stays completed. The transaction that records the link (or the error) also emits
  * `contract.request.completed`, so the event carries `transaction_id` and `checkout_url`.
- * `payment_due` makes the worker catch up after a crash.
+ * It runs as the `contracts.settle_payment` job, owed by the completion's transaction, so a crash or
+ * a failure is retried by the jobs runner; `payment_due` stays 1 until the link (or its error) is
+ * recorded.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { contractRequests } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { AppError } from '../../shared/errors';
@@ -16,13 +18,14 @@ import { createPlatformPaymentLink } from '../payments/paylink.service';
 import { checkoutUrl } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';
 import { emitRequestCompleted } from './requests.completed-event';
-import { effectHooks } from './requests.effects';
-import { paymentMail } from './requests.mail';
+import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests.effects';
 import { lockRequestById, participantsOf } from './requests.repo';
 
-export async function settleContractPayment(deps: Deps, requestId: string): Promise<void> {
+/** Creates the link of a completed request with a payment; returns the jobs it owes (the payer's email). */
+export async function settleContractPayment(deps: Deps, requestId: string): Promise<Effects> {
+  const fx = noEffects();
   const [r] = await deps.db.select().from(contractRequests).where(eq(contractRequests.id, requestId));
-  if (r?.status !== 'completed' || r.paymentDue !== 1 || !r.payment) return;
+  if (r?.status !== 'completed' || r.paymentDue !== 1 || !r.payment) return fx;
   const p = r.payment;
   let transactionId: string | null = null;
   let url: string | null = null;
@@ -47,12 +50,13 @@ export async function settleContractPayment(deps: Deps, requestId: string): Prom
     transactionId = link.transaction.id;
     url = checkoutUrl(deps, link.transaction);
   } catch (err) {
-    if (err instanceof AppError && err.statusCode === 409) return; // another node is creating it right now
+    // Another node is creating it right now: try again later (the key makes it the same link).
+    if (err instanceof AppError && err.statusCode === 409)
+      throw new Error('payment link creation in progress');
     error = err instanceof AppError ? err.detail : 'Failed to initiate payment';
     deps.log.warn({ err, requestId }, 'contract payment link could not be created');
   }
   const now = deps.clock.now();
-  let payerEmail: string | null = null;
   await deps.db.transaction(async (tx) => {
     const cur = await lockRequestById(tx, r.id);
     if (cur?.paymentDue !== 1 || !cur.payment) return;
@@ -82,7 +86,7 @@ export async function settleContractPayment(deps: Deps, requestId: string): Prom
         severity: 'warning',
         title: 'Contract payment link could not be created',
         body: `"${r.title}" was completed, but its payment link failed: ${error}`,
-        link: { resource_type: 'contract_request', resource_id: r.id, path: `/contracts/requests/${r.id}` },
+        item: { type: 'contract_request', id: r.id },
         audience: { roles: OWNER_AND_OPERATIONS },
         at: now,
       });
@@ -94,24 +98,9 @@ export async function settleContractPayment(deps: Deps, requestId: string): Prom
             (p.user_id && x.userId === p.user_id) ||
             (p.business_customer_id && x.businessCustomerId === p.business_customer_id),
         ) ?? null;
-      payerEmail = payer?.email ?? null;
+      if (payer && url)
+        await owe(tx, now, fx, CONTRACT_JOBS.paymentEmail, { requestId: r.id, email: payer.email });
     }
   });
-  if (payerEmail && url)
-    await deps.mailer
-      .send(paymentMail(payerEmail, r.title, url, p.amount, p.currency))
-      .catch((err) => deps.log.warn({ err }, 'payment email failed'));
+  return fx;
 }
-
-/** Worker: completed requests whose payment link is still owed (a crash between completion and creation). */
-export async function settleDuePayments(deps: Deps, limit = 10): Promise<number> {
-  const rows = await deps.db
-    .select({ id: contractRequests.id })
-    .from(contractRequests)
-    .where(and(eq(contractRequests.paymentDue, 1), eq(contractRequests.status, 'completed'), sql`true`))
-    .limit(limit);
-  for (const r of rows) await settleContractPayment(deps, r.id);
-  return rows.length;
-}
-
-effectHooks.settlePayment = settleContractPayment;

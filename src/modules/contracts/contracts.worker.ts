@@ -1,20 +1,19 @@
 /**
  * The contract background work, each step claiming due rows with FOR UPDATE SKIP LOCKED on the
  * injected clock: expiry (sent/in_progress past expires_at), automatic reminders (every
- * reminder_interval_days, at most one per participant per SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS),
- * pending envelopes, owed payment links and the sandbox provider's delayed actions.
+ * reminder_interval_days, at most one per participant per SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS)
+ * and the sandbox provider's delayed actions. Envelopes, emails, sealing and payment links are jobs
+ * (contracts.jobs.ts).
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { recordActivity } from '../activity/activity.writer';
-import { settleDuePayments } from './contracts.payment';
 import { isActiveTurn } from './participants.machine';
-import { type Effects, noEffects, runEffects } from './requests.effects';
-import { retryPendingEnvelopes } from './requests.envelope';
-import { invitationMail } from './requests.mail';
-import { endRequest, signUrl } from './requests.progress';
+import { runEffects } from './requests.after-commit';
+import { type Effects, noEffects } from './requests.effects';
+import { endRequest, oweInvitation } from './requests.progress';
 import { lockRequestById, participantsOf, updateParticipant, updateRequest } from './requests.repo';
 import { AUTOMATIC } from './requests.transitions';
 
@@ -61,7 +60,7 @@ export async function sendDueReminders(deps: Deps, limit = 50): Promise<number> 
         if (!isActiveTurn(p.status) || p.status === 'bounced') continue;
         if (p.lastRemindedAt && now.getTime() < p.lastRemindedAt.getTime() + minGap) continue;
         await updateParticipant(tx, p.id, { lastRemindedAt: now, updatedAt: now });
-        fx.mails.push(invitationMail(p, r.title, signUrl(deps, p.tokenEnc!), r.message, true));
+        await oweInvitation(tx, now, fx, p.id, true);
       }
       await updateRequest(tx, r.id, { nextReminderAt: addSeconds(now, r.reminderIntervalDays * 86400) });
     }
@@ -75,8 +74,6 @@ export async function runContractsWorker(deps: Deps): Promise<number> {
   let n = 0;
   n += await expireDueRequests(deps);
   n += await sendDueReminders(deps);
-  n += await retryPendingEnvelopes(deps);
-  n += await settleDuePayments(deps);
   if (deps.providers.esign.runDueActions) n += await deps.providers.esign.runDueActions(20);
   return n;
 }

@@ -13,17 +13,17 @@ import {
 } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
-import { badRequest, conflict, invalidField, notFound } from '../../shared/errors';
+import { badRequest, conflict, invalidField, notFound, ValidationError } from '../../shared/errors';
 import {
   containsPattern,
   normalizeSearchQuery,
   type PageParams,
   paginationMeta,
 } from '../../shared/pagination';
+import { checkPaymentMoney } from '../../shared/payment-money';
 import { assertOwnedReference } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
-import { validatePaylinkInput } from '../payments/paylink.service';
 import { CM } from './contracts.messages';
 import type { FlowInput } from './flows.schemas';
 import { mergeRoles } from './requests.send';
@@ -78,14 +78,15 @@ async function checkFlow(deps: D, clientId: string, input: FlowInput) {
     const p = input.payment;
     if (!roles.some((r) => r.role === p.payer_role))
       throw invalidField(['body', 'payment', 'payer_role'], CM.payerRoleUnknown);
-    let amount: string | null = null;
-    if (p.amount !== undefined) {
-      const v = validatePaylinkInputAt({ amount: p.amount, currency: p.currency });
-      amount = v.amount;
-    } else validatePaylinkInputAt({ amount: '1', currency: p.currency });
+    // The payment's money, checked as any payment's (the amount may come at send instead).
+    const money = checkPaymentMoney(deps.config, p, {
+      amount: ['body', 'payment', 'amount'],
+      currency: ['body', 'payment', 'currency'],
+    });
+    if (money.issues.length > 0) throw new ValidationError(money.issues);
     await assertOwnedReference(deps.db, clientId, 'project', p.project_id);
     payment = {
-      amount,
+      amount: money.amount,
       currency: p.currency,
       project_id: p.project_id,
       description: p.description ?? null,
@@ -104,16 +105,6 @@ async function checkFlow(deps: D, clientId: string, input: FlowInput) {
     })),
     payment,
   };
-}
-
-function validatePaylinkInputAt(p: { amount: string; currency: string }) {
-  try {
-    return validatePaylinkInput({ ...p, project_id: '', user_id: 'x', expires_in_seconds: 86400 });
-  } catch (e) {
-    const issues = (e as { issues?: { loc: (string | number)[]; msg: string; type: string }[] }).issues;
-    if (issues) throw invalidField(['body', 'payment', ...issues[0]!.loc.slice(1)], issues[0]!.msg);
-    throw e;
-  }
 }
 
 export async function createFlow(deps: D, auth: ClientAuth, input: FlowInput) {

@@ -1,57 +1,66 @@
 /**
- * Work that follows a committed change and must not run inside its transaction: emails, provider
- * calls, the contract-backed payment link. A transaction collects them; `runEffects` performs them
- * after the commit. Payment links are also owed in the row (`payment_due`), so a crash in between is
- * caught up by the worker.
+ * Work that follows a committed change of a contract request and must not run inside its
+ * transaction: emails, calls to the e-signing provider, sealing the documents, the contract-backed
+ * payment link. Each is a job written in the change's transaction (`owe`), so it exists exactly when
+ * the change commits and is retried by the jobs runner when it fails (docs/platform.md, "Jobs");
+ * `runEffects` (requests.after-commit.ts) gives every job its first attempt right after the commit.
  */
+import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
-import type { MailMessage } from '../../providers/mail/port';
+import { EMAIL_RETRY, enqueueJobId } from '../../platform/jobs/index';
+
+/** The contract job kinds and their retries; the handlers are in contracts.jobs.ts. */
+export const CONTRACT_JOBS = {
+  invitationEmail: { kind: 'contracts.invitation_email', ...EMAIL_RETRY },
+  ccEmail: { kind: 'contracts.cc_email', ...EMAIL_RETRY },
+  completedEmail: { kind: 'contracts.completed_email', ...EMAIL_RETRY },
+  paymentEmail: { kind: 'contracts.payment_email', ...EMAIL_RETRY },
+  /** The provider is told about a void (it stops reminding the participants). */
+  voidEnvelope: { kind: 'contracts.void_envelope', maxAttempts: 10 },
+  /** The provider is told a signing group was invited (it may bounce an address). */
+  participantsInvited: { kind: 'contracts.participants_invited', maxAttempts: 10 },
+  /** The provider envelope of a sent request: 30 s doubling to 1 h, for about four days. */
+  createEnvelope: {
+    kind: 'contracts.create_envelope',
+    maxAttempts: 100,
+    backoffSeconds: [30, 60, 120, 240, 480, 960, 1920, 3600],
+  },
+  /** Every signer completed: seal the PDFs, build the certificate, then complete the request. */
+  seal: { kind: 'contracts.seal', maxAttempts: 10 },
+  /** A completed request with a payment: create its payment link. */
+  settlePayment: { kind: 'contracts.settle_payment', maxAttempts: 10 },
+} as const;
+
+type JobSpec = (typeof CONTRACT_JOBS)[keyof typeof CONTRACT_JOBS];
 
 export interface Effects {
-  mails: MailMessage[];
-  invited: { ref: string; participants: { participantId: string; email: string }[] }[];
-  voidRef: { ref: string; reason: string } | null;
-  paymentFor: string | null;
+  /** Jobs written in the transaction, run once at once after its commit. */
+  jobIds: (string | null)[];
+  /** Requests that reached a terminal status: their workflow runs are woken after the commit. */
   workflowRequestIds: string[];
 }
 
-export const noEffects = (): Effects => ({
-  mails: [],
-  invited: [],
-  voidRef: null,
-  paymentFor: null,
-  workflowRequestIds: [],
-});
+export const noEffects = (): Effects => ({ jobIds: [], workflowRequestIds: [] });
+
+/** Writes a job in the caller's transaction and remembers it for after the commit. */
+export async function owe(
+  tx: DbOrTx,
+  now: Date,
+  fx: Effects,
+  spec: JobSpec,
+  payload: Record<string, unknown>,
+  opts: { dedupeKey?: string; clientId?: string } = {},
+): Promise<void> {
+  fx.jobIds.push(await enqueueJobId(tx, { now: () => now }, spec, { payload, runAt: now, ...opts }));
+}
 
 export type EffectHooks = {
-  settlePayment?: (deps: Deps, requestId: string) => Promise<void>;
   requestTerminal?: (deps: Deps, requestId: string) => Promise<void>;
 };
 export const effectHooks: EffectHooks = {};
 
-export async function runEffects(deps: Deps, e: Effects): Promise<void> {
-  for (const m of e.mails) {
-    try {
-      await deps.mailer.send(m);
-    } catch (err) {
-      deps.log.warn({ err }, 'contract email could not be sent');
-    }
-  }
-  if (e.voidRef) {
-    try {
-      await deps.providers.esign.voidEnvelope(e.voidRef.ref, e.voidRef.reason);
-    } catch (err) {
-      deps.log.warn({ err }, 'e-signing provider was not told about the void');
-    }
-  }
-  for (const inv of e.invited) {
-    try {
-      await deps.providers.esign.participantsInvited(inv.ref, inv.participants);
-    } catch (err) {
-      deps.log.warn({ err }, 'e-signing provider invitation hook failed');
-    }
-  }
-  if (e.paymentFor && effectHooks.settlePayment) await effectHooks.settlePayment(deps, e.paymentFor);
-  for (const id of e.workflowRequestIds)
+/** Wakes the workflow runs waiting on requests that reached a terminal status (after the commit). */
+export async function wakeWorkflowRuns(deps: Deps, fx: Effects): Promise<void> {
+  for (const id of fx.workflowRequestIds)
     if (effectHooks.requestTerminal) await effectHooks.requestTerminal(deps, id);
 }

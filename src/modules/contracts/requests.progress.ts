@@ -1,7 +1,9 @@
 /**
  * How a request moves forward, inside the caller's transaction: inviting the next signing group,
- * completion (sealed PDFs, certificate, `contract.request.completed`), and the cascades of a decline,
- * an expiry or a void. Side effects are collected for after the commit.
+ * completion (owed as the `contracts.seal` job when the last signer completes; the job seals the
+ * PDFs and builds the certificate outside any transaction, then records the completion with
+ * `contract.request.completed`), and the cascades of a decline, an expiry or a void. Emails and
+ * provider calls are jobs written in the same transaction (requests.effects.ts).
  */
 import type { DbOrTx } from '../../db/client';
 import { contractDocuments } from '../../db/schema/index';
@@ -12,8 +14,7 @@ import { recordActivity } from '../activity/activity.writer';
 import { buildCertificate, type SealInput, sealPdf, sha256Hex } from './contracts.pdf';
 import { allSignersCompleted, type ParticipantKind, participantsToInvite } from './participants.machine';
 import { emitRequestCompleted } from './requests.completed-event';
-import type { Effects } from './requests.effects';
-import { completedMail, invitationMail } from './requests.mail';
+import { CONTRACT_JOBS, type Effects, owe } from './requests.effects';
 import {
   auditOf,
   originalsOf,
@@ -39,9 +40,14 @@ export const signUrl = (deps: D, tokenEnc: string) =>
 const ordered = (ps: ParticipantRow[]) =>
   ps.map((p) => ({ ...p, kind: p.kind as ParticipantKind, status: p.status }));
 
+/** An invitation (or reminder) email to one participant, owed from this transaction. */
+export function oweInvitation(tx: DbOrTx, now: Date, fx: Effects, participantId: string, reminder: boolean) {
+  return owe(tx, now, fx, CONTRACT_JOBS.invitationEmail, { participantId, reminder });
+}
+
 /** Invites every participant whose turn has come (repeats while groups of viewers only open up). */
 export async function inviteNextGroups(
-  deps: D,
+  _deps: D,
   tx: DbOrTx,
   r: RequestRow,
   now: Date,
@@ -55,15 +61,14 @@ export async function inviteNextGroups(
     for (const p of next) {
       const moved = await moveParticipant(tx, p, 'invite', { now });
       invited.push(moved);
-      if (r.delivery === 'email')
-        fx.mails.push(invitationMail(moved, r.title, signUrl(deps, moved.tokenEnc!), r.message));
+      if (r.delivery === 'email') await oweInvitation(tx, now, fx, moved.id, false);
     }
     ps = await participantsOf(tx, r.id);
   }
   if (invited.length > 0 && r.envelopeRef)
-    fx.invited.push({
+    await owe(tx, now, fx, CONTRACT_JOBS.participantsInvited, {
       ref: r.envelopeRef,
-      participants: invited.map((p) => ({ participantId: p.id, email: p.email })),
+      participantIds: invited.map((p) => p.id),
     });
   if (invited.length > 0 && r.reminderIntervalDays && r.delivery === 'email')
     return updateRequest(tx, r.id, { nextReminderAt: addSeconds(now, r.reminderIntervalDays * DAY) });
@@ -91,14 +96,19 @@ function valuesFor(p: ParticipantRow, fields: SealInput['fields'], preset: Recor
   return out;
 }
 
-/** completed: seal every document, build the certificate, emit the two events; the payment link is owed. */
-export async function completeRequest(
-  _deps: D,
-  tx: DbOrTx,
-  r: RequestRow,
-  now: Date,
-  fx: Effects,
-): Promise<RequestRow> {
+export interface Sealed {
+  signed: {
+    templateId: string;
+    position: number;
+    fields: SealInput['fields'];
+    fileName: string;
+    content: Buffer;
+  }[];
+  certificate: Buffer;
+}
+
+/** Seals every original and builds the certificate (CPU work, no transaction held). */
+export async function sealDocuments(tx: DbOrTx, r: RequestRow, now: Date): Promise<Sealed> {
   const ps = await participantsOf(tx, r.id);
   const originals = await originalsOf(tx, r.id);
   const trail = await auditOf(tx, r.id);
@@ -108,7 +118,7 @@ export async function completeRequest(
     text: `${a.type}${a.participantId ? ` by ${byId.get(a.participantId)?.email ?? a.participantId}` : ''}${a.ip ? ` from ${a.ip}` : ''}`,
   }));
   audit.push({ at: now, text: 'request.completed' });
-  const signed: { id: string; fileName: string; sha256: string; content: Buffer }[] = [];
+  const signed: Sealed['signed'] = [];
   for (const d of originals) {
     const input: SealInput = {
       requestId: r.id,
@@ -129,23 +139,7 @@ export async function completeRequest(
     };
     const content = await sealPdf(d.content, input);
     const fileName = d.fileName.replace(/\.pdf$/i, '') + '-signed.pdf';
-    const [row] = await tx
-      .insert(contractDocuments)
-      .values({
-        requestId: r.id,
-        clientId: r.clientId,
-        templateId: d.templateId,
-        position: d.position,
-        kind: 'signed',
-        fileName,
-        sha256: sha256Hex(content),
-        size: content.length,
-        content,
-        fields: d.fields,
-        createdAt: now,
-      })
-      .returning({ id: contractDocuments.id });
-    signed.push({ id: row!.id, fileName, sha256: sha256Hex(content), content });
+    signed.push({ templateId: d.templateId, position: d.position, fields: d.fields, fileName, content });
   }
   const first = originals[0]!;
   const certificate = await buildCertificate(
@@ -166,13 +160,41 @@ export async function completeRequest(
       originalSha256: first.sha256,
       completedAt: now,
     },
-    signed,
+    signed.map((s) => ({ fileName: s.fileName, sha256: sha256Hex(s.content) })),
   );
-  const certificateSha256 = sha256Hex(certificate);
+  return { signed, certificate };
+}
+
+/**
+ * completed (in the transaction holding the request's lock): stores the sealed documents and the
+ * certificate, emits the events; the completed emails and the payment link are owed.
+ */
+export async function completeRequest(
+  tx: DbOrTx,
+  r: RequestRow,
+  sealed: Sealed,
+  now: Date,
+  fx: Effects,
+): Promise<RequestRow> {
+  for (const d of sealed.signed)
+    await tx.insert(contractDocuments).values({
+      requestId: r.id,
+      clientId: r.clientId,
+      templateId: d.templateId,
+      position: d.position,
+      kind: 'signed',
+      fileName: d.fileName,
+      sha256: sha256Hex(d.content),
+      size: d.content.length,
+      content: d.content,
+      fields: d.fields,
+      createdAt: now,
+    });
+  const certificateSha256 = sha256Hex(sealed.certificate);
   const done = await moveRequest(tx, r, 'complete', {
     now,
     actor: AUTOMATIC,
-    extra: { certificate, certificateSha256, paymentDue: r.payment ? 1 : 0 },
+    extra: { certificate: sealed.certificate, certificateSha256, paymentDue: r.payment ? 1 : 0 },
   });
   // With a payment the event waits for the link (requests.completed-event.ts).
   if (!r.payment) await emitRequestCompleted(tx, done, { transactionId: null, checkoutUrl: null }, now);
@@ -184,28 +206,38 @@ export async function completeRequest(
     target: { type: 'contract_request', id: r.id, label: r.title },
     metadata: { certificate_sha256: certificateSha256 },
   });
-  if (r.delivery === 'email') {
-    const files = signed.map((s) => ({ fileName: s.fileName, content: s.content }));
-    for (const p of ps) fx.mails.push(completedMail({ email: p.email, name: p.name }, r.title, files));
-  }
-  // Every CC gets the sealed PDF at completion (named-areas.md section 1).
-  for (const c of r.ccRecipients)
-    fx.mails.push(
-      completedMail(
-        { email: c.email, name: c.name },
-        r.title,
-        signed.map((s) => ({ fileName: s.fileName, content: s.content })),
-      ),
-    );
-  if (r.payment) fx.paymentFor = r.id;
+  // Every participant (email delivery) and every CC gets the sealed PDFs at completion.
+  const recipients = [
+    ...(r.delivery === 'email'
+      ? (await participantsOf(tx, r.id)).map((p) => ({ email: p.email, name: p.name }))
+      : []),
+    ...r.ccRecipients.map((c) => ({ email: c.email, name: c.name })),
+  ];
+  for (const to of recipients)
+    await owe(tx, now, fx, CONTRACT_JOBS.completedEmail, { requestId: r.id, ...to });
+  if (r.payment)
+    await owe(tx, now, fx, CONTRACT_JOBS.settlePayment, { requestId: r.id }, { dedupeKey: r.id });
   fx.workflowRequestIds.push(r.id);
   return done;
 }
 
-/** After a participant completed: in_progress, then completion or the next group. */
+/**
+ * After a participant completed: in_progress, then the next group, or (the last signer) the seal
+ * job; the request keeps its status, every signer shown completed, until the job completes it.
+ */
 export async function afterParticipantCompleted(deps: D, tx: DbOrTx, r: RequestRow, now: Date, fx: Effects) {
   const ps = await participantsOf(tx, r.id);
-  if (allSignersCompleted(ordered(ps))) return completeRequest(deps, tx, r, now, fx);
+  if (allSignersCompleted(ordered(ps))) {
+    await owe(
+      tx,
+      now,
+      fx,
+      CONTRACT_JOBS.seal,
+      { requestId: r.id },
+      { dedupeKey: r.id, clientId: r.clientId },
+    );
+    return r;
+  }
   let cur = r;
   if (cur.status === 'sent') cur = await moveRequest(tx, cur, 'start', { now, actor: AUTOMATIC });
   return inviteNextGroups(deps, tx, cur, now, fx);

@@ -1,5 +1,5 @@
 /** Queries of contract requests, participants, documents and the audit trail (always scoped by client). */
-import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   type ContractRequestStatus,
@@ -46,6 +46,16 @@ export function participantsOf(db: DbOrTx, requestId: string) {
     .orderBy(asc(contractParticipants.position));
 }
 
+/** The participants of several requests in one statement (a list page), each request's in order. */
+export function participantsOfMany(db: DbOrTx, requestIds: string[]) {
+  if (requestIds.length === 0) return Promise.resolve([] as ParticipantRow[]);
+  return db
+    .select()
+    .from(contractParticipants)
+    .where(inArray(contractParticipants.requestId, requestIds))
+    .orderBy(asc(contractParticipants.requestId), asc(contractParticipants.position));
+}
+
 export async function findParticipantByTokenHash(db: DbOrTx, hash: string) {
   const [p] = await db.select().from(contractParticipants).where(eq(contractParticipants.tokenHash, hash));
   return p ?? null;
@@ -69,6 +79,16 @@ export function documentsOf(db: DbOrTx, requestId: string): Promise<DocumentMeta
     .select(metaColumns)
     .from(contractDocuments)
     .where(eq(contractDocuments.requestId, requestId))
+    .orderBy(asc(contractDocuments.kind), asc(contractDocuments.position));
+}
+
+/** The document metadata of several requests in one statement (a list page). */
+export function documentsOfMany(db: DbOrTx, requestIds: string[]): Promise<DocumentMeta[]> {
+  if (requestIds.length === 0) return Promise.resolve([]);
+  return db
+    .select(metaColumns)
+    .from(contractDocuments)
+    .where(inArray(contractDocuments.requestId, requestIds))
     .orderBy(asc(contractDocuments.kind), asc(contractDocuments.position));
 }
 
@@ -173,9 +193,11 @@ export async function listRequests(db: DbOrTx, f: RequestFilter, page: PageParam
       or exists (select 1 from contract_participants p where p.request_id = ${r.id} and p.email ilike ${p}))`);
   }
   const cond = and(...where);
+  // The certificate PDF is not part of a list row (the view shows its sha256).
+  const { certificate: _certificate, ...listColumns } = getTableColumns(r);
   const [rows, totals] = await Promise.all([
     db
-      .select()
+      .select(listColumns)
       .from(r)
       .where(cond)
       .orderBy(desc(r.createdAt), desc(r.id))

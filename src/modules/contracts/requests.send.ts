@@ -2,7 +2,8 @@
  * POST /contracts/send: checks everything first (source, participants, CCs, payment exactly like POST
  * /checkout/paylink), then in ONE transaction stores the request, participants and document copies
  * with their events, audit trail and activity entry. The provider envelope is created right after the
- * commit (outside the transaction); when the provider cannot be reached a worker retries.
+ * commit (a job owed by the transaction, first tried right after it); when the provider cannot be
+ * reached the jobs runner retries.
  */
 import type { DbOrTx } from '../../db/client';
 import type { ContractRequestPayment } from '../../db/schema/index';
@@ -28,7 +29,8 @@ import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '..
 import { CM } from './contracts.messages';
 import type { SendInput } from './contracts.schemas';
 import { requireFlow } from './flows.service';
-import { createEnvelopeFor } from './requests.envelope';
+import { runEffects } from './requests.after-commit';
+import { CONTRACT_JOBS, noEffects, owe } from './requests.effects';
 import { addAudit, findRequest } from './requests.repo';
 import { emitParticipantStatus, emitRequestStatus } from './requests.transitions';
 import { requestView } from './requests.view';
@@ -159,7 +161,7 @@ async function checkPayment(
     throw invalidField(['body', 'payment', 'project_id'], 'payment.project_id is required');
   let v: { amount: string; currency: string };
   try {
-    v = validatePaylinkInput(body);
+    v = validatePaylinkInput(body, deps.config);
   } catch (e) {
     if (e instanceof ValidationError)
       throw new ValidationError(e.issues.map((i) => ({ ...i, loc: ['body', 'payment', ...i.loc.slice(1)] })));
@@ -226,13 +228,22 @@ export async function sendContract(
     { clientId: auth.clientId, scope: 'contracts.send', header: idemHeader, required: false, payload: b },
     async (commit) => {
       const now = deps.clock.now();
+      const fx = noEffects();
       const id = await deps.db.transaction(async (tx) => {
         const id = await storeRequest(deps, tx, auth, b, src, roles, payment, redirectUrl, now);
+        await owe(
+          tx,
+          now,
+          fx,
+          CONTRACT_JOBS.createEnvelope,
+          { requestId: id },
+          { dedupeKey: id, clientId: auth.clientId },
+        );
         const row = await findRequest(tx, auth.clientId, id);
         await commit(tx, await requestView(deps, tx, row!));
         return id;
       });
-      await createEnvelopeFor(deps, id);
+      await runEffects(deps, fx);
       const row = await findRequest(deps.db, auth.clientId, id);
       return { body: await requestView(deps, deps.db, row!), status: 201 };
     },

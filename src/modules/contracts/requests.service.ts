@@ -13,10 +13,10 @@ import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { CM } from './contracts.messages';
 import { assertNotCompleted, canMoveParticipant, isActiveTurn } from './participants.machine';
-import { type Effects, noEffects, runEffects } from './requests.effects';
+import { runEffects } from './requests.after-commit';
+import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests.effects';
 import { assertNotTerminal } from './requests.machine';
-import { invitationMail } from './requests.mail';
-import { endRequest, signUrl } from './requests.progress';
+import { endRequest, oweInvitation } from './requests.progress';
 import {
   auditOf,
   documentContent,
@@ -29,7 +29,7 @@ import {
   updateParticipant,
 } from './requests.repo';
 import { moveParticipant } from './requests.transitions';
-import { requestView } from './requests.view';
+import { requestView, requestViews } from './requests.view';
 
 type D = Deps;
 const target = (r: RequestRow) => ({ type: 'contract_request', id: r.id, label: r.title });
@@ -47,9 +47,10 @@ export async function getRequest(deps: D, clientId: string, id: string) {
 
 export async function listClientRequests(deps: D, f: RequestFilter, page: PageParams) {
   const { rows, total } = await listRequests(deps.db, { ...f, q: normalizeSearchQuery(f.q) }, page);
-  const out = [];
-  for (const r of rows) out.push(await requestView(deps, deps.db, r));
-  return { contract_requests: out, pagination: paginationMeta(total, page) };
+  return {
+    contract_requests: await requestViews(deps, deps.db, rows),
+    pagination: paginationMeta(total, page),
+  };
 }
 
 export async function voidRequest(deps: D, auth: ClientAuth, id: string, reason: string) {
@@ -67,7 +68,7 @@ export async function voidRequest(deps: D, auth: ClientAuth, id: string, reason:
       { now, actor: actorOf(auth), extra: { voidReason: reason } },
       fx,
     );
-    if (r.envelopeRef) fx.voidRef = { ref: r.envelopeRef, reason };
+    if (r.envelopeRef) await owe(tx, now, fx, CONTRACT_JOBS.voidEnvelope, { ref: r.envelopeRef, reason });
     await recordActivity(tx, {
       clientId: auth.clientId,
       action: 'contract_request.voided',
@@ -115,7 +116,7 @@ export async function remindRequest(
     }
     for (const p of targets) {
       await updateParticipant(tx, p.id, { lastRemindedAt: now, updatedAt: now });
-      fx.mails.push(invitationMail(p, r.title, signUrl(deps, p.tokenEnc!), r.message, true));
+      await oweInvitation(tx, now, fx, p.id, true);
     }
     await recordActivity(tx, {
       clientId: auth.clientId,
@@ -162,10 +163,12 @@ export async function correctParticipant(
     let moved: ParticipantRow;
     if (canMoveParticipant('correct', p.status)) {
       moved = await moveParticipant(tx, p, 'correct', { now, extra: { ...values, viewedAt: null } });
-      if (r.delivery === 'email')
-        fx.mails.push(invitationMail(moved, r.title, signUrl(deps, moved.tokenEnc!), r.message));
+      if (r.delivery === 'email') await oweInvitation(tx, now, fx, moved.id, false);
       if (r.envelopeRef)
-        fx.invited.push({ ref: r.envelopeRef, participants: [{ participantId: p.id, email: moved.email }] });
+        await owe(tx, now, fx, CONTRACT_JOBS.participantsInvited, {
+          ref: r.envelopeRef,
+          participantIds: [p.id],
+        });
     } else moved = await updateParticipant(tx, p.id, values);
     await recordActivity(tx, {
       clientId: auth.clientId,

@@ -2,7 +2,18 @@
 import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { decrypt } from '../../shared/crypto';
-import { documentsOf, type ParticipantRow, participantsOf, type RequestRow } from './requests.repo';
+import {
+  type DocumentMeta,
+  documentsOf,
+  documentsOfMany,
+  type ParticipantRow,
+  participantsOf,
+  participantsOfMany,
+  type RequestRow,
+} from './requests.repo';
+
+/** A request row as views read it (a list page does not load the certificate PDF). */
+type ViewedRequest = Omit<RequestRow, 'certificate'>;
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -31,8 +42,35 @@ export function participantView(deps: Pick<Deps, 'secrets' | 'config'>, p: Parti
   };
 }
 
-export async function requestView(deps: Pick<Deps, 'secrets' | 'config'>, db: DbOrTx, r: RequestRow) {
+export async function requestView(deps: Pick<Deps, 'secrets' | 'config'>, db: DbOrTx, r: ViewedRequest) {
   const [ps, docs] = await Promise.all([participantsOf(db, r.id), documentsOf(db, r.id)]);
+  return buildView(deps, r, ps, docs);
+}
+
+/** The views of a page of requests: two statements whatever the page size. */
+export async function requestViews(
+  deps: Pick<Deps, 'secrets' | 'config'>,
+  db: DbOrTx,
+  rows: ViewedRequest[],
+) {
+  const ids = rows.map((r) => r.id);
+  const [ps, docs] = await Promise.all([participantsOfMany(db, ids), documentsOfMany(db, ids)]);
+  const group = <T extends { requestId: string }>(items: T[]) => {
+    const by = new Map<string, T[]>();
+    for (const x of items) by.set(x.requestId, [...(by.get(x.requestId) ?? []), x]);
+    return by;
+  };
+  const psBy = group(ps);
+  const docsBy = group(docs);
+  return rows.map((r) => buildView(deps, r, psBy.get(r.id) ?? [], docsBy.get(r.id) ?? []));
+}
+
+function buildView(
+  deps: Pick<Deps, 'secrets' | 'config'>,
+  r: ViewedRequest,
+  ps: ParticipantRow[],
+  docs: DocumentMeta[],
+) {
   const completed = r.status === 'completed';
   const pay = r.payment;
   return {

@@ -37,7 +37,7 @@ function sendPage(reply: FastifyReply, status: number, body: string) {
     .header('referrer-policy', 'no-referrer')
     .header(
       'content-security-policy',
-      "default-src 'none'; style-src 'self' 'unsafe-inline'; frame-src 'self'; form-action *; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; frame-src 'self'; form-action *; frame-ancestors 'none'",
     )
     .send(body);
 }

@@ -71,11 +71,7 @@ async function notifyDecision(tx: DbOrTx, row: MonitoredTransactionRow, now: Dat
         ? `Transaction ${row.clientReference} needs a review`
         : `Transaction ${row.clientReference} is waiting for the customer`,
     body: row.decisionReason ?? row.decision,
-    link: {
-      resource_type: 'monitored_transaction',
-      resource_id: row.id,
-      path: `/monitoring/transactions/${row.id}`,
-    },
+    item: { type: 'monitored_transaction', id: row.id },
     audience: { roles: OWNER_AND_OPERATIONS },
     at: now,
   });

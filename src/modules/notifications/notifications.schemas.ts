@@ -18,7 +18,14 @@ export const NotificationSchema = Type.Object({
   title: Type.String(),
   body: Type.String(),
   link: Type.Union([
-    Type.Object({ resource_type: Type.String(), resource_id: Type.String(), path: Type.String() }),
+    Type.Object({
+      resource_type: Type.String({ description: 'Kind of item: opco, invoice, ticket, webhook_delivery, …' }),
+      resource_id: Type.String(),
+      path: Type.String({
+        description:
+          "The item's page in the merchant dashboard, relative to the service's public URL (e.g. `/dashboard/opcos/{id}`)",
+      }),
+    }),
     Type.Null(),
   ]),
   created_at: dateTime,

@@ -8,6 +8,7 @@ import type { Deps } from '../../deps';
 import { badRequest, notFound } from '../../shared/errors';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
+import { currentLink, type NotificationLink } from './links';
 import type { PreferencesInput } from './notifications.schemas';
 import { MANDATORY_IN_APP, NOTIFICATION_CATEGORIES, type NotificationCategory } from './notify';
 
@@ -27,7 +28,7 @@ interface Row {
   severity: 'info' | 'warning' | 'critical';
   title: string;
   body: string;
-  link: { resource_type: string; resource_id: string; path: string } | null;
+  link: NotificationLink | null;
   created_at: Date | string;
   seen_at: Date | string | null;
   read_at: Date | string | null;
@@ -47,7 +48,7 @@ export function notificationView(r: Row) {
     severity: r.severity,
     title: r.title,
     body: r.body,
-    link: r.link ?? null,
+    link: currentLink(r.link ?? null),
     created_at: iso(r.created_at)!,
     seen_at: iso(r.seen_at),
     read_at: iso(r.read_at),

@@ -1,12 +1,15 @@
 /**
  * Fans a notable change out to team members (named-areas.md section 10). Call `notify` with the
  * transaction that makes the change: one row per target account is written in one statement,
- * honouring each member's preferences. Email is a column on the row, sent later by the
- * notification email worker, so a rolled-back change never sends mail.
+ * honouring each member's preferences. An email wanted is the `notifications.email` job, written in
+ * the same transaction (notification-email.ts), so a rolled-back change never sends mail and a
+ * committed one always does.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Role } from '../auth/permissions';
+import { linkOf, type NotificationItem } from './links';
+import { oweNotificationEmails } from './notification-email';
 
 export const NOTIFICATION_CATEGORIES = [
   'payments',
@@ -33,19 +36,14 @@ export type NotificationSeverity = (typeof NOTIFICATION_SEVERITIES)[number];
 /** Categories whose in-app channel cannot be switched off. */
 export const MANDATORY_IN_APP: readonly NotificationCategory[] = ['security'];
 
-export interface NotificationLink {
-  resource_type: string;
-  resource_id: string;
-  path: string;
-}
-
 export interface NotificationInput {
   clientId: string;
   category: NotificationCategory;
   severity: NotificationSeverity;
   title: string;
   body: string;
-  link?: NotificationLink | null;
+  /** What it is about: the notification links to that item's dashboard page (links.ts). */
+  item?: NotificationItem | null;
   /** Active members having any of `roles`, plus the named accounts (deduplicated). */
   audience: { roles?: readonly Role[]; accountIds?: readonly (string | null | undefined)[] };
   at: Date;
@@ -74,16 +72,18 @@ export async function notify(tx: DbOrTx, n: NotificationInput): Promise<number> 
          and (${inList(sql`a.role`, roles)} or ${inList(sql`a.id::text`, accountIds)})
     )
     insert into notifications (id, client_id, account_id, category, severity, title, body, link,
-                               in_app, email_state, email_next_at, created_at)
+                               in_app, email_state, created_at)
     select gen_random_uuid(), ${n.clientId}::uuid, t.account_id, ${n.category}, ${n.severity}, ${n.title}, ${n.body},
-           ${n.link ? JSON.stringify(n.link) : null}::jsonb, t.in_app,
+           ${n.item ? JSON.stringify(linkOf(n.item)) : null}::jsonb, t.in_app,
            case when t.email then 'pending' else 'none' end,
-           case when t.email then ${n.at.toISOString()}::timestamptz end,
            ${n.at.toISOString()}::timestamptz
       from targets t
      where t.in_app or t.email
-    returning id`);
-  return rowsOf(res).length;
+    returning id, email_state`);
+  const rows = rowsOf<{ id: string; email_state: string }>(res);
+  const emails = rows.filter((r) => r.email_state === 'pending').map((r) => r.id);
+  await oweNotificationEmails(tx, n.at, n.clientId, emails);
+  return rows.length;
 }
 
 /** `column in (…)` with bound parameters; an empty list matches nothing. */

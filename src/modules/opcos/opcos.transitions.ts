@@ -68,7 +68,7 @@ export function applyOpcoTransition(
           to === 'activated'
             ? `${row.name} is active (Sub-TPP ${row.subTppId ?? '-'}); its projects can take payments.`
             : `${row.name} was rejected${row.statusReason ? `: ${row.statusReason}` : '.'}`,
-        link: { resource_type: 'opco', resource_id: row.id, path: `/opcos/${row.id}` },
+        item: { type: 'opco', id: row.id },
         audience: { roles: OWNER_AND_OPERATIONS },
         at: opts.now,
       });

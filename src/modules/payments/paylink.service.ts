@@ -10,7 +10,7 @@ import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { M, PM } from '../../shared/messages';
-import { isKnownCurrency, normalizeAmount } from '../../shared/money';
+import { checkPaymentMoney, type PaymentLimits } from '../../shared/payment-money';
 import { checkClientUrl } from '../../shared/urls';
 import {
   claimIdempotencyKey,
@@ -43,14 +43,17 @@ export function actorOf(auth: ClientAuth): Actor {
   return { actorType: auth.actorType, actorAccountId: auth.accountId };
 }
 
-const AMOUNT_PROBLEMS = {
-  format: 'Amount must be a decimal string such as "125.50"',
-  precision: 'Amount has more decimal places than the currency allows',
-  not_positive: 'Amount must be greater than 0',
-} as const;
-
-/** Schema-level checks a JSON schema cannot express (422 with loc). Bulk rows run the same checks. */
-export function validatePaylinkInput(body: PaylinkInput): { amount: string; currency: string } {
+/**
+ * Schema-level checks a JSON schema cannot express (422 with loc): one payer, and the payment's
+ * money (shared/payment-money.ts: currency of payment, deployment's currencies, amount and maximum).
+ * Bulk rows, schedules, recurring payments and contract payments run the same checks.
+ */
+export function validatePaylinkInput(
+  body: PaylinkInput,
+  limits: PaymentLimits,
+  /** false for a sum of several payments (a schedule plan's total; its instalments are checked). */
+  maximum = true,
+): { amount: string; currency: string } {
   const issues = [];
   const hasUser = body.user_id !== undefined;
   const hasBusiness = body.business_customer_id !== undefined;
@@ -61,20 +64,15 @@ export function validatePaylinkInput(body: PaylinkInput): { amount: string; curr
       type: 'value_error',
     });
   }
-  const currency = body.currency;
-  if (!isKnownCurrency(currency)) {
-    issues.push({
-      loc: ['body', 'currency'],
-      msg: 'Currency must be an upper-case ISO 4217 code such as EUR',
-      type: 'value_error',
-    });
-  }
-  let amount = body.amount;
-  const n = normalizeAmount(body.amount, isKnownCurrency(currency) ? currency : 'EUR');
-  if (!n.ok) issues.push({ loc: ['body', 'amount'], msg: AMOUNT_PROBLEMS[n.problem], type: 'value_error' });
-  else amount = n.value;
+  const money = checkPaymentMoney(
+    limits,
+    body,
+    { amount: ['body', 'amount'], currency: ['body', 'currency'] },
+    maximum,
+  );
+  issues.push(...money.issues);
   if (issues.length > 0) throw new ValidationError(issues);
-  return { amount, currency };
+  return { amount: money.amount!, currency: body.currency };
 }
 
 interface PaylinkContext {
@@ -212,7 +210,7 @@ export function createPlatformPaymentLink(
  */
 async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promise<PaylinkResult> {
   const { body } = req;
-  const { amount, currency } = validatePaylinkInput(body);
+  const { amount, currency } = validatePaylinkInput(body, deps.config);
   const key = requireIdempotencyKey(req.idempotencyKey);
   // No payment network configured (SVC_BANK_PROVIDER=none): refuse before anything is written.
   if (deps.providers.bank.available === false) throw new AppError(503, PM.paymentNetworkUnavailable);

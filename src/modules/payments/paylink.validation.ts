@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type AjvIssue, issuesFromAjv } from '../../plugins/error-handler';
 import { ValidationError, type ValidationIssue } from '../../shared/errors';
+import type { PaymentLimits } from '../../shared/payment-money';
 import { type PaylinkInput, validatePaylinkInput } from './paylink.service';
 import { PaylinkBodySchema } from './payments.schemas';
 
@@ -22,7 +23,7 @@ export type PaylinkBodyCheck = (
 ) => { ok: true; value: PaylinkInput } | { ok: false; issues: ValidationIssue[] };
 
 /** A checker bound to the request's validator compiler: what POST /checkout/paylink would answer for `body`. */
-export function paylinkBodyChecker(request: FastifyRequest): PaylinkBodyCheck {
+export function paylinkBodyChecker(request: FastifyRequest, limits: PaymentLimits): PaylinkBodyCheck {
   const validate = request.compileValidationSchema(PaylinkBodySchema, 'body');
   return (body) => {
     const typeIssue = amountTypeIssue(body);
@@ -34,7 +35,7 @@ export function paylinkBodyChecker(request: FastifyRequest): PaylinkBodyCheck {
     }
     const input = value as unknown as PaylinkInput;
     try {
-      const { amount, currency } = validatePaylinkInput(input);
+      const { amount, currency } = validatePaylinkInput(input, limits);
       return { ok: true, value: { ...input, amount, currency } };
     } catch (err) {
       if (err instanceof ValidationError) return { ok: false, issues: err.issues };

@@ -187,8 +187,10 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
         description:
           'Sandbox deployments only (404 in production). The sandbox bank sends a signed notification to ' +
           '/providers/bank/notifications, exactly as for a real payer action. `manual_review` puts the payment into ' +
-          'manual review (status unchanged, reconciliation_state manual_review_required, event emitted). ' +
-          '`outcome` (success, failed, expired, canceled) walks the payment along the real path to that final status.',
+          'manual review (status unchanged, reconciliation_state manual_review_required, event emitted), and so ' +
+          'does a detail status out of order (`completed` on a pending payment, before the payer authorized). ' +
+          '`outcome` (success, failed, insufficient_funds, expired, canceled) walks the payment along the real path ' +
+          'to that final status; on a payment in manual review it is how the sandbox resolves the review.',
         params: TransactionParamsSchema,
         body: SimulateBodySchema,
         response: { 200: TransactionSchema },

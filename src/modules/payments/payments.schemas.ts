@@ -8,6 +8,7 @@ import {
   RECONCILIATION_STATES,
   TRANSACTION_STATUSES,
 } from './payments.machine';
+import { SANDBOX_OUTCOMES } from './sandbox-outcome';
 
 const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -73,10 +74,17 @@ export const TransactionSchema = Type.Object(
 export const PaylinkBodySchema = Type.Object(
   {
     amount: Type.String({
-      description: 'Decimal string greater than 0, within the currency precision',
+      description:
+        "Decimal string greater than 0, within the currency precision and at most the deployment's maximum " +
+        'per payment (SVC_PAYMENT_MAX_AMOUNT, default 1000000.00)',
       examples: ['125.50'],
     }),
-    currency: Type.String({ description: 'Upper-case ISO 4217 code', examples: ['EUR'] }),
+    currency: Type.String({
+      description:
+        'Upper-case ISO 4217 code of a currency of payment (not XAU/XAG/XPT/XPD, XXX/XTS, funds codes or ' +
+        "units of account such as XDR), among the deployment's currencies (SVC_PAYMENT_CURRENCIES)",
+      examples: ['EUR'],
+    }),
     project_id: Uuid('Project the payment belongs to (bound to an activated opco)'),
     user_id: Type.Optional(Uuid('Payer (individual); exactly one of user_id and business_customer_id')),
     business_customer_id: Type.Optional(
@@ -183,11 +191,12 @@ export const SimulateBodySchema = Type.Object(
       }),
     ),
     outcome: Type.Optional(
-      Type.Enum(['success', 'failed', 'expired', 'canceled'], {
+      Type.Enum(SANDBOX_OUTCOMES, {
         description:
           'Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first ' +
           'authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status ' +
-          '(`completed`, `rejected`, `expired` or `canceled`). Give either this or provider_status.',
+          '(`completed`, `rejected`, `rejected_insufficient_funds`, `expired` or `canceled`). It also resolves ' +
+          'a payment held for manual review (reconciliation_state back to `none`). Give either this or provider_status.',
       }),
     ),
   },

@@ -2,15 +2,18 @@
  * Sandbox shortcut: drive a payment to a final outcome along the real path. A single `completed`
  * notification on a pending payment is out of order (manual review, as for a real network), so the
  * sandbox bank first reports the payer's authorization and then the final detail status, each as
- * a signed notification through /providers/bank/notifications.
+ * a signed notification through /providers/bank/notifications. The same walk resolves a payment held
+ * for manual review (an out-of-order status): the in-order steps move it on and clear the review.
  */
 import { ValidationError } from '../../shared/errors';
 
-export type SandboxOutcome = 'success' | 'failed' | 'expired' | 'canceled';
+export const SANDBOX_OUTCOMES = ['success', 'failed', 'insufficient_funds', 'expired', 'canceled'] as const;
+export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 
 const FINAL_DETAIL: Record<SandboxOutcome, string> = {
   success: 'completed',
   failed: 'rejected',
+  insufficient_funds: 'rejected_insufficient_funds',
   expired: 'expired',
   canceled: 'canceled',
 };

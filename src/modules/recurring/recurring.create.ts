@@ -13,7 +13,8 @@ import { notFound, ValidationError, type ValidationIssue } from '../../shared/er
 import { runIdempotent } from '../../shared/idempotency';
 import { newId, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
-import { normalizeAmount } from '../../shared/money';
+import { compareDecimals, normalizeAmount } from '../../shared/money';
+import type { PaymentLimits } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import {
@@ -51,11 +52,7 @@ const issue = (loc: (string | number)[], msg: string): ValidationIssue => ({ loc
 
 /** `a <= b` for two normalized decimal strings of the same currency (no floats). */
 export function decimalLte(a: string, b: string): boolean {
-  const [ai = '0', af = ''] = a.split('.');
-  const [bi = '0', bf = ''] = b.split('.');
-  if (ai.length !== bi.length) return ai.length < bi.length;
-  const width = Math.max(af.length, bf.length);
-  return `${ai}${af.padEnd(width, '0')}` <= `${bi}${bf.padEnd(width, '0')}`;
+  return compareDecimals(a, b) <= 0;
 }
 
 /** Checks a schedule's dates (422 issues under `loc`). */
@@ -78,11 +75,14 @@ export function scheduleIssues(
 }
 
 /** Normalized amounts of the body, or the 422 issues. */
-export function validateCreate(body: CreateRecurringBody, now: Date) {
+export function validateCreate(limits: PaymentLimits, body: CreateRecurringBody, now: Date) {
   const issues: ValidationIssue[] = [];
   let amount: string | null = null;
   try {
-    const v = validatePaylinkInput({ ...body, amount: body.amount ?? '1', expires_in_seconds: 86400 });
+    const v = validatePaylinkInput(
+      { ...body, amount: body.amount ?? '1', expires_in_seconds: 86400 },
+      limits,
+    );
     if (body.amount !== undefined) amount = v.amount;
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
@@ -131,7 +131,7 @@ export async function createRecurring(
       const now = deps.clock.now();
       if (body.redirect_url?.toLowerCase().startsWith('http://') && deps.config.environment !== 'sandbox')
         throw new ValidationError([issue(['body', 'redirect_url'], 'redirect_url must be an https URL')]);
-      const v = validateCreate(body, now);
+      const v = validateCreate(deps.config, body, now);
       const facts = (await loadPaylinkFacts(deps.db, auth.clientId, [body]))?.[0];
       if (!facts) throw notFound(M.notFound);
       assertPaylinkAllowed(facts);

@@ -7,8 +7,8 @@ import { compareAndSet } from '../../platform/machine';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound, ValidationError } from '../../shared/errors';
 import { runIdempotent } from '../../shared/idempotency';
-import { normalizeAmount } from '../../shared/money';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { paymentAmountProblem } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { actorOf } from '../payments/paylink.service';
@@ -106,8 +106,8 @@ export async function patchRecurring(deps: Deps, auth: ClientAuth, id: string, b
     const set: Partial<DefinitionRow> = { updatedAt: now };
     const issues = [];
     if (body.amount !== undefined) {
-      const n = normalizeAmount(body.amount, cur.currency);
-      if (!n.ok) issues.push({ loc: ['body', 'amount'], msg: RM.limitAmountInvalid, type: 'value_error' });
+      const n = paymentAmountProblem(deps.config, body.amount, cur.currency);
+      if (typeof n === 'string') issues.push({ loc: ['body', 'amount'], msg: n, type: 'value_error' });
       else if (!decimalLte(n.value, cur.maxAmountPerPayment)) throw badRequest(RM.exceedsLimits);
       else set.amount = n.value;
     }
@@ -229,11 +229,9 @@ export async function createOnDemandRun(
         assertRecurringWritable(d.status);
         if (!mandateChargeable(d, now)) throw badRequest(RM.mandateNotAuthorized);
         if (d.status !== 'active') throw badRequest(RM.actionNotAllowed(d.status));
-        const n = normalizeAmount(body.amount, d.currency);
-        if (!n.ok)
-          throw new ValidationError([
-            { loc: ['body', 'amount'], msg: RM.limitAmountInvalid, type: 'value_error' },
-          ]);
+        const n = paymentAmountProblem(deps.config, body.amount, d.currency);
+        if (typeof n === 'string')
+          throw new ValidationError([{ loc: ['body', 'amount'], msg: n, type: 'value_error' }]);
         if (!(await withinLimits(tx, d, null, n.value, now))) throw badRequest(RM.exceedsLimits);
         const [run] = await tx
           .insert(recurringRuns)

@@ -121,7 +121,7 @@ export function moveDefinition(
         severity: 'warning',
         title: to === 'revoked' ? 'Recurring payment mandate revoked' : 'Recurring payment expired',
         body: `Recurring payment ${d.description ?? d.id} is now ${to}.`,
-        link: { resource_type: 'recurring_payment', resource_id: d.id, path: `/recurring-payments/${d.id}` },
+        item: { type: 'recurring_payment', id: d.id },
         audience: { roles: OWNER_AND_OPERATIONS },
         at,
       });
@@ -188,7 +188,7 @@ export function moveRun(
         severity: 'warning',
         title: 'Recurring payment run failed',
         body: `Run ${r.sequence} (${r.amount} ${r.currency}) failed: ${moved.failureReason ?? 'unknown'}.`,
-        link: { resource_type: 'recurring_payment', resource_id: d.id, path: `/recurring-payments/${d.id}` },
+        item: { type: 'recurring_payment', id: d.id },
         audience: { roles: OWNER_AND_OPERATIONS },
         at,
       });

@@ -11,6 +11,8 @@ import { notFound, ValidationError, type ValidationIssue } from '../../shared/er
 import { runIdempotent } from '../../shared/idempotency';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
+import { compareDecimals } from '../../shared/money';
+import { maxPaymentAmount, type PaymentLimits } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../payments/paylink.service';
@@ -43,14 +45,19 @@ export interface CreateScheduleBody {
   metadata?: Record<string, string>;
 }
 
-/** paylink's own input checks on (payer, currency, amount), with the loc moved to `amountLoc`. */
+/**
+ * paylink's own input checks on (payer, currency, amount), with the loc moved to `amountLoc`.
+ * `maximum` false checks a plan's total, whose instalments are checked against the maximum instead.
+ */
 export function checkAmount(
+  limits: PaymentLimits,
   body: Pick<CreateScheduleBody, 'project_id' | 'user_id' | 'business_customer_id' | 'currency'>,
   amount: string,
   amountLoc: (string | number)[],
+  maximum = true,
 ): { amount: string | null; issues: ValidationIssue[] } {
   try {
-    const v = validatePaylinkInput({ ...body, amount, expires_in_seconds: 86400 });
+    const v = validatePaylinkInput({ ...body, amount, expires_in_seconds: 86400 }, limits, maximum);
     return { amount: v.amount, issues: [] };
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
@@ -67,6 +74,7 @@ function dateIssue(loc: (string | number)[], msg: string): ValidationIssue {
 
 /** The instalments to create (amounts normalized), or the 422 issues. */
 export function planInstalments(
+  limits: PaymentLimits,
   body: CreateScheduleBody,
   today: string,
 ): { amount: string; due_date: string }[] {
@@ -84,7 +92,7 @@ export function planInstalments(
   let out: { amount: string; due_date: string }[] = [];
   if (body.instalments) {
     body.instalments.forEach((inst, idx) => {
-      const r = checkAmount(body, inst.amount, ['body', 'instalments', idx, 'amount']);
+      const r = checkAmount(limits, body, inst.amount, ['body', 'instalments', idx, 'amount']);
       push(r.issues);
       const loc = ['body', 'instalments', idx, 'due_date'];
       if (!isCalendarDate(inst.due_date)) push([dateIssue(loc, 'Input should be a valid date')]);
@@ -95,14 +103,17 @@ export function planInstalments(
     });
   } else {
     const plan = body.plan!;
-    const r = checkAmount(body, plan.total_amount, ['body', 'plan', 'total_amount']);
+    const r = checkAmount(limits, body, plan.total_amount, ['body', 'plan', 'total_amount'], false);
     push(r.issues);
     const loc = ['body', 'plan', 'start_date'];
     if (!isCalendarDate(plan.start_date)) push([dateIssue(loc, 'Input should be a valid date')]);
     else if (plan.start_date < today) push([dateIssue(loc, SM.dueDateInPast)]);
     if (r.amount && issues.length === 0) {
       const amounts = splitPlan(r.amount, plan.count, body.currency);
+      const max = maxPaymentAmount(limits, body.currency);
       if (!amounts) push([dateIssue(['body', 'plan', 'total_amount'], SM.planTooSmall(plan.count))]);
+      else if (amounts.some((a) => compareDecimals(a, max) > 0))
+        push([dateIssue(['body', 'plan', 'total_amount'], SM.instalmentAboveMax(max, body.currency))]);
       else
         out = amounts.map((amount, k) => ({
           amount,
@@ -127,7 +138,7 @@ export async function createSchedule(
     { clientId: auth.clientId, scope: 'payment_schedules.create', header, required: true, payload: body },
     async (commit) => {
       const now = deps.clock.now();
-      const planned = planInstalments(body, dateOf(now));
+      const planned = planInstalments(deps.config, body, dateOf(now));
       const facts = (await loadPaylinkFacts(deps.db, auth.clientId, [body]))?.[0];
       if (!facts) throw notFound(M.notFound);
       assertPaylinkAllowed(facts);

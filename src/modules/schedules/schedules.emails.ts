@@ -1,22 +1,21 @@
 /**
  * Payer emails of payment schedules: the link of each issued link, and with `reminders` one the day
- * before the due date and one on it. Rows are claimed with FOR UPDATE SKIP LOCKED and sent outside
- * any transaction; a failed send is retried (5 attempts), a reminder for an instalment that is no
- * longer waiting for payment is skipped.
+ * before the due date and one on it. Each `payment_schedule_emails` row is owed with a job whose run
+ * time is the row's due time (a reminder is a timer), written in the transaction that issues the
+ * link. The job sends outside any transaction and records the outcome on the row; a failed send is
+ * retried like every email, a reminder for an instalment no longer waiting for payment is skipped,
+ * and a row already sent (a re-run after a crash) is not sent again.
  */
 import { eq, sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
+import { rowsOf, type Tx } from '../../db/client';
 import { type InstalmentStatus, paymentScheduleEmails } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { addSeconds } from '../../shared/clock';
-
-const MAX_ATTEMPTS = 5;
+import { defineJob, EMAIL_RETRY, enqueueJobs } from '../../platform/jobs/index';
 
 interface DueEmail {
   id: string;
   kind: 'link' | 'reminder_before' | 'reminder_due';
   link_number: number;
-  attempts: number;
   status: InstalmentStatus;
   current_link: number;
   amount: string;
@@ -57,55 +56,63 @@ function shouldSend(e: DueEmail): boolean {
   return e.reminders;
 }
 
-export async function sendDueScheduleEmails(deps: Deps, limit = 20): Promise<number> {
-  const now = deps.clock.now();
+async function dueEmail(deps: Pick<Deps, 'db'>, id: string) {
   const res = await deps.db.execute(sql`
-    with c as (
-      update payment_schedule_emails m
-         set due_at = ${addSeconds(now, 120).toISOString()}::timestamptz, attempts = m.attempts + 1
-        from (select id from payment_schedule_emails
-               where state = 'pending' and due_at <= ${now.toISOString()}::timestamptz
-               order by due_at limit ${limit}
-               for update skip locked) d
-       where m.id = d.id
-      returning m.id, m.kind, m.link_number, m.attempts, m.instalment_id)
-    select c.id, c.kind, c.link_number, c.attempts, i.status, i.link_number as current_link, i.amount::text as amount,
+    select m.id, m.kind, m.link_number, m.state, i.status, i.link_number as current_link, i.amount::text as amount,
            i.due_date, i.sequence, i.checkout_url, s.currency, s.delivery, s.reminders, cl.company_name,
            coalesce(u.email, b.email) as payer_email,
            (select count(*)::int from payment_schedule_instalments x where x.schedule_id = s.id) as instalments
-      from c
-      join payment_schedule_instalments i on i.id = c.instalment_id
+      from payment_schedule_emails m
+      join payment_schedule_instalments i on i.id = m.instalment_id
       join payment_schedules s on s.id = i.schedule_id
       join clients cl on cl.id = s.client_id
       left join kyc_users u on u.id = s.user_id and u.client_id = s.client_id
-      left join business_customers b on b.id = s.business_customer_id and b.client_id = s.client_id`);
-  const due = rowsOf<DueEmail>(res);
-  for (const e of due) {
+      left join business_customers b on b.id = s.business_customer_id and b.client_id = s.client_id
+     where m.id = ${id}::uuid`);
+  return rowsOf<DueEmail & { state: string }>(res)[0] ?? null;
+}
+
+export const schedulePayerEmailJob = defineJob<{ emailId: string }>({
+  kind: 'schedules.payer_email',
+  ...EMAIL_RETRY,
+  async run(deps, { emailId }, ctx) {
+    const e = await dueEmail(deps, emailId);
+    if (e?.state !== 'pending') return;
+    const mark = (set: Partial<typeof paymentScheduleEmails.$inferInsert>) =>
+      deps.db.update(paymentScheduleEmails).set(set).where(eq(paymentScheduleEmails.id, e.id));
     if (!shouldSend(e)) {
-      await deps.db
-        .update(paymentScheduleEmails)
-        .set({ state: 'skipped' })
-        .where(eq(paymentScheduleEmails.id, e.id));
-      continue;
+      await mark({ state: 'skipped' });
+      return;
     }
     try {
       await deps.mailer.send({ to: e.payer_email!, ...compose(e) });
-      await deps.db
-        .update(paymentScheduleEmails)
-        .set({ state: 'sent', sentAt: deps.clock.now() })
-        .where(eq(paymentScheduleEmails.id, e.id));
+      await mark({ state: 'sent', attempts: ctx.attempt, sentAt: deps.clock.now() });
     } catch (err) {
-      deps.log.warn({ err, emailId: e.id }, 'payment schedule email failed');
-      const last = e.attempts >= MAX_ATTEMPTS;
-      await deps.db
-        .update(paymentScheduleEmails)
-        .set({
-          state: last ? 'failed' : 'pending',
-          dueAt: addSeconds(deps.clock.now(), 60 * e.attempts),
-          lastError: err instanceof Error ? err.message.slice(0, 500) : 'send failed',
-        })
-        .where(eq(paymentScheduleEmails.id, e.id));
+      await mark({
+        state: ctx.lastAttempt ? 'failed' : 'pending',
+        attempts: ctx.attempt,
+        lastError: err instanceof Error ? err.message.slice(0, 500) : 'send failed',
+      });
+      throw err;
     }
-  }
-  return due.length;
+  },
+});
+
+/** Writes the rows (a row already owed is kept) and owes each new one at its due time. */
+export async function queueScheduleEmails(
+  tx: Tx,
+  now: Date,
+  rows: (typeof paymentScheduleEmails.$inferInsert)[],
+) {
+  const added = await tx.insert(paymentScheduleEmails).values(rows).onConflictDoNothing().returning({
+    id: paymentScheduleEmails.id,
+    dueAt: paymentScheduleEmails.dueAt,
+    clientId: paymentScheduleEmails.clientId,
+  });
+  await enqueueJobs(
+    tx,
+    { now: () => now },
+    schedulePayerEmailJob,
+    added.map((r) => ({ payload: { emailId: r.id }, runAt: r.dueAt, clientId: r.clientId })),
+  );
 }

@@ -7,7 +7,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { paymentScheduleEmails, paymentScheduleInstalments } from '../../db/schema/index';
+import { type paymentScheduleEmails, paymentScheduleInstalments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
@@ -19,6 +19,7 @@ import { isTerminal } from '../payments/payments.machine';
 import { findTransactionById } from '../payments/payments.repo';
 import { checkoutUrl } from '../payments/payments.service';
 import type { Actor } from '../payments/status.service';
+import { queueScheduleEmails } from './schedules.emails';
 import { canApplyInstalment } from './schedules.machine';
 import { SM } from './schedules.messages';
 import { addDays, startOfDay } from './schedules.money';
@@ -65,7 +66,7 @@ async function queueEmails(tx: Tx, s: ScheduleRow, i: InstalmentRow, now: Date, 
       if (at > now) rows.push({ clientId: s.clientId, instalmentId: i.id, kind, linkNumber: 1, dueAt: at });
     }
   }
-  await tx.insert(paymentScheduleEmails).values(rows).onConflictDoNothing();
+  await queueScheduleEmails(tx, now, rows);
 }
 
 /** Whether `trigger` still applies to the instalment as it is now. */
@@ -172,7 +173,7 @@ async function recordIssueError(deps: Deps, s: ScheduleRow, i: InstalmentRow, de
         severity: 'warning',
         title: 'Instalment payment link could not be issued',
         body: `Instalment ${i.sequence} (${i.amount} ${s.currency}, due ${i.dueDate}): ${detail}. Retrying hourly.`,
-        link: { resource_type: 'payment_schedule', resource_id: s.id, path: `/payment-schedules/${s.id}` },
+        item: { type: 'payment_schedule', id: s.id },
         audience: { roles: OWNER_AND_OPERATIONS },
         at: now,
       });

@@ -12,6 +12,7 @@ export const SM = {
   dueDateNotBeforeToday: 'Due date must not be before today',
   dueDateOrder: 'Due date must stay after the previous instalment and before the next one',
   planTooSmall: (count: number) => `Total amount is too small to split into ${count} instalments`,
+  instalmentAboveMax: (max: string, currency: string) => `Each instalment must not exceed ${max} ${currency}`,
   noLinksLeft: (max: number) => `Instalment has used all ${max} payment links`,
   payerRequired: 'Exactly one of user_id and business_customer_id is required',
   scheduleActionNotAllowed: (status: string) =>

@@ -192,7 +192,7 @@ export async function patchInstalment(
   };
   let amount = i.amount;
   if (body.amount !== undefined) {
-    const r = checkAmount(payer, body.amount, ['body', 'amount']);
+    const r = checkAmount(deps.config, payer, body.amount, ['body', 'amount']);
     if (r.issues.length > 0) throw new ValidationError(r.issues);
     amount = r.amount!;
   }

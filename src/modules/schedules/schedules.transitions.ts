@@ -135,7 +135,7 @@ export function moveInstalment(
         severity: 'warning',
         title: 'Instalment overdue',
         body: `Instalment ${moved.sequence} (${moved.amount} ${s.currency}, due ${moved.dueDate}) is overdue.`,
-        link: { resource_type: 'payment_schedule', resource_id: s.id, path: `/payment-schedules/${s.id}` },
+        item: { type: 'payment_schedule', id: s.id },
         audience: { roles: OWNER_AND_OPERATIONS },
         at,
       });

@@ -1,8 +1,8 @@
 /**
  * The schedules worker. Every timer is a column with a due time, claimed with FOR UPDATE SKIP LOCKED
  * on the injected clock: links due (`issue_due_at`, leased while the link is made), grace ends
- * (`grace_end_at`), pending intents to cancel (`intent_cancel_due_at`) and payer emails
- * (payment_schedule_emails.due_at). Provider calls and emails happen outside transactions.
+ * (`grace_end_at`) and pending intents to cancel (`intent_cancel_due_at`). Provider calls happen
+ * outside transactions; payer emails are jobs (schedules.emails.ts).
  */
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../db/client';
@@ -13,7 +13,6 @@ import { AppError } from '../../shared/errors';
 import { findTransactionById } from '../payments/payments.repo';
 import { cancelTransaction } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';
-import { sendDueScheduleEmails } from './schedules.emails';
 import { issueInstalment } from './schedules.issue';
 import { findScheduleById, type InstalmentRow } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
@@ -140,6 +139,5 @@ export async function runSchedulesWorker(deps: Deps): Promise<number> {
   did += await issueDueInstalments(deps);
   did += await markLapsedInstalmentsOverdue(deps);
   did += await cancelDueIntents(deps);
-  did += await sendDueScheduleEmails(deps);
   return did;
 }

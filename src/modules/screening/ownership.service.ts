@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { enqueueJobId, type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
@@ -14,6 +15,7 @@ import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../sha
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { type Chain, NATIVE_ASSET, normalizeAddress, supportsMessageSigning } from './addresses';
+import { ownershipProofEmailJob } from './ownership.jobs';
 import {
   emitOwnershipEvent,
   moveOwnership,
@@ -71,14 +73,6 @@ export interface CreateOwnershipInput {
   redirect_url?: string;
   delivery?: 'email' | 'none';
   client_reference?: string;
-}
-
-/** The email of the request's customer (user or business), for `delivery: email`. */
-async function customerEmail(db: DbOrTx, r: Pick<OwnershipRow, 'userId' | 'businessCustomerId'>) {
-  const res = r.userId
-    ? await db.execute(sql`select email from kyc_users where id = ${r.userId}::uuid`)
-    : await db.execute(sql`select email from business_customers where id = ${r.businessCustomerId}::uuid`);
-  return rowsOf<{ email: string }>(res)[0]?.email ?? null;
 }
 
 /** Creates the request in the caller's transaction (the API and travel rule's unhosted wallets). */
@@ -143,31 +137,26 @@ export async function createOwnershipInTx(
   return r;
 }
 
-export async function createOwnershipRequest(deps: D, auth: ClientAuth, input: CreateOwnershipInput) {
+export async function createOwnershipRequest(deps: Deps, auth: ClientAuth, input: CreateOwnershipInput) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
   assertScreeningConfigured(deps);
   checkAddress(input.chain, input.address);
   if (!input.user_id === !input.business_customer_id) throw invalidField(['body', 'user_id'], SM.oneCustomer);
   await checkCustomer(deps.db, auth.clientId, input.user_id, input.business_customer_id);
   const now = deps.clock.now();
-  const r = await deps.db.transaction((tx) => createOwnershipInTx(tx, deps, now, auth.clientId, input));
-  if (r.delivery === 'email') await sendProofEmail(deps, r);
+  let job: string | null = null;
+  const r = await deps.db.transaction(async (tx) => {
+    const r = await createOwnershipInTx(tx, deps, now, auth.clientId, input);
+    // The proof email is owed from this commit on (a job), and goes out right after it.
+    if (r.delivery === 'email')
+      job = await enqueueJobId(tx, deps.clock, ownershipProofEmailJob, {
+        payload: { requestId: r.id },
+        clientId: r.clientId,
+      });
+    return r;
+  });
+  await runJobsNow(deps, [ownershipProofEmailJob as JobDefinition<never>], [job]);
   return toOwnershipView(r, deps.config.publicUrl);
-}
-
-async function sendProofEmail(deps: D, r: OwnershipRow) {
-  const to = await customerEmail(deps.db, r);
-  if (!to) return;
-  const url = `${deps.config.publicUrl}/wallet-proof/${r.token}`;
-  try {
-    await deps.mailer.send({
-      to,
-      subject: 'Please confirm you control your wallet',
-      text: `Please prove that you control ${r.address} on ${r.chain}: ${url}\nThis link expires at ${r.expiresAt.toISOString()}.`,
-    });
-  } catch (err) {
-    deps.log.warn({ err, requestId: r.id }, 'wallet proof email failed');
-  }
 }
 
 export async function listOwnershipRequests(deps: D, clientId: string, p: PageParams, f: OwnershipFilters) {

@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { SandboxScreeningProvider } from '../../providers/screening/simulator';
 import { AppError } from '../../shared/errors';
-import { html, type SafeHtml } from '../../shared/html';
+import { FAVICON_LINKS, html, type SafeHtml } from '../../shared/html';
 import { sendHtmlPage } from '../../shared/html-page';
 import { reportSandboxDeposit } from './ownership.deposits';
 import type { OwnershipRow } from './ownership.machine';
@@ -21,7 +21,7 @@ import { SANDBOX_TEST_ADDRESS, SANDBOX_TEST_PRIVATE_KEY, signEip191 } from './si
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) });
 
 function layout(title: string, body: SafeHtml) {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${FAVICON_LINKS}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}
 code,textarea{font-family:ui-monospace,monospace;word-break:break-all}textarea{width:100%}

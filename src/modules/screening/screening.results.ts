@@ -115,7 +115,7 @@ async function completeInTx(
         severity: 'critical',
         title: `Wallet risk rose to ${r.risk_level}`,
         body: `${s.chain} wallet ${s.address} is now ${r.risk_level} risk (was ${previous}).`,
-        link: { resource_type: 'wallet', resource_id: wallet.id, path: `/screening/wallets/${wallet.id}` },
+        item: { type: 'wallet', id: wallet.id },
         audience: { roles: OWNER_AND_OPERATIONS },
         at: now,
       });

@@ -12,6 +12,7 @@ import { badRequest, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
 import { diffChanges, recordActivity } from '../activity/activity.writer';
+import { oweTicketEmails } from './ticket-email';
 import { checkAttachments } from './tickets.attachments';
 import { decideStaffMove, type TicketStatus } from './tickets.machine';
 import { TM } from './tickets.messages';
@@ -161,17 +162,17 @@ export async function postStaffMessage(
         : await updateTicket(tx, t.id, counters);
       await emitMessageCreated(tx, t, message);
       const recipients = await replyRecipients(tx, t);
-      await insertTicketEmails(
+      const owed = await insertTicketEmails(
         tx,
         recipients.map((recipient) => ({
           ticketId: t.id,
           messageId: message.id,
           clientId: t.clientId,
           recipient,
-          nextAttemptAt: now,
           createdAt: now,
         })),
       );
+      await oweTicketEmails(tx, now, t.clientId, owed);
       // A resolving reply is announced once, by the resolution (moveTicket).
       if (after.status !== 'resolved' || from === 'resolved') await notifyTicket(tx, after, now, 'replied');
       await recordActivity(tx, {

@@ -177,8 +177,13 @@ export async function findAttachment(
 
 // ---- owed emails ----
 
-export async function insertTicketEmails(tx: DbOrTx, values: (typeof ticketEmails.$inferInsert)[]) {
-  if (values.length > 0) await tx.insert(ticketEmails).values(values);
+export async function insertTicketEmails(
+  tx: DbOrTx,
+  values: (typeof ticketEmails.$inferInsert)[],
+): Promise<string[]> {
+  if (values.length === 0) return [];
+  const rows = await tx.insert(ticketEmails).values(values).returning({ id: ticketEmails.id });
+  return rows.map((r) => r.id);
 }
 
 export async function emailsOfMessages(db: DbOrTx, messageIds: string[]): Promise<TicketEmailRow[]> {
@@ -190,46 +195,31 @@ export async function emailsOfMessages(db: DbOrTx, messageIds: string[]): Promis
     .orderBy(asc(ticketEmails.createdAt), asc(ticketEmails.recipient));
 }
 
-export interface DueTicketEmail {
-  id: string;
-  recipient: string;
-  attempts: number;
-  ticket_id: string;
-  number: number;
-  subject: string;
-  body: string;
-  message_id: string;
-}
-
-/**
- * Claims due emails (FOR UPDATE SKIP LOCKED) and leases them until `leaseUntil`, so a crashed
- * sender's rows come back when the lease runs out and two workers never send the same one.
- */
-export async function claimDueTicketEmails(
-  db: DbOrTx,
-  now: Date,
-  leaseUntil: Date,
-  limit: number,
-): Promise<DueTicketEmail[]> {
+/** One owed email with what it says (the ticket and the staff reply). */
+export async function ticketEmailWithReply(db: DbOrTx, id: string) {
   const res = await db.execute(sql`
-    with due as (
-      select e.id from ticket_emails e
-       where e.state = 'pending' and e.next_attempt_at <= ${now.toISOString()}::timestamptz
-       order by e.next_attempt_at
-       limit ${limit}
-       for update skip locked
-    )
-    update ticket_emails e set next_attempt_at = ${leaseUntil.toISOString()}::timestamptz, attempts = e.attempts + 1
-      from due, ticket_messages m, tickets t
-     where e.id = due.id and m.id = e.message_id and t.id = e.ticket_id
-    returning e.id, e.recipient, e.attempts, t.id as ticket_id, t.number, t.subject, m.body, m.id as message_id`);
-  return rowsOf<DueTicketEmail>(res);
+    select e.id, e.recipient, e.state, t.id as ticket_id, t.number, t.subject, m.body
+      from ticket_emails e
+      join ticket_messages m on m.id = e.message_id
+      join tickets t on t.id = e.ticket_id
+     where e.id = ${id}::uuid`);
+  return (
+    rowsOf<{
+      id: string;
+      recipient: string;
+      state: string;
+      ticket_id: string;
+      number: number;
+      subject: string;
+      body: string;
+    }>(res)[0] ?? null
+  );
 }
 
 export async function markTicketEmail(
   db: DbOrTx,
   id: string,
-  changes: Partial<Pick<TicketEmailRow, 'state' | 'nextAttemptAt' | 'lastError' | 'sentAt'>>,
+  changes: Partial<Pick<TicketEmailRow, 'state' | 'attempts' | 'lastError' | 'sentAt'>>,
 ) {
   await db.update(ticketEmails).set(changes).where(eq(ticketEmails.id, id));
 }

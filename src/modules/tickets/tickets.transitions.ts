@@ -67,7 +67,7 @@ export async function notifyTicket(tx: DbOrTx, t: TicketRow, at: Date, what: 're
     title:
       what === 'resolved' ? `Ticket #${t.number} was resolved` : `Support replied to ticket #${t.number}`,
     body: t.subject,
-    link: { resource_type: 'ticket', resource_id: t.id, path: `/tickets/${t.id}` },
+    item: { type: 'ticket', id: t.id },
     audience: { roles: OWNER_ONLY, accountIds: [t.createdByAccountId] },
     at,
   });

@@ -143,11 +143,7 @@ export async function recordTransferStatus(
       severity: n.severity,
       title: n.title,
       body: `${label(t)}: ${t.statusReason ?? t.status.replace(/_/g, ' ')}`,
-      link: {
-        resource_type: 'travel_rule_transfer',
-        resource_id: t.id,
-        path: `/travel-rule/transfers/${t.id}`,
-      },
+      item: { type: 'travel_rule_transfer', id: t.id },
       audience: { roles: OWNER_AND_OPERATIONS },
       at: now,
     });

@@ -299,6 +299,22 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
   );
 
   r.get(
+    '/webhooks/deliveries/:delivery_id',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'One delivery',
+        description: 'The delivery a `webhooks` notification links to; its attempts are at `/attempts`.',
+        params: S.DeliveryParams,
+        response: { 200: S.DeliverySchema },
+      },
+    },
+    async (req) =>
+      deliveryView(await svc.getDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
+  );
+
+  r.get(
     '/webhooks/deliveries/:delivery_id/attempts',
     {
       config: read,

@@ -11,6 +11,8 @@ export interface JobContext {
   attempt: number;
   /** True when this is the last attempt allowed: a failure now makes the job dead. */
   lastAttempt: boolean;
+  /** Runs jobs this job just committed at once (their first attempt), like `runJobsNow`. */
+  runNow(ids: readonly (string | null)[]): Promise<void>;
 }
 
 export interface JobDefinition<P extends Record<string, unknown> = Record<string, unknown>> {
@@ -28,6 +30,12 @@ export interface JobDefinition<P extends Record<string, unknown> = Record<string
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
 export const DEFAULT_BACKOFF_SECONDS: readonly number[] = [5, 15, 60, 300, 900, 3600];
+
+/**
+ * Every email owed after a commit retries alike: 6 attempts, 1 min, 5 min, 15 min, 1 h and 3 h
+ * apart (about 4 h 20 min from the first to the last), then the job is dead.
+ */
+export const EMAIL_RETRY = { maxAttempts: 6, backoffSeconds: [60, 300, 900, 3600, 10800] } as const;
 
 /** A failure that retrying cannot cure (bad payload, resource gone): the job dies at once. */
 export class PermanentJobError extends Error {

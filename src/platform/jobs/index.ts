@@ -1,3 +1,3 @@
-export { defineJob, type JobContext, type JobDefinition, PermanentJobError } from './define';
-export { enqueueJob, type NewJob } from './enqueue';
-export { createJobRunner, jobRegistry, purgeFinishedJobs, runDueJobs } from './runner';
+export { defineJob, EMAIL_RETRY, type JobContext, type JobDefinition, PermanentJobError } from './define';
+export { enqueueJob, enqueueJobId, enqueueJobs, type NewJob } from './enqueue';
+export { createJobRunner, jobRegistry, purgeFinishedJobs, runDueJobs, runJobsNow } from './runner';

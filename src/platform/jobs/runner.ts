@@ -14,6 +14,8 @@ import { backoffSeconds, type JobDefinition, PermanentJobError } from './define'
 
 export interface JobRunnerOptions {
   pollMs: number;
+  /** The longest wait of an idle runner (it backs off from pollMs while ticks find nothing). */
+  idleMaxMs?: number;
   /** Jobs claimed per tick, run concurrently. */
   batch?: number;
   /** A job whose runner died is claimed again after this long. */
@@ -28,14 +30,25 @@ interface ClaimedJob {
   max_attempts: number;
 }
 
-/** Claims up to `limit` due jobs: attempts + 1, status running, run_at = lease end. */
-export async function claimDueJobs(deps: Pick<Deps, 'db' | 'clock'>, limit: number, leaseSeconds: number) {
+/** Claims up to `limit` due jobs (of `kinds` only, when given): attempts + 1, status running, run_at = lease end. */
+export async function claimDueJobs(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  limit: number,
+  leaseSeconds: number,
+  kinds?: readonly string[],
+) {
   const now = deps.clock.now();
+  const only = kinds
+    ? sql`and kind in (${sql.join(
+        kinds.map((k) => sql`${k}`),
+        sql`, `,
+      )})`
+    : sql``;
   const result = await deps.db.execute(sql`
     update jobs j set status = 'running', attempts = j.attempts + 1,
            run_at = ${addSeconds(now, leaseSeconds)}, updated_at = ${now}
       from (select id from jobs
-             where status in ('pending', 'running') and run_at <= ${now}
+             where status in ('pending', 'running') and run_at <= ${now} ${only}
              order by run_at, id limit ${limit}
              for update skip locked) due
      where j.id = due.id
@@ -53,13 +66,34 @@ function errorText(err: unknown): string {
   return text.slice(0, 1000);
 }
 
+/**
+ * Claims the given jobs when they are due and pending (a job another runner holds, or one that has
+ * already run, is left alone): the same claim as a tick, by id.
+ */
+async function claimJobsById(deps: Pick<Deps, 'db' | 'clock'>, ids: readonly string[], leaseSeconds: number) {
+  const now = deps.clock.now();
+  const result = await deps.db.execute(sql`
+    update jobs j set status = 'running', attempts = j.attempts + 1,
+           run_at = ${addSeconds(now, leaseSeconds)}, updated_at = ${now}
+      from (select id from jobs
+             where id in (${sql.join(
+               ids.map((id) => sql`${id}::uuid`),
+               sql`, `,
+             )}) and status = 'pending' and run_at <= ${now}
+             for update skip locked) due
+     where j.id = due.id
+    returning j.id, j.kind, j.payload, j.attempts, j.max_attempts`);
+  return rowsOf<ClaimedJob>(result);
+}
+
 /** Runs one claimed job and records its outcome. */
 async function runJob(deps: Deps, defs: ReadonlyMap<string, JobDefinition>, job: ClaimedJob): Promise<void> {
   const def = defs.get(job.kind);
   const lastAttempt = job.attempts >= job.max_attempts;
   try {
     if (!def) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
-    await def.run(deps, job.payload, { jobId: job.id, attempt: job.attempts, lastAttempt });
+    const runNow = (ids: readonly (string | null)[]) => runClaimedNow(deps, defs, ids);
+    await def.run(deps, job.payload, { jobId: job.id, attempt: job.attempts, lastAttempt, runNow });
     const now = deps.clock.now();
     await deps.db.execute(sql`
       update jobs set status = 'done', finished_at = ${now}, updated_at = ${now}, last_error = null
@@ -89,11 +123,39 @@ async function runJob(deps: Deps, defs: ReadonlyMap<string, JobDefinition>, job:
 export async function runDueJobs(
   deps: Deps,
   defs: ReadonlyMap<string, JobDefinition>,
-  opts: Pick<JobRunnerOptions, 'batch' | 'leaseSeconds'> = {},
+  opts: Pick<JobRunnerOptions, 'batch' | 'leaseSeconds'> & { onlyDefinedKinds?: boolean } = {},
 ): Promise<number> {
-  const claimed = await claimDueJobs(deps, opts.batch ?? 10, opts.leaseSeconds ?? 300);
+  const kinds = opts.onlyDefinedKinds ? [...defs.keys()] : undefined;
+  const claimed = await claimDueJobs(deps, opts.batch ?? 10, opts.leaseSeconds ?? 300, kinds);
   await Promise.all(claimed.map((job) => runJob(deps, defs, job)));
   return claimed.length;
+}
+
+/**
+ * Runs jobs that a request just committed, at once and in the caller's flow (their first attempt),
+ * so the work goes out as fast as it did before it was a job. A failure leaves the job to the
+ * runner's backoff; nothing is lost when this never runs (a crash right after the commit).
+ */
+export async function runJobsNow(
+  deps: Deps,
+  definitions: readonly JobDefinition<never>[],
+  ids: readonly (string | null)[],
+): Promise<void> {
+  if (ids.every((id) => id === null)) return;
+  await runClaimedNow(deps, jobRegistry(definitions), ids);
+}
+
+async function runClaimedNow(
+  deps: Deps,
+  defs: ReadonlyMap<string, JobDefinition>,
+  ids: readonly (string | null)[],
+): Promise<void> {
+  const wanted = ids.filter((id): id is string => id !== null);
+  if (wanted.length === 0) return;
+  const claimed = await claimJobsById(deps, wanted, 300);
+  // In enqueue order: a participant's invitation before the next one, as when they were sent inline.
+  claimed.sort((a, b) => wanted.indexOf(a.id) - wanted.indexOf(b.id));
+  for (const job of claimed) await runJob(deps, defs, job);
 }
 
 /** Indexes definitions by kind; two definitions of one kind are a wiring mistake. */
@@ -112,7 +174,9 @@ export function createJobRunner(
   opts: JobRunnerOptions,
 ): Worker {
   const defs = jobRegistry(definitions);
-  return loopWorker('jobs', opts.pollMs, () => runDueJobs(deps, defs, opts), deps.log);
+  return loopWorker('jobs', opts.pollMs, () => runDueJobs(deps, defs, opts), deps.log, {
+    idleMaxMs: opts.idleMaxMs ?? Math.max(opts.pollMs, 1000),
+  });
 }
 
 /** Done and dead jobs older than `days` are deleted (an indexed range delete). */

@@ -8,6 +8,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { newIdempotencyKey } from '../api';
 import { useSession } from '../session';
 import { FileField, fileBase64, saveBlob } from '../ui/files';
+import { shortId } from '../ui/format';
 import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
 import { FilterSelect, Loaded } from '../ui/listing';
@@ -81,7 +82,7 @@ export function BulkLinksPage() {
               href={(j) => `/bulk-links/${j.bulk_id}`}
               empty="No bulk uploads."
               columns={[
-                { label: 'File', cell: (j) => j.file_name ?? `${j.source} ${j.bulk_id.slice(0, 8)}` },
+                { label: 'File', cell: (j) => j.file_name ?? `${j.source} ${shortId(j.bulk_id)}` },
                 { label: 'Status', cell: (j) => <Badge value={j.status} /> },
                 { label: 'Rows', cell: counts },
                 { label: 'Created', cell: (j) => when(j.created_at) },

@@ -1,5 +1,6 @@
 /** The notifications inbox (own notifications, dashboard token only) and the unread count for the navigation. */
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Page, Select, useAction, useLoad, when } from '../ui/kit';
 import { useUrlFilters } from '../ui/list';
@@ -32,6 +33,47 @@ interface Notification {
   body: string;
   created_at: string;
   read_at: string | null;
+  link: { resource_type: string; resource_id: string; path: string } | null;
+}
+
+/** The link text per kind of item (the API's resource_type). */
+const ITEM_WORDS: Record<string, string> = {
+  api_credential: 'API credentials',
+  team_member: 'team',
+  client: 'security settings',
+  opco: 'opco',
+  travel_rule_transfer: 'transfer',
+  wallet: 'wallet',
+  bulk_job: 'bulk job',
+  invoice: 'invoice',
+  recurring_payment: 'recurring payment',
+  payment_schedule: 'payment schedule',
+  ticket: 'ticket',
+  contract_request: 'contract',
+  monitored_transaction: 'monitored transaction',
+  webhook_delivery: 'webhook delivery',
+};
+
+/** "Open <item>": inside the dashboard a client-side link (opening it marks the notification read). */
+function ItemLink({ n, onOpen }: { n: Notification; onOpen(): void }) {
+  if (!n.link) return null;
+  const text = `Open ${ITEM_WORDS[n.link.resource_type] ?? 'item'}`;
+  const label = `${text}: ${n.title}`;
+  const inApp = n.link.path.startsWith('/dashboard/');
+  return inApp ? (
+    <Link
+      className="item-link"
+      to={n.link.path.slice('/dashboard'.length)}
+      aria-label={label}
+      onClick={onOpen}
+    >
+      {text}
+    </Link>
+  ) : (
+    <a className="item-link" href={n.link.path} aria-label={label}>
+      {text}
+    </a>
+  );
 }
 
 /** Pages that change read state announce it, so the navigation's count follows without waiting for its poll. */
@@ -171,6 +213,15 @@ export function NotificationsPage() {
                   <p className="meta">
                     <Badge value={n.severity} /> {n.category} · {when(n.created_at)}
                   </p>
+                  <ItemLink
+                    n={n}
+                    onOpen={() => {
+                      if (write && !n.read_at)
+                        api
+                          .patch(`/notifications/${n.notification_id}`, { read: true })
+                          .then(announce, () => undefined);
+                    }}
+                  />
                   {write ? (
                     <button
                       type="button"

@@ -1,5 +1,6 @@
 /** Opcos (list, submit drafts) and projects (create, bind to an opco, archive). */
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
 
@@ -64,7 +65,9 @@ export function OpcosProjectsPage() {
           <tbody>
             {opcos.data?.opcos.map((o) => (
               <tr key={o.opco_id}>
-                <td>{o.name}</td>
+                <td>
+                  <Link to={`/opcos/${o.opco_id}`}>{o.name}</Link>
+                </td>
                 <td>
                   <Badge value={o.status} />
                 </td>

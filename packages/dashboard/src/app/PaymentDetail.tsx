@@ -5,7 +5,8 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
-import { Badge, ErrorBox, money, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, money, Page, useAction, useLoad, when } from '../ui/kit';
+import { ManualReviewNotice, SandboxSimulation } from './PaymentSandbox';
 import type { Transaction } from './payments-shared';
 
 interface StatusEvent {
@@ -19,16 +20,6 @@ interface StatusEvent {
 }
 
 const TERMINAL = ['success', 'failed', 'expired', 'canceled'];
-const SIMULATE = [
-  'awaiting_bank_authorization',
-  'completed',
-  'settled',
-  'rejected',
-  'rejected_insufficient_funds',
-  'expired',
-  'canceled',
-  'settlement_incomplete',
-];
 
 export function PaymentDetailPage() {
   const { id = '' } = useParams();
@@ -46,7 +37,6 @@ export function PaymentDetailPage() {
     [api, id],
     live ? 2000 : undefined,
   );
-  const [simulate, setSimulate] = useState('completed');
   const act = useAction();
   const t = tx.data?.t;
   const doAct = (fn: () => Promise<unknown>) =>
@@ -92,6 +82,7 @@ export function PaymentDetailPage() {
             <dt>Expires</dt>
             <dd>{when(t.expires_at)}</dd>
           </dl>
+          <ManualReviewNotice t={t} sandbox={me?.environment === 'sandbox'} />
           {!TERMINAL.includes(t.status) ? (
             <div className="actions">
               {can('payments.refresh') ? (
@@ -117,25 +108,11 @@ export function PaymentDetailPage() {
             </div>
           ) : null}
           {me?.environment === 'sandbox' && can('sandbox.simulate') && !TERMINAL.includes(t.status) ? (
-            <form
-              className="simulate"
-              aria-label="Sandbox simulation"
-              onSubmit={(e) => {
-                e.preventDefault();
-                doAct(() => api.post(`/sandbox/transactions/${id}/simulate`, { provider_status: simulate }));
-              }}
-            >
-              <Select
-                label="Simulate bank status"
-                name="provider_status"
-                value={simulate}
-                onChange={setSimulate}
-                options={SIMULATE}
-              />
-              <button type="submit" disabled={act.busy}>
-                Simulate
-              </button>
-            </form>
+            <SandboxSimulation
+              t={t}
+              busy={act.busy}
+              simulate={(body) => doAct(() => api.post(`/sandbox/transactions/${id}/simulate`, body))}
+            />
           ) : null}
           <ErrorBox error={act.error} />
           <h2>Timeline</h2>

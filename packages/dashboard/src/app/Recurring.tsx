@@ -1,6 +1,7 @@
 /** Recurring payments (VRP mandates with a schedule): list with the API's filters in the URL, detail with runs. */
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
+import { shortId } from '../ui/format';
 import { Badge, ErrorBox, money, Page, Select, useLoad, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
 import { Pager, type Pagination } from './payments-shared';
@@ -99,7 +100,7 @@ export function RecurringPage() {
             href={(r) => `/recurring/${r.definition_id}`}
             empty="No recurring payments."
             columns={[
-              { label: 'Recurring payment', cell: (r) => r.description || r.definition_id.slice(0, 8) },
+              { label: 'Recurring payment', cell: (r) => r.description || shortId(r.definition_id) },
               { label: 'Amount', cell: amountOf },
               { label: 'Status', cell: (r) => <Badge value={r.status} /> },
               { label: 'Next run', cell: (r) => when(r.next_run_at) },

@@ -1,6 +1,7 @@
 /** Payment schedules (instalments as payment links): list with the API's filters in the URL, detail. */
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
+import { shortId } from '../ui/format';
 import { Badge, ErrorBox, Field, money, Page, Select, useLoad, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
 import { Pager, type Pagination } from './payments-shared';
@@ -90,7 +91,7 @@ export function SchedulesPage() {
             href={(s) => `/schedules/${s.schedule_id}`}
             empty="No payment schedules."
             columns={[
-              { label: 'Schedule', cell: (s) => s.description || s.schedule_id.slice(0, 8) },
+              { label: 'Schedule', cell: (s) => s.description || shortId(s.schedule_id) },
               { label: 'Total', cell: (s) => money(s.total_amount, s.currency) },
               { label: 'Paid', cell: (s) => money(s.amount_paid, s.currency) },
               { label: 'Status', cell: (s) => <Badge value={s.status} /> },

@@ -13,6 +13,7 @@ import { DevelopersPage } from './Developers';
 import { InvoiceDetailPage, InvoicesPage } from './Invoices';
 import { MonitoringDetailPage, MonitoringPage } from './Monitoring';
 import { NotificationsPage, useUnreadCount } from './Notifications';
+import { OpcoDetailPage } from './OpcoDetail';
 import { OpcosProjectsPage } from './OpcosProjects';
 import { OverviewPage } from './Overview';
 import { CreatePaymentLinkPage } from './PaymentCreate';
@@ -28,6 +29,7 @@ import { TicketCreatePage, TicketDetailPage, TicketsPage } from './Tickets';
 import { TravelRuleDetailPage, TravelRulePage } from './TravelRule';
 import { OwnershipRequestPage, WalletDetailPage } from './WalletDetail';
 import { WalletsPage } from './Wallets';
+import { WebhookDeliveryPage } from './WebhookDelivery';
 import { WebhooksPage } from './Webhooks';
 
 const NAV: [string, string, string][] = [
@@ -125,7 +127,9 @@ export default function Shell() {
           <Route path="/payments/:id" element={<PaymentDetailPage />} />
           <Route path="/customers" element={<CustomersPage />} />
           <Route path="/opcos" element={<OpcosProjectsPage />} />
+          <Route path="/opcos/:id" element={<OpcoDetailPage />} />
           <Route path="/webhooks" element={<WebhooksPage />} />
+          <Route path="/webhooks/deliveries/:id" element={<WebhookDeliveryPage />} />
           <Route path="/developers" element={<DevelopersPage />} />
           <Route path="/team" element={<TeamPage />} />
           <Route path="/settings" element={<SettingsPage />} />

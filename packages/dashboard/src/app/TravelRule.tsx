@@ -7,6 +7,7 @@
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
+import { shortId } from '../ui/format';
 import { Badge, ErrorBox, Field, Page, useAction, useLoad, when } from '../ui/kit';
 import { LinkTable, useUrlFilters } from '../ui/list';
 import { FilterSelect, Loaded } from '../ui/listing';
@@ -118,7 +119,7 @@ export function TravelRulePage() {
               href={(t) => `/travel-rule/${t.transfer_id}`}
               empty="No travel-rule transfers."
               columns={[
-                { label: 'Transfer', cell: (t) => t.client_reference ?? t.transfer_id.slice(0, 8) },
+                { label: 'Transfer', cell: (t) => t.client_reference ?? shortId(t.transfer_id) },
                 { label: 'Amount', cell: (t) => `${t.amount} ${t.asset} ${t.direction}` },
                 {
                   label: 'Counterparty',
@@ -171,7 +172,7 @@ export function TravelRuleDetailPage() {
     </>
   );
   return (
-    <Page title={t ? `Transfer ${t.client_reference ?? t.transfer_id.slice(0, 8)}` : 'Travel-rule transfer'}>
+    <Page title={t ? `Transfer ${t.client_reference ?? shortId(t.transfer_id)}` : 'Travel-rule transfer'}>
       <p>
         <Link to="/travel-rule">Back to travel rule</Link>
       </p>

@@ -1,6 +1,6 @@
 /** Webhooks: main endpoint settings and secret, destinations, deliveries with retry, a test event. */
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, SecretOnce, Select, useAction, useLoad, when } from '../ui/kit';
 
@@ -235,7 +235,9 @@ function Deliveries({ write }: { write: boolean }) {
           <tbody>
             {list.data?.deliveries.map((d) => (
               <tr key={d.delivery_id} data-testid="delivery-row">
-                <td>{d.event_type}</td>
+                <td>
+                  <Link to={`/webhooks/deliveries/${d.delivery_id}`}>{d.event_type}</Link>
+                </td>
                 <td>
                   <code>{d.url}</code>
                 </td>

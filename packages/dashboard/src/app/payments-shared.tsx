@@ -1,5 +1,6 @@
 /** Transaction types and the table used by the overview and the payments list. */
 import { Link } from 'react-router';
+import { paymentLabel } from '../ui/format';
 import { Badge, money, when } from '../ui/kit';
 
 export const TRANSACTION_STATUSES = [
@@ -25,6 +26,7 @@ export interface Transaction {
   checkout_url?: string;
   expires_at?: string;
   reconciliation_state?: string;
+  status_reason?: string | null;
 }
 
 export interface Pagination {
@@ -56,9 +58,7 @@ export function TransactionTable({ rows }: { rows: Transaction[] }) {
           {rows.map((t) => (
             <tr key={t.transaction_id}>
               <td>
-                <Link to={`/payments/${t.transaction_id}`}>
-                  {t.description || t.transaction_id.slice(0, 8)}
-                </Link>
+                <Link to={`/payments/${t.transaction_id}`}>{paymentLabel(t)}</Link>
               </td>
               <td>{money(t.amount, t.currency)}</td>
               <td>

@@ -1,6 +1,7 @@
 /** Small shared pieces: error display, form fields, status badge, money, async state. */
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { detailOf, SvcApiError } from '../api';
+import { formatMoney } from './format';
 
 export function messageOf(err: unknown): string {
   if (err instanceof SvcApiError) return detailOf(err);
@@ -84,15 +85,8 @@ export function Badge({ value }: { value: string }) {
   return <span className={`badge badge-${value.replace(/[^a-z_]/gi, '')}`}>{value}</span>;
 }
 
-export function money(amount: string, currency: string) {
-  const n = Number(amount);
-  if (!Number.isFinite(n)) return `${amount} ${currency}`;
-  try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(n);
-  } catch {
-    return `${amount} ${currency}`;
-  }
-}
+/** An API amount (decimal string) with its currency, every digit kept (ui/format.ts). */
+export const money = formatMoney;
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-GB') : '—');
 

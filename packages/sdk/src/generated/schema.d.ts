@@ -1398,7 +1398,7 @@ export interface paths {
         put?: never;
         /**
          * Make the sandbox bank report a detail status
-         * @description Sandbox deployments only (404 in production). The sandbox bank sends a signed notification to /providers/bank/notifications, exactly as for a real payer action. `manual_review` puts the payment into manual review (status unchanged, reconciliation_state manual_review_required, event emitted). `outcome` (success, failed, expired, canceled) walks the payment along the real path to that final status.
+         * @description Sandbox deployments only (404 in production). The sandbox bank sends a signed notification to /providers/bank/notifications, exactly as for a real payer action. `manual_review` puts the payment into manual review (status unchanged, reconciliation_state manual_review_required, event emitted), and so does a detail status out of order (`completed` on a pending payment, before the payer authorized). `outcome` (success, failed, insufficient_funds, expired, canceled) walks the payment along the real path to that final status; on a payment in manual review it is how the sandbox resolves the review.
          *
          *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
          */
@@ -1585,6 +1585,28 @@ export interface paths {
          * @description Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
          */
         get: operations["getWebhooksDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery
+         * @description The delivery a `webhooks` notification links to; its attempts are at `/attempts`.
+         *
+         *     Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
+         */
+        get: operations["getWebhooksDeliveriesByDeliveryId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4714,6 +4736,8 @@ export interface components {
     schemas: {
         Error: {
             detail: string;
+            /** @description 401 with a bearer token: why it was refused (the WWW-Authenticate challenge's error_description) */
+            error_description?: string;
         };
         ValidationError: {
             detail: {
@@ -6605,12 +6629,12 @@ export interface components {
         };
         PostCheckoutPaylinkRequest: {
             /**
-             * @description Decimal string greater than 0, within the currency precision
+             * @description Decimal string greater than 0, within the currency precision and at most the deployment's maximum per payment (SVC_PAYMENT_MAX_AMOUNT, default 1000000.00)
              * @example 125.50
              */
             amount: string;
             /**
-             * @description Upper-case ISO 4217 code
+             * @description Upper-case ISO 4217 code of a currency of payment (not XAU/XAG/XPT/XPD, XXX/XTS, funds codes or units of account such as XDR), among the deployment's currencies (SVC_PAYMENT_CURRENCIES)
              * @example EUR
              */
             currency: string;
@@ -7000,10 +7024,10 @@ export interface components {
              */
             provider_status?: "completed" | "settled" | "initiated" | "awaiting_bank_authorization" | "awaiting_redemption" | "processing" | "settling" | "rejected" | "rejected_insufficient_funds" | "failed" | "settlement_incomplete" | "expired" | "no_final_status" | "declined" | "canceled" | "authorized" | "transfer_created" | "transfer_updated" | "refunded" | "manual_review";
             /**
-             * @description Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status (`completed`, `rejected`, `expired` or `canceled`). Give either this or provider_status.
+             * @description Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status (`completed`, `rejected`, `rejected_insufficient_funds`, `expired` or `canceled`). It also resolves a payment held for manual review (reconciliation_state back to `none`). Give either this or provider_status.
              * @enum {unknown}
              */
-            outcome?: "success" | "failed" | "expired" | "canceled";
+            outcome?: "success" | "failed" | "insufficient_funds" | "expired" | "canceled";
         };
         /** @description A payment */
         PostSandboxTransactionsByTransactionIdSimulateResponse: {
@@ -7241,6 +7265,24 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+        };
+        GetWebhooksDeliveriesByDeliveryIdResponse: {
+            /** Format: uuid */
+            delivery_id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            /** @description null for the main webhook_url */
+            destination_id: string | null;
+            url: string;
+            status: "pending" | "retrying" | "succeeded" | "dead_letter";
+            attempts: number;
+            last_attempt_at: string | null;
+            next_attempt_at: string | null;
+            last_response_status: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         GetWebhooksDeliveriesByDeliveryIdAttemptsResponse: {
             /** Format: uuid */
@@ -12073,8 +12115,10 @@ export interface components {
                 title: string;
                 body: string;
                 link: {
+                    /** @description Kind of item: opco, invoice, ticket, webhook_delivery, … */
                     resource_type: string;
                     resource_id: string;
+                    /** @description The item's page in the merchant dashboard, relative to the service's public URL (e.g. `/dashboard/opcos/{id}`) */
                     path: string;
                 } | null;
                 /** Format: date-time */
@@ -12172,8 +12216,10 @@ export interface components {
             title: string;
             body: string;
             link: {
+                /** @description Kind of item: opco, invoice, ticket, webhook_delivery, … */
                 resource_type: string;
                 resource_id: string;
+                /** @description The item's page in the merchant dashboard, relative to the service's public URL (e.g. `/dashboard/opcos/{id}`) */
                 path: string;
             } | null;
             /** Format: date-time */
@@ -14813,7 +14859,7 @@ export interface components {
         /** @description Missing, invalid, expired or revoked token or credentials */
         Unauthorized: {
             headers: {
-                /** @description RFC 6750 challenge: `Bearer` when no token was sent; otherwise `Bearer error="invalid_token", error_description="…"` saying why (e.g. "The access token expired", revoked, malformed, inactive). The `detail` keeps the spec's message. */
+                /** @description RFC 6750 challenge: `Bearer` when no token was sent; otherwise `Bearer error="invalid_token", error_description="…"` saying why (e.g. "The access token expired", revoked, malformed, inactive, or an API key or secret sent instead of the access token it is exchanged for at POST /auth/api-token). The `detail` keeps the spec's message; the body repeats the description as `error_description`. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
@@ -17765,6 +17811,36 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhooksDeliveriesByDeliveryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhooksDeliveriesByDeliveryIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationError"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

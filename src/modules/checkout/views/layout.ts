@@ -1,5 +1,5 @@
 /** Page shell and shared helpers of the hosted pages. Every interpolated value is escaped by `html`. */
-import { html, type SafeHtml } from '../../../shared/html';
+import { FAVICON_LINKS, html, type SafeHtml } from '../../../shared/html';
 
 export interface LayoutOptions {
   title: string;
@@ -25,6 +25,7 @@ export function layout(o: LayoutOptions): string {
 <meta name="robots" content="noindex">
 <title>${o.title} · ${brandName}</title>
 <link rel="stylesheet" href="/checkout/assets/checkout.css">
+${FAVICON_LINKS}
 </head>
 <body class="${o.bank ? 'bankpage' : 'checkout'}"${o.bank ? html` style="--bank:${o.bank.color}"` : ''}>
 <a class="skip" href="#content">Skip to content</a>
