@@ -12,24 +12,10 @@
  *    else is under way, the subject falls back to its latest deciding record (or none);
  *  - external attestation: verified -> approved, rejected -> rejected, pending -> pending.
  */
-import {
-  ATTESTATION_STATUSES,
-  type AttestationStatus,
-  KYB_STATUSES,
-  KYC_STATUSES,
-  type KybStatus,
-  type KycStatus,
-} from '../../db/schema/customers';
+import type { AttestationStatus } from '../../db/schema/customers';
 import type { RecordStatus } from '../../db/schema/verification-records';
 
-export {
-  ATTESTATION_STATUSES,
-  type AttestationStatus,
-  KYB_STATUSES,
-  KYC_STATUSES,
-  type KybStatus,
-  type KycStatus,
-};
+export { ATTESTATION_STATUSES, type AttestationStatus } from '../../db/schema/customers';
 export type VerificationSource = 'none' | 'service' | 'external';
 
 const SUBJECT_STATUS_OF_RECORD: Record<RecordStatus, 'approved' | 'rejected' | 'pending' | null> = {
