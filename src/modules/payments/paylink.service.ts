@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { toSql } from '../../db/hot';
+import type { ContractRequestStatus, OpcoStatus } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { BankProviderError } from '../../providers/bank/port';
@@ -86,7 +87,7 @@ export interface PaylinkFacts {
   payer_exists: boolean;
   project_found: boolean;
   project_frozen: boolean | null;
-  opco_status: string | null;
+  opco_status: OpcoStatus | null;
   sub_tpp_id: string | null;
 }
 
@@ -169,7 +170,7 @@ async function assertContractCompleted(deps: Deps, clientId: string, id: string)
   const res = await deps.db.execute(
     sql`select status from contract_requests where id = ${id}::uuid and client_id = ${clientId}::uuid`,
   );
-  const row = rowsOf<{ status: string }>(res)[0];
+  const row = rowsOf<{ status: ContractRequestStatus }>(res)[0];
   if (!row) throw notFound('Contract request not found');
   if (row.status !== 'completed') throw badRequest('Contract request is not completed');
 }

@@ -15,7 +15,7 @@ import { onMandateNotification } from '../payments/mandate-listeners';
 import { AUTOMATIC } from '../payments/status.service';
 import { onPaymentStatusChange } from '../payments/status-listeners';
 import { failAttempt } from './recurring.attempts';
-import { canApplyRecurring, type RecurringTrigger } from './recurring.machine';
+import { canApplyRecurring, type MandateStatus, type RecurringTrigger } from './recurring.machine';
 import { findDefinitionBy, findDefinitionById, findRunById } from './recurring.repo';
 import { moveDefinition, moveRun } from './recurring.transitions';
 import { failureReasonOf } from './runs.machine';
@@ -59,7 +59,7 @@ onPaymentStatusChange('recurring', async (tx, { transaction, to, at }) => {
 
 const MANDATE_MOVES: Record<
   string,
-  { pending?: RecurringTrigger; live?: RecurringTrigger; mandate: string }
+  { pending?: RecurringTrigger; live?: RecurringTrigger; mandate: MandateStatus }
 > = {
   mandate_authorized: { pending: 'authorize', mandate: 'authorized' },
   mandate_rejected: { pending: 'authorization_fail', mandate: 'rejected' },

@@ -7,7 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { paymentScheduleInstalments } from '../../db/schema/index';
 import { onPaymentStatusChange } from '../payments/status-listeners';
-import { canApplyInstalment, type InstalmentStatus } from './schedules.machine';
+import { canApplyInstalment } from './schedules.machine';
 import { findScheduleById } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
 import { markOverdue } from './schedules.worker';
@@ -24,7 +24,7 @@ onPaymentStatusChange('schedule', async (tx, { transaction, to, at }) => {
     )
     .for('update');
   if (!i) return; // an earlier link of the instalment: only the current one counts
-  const status = i.status as InstalmentStatus;
+  const status = i.status;
   if (to === 'success') {
     if (!canApplyInstalment('pay', status)) return;
     const s = await findScheduleById(tx, i.scheduleId);
