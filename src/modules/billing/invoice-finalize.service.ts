@@ -65,7 +65,7 @@ export async function finalizeInvoice(deps: Deps, id: string) {
   const issueDate = now.toISOString().slice(0, 10);
   const year = now.getUTCFullYear();
   let linkJob: string | null = null;
-  const inv = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const draft = await findInvoice(tx, id, { forUpdate: true });
     if (!draft) throw notFound(M.invoiceNotFound);
     assertCanApply('finalize', draft.status);
@@ -149,7 +149,6 @@ export async function finalizeInvoice(deps: Deps, id: string) {
         pdf_sha256: sha256,
       },
     });
-    return moved;
   });
   // The link's first attempt right after the commit, so the answer carries it.
   await runJobsNow(deps, [invoicePaymentLinkJob as JobDefinition<never>], [linkJob]);
