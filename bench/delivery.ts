@@ -127,7 +127,7 @@ export async function runDeliveryBench(
       Array.from({ length: merchantCount }, (_, n) => ({
         companyName: `Bench ${n}`,
         email: `bench-${newId()}@example.com`,
-        status: 'active',
+        status: 'active' as const,
         webhookUrl: `http://127.0.0.1:${port}/hook/${n}`,
         webhookEnabled: true,
       })),

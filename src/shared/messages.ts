@@ -38,6 +38,7 @@ export const M = {
   securityCodeInvalid: 'Invalid security code',
   totpNotEnabled: 'TOTP is not enabled for this account',
   verificationCodeInvalid: 'Invalid or expired verification code',
+  clientChangedMeanwhile: 'Client was changed meanwhile, please retry',
   invalidOtpCode: 'Invalid OTP code',
   emailCodeNotSent: 'No email code has been sent for this challenge, request one first',
   mfaMethodNotAllowed: 'This MFA method is not available for this account',
@@ -108,6 +109,7 @@ export const PM = {
   terminalCannotCancel: 'Transaction is already in terminal status and cannot be canceled.',
   invalidNotificationSignature: 'Invalid notification signature',
   paymentNetworkUnavailable: 'Payment network is unavailable, please retry later',
+  transactionChangedMeanwhile: 'Transaction was changed meanwhile, please retry',
 } as const;
 
 /** Messages of our own (not in the spec) used by the KYC/KYB feature. */
@@ -143,6 +145,7 @@ export const WM = {
     `Node '${nodeId}' uses node type '${type}', which this service does not support yet; remove it before publishing`,
   noTriggerSecret: 'Only a published webhook-triggered workflow has a trigger secret',
   runNotCancelable: (status: string) => `Workflow run is already '${status}' and cannot be canceled`,
+  runChangedMeanwhile: 'Workflow run was changed meanwhile, please retry',
   invalidTriggerSignature: 'Invalid trigger signature',
   invalidTriggerBody: 'Trigger body must be a JSON object',
   nodeNotPermitted: (nodeId: string, type: string, permission: string) =>

@@ -116,7 +116,7 @@ export async function insertDecidedVerification(
       level: 'standard',
       checks: [],
       token: randomBytes(24).toString('base64url'),
-      status: 'completed',
+      status: 'submitted',
       expiresAt: at,
     })
     .returning({ id: verificationSessions.id });

@@ -1,5 +1,5 @@
 /** Transaction-monitoring test helpers: one-line API calls, rules, transactions and customers. */
-import { businessCustomers, kycUsers } from '../../src/db/schema/index';
+import { businessCustomers, type KybStatus, type KycStatus, kycUsers } from '../../src/db/schema/index';
 import type { TestContext } from '../helpers/app';
 import type { TestCaller } from '../helpers/clients';
 
@@ -84,7 +84,12 @@ export async function testTx(ctx: TestContext, caller: TestCaller, transaction: 
   };
 }
 
-export async function createUser(ctx: TestContext, clientId: string, kycStatus = 'none', createdAt?: Date) {
+export async function createUser(
+  ctx: TestContext,
+  clientId: string,
+  kycStatus: KycStatus = 'none',
+  createdAt?: Date,
+) {
   const [u] = await ctx.db
     .insert(kycUsers)
     .values({
@@ -102,7 +107,7 @@ export async function createUser(ctx: TestContext, clientId: string, kycStatus =
 export async function createBusiness(
   ctx: TestContext,
   clientId: string,
-  kybStatus = 'approved',
+  kybStatus: KybStatus = 'approved',
   country = 'GB',
 ) {
   const [b] = await ctx.db

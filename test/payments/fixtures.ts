@@ -1,7 +1,14 @@
 /** Payment fixtures inserted directly (the opcos/projects/users endpoints belong to another feature). */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { businessCustomers, clients, kycUsers, opcos, projects } from '../../src/db/schema/index';
+import {
+  businessCustomers,
+  clients,
+  kycUsers,
+  type OpcoStatus,
+  opcos,
+  projects,
+} from '../../src/db/schema/index';
 import type { TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller, type TestClientOptions } from '../helpers/clients';
 
@@ -16,7 +23,7 @@ export interface PaymentWorld {
 export async function insertOpco(
   ctx: TestContext,
   clientId: string,
-  o: { status?: string; subTppId?: string | null } = {},
+  o: { status?: OpcoStatus; subTppId?: string | null } = {},
 ) {
   const [opco] = await ctx.db
     .insert(opcos)

@@ -29,8 +29,11 @@ export interface InvoicePaymentInstructions {
   reference: string | null;
 }
 
+export const INVOICE_STATUSES = ['draft', 'open', 'overdue', 'paid', 'uncollectible', 'void'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
 /**
- * An invoice the platform issues to a client (named-areas.md section 9). Money is NUMERIC and is
+ * An invoice the platform issues to a client. Money is NUMERIC and is
  * computed in SQL. `status` moves only through modules/billing/billing.machine.ts with
  * compare-and-set updates. `number` is assigned at finalization from invoice_number_counters.
  * The email to billing_email and the payment link are due work carried on the row (state + next
@@ -44,8 +47,7 @@ export const invoices = pgTable(
       .notNull()
       .references(() => clients.id),
     number: text('number'),
-    /** draft, open, overdue, paid, uncollectible, void */
-    status: text('status').notNull(),
+    status: text('status').$type<InvoiceStatus>().notNull(),
     currency: text('currency').notNull(),
     periodStart: date('period_start', { mode: 'string' }).notNull(),
     periodEnd: date('period_end', { mode: 'string' }).notNull(),

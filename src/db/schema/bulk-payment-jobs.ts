@@ -3,8 +3,19 @@ import { boolean, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 
+export const BULK_JOB_STATUSES = [
+  'previewed',
+  'queued',
+  'processing',
+  'completed',
+  'completed_with_errors',
+  'canceled',
+  'expired',
+] as const;
+export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
+
 /**
- * A bulk payment-link job (named-areas.md section 7). Status moves only through bulk.machine.ts as a
+ * A bulk payment-link job. Status moves only through bulk.machine.ts as a
  * compare-and-set on (status, version); `version` also makes each status event's dedup key unique.
  */
 export const bulkPaymentJobs = pgTable(
@@ -14,7 +25,7 @@ export const bulkPaymentJobs = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id),
-    status: text('status').notNull(),
+    status: text('status').$type<BulkJobStatus>().notNull(),
     /** json, csv or xlsx */
     source: text('source').notNull(),
     fileName: text('file_name'),

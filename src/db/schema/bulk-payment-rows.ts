@@ -10,6 +10,9 @@ export interface BulkRowError {
   msg: string;
 }
 
+export const BULK_ROW_STATUSES = ['valid', 'invalid', 'pending', 'created', 'failed', 'canceled'] as const;
+export type BulkRowStatus = (typeof BULK_ROW_STATUSES)[number];
+
 /**
  * One row of a bulk job. `input` is the row as given (flat columns, `metadata.<key>` included);
  * `body` is the validated paylink body; `payer_user_id` the user resolved from `email` (found, or
@@ -27,7 +30,7 @@ export const bulkPaymentRows = pgTable(
       .references(() => clients.id),
     rowNumber: integer('row_number').notNull(),
     reference: text('reference'),
-    status: text('status').notNull(),
+    status: text('status').$type<BulkRowStatus>().notNull(),
     input: jsonb('input').$type<Record<string, unknown>>().notNull(),
     errors: jsonb('errors').$type<BulkRowError[]>().notNull().default([]),
     /** The POST /checkout/paylink body that passed validation (null while invalid). */

@@ -2,6 +2,9 @@ import { sql } from 'drizzle-orm';
 import { boolean, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 
+export const CLIENT_STATUSES = ['pending_verification', 'active'] as const;
+export type ClientStatus = (typeof CLIENT_STATUSES)[number];
+
 /** A merchant. Owns every client-scoped row through client_id. */
 export const clients = pgTable(
   'clients',
@@ -10,7 +13,7 @@ export const clients = pgTable(
     companyName: text('company_name').notNull(),
     email: text('email').notNull(),
     /** pending_verification until the registering owner verifies the email, then active. */
-    status: text('status').notNull().default('pending_verification'),
+    status: text('status').$type<ClientStatus>().notNull().default('pending_verification'),
     isActive: boolean('is_active').notNull().default(true),
     productionAccessEnabled: boolean('production_access_enabled').notNull().default(false),
     paymentLinksEnabled: boolean('payment_links_enabled').notNull().default(true),

@@ -17,6 +17,29 @@ export interface ContractRequestPayment {
   error: string | null;
 }
 
+export const CONTRACT_REQUEST_STATUSES = [
+  'pending',
+  'sent',
+  'in_progress',
+  'completed',
+  'declined',
+  'expired',
+  'voided',
+  'failed',
+] as const;
+export type ContractRequestStatus = (typeof CONTRACT_REQUEST_STATUSES)[number];
+
+export const PARTICIPANT_STATUSES = [
+  'waiting',
+  'sent',
+  'viewed',
+  'completed',
+  'declined',
+  'bounced',
+  'canceled',
+] as const;
+export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
+
 /**
  * One sent contract request. `status` moves only through modules/contracts/requests.machine.ts
  * with compare-and-set updates.
@@ -30,7 +53,7 @@ export const contractRequests = pgTable(
       .references(() => clients.id),
     title: text('title').notNull(),
     message: text('message'),
-    status: text('status').notNull(),
+    status: text('status').$type<ContractRequestStatus>().notNull(),
     statusReason: text('status_reason'),
     flowId: uuid('flow_id'),
     templateIds: jsonb('template_ids').$type<string[]>().notNull(),
@@ -96,7 +119,7 @@ export const contractParticipants = pgTable(
     businessCustomerId: uuid('business_customer_id'),
     signingOrder: integer('signing_order').notNull(),
     auth: text('auth').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<ParticipantStatus>().notNull(),
     /** keyed hash of the signing token (lookup) and the token encrypted (shown as signing_url). */
     tokenHash: text('token_hash'),
     tokenEnc: text('token_enc'),

@@ -69,6 +69,9 @@ export interface ContractCcRecipient {
   sent_at?: string | null;
 }
 
+export const CONTRACT_FLOW_STATUSES = ['draft', 'active'] as const;
+export type ContractFlowStatus = (typeof CONTRACT_FLOW_STATUSES)[number];
+
 /** A contract flow: 1-5 templates, defaults and an optional payment step; draft -> active. */
 export const contractFlows = pgTable(
   'contract_flows',
@@ -79,7 +82,7 @@ export const contractFlows = pgTable(
       .references(() => clients.id),
     name: text('name').notNull(),
     description: text('description'),
-    status: text('status').notNull(),
+    status: text('status').$type<ContractFlowStatus>().notNull(),
     templateIds: jsonb('template_ids').$type<string[]>().notNull(),
     expiresInDays: integer('expires_in_days').notNull(),
     reminderIntervalDays: integer('reminder_interval_days'),

@@ -3,6 +3,14 @@ import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, updatedAt } from './columns';
 
+export const KYC_STATUSES = ['none', 'pending', 'approved', 'rejected'] as const;
+export type KycStatus = (typeof KYC_STATUSES)[number];
+export const KYB_STATUSES = ['none', 'pending', 'approved', 'rejected', 'on_hold'] as const;
+export type KybStatus = (typeof KYB_STATUSES)[number];
+/** An external attestation's status (external_status). */
+export const ATTESTATION_STATUSES = ['pending', 'verified', 'rejected'] as const;
+export type AttestationStatus = (typeof ATTESTATION_STATUSES)[number];
+
 /** A client's end user (payer and KYC subject). */
 export const kycUsers = pgTable(
   'kyc_users',
@@ -15,12 +23,11 @@ export const kycUsers = pgTable(
     firstName: text('first_name'),
     lastName: text('last_name'),
     externalRef: text('external_ref'),
-    /** none, pending, approved, rejected */
-    kycStatus: text('kyc_status').notNull().default('none'),
+    kycStatus: text('kyc_status').$type<KycStatus>().notNull().default('none'),
     /** service_kyc or external_attestation */
     verificationMode: text('verification_mode').notNull().default('service_kyc'),
-    /** pending, verified, rejected; null until an external attestation exists */
-    externalStatus: text('external_status'),
+    /** null until an external attestation exists */
+    externalStatus: text('external_status').$type<AttestationStatus>(),
     /** none, service, external */
     verificationSource: text('verification_source').notNull().default('none'),
     /** Reference and note of the client's latest external attestation (not shown in the user view). */
@@ -48,11 +55,10 @@ export const businessCustomers = pgTable(
     registrationNumber: text('registration_number'),
     country: text('country').notNull(),
     email: text('email').notNull(),
-    /** none, pending, approved, rejected, on_hold */
-    kybStatus: text('kyb_status').notNull().default('none'),
+    kybStatus: text('kyb_status').$type<KybStatus>().notNull().default('none'),
     /** service_kyc, service_kyb or external_attestation */
     verificationMode: text('verification_mode').notNull().default('service_kyb'),
-    externalStatus: text('external_status'),
+    externalStatus: text('external_status').$type<AttestationStatus>(),
     verificationSource: text('verification_source').notNull().default('none'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

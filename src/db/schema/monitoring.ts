@@ -14,8 +14,13 @@ import {
 import { clients } from './clients';
 import { bytea, createdAt, idColumn, ts, updatedAt } from './columns';
 
+export const DECISIONS = ['APPROVED', 'IN_REVIEW', 'DECLINED', 'AWAITING_USER'] as const;
+export type Decision = (typeof DECISIONS)[number];
+export const REMEDIATION_STATUSES = ['pending', 'submitted', 'expired'] as const;
+export type RemediationStatus = (typeof REMEDIATION_STATUSES)[number];
+
 /**
- * Every version of a client's monitoring policy (named-areas.md section 2). PUT inserts version + 1;
+ * Every version of a client's monitoring policy. PUT inserts version + 1;
  * the current policy is the highest version. A client with no row has the default policy (version 0).
  */
 export const monitoringPolicies = pgTable(
@@ -62,7 +67,7 @@ export const monitoredTransactions = pgTable(
     metadata: jsonb('metadata').$type<Record<string, string> | null>(),
     /** The text `q` searches: client_reference, counterparty name, account identifier, customer external_id. */
     searchText: text('search_text').notNull(),
-    decision: text('decision').notNull(),
+    decision: text('decision').$type<Decision>().notNull(),
     decisionReason: text('decision_reason'),
     score: integer('score').notNull().default(0),
     ruleHits: jsonb('rule_hits').$type<Record<string, unknown>[]>().notNull().default(sql`'[]'::jsonb`),
@@ -73,8 +78,7 @@ export const monitoredTransactions = pgTable(
       .default(sql`'[]'::jsonb`),
     walletScreeningId: uuid('wallet_screening_id'),
     remediationType: text('remediation_type'),
-    /** null, pending, submitted, expired */
-    remediationStatus: text('remediation_status'),
+    remediationStatus: text('remediation_status').$type<RemediationStatus>(),
     remediationToken: text('remediation_token'),
     remediationExpiresAt: ts('remediation_expires_at'),
     remediationSubmittedAt: ts('remediation_submitted_at'),
@@ -144,8 +148,8 @@ export const monitoringReviews = pgTable(
     monitoredTransactionId: uuid('monitored_transaction_id')
       .notNull()
       .references(() => monitoredTransactions.id),
-    decision: text('decision').notNull(),
-    previousDecision: text('previous_decision').notNull(),
+    decision: text('decision').$type<Decision>().notNull(),
+    previousDecision: text('previous_decision').$type<Decision>().notNull(),
     note: text('note').notNull(),
     remediationType: text('remediation_type'),
     clearedSanctionsMatch: boolean('cleared_sanctions_match').notNull().default(false),

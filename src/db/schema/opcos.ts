@@ -3,6 +3,16 @@ import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 
+export const OPCO_STATUSES = [
+  'draft',
+  'pending_superadmin_review',
+  'awaiting_approval',
+  'activated',
+  'rejected',
+  'deactivated',
+] as const;
+export type OpcoStatus = (typeof OPCO_STATUSES)[number];
+
 /** Operating company (Sub-TPP). The status machine lives in modules/opcos/opcos.machine.ts. */
 export const opcos = pgTable(
   'opcos',
@@ -11,7 +21,7 @@ export const opcos = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id),
-    status: text('status').notNull().default('draft'),
+    status: text('status').$type<OpcoStatus>().notNull().default('draft'),
     statusReason: text('status_reason'),
     opcoType: text('opco_type').notNull(),
     name: text('name').notNull(),

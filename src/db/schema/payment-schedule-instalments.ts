@@ -4,6 +4,9 @@ import { clients } from './clients';
 import { idColumn, ts, updatedAt } from './columns';
 import { paymentSchedules } from './payment-schedules';
 
+export const INSTALMENT_STATUSES = ['scheduled', 'issued', 'paid', 'overdue', 'canceled'] as const;
+export type InstalmentStatus = (typeof INSTALMENT_STATUSES)[number];
+
 /**
  * One instalment. Its timers are columns with due times read by the schedules worker (FOR UPDATE
  * SKIP LOCKED): `issue_due_at` (first issue at issue_at, hourly retries after an issue error, an
@@ -26,7 +29,7 @@ export const paymentScheduleInstalments = pgTable(
     dueDate: text('due_date').notNull(),
     issueAt: ts('issue_at').notNull(),
     graceEndAt: ts('grace_end_at').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<InstalmentStatus>().notNull(),
     transactionId: uuid('transaction_id'),
     /** The current link's hosted checkout URL. */
     checkoutUrl: text('checkout_url'),

@@ -3,8 +3,11 @@ import { boolean, index, integer, jsonb, numeric, pgTable, text, uuid } from 'dr
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 
+export const SCHEDULE_STATUSES = ['active', 'past_due', 'completed', 'canceled'] as const;
+export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
+
 /**
- * A payment schedule (named-areas.md section 6): a total split into dated instalments, each paid
+ * A payment schedule: a total split into dated instalments, each paid
  * through a payment link the platform issues. Status moves only through schedules.machine.ts
  * (compare-and-set on status + version).
  */
@@ -15,7 +18,7 @@ export const paymentSchedules = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id),
-    status: text('status').notNull(),
+    status: text('status').$type<ScheduleStatus>().notNull(),
     projectId: uuid('project_id').notNull(),
     userId: uuid('user_id'),
     businessCustomerId: uuid('business_customer_id'),

@@ -3,9 +3,30 @@ import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 
+export const RECURRING_STATUSES = [
+  'pending_authorization',
+  'active',
+  'paused',
+  'completed',
+  'canceled',
+  'revoked',
+  'authorization_failed',
+  'expired',
+] as const;
+export type RecurringStatus = (typeof RECURRING_STATUSES)[number];
+
+/** The mandate's own status, shown under `mandate.status`. */
+export const MANDATE_STATUSES = [
+  'awaiting_authorization',
+  'authorized',
+  'rejected',
+  'revoked',
+  'expired',
+] as const;
+export type MandateStatus = (typeof MANDATE_STATUSES)[number];
+
 /**
- * A recurring payment (definition): a VRP mandate plus an optional schedule (named-areas.md
- * section 5). Timers read by the recurring worker with FOR UPDATE SKIP LOCKED: `authorization_expires_at`
+ * A recurring payment (definition): a VRP mandate plus an optional schedule. Timers read by the recurring worker with FOR UPDATE SKIP LOCKED: `authorization_expires_at`
  * (pending_authorization -> expired), `paused_until` (resume), `valid_to` (mandate expiry),
  * `mandate_revoke_due_at` (revoke the mandate at the bank after cancel/complete).
  */
@@ -19,7 +40,7 @@ export const recurringPayments = pgTable(
     projectId: uuid('project_id').notNull(),
     userId: uuid('user_id'),
     businessCustomerId: uuid('business_customer_id'),
-    status: text('status').notNull(),
+    status: text('status').$type<RecurringStatus>().notNull(),
     statusReason: text('status_reason'),
     currency: text('currency').notNull(),
     amount: numeric('amount'),
@@ -44,7 +65,7 @@ export const recurringPayments = pgTable(
     alignment: text('alignment').notNull(),
     validFrom: ts('valid_from').notNull(),
     validTo: ts('valid_to'),
-    mandateStatus: text('mandate_status').notNull(),
+    mandateStatus: text('mandate_status').$type<MandateStatus>().notNull(),
     bankId: text('bank_id'),
     bankName: text('bank_name'),
     /** The bank's id of the mandate (set once the payer picks a bank). */

@@ -4,6 +4,17 @@ import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 import { recurringPayments } from './recurring-payments';
 
+export const RECURRING_RUN_STATUSES = [
+  'scheduled',
+  'processing',
+  'succeeded',
+  'retry_scheduled',
+  'failed',
+  'skipped',
+  'canceled',
+] as const;
+export type RecurringRunStatus = (typeof RECURRING_RUN_STATUSES)[number];
+
 /**
  * One collection of a recurring payment. At most one run per (definition, scheduled_for): the unique
  * index makes the scheduler's insert idempotent across processes. Timers: `scheduled_for` (status
@@ -25,7 +36,7 @@ export const recurringRuns = pgTable(
     amount: numeric('amount').notNull(),
     currency: text('currency').notNull(),
     description: text('description'),
-    status: text('status').notNull(),
+    status: text('status').$type<RecurringRunStatus>().notNull(),
     transactionId: uuid('transaction_id'),
     failureReason: text('failure_reason'),
     willRetry: boolean('will_retry').notNull().default(false),

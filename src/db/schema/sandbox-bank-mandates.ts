@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
+import type { MandateStatus } from './recurring-payments';
 
 /** The sandbox bank's VRP mandates (its own state, like sandbox_bank_sessions). */
 export const sandboxBankMandates = pgTable(
@@ -14,7 +15,7 @@ export const sandboxBankMandates = pgTable(
     maxAmountPerPayment: text('max_amount_per_payment').notNull(),
     periodicLimit: text('periodic_limit').notNull(),
     /** awaiting_authorization | authorized | rejected | expired | revoked */
-    status: text('status').notNull(),
+    status: text('status').$type<MandateStatus>().notNull(),
     returnUrl: text('return_url'),
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),

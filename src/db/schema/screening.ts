@@ -16,8 +16,14 @@ export interface Cluster {
   category: string;
 }
 
+export const WALLET_OWNERSHIP_STATUSES = ['unverified', 'pending', 'verified', 'failed'] as const;
+export type WalletOwnershipStatus = (typeof WALLET_OWNERSHIP_STATUSES)[number];
+
+export const SCREENING_STATUSES = ['pending', 'completed', 'failed'] as const;
+export type ScreeningStatus = (typeof SCREENING_STATUSES)[number];
+
 /**
- * A screened wallet (named-areas.md section 3), unique per client by (chain, normalized address).
+ * A screened wallet, unique per client by (chain, normalized address).
  * Risk columns mirror the latest completed screening; `next_rescreen_at` drives the monitoring worker.
  */
 export const screeningWallets = pgTable(
@@ -41,8 +47,7 @@ export const screeningWallets = pgTable(
     latestScreeningId: uuid('latest_screening_id'),
     lastScreenedAt: ts('last_screened_at'),
     nextRescreenAt: ts('next_rescreen_at'),
-    /** unverified, pending, verified, failed */
-    ownershipStatus: text('ownership_status').notNull().default('unverified'),
+    ownershipStatus: text('ownership_status').$type<WalletOwnershipStatus>().notNull().default('unverified'),
     ownershipMethod: text('ownership_method'),
     ownershipVerifiedAt: ts('ownership_verified_at'),
     createdAt: createdAt(),
@@ -69,8 +74,7 @@ export const walletScreenings = pgTable(
     chain: text('chain').notNull(),
     address: text('address').notNull(),
     asset: text('asset'),
-    /** pending, completed, failed */
-    status: text('status').notNull(),
+    status: text('status').$type<ScreeningStatus>().notNull(),
     riskLevel: text('risk_level'),
     riskScore: integer('risk_score'),
     sanctionsHit: boolean('sanctions_hit'),

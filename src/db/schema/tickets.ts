@@ -15,8 +15,11 @@ export interface TicketSatisfaction {
   rated_at: string;
 }
 
+export const TICKET_STATUSES = ['open', 'awaiting_client', 'resolved', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
 /**
- * A support ticket (named-areas.md section 8). `status` moves only through
+ * A support ticket. `status` moves only through
  * modules/tickets/tickets.machine.ts with compare-and-set updates. `number` is the client's own
  * sequence (#1, #2, …) drawn from ticket_number_counters in the creating transaction.
  */
@@ -32,7 +35,7 @@ export const tickets = pgTable(
     category: text('category').notNull(),
     priority: text('priority').notNull(),
     /** open, awaiting_client, resolved, closed */
-    status: text('status').notNull(),
+    status: text('status').$type<TicketStatus>().notNull(),
     references: jsonb('references').$type<TicketReference[]>().notNull().default(sql`'[]'::jsonb`),
     ccEmails: jsonb('cc_emails').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     /** client_user or client_api */

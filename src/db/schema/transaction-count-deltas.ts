@@ -1,4 +1,5 @@
 import { bigint, bigserial, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import type { TransactionStatus } from './transactions';
 
 /**
  * Exact per-client, per-status transaction counts for `pagination.total` of GET /transactions,
@@ -15,7 +16,7 @@ export const transactionCountDeltas = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     clientId: uuid('client_id').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<TransactionStatus>().notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (t) => [index('transaction_count_deltas_client_status_idx').on(t.clientId, t.status)],

@@ -5,6 +5,16 @@ import { createdAt, idColumn, ts, updatedAt } from './columns';
 import { businessCustomers, kycUsers } from './customers';
 import { projects } from './projects';
 
+export const TRANSACTION_STATUSES = [
+  'pending',
+  'processing',
+  'success',
+  'failed',
+  'expired',
+  'canceled',
+] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
 /**
  * A payment (transaction). The status column is moved only by modules/payments/payments.machine.ts
  * through compare-and-set updates; every move is a row of transaction_status_events.
@@ -32,7 +42,7 @@ export const transactions = pgTable(
     description: text('description'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     /** pending, processing, success, failed, expired, canceled */
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<TransactionStatus>().notNull().default('pending'),
     /** Last known detail status (normalized; a raw upstream code is never stored). */
     providerStatus: text('provider_status'),
     /** none, awaiting_provider_confirmation, manual_review_required */
@@ -94,8 +104,8 @@ export const transactionStatusEvents = pgTable(
       .notNull()
       .references(() => clients.id),
     /** Null only on the creation entry. */
-    fromStatus: text('from_status'),
-    toStatus: text('to_status').notNull(),
+    fromStatus: text('from_status').$type<TransactionStatus>(),
+    toStatus: text('to_status').$type<TransactionStatus>().notNull(),
     /** Normalized detail status (`unknown` for an unrecognized upstream code); null for internal entries. */
     providerStatus: text('provider_status'),
     reconciliationState: text('reconciliation_state').notNull(),

@@ -38,6 +38,22 @@ export const travelRuleSettings = pgTable('travel_rule_settings', {
   updatedAt: updatedAt(),
 });
 
+export const TRANSFER_STATUSES = [
+  'not_required',
+  'pending',
+  'awaiting_counterparty',
+  'awaiting_ownership',
+  'counterparty_not_reachable',
+  'needs_repair',
+  'awaiting_review',
+  'accepted',
+  'rejected',
+  'completed',
+  'canceled',
+  'expired',
+] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+
 /** A travel-rule transfer, outbound (the client's customer sends) or inbound (the network delivered it). */
 export const travelRuleTransfers = pgTable(
   'travel_rule_transfers',
@@ -47,7 +63,7 @@ export const travelRuleTransfers = pgTable(
       .notNull()
       .references(() => clients.id),
     direction: text('direction').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<TransferStatus>().notNull(),
     statusReason: text('status_reason'),
     asset: text('asset').notNull(),
     chain: text('chain').notNull(),

@@ -15,8 +15,18 @@ import { createdAt, idColumn, ts, updatedAt } from './columns';
 import { businessCustomers, kycUsers } from './customers';
 import { verificationSessions } from './verification-sessions';
 
+export const RECORD_STATUSES = [
+  'approved',
+  'declined',
+  'in_review',
+  'pending',
+  'expired',
+  'unknown',
+] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
+
 /**
- * The verification record (api-spec "Verification record (KYC detail)"): one row per verification
+ * The verification record (the KYC detail): one row per verification
  * session, rewritten each time the provider reports a newer state of it. Sensitive fields
  * (document number, date of birth, questionnaire, proof of address, AML hits) are encrypted at
  * rest (`*_enc`, shared/crypto encrypt); the extended groups are shown only to clients holding
@@ -36,8 +46,7 @@ export const verificationRecords = pgTable(
     kind: text('kind').notNull(),
     userId: uuid('user_id').references(() => kycUsers.id),
     businessCustomerId: uuid('business_customer_id').references(() => businessCustomers.id),
-    /** approved, declined, in_review, pending, expired, unknown */
-    status: text('status').notNull(),
+    status: text('status').$type<RecordStatus>().notNull(),
     dataTrusted: boolean('data_trusted').notNull().default(false),
     fetchedAt: ts('fetched_at').notNull(),
     decisionAt: ts('decision_at'),

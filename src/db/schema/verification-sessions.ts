@@ -4,6 +4,16 @@ import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 import { businessCustomers, kycUsers } from './customers';
 
+/** creating -> pending (link usable) -> submitted (hosted page used) | expired (unused past expires_at) | failed (provider refused) */
+export const VERIFICATION_SESSION_STATUSES = [
+  'creating',
+  'pending',
+  'submitted',
+  'expired',
+  'failed',
+] as const;
+export type VerificationSessionStatus = (typeof VERIFICATION_SESSION_STATUSES)[number];
+
 /**
  * A verification link (one attempt to verify a user or a business customer at a level): the
  * hosted page's token, the provider's session reference, the level and checks it was created with.
@@ -28,8 +38,7 @@ export const verificationSessions = pgTable(
     redirectUrl: text('redirect_url'),
     /** The provider's session reference; null until the provider accepted the session. */
     providerRef: text('provider_ref'),
-    /** creating -> pending (link usable) -> submitted (hosted page used) | expired (unused past expires_at) | failed (provider refused) */
-    status: text('status').notNull().default('creating'),
+    status: text('status').$type<VerificationSessionStatus>().notNull().default('creating'),
     expiresAt: ts('expires_at').notNull(),
     submittedAt: ts('submitted_at'),
     createdAt: createdAt(),

@@ -2,7 +2,7 @@ import { desc } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
-import { screeningWallets } from './screening';
+import { screeningWallets, type WalletOwnershipStatus } from './screening';
 
 export interface SatoshiTest {
   deposit_address: string;
@@ -11,8 +11,20 @@ export interface SatoshiTest {
   expires_at: string;
 }
 
+export const OWNERSHIP_STATUSES = [
+  'pending',
+  'verifying',
+  'verified',
+  'failed',
+  'expired',
+  'canceled',
+] as const;
+export type OwnershipStatus = (typeof OWNERSHIP_STATUSES)[number];
+export const OWNERSHIP_METHODS = ['message_signing', 'satoshi_test', 'self_declaration'] as const;
+export type OwnershipMethod = (typeof OWNERSHIP_METHODS)[number];
+
 /**
- * A wallet ownership request (named-areas.md section 3). `status` moves only through
+ * A wallet ownership request. `status` moves only through
  * modules/screening/ownership.machine.ts. `token` is the hosted proof page's secret (32 random bytes).
  */
 export const walletOwnershipRequests = pgTable(
@@ -27,10 +39,9 @@ export const walletOwnershipRequests = pgTable(
       .references(() => screeningWallets.id),
     chain: text('chain').notNull(),
     address: text('address').notNull(),
-    /** pending, verifying, verified, failed, expired, canceled */
-    status: text('status').notNull(),
+    status: text('status').$type<OwnershipStatus>().notNull(),
     methods: jsonb('methods').$type<string[]>().notNull(),
-    method: text('method'),
+    method: text('method').$type<OwnershipMethod>(),
     userId: uuid('user_id'),
     businessCustomerId: uuid('business_customer_id'),
     token: text('token').notNull(),
@@ -46,7 +57,7 @@ export const walletOwnershipRequests = pgTable(
     declarantName: text('declarant_name'),
     assurance: text('assurance'),
     /** The wallet's ownership status before this request (restored on expiry or cancel). */
-    previousOwnershipStatus: text('previous_ownership_status').notNull(),
+    previousOwnershipStatus: text('previous_ownership_status').$type<WalletOwnershipStatus>().notNull(),
     expiresAt: ts('expires_at').notNull(),
     verifiedAt: ts('verified_at'),
     createdAt: createdAt(),

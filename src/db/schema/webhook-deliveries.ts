@@ -5,6 +5,9 @@ import { createdAt, idColumn, ts, updatedAt } from './columns';
 import { events } from './events';
 import { webhookDestinations } from './webhook-destinations';
 
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'dead_letter'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 /**
  * One row per (event, target): the client's main webhook (destination_id null) or a destination.
  * Created in the transaction that writes the event. The worker claims due rows with
@@ -27,7 +30,7 @@ export const webhookDeliveries = pgTable(
     url: text('url').notNull(),
     /** The exact compact JSON body sent on every attempt (byte-identical across retries). */
     body: text('body').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<DeliveryStatus>().notNull().default('pending'),
     /** Attempts made in total (shown in the history). */
     attempts: integer('attempts').notNull().default(0),
     /** Attempts in the current cycle (a manual retry starts a new cycle of 8). */
@@ -72,7 +75,7 @@ export const webhookDeliveryAttempts = pgTable(
     responseBody: text('response_body'),
     error: text('error'),
     /** The status the delivery moved to after this attempt. */
-    outcome: text('outcome').notNull(),
+    outcome: text('outcome').$type<DeliveryStatus>().notNull(),
     nextAttemptAt: ts('next_attempt_at'),
     createdAt: createdAt(),
   },

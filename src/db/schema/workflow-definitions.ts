@@ -3,6 +3,9 @@ import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-c
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 
+export const WORKFLOW_DEFINITION_STATUSES = ['DRAFT', 'PUBLISHED'] as const;
+export type WorkflowDefinitionStatus = (typeof WORKFLOW_DEFINITION_STATUSES)[number];
+
 /**
  * A client's workflow definitions (system templates live in code, not here). A definition is
  * edited as a DRAFT and immutable once PUBLISHED. A published webhook-triggered definition has an
@@ -18,7 +21,7 @@ export const workflowDefinitions = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     graph: jsonb('graph').$type<Record<string, unknown>>().notNull(),
-    status: text('status').notNull().default('DRAFT'),
+    status: text('status').$type<WorkflowDefinitionStatus>().notNull().default('DRAFT'),
     /** `manual` or `webhook`, copied from the graph for queries. */
     triggerType: text('trigger_type').notNull().default('manual'),
     triggerToken: text('trigger_token'),

@@ -3,6 +3,9 @@ import { clients } from './clients';
 import { idColumn, ts } from './columns';
 import { workflowRuns } from './workflow-runs';
 
+export const WORKFLOW_STEP_STATUSES = ['running', 'waiting', 'completed', 'failed', 'canceled'] as const;
+export type WorkflowStepStatus = (typeof WORKFLOW_STEP_STATUSES)[number];
+
 /**
  * One row per executed node of a run (graphs are acyclic, so a node runs at most once per run).
  * The row is written as `running` before the node calls out: after a crash the engine sees an
@@ -21,7 +24,7 @@ export const workflowRunSteps = pgTable(
     stepId: text('step_id').notNull(),
     nodeType: text('node_type').notNull(),
     /** running, waiting, completed, failed, canceled */
-    status: text('status').notNull(),
+    status: text('status').$type<WorkflowStepStatus>().notNull(),
     output: jsonb('output').$type<Record<string, unknown>>(),
     error: text('error'),
     /** wait nodes: when the run resumes. */

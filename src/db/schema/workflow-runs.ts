@@ -4,6 +4,16 @@ import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 import { workflowDefinitions } from './workflow-definitions';
 
+export const WORKFLOW_RUN_STATUSES = [
+  'pending',
+  'running',
+  'waiting',
+  'completed',
+  'failed',
+  'canceled',
+] as const;
+export type WorkflowRunStatus = (typeof WORKFLOW_RUN_STATUSES)[number];
+
 /**
  * One execution of a published workflow. The engine claims due runs (status pending, running with
  * a lapsed lease, or waiting past due_at) with FOR UPDATE SKIP LOCKED and a lease (locked_until +
@@ -19,7 +29,7 @@ export const workflowRuns = pgTable(
     definitionId: uuid('definition_id')
       .notNull()
       .references(() => workflowDefinitions.id),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<WorkflowRunStatus>().notNull().default('pending'),
     /** `api` (POST /workflows/{id}/runs) or `webhook` (signed trigger). */
     source: text('source').notNull().default('api'),
     input: jsonb('input').$type<Record<string, unknown>>().notNull(),

@@ -1,12 +1,18 @@
 /** Client lifecycle as far as self-service registration goes. */
-export const CLIENT_STATUSES = ['pending_verification', 'active'] as const;
-export type ClientStatus = (typeof CLIENT_STATUSES)[number];
+import { CLIENT_STATUSES, type ClientStatus } from '../../db/schema/clients';
+import { defineMachine } from '../../platform/machine';
+import { badRequest } from '../../shared/errors';
+import { M } from '../../shared/messages';
 
-const TRANSITIONS: Record<ClientStatus, readonly ClientStatus[]> = {
-  pending_verification: ['active'],
-  active: [],
-};
+export { CLIENT_STATUSES, type ClientStatus };
 
-export const canTransition = (from: ClientStatus, to: ClientStatus): boolean =>
-  TRANSITIONS[from].includes(to);
-export const isAwaitingVerification = (status: string): boolean => status === 'pending_verification';
+/** Verifying the email of an already active client is what verify-email answers for a used code. */
+export const clientMachine = defineMachine({
+  name: 'client',
+  statuses: CLIENT_STATUSES,
+  transitions: { verify_email: { from: ['pending_verification'], to: 'active' } },
+  terminal: ['active'],
+  refused: () => badRequest(M.verificationCodeInvalid),
+});
+
+export const isAwaitingVerification = (status: ClientStatus): boolean => status === 'pending_verification';

@@ -7,6 +7,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { accounts, clients, emailVerifications } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { machineTable, transition } from '../../platform/machine';
 import { addSeconds } from '../../shared/clock';
 import { keyedHash, safeEqual } from '../../shared/crypto';
 import { badRequest, forbidden, invalidField } from '../../shared/errors';
@@ -22,11 +23,13 @@ import {
   VERIFY_EMAIL_RULE,
 } from './auth-throttle';
 import { hashPassword, isPasswordLongEnough, PASSWORD_MIN_LENGTH } from './passwords';
-import { type ClientStatus, canTransition } from './registration.machine';
+import { clientMachine } from './registration.machine';
 
 export const VERIFICATION_CODE_TTL_SECONDS = 24 * 60 * 60;
 export const VERIFICATION_RESEND_COOLDOWN_SECONDS = 60;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
+
+const clientTable = machineTable(clientMachine, clients, { conflict: M.clientChangedMeanwhile });
 
 const resendKey = (email: string) => `verify-resend:${email}`;
 const verifyKey = (email: string) => `verify-email:${email}`;
@@ -166,12 +169,12 @@ export async function verifyEmail(deps: Deps, input: { email: string; code: stri
       .update(accounts)
       .set({ emailVerifiedAt: now, updatedAt: now })
       .where(eq(accounts.id, row.account.id));
-    if (canTransition(row.client.status as ClientStatus, 'active')) {
-      await tx
-        .update(clients)
-        .set({ status: 'active', verifiedAt: now, updatedAt: now })
-        .where(and(eq(clients.id, row.client.id), eq(clients.status, 'pending_verification')));
-    }
+    // Another verification that moved the client first leaves nothing to do.
+    if (clientMachine.can('verify_email', row.client.status))
+      await transition(tx, clientTable, row.client, 'verify_email', {
+        set: { verifiedAt: now, updatedAt: now },
+        lost: 'null',
+      });
   });
   return { verified: true as const };
 }

@@ -4,7 +4,7 @@
  */
 import { recordActivity } from '../activity/activity.writer';
 import { onPaymentStatus } from '../payments/status-events';
-import { canApply, type InvoiceStatus } from './billing.machine';
+import { canApply } from './billing.machine';
 import { findInvoice } from './billing.repo';
 import { invoiceTarget } from './invoices.service';
 import { moveInvoice } from './invoices.transitions';
@@ -14,7 +14,7 @@ export const markInvoicePaidOnPayment = onPaymentStatus(
   async ({ transaction, to, at }, { tx }) => {
     if (to !== 'success' || !transaction.originId) return;
     const inv = await findInvoice(tx, transaction.originId, { forUpdate: true });
-    if (!inv || !canApply('payment_success', inv.status as InvoiceStatus)) return;
+    if (!inv || !canApply('payment_success', inv.status)) return;
     const row = await moveInvoice(tx, inv, 'payment_success', {
       now: at,
       extra: {

@@ -1,15 +1,16 @@
 /**
- * The invoice status machine (named-areas.md section 9): the only place that decides which status
- * an invoice may move to. Terminal: paid, void. Transitions are persisted as compare-and-set updates
- * (invoices.transitions.ts) with their event, activity entry and notifications.
+ * The invoice status machine: the only place that decides which status an invoice may move to.
+ * Terminal: paid, void. Moves are persisted by invoices.transitions.ts through the platform's
+ * `transition` (docs/platform.md, "Status machines") with their event and notifications.
  */
+import { INVOICE_STATUSES, type InvoiceStatus } from '../../db/schema/billing-invoices';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { BM } from './billing.messages';
 
-export const INVOICE_STATUSES = ['draft', 'open', 'overdue', 'paid', 'uncollectible', 'void'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export { INVOICE_STATUSES, type InvoiceStatus };
 
-/** Every row of the spec's table, by trigger ((none) -> draft is the staff create). */
+/** Every row of the invoice table, by trigger ((none) -> draft is the staff create). */
 export const INVOICE_TRANSITIONS = {
   /** Staff finalize: number, PDF, email to billing_email. */
   finalize: { from: ['draft'], to: 'open' },
@@ -26,23 +27,23 @@ export const INVOICE_TRANSITIONS = {
 
 export type InvoiceTransition = keyof typeof INVOICE_TRANSITIONS;
 
-export function canApply(t: InvoiceTransition, from: InvoiceStatus): boolean {
-  return (INVOICE_TRANSITIONS[t].from as readonly InvoiceStatus[]).includes(from);
-}
-
-export const targetOf = (t: InvoiceTransition): InvoiceStatus => INVOICE_TRANSITIONS[t].to;
-
 /** The 400 every refused action gets. */
 export function refuse(status: string): never {
   throw badRequest(BM.actionNotAllowed(status));
 }
 
-export function assertCanApply(t: InvoiceTransition, from: InvoiceStatus): InvoiceStatus {
-  if (!canApply(t, from)) refuse(from);
-  return targetOf(t);
-}
+export const invoiceMachine = defineMachine({
+  name: 'invoice',
+  statuses: INVOICE_STATUSES,
+  transitions: INVOICE_TRANSITIONS,
+  terminal: ['paid', 'void'],
+  refused: (_t, from) => badRequest(BM.actionNotAllowed(from)),
+});
 
-export const isTerminal = (s: InvoiceStatus): boolean => s === 'paid' || s === 'void';
+export const canApply = invoiceMachine.can;
+export const targetOf = (t: InvoiceTransition): InvoiceStatus => INVOICE_TRANSITIONS[t].to;
+export const assertCanApply = invoiceMachine.assert;
+export const isTerminal = invoiceMachine.isTerminal;
 /** Drafts are edited and deleted by staff, and invisible to the client. */
 export const isDraft = (s: InvoiceStatus): boolean => s === 'draft';
 /** `reissue` makes a corrected draft from a void invoice. */

@@ -13,4 +13,5 @@ export const BM = {
   noLines: 'An invoice needs at least one line',
   pdfMissing: 'Invoice PDF is not available',
   pdfCorrupt: 'Invoice PDF failed its integrity check',
+  changedMeanwhile: 'Invoice was changed meanwhile, please retry',
 } as const;

@@ -57,21 +57,6 @@ export async function updateInvoice(tx: DbOrTx, id: string, changes: InvoiceChan
   return row!;
 }
 
-/** Compare-and-set on the status: null when someone else moved the invoice first. */
-export async function updateInvoiceIfStatus(
-  tx: DbOrTx,
-  id: string,
-  from: InvoiceStatus,
-  changes: InvoiceChanges,
-): Promise<InvoiceRow | null> {
-  const [row] = await tx
-    .update(invoices)
-    .set(changes)
-    .where(and(eq(invoices.id, id), eq(invoices.status, from)))
-    .returning();
-  return row ?? null;
-}
-
 export async function deleteDraft(tx: DbOrTx, id: string): Promise<boolean> {
   const rows = await tx
     .delete(invoices)
@@ -132,7 +117,7 @@ export interface InvoiceFilter {
   clientId?: string;
   /** Client lists never show drafts. */
   excludeDrafts: boolean;
-  status?: string;
+  status?: InvoiceStatus;
   from?: string;
   to?: string;
 }

@@ -275,7 +275,7 @@ export async function simulateInvoice(deps: Deps, clientId: string, id: string, 
     });
     return getClientInvoice(deps, clientId, id);
   }
-  assertCanApply('payment_success', inv.status as InvoiceStatus);
+  assertCanApply('payment_success', inv.status);
   const t = inv.transactionId ? await findTransactionById(deps.db, inv.transactionId) : null;
   if (t && (t.status === 'pending' || t.status === 'processing') && deps.providers.bank.simulate) {
     try {

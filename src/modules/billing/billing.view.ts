@@ -1,5 +1,4 @@
 /** Rows to the API shapes of invoices. */
-import type { InvoiceStatus } from './billing.machine';
 import type { InvoiceRow, LineRow } from './billing.repo';
 import type { LineCategory } from './billing.schemas';
 
@@ -9,7 +8,7 @@ export function toInvoiceView(i: InvoiceRow, lines: LineRow[]) {
   return {
     invoice_id: i.id,
     number: i.number,
-    status: i.status as InvoiceStatus,
+    status: i.status,
     currency: i.currency,
     period_start: i.periodStart,
     period_end: i.periodEnd,

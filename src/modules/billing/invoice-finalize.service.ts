@@ -14,7 +14,7 @@ import { type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
-import { assertCanApply, type InvoiceStatus } from './billing.machine';
+import { assertCanApply } from './billing.machine';
 import { BM } from './billing.messages';
 import { findBillingDetails, findInvoice, insertPdf, linesOf, nextInvoiceNumber } from './billing.repo';
 import { oweInvoiceEmail } from './invoice-email';
@@ -65,10 +65,10 @@ export async function finalizeInvoice(deps: Deps, id: string) {
   const issueDate = now.toISOString().slice(0, 10);
   const year = now.getUTCFullYear();
   let linkJob: string | null = null;
-  const inv = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const draft = await findInvoice(tx, id, { forUpdate: true });
     if (!draft) throw notFound(M.invoiceNotFound);
-    assertCanApply('finalize', draft.status as InvoiceStatus);
+    assertCanApply('finalize', draft.status);
     const lines = (await linesOf(tx, [id])).get(id) ?? [];
     if (lines.length === 0) throw badRequest(BM.noLines);
     const { details, purchaseOrderNumber } = await detailsSnapshot(tx, draft.clientId);
@@ -149,7 +149,6 @@ export async function finalizeInvoice(deps: Deps, id: string) {
         pdf_sha256: sha256,
       },
     });
-    return moved;
   });
   // The link's first attempt right after the commit, so the answer carries it.
   await runJobsNow(deps, [invoicePaymentLinkJob as JobDefinition<never>], [linkJob]);

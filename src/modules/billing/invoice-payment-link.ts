@@ -17,7 +17,7 @@ import { findOrCreateBusiness } from '../customers/customers.service';
 import { createPlatformPaymentLink } from '../payments/paylink.service';
 import { checkoutUrl } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';
-import { type InvoiceStatus, isCollectible } from './billing.machine';
+import { isCollectible } from './billing.machine';
 import { type InvoiceRow, updateInvoice } from './billing.repo';
 import { oweInvoiceEmail } from './invoice-email';
 
@@ -73,7 +73,7 @@ async function settle(deps: Deps, inv: InvoiceRow, changes: Partial<InvoiceRow>)
 async function createInvoiceLink(deps: Deps, invoiceId: string, ctx: JobContext): Promise<void> {
   const [inv] = await deps.db.select().from(invoices).where(eq(invoices.id, invoiceId));
   if (inv?.paymentLinkState !== 'pending') return;
-  if (!isCollectible(inv.status as InvoiceStatus)) {
+  if (!isCollectible(inv.status)) {
     await settle(deps, inv, { paymentLinkState: 'none', paymentLinkNextAt: null });
     return;
   }

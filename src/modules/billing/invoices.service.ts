@@ -157,7 +157,7 @@ export async function createDraftInvoice(
 async function lockDraft(tx: DbOrTx, id: string): Promise<InvoiceRow> {
   const row = await findInvoice(tx, id, { forUpdate: true });
   if (!row) throw notFound(M.invoiceNotFound);
-  if (!isDraft(row.status as InvoiceStatus)) refuse(row.status);
+  if (!isDraft(row.status)) refuse(row.status);
   return row;
 }
 
@@ -233,7 +233,7 @@ async function staffAction(
     });
     return row;
   });
-  if (isInvoiceTerminal(moved.status as InvoiceStatus)) await cancelLinkedPayment(deps, moved);
+  if (isInvoiceTerminal(moved.status)) await cancelLinkedPayment(deps, moved);
   return getAdminInvoice(deps, id);
 }
 
@@ -280,7 +280,7 @@ export async function reissueInvoice(deps: Pick<Deps, 'db' | 'clock'>, id: strin
   const row = await deps.db.transaction(async (tx) => {
     const old = await findInvoice(tx, id, { forUpdate: true });
     if (!old) throw notFound(M.invoiceNotFound);
-    if (!canReissue(old.status as InvoiceStatus)) refuse(old.status);
+    if (!canReissue(old.status)) refuse(old.status);
     const draft = await insertInvoice(tx, {
       clientId: old.clientId,
       status: 'draft',

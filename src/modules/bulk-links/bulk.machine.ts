@@ -1,20 +1,16 @@
 /**
- * The bulk job and row status machines (named-areas.md section 7): the only place that decides a
- * bulk status. Persistence is compare-and-set (bulk.repo.ts); refused job actions answer 400.
+ * The bulk job and row status machines: the only place that decides a bulk status. A job moves
+ * through the platform's `transition` (bulk.transitions.ts); rows move in batches, one statement per
+ * table row (bulk.repo.ts `moveRows`). Refused job actions answer 400.
  */
+import { BULK_JOB_STATUSES, type BulkJobStatus } from '../../db/schema/bulk-payment-jobs';
+import { BULK_ROW_STATUSES, type BulkRowStatus } from '../../db/schema/bulk-payment-rows';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { BM } from './bulk.messages';
 
-export const JOB_STATUSES = [
-  'previewed',
-  'queued',
-  'processing',
-  'completed',
-  'completed_with_errors',
-  'canceled',
-  'expired',
-] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+export const JOB_STATUSES = BULK_JOB_STATUSES;
+export type JobStatus = BulkJobStatus;
 
 /** completed_with_errors waits for a retry; the rest of these never move again. */
 export const TERMINAL_JOB_STATUSES = [
@@ -46,21 +42,23 @@ export type JobTrigger = keyof typeof JOB_TRANSITIONS;
 /** Initial status of a new job: with preview / without. */
 export const initialJobStatus = (preview: boolean): JobStatus => (preview ? 'previewed' : 'queued');
 
-export function canApplyJob(trigger: JobTrigger, from: JobStatus): boolean {
-  return (JOB_TRANSITIONS[trigger].from as readonly JobStatus[]).includes(from);
-}
+export const jobMachine = defineMachine({
+  name: 'bulk job',
+  statuses: JOB_STATUSES,
+  transitions: JOB_TRANSITIONS,
+  terminal: TERMINAL_JOB_STATUSES,
+  refused: (_t, from) => badRequest(BM.actionNotAllowed(from)),
+});
 
-/** The target status, or the spec's 400 naming the current status. */
-export function assertJobTransition(trigger: JobTrigger, from: JobStatus): JobStatus {
-  if (!canApplyJob(trigger, from)) throw badRequest(BM.actionNotAllowed(from));
-  return JOB_TRANSITIONS[trigger].to;
-}
+export const canApplyJob = jobMachine.can;
+/** The target status, or the 400 naming the current status. */
+export const assertJobTransition = jobMachine.assert;
 
 export const isFinalJobStatus = (s: JobStatus): boolean =>
   (FINAL_JOB_STATUSES as readonly string[]).includes(s);
 
-export const ROW_STATUSES = ['valid', 'invalid', 'pending', 'created', 'failed', 'canceled'] as const;
-export type RowStatus = (typeof ROW_STATUSES)[number];
+export const ROW_STATUSES = BULK_ROW_STATUSES;
+export type RowStatus = BulkRowStatus;
 
 /**
  * The row table: valid/invalid -> pending -> created or failed; failed/invalid -> pending on retry.
@@ -77,9 +75,15 @@ export const ROW_TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly RowStatus[]; to: RowStatus }>;
 export type RowTrigger = keyof typeof ROW_TRANSITIONS;
 
-export function canApplyRow(trigger: RowTrigger, from: RowStatus): boolean {
-  return (ROW_TRANSITIONS[trigger].from as readonly RowStatus[]).includes(from);
-}
+export const rowMachine = defineMachine({
+  name: 'bulk row',
+  statuses: ROW_STATUSES,
+  transitions: ROW_TRANSITIONS,
+  terminal: ['created', 'canceled'],
+  refused: (_t, from) => badRequest(BM.rowActionNotAllowed(from)),
+});
+
+export const canApplyRow = rowMachine.can;
 
 /** A row that rows_patch may change and retry may pick. */
 export const isRetryableRow = (s: RowStatus): boolean => s === 'failed' || s === 'invalid';

@@ -1,4 +1,4 @@
-/** The bulk payment-link messages (named-areas.md section 7), verbatim; tests import them from here. */
+/** The bulk payment-link messages, verbatim where the product specification quotes them; tests import them from here. */
 export const BM = {
   jobNotFound: 'Bulk job not found',
   tooManyRows: 'Bulk payment links are limited to 500 rows per request',
@@ -19,4 +19,6 @@ export const BM = {
   rowNotRetryable: (n: number, status: string) =>
     `Row ${n} is '${status}'; only failed or invalid rows can be retried`,
   userCreationFailed: 'User could not be created from the email',
+  rowActionNotAllowed: (status: string) => `Bulk row in status '${status}' does not allow this action`,
+  jobChangedMeanwhile: 'Bulk job was changed meanwhile, please retry',
 } as const;

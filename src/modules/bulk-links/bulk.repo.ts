@@ -52,7 +52,7 @@ export async function countRows(db: DbOrTx, jobIds: string[]): Promise<Map<strin
     .groupBy(bulkPaymentRows.bulkId, bulkPaymentRows.status);
   for (const r of rows) {
     const c = out.get(r.bulkId)!;
-    c[r.status as keyof JobCounts] = Number(r.n);
+    c[r.status] = Number(r.n);
     c.total += Number(r.n);
   }
   return out;
@@ -125,26 +125,6 @@ export async function allRows(db: DbOrTx, bulkId: string): Promise<BulkRow[]> {
     .from(bulkPaymentRows)
     .where(eq(bulkPaymentRows.bulkId, bulkId))
     .orderBy(asc(bulkPaymentRows.rowNumber));
-}
-
-/** Compare-and-set on (status, version): null when someone else moved the job first. */
-export async function casJob(
-  tx: DbOrTx,
-  job: Pick<JobRow, 'id' | 'status' | 'version'>,
-  set: Partial<typeof bulkPaymentJobs.$inferInsert>,
-): Promise<JobRow | null> {
-  const [row] = await tx
-    .update(bulkPaymentJobs)
-    .set({ ...set, version: job.version + 1 })
-    .where(
-      and(
-        eq(bulkPaymentJobs.id, job.id),
-        eq(bulkPaymentJobs.status, job.status),
-        eq(bulkPaymentJobs.version, job.version),
-      ),
-    )
-    .returning();
-  return row ?? null;
 }
 
 /** Moves every row of a job in `from` to `to` (one statement). */

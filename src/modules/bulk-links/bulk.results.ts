@@ -8,7 +8,7 @@ import type { Deps } from '../../deps';
 import { notFound, ValidationError } from '../../shared/errors';
 import { checkoutUrlOfToken } from '../payments/payments.service';
 import { BASE_COLUMNS } from './bulk.columns';
-import { ROW_STATUSES, type RowStatus } from './bulk.machine';
+import { ROW_STATUSES, type RowStatus, rowMachine } from './bulk.machine';
 import { BM } from './bulk.messages';
 import { findJob, listRows } from './bulk.repo';
 
@@ -33,8 +33,8 @@ export function parseStatusList(raw: string | undefined): RowStatus[] | undefine
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  const bad = parts.filter((p) => !(ROW_STATUSES as readonly string[]).includes(p));
-  if (bad.length > 0)
+  const statuses = parts.filter(rowMachine.isStatus);
+  if (statuses.length < parts.length)
     throw new ValidationError([
       {
         loc: ['query', 'status'],
@@ -42,7 +42,7 @@ export function parseStatusList(raw: string | undefined): RowStatus[] | undefine
         type: 'enum',
       },
     ]);
-  return parts as RowStatus[];
+  return statuses;
 }
 
 function errorText(errors: { field: string | null; value: unknown; msg: string }[]): string {

@@ -233,7 +233,7 @@ export async function listBulkRows(
 /** POST …/confirm: previewed -> queued (valid rows -> pending); a lapsed preview expires instead. */
 export async function confirmBulkJob(deps: Deps, auth: ClientAuth, id: string): Promise<JobDto> {
   const job = await requireJob(deps, auth.clientId, id);
-  assertJobTransition('confirm', job.status as JobStatus);
+  assertJobTransition('confirm', job.status);
   const now = deps.clock.now();
   const lapsed = job.previewExpiresAt !== null && job.previewExpiresAt <= now;
   const moved = await deps.db.transaction((tx) =>
@@ -268,14 +268,14 @@ export async function retryBulkJob(
   check: PaylinkBodyCheck,
 ): Promise<JobDto> {
   const job = await requireJob(deps, auth.clientId, id);
-  assertJobTransition('retry', job.status as JobStatus);
+  assertJobTransition('retry', job.status);
   const rows = await allRows(deps.db, id);
   const byNumber = new Map(rows.map((r) => [r.rowNumber, r]));
   const issues: ValidationIssue[] = [];
   const requireRetryable = (n: number, loc: (string | number)[]) => {
     const r = byNumber.get(n);
     if (!r) issues.push({ loc, msg: BM.rowNotFound(n), type: 'value_error' });
-    else if (!isRetryableRow(r.status as RowStatus))
+    else if (!isRetryableRow(r.status))
       issues.push({ loc, msg: BM.rowNotRetryable(n, r.status), type: 'value_error' });
   };
   (body.row_numbers ?? []).forEach((n, i) => {
@@ -386,7 +386,7 @@ export async function cancelBulkJob(
   cancelLinks: boolean,
 ): Promise<JobDto> {
   const job = await requireJob(deps, auth.clientId, id);
-  assertJobTransition('cancel', job.status as JobStatus);
+  assertJobTransition('cancel', job.status);
   const now = deps.clock.now();
   const moved = await deps.db.transaction((tx) =>
     moveJob(tx, job, 'cancel', now, {

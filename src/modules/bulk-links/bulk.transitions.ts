@@ -4,11 +4,19 @@
  * notification to the account that created it and the owners.
  */
 import type { Tx } from '../../db/client';
+import { bulkPaymentJobs } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
+import { machineTable, transition } from '../../platform/machine';
 import { recordActivity } from '../activity/activity.writer';
 import { notify, OWNER_ONLY } from '../notifications/notify';
-import { assertJobTransition, isFinalJobStatus, type JobStatus, type JobTrigger } from './bulk.machine';
-import { casJob, countRows, type JobCounts, type JobRow } from './bulk.repo';
+import { isFinalJobStatus, type JobStatus, type JobTrigger, jobMachine } from './bulk.machine';
+import { BM } from './bulk.messages';
+import { countRows, type JobCounts, type JobRow } from './bulk.repo';
+
+const jobTable = machineTable(jobMachine, bulkPaymentJobs, {
+  version: 'version',
+  conflict: BM.jobChangedMeanwhile,
+});
 
 const ACTIONS: Record<JobTrigger, string> = {
   confirm: 'bulk_job.confirmed',
@@ -79,34 +87,39 @@ export async function moveJob(
     metadata?: Record<string, unknown>;
   } = {},
 ): Promise<JobRow | null> {
-  const from = job.status as JobStatus;
-  const to = assertJobTransition(trigger, from);
-  const moved = await casJob(tx, job, { status: to, updatedAt: at, ...stampsFor(to, job, at), ...opts.set });
-  if (!moved) return null;
-  await opts.beforeEvent?.(moved);
-  const counts = (await countRows(tx, [moved.id])).get(moved.id)!;
-  await emitJobStatus(tx, moved, from, counts, at);
-  await recordActivity(tx, {
-    clientId: moved.clientId,
-    action: ACTIONS[trigger],
-    at,
-    target: { type: 'bulk_job', id: moved.id, label: moved.fileName ?? `${counts.total} rows` },
-    changes: { status: { from, to } },
-    metadata: { ...counts, ...opts.metadata },
+  let counts: JobCounts | undefined;
+  return transition(tx, jobTable, job, trigger, {
+    set: ({ to }) => ({ updatedAt: at, ...stampsFor(to, job, at), ...opts.set }),
+    lost: 'null',
+    before: async (moved) => {
+      await opts.beforeEvent?.(moved);
+      counts = (await countRows(tx, [moved.id])).get(moved.id)!;
+    },
+    event: (moved, { from }) => emitJobStatus(tx, moved, from, counts!, at),
+    activity: (moved, { from, to }) =>
+      recordActivity(tx, {
+        clientId: moved.clientId,
+        action: ACTIONS[trigger],
+        at,
+        target: { type: 'bulk_job', id: moved.id, label: moved.fileName ?? `${counts!.total} rows` },
+        changes: { status: { from, to } },
+        metadata: { ...counts, ...opts.metadata },
+      }),
+    notify: async (moved, { to }) => {
+      if (!isFinalJobStatus(to)) return;
+      const c = counts!;
+      await notify(tx, {
+        clientId: moved.clientId,
+        category: 'bulk_links',
+        severity: to === 'completed_with_errors' ? 'warning' : 'info',
+        title: `Bulk payment links ${to.replace(/_/g, ' ')}`,
+        body:
+          `${c.created} of ${c.total} payment links created` +
+          `, ${c.failed} failed, ${c.invalid} invalid, ${c.canceled} canceled.`,
+        item: { type: 'bulk_job', id: moved.id },
+        audience: { roles: OWNER_ONLY, accountIds: [moved.createdByAccountId] },
+        at,
+      });
+    },
   });
-  if (isFinalJobStatus(to)) {
-    await notify(tx, {
-      clientId: moved.clientId,
-      category: 'bulk_links',
-      severity: to === 'completed_with_errors' ? 'warning' : 'info',
-      title: `Bulk payment links ${to.replace(/_/g, ' ')}`,
-      body:
-        `${counts.created} of ${counts.total} payment links created` +
-        `, ${counts.failed} failed, ${counts.invalid} invalid, ${counts.canceled} canceled.`,
-      item: { type: 'bulk_job', id: moved.id },
-      audience: { roles: OWNER_ONLY, accountIds: [moved.createdByAccountId] },
-      at,
-    });
-  }
-  return moved;
 }

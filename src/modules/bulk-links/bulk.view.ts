@@ -1,7 +1,6 @@
 /** The job and row bodies of the API (named-areas.md section 7). */
 import type { Deps } from '../../deps';
 import { checkoutUrlOfToken } from '../payments/payments.service';
-import type { JobStatus, RowStatus } from './bulk.machine';
 import type { JobCounts, JobRow, RowWithLink } from './bulk.repo';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -9,7 +8,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export function toJobDto(job: JobRow, counts: JobCounts) {
   return {
     bulk_id: job.id,
-    status: job.status as JobStatus,
+    status: job.status,
     source: job.source as 'json' | 'csv' | 'xlsx',
     file_name: job.fileName,
     defaults: job.defaults as Record<string, unknown>,
@@ -31,7 +30,7 @@ export function toRowDto(deps: Pick<Deps, 'config'>, r: RowWithLink) {
   return {
     row_number: r.rowNumber,
     reference: r.reference,
-    status: r.status as RowStatus,
+    status: r.status,
     input: r.input,
     transaction_id: r.transactionId,
     checkout_url: r.checkoutToken ? checkoutUrlOfToken(deps, r.checkoutToken) : null,

@@ -6,7 +6,7 @@ import { errorPage } from '../../platform/pages/error-page';
 import { AppError } from '../../shared/errors';
 import { sendHtmlPage } from '../../shared/html-page';
 import { M } from '../../shared/messages';
-import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
+import { isTerminal } from '../payments/payments.machine';
 import {
   bankChoices,
   type CheckoutState,
@@ -83,7 +83,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         if (request.validationError) throw new AppError(404, M.transactionNotFound);
         const state = await loadCheckout(deps, (request.params as { token: string }).token);
         const t = state.transaction;
-        if (isTerminal(t.status as TransactionStatus))
+        if (isTerminal(t.status))
           return sendHtmlPage(reply, 200, resultPage(viewOf(deps, state), merchantReturnUrl(state)));
         const session = await describeSession(deps, t);
         if (session.kind === 'continue')
@@ -118,7 +118,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         const bankId = (request.body as { bank_id?: string } | undefined)?.bank_id ?? '';
         if (!(await banks()).some((b) => b.id === bankId)) {
           const state = await loadCheckout(deps, token);
-          if (isTerminal(state.transaction.status as TransactionStatus))
+          if (isTerminal(state.transaction.status))
             return sendHtmlPage(
               reply,
               409,
@@ -181,8 +181,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         const { token } = request.params as { token: string };
         const state = await syncOnReturn(deps, await loadCheckout(deps, token));
         const back = merchantReturnUrl(state);
-        if (isTerminal(state.transaction.status as TransactionStatus) && back)
-          return reply.redirect(back, 303);
+        if (isTerminal(state.transaction.status) && back) return reply.redirect(back, 303);
         return reply.redirect(`/checkout/${encodeURIComponent(token)}`, 303);
       } catch (err) {
         return sendError(deps, reply, err);

@@ -8,7 +8,7 @@ import { M, PM } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';
 import { recordNetworkAnswer, syncWithNetwork } from '../payments/network-sync';
 import { payeeOfProject } from '../payments/payee';
-import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
+import { isTerminal } from '../payments/payments.machine';
 import { findTransactionByToken, type TransactionRow } from '../payments/payments.repo';
 import { cancelTransaction, expireIfDue } from '../payments/payments.service';
 import { AUTOMATIC, recordTimelineEntry } from '../payments/status.service';
@@ -77,7 +77,7 @@ const waitingPage = (token: string) => `/checkout/${encodeURIComponent(token)}`;
 export async function startBankAuthorization(deps: Deps, token: string, bankId: string): Promise<string> {
   const state = await loadCheckout(deps, token);
   let t = state.transaction;
-  if (isTerminal(t.status as TransactionStatus)) throw conflict(M.terminalCannotCheckout);
+  if (isTerminal(t.status)) throw conflict(M.terminalCannotCheckout);
   const bank = deps.providers.bank;
   try {
     if (t.transferId || t.status === 'processing' || t.bankId) {
@@ -207,7 +207,7 @@ export async function syncOnReturn(deps: Deps, state: CheckoutState): Promise<Ch
 /** The payer canceled on the hosted checkout. */
 export async function cancelByPayer(deps: Deps, token: string): Promise<CheckoutState> {
   const state = await loadCheckout(deps, token);
-  if (isTerminal(state.transaction.status as TransactionStatus)) return state;
+  if (isTerminal(state.transaction.status)) return state;
   const transaction = await cancelTransaction(deps, state.transaction, PAYER, 'Canceled by the payer').catch(
     async (err) => {
       if (err instanceof AppError && err.statusCode === 409)

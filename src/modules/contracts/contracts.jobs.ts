@@ -10,7 +10,7 @@ import { defineJob, type JobDefinition, PermanentJobError } from '../../platform
 import { decrypt } from '../../shared/crypto';
 import { settleContractPayment } from './contracts.payment';
 import type { ParticipantKind } from './participants.machine';
-import { allSignersCompleted, isActiveTurn, type ParticipantStatus } from './participants.machine';
+import { allSignersCompleted, isActiveTurn } from './participants.machine';
 import { CONTRACT_JOBS, type Effects, noEffects, wakeWorkflowRuns } from './requests.effects';
 import { createEnvelopeFor } from './requests.envelope';
 import { ccOnSendMail, completedMail, invitationMail, paymentMail } from './requests.mail';
@@ -40,7 +40,7 @@ export const invitationEmailJob = defineJob<{ participantId: string; reminder: b
       .where(eq(contractParticipants.id, participantId));
     if (!p?.tokenEnc) return;
     const r = await requestById(deps, p.requestId);
-    if (!LIVE.includes(r.status) || !isActiveTurn(p.status as ParticipantStatus)) return;
+    if (!LIVE.includes(r.status) || !isActiveTurn(p.status)) return;
     await deps.mailer.send(invitationMail(p, r.title, signUrl(deps, p.tokenEnc), r.message, reminder));
   },
 });
@@ -120,11 +120,7 @@ export const sealJob = defineJob<{ requestId: string }>({
       const cur = await lockRequestById(tx, requestId);
       if (!cur || !LIVE.includes(cur.status)) return;
       const ps = await participantsOf(tx, cur.id);
-      const ordered = ps.map((p) => ({
-        ...p,
-        kind: p.kind as ParticipantKind,
-        status: p.status as ParticipantStatus,
-      }));
+      const ordered = ps.map((p) => ({ ...p, kind: p.kind as ParticipantKind }));
       if (!allSignersCompleted(ordered)) return;
       await completeRequest(tx, cur, sealed, now, fx);
     });

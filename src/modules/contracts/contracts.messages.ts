@@ -1,4 +1,4 @@
-/** The contract area's messages (named-areas.md section 1), verbatim where the spec quotes them. */
+/** The contract area's messages, verbatim where the product specification quotes them. */
 export const CM = {
   templateNotFound: 'Contract template not found',
   flowNotFound: 'Contract flow not found',
@@ -45,4 +45,11 @@ export const CM = {
   otpLocked: 'Too many attempts; request a new code',
   requiredFieldMissing: (label: string) => `Please fill in '${label}'`,
   simulateNeedsParticipant: 'participant_id is required for this action',
+  onlyPendingFail: (status: string) => `Contract request is '${status}'; only pending requests can fail`,
+  onlySentExpire: (status: string) => `Contract request is '${status}'; only sent requests can expire`,
+  noEnvelopeYet: (status: string) => `Contract request is '${status}'; the provider has no envelope yet`,
+  requestActionNotAllowed: (status: string) =>
+    `Contract request in status '${status}' does not allow this action`,
+  requestChangedMeanwhile: 'Contract request was changed meanwhile, please retry',
+  participantChangedMeanwhile: 'Participant was changed meanwhile, please retry',
 } as const;

@@ -10,7 +10,7 @@ import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { recordActivity } from '../activity/activity.writer';
-import { isActiveTurn, type ParticipantStatus } from './participants.machine';
+import { isActiveTurn } from './participants.machine';
 import { runEffects } from './requests.after-commit';
 import { type Effects, noEffects } from './requests.effects';
 import { endRequest, oweInvitation } from './requests.progress';
@@ -57,7 +57,7 @@ export async function sendDueReminders(deps: Deps, limit = 50): Promise<number> 
       const r = await lockRequestById(tx, id);
       if (!r?.reminderIntervalDays) continue;
       for (const p of await participantsOf(tx, r.id)) {
-        if (!isActiveTurn(p.status as ParticipantStatus) || p.status === 'bounced') continue;
+        if (!isActiveTurn(p.status) || p.status === 'bounced') continue;
         if (p.lastRemindedAt && now.getTime() < p.lastRemindedAt.getTime() + minGap) continue;
         await updateParticipant(tx, p.id, { lastRemindedAt: now, updatedAt: now });
         await oweInvitation(tx, now, fx, p.id, true);

@@ -5,7 +5,12 @@
  */
 import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { type ContractFlowPayment, contractFlows, contractRequests } from '../../db/schema/index';
+import {
+  type ContractFlowPayment,
+  type ContractFlowStatus,
+  contractFlows,
+  contractRequests,
+} from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, conflict, invalidField, notFound, ValidationError } from '../../shared/errors';
@@ -33,7 +38,7 @@ export function toFlowView(f: FlowRow) {
     flow_id: f.id,
     name: f.name,
     description: f.description,
-    status: f.status as 'draft',
+    status: f.status,
     template_ids: f.templateIds,
     expires_in_days: f.expiresInDays,
     reminder_interval_days: f.reminderIntervalDays,
@@ -135,7 +140,7 @@ export async function listFlows(
   deps: Pick<Deps, 'db'>,
   clientId: string,
   page: PageParams,
-  f: { status?: string; q?: string; include_archived: boolean },
+  f: { status?: ContractFlowStatus; q?: string; include_archived: boolean },
 ) {
   const where: SQL[] = [eq(contractFlows.clientId, clientId)];
   if (f.status) where.push(eq(contractFlows.status, f.status));

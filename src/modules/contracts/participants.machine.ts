@@ -1,21 +1,14 @@
 /**
- * The participant status machine (named-areas.md section 1, "Participant status"): every row of the
- * table as a named transition, plus the signing-order rule (a later group is invited only when every
- * signer and approver of the earlier groups completed; viewers never block).
+ * The participant status machine: every row of the participant table as a named transition, plus
+ * the signing-order rule (a later group is invited only when every signer and approver of the
+ * earlier groups completed; viewers never block).
  */
+import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../db/schema/contract-requests';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { CM } from './contracts.messages';
 
-export const PARTICIPANT_STATUSES = [
-  'waiting',
-  'sent',
-  'viewed',
-  'completed',
-  'declined',
-  'bounced',
-  'canceled',
-] as const;
-export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
+export { PARTICIPANT_STATUSES, type ParticipantStatus };
 export type ParticipantKind = 'signer' | 'approver' | 'viewer';
 
 export const PARTICIPANT_TRANSITIONS = {
@@ -37,10 +30,21 @@ export const PARTICIPANT_TRANSITIONS = {
 
 export type ParticipantTransition = keyof typeof PARTICIPANT_TRANSITIONS;
 
-export function canMoveParticipant(t: ParticipantTransition, from: ParticipantStatus): boolean {
-  return (PARTICIPANT_TRANSITIONS[t].from as readonly ParticipantStatus[]).includes(from);
+/** What the signing page answers: completed, not yet invited, or no longer active. */
+function refused(_t: ParticipantTransition, from: ParticipantStatus) {
+  if (from === 'completed') return badRequest(CM.participantCompleted);
+  return badRequest(from === 'waiting' ? CM.notYourTurn : CM.linkInactive);
 }
 
+export const participantMachine = defineMachine({
+  name: 'participant',
+  statuses: PARTICIPANT_STATUSES,
+  transitions: PARTICIPANT_TRANSITIONS,
+  terminal: ['completed', 'declined', 'canceled'],
+  refused,
+});
+
+export const canMoveParticipant = participantMachine.can;
 export const participantTarget = (t: ParticipantTransition): ParticipantStatus =>
   PARTICIPANT_TRANSITIONS[t].to;
 

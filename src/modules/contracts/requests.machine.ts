@@ -1,22 +1,15 @@
 /**
- * The contract request status machine (named-areas.md section 1, "Request status"): every row of the
- * table as a named transition. Nothing else decides a request's status; transitions are persisted
- * compare-and-set by requests.transitions.ts.
+ * The contract request status machine: every row of the request table as a named transition.
+ * Nothing else decides a request's status; moves are persisted by requests.transitions.ts through
+ * the platform's `transition` (docs/platform.md, "Status machines").
  */
+import { CONTRACT_REQUEST_STATUSES, type ContractRequestStatus } from '../../db/schema/contract-requests';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { CM } from './contracts.messages';
 
-export const REQUEST_STATUSES = [
-  'pending',
-  'sent',
-  'in_progress',
-  'completed',
-  'declined',
-  'expired',
-  'voided',
-  'failed',
-] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export const REQUEST_STATUSES = CONTRACT_REQUEST_STATUSES;
+export type RequestStatus = ContractRequestStatus;
 
 export const REQUEST_TRANSITIONS = {
   /** The provider accepted the envelope: the first signing group is invited. */
@@ -45,12 +38,24 @@ export const TERMINAL_REQUEST_STATUSES: readonly RequestStatus[] = [
   'failed',
 ];
 
-export const isTerminalRequest = (s: RequestStatus): boolean => TERMINAL_REQUEST_STATUSES.includes(s);
-
-export function canMoveRequest(t: RequestTransition, from: RequestStatus): boolean {
-  return (REQUEST_TRANSITIONS[t].from as readonly RequestStatus[]).includes(from);
+/** A terminal request names its status; fail and expire say which status they need (the simulate answers). */
+function refused(t: RequestTransition, from: RequestStatus) {
+  if (TERMINAL_REQUEST_STATUSES.includes(from)) return badRequest(CM.terminal(from));
+  if (t === 'fail') return badRequest(CM.onlyPendingFail(from));
+  if (t === 'expire') return badRequest(CM.onlySentExpire(from));
+  return badRequest(CM.requestActionNotAllowed(from));
 }
 
+export const requestMachine = defineMachine({
+  name: 'contract request',
+  statuses: REQUEST_STATUSES,
+  transitions: REQUEST_TRANSITIONS,
+  terminal: TERMINAL_REQUEST_STATUSES,
+  refused,
+});
+
+export const isTerminalRequest = requestMachine.isTerminal;
+export const canMoveRequest = requestMachine.can;
 export const requestTarget = (t: RequestTransition): RequestStatus => REQUEST_TRANSITIONS[t].to;
 
 /** Void, remind and participant correction need a live request. */

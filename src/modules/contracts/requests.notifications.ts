@@ -9,10 +9,10 @@ import type { EsignNotification } from '../../providers/esign/port';
 import { unauthorized } from '../../shared/errors';
 import { PM } from '../../shared/messages';
 import { CM } from './contracts.messages';
-import { canMoveParticipant, type ParticipantStatus } from './participants.machine';
+import { canMoveParticipant } from './participants.machine';
 import { runEffects } from './requests.after-commit';
 import { type Effects, noEffects } from './requests.effects';
-import { canMoveRequest, type RequestStatus } from './requests.machine';
+import { canMoveRequest } from './requests.machine';
 import { afterParticipantCompleted, endRequest } from './requests.progress';
 import { findRequestByEnvelope, lockRequestById, participantsOf, updateRequest } from './requests.repo';
 import { AUTOMATIC, moveParticipant, moveRequest } from './requests.transitions';
@@ -39,7 +39,7 @@ export async function applyEsignNotification(
     if (!r || n.revision <= r.providerRevision) return false;
     const now = deps.clock.now();
     let cur = await updateRequest(tx, r.id, { providerRevision: n.revision });
-    const status = cur.status as RequestStatus;
+    const status = cur.status;
     if (n.type === 'envelope.expired') {
       if (!canMoveRequest('expire', status)) return false;
       await endRequest(tx, cur, 'expire', { now, actor: AUTOMATIC }, fx);
@@ -57,7 +57,7 @@ export async function applyEsignNotification(
     }
     const p = (await participantsOf(tx, r.id)).find((x) => x.id === n.participantId);
     if (!p) return false;
-    const ps = p.status as ParticipantStatus;
+    const ps = p.status;
     const seen = { now, ip: n.ip, userAgent: n.userAgent };
     switch (n.type) {
       case 'participant.viewed':

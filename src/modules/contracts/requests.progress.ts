@@ -12,12 +12,7 @@ import { addSeconds } from '../../shared/clock';
 import { decrypt } from '../../shared/crypto';
 import { recordActivity } from '../activity/activity.writer';
 import { buildCertificate, type SealInput, sealPdf, sha256Hex } from './contracts.pdf';
-import {
-  allSignersCompleted,
-  type ParticipantKind,
-  type ParticipantStatus,
-  participantsToInvite,
-} from './participants.machine';
+import { allSignersCompleted, type ParticipantKind, participantsToInvite } from './participants.machine';
 import { emitRequestCompleted } from './requests.completed-event';
 import { CONTRACT_JOBS, type Effects, owe } from './requests.effects';
 import {
@@ -43,7 +38,7 @@ export const signUrl = (deps: D, tokenEnc: string) =>
   `${deps.config.publicUrl}/sign/${decrypt(deps.secrets.encryptionKey, tokenEnc)}`;
 
 const ordered = (ps: ParticipantRow[]) =>
-  ps.map((p) => ({ ...p, kind: p.kind as ParticipantKind, status: p.status as ParticipantStatus }));
+  ps.map((p) => ({ ...p, kind: p.kind as ParticipantKind, status: p.status }));
 
 /** An invitation (or reminder) email to one participant, owed from this transaction. */
 export function oweInvitation(tx: DbOrTx, now: Date, fx: Effects, participantId: string, reminder: boolean) {

@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
+  type ContractRequestStatus,
   contractAuditEvents,
   contractDocuments,
   contractParticipants,
@@ -116,34 +117,6 @@ export async function updateRequest(
   return r!;
 }
 
-export async function updateRequestIfStatus(
-  tx: DbOrTx,
-  id: string,
-  from: string,
-  values: Partial<typeof contractRequests.$inferInsert>,
-) {
-  const [r] = await tx
-    .update(contractRequests)
-    .set(values)
-    .where(and(eq(contractRequests.id, id), eq(contractRequests.status, from)))
-    .returning();
-  return r ?? null;
-}
-
-export async function updateParticipantIfStatus(
-  tx: DbOrTx,
-  id: string,
-  from: string,
-  values: Partial<typeof contractParticipants.$inferInsert>,
-) {
-  const [p] = await tx
-    .update(contractParticipants)
-    .set(values)
-    .where(and(eq(contractParticipants.id, id), eq(contractParticipants.status, from)))
-    .returning();
-  return p ?? null;
-}
-
 export async function updateParticipant(
   tx: DbOrTx,
   id: string,
@@ -188,7 +161,7 @@ export function auditOf(db: DbOrTx, requestId: string) {
 
 export interface RequestFilter {
   clientId: string;
-  status?: string;
+  status?: ContractRequestStatus;
   flowId?: string;
   templateId?: string;
   userId?: string;

@@ -12,15 +12,10 @@ import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../sha
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { CM } from './contracts.messages';
-import {
-  assertNotCompleted,
-  canMoveParticipant,
-  isActiveTurn,
-  type ParticipantStatus,
-} from './participants.machine';
+import { assertNotCompleted, canMoveParticipant, isActiveTurn } from './participants.machine';
 import { runEffects } from './requests.after-commit';
 import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests.effects';
-import { assertNotTerminal, type RequestStatus } from './requests.machine';
+import { assertNotTerminal } from './requests.machine';
 import { endRequest, oweInvitation } from './requests.progress';
 import {
   auditOf,
@@ -65,7 +60,7 @@ export async function voidRequest(deps: D, auth: ClientAuth, id: string, reason:
   const r = await deps.db.transaction(async (tx) => {
     const r = await findRequest(tx, auth.clientId, id, true);
     if (!r) throw notFound(CM.requestNotFound);
-    assertNotTerminal(r.status as RequestStatus);
+    assertNotTerminal(r.status);
     const v = await endRequest(
       tx,
       r,
@@ -100,7 +95,7 @@ export async function remindRequest(
   const r = await deps.db.transaction(async (tx) => {
     const r = await findRequest(tx, auth.clientId, id, true);
     if (!r) throw notFound(CM.requestNotFound);
-    assertNotTerminal(r.status as RequestStatus);
+    assertNotTerminal(r.status);
     if (r.delivery !== 'email') throw badRequest(CM.remindersNeedEmail);
     const ps = await participantsOf(tx, r.id);
     let targets: ParticipantRow[];
@@ -109,10 +104,10 @@ export async function remindRequest(
       for (const pid of participantIds) {
         const p = ps.find((x) => x.id === pid);
         if (!p) throw notFound(CM.participantNotFound);
-        assertNotCompleted(p.status as ParticipantStatus);
+        assertNotCompleted(p.status);
         targets.push(p);
       }
-    } else targets = ps.filter((p) => isActiveTurn(p.status as ParticipantStatus));
+    } else targets = ps.filter((p) => isActiveTurn(p.status));
     for (const p of targets) {
       if (p.lastRemindedAt && now.getTime() < p.lastRemindedAt.getTime() + minGap * 1000) {
         const resetAt = addSeconds(p.lastRemindedAt, minGap);
@@ -151,8 +146,8 @@ export async function correctParticipant(
     if (!r) throw notFound(CM.requestNotFound);
     const p = (await participantsOf(tx, r.id)).find((x) => x.id === participantId);
     if (!p) throw notFound(CM.participantNotFound);
-    assertNotTerminal(r.status as RequestStatus);
-    assertNotCompleted(p.status as ParticipantStatus);
+    assertNotTerminal(r.status);
+    assertNotCompleted(p.status);
     const token = randomToken(32);
     const values = {
       name: input.name ?? p.name,
@@ -166,7 +161,7 @@ export async function correctParticipant(
       updatedAt: now,
     };
     let moved: ParticipantRow;
-    if (canMoveParticipant('correct', p.status as ParticipantStatus)) {
+    if (canMoveParticipant('correct', p.status)) {
       moved = await moveParticipant(tx, p, 'correct', { now, extra: { ...values, viewedAt: null } });
       if (r.delivery === 'email') await oweInvitation(tx, now, fx, moved.id, false);
       if (r.envelopeRef)

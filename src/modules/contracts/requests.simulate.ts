@@ -1,14 +1,14 @@
 /**
  * POST /sandbox/contracts/requests/{id}/simulate: asks the sandbox provider to emit a notification;
- * the state change then runs the production path. An action the current state does not allow is 400
- * with the real action's message.
+ * the state change then runs the production path. An action the current state does not allow is the
+ * machine's refusal (400 with the real action's message).
  */
 import type { Deps } from '../../deps';
 import type { SimulateAction } from '../../providers/esign/port';
 import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
 import { CM } from './contracts.messages';
-import { assertNotCompleted, canMoveParticipant, type ParticipantStatus } from './participants.machine';
-import { assertNotTerminal, canMoveRequest, type RequestStatus } from './requests.machine';
+import { participantMachine } from './participants.machine';
+import { assertNotTerminal, requestMachine } from './requests.machine';
 import { participantsOf } from './requests.repo';
 import { requireRequest } from './requests.service';
 import { requestView } from './requests.view';
@@ -25,26 +25,16 @@ export async function simulateRequest(
   const esign = deps.providers.esign;
   if (!esign.configured || !esign.simulate) throw new AppError(503, CM.providerNotConfigured);
   const r = await requireRequest(deps, clientId, id);
-  const status = r.status as RequestStatus;
-  if (b.action === 'fail') {
-    assertNotTerminal(status);
-    if (!canMoveRequest('fail', status))
-      throw badRequest(`Contract request is '${status}'; only pending requests can fail`);
-  } else if (b.action === 'expire') {
-    assertNotTerminal(status);
-    if (!canMoveRequest('expire', status))
-      throw badRequest(`Contract request is '${status}'; only sent requests can expire`);
-  } else {
+  const status = r.status;
+  if (b.action === 'fail' || b.action === 'expire') requestMachine.assert(b.action, status);
+  else {
     if (!b.participant_id) throw invalidField(['body', 'participant_id'], CM.simulateNeedsParticipant);
     const p = (await participantsOf(deps.db, r.id)).find((x) => x.id === b.participant_id);
     if (!p) throw notFound(CM.participantNotFound);
     assertNotTerminal(status);
-    const ps = p.status as ParticipantStatus;
-    assertNotCompleted(ps);
-    if (!canMoveParticipant(PARTICIPANT_MOVE[b.action], ps))
-      throw badRequest(ps === 'waiting' ? CM.notYourTurn : CM.linkInactive);
+    participantMachine.assert(PARTICIPANT_MOVE[b.action], p.status);
   }
-  if (!r.envelopeRef) throw badRequest(`Contract request is '${status}'; the provider has no envelope yet`);
+  if (!r.envelopeRef) throw badRequest(CM.noEnvelopeYet(status));
   await esign.simulate(r.envelopeRef, b.action, b.participant_id ?? null, b.reason ?? null);
   return requestView(deps, deps.db, await requireRequest(deps, clientId, id));
 }

@@ -4,28 +4,19 @@
  * trail. Nothing else writes a request's or participant's status.
  */
 import type { DbOrTx } from '../../db/client';
+import { contractParticipants, contractRequests } from '../../db/schema/contract-requests';
 import { emitEvent } from '../../outbox/emit';
-import { conflict } from '../../shared/errors';
+import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
+import { CM } from './contracts.messages';
 import {
   canMoveParticipant,
   type ParticipantStatus,
   type ParticipantTransition,
-  participantTarget,
+  participantMachine,
 } from './participants.machine';
-import {
-  canMoveRequest,
-  type RequestStatus,
-  type RequestTransition,
-  requestTarget,
-} from './requests.machine';
-import {
-  addAudit,
-  type ParticipantRow,
-  type RequestRow,
-  updateParticipantIfStatus,
-  updateRequestIfStatus,
-} from './requests.repo';
+import { type RequestStatus, type RequestTransition, requestMachine } from './requests.machine';
+import { addAudit, type ParticipantRow, type RequestRow } from './requests.repo';
 
 export type ContractActorType = 'client_user' | 'client_api' | 'service_internal' | null;
 export interface ContractActor {
@@ -34,8 +25,15 @@ export interface ContractActor {
 }
 export const AUTOMATIC: ContractActor = { actorType: null, actorAccountId: null };
 
-type RequestChanges = Partial<typeof import('../../db/schema/index').contractRequests.$inferInsert>;
-type ParticipantChanges = Partial<typeof import('../../db/schema/index').contractParticipants.$inferInsert>;
+type RequestChanges = Partial<typeof contractRequests.$inferInsert>;
+type ParticipantChanges = Partial<typeof contractParticipants.$inferInsert>;
+
+const requestTable = machineTable(requestMachine, contractRequests, {
+  conflict: CM.requestChangedMeanwhile,
+});
+const participantTable = machineTable(participantMachine, contractParticipants, {
+  conflict: CM.participantChangedMeanwhile,
+});
 
 function requestTimestamps(to: RequestStatus, now: Date): RequestChanges {
   switch (to) {
@@ -82,25 +80,17 @@ export async function emitRequestStatus(
   });
 }
 
-export async function moveRequest(
+export function moveRequest(
   tx: DbOrTx,
   r: RequestRow,
   t: RequestTransition,
   ctx: { now: Date; actor: ContractActor; extra?: RequestChanges },
 ): Promise<RequestRow> {
-  const from = r.status as RequestStatus;
-  if (!canMoveRequest(t, from)) throw new Error(`contract request transition ${t} not allowed from ${from}`);
-  const to = requestTarget(t);
-  const u = await updateRequestIfStatus(tx, r.id, from, {
-    ...ctx.extra,
-    ...requestTimestamps(to, ctx.now),
-    status: to,
-    updatedAt: ctx.now,
+  return transition(tx, requestTable, r, t, {
+    set: ({ to }) => ({ ...ctx.extra, ...requestTimestamps(to, ctx.now), updatedAt: ctx.now }),
+    event: (u, { from }) => emitRequestStatus(tx, u, from, ctx.actor, ctx.now),
+    activity: (_u, { to }) => addAudit(tx, { requestId: r.id, type: `request.${to}`, at: ctx.now }),
   });
-  if (!u) throw conflict('Contract request was changed meanwhile, please retry');
-  await emitRequestStatus(tx, u, from, ctx.actor, ctx.now);
-  await addAudit(tx, { requestId: r.id, type: `request.${to}`, at: ctx.now });
-  return u;
 }
 
 function participantTimestamps(to: ParticipantStatus, now: Date): ParticipantChanges {
@@ -146,37 +136,30 @@ export async function emitParticipantStatus(
   });
 }
 
-export async function moveParticipant(
+export function moveParticipant(
   tx: DbOrTx,
   p: ParticipantRow,
   t: ParticipantTransition,
   ctx: { now: Date; extra?: ParticipantChanges; ip?: string | null; userAgent?: string | null },
 ): Promise<ParticipantRow> {
-  const from = p.status as ParticipantStatus;
-  if (!canMoveParticipant(t, from)) throw new Error(`participant transition ${t} not allowed from ${from}`);
-  const to = participantTarget(t);
-  const u = await updateParticipantIfStatus(tx, p.id, from, {
-    ...participantTimestamps(to, ctx.now),
-    ...ctx.extra,
-    status: to,
-    updatedAt: ctx.now,
+  return transition(tx, participantTable, p, t, {
+    set: ({ to }) => ({ ...participantTimestamps(to, ctx.now), ...ctx.extra, updatedAt: ctx.now }),
+    event: (u, { from }) => emitParticipantStatus(tx, u, from, ctx.now),
+    activity: (_u, { to }) =>
+      addAudit(tx, {
+        requestId: p.requestId,
+        participantId: p.id,
+        type: t === 'correct' ? 'participant.corrected' : `participant.${to}`,
+        at: ctx.now,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+      }),
   });
-  if (!u) throw conflict('Participant was changed meanwhile, please retry');
-  await emitParticipantStatus(tx, u, from, ctx.now);
-  await addAudit(tx, {
-    requestId: p.requestId,
-    participantId: p.id,
-    type: t === 'correct' ? 'participant.corrected' : `participant.${to}`,
-    at: ctx.now,
-    ip: ctx.ip,
-    userAgent: ctx.userAgent,
-  });
-  return u;
 }
 
 /** Cancels every participant still open (decline by another, expiry, void). */
 export async function cancelOpenParticipants(tx: DbOrTx, ps: ParticipantRow[], now: Date, exceptId?: string) {
   for (const p of ps)
-    if (p.id !== exceptId && canMoveParticipant('cancel', p.status as ParticipantStatus))
+    if (p.id !== exceptId && canMoveParticipant('cancel', p.status))
       await moveParticipant(tx, p, 'cancel', { now });
 }

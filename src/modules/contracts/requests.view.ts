@@ -33,7 +33,7 @@ export function participantView(deps: Pick<Deps, 'secrets' | 'config'>, p: Parti
     business_customer_id: p.businessCustomerId,
     signing_order: p.signingOrder,
     auth: p.auth,
-    status: p.status as 'waiting',
+    status: p.status,
     signing_url: signingUrlOf(deps, p),
     viewed_at: iso(p.viewedAt),
     completed_at: iso(p.completedAt),
@@ -76,7 +76,7 @@ function buildView(
   return {
     contract_request_id: r.id,
     title: r.title,
-    status: r.status as 'pending',
+    status: r.status,
     status_reason: r.statusReason,
     flow_id: r.flowId,
     template_ids: r.templateIds,

@@ -11,7 +11,7 @@ import { keyedHash, safeEqual } from '../../shared/crypto';
 import { randomDigits } from '../../shared/ids';
 import { CM } from './contracts.messages';
 import { loadPdfLib } from './contracts.pdf';
-import { isTerminalRequest, type RequestStatus } from './requests.machine';
+import { isTerminalRequest } from './requests.machine';
 import { otpMail } from './requests.mail';
 import {
   addAudit,
@@ -69,7 +69,7 @@ export async function loadSignContext(deps: Deps, token: string): Promise<SignCo
 
 /** Expired, voided, declined or failed requests and canceled participants: the link is gone (410). */
 export function isLinkGone(ctx: SignContext): boolean {
-  const s = ctx.request.status as RequestStatus;
+  const s = ctx.request.status;
   if (ctx.kind === 'cc') return isTerminalRequest(s) && s !== 'completed';
   if (ctx.participant.status === 'completed' || ctx.participant.status === 'declined') return false;
   return ctx.participant.status === 'canceled' || (isTerminalRequest(s) && s !== 'completed');

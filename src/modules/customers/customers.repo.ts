@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { businessCustomers, kycUsers } from '../../db/schema/index';
+import { businessCustomers, type KybStatus, type KycStatus, kycUsers } from '../../db/schema/index';
 import type { PageParams } from '../../shared/pagination';
 
 export type UserRow = typeof kycUsers.$inferSelect;
@@ -41,7 +41,7 @@ export async function listClientUsers(
   db: DbOrTx,
   clientId: string,
   page: PageParams,
-  filter: { kycStatus?: string; q?: string },
+  filter: { kycStatus?: KycStatus; q?: string },
 ): Promise<{ rows: UserRow[]; total: number }> {
   const where: (SQL | undefined)[] = [eq(kycUsers.clientId, clientId)];
   if (filter.kycStatus) where.push(eq(kycUsers.kycStatus, filter.kycStatus));
@@ -112,7 +112,7 @@ export async function listClientBusinesses(
   db: DbOrTx,
   clientId: string,
   page: PageParams,
-  filter: { kybStatus?: string; q?: string },
+  filter: { kybStatus?: KybStatus; q?: string },
 ): Promise<{ rows: BusinessRow[]; total: number }> {
   const where: (SQL | undefined)[] = [eq(businessCustomers.clientId, clientId)];
   if (filter.kybStatus) where.push(eq(businessCustomers.kybStatus, filter.kybStatus));

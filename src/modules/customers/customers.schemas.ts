@@ -1,9 +1,12 @@
 import { Type } from 'typebox';
+import {
+  ATTESTATION_STATUSES as EXTERNAL_STATUSES,
+  KYB_STATUSES,
+  KYC_STATUSES,
+} from '../../db/schema/customers';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
 
-export const KYC_STATUSES = ['none', 'pending', 'approved', 'rejected'] as const;
-export const KYB_STATUSES = ['none', 'pending', 'approved', 'rejected', 'on_hold'] as const;
-export const EXTERNAL_STATUSES = ['pending', 'verified', 'rejected'] as const;
+export { EXTERNAL_STATUSES, KYB_STATUSES, KYC_STATUSES };
 
 const nullableString = Type.Union([Type.String(), Type.Null()]);
 const email = Type.String({ format: 'email', maxLength: 320, examples: ['jane@example.com'] });

@@ -3,6 +3,7 @@
  * payments and verification refer to. Email is unique per client (409 on a duplicate).
  */
 
+import type { KybStatus, KycStatus } from '../../db/schema/customers';
 import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -21,12 +22,8 @@ import {
   listClientUsers,
   type UserRow,
 } from './customers.repo';
-import type { KYB_STATUSES, KYC_STATUSES } from './customers.schemas';
 
 type D = Pick<Deps, 'db' | 'clock'>;
-type KycStatus = (typeof KYC_STATUSES)[number];
-type KybStatus = (typeof KYB_STATUSES)[number];
-type External = 'pending' | 'verified' | 'rejected' | null;
 
 export function toUserView(u: UserRow) {
   return {
@@ -35,9 +32,9 @@ export function toUserView(u: UserRow) {
     first_name: u.firstName,
     last_name: u.lastName,
     external_ref: u.externalRef,
-    kyc_status: u.kycStatus as KycStatus,
+    kyc_status: u.kycStatus,
     verification_mode: u.verificationMode as 'service_kyc' | 'external_attestation',
-    external_status: u.externalStatus as External,
+    external_status: u.externalStatus,
     created_at: u.createdAt.toISOString(),
     updated_at: u.updatedAt.toISOString(),
   };
@@ -50,9 +47,9 @@ export function toBusinessView(b: BusinessRow) {
     registration_number: b.registrationNumber,
     country: b.country,
     email: b.email,
-    kyb_status: b.kybStatus as KybStatus,
+    kyb_status: b.kybStatus,
     verification_mode: b.verificationMode as 'service_kyc' | 'service_kyb' | 'external_attestation',
-    external_status: b.externalStatus as External,
+    external_status: b.externalStatus,
     created_at: b.createdAt.toISOString(),
     updated_at: b.updatedAt.toISOString(),
   };

@@ -12,14 +12,10 @@
  *    else is under way, the subject falls back to its latest deciding record (or none);
  *  - external attestation: verified -> approved, rejected -> rejected, pending -> pending.
  */
-import type { RecordStatus } from '../../providers/verification/port';
+import type { AttestationStatus } from '../../db/schema/customers';
+import type { RecordStatus } from '../../db/schema/verification-records';
 
-export const KYC_STATUSES = ['none', 'pending', 'approved', 'rejected'] as const;
-export type KycStatus = (typeof KYC_STATUSES)[number];
-export const KYB_STATUSES = ['none', 'pending', 'approved', 'rejected', 'on_hold'] as const;
-export type KybStatus = (typeof KYB_STATUSES)[number];
-export const ATTESTATION_STATUSES = ['pending', 'verified', 'rejected'] as const;
-export type AttestationStatus = (typeof ATTESTATION_STATUSES)[number];
+export { ATTESTATION_STATUSES, type AttestationStatus } from '../../db/schema/customers';
 export type VerificationSource = 'none' | 'service' | 'external';
 
 const SUBJECT_STATUS_OF_RECORD: Record<RecordStatus, 'approved' | 'rejected' | 'pending' | null> = {

@@ -5,7 +5,7 @@
  * kyb.status_changed event of source `system` in the same transaction.
  */
 import type { Deps } from '../../deps';
-import type { RecordStatus, VerificationKind } from '../../providers/verification/port';
+import type { VerificationKind } from '../../providers/verification/port';
 import { statusFromLatestRecord } from './kyc.machine';
 import { changeBusiness, changeUser } from './subject-status';
 import {
@@ -43,7 +43,7 @@ async function expireLink(deps: Deps, link: SessionRow): Promise<boolean> {
     if (current !== 'pending') return true;
     if (await hasOpenVerification(tx, kind, link.clientId, subjectId, now)) return true;
     const latest = await latestReportedRecord(tx, kind, link.clientId, subjectId, true);
-    const status = statusFromLatestRecord((latest?.status as RecordStatus | undefined) ?? null);
+    const status = statusFromLatestRecord(latest?.status ?? null);
     const ctx = {
       source: 'system' as const,
       occurredAt: link.expiresAt,

@@ -8,7 +8,6 @@
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../deps';
 import type {
-  RecordStatus,
   VerificationKind,
   VerificationNotification,
   VerificationResult,
@@ -106,7 +105,7 @@ async function followRecords(
   const kind = session.kind as VerificationKind;
   const subjectId = (kind === 'kyc' ? session.userId : session.businessCustomerId)!;
   const latest = await latestReportedRecord(tx, kind, session.clientId, subjectId, true);
-  const status = statusFromLatestRecord((latest?.status as RecordStatus | undefined) ?? null);
+  const status = statusFromLatestRecord(latest?.status ?? null);
   const ctx = {
     source,
     occurredAt: record.providerUpdatedAt,

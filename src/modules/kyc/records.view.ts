@@ -1,8 +1,7 @@
 /**
- * The curated verification record (api-spec "Verification record (KYC detail)"). Extended groups
- * are decrypted and shown only when the client holds the visibility group, read at request time.
+ * The curated verification record (the KYC detail). Extended groups are decrypted and shown only
+ * when the client holds the visibility group, read at request time.
  */
-import type { RecordStatus } from '../../providers/verification/port';
 import { decrypt } from '../../shared/crypto';
 import type { VisibilityGroup } from '../admin/clients-admin.service';
 import type { RecordRow } from './verification.repo';
@@ -15,7 +14,7 @@ export function toRecordView(r: RecordRow, groups: ReadonlySet<VisibilityGroup>,
   const show = <T>(g: VisibilityGroup, value: () => T): T | null => (groups.has(g) ? value() : null);
   return {
     verification_id: r.sessionId,
-    status: r.status as RecordStatus,
+    status: r.status,
     kind: r.kind as 'kyc' | 'kyb',
     data_trusted: r.dataTrusted,
     fetched_at: r.fetchedAt.toISOString(),

@@ -5,16 +5,22 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { businessCustomers, kycUsers } from '../../db/schema/index';
+import {
+  type AttestationStatus,
+  businessCustomers,
+  type KybStatus,
+  type KycStatus,
+  kycUsers,
+} from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
 import type { BusinessRow, UserRow } from '../customers/customers.repo';
 
 export type StatusSource = 'provider_webhook' | 'client_api' | 'system';
 
-export interface SubjectChange {
-  status?: string;
+export interface SubjectChange<S extends KycStatus | KybStatus> {
+  status?: S;
   verificationMode?: string;
-  externalStatus?: string | null;
+  externalStatus?: AttestationStatus | null;
   verificationSource?: string;
 }
 
@@ -61,7 +67,7 @@ export function kybEventData(prev: BusinessRow, cur: BusinessRow, source: Status
 export async function changeUser(
   tx: Tx,
   user: UserRow,
-  change: SubjectChange & { externalReference?: string | null; externalNote?: string | null },
+  change: SubjectChange<KycStatus> & { externalReference?: string | null; externalNote?: string | null },
   ctx: ChangeContext,
 ): Promise<UserRow> {
   const next = {
@@ -99,7 +105,7 @@ export async function changeUser(
 export async function changeBusiness(
   tx: Tx,
   b: BusinessRow,
-  change: SubjectChange,
+  change: SubjectChange<KybStatus>,
   ctx: ChangeContext,
 ): Promise<BusinessRow> {
   const next = {

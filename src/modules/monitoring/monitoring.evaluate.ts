@@ -4,13 +4,14 @@
  * approve. History-based rules ask `EvalContext`, whose queries read the (client_id, subject_key,
  * occurred_at) index; the engine itself is pure.
  */
+
+import { DECISIONS, type Decision } from '../../db/schema/monitoring';
 import { gt, ninetyPercent, toScaled } from './monitoring.decimal';
 import type { PolicyBody } from './monitoring.policy';
 import type { RemediationType, Rule, RuleAction, WalletRiskLevel } from './monitoring.rules';
 import { WALLET_RISK_LEVELS } from './monitoring.rules';
 
-export const DECISIONS = ['APPROVED', 'IN_REVIEW', 'DECLINED', 'AWAITING_USER'] as const;
-export type Decision = (typeof DECISIONS)[number];
+export { DECISIONS, type Decision };
 
 export interface TxFacts {
   clientReference: string | null;

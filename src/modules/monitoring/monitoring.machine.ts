@@ -1,15 +1,16 @@
 /**
- * The monitoring decision machine (named-areas.md section 2): the only place that decides which
- * decision a monitored transaction may move to. APPROVED and DECLINED are final. Transitions are
- * persisted as compare-and-set updates by monitoring.transitions.ts.
+ * The monitoring decision machine: the only place that decides which decision a monitored
+ * transaction may move to. APPROVED and DECLINED are final. Moves are persisted by
+ * monitoring.transitions.ts through the platform's `transition` (docs/platform.md, "Status machines").
  */
+import { DECISIONS, type Decision } from '../../db/schema/monitoring';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import type { Decision } from './monitoring.evaluate';
 import { MM } from './monitoring.messages';
 
-export type { Decision } from './monitoring.evaluate';
+export type { Decision };
 
-/** Every row of the spec's table after the first (the first is the evaluation itself). */
+/** Every row of the decision table after the first (the first is the evaluation itself). */
 export const DECISION_TRANSITIONS = {
   review_approve: { from: ['IN_REVIEW', 'AWAITING_USER'], to: 'APPROVED' },
   review_decline: { from: ['IN_REVIEW', 'AWAITING_USER'], to: 'DECLINED' },
@@ -24,11 +25,23 @@ export const DECISION_TRANSITIONS = {
 
 export type DecisionTransition = keyof typeof DECISION_TRANSITIONS;
 
-export const isFinal = (d: Decision): boolean => d === 'APPROVED' || d === 'DECLINED';
-
-export function canApply(t: DecisionTransition, from: Decision): boolean {
-  return (DECISION_TRANSITIONS[t].from as readonly Decision[]).includes(from);
+/** What the reviewer's and the remediation page's own checks answer. */
+function refused(t: DecisionTransition, from: Decision) {
+  if (from === 'APPROVED' || from === 'DECLINED') return badRequest(MM.finalDecision);
+  if (t.startsWith('remediation_')) return badRequest(MM.noPendingRemediation);
+  return badRequest(MM.sameDecision);
 }
+
+export const decisionMachine = defineMachine({
+  name: 'monitoring decision',
+  statuses: DECISIONS,
+  transitions: DECISION_TRANSITIONS,
+  terminal: ['APPROVED', 'DECLINED'],
+  refused,
+});
+
+export const isFinal = decisionMachine.isTerminal;
+export const canApply = decisionMachine.can;
 
 export const targetOf = (t: DecisionTransition): Decision => DECISION_TRANSITIONS[t].to;
 

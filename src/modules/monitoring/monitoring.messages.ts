@@ -12,4 +12,5 @@ export const MM = {
   documentNotFound: 'Document not found',
   noPendingRemediation: 'Monitored transaction has no pending remediation',
   sandboxForced: 'Sandbox forced outcome',
+  changedMeanwhile: 'Monitored transaction was changed meanwhile, please retry',
 } as const;

@@ -2,12 +2,14 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import {
+  type Decision,
   type MonitoredTransactionInsert,
   type MonitoredTransactionRow,
   monitoringPolicies,
   monitoringReviews,
   monitoringSanctionsAllowlist,
   monitoredTransactions as mt,
+  type RemediationStatus,
 } from '../../db/schema/index';
 import { containsPattern, type PageParams } from '../../shared/pagination';
 import type { HistoryRequest } from './monitoring.evaluate';
@@ -112,21 +114,6 @@ export async function findByToken(db: DbOrTx, token: string, lock = false) {
   return r ?? null;
 }
 
-/** Compare-and-set on the decision; null when another writer moved it first. */
-export async function updateIfDecision(
-  db: DbOrTx,
-  id: string,
-  from: string,
-  changes: Partial<MonitoredTransactionInsert>,
-): Promise<MonitoredTransactionRow | null> {
-  const [r] = await db
-    .update(mt)
-    .set(changes)
-    .where(and(eq(mt.id, id), eq(mt.decision, from)))
-    .returning();
-  return r ?? null;
-}
-
 /** Records the verification link of a still-current identity_reverification remediation. */
 export async function setRemediationVerification(
   db: DbOrTx,
@@ -167,12 +154,12 @@ export async function lockAwaitingRemediations(
 export interface ListFilters {
   clientId: string;
   q?: string;
-  decision?: string;
+  decision?: Decision;
   direction?: string;
   sanctionsHit?: boolean;
   userId?: string;
   businessCustomerId?: string;
-  remediationStatus?: string;
+  remediationStatus?: RemediationStatus;
   from?: Date;
   to?: Date;
 }

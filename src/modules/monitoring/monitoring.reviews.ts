@@ -14,7 +14,6 @@ import { assertFeatureEnabled } from '../features/features';
 import { findClient } from '../kyc/verification.repo';
 import { lockOwnershipInTx } from '../screening/ownership.service';
 import {
-  type Decision,
   decideRemediationExpiry,
   decideRemediationSubmit,
   decideReview,
@@ -82,7 +81,7 @@ export async function reviewTransaction(deps: Deps, auth: ClientAuth, id: string
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     const cur = await lockRow(tx, auth.clientId, id);
-    const from = cur.decision as Decision;
+    const from = cur.decision;
     const transition = decideReview(from, input.decision);
     if (input.decision === 'APPROVED' && cur.sanctionsHit && !input.clear_sanctions_match)
       throw badRequest(MM.clearSanctions);
@@ -204,7 +203,7 @@ export async function submitRow(
   answers: Record<string, unknown>,
 ) {
   const now = when.now;
-  const transition = decideRemediationSubmit(cur.decision as Decision, cur.remediationStatus);
+  const transition = decideRemediationSubmit(cur.decision, cur.remediationStatus);
   const moved = await moveDecision(tx, cur, transition, {
     now,
     publicUrl: when.publicUrl,
@@ -243,7 +242,7 @@ export async function expireRow(when: MoveAt, tx: DbOrTx, cur: MonitoredTransact
   const now = when.now;
   const policy = policyView(await latestPolicy(tx, cur.clientId));
   const transition = decideRemediationExpiry(
-    cur.decision as Decision,
+    cur.decision,
     cur.remediationStatus,
     policy.on_remediation_expiry,
   );

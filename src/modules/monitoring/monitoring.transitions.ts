@@ -4,14 +4,14 @@
  * of IN_REVIEW and AWAITING_USER. Nothing else writes monitored_transactions.decision.
  */
 import type { DbOrTx } from '../../db/client';
-import type { MonitoredTransactionInsert } from '../../db/schema/index';
+import { type MonitoredTransactionInsert, monitoredTransactions } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
-import { conflict } from '../../shared/errors';
+import { machineTable, transition } from '../../platform/machine';
 import { newId, randomToken } from '../../shared/ids';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
-import { canApply, type Decision, type DecisionTransition, targetOf } from './monitoring.machine';
+import { type Decision, type DecisionTransition, decisionMachine } from './monitoring.machine';
+import { MM } from './monitoring.messages';
 import type { MonitoredTransactionRow } from './monitoring.repo';
-import { updateIfDecision } from './monitoring.repo';
 import type { RemediationType } from './monitoring.rules';
 import { remediationUrl } from './monitoring.view';
 
@@ -59,7 +59,7 @@ export async function emitDecisionChanged(
   await notifyDecision(tx, row, now);
 }
 
-/** IN_REVIEW and AWAITING_USER go to owner and operations (named-areas.md section 2). */
+/** IN_REVIEW and AWAITING_USER go to owner and operations. */
 async function notifyDecision(tx: DbOrTx, row: MonitoredTransactionRow, now: Date) {
   if (row.decision !== 'IN_REVIEW' && row.decision !== 'AWAITING_USER') return;
   await notify(tx, {
@@ -77,23 +77,20 @@ async function notifyDecision(tx: DbOrTx, row: MonitoredTransactionRow, now: Dat
   });
 }
 
+const decisionTable = machineTable(decisionMachine, monitoredTransactions, {
+  status: 'decision',
+  conflict: MM.changedMeanwhile,
+});
+
 /** Applies one row of the decision table (the caller holds the row lock) with its event. */
-export async function moveDecision(
+export function moveDecision(
   tx: DbOrTx,
   row: MonitoredTransactionRow,
-  transition: DecisionTransition,
+  trigger: DecisionTransition,
   ctx: { now: Date; publicUrl: string; reason: string | null; extra?: Partial<MonitoredTransactionInsert> },
 ): Promise<MonitoredTransactionRow> {
-  const from = row.decision as Decision;
-  if (!canApply(transition, from))
-    throw new Error(`monitoring transition ${transition} not allowed from ${from}`);
-  const updated = await updateIfDecision(tx, row.id, from, {
-    ...ctx.extra,
-    decision: targetOf(transition),
-    decisionReason: ctx.reason,
-    updatedAt: ctx.now,
+  return transition(tx, decisionTable, row, trigger, {
+    set: { ...ctx.extra, decisionReason: ctx.reason, updatedAt: ctx.now },
+    event: (updated, { from }) => emitDecisionChanged(tx, updated, from, ctx.now, ctx.publicUrl),
   });
-  if (!updated) throw conflict('Monitored transaction was changed meanwhile, please retry');
-  await emitDecisionChanged(tx, updated, from, ctx.now, ctx.publicUrl);
-  return updated;
 }

@@ -37,7 +37,7 @@ export function toMonitoredView(
     counterparty: row.counterparty,
     transaction_id: row.transactionId,
     metadata: row.metadata ?? null,
-    decision: row.decision as 'APPROVED',
+    decision: row.decision,
     decision_reason: row.decisionReason,
     score: row.score,
     rule_hits: row.ruleHits as never[],

@@ -66,7 +66,7 @@ async function loadAny(deps: Pick<Deps, 'db'>, opcoId: string): Promise<OpcoRow>
  */
 export async function approveOpco(deps: D, opcoId: string, reason: string | null = null) {
   const o = await loadAny(deps, opcoId);
-  const status = o.status as OpcoStatus;
+  const status = o.status;
   if (canApply('staff_approve_review', status)) {
     const now = deps.clock.now();
     const sandbox = deps.config.environment === 'sandbox';
@@ -108,7 +108,7 @@ export async function approveOpco(deps: D, opcoId: string, reason: string | null
 
 export async function rejectOpco(deps: D, opcoId: string, reason: string | null = null) {
   const o = await loadAny(deps, opcoId);
-  if (!canApply('staff_reject', o.status as OpcoStatus)) throw refused('rejected', o.status);
+  if (!canApply('staff_reject', o.status)) throw refused('rejected', o.status);
   const row = await deps.db.transaction((tx) =>
     applyOpcoTransition(tx, o, 'staff_reject', {
       now: deps.clock.now(),
@@ -121,7 +121,7 @@ export async function rejectOpco(deps: D, opcoId: string, reason: string | null 
 
 export async function deactivateOpco(deps: D, opcoId: string, reason: string | null = null) {
   const o = await loadAny(deps, opcoId);
-  if (!canApply('staff_deactivate', o.status as OpcoStatus)) throw refused('deactivated', o.status);
+  if (!canApply('staff_deactivate', o.status)) throw refused('deactivated', o.status);
   const row = await deps.db.transaction((tx) =>
     applyOpcoTransition(tx, o, 'staff_deactivate', { now: deps.clock.now(), reason }),
   );

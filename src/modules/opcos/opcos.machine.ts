@@ -1,19 +1,13 @@
 /**
  * The opco status machine: the only place that decides which status an opco may move to.
- * Every transition is persisted as a compare-and-set update (see opcos.repo.ts `casStatus`)
- * and emits `opco.status_changed` in the same transaction (opcos.transitions.ts).
+ * Every move goes through the platform's `transition` (opcos.transitions.ts): compare-and-set,
+ * then `opco.status_changed`, the activity entry and notifications in the same transaction.
  */
+import { OPCO_STATUSES, type OpcoStatus } from '../../db/schema/opcos';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 
-export const OPCO_STATUSES = [
-  'draft',
-  'pending_superadmin_review',
-  'awaiting_approval',
-  'activated',
-  'rejected',
-  'deactivated',
-] as const;
-export type OpcoStatus = (typeof OPCO_STATUSES)[number];
+export { OPCO_STATUSES, type OpcoStatus };
 
 /** Named transitions: who or what moves an opco, and between which statuses. */
 export const OPCO_TRANSITIONS = {
@@ -35,21 +29,21 @@ export const OPCO_TRANSITIONS = {
 
 export type OpcoTransition = keyof typeof OPCO_TRANSITIONS;
 
-export function canApply(transition: OpcoTransition, from: OpcoStatus): boolean {
-  return (OPCO_TRANSITIONS[transition].from as readonly OpcoStatus[]).includes(from);
-}
-
 export function targetOf(transition: OpcoTransition): OpcoStatus {
   return OPCO_TRANSITIONS[transition].to;
 }
 
-/** Throws the clear 400 every refused transition gets. */
-export function assertCanApply(transition: OpcoTransition, from: OpcoStatus): OpcoStatus {
-  if (!canApply(transition, from)) {
-    throw badRequest(`Opco cannot move from '${from}' to '${targetOf(transition)}'`);
-  }
-  return targetOf(transition);
-}
+export const opcoMachine = defineMachine({
+  name: 'opco',
+  statuses: OPCO_STATUSES,
+  transitions: OPCO_TRANSITIONS,
+  terminal: ['rejected', 'deactivated'],
+  /** The clear 400 every refused transition gets. */
+  refused: (t, from) => badRequest(`Opco cannot move from '${from}' to '${targetOf(t)}'`),
+});
+
+export const canApply = opcoMachine.can;
+export const assertCanApply = opcoMachine.assert;
 
 /** Only drafts are edited or deleted by the client. */
 export const isEditable = (s: OpcoStatus): boolean => s === 'draft';
@@ -59,4 +53,4 @@ export const isSubmittable = (s: OpcoStatus): boolean => s === 'draft';
 export const isBindable = (s: OpcoStatus): boolean => s !== 'rejected' && s !== 'deactivated';
 /** Payments need an activated opco with a Sub-TPP id. */
 export const canTakePayments = (s: OpcoStatus): boolean => s === 'activated';
-export const isTerminal = (s: OpcoStatus): boolean => s === 'rejected' || s === 'deactivated';
+export const isTerminal = opcoMachine.isTerminal;

@@ -106,22 +106,6 @@ export async function countProjectsBoundTo(db: DbOrTx, opcoId: string): Promise<
   return Number(r?.n ?? 0);
 }
 
-/** Compare-and-set of the status: zero rows means someone else moved it first. */
-export async function casOpcoStatus(
-  db: DbOrTx,
-  opcoId: string,
-  from: OpcoStatus,
-  to: OpcoStatus,
-  changes: OpcoChanges,
-): Promise<OpcoRow | undefined> {
-  const [row] = await db
-    .update(opcos)
-    .set({ ...changes, status: to })
-    .where(and(eq(opcos.id, opcoId), eq(opcos.status, from)))
-    .returning();
-  return row;
-}
-
 /**
  * Claims awaiting_approval opcos whose `due` time has come (the sandbox activation, or the next
  * read of a network's review), skipping rows another node holds, and pushes that time to

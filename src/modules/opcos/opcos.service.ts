@@ -98,7 +98,7 @@ export async function listOpcos(
 
 export async function updateOpco(deps: D, clientId: string, opcoId: string, input: UpdateOpcoInput) {
   const current = await loadOpco(deps, clientId, opcoId);
-  if (!isEditable(current.status as OpcoStatus)) throw badRequest(M.opcoNotEditable);
+  if (!isEditable(current.status)) throw badRequest(M.opcoNotEditable);
   const { iban, bic } = checkFields(input);
   const pick = <K extends keyof UpdateOpcoInput, T>(k: K, fallback: T) =>
     input[k] === undefined ? fallback : input[k];
@@ -154,7 +154,7 @@ export async function deleteOpco(
   await deps.db.transaction(async (tx) => {
     const current = await findClientOpco(tx, clientId, opcoId);
     if (!current) throw notFound(M.opcoNotFound);
-    if (!isDeletable(current.status as OpcoStatus)) throw badRequest(OPCO_NOT_DELETABLE);
+    if (!isDeletable(current.status)) throw badRequest(OPCO_NOT_DELETABLE);
     if ((await countProjectsBoundTo(tx, opcoId)) > 0) throw conflict(OPCO_BOUND);
     if (!(await deleteDraftOpco(tx, clientId, opcoId))) throw badRequest(OPCO_NOT_DELETABLE);
     await recordActivity(tx, {
@@ -176,7 +176,7 @@ export async function submitOpco(deps: D, clientId: string, opcoId: string) {
   const row = await deps.db.transaction(async (tx) => {
     const current = await findClientOpco(tx, clientId, opcoId);
     if (!current) throw notFound(M.opcoNotFound);
-    if (!isSubmittable(current.status as OpcoStatus)) throw badRequest(M.opcoAlreadyInStatus(current.status));
+    if (!isSubmittable(current.status)) throw badRequest(M.opcoAlreadyInStatus(current.status));
     return applyOpcoTransition(tx, current, sandbox ? 'submit_sandbox' : 'submit_production', {
       now,
       changes: {

@@ -1,4 +1,3 @@
-import type { OpcoStatus } from './opcos.machine';
 import type { OpcoRow } from './opcos.repo';
 import type { OpcoType } from './opcos.schemas';
 
@@ -8,7 +7,7 @@ type People = { fullName: string }[] | null;
 export function toOpcoView(o: OpcoRow) {
   return {
     opco_id: o.id,
-    status: o.status as OpcoStatus,
+    status: o.status,
     status_reason: o.statusReason,
     sub_tpp_id: o.subTppId,
     opco_type: o.opcoType as OpcoType,

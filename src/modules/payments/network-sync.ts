@@ -12,12 +12,7 @@ import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { BankSession } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
-import {
-  isTerminal,
-  normalizeProviderStatus,
-  PROVIDER_STATUS_MAP,
-  type TransactionStatus,
-} from './payments.machine';
+import { isTerminal, normalizeProviderStatus, PROVIDER_STATUS_MAP } from './payments.machine';
 import { findTransactionById, type TransactionRow } from './payments.repo';
 import {
   type Actor,
@@ -130,7 +125,7 @@ export async function syncWithNetwork(
   t: TransactionRow,
   actor: Actor = AUTOMATIC,
 ): Promise<{ transaction: TransactionRow; changed: boolean }> {
-  if (isTerminal(t.status as TransactionStatus)) return { transaction: t, changed: false };
+  if (isTerminal(t.status)) return { transaction: t, changed: false };
   const session = await deps.providers.bank.getSession({ refId: t.refId, transferId: t.transferId });
   if (!session) return { transaction: t, changed: false };
   return applySession(deps, t, session, actor);
@@ -173,7 +168,7 @@ export async function reconcileDuePayments(deps: Deps, policy: ReconcilePolicy, 
   for (const t of claimed) {
     try {
       const { transaction, changed } = await syncWithNetwork(deps, t);
-      if (changed && !isTerminal(transaction.status as TransactionStatus))
+      if (changed && !isTerminal(transaction.status))
         await scheduleNetworkCheck(deps.db, t.id, policy.afterSeconds, deps.clock.now());
     } catch (err) {
       deps.log.warn({ err, transactionId: t.id }, 'reconciliation read failed; retried after its backoff');

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { toSql } from '../../db/hot';
+import type { ContractRequestStatus } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { BankProviderError } from '../../providers/bank/port';
@@ -163,7 +164,7 @@ async function assertContractCompleted(deps: Deps, clientId: string, id: string)
   const res = await deps.db.execute(
     sql`select status from contract_requests where id = ${id}::uuid and client_id = ${clientId}::uuid`,
   );
-  const row = rowsOf<{ status: string }>(res)[0];
+  const row = rowsOf<{ status: ContractRequestStatus }>(res)[0];
   if (!row) throw notFound('Contract request not found');
   if (row.status !== 'completed') throw badRequest('Contract request is not completed');
 }

@@ -7,7 +7,7 @@
  */
 import type { Database } from '../../db/client';
 import { ASYNC_COMMIT, mapRow } from '../../db/hot';
-import { transactions } from '../../db/schema/index';
+import { type OpcoStatus, transactions } from '../../db/schema/index';
 import { newId, randomToken } from '../../shared/ids';
 import { type ActivityInput, activityInsertText, activityValues } from '../activity/activity.writer';
 import type { Origin } from './origin';
@@ -22,7 +22,7 @@ export interface PaylinkFacts {
   payer_exists: boolean;
   project_found: boolean;
   project_frozen: boolean | null;
-  opco_status: string | null;
+  opco_status: OpcoStatus | null;
   sub_tpp_id: string | null;
 }
 

@@ -1,20 +1,16 @@
 /**
  * The transaction status machine: the only place that decides a transaction's status.
- * - TRANSITIONS: the coarse moves of api-spec "Transaction status" (anything else is blocked).
+ * - TRANSITIONS: the coarse moves of the transaction status table (anything else is blocked).
  * - PROVIDER_STATUS_MAP: the detail status (provider_status) -> coarse status table.
  * - decideProviderStatus: given the current status and a detail code, what happens.
- * Persistence (compare-and-set + timeline row + event) lives in status.service.ts.
+ * Persistence (the platform's compare-and-set + timeline row + event) lives in status.service.ts.
  */
+import { TRANSACTION_STATUSES, type TransactionStatus } from '../../db/schema/transactions';
+import { defineMachine } from '../../platform/machine';
+import { conflict } from '../../shared/errors';
+import { PM } from '../../shared/messages';
 
-export const TRANSACTION_STATUSES = [
-  'pending',
-  'processing',
-  'success',
-  'failed',
-  'expired',
-  'canceled',
-] as const;
-export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export { TRANSACTION_STATUSES, type TransactionStatus };
 
 export const TERMINAL_STATUSES = [
   'success',
@@ -48,7 +44,7 @@ export interface TransitionRow {
   reason: string;
 }
 
-/** api-spec "Transaction status" transition table, one entry per row. */
+/** The transaction status table, one entry per row. */
 export const TRANSITIONS: readonly TransitionRow[] = [
   {
     from: 'pending',
@@ -80,23 +76,26 @@ export const TRANSITIONS: readonly TransitionRow[] = [
   },
 ];
 
+/** A move the table refuses is the state conflict a cancel of a finished payment answers (409). */
+export const transactionMachine = defineMachine({
+  name: 'transaction',
+  statuses: TRANSACTION_STATUSES,
+  transitions: TRANSITIONS,
+  terminal: TERMINAL_STATUSES,
+  refused: () => conflict(PM.terminalCannotCancel),
+});
+
 export function findTransition(from: TransactionStatus, to: TransactionStatus): TransitionRow | undefined {
   return TRANSITIONS.find((t) => t.from === from && t.to === to);
 }
 
-export function canTransition(from: TransactionStatus, to: TransactionStatus): boolean {
-  return findTransition(from, to) !== undefined;
-}
+export const canTransition = (from: TransactionStatus, to: TransactionStatus): boolean =>
+  transactionMachine.triggerFor(from, to) !== null;
 
-export function isTerminal(status: TransactionStatus): boolean {
-  return (TERMINAL_STATUSES as readonly string[]).includes(status);
-}
+export const isTerminal = transactionMachine.isTerminal;
+export const isTransactionStatus = transactionMachine.isStatus;
 
-export function isTransactionStatus(s: string): s is TransactionStatus {
-  return (TRANSACTION_STATUSES as readonly string[]).includes(s);
-}
-
-/** api-spec "Detail status (provider_status) mapping": null = recorded on the timeline, no coarse change. */
+/** The detail status (provider_status) mapping: null = recorded on the timeline, no coarse change. */
 export const PROVIDER_STATUS_MAP = {
   completed: 'success',
   settled: 'success',
@@ -143,6 +142,7 @@ export type Decision =
   /** Move the coarse status: timeline row + payment.status_changed event. */
   | {
       kind: 'transition';
+      trigger: TransitionTrigger;
       to: TransactionStatus;
       providerStatus: ProviderStatus;
       reconciliation: ReconciliationState;
@@ -217,6 +217,7 @@ export function decideProviderStatus(current: TransactionStatus, rawCode: string
   if (row)
     return {
       kind: 'transition',
+      trigger: row.trigger,
       to: target,
       providerStatus: code,
       reconciliation: 'none',

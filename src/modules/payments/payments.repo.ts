@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/client';
 import { mapRow } from '../../db/hot';
-import { transactionStatusEvents, transactions } from '../../db/schema/index';
+import { type TransactionStatus, transactionStatusEvents, transactions } from '../../db/schema/index';
 import { type AuthRead, type AuthRow, uuidPathKey } from '../../plugins/auth';
 import type { PageParams } from '../../shared/pagination';
 
@@ -64,7 +64,7 @@ export async function findTransactionByRef(db: DbOrTx, refId: string): Promise<T
 }
 
 export interface TransactionFilters {
-  status?: string;
+  status?: TransactionStatus;
   projectId?: string;
   userId?: string;
   originType?: string;
@@ -147,21 +147,6 @@ export async function listStatusEvents(
       ),
     )
     .orderBy(asc(transactionStatusEvents.createdAt), asc(transactionStatusEvents.id));
-}
-
-/** Compare-and-set: moves only when the row is still in `fromStatus`. Null = someone else moved it first. */
-export async function updateTransactionIfStatus(
-  db: DbOrTx,
-  id: string,
-  fromStatus: string,
-  set: Partial<typeof transactions.$inferInsert>,
-): Promise<TransactionRow | null> {
-  const [row] = await db
-    .update(transactions)
-    .set(set)
-    .where(and(eq(transactions.id, id), eq(transactions.status, fromStatus)))
-    .returning();
-  return row ?? null;
 }
 
 export async function insertStatusEvent(

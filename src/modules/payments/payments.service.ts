@@ -12,12 +12,7 @@ import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { syncWithNetwork } from './network-sync';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
-import {
-  isTerminal,
-  normalizeProviderStatus,
-  PROVIDER_STATUS_MAP,
-  type TransactionStatus,
-} from './payments.machine';
+import { isTerminal, normalizeProviderStatus, PROVIDER_STATUS_MAP } from './payments.machine';
 import {
   claimExpiredPending,
   findLapsedProcessing,
@@ -53,7 +48,7 @@ export function checkoutUrlOfToken(deps: Pick<Deps, 'config'>, checkoutToken: st
  */
 export function toTransactionDto(deps: Deps, t: TransactionRow) {
   return Object.assign(transactionCoreFields(t), {
-    status: t.status as TransactionStatus,
+    status: t.status,
     provider_status: t.providerStatus,
     reconciliation_state: t.reconciliationState as
       | 'none'
@@ -139,7 +134,7 @@ export async function refreshTransactionStatus(
   id: string,
 ): Promise<TransactionRow> {
   const t = await getTransaction(deps, auth.clientId, id);
-  if (isTerminal(t.status as TransactionStatus)) throw badRequest(M.terminalCannotRefresh);
+  if (isTerminal(t.status)) throw badRequest(M.terminalCannotRefresh);
   if (!t.transferId) throw badRequest(M.noUpstreamId);
   const now = deps.clock.now();
   const cooldown = deps.config.refreshCooldownSeconds;
@@ -183,7 +178,7 @@ export async function cancelTransaction(
   actor: typeof AUTOMATIC,
   reason: string,
 ): Promise<TransactionRow> {
-  if (isTerminal(t.status as TransactionStatus)) throw conflict(PM.terminalCannotCancel);
+  if (isTerminal(t.status)) throw conflict(PM.terminalCannotCancel);
   const now = deps.clock.now();
   const result = await deps.db.transaction((tx) =>
     moveTransaction(

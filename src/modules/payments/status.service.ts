@@ -1,21 +1,26 @@
 /**
- * Persists what payments.machine.ts decides: compare-and-set update of the transaction, one
+ * Persists what payments.machine.ts decides: the platform's compare-and-set of the transaction, one
  * timeline row per change, the payment.status_changed webhook event and the in-process
  * `payments.status_changed` event (status-events.ts), all in the caller's database transaction.
  * Nothing else writes transactions.status.
  */
 
 import type { Tx } from '../../db/client';
+import { transactions } from '../../db/schema/transactions';
 import { emitEvent } from '../../outbox/emit';
 import type { EventBus } from '../../platform/events';
+import { compareAndSet, machineTable, transition } from '../../platform/machine';
+import { conflict } from '../../shared/errors';
+import { PM } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import {
   type Decision,
-  decideInternalMove,
   decideProviderStatus,
+  findTransition,
   isTerminal,
   type ReconciliationState,
   type TransactionStatus,
+  transactionMachine,
 } from './payments.machine';
 import {
   findTransactionById,
@@ -23,7 +28,6 @@ import {
   type StatusEventRow,
   type TransactionRow,
   transactionCoreFields,
-  updateTransactionIfStatus,
 } from './payments.repo';
 
 export interface Actor {
@@ -44,6 +48,12 @@ export interface ChangeContext {
 export interface MoveContext extends ChangeContext {
   events: EventBus;
 }
+
+const transactionTable = machineTable(transactionMachine, transactions, {
+  conflict: PM.transactionChangedMeanwhile,
+});
+/** A writer that keeps losing the compare-and-set this often gives up with the table's 409. */
+const DECIDE_ATTEMPTS = 5;
 
 export interface ChangeResult {
   transaction: TransactionRow;
@@ -70,7 +80,7 @@ export function paymentEventData(t: TransactionRow, previous: string, detail: st
 async function emitStatusChanged(
   tx: Tx,
   t: TransactionRow,
-  previous: string,
+  previous: TransactionStatus,
   ev: StatusEventRow,
   actor: Actor,
 ) {
@@ -85,7 +95,7 @@ async function emitStatusChanged(
 
 function timelineRow(
   t: TransactionRow,
-  from: string,
+  from: TransactionStatus,
   ctx: ChangeContext,
   extra: { kind: string; providerStatus: string | null; reason: string | null },
 ) {
@@ -105,9 +115,38 @@ function timelineRow(
   };
 }
 
+type MoveOf = { from: TransactionStatus; to: TransactionStatus };
+
+/**
+ * The effects of a coarse move, in order: the timeline row, payment.status_changed and the
+ * in-process reactions to it, the activity entry. `out.statusEvent` is the timeline row once written.
+ */
+function moveEffects(
+  tx: Tx,
+  ctx: MoveContext,
+  providerStatus: string | null,
+  reasonOf: (from: TransactionStatus) => string,
+) {
+  const out = { statusEvent: null as StatusEventRow | null };
+  const hooks = {
+    before: async (u: TransactionRow, { from }: MoveOf) => {
+      const entry = { kind: 'transition', providerStatus, reason: reasonOf(from) };
+      out.statusEvent = await insertStatusEvent(tx, timelineRow(u, from, ctx, entry));
+    },
+    event: async (u: TransactionRow, { from, to }: MoveOf) => {
+      await emitStatusChanged(tx, u, from, out.statusEvent!, ctx.actor);
+      await ctx.events.emit(tx, 'payments.status_changed', { transaction: u, from, to, at: ctx.occurredAt });
+    },
+    activity: (u: TransactionRow, { from, to }: MoveOf) =>
+      statusActivity(tx, u, from, to, ctx, reasonOf(from)),
+  };
+  return { out, hooks };
+}
+
 /**
  * Applies a detail code reported by the payment network (notification, refresh poll or sandbox
- * simulate) to a transaction. Retries the decision when a concurrent writer moved the row first.
+ * simulate) to a transaction. Decides again when a concurrent writer moved the row first; one that
+ * keeps losing answers the table's 409.
  */
 export async function applyProviderStatus(
   tx: Tx,
@@ -115,27 +154,33 @@ export async function applyProviderStatus(
   code: string,
   ctx: MoveContext,
 ): Promise<ChangeResult> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt++) {
     const current = await findTransactionById(tx, transactionId);
     if (!current) throw new Error(`transaction ${transactionId} vanished`);
-    const from = current.status as TransactionStatus;
+    const from = current.status;
     const d = decideProviderStatus(from, code);
     const transferId = ctx.transferId && !isTerminal(from) ? ctx.transferId : current.transferId;
     const base = { updatedAt: ctx.now, transferId };
-    let updated: TransactionRow | null;
-    switch (d.kind) {
-      case 'transition':
-        updated = await updateTransactionIfStatus(tx, current.id, from, {
+    if (d.kind === 'transition') {
+      const fx = moveEffects(tx, ctx, d.providerStatus, () => d.reason);
+      const moved = await transition(tx, transactionTable, current, d.trigger, {
+        set: {
           ...base,
-          status: d.to,
           providerStatus: d.providerStatus,
           reconciliationState: d.reconciliation,
           statusReason: d.reason,
           completedAt: isTerminal(d.to) ? ctx.occurredAt : null,
-        });
-        break;
+        },
+        lost: 'null',
+        ...fx.hooks,
+      });
+      if (!moved) continue; // someone else moved it: decide again on the fresh row
+      return { transaction: moved, decision: d.kind, statusEvent: fx.out.statusEvent };
+    }
+    let updated: TransactionRow | null;
+    switch (d.kind) {
       case 'manual_review':
-        updated = await updateTransactionIfStatus(tx, current.id, from, {
+        updated = await compareAndSet(tx, transactionTable, current, {
           ...base,
           providerStatus: d.providerStatus ?? current.providerStatus,
           reconciliationState: d.reconciliation,
@@ -143,7 +188,7 @@ export async function applyProviderStatus(
         });
         break;
       case 'detail':
-        updated = await updateTransactionIfStatus(tx, current.id, from, {
+        updated = await compareAndSet(tx, transactionTable, current, {
           ...base,
           // `unknown` never replaces a known detail status on the record; it stays on the timeline.
           providerStatus: d.providerStatus === 'unknown' ? current.providerStatus : d.providerStatus,
@@ -158,29 +203,21 @@ export async function applyProviderStatus(
         updated = current;
         break;
     }
-    if (!updated) continue; // someone else moved it: decide again on the fresh row
+    if (!updated) continue;
     const ev = await insertStatusEvent(
       tx,
       timelineRow(updated, from, ctx, { kind: d.kind, providerStatus: d.providerStatus, reason: d.reason }),
     );
     if (d.emitEvent) await emitStatusChanged(tx, updated, from, ev, ctx.actor);
-    if (d.kind === 'transition') {
-      await ctx.events.emit(tx, 'payments.status_changed', {
-        transaction: updated,
-        from,
-        to: d.to,
-        at: ctx.occurredAt,
-      });
-      await statusActivity(tx, updated, from, d.to, ctx, d.reason ?? null);
-    }
     return { transaction: updated, decision: d.kind, statusEvent: ev };
   }
-  throw new Error(`transaction ${transactionId}: too much contention applying ${code}`);
+  throw conflict(PM.transactionChangedMeanwhile);
 }
 
 /**
  * An internal move (cancel by payer/merchant, link expiry). Returns null when the table does not
- * allow it from the current status (e.g. the transaction is already terminal).
+ * allow it from the current status (e.g. the transaction is already terminal); decides again when
+ * a concurrent writer moved the row first.
  */
 export async function moveTransaction(
   tx: Tx,
@@ -190,44 +227,35 @@ export async function moveTransaction(
   ctx: MoveContext,
   reasonOverride?: string,
 ): Promise<ChangeResult | null> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await findTransactionById(tx, transactionId);
-    if (!current) return null;
-    const from = current.status as TransactionStatus;
-    const m = decideInternalMove(from, to);
-    if (!m.ok) return null;
-    const reason = reasonOverride ?? m.row.reason;
-    const updated = await updateTransactionIfStatus(tx, current.id, from, {
-      status: to,
-      providerStatus,
-      reconciliationState: 'none' satisfies ReconciliationState,
-      statusReason: reason,
-      updatedAt: ctx.now,
-      completedAt: isTerminal(to) ? ctx.occurredAt : null,
-    });
-    if (!updated) continue;
-    const ev = await insertStatusEvent(
-      tx,
-      timelineRow(updated, from, ctx, { kind: 'transition', providerStatus, reason }),
-    );
-    await emitStatusChanged(tx, updated, from, ev, ctx.actor);
-    await ctx.events.emit(tx, 'payments.status_changed', {
-      transaction: updated,
-      from,
-      to,
-      at: ctx.occurredAt,
-    });
-    await statusActivity(tx, updated, from, to, ctx, reason);
-    return { transaction: updated, decision: 'transition', statusEvent: ev };
-  }
-  throw new Error(`transaction ${transactionId}: too much contention moving to ${to}`);
+  const current = await findTransactionById(tx, transactionId);
+  if (!current) return null;
+  const reasonOf = (from: TransactionStatus) => reasonOverride ?? findTransition(from, to)!.reason;
+  const fx = moveEffects(tx, ctx, providerStatus, reasonOf);
+  const moved = await transition(
+    tx,
+    transactionTable,
+    current,
+    (cur) => transactionMachine.triggerFor(cur.status, to),
+    {
+      set: ({ from }) => ({
+        providerStatus,
+        reconciliationState: 'none' satisfies ReconciliationState,
+        statusReason: reasonOf(from),
+        updatedAt: ctx.now,
+        completedAt: isTerminal(to) ? ctx.occurredAt : null,
+      }),
+      lost: { reload: () => findTransactionById(tx, transactionId) },
+      ...fx.hooks,
+    },
+  );
+  return moved ? { transaction: moved, decision: 'transition', statusEvent: fx.out.statusEvent } : null;
 }
 
 /** A timeline entry that changes no status (creation, session restart). */
 export async function recordTimelineEntry(
   tx: Tx,
   t: TransactionRow,
-  from: string | null,
+  from: TransactionStatus | null,
   ctx: ChangeContext,
   entry: { kind: string; providerStatus: string | null; reason: string | null },
 ): Promise<StatusEventRow> {
@@ -238,8 +266,8 @@ export async function recordTimelineEntry(
 async function statusActivity(
   tx: Tx,
   t: TransactionRow,
-  from: string,
-  to: string,
+  from: TransactionStatus,
+  to: TransactionStatus,
   ctx: ChangeContext,
   reason: string | null,
 ) {

@@ -6,9 +6,13 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { rowsOf } from '../../db/client';
-import { transactionCountDeltas } from '../../db/schema/index';
+import { type TransactionStatus, transactionCountDeltas } from '../../db/schema/index';
 
-export async function countedTotal(db: DbOrTx, clientId: string, status?: string): Promise<number> {
+export async function countedTotal(
+  db: DbOrTx,
+  clientId: string,
+  status?: TransactionStatus,
+): Promise<number> {
   const conds: SQL[] = [eq(transactionCountDeltas.clientId, clientId)];
   if (status) conds.push(eq(transactionCountDeltas.status, status));
   const [row] = await db

@@ -8,7 +8,7 @@ import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { type ActivityChanges, diffChanges, recordActivity } from '../activity/activity.writer';
-import { isBindable, type OpcoStatus } from '../opcos/opcos.machine';
+import { isBindable } from '../opcos/opcos.machine';
 import { findOpcoForShare } from '../opcos/opcos.repo';
 import {
   findClientProject,
@@ -42,7 +42,7 @@ async function checkBindableOpco(tx: DbOrTx, clientId: string, opcoId: string): 
   const opco = await findOpcoForShare(tx, opcoId);
   if (!opco) throw notFound(M.opcoNotFound);
   if (opco.clientId !== clientId) throw badRequest(M.opcoOtherClient);
-  if (!isBindable(opco.status as OpcoStatus)) throw badRequest(M.opcoNotBindable);
+  if (!isBindable(opco.status)) throw badRequest(M.opcoNotBindable);
 }
 
 async function loadProject(db: DbOrTx, clientId: string, projectId: string): Promise<ProjectRow> {

@@ -16,7 +16,7 @@ import type { BankNotification } from '../../providers/bank/port';
 import { AUTOMATIC } from '../payments/status.service';
 import { onPaymentStatus } from '../payments/status-events';
 import { failAttempt } from './recurring.attempts';
-import { canApplyRecurring, type RecurringTrigger } from './recurring.machine';
+import { canApplyRecurring, type MandateStatus, type RecurringTrigger } from './recurring.machine';
 import { findDefinitionBy, findDefinitionById, findRunById } from './recurring.repo';
 import { moveDefinition, moveRun } from './recurring.transitions';
 import { failureReasonOf } from './runs.machine';
@@ -57,7 +57,7 @@ export const settleRunOnPayment = onPaymentStatus(
 
 const MANDATE_MOVES: Record<
   string,
-  { pending?: RecurringTrigger; live?: RecurringTrigger; mandate: string }
+  { pending?: RecurringTrigger; live?: RecurringTrigger; mandate: MandateStatus }
 > = {
   mandate_authorized: { pending: 'authorize', mandate: 'authorized' },
   mandate_rejected: { pending: 'authorization_fail', mandate: 'rejected' },

@@ -1,22 +1,19 @@
 /**
- * The recurring-payment status machine (named-areas.md section 5, "Recurring payment status"): the
- * only place that decides a definition's status. Persistence is compare-and-set on (status, version)
- * in recurring.transitions.ts.
+ * The recurring-payment status machine: the only place that decides a definition's status. Moves
+ * go through the platform's `transition` with a compare-and-set on (status, version)
+ * (recurring.transitions.ts).
  */
+import {
+  MANDATE_STATUSES,
+  type MandateStatus,
+  RECURRING_STATUSES,
+  type RecurringStatus,
+} from '../../db/schema/recurring-payments';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { RM } from './recurring.messages';
 
-export const RECURRING_STATUSES = [
-  'pending_authorization',
-  'active',
-  'paused',
-  'completed',
-  'canceled',
-  'revoked',
-  'authorization_failed',
-  'expired',
-] as const;
-export type RecurringStatus = (typeof RECURRING_STATUSES)[number];
+export { MANDATE_STATUSES, type MandateStatus, RECURRING_STATUSES, type RecurringStatus };
 
 export const TERMINAL_RECURRING_STATUSES = [
   'completed',
@@ -26,7 +23,7 @@ export const TERMINAL_RECURRING_STATUSES = [
   'expired',
 ] as const satisfies readonly RecurringStatus[];
 
-export const isTerminalRecurring = (s: string): boolean =>
+export const isTerminalRecurring = (s: RecurringStatus): boolean =>
   (TERMINAL_RECURRING_STATUSES as readonly string[]).includes(s);
 
 /** One entry per row of the table (the POST row is the insert). */
@@ -52,27 +49,19 @@ export const RECURRING_TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly RecurringStatus[]; to: RecurringStatus }>;
 export type RecurringTrigger = keyof typeof RECURRING_TRANSITIONS;
 
-export function canApplyRecurring(trigger: RecurringTrigger, from: string): boolean {
-  return (RECURRING_TRANSITIONS[trigger].from as readonly string[]).includes(from);
-}
+/** Writes on a terminal definition: the terminal 400; a refused move otherwise names the status. */
+export const recurringMachine = defineMachine({
+  name: 'recurring payment',
+  statuses: RECURRING_STATUSES,
+  transitions: RECURRING_TRANSITIONS,
+  terminal: TERMINAL_RECURRING_STATUSES,
+  refused: (_t, from) =>
+    badRequest(isTerminalRecurring(from) ? RM.terminal(from) : RM.actionNotAllowed(from)),
+});
 
-/** Writes on a terminal definition: the spec's 400; a refused move otherwise names the status. */
-export function assertRecurringTransition(trigger: RecurringTrigger, from: string): RecurringStatus {
-  if (isTerminalRecurring(from)) throw badRequest(RM.terminal(from));
-  if (!canApplyRecurring(trigger, from)) throw badRequest(RM.actionNotAllowed(from));
-  return RECURRING_TRANSITIONS[trigger].to;
-}
+export const canApplyRecurring = recurringMachine.can;
+export const assertRecurringTransition = recurringMachine.assert;
 
-export function assertRecurringWritable(status: string): void {
+export function assertRecurringWritable(status: RecurringStatus): void {
   if (isTerminalRecurring(status)) throw badRequest(RM.terminal(status));
 }
-
-/** The mandate's own status shown under `mandate.status`. */
-export const MANDATE_STATUSES = [
-  'awaiting_authorization',
-  'authorized',
-  'rejected',
-  'revoked',
-  'expired',
-] as const;
-export type MandateStatus = (typeof MANDATE_STATUSES)[number];

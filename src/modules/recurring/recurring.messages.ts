@@ -20,4 +20,5 @@ export const RM = {
   resumeAtInPast: 'resume_at must be in the future',
   payerRequired: 'Exactly one of user_id and business_customer_id is required',
   retryHoursTooMany: 'retry_after_hours has at most 5 entries',
+  changedMeanwhile: 'The recurring payment changed meanwhile; try again',
 } as const;

@@ -1,7 +1,13 @@
 /** Queries of recurring payments, runs and attempts. Every client-facing query filters by client_id. */
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { recurringAttempts, recurringPayments, recurringRuns } from '../../db/schema/index';
+import {
+  type RecurringRunStatus,
+  type RecurringStatus,
+  recurringAttempts,
+  recurringPayments,
+  recurringRuns,
+} from '../../db/schema/index';
 import type { PageParams } from '../../shared/pagination';
 
 export type DefinitionRow = typeof recurringPayments.$inferSelect;
@@ -80,43 +86,8 @@ export async function latestAttempt(db: DbOrTx, runId: string): Promise<AttemptR
   return row ?? null;
 }
 
-/** Compare-and-set on (status, version); null when someone else moved the row first. */
-export async function casDefinition(
-  db: DbOrTx,
-  d: DefinitionRow,
-  set: Partial<DefinitionRow>,
-): Promise<DefinitionRow | null> {
-  const [row] = await db
-    .update(recurringPayments)
-    .set({ ...set, version: d.version + 1 })
-    .where(
-      and(
-        eq(recurringPayments.id, d.id),
-        eq(recurringPayments.status, d.status),
-        eq(recurringPayments.version, d.version),
-      ),
-    )
-    .returning();
-  return row ?? null;
-}
-
-export async function casRun(db: DbOrTx, r: RunRow, set: Partial<RunRow>): Promise<RunRow | null> {
-  const [row] = await db
-    .update(recurringRuns)
-    .set({ ...set, version: r.version + 1 })
-    .where(
-      and(
-        eq(recurringRuns.id, r.id),
-        eq(recurringRuns.status, r.status),
-        eq(recurringRuns.version, r.version),
-      ),
-    )
-    .returning();
-  return row ?? null;
-}
-
 export interface DefinitionFilters {
-  status?: string;
+  status?: RecurringStatus;
   projectId?: string;
   userId?: string;
   businessCustomerId?: string;
@@ -153,7 +124,7 @@ export async function listDefinitions(
 export async function listRuns(
   db: DbOrTx,
   definitionId: string,
-  status: string | undefined,
+  status: RecurringRunStatus | undefined,
   page: PageParams,
 ): Promise<{ rows: RunRow[]; total: number }> {
   const where = and(

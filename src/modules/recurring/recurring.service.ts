@@ -1,8 +1,9 @@
 /** Recurring payments: reads, PATCH, pause/resume/cancel, on-demand runs, skip. */
 import { and, eq, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
-import { recurringRuns } from '../../db/schema/index';
+import { type RecurringRunStatus, recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { compareAndSet } from '../../platform/machine';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound, ValidationError } from '../../shared/errors';
 import { runIdempotent } from '../../shared/idempotency';
@@ -17,7 +18,6 @@ import { assertRecurringTransition, assertRecurringWritable } from './recurring.
 import { RM } from './recurring.messages';
 import {
   attemptsOf,
-  casDefinition,
   type DefinitionFilters,
   type DefinitionRow,
   findDefinition,
@@ -29,6 +29,7 @@ import {
 import { dateOf } from './recurring.schedule';
 import {
   assertMoved,
+  definitionTable,
   emitRunEvent,
   followNewCalendar,
   moveDefinition,
@@ -124,7 +125,7 @@ export async function patchRecurring(deps: Deps, auth: ClientAuth, id: string, b
         auto_retry: body.retry_policy.auto_retry ?? cur.retryPolicy.auto_retry,
         retry_after_hours: body.retry_policy.retry_after_hours ?? cur.retryPolicy.retry_after_hours,
       };
-    const moved = assertMoved(await casDefinition(tx, cur, set));
+    const moved = assertMoved(await compareAndSet(tx, definitionTable, cur, set));
     if (set.amount)
       await tx
         .update(recurringRuns)
@@ -280,7 +281,7 @@ export async function listDefinitionRuns(
   deps: Deps,
   clientId: string,
   id: string,
-  status: string | undefined,
+  status: RecurringRunStatus | undefined,
   page: PageParams,
 ) {
   await loadDefinition(deps, clientId, id);

@@ -6,28 +6,28 @@
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { recurringRuns } from '../../db/schema/index';
+import { recurringPayments, recurringRuns } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
+import { machineTable, transition } from '../../platform/machine';
 import { AppError } from '../../shared/errors';
 import { recordActivity } from '../activity/activity.writer';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import type { Actor } from '../payments/status.service';
-import {
-  assertRecurringTransition,
-  canApplyRecurring,
-  type RecurringStatus,
-  type RecurringTrigger,
-} from './recurring.machine';
-import {
-  casDefinition,
-  casRun,
-  type DefinitionRow,
-  findDefinitionById,
-  latestAttempt,
-  type RunRow,
-} from './recurring.repo';
+import { canApplyRecurring, type RecurringTrigger, recurringMachine } from './recurring.machine';
+import { RM } from './recurring.messages';
+import { type DefinitionRow, findDefinitionById, latestAttempt, type RunRow } from './recurring.repo';
 import { nextSlot } from './recurring.schedule';
-import { assertRunTransition, isFinalRun, OPEN_RUN_STATUSES, type RunTrigger } from './runs.machine';
+import { isFinalRun, OPEN_RUN_STATUSES, type RunTrigger, runMachine } from './runs.machine';
+
+/** Definitions move (and PATCH writes) by compare-and-set on (status, version). */
+export const definitionTable = machineTable(recurringMachine, recurringPayments, {
+  version: 'version',
+  conflict: RM.changedMeanwhile,
+});
+const runTable = machineTable(runMachine, recurringRuns, {
+  version: 'version',
+  conflict: RM.changedMeanwhile,
+});
 
 export async function emitDefinitionEvent(
   tx: Tx,
@@ -84,7 +84,7 @@ export async function emitRunEvent(tx: Tx, r: RunRow, previous: string | null, a
  * Applies a definition trigger (400 when the table refuses it) with the extra columns `set`; null when
  * a concurrent writer moved the row first. The caller holds the definition's row lock when it matters.
  */
-export async function moveDefinition(
+export function moveDefinition(
   tx: Tx,
   d: DefinitionRow,
   trigger: RecurringTrigger,
@@ -92,50 +92,55 @@ export async function moveDefinition(
   actor: Actor,
   set: Partial<DefinitionRow> = {},
 ): Promise<DefinitionRow | null> {
-  const from = d.status as RecurringStatus;
-  const to = assertRecurringTransition(trigger, from);
   const revokeAtBank = (trigger === 'cancel' || trigger === 'complete') && d.mandateRef !== null;
-  const moved = await casDefinition(tx, d, {
-    statusReason: null,
-    ...set,
-    status: to,
-    updatedAt: at,
-    ...(trigger === 'cancel' ? { canceledAt: at } : {}),
-    ...(revokeAtBank ? { mandateRevokeDueAt: at, mandateStatus: 'revoked' } : {}),
-    ...(to !== 'paused' ? { pausedUntil: null } : {}),
+  return transition(tx, definitionTable, d, trigger, {
+    set: ({ to }) => ({
+      statusReason: null,
+      ...set,
+      updatedAt: at,
+      ...(trigger === 'cancel' ? { canceledAt: at } : {}),
+      ...(revokeAtBank ? { mandateRevokeDueAt: at, mandateStatus: 'revoked' as const } : {}),
+      ...(to !== 'paused' ? { pausedUntil: null } : {}),
+    }),
+    lost: 'null',
+    event: (moved, { from }) => emitDefinitionEvent(tx, moved, from, actor, at),
+    activity: (moved, { from, to }) =>
+      recordActivity(tx, {
+        clientId: d.clientId,
+        action: `recurring_payment.${trigger === 'authorize' ? 'activated' : to}`,
+        at,
+        target: { type: 'recurring_payment', id: d.id, label: d.description ?? d.reference ?? d.id },
+        changes: { status: { from, to } },
+        metadata: moved.statusReason ? { status_reason: moved.statusReason } : undefined,
+      }),
+    notify: async (_moved, { to }) => {
+      if (to !== 'revoked' && to !== 'expired') return;
+      await notify(tx, {
+        clientId: d.clientId,
+        category: 'recurring_payments',
+        severity: 'warning',
+        title: to === 'revoked' ? 'Recurring payment mandate revoked' : 'Recurring payment expired',
+        body: `Recurring payment ${d.description ?? d.id} is now ${to}.`,
+        item: { type: 'recurring_payment', id: d.id },
+        audience: { roles: OWNER_AND_OPERATIONS },
+        at,
+      });
+    },
+    after: async (moved, { to }) => {
+      if (to === 'canceled' || to === 'revoked' || to === 'expired') {
+        const open = await tx
+          .select()
+          .from(recurringRuns)
+          .where(
+            and(eq(recurringRuns.definitionId, d.id), inArray(recurringRuns.status, [...OPEN_RUN_STATUSES])),
+          )
+          .for('update');
+        for (const r of open)
+          await moveRun(tx, moved, r, 'cancel', at, { willRetry: false, nextRetryAt: null });
+      }
+      if (trigger === 'authorize') await scheduleNextRun(tx, moved, at);
+    },
   });
-  if (!moved) return null;
-  await emitDefinitionEvent(tx, moved, from, actor, at);
-  await recordActivity(tx, {
-    clientId: d.clientId,
-    action: `recurring_payment.${trigger === 'authorize' ? 'activated' : to}`,
-    at,
-    target: { type: 'recurring_payment', id: d.id, label: d.description ?? d.reference ?? d.id },
-    changes: { status: { from, to } },
-    metadata: moved.statusReason ? { status_reason: moved.statusReason } : undefined,
-  });
-  if (to === 'revoked' || to === 'expired') {
-    await notify(tx, {
-      clientId: d.clientId,
-      category: 'recurring_payments',
-      severity: 'warning',
-      title: to === 'revoked' ? 'Recurring payment mandate revoked' : 'Recurring payment expired',
-      body: `Recurring payment ${d.description ?? d.id} is now ${to}.`,
-      item: { type: 'recurring_payment', id: d.id },
-      audience: { roles: OWNER_AND_OPERATIONS },
-      at,
-    });
-  }
-  if (to === 'canceled' || to === 'revoked' || to === 'expired') {
-    const open = await tx
-      .select()
-      .from(recurringRuns)
-      .where(and(eq(recurringRuns.definitionId, d.id), inArray(recurringRuns.status, [...OPEN_RUN_STATUSES])))
-      .for('update');
-    for (const r of open) await moveRun(tx, moved, r, 'cancel', at, { willRetry: false, nextRetryAt: null });
-  }
-  if (trigger === 'authorize') await scheduleNextRun(tx, moved, at);
-  return moved;
 }
 
 const RUN_ACTIONS: Record<RunTrigger, string> = {
@@ -151,7 +156,7 @@ const RUN_ACTIONS: Record<RunTrigger, string> = {
 };
 
 /** Applies a run trigger; a run that becomes final makes room for the next scheduled run. */
-export async function moveRun(
+export function moveRun(
   tx: Tx,
   d: DefinitionRow,
   r: RunRow,
@@ -159,36 +164,39 @@ export async function moveRun(
   at: Date,
   set: Partial<RunRow> = {},
 ): Promise<RunRow | null> {
-  const from = r.status;
-  const to = assertRunTransition(trigger, from);
-  const moved = await casRun(tx, r, { ...set, status: to, updatedAt: at });
-  if (!moved) return null;
-  await emitRunEvent(tx, moved, from, at);
-  await recordActivity(tx, {
-    clientId: r.clientId,
-    action: RUN_ACTIONS[trigger],
-    at,
-    target: { type: 'recurring_run', id: r.id, label: `#${r.sequence} ${r.amount} ${r.currency}` },
-    changes: { status: { from, to } },
-    metadata: {
-      definition_id: d.id,
-      ...(moved.failureReason ? { failure_reason: moved.failureReason } : {}),
+  return transition(tx, runTable, r, trigger, {
+    set: { ...set, updatedAt: at },
+    lost: 'null',
+    event: (moved, { from }) => emitRunEvent(tx, moved, from, at),
+    activity: (moved, { from, to }) =>
+      recordActivity(tx, {
+        clientId: r.clientId,
+        action: RUN_ACTIONS[trigger],
+        at,
+        target: { type: 'recurring_run', id: r.id, label: `#${r.sequence} ${r.amount} ${r.currency}` },
+        changes: { status: { from, to } },
+        metadata: {
+          definition_id: d.id,
+          ...(moved.failureReason ? { failure_reason: moved.failureReason } : {}),
+        },
+      }),
+    notify: async (moved, { to }) => {
+      if (to !== 'failed') return;
+      await notify(tx, {
+        clientId: r.clientId,
+        category: 'recurring_payments',
+        severity: 'warning',
+        title: 'Recurring payment run failed',
+        body: `Run ${r.sequence} (${r.amount} ${r.currency}) failed: ${moved.failureReason ?? 'unknown'}.`,
+        item: { type: 'recurring_payment', id: d.id },
+        audience: { roles: OWNER_AND_OPERATIONS },
+        at,
+      });
+    },
+    after: async (moved, { from, to }) => {
+      if (isFinalRun(to) && moved.kind === 'scheduled' && !isFinalRun(from)) await scheduleNextRun(tx, d, at);
     },
   });
-  if (to === 'failed') {
-    await notify(tx, {
-      clientId: r.clientId,
-      category: 'recurring_payments',
-      severity: 'warning',
-      title: 'Recurring payment run failed',
-      body: `Run ${r.sequence} (${r.amount} ${r.currency}) failed: ${moved.failureReason ?? 'unknown'}.`,
-      item: { type: 'recurring_payment', id: d.id },
-      audience: { roles: OWNER_AND_OPERATIONS },
-      at,
-    });
-  }
-  if (isFinalRun(to) && moved.kind === 'scheduled' && !isFinalRun(from)) await scheduleNextRun(tx, d, at);
-  return moved;
 }
 
 /**
@@ -285,6 +293,6 @@ export async function followNewCalendar(tx: Tx, d: DefinitionRow, at: Date): Pro
 const AUTOMATIC_ACTOR: Actor = { actorType: null, actorAccountId: null };
 
 export function assertMoved<T>(row: T | null): T {
-  if (!row) throw new AppError(409, 'The recurring payment changed meanwhile; try again');
+  if (!row) throw new AppError(409, RM.changedMeanwhile);
   return row;
 }

@@ -1,8 +1,7 @@
 /** The recurring payment and run bodies of the API (named-areas.md section 5). */
 import type { Period } from './recurring.limits';
-import type { MandateStatus, RecurringStatus } from './recurring.machine';
 import type { AttemptRow, DefinitionRow, RunRow } from './recurring.repo';
-import type { FailureReason, RunStatus } from './runs.machine';
+import type { FailureReason } from './runs.machine';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -14,7 +13,7 @@ export function authorizationUrlOf(publicUrl: string, d: DefinitionRow): string 
 export function toDefinitionDto(d: DefinitionRow, publicUrl: string, nextRunAt: Date | null) {
   return {
     definition_id: d.id,
-    status: d.status as RecurringStatus,
+    status: d.status,
     status_reason: d.statusReason,
     project_id: d.projectId,
     user_id: d.userId,
@@ -37,7 +36,7 @@ export function toDefinitionDto(d: DefinitionRow, publicUrl: string, nextRunAt: 
       periodic_limit: { amount: d.periodicAmount, period: d.period as Period, alignment: d.alignment },
       valid_from: d.validFrom.toISOString(),
       valid_to: iso(d.validTo),
-      status: d.mandateStatus as MandateStatus,
+      status: d.mandateStatus,
       bank_name: d.bankName,
       authorized_at: iso(d.authorizedAt),
     },
@@ -71,7 +70,7 @@ export function toRunDto(r: RunRow, attempts: AttemptRow[], replayed?: boolean) 
     amount: r.amount,
     currency: r.currency,
     description: r.description,
-    status: r.status as RunStatus,
+    status: r.status,
     transaction_id: r.transactionId,
     failure_reason: r.failureReason as FailureReason | null,
     will_retry: r.willRetry,

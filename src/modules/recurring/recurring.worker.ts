@@ -7,7 +7,7 @@
  */
 import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { recurringPayments, recurringRuns } from '../../db/schema/index';
+import { type RecurringRunStatus, recurringPayments, recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { AUTOMATIC } from '../payments/status.service';
 import {
@@ -19,7 +19,7 @@ import {
   startRun,
   withinLimits,
 } from './recurring.attempts';
-import { canApplyRecurring, type RecurringTrigger } from './recurring.machine';
+import { canApplyRecurring, type MandateStatus, type RecurringTrigger } from './recurring.machine';
 import { type DefinitionRow, findRunById, latestAttempt, type RunRow } from './recurring.repo';
 import { resumeDefinition } from './recurring.service';
 import { moveDefinition, moveRun } from './recurring.transitions';
@@ -101,7 +101,12 @@ export async function startAutoRetry(
   });
 }
 
-async function dueIds(deps: Deps, status: string, column: 'scheduled_for' | 'next_retry_at', limit: number) {
+async function dueIds(
+  deps: Deps,
+  status: RecurringRunStatus,
+  column: 'scheduled_for' | 'next_retry_at',
+  limit: number,
+) {
   const now = deps.clock.now();
   const rows = await deps.db
     .select({ id: recurringRuns.id })
@@ -133,7 +138,7 @@ async function sweepDefinitions(
 }
 
 const expireWith =
-  (trigger: RecurringTrigger, reason: string, mandateStatus: string) =>
+  (trigger: RecurringTrigger, reason: string, mandateStatus: MandateStatus) =>
   async (tx: Tx, d: DefinitionRow, now: Date) => {
     if (canApplyRecurring(trigger, d.status))
       await moveDefinition(tx, d, trigger, now, AUTOMATIC, { statusReason: reason, mandateStatus });

@@ -1,20 +1,14 @@
 /**
- * The run status machine (named-areas.md section 5, "Run status"): the only place that decides a
- * run's status, and the retry rules' pure parts (what is retryable, whether attempts are left).
+ * The run status machine: the only place that decides a run's status, and the retry rules' pure
+ * parts (what is retryable, whether attempts are left).
  */
+import { RECURRING_RUN_STATUSES, type RecurringRunStatus } from '../../db/schema/recurring-runs';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { RM } from './recurring.messages';
 
-export const RUN_STATUSES = [
-  'scheduled',
-  'processing',
-  'succeeded',
-  'retry_scheduled',
-  'failed',
-  'skipped',
-  'canceled',
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export const RUN_STATUSES = RECURRING_RUN_STATUSES;
+export type RunStatus = RecurringRunStatus;
 
 /** Final for scheduling: the next scheduled run is created once the previous one is one of these. */
 export const FINAL_RUN_STATUSES = [
@@ -23,7 +17,7 @@ export const FINAL_RUN_STATUSES = [
   'skipped',
   'canceled',
 ] as const satisfies readonly RunStatus[];
-export const isFinalRun = (s: string): boolean => (FINAL_RUN_STATUSES as readonly string[]).includes(s);
+export const isFinalRun = (s: RunStatus): boolean => (FINAL_RUN_STATUSES as readonly string[]).includes(s);
 
 /** One entry per row of the table (the two "(none)" rows are inserts: `schedule` and `on_demand`). */
 export const RUN_TRANSITIONS = {
@@ -50,14 +44,17 @@ export type RunTrigger = keyof typeof RUN_TRANSITIONS;
 
 export const OPEN_RUN_STATUSES = RUN_TRANSITIONS.cancel.from;
 
-export function canApplyRun(trigger: RunTrigger, from: string): boolean {
-  return (RUN_TRANSITIONS[trigger].from as readonly string[]).includes(from);
-}
+/** Final for scheduling is not terminal: a failed run may still be retried by hand. */
+export const runMachine = defineMachine({
+  name: 'recurring run',
+  statuses: RUN_STATUSES,
+  transitions: RUN_TRANSITIONS,
+  terminal: ['succeeded', 'skipped', 'canceled'],
+  refused: (_t, from) => badRequest(RM.runActionNotAllowed(from)),
+});
 
-export function assertRunTransition(trigger: RunTrigger, from: string): RunStatus {
-  if (!canApplyRun(trigger, from)) throw badRequest(RM.runActionNotAllowed(from));
-  return RUN_TRANSITIONS[trigger].to;
-}
+export const canApplyRun = runMachine.can;
+export const assertRunTransition = runMachine.assert;
 
 export const FAILURE_REASONS = [
   'insufficient_funds',

@@ -185,7 +185,7 @@ export async function createSchedule(
                 issueAt,
                 issueDueAt: issueAt,
                 graceEndAt: graceEndOf(p.due_date, graceDays),
-                status: 'scheduled',
+                status: 'scheduled' as const,
                 updatedAt: now,
               };
             }),

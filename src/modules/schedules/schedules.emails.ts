@@ -8,7 +8,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../db/client';
-import { paymentScheduleEmails } from '../../db/schema/index';
+import { type InstalmentStatus, paymentScheduleEmails } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { defineJob, EMAIL_RETRY, enqueueJobs } from '../../platform/jobs/index';
 
@@ -16,7 +16,7 @@ interface DueEmail {
   id: string;
   kind: 'link' | 'reminder_before' | 'reminder_due';
   link_number: number;
-  status: string;
+  status: InstalmentStatus;
   current_link: number;
   amount: string;
   due_date: string;

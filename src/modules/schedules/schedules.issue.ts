@@ -15,12 +15,13 @@ import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import { createPlatformPaymentLink, type PaylinkInput } from '../payments/paylink.service';
-import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
+import { isTerminal } from '../payments/payments.machine';
 import { findTransactionById } from '../payments/payments.repo';
 import { checkoutUrl } from '../payments/payments.service';
 import type { Actor } from '../payments/status.service';
 import { queueScheduleEmails } from './schedules.emails';
-import { canApplyInstalment, type InstalmentStatus } from './schedules.machine';
+import { canApplyInstalment } from './schedules.machine';
+import { SM } from './schedules.messages';
 import { addDays, startOfDay } from './schedules.money';
 import { findInstalmentById, findScheduleById, type InstalmentRow, type ScheduleRow } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
@@ -72,7 +73,7 @@ async function queueEmails(tx: Tx, s: ScheduleRow, i: InstalmentRow, now: Date, 
 function stillApplies(trigger: IssueTrigger, i: InstalmentRow): boolean {
   if (trigger === 'issue') return i.status === 'scheduled';
   if (trigger === 'auto_reissue') return i.status === 'issued';
-  return canApplyInstalment('reissue', i.status as InstalmentStatus);
+  return canApplyInstalment('reissue', i.status);
 }
 
 export async function issueInstalment(
@@ -89,7 +90,7 @@ export async function issueInstalment(
   // A new link replaces an issued one only once that link is finished (failed, expired, canceled).
   if (i.status === 'issued' && i.transactionId) {
     const current = await findTransactionById(deps.db, i.transactionId);
-    if (current && !isTerminal(current.status as TransactionStatus)) return { kind: 'skipped' };
+    if (current && !isTerminal(current.status)) return { kind: 'skipped' };
   }
   const count = (
     await deps.db
@@ -135,7 +136,7 @@ export async function issueInstalment(
       issueError: null,
       issueDueAt: null,
     });
-    if (!moved) throw new AppError(500, 'instalment moved while locked');
+    if (!moved) throw new AppError(409, SM.instalmentChangedMeanwhile);
     await queueEmails(tx, s, moved, at, next === 1);
     await syncSchedule(tx, s.id, at);
     return moved;

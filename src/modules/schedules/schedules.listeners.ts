@@ -7,7 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { paymentScheduleInstalments } from '../../db/schema/index';
 import { onPaymentStatus } from '../payments/status-events';
-import { canApplyInstalment, type InstalmentStatus } from './schedules.machine';
+import { canApplyInstalment } from './schedules.machine';
 import { findScheduleById } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
 import { markOverdue } from './schedules.worker';
@@ -26,7 +26,7 @@ export const moveInstalmentOnPayment = onPaymentStatus(
       )
       .for('update');
     if (!i) return; // an earlier link of the instalment: only the current one counts
-    const status = i.status as InstalmentStatus;
+    const status = i.status;
     if (to === 'success') {
       if (!canApplyInstalment('pay', status)) return;
       const s = await findScheduleById(tx, i.scheduleId);

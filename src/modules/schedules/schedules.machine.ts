@@ -1,12 +1,15 @@
 /**
- * The instalment and schedule status machines (named-areas.md section 6): the only place that decides
- * their statuses. Persistence is compare-and-set on (status, version) in schedules.transitions.ts.
+ * The instalment and schedule status machines: the only place that decides their statuses. Moves go
+ * through the platform's `transition` with a compare-and-set on (status, version)
+ * (schedules.transitions.ts).
  */
+import { INSTALMENT_STATUSES, type InstalmentStatus } from '../../db/schema/payment-schedule-instalments';
+import { SCHEDULE_STATUSES, type ScheduleStatus } from '../../db/schema/payment-schedules';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { SM } from './schedules.messages';
 
-export const INSTALMENT_STATUSES = ['scheduled', 'issued', 'paid', 'overdue', 'canceled'] as const;
-export type InstalmentStatus = (typeof INSTALMENT_STATUSES)[number];
+export { INSTALMENT_STATUSES, type InstalmentStatus, SCHEDULE_STATUSES, type ScheduleStatus };
 
 /** The instalment table, one entry per trigger. */
 export const INSTALMENT_TRANSITIONS = {
@@ -24,26 +27,24 @@ export const INSTALMENT_TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly InstalmentStatus[]; to: InstalmentStatus }>;
 export type InstalmentTrigger = keyof typeof INSTALMENT_TRANSITIONS;
 
-export function canApplyInstalment(trigger: InstalmentTrigger, from: InstalmentStatus): boolean {
-  return (INSTALMENT_TRANSITIONS[trigger].from as readonly InstalmentStatus[]).includes(from);
-}
+/** A refused move is the 400 naming the current status. */
+export const instalmentMachine = defineMachine({
+  name: 'instalment',
+  statuses: INSTALMENT_STATUSES,
+  transitions: INSTALMENT_TRANSITIONS,
+  terminal: ['paid', 'canceled'],
+  refused: (_t, from) => badRequest(SM.instalmentActionNotAllowed(from)),
+});
 
-/** The target, or the spec's 400 naming the current status. */
-export function assertInstalmentTransition(
-  trigger: InstalmentTrigger,
-  from: InstalmentStatus,
-): InstalmentStatus {
-  if (!canApplyInstalment(trigger, from)) throw badRequest(SM.instalmentActionNotAllowed(from));
-  return INSTALMENT_TRANSITIONS[trigger].to;
-}
+export const canApplyInstalment = instalmentMachine.can;
+/** The target, or the 400 naming the current status. */
+export const assertInstalmentTransition = instalmentMachine.assert;
 
 /** PATCH of amount/due_date: scheduled only. */
 export function assertInstalmentEditable(from: InstalmentStatus): void {
   if (from !== 'scheduled') throw badRequest(SM.instalmentActionNotAllowed(from));
 }
 
-export const SCHEDULE_STATUSES = ['active', 'past_due', 'completed', 'canceled'] as const;
-export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 export const TERMINAL_SCHEDULE_STATUSES = [
   'completed',
   'canceled',
@@ -60,6 +61,15 @@ export const SCHEDULE_TRANSITIONS = {
   cancel: { from: ['active', 'past_due'], to: 'canceled' },
 } as const satisfies Record<string, { from: readonly ScheduleStatus[]; to: ScheduleStatus }>;
 export type ScheduleTrigger = keyof typeof SCHEDULE_TRANSITIONS;
+
+export const scheduleMachine = defineMachine({
+  name: 'payment schedule',
+  statuses: SCHEDULE_STATUSES,
+  transitions: SCHEDULE_TRANSITIONS,
+  terminal: TERMINAL_SCHEDULE_STATUSES,
+  refused: (_t, from) =>
+    badRequest(isTerminalSchedule(from) ? SM.scheduleTerminal(from) : SM.scheduleActionNotAllowed(from)),
+});
 
 export function assertScheduleWritable(status: ScheduleStatus): void {
   if (isTerminalSchedule(status)) throw badRequest(SM.scheduleTerminal(status));

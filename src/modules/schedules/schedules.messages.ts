@@ -1,4 +1,4 @@
-/** Payment schedule messages (named-areas.md section 6), verbatim; tests import them from here. */
+/** Payment schedule messages, verbatim where the product specification quotes them; tests import them from here. */
 export const SM = {
   scheduleNotFound: 'Payment schedule not found',
   instalmentNotFound: 'Instalment not found',
@@ -15,4 +15,8 @@ export const SM = {
   instalmentAboveMax: (max: string, currency: string) => `Each instalment must not exceed ${max} ${currency}`,
   noLinksLeft: (max: number) => `Instalment has used all ${max} payment links`,
   payerRequired: 'Exactly one of user_id and business_customer_id is required',
+  scheduleActionNotAllowed: (status: string) =>
+    `Payment schedule in status '${status}' does not allow this action`,
+  scheduleChangedMeanwhile: 'Payment schedule was changed meanwhile, please retry',
+  instalmentChangedMeanwhile: 'Instalment was changed meanwhile, please retry',
 } as const;

@@ -1,7 +1,7 @@
 /** Queries of payment schedules. Every client-facing query filters by client_id. */
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { paymentScheduleInstalments, paymentSchedules } from '../../db/schema/index';
+import { paymentScheduleInstalments, paymentSchedules, type ScheduleStatus } from '../../db/schema/index';
 import type { PageParams } from '../../shared/pagination';
 
 export type ScheduleRow = typeof paymentSchedules.$inferSelect;
@@ -42,7 +42,7 @@ export async function instalmentsOf(db: DbOrTx, scheduleIds: string[]): Promise<
 }
 
 export interface ScheduleFilters {
-  status?: string;
+  status?: ScheduleStatus;
   projectId?: string;
   userId?: string;
   businessCustomerId?: string;
@@ -73,42 +73,4 @@ export async function listSchedules(
     db.select({ n: count() }).from(paymentSchedules).where(where),
   ]);
   return { rows, total: Number(t?.n ?? 0) };
-}
-
-export async function casSchedule(
-  tx: DbOrTx,
-  s: Pick<ScheduleRow, 'id' | 'status' | 'version'>,
-  set: Partial<typeof paymentSchedules.$inferInsert>,
-): Promise<ScheduleRow | null> {
-  const [row] = await tx
-    .update(paymentSchedules)
-    .set({ ...set, version: s.version + 1 })
-    .where(
-      and(
-        eq(paymentSchedules.id, s.id),
-        eq(paymentSchedules.status, s.status),
-        eq(paymentSchedules.version, s.version),
-      ),
-    )
-    .returning();
-  return row ?? null;
-}
-
-export async function casInstalment(
-  tx: DbOrTx,
-  i: Pick<InstalmentRow, 'id' | 'status' | 'version'>,
-  set: Partial<typeof paymentScheduleInstalments.$inferInsert>,
-): Promise<InstalmentRow | null> {
-  const [row] = await tx
-    .update(paymentScheduleInstalments)
-    .set({ ...set, version: i.version + 1 })
-    .where(
-      and(
-        eq(paymentScheduleInstalments.id, i.id),
-        eq(paymentScheduleInstalments.status, i.status),
-        eq(paymentScheduleInstalments.version, i.version),
-      ),
-    )
-    .returning();
-  return row ?? null;
 }

@@ -13,7 +13,7 @@ import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { diffChanges, recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { actorOf } from '../payments/paylink.service';
-import { isTerminal, type TransactionStatus } from '../payments/payments.machine';
+import { isTerminal } from '../payments/payments.machine';
 import { findTransactionById } from '../payments/payments.repo';
 import { checkAmount } from './schedules.create';
 import { issueInstalment } from './schedules.issue';
@@ -21,8 +21,6 @@ import {
   assertInstalmentEditable,
   assertInstalmentTransition,
   assertScheduleWritable,
-  type InstalmentStatus,
-  type ScheduleStatus,
 } from './schedules.machine';
 import { SM } from './schedules.messages';
 import { dateOf, graceEndOf, isCalendarDate, issueAtOf } from './schedules.money';
@@ -102,7 +100,7 @@ export interface PatchScheduleBody {
 export async function patchSchedule(deps: Deps, auth: ClientAuth, id: string, body: PatchScheduleBody) {
   await writeGate(deps, auth);
   const s = await requireSchedule(deps, auth.clientId, id);
-  assertScheduleWritable(s.status as ScheduleStatus);
+  assertScheduleWritable(s.status);
   const now = deps.clock.now();
   const set = {
     ...(body.description !== undefined ? { description: body.description } : {}),
@@ -140,11 +138,11 @@ export async function patchSchedule(deps: Deps, auth: ClientAuth, id: string, bo
 export async function cancelSchedule(deps: Deps, auth: ClientAuth, id: string, reason: string | null) {
   await writeGate(deps, auth);
   const s = await requireSchedule(deps, auth.clientId, id);
-  assertScheduleWritable(s.status as ScheduleStatus);
+  assertScheduleWritable(s.status);
   const now = deps.clock.now();
   const canceled = await deps.db.transaction(async (tx) => {
     const locked = await syncScheduleLock(tx, s.id);
-    assertScheduleWritable(locked.status as ScheduleStatus);
+    assertScheduleWritable(locked.status);
     const ids: string[] = [];
     for (const i of await instalmentsOf(tx, [s.id])) {
       if (!['scheduled', 'issued', 'overdue'].includes(i.status)) continue;
@@ -184,9 +182,9 @@ export async function patchInstalment(
 ) {
   await writeGate(deps, auth);
   const s = await requireSchedule(deps, auth.clientId, id);
-  assertScheduleWritable(s.status as ScheduleStatus);
+  assertScheduleWritable(s.status);
   const i = await requireInstalment(deps, s, instalmentId);
-  assertInstalmentEditable(i.status as InstalmentStatus);
+  assertInstalmentEditable(i.status);
   const payer = {
     project_id: s.projectId,
     currency: s.currency,
@@ -262,14 +260,13 @@ export async function issueInstalmentNow(
 ) {
   await writeGate(deps, auth);
   const s = await requireSchedule(deps, auth.clientId, id);
-  assertScheduleWritable(s.status as ScheduleStatus);
+  assertScheduleWritable(s.status);
   const i = await requireInstalment(deps, s, instalmentId);
-  assertInstalmentTransition(trigger, i.status as InstalmentStatus);
+  assertInstalmentTransition(trigger, i.status);
   if (trigger === 'reissue') {
     if (i.status === 'issued') {
       const t = i.transactionId ? await findTransactionById(deps.db, i.transactionId) : null;
-      if (t && !isTerminal(t.status as TransactionStatus))
-        throw badRequest(SM.instalmentActionNotAllowed(i.status));
+      if (t && !isTerminal(t.status)) throw badRequest(SM.instalmentActionNotAllowed(i.status));
     }
     if (i.linkNumber >= s.maxLinks) throw badRequest(SM.noLinksLeft(s.maxLinks));
   }
@@ -282,13 +279,13 @@ export async function issueInstalmentNow(
 export async function cancelInstalment(deps: Deps, auth: ClientAuth, id: string, instalmentId: string) {
   await writeGate(deps, auth);
   const s = await requireSchedule(deps, auth.clientId, id);
-  assertScheduleWritable(s.status as ScheduleStatus);
+  assertScheduleWritable(s.status);
   const i = await requireInstalment(deps, s, instalmentId);
-  assertInstalmentTransition('cancel', i.status as InstalmentStatus);
+  assertInstalmentTransition('cancel', i.status);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const locked = await syncScheduleLock(tx, s.id);
-    assertScheduleWritable(locked.status as ScheduleStatus);
+    assertScheduleWritable(locked.status);
     const [current] = await tx
       .select()
       .from(paymentScheduleInstalments)
@@ -312,9 +309,9 @@ export async function simulateInstalmentOverdue(
   if (deps.config.environment !== 'sandbox') throw notFound(M.notFound);
   await writeGate(deps, auth);
   const s = await requireSchedule(deps, auth.clientId, id);
-  assertScheduleWritable(s.status as ScheduleStatus);
+  assertScheduleWritable(s.status);
   const i = await requireInstalment(deps, s, instalmentId);
-  assertInstalmentTransition('overdue', i.status as InstalmentStatus);
+  assertInstalmentTransition('overdue', i.status);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const [current] = await tx
@@ -322,7 +319,7 @@ export async function simulateInstalmentOverdue(
       .from(paymentScheduleInstalments)
       .where(eq(paymentScheduleInstalments.id, i.id))
       .for('update');
-    assertInstalmentTransition('overdue', current!.status as InstalmentStatus);
+    assertInstalmentTransition('overdue', current!.status);
     await markOverdue(tx, current!, now);
   });
   await cancelDueIntents(deps, [i.id]);

@@ -4,27 +4,32 @@
  * activity entry and, for an overdue instalment, the notification to owners and operations.
  */
 import type { Tx } from '../../db/client';
+import { paymentScheduleInstalments, paymentSchedules } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
+import { machineTable, transition } from '../../platform/machine';
 import { AppError } from '../../shared/errors';
 import { recordActivity } from '../activity/activity.writer';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import {
-  assertInstalmentTransition,
   deriveScheduleTrigger,
   type InstalmentStatus,
   type InstalmentTrigger,
-  SCHEDULE_TRANSITIONS,
+  instalmentMachine,
   type ScheduleStatus,
+  scheduleMachine,
 } from './schedules.machine';
+import { SM } from './schedules.messages';
 import { sumAmounts } from './schedules.money';
-import {
-  casInstalment,
-  casSchedule,
-  findScheduleById,
-  type InstalmentRow,
-  instalmentsOf,
-  type ScheduleRow,
-} from './schedules.repo';
+import { findScheduleById, type InstalmentRow, instalmentsOf, type ScheduleRow } from './schedules.repo';
+
+const instalmentTable = machineTable(instalmentMachine, paymentScheduleInstalments, {
+  version: 'version',
+  conflict: SM.instalmentChangedMeanwhile,
+});
+const scheduleTable = machineTable(scheduleMachine, paymentSchedules, {
+  version: 'version',
+  conflict: SM.scheduleChangedMeanwhile,
+});
 
 const INSTALMENT_ACTIONS: Record<InstalmentTrigger, string> = {
   issue: 'payment_schedule.instalment_issued',
@@ -92,7 +97,7 @@ export async function emitScheduleEvent(
  * Applies an instalment trigger (400 when the table refuses it) with the extra columns `set`; null
  * when a concurrent writer moved the instalment first.
  */
-export async function moveInstalment(
+export function moveInstalment(
   tx: Tx,
   s: ScheduleRow,
   i: InstalmentRow,
@@ -100,39 +105,42 @@ export async function moveInstalment(
   at: Date,
   set: Partial<InstalmentRow> = {},
 ): Promise<InstalmentRow | null> {
-  const from = i.status as InstalmentStatus;
-  const to = assertInstalmentTransition(trigger, from);
-  const moved = await casInstalment(tx, i, { ...set, status: to, updatedAt: at });
-  if (!moved) return null;
-  await emitInstalmentEvent(tx, s, moved, from, at);
-  await recordActivity(tx, {
-    clientId: s.clientId,
-    action: INSTALMENT_ACTIONS[trigger],
-    at,
-    target: {
-      type: 'payment_schedule_instalment',
-      id: moved.id,
-      label: `#${moved.sequence} ${moved.amount} ${s.currency}`,
+  return transition(tx, instalmentTable, i, trigger, {
+    set: { ...set, updatedAt: at },
+    lost: 'null',
+    event: (moved, { from }) => emitInstalmentEvent(tx, s, moved, from, at),
+    activity: (moved, { from, to }) =>
+      recordActivity(tx, {
+        clientId: s.clientId,
+        action: INSTALMENT_ACTIONS[trigger],
+        at,
+        target: {
+          type: 'payment_schedule_instalment',
+          id: moved.id,
+          label: `#${moved.sequence} ${moved.amount} ${s.currency}`,
+        },
+        changes: {
+          status: { from, to },
+          ...(set.transactionId
+            ? { transaction_id: { from: i.transactionId, to: moved.transactionId } }
+            : {}),
+        },
+        metadata: { schedule_id: s.id, link_number: moved.linkNumber },
+      }),
+    notify: async (moved, { from, to }) => {
+      if (to !== 'overdue' || from === 'overdue') return;
+      await notify(tx, {
+        clientId: s.clientId,
+        category: 'payment_schedules',
+        severity: 'warning',
+        title: 'Instalment overdue',
+        body: `Instalment ${moved.sequence} (${moved.amount} ${s.currency}, due ${moved.dueDate}) is overdue.`,
+        item: { type: 'payment_schedule', id: s.id },
+        audience: { roles: OWNER_AND_OPERATIONS },
+        at,
+      });
     },
-    changes: {
-      status: { from, to },
-      ...(set.transactionId ? { transaction_id: { from: i.transactionId, to: moved.transactionId } } : {}),
-    },
-    metadata: { schedule_id: s.id, link_number: moved.linkNumber },
   });
-  if (to === 'overdue' && from !== 'overdue') {
-    await notify(tx, {
-      clientId: s.clientId,
-      category: 'payment_schedules',
-      severity: 'warning',
-      title: 'Instalment overdue',
-      body: `Instalment ${moved.sequence} (${moved.amount} ${s.currency}, due ${moved.dueDate}) is overdue.`,
-      item: { type: 'payment_schedule', id: s.id },
-      audience: { roles: OWNER_AND_OPERATIONS },
-      at,
-    });
-  }
-  return moved;
 }
 
 /**
@@ -148,33 +156,29 @@ export async function syncSchedule(
   const s = await findScheduleById(tx, scheduleId, true);
   if (!s) throw new AppError(500, 'schedule vanished');
   const instalments = await instalmentsOf(tx, [s.id]);
-  const trigger =
-    opts.forced ??
-    deriveScheduleTrigger(s.status as ScheduleStatus, instalments as { status: InstalmentStatus }[]);
-  if (!trigger) return s;
-  const from = s.status as ScheduleStatus;
-  const to = SCHEDULE_TRANSITIONS[trigger].to as ScheduleStatus;
-  if (!(SCHEDULE_TRANSITIONS[trigger].from as readonly string[]).includes(from)) return s;
-  const moved = await casSchedule(tx, s, {
-    status: to,
-    updatedAt: at,
-    ...(to === 'completed' ? { completedAt: at } : {}),
-    ...(to === 'canceled' ? { canceledAt: at } : {}),
-    ...opts.set,
-  });
-  if (!moved) throw new AppError(500, 'schedule moved while locked');
+  const trigger = opts.forced ?? deriveScheduleTrigger(s.status, instalments);
+  if (!trigger || !scheduleMachine.can(trigger, s.status)) return s;
   const paid = sumAmounts(
     instalments.filter((i) => i.status === 'paid').map((i) => i.amount),
     s.currency,
   );
-  await emitScheduleEvent(tx, moved, from, paid, at);
-  await recordActivity(tx, {
-    clientId: s.clientId,
-    action: `payment_schedule.${to}`,
-    at,
-    target: { type: 'payment_schedule', id: s.id, label: `${s.totalAmount} ${s.currency}` },
-    changes: { status: { from, to } },
-    metadata: { amount_paid: paid },
+  // The schedule row is locked: a lost compare-and-set is the table's 409, never silent.
+  return transition(tx, scheduleTable, s, trigger, {
+    set: ({ to }) => ({
+      updatedAt: at,
+      ...(to === 'completed' ? { completedAt: at } : {}),
+      ...(to === 'canceled' ? { canceledAt: at } : {}),
+      ...opts.set,
+    }),
+    event: (moved, { from }) => emitScheduleEvent(tx, moved, from, paid, at),
+    activity: (_moved, { from, to }) =>
+      recordActivity(tx, {
+        clientId: s.clientId,
+        action: `payment_schedule.${to}`,
+        at,
+        target: { type: 'payment_schedule', id: s.id, label: `${s.totalAmount} ${s.currency}` },
+        changes: { status: { from, to } },
+        metadata: { amount_paid: paid },
+      }),
   });
-  return moved;
 }

@@ -1,5 +1,4 @@
-/** The schedule body of the API (named-areas.md section 6). */
-import type { InstalmentStatus, ScheduleStatus } from './schedules.machine';
+/** The schedule body of the API. */
 import { sumAmounts } from './schedules.money';
 import type { InstalmentRow, ScheduleRow } from './schedules.repo';
 
@@ -12,7 +11,7 @@ export function toInstalmentDto(i: InstalmentRow) {
     amount: i.amount,
     due_date: i.dueDate,
     issue_at: i.issueAt.toISOString(),
-    status: i.status as InstalmentStatus,
+    status: i.status,
     transaction_id: i.transactionId,
     checkout_url: i.checkoutUrl,
     link_number: i.linkNumber,
@@ -24,7 +23,7 @@ export function toInstalmentDto(i: InstalmentRow) {
 export function toScheduleDto(s: ScheduleRow, instalments: InstalmentRow[]) {
   return {
     schedule_id: s.id,
-    status: s.status as ScheduleStatus,
+    status: s.status,
     project_id: s.projectId,
     user_id: s.userId,
     business_customer_id: s.businessCustomerId,

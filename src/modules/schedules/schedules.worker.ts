@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../db/client';
-import { paymentScheduleInstalments } from '../../db/schema/index';
+import { type InstalmentStatus, paymentScheduleInstalments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
@@ -31,7 +31,7 @@ export async function issueDueInstalments(deps: Deps, limit = 20): Promise<numbe
              for update skip locked) c
      where i.id = c.id
     returning i.id, i.status`);
-  const due = rowsOf<{ id: string; status: string }>(res);
+  const due = rowsOf<{ id: string; status: InstalmentStatus }>(res);
   for (const d of due) {
     const out = await issueInstalment(
       deps,

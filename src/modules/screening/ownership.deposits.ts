@@ -6,7 +6,7 @@ import { SandboxScreeningProvider } from '../../providers/screening/simulator';
 import { type Chain, normalizeAddress } from '../../shared/chain-addresses';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { moveOwnership, type OwnershipRow, type OwnershipStatus, TERMINAL } from './ownership.machine';
+import { moveOwnership, type OwnershipRow, TERMINAL } from './ownership.machine';
 import { findOwnership } from './ownership.repo';
 import { getOwnershipRequest } from './ownership.service';
 import { SM } from './screening.messages';
@@ -76,11 +76,11 @@ export async function simulateOwnership(
     throw notFound(M.notFound);
   const r = await findOwnership(deps.db, auth.clientId, id);
   if (!r) throw notFound(SM.ownershipNotFound);
-  if (TERMINAL.includes(r.status as OwnershipStatus)) throw badRequest(SM.terminal(r.status));
+  if (TERMINAL.includes(r.status)) throw badRequest(SM.terminal(r.status));
   if (action === 'expire') {
     await deps.db.transaction(async (tx) => {
       const locked = (await findOwnership(tx, auth.clientId, id, true))!;
-      if (TERMINAL.includes(locked.status as OwnershipStatus)) throw badRequest(SM.terminal(locked.status));
+      if (TERMINAL.includes(locked.status)) throw badRequest(SM.terminal(locked.status));
       await moveOwnership(tx, locked, 'expired', { now: deps.clock.now(), events: deps.events });
     });
   } else {

@@ -1,81 +1,109 @@
 /**
- * The wallet ownership status machine. Every change of wallet_ownership_requests.status goes through
- * `moveOwnership`, which also moves the wallet's ownership_status, emits the
- * `screening.wallet_ownership.status_changed` webhook event and the in-process
- * `screening.ownership_status_changed` event (ownership-events.ts), and records the activity entry, all
- * in the caller's transaction.
+ * The wallet ownership status machine. Every change of wallet_ownership_requests.status goes
+ * through `moveOwnership` (the platform's `transition`), which also moves the wallet's
+ * ownership_status, emits the `screening.wallet_ownership.status_changed` webhook event and the
+ * in-process `screening.ownership_status_changed` event (ownership-events.ts), and records the
+ * activity entry, all in the caller's transaction.
  */
-import { eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { walletOwnershipRequests } from '../../db/schema/index';
+import {
+  OWNERSHIP_METHODS,
+  OWNERSHIP_STATUSES,
+  type OwnershipMethod,
+  type OwnershipStatus,
+  walletOwnershipRequests,
+} from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
 import type { EventBus } from '../../platform/events';
+import { defineMachine, machineTable, transition } from '../../platform/machine';
+import { badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
-import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from './ownership-statuses';
+import { SM } from './screening.messages';
 import { updateWallet } from './screening.repo';
 
-export { OWNERSHIP_METHODS, OWNERSHIP_STATUSES };
+export { OWNERSHIP_METHODS, OWNERSHIP_STATUSES, type OwnershipMethod, type OwnershipStatus };
 
-export type OwnershipStatus = (typeof OWNERSHIP_STATUSES)[number];
-export type OwnershipMethod = (typeof OWNERSHIP_METHODS)[number];
 export const TERMINAL: readonly OwnershipStatus[] = ['verified', 'failed', 'expired', 'canceled'];
 
 export type OwnershipRow = typeof walletOwnershipRequests.$inferSelect;
 
-const ALLOWED: Record<OwnershipStatus, readonly OwnershipStatus[]> = {
-  pending: ['verified', 'verifying', 'failed', 'expired', 'canceled'],
-  verifying: ['verified', 'failed', 'expired', 'canceled'],
-  verified: [],
-  failed: [],
-  expired: [],
-  canceled: [],
+export const OWNERSHIP_TRANSITIONS = {
+  /** A valid signature, a self declaration, or the exact deposit. */
+  verify: { from: ['pending', 'verifying'], to: 'verified' },
+  /** The Satoshi test starts: the deposit address is watched. */
+  start_deposit: { from: ['pending'], to: 'verifying' },
+  /** Signature attempts exhausted, a wrong deposit, or the deposit window closed. */
+  fail: { from: ['pending', 'verifying'], to: 'failed' },
+  expire: { from: ['pending', 'verifying'], to: 'expired' },
+  cancel: { from: ['pending', 'verifying'], to: 'canceled' },
+} as const satisfies Record<string, { from: readonly OwnershipStatus[]; to: OwnershipStatus }>;
+export type OwnershipTrigger = keyof typeof OWNERSHIP_TRANSITIONS;
+
+/** A finished request names its status; only a request still waiting for a proof may start a deposit. */
+export const ownershipMachine = defineMachine({
+  name: 'wallet ownership request',
+  statuses: OWNERSHIP_STATUSES,
+  transitions: OWNERSHIP_TRANSITIONS,
+  terminal: TERMINAL,
+  refused: (_t, from) =>
+    badRequest(TERMINAL.includes(from) ? SM.terminal(from) : SM.methodNotAllowed('satoshi_test')),
+});
+
+const TRIGGER_TO: Record<Exclude<OwnershipStatus, 'pending'>, OwnershipTrigger> = {
+  verified: 'verify',
+  verifying: 'start_deposit',
+  failed: 'fail',
+  expired: 'expire',
+  canceled: 'cancel',
 };
 
-export const canMove = (from: OwnershipStatus, to: OwnershipStatus) => ALLOWED[from].includes(to);
+export const canMove = (from: OwnershipStatus, to: OwnershipStatus) =>
+  ownershipMachine.triggerFor(from, to) !== null;
 
-export async function moveOwnership(
+const ownershipTable = machineTable(ownershipMachine, walletOwnershipRequests, {
+  conflict: SM.changedMeanwhile,
+});
+
+export function moveOwnership(
   tx: Tx,
   req: OwnershipRow,
-  to: OwnershipStatus,
+  to: Exclude<OwnershipStatus, 'pending'>,
   ctx: { now: Date; events: EventBus; set?: Partial<OwnershipRow> },
 ): Promise<OwnershipRow> {
-  const from = req.status as OwnershipStatus;
-  if (!canMove(from, to)) throw new Error(`ownership transition ${from} -> ${to} not allowed`);
-  const [updated] = await tx
-    .update(walletOwnershipRequests)
-    .set({
-      ...ctx.set,
-      status: to,
-      updatedAt: ctx.now,
-      ...(to === 'verified' ? { verifiedAt: ctx.now } : {}),
-    })
-    .where(eq(walletOwnershipRequests.id, req.id))
-    .returning();
-  const r = updated!;
-  // The wallet follows: verified and failed are recorded; expiry and cancel restore what it was before.
-  if (to === 'verified')
-    await updateWallet(tx, r.walletId, {
-      ownershipStatus: 'verified',
-      ownershipMethod: r.method,
-      ownershipVerifiedAt: ctx.now,
-      updatedAt: ctx.now,
-    });
-  else if (to === 'failed')
-    await updateWallet(tx, r.walletId, { ownershipStatus: 'failed', updatedAt: ctx.now });
-  else if (to === 'expired' || to === 'canceled')
-    await updateWallet(tx, r.walletId, { ownershipStatus: r.previousOwnershipStatus, updatedAt: ctx.now });
-  await emitOwnershipEvent(tx, r, from, ctx.now);
-  await ctx.events.emit(tx, 'screening.ownership_status_changed', { request: r, at: ctx.now });
-  await recordActivity(tx, {
-    clientId: r.clientId,
-    action: `wallet_ownership_request.${to}`,
-    at: ctx.now,
-    target: { type: 'wallet_ownership_request', id: r.id, label: `${r.chain} ${r.address}` },
-    changes: { status: { from, to } },
-    metadata: { method: r.method, failure_reason: r.failureReason },
+  return transition(tx, ownershipTable, req, TRIGGER_TO[to], {
+    set: { ...ctx.set, updatedAt: ctx.now, ...(to === 'verified' ? { verifiedAt: ctx.now } : {}) },
+    // The wallet follows: verified and failed are recorded; expiry and cancel restore what it was before.
+    before: async (r) => {
+      if (to === 'verified')
+        await updateWallet(tx, r.walletId, {
+          ownershipStatus: 'verified',
+          ownershipMethod: r.method,
+          ownershipVerifiedAt: ctx.now,
+          updatedAt: ctx.now,
+        });
+      else if (to === 'failed')
+        await updateWallet(tx, r.walletId, { ownershipStatus: 'failed', updatedAt: ctx.now });
+      else if (to === 'expired' || to === 'canceled')
+        await updateWallet(tx, r.walletId, {
+          ownershipStatus: r.previousOwnershipStatus,
+          updatedAt: ctx.now,
+        });
+    },
+    event: async (r, { from }) => {
+      await emitOwnershipEvent(tx, r, from, ctx.now);
+      await ctx.events.emit(tx, 'screening.ownership_status_changed', { request: r, at: ctx.now });
+    },
+    activity: (r, { from }) =>
+      recordActivity(tx, {
+        clientId: r.clientId,
+        action: `wallet_ownership_request.${to}`,
+        at: ctx.now,
+        target: { type: 'wallet_ownership_request', id: r.id, label: `${r.chain} ${r.address}` },
+        changes: { status: { from, to } },
+        metadata: { method: r.method, failure_reason: r.failureReason },
+      }),
   });
-  return r;
 }
 
 export async function emitOwnershipEvent(

@@ -1,7 +1,7 @@
 /** Queries of wallet ownership requests. */
 import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { walletOwnershipRequests } from '../../db/schema/index';
+import { type OwnershipStatus, walletOwnershipRequests } from '../../db/schema/index';
 import { containsPattern, type PageParams } from '../../shared/pagination';
 import type { OwnershipRow } from './ownership.machine';
 
@@ -31,7 +31,7 @@ export async function updateOwnership(tx: DbOrTx, id: string, set: Partial<typeo
 }
 
 export interface OwnershipFilters {
-  status?: string;
+  status?: OwnershipStatus;
   chain?: string;
   userId?: string;
   businessCustomerId?: string;

@@ -27,7 +27,6 @@ import {
   moveOwnership,
   type OwnershipMethod,
   type OwnershipRow,
-  type OwnershipStatus,
   TERMINAL,
 } from './ownership.machine';
 import {
@@ -50,7 +49,7 @@ export function toOwnershipView(r: OwnershipRow, publicUrl: string) {
     wallet_id: r.walletId,
     chain: r.chain,
     address: r.address,
-    status: r.status as OwnershipStatus,
+    status: r.status,
     methods: r.methods,
     method: r.method,
     user_id: r.userId,
@@ -194,7 +193,7 @@ export async function applyProof(
   input: ProofInput,
 ): Promise<{ row: OwnershipRow; invalid: boolean }> {
   const now = deps.clock.now();
-  if (TERMINAL.includes(r.status as OwnershipStatus)) throw badRequest(SM.terminal(r.status));
+  if (TERMINAL.includes(r.status)) throw badRequest(SM.terminal(r.status));
   if (!r.methods.includes(input.method)) throw badRequest(SM.methodNotAllowed(input.method));
   if (r.status === 'verifying') throw badRequest(SM.methodNotAllowed(input.method));
   if (input.method === 'self_declaration') {
@@ -284,7 +283,7 @@ export async function cancelOwnershipInTx(
   ctx: { now: Date; events: EventBus },
 ) {
   const r = await findOwnership(tx, clientId, id, true);
-  if (!r || TERMINAL.includes(r.status as OwnershipStatus)) return r ?? null;
+  if (!r || TERMINAL.includes(r.status)) return r ?? null;
   return moveOwnership(tx, r, 'canceled', ctx);
 }
 
@@ -299,7 +298,7 @@ export async function cancelOwnershipRequest(deps: D, auth: ClientAuth, id: stri
   const row = await deps.db.transaction(async (tx) => {
     const r = await findOwnership(tx, auth.clientId, id, true);
     if (!r) throw notFound(SM.ownershipNotFound);
-    if (TERMINAL.includes(r.status as OwnershipStatus)) throw badRequest(SM.terminal(r.status));
+    if (TERMINAL.includes(r.status)) throw badRequest(SM.terminal(r.status));
     return moveOwnership(tx, r, 'canceled', { now: deps.clock.now(), events: deps.events });
   });
   return toOwnershipView(row, deps.config.publicUrl);

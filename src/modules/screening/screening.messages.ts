@@ -20,4 +20,5 @@ export const SM = {
   wrongAmount: 'Deposit amount does not match the Satoshi test',
   depositWindowClosed: 'The deposit window closed before a matching deposit arrived',
   attemptsExhausted: 'Too many invalid signatures',
+  changedMeanwhile: 'Wallet ownership request was changed meanwhile, please retry',
 } as const;

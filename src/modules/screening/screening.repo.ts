@@ -1,7 +1,7 @@
 /** Queries of screened wallets and their screenings. */
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { screeningWallets, walletScreenings } from '../../db/schema/index';
+import { screeningWallets, type WalletOwnershipStatus, walletScreenings } from '../../db/schema/index';
 import { containsPattern, type PageParams } from '../../shared/pagination';
 
 export type WalletRow = typeof screeningWallets.$inferSelect;
@@ -107,7 +107,7 @@ export interface WalletFilters {
   chain?: string;
   riskLevel?: string;
   sanctionsHit?: boolean;
-  ownershipStatus?: string;
+  ownershipStatus?: WalletOwnershipStatus;
   monitored?: boolean;
   userId?: string;
   businessCustomerId?: string;

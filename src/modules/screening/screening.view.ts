@@ -2,9 +2,7 @@
 import type { RiskLevel } from '../../providers/screening/port';
 import type { ScreeningRow, WalletRow } from './screening.repo';
 
-type ScreeningStatus = 'pending' | 'completed' | 'failed';
 type Trigger = 'api' | 'rescreen' | 'monitoring' | 'travel_rule';
-type WalletOwnership = 'unverified' | 'pending' | 'verified' | 'failed';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -16,7 +14,7 @@ export function toScreeningView(s: ScreeningRow, cached = false) {
     chain: s.chain,
     address: s.address,
     asset: s.asset,
-    status: s.status as ScreeningStatus,
+    status: s.status,
     risk_level: done ? (s.riskLevel as RiskLevel) : null,
     risk_score: done ? s.riskScore : null,
     sanctions_hit: done ? s.sanctionsHit : null,
@@ -49,7 +47,7 @@ export function toWalletView(w: WalletRow) {
     sanctions_hit: w.sanctionsHit,
     latest_screening_id: w.latestScreeningId,
     last_screened_at: iso(w.lastScreenedAt),
-    ownership_status: w.ownershipStatus as WalletOwnership,
+    ownership_status: w.ownershipStatus,
     ownership_method: w.ownershipMethod,
     ownership_verified_at: iso(w.ownershipVerifiedAt),
     created_at: w.createdAt.toISOString(),

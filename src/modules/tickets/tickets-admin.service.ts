@@ -129,7 +129,7 @@ export async function postStaffMessage(
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const t = await lockAnyTicket(tx, id);
-    const from = t.status as TicketStatus;
+    const from = t.status;
     let transition = null;
     if (!internal) {
       if (from === 'closed') throw badRequest(TM.closedNoStaffReplies);
@@ -214,7 +214,7 @@ export async function patchAdminTicket(
   const now = deps.clock.now();
   const updated = await deps.db.transaction(async (tx) => {
     const t = await lockAnyTicket(tx, id);
-    const transition = input.status ? decideStaffMove(t.status as TicketStatus, input.status) : null;
+    const transition = input.status ? decideStaffMove(t.status, input.status) : null;
     const fields = {
       priority: input.priority ?? t.priority,
       category: input.category ?? t.category,

@@ -1,16 +1,17 @@
 /**
- * The support-ticket status machine (named-areas.md section 8): the only place that decides which
- * status a ticket may move to. Transitions are persisted as compare-and-set updates
- * (tickets.transitions.ts) together with their event, activity entry and notifications.
+ * The support-ticket status machine: the only place that decides which status a ticket may move
+ * to. Moves are persisted by tickets.transitions.ts through the platform's `transition`
+ * (docs/platform.md, "Status machines") with their event and notifications.
  */
+import { TICKET_STATUSES, type TicketStatus } from '../../db/schema/tickets';
+import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { TM } from './tickets.messages';
 
-export const TICKET_STATUSES = ['open', 'awaiting_client', 'resolved', 'closed'] as const;
-export type TicketStatus = (typeof TICKET_STATUSES)[number];
+export { TICKET_STATUSES, type TicketStatus };
 
-/** Every row of the spec's table (plus one staff row, marked), by trigger. */
+/** Every row of the ticket table (plus one staff row, marked), by trigger. */
 export const TICKET_TRANSITIONS = {
   /** Staff public reply with `status: awaiting_client` (the default), or staff PATCH status. Emails the creator and CCs. */
   staff_await_client: { from: ['open'], to: 'awaiting_client' },
@@ -26,7 +27,7 @@ export const TICKET_TRANSITIONS = {
   staff_close: { from: ['open', 'awaiting_client', 'resolved'], to: 'closed' },
   /** POST …/reopen within SVC_TICKET_REOPEN_WINDOW_DAYS of closed_at. */
   client_reopen: { from: ['closed'], to: 'open' },
-  /** Beyond the spec's table: staff put a ticket back to open (reply with `status: open`, or PATCH status). */
+  /** Beyond the product's table: staff put a ticket back to open (reply with `status: open`, or PATCH status). */
   staff_reopen: { from: ['awaiting_client', 'resolved'], to: 'open' },
 } as const satisfies Record<string, { from: readonly TicketStatus[]; to: TicketStatus }>;
 
@@ -39,11 +40,26 @@ const STAFF_TRANSITIONS: readonly TicketTransition[] = [
   'staff_reopen',
 ];
 
-export function canApply(t: TicketTransition, from: TicketStatus): boolean {
-  return (TICKET_TRANSITIONS[t].from as readonly TicketStatus[]).includes(from);
+export const targetOf = (t: TicketTransition): TicketStatus => TICKET_TRANSITIONS[t].to;
+
+/** What the same action answers from the API: the client's own messages, else the staff move's. */
+function refused(t: TicketTransition, from: TicketStatus) {
+  if (t === 'client_close') return badRequest(M.onlyResolvedClientClose);
+  if (t === 'client_reopen') return badRequest(TM.onlyClosedReopen);
+  if (t === 'client_message' && from === 'closed') return badRequest(M.closedTicketReopenFirst);
+  return badRequest(TM.staffMoveRefused(from, targetOf(t)));
 }
 
-export const targetOf = (t: TicketTransition): TicketStatus => TICKET_TRANSITIONS[t].to;
+/** No terminal status: a closed ticket may be reopened within the window. */
+export const ticketMachine = defineMachine({
+  name: 'ticket',
+  statuses: TICKET_STATUSES,
+  transitions: TICKET_TRANSITIONS,
+  terminal: [],
+  refused,
+});
+
+export const canApply = ticketMachine.can;
 
 export const isClosed = (s: TicketStatus): boolean => s === 'closed';
 
@@ -75,7 +91,7 @@ export function decideClientMessage(
 
 /** POST …/close: only a resolved ticket. */
 export function decideClientClose(from: TicketStatus): TicketTransition {
-  if (!canApply('client_close', from)) throw badRequest(M.onlyResolvedClientClose);
+  ticketMachine.assert('client_close', from);
   return 'client_close';
 }
 
@@ -86,7 +102,7 @@ export function decideClientReopen(
   now: Date,
   windowDays: number,
 ): TicketTransition {
-  if (!canApply('client_reopen', from)) throw badRequest(TM.onlyClosedReopen);
+  ticketMachine.assert('client_reopen', from);
   if (!isWithinReopenWindow(closedAt, now, windowDays)) throw badRequest(TM.reopenWindowOver);
   return 'client_reopen';
 }
@@ -99,7 +115,7 @@ export function assertCanFollowUp(status: TicketStatus): void {
 /** The staff move from `from` to `to`: null when it is already there; 400 when no staff row allows it. */
 export function decideStaffMove(from: TicketStatus, to: TicketStatus): TicketTransition | null {
   if (from === to) return null;
-  const t = STAFF_TRANSITIONS.find((s) => targetOf(s) === to && canApply(s, from));
+  const t = ticketMachine.triggerFor(from, to, STAFF_TRANSITIONS);
   if (!t) throw badRequest(TM.staffMoveRefused(from, to));
   return t;
 }

@@ -16,4 +16,5 @@ export const TM = {
   statusOnInternalNote: 'status applies to public replies only',
   staffNotFound: 'Staff account not found',
   nothingToChange: 'Name at least one field to change',
+  changedMeanwhile: 'Ticket was changed meanwhile, please retry',
 } as const;

@@ -48,24 +48,9 @@ export async function updateTicket(tx: DbOrTx, id: string, changes: TicketChange
   return row!;
 }
 
-/** Compare-and-set on the status: null when someone else moved the ticket first. */
-export async function updateTicketIfStatus(
-  tx: DbOrTx,
-  id: string,
-  from: TicketStatus,
-  changes: TicketChanges,
-): Promise<TicketRow | null> {
-  const [row] = await tx
-    .update(tickets)
-    .set(changes)
-    .where(and(eq(tickets.id, id), eq(tickets.status, from)))
-    .returning();
-  return row ?? null;
-}
-
 export interface TicketFilter {
   clientId?: string;
-  status?: string;
+  status?: TicketStatus;
   category?: string;
   priority?: string;
   assigneeStaffId?: string;

@@ -114,7 +114,7 @@ export async function createTicket(deps: D, auth: ClientAuth, input: CreateTicke
     if (input.follow_up_of) {
       const original = await findTicket(tx, auth.clientId, input.follow_up_of);
       if (!original) throw notFound(M.ticketNotFound);
-      assertCanFollowUp(original.status as TicketStatus);
+      assertCanFollowUp(original.status);
     }
     const number = await nextTicketNumber(tx, auth.clientId);
     const t = await insertTicket(tx, {
@@ -210,7 +210,7 @@ export async function patchClientTicket(
   const now = deps.clock.now();
   const updated = await deps.db.transaction(async (tx) => {
     const t = await lockTicket(tx, clientId, id);
-    assertClientEditable(t.status as TicketStatus);
+    assertClientEditable(t.status);
     const after = {
       priority: input.priority ?? t.priority,
       ccEmails: input.cc_emails ? normalizeEmails(input.cc_emails) : t.ccEmails,
@@ -256,7 +256,7 @@ export async function postClientMessage(
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const t = await lockTicket(tx, auth.clientId, id);
-    const from = t.status as TicketStatus;
+    const from = t.status;
     const transition = decideClientMessage(from, t.closedAt, now, deps.config.ticketReopenWindowDays);
     const message = await insertMessage(tx, {
       ticketId: t.id,
@@ -316,13 +316,7 @@ async function clientMove(
 }
 
 export function closeClientTicket(deps: D, auth: ClientAuth, id: string) {
-  return clientMove(
-    deps,
-    auth,
-    id,
-    (t) => decideClientClose(t.status as TicketStatus) as 'client_close',
-    'ticket.closed',
-  );
+  return clientMove(deps, auth, id, (t) => decideClientClose(t.status) as 'client_close', 'ticket.closed');
 }
 
 export function reopenClientTicket(deps: D, auth: ClientAuth, id: string) {
@@ -331,12 +325,7 @@ export function reopenClientTicket(deps: D, auth: ClientAuth, id: string) {
     auth,
     id,
     (t, now) =>
-      decideClientReopen(
-        t.status as TicketStatus,
-        t.closedAt,
-        now,
-        deps.config.ticketReopenWindowDays,
-      ) as 'client_reopen',
+      decideClientReopen(t.status, t.closedAt, now, deps.config.ticketReopenWindowDays) as 'client_reopen',
     'ticket.reopened',
   );
 }
@@ -350,7 +339,7 @@ export async function rateClientTicket(
   const now = deps.clock.now();
   const updated = await deps.db.transaction(async (tx) => {
     const t = await lockTicket(tx, clientId, id);
-    assertCanRate(t.status as TicketStatus);
+    assertCanRate(t.status);
     const satisfaction = {
       rating: input.rating,
       comment: input.comment?.trim() || null,

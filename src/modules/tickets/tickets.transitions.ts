@@ -3,12 +3,16 @@
  * `ticket.status_changed`, and the notifications of a resolution. Nothing else writes tickets.status.
  */
 import type { DbOrTx } from '../../db/client';
+import { tickets } from '../../db/schema/tickets';
 import { emitEvent } from '../../outbox/emit';
-import { conflict } from '../../shared/errors';
+import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
 import { notify, OWNER_ONLY } from '../notifications/notify';
-import { canApply, type TicketStatus, type TicketTransition, targetOf } from './tickets.machine';
-import { type TicketChanges, type TicketRow, updateTicketIfStatus } from './tickets.repo';
+import { type TicketStatus, type TicketTransition, ticketMachine } from './tickets.machine';
+import { TM } from './tickets.messages';
+import type { TicketChanges, TicketRow } from './tickets.repo';
+
+const ticketTable = machineTable(ticketMachine, tickets, { conflict: TM.changedMeanwhile });
 
 /** Who moved it, as events name it: the client's actor type, service_internal for staff, null when automatic. */
 export type TicketActorType = 'client_user' | 'client_api' | 'service_internal' | null;
@@ -25,39 +29,33 @@ function timestampsFor(to: TicketStatus, now: Date): TicketChanges {
   }
 }
 
-export async function moveTicket(
+/** Callers hold the ticket row lock, so a lost compare-and-set means a caller forgot it (409). */
+export function moveTicket(
   tx: DbOrTx,
   ticket: TicketRow,
-  transition: TicketTransition,
+  trigger: TicketTransition,
   ctx: { now: Date; actorType: TicketActorType; extra?: TicketChanges },
 ): Promise<TicketRow> {
-  const from = ticket.status as TicketStatus;
-  if (!canApply(transition, from))
-    throw new Error(`ticket transition ${transition} not allowed from ${from}`);
-  const to = targetOf(transition);
-  const updated = await updateTicketIfStatus(tx, ticket.id, from, {
-    ...ctx.extra,
-    ...timestampsFor(to, ctx.now),
-    status: to,
-    updatedAt: ctx.now,
-  });
-  // Callers hold the ticket row lock, so this only happens when a caller forgot to take it.
-  if (!updated) throw conflict('Ticket was changed meanwhile, please retry');
-  await emitEvent(tx, {
-    clientId: ticket.clientId,
-    type: 'ticket.status_changed',
-    data: {
-      ticket_id: ticket.id,
-      number: ticket.number,
-      previous_status: from,
-      current_status: to,
-      actor_type: ctx.actorType,
+  return transition(tx, ticketTable, ticket, trigger, {
+    set: ({ to }) => ({ ...ctx.extra, ...timestampsFor(to, ctx.now), updatedAt: ctx.now }),
+    event: (_updated, { from, to }) =>
+      emitEvent(tx, {
+        clientId: ticket.clientId,
+        type: 'ticket.status_changed',
+        data: {
+          ticket_id: ticket.id,
+          number: ticket.number,
+          previous_status: from,
+          current_status: to,
+          actor_type: ctx.actorType,
+        },
+        occurredAt: ctx.now,
+        dedupKey: `ticket:${ticket.id}:status:${newId()}`,
+      }),
+    notify: async (updated, { to }) => {
+      if (to === 'resolved') await notifyTicket(tx, updated, ctx.now, 'resolved');
     },
-    occurredAt: ctx.now,
-    dedupKey: `ticket:${ticket.id}:status:${newId()}`,
   });
-  if (to === 'resolved') await notifyTicket(tx, updated, ctx.now, 'resolved');
-  return updated;
 }
 
 /** A staff reply or a resolution: the ticket's creator and the owners (named-areas.md section 8). */

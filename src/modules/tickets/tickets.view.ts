@@ -1,5 +1,4 @@
 /** Rows to the API shapes: the client's view never carries internal notes or staff identities. */
-import type { TicketStatus } from './tickets.machine';
 import type { AttachmentMeta, MessageRow, TicketEmailRow, TicketRow } from './tickets.repo';
 import type { TicketCategory, TicketPriority } from './tickets.schemas';
 
@@ -17,7 +16,7 @@ export function toTicketView(t: TicketRow) {
     // The literal unions are guaranteed by the writes (schema-validated input and the machine).
     category: t.category as TicketCategory,
     priority: t.priority as TicketPriority,
-    status: t.status as TicketStatus,
+    status: t.status,
     references: t.references,
     cc_emails: t.ccEmails,
     created_by: {

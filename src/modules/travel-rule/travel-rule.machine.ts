@@ -1,21 +1,22 @@
 /**
- * The travel-rule transfer status machine (named-areas.md section 4): every row of the table, and the
- * one place a transfer changes status. Each move writes, in the caller's transaction, the row, the
- * `travel_rule.transfer.status_changed` event, an activity entry and (for needs_repair,
- * awaiting_review, counterparty_not_reachable and rejected) notifications to owner and operations.
+ * The travel-rule transfer status machine: every row of the table, and the one place a transfer
+ * changes status. Each move (the platform's `transition`) writes, in the caller's transaction, the
+ * row by compare-and-set, the `travel_rule.transfer.status_changed` event, an activity entry and (for
+ * needs_repair, awaiting_review, counterparty_not_reachable and rejected) notifications to owner and
+ * operations.
  */
-import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { travelRuleTransfers } from '../../db/schema/travel-rule';
+import { TRANSFER_STATUSES, type TransferStatus, travelRuleTransfers } from '../../db/schema/travel-rule';
 import { emitEvent } from '../../outbox/emit';
+import { defineMachine, machineTable, transition } from '../../platform/machine';
+import { badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
-import { TRANSFER_STATUSES } from './transfer-statuses';
+import { TM } from './travel-rule.messages';
 
-export { TRANSFER_STATUSES };
+export { TRANSFER_STATUSES, type TransferStatus };
 
-export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 export const TERMINAL: readonly TransferStatus[] = [
   'not_required',
   'rejected',
@@ -23,7 +24,6 @@ export const TERMINAL: readonly TransferStatus[] = [
   'canceled',
   'expired',
 ];
-export const isTerminal = (s: string) => TERMINAL.includes(s as TransferStatus);
 
 export type TransferRow = typeof travelRuleTransfers.$inferSelect;
 
@@ -65,8 +65,19 @@ export const TRANSITIONS: Record<Trigger, { from: readonly TransferStatus[]; to:
   cancel: { from: NON_TERMINAL, to: 'canceled' },
 };
 
-export const allows = (trigger: Trigger, status: string) =>
-  (TRANSITIONS[trigger].from as readonly string[]).includes(status);
+/** Client actions the status does not allow answer the 400 naming the status. */
+export const transferMachine = defineMachine({
+  name: 'travel-rule transfer',
+  statuses: TRANSFER_STATUSES,
+  transitions: TRANSITIONS,
+  terminal: TERMINAL,
+  refused: (_t, from) => badRequest(TM.badState(from)),
+});
+
+export const isTerminal = transferMachine.isTerminal;
+export const allows = transferMachine.can;
+
+const transferTable = machineTable(transferMachine, travelRuleTransfers, { conflict: TM.changedMeanwhile });
 
 export interface Actor {
   type: 'client_user' | 'client_api' | null;
@@ -124,7 +135,7 @@ export async function recordTransferStatus(
     ...(from ? { changes: { status: { from, to: t.status } } } : {}),
     metadata: { direction: t.direction, status: t.status, status_reason: t.statusReason },
   });
-  const n = NOTIFY[t.status as TransferStatus];
+  const n = NOTIFY[t.status];
   if (n && from !== t.status)
     await notify(tx, {
       clientId: t.clientId,
@@ -149,20 +160,14 @@ export async function moveTransfer(
   ctx: { now: Date; actor?: Actor; set?: Partial<TransferRow> },
 ): Promise<TransferRow | null> {
   if (!allows(trigger, t.status)) return null;
-  const from = t.status as TransferStatus;
-  const to = TRANSITIONS[trigger].to;
-  const [updated] = await tx
-    .update(travelRuleTransfers)
-    .set({
+  return transition(tx, transferTable, t, trigger, {
+    set: ({ to }) => ({
       ...ctx.set,
-      status: to,
       updatedAt: ctx.now,
       ...(to === 'accepted' ? { acceptedAt: ctx.now } : {}),
       ...(to === 'completed' ? { completedAt: ctx.now } : {}),
-    })
-    .where(eq(travelRuleTransfers.id, t.id))
-    .returning();
-  const r = updated!;
-  await recordTransferStatus(tx, r, from, ctx.now, ctx.actor ?? AUTOMATIC, `travel_rule_transfer.${to}`);
-  return r;
+    }),
+    event: (r, { from, to }) =>
+      recordTransferStatus(tx, r, from, ctx.now, ctx.actor ?? AUTOMATIC, `travel_rule_transfer.${to}`),
+  });
 }

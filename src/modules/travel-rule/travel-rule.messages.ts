@@ -16,4 +16,5 @@ export const TM = {
   ownershipExpired: 'Wallet ownership request expired',
   canceled: 'Canceled by the client',
   expired: 'The counterparty did not answer in time',
+  changedMeanwhile: 'Transfer was changed meanwhile, please retry',
 } as const;

@@ -2,7 +2,7 @@
 import { and, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { walletScreenings } from '../../db/schema/screening';
-import { travelRuleSettings, travelRuleTransfers } from '../../db/schema/travel-rule';
+import { type TransferStatus, travelRuleSettings, travelRuleTransfers } from '../../db/schema/travel-rule';
 import { containsPattern, type PageParams } from '../../shared/pagination';
 import type { TransferRow } from './travel-rule.machine';
 
@@ -86,7 +86,7 @@ export async function getTransferWithRisk(db: DbOrTx, clientId: string, id: stri
 
 export interface TransferFilters {
   q?: string;
-  status?: string;
+  status?: TransferStatus;
   direction?: string;
   asset?: string;
   chain?: string;

@@ -1,6 +1,5 @@
 /** The API shapes of a transfer and of the settings (named-areas.md section 4). */
 import type { Config } from '../../config';
-import type { TransferStatus } from './travel-rule.machine';
 import type { SettingsRow, TransferWithRisk } from './travel-rule.repo';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -9,7 +8,7 @@ export function toTransferView(t: TransferWithRisk) {
   return {
     transfer_id: t.id,
     direction: t.direction as 'outbound' | 'inbound',
-    status: t.status as TransferStatus,
+    status: t.status,
     status_reason: t.statusReason,
     asset: t.asset,
     chain: t.chain,

@@ -2,33 +2,44 @@
  * Delivery status machine. A delivery starts `pending`; each failed attempt moves it to
  * `retrying` until the attempt budget (the 8 configured delays) is spent, then `dead_letter`.
  * A 2xx moves it to `succeeded`. A manual retry puts a finished delivery back to `pending`
- * with a fresh budget. Nothing else decides a delivery status.
+ * with a fresh budget. Nothing else decides a delivery status. The dispatcher writes a batch of
+ * attempts in one statement (compare-and-set on each lease, outbox/delivery-store.ts), so moves are
+ * decided here and written there, not through the platform's one-row `transition`.
  */
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'dead_letter'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../db/schema/webhook-deliveries';
+import { defineMachine } from '../../platform/machine';
+import { conflict } from '../../shared/errors';
+import { M } from '../../shared/messages';
+
+export { DELIVERY_STATUSES, type DeliveryStatus };
 
 export type DeliveryTransition = 'attempt_succeeded' | 'attempt_failed' | 'budget_exhausted' | 'manual_retry';
 
-const TRANSITIONS: Record<DeliveryStatus, Partial<Record<DeliveryTransition, DeliveryStatus>>> = {
-  pending: {
-    attempt_succeeded: 'succeeded',
-    attempt_failed: 'retrying',
-    budget_exhausted: 'dead_letter',
-    manual_retry: 'pending',
-  },
-  retrying: {
-    attempt_succeeded: 'succeeded',
-    attempt_failed: 'retrying',
-    budget_exhausted: 'dead_letter',
-    manual_retry: 'retrying',
-  },
-  succeeded: { manual_retry: 'pending' },
-  dead_letter: { manual_retry: 'pending' },
-};
+/** The table as rows: where a trigger takes a delivery depends on where it is. */
+const TRANSITIONS: readonly { trigger: DeliveryTransition; from: DeliveryStatus; to: DeliveryStatus }[] = [
+  { trigger: 'attempt_succeeded', from: 'pending', to: 'succeeded' },
+  { trigger: 'attempt_failed', from: 'pending', to: 'retrying' },
+  { trigger: 'budget_exhausted', from: 'pending', to: 'dead_letter' },
+  { trigger: 'manual_retry', from: 'pending', to: 'pending' },
+  { trigger: 'attempt_succeeded', from: 'retrying', to: 'succeeded' },
+  { trigger: 'attempt_failed', from: 'retrying', to: 'retrying' },
+  { trigger: 'budget_exhausted', from: 'retrying', to: 'dead_letter' },
+  { trigger: 'manual_retry', from: 'retrying', to: 'retrying' },
+  { trigger: 'manual_retry', from: 'succeeded', to: 'pending' },
+  { trigger: 'manual_retry', from: 'dead_letter', to: 'pending' },
+];
 
-export function nextDeliveryStatus(from: DeliveryStatus, t: DeliveryTransition): DeliveryStatus | null {
-  return TRANSITIONS[from][t] ?? null;
-}
+/** No terminal status: a manual retry brings any delivery back. A refused move is the in-flight 409. */
+export const deliveryMachine = defineMachine({
+  name: 'webhook delivery',
+  statuses: DELIVERY_STATUSES,
+  transitions: TRANSITIONS,
+  terminal: [],
+  refused: () => conflict(M.webhookDeliveryInFlight),
+});
+
+export const nextDeliveryStatus = (from: DeliveryStatus, t: DeliveryTransition): DeliveryStatus | null =>
+  deliveryMachine.next(t, from);
 
 /** Statuses the worker still attempts. */
 export const ACTIVE_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying'];

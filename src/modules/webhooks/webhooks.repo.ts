@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, isNull, like, type SQL, sql } from 'driz
 import type { DbOrTx } from '../../db/client';
 import {
   clients,
+  type DeliveryStatus,
   events,
   webhookDeliveries,
   webhookDeliveryAttempts,
@@ -127,7 +128,7 @@ export async function closeDeliveriesOfDestination(
 }
 
 export interface DeliveryFilter {
-  status?: string;
+  status?: DeliveryStatus;
   eventType?: string;
   destinationId?: string;
   eventId?: string;
@@ -197,7 +198,7 @@ export async function listAttempts(db: DbOrTx, clientId: string, deliveryId: str
 export async function requeueDelivery(
   db: DbOrTx,
   d: DeliveryRow,
-  status: string,
+  status: DeliveryStatus,
   resetBudget: boolean,
   now: Date,
 ) {

@@ -5,7 +5,6 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../../outbox/event-types';
 import { clientAuthOf } from '../../plugins/auth';
-import type { DeliveryStatus } from './webhooks.machine';
 import { registerWebhookMetrics } from './webhooks.metrics';
 import type { AttemptRow, DeliveryRow, DestinationRow } from './webhooks.repo';
 import * as S from './webhooks.schemas';
@@ -40,7 +39,7 @@ export const deliveryView = (d: DeliveryRow) => ({
   event_type: d.eventType,
   destination_id: d.destinationId,
   url: d.url,
-  status: d.status as DeliveryStatus,
+  status: d.status,
   attempts: d.attempts,
   last_attempt_at: iso(d.lastAttemptAt),
   next_attempt_at:

@@ -10,7 +10,7 @@ import { badRequest, conflict, invalidField, notFound } from '../../shared/error
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { type ActivityChanges, diffChanges, recordActivity } from '../activity/activity.writer';
-import { type DeliveryStatus, isTerminalDelivery, nextDeliveryStatus } from './webhooks.machine';
+import { isTerminalDelivery, nextDeliveryStatus } from './webhooks.machine';
 import * as repo from './webhooks.repo';
 
 export const TEST_EVENT_MESSAGE = 'This is a test event sent from the webhook settings.';
@@ -296,7 +296,7 @@ export async function retryDelivery(deps: Deps, clientId: string, id: string) {
     const dest = await repo.findDestination(deps.db, clientId, d.destinationId);
     if (!dest) throw conflict(M.webhookDestinationDeleted);
   }
-  const status = d.status as DeliveryStatus;
+  const status = d.status;
   const to = nextDeliveryStatus(status, 'manual_retry');
   if (!to) throw conflict(M.webhookDeliveryInFlight);
   return deps.db.transaction(async (tx) => {

@@ -13,7 +13,7 @@ import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { SendBody, type SendInput } from '../contracts/contracts.schemas';
 import { effectHooks } from '../contracts/requests.effects';
-import { isTerminalRequest, type RequestStatus } from '../contracts/requests.machine';
+import { isTerminalRequest } from '../contracts/requests.machine';
 import { sendContract } from '../contracts/requests.send';
 import { getRequest } from '../contracts/requests.service';
 import type { GraphNode } from './workflows.graph';
@@ -107,7 +107,7 @@ export async function runContractStep(
     await ops.fail(stepRowId, `Step '${node.id}' (contract) failed: ${msg}`);
     return 'stop';
   }
-  const status = view.status as RequestStatus;
+  const status = view.status;
   const output = outputOf(view);
   if (status === 'completed' || (waitFor === 'sent' && !isTerminalRequest(status) && status !== 'pending')) {
     await ops.finish(stepRowId, output);

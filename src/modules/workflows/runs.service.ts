@@ -1,8 +1,10 @@
 /** Workflow runs: start (API or signed trigger, idempotent by key), read with steps, list, cancel. */
 
+import { workflowRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { emitEvent } from '../../outbox/emit';
 import { verifyWebhookSignature } from '../../outbox/verify-signature';
+import { machineTable, transition } from '../../platform/machine';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, conflict, notFound, unauthorized } from '../../shared/errors';
 import { requestFingerprint } from '../../shared/fingerprint';
@@ -11,13 +13,7 @@ import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { requireIdempotencyKey } from '../payments/idempotency';
 import { assertMayUseNodes, type Graph, type NodeType, startNodeOf } from './workflows.graph';
-import {
-  canStartRun,
-  type DefinitionStatus,
-  type RunStatus,
-  runSourcesOf,
-  type StepStatus,
-} from './workflows.machine';
+import { canStartRun, type RunStatus, runMachine } from './workflows.machine';
 import {
   closeOpenSteps,
   type DefinitionRow,
@@ -30,7 +26,6 @@ import {
   type RunRow,
   type StepRow,
   stepsOfRun,
-  updateRunIfStatus,
 } from './workflows.repo';
 import { triggerSecretOf } from './workflows.service';
 import { findTemplate } from './workflows.templates';
@@ -41,7 +36,7 @@ export function toRunView(r: RunRow) {
   return {
     run_id: r.id,
     workflow_definition_id: r.definitionId,
-    status: r.status as RunStatus,
+    status: r.status,
     source: r.source as 'api' | 'webhook',
     input: r.input,
     current_step_id: r.currentStepId,
@@ -57,7 +52,7 @@ export function toStepView(s: StepRow) {
   return {
     step_id: s.stepId,
     node_type: s.nodeType as NodeType,
-    status: s.status as StepStatus,
+    status: s.status,
     output: s.output ?? null,
     error: s.error,
     resume_at: s.resumeAt?.toISOString() ?? null,
@@ -83,7 +78,7 @@ async function createRun(
     // Locks the definition against a concurrent delete/archive while the run is inserted.
     const locked = await findClientDefinition(tx, def.clientId, def.id, true);
     if (!locked) throw notFound(WM.workflowNotFound);
-    if (!canStartRun(locked.status as DefinitionStatus, Boolean(locked.archivedAt)))
+    if (!canStartRun(locked.status, Boolean(locked.archivedAt)))
       throw badRequest(locked.archivedAt ? WM.archived : WM.notPublished);
     const now = deps.clock.now();
     const run = await insertRunIfNew(tx, {
@@ -190,7 +185,7 @@ export async function triggerRun(
     idempotencyKey: key,
     source: 'webhook',
   });
-  return { run_id: run.id, status: run.status as RunStatus, replayed: !created };
+  return { run_id: run.id, status: run.status, replayed: !created };
 }
 
 export async function getRun(deps: Pick<Deps, 'db'>, clientId: string, runId: string) {
@@ -210,6 +205,8 @@ export async function listRuns(
   return { runs: rows.map(toRunView), pagination: paginationMeta(total, page) };
 }
 
+const runTable = machineTable(runMachine, workflowRuns, { conflict: WM.runChangedMeanwhile });
+
 /**
  * Cancels a pending, running or waiting run. A step in flight finishes its call, but the engine's
  * compare-and-set then finds the run canceled and records nothing further.
@@ -219,24 +216,19 @@ export async function cancelRun(deps: Pick<Deps, 'db' | 'clock'>, clientId: stri
     const current = await findClientRun(tx, clientId, runId, true);
     if (!current) throw notFound(WM.runNotFound);
     const now = deps.clock.now();
-    const updated = await updateRunIfStatus(tx, runId, runSourcesOf('cancel'), {
-      status: 'canceled',
-      finishedAt: now,
-      updatedAt: now,
-      dueAt: null,
-      lockedUntil: null,
-      leaseToken: null,
+    // The run row is locked: a finished run is the machine's 400, naming its status.
+    return transition(tx, runTable, current, 'cancel', {
+      set: { finishedAt: now, updatedAt: now, dueAt: null, lockedUntil: null, leaseToken: null },
+      before: () => closeOpenSteps(tx, runId, 'canceled', now),
+      activity: (_updated, { from, to }) =>
+        recordActivity(tx, {
+          clientId,
+          action: 'workflow_run.canceled',
+          at: now,
+          target: { type: 'workflow_run', id: runId, label: null },
+          changes: { status: { from, to } },
+        }),
     });
-    if (!updated) throw badRequest(WM.runNotCancelable(current.status));
-    await closeOpenSteps(tx, runId, 'canceled', now);
-    await recordActivity(tx, {
-      clientId,
-      action: 'workflow_run.canceled',
-      at: now,
-      target: { type: 'workflow_run', id: runId, label: null },
-      changes: { status: { from: current.status, to: 'canceled' } },
-    });
-    return updated;
   });
   return toRunView(run);
 }

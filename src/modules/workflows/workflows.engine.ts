@@ -23,7 +23,7 @@ import { AppError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { runContractStep } from './contract-node';
 import { type Graph, type GraphNode, resolveTemplates } from './workflows.graph';
-import { isTerminalRun, type RunStatus } from './workflows.machine';
+import { isTerminalRun } from './workflows.machine';
 import { executeNode, RETRY_SAFE, StepError, type StepResult } from './workflows.nodes';
 import {
   claimDueRuns,
@@ -65,7 +65,7 @@ async function loadRun(deps: Deps, runId: string): Promise<RunRow | undefined> {
 export async function advanceRun(deps: Deps, runId: string, token: string): Promise<void> {
   for (let i = 0; i < MAX_STEPS_PER_CLAIM; i++) {
     const run = await loadRun(deps, runId);
-    if (!run || run.leaseToken !== token || isTerminalRun(run.status as RunStatus)) return;
+    if (!run || run.leaseToken !== token || isTerminalRun(run.status)) return;
     const def = await findDefinition(deps.db, run.definitionId);
     const graph = def?.graph as Graph | undefined;
     const now = deps.clock.now();

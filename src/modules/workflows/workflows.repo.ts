@@ -3,7 +3,7 @@ import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-or
 import { type Db, type DbOrTx, rowsOf } from '../../db/client';
 import { workflowDefinitions, workflowRunSteps, workflowRuns } from '../../db/schema/index';
 import type { PageParams } from '../../shared/pagination';
-import type { DefinitionStatus, RunStatus } from './workflows.machine';
+import type { DefinitionStatus, RunStatus, StepStatus } from './workflows.machine';
 
 export type DefinitionRow = typeof workflowDefinitions.$inferSelect;
 export type RunRow = typeof workflowRuns.$inferSelect;
@@ -47,21 +47,6 @@ export async function updateDefinition(db: DbOrTx, id: string, changes: Definiti
     .where(eq(workflowDefinitions.id, id))
     .returning();
   return row!;
-}
-
-/** Compare-and-set on the status (a concurrent publish or edit loses cleanly). */
-export async function updateDefinitionIfStatus(
-  db: DbOrTx,
-  id: string,
-  status: DefinitionStatus,
-  changes: DefinitionChanges,
-) {
-  const [row] = await db
-    .update(workflowDefinitions)
-    .set(changes)
-    .where(and(eq(workflowDefinitions.id, id), eq(workflowDefinitions.status, status)))
-    .returning();
-  return row;
 }
 
 export async function deleteDefinition(db: DbOrTx, id: string) {
@@ -188,7 +173,7 @@ export async function updateStep(
 }
 
 /** Marks a run's unfinished steps (cancel). */
-export async function closeOpenSteps(db: DbOrTx, runId: string, status: string, at: Date) {
+export async function closeOpenSteps(db: DbOrTx, runId: string, status: StepStatus, at: Date) {
   await db
     .update(workflowRunSteps)
     .set({ status, finishedAt: at })
@@ -212,20 +197,6 @@ export async function updateLeasedRun(
         inArray(workflowRuns.status, ['pending', 'running', 'waiting']),
       ),
     )
-    .returning();
-  return row;
-}
-
-export async function updateRunIfStatus(
-  db: DbOrTx,
-  runId: string,
-  from: readonly RunStatus[],
-  changes: RunChanges,
-): Promise<RunRow | undefined> {
-  const [row] = await db
-    .update(workflowRuns)
-    .set(changes)
-    .where(and(eq(workflowRuns.id, runId), inArray(workflowRuns.status, [...from])))
     .returning();
   return row;
 }

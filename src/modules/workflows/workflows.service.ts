@@ -3,7 +3,9 @@
  * without runs, fork, publish (DRAFT -> PUBLISHED, immutable afterwards), trigger secrets, archive.
  */
 
+import { workflowDefinitions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { machineTable, transition } from '../../platform/machine';
 import type { ClientAuth } from '../../plugins/auth';
 import { decrypt, encrypt } from '../../shared/crypto';
 import { badRequest, conflict, notFound } from '../../shared/errors';
@@ -12,7 +14,7 @@ import { WM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { type ActivityInput, diffChanges, recordActivity, withActivity } from '../activity/activity.writer';
 import { assertMayUseNodes, type Graph, UNSUPPORTED_NODE_TYPES, validateGraph } from './workflows.graph';
-import { canPublish, type DefinitionStatus, isEditable } from './workflows.machine';
+import { canPublish, type DefinitionStatus, definitionMachine, isEditable } from './workflows.machine';
 import { assertGraphReferences } from './workflows.references';
 import {
   type DefinitionRow,
@@ -22,11 +24,14 @@ import {
   insertDefinition,
   listClientDefinitions,
   updateDefinition,
-  updateDefinitionIfStatus,
 } from './workflows.repo';
 import { findTemplate, WORKFLOW_TEMPLATES, type WorkflowTemplate } from './workflows.templates';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>;
+
+const definitionTable = machineTable(definitionMachine, workflowDefinitions, {
+  conflict: WM.alreadyPublished,
+});
 
 export const TRIGGER_PATH = '/api/v1/workflow-triggers';
 export const newTriggerSecret = (): string => `wfsec_${randomToken(32)}`;
@@ -40,7 +45,7 @@ export function toDefinitionView(deps: Pick<Deps, 'config'>, d: DefinitionRow) {
     definition_id: d.id,
     name: d.name,
     description: d.description,
-    status: d.status as DefinitionStatus,
+    status: d.status,
     is_template: false,
     trigger_type: d.triggerType as 'manual' | 'webhook',
     trigger_url: d.triggerToken ? triggerUrl(deps, d.triggerToken) : null,
@@ -158,7 +163,7 @@ export async function updateDraft(deps: D, clientId: string, id: string, input: 
     if (findTemplate(id)) throw badRequest(WM.templateReadOnly);
     const current = await findClientDefinition(tx, clientId, id, true);
     if (!current) throw notFound(WM.workflowNotFound);
-    if (!isEditable(current.status as DefinitionStatus)) throw badRequest(WM.notEditable);
+    if (!isEditable(current.status)) throw badRequest(WM.notEditable);
     const updated = await updateDefinition(tx, id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
@@ -231,7 +236,7 @@ export async function forkDefinition(deps: D, clientId: string, id: string, inpu
  */
 export async function publishDefinition(deps: D, auth: ClientAuth, id: string) {
   const current = await loadOwnForWrite(deps, auth.clientId, id);
-  if (!canPublish(current.status as DefinitionStatus)) throw badRequest(WM.alreadyPublished);
+  if (!canPublish(current.status)) throw badRequest(WM.alreadyPublished);
   const graph = current.graph as Graph;
   validateGraph(graph);
   const unsupported = graph.nodes.find((n) => UNSUPPORTED_NODE_TYPES.includes(n.type));
@@ -239,11 +244,10 @@ export async function publishDefinition(deps: D, auth: ClientAuth, id: string) {
   assertMayUseNodes(graph, auth.permissions);
   const now = deps.clock.now();
   const secret = graph.trigger.type === 'webhook' ? newTriggerSecret() : null;
-  const row = await withActivity(
-    deps.db,
-    (tx) =>
-      updateDefinitionIfStatus(tx, id, 'DRAFT', {
-        status: 'PUBLISHED',
+  // A concurrent publish or edit that moved the definition first loses cleanly (the same 400).
+  const row = await deps.db.transaction((tx) =>
+    transition(tx, definitionTable, current, 'publish', {
+      set: {
         publishedAt: now,
         updatedAt: now,
         ...(secret
@@ -252,17 +256,17 @@ export async function publishDefinition(deps: D, auth: ClientAuth, id: string) {
               triggerSecretEnc: encrypt(deps.secrets.encryptionKey, secret),
             }
           : {}),
-      }),
-    (r) =>
-      r
-        ? {
-            ...wfEntry(auth.clientId, 'workflow.published', r, now),
-            changes: {
-              status: { from: 'DRAFT', to: 'PUBLISHED' },
-              ...(secret ? { trigger_secret: { from: null, to: 'set' } } : {}),
-            },
-          }
-        : null,
+      },
+      lost: 'null',
+      activity: (r, { from, to }) =>
+        recordActivity(tx, {
+          ...wfEntry(auth.clientId, 'workflow.published', r, now),
+          changes: {
+            status: { from, to },
+            ...(secret ? { trigger_secret: { from: null, to: 'set' } } : {}),
+          },
+        }),
+    }),
   );
   if (!row) throw badRequest(WM.alreadyPublished);
   return { ...toDefinitionView(deps, row), trigger_secret: secret };

@@ -6,7 +6,12 @@
  * Every outcome is a signed notification through the service's real route.
  */
 import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import { sandboxBankMandatePayments, sandboxBankMandates, sandboxBankSessions } from '../../db/schema/index';
+import {
+  type MandateStatus,
+  sandboxBankMandatePayments,
+  sandboxBankMandates,
+  sandboxBankSessions,
+} from '../../db/schema/index';
 import { addSeconds } from '../../shared/clock';
 import { newId, randomToken } from '../../shared/ids';
 import {
@@ -60,7 +65,7 @@ export const MANDATE_OUTCOMES = {
 } as const;
 export type MandateOutcome = keyof typeof MANDATE_OUTCOMES;
 
-const STATUS_OF: Record<MandateCode, string> = {
+const STATUS_OF: Record<MandateCode, MandateStatus> = {
   mandate_authorized: 'authorized',
   mandate_rejected: 'rejected',
   mandate_expired: 'expired',

@@ -3,19 +3,12 @@
  * module talks to a vendor only through this interface; the sandbox simulator is the first
  * implementation. Calls are made outside database transactions.
  */
+import { RECORD_STATUSES, type RecordStatus } from '../../db/schema/verification-records';
 import type { Clock } from '../../shared/clock';
 
 export type VerificationKind = 'kyc' | 'kyb';
-/** Statuses of a verification as the service records them (api-spec "Verification record"). */
-export const RECORD_STATUSES = [
-  'approved',
-  'declined',
-  'in_review',
-  'pending',
-  'expired',
-  'unknown',
-] as const;
-export type RecordStatus = (typeof RECORD_STATUSES)[number];
+/** Statuses of a verification as the service records them (its record's `status` column). */
+export { RECORD_STATUSES, type RecordStatus };
 
 export interface VerificationSubject {
   kind: VerificationKind;

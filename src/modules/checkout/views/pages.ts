@@ -1,5 +1,5 @@
 /** The hosted checkout pages: payment summary + bank choice, in-progress, result and error pages. */
-
+import type { TransactionStatus } from '../../../db/schema/index';
 import { bankColor, formatDate, formatMoney, layout, referenceFact } from '../../../platform/pages/layout';
 import type { BankChoice } from '../../../providers/bank/port';
 import { html, type SafeHtml } from '../../../shared/html';
@@ -13,7 +13,7 @@ export interface PaymentView {
   /** The network's reference of the current session (ref_id), the same the bank page shows. */
   reference: string;
   expiresAt: Date;
-  status: string;
+  status: TransactionStatus;
   /** Sandbox deployment: the pages show a "Sandbox" badge. */
   sandbox: boolean;
 }

@@ -1,14 +1,13 @@
 /** `data` of the named areas' events: screening, travel rule, recurring, schedules, bulk links, tickets, billing. */
 import { Type } from 'typebox';
+import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES, TRANSFER_STATUSES } from '../../../db/schema/index';
 import { RISK_LEVELS } from '../../../providers/screening/port';
 import { INVOICE_STATUSES } from '../../billing/billing.machine';
 import { JOB_STATUSES } from '../../bulk-links/bulk.machine';
 import { RECURRING_STATUSES } from '../../recurring/recurring.machine';
 import { RUN_STATUSES } from '../../recurring/runs.machine';
 import { INSTALMENT_STATUSES, SCHEDULE_STATUSES } from '../../schedules/schedules.machine';
-import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from '../../screening/ownership-statuses';
 import { TICKET_STATUSES } from '../../tickets/tickets.machine';
-import { TRANSFER_STATUSES } from '../../travel-rule/transfer-statuses';
 import {
   ActorType,
   DateTime,
