@@ -1,8 +1,9 @@
 /**
- * Import rules `npm run lint` enforces (docs/architecture.md, "Layers"): no cycles; the shared and
+ * Import rules `npm run lint` enforces (docs/platform.md, "Layers"): no cycles; the shared and
  * platform layers never import a feature; providers never import a feature; features reach other
- * features only through what those export on purpose (their service, schemas, views are fine;
- * nothing imports a feature's routes).
+ * features only through what those export on purpose (their service, schemas, views are fine); a
+ * feature is wired in only through its manifest (`src/modules/<feature>/index.ts`, listed once in
+ * src/modules/index.ts), so no other feature imports its routes.
  */
 module.exports = {
   forbidden: [
@@ -34,8 +35,23 @@ module.exports = {
       from: { path: '^src/providers/' },
       to: { path: '^src/modules/' },
     },
+    {
+      name: 'routes-through-manifests',
+      severity: 'error',
+      comment: "A feature's routes are registered by its manifest; another feature never imports them.",
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/[^/]+/.+[.]routes[.]ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'manifests-listed-once',
+      severity: 'error',
+      comment: 'The list of manifests (src/modules/index.ts) is the only place a manifest is used.',
+      from: { pathNot: '^src/modules/index[.]ts$' },
+      to: { path: '^src/modules/[^/]+/index[.]ts$' },
+    },
   ],
   options: {
+    cache: { folder: 'node_modules/.cache/dependency-cruiser', strategy: 'content' },
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -23,6 +23,7 @@ import { DEFAULT_WEBHOOK_CONCURRENCY, loadConfig } from '../src/config';
 import { openPglite, openPostgres } from '../src/db/client';
 import { clients } from '../src/db/schema/index';
 import type { Deps } from '../src/deps';
+import { createAppEvents } from '../src/modules/index';
 import { CORE_EVENT_DATA } from '../src/modules/webhooks/event-data/core';
 import { emitEvent } from '../src/outbox/emit';
 import { createProviders } from '../src/providers/index';
@@ -93,6 +94,7 @@ export async function runDeliveryBench(
     providers: createProviders(config, secrets, { metrics, log }),
     log,
     metrics,
+    events: createAppEvents(() => deps),
   };
 
   // Wall-clock ms (performance.timeOrigin + now) on both sides: the receiver is another process.

@@ -15,6 +15,7 @@ import { Registry } from 'prom-client';
 import { loadConfig } from '../src/config';
 import { openPglite, openPostgres } from '../src/db/client';
 import type { Deps } from '../src/deps';
+import { createAppEvents } from '../src/modules/index';
 import { createProviders } from '../src/providers/index';
 import { systemClock } from '../src/shared/clock';
 import { deriveSecrets } from '../src/shared/crypto';
@@ -86,6 +87,7 @@ export async function runIdleBench(
     providers: createProviders(config, secrets, { metrics, log }),
     log,
     metrics,
+    events: createAppEvents(() => deps),
   };
   const workers = createWorkers(deps);
   for (const w of workers) w.start();

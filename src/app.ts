@@ -1,9 +1,9 @@
-/** Builds the Fastify instance (no listen): plugins, error handler, modules. */
+/** Builds the Fastify instance (no listen): plugins, error handler, the modules' routes and pages. */
 
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Deps } from './deps';
-import { apiModules, rootModules } from './modules/index';
+import { modules } from './modules/index';
 import { activityDenialsPlugin } from './plugins/activity-denials';
 import { authPlugin } from './plugins/auth';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler';
@@ -54,15 +54,15 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await app.register(authPlugin, { deps });
   await app.register(activityDenialsPlugin, { deps });
 
-  // Root modules are the hosted HTML pages (and health): their forms post
+  // Pages are the hosted HTML pages (and health) at the root: their forms post
   // application/x-www-form-urlencoded, so only they get the form parser.
   await app.register(async (pages) => {
     await pages.register(formbody);
-    for (const mod of rootModules) await pages.register(mod, { deps });
+    for (const mod of modules) for (const plugin of mod.pages ?? []) await pages.register(plugin, { deps });
   });
   await app.register(
     async (api) => {
-      for (const mod of apiModules) await api.register(mod, { deps });
+      for (const mod of modules) for (const plugin of mod.api ?? []) await api.register(plugin, { deps });
     },
     { prefix: '/api/v1' },
   );

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import type { EventBus } from './platform/events';
 import type { BankProvider } from './providers/bank/port';
 import type { EsignProvider } from './providers/esign/port';
 import type { Mailer } from './providers/mail/port';
@@ -43,4 +44,6 @@ export interface Deps {
   log: FastifyBaseLogger;
   /** The Prometheus registry `/metrics` serves; vendor clients and workers add their metrics to it. */
   metrics: Registry;
+  /** This app's event bus (src/platform/events.ts), built from the manifests' subscriptions. */
+  events: EventBus;
 }

@@ -7,6 +7,7 @@ import { openDatabase } from './db/client';
 import { initializeDataDirOutOfProcess } from './db/pglite-init';
 import type { Deps } from './deps';
 import { createLogger } from './logger';
+import { createAppEvents } from './modules/index';
 import { createProviders } from './providers/index';
 import { createLocalMailer } from './providers/mail/local';
 import { createSmtpMailer } from './providers/mail/smtp';
@@ -49,6 +50,7 @@ async function main() {
     providers: createProviders(config, secrets, { metrics, log }),
     log,
     metrics,
+    events: createAppEvents(() => deps),
   };
   await runStartupTasks(deps);
 

@@ -1,11 +1,10 @@
-/** One-time tasks at start, after migrations (bootstrap staff account, ...). Idempotent: every node runs them. */
+/**
+ * One-time tasks at start, after migrations: the modules' `startup` tasks (the bootstrap staff
+ * account, …). Idempotent: every node runs them.
+ */
 import type { Deps } from './deps';
-import { ensureBootstrapStaff } from './modules/admin/staff.service';
-
-export type StartupTask = (deps: Deps) => Promise<void>;
-
-export const startupTasks: StartupTask[] = [ensureBootstrapStaff];
+import { modules } from './modules/index';
 
 export async function runStartupTasks(deps: Deps): Promise<void> {
-  for (const task of startupTasks) await task(deps);
+  for (const mod of modules) for (const task of mod.startup ?? []) await task(deps);
 }

@@ -4,7 +4,7 @@
  * --api-url, --api-key, --api-secret), exchanges them at POST /auth/api-token and exchanges again
  * after a 401.
  */
-import { flag, serviceUrl } from './sandbox.cli';
+import { flag, serviceUrl } from './args';
 
 export class ApiError extends Error {
   constructor(

@@ -1,8 +1,8 @@
 /** Developer commands against a running service over HTTP: `svc listen`, `svc trigger`. */
 import { apiSessionFromEnv } from './api-session';
-import type { CliCommand } from './commands';
+import { flag } from './args';
+import type { CliCommand } from './command';
 import { listen } from './listen';
-import { flag } from './sandbox.cli';
 import { SCENARIOS, TRIGGER_SYNOPSIS, triggerDetails, triggerUsage } from './trigger';
 
 const LISTEN_DETAILS = [

@@ -9,7 +9,8 @@ import { openDatabase } from '../db/client';
 import { createLogger } from '../logger';
 import { systemClock } from '../shared/clock';
 import { loadSecrets } from '../shared/secrets-store';
-import { type CliCommand, type CliContext, commands } from './commands';
+import type { CliCommand, CliContext } from './command';
+import { commands } from './commands';
 
 /** Where the CLI writes; `exit` codes follow sysexits (64 usage, 78 configuration). */
 export interface CliIo {

@@ -11,6 +11,7 @@ import { type BuildOptions, buildApp } from '../app';
 import { loadConfig } from '../config';
 import { openPglite } from '../db/client';
 import type { Deps } from '../deps';
+import { createAppEvents } from '../modules/index';
 import { createProviders } from '../providers/index';
 import { systemClock } from '../shared/clock';
 import { deriveSecrets } from '../shared/crypto';
@@ -36,6 +37,7 @@ export async function withOfflineApp<T>(
     providers: createProviders(config, secrets, { metrics, log }),
     log,
     metrics,
+    events: createAppEvents(() => deps),
   };
   const app = await buildApp(deps, build);
   try {

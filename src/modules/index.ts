@@ -1,143 +1,74 @@
 /**
- * Every feature module, in one list. API modules are mounted under /api/v1; page modules
- * (hosted checkout, verification pages, health) at the root.
+ * Every module of the service, as the list of their manifests (docs/platform.md, "Module
+ * manifests"). The app's routes and pages, the workers, the jobs registry, the event bus's
+ * subscriptions and the start-up tasks are all derived from this list. The order is the
+ * registration order of routes and pages, of workers, and of the listeners of one event.
  */
-import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { createEventBus, type EventBus } from '../platform/events';
 import type { JobDefinition } from '../platform/jobs/index';
-import { sandboxBankRoutes } from '../providers/bank/simulator.routes';
-import { activityRoutes } from './activity/activity.routes';
-import { adminRoutes } from './admin/admin.routes';
-import { billingRoutes } from './billing/billing.routes';
-import './billing/billing.listeners';
-import { credentialsRoutes } from './auth/credentials.routes';
-import { loginRoutes } from './auth/login.routes';
-import { meRoutes } from './auth/me.routes';
-import { mfaRoutes } from './auth/mfa.routes';
-import { passwordRoutes } from './auth/password.routes';
-import { registrationRoutes } from './auth/registration.routes';
-import { securityRoutes } from './auth/security.routes';
-import { sessionRoutes } from './auth/sessions.routes';
-import { settingsRoutes } from './auth/settings.routes';
-import { teamRoutes } from './auth/team.routes';
-import { bulkLinksRoutes } from './bulk-links/bulk.routes';
-import { checkoutRoutes } from './checkout/checkout.routes';
-import { contractsRoutes } from './contracts/contracts.routes';
-import { esignNotificationRoutes } from './contracts/esign-notifications.routes';
-import { contractRequestsRoutes } from './contracts/requests.routes';
-import { signPageRoutes } from './contracts/sign-page.routes';
-import { customersRoutes } from './customers/customers.routes';
-import { dashboardRoutes } from './dashboard/dashboard.routes';
-import { healthRoutes } from './health/health.routes';
-import { kycRoutes } from './kyc/kyc.routes';
-import { levelsRoutes } from './kyc/levels.routes';
-import { verificationNotificationRoutes } from './kyc/notifications.routes';
-import { verifyPageRoutes } from './kyc/verify-page.routes';
-import { faviconRoutes } from './site/favicon.routes';
-import './monitoring/monitoring.listeners';
-import { remediationPageRoutes } from './monitoring/monitoring.page';
-import { monitoringRoutes } from './monitoring/monitoring.routes';
-import { notificationsRoutes } from './notifications/notifications.routes';
-import { opcosRoutes } from './opcos/opcos.routes';
-import { bankNotificationRoutes } from './payments/bank-notifications.routes';
-import { paymentsRoutes } from './payments/payments.routes';
-import { tokenioWebhookRoutes } from './payments/tokenio-hints.routes';
-import { projectsRoutes } from './projects/projects.routes';
-import { screeningNotificationRoutes } from './screening/notifications.routes';
-import { ownershipRoutes } from './screening/ownership.routes';
-import { walletProofPageRoutes } from './screening/proof-page.routes';
-import { screeningRoutes } from './screening/screening.routes';
-import './screening/screening.usage';
-import { ticketsRoutes } from './tickets/tickets.routes';
-import { travelRuleNotificationRoutes } from './travel-rule/notifications.routes';
-import './travel-rule/travel-rule.listeners';
-import { travelRuleRoutes } from './travel-rule/travel-rule.routes';
-import './schedules/schedules.listeners';
-import { sandboxMandateRoutes } from '../providers/bank/sandbox-mandate.routes';
-import { schedulesRoutes } from './schedules/schedules.routes';
-import { webhookListenRoutes } from './webhooks/listen.routes';
-import { webhooksRoutes } from './webhooks/webhooks.routes';
-import { workflowTriggerRoutes } from './workflows/triggers.routes';
-import { workflowsRoutes } from './workflows/workflows.routes';
-import './recurring/recurring.listeners';
-import { invoiceEmailJob } from './billing/invoice-email';
-import { invoicePaymentLinkJob } from './billing/invoice-payment-link';
-import { contractJobs } from './contracts/contracts.jobs';
-import { notificationEmailJob } from './notifications/notification-email';
-import { registerSubTppJob } from './opcos/opco-network.service';
-import { mandatePageRoutes } from './recurring/mandate-page.routes';
-import { recurringRoutes } from './recurring/recurring.routes';
-import { schedulePayerEmailJob } from './schedules/schedules.emails';
-import { ownershipProofEmailJob } from './screening/ownership.jobs';
-import { ticketReplyEmailJob } from './tickets/ticket-email';
+import type { AppSubscription, ModuleManifest } from '../platform/module';
+import { sandboxProvidersModule } from '../providers/sandbox.module';
+import { activityModule } from './activity/index';
+import { adminModule } from './admin/index';
+import { authModule } from './auth/index';
+import { billingModule } from './billing/index';
+import { bulkLinksModule } from './bulk-links/index';
+import { checkoutModule } from './checkout/index';
+import { contractsModule } from './contracts/index';
+import { customersModule } from './customers/index';
+import { dashboardModule } from './dashboard/index';
+import { healthModule } from './health/index';
+import { kycModule } from './kyc/index';
+import { monitoringModule } from './monitoring/index';
+import { notificationsModule } from './notifications/index';
+import { opcosModule } from './opcos/index';
+import { paymentsModule } from './payments/index';
+import { projectsModule } from './projects/index';
+import { recurringModule } from './recurring/index';
+import { schedulesModule } from './schedules/index';
+import { screeningModule } from './screening/index';
+import { siteModule } from './site/index';
+import { ticketsModule } from './tickets/index';
+import { travelRuleModule } from './travel-rule/index';
+import { webhooksModule } from './webhooks/index';
+import { workflowsModule } from './workflows/index';
 
-/** Every job kind the features define (docs/platform.md, "Jobs"); the jobs runner dispatches on these. */
-export const jobDefinitions: JobDefinition<never>[] = [
-  registerSubTppJob as JobDefinition<never>,
-  ...contractJobs,
-  ownershipProofEmailJob as JobDefinition<never>,
-  invoiceEmailJob as JobDefinition<never>,
-  invoicePaymentLinkJob as JobDefinition<never>,
-  ticketReplyEmailJob as JobDefinition<never>,
-  notificationEmailJob as JobDefinition<never>,
-  schedulePayerEmailJob as JobDefinition<never>,
+export const modules: readonly ModuleManifest[] = [
+  healthModule,
+  checkoutModule,
+  sandboxProvidersModule,
+  authModule,
+  opcosModule,
+  projectsModule,
+  customersModule,
+  kycModule,
+  adminModule,
+  paymentsModule,
+  webhooksModule,
+  workflowsModule,
+  ticketsModule,
+  billingModule,
+  bulkLinksModule,
+  schedulesModule,
+  monitoringModule,
+  screeningModule,
+  travelRuleModule,
+  activityModule,
+  notificationsModule,
+  contractsModule,
+  recurringModule,
+  dashboardModule,
+  siteModule,
 ];
 
-export type ModulePlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
+/** Every job kind the modules define (docs/platform.md, "Jobs"); the jobs runner dispatches on these. */
+export const jobDefinitions: readonly JobDefinition<never>[] = modules.flatMap((m) => m.jobs ?? []);
 
-export const apiModules: ModulePlugin[] = [
-  securityRoutes,
-  registrationRoutes,
-  loginRoutes,
-  sessionRoutes,
-  meRoutes,
-  mfaRoutes,
-  passwordRoutes,
-  credentialsRoutes,
-  teamRoutes,
-  settingsRoutes,
-  opcosRoutes,
-  projectsRoutes,
-  customersRoutes,
-  kycRoutes,
-  levelsRoutes,
-  verificationNotificationRoutes,
-  adminRoutes,
-  paymentsRoutes,
-  bankNotificationRoutes,
-  tokenioWebhookRoutes,
-  webhooksRoutes,
-  webhookListenRoutes,
-  workflowsRoutes,
-  workflowTriggerRoutes,
-  ticketsRoutes,
-  billingRoutes,
-  bulkLinksRoutes,
-  schedulesRoutes,
-  monitoringRoutes,
-  screeningRoutes,
-  ownershipRoutes,
-  screeningNotificationRoutes,
-  travelRuleRoutes,
-  travelRuleNotificationRoutes,
-  activityRoutes,
-  notificationsRoutes,
-  contractsRoutes,
-  contractRequestsRoutes,
-  esignNotificationRoutes,
-  recurringRoutes,
-];
-
-export const rootModules: ModulePlugin[] = [
-  healthRoutes,
-  checkoutRoutes,
-  sandboxBankRoutes,
-  verifyPageRoutes,
-  remediationPageRoutes,
-  walletProofPageRoutes,
-  signPageRoutes,
-  mandatePageRoutes,
-  sandboxMandateRoutes,
-  dashboardRoutes,
-  faviconRoutes,
-];
+/**
+ * The event bus of one app, with every module's subscriptions (then `extra`, a test's own);
+ * `deps` gives that app's deps.
+ */
+export function createAppEvents(deps: () => Deps, extra: readonly AppSubscription[] = []): EventBus {
+  return createEventBus([...modules.flatMap((m) => m.subscriptions ?? []), ...extra], deps);
+}

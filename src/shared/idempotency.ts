@@ -9,9 +9,9 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { idempotencyRecords } from '../db/schema/index';
 import type { Deps } from '../deps';
-import { canonicalJson, requestFingerprint } from '../modules/payments/idempotency';
 import { addSeconds } from './clock';
 import { badRequest, conflict } from './errors';
+import { canonicalJson, requestFingerprint } from './fingerprint';
 import { M } from './messages';
 
 export { canonicalJson };

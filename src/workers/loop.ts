@@ -2,9 +2,11 @@
  * A background loop: runs `tick` until stopped; drains immediately while work remains, else waits.
  * An idle loop backs off: each tick that finds nothing doubles the wait, from `intervalMs` up to
  * `idleMaxMs`; the first tick that finds work brings it back to `intervalMs` (docs/platform.md,
- * "Idle cost").
+ * "Idle cost"). The modules' workers are of two kinds: `sweepWorker` (rows with a due time) and
+ * `periodicWorker` (a fixed period of minutes or hours).
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Deps } from '../deps';
 
 export interface Worker {
   readonly name: string;
@@ -94,3 +96,35 @@ export function loopWorker(
     runOnce,
   };
 }
+
+/** The longest idle wait of loops whose work a merchant or payer waits for. */
+export const INTERACTIVE_IDLE_MAX_MS = 2_000;
+/** The longest idle wait of due-time sweeps (an expiry or a retry is at most this late on an idle node). */
+export const SWEEP_IDLE_MAX_MS = 10_000;
+
+/** A due-time sweep: polls every `base` ms while it finds work, backs off to `idleMax` when idle. */
+export function sweepWorker(
+  deps: Pick<Deps, 'config' | 'log'>,
+  name: string,
+  tick: () => Promise<number>,
+  base = Math.max(deps.config.workerPollMs, 1000),
+  idleMax = SWEEP_IDLE_MAX_MS,
+): Worker {
+  return loopWorker(name, base, tick, deps.log, { idleMaxMs: Math.max(base, idleMax) });
+}
+
+/** A periodic scan with a fixed period (minutes or hours). */
+export function periodicWorker(
+  deps: Pick<Deps, 'log'>,
+  name: string,
+  periodMs: number,
+  tick: () => Promise<number>,
+): Worker {
+  return loopWorker(name, periodMs, tick, deps.log);
+}
+
+/** Ticks that do their work whatever they find report 0, so the loop waits. */
+export const quiet = (tick: () => Promise<unknown>) => async (): Promise<number> => {
+  await tick();
+  return 0;
+};

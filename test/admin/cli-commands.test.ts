@@ -1,6 +1,6 @@
 /** Every `svc admin ...` command in-process (argument parsing, errors, effects), over the test database. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../src/cli/commands';
+import type { CliContext } from '../../src/cli/command';
 import { commands } from '../../src/cli/commands';
 import { projects } from '../../src/db/schema/index';
 import { createTestApp, type TestContext } from '../helpers/app';

@@ -4,8 +4,8 @@
  * deactivate; every refused transition is a clear 400; each transition emits one event.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpcoActivationWorker } from '../../src/modules/opcos/opco-activation.worker';
 import { M } from '../../src/shared/messages';
-import { createOpcoActivationWorker } from '../../src/workers/opco-activation';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { companyBody, eventsOf, staffHeaders } from '../org/fixtures';

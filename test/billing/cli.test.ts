@@ -1,6 +1,6 @@
 /** `svc admin invoice create|finalize|mark-paid|void` in-process over the test database. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../src/cli/commands';
+import type { CliContext } from '../../src/cli/command';
 import { commands } from '../../src/cli/commands';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

@@ -19,7 +19,7 @@ import { assertFeatureEnabled, effectiveFeatures } from '../../src/modules/featu
 import { notify } from '../../src/modules/notifications/notify';
 import { createPlatformPaymentLink } from '../../src/modules/payments/paylink.service';
 import { AUTOMATIC } from '../../src/modules/payments/status.service';
-import { onPaymentStatusChange, type PaymentStatusChange } from '../../src/modules/payments/status-listeners';
+import { onPaymentStatus, type PaymentStatusChange } from '../../src/modules/payments/status-events';
 import { EVENT_TYPES } from '../../src/outbox/event-types';
 import { runIdempotent } from '../../src/shared/idempotency';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -35,9 +35,19 @@ import {
 
 let ctx: TestContext;
 let w: PaymentWorld;
+/** What a feature listening to its `invoice` payments saw (the listener below, on this file's app). */
+const seenByInvoiceListener: PaymentStatusChange[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({
+    subscriptions: [
+      onPaymentStatus('invoice', async (change, { tx }) => {
+        const [row] = await tx.select().from(transactions).where(eq(transactions.id, change.transaction.id));
+        expect(row!.status).toBe(change.to); // the listener sees the move, uncommitted, in the same transaction
+        seenByInvoiceListener.push(change);
+      }),
+    ],
+  });
   w = await createPaymentWorld(ctx);
 });
 afterAll(() => ctx.close());
@@ -178,12 +188,8 @@ describe('transaction origin and platform payment links', () => {
   });
 
   it('a status change of a platform payment reaches its feature listener inside the same transaction', async () => {
-    const seen: PaymentStatusChange[] = [];
-    onPaymentStatusChange('invoice', async (tx, change) => {
-      const [row] = await tx.select().from(transactions).where(eq(transactions.id, change.transaction.id));
-      expect(row!.status).toBe(change.to); // the listener sees the move, uncommitted, in the same transaction
-      seen.push(change);
-    });
+    const seen = seenByInvoiceListener;
+    seen.length = 0;
     const invoiceId = '0190f0a0-0000-7000-8000-0000000000aa';
     const made = await createPlatformPaymentLink(ctx.deps, {
       clientId: w.caller.clientId,

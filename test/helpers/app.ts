@@ -10,6 +10,8 @@ import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import type { Database } from '../../src/db/client';
 import type { Deps, Providers } from '../../src/deps';
+import { createAppEvents } from '../../src/modules/index';
+import type { AppSubscription } from '../../src/platform/module';
 import { createProviders } from '../../src/providers/index';
 import type { Mailer, MailMessage } from '../../src/providers/mail/port';
 import { ManualClock } from '../../src/shared/clock';
@@ -77,6 +79,8 @@ export interface TestAppOptions {
   secrets?: Deps['secrets'];
   /** Extra routes for a test, registered before the app is ready. */
   register?: (app: FastifyInstance) => void | Promise<void>;
+  /** A test's own listeners on the app's event bus, after the modules' ones. */
+  subscriptions?: AppSubscription[];
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestContext> {
@@ -107,6 +111,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
     providers: { ...createProviders(config, secrets, { metrics, log }), ...opts.providers } as Providers,
     log,
     metrics,
+    events: createAppEvents(() => deps, opts.subscriptions),
   };
   const app = await buildApp(deps, {
     instrument: (a) => {

@@ -1,7 +1,7 @@
 /** Opcos over HTTP: validation rules, drafts, submit, the sandbox approval simulator, scoping and roles. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpcoActivationWorker } from '../../src/modules/opcos/opco-activation.worker';
 import { M } from '../../src/shared/messages';
-import { createOpcoActivationWorker } from '../../src/workers/opco-activation';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { companyBody, eventsOf, PNG_1X1, soleTraderBody, staffHeaders } from './fixtures';

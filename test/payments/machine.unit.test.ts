@@ -1,7 +1,6 @@
 /** The status machine, the mapping table and the callback URL rules, as pure functions. */
 import { describe, expect, it } from 'vitest';
 import { buildCallbackRedirect } from '../../src/modules/payments/callback-url';
-import { canonicalJson, requestFingerprint } from '../../src/modules/payments/idempotency';
 import {
   canTransition,
   decideInternalMove,
@@ -13,6 +12,7 @@ import {
   TRANSITIONS,
   type TransactionStatus,
 } from '../../src/modules/payments/payments.machine';
+import { canonicalJson, requestFingerprint } from '../../src/shared/fingerprint';
 
 /** api-spec "Transaction status" table, transcribed independently of the implementation. */
 const SPEC_TRANSITIONS: [TransactionStatus, TransactionStatus][] = [

@@ -272,7 +272,7 @@ describe('idempotency', () => {
     await ctx.db.insert(paymentIdempotencyKeys).values({
       clientId: w.caller.clientId,
       idempotencyKey: key,
-      fingerprint: (await import('../../src/modules/payments/idempotency')).requestFingerprint({
+      fingerprint: (await import('../../src/shared/fingerprint')).requestFingerprint({
         ...paylinkBody(w),
         expires_in_seconds: 86400,
       }),

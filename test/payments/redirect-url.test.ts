@@ -4,7 +4,7 @@
  * payment reference (the same the bank page shows) and a "Sandbox" badge only in the sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorPage } from '../../src/modules/checkout/views/pages';
+import { errorPage } from '../../src/platform/pages/error-page';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import {
   createPaylink,

@@ -5,7 +5,7 @@
  * check comes before any statement, so the rows need only what the check reads.
  */
 import { describe, expect, it } from 'vitest';
-import type { DbOrTx } from '../../src/db/client';
+import type { DbOrTx, Tx } from '../../src/db/client';
 import type { ParticipantRow, RequestRow } from '../../src/modules/contracts/requests.repo';
 import { moveParticipant, moveRequest } from '../../src/modules/contracts/requests.transitions';
 import type { MonitoredTransactionRow } from '../../src/modules/monitoring/monitoring.repo';
@@ -13,6 +13,7 @@ import { moveDecision } from '../../src/modules/monitoring/monitoring.transition
 import { moveOwnership, type OwnershipRow } from '../../src/modules/screening/ownership.machine';
 import type { TicketRow } from '../../src/modules/tickets/tickets.repo';
 import { moveTicket } from '../../src/modules/tickets/tickets.transitions';
+import type { EventBus } from '../../src/platform/events';
 import { AppError } from '../../src/shared/errors';
 
 /** Any statement would fail the test: a refusal must come before the database is touched. */
@@ -21,6 +22,12 @@ const noDatabase = new Proxy({} as DbOrTx, {
     throw new Error('the database was used');
   },
 });
+/** Nor may a refused move tell other features anything. */
+const noEvents: EventBus = {
+  emit() {
+    throw new Error('an event was emitted');
+  },
+};
 const now = new Date('2026-01-15T10:00:00Z');
 const id = '00000000-0000-4000-8000-000000000001';
 
@@ -109,11 +116,19 @@ describe('a refused move answers the 4xx of the same action', () => {
 
   it('wallet ownership: a finished request, and a second deposit test', async () => {
     const request = (status: OwnershipRow['status']) => ({ id, status }) as OwnershipRow;
-    expect(await refusal(moveOwnership(noDatabase, request('verified'), 'canceled', { now }))).toEqual({
+    expect(
+      await refusal(
+        moveOwnership(noDatabase as Tx, request('verified'), 'canceled', { now, events: noEvents }),
+      ),
+    ).toEqual({
       statusCode: 400,
       detail: "Wallet ownership request is in terminal status 'verified'",
     });
-    expect(await refusal(moveOwnership(noDatabase, request('verifying'), 'verifying', { now }))).toEqual({
+    expect(
+      await refusal(
+        moveOwnership(noDatabase as Tx, request('verifying'), 'verifying', { now, events: noEvents }),
+      ),
+    ).toEqual({
       statusCode: 400,
       detail: "Method 'satoshi_test' is not allowed for this request",
     });

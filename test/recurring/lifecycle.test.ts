@@ -231,3 +231,22 @@ describe('mandate and runs', () => {
     expect(never.json()).toEqual({ detail: RM.onlyFailedRuns });
   });
 });
+
+describe("the bank's answer", () => {
+  it('is applied with the deps of the app whose payment moved, whatever app the process built last', async () => {
+    // A node allowing one attempt, then another app in the same process (default: 10 attempts).
+    const oneAttempt = await createTestApp({ env: { SVC_RECURRING_MAX_ATTEMPTS: '1' } });
+    const later = await createTestApp();
+    try {
+      const w1 = await createPaymentWorld(oneAttempt);
+      const d = await createActive(oneAttempt, w1, { amount: '10.51' });
+      await settleBank(oneAttempt, w1);
+      const [r] = await runsOf(oneAttempt, w1, d.definition_id);
+      // Insufficient funds on the only attempt allowed: no automatic retry.
+      expect(r).toMatchObject({ status: 'failed', failure_reason: 'insufficient_funds', will_retry: false });
+    } finally {
+      await later.close();
+      await oneAttempt.close();
+    }
+  });
+});

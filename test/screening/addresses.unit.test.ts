@@ -1,13 +1,13 @@
 /** Per-chain address validation: EIP-55 checksums, base58check, bech32/bech32m, solana base58 of 32 bytes. */
 import { describe, expect, it } from 'vitest';
+import { MAGIC_ADDRESSES } from '../../src/modules/screening/magic-addresses';
 import {
   CHAINS,
   derivedAddress,
   eip55,
   isValidAddress,
   normalizeAddress,
-} from '../../src/modules/screening/addresses';
-import { MAGIC_ADDRESSES } from '../../src/modules/screening/magic-addresses';
+} from '../../src/shared/chain-addresses';
 
 describe('address validation per chain', () => {
   it('EVM: 0x + 40 hex, the EIP-55 checksum checked when the case is mixed', () => {

@@ -5,7 +5,7 @@
 
 import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
-import type { CliCommand, CliContext } from '../../cli/commands';
+import type { CliCommand, CliContext } from '../../cli/command';
 import { createProviders } from '../../providers/index';
 import { FEATURES, type Feature } from '../features/features';
 import { approveOpco, deactivateOpco, rejectOpco } from '../opcos/opco-review.service';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
 import { Value } from 'typebox/value';
-import type { CliCommand, CliContext } from '../../cli/commands';
+import type { CliCommand, CliContext } from '../../cli/command';
 import type { Deps } from '../../deps';
 import { createProviders } from '../../providers/index';
 import { createLocalMailer } from '../../providers/mail/local';
@@ -27,18 +27,24 @@ function uuidArg(value: string | undefined, what: string): string {
   return value;
 }
 
-/** The service's dependencies for a command (the mailer is built like the server's; the workers send mail). */
-function cliDeps(ctx: CliContext): Deps {
+/**
+ * The service's dependencies for a command (the mailer is built like the server's; the workers send
+ * mail), with the app's event bus: a command's changes get the same in-transaction reactions as the API's.
+ */
+async function cliDeps(ctx: CliContext): Promise<Deps> {
+  const { createAppEvents } = await import('../index');
   const metrics = new Registry();
   const mailer = ctx.config.smtpUrl
     ? createSmtpMailer(ctx.config.smtpUrl, ctx.config.mailFrom)
     : createLocalMailer(path.join(ctx.config.dataDir, 'mail'), ctx.config.mailFrom, ctx.log);
-  return {
+  const deps: Deps = {
     ...ctx,
     mailer,
     providers: createProviders(ctx.config, ctx.secrets, { metrics, log: ctx.log }),
     metrics,
+    events: createAppEvents(() => deps),
   };
+  return deps;
 }
 
 const print = (ctx: CliContext, value: unknown) => ctx.out(JSON.stringify(value, null, 2));
@@ -124,7 +130,7 @@ export const billingCommands: Record<string, CliCommand> = {
     usage: '<invoice_id>',
     async run(ctx, args) {
       const { finalizeInvoice } = await finalizer();
-      print(ctx, await finalizeInvoice(cliDeps(ctx), uuidArg(args[0], 'invoice id')));
+      print(ctx, await finalizeInvoice(await cliDeps(ctx), uuidArg(args[0], 'invoice id')));
     },
   },
   'admin invoice mark-paid': {
@@ -142,7 +148,7 @@ export const billingCommands: Record<string, CliCommand> = {
       const { markInvoicePaid } = await invoices();
       print(
         ctx,
-        await markInvoicePaid(cliDeps(ctx), uuidArg(positionals[0], 'invoice id'), {
+        await markInvoicePaid(await cliDeps(ctx), uuidArg(positionals[0], 'invoice id'), {
           reference: values.reference,
           paid_at: paidAt ? new Date(paidAt).toISOString() : undefined,
         }),
@@ -160,7 +166,7 @@ export const billingCommands: Record<string, CliCommand> = {
       });
       if (!values.reason?.trim()) throw new UsageError('--reason is required');
       const { voidInvoice } = await invoices();
-      print(ctx, await voidInvoice(cliDeps(ctx), uuidArg(positionals[0], 'invoice id'), values.reason));
+      print(ctx, await voidInvoice(await cliDeps(ctx), uuidArg(positionals[0], 'invoice id'), values.reason));
     },
   },
 };

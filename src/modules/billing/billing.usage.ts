@@ -1,14 +1,15 @@
 /**
- * Usage: the client's billable records in a period × the price list (named-areas.md section 9).
- * Each billable kind is a usage source counting records of one area. Billing ships the sources of
- * the areas that exist (successful payments, decided KYC and KYB verifications); wallet screening,
- * travel rule and contracts register theirs with `registerUsageSource` from their own module.
+ * Usage: the client's billable records in a period × the price list (README, "Billing invoices").
+ * Each billable kind is a usage source counting records of one area: successful payments, decided
+ * KYC and KYB verifications, and completed wallet screenings (the query is screening's own,
+ * screening.usage.ts). Travel-rule transfers and contract requests have no source yet and bill 0.
  * A period is whole UTC days: period_start 00:00 to the end of period_end.
  */
 import { sql } from 'drizzle-orm';
 import type { Environment } from '../../config';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import { badRequest } from '../../shared/errors';
+import { countCompletedScreenings } from '../screening/screening.usage';
 import { BM } from './billing.messages';
 import { findPriceList, type PriceListRow } from './billing.repo';
 import type { LineCategory, PriceKey } from './billing.schemas';
@@ -23,31 +24,12 @@ export interface UsageSource {
   count(db: DbOrTx, clientId: string, from: Date, to: Date): Promise<number>;
 }
 
-const sources = new Map<UsageCategory, UsageSource>();
-
-export function registerUsageSource(category: UsageCategory, source: UsageSource): void {
-  sources.set(category, source);
-}
-
 async function countOf(db: DbOrTx, query: ReturnType<typeof sql>): Promise<number> {
   return Number(rowsOf<{ n: number | string }>(await db.execute(query))[0]?.n ?? 0);
 }
 
-registerUsageSource('transaction_fee', {
-  priceKey: 'transaction_success',
-  description: 'Successful payments',
-  // The platform's own invoice collections are not usage of the collecting client.
-  count: (db, clientId, from, to) =>
-    countOf(
-      db,
-      sql`select count(*)::int as n from transactions
-           where client_id = ${clientId}::uuid and status = 'success' and origin_type <> 'invoice'
-             and completed_at >= ${from.toISOString()}::timestamptz and completed_at < ${to.toISOString()}::timestamptz`,
-    ),
-});
-
-for (const kind of ['kyc', 'kyb'] as const) {
-  registerUsageSource(`${kind}_verification`, {
+function verificationSource(kind: 'kyc' | 'kyb'): UsageSource {
+  return {
     priceKey: `${kind}_verification`,
     description: kind === 'kyc' ? 'KYC verifications' : 'KYB verifications',
     count: (db, clientId, from, to) =>
@@ -57,8 +39,30 @@ for (const kind of ['kyc', 'kyb'] as const) {
              where client_id = ${clientId}::uuid and kind = ${kind} and decision_at is not null
                and decision_at >= ${from.toISOString()}::timestamptz and decision_at < ${to.toISOString()}::timestamptz`,
       ),
-  });
+  };
 }
+
+const SOURCES: Partial<Record<UsageCategory, UsageSource>> = {
+  transaction_fee: {
+    priceKey: 'transaction_success',
+    description: 'Successful payments',
+    // The platform's own invoice collections are not usage of the collecting client.
+    count: (db, clientId, from, to) =>
+      countOf(
+        db,
+        sql`select count(*)::int as n from transactions
+             where client_id = ${clientId}::uuid and status = 'success' and origin_type <> 'invoice'
+               and completed_at >= ${from.toISOString()}::timestamptz and completed_at < ${to.toISOString()}::timestamptz`,
+      ),
+  },
+  kyc_verification: verificationSource('kyc'),
+  kyb_verification: verificationSource('kyb'),
+  wallet_screening: {
+    priceKey: 'wallet_screening',
+    description: 'Wallet screenings',
+    count: countCompletedScreenings,
+  },
+};
 
 /** Order of the usage lines (the price list's order). */
 const USAGE_ORDER: UsageCategory[] = [
@@ -118,7 +122,7 @@ export async function usageLines(
     },
   ];
   for (const category of USAGE_ORDER) {
-    const source = sources.get(category);
+    const source = SOURCES[category];
     const quantity = source ? await source.count(db, clientId, from, to) : 0;
     lines.push({
       description: source?.description ?? category.replace(/_/g, ' '),

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
+import { errorPage } from '../../platform/pages/error-page';
 import { AppError } from '../../shared/errors';
 import { sendHtmlPage } from '../../shared/html-page';
 import { M } from '../../shared/messages';
@@ -16,7 +17,7 @@ import {
   startBankAuthorization,
   syncOnReturn,
 } from './checkout.service';
-import { checkoutPage, errorPage, inProgressPage, type PaymentView, resultPage } from './views/pages';
+import { checkoutPage, inProgressPage, type PaymentView, resultPage } from './views/pages';
 import { CHECKOUT_CSS } from './views/styles';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });

@@ -26,8 +26,8 @@ import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { CM } from './contracts.messages';
 import type { FlowInput } from './flows.schemas';
-import { mergeRoles } from './requests.send';
 import { markTemplatesUsed, requireTemplate } from './templates.service';
+import { mergeRoles } from './templates.validate';
 
 export type FlowRow = typeof contractFlows.$inferSelect;
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;

@@ -40,6 +40,7 @@ import {
   requireTemplate,
   type TemplateRow,
 } from './templates.service';
+import { mergeRoles } from './templates.validate';
 
 type Source = {
   templates: TemplateRow[];
@@ -75,20 +76,6 @@ async function resolveSource(deps: Deps, clientId: string, b: SendInput): Promis
     ['body', 'document'],
   );
   return { templates: [], adHoc, flow: null };
-}
-
-/** Roles merged by key across the templates (the same role in two templates is one participant). */
-export function mergeRoles(sets: ContractRoleDef[][], loc: (string | number)[]): ContractRoleDef[] {
-  const out = new Map<string, ContractRoleDef>();
-  for (const roles of sets)
-    for (const r of roles) {
-      const seen = out.get(r.role);
-      if (seen && seen.kind !== r.kind) throw invalidField(loc, CM.conflictingKind(r.role));
-      if (!seen) out.set(r.role, r);
-      else if (r.signing_order < seen.signing_order)
-        out.set(r.role, { ...seen, signing_order: r.signing_order });
-    }
-  return [...out.values()];
 }
 
 function checkParticipants(roles: ContractRoleDef[], b: SendInput) {

@@ -1,7 +1,7 @@
 /** Server-rendered HTML of the hosted signing page. Every interpolated value is escaped by `html`. */
 
+import { layout } from '../../platform/pages/layout';
 import { html, raw, type SafeHtml } from '../../shared/html';
-import { layout } from '../checkout/views/layout';
 import type { RequestFieldView, SignDocument } from './sign-page.service';
 
 const CSS = raw(`<style>

@@ -1,10 +1,10 @@
 /**
  * Template checks a schema cannot express, as 422 entries whose `loc` names the exact place:
  * the PDF (magic bytes, size, page count), unique roles, signer roles with a signature field, and
- * each field's role, page and page-relative geometry.
+ * each field's role, page and page-relative geometry; the roles of several templates merged into one set.
  */
 import type { ContractFieldDef, ContractRoleDef } from '../../db/schema/index';
-import { ValidationError, type ValidationIssue } from '../../shared/errors';
+import { invalidField, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { CM } from './contracts.messages';
 import { hasPdfMagic, readPageCount, sha256Hex } from './contracts.pdf';
 
@@ -104,4 +104,18 @@ export function checkRolesAndFields(
       value_key: f.value_key ?? null,
     })),
   };
+}
+
+/** Roles merged by key across the templates (the same role in two templates is one participant). */
+export function mergeRoles(sets: ContractRoleDef[][], loc: (string | number)[]): ContractRoleDef[] {
+  const out = new Map<string, ContractRoleDef>();
+  for (const roles of sets)
+    for (const r of roles) {
+      const seen = out.get(r.role);
+      if (seen && seen.kind !== r.kind) throw invalidField(loc, CM.conflictingKind(r.role));
+      if (!seen) out.set(r.role, r);
+      else if (r.signing_order < seen.signing_order)
+        out.set(r.role, { ...seen, signing_order: r.signing_order });
+    }
+  return [...out.values()];
 }

@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
+import { CHECKS_OF } from '../../providers/verification/levels';
 import type { VerificationKind } from '../../providers/verification/port';
 import { KYB_TAG, KYC_TAG } from './kyc.routes';
 import { CustomLevelBody, ErrorSchema, LevelIdParams, LevelListSchema, LevelSchema } from './kyc.schemas';
-import { CHECKS_OF } from './levels';
 import { createCustomLevel, deleteCustomLevel, listCustom, listLevels } from './levels.service';
 
 export async function levelsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {

@@ -3,12 +3,13 @@
 import { and, eq } from 'drizzle-orm';
 import { verificationLevels } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { BUILTIN_LEVELS, CHECKS_OF } from '../../providers/verification/levels';
 import type { VerificationKind } from '../../providers/verification/port';
 import { conflict, invalidField, notFound } from '../../shared/errors';
 import { KM } from '../../shared/messages';
 import { withActivity } from '../activity/activity.writer';
 import { isUniqueViolation } from '../customers/customers.repo';
-import { BUILTIN_LEVELS, CHECKS_OF, type CustomLevelRow, isBuiltinName, listCustomLevels } from './levels';
+import { type CustomLevelRow, isBuiltinName, listCustomLevels } from './levels';
 
 function customView(kind: VerificationKind, r: CustomLevelRow) {
   return {

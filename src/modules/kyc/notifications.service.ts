@@ -31,7 +31,6 @@ import {
   updateRecordIfOlder,
   updateSession,
 } from './verification.repo';
-import { runVerificationListeners } from './verification-listeners';
 
 export function verifyVerificationNotification(
   deps: Deps,
@@ -156,7 +155,7 @@ export async function applyVerificationResult(
         });
     if (!record) return { applied: false, record: existing ?? null };
     await followRecords(tx, deps, session, record, source);
-    await runVerificationListeners(tx, session, record, deps.clock.now());
+    await deps.events.emit(tx, 'kyc.verification_result', { session, record, at: deps.clock.now() });
     return { applied: true, record };
   });
 }

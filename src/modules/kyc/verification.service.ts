@@ -8,6 +8,7 @@
 import type { Deps } from '../../deps';
 import { UpstreamError } from '../../platform/upstream';
 import type { ClientAuth } from '../../plugins/auth';
+import { DEFAULT_LEVEL } from '../../providers/verification/levels';
 import type { SimulatedChecks, SimulatedOutcome, VerificationKind } from '../../providers/verification/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, forbidden, invalidField, notFound } from '../../shared/errors';
@@ -28,7 +29,7 @@ import {
   RESUBMITTABLE,
   statusAfterNewLink,
 } from './kyc.machine';
-import { DEFAULT_LEVEL, findLevel } from './levels';
+import { findLevel } from './levels';
 import { applyVerificationResult } from './notifications.service';
 import { toRecordView } from './records.view';
 import { changeBusiness, changeUser } from './subject-status';

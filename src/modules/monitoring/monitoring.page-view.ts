@@ -1,6 +1,7 @@
 /** The hosted remediation page `/remediate/{token}` (same shell and stylesheet as the checkout). */
+
+import { formatDate, formatMoney, layout } from '../../platform/pages/layout';
 import { html } from '../../shared/html';
-import { formatDate, formatMoney, layout } from '../checkout/views/layout';
 
 export interface RemediationView {
   token: string;

@@ -9,13 +9,14 @@
  * How their outcomes move the remediation on is in monitoring.listeners.ts.
  */
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import type { DbOrTx, Tx } from '../../db/client';
 import type { MonitoredTransactionInsert } from '../../db/schema/index';
 import { monitoringRemediationDocuments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import type { EventBus } from '../../platform/events';
+import { CHAINS, type Chain, isValidAddress } from '../../shared/chain-addresses';
 import { notFound } from '../../shared/errors';
 import { createVerificationLink } from '../kyc/verification.service';
-import { CHAINS, type Chain, isValidAddress } from '../screening/addresses';
 import { cancelOwnershipInTx, createOwnershipInTx } from '../screening/ownership.service';
 import { MM } from './monitoring.messages';
 import type { MonitoredTransactionRow } from './monitoring.repo';
@@ -105,9 +106,13 @@ export async function issueVerificationLink(
 }
 
 /** A revoked remediation (review APPROVED / DECLINED) cancels the ownership request it opened. */
-export async function revokeRemediationInTx(tx: DbOrTx, row: MonitoredTransactionRow, now: Date) {
+export async function revokeRemediationInTx(
+  tx: Tx,
+  row: MonitoredTransactionRow,
+  ctx: { now: Date; events: EventBus },
+) {
   if (row.remediationOwnershipRequestId)
-    await cancelOwnershipInTx(tx, row.clientId, row.remediationOwnershipRequestId, now);
+    await cancelOwnershipInTx(tx, row.clientId, row.remediationOwnershipRequestId, ctx);
 }
 
 export interface RemediationDocument {

@@ -114,7 +114,7 @@ export async function reviewTransaction(deps: Deps, auth: ClientAuth, id: string
     } else if (from === 'AWAITING_USER') {
       // The remediation link is revoked, with the ownership request it opened.
       extra = { remediationRevokedAt: now };
-      await revokeRemediationInTx(tx, cur, now);
+      await revokeRemediationInTx(tx, cur, { now, events: deps.events });
     }
     const cleared = input.decision === 'APPROVED' && cur.sanctionsHit && input.clear_sanctions_match === true;
     if (cleared)

@@ -3,7 +3,6 @@
  * so it holds across processes and API nodes: the first request inserts a `processing` claim,
  * duplicates read it. A failed creation deletes its claim so the client can retry.
  */
-import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { paymentIdempotencyKeys } from '../../db/schema/index';
@@ -12,22 +11,6 @@ import { badRequest, conflict } from '../../shared/errors';
 import { M } from '../../shared/messages';
 
 export const IDEMPOTENCY_KEY_MAX = 255;
-
-/** Stable JSON (sorted keys) so property order does not change the fingerprint. */
-export function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-    .join(',')}}`;
-}
-
-export function requestFingerprint(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
 
 export function requireIdempotencyKey(header: string | string[] | undefined): string {
   const key = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';

@@ -18,8 +18,8 @@ import {
   type Actor,
   AUTOMATIC,
   applyProviderStatus,
-  type ChangeContext,
   type ChangeResult,
+  type MoveContext,
 } from './status.service';
 
 /** How the reconciliation worker paces itself (configuration of the polling network). */
@@ -49,7 +49,7 @@ async function applyCodes(
   transactionId: string,
   current: string,
   code: string,
-  ctx: ChangeContext,
+  ctx: MoveContext,
 ): Promise<ChangeResult> {
   let result: ChangeResult | null = null;
   for (const step of stepsFor(current, code))
@@ -75,7 +75,7 @@ export async function scheduleNetworkCheck(
  * by notification instead): both go through the status machine, and the reconciliation reads start.
  */
 export async function recordNetworkAnswer(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'events'>,
   transactionId: string,
   answer: { transferId: string; providerStatus: string; occurredAt?: Date },
   actor: Actor = AUTOMATIC,
@@ -88,6 +88,7 @@ export async function recordNetworkAnswer(
       now,
       actor,
       transferId: answer.transferId,
+      events: deps.events,
     });
     await scheduleNetworkCheck(tx, transactionId, deps.config.tokenio?.reconcile.afterSeconds ?? 300, now);
   });
@@ -98,7 +99,7 @@ export async function recordNetworkAnswer(
  * as it is now and whether anything changed; nothing is written when the report is old news.
  */
 export async function applySession(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'events'>,
   t: TransactionRow,
   session: BankSession,
   actor: Actor = AUTOMATIC,
@@ -112,6 +113,7 @@ export async function applySession(
       now: deps.clock.now(),
       actor,
       transferId: session.transferId,
+      events: deps.events,
     }),
   );
   return { transaction: result.transaction, changed: result.decision !== 'noop' };

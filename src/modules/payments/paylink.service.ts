@@ -2,12 +2,13 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { toSql } from '../../db/hot';
-import type { ContractRequestStatus, OpcoStatus } from '../../db/schema/index';
+import type { ContractRequestStatus } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import { BankProviderError } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } from '../../shared/errors';
+import { requestFingerprint } from '../../shared/fingerprint';
 import { newId } from '../../shared/ids';
 import { M, PM } from '../../shared/messages';
 import { checkPaymentMoney, type PaymentLimits } from '../../shared/payment-money';
@@ -16,11 +17,16 @@ import {
   claimIdempotencyKey,
   type KeyScope,
   releaseIdempotencyClaim,
-  requestFingerprint,
   requireIdempotencyKey,
 } from './idempotency';
 import type { Origin } from './origin';
-import { claimKeyWithFacts, factsInput, insertPaymentLink, paylinkFactsText } from './paylink.statements';
+import {
+  claimKeyWithFacts,
+  factsInput,
+  insertPaymentLink,
+  type PaylinkFacts,
+  paylinkFactsText,
+} from './paylink.statements';
 import { findTransactionForClient, type TransactionRow } from './payments.repo';
 import type { Actor } from './status.service';
 
@@ -77,18 +83,6 @@ export function validatePaylinkInput(
 
 interface PaylinkContext {
   merchantName: string;
-}
-
-/** What the business rules of a payment link look at (one row per body, in input order). */
-export interface PaylinkFacts {
-  company_name: string;
-  payment_links_enabled: boolean;
-  callback_url: string | null;
-  payer_exists: boolean;
-  project_found: boolean;
-  project_frozen: boolean | null;
-  opco_status: OpcoStatus | null;
-  sub_tpp_id: string | null;
 }
 
 type PaylinkTarget = Pick<PaylinkInput, 'project_id' | 'user_id' | 'business_customer_id'>;

@@ -7,13 +7,24 @@
  */
 import type { Database } from '../../db/client';
 import { ASYNC_COMMIT, mapRow } from '../../db/hot';
-import { transactions } from '../../db/schema/index';
+import { type OpcoStatus, transactions } from '../../db/schema/index';
 import { newId, randomToken } from '../../shared/ids';
 import { type ActivityInput, activityInsertText, activityValues } from '../activity/activity.writer';
 import type { Origin } from './origin';
-import type { PaylinkFacts } from './paylink.service';
 import type { TransactionRow } from './payments.repo';
 import type { Actor } from './status.service';
+
+/** What the business rules of a payment link look at (one row per body, in input order). */
+export interface PaylinkFacts {
+  company_name: string;
+  payment_links_enabled: boolean;
+  callback_url: string | null;
+  payer_exists: boolean;
+  project_found: boolean;
+  project_frozen: boolean | null;
+  opco_status: OpcoStatus | null;
+  sub_tpp_id: string | null;
+}
 
 /**
  * The business facts of payment-link bodies, `$client` the client id, `$input` a jsonb array of

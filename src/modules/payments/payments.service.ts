@@ -9,7 +9,6 @@ import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M, PM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { dispatchMandateNotification } from './mandate-listeners';
 import { syncWithNetwork } from './network-sync';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
@@ -182,7 +181,14 @@ export async function cancelTransaction(
   if (isTerminal(t.status)) throw conflict(PM.terminalCannotCancel);
   const now = deps.clock.now();
   const result = await deps.db.transaction((tx) =>
-    moveTransaction(tx, t.id, 'canceled', 'canceled', { occurredAt: now, now, actor }, reason),
+    moveTransaction(
+      tx,
+      t.id,
+      'canceled',
+      'canceled',
+      { occurredAt: now, now, actor, events: deps.events },
+      reason,
+    ),
   );
   if (!result) throw conflict(PM.terminalCannotCancel);
   if (t.transferId) {
@@ -230,7 +236,11 @@ export async function applyBankNotification(
   deps: Deps,
   n: BankNotification,
 ): Promise<{ received: true; applied: boolean }> {
-  if (n.kind === 'mandate') return { received: true, applied: await dispatchMandateNotification(deps, n) };
+  if (n.kind === 'mandate')
+    return {
+      received: true,
+      applied: await deps.db.transaction((tx) => deps.events.emit(tx, 'payments.mandate_notification', n)),
+    };
   const t = await findTransactionByRef(deps.db, n.refId);
   if (!t) {
     deps.log.info(
@@ -245,6 +255,7 @@ export async function applyBankNotification(
       now: deps.clock.now(),
       actor: AUTOMATIC,
       transferId: n.transferId,
+      events: deps.events,
     }),
   );
   return { received: true, applied: true };
@@ -287,8 +298,14 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
             occurredAt: session.updatedAt,
             now,
             actor: AUTOMATIC,
+            events: deps.events,
           })
-        : moveTransaction(tx, t.id, 'expired', 'no_final_status', { occurredAt: now, now, actor: AUTOMATIC }),
+        : moveTransaction(tx, t.id, 'expired', 'no_final_status', {
+            occurredAt: now,
+            now,
+            actor: AUTOMATIC,
+            events: deps.events,
+          }),
     );
     if (r && r.transaction.status !== 'processing') moved++;
   }
@@ -305,6 +322,7 @@ async function expirePendingLinks(deps: Deps, batch: number): Promise<number> {
         occurredAt: t.expiresAt,
         now,
         actor: AUTOMATIC,
+        events: deps.events,
       });
       if (r) moved++;
     }
@@ -317,7 +335,12 @@ export async function expireIfDue(deps: Deps, t: TransactionRow): Promise<Transa
   const now = deps.clock.now();
   if (t.status !== 'pending' || t.expiresAt > now) return t;
   const r = await deps.db.transaction((tx) =>
-    moveTransaction(tx, t.id, 'expired', 'expired', { occurredAt: t.expiresAt, now, actor: AUTOMATIC }),
+    moveTransaction(tx, t.id, 'expired', 'expired', {
+      occurredAt: t.expiresAt,
+      now,
+      actor: AUTOMATIC,
+      events: deps.events,
+    }),
   );
   return r?.transaction ?? t;
 }

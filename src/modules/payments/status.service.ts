@@ -1,12 +1,14 @@
 /**
  * Persists what payments.machine.ts decides: the platform's compare-and-set of the transaction, one
- * timeline row per change, and the payment.status_changed event, all in the caller's database
- * transaction. Nothing else writes transactions.status.
+ * timeline row per change, the payment.status_changed webhook event and the in-process
+ * `payments.status_changed` event (status-events.ts), all in the caller's database transaction.
+ * Nothing else writes transactions.status.
  */
 
 import type { Tx } from '../../db/client';
 import { transactions } from '../../db/schema/transactions';
 import { emitEvent } from '../../outbox/emit';
+import type { EventBus } from '../../platform/events';
 import { compareAndSet, machineTable, transition } from '../../platform/machine';
 import { conflict } from '../../shared/errors';
 import { PM } from '../../shared/messages';
@@ -27,7 +29,6 @@ import {
   type TransactionRow,
   transactionCoreFields,
 } from './payments.repo';
-import { dispatchPaymentStatusChange } from './status-listeners';
 
 export interface Actor {
   actorType: 'client_user' | 'client_api' | 'service_internal' | null;
@@ -41,6 +42,11 @@ export interface ChangeContext {
   actor: Actor;
   /** Network transfer id carried by a notification (kept on the transaction). */
   transferId?: string | null;
+}
+
+/** A move of the status also tells the features that listen (the app's event bus). */
+export interface MoveContext extends ChangeContext {
+  events: EventBus;
 }
 
 const transactionTable = machineTable(transactionMachine, transactions, {
@@ -117,7 +123,7 @@ type MoveOf = { from: TransactionStatus; to: TransactionStatus };
  */
 function moveEffects(
   tx: Tx,
-  ctx: ChangeContext,
+  ctx: MoveContext,
   providerStatus: string | null,
   reasonOf: (from: TransactionStatus) => string,
 ) {
@@ -129,7 +135,7 @@ function moveEffects(
     },
     event: async (u: TransactionRow, { from, to }: MoveOf) => {
       await emitStatusChanged(tx, u, from, out.statusEvent!, ctx.actor);
-      await dispatchPaymentStatusChange(tx, { transaction: u, from, to, at: ctx.occurredAt });
+      await ctx.events.emit(tx, 'payments.status_changed', { transaction: u, from, to, at: ctx.occurredAt });
     },
     activity: (u: TransactionRow, { from, to }: MoveOf) =>
       statusActivity(tx, u, from, to, ctx, reasonOf(from)),
@@ -146,7 +152,7 @@ export async function applyProviderStatus(
   tx: Tx,
   transactionId: string,
   code: string,
-  ctx: ChangeContext,
+  ctx: MoveContext,
 ): Promise<ChangeResult> {
   for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt++) {
     const current = await findTransactionById(tx, transactionId);
@@ -218,7 +224,7 @@ export async function moveTransaction(
   transactionId: string,
   to: TransactionStatus,
   providerStatus: string,
-  ctx: ChangeContext,
+  ctx: MoveContext,
   reasonOverride?: string,
 ): Promise<ChangeResult | null> {
   const current = await findTransactionById(tx, transactionId);

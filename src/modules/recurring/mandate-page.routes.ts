@@ -2,10 +2,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
+import { errorPage } from '../../platform/pages/error-page';
 import { AppError } from '../../shared/errors';
 import { sendHtmlPage } from '../../shared/html-page';
 import { bankChoices } from '../checkout/checkout.service';
-import { errorPage } from '../checkout/views/pages';
 import {
   loadMandatePage,
   MANDATE_PAGE,

@@ -11,8 +11,8 @@ import { BankProviderError, BankRefusedError, type MandateCode } from '../../pro
 import { AppError, badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { PM } from '../../shared/messages';
-import { dispatchMandateNotification } from '../payments/mandate-listeners';
 import { payeeOfProject } from '../payments/payee';
+import { applyMandateNotification } from './recurring.listeners';
 import { type DefinitionRow, findDefinitionBy } from './recurring.repo';
 
 export const MANDATE_PAGE = {
@@ -116,13 +116,14 @@ export async function syncMandate(deps: Deps, d: DefinitionRow): Promise<boolean
     return false;
   }
   if (!code) return false;
-  return dispatchMandateNotification(deps, {
+  const notification = {
     eventId: newId(),
     refId: d.mandateRef,
     transferId: null,
     providerStatus: code,
     occurredAt: deps.clock.now(),
     reason: null,
-    kind: 'mandate',
-  });
+    kind: 'mandate' as const,
+  };
+  return deps.db.transaction((tx) => applyMandateNotification(deps, tx, notification));
 }

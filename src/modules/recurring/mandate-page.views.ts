@@ -1,8 +1,15 @@
 /** The hosted mandate authorization pages (merchant side): bank choice and result. */
+
+import {
+  bankColor,
+  formatDate,
+  formatDay,
+  formatMoney,
+  layout,
+  perPeriod,
+} from '../../platform/pages/layout';
 import type { BankChoice } from '../../providers/bank/port';
 import { html } from '../../shared/html';
-import { formatDate, formatDay, formatMoney, layout, perPeriod } from '../checkout/views/layout';
-import { bankColor } from '../checkout/views/pages';
 import type { MandatePageState } from './mandate-page.service';
 
 /** How often the scheduled amount is taken: "per month", "every 2 weeks"; on demand: "per payment". */

@@ -8,54 +8,52 @@
  * Locks in the order definition -> attempt -> run, like every other writer of this module.
  */
 import { eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
 import { recurringAttempts } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { on } from '../../platform/module';
 import type { BankNotification } from '../../providers/bank/port';
-import { onMandateNotification } from '../payments/mandate-listeners';
 import { AUTOMATIC } from '../payments/status.service';
-import { onPaymentStatusChange } from '../payments/status-listeners';
+import { onPaymentStatus } from '../payments/status-events';
 import { failAttempt } from './recurring.attempts';
 import { canApplyRecurring, type MandateStatus, type RecurringTrigger } from './recurring.machine';
 import { findDefinitionBy, findDefinitionById, findRunById } from './recurring.repo';
 import { moveDefinition, moveRun } from './recurring.transitions';
 import { failureReasonOf } from './runs.machine';
 
-let depsRef: Deps | null = null;
-/** The listener needs the config (max attempts); recurring routes hand it over at registration. */
-export function bindRecurringListenerDeps(deps: Deps): void {
-  depsRef = deps;
-}
-
-onPaymentStatusChange('recurring', async (tx, { transaction, to, at }) => {
-  if (!['success', 'failed', 'expired', 'canceled'].includes(to)) return;
-  const [found] = await tx
-    .select({ id: recurringAttempts.id, runId: recurringAttempts.runId })
-    .from(recurringAttempts)
-    .where(eq(recurringAttempts.transactionId, transaction.id));
-  if (!found || !transaction.originId || !depsRef) return;
-  const d = await findDefinitionById(tx, transaction.originId, true);
-  const [a] = await tx
-    .select()
-    .from(recurringAttempts)
-    .where(eq(recurringAttempts.id, found.id))
-    .for('update');
-  const r = await findRunById(tx, found.runId, true);
-  if (!d || !a || !r || a.outcome !== null) return;
-  if (to === 'success') {
-    await tx
-      .update(recurringAttempts)
-      .set({ outcome: 'succeeded', finishedAt: at, launchDueAt: null })
-      .where(eq(recurringAttempts.id, a.id));
-    if (r.status === 'processing')
-      await moveRun(tx, d, r, 'succeed', at, { transactionId: transaction.id, failureReason: null });
-    return;
-  }
-  const reason =
-    d.mandateStatus === 'revoked' && d.status === 'revoked'
-      ? 'mandate_revoked'
-      : failureReasonOf(transaction.providerStatus, to);
-  await failAttempt(depsRef, tx, d, r, a, reason, at);
-});
+export const settleRunOnPayment = onPaymentStatus(
+  'recurring',
+  async ({ transaction, to, at }, { tx, deps }) => {
+    if (!['success', 'failed', 'expired', 'canceled'].includes(to)) return;
+    const [found] = await tx
+      .select({ id: recurringAttempts.id, runId: recurringAttempts.runId })
+      .from(recurringAttempts)
+      .where(eq(recurringAttempts.transactionId, transaction.id));
+    if (!found || !transaction.originId) return;
+    const d = await findDefinitionById(tx, transaction.originId, true);
+    const [a] = await tx
+      .select()
+      .from(recurringAttempts)
+      .where(eq(recurringAttempts.id, found.id))
+      .for('update');
+    const r = await findRunById(tx, found.runId, true);
+    if (!d || !a || !r || a.outcome !== null) return;
+    if (to === 'success') {
+      await tx
+        .update(recurringAttempts)
+        .set({ outcome: 'succeeded', finishedAt: at, launchDueAt: null })
+        .where(eq(recurringAttempts.id, a.id));
+      if (r.status === 'processing')
+        await moveRun(tx, d, r, 'succeed', at, { transactionId: transaction.id, failureReason: null });
+      return;
+    }
+    const reason =
+      d.mandateStatus === 'revoked' && d.status === 'revoked'
+        ? 'mandate_revoked'
+        : failureReasonOf(transaction.providerStatus, to);
+    await failAttempt(deps, tx, d, r, a, reason, at);
+  },
+);
 
 const MANDATE_MOVES: Record<
   string,
@@ -73,28 +71,34 @@ const REASONS: Record<string, string> = {
   mandate_revoked: 'revoked_by_payer',
 };
 
-export async function applyMandateNotification(deps: Deps, n: BankNotification): Promise<boolean> {
+/** Applies a mandate's status reported by the bank, in the caller's transaction; true when the definition moved. */
+export async function applyMandateNotification(
+  deps: Pick<Deps, 'clock'>,
+  tx: Tx,
+  n: BankNotification,
+): Promise<boolean> {
   const move = MANDATE_MOVES[n.providerStatus];
   if (!move) return false;
-  const found = await findDefinitionBy(deps.db, { mandateRef: n.refId });
+  const found = await findDefinitionBy(tx, { mandateRef: n.refId });
   if (!found) return false;
-  return deps.db.transaction(async (tx) => {
-    const d = await findDefinitionById(tx, found.id, true);
-    if (!d) return false;
-    const trigger = d.status === 'pending_authorization' ? move.pending : move.live;
-    if (!trigger || !canApplyRecurring(trigger, d.status)) return false;
-    const now = deps.clock.now();
-    const reason =
-      n.providerStatus === 'mandate_expired' && d.status === 'pending_authorization'
-        ? 'authorization_timed_out'
-        : (REASONS[n.providerStatus] ?? null);
-    const moved = await moveDefinition(tx, d, trigger, now, AUTOMATIC, {
-      mandateStatus: move.mandate,
-      statusReason: reason,
-      ...(trigger === 'authorize' ? { authorizedAt: now, validFrom: now } : {}),
-    });
-    return moved !== null;
+  const d = await findDefinitionById(tx, found.id, true);
+  if (!d) return false;
+  const trigger = d.status === 'pending_authorization' ? move.pending : move.live;
+  if (!trigger || !canApplyRecurring(trigger, d.status)) return false;
+  const now = deps.clock.now();
+  const reason =
+    n.providerStatus === 'mandate_expired' && d.status === 'pending_authorization'
+      ? 'authorization_timed_out'
+      : (REASONS[n.providerStatus] ?? null);
+  const moved = await moveDefinition(tx, d, trigger, now, AUTOMATIC, {
+    mandateStatus: move.mandate,
+    statusReason: reason,
+    ...(trigger === 'authorize' ? { authorizedAt: now, validFrom: now } : {}),
   });
+  return moved !== null;
 }
 
-onMandateNotification(applyMandateNotification);
+/** Mandate notifications arrive on the payments feature's bank route. */
+export const applyMandateOnNotification = on('payments.mandate_notification', (n, { tx, deps }) =>
+  applyMandateNotification(deps, tx, n),
+);

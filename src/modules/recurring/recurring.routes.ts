@@ -6,7 +6,6 @@ import { clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { ErrorSchema } from '../payments/payments.schemas';
 import { createRecurring } from './recurring.create';
-import { bindRecurringListenerDeps } from './recurring.listeners';
 import { retryRun } from './recurring.retry';
 import { runNext, simulateRecurring } from './recurring.sandbox';
 import {
@@ -47,7 +46,6 @@ const WB = { ...W, bodyless: true } as const;
 
 export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  bindRecurringListenerDeps(deps);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post(

@@ -6,47 +6,50 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { paymentScheduleInstalments } from '../../db/schema/index';
-import { onPaymentStatusChange } from '../payments/status-listeners';
+import { onPaymentStatus } from '../payments/status-events';
 import { canApplyInstalment } from './schedules.machine';
 import { findScheduleById } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
 import { markOverdue } from './schedules.worker';
 
-onPaymentStatusChange('schedule', async (tx, { transaction, to, at }) => {
-  const [i] = await tx
-    .select()
-    .from(paymentScheduleInstalments)
-    .where(
-      and(
-        eq(paymentScheduleInstalments.transactionId, transaction.id),
-        eq(paymentScheduleInstalments.clientId, transaction.clientId),
-      ),
-    )
-    .for('update');
-  if (!i) return; // an earlier link of the instalment: only the current one counts
-  const status = i.status;
-  if (to === 'success') {
-    if (!canApplyInstalment('pay', status)) return;
+export const moveInstalmentOnPayment = onPaymentStatus(
+  'schedule',
+  async ({ transaction, to, at }, { tx }) => {
+    const [i] = await tx
+      .select()
+      .from(paymentScheduleInstalments)
+      .where(
+        and(
+          eq(paymentScheduleInstalments.transactionId, transaction.id),
+          eq(paymentScheduleInstalments.clientId, transaction.clientId),
+        ),
+      )
+      .for('update');
+    if (!i) return; // an earlier link of the instalment: only the current one counts
+    const status = i.status;
+    if (to === 'success') {
+      if (!canApplyInstalment('pay', status)) return;
+      const s = await findScheduleById(tx, i.scheduleId);
+      if (!s) return;
+      await moveInstalment(tx, s, i, 'pay', at, {
+        paidAt: at,
+        issueDueAt: null,
+        intentToCancel: null,
+        intentCancelDueAt: null,
+      });
+      await syncSchedule(tx, s.id, at);
+      return;
+    }
+    if (!['failed', 'expired', 'canceled'].includes(to) || status !== 'issued') return;
     const s = await findScheduleById(tx, i.scheduleId);
     if (!s) return;
-    await moveInstalment(tx, s, i, 'pay', at, {
-      paidAt: at,
-      issueDueAt: null,
-      intentToCancel: null,
-      intentCancelDueAt: null,
-    });
-    await syncSchedule(tx, s.id, at);
-    return;
-  }
-  if (!['failed', 'expired', 'canceled'].includes(to) || status !== 'issued') return;
-  const s = await findScheduleById(tx, i.scheduleId);
-  if (!s) return;
-  if (at < i.graceEndAt && i.linkNumber < s.maxLinks) {
-    await tx
-      .update(paymentScheduleInstalments)
-      .set({ issueDueAt: at, updatedAt: at })
-      .where(eq(paymentScheduleInstalments.id, i.id));
-    return;
-  }
-  await markOverdue(tx, i, at);
-});
+    if (at < i.graceEndAt && i.linkNumber < s.maxLinks) {
+      await tx
+        .update(paymentScheduleInstalments)
+        .set({ issueDueAt: at, updatedAt: at })
+        .where(eq(paymentScheduleInstalments.id, i.id));
+      return;
+    }
+    await markOverdue(tx, i, at);
+  },
+);

@@ -3,9 +3,9 @@ import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import type { ScreeningNotification } from '../../providers/screening/port';
 import { SandboxScreeningProvider } from '../../providers/screening/simulator';
+import { type Chain, normalizeAddress } from '../../shared/chain-addresses';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { type Chain, normalizeAddress } from './addresses';
 import { moveOwnership, type OwnershipRow, TERMINAL } from './ownership.machine';
 import { findOwnership } from './ownership.repo';
 import { getOwnershipRequest } from './ownership.service';
@@ -19,7 +19,7 @@ const units = (amount: string) => {
 
 /** A deposit the observer saw: exact amount from the wallet before the window closes verifies; anything else fails. */
 export async function applyDepositNotification(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'events'>,
   n: Extract<ScreeningNotification, { type: 'deposit.observed' }>,
 ): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(n.reference)) return false;
@@ -34,12 +34,13 @@ export async function applyDepositNotification(
     const got = units(n.deposit.amount);
     const inWindow = now <= new Date(r.satoshiTest.expires_at);
     if (fromOk && inWindow && got !== null && got === expected && n.deposit.asset === r.satoshiTest.asset) {
-      await moveOwnership(tx, r, 'verified', { now });
+      await moveOwnership(tx, r, 'verified', { now, events: deps.events });
       return true;
     }
     if (!fromOk) return false; // someone else's deposit says nothing about this wallet
     await moveOwnership(tx, r, 'failed', {
       now,
+      events: deps.events,
       set: { failureReason: inWindow ? SM.wrongAmount : SM.depositWindowClosed },
     });
     return true;
@@ -60,7 +61,7 @@ export async function reportSandboxDeposit(deps: Pick<Deps, 'providers'>, r: Own
   });
 }
 
-type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log' | 'mailer'>;
+type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log' | 'mailer' | 'events'>;
 
 export async function simulateOwnership(
   deps: D,
@@ -80,7 +81,7 @@ export async function simulateOwnership(
     await deps.db.transaction(async (tx) => {
       const locked = (await findOwnership(tx, auth.clientId, id, true))!;
       if (TERMINAL.includes(locked.status)) throw badRequest(SM.terminal(locked.status));
-      await moveOwnership(tx, locked, 'expired', { now: deps.clock.now() });
+      await moveOwnership(tx, locked, 'expired', { now: deps.clock.now(), events: deps.events });
     });
   } else {
     if (r.status !== 'verifying') throw badRequest(SM.notVerifying(r.status));

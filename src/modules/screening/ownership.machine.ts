@@ -1,10 +1,11 @@
 /**
  * The wallet ownership status machine. Every change of wallet_ownership_requests.status goes
  * through `moveOwnership` (the platform's `transition`), which also moves the wallet's
- * ownership_status, emits `screening.wallet_ownership.status_changed` and records the activity
- * entry, all in the caller's transaction.
+ * ownership_status, emits the `screening.wallet_ownership.status_changed` webhook event and the
+ * in-process `screening.ownership_status_changed` event (ownership-events.ts), and records the
+ * activity entry, all in the caller's transaction.
  */
-import type { DbOrTx } from '../../db/client';
+import type { DbOrTx, Tx } from '../../db/client';
 import {
   OWNERSHIP_METHODS,
   OWNERSHIP_STATUSES,
@@ -13,11 +14,11 @@ import {
   walletOwnershipRequests,
 } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
+import type { EventBus } from '../../platform/events';
 import { defineMachine, machineTable, transition } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
-import { runOwnershipListeners } from './ownership.listeners';
 import { SM } from './screening.messages';
 import { updateWallet } from './screening.repo';
 
@@ -65,10 +66,10 @@ const ownershipTable = machineTable(ownershipMachine, walletOwnershipRequests, {
 });
 
 export function moveOwnership(
-  tx: DbOrTx,
+  tx: Tx,
   req: OwnershipRow,
   to: Exclude<OwnershipStatus, 'pending'>,
-  ctx: { now: Date; set?: Partial<OwnershipRow> },
+  ctx: { now: Date; events: EventBus; set?: Partial<OwnershipRow> },
 ): Promise<OwnershipRow> {
   return transition(tx, ownershipTable, req, TRIGGER_TO[to], {
     set: { ...ctx.set, updatedAt: ctx.now, ...(to === 'verified' ? { verifiedAt: ctx.now } : {}) },
@@ -91,7 +92,7 @@ export function moveOwnership(
     },
     event: async (r, { from }) => {
       await emitOwnershipEvent(tx, r, from, ctx.now);
-      await runOwnershipListeners(tx, r, ctx.now);
+      await ctx.events.emit(tx, 'screening.ownership_status_changed', { request: r, at: ctx.now });
     },
     activity: (r, { from }) =>
       recordActivity(tx, {

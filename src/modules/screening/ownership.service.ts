@@ -5,16 +5,22 @@
  */
 import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { type DbOrTx, rowsOf } from '../../db/client';
+import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
 import type { Deps } from '../../deps';
+import type { EventBus } from '../../platform/events';
 import { enqueueJobId, type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
+import {
+  type Chain,
+  NATIVE_ASSET,
+  normalizeAddress,
+  supportsMessageSigning,
+} from '../../shared/chain-addresses';
 import { badRequest, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
-import { type Chain, NATIVE_ASSET, normalizeAddress, supportsMessageSigning } from './addresses';
 import { ownershipProofEmailJob } from './ownership.jobs';
 import {
   emitOwnershipEvent,
@@ -35,7 +41,7 @@ import { updateWallet, upsertWallet } from './screening.repo';
 import { assertScreeningConfigured, checkAddress, checkCustomer } from './screening.service';
 import { verifyOwnershipSignature } from './signatures';
 
-type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log' | 'mailer'>;
+type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log' | 'mailer' | 'events'>;
 
 export function toOwnershipView(r: OwnershipRow, publicUrl: string) {
   return {
@@ -182,7 +188,7 @@ export interface ProofInput {
 /** Applies a proof to the (row-locked) request; `invalid` means a wrong signature was counted. */
 export async function applyProof(
   deps: D,
-  tx: DbOrTx,
+  tx: Tx,
   r: OwnershipRow,
   input: ProofInput,
 ): Promise<{ row: OwnershipRow; invalid: boolean }> {
@@ -195,6 +201,7 @@ export async function applyProof(
     if (!name) throw invalidField(['body', 'declarant_name'], SM.declarantRequired);
     const row = await moveOwnership(tx, r, 'verified', {
       now,
+      events: deps.events,
       set: { method: 'self_declaration', declarantName: name, assurance: 'low' },
     });
     return { row, invalid: false };
@@ -213,6 +220,7 @@ export async function applyProof(
     });
     const row = await moveOwnership(tx, r, 'verifying', {
       now,
+      events: deps.events,
       set: {
         method: 'satoshi_test',
         satoshiTest: { deposit_address: depositAddress, amount, asset, expires_at: until.toISOString() },
@@ -225,6 +233,7 @@ export async function applyProof(
   if (verifyOwnershipSignature(r.chain as Chain, r.address, r.challengeMessage, signature)) {
     const row = await moveOwnership(tx, r, 'verified', {
       now,
+      events: deps.events,
       set: { method: 'message_signing', assurance: 'high' },
     });
     return { row, invalid: false };
@@ -233,6 +242,7 @@ export async function applyProof(
   if (left <= 0) {
     const row = await moveOwnership(tx, r, 'failed', {
       now,
+      events: deps.events,
       set: { attemptsRemaining: 0, method: 'message_signing', failureReason: SM.attemptsExhausted },
     });
     return { row, invalid: true };
@@ -266,10 +276,15 @@ export async function lockOwnershipInTx(tx: DbOrTx, clientId: string, id: string
 }
 
 /** Cancels a request that is still open, in the caller's transaction (another area revoked its need). */
-export async function cancelOwnershipInTx(tx: DbOrTx, clientId: string, id: string, now: Date) {
+export async function cancelOwnershipInTx(
+  tx: Tx,
+  clientId: string,
+  id: string,
+  ctx: { now: Date; events: EventBus },
+) {
   const r = await findOwnership(tx, clientId, id, true);
   if (!r || TERMINAL.includes(r.status)) return r ?? null;
-  return moveOwnership(tx, r, 'canceled', { now });
+  return moveOwnership(tx, r, 'canceled', ctx);
 }
 
 /** The proof page's address and status of a request, for another area's page; null when unknown. */
@@ -284,13 +299,16 @@ export async function cancelOwnershipRequest(deps: D, auth: ClientAuth, id: stri
     const r = await findOwnership(tx, auth.clientId, id, true);
     if (!r) throw notFound(SM.ownershipNotFound);
     if (TERMINAL.includes(r.status)) throw badRequest(SM.terminal(r.status));
-    return moveOwnership(tx, r, 'canceled', { now: deps.clock.now() });
+    return moveOwnership(tx, r, 'canceled', { now: deps.clock.now(), events: deps.events });
   });
   return toOwnershipView(row, deps.config.publicUrl);
 }
 
 /** Worker: pending/verifying requests past expires_at expire; Satoshi windows that closed earlier fail. */
-export async function expireOwnershipRequests(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promise<number> {
+export async function expireOwnershipRequests(
+  deps: Pick<Deps, 'db' | 'clock' | 'events'>,
+  limit = 50,
+): Promise<number> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const res = await tx.execute(sql`
@@ -302,8 +320,10 @@ export async function expireOwnershipRequests(deps: Pick<Deps, 'db' | 'clock'>, 
     const ids = rowsOf<{ id: string }>(res).map((r) => r.id);
     for (const id of ids) {
       const r = (await findOwnership(tx, null, id))!;
-      if (r.expiresAt <= now) await moveOwnership(tx, r, 'expired', { now });
-      else await moveOwnership(tx, r, 'failed', { now, set: { failureReason: SM.depositWindowClosed } });
+      const events = deps.events;
+      if (r.expiresAt <= now) await moveOwnership(tx, r, 'expired', { now, events });
+      else
+        await moveOwnership(tx, r, 'failed', { now, events, set: { failureReason: SM.depositWindowClosed } });
     }
     return ids.length;
   });

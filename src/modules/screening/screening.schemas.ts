@@ -1,8 +1,8 @@
 /** Request and response schemas of wallet screening (named-areas.md section 3). */
 import { Type } from 'typebox';
 import { RISK_CATEGORIES, RISK_LEVELS } from '../../providers/screening/port';
+import { CHAINS } from '../../shared/chain-addresses';
 import { pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
-import { CHAINS } from './addresses';
 import { MAGIC_ADDRESS_DOC } from './magic-addresses';
 
 const uuid = Type.String({ format: 'uuid' });

@@ -9,13 +9,13 @@ import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import type { RiskCategory, RiskLevel, ScreenOutcome } from '../../providers/screening/port';
 import { SandboxScreeningProvider, sandboxRisk } from '../../providers/screening/simulator';
+import { type Chain, isValidAddress, normalizeAddress } from '../../shared/chain-addresses';
 import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { assertOwnedReferences } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
-import { type Chain, isValidAddress, normalizeAddress } from './addresses';
 import { SM } from './screening.messages';
 import {
   findScreening,

@@ -1,17 +1,16 @@
-/** Billing usage of wallet screening: screenings completed in the period (cached answers are not new screenings). */
+/** Billing usage of wallet screening (billing.usage.ts counts it). */
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
-import { registerUsageSource } from '../billing/billing.usage';
+import { type DbOrTx, rowsOf } from '../../db/client';
 
-registerUsageSource('wallet_screening', {
-  priceKey: 'wallet_screening',
-  description: 'Wallet screenings',
-  count: async (db, clientId, from, to) =>
-    Number(
-      rowsOf<{ n: number | string }>(
-        await db.execute(sql`select count(*)::int as n from wallet_screenings
-          where client_id = ${clientId}::uuid and status = 'completed'
-            and completed_at >= ${from.toISOString()}::timestamptz and completed_at < ${to.toISOString()}::timestamptz`),
-      )[0]?.n ?? 0,
-    ),
-});
+/** Screenings of `clientId` completed in [from, to); cached answers are not new screenings. */
+export async function countCompletedScreenings(
+  db: DbOrTx,
+  clientId: string,
+  from: Date,
+  to: Date,
+): Promise<number> {
+  const res = await db.execute(sql`select count(*)::int as n from wallet_screenings
+    where client_id = ${clientId}::uuid and status = 'completed'
+      and completed_at >= ${from.toISOString()}::timestamptz and completed_at < ${to.toISOString()}::timestamptz`);
+  return Number(rowsOf<{ n: number | string }>(res)[0]?.n ?? 0);
+}

@@ -8,7 +8,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { base58 } from '@scure/base';
-import { type Chain, isEvm } from './addresses';
+import { type Chain, isEvm } from '../../shared/chain-addresses';
 
 /** keccak256("\x19Ethereum Signed Message:\n" + len(message) + message). */
 export function eip191Hash(message: string): Uint8Array {

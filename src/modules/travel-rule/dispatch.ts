@@ -5,7 +5,7 @@
  */
 import type { Deps } from '../../deps';
 import type { Vasp } from '../../providers/travel-rule/port';
-import type { Chain } from '../screening/addresses';
+import type { Chain } from '../../shared/chain-addresses';
 import { createOwnershipInTx } from '../screening/ownership.service';
 import { moveTransfer, type TransferRow } from './travel-rule.machine';
 import { findTransfer } from './travel-rule.repo';

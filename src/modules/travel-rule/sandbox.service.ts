@@ -1,10 +1,10 @@
 /** Sandbox simulate endpoints: the network simulator emits a notification; the signed route applies it. */
 import type { ClientAuth } from '../../plugins/auth';
 import { SandboxTravelRuleNetwork, type SimulateAction } from '../../providers/travel-rule/simulator';
+import type { Chain } from '../../shared/chain-addresses';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { assertFeatureEnabled } from '../features/features';
-import type { Chain } from '../screening/addresses';
 import { checkAddress } from '../screening/screening.service';
 import { checkParties, type Party } from './parties';
 import { type D, getTransfer } from './transfers.service';

@@ -4,10 +4,10 @@
  */
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
+import type { Chain } from '../../shared/chain-addresses';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { assertFeatureEnabled } from '../features/features';
-import type { Chain } from '../screening/addresses';
 import {
   checkAddress,
   checkCustomer,

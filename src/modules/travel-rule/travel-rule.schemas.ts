@@ -1,13 +1,13 @@
 /** Request and response schemas of the travel rule (named-areas.md section 4); they feed OpenAPI. */
 import { Type } from 'typebox';
 import { SANDBOX_VASP_DOC } from '../../providers/travel-rule/simulator';
+import { CHAINS } from '../../shared/chain-addresses';
 import {
   dateRangeQuerySchema,
   pageEnvelope,
   pageQuerySchema,
   searchQuerySchema,
 } from '../../shared/pagination';
-import { CHAINS } from '../screening/addresses';
 import { TRANSFER_STATUSES } from './travel-rule.machine';
 
 export { SANDBOX_VASP_DOC };

@@ -7,10 +7,11 @@ import { verifyWebhookSignature } from '../../outbox/verify-signature';
 import { machineTable, transition } from '../../platform/machine';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, conflict, notFound, unauthorized } from '../../shared/errors';
+import { requestFingerprint } from '../../shared/fingerprint';
 import { M, WM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
-import { requestFingerprint, requireIdempotencyKey } from '../payments/idempotency';
+import { requireIdempotencyKey } from '../payments/idempotency';
 import { assertMayUseNodes, type Graph, type NodeType, startNodeOf } from './workflows.graph';
 import { canStartRun, type RunStatus, runMachine } from './workflows.machine';
 import {

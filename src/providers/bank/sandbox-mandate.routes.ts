@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
-import { errorPage } from '../../modules/checkout/views/pages';
+import { errorPage } from '../../platform/pages/error-page';
 import { sendHtmlPage } from '../../shared/html-page';
 import { MANDATE_OUTCOMES, type MandateOutcome, periodicLimitOf } from './sandbox-mandates';
 import { SANDBOX_BANKS, SandboxBank } from './simulator';

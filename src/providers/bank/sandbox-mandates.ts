@@ -15,13 +15,34 @@ import {
 import { addSeconds } from '../../shared/clock';
 import { newId, randomToken } from '../../shared/ids';
 import {
+  type BankAttachContext,
+  type BankChoice,
   BankProviderError,
   type CreateMandateInput,
   type MandateCode,
   type MandateNetwork,
   type MandatePaymentInput,
 } from './port';
-import type { SandboxBank, SandboxBankOptions } from './simulator';
+
+/** What the mandates use of the sandbox bank they belong to (simulator.ts builds them with itself). */
+export interface SandboxBankCore {
+  readonly context: BankAttachContext;
+  listBanks(): Promise<BankChoice[]>;
+  /** Sends a signed notification through the service's route. */
+  notify(n: {
+    refId: string;
+    transferId: string | null;
+    providerStatus: string;
+    kind?: 'mandate';
+  }): Promise<void>;
+  simulate(refId: string, providerStatus: string): Promise<void>;
+}
+
+export interface SandboxMandateOptions {
+  publicUrl: string;
+  /** Mandate payments settle this long after they are initiated (default 2 seconds). */
+  settleSeconds?: number;
+}
 
 export type SandboxMandateRow = typeof sandboxBankMandates.$inferSelect;
 
@@ -70,8 +91,8 @@ export function mandatePaymentOutcome(amount: string, attemptNumber: number): st
 
 export class SandboxMandates implements MandateNetwork {
   constructor(
-    private readonly bank: SandboxBank,
-    private readonly opts: SandboxBankOptions,
+    private readonly bank: SandboxBankCore,
+    private readonly opts: SandboxMandateOptions,
   ) {}
 
   private get db() {

@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
-import { bankColor, errorPage } from '../../modules/checkout/views/pages';
+import { errorPage } from '../../platform/pages/error-page';
+import { bankColor } from '../../platform/pages/layout';
 import { SANDBOX_BANKS, SANDBOX_OUTCOMES, SandboxBank, type SandboxSessionRow } from './simulator';
 import { bankAuthorizationPage, bankSessionClosedPage } from './views';
 

@@ -1,6 +1,5 @@
 /** The sandbox bank's own authorization page (looks like a bank, not like the merchant's checkout). */
-import { formatMoney, layout, perPeriod, referenceFact } from '../../modules/checkout/views/layout';
-import { bankColor } from '../../modules/checkout/views/pages';
+import { bankColor, formatMoney, layout, perPeriod, referenceFact } from '../../platform/pages/layout';
 import { html } from '../../shared/html';
 import { MANDATE_OUTCOMES } from './sandbox-mandates';
 import { SANDBOX_OUTCOMES, type SandboxOutcome } from './simulator';

@@ -6,7 +6,7 @@
  */
 import { and, count, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import { sandboxScreeningJobs } from '../../db/schema/screening';
-import { derivedAddress } from '../../modules/screening/addresses';
+import { derivedAddress } from '../../shared/chain-addresses';
 import { newId } from '../../shared/ids';
 import { claimDueSandboxJobs } from '../sandbox-jobs';
 import { signProviderPayload, verifyProviderSignature } from '../signature';

@@ -1,8 +1,8 @@
 /** The hosted checkout pages: payment summary + bank choice, in-progress, result and error pages. */
 import type { TransactionStatus } from '../../../db/schema/index';
+import { bankColor, formatDate, formatMoney, layout, referenceFact } from '../../../platform/pages/layout';
 import type { BankChoice } from '../../../providers/bank/port';
 import { html, type SafeHtml } from '../../../shared/html';
-import { formatDate, formatMoney, layout, referenceFact } from './layout';
 
 export interface PaymentView {
   token: string;
@@ -17,9 +17,6 @@ export interface PaymentView {
   /** Sandbox deployment: the pages show a "Sandbox" badge. */
   sandbox: boolean;
 }
-
-const BANK_COLORS = ['#0d5c4a', '#7a2e8e', '#a4451a', '#1f5fa8'];
-export const bankColor = (i: number) => BANK_COLORS[i % BANK_COLORS.length]!;
 
 function summary(p: PaymentView): SafeHtml {
   return html`<section class="card summary" aria-labelledby="summary-h">
@@ -117,26 +114,4 @@ ${referenceFact(p.reference)}
 ${returnUrl ? html`<p><a class="btn btn-primary" href="${returnUrl}">Return to ${p.merchantName}</a></p>` : ''}
 </section>`;
   return layout({ title: r.title, merchantName: p.merchantName, body, sandbox: p.sandbox });
-}
-
-/** An error page; without a known merchant (e.g. an unknown link) it names none. */
-export function errorPage(
-  title: string,
-  message: string,
-  merchantName?: string,
-  opts: { sandbox?: boolean } = {},
-): string {
-  const body = html`<section class="card result" aria-labelledby="err-h">
-<div class="icon failed" aria-hidden="true">!</div>
-<h1 id="err-h">${title}</h1>
-<p class="lead" role="alert">${message}</p>
-</section>`;
-  if (merchantName) return layout({ title, merchantName, body, sandbox: opts.sandbox });
-  return layout({
-    title,
-    merchantName: 'Secure payment',
-    body,
-    footer: 'No payment was made.',
-    sandbox: opts.sandbox,
-  });
 }

@@ -2,7 +2,7 @@
  * Settings of the Sumsub adapter, read and validated with the rest of the configuration
  * (src/config.ts lists every problem and the server exits 78). See docs/going-live-sumsub.md.
  */
-import { BUILTIN_LEVELS } from '../../../modules/kyc/levels';
+import { BUILTIN_LEVELS } from '../levels';
 
 export interface SumsubConfig {
   apiUrl: string;

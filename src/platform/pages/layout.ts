@@ -1,5 +1,8 @@
-/** Page shell and shared helpers of the hosted pages. Every interpolated value is escaped by `html`. */
-import { FAVICON_LINKS, html, type SafeHtml } from '../../../shared/html';
+/**
+ * Page shell and shared helpers of every hosted page (checkout, verification, signing, mandate and
+ * remediation pages, and the sandbox bank's own pages). Every interpolated value is escaped by `html`.
+ */
+import { FAVICON_LINKS, html, type SafeHtml } from '../../shared/html';
 
 export interface LayoutOptions {
   title: string;
@@ -13,6 +16,10 @@ export interface LayoutOptions {
   /** A sandbox deployment: the header shows a "Sandbox" badge (never in production). */
   sandbox?: boolean;
 }
+
+const BANK_COLORS = ['#0d5c4a', '#7a2e8e', '#a4451a', '#1f5fa8'];
+/** The brand colour of the i-th bank (the checkout's bank list and the sandbox bank's pages agree). */
+export const bankColor = (i: number) => BANK_COLORS[i % BANK_COLORS.length]!;
 
 export function layout(o: LayoutOptions): string {
   const brandName = o.bank ? o.bank.name : o.merchantName;

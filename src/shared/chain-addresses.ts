@@ -1,7 +1,8 @@
 /**
- * Per-chain address validation (named-areas.md section 3) with well-kept libraries: EIP-55 checksums
- * (keccak-256 from @noble/hashes), base58check and bech32/bech32m (@scure/base). A wallet is unique
- * per client by (chain, normalized address); only EVM addresses are case-insensitive (lowercased).
+ * Per-chain address validation (wallet screening, travel rule, monitoring) with well-kept libraries:
+ * EIP-55 checksums (keccak-256 from @noble/hashes), base58check and bech32/bech32m (@scure/base). A
+ * wallet is unique per client by (chain, normalized address); only EVM addresses are
+ * case-insensitive (lowercased).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';

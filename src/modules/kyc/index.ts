@@ -1,0 +1,33 @@
+/**
+ * KYC and KYB: verification links, levels, the provider's signed notifications and the hosted
+ * verification page. Emits `kyc.verification_result` (verification-events.ts).
+ */
+import { defineModule } from '../../platform/module';
+import { sweepWorker } from '../../workers/loop';
+import { kycRoutes } from './kyc.routes';
+import { levelsRoutes } from './levels.routes';
+import { expireUnusedVerificationLinks } from './link-expiry.service';
+import { verificationNotificationRoutes } from './notifications.routes';
+import { reconcileVerifications } from './reconcile.service';
+import { verifyPageRoutes } from './verify-page.routes';
+
+export const kycModule = defineModule({
+  name: 'kyc',
+  api: [kycRoutes, levelsRoutes, verificationNotificationRoutes],
+  pages: [verifyPageRoutes],
+  workers: (deps) => [
+    // Unused verification links past expires_at expire; a subject left with nothing under way falls back from pending.
+    sweepWorker(deps, 'verification-link-expiry-sweeper', () => expireUnusedVerificationLinks(deps, 100)),
+    // Verification results a provider never notified are re-read after a bound (Sumsub only).
+    ...(deps.providers.verification.reconciles
+      ? [
+          sweepWorker(
+            deps,
+            'verification-reconciliation',
+            () => reconcileVerifications(deps),
+            Math.max(deps.config.workerPollMs, 5000),
+          ),
+        ]
+      : []),
+  ],
+});

@@ -1,0 +1,33 @@
+/**
+ * Payments: payment links and transactions, the payment network's signed notifications and hints.
+ * Emits `payments.status_changed` and `payments.mandate_notification` (status-events.ts).
+ */
+import { defineModule } from '../../platform/module';
+import { quiet, sweepWorker } from '../../workers/loop';
+import { bankNotificationRoutes } from './bank-notifications.routes';
+import { paymentsRoutes } from './payments.routes';
+import { expireDuePayments } from './payments.service';
+import { createTokenioWorker } from './tokenio.worker';
+import { tokenioWebhookRoutes } from './tokenio-hints.routes';
+import { compactTransactionCounts } from './transaction-counts';
+
+export const paymentsModule = defineModule({
+  name: 'payments',
+  api: [paymentsRoutes, bankNotificationRoutes, tokenioWebhookRoutes],
+  workers: (deps) => {
+    // Token.io (SVC_BANK_PROVIDER=tokenio): payment reconciliation, Sub-TPP reviews, pending VRP consents.
+    const tokenio = createTokenioWorker(deps);
+    return [
+      ...(tokenio ? [tokenio] : []),
+      // Pending payment links past expires_at become expired (claimed with FOR UPDATE SKIP LOCKED, in batches).
+      sweepWorker(deps, 'payment-expiry-sweeper', () => expireDuePayments(deps, 100)),
+      // Folds the transaction count deltas (GET /transactions totals).
+      sweepWorker(
+        deps,
+        'transaction-count-compactor',
+        quiet(() => compactTransactionCounts(deps.db)),
+        deps.config.workerPollMs,
+      ),
+    ];
+  },
+});

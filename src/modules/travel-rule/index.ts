@@ -1,0 +1,17 @@
+/** Travel rule: transfers, VASP discovery and the network's signed notifications. */
+import { defineModule } from '../../platform/module';
+import { sweepWorker } from '../../workers/loop';
+import { travelRuleNotificationRoutes } from './notifications.routes';
+import { followOwnershipRequest } from './travel-rule.listeners';
+import { travelRuleRoutes } from './travel-rule.routes';
+import { runTravelRuleWorker } from './travel-rule.worker';
+
+export const travelRuleModule = defineModule({
+  name: 'travel-rule',
+  api: [travelRuleRoutes, travelRuleNotificationRoutes],
+  subscriptions: [followOwnershipRequest],
+  workers: (deps) => [
+    // Unanswered transfers expire; the sandbox network's due counterparty answers.
+    sweepWorker(deps, 'travel-rule', () => runTravelRuleWorker(deps)),
+  ],
+});

@@ -1,0 +1,21 @@
+/** Workflows: definitions, triggers and the engine that runs them. */
+import { defineModule } from '../../platform/module';
+import { INTERACTIVE_IDLE_MAX_MS, sweepWorker } from '../../workers/loop';
+import { workflowTriggerRoutes } from './triggers.routes';
+import { processDueWorkflowRuns } from './workflows.engine';
+import { workflowsRoutes } from './workflows.routes';
+
+export const workflowsModule = defineModule({
+  name: 'workflows',
+  api: [workflowsRoutes, workflowTriggerRoutes],
+  workers: (deps) => [
+    // Claims due runs (FOR UPDATE SKIP LOCKED + lease) and executes their steps.
+    sweepWorker(
+      deps,
+      'workflow-engine',
+      () => processDueWorkflowRuns(deps, 10),
+      deps.config.workerPollMs,
+      INTERACTIVE_IDLE_MAX_MS,
+    ),
+  ],
+});
