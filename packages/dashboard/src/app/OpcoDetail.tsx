@@ -1,24 +1,22 @@
-/** One opco (GET /opcos/{id}): status with its reason, network id, company facts, its projects; submit a draft. */
-import { Link, useParams } from 'react-router';
+/**
+ * One opco (GET /opcos/{id}): status with its reason and, once submitted, the time left until the
+ * sandbox activates it; network id, company facts, its projects; edit, submit or delete a draft.
+ */
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Page, useAction, useLoad, when } from '../ui/kit';
+import { Skeleton } from './form-kit';
+import type { OpcoRecord } from './OpcoForm';
 
-interface Opco {
-  opco_id: string;
-  name: string;
-  status: string;
+interface Opco extends OpcoRecord {
   status_reason: string | null;
   sub_tpp_id: string | null;
-  opco_type: string;
-  domain: string;
-  country_code: string;
-  legal_entity_name: string | null;
-  registration_number: string;
-  settlement_iban: string;
-  mcc: string;
   submitted_at: string | null;
   activated_at: string | null;
   created_at: string;
+  /** When the sandbox is due to activate a submitted opco (absent from APIs that do not say). */
+  activation_due_at?: string | null;
 }
 interface Project {
   project_id: string;
@@ -27,10 +25,30 @@ interface Project {
   archived_at: string | null;
 }
 
+/** "in 8 s", "in 2 min 5 s", or "any moment now" once the time has passed. */
+export function countdown(dueIso: string, now: number): string {
+  const s = Math.ceil((Date.parse(dueIso) - now) / 1000);
+  if (s <= 0) return 'any moment now';
+  const m = Math.floor(s / 60);
+  return m > 0 ? `in ${m} min ${s % 60} s` : `in ${s} s`;
+}
+
+/** The current time, ticking every second while `on`. */
+export function useNow(on: boolean): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (!on) return;
+    const t = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(t);
+  }, [on]);
+  return now;
+}
+
 export function OpcoDetailPage() {
   const { id = '' } = useParams();
   const { api, can } = useSession();
-  const opco = useLoad(() => api.get<Opco>(`/opcos/${id}`), [api, id], 10000);
+  const navigate = useNavigate();
+  const opco = useLoad(() => api.get<Opco>(`/opcos/${id}`), [api, id], 3000);
   const projects = useLoad(
     () =>
       api.get<{ projects: Project[] }>('/projects', { query: { page_size: 200, include_archived: true } }),
@@ -38,7 +56,10 @@ export function OpcoDetailPage() {
   );
   const act = useAction();
   const o = opco.data;
+  const waiting = o?.status === 'awaiting_approval' || o?.status === 'pending_superadmin_review';
+  const now = useNow(Boolean(waiting && o?.activation_due_at));
   const mine = projects.data?.projects.filter((p) => p.opco_id === id) ?? [];
+  const write = can('opcos.write');
   return (
     <Page title={o ? `Opco ${o.name}` : 'Opco'}>
       <p>
@@ -50,7 +71,18 @@ export function OpcoDetailPage() {
           <dl className="facts">
             <dt>Status</dt>
             <dd>
-              <Badge value={o.status} /> {o.status_reason ?? ''}
+              <span data-testid="opco-status">
+                <Badge value={o.status} />
+              </span>{' '}
+              {o.status_reason ?? ''}
+              {waiting ? (
+                <span role="status" className="hint">
+                  {' '}
+                  {o.activation_due_at
+                    ? `Activation ${countdown(o.activation_due_at, now)}.`
+                    : 'Waiting for approval by the payment network.'}
+                </span>
+              ) : null}
             </dd>
             <dt>Sub-TPP ID</dt>
             <dd>{o.sub_tpp_id ? <code>{o.sub_tpp_id}</code> : '— (until activation)'}</dd>
@@ -77,19 +109,38 @@ export function OpcoDetailPage() {
             <dt>Activated</dt>
             <dd>{when(o.activated_at)}</dd>
           </dl>
-          {can('opcos.write') && o.status === 'draft' ? (
-            <button
-              type="button"
-              disabled={act.busy}
-              onClick={() =>
-                act.run(async () => {
-                  await api.post(`/opcos/${id}/submit`);
-                  opco.reload();
-                })
-              }
-            >
-              Submit for approval
-            </button>
+          {write && o.status === 'draft' ? (
+            <div className="actions">
+              <button
+                type="button"
+                disabled={act.busy}
+                onClick={() =>
+                  act.run(async () => {
+                    await api.post(`/opcos/${id}/submit`);
+                    opco.reload();
+                  })
+                }
+              >
+                Submit for approval
+              </button>
+              <Link className="button secondary" to={`/opcos/${id}/edit`}>
+                Edit draft
+              </Link>
+              <button
+                type="button"
+                className="danger"
+                disabled={act.busy}
+                onClick={() => {
+                  if (!window.confirm(`Delete the draft opco ${o.name}?`)) return;
+                  act.run(async () => {
+                    await api.del(`/opcos/${id}`);
+                    navigate('/opcos');
+                  });
+                }}
+              >
+                Delete draft
+              </button>
+            </div>
           ) : null}
           <h2>Projects</h2>
           {mine.length === 0 ? (
@@ -103,8 +154,15 @@ export function OpcoDetailPage() {
               ))}
             </ul>
           )}
+          {can('projects.write') && o.status !== 'rejected' && o.status !== 'deactivated' ? (
+            <Link className="button secondary" to={`/projects/new?opco_id=${id}`}>
+              New project for this opco
+            </Link>
+          ) : null}
         </>
-      ) : null}
+      ) : opco.error ? null : (
+        <Skeleton rows={6} label="Loading the opco" />
+      )}
     </Page>
   );
 }

@@ -1,8 +1,8 @@
-/** Opcos (list, submit drafts) and projects (create, bind to an opco, archive). */
-import { useState } from 'react';
+/** Opcos (list, create, submit drafts) and projects (create, bind to an opco, archive). */
 import { Link } from 'react-router';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Skeleton } from './form-kit';
 
 interface Opco {
   opco_id: string;
@@ -31,8 +31,6 @@ export function OpcosProjectsPage() {
       api.get<{ projects: Project[] }>('/projects', { query: { page_size: 200, include_archived: true } }),
     [api],
   );
-  const [name, setName] = useState('');
-  const [opcoId, setOpcoId] = useState('');
   const act = useAction();
   const opcoWrite = can('opcos.write');
   const projectWrite = can('projects.write');
@@ -48,9 +46,25 @@ export function OpcosProjectsPage() {
     });
 
   return (
-    <Page title="Opcos & projects">
+    <Page
+      title="Opcos & projects"
+      actions={
+        opcoWrite ? (
+          <Link className="button" to="/opcos/new">
+            New opco
+          </Link>
+        ) : null
+      }
+    >
       <ErrorBox error={act.error ?? opcos.error ?? projects.error} />
       <h2>Opcos</h2>
+      {opcos.data?.opcos.length === 0 ? (
+        <p className="empty">
+          No opco yet. An opco is the company payments are taken for; a project takes payments once its opco
+          is activated.
+        </p>
+      ) : null}
+      {!opcos.data && !opcos.error ? <Skeleton rows={3} label="Loading opcos" /> : null}
       <div className="table-wrap">
         <table>
           <thead>
@@ -87,25 +101,11 @@ export function OpcosProjectsPage() {
       </div>
       <h2>Projects</h2>
       {projectWrite ? (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            run(async () => {
-              await api.post('/projects', {
-                project_name: name.trim(),
-                ...(opcoId ? { opco_id: opcoId } : {}),
-              });
-              setName('');
-            });
-          }}
-        >
-          <Field label="Project name" name="project_name" value={name} onChange={setName} required />
-          <Select label="Opco" name="opco_id" value={opcoId} onChange={setOpcoId} options={opcoOptions} />
-          <button type="submit" disabled={act.busy}>
-            Create project
-          </button>
-        </form>
+        <p>
+          <Link className="button" to="/projects/new">
+            New project
+          </Link>
+        </p>
       ) : null}
       <div className="table-wrap">
         <table>

@@ -1,7 +1,8 @@
-/** Recent payments and counts by status (each count is the filtered list's total). */
+/** The "Get started" checklist until the first payment, recent payments and counts by status (each count is the filtered list's total). */
 import { Link } from 'react-router';
 import { useSession } from '../session';
 import { ErrorBox, Page, useLoad } from '../ui/kit';
+import { GetStarted } from './onboarding';
 import {
   TRANSACTION_STATUSES,
   type Transaction,
@@ -30,6 +31,7 @@ export function OverviewPage() {
   );
   return (
     <Page title="Overview">
+      <GetStarted />
       <h2>Payments by status</h2>
       <ErrorBox error={counts.error} />
       <ul className="counts">
