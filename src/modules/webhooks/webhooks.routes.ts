@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
+import { fixedDeliveryHeaders } from '../../outbox/envelope';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../../outbox/event-types';
 import { clientAuthOf } from '../../plugins/auth';
 import { registerWebhookMetrics } from './webhooks.metrics';
@@ -305,13 +306,21 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
       schema: {
         tags,
         summary: 'One delivery',
-        description: 'The delivery a `webhooks` notification links to; its attempts are at `/attempts`.',
+        description:
+          'The delivery a `webhooks` notification links to, with the body and headers it sends; ' +
+          'its attempts are at `/attempts`.',
         params: S.DeliveryParams,
-        response: { 200: S.DeliverySchema },
+        response: { 200: S.DeliveryDetailSchema },
       },
     },
-    async (req) =>
-      deliveryView(await svc.getDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
+    async (req) => {
+      const d = await svc.getDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id);
+      return {
+        ...deliveryView(d),
+        body: d.body,
+        request_headers: fixedDeliveryHeaders({ id: d.eventId, type: d.eventType }),
+      };
+    },
   );
 
   r.get(

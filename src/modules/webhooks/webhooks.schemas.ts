@@ -147,6 +147,18 @@ export const DeliverySchema = Type.Object({
   created_at: Iso,
 });
 
+export const DeliveryDetailSchema = Type.Object({
+  ...DeliverySchema.properties,
+  body: Type.String({
+    description: 'The exact JSON body sent on every attempt (the event envelope), as sent',
+  }),
+  request_headers: Type.Record(Type.String(), Type.String(), {
+    description:
+      'The headers every attempt sends unchanged; each attempt adds `x-svc-timestamp` and ' +
+      '`x-svc-signature` (HMAC-SHA256 of `timestamp.body` with the signing secret)',
+  }),
+});
+
 export const DeliveryListSchema = Type.Object({
   deliveries: Type.Array(DeliverySchema),
   total: Type.Integer(),

@@ -1602,7 +1602,7 @@ export interface paths {
         };
         /**
          * One delivery
-         * @description The delivery a `webhooks` notification links to; its attempts are at `/attempts`.
+         * @description The delivery a `webhooks` notification links to, with the body and headers it sends; its attempts are at `/attempts`.
          *
          *     Permission `webhooks.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="webhooks.read"`.
          */
@@ -7283,6 +7283,12 @@ export interface components {
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The exact JSON body sent on every attempt (the event envelope), as sent */
+            body: string;
+            /** @description The headers every attempt sends unchanged; each attempt adds `x-svc-timestamp` and `x-svc-signature` (HMAC-SHA256 of `timestamp.body` with the signing secret) */
+            request_headers: {
+                [key: string]: string;
+            };
         };
         GetWebhooksDeliveriesByDeliveryIdAttemptsResponse: {
             /** Format: uuid */
