@@ -177,7 +177,7 @@ describe.skipIf(!hasChromium)('dashboard onboarding: register to a paid sandbox 
     await checked('payer form');
     await page.getByRole('button', { name: 'Add payer' }).click();
     await heading('Customers');
-    await page.getByRole('cell', { name: payerEmail }).waitFor();
+    await page.getByRole('cell', { name: payerEmail, exact: true }).waitFor();
 
     // 5. The webhook endpoint.
     await fromChecklist('webhook', 'Add an endpoint');
@@ -207,7 +207,7 @@ describe.skipIf(!hasChromium)('dashboard onboarding: register to a paid sandbox 
     await checked('project form');
     await page.getByRole('button', { name: 'Create project' }).click();
     await heading('Opcos & projects');
-    await page.getByRole('cell', { name: 'Web shop' }).waitFor();
+    await page.getByRole('cell', { name: 'Web shop', exact: true }).waitFor();
     await checked('opcos and projects');
 
     // 6. The first payment link.
