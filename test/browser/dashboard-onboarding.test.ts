@@ -8,7 +8,7 @@
  * compiled server with its workers and the real clock, so nothing is advanced or called from the
  * test. Axe checks every page passed, and the whole walk stays under 3 minutes.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { uniqueEmail } from '../helpers/auth-flow';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
