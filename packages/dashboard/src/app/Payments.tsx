@@ -1,17 +1,18 @@
 /** Payments list: the API's filters and page, all kept in the URL. */
 import { Link, useSearchParams } from 'react-router';
+import { useApiQuery } from '../query';
 import { useSession } from '../session';
-import { ErrorBox, Field, Page, Select, useLoad } from '../ui/kit';
-import { Pager, TRANSACTION_STATUSES, type TransactionPage, TransactionTable } from './payments-shared';
+import { Field, Page, Select } from '../ui/kit';
+import { QueryView } from '../ui/states';
+import { Pager, TRANSACTION_STATUSES, TransactionTable } from './payments-shared';
 
 const FILTERS = ['status', 'project_id', 'user_id', 'page', 'page_size'] as const;
 
 export function PaymentsPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const [params, setParams] = useSearchParams();
-  const query = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) ?? undefined]));
-  const key = params.toString();
-  const list = useLoad(() => api.get<TransactionPage>('/transactions', { query }), [api, key], 5000);
+  const query = Object.fromEntries(FILTERS.map((k) => [k, params.get(k)]));
+  const list = useApiQuery('/transactions', { query, poll: 5000, keep: true });
 
   const setFilter = (k: string, v: string) => {
     const next = new URLSearchParams(params);
@@ -60,15 +61,14 @@ export function PaymentsPage() {
           options={['10', '25', '50', '100', '200']}
         />
       </form>
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <>
-          <TransactionTable rows={list.data.transactions} />
-          <Pager p={list.data.pagination} go={(n) => setFilter('page', String(n))} />
-        </>
-      ) : list.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+      <QueryView q={list} what="the payments" lines={Number(params.get('page_size') ?? 10)}>
+        {(data) => (
+          <>
+            <TransactionTable rows={data.transactions} />
+            <Pager p={data.pagination} go={(n) => setFilter('page', String(n))} />
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }
