@@ -2,21 +2,22 @@
  * Entry: the sign-in pages are in this bundle; everything behind sign-in is a lazily loaded chunk,
  * so the sign-in page stays small (the build prints its gzip size).
  */
+import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { RegisterPage, SignInPage, VerifyEmailPage } from './auth/AuthPages';
+import { createQueryClient } from './query';
 import { SessionProvider, useSession } from './session';
 import './styles.css';
+import { Skeleton } from './ui/states';
 
 const Shell = lazy(() => import('./app/Shell'));
 
+const queryClient = createQueryClient();
+
 function Loading() {
-  return (
-    <p className="loading" role="status">
-      Loading…
-    </p>
-  );
+  return <Skeleton what="the dashboard" lines={3} />;
 }
 
 /** Restores the session from the refresh token (reload) or sends the visitor to sign in. */
@@ -48,15 +49,17 @@ function RequireSession() {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <SessionProvider>
-      <BrowserRouter basename="/dashboard">
-        <Routes>
-          <Route path="/sign-in" element={<SignInPage />} />
-          <Route path="/register" element={<RegisterPage />} />
-          <Route path="/verify-email" element={<VerifyEmailPage />} />
-          <Route path="/*" element={<RequireSession />} />
-        </Routes>
-      </BrowserRouter>
-    </SessionProvider>
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <BrowserRouter basename="/dashboard">
+          <Routes>
+            <Route path="/sign-in" element={<SignInPage />} />
+            <Route path="/register" element={<RegisterPage />} />
+            <Route path="/verify-email" element={<VerifyEmailPage />} />
+            <Route path="/*" element={<RequireSession />} />
+          </Routes>
+        </BrowserRouter>
+      </SessionProvider>
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -5,6 +5,7 @@
  * localStorage) so a reload of the tab keeps the session; it is per tab, gone when the tab closes,
  * and rotated on every refresh (README, "Dashboard session", explains the trade-off).
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import { type ApiClient, createClient } from './api';
 
@@ -51,6 +52,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const meRef = useRef<Me | null>(null);
   const waiting = useRef<Promise<void> | null>(null);
   const signingOut = useRef(false);
+  const queries = useQueryClient();
 
   const api = useMemo(
     () =>
@@ -100,9 +102,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } finally {
       meRef.current = null;
       setMe(null);
+      // Nothing read under this session may be shown to the next one.
+      queries.clear();
       signingOut.current = false;
     }
-  }, [api]);
+  }, [api, queries]);
 
   const value = useMemo<SessionValue>(
     () => ({ api, me, loadMe, signOut, relogin, can: (p) => me?.permissions.includes(p) ?? false }),

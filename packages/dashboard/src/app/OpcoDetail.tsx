@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Page, useAction, useLoad, when } from '../ui/kit';
-import { Skeleton } from './form-kit';
+import { Skeleton } from '../ui/states';
 import type { OpcoRecord } from './OpcoForm';
 
 interface Opco extends OpcoRecord {
@@ -161,7 +161,7 @@ export function OpcoDetailPage() {
           ) : null}
         </>
       ) : opco.error ? null : (
-        <Skeleton rows={6} label="Loading the opco" />
+        <Skeleton what="the opco" lines={6} />
       )}
     </Page>
   );

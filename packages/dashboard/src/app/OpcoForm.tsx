@@ -7,7 +7,8 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useSession } from '../session';
 import { ErrorBox, Page, useAction, useLoad } from '../ui/kit';
-import { Choice, FormError, fieldErrorsOf, Group, Input, Skeleton } from './form-kit';
+import { Skeleton } from '../ui/states';
+import { Choice, FormError, fieldErrorsOf, Group, Input } from './form-kit';
 import { emptyPerson, PeopleRows, type Person, personBody, personFromApi } from './opco-people';
 
 export const OPCO_TYPES: [string, string][] = [
@@ -188,7 +189,7 @@ function MccPicker(p: { value: string; onChange(v: string): void; error?: string
           ]}
         />
       ) : (
-        <Skeleton rows={1} label="Loading the categories" />
+        <Skeleton what="the categories" lines={1} />
       )}
     </div>
   );
@@ -214,7 +215,7 @@ export function OpcoFormPage() {
     return (
       <Page title="Edit opco">
         <ErrorBox error={existing.error} />
-        {existing.error ? null : <Skeleton rows={6} label="Loading the opco" />}
+        {existing.error ? null : <Skeleton what="the opco" lines={6} />}
       </Page>
     );
   if (existing.data && existing.data.status !== 'draft')

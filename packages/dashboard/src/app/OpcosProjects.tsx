@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Page, Select, useAction, useLoad, when } from '../ui/kit';
-import { Skeleton } from './form-kit';
+import { Skeleton } from '../ui/states';
 
 interface Opco {
   opco_id: string;
@@ -64,7 +64,7 @@ export function OpcosProjectsPage() {
           is activated.
         </p>
       ) : null}
-      {!opcos.data && !opcos.error ? <Skeleton rows={3} label="Loading opcos" /> : null}
+      {!opcos.data && !opcos.error ? <Skeleton what="opcos" lines={3} /> : null}
       <div className="table-wrap">
         <table>
           <thead>

@@ -1,11 +1,14 @@
-/** Payments list: the API's filters and page, all kept in the URL. */
+/** Payments list: search, the API's filters (projects and payers picked by name) and page, all kept in the URL. */
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useApiQuery } from '../query';
 import { useSession } from '../session';
-import { ErrorBox, Field, Page, Select, useLoad } from '../ui/kit';
-import { Skeleton } from './form-kit';
-import { Pager, TRANSACTION_STATUSES, type TransactionPage, TransactionTable } from './payments-shared';
+import { Field, Page, Select } from '../ui/kit';
+import { QueryView } from '../ui/states';
+import { Pager, TRANSACTION_STATUSES, TransactionTable } from './payments-shared';
 import { PayerPicker, ProjectPicker } from './pickers';
+
+const FILTERS = ['q', 'status', 'project_id', 'user_id', 'page', 'page_size'] as const;
 
 /** Search by payment id, reference, description or payer email; applied after a short pause in typing. */
 function SearchBox({ value, onSearch }: { value: string; onSearch(v: string): void }) {
@@ -30,14 +33,11 @@ function SearchBox({ value, onSearch }: { value: string; onSearch(v: string): vo
   );
 }
 
-const FILTERS = ['q', 'status', 'project_id', 'user_id', 'page', 'page_size'] as const;
-
 export function PaymentsPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const [params, setParams] = useSearchParams();
-  const query = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) ?? undefined]));
-  const key = params.toString();
-  const list = useLoad(() => api.get<TransactionPage>('/transactions', { query }), [api, key], 5000);
+  const query = Object.fromEntries(FILTERS.map((k) => [k, params.get(k)]));
+  const list = useApiQuery('/transactions', { query, poll: 5000, keep: true });
 
   const setFilter = (k: string, v: string) => {
     const next = new URLSearchParams(params);
@@ -86,15 +86,14 @@ export function PaymentsPage() {
           options={['10', '25', '50', '100', '200']}
         />
       </form>
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <>
-          <TransactionTable rows={list.data.transactions} />
-          <Pager p={list.data.pagination} go={(n) => setFilter('page', String(n))} />
-        </>
-      ) : list.error ? null : (
-        <Skeleton rows={5} label="Loading payments" />
-      )}
+      <QueryView q={list} what="the payments" lines={Number(params.get('page_size') ?? 10)}>
+        {(data) => (
+          <>
+            <TransactionTable rows={data.transactions} />
+            <Pager p={data.pagination} go={(n) => setFilter('page', String(n))} />
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }

@@ -6,7 +6,7 @@
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Page, useAction, useLoad, when } from '../ui/kit';
-import { Skeleton } from './form-kit';
+import { Skeleton } from '../ui/states';
 
 interface Delivery {
   delivery_id: string;
@@ -186,7 +186,7 @@ export function WebhookDeliveryPage() {
           ) : null}
         </>
       ) : data.error ? null : (
-        <Skeleton rows={5} label="Loading the delivery" />
+        <Skeleton what="the delivery" lines={5} />
       )}
     </Page>
   );

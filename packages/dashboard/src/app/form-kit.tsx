@@ -137,15 +137,3 @@ export function Group({ title, children, hint }: { title: string; children: Reac
     </fieldset>
   );
 }
-
-/** Placeholder rows while a page loads, announced once. */
-export function Skeleton({ rows = 3, label = 'Loading' }: { rows?: number; label?: string }) {
-  return (
-    <div className="skeleton" role="status" aria-label={label}>
-      {Array.from({ length: rows }, (_, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder rows
-        <span key={i} className="skeleton-line" />
-      ))}
-    </div>
-  );
-}

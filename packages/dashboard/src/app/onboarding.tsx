@@ -6,7 +6,7 @@
 import { Link } from 'react-router';
 import { useSession } from '../session';
 import { ErrorBox, useLoad } from '../ui/kit';
-import { Skeleton } from './form-kit';
+import { Skeleton } from '../ui/states';
 import { countdown, useNow } from './OpcoDetail';
 
 interface Opco {
@@ -185,7 +185,7 @@ export function GetStarted() {
       <section aria-labelledby="get-started" className="get-started">
         <h2 id="get-started">Get started</h2>
         <ErrorBox error={standing.error} />
-        {standing.error ? null : <Skeleton rows={4} label="Loading your progress" />}
+        {standing.error ? null : <Skeleton what="your progress" lines={4} />}
       </section>
     );
   const list = steps(standing.data, now);

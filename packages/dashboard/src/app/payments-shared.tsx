@@ -1,5 +1,6 @@
 /** Transaction types and the table used by the overview and the payments list. */
 import { Link } from 'react-router';
+import type { ApiData } from '../query';
 import { paymentLabel } from '../ui/format';
 import { Badge, money, when } from '../ui/kit';
 
@@ -10,38 +11,17 @@ export const TRANSACTION_STATUSES = [
   'failed',
   'expired',
   'canceled',
-] as const;
+] as const satisfies readonly TransactionRow['status'][];
 
-export interface Transaction {
-  transaction_id: string;
-  amount: string;
-  currency: string;
-  status: string;
-  provider_status?: string | null;
-  project_id: string;
-  user_id: string | null;
-  business_customer_id: string | null;
-  description?: string | null;
-  created_at?: string;
-  checkout_url?: string;
-  expires_at?: string;
-  reconciliation_state?: string;
-  status_reason?: string | null;
-}
+/** GET /transactions (the SDK's type). */
+export type TransactionPage = ApiData<'get', '/transactions'>;
+/** One payment as GET /transactions/{transaction_id} answers it. */
+export type Transaction = ApiData<'get', '/transactions/{transaction_id}'>;
+export type TransactionRow = TransactionPage['transactions'][number];
+/** The page-based pagination every list of the API answers with. */
+export type Pagination = TransactionPage['pagination'];
 
-export interface Pagination {
-  total: number;
-  page: number;
-  page_size: number;
-  total_pages: number;
-}
-
-export interface TransactionPage {
-  transactions: Transaction[];
-  pagination: Pagination;
-}
-
-export function TransactionTable({ rows }: { rows: Transaction[] }) {
+export function TransactionTable({ rows }: { rows: TransactionRow[] }) {
   if (rows.length === 0) return <p className="empty">No payments yet.</p>;
   return (
     <div className="table-wrap">
