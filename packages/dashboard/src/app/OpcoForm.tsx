@@ -5,11 +5,19 @@
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { type ApiBody, type ApiData, useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { ErrorBox, Page, useAction, useLoad } from '../ui/kit';
-import { Skeleton } from '../ui/states';
+import { Page } from '../ui/kit';
+import { QueryError, QueryView, Skeleton } from '../ui/states';
 import { Choice, FormError, fieldErrorsOf, Group, Input } from './form-kit';
-import { emptyPerson, PeopleRows, type Person, personBody, personFromApi } from './opco-people';
+import {
+  emptyPerson,
+  PeopleRows,
+  type Person,
+  type PersonBody,
+  personBody,
+  personFromApi,
+} from './opco-people';
 
 export const OPCO_TYPES: [string, string][] = [
   ['licensed_tpp_non_sole_trader_private', 'Private company (UBOs, directors, signatories)'],
@@ -28,27 +36,8 @@ const USE_CASES = [
   'PIS: Paying off debt',
 ];
 
-export interface OpcoRecord {
-  opco_id: string;
-  status: string;
-  opco_type: string;
-  name: string;
-  domain: string;
-  country_code: string;
-  legal_entity_name: string | null;
-  registration_number: string;
-  primary_use_case: string;
-  settlement_iban: string;
-  settlement_bic: string | null;
-  mcc: string;
-  mcc_subtype: string | null;
-  logo: string | null;
-  parent_sub_tpp_id: string | null;
-  sole_trader: { fullName: string; address: string; dateOfBirth: string } | null;
-  ubos: Record<string, unknown>[] | null;
-  directors: Record<string, unknown>[] | null;
-  signatories: Record<string, unknown>[] | null;
-}
+type OpcoRecord = ApiData<'get', '/opcos/{opco_id}'>;
+type OpcoBody = ApiBody<'post', '/opcos'>;
 
 interface Draft {
   opco_type: string;
@@ -95,7 +84,7 @@ const blank: Draft = {
 };
 
 function fromApi(o: OpcoRecord): Draft {
-  const rows = (v: Record<string, unknown>[] | null) => (v?.length ? v.map(personFromApi) : [emptyPerson()]);
+  const rows = (v: PersonBody[] | null) => (v?.length ? v.map(personFromApi) : [emptyPerson()]);
   return {
     opco_type: o.opco_type,
     name: o.name,
@@ -120,17 +109,18 @@ function fromApi(o: OpcoRecord): Draft {
 }
 
 /** The request body: trimmed text, `null` for an emptied optional field, only the parts the type needs. */
-function toBody(d: Draft) {
+function toBody(d: Draft): OpcoBody {
   const opt = (v: string) => v.trim() || null;
   const sole = d.opco_type === 'licensed_tpp_sole_trader';
   return {
-    opco_type: d.opco_type,
+    // Both come from a list of the API's own values (OPCO_TYPES, USE_CASES).
+    opco_type: d.opco_type as OpcoBody['opco_type'],
     name: d.name.trim(),
     domain: d.domain.trim(),
     country_code: d.country_code.trim().toUpperCase(),
     legal_entity_name: opt(d.legal_entity_name),
     registration_number: d.registration_number.trim(),
-    primary_use_case: d.primary_use_case,
+    primary_use_case: d.primary_use_case as OpcoBody['primary_use_case'],
     settlement_iban: d.settlement_iban.trim(),
     settlement_bic: opt(d.settlement_bic),
     mcc: d.mcc,
@@ -152,11 +142,7 @@ function toBody(d: Draft) {
 
 /** The MCC catalogue as a filter box over a list: 700-odd codes are too many to scroll. */
 function MccPicker(p: { value: string; onChange(v: string): void; error?: string }) {
-  const { api } = useSession();
-  const codes = useLoad(
-    () => api.get<{ mcc_codes: { id: string; description: string }[] }>('/opcos/mcc-codes'),
-    [api],
-  );
+  const codes = useApiQuery('/opcos/mcc-codes');
   const [find, setFind] = useState('');
   const all = codes.data?.mcc_codes ?? [];
   const needle = find.trim().toLowerCase();
@@ -167,7 +153,7 @@ function MccPicker(p: { value: string; onChange(v: string): void; error?: string
   const shown = current && !matches.includes(current) ? [current, ...matches] : matches;
   return (
     <div className="mcc-picker">
-      <ErrorBox error={codes.error} />
+      <QueryError error={codes.error} what="the merchant categories" retry={() => codes.refetch()} />
       <Input
         label="Find a merchant category"
         name="mcc_search"
@@ -206,36 +192,40 @@ function readAsDataUrl(file: File): Promise<string> {
 
 export function OpcoFormPage() {
   const { id } = useParams();
-  const { api } = useSession();
-  const existing = useLoad(
-    () => (id ? api.get<OpcoRecord>(`/opcos/${id}`) : Promise.resolve(null)),
-    [api, id],
-  );
-  if (id && !existing.data)
+  if (!id) return <OpcoEditor initial={null} />;
+  return <EditOpco id={id} />;
+}
+
+function EditOpco({ id }: { id: string }) {
+  const q = useApiQuery('/opcos/{opco_id}', { path: { opco_id: id } });
+  if (!q.data)
     return (
       <Page title="Edit opco">
-        <ErrorBox error={existing.error} />
-        {existing.error ? null : <Skeleton what="the opco" lines={6} />}
+        <QueryView q={q} what="the opco" lines={6}>
+          {() => null}
+        </QueryView>
       </Page>
     );
-  if (existing.data && existing.data.status !== 'draft')
+  if (q.data.status !== 'draft')
     return (
-      <Page title={`Edit opco ${existing.data.name}`}>
+      <Page title={`Edit opco ${q.data.name}`}>
         <p>
-          This opco is {existing.data.status.replaceAll('_', ' ')}: only a draft can be edited.{' '}
-          <Link to={`/opcos/${existing.data.opco_id}`}>Back to the opco</Link>
+          This opco is {q.data.status.replaceAll('_', ' ')}: only a draft can be edited.{' '}
+          <Link to={`/opcos/${q.data.opco_id}`}>Back to the opco</Link>
         </p>
       </Page>
     );
-  return <OpcoEditor initial={existing.data} />;
+  return <OpcoEditor initial={q.data} />;
 }
 
 function OpcoEditor({ initial }: { initial: OpcoRecord | null }) {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const navigate = useNavigate();
   const [d, setD] = useState<Draft>(() => (initial ? fromApi(initial) : blank));
-  const act = useAction();
-  const errs = fieldErrorsOf(act.error);
+  const create = useApiMutation('post', '/opcos', { invalidate: ['/opcos'] });
+  const update = useApiMutation('patch', '/opcos/{opco_id}', { invalidate: ['/opcos'] });
+  const save = initial ? update : create;
+  const errs = fieldErrorsOf(save.error);
   const set = (k: keyof Draft) => (v: string) => setD((cur) => ({ ...cur, [k]: v }));
   const text = (
     k: keyof Draft & keyof typeof errs,
@@ -262,13 +252,10 @@ function OpcoEditor({ initial }: { initial: OpcoRecord | null }) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          act.run(async () => {
-            const body = toBody(d);
-            const saved = initial
-              ? await api.patch<OpcoRecord>(`/opcos/${initial.opco_id}`, body)
-              : await api.post<OpcoRecord>('/opcos', body);
-            navigate(`/opcos/${saved.opco_id}`);
-          });
+          const body = toBody(d);
+          const done = { onSuccess: (saved: OpcoRecord) => navigate(`/opcos/${saved.opco_id}`) };
+          if (initial) update.mutate({ path: { opco_id: initial.opco_id }, body }, done);
+          else create.mutate({ body }, done);
         }}
       >
         <Group title="Company">
@@ -369,9 +356,9 @@ function OpcoEditor({ initial }: { initial: OpcoRecord | null }) {
             />
           </>
         )}
-        <FormError error={act.error} fields={errs} />
-        <button type="submit" disabled={act.busy}>
-          {act.busy ? 'Saving…' : initial ? 'Save draft' : 'Create draft opco'}
+        <FormError error={save.error} fields={errs} />
+        <button type="submit" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : initial ? 'Save draft' : 'Create draft opco'}
         </button>
       </form>
     </Page>

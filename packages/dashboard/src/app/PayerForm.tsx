@@ -1,17 +1,18 @@
 /** Add a payer (POST /kyc/users): the person a payment link is made out to. */
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useApiMutation } from '../query';
 import { useSession } from '../session';
-import { Page, useAction } from '../ui/kit';
+import { Page } from '../ui/kit';
 import { FormError, fieldErrorsOf, Input } from './form-kit';
 
 export function PayerFormPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const navigate = useNavigate();
   const [f, setF] = useState({ email: '', first_name: '', last_name: '', external_ref: '' });
   const set = (k: keyof typeof f) => (v: string) => setF((cur) => ({ ...cur, [k]: v }));
-  const act = useAction();
-  const errs = fieldErrorsOf(act.error);
+  const create = useApiMutation('post', '/kyc/users', { invalidate: ['/kyc/lists', '/kyc/users'] });
+  const errs = fieldErrorsOf(create.error);
   if (!can('kyc.users.write')) return <Page title="New payer">Your role cannot add payers.</Page>;
   return (
     <Page title="New payer">
@@ -23,15 +24,17 @@ export function PayerFormPage() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          act.run(async () => {
-            await api.post('/kyc/users', {
-              email: f.email.trim(),
-              first_name: f.first_name.trim(),
-              ...(f.last_name.trim() ? { last_name: f.last_name.trim() } : {}),
-              ...(f.external_ref.trim() ? { external_ref: f.external_ref.trim() } : {}),
-            });
-            navigate('/customers');
-          });
+          create.mutate(
+            {
+              body: {
+                email: f.email.trim(),
+                first_name: f.first_name.trim(),
+                ...(f.last_name.trim() ? { last_name: f.last_name.trim() } : {}),
+                ...(f.external_ref.trim() ? { external_ref: f.external_ref.trim() } : {}),
+              },
+            },
+            { onSuccess: () => navigate('/customers') },
+          );
         }}
       >
         <Input
@@ -66,9 +69,9 @@ export function PayerFormPage() {
           error={errs.external_ref}
           hint="Your own id for this person, for example a customer number."
         />
-        <FormError error={act.error} fields={errs} />
-        <button type="submit" disabled={act.busy}>
-          {act.busy ? 'Adding…' : 'Add payer'}
+        <FormError error={create.error} fields={errs} />
+        <button type="submit" disabled={create.isPending}>
+          {create.isPending ? 'Adding…' : 'Add payer'}
         </button>
       </form>
     </Page>

@@ -1,19 +1,20 @@
 /** Create a project bound to an opco (POST /projects); `?opco_id=` preselects the opco. */
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useApiMutation } from '../query';
 import { useSession } from '../session';
-import { Page, useAction } from '../ui/kit';
+import { Page } from '../ui/kit';
 import { FormError, fieldErrorsOf, Input } from './form-kit';
 import { OpcoPicker } from './pickers';
 
 export function ProjectFormPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [name, setName] = useState('');
   const [opcoId, setOpcoId] = useState(params.get('opco_id') ?? '');
-  const act = useAction();
-  const errs = fieldErrorsOf(act.error);
+  const create = useApiMutation('post', '/projects', { invalidate: ['/projects'] });
+  const errs = fieldErrorsOf(create.error);
   if (!can('projects.write')) return <Page title="New project">Your role cannot create projects.</Page>;
   return (
     <Page title="New project">
@@ -28,13 +29,10 @@ export function ProjectFormPage() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          act.run(async () => {
-            await api.post('/projects', {
-              project_name: name.trim(),
-              ...(opcoId ? { opco_id: opcoId } : {}),
-            });
-            navigate('/opcos');
-          });
+          create.mutate(
+            { body: { project_name: name.trim(), ...(opcoId ? { opco_id: opcoId } : {}) } },
+            { onSuccess: () => navigate('/opcos') },
+          );
         }}
       >
         <Input
@@ -53,9 +51,9 @@ export function ProjectFormPage() {
           bindable
           emptyLabel="No opco yet"
         />
-        <FormError error={act.error} fields={errs} />
-        <button type="submit" disabled={act.busy}>
-          {act.busy ? 'Creating…' : 'Create project'}
+        <FormError error={create.error} fields={errs} />
+        <button type="submit" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create project'}
         </button>
       </form>
     </Page>

@@ -1,5 +1,9 @@
 /** The opco's people (UBOs, directors, signatories): one row per person, added and removed in place. */
+import type { ApiBody } from '../query';
 import { Group, Input } from './form-kit';
+
+/** A person as the API takes and returns it. */
+export type PersonBody = NonNullable<ApiBody<'post', '/opcos'>['ubos']>[number];
 
 export interface Person {
   key: string;
@@ -23,8 +27,8 @@ export const emptyPerson = (): Person => ({
   role: '',
 });
 
-export function personFromApi(p: Record<string, unknown>): Person {
-  const s = (k: string) => (p[k] === undefined || p[k] === null ? '' : String(p[k]));
+export function personFromApi(p: PersonBody): Person {
+  const s = (k: keyof PersonBody) => (p[k] === undefined ? '' : String(p[k]));
   return {
     key: crypto.randomUUID(),
     fullName: s('fullName'),
@@ -38,8 +42,8 @@ export function personFromApi(p: Record<string, unknown>): Person {
 }
 
 /** The API's person object: empty optional fields left out; the share as a number (a percentage, not money). */
-export function personBody(p: Person) {
-  const out: Record<string, string | number> = { fullName: p.fullName.trim() };
+export function personBody(p: Person): PersonBody {
+  const out: PersonBody = { fullName: p.fullName.trim() };
   for (const k of ['dateOfBirth', 'address', 'email', 'role'] as const) if (p[k].trim()) out[k] = p[k].trim();
   if (p.nationality.trim()) out.nationality = p.nationality.trim().toUpperCase();
   if (p.ownershipPercentage.trim()) out.ownershipPercentage = Number(p.ownershipPercentage.trim());

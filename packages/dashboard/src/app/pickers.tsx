@@ -5,19 +5,9 @@
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { useSession } from '../session';
-import { Select, useLoad } from '../ui/kit';
+import { useApiQuery } from '../query';
+import { Select } from '../ui/kit';
 import { Choice, Input } from './form-kit';
-
-interface Project {
-  project_id: string;
-  project_name: string;
-  is_frozen: boolean;
-}
-interface User {
-  user_id: string;
-  email: string;
-}
 
 /** `value` once it has stopped changing for `ms`. */
 function useDebounced<T>(value: T, ms = 250): T {
@@ -29,44 +19,6 @@ function useDebounced<T>(value: T, ms = 250): T {
   return v;
 }
 
-interface Kind {
-  path: string;
-  key: string;
-  id: string;
-  label(row: Record<string, unknown>): string;
-  keep?(row: Record<string, unknown>): boolean;
-}
-
-const KINDS = {
-  project: {
-    path: '/projects',
-    key: 'projects',
-    id: 'project_id',
-    label: (r) => `${r.project_name}${r.is_frozen ? ' (frozen)' : ''}`,
-  },
-  payer: {
-    path: '/kyc/lists',
-    key: 'users',
-    id: 'user_id',
-    label: (r) => {
-      const name = [r.first_name, r.last_name].filter(Boolean).join(' ');
-      return name ? `${r.email} — ${name}` : String(r.email);
-    },
-  },
-  business: {
-    path: '/kyb/businesses',
-    key: 'business_customers',
-    id: 'business_customer_id',
-    label: (r) => String(r.company_name),
-  },
-  opco: {
-    path: '/opcos',
-    key: 'opcos',
-    id: 'opco_id',
-    label: (r) => `${r.name} (${String(r.status).replaceAll('_', ' ')})`,
-  },
-} satisfies Record<string, Kind>;
-
 export interface PickerProps {
   label: string;
   value: string;
@@ -77,39 +29,44 @@ export interface PickerProps {
   name?: string;
 }
 
-/** A search box and the matching records as a list to pick from. */
-function SearchPicker(p: PickerProps & { kind: Kind }) {
-  const { api } = useSession();
-  const [find, setFind] = useState('');
-  const q = useDebounced(find.trim());
-  const list = useLoad(
-    () =>
-      api.get<Record<string, Record<string, unknown>[]>>(p.kind.path, {
-        query: { page_size: 50, q: q || undefined },
-      }),
-    [api, q, p.kind.path],
-  );
-  const rows = (list.data?.[p.kind.key] ?? []).filter((r) => !p.kind.keep || p.kind.keep(r));
-  const options: [string, string][] = rows.map((r) => [String(r[p.kind.id]), p.kind.label(r)]);
+interface Found {
+  rows: [string, string][] | undefined;
+  error: unknown;
+}
+
+/** The search box's text and the query it settles on. */
+function useSearchText() {
+  const [text, setText] = useState('');
+  return { text, setText, q: useDebounced(text.trim()) };
+}
+
+/** The search box and the records found for it, as a list to pick from. */
+function SearchPicker(
+  p: PickerProps & { idName: string; search: ReturnType<typeof useSearchText>; found: Found },
+) {
+  const { text, setText, q } = p.search;
+  const found = p.found;
+  const options = [...(found.rows ?? [])];
   // The chosen record stays listed while a search hides it.
   if (p.value && !options.some(([id]) => id === p.value)) options.unshift([p.value, `Selected (${p.value})`]);
-  const note = list.error
+  const n = found.rows?.length ?? 0;
+  const note = found.error
     ? 'The list could not be loaded; try again in a moment.'
-    : list.data
-      ? `${rows.length === 0 ? 'No match' : `${rows.length} shown`}${q ? ` for “${q}”` : ''}.`
+    : found.rows
+      ? `${n === 0 ? 'No match' : `${n} shown`}${q ? ` for “${q}”` : ''}.`
       : 'Loading…';
   return (
     <div className="picker">
       <Input
         label={`Search ${p.label.toLowerCase()}`}
-        name={`${p.name ?? p.kind.id}_search`}
-        value={find}
-        onChange={setFind}
+        name={`${p.name ?? p.idName}_search`}
+        value={text}
+        onChange={setText}
         type="search"
       />
       <Choice
         label={p.label}
-        name={p.name ?? p.kind.id}
+        name={p.name ?? p.idName}
         value={p.value}
         onChange={p.onChange}
         error={p.error}
@@ -120,31 +77,67 @@ function SearchPicker(p: PickerProps & { kind: Kind }) {
   );
 }
 
+const PAGE = 50;
+const search = (q: string) => ({ page_size: PAGE, ...(q ? { q } : {}) });
+
+function useProjects(q: string): Found {
+  const r = useApiQuery('/projects', { query: search(q), keep: true });
+  return {
+    error: r.error,
+    rows: r.data?.projects.map((x) => [x.project_id, `${x.project_name}${x.is_frozen ? ' (frozen)' : ''}`]),
+  };
+}
+function usePayers(q: string): Found {
+  const r = useApiQuery('/kyc/lists', { query: search(q), keep: true });
+  return {
+    error: r.error,
+    rows: r.data?.users.map((u) => {
+      const name = [u.first_name, u.last_name].filter(Boolean).join(' ');
+      return [u.user_id, name ? `${u.email} — ${name}` : u.email];
+    }),
+  };
+}
+function useBusinesses(q: string): Found {
+  const r = useApiQuery('/kyb/businesses', { query: search(q), keep: true });
+  return {
+    error: r.error,
+    rows: r.data?.business_customers.map((b) => [b.business_customer_id, b.company_name]),
+  };
+}
+function useOpcos(q: string, bindable: boolean): Found {
+  const r = useApiQuery('/opcos', { query: search(q), keep: true });
+  return {
+    error: r.error,
+    rows: r.data?.opcos
+      .filter((o) => !bindable || (o.status !== 'rejected' && o.status !== 'deactivated'))
+      .map((o) => [o.opco_id, `${o.name} (${o.status.replaceAll('_', ' ')})`]),
+  };
+}
+
 export function ProjectPicker(p: PickerProps) {
-  return <SearchPicker {...p} kind={KINDS.project} />;
+  const search = useSearchText();
+  return <SearchPicker {...p} idName="project_id" search={search} found={useProjects(search.q)} />;
 }
 export function PayerPicker(p: PickerProps) {
-  return <SearchPicker {...p} kind={KINDS.payer} />;
+  const search = useSearchText();
+  return <SearchPicker {...p} idName="user_id" search={search} found={usePayers(search.q)} />;
 }
 export function BusinessCustomerPicker(p: PickerProps) {
-  return <SearchPicker {...p} kind={KINDS.business} />;
+  const search = useSearchText();
+  return (
+    <SearchPicker {...p} idName="business_customer_id" search={search} found={useBusinesses(search.q)} />
+  );
 }
 /** `bindable`: only opcos a project may be bound to (not rejected or deactivated). */
-export function OpcoPicker(p: PickerProps & { bindable?: boolean }) {
-  const kind: Kind = p.bindable
-    ? { ...KINDS.opco, keep: (r) => r.status !== 'rejected' && r.status !== 'deactivated' }
-    : KINDS.opco;
-  return <SearchPicker {...p} kind={kind} />;
+export function OpcoPicker({ bindable = false, ...p }: PickerProps & { bindable?: boolean }) {
+  const search = useSearchText();
+  return <SearchPicker {...p} idName="opco_id" search={search} found={useOpcos(search.q, bindable)} />;
 }
 
 /** Loads the projects and payers once; `projectId`/`userId` default to the first of each. */
 export function useProjectPayer(chosen: { project_id: string; user_id: string }) {
-  const { api } = useSession();
-  const projects = useLoad(
-    () => api.get<{ projects: Project[] }>('/projects', { query: { page_size: 200 } }),
-    [api],
-  );
-  const users = useLoad(() => api.get<{ users: User[] }>('/kyc/lists', { query: { page_size: 200 } }), [api]);
+  const projects = useApiQuery('/projects', { query: { page_size: 200 } });
+  const users = useApiQuery('/kyc/lists', { query: { page_size: 200 } });
   return {
     error: projects.error ?? users.error,
     loaded: Boolean(projects.data && users.data),
