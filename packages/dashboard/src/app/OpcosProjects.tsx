@@ -1,50 +1,25 @@
 /** Opcos (list, create, submit drafts) and projects (create, bind to an opco, archive). */
 import { Link } from 'react-router';
+import { useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Page, Select, useAction, useLoad, when } from '../ui/kit';
-import { Skeleton } from '../ui/states';
-
-interface Opco {
-  opco_id: string;
-  name: string;
-  status: string;
-  sub_tpp_id: string | null;
-  created_at: string;
-}
-interface Project {
-  project_id: string;
-  project_name: string;
-  opco_id: string | null;
-  is_frozen: boolean;
-  archived_at: string | null;
-}
+import { Badge, ErrorBox, Page, Select, when } from '../ui/kit';
+import { QueryError, Skeleton } from '../ui/states';
 
 export function OpcosProjectsPage() {
-  const { api, can } = useSession();
-  const opcos = useLoad(
-    () => api.get<{ opcos: Opco[] }>('/opcos', { query: { page_size: 200 } }),
-    [api],
-    10000,
-  );
-  const projects = useLoad(
-    () =>
-      api.get<{ projects: Project[] }>('/projects', { query: { page_size: 200, include_archived: true } }),
-    [api],
-  );
-  const act = useAction();
+  const { can } = useSession();
+  const opcos = useApiQuery('/opcos', { query: { page_size: 200 }, poll: 10000 });
+  const projects = useApiQuery('/projects', { query: { page_size: 200, include_archived: true } });
+  const submit = useApiMutation('post', '/opcos/{opco_id}/submit', { invalidate: ['/opcos'] });
+  const bind = useApiMutation('patch', '/projects/{project_id}', { invalidate: ['/projects'] });
+  const archive = useApiMutation('post', '/projects/{project_id}/archive', { invalidate: ['/projects'] });
+  const unarchive = useApiMutation('post', '/projects/{project_id}/unarchive', { invalidate: ['/projects'] });
+  const failed = submit.error ?? bind.error ?? archive.error ?? unarchive.error;
   const opcoWrite = can('opcos.write');
   const projectWrite = can('projects.write');
   const opcoOptions: [string, string][] = [
     ['', 'No opco'],
     ...(opcos.data?.opcos ?? []).map((o) => [o.opco_id, `${o.name} (${o.status})`] as [string, string]),
   ];
-  const run = (fn: () => Promise<unknown>) =>
-    act.run(async () => {
-      await fn();
-      opcos.reload();
-      projects.reload();
-    });
-
   return (
     <Page
       title="Opcos & projects"
@@ -56,7 +31,9 @@ export function OpcosProjectsPage() {
         ) : null
       }
     >
-      <ErrorBox error={act.error ?? opcos.error ?? projects.error} />
+      <ErrorBox error={failed} />
+      <QueryError error={opcos.error} what="the opcos" retry={() => opcos.refetch()} />
+      <QueryError error={projects.error} what="the projects" retry={() => projects.refetch()} />
       <h2>Opcos</h2>
       {opcos.data?.opcos.length === 0 ? (
         <p className="empty">
@@ -89,7 +66,10 @@ export function OpcosProjectsPage() {
                 <td>{when(o.created_at)}</td>
                 <td>
                   {opcoWrite && o.status === 'draft' ? (
-                    <button type="button" onClick={() => run(() => api.post(`/opcos/${o.opco_id}/submit`))}>
+                    <button
+                      type="button"
+                      onClick={() => submit.mutate({ path: { opco_id: o.opco_id }, body: undefined })}
+                    >
                       Submit
                     </button>
                   ) : null}
@@ -129,7 +109,7 @@ export function OpcosProjectsPage() {
                       value={p.opco_id ?? ''}
                       options={opcoOptions}
                       onChange={(v) =>
-                        run(() => api.patch(`/projects/${p.project_id}`, { opco_id: v || null }))
+                        bind.mutate({ path: { project_id: p.project_id }, body: { opco_id: v || null } })
                       }
                     />
                   ) : (
@@ -146,9 +126,10 @@ export function OpcosProjectsPage() {
                       type="button"
                       className="secondary"
                       onClick={() =>
-                        run(() =>
-                          api.post(`/projects/${p.project_id}/${p.archived_at ? 'unarchive' : 'archive'}`),
-                        )
+                        (p.archived_at ? unarchive : archive).mutate({
+                          path: { project_id: p.project_id },
+                          body: undefined,
+                        })
                       }
                     >
                       {p.archived_at ? 'Unarchive' : 'Archive'}

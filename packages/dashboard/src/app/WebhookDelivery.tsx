@@ -4,35 +4,10 @@
  * "delivery failed" notification leads.
  */
 import { Link, useParams } from 'react-router';
+import { useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Page, useAction, useLoad, when } from '../ui/kit';
-import { Skeleton } from '../ui/states';
-
-interface Delivery {
-  delivery_id: string;
-  event_id: string;
-  event_type: string;
-  url: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  created_at: string;
-  body?: string;
-  request_headers?: Record<string, string>;
-}
-interface Attempt {
-  attempt: number;
-  url: string;
-  started_at: string;
-  duration_ms: number;
-  response_status: number | null;
-  response_body: string | null;
-  error: string | null;
-  outcome: string;
-  next_attempt_at: string | null;
-}
+import { Badge, ErrorBox, Page, when } from '../ui/kit';
+import { QueryError, Skeleton } from '../ui/states';
 
 /** The body as sent, indented for reading (it is sent compact). */
 function pretty(body: string): string {
@@ -45,27 +20,26 @@ function pretty(body: string): string {
 
 export function WebhookDeliveryPage() {
   const { id = '' } = useParams();
-  const { api, can } = useSession();
-  const data = useLoad(
-    async () => {
-      const [d, a] = await Promise.all([
-        api.get<Delivery>(`/webhooks/deliveries/${id}`),
-        api.get<{ attempts: Attempt[] }>(`/webhooks/deliveries/${id}/attempts`),
-      ]);
-      return { d, attempts: a.attempts };
-    },
-    [api, id],
-    5000,
-  );
-  const act = useAction();
-  const d = data.data?.d;
+  const { can } = useSession();
+  const path = { delivery_id: id };
+  const delivery = useApiQuery('/webhooks/deliveries/{delivery_id}', { path, poll: 5000 });
+  const attempts = useApiQuery('/webhooks/deliveries/{delivery_id}/attempts', { path, poll: 5000 });
+  const retry = useApiMutation('post', '/webhooks/deliveries/{delivery_id}/retry', {
+    invalidate: ['/webhooks/deliveries'],
+  });
+  const d = delivery.data;
   const resend = can('webhooks.write') && d && d.status !== 'pending' && d.status !== 'retrying';
   return (
     <Page title="Webhook delivery">
       <p>
         <Link to="/webhooks">Back to webhooks</Link>
       </p>
-      <ErrorBox error={data.error ?? act.error} />
+      <ErrorBox error={retry.error} />
+      <QueryError
+        error={delivery.error ?? attempts.error}
+        what="the delivery"
+        retry={() => delivery.refetch()}
+      />
       {d ? (
         <>
           <dl className="facts">
@@ -94,19 +68,14 @@ export function WebhookDeliveryPage() {
           {resend ? (
             <button
               type="button"
-              disabled={act.busy}
-              onClick={() =>
-                act.run(async () => {
-                  await api.post(`/webhooks/deliveries/${id}/retry`);
-                  data.reload();
-                })
-              }
+              disabled={retry.isPending}
+              onClick={() => retry.mutate({ path, body: undefined })}
             >
               {d.status === 'succeeded' ? 'Resend' : 'Retry now'}
             </button>
           ) : null}
           <h2>Attempts</h2>
-          {data.data?.attempts.length ? (
+          {attempts.data?.attempts.length ? (
             <div className="table-wrap">
               <table>
                 <thead>
@@ -120,7 +89,7 @@ export function WebhookDeliveryPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {data.data.attempts.map((a) => (
+                  {attempts.data.attempts.map((a) => (
                     <tr key={a.attempt} data-testid="attempt">
                       <td>{a.attempt}</td>
                       <td>
@@ -175,7 +144,7 @@ export function WebhookDeliveryPage() {
               </dl>
             </>
           ) : null}
-          {d.body !== undefined ? (
+          {d.body ? (
             <>
               <h2>Payload</h2>
               {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard */}
@@ -185,7 +154,7 @@ export function WebhookDeliveryPage() {
             </>
           ) : null}
         </>
-      ) : data.error ? null : (
+      ) : delivery.error ? null : (
         <Skeleton what="the delivery" lines={5} />
       )}
     </Page>

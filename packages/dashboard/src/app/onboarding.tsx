@@ -4,18 +4,12 @@
  * endpoint, first payment link and first successful payment. Each open step links to its form.
  */
 import { Link } from 'react-router';
+import { type ApiData, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { ErrorBox, useLoad } from '../ui/kit';
-import { Skeleton } from '../ui/states';
-import { countdown, useNow } from './OpcoDetail';
+import { QueryError, Skeleton } from '../ui/states';
+import { activationDue, countdown, useNow } from './OpcoDetail';
 
-interface Opco {
-  opco_id: string;
-  name: string;
-  status: string;
-  activation_due_at?: string | null;
-}
-type Page<K extends string, T = unknown> = Record<K, T[]> & { pagination: { total: number } };
+type Opco = ApiData<'get', '/opcos'>['opcos'][number];
 
 export interface Step {
   id: string;
@@ -30,7 +24,7 @@ export interface Step {
 interface Standing {
   callbackUrl: string | null;
   opcos: Opco[];
-  projects: { project_id: string; opco_id: string | null }[];
+  projects: ApiData<'get', '/projects'>['projects'];
   payers: number;
   webhook: boolean;
   payments: number;
@@ -57,7 +51,7 @@ function steps(s: Standing, now: number): Step[] {
           id: 'opco',
           title: 'Opco activated',
           done: false,
-          detail: `${waiting.name} is submitted; ${waiting.activation_due_at ? `the sandbox activates it ${countdown(waiting.activation_due_at, now)}` : 'waiting for approval'}.`,
+          detail: `${waiting.name} is submitted; ${activationDue(waiting) ? `the sandbox activates it ${countdown(activationDue(waiting)!, now)}` : 'waiting for approval'}.`,
           to: `/opcos/${waiting.opco_id}`,
           action: 'View the opco',
         }
@@ -140,52 +134,63 @@ function steps(s: Standing, now: number): Step[] {
   ];
 }
 
-export function GetStarted() {
-  const { api, can } = useSession();
-  const total = (r: { pagination: { total: number } }) => r.pagination.total;
-  const standing = useLoad(
-    async (): Promise<Standing> => {
-      const [settings, opcos, projects, payers, sub, dests, payments, succeeded] = await Promise.all([
-        can('settings.read') ? api.get<{ callback_url: string | null }>('/auth/client/settings') : null,
-        can('opcos.read') ? api.get<Page<'opcos', Opco>>('/opcos', { query: { page_size: 50 } }) : null,
-        can('projects.read')
-          ? api.get<Page<'projects', Standing['projects'][number]>>('/projects', {
-              query: { page_size: 200 },
-            })
-          : null,
-        can('kyc.users.read')
-          ? api.get<Page<'users'>>('/kyc/lists', { query: { page_size: 1 } }).then(total)
-          : 0,
-        can('webhooks.read') ? api.get<{ webhook_url: string | null }>('/webhooks/subscription') : null,
-        can('webhooks.read')
-          ? api.get<{ total: number }>('/webhooks/destinations', { query: { limit: 1 } })
-          : null,
-        api.get<Page<'transactions'>>('/transactions', { query: { page_size: 1 } }).then(total),
-        api
-          .get<Page<'transactions'>>('/transactions', { query: { page_size: 1, status: 'success' } })
-          .then(total),
-      ]);
-      return {
-        callbackUrl: settings?.callback_url ?? null,
-        opcos: opcos?.opcos ?? [],
-        projects: projects?.projects ?? [],
-        payers,
-        webhook: Boolean(sub?.webhook_url) || (dests?.total ?? 0) > 0,
-        payments,
-        succeeded,
-      };
+/** What the checklist reads: one query per resource, shared with the pages that show them. */
+function useStanding(): { data: Standing | null; error: unknown; retry(): void } {
+  const { can } = useSession();
+  const poll = 4000;
+  const one = { page_size: 1 };
+  const settings = useApiQuery('/auth/client/settings', { enabled: can('settings.read'), poll });
+  const opcos = useApiQuery('/opcos', { query: { page_size: 50 }, enabled: can('opcos.read'), poll });
+  const projects = useApiQuery('/projects', {
+    query: { page_size: 200 },
+    enabled: can('projects.read'),
+    poll,
+  });
+  const payers = useApiQuery('/kyc/lists', { query: one, enabled: can('kyc.users.read'), poll });
+  const sub = useApiQuery('/webhooks/subscription', { enabled: can('webhooks.read'), poll });
+  const dests = useApiQuery('/webhooks/destinations', {
+    query: { limit: 1 },
+    enabled: can('webhooks.read'),
+    poll,
+  });
+  const payments = useApiQuery('/transactions', { query: one, poll });
+  const paid = useApiQuery('/transactions', { query: { ...one, status: 'success' }, poll });
+  const all = [settings, opcos, projects, payers, sub, dests, payments, paid];
+  const error = all.find((q) => q.error)?.error ?? null;
+  const retry = () => {
+    for (const q of all) if (q.error) q.refetch();
+  };
+  // A query that is not allowed for this role stays pending forever: it counts as loaded.
+  if (all.some((q) => q.isPending && q.fetchStatus !== 'idle')) return { data: null, error, retry };
+  if (!payments.data || !paid.data) return { data: null, error, retry };
+  return {
+    error,
+    retry,
+    data: {
+      callbackUrl: settings.data?.callback_url ?? null,
+      opcos: opcos.data?.opcos ?? [],
+      projects: projects.data?.projects ?? [],
+      payers: payers.data?.pagination.total ?? 0,
+      webhook: Boolean(sub.data?.webhook_url) || (dests.data?.total ?? 0) > 0,
+      payments: payments.data.pagination.total,
+      succeeded: paid.data.pagination.total,
     },
-    [api],
-    4000,
-  );
-  const waiting = standing.data?.opcos.some((o) => o.status === 'awaiting_approval' && o.activation_due_at);
+  };
+}
+
+export function GetStarted() {
+  const standing = useStanding();
+  const waiting = standing.data?.opcos.some((o) => o.status === 'awaiting_approval' && activationDue(o));
   const now = useNow(Boolean(waiting));
   if (!standing.data)
     return (
       <section aria-labelledby="get-started" className="get-started">
         <h2 id="get-started">Get started</h2>
-        <ErrorBox error={standing.error} />
-        {standing.error ? null : <Skeleton what="your progress" lines={4} />}
+        {standing.error ? (
+          <QueryError error={standing.error} what="your progress" retry={standing.retry} />
+        ) : (
+          <Skeleton what="your progress" lines={4} />
+        )}
       </section>
     );
   const list = steps(standing.data, now);
@@ -217,7 +222,7 @@ export function GetStarted() {
           </li>
         ))}
       </ol>
-      <ErrorBox error={standing.error} />
+      <QueryError error={standing.error} what="the latest progress" />
     </section>
   );
 }
