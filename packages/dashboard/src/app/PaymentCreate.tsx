@@ -81,7 +81,7 @@ export function CreatePaymentLinkPage() {
         />
         <ErrorBox error={create.error} />
         <NextStep error={create.error} />
-        <button type="submit" disabled={create.isPending || (pp.loaded && (!projectId || !userId))}>
+        <button type="submit" disabled={create.isPending || !pp.loaded || !projectId || !userId}>
           Create link
         </button>
       </form>
