@@ -280,6 +280,33 @@ describe('destinations', () => {
       expect.objectContaining({ attempt: 1, response_status: 200, outcome: 'succeeded', error: null }),
     ]);
   });
+
+  it('one delivery shows the exact body sent and the headers every attempt repeats', async () => {
+    const c = await createTestClient(ctx);
+    const other = await createTestClient(ctx);
+    await api(c, 'PUT', '/webhooks/subscription', {
+      webhook_url: `${rx.url}/inspect`,
+      webhook_enabled: true,
+    });
+    const ev = await emitTestEvent(ctx, c.clientId, 'payment.status_changed');
+    await dispatcher.drain();
+    const d = (await api(c, 'GET', `/webhooks/deliveries?event_id=${ev!.id}`)).json().deliveries[0];
+    const one = await api(c, 'GET', `/webhooks/deliveries/${d.delivery_id}`);
+    expect(one.statusCode).toBe(200);
+    const [got] = rx.on('/inspect');
+    expect(one.json().body).toBe(got!.rawBody);
+    expect(one.json().request_headers).toEqual({
+      'content-type': 'application/json',
+      'user-agent': 'svc-webhooks/1',
+      'x-svc-event-id': ev!.id,
+      'x-svc-event-type': 'payment.status_changed',
+      'x-svc-event-version': 'v1',
+    });
+    for (const [k, v] of Object.entries(one.json().request_headers)) expect(got!.headers[k]).toBe(v);
+    // Per attempt, so not part of the record: the timestamp and the signature.
+    expect(one.json().request_headers).not.toHaveProperty('x-svc-signature');
+    expect((await api(other, 'GET', `/webhooks/deliveries/${d.delivery_id}`)).statusCode).toBe(404);
+  });
 });
 
 describe('metrics', () => {
