@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useApiQuery } from '../query';
+import { useSession } from '../session';
 import { Select } from '../ui/kit';
 import { Choice, Input } from './form-kit';
 
@@ -80,15 +81,15 @@ function SearchPicker(
 const PAGE = 50;
 const search = (q: string) => ({ page_size: PAGE, ...(q ? { q } : {}) });
 
-function useProjects(q: string): Found {
-  const r = useApiQuery('/projects', { query: search(q), keep: true });
+function useProjects(q: string, enabled: boolean): Found {
+  const r = useApiQuery('/projects', { query: search(q), keep: true, enabled });
   return {
     error: r.error,
     rows: r.data?.projects.map((x) => [x.project_id, `${x.project_name}${x.is_frozen ? ' (frozen)' : ''}`]),
   };
 }
-function usePayers(q: string): Found {
-  const r = useApiQuery('/kyc/lists', { query: search(q), keep: true });
+function usePayers(q: string, enabled: boolean): Found {
+  const r = useApiQuery('/kyc/lists', { query: search(q), keep: true, enabled });
   return {
     error: r.error,
     rows: r.data?.users.map((u) => {
@@ -97,15 +98,15 @@ function usePayers(q: string): Found {
     }),
   };
 }
-function useBusinesses(q: string): Found {
-  const r = useApiQuery('/kyb/businesses', { query: search(q), keep: true });
+function useBusinesses(q: string, enabled: boolean): Found {
+  const r = useApiQuery('/kyb/businesses', { query: search(q), keep: true, enabled });
   return {
     error: r.error,
     rows: r.data?.business_customers.map((b) => [b.business_customer_id, b.company_name]),
   };
 }
-function useOpcos(q: string, bindable: boolean): Found {
-  const r = useApiQuery('/opcos', { query: search(q), keep: true });
+function useOpcos(q: string, bindable: boolean, enabled: boolean): Found {
+  const r = useApiQuery('/opcos', { query: search(q), keep: true, enabled });
   return {
     error: r.error,
     rows: r.data?.opcos
@@ -114,24 +115,47 @@ function useOpcos(q: string, bindable: boolean): Found {
   };
 }
 
+/** For a role that may not list the records: the id typed in, as before pickers. */
+function IdBox(p: PickerProps & { idName: string }) {
+  return (
+    <Input
+      label={`${p.label} ID`}
+      name={p.name ?? p.idName}
+      value={p.value}
+      onChange={(v) => p.onChange(v.trim())}
+      error={p.error}
+    />
+  );
+}
+
 export function ProjectPicker(p: PickerProps) {
+  const allowed = useSession().can('projects.read');
   const search = useSearchText();
-  return <SearchPicker {...p} idName="project_id" search={search} found={useProjects(search.q)} />;
+  const found = useProjects(search.q, allowed);
+  if (!allowed) return <IdBox {...p} idName="project_id" />;
+  return <SearchPicker {...p} idName="project_id" search={search} found={found} />;
 }
 export function PayerPicker(p: PickerProps) {
+  const allowed = useSession().can('kyc.users.read');
   const search = useSearchText();
-  return <SearchPicker {...p} idName="user_id" search={search} found={usePayers(search.q)} />;
+  const found = usePayers(search.q, allowed);
+  if (!allowed) return <IdBox {...p} idName="user_id" />;
+  return <SearchPicker {...p} idName="user_id" search={search} found={found} />;
 }
 export function BusinessCustomerPicker(p: PickerProps) {
+  const allowed = useSession().can('kyb.businesses.read');
   const search = useSearchText();
-  return (
-    <SearchPicker {...p} idName="business_customer_id" search={search} found={useBusinesses(search.q)} />
-  );
+  const found = useBusinesses(search.q, allowed);
+  if (!allowed) return <IdBox {...p} idName="business_customer_id" />;
+  return <SearchPicker {...p} idName="business_customer_id" search={search} found={found} />;
 }
 /** `bindable`: only opcos a project may be bound to (not rejected or deactivated). */
 export function OpcoPicker({ bindable = false, ...p }: PickerProps & { bindable?: boolean }) {
+  const allowed = useSession().can('opcos.read');
   const search = useSearchText();
-  return <SearchPicker {...p} idName="opco_id" search={search} found={useOpcos(search.q, bindable)} />;
+  const found = useOpcos(search.q, bindable, allowed);
+  if (!allowed) return <IdBox {...p} idName="opco_id" />;
+  return <SearchPicker {...p} idName="opco_id" search={search} found={found} />;
 }
 
 /** Loads the projects and payers once; `projectId`/`userId` default to the first of each. */
