@@ -168,6 +168,8 @@ describe.skipIf(!hasChromium)('dashboard onboarding: register to a paid sandbox 
     await page.getByRole('button', { name: 'Submit for approval' }).click();
     await page.getByTestId('opco-status').filter({ hasText: 'awaiting_approval' }).waitFor();
     const submittedAt = Date.now();
+    // The countdown where the API gives the due time, a plain waiting note otherwise.
+    await page.getByText(/Activation (in \d+|any moment now)|Waiting for approval/).waitFor();
 
     // While the sandbox reviews it: the payer and the webhook endpoint.
     // 4. A payer.
