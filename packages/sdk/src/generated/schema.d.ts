@@ -5581,7 +5581,7 @@ export interface components {
             /** @enum {unknown} */
             priority: "low" | "normal" | "high" | "urgent";
             /**
-             * @description open, awaiting_client, resolved, closed (see the status table in the README)
+             * @description open, awaiting_client, resolved, closed (see the status table in the [tickets guide](/docs/guides/tickets))
              * @enum {unknown}
              */
             status: "open" | "awaiting_client" | "resolved" | "closed";
@@ -7363,7 +7363,7 @@ export interface components {
             name: string;
             /** @enum {unknown} */
             type: "amount_above" | "velocity_count" | "velocity_amount" | "structuring" | "country_in" | "customer_not_verified" | "new_customer" | "payment_method_in" | "counterparty_wallet_risk";
-            /** @description Per type, see the README: amount_above {amount, currency}, velocity_count {count, window_hours}, … */
+            /** @description Per type, see the [monitoring guide](/docs/guides/monitoring): amount_above {amount, currency}, velocity_count {count, window_hours}, … */
             params?: {
                 [key: string]: unknown;
             };
@@ -12029,7 +12029,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
-                /** @description open, awaiting_client, resolved, closed (see the status table in the README) */
+                /** @description open, awaiting_client, resolved, closed (see the status table in the [tickets guide](/docs/guides/tickets)) */
                 status?: "open" | "awaiting_client" | "resolved" | "closed";
                 category?: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
                 priority?: "low" | "normal" | "high" | "urgent";
