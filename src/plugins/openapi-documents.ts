@@ -147,7 +147,9 @@ function addWebhooks(doc: OpenApiDoc): void {
     required: ['id', 'type', 'version', 'occurred_at', 'client_id', 'data'],
     description:
       'Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = ' +
-      'HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. Deduplicate on `id`.',
+      'HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. The same delivery ' +
+      'also carries the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, ' +
+      'so the standardwebhooks libraries verify it as it is. Deduplicate on `id`.',
     properties: {
       id: { type: 'string', format: 'uuid' },
       type: { type: 'string' },

@@ -469,6 +469,8 @@ export function registerSchemaNames(): void {
     for (const [exportName, schema] of Object.entries(exports)) {
       if (exportName in names || SKIPPED.test(exportName) || !isObjectSchema(schema)) continue;
       const base = defaultSchemaName(exportName);
-      nameSchema(isSchemaNameTaken(base) ? `${prefix}${base}` : base, schema);
+      const candidates = [base, `${prefix}${base}`];
+      for (let i = 2; candidates.every(isSchemaNameTaken); i++) candidates.push(`${prefix}${base}${i}`);
+      nameSchema(candidates.find((n) => !isSchemaNameTaken(n))!, schema);
     }
 }

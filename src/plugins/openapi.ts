@@ -227,11 +227,14 @@ export function errorStatusesOf(method: string, schema: Schema, cfg: RouteConfig
 /**
  * A copy of a request schema for the document: fields with a `default` are not required (the
  * validator fills them in) and show their default as `x-default` (request-defaults.ts), named
- * schemas are marked (schema-names.ts), and `extraRequired` names become required.
+ * schemas of a body are marked (schema-names.ts), and `extraRequired` names become required.
  */
-function forDocument(schema: unknown, extraRequired: string[] = []): unknown {
+function forDocument(schema: unknown, extraRequired: string[] = [], named = false): unknown {
   if (!schema || typeof schema !== 'object') return schema;
-  const copy = markNamed(schema, { byContent: true }) as Schema;
+  // Only bodies become components; parameters stay inline.
+  const copy = (
+    named ? markNamed(schema, { byContent: true }) : JSON.parse(JSON.stringify(schema))
+  ) as Schema;
   const stack: Schema[] = [copy];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -275,7 +278,7 @@ function documentSchema(schema: Schema, route: RouteOptions): Schema {
   const access = accessSentence(cfg);
   if (access) out.description = [schema.description, access].filter(Boolean).join('\n\n');
   for (const part of ['querystring', 'body', 'params'] as const)
-    if (schema[part]) out[part] = forDocument(schema[part]);
+    if (schema[part]) out[part] = forDocument(schema[part], [], part === 'body');
   if (schema.response)
     out.response = Object.fromEntries(
       Object.entries(schema.response as Schema).map(([status, s]) => [status, markNamed(s)]),

@@ -53,7 +53,7 @@ export class SchemaHoister {
   }
 }
 
-/** Hoists the named schemas of every operation's request body and responses (and the webhooks'). */
+/** Hoists the named schemas of every operation's request body and responses. */
 export function hoistNamedSchemas(doc: OpenApiDoc): void {
   doc.components.schemas ??= {};
   const hoister = new SchemaHoister(doc.components.schemas);
@@ -65,9 +65,5 @@ export function hoistNamedSchemas(doc: OpenApiDoc): void {
   // Responses first: the response-side shape owns the plain name, a differing request side is `…Input`.
   for (const op of ops)
     for (const response of Object.values(op.responses ?? {})) content(response as Schema, 'response');
-  for (const op of ops) {
-    content(op.requestBody, 'request');
-    // Parameters are never marked; a stray marker must not reach the document.
-    hoister.hoist(op.parameters, 'request');
-  }
+  for (const op of ops) content(op.requestBody, 'request');
 }

@@ -8021,7 +8021,7 @@ export interface components {
         RecurringPaymentsCancelRequest: {
             reason?: string;
         };
-        /** @description Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. Deduplicate on `id`. */
+        /** @description Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. The same delivery also carries the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, so the standardwebhooks libraries verify it as it is. Deduplicate on `id`. */
         WebhookEnvelope: {
             /** Format: uuid */
             id: string;
