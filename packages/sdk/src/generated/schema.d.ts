@@ -4753,11 +4753,11 @@ export interface components {
             /** @enum {string} */
             status: "pending_verification";
         };
-        EmailVerified: {
+        EmailVerification: {
             /** @enum {boolean} */
             verified: true;
         };
-        VerificationEmailSent: {
+        VerificationEmailResult: {
             /** @enum {boolean} */
             sent: true;
         };
@@ -4789,11 +4789,11 @@ export interface components {
             expires_at: string;
         };
         LoginResult: components["schemas"]["TokenPair"] | components["schemas"]["OtpChallenge"];
-        CodeSent: {
+        CodeSendResult: {
             /** @enum {boolean} */
             sent: true;
         };
-        LoggedOut: {
+        LogoutResult: {
             /** @enum {boolean} */
             logged_out: true;
         };
@@ -4806,7 +4806,7 @@ export interface components {
             totp_enabled: boolean;
             preferred_method: "email" | "totp";
         };
-        MyMfa: {
+        AccountMfaSettings: {
             mfa_use_client_default: boolean;
             /** @description Require a second factor at login */
             mfa_enabled: boolean;
@@ -5560,7 +5560,7 @@ export interface components {
             updated_at: string;
             steps: components["schemas"]["WorkflowRunStep"][];
         };
-        WorkflowTriggerAccepted: {
+        WorkflowTriggerReceipt: {
             /** Format: uuid */
             run_id: string;
             /** @enum {unknown} */
@@ -6372,7 +6372,7 @@ export interface components {
             /** @description Categories with no email choice: these send email for warning and critical only */
             email_by_severity: string[];
         };
-        NotificationsUpdated: {
+        NotificationsUpdateResult: {
             updated: number;
         };
         ContractRole: {
@@ -6721,7 +6721,7 @@ export interface components {
             preferred_method?: "email" | "totp";
         };
         /** @description Omitted fields keep their current value */
-        MyMfaRequest: {
+        AccountMfaSettingsRequest: {
             /** @description true: the client defaults apply; false: the account settings below apply */
             mfa_use_client_default?: boolean;
             /** @description Require a second factor at login */
@@ -8699,13 +8699,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The email verified */
+            /** @description The email verification */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailVerified"];
+                    "application/json": components["schemas"]["EmailVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8730,13 +8730,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The verification email sent */
+            /** @description The verification email result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VerificationEmailSent"];
+                    "application/json": components["schemas"]["VerificationEmailResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8827,13 +8827,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The code sent */
+            /** @description The code send result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CodeSent"];
+                    "application/json": components["schemas"]["CodeSendResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8891,13 +8891,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The logged out */
+            /** @description The logout result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoggedOut"];
+                    "application/json": components["schemas"]["LogoutResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9002,13 +9002,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The my MFA */
+            /** @description The account MFA settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MyMfa"];
+                    "application/json": components["schemas"]["AccountMfaSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9028,17 +9028,17 @@ export interface operations {
         /** @description Omitted fields keep their current value */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MyMfaRequest"];
+                "application/json": components["schemas"]["AccountMfaSettingsRequest"];
             };
         };
         responses: {
-            /** @description The my MFA */
+            /** @description The account MFA settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MyMfa"];
+                    "application/json": components["schemas"]["AccountMfaSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9092,13 +9092,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The my MFA */
+            /** @description The account MFA settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MyMfa"];
+                    "application/json": components["schemas"]["AccountMfaSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9120,13 +9120,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The my MFA */
+            /** @description The account MFA settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MyMfa"];
+                    "application/json": components["schemas"]["AccountMfaSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -12001,13 +12001,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted: the workflow trigger accepted */
+            /** @description Accepted: the workflow trigger receipt */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WorkflowTriggerAccepted"];
+                    "application/json": components["schemas"]["WorkflowTriggerReceipt"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14890,13 +14890,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The notifications updated */
+            /** @description The notifications update result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotificationsUpdated"];
+                    "application/json": components["schemas"]["NotificationsUpdateResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14922,13 +14922,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The notifications updated */
+            /** @description The notifications update result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotificationsUpdated"];
+                    "application/json": components["schemas"]["NotificationsUpdateResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14954,13 +14954,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The notifications updated */
+            /** @description The notifications update result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotificationsUpdated"];
+                    "application/json": components["schemas"]["NotificationsUpdateResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
