@@ -3,9 +3,10 @@
  * exports gets one name (by identity, see src/platform/openapi/schema-names.ts), so generated
  * clients read like the domain (`Transaction`, `TransactionList`, `Opco`, …) instead of
  * operation names. The domain objects carry the API's resource names (below); any other export is
- * named after itself (`FooBodySchema` -> `FooRequest`, `BarSchema` -> `Bar`), prefixed with its
- * area when that name is taken. Request query, path and header schemas are parameters, not
- * components, and are skipped.
+ * named after itself with its area in front (`DeliveryDetailSchema` in webhooks ->
+ * `WebhookDeliveryDetail`, a `FooBody` -> `…FooRequest`): give it a proper name here when it is a
+ * domain object. Request query, path and header schemas are parameters, not components, and are
+ * skipped.
  */
 import * as activity from '../modules/activity/activity.schemas';
 import * as admin from '../modules/admin/admin.schemas';
@@ -455,7 +456,7 @@ const isObjectSchema = (v: unknown): v is Record<string, unknown> =>
 
 let registered = false;
 
-/** Names the exported schemas once (idempotent). Domain names first, so they never get a prefix. */
+/** Names the exported schemas once (idempotent). Domain names first, so they are never taken. */
 export function registerSchemaNames(): void {
   if (registered) return;
   registered = true;
@@ -469,7 +470,7 @@ export function registerSchemaNames(): void {
     for (const [exportName, schema] of Object.entries(exports)) {
       if (exportName in names || SKIPPED.test(exportName) || !isObjectSchema(schema)) continue;
       const base = defaultSchemaName(exportName);
-      const candidates = [base, `${prefix}${base}`];
+      const candidates = [base.startsWith(prefix) ? base : `${prefix}${base}`, base];
       for (let i = 2; candidates.every(isSchemaNameTaken); i++) candidates.push(`${prefix}${base}${i}`);
       nameSchema(candidates.find((n) => !isSchemaNameTaken(n))!, schema);
     }

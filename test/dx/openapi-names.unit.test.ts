@@ -42,7 +42,7 @@ const DOMAIN: [name: string, method: string, path: string, status: string][] = [
   ['ApiCredentialList', 'get', '/api/v1/auth/api-credentials', '200'],
   ['TeamAccountList', 'get', '/api/v1/auth/team/accounts', '200'],
   ['WebhookDestination', 'get', '/api/v1/webhooks/destinations/{destination_id}', '200'],
-  ['WebhookDelivery', 'get', '/api/v1/webhooks/deliveries/{delivery_id}', '200'],
+  ['WebhookDeliveryList', 'get', '/api/v1/webhooks/deliveries', '200'],
   ['Workflow', 'get', '/api/v1/workflows/{definition_id}', '200'],
   ['WorkflowRunDetail', 'get', '/api/v1/workflow-runs/{run_id}', '200'],
   ['ContractRequest', 'get', '/api/v1/contracts/requests/{contract_request_id}', '200'],
