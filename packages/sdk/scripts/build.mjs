@@ -20,8 +20,9 @@ for (const [config, out] of [
   ['tsconfig.json', 'esm'],
   ['tsconfig.cjs.json', 'cjs'],
 ]) {
-  execFileSync(process.execPath, [tsc, '-p', path.join(pkg, config)], { stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', path.join(pkg, config)], { stdio: ['ignore', 2, 2] });
   fs.copyFileSync(path.join(pkg, 'src/generated/schema.d.ts'), path.join(dist, out, 'generated/schema.d.ts'));
 }
 fs.writeFileSync(path.join(dist, 'cjs/package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
-process.stdout.write(`built ${path.relative(process.cwd(), dist) || 'dist'} (esm, cjs)\n`);
+// stderr: `npm pack --json` prints its result on stdout.
+process.stderr.write(`built ${path.relative(process.cwd(), dist) || 'dist'} (esm, cjs)\n`);
