@@ -81,6 +81,15 @@ const DELIVERY_HEADERS: Schema[] = [
     { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
     '`sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret',
   ],
+  // Standard Webhooks (www.standardwebhooks.com): the same delivery, verifiable with its libraries.
+  ['webhook-id', { type: 'string', format: 'uuid' }, 'Standard Webhooks: the event id (same as `id`)'],
+  ['webhook-timestamp', { type: 'string', pattern: '^[0-9]+$' }, 'Standard Webhooks: the same Unix seconds'],
+  [
+    'webhook-signature',
+    { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}$' },
+    'Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed ' +
+      'with the base64-decoded text after `whsec_`',
+  ],
 ].map(([name, schema, description]) => ({ name, in: 'header', required: true, description, schema }));
 
 /** A TypeBox schema as plain JSON (its hidden markers dropped). */
@@ -99,7 +108,9 @@ function addWebhooks(doc: OpenApiDoc): void {
     required: ['id', 'type', 'version', 'occurred_at', 'client_id', 'data'],
     description:
       'Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = ' +
-      'HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. Deduplicate on `id`.',
+      'HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret; the same delivery ' +
+      'carries the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`. ' +
+      'Deduplicate on `id`.',
     properties: {
       id: { type: 'string', format: 'uuid' },
       type: { type: 'string' },

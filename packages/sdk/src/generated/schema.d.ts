@@ -14437,7 +14437,7 @@ export interface components {
             }[];
             replayed?: boolean;
         };
-        /** @description Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. Deduplicate on `id`. */
+        /** @description Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret; the same delivery carries the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`. Deduplicate on `id`. */
         WebhookEnvelope: {
             /** Format: uuid */
             id: string;
@@ -22822,6 +22822,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -22889,6 +22895,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -22947,6 +22959,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23007,6 +23025,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23061,6 +23085,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23116,6 +23146,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23176,6 +23212,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23236,6 +23278,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23309,6 +23357,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23365,6 +23419,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23415,6 +23475,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23465,6 +23531,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23516,6 +23588,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23570,6 +23648,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23630,6 +23714,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23688,6 +23778,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23750,6 +23846,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23807,6 +23909,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23868,6 +23976,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23924,6 +24038,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -23983,6 +24103,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -24039,6 +24165,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -24092,6 +24224,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -24145,6 +24283,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -24201,6 +24345,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
