@@ -42,21 +42,30 @@ async function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessE
   return stdout;
 }
 
-/** Installs the tarball; offline from npm's cache, else (no cached dependency) from the repo's copies. */
+/**
+ * Installs the tarball as a merchant would (`npm install <tarball>`): from npm's cache alone, else
+ * with the registry for what the cache lacks (a lockfile install caches tarballs, not the package
+ * metadata), else, offline and uncached, by extracting it and linking the repository's copies of
+ * its dependencies. The output says which.
+ */
 async function installTarball(tarball: string) {
-  try {
-    await sh('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], tmp);
-    log.push('installed with npm install --offline');
-    console.info('sdk package test: tarball installed with npm install --offline');
-  } catch (err) {
-    log.push(`npm install --offline failed (${(err as Error).message.split('\n')[0]}); extracting instead`);
-    console.info('sdk package test: npm install --offline failed, tarball extracted and dependencies linked');
-    const dest = path.join(tmp, 'node_modules/@svc/sdk');
-    fs.mkdirSync(dest, { recursive: true });
-    await sh('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], tmp);
-    for (const dep of ['openapi-fetch', 'openapi-typescript-helpers'])
-      fs.symlinkSync(path.join(repo, 'node_modules', dep), path.join(tmp, 'node_modules', dep), 'dir');
+  for (const mode of ['--offline', '--prefer-offline']) {
+    try {
+      await sh('npm', ['install', tarball, mode, '--no-audit', '--no-fund', '--ignore-scripts'], tmp);
+      console.info(`sdk package test: tarball installed with npm install ${mode}`);
+      return;
+    } catch (err) {
+      log.push(`npm install ${mode} failed: ${(err as Error).message.split('\n')[0]}`);
+    }
   }
+  console.info(
+    'sdk package test: npm install failed (offline, no cache); tarball extracted, dependencies linked',
+  );
+  const dest = path.join(tmp, 'node_modules/@svc/sdk');
+  fs.mkdirSync(dest, { recursive: true });
+  await sh('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], tmp);
+  for (const dep of ['openapi-fetch', 'openapi-typescript-helpers'])
+    fs.symlinkSync(path.join(repo, 'node_modules', dep), path.join(tmp, 'node_modules', dep), 'dir');
 }
 
 beforeAll(async () => {
@@ -93,6 +102,19 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(tmp, 'src'));
   fs.copyFileSync(path.join(fixture, 'program.ts'), path.join(tmp, 'src/program.ts'));
   fs.copyFileSync(path.join(fixture, 'program.cjs'), path.join(tmp, 'program.cjs'));
+  // CommonJS TypeScript: the `require` types (dist/cjs) must compile too, narrowing included.
+  fs.writeFileSync(
+    path.join(tmp, 'src/require-check.cts'),
+    [
+      "import sdk = require('@svc/sdk');",
+      "const client: sdk.SvcClient = sdk.createClient({ baseUrl: 'http://localhost', apiKey: 'k', apiSecret: 's' });",
+      'export function statusOf(event: sdk.WebhookEvent): string {',
+      "  return event.type === 'payment.status_changed' ? event.data.current_payment_status : event.type;",
+      '}',
+      'export const api = client;',
+      '',
+    ].join('\n'),
+  );
   fs.writeFileSync(
     path.join(tmp, 'tsconfig.json'),
     JSON.stringify({
@@ -174,6 +196,7 @@ async function captureDelivery(): Promise<{ file: string; eventId: string }> {
 it('a fresh project compiles with tsc (NodeNext), runs as ESM and CommonJS, and bundles', async () => {
   const tsc = path.join(tmp, 'node_modules/typescript/bin/tsc');
   await sh(process.execPath, [tsc, '-p', 'tsconfig.json'], tmp);
+  expect(fs.existsSync(path.join(tmp, 'out/require-check.cjs'))).toBe(true);
   const { build } = await import('esbuild');
   await build({
     absWorkingDir: tmp,
