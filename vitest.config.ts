@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -79,6 +80,8 @@ const projects = process.env.TEST_DATABASE_URL
     ];
 
 export default defineConfig({
+  // The SDK from its sources (its package exports point at a build only `npm pack` makes).
+  resolve: { alias: { '@svc/sdk': fileURLToPath(new URL('packages/sdk/src/index.ts', import.meta.url)) } },
   test: {
     testTimeout: 30_000,
     // A process test's beforeAll may build dist/ locally (test/helpers/process.ts) on a loaded machine.

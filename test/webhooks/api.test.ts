@@ -301,10 +301,12 @@ describe('destinations', () => {
       'x-svc-event-id': ev!.id,
       'x-svc-event-type': 'payment.status_changed',
       'x-svc-event-version': 'v1',
+      'webhook-id': ev!.id,
     });
     for (const [k, v] of Object.entries(one.json().request_headers)) expect(got!.headers[k]).toBe(v);
-    // Per attempt, so not part of the record: the timestamp and the signature.
-    expect(one.json().request_headers).not.toHaveProperty('x-svc-signature');
+    // Per attempt, so not part of the record: the timestamps and the signatures.
+    for (const k of ['x-svc-signature', 'x-svc-timestamp', 'webhook-signature', 'webhook-timestamp'])
+      expect(one.json().request_headers).not.toHaveProperty(k);
     expect((await api(other, 'GET', `/webhooks/deliveries/${d.delivery_id}`)).statusCode).toBe(404);
   });
 });

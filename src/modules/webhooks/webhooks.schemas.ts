@@ -155,7 +155,8 @@ export const DeliveryDetailSchema = Type.Object({
   request_headers: Type.Record(Type.String(), Type.String(), {
     description:
       'The headers every attempt sends unchanged; each attempt adds `x-svc-timestamp` and ' +
-      '`x-svc-signature` (HMAC-SHA256 of `timestamp.body` with the signing secret)',
+      '`x-svc-signature`, and the Standard Webhooks `webhook-timestamp` and `webhook-signature`, ' +
+      'signed with the signing secret at that moment',
   }),
 });
 

@@ -9,6 +9,14 @@ import { useSession } from '../session';
 import { Badge, ErrorBox, Page, when } from '../ui/kit';
 import { QueryError, Skeleton } from '../ui/states';
 
+/** Headers each attempt sets when it is sent, so the delivery record cannot show their values. */
+const PER_ATTEMPT: [string, string][] = [
+  ['x-svc-timestamp', 'Unix seconds when the attempt is sent.'],
+  ['x-svc-signature', 'sha256= HMAC-SHA256 of "timestamp.body" with your signing secret, per attempt.'],
+  ['webhook-timestamp', 'The same instant (Standard Webhooks).'],
+  ['webhook-signature', 'v1, signature of "id.timestamp.body" (Standard Webhooks), per attempt.'],
+];
+
 /** The body as sent, indented for reading (it is sent compact). */
 function pretty(body: string): string {
   try {
@@ -126,21 +134,14 @@ export function WebhookDeliveryPage() {
                     </dd>
                   </div>
                 ))}
-                <div>
-                  <dt>
-                    <code>x-svc-timestamp</code>
-                  </dt>
-                  <dd>Unix seconds when each attempt is sent.</dd>
-                </div>
-                <div>
-                  <dt>
-                    <code>x-svc-signature</code>
-                  </dt>
-                  <dd>
-                    <code>sha256=</code>HMAC-SHA256 of <code>timestamp.body</code> with your signing secret,
-                    per attempt.
-                  </dd>
-                </div>
+                {PER_ATTEMPT.map(([k, what]) => (
+                  <div key={k}>
+                    <dt>
+                      <code>{k}</code>
+                    </dt>
+                    <dd>{what}</dd>
+                  </div>
+                ))}
               </dl>
             </>
           ) : null}
