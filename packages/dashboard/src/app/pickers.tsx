@@ -158,10 +158,12 @@ export function OpcoPicker({ bindable = false, ...p }: PickerProps & { bindable?
   return <SearchPicker {...p} idName="opco_id" search={search} found={found} />;
 }
 
-/** Loads the projects and payers once; `projectId`/`userId` default to the first of each. */
+/** The projects and payers; `projectId`/`userId` default to the first of each. */
 export function useProjectPayer(chosen: { project_id: string; user_id: string }) {
-  const projects = useApiQuery('/projects', { query: { page_size: 200 } });
-  const users = useApiQuery('/kyc/lists', { query: { page_size: 200 } });
+  // Polled: a project or payer added elsewhere (another tab, the API) shows up while the form is open,
+  // and a list another page cached a moment ago is not trusted for long.
+  const projects = useApiQuery('/projects', { query: { page_size: 200 }, poll: 5000 });
+  const users = useApiQuery('/kyc/lists', { query: { page_size: 200 }, poll: 5000 });
   return {
     error: projects.error ?? users.error,
     loaded: Boolean(projects.data && users.data),
