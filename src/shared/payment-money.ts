@@ -7,9 +7,9 @@
  * decimals. See docs/payments-money.md.
  */
 
+import { compare, isKnownCurrency, normalizeAmount } from '../platform/decimal';
 import { nonPaymentCurrencies } from './currencies';
 import type { ValidationIssue } from './errors';
-import { compareDecimals, isKnownCurrency, normalizeAmount } from './money';
 
 export interface PaymentLimits {
   /** Allow-list of currencies (`SVC_PAYMENT_CURRENCIES`); null = every currency of payment. */
@@ -106,7 +106,7 @@ export function paymentAmountProblem(
         : MONEY_MESSAGES.amountNotPositive;
   if (currency && maximum) {
     const max = maxPaymentAmount(limits, currency);
-    if (compareDecimals(n.value, max) > 0) return MONEY_MESSAGES.amountAboveMax(max, currency);
+    if (compare(n.value, max) > 0) return MONEY_MESSAGES.amountAboveMax(max, currency);
   }
   return { value: n.value };
 }
@@ -150,5 +150,5 @@ export function readPaymentLimits(
 }
 
 function positiveDecimal(v: string): boolean {
-  return MAX_DECIMAL.test(v) && compareDecimals(v, '0') > 0;
+  return MAX_DECIMAL.test(v) && compare(v, '0') > 0;
 }

@@ -8,10 +8,11 @@
 import { sql } from 'drizzle-orm';
 import type { Environment } from '../../config';
 import { type DbOrTx, rowsOf } from '../../db/client';
+import { sum } from '../../platform/decimal';
 import { badRequest } from '../../shared/errors';
 import { countCompletedScreenings } from '../screening/screening.usage';
 import { BM } from './billing.messages';
-import { findPriceList, type PriceListRow } from './billing.repo';
+import { findPriceList, lineAmount, type PriceListRow } from './billing.repo';
 import type { LineCategory, PriceKey } from './billing.schemas';
 
 export type UsageCategory = Exclude<LineCategory, 'platform_fee' | 'other'>;
@@ -206,18 +207,10 @@ export async function requirePriceList(
   return prices.row;
 }
 
-/** Amount of each line (round half-up to 2 decimals) and the subtotal, computed in NUMERIC by the database. */
-export async function priceLines(
-  db: DbOrTx,
-  lines: UsageLine[],
-): Promise<{ amounts: string[]; subtotal: string }> {
-  if (lines.length === 0) return { amounts: [], subtotal: '0.00' };
-  const values = lines.map((l, i) => sql`(${i}, ${l.quantity}::int, ${l.unit_amount}::numeric)`);
-  const res = await db.execute(sql`
-    select ord, round(q * u, 2)::text as amount, sum(round(q * u, 2)) over ()::text as subtotal
-      from (values ${sql.join(values, sql`, `)}) v(ord, q, u) order by ord`);
-  const rows = rowsOf<{ amount: string; subtotal: string }>(res);
-  return { amounts: rows.map((r) => r.amount), subtotal: rows[0]!.subtotal };
+/** Amount of each line (quantity × unit, rounded half-up to 2 decimals) and their subtotal. */
+export function priceLines(lines: UsageLine[]): { amounts: string[]; subtotal: string } {
+  const amounts = lines.map((l) => lineAmount(l.quantity, l.unit_amount));
+  return { amounts, subtotal: sum(amounts, 2) };
 }
 
 /** GET /billing/usage: the current UTC month so far. */
@@ -233,7 +226,7 @@ export async function estimateCurrentUsage(
   const periodStart = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
   const periodEnd = new Date(Date.UTC(y, m + 1, 0)).toISOString().slice(0, 10);
   const lines = await usageLines(db, clientId, prices, periodStart, periodEnd);
-  const { amounts, subtotal } = await priceLines(db, lines);
+  const { amounts, subtotal } = priceLines(lines);
   return {
     period_start: periodStart,
     period_end: periodEnd,

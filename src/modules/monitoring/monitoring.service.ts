@@ -6,9 +6,9 @@
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { currencyScale } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { conflict, notFound } from '../../shared/errors';
-import { currencyDigits } from '../../shared/money';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
@@ -46,7 +46,7 @@ type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 
 export async function viewOf(deps: Pick<Deps, 'db' | 'config'>, row: MonitoredTransactionRow) {
   const reviews = await reviewsOf(deps.db, [row.id]);
-  return toMonitoredView(row, reviews, deps.config.publicUrl, currencyDigits(row.currency));
+  return toMonitoredView(row, reviews, deps.config.publicUrl, currencyScale(row.currency));
 }
 
 export async function getPolicy(deps: Pick<Deps, 'db'>, clientId: string) {
@@ -263,7 +263,7 @@ export async function listMonitoredTransactions(
     rows.map((r) => r.id),
   );
   const views = rows.map((r) =>
-    toMonitoredView(r, reviews, deps.config.publicUrl, currencyDigits(r.currency)),
+    toMonitoredView(r, reviews, deps.config.publicUrl, currencyScale(r.currency)),
   );
   return counterPage('monitored_transactions', views, total, page);
 }

@@ -7,13 +7,13 @@
 import { recurringPayments } from '../../db/schema/index';
 import type { RecurringScheduleJson } from '../../db/schema/recurring-payments';
 import type { Deps } from '../../deps';
+import { compare, normalizeAmount } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { addSeconds } from '../../shared/clock';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { runIdempotent } from '../../shared/idempotency';
 import { newId, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
-import { compareDecimals, normalizeAmount } from '../../shared/money';
 import type { PaymentLimits } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
@@ -52,7 +52,7 @@ const issue = (loc: (string | number)[], msg: string): ValidationIssue => ({ loc
 
 /** `a <= b` for two normalized decimal strings of the same currency (no floats). */
 export function decimalLte(a: string, b: string): boolean {
-  return compareDecimals(a, b) <= 0;
+  return compare(a, b) <= 0;
 }
 
 /** Checks a schedule's dates (422 issues under `loc`). */

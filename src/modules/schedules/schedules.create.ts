@@ -6,12 +6,12 @@
  */
 import { paymentScheduleInstalments, paymentSchedules } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { compare } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { runIdempotent } from '../../shared/idempotency';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
-import { compareDecimals } from '../../shared/money';
 import { maxPaymentAmount, type PaymentLimits } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
@@ -112,7 +112,7 @@ export function planInstalments(
       const amounts = splitPlan(r.amount, plan.count, body.currency);
       const max = maxPaymentAmount(limits, body.currency);
       if (!amounts) push([dateIssue(['body', 'plan', 'total_amount'], SM.planTooSmall(plan.count))]);
-      else if (amounts.some((a) => compareDecimals(a, max) > 0))
+      else if (amounts.some((a) => compare(a, max) > 0))
         push([dateIssue(['body', 'plan', 'total_amount'], SM.instalmentAboveMax(max, body.currency))]);
       else
         out = amounts.map((amount, k) => ({

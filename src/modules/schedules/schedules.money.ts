@@ -2,40 +2,23 @@
  * Decimal-exact amounts and calendar dates for schedules: amounts as BigInt minor units (never a
  * float), dates as UTC `YYYY-MM-DD`.
  */
-import { currencyDigits } from '../../shared/money';
-
-export function toMinor(amount: string, currency: string): bigint {
-  const digits = currencyDigits(currency);
-  const [int = '0', frac = ''] = amount.split('.');
-  return BigInt(int + frac.padEnd(digits, '0').slice(0, digits));
-}
-
-export function fromMinor(minor: bigint, currency: string): string {
-  const digits = currencyDigits(currency);
-  if (digits === 0) return minor.toString();
-  const s = minor.toString().padStart(digits + 1, '0');
-  return `${s.slice(0, -digits)}.${s.slice(-digits)}`;
-}
+import { currencyScale, fromMinorUnits, sum, toMinorUnits } from '../../platform/decimal';
 
 /**
  * A plan split: each instalment is total / count rounded down to the currency's minor unit (2
  * decimals for EUR, GBP, USD); the remainder goes on the first. Null when an instalment would be 0.
  */
 export function splitPlan(total: string, count: number, currency: string): string[] | null {
-  const minor = toMinor(total, currency);
+  const minor = toMinorUnits(total, currency, 'down');
   const n = BigInt(count);
   const each = minor / n;
   if (each <= 0n) return null;
   const first = each + (minor - each * n);
-  return [first, ...Array.from({ length: count - 1 }, () => each)].map((m) => fromMinor(m, currency));
+  return [first, ...Array.from({ length: count - 1 }, () => each)].map((m) => fromMinorUnits(m, currency));
 }
 
-export function sumAmounts(amounts: readonly string[], currency: string): string {
-  return fromMinor(
-    amounts.reduce((acc, a) => acc + toMinor(a, currency), 0n),
-    currency,
-  );
-}
+export const sumAmounts = (amounts: readonly string[], currency: string): string =>
+  sum(amounts, currencyScale(currency));
 
 const DAY = 86_400_000;
 

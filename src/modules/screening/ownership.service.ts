@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
 import type { Deps } from '../../deps';
+import { fromUnits } from '../../platform/decimal';
 import type { EventBus } from '../../platform/events';
 import { enqueueJobId, type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
@@ -207,7 +208,7 @@ export async function applyProof(
     return { row, invalid: false };
   }
   if (input.method === 'satoshi_test') {
-    const amount = (randomInt(1, 100) / 100000).toFixed(5);
+    const amount = fromUnits(BigInt(randomInt(1, 100)), 5);
     const asset = NATIVE_ASSET[r.chain as Chain];
     const until = new Date(Math.min(r.expiresAt.getTime(), now.getTime() + 3600_000));
     const { depositAddress } = await deps.providers.screening.watchDeposit({

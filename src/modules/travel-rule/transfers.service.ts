@@ -3,6 +3,7 @@
  * get. The other actions are in transfers.actions.ts.
  */
 import type { Deps } from '../../deps';
+import { compare } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import type { Chain } from '../../shared/chain-addresses';
 import { AppError, conflict, notFound } from '../../shared/errors';
@@ -14,7 +15,6 @@ import {
   createPendingScreening,
   runProvider,
 } from '../screening/screening.service';
-import { compareDecimal } from './decimal';
 import { dispatchTransfer } from './dispatch';
 import { checkParties, type Party } from './parties';
 import { recordTransferStatus, type TransferRow } from './travel-rule.machine';
@@ -98,7 +98,7 @@ export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTra
   const settings = await precheck(deps, auth, input);
   const below =
     input.fiat_value.currency === settings.threshold.currency &&
-    compareDecimal(input.fiat_value.amount, settings.threshold.amount) < 0;
+    compare(input.fiat_value.amount, settings.threshold.amount) < 0;
   const now = deps.clock.now();
   const screen = !below && settings.screen_counterparty_wallet && deps.providers.screening.configured;
   let created: {
