@@ -11,7 +11,7 @@ import { type DbOrTx, rowsOf } from '../../db/client';
 import { sum } from '../../platform/decimal';
 import { badRequest } from '../../shared/errors';
 import { countCompletedScreenings } from '../screening/screening.usage';
-import { BM } from './billing.messages';
+import { BillingMessages } from './billing.messages';
 import { findPriceList, lineAmount, type PriceListRow } from './billing.repo';
 import type { LineCategory, PriceKey } from './billing.schemas';
 
@@ -203,7 +203,7 @@ export async function requirePriceList(
   clientId: string,
 ): Promise<PriceListRow> {
   const prices = await findEffectivePriceList(db, environment, clientId);
-  if (!prices) throw badRequest(BM.noPriceList);
+  if (!prices) throw badRequest(BillingMessages.noPriceList);
   return prices.row;
 }
 

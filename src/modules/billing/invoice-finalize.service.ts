@@ -15,7 +15,7 @@ import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import { assertCanApply } from './billing.machine';
-import { BM } from './billing.messages';
+import { BillingMessages } from './billing.messages';
 import { findBillingDetails, findInvoice, insertPdf, linesOf, nextInvoiceNumber } from './billing.repo';
 import { oweInvoiceEmail } from './invoice-email';
 import { invoicePaymentLinkJob, oweInvoicePaymentLink } from './invoice-payment-link';
@@ -70,7 +70,7 @@ export async function finalizeInvoice(deps: Deps, id: string) {
     if (!draft) throw notFound(M.invoiceNotFound);
     assertCanApply('finalize', draft.status);
     const lines = (await linesOf(tx, [id])).get(id) ?? [];
-    if (lines.length === 0) throw badRequest(BM.noLines);
+    if (lines.length === 0) throw badRequest(BillingMessages.noLines);
     const { details, purchaseOrderNumber } = await detailsSnapshot(tx, draft.clientId);
     const dueDate = addDays(issueDate, draft.dueInDays);
     // The gapless number: from here to commit the (prefix, year) counter row stays locked.

@@ -22,7 +22,7 @@ import {
   isTerminal as isInvoiceTerminal,
   refuse,
 } from './billing.machine';
-import { BM } from './billing.messages';
+import { BillingMessages } from './billing.messages';
 import {
   deleteDraft,
   findInvoice,
@@ -67,7 +67,7 @@ function validateInvoice(
   const currencyProblem = v.currency === undefined ? null : paymentCurrencyProblem(limits, v.currency);
   if (currencyProblem) issues.push({ loc: ['body', 'currency'], msg: currencyProblem, type: 'value_error' });
   if (v.period_start && v.period_end && v.period_end < v.period_start)
-    issues.push({ loc: ['body', 'period_end'], msg: BM.periodOrder, type: 'value_error' });
+    issues.push({ loc: ['body', 'period_end'], msg: BillingMessages.periodOrder, type: 'value_error' });
   const rateProblem = 'Tax rate must be between 0 and 100 percent';
   if (v.tax_rate !== undefined && above100(v.tax_rate))
     issues.push({ loc: ['body', 'tax_rate'], msg: rateProblem, type: 'value_error' });
@@ -119,7 +119,9 @@ export async function createDraftInvoice(
 ) {
   validateInvoice(deps.config, input);
   if ((input.lines === undefined) === (input.from_usage !== true))
-    throw new ValidationError([{ loc: ['body', 'lines'], msg: BM.linesOrUsage, type: 'value_error' }]);
+    throw new ValidationError([
+      { loc: ['body', 'lines'], msg: BillingMessages.linesOrUsage, type: 'value_error' },
+    ]);
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     await assertClientExists(tx, input.client_id);
@@ -128,7 +130,11 @@ export async function createDraftInvoice(
       const prices = await requirePriceList(tx, deps.config.environment, input.client_id);
       if (prices.currency !== input.currency)
         throw new ValidationError([
-          { loc: ['body', 'currency'], msg: BM.currencyMismatch(prices.currency), type: 'value_error' },
+          {
+            loc: ['body', 'currency'],
+            msg: BillingMessages.currencyMismatch(prices.currency),
+            type: 'value_error',
+          },
         ]);
       const usage = await usageLines(tx, input.client_id, prices, input.period_start, input.period_end);
       lines = usage.filter((l) => l.quantity >= 1).map((l) => ({ ...l, tax_rate: null }));

@@ -10,7 +10,7 @@ import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } from '../../shared/errors';
 import { requestFingerprint } from '../../shared/fingerprint';
 import { newId } from '../../shared/ids';
-import { M, PM } from '../../shared/messages';
+import { M } from '../../shared/messages';
 import { checkPaymentMoney, type PaymentLimits } from '../../shared/payment-money';
 import { checkClientUrl } from '../../shared/urls';
 import {
@@ -27,6 +27,7 @@ import {
   type PaylinkFacts,
   paylinkFactsText,
 } from './paylink.statements';
+import { PaymentMessages } from './payments.messages';
 import { findTransactionForClient, type TransactionRow } from './payments.repo';
 import type { Actor } from './status.service';
 
@@ -207,7 +208,8 @@ async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promis
   const { amount, currency } = validatePaylinkInput(body, deps.config);
   const key = requireIdempotencyKey(req.idempotencyKey);
   // No payment network configured (SVC_BANK_PROVIDER=none): refuse before anything is written.
-  if (deps.providers.bank.available === false) throw new AppError(503, PM.paymentNetworkUnavailable);
+  if (deps.providers.bank.available === false)
+    throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
   const now = deps.clock.now();
   const fingerprint = requestFingerprint(body);
   const fast = await claimKeyWithFacts(deps.database, {

@@ -24,7 +24,7 @@ import {
   validatePaylinkInput,
 } from '../payments/paylink.service';
 import type { Period } from './recurring.limits';
-import { RM } from './recurring.messages';
+import { RecurringMessages } from './recurring.messages';
 import { dateOf } from './recurring.schedule';
 import { emitDefinitionEvent } from './recurring.transitions';
 import { toDefinitionDto } from './recurring.view';
@@ -66,10 +66,11 @@ export function scheduleIssues(
     !Number.isNaN(new Date(`${d}T00:00:00Z`).getTime()) &&
     new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
   if (!valid(s.start_date)) out.push(issue([...loc, 'start_date'], 'Input should be a valid date'));
-  else if (s.start_date < today) out.push(issue([...loc, 'start_date'], RM.startInPast));
+  else if (s.start_date < today) out.push(issue([...loc, 'start_date'], RecurringMessages.startInPast));
   if (s.end_date !== undefined) {
     if (!valid(s.end_date)) out.push(issue([...loc, 'end_date'], 'Input should be a valid date'));
-    else if (s.end_date < s.start_date) out.push(issue([...loc, 'end_date'], RM.endBeforeStart));
+    else if (s.end_date < s.start_date)
+      out.push(issue([...loc, 'end_date'], RecurringMessages.endBeforeStart));
   }
   return out;
 }
@@ -89,12 +90,17 @@ export function validateCreate(limits: PaymentLimits, body: CreateRecurringBody,
     issues.push(...err.issues.filter((i) => body.amount !== undefined || i.loc[1] !== 'amount'));
   }
   if (body.schedule && body.amount === undefined)
-    issues.push(issue(['body', 'amount'], RM.amountRequiredWithSchedule));
+    issues.push(issue(['body', 'amount'], RecurringMessages.amountRequiredWithSchedule));
   const limit = (value: string, loc: (string | number)[]) => {
     const n = normalizeAmount(value, body.currency.length === 3 ? body.currency : 'EUR');
     if (!n.ok) {
       issues.push(
-        issue(loc, n.problem === 'not_positive' ? 'Amount must be greater than 0' : RM.limitAmountInvalid),
+        issue(
+          loc,
+          n.problem === 'not_positive'
+            ? 'Amount must be greater than 0'
+            : RecurringMessages.limitAmountInvalid,
+        ),
       );
       return null;
     }
@@ -103,12 +109,12 @@ export function validateCreate(limits: PaymentLimits, body: CreateRecurringBody,
   const maxPer = limit(body.mandate.max_amount_per_payment, ['body', 'mandate', 'max_amount_per_payment']);
   const periodic = limit(body.mandate.periodic_limit.amount, ['body', 'mandate', 'periodic_limit', 'amount']);
   if (amount && maxPer && !decimalLte(amount, maxPer))
-    issues.push(issue(['body', 'amount'], RM.amountAboveMaxPerPayment));
+    issues.push(issue(['body', 'amount'], RecurringMessages.amountAboveMaxPerPayment));
   let validTo: Date | null = null;
   if (body.mandate.valid_to !== undefined) {
     validTo = new Date(body.mandate.valid_to);
     if (Number.isNaN(validTo.getTime()) || validTo <= now)
-      issues.push(issue(['body', 'mandate', 'valid_to'], RM.validToInPast));
+      issues.push(issue(['body', 'mandate', 'valid_to'], RecurringMessages.validToInPast));
   }
   if (body.schedule) issues.push(...scheduleIssues(body.schedule, dateOf(now), ['body', 'schedule']));
   if (body.redirect_url !== undefined && !/^https?:\/\/[^\s]+$/i.test(body.redirect_url))

@@ -16,7 +16,7 @@ import { maxPaymentAmount, type PaymentLimits } from '../../shared/payment-money
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../payments/paylink.service';
-import { SM } from './schedules.messages';
+import { ScheduleMessages } from './schedules.messages';
 import {
   addDays,
   addMonths,
@@ -88,7 +88,7 @@ export function planInstalments(
     }
   };
   if ((body.instalments === undefined) === (body.plan === undefined))
-    throw new ValidationError([dateIssue(['body'], SM.instalmentsOrPlan)]);
+    throw new ValidationError([dateIssue(['body'], ScheduleMessages.instalmentsOrPlan)]);
   let out: { amount: string; due_date: string }[] = [];
   if (body.instalments) {
     body.instalments.forEach((inst, idx) => {
@@ -96,9 +96,9 @@ export function planInstalments(
       push(r.issues);
       const loc = ['body', 'instalments', idx, 'due_date'];
       if (!isCalendarDate(inst.due_date)) push([dateIssue(loc, 'Input should be a valid date')]);
-      else if (idx === 0 && inst.due_date < today) push([dateIssue(loc, SM.dueDateInPast)]);
+      else if (idx === 0 && inst.due_date < today) push([dateIssue(loc, ScheduleMessages.dueDateInPast)]);
       else if (idx > 0 && inst.due_date <= body.instalments![idx - 1]!.due_date)
-        push([dateIssue(loc, SM.dueDatesIncreasing)]);
+        push([dateIssue(loc, ScheduleMessages.dueDatesIncreasing)]);
       out.push({ amount: r.amount ?? inst.amount, due_date: inst.due_date });
     });
   } else {
@@ -107,13 +107,19 @@ export function planInstalments(
     push(r.issues);
     const loc = ['body', 'plan', 'start_date'];
     if (!isCalendarDate(plan.start_date)) push([dateIssue(loc, 'Input should be a valid date')]);
-    else if (plan.start_date < today) push([dateIssue(loc, SM.dueDateInPast)]);
+    else if (plan.start_date < today) push([dateIssue(loc, ScheduleMessages.dueDateInPast)]);
     if (r.amount && issues.length === 0) {
       const amounts = splitPlan(r.amount, plan.count, body.currency);
       const max = maxPaymentAmount(limits, body.currency);
-      if (!amounts) push([dateIssue(['body', 'plan', 'total_amount'], SM.planTooSmall(plan.count))]);
+      if (!amounts)
+        push([dateIssue(['body', 'plan', 'total_amount'], ScheduleMessages.planTooSmall(plan.count))]);
       else if (amounts.some((a) => compare(a, max) > 0))
-        push([dateIssue(['body', 'plan', 'total_amount'], SM.instalmentAboveMax(max, body.currency))]);
+        push([
+          dateIssue(
+            ['body', 'plan', 'total_amount'],
+            ScheduleMessages.instalmentAboveMax(max, body.currency),
+          ),
+        ]);
       else
         out = amounts.map((amount, k) => ({
           amount,

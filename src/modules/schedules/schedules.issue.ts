@@ -21,7 +21,7 @@ import { checkoutUrl } from '../payments/payments.service';
 import type { Actor } from '../payments/status.service';
 import { queueScheduleEmails } from './schedules.emails';
 import { canApplyInstalment } from './schedules.machine';
-import { SM } from './schedules.messages';
+import { ScheduleMessages } from './schedules.messages';
 import { addDays, startOfDay } from './schedules.money';
 import { findInstalmentById, findScheduleById, type InstalmentRow, type ScheduleRow } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
@@ -136,7 +136,7 @@ export async function issueInstalment(
       issueError: null,
       issueDueAt: null,
     });
-    if (!moved) throw new AppError(409, SM.instalmentChangedMeanwhile);
+    if (!moved) throw new AppError(409, ScheduleMessages.instalmentChangedMeanwhile);
     await queueEmails(tx, s, moved, at, next === 1);
     await syncSchedule(tx, s.id, at);
     return moved;

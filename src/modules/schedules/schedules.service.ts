@@ -22,7 +22,7 @@ import {
   assertInstalmentTransition,
   assertScheduleWritable,
 } from './schedules.machine';
-import { SM } from './schedules.messages';
+import { ScheduleMessages } from './schedules.messages';
 import { dateOf, graceEndOf, isCalendarDate, issueAtOf } from './schedules.money';
 import {
   findSchedule,
@@ -38,7 +38,7 @@ import { cancelDueIntents, markOverdue } from './schedules.worker';
 
 async function requireSchedule(deps: Pick<Deps, 'db'>, clientId: string, id: string): Promise<ScheduleRow> {
   const s = await findSchedule(deps.db, clientId, id);
-  if (!s) throw notFound(SM.scheduleNotFound);
+  if (!s) throw notFound(ScheduleMessages.scheduleNotFound);
   return s;
 }
 
@@ -53,7 +53,7 @@ async function requireInstalment(
     .where(
       and(eq(paymentScheduleInstalments.id, instalmentId), eq(paymentScheduleInstalments.scheduleId, s.id)),
     );
-  if (!i) throw notFound(SM.instalmentNotFound);
+  if (!i) throw notFound(ScheduleMessages.instalmentNotFound);
   return i;
 }
 
@@ -114,7 +114,10 @@ export async function patchSchedule(deps: Deps, auth: ClientAuth, id: string, bo
       .set({ ...set, updatedAt: now })
       .where(and(eq(paymentSchedules.id, s.id), sql`${paymentSchedules.status} in ('active', 'past_due')`))
       .returning();
-    if (!row) throw badRequest(SM.scheduleTerminal((await requireSchedule(deps, auth.clientId, id)).status));
+    if (!row)
+      throw badRequest(
+        ScheduleMessages.scheduleTerminal((await requireSchedule(deps, auth.clientId, id)).status),
+      );
     await recordActivity(tx, {
       clientId: auth.clientId,
       action: 'payment_schedule.updated',
@@ -205,9 +208,9 @@ export async function patchInstalment(
     const next = all.find((x) => x.sequence === i.sequence + 1);
     const bad = (msg: string) => new ValidationError([{ loc, msg, type: 'value_error' }]);
     if (!isCalendarDate(body.due_date)) throw bad('Input should be a valid date');
-    if (body.due_date < dateOf(now)) throw bad(SM.dueDateNotBeforeToday);
+    if (body.due_date < dateOf(now)) throw bad(ScheduleMessages.dueDateNotBeforeToday);
     if ((prev && body.due_date <= prev.dueDate) || (next && body.due_date >= next.dueDate))
-      throw bad(SM.dueDateOrder);
+      throw bad(ScheduleMessages.dueDateOrder);
     dueDate = body.due_date;
   }
   const issueAt = issueAtOf(dueDate, s.issueDaysBefore, now);
@@ -232,7 +235,9 @@ export async function patchInstalment(
       )
       .returning();
     if (!row)
-      throw badRequest(SM.instalmentActionNotAllowed((await requireInstalment(deps, s, i.id)).status));
+      throw badRequest(
+        ScheduleMessages.instalmentActionNotAllowed((await requireInstalment(deps, s, i.id)).status),
+      );
     await tx.execute(sql`
       update payment_schedules set total_amount =
         (select sum(amount) from payment_schedule_instalments where schedule_id = ${s.id}::uuid),
@@ -266,9 +271,9 @@ export async function issueInstalmentNow(
   if (trigger === 'reissue') {
     if (i.status === 'issued') {
       const t = i.transactionId ? await findTransactionById(deps.db, i.transactionId) : null;
-      if (t && !isTerminal(t.status)) throw badRequest(SM.instalmentActionNotAllowed(i.status));
+      if (t && !isTerminal(t.status)) throw badRequest(ScheduleMessages.instalmentActionNotAllowed(i.status));
     }
-    if (i.linkNumber >= s.maxLinks) throw badRequest(SM.noLinksLeft(s.maxLinks));
+    if (i.linkNumber >= s.maxLinks) throw badRequest(ScheduleMessages.noLinksLeft(s.maxLinks));
   }
   const out = await issueInstalment(deps, i.id, trigger, actorOf(auth));
   if (out.kind === 'failed') throw out.error;
@@ -292,7 +297,7 @@ export async function cancelInstalment(deps: Deps, auth: ClientAuth, id: string,
       .where(eq(paymentScheduleInstalments.id, i.id))
       .for('update');
     const moved = await moveInstalment(tx, locked, current!, 'cancel', now, cancelSet(current!, now));
-    if (!moved) throw badRequest(SM.instalmentActionNotAllowed(current!.status));
+    if (!moved) throw badRequest(ScheduleMessages.instalmentActionNotAllowed(current!.status));
     await syncSchedule(tx, s.id, now);
   });
   await cancelDueIntents(deps, [i.id]);

@@ -10,7 +10,7 @@ import { M } from '../../shared/messages';
 import { moveOwnership, type OwnershipRow, TERMINAL } from './ownership.machine';
 import { findOwnership } from './ownership.repo';
 import { getOwnershipRequest } from './ownership.service';
-import { SM } from './screening.messages';
+import { ScreeningMessages } from './screening.messages';
 
 /** A deposit amount: a non-negative decimal of at most 18 decimals (wei), or null. */
 const units = (amount: string) => {
@@ -49,7 +49,9 @@ export async function applyDepositNotification(
     await moveOwnership(tx, r, 'failed', {
       now,
       events: deps.events,
-      set: { failureReason: inWindow ? SM.wrongAmount : SM.depositWindowClosed },
+      set: {
+        failureReason: inWindow ? ScreeningMessages.wrongAmount : ScreeningMessages.depositWindowClosed,
+      },
     });
     return true;
   });
@@ -83,16 +85,16 @@ export async function simulateOwnership(
   )
     throw notFound(M.notFound);
   const r = await findOwnership(deps.db, auth.clientId, id);
-  if (!r) throw notFound(SM.ownershipNotFound);
-  if (TERMINAL.includes(r.status)) throw badRequest(SM.terminal(r.status));
+  if (!r) throw notFound(ScreeningMessages.ownershipNotFound);
+  if (TERMINAL.includes(r.status)) throw badRequest(ScreeningMessages.terminal(r.status));
   if (action === 'expire') {
     await deps.db.transaction(async (tx) => {
       const locked = (await findOwnership(tx, auth.clientId, id, true))!;
-      if (TERMINAL.includes(locked.status)) throw badRequest(SM.terminal(locked.status));
+      if (TERMINAL.includes(locked.status)) throw badRequest(ScreeningMessages.terminal(locked.status));
       await moveOwnership(tx, locked, 'expired', { now: deps.clock.now(), events: deps.events });
     });
   } else {
-    if (r.status !== 'verifying') throw badRequest(SM.notVerifying(r.status));
+    if (r.status !== 'verifying') throw badRequest(ScreeningMessages.notVerifying(r.status));
     await reportSandboxDeposit(deps, r, action === 'deposit_received');
   }
   return getOwnershipRequest(deps, auth.clientId, id);
