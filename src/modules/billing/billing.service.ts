@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { isoDate, startOfMonth } from '../../platform/calendar';
 import { AppError, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
@@ -233,10 +234,8 @@ const SAMPLE_LINES: LineInputT[] = [
 export async function createSampleInvoice(deps: Deps, clientId: string, input: { lines?: LineInputT[] }) {
   assertSandbox(deps);
   const now = deps.clock.now();
-  const periodStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
-    .toISOString()
-    .slice(0, 10);
-  const periodEnd = now.toISOString().slice(0, 10);
+  const periodStart = isoDate(startOfMonth(now));
+  const periodEnd = isoDate(now);
   const draft = await createDraftInvoice(deps, {
     client_id: clientId,
     currency: 'EUR',

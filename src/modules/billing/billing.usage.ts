@@ -8,6 +8,14 @@
 import { sql } from 'drizzle-orm';
 import type { Environment } from '../../config';
 import { type DbOrTx, rowsOf } from '../../db/client';
+import {
+  addDays,
+  isoDate,
+  lastDateOfMonth,
+  monthsBetween,
+  startOfDay,
+  startOfMonth,
+} from '../../platform/calendar';
 import { sum } from '../../platform/decimal';
 import { badRequest } from '../../shared/errors';
 import { countCompletedScreenings } from '../screening/screening.usage';
@@ -94,14 +102,9 @@ export interface UsageLine {
   unit_amount: string;
 }
 
-const dayStart = (d: string) => new Date(`${d}T00:00:00Z`);
-const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
-
 /** Calendar months the period touches: the platform fee is charged once per month. */
 export function monthsTouched(periodStart: string, periodEnd: string): number {
-  const [ys, ms] = periodStart.split('-').map(Number) as [number, number];
-  const [ye, me] = periodEnd.split('-').map(Number) as [number, number];
-  return Math.max(1, ye * 12 + me - (ys * 12 + ms) + 1);
+  return Math.max(1, monthsBetween(startOfDay(periodStart), startOfDay(periodEnd)) + 1);
 }
 
 /** The usage lines of a period (quantity 0 included) from the client's price list. */
@@ -112,8 +115,8 @@ export async function usageLines(
   periodStart: string,
   periodEnd: string,
 ): Promise<UsageLine[]> {
-  const from = dayStart(periodStart);
-  const to = nextDay(periodEnd);
+  const from = startOfDay(periodStart);
+  const to = startOfDay(addDays(periodEnd, 1));
   const lines: UsageLine[] = [
     {
       description: `Platform fee ${periodStart} to ${periodEnd}`,
@@ -221,10 +224,8 @@ export async function estimateCurrentUsage(
   now: Date,
 ) {
   const prices = await requirePriceList(db, environment, clientId);
-  const y = now.getUTCFullYear();
-  const m = now.getUTCMonth();
-  const periodStart = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
-  const periodEnd = new Date(Date.UTC(y, m + 1, 0)).toISOString().slice(0, 10);
+  const periodStart = isoDate(startOfMonth(now));
+  const periodEnd = lastDateOfMonth(now);
   const lines = await usageLines(db, clientId, prices, periodStart, periodEnd);
   const { amounts, subtotal } = priceLines(lines);
   return {

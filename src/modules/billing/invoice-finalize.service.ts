@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { InvoiceBillingDetails } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { addDays, isoDate } from '../../platform/calendar';
 import { type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -22,11 +23,6 @@ import { invoicePaymentLinkJob, oweInvoicePaymentLink } from './invoice-payment-
 import { renderInvoicePdf } from './invoice-pdf';
 import { getAdminInvoice, invoiceTarget } from './invoices.service';
 import { moveInvoice } from './invoices.transitions';
-
-/** `YYYY-MM-DD` plus `days`. */
-export function addDays(date: string, days: number): string {
-  return new Date(new Date(`${date}T00:00:00Z`).getTime() + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 export const isZeroAmount = (amount: string): boolean => /^0*(\.0*)?$/.test(amount);
 
@@ -62,7 +58,7 @@ async function detailsSnapshot(
 export async function finalizeInvoice(deps: Deps, id: string) {
   const { config } = deps;
   const now = deps.clock.now();
-  const issueDate = now.toISOString().slice(0, 10);
+  const issueDate = isoDate(now);
   const year = now.getUTCFullYear();
   let linkJob: string | null = null;
   await deps.db.transaction(async (tx) => {

@@ -16,8 +16,8 @@ import {
   contractTemplates,
 } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { addDays } from '../../platform/calendar';
 import type { ClientAuth } from '../../plugins/auth';
-import { addSeconds } from '../../shared/clock';
 import { encrypt, keyedHash } from '../../shared/crypto';
 import { AppError, badRequest, invalidField, ValidationError } from '../../shared/errors';
 import { runIdempotent } from '../../shared/idempotency';
@@ -297,7 +297,7 @@ async function storeRequest(
       })),
       payment,
       metadata: b.metadata ?? {},
-      expiresAt: addSeconds(now, expiresDays * 86400),
+      expiresAt: addDays(now, expiresDays),
       reminderIntervalDays: reminder,
       viewTokenHash: viewToken ? keyedHash(deps.secrets.hashKey, viewToken) : null,
       viewTokenEnc: viewToken ? encrypt(deps.secrets.encryptionKey, viewToken) : null,

@@ -7,6 +7,7 @@
 import { recurringPayments } from '../../db/schema/index';
 import type { RecurringScheduleJson } from '../../db/schema/recurring-payments';
 import type { Deps } from '../../deps';
+import { isIsoDate, isoDate } from '../../platform/calendar';
 import { compare, normalizeAmount } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { addSeconds } from '../../shared/clock';
@@ -25,7 +26,6 @@ import {
 } from '../payments/paylink.service';
 import type { Period } from './recurring.limits';
 import { RecurringMessages } from './recurring.messages';
-import { dateOf } from './recurring.schedule';
 import { emitDefinitionEvent } from './recurring.transitions';
 import { toDefinitionDto } from './recurring.view';
 
@@ -62,13 +62,10 @@ export function scheduleIssues(
   loc: (string | number)[],
 ): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  const valid = (d: string) =>
-    !Number.isNaN(new Date(`${d}T00:00:00Z`).getTime()) &&
-    new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
-  if (!valid(s.start_date)) out.push(issue([...loc, 'start_date'], 'Input should be a valid date'));
+  if (!isIsoDate(s.start_date)) out.push(issue([...loc, 'start_date'], 'Input should be a valid date'));
   else if (s.start_date < today) out.push(issue([...loc, 'start_date'], RecurringMessages.startInPast));
   if (s.end_date !== undefined) {
-    if (!valid(s.end_date)) out.push(issue([...loc, 'end_date'], 'Input should be a valid date'));
+    if (!isIsoDate(s.end_date)) out.push(issue([...loc, 'end_date'], 'Input should be a valid date'));
     else if (s.end_date < s.start_date)
       out.push(issue([...loc, 'end_date'], RecurringMessages.endBeforeStart));
   }
@@ -116,7 +113,7 @@ export function validateCreate(limits: PaymentLimits, body: CreateRecurringBody,
     if (Number.isNaN(validTo.getTime()) || validTo <= now)
       issues.push(issue(['body', 'mandate', 'valid_to'], RecurringMessages.validToInPast));
   }
-  if (body.schedule) issues.push(...scheduleIssues(body.schedule, dateOf(now), ['body', 'schedule']));
+  if (body.schedule) issues.push(...scheduleIssues(body.schedule, isoDate(now), ['body', 'schedule']));
   if (body.redirect_url !== undefined && !/^https?:\/\/[^\s]+$/i.test(body.redirect_url))
     issues.push(issue(['body', 'redirect_url'], 'redirect_url must be an http(s) URL'));
   if (issues.length > 0) throw new ValidationError(issues);

@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import { type RecurringRunStatus, recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { isoDate } from '../../platform/calendar';
 import { compareAndSet } from '../../platform/machine';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound, ValidationError } from '../../shared/errors';
@@ -26,7 +27,6 @@ import {
   listDefinitions,
   listRuns,
 } from './recurring.repo';
-import { dateOf } from './recurring.schedule';
 import {
   assertMoved,
   definitionTable,
@@ -113,7 +113,7 @@ export async function patchRecurring(deps: Deps, auth: ClientAuth, id: string, b
       else set.amount = n.value;
     }
     if (body.schedule !== undefined) {
-      issues.push(...scheduleIssues(body.schedule, dateOf(now), ['body', 'schedule']));
+      issues.push(...scheduleIssues(body.schedule, isoDate(now), ['body', 'schedule']));
       if (body.amount === undefined && cur.amount === null)
         issues.push({
           loc: ['body', 'amount'],

@@ -6,6 +6,7 @@
  */
 import { paymentScheduleInstalments, paymentSchedules } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { addDays, addMonths, isIsoDate, isoDate } from '../../platform/calendar';
 import { compare } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
@@ -17,16 +18,7 @@ import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../payments/paylink.service';
 import { ScheduleMessages } from './schedules.messages';
-import {
-  addDays,
-  addMonths,
-  dateOf,
-  graceEndOf,
-  isCalendarDate,
-  issueAtOf,
-  splitPlan,
-  sumAmounts,
-} from './schedules.money';
+import { graceEndOf, issueAtOf, splitPlan, sumAmounts } from './schedules.money';
 import { emitInstalmentEvent, emitScheduleEvent } from './schedules.transitions';
 import { type ScheduleDto, toScheduleDto } from './schedules.view';
 
@@ -95,7 +87,7 @@ export function planInstalments(
       const r = checkAmount(limits, body, inst.amount, ['body', 'instalments', idx, 'amount']);
       push(r.issues);
       const loc = ['body', 'instalments', idx, 'due_date'];
-      if (!isCalendarDate(inst.due_date)) push([dateIssue(loc, 'Input should be a valid date')]);
+      if (!isIsoDate(inst.due_date)) push([dateIssue(loc, 'Input should be a valid date')]);
       else if (idx === 0 && inst.due_date < today) push([dateIssue(loc, ScheduleMessages.dueDateInPast)]);
       else if (idx > 0 && inst.due_date <= body.instalments![idx - 1]!.due_date)
         push([dateIssue(loc, ScheduleMessages.dueDatesIncreasing)]);
@@ -106,7 +98,7 @@ export function planInstalments(
     const r = checkAmount(limits, body, plan.total_amount, ['body', 'plan', 'total_amount'], false);
     push(r.issues);
     const loc = ['body', 'plan', 'start_date'];
-    if (!isCalendarDate(plan.start_date)) push([dateIssue(loc, 'Input should be a valid date')]);
+    if (!isIsoDate(plan.start_date)) push([dateIssue(loc, 'Input should be a valid date')]);
     else if (plan.start_date < today) push([dateIssue(loc, ScheduleMessages.dueDateInPast)]);
     if (r.amount && issues.length === 0) {
       const amounts = splitPlan(r.amount, plan.count, body.currency);
@@ -144,7 +136,7 @@ export async function createSchedule(
     { clientId: auth.clientId, scope: 'payment_schedules.create', header, required: true, payload: body },
     async (commit) => {
       const now = deps.clock.now();
-      const planned = planInstalments(deps.config, body, dateOf(now));
+      const planned = planInstalments(deps.config, body, isoDate(now));
       const facts = (await loadPaylinkFacts(deps.db, auth.clientId, [body]))?.[0];
       if (!facts) throw notFound(M.notFound);
       assertPaylinkAllowed(facts);

@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { type paymentScheduleEmails, paymentScheduleInstalments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { addDays, startOfDay } from '../../platform/calendar';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -22,7 +23,6 @@ import type { Actor } from '../payments/status.service';
 import { queueScheduleEmails } from './schedules.emails';
 import { canApplyInstalment } from './schedules.machine';
 import { ScheduleMessages } from './schedules.messages';
-import { addDays, startOfDay } from './schedules.money';
 import { findInstalmentById, findScheduleById, type InstalmentRow, type ScheduleRow } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
 

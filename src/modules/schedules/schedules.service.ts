@@ -6,6 +6,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { paymentScheduleInstalments, paymentSchedules } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { isIsoDate, isoDate } from '../../platform/calendar';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound, ValidationError } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -23,7 +24,7 @@ import {
   assertScheduleWritable,
 } from './schedules.machine';
 import { ScheduleMessages } from './schedules.messages';
-import { dateOf, graceEndOf, isCalendarDate, issueAtOf } from './schedules.money';
+import { graceEndOf, issueAtOf } from './schedules.money';
 import {
   findSchedule,
   type InstalmentRow,
@@ -207,8 +208,8 @@ export async function patchInstalment(
     const prev = all.find((x) => x.sequence === i.sequence - 1);
     const next = all.find((x) => x.sequence === i.sequence + 1);
     const bad = (msg: string) => new ValidationError([{ loc, msg, type: 'value_error' }]);
-    if (!isCalendarDate(body.due_date)) throw bad('Input should be a valid date');
-    if (body.due_date < dateOf(now)) throw bad(ScheduleMessages.dueDateNotBeforeToday);
+    if (!isIsoDate(body.due_date)) throw bad('Input should be a valid date');
+    if (body.due_date < isoDate(now)) throw bad(ScheduleMessages.dueDateNotBeforeToday);
     if ((prev && body.due_date <= prev.dueDate) || (next && body.due_date >= next.dueDate))
       throw bad(ScheduleMessages.dueDateOrder);
     dueDate = body.due_date;

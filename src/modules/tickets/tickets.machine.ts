@@ -4,6 +4,7 @@
  * (docs/platform.md, "Status machines") with their event and notifications.
  */
 import { TICKET_STATUSES, type TicketStatus } from '../../db/schema/tickets';
+import { addDays } from '../../platform/calendar';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -66,7 +67,7 @@ export const isClosed = (s: TicketStatus): boolean => s === 'closed';
 /** True while a ticket closed at `closedAt` may still be reopened. */
 export function isWithinReopenWindow(closedAt: Date | null, now: Date, windowDays: number): boolean {
   if (!closedAt) return true;
-  return now.getTime() < closedAt.getTime() + windowDays * 86_400_000;
+  return now < addDays(closedAt, windowDays);
 }
 
 /**
