@@ -17,10 +17,10 @@ import {
 } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
+import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { encrypt, keyedHash } from '../../shared/crypto';
 import { AppError, badRequest, invalidField, ValidationError } from '../../shared/errors';
-import { runIdempotent } from '../../shared/idempotency';
 import { randomToken } from '../../shared/ids';
 import { assertOwnedReferences } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';

@@ -9,9 +9,9 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound } from '../../shared/errors';
-import { runIdempotent } from '../../shared/idempotency';
 import { assertFeatureEnabled } from '../features/features';
 import { actorOf } from '../payments/paylink.service';
 import {

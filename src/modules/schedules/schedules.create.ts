@@ -8,9 +8,9 @@ import { paymentScheduleInstalments, paymentSchedules } from '../../db/schema/in
 import type { Deps } from '../../deps';
 import { addDays, addMonths, isIsoDate, isoDate } from '../../platform/calendar';
 import { compare } from '../../platform/decimal';
+import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
-import { runIdempotent } from '../../shared/idempotency';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { maxPaymentAmount, type PaymentLimits } from '../../shared/payment-money';

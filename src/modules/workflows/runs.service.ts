@@ -4,6 +4,7 @@ import { workflowRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { emitEvent } from '../../outbox/emit';
 import { verifyWebhookSignature } from '../../outbox/verify-signature';
+import { idempotencyKeyOf } from '../../platform/idempotency';
 import { machineTable, transition } from '../../platform/machine';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, conflict, notFound, unauthorized } from '../../shared/errors';
@@ -11,7 +12,6 @@ import { requestFingerprint } from '../../shared/fingerprint';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
-import { requireIdempotencyKey } from '../payments/idempotency';
 import { assertMayUseNodes, type Graph, type NodeType, startNodeOf } from './workflows.graph';
 import { canStartRun, type RunStatus, runMachine } from './workflows.machine';
 import { WorkflowMessages } from './workflows.messages';
@@ -120,12 +120,8 @@ async function createRun(
   });
 }
 
-function idempotencyKeyOf(header: string | string[] | undefined): string | null {
-  if (header === undefined) return null;
-  const key = requireIdempotencyKey(header);
-  if (key.length > 255) throw badRequest('X-Idempotency-Key must be at most 255 characters');
-  return key;
-}
+const optionalKeyOf = (header: string | string[] | undefined): string | null =>
+  idempotencyKeyOf(header, false) ?? null;
 
 export async function startRun(
   deps: Deps,
@@ -135,7 +131,7 @@ export async function startRun(
   idempotencyHeader: string | string[] | undefined,
 ) {
   if (findTemplate(definitionId)) throw badRequest(WorkflowMessages.templateNotRunnable);
-  const key = idempotencyKeyOf(idempotencyHeader);
+  const key = optionalKeyOf(idempotencyHeader);
   const def = await findClientDefinition(deps.db, auth.clientId, definitionId);
   if (!def) throw notFound(WorkflowMessages.workflowNotFound);
   assertMayUseNodes(def.graph as Graph, auth.permissions);
@@ -180,7 +176,7 @@ export async function triggerRun(
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     throw badRequest(WorkflowMessages.invalidTriggerBody);
-  const key = idempotencyKeyOf(req.idempotencyKey);
+  const key = optionalKeyOf(req.idempotencyKey);
   const { run, created } = await createRun(deps, def, {
     input: input as Record<string, unknown>,
     idempotencyKey: key,
