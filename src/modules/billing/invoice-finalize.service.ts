@@ -11,6 +11,7 @@ import { type DbOrTx, rowsOf } from '../../db/client';
 import type { InvoiceBillingDetails } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addDays, isoDate } from '../../platform/calendar';
+import { isZero } from '../../platform/decimal';
 import { type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -23,8 +24,6 @@ import { invoicePaymentLinkJob, oweInvoicePaymentLink } from './invoice-payment-
 import { renderInvoicePdf } from './invoice-pdf';
 import { getAdminInvoice, invoiceTarget } from './invoices.service';
 import { moveInvoice } from './invoices.transitions';
-
-export const isZeroAmount = (amount: string): boolean => /^0*(\.0*)?$/.test(amount);
 
 /** The client's billing details, or its registration name and email when none were given. */
 async function detailsSnapshot(
@@ -111,7 +110,7 @@ export async function finalizeInvoice(deps: Deps, id: string) {
       size: pdf.length,
       createdAt: now,
     });
-    const collect = config.billingCollectionProjectId !== null && !isZeroAmount(draft.amountDue);
+    const collect = config.billingCollectionProjectId !== null && !isZero(draft.amountDue);
     const recipient = details.billing_email;
     const moved = await moveInvoice(tx, draft, 'finalize', {
       now,

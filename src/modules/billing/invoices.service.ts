@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { compare } from '../../platform/decimal';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
@@ -43,11 +44,8 @@ import { moveInvoice } from './invoices.transitions';
 
 export const invoiceTarget = (i: InvoiceRow) => ({ type: 'invoice', id: i.id, label: i.number ?? 'draft' });
 
-/** A percent string (schema: up to 3 integer digits) above 100, decided on the digits. */
-function above100(rate: string): boolean {
-  const [int = '0', frac = ''] = rate.split('.');
-  return Number.parseInt(int, 10) > 100 || (int === '100' && /[1-9]/.test(frac));
-}
+/** A percent string (schema: up to 3 integer digits) above 100. */
+const above100 = (rate: string): boolean => compare(rate, '100') > 0;
 
 /**
  * Checks a schema cannot express, as one 422. The currency is a payment's (an invoice is paid by a
