@@ -154,6 +154,20 @@ export function mulRate(
   return fromUnits(divRound(num, den, rounding), scale);
 }
 
+/**
+ * `total` split into `count` parts at `scale`: each part is total / count rounded down (toward
+ * zero), the remainder added to the first, so the parts always sum to the total.
+ */
+export function splitEvenly(total: string | Decimal, count: number, scale: number): string[] {
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new Error(`count must be a positive integer: ${count}`);
+  const units = rescale(decimal(total), scale, 'exact').units;
+  const n = BigInt(count);
+  const each = units / n;
+  const first = units - each * (n - 1n);
+  return [first, ...Array.from({ length: count - 1 }, () => each)].map((u) => fromUnits(u, scale));
+}
+
 // ---- currencies ----
 
 export function isKnownCurrency(code: string): boolean {

@@ -15,6 +15,7 @@ import {
   parseDecimal,
   type Rounding,
   round,
+  splitEvenly,
   sub,
   sum,
   toCurrencyScale,
@@ -116,5 +117,21 @@ describe('currency scales (ISO 4217)', () => {
     expect(padScale('12.500000000000000000', 2)).toBe('12.50');
     expect(padScale('12.345000', 2)).toBe('12.345');
     expect(padScale('1000.000', 0)).toBe('1000');
+  });
+});
+
+describe('splitting', () => {
+  it('splits into equal parts rounded down, the remainder on the first, summing to the total', () => {
+    expect(splitEvenly('100.00', 3, 2)).toEqual(['33.34', '33.33', '33.33']);
+    expect(splitEvenly('1000', 7, 0)).toEqual(['148', '142', '142', '142', '142', '142', '142']);
+    expect(splitEvenly('0.010', 4, 3)).toEqual(['0.004', '0.002', '0.002', '0.002']);
+    expect(splitEvenly('5.00', 1, 2)).toEqual(['5.00']);
+    for (const [total, n] of [
+      ['999999999999.99', 60],
+      ['0.07', 2],
+      ['12345.67', 11],
+    ] as const)
+      expect(sum(splitEvenly(total, n, 2), 2)).toBe(total);
+    expect(() => splitEvenly('1', 0, 2)).toThrow();
   });
 });

@@ -4,19 +4,17 @@
  * (src/platform/calendar.ts).
  */
 import { addDays, startOfDay } from '../../platform/calendar';
-import { currencyScale, fromMinorUnits, sum, toMinorUnits } from '../../platform/decimal';
+import { compare, currencyScale, round, splitEvenly, sum } from '../../platform/decimal';
 
 /**
  * A plan split: each instalment is total / count rounded down to the currency's minor unit (2
  * decimals for EUR, GBP, USD); the remainder goes on the first. Null when an instalment would be 0.
  */
 export function splitPlan(total: string, count: number, currency: string): string[] | null {
-  const minor = toMinorUnits(total, currency, 'down');
-  const n = BigInt(count);
-  const each = minor / n;
-  if (each <= 0n) return null;
-  const first = each + (minor - each * n);
-  return [first, ...Array.from({ length: count - 1 }, () => each)].map((m) => fromMinorUnits(m, currency));
+  const scale = currencyScale(currency);
+  const parts = splitEvenly(round(total, scale, 'down'), count, scale);
+  // The last part is total / count rounded down (the first also carries the remainder).
+  return compare(parts[count - 1]!, '0') > 0 ? parts : null;
 }
 
 export const sumAmounts = (amounts: readonly string[], currency: string): string =>
