@@ -97,6 +97,20 @@ export async function replaceLines(
     values ${sql.join(values, sql`, `)}`);
 }
 
+/** Every line of an invoice at a new tax rate: its tax recomputed from its amount. */
+export async function retaxLines(tx: DbOrTx, invoiceId: string, ratePercent: string): Promise<void> {
+  const lines = await tx
+    .select({ id: invoiceLines.id, amount: invoiceLines.amount })
+    .from(invoiceLines)
+    .where(eq(invoiceLines.invoiceId, invoiceId));
+  if (lines.length === 0) return;
+  const values = lines.map((l) => sql`(${l.id}::uuid, ${lineTax(l.amount, ratePercent)}::numeric)`);
+  await tx.execute(sql`
+    update invoice_lines l set tax_rate = ${ratePercent}::numeric, tax_amount = v.tax
+      from (values ${sql.join(values, sql`, `)}) v(id, tax)
+     where l.id = v.id and l.invoice_id = ${invoiceId}::uuid`);
+}
+
 /** subtotal = Σ amount, tax_total = Σ tax_amount (tax per line), total, amount_due = total − amount_paid. */
 export async function recomputeTotals(tx: DbOrTx, id: string, now: Date): Promise<InvoiceRow> {
   const res = await tx.execute(sql`

@@ -35,6 +35,7 @@ import {
   pdfHashes,
   recomputeTotals,
   replaceLines,
+  retaxLines,
   updateInvoice,
 } from './billing.repo';
 import type { CreateInvoiceInput, LineInputT, PatchInvoiceInput } from './billing.schemas';
@@ -186,11 +187,7 @@ export async function patchDraftInvoice(
         input.purchase_order_number === undefined ? draft.purchaseOrderNumber : input.purchase_order_number,
     });
     if (input.lines) await replaceLines(tx, draft, toNewLines(input.lines), input.tax_rate ?? '0');
-    else if (input.tax_rate !== undefined)
-      await tx.execute(sql`
-        update invoice_lines set tax_rate = ${input.tax_rate}::numeric,
-               tax_amount = round(amount * ${input.tax_rate}::numeric / 100, 2)
-         where invoice_id = ${id}::uuid`);
+    else if (input.tax_rate !== undefined) await retaxLines(tx, id, input.tax_rate);
     return recomputeTotals(tx, id, now);
   });
   return (await adminViews(deps.db, [row]))[0]!;
