@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { ValidationError } from '../../shared/errors';
 import { toPageParams } from '../../shared/pagination';
 import { createPaymentLink } from './paylink.service';
@@ -61,7 +61,9 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
     async (request, reply) => {
       const auth = clientAuthOf(request);
       const res = await createPaymentLink(deps, auth, request.headers['x-idempotency-key'], request.body);
-      return reply.status(res.created ? 201 : 200).send(toTransactionDto(deps, res.transaction));
+      return reply
+        .status(res.created ? 201 : 200)
+        .send(toTransactionDto(deps, res.transaction, actionViewer(deps, auth)));
     },
   );
 
@@ -90,6 +92,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           contractRequestId: q.contract_request_id,
         },
         toPageParams(q, 10),
+        actionViewer(deps, clientAuthOf(request)),
       );
     },
   );
@@ -115,6 +118,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           request.params.transaction_id,
           request.authRow,
         ),
+        actionViewer(deps, clientAuthOf(request)),
       ),
   );
 
@@ -153,6 +157,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
       toTransactionDto(
         deps,
         await refreshTransactionStatus(deps, clientAuthOf(request), request.params.transaction_id),
+        actionViewer(deps, clientAuthOf(request)),
       ),
   );
 
@@ -174,6 +179,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
       toTransactionDto(
         deps,
         await cancelPaymentIntent(deps, clientAuthOf(request), request.params.transaction_id),
+        actionViewer(deps, clientAuthOf(request)),
       ),
   );
 
@@ -205,6 +211,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           request.params.transaction_id,
           simulateRequest(request.body),
         ),
+        actionViewer(deps, clientAuthOf(request)),
       ),
   );
 }

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
 import { ORIGIN_TYPES } from './origin';
+import { TransactionActionsSchema } from './payments.actions';
 import {
   MANUAL_REVIEW_SIGNAL,
   PROVIDER_STATUSES,
@@ -67,6 +68,7 @@ export const TransactionSchema = Type.Object(
     completed_at: Nullable(Type.String({ format: 'date-time' })),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
+    allowed_actions: TransactionActionsSchema,
   },
   { description: 'A payment' },
 );

@@ -6725,6 +6725,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
+            allowed_actions: ("cancel" | "refresh_status" | "simulate")[];
         };
         /** @description A payment */
         PostCheckoutPaylinkResponse201: {
@@ -6777,6 +6779,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
+            allowed_actions: ("cancel" | "refresh_status" | "simulate")[];
         };
         GetTransactionsResponse: {
             transactions: {
@@ -6829,6 +6833,8 @@ export interface components {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
+                allowed_actions: ("cancel" | "refresh_status" | "simulate")[];
             }[];
             pagination: {
                 total: number;
@@ -6888,6 +6894,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
+            allowed_actions: ("cancel" | "refresh_status" | "simulate")[];
         };
         GetTransactionsByTransactionIdStatusEventsResponse: {
             /** Format: uuid */
@@ -6964,6 +6972,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
+            allowed_actions: ("cancel" | "refresh_status" | "simulate")[];
         };
         /** @description A payment */
         PostCheckoutIntentByTransactionIdCancelResponse: {
@@ -7016,6 +7026,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
+            allowed_actions: ("cancel" | "refresh_status" | "simulate")[];
         };
         PostSandboxTransactionsByTransactionIdSimulateRequest: {
             /**
@@ -7080,6 +7092,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
+            allowed_actions: ("cancel" | "refresh_status" | "simulate")[];
         };
         GetWebhooksEventsResponse: {
             /**
