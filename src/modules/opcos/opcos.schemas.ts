@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { OpcoActionsSchema } from './opcos.actions';
 import { OPCO_STATUSES } from './opcos.machine';
 
 export const OPCO_TYPES = ['licensed_tpp_sole_trader', 'licensed_tpp_non_sole_trader_private'] as const;
@@ -179,6 +180,7 @@ export const OpcoSchema = Type.Object({
   activated_at: nullableTime,
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  allowed_actions: OpcoActionsSchema,
 });
 
 export const OpcoIdParams = Type.Object({ opco_id: Type.String({ format: 'uuid' }) });

@@ -5430,6 +5430,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /opcos/{opco_id} (draft); `submit`: POST /opcos/{opco_id}/submit (draft); `delete`: DELETE /opcos/{opco_id} (draft; 409 while a project is bound to it). */
+            allowed_actions: ("edit" | "submit" | "delete")[];
         };
         GetOpcosResponse: {
             opcos: {
@@ -5528,6 +5530,8 @@ export interface components {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /opcos/{opco_id} (draft); `submit`: POST /opcos/{opco_id}/submit (draft); `delete`: DELETE /opcos/{opco_id} (draft; 409 while a project is bound to it). */
+                allowed_actions: ("edit" | "submit" | "delete")[];
             }[];
             pagination: {
                 total: number;
@@ -5632,6 +5636,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /opcos/{opco_id} (draft); `submit`: POST /opcos/{opco_id}/submit (draft); `delete`: DELETE /opcos/{opco_id} (draft; 409 while a project is bound to it). */
+            allowed_actions: ("edit" | "submit" | "delete")[];
         };
         PatchOpcosByOpcoIdRequest: {
             /** @description Legal form; decides whether `sole_trader` or `ubos`/`directors`/`signatories` are required */
@@ -5836,6 +5842,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /opcos/{opco_id} (draft); `submit`: POST /opcos/{opco_id}/submit (draft); `delete`: DELETE /opcos/{opco_id} (draft; 409 while a project is bound to it). */
+            allowed_actions: ("edit" | "submit" | "delete")[];
         };
         PostOpcosByOpcoIdSubmitResponse: {
             /** Format: uuid */
@@ -5933,6 +5941,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /opcos/{opco_id} (draft); `submit`: POST /opcos/{opco_id}/submit (draft); `delete`: DELETE /opcos/{opco_id} (draft; 409 while a project is bound to it). */
+            allowed_actions: ("edit" | "submit" | "delete")[];
         };
         PostProjectsRequest: {
             /** @description Display name */
