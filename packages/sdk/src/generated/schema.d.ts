@@ -13639,6 +13639,8 @@ export interface components {
             };
             authorization_url: string | null;
             authorization_expires_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+            allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
         };
         PostRecurringPaymentsResponse201: {
             /** Format: uuid */
@@ -13696,6 +13698,8 @@ export interface components {
             };
             authorization_url: string | null;
             authorization_expires_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+            allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
         };
         GetRecurringPaymentsResponse: {
             recurring_payments: {
@@ -13754,6 +13758,8 @@ export interface components {
                 };
                 authorization_url: string | null;
                 authorization_expires_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+                allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
             }[];
             pagination: {
                 total: number;
@@ -13818,6 +13824,8 @@ export interface components {
             };
             authorization_url: string | null;
             authorization_expires_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+            allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
         };
         PatchRecurringPaymentsByDefinitionIdRequest: {
             /** @description Within the mandate */
@@ -13900,6 +13908,8 @@ export interface components {
             };
             authorization_url: string | null;
             authorization_expires_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+            allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
         };
         PostRecurringPaymentsByDefinitionIdPauseRequest: {
             /** Format: date-time */
@@ -13961,6 +13971,8 @@ export interface components {
             };
             authorization_url: string | null;
             authorization_expires_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+            allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
         };
         PostRecurringPaymentsByDefinitionIdResumeResponse: {
             /** Format: uuid */
@@ -14018,6 +14030,8 @@ export interface components {
             };
             authorization_url: string | null;
             authorization_expires_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+            allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
         };
         PostRecurringPaymentsByDefinitionIdCancelRequest: {
             reason?: string;
@@ -14078,6 +14092,8 @@ export interface components {
             };
             authorization_url: string | null;
             authorization_expires_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+            allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
         };
         PostRecurringPaymentsByDefinitionIdRunsRequest: {
             /** @description Decimal string, e.g. "125.50" */
@@ -14422,6 +14438,8 @@ export interface components {
             };
             authorization_url: string | null;
             authorization_expires_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+            allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
         };
         PostSandboxRecurringPaymentsByDefinitionIdRunNextResponse: {
             /** Format: uuid */
