@@ -9268,7 +9268,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PostPaymentSchedulesResponse201: {
             /** Format: uuid */
@@ -9310,7 +9314,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         GetPaymentSchedulesResponse: {
             payment_schedules: {
@@ -9353,7 +9361,11 @@ export interface components {
                     link_number: number;
                     issue_error: string | null;
                     paid_at: string | null;
+                    /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                    allowed_actions: ("edit" | "issue_now" | "cancel")[];
                 }[];
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+                allowed_actions: ("edit" | "cancel")[];
             }[];
             pagination: {
                 total: number;
@@ -9402,7 +9414,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PatchPaymentSchedulesByScheduleIdRequest: {
             description?: string | null;
@@ -9454,7 +9470,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PostPaymentSchedulesByScheduleIdCancelRequest: {
             reason?: string;
@@ -9499,7 +9519,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PatchPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdRequest: {
             /** @description Decimal string, e.g. "125.50" */
@@ -9547,7 +9571,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PostPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdIssueNowResponse: {
             /** Format: uuid */
@@ -9589,7 +9617,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PostPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdReissueResponse: {
             /** Format: uuid */
@@ -9631,7 +9663,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PostPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdCancelResponse: {
             /** Format: uuid */
@@ -9673,7 +9709,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PostSandboxPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdSimulateRequest: {
             /** @enum {unknown} */
@@ -9719,7 +9759,11 @@ export interface components {
                 link_number: number;
                 issue_error: string | null;
                 paid_at: string | null;
+                /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+                allowed_actions: ("edit" | "issue_now" | "cancel")[];
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PostMonitoringTransactionsRequest: {
             client_reference: string;
