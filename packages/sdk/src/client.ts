@@ -31,6 +31,9 @@ export interface ClientOptions {
 export type Schemas = components['schemas'];
 export type PaymentLinkRequest = Schemas['PostCheckoutPaylinkRequest'];
 export type PaymentLink = Schemas['PostCheckoutPaylinkResponse201'];
+/** A permission name, as `GET /auth/me` reports the token's permissions. */
+export type Permission =
+  paths['/api/v1/auth/me']['get']['responses'][200]['content']['application/json']['permissions'][number];
 type LoginOk = NonNullable<
   paths['/api/v1/auth/login']['post']['responses'][200]['content']['application/json']
 >;

@@ -178,6 +178,11 @@ export const OpcoSchema = Type.Object({
   signatories: Type.Union([Type.Array(PersonSchema), Type.Null()]),
   submitted_at: nullableTime,
   activated_at: nullableTime,
+  activation_due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description:
+      "When the sandbox's approval simulator activates this submitted opco " +
+      '(SVC_SANDBOX_OPCO_ACTIVATION_SECONDS after submit); null unless awaiting activation',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   allowed_actions: OpcoActionsSchema,

@@ -4896,7 +4896,8 @@ export interface components {
             role: string;
             actor_type: "client_user" | "client_api";
             environment: "sandbox" | "production";
-            permissions: string[];
+            /** @description The token's permissions (the SDK exports their union as `Permission`) */
+            permissions: ("account.read" | "account.mfa" | "account.password" | "security.challenge" | "mfa.defaults.read" | "mfa.defaults.write" | "team.read" | "team.write" | "credentials.read" | "credentials.write" | "settings.read" | "settings.write" | "webhooks.read" | "webhooks.write" | "payments.read" | "payments.write" | "payments.refresh" | "sandbox.simulate" | "projects.read" | "projects.write" | "opcos.read" | "opcos.write" | "kyc.users.read" | "kyc.users.write" | "kyc.levels.read" | "kyc.levels.write" | "kyb.businesses.read" | "kyb.businesses.write" | "workflows.read" | "workflows.write" | "contracts.read" | "contracts.templates.write" | "contracts.send" | "monitoring.read" | "monitoring.write" | "monitoring.review" | "monitoring.policy.write" | "screening.read" | "screening.write" | "travel_rule.read" | "travel_rule.write" | "recurring.read" | "recurring.write" | "schedules.read" | "schedules.write" | "tickets.read" | "tickets.write" | "billing.read" | "billing.write" | "notifications.read" | "notifications.write" | "activity.read")[];
             /** Format: date-time */
             token_expires_at: string;
         };
@@ -5426,6 +5427,8 @@ export interface components {
             }[] | null;
             submitted_at: string | null;
             activated_at: string | null;
+            /** @description When the sandbox's approval simulator activates this submitted opco (SVC_SANDBOX_OPCO_ACTIVATION_SECONDS after submit); null unless awaiting activation */
+            activation_due_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5526,6 +5529,8 @@ export interface components {
                 }[] | null;
                 submitted_at: string | null;
                 activated_at: string | null;
+                /** @description When the sandbox's approval simulator activates this submitted opco (SVC_SANDBOX_OPCO_ACTIVATION_SECONDS after submit); null unless awaiting activation */
+                activation_due_at: string | null;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -5632,6 +5637,8 @@ export interface components {
             }[] | null;
             submitted_at: string | null;
             activated_at: string | null;
+            /** @description When the sandbox's approval simulator activates this submitted opco (SVC_SANDBOX_OPCO_ACTIVATION_SECONDS after submit); null unless awaiting activation */
+            activation_due_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5838,6 +5845,8 @@ export interface components {
             }[] | null;
             submitted_at: string | null;
             activated_at: string | null;
+            /** @description When the sandbox's approval simulator activates this submitted opco (SVC_SANDBOX_OPCO_ACTIVATION_SECONDS after submit); null unless awaiting activation */
+            activation_due_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5937,6 +5946,8 @@ export interface components {
             }[] | null;
             submitted_at: string | null;
             activated_at: string | null;
+            /** @description When the sandbox's approval simulator activates this submitted opco (SVC_SANDBOX_OPCO_ACTIVATION_SECONDS after submit); null unless awaiting activation */
+            activation_due_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
