@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { ValidationError } from '../../shared/errors';
-import { toPageParams } from '../../shared/pagination';
+import { normalizeSearchQuery, toPageParams } from '../../shared/pagination';
 import { createPaymentLink } from './paylink.service';
 import { amountTypeIssue } from './paylink.validation';
 import { TRANSACTION_AUTH_READ } from './payments.repo';
@@ -90,6 +90,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           userId: q.user_id,
           originType: q.origin_type,
           contractRequestId: q.contract_request_id,
+          q: normalizeSearchQuery(q.q),
         },
         toPageParams(q, 10),
         actionViewer(deps, clientAuthOf(request)),

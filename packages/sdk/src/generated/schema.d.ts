@@ -17365,6 +17365,8 @@ export interface operations {
                 origin_type?: "paylink" | "bulk" | "schedule" | "recurring" | "workflow" | "contract" | "invoice";
                 /** @description Only payments of this contract request */
                 contract_request_id?: string;
+                /** @description Case-insensitive prefix of the reference (ref_id), the description or the payer email, or the exact transaction_id (1-200 characters after trimming) */
+                q?: string;
             };
             header?: never;
             path?: never;
