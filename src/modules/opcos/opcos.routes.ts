@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
-import { toPageParams } from '../../shared/pagination';
+import { normalizeSearchQuery, toPageParams } from '../../shared/pagination';
 import { MCC_CODES } from './mcc-catalogue';
 import { withOpcoActions } from './opcos.actions';
 import {
@@ -76,7 +76,13 @@ export async function opcosRoutes(app: FastifyInstance, { deps }: { deps: Deps }
     async (req) => {
       const auth = clientAuthOf(req);
       const viewer = actionViewer(deps, auth);
-      const list = await listOpcos(deps, auth.clientId, toPageParams(req.query, 20), req.query.status);
+      const list = await listOpcos(
+        deps,
+        auth.clientId,
+        toPageParams(req.query, 20),
+        req.query.status,
+        normalizeSearchQuery(req.query.q),
+      );
       return { ...list, opcos: list.opcos.map((o) => withOpcoActions(o, viewer)) };
     },
   );

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { pageEnvelope, pageQuerySchema, prefixSearchQuerySchema } from '../../shared/pagination';
 import { OpcoActionsSchema } from './opcos.actions';
 import { OPCO_STATUSES } from './opcos.machine';
 
@@ -193,6 +193,7 @@ export const OpcoIdParams = Type.Object({ opco_id: Type.String({ format: 'uuid' 
 export const ListOpcosQuery = Type.Object({
   ...pageQuerySchema(20, 200),
   status: Type.Optional(Type.Enum(OPCO_STATUSES, { description: 'Filter by status' })),
+  q: Type.Optional(prefixSearchQuerySchema('the opco name')),
 });
 
 export const OpcoListSchema = pageEnvelope('opcos', OpcoSchema);

@@ -16080,6 +16080,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Filter by status */
                 status?: "draft" | "pending_superadmin_review" | "awaiting_approval" | "activated" | "rejected" | "deactivated";
+                /** @description Case-insensitive prefix of the opco name (1-200 characters after trimming) */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -16276,6 +16278,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Include archived projects */
                 include_archived?: boolean;
+                /** @description Case-insensitive prefix of the project name (1-200 characters after trimming) */
+                q?: string;
             };
             header?: never;
             path?: never;
