@@ -29,6 +29,17 @@ export function signWebhook(secret: string | KeyObject, timestamp: number, body:
   return `sha256=${hmacSha256Hex(secret, `${timestamp}.${body}`)}`;
 }
 
+/** The headers every attempt of a delivery sends, before the per-attempt timestamp and signature. */
+export function fixedDeliveryHeaders(event: { id: string; type: string }): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'svc-webhooks/1',
+    'x-svc-event-id': event.id,
+    'x-svc-event-type': event.type,
+    'x-svc-event-version': 'v1',
+  };
+}
+
 export function deliveryHeaders(
   secret: string | KeyObject,
   event: { id: string; type: string },
@@ -36,11 +47,7 @@ export function deliveryHeaders(
   timestamp: number,
 ): Record<string, string> {
   return {
-    'content-type': 'application/json',
-    'user-agent': 'svc-webhooks/1',
-    'x-svc-event-id': event.id,
-    'x-svc-event-type': event.type,
-    'x-svc-event-version': 'v1',
+    ...fixedDeliveryHeaders(event),
     'x-svc-timestamp': String(timestamp),
     'x-svc-signature': signWebhook(secret, timestamp, body),
   };

@@ -7318,6 +7318,14 @@ export interface components {
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The JSON body sent, byte-identical on every attempt (the event envelope) */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description The headers every attempt sends; each attempt adds `x-svc-timestamp` and `x-svc-signature` (the signature is not shown) */
+            request_headers: {
+                [key: string]: string;
+            };
         };
         GetWebhooksDeliveriesByDeliveryIdAttemptsResponse: {
             /** Format: uuid */
@@ -7354,6 +7362,14 @@ export interface components {
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The JSON body sent, byte-identical on every attempt (the event envelope) */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description The headers every attempt sends; each attempt adds `x-svc-timestamp` and `x-svc-signature` (the signature is not shown) */
+            request_headers: {
+                [key: string]: string;
+            };
         };
         PostWorkflowsRequest: {
             name: string;
