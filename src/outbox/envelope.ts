@@ -29,7 +29,7 @@ export function signWebhook(secret: string | KeyObject, timestamp: number, body:
   return `sha256=${hmacSha256Hex(secret, `${timestamp}.${body}`)}`;
 }
 
-/** The headers every attempt of an event's delivery sends unchanged (timestamps and signatures are per attempt). */
+/** The headers every attempt of a delivery sends, before the per-attempt timestamp and signature. */
 export function fixedDeliveryHeaders(event: { id: string; type: string }): Record<string, string> {
   return {
     'content-type': 'application/json',

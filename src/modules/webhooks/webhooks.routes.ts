@@ -52,6 +52,13 @@ export const deliveryView = (d: DeliveryRow) => ({
   created_at: d.createdAt.toISOString(),
 });
 
+/** The inspector's view: what was sent, minus the per-attempt signature. */
+export const deliveryDetailView = (d: DeliveryRow) => ({
+  ...deliveryView(d),
+  payload: JSON.parse(d.body) as Record<string, unknown>,
+  request_headers: fixedDeliveryHeaders({ id: d.eventId, type: d.eventType }),
+});
+
 const attemptView = (a: AttemptRow) => ({
   attempt: a.attempt,
   url: a.url,
@@ -306,21 +313,13 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
       schema: {
         tags,
         summary: 'One delivery',
-        description:
-          'The delivery a `webhooks` notification links to, with the body and headers it sends; ' +
-          'its attempts are at `/attempts`.',
+        description: 'The delivery a `webhooks` notification links to; its attempts are at `/attempts`.',
         params: S.DeliveryParams,
         response: { 200: S.DeliveryDetailSchema },
       },
     },
-    async (req) => {
-      const d = await svc.getDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id);
-      return {
-        ...deliveryView(d),
-        body: d.body,
-        request_headers: fixedDeliveryHeaders({ id: d.eventId, type: d.eventType }),
-      };
-    },
+    async (req) =>
+      deliveryDetailView(await svc.getDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
   );
 
   r.get(
@@ -349,10 +348,10 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
         summary: 'Redeliver now (also from dead_letter)',
         description: 'A finished delivery gets a fresh budget of attempts; the attempt history is kept.',
         params: S.DeliveryParams,
-        response: { 200: S.DeliverySchema },
+        response: { 200: S.DeliveryDetailSchema },
       },
     },
     async (req) =>
-      deliveryView(await svc.retryDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
+      deliveryDetailView(await svc.retryDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
   );
 }

@@ -147,16 +147,16 @@ export const DeliverySchema = Type.Object({
   created_at: Iso,
 });
 
+/** One delivery as the inspector reads it: the list's fields plus what was sent. */
 export const DeliveryDetailSchema = Type.Object({
   ...DeliverySchema.properties,
-  body: Type.String({
-    description: 'The exact JSON body sent on every attempt (the event envelope), as sent',
+  payload: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'The JSON body sent, byte-identical on every attempt (the event envelope)',
   }),
   request_headers: Type.Record(Type.String(), Type.String(), {
     description:
-      'The headers every attempt sends unchanged; each attempt adds `x-svc-timestamp` and ' +
-      '`x-svc-signature`, and the Standard Webhooks `webhook-timestamp` and `webhook-signature`, ' +
-      'signed with the signing secret at that moment',
+      'The headers every attempt sends; each attempt adds `x-svc-timestamp` and `x-svc-signature` ' +
+      '(the signature is not shown)',
   }),
 });
 

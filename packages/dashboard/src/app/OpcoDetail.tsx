@@ -11,9 +11,9 @@ import { QueryView } from '../ui/states';
 
 type Opco = ApiData<'get', '/opcos/{opco_id}'>;
 
-/** When the sandbox is due to activate a submitted opco, where the API says so. */
-export function activationDue(o: Opco): string | null {
-  return (o as { activation_due_at?: string | null }).activation_due_at ?? null;
+/** When the sandbox is due to activate a submitted opco (null when nothing is due). */
+export function activationDue(o: Pick<Opco, 'activation_due_at'>): string | null {
+  return o.activation_due_at ?? null;
 }
 
 /** "in 8 s", "in 2 min 5 s", or "any moment now" once the time has passed. */

@@ -17,15 +17,6 @@ const PER_ATTEMPT: [string, string][] = [
   ['webhook-signature', 'v1, signature of "id.timestamp.body" (Standard Webhooks), per attempt.'],
 ];
 
-/** The body as sent, indented for reading (it is sent compact). */
-function pretty(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
-}
-
 export function WebhookDeliveryPage() {
   const { id = '' } = useParams();
   const { can } = useSession();
@@ -145,12 +136,12 @@ export function WebhookDeliveryPage() {
               </dl>
             </>
           ) : null}
-          {d.body ? (
+          {d.payload ? (
             <>
               <h2>Payload</h2>
               {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard */}
               <pre className="payload" data-testid="delivery-payload" tabIndex={0}>
-                {pretty(d.body)}
+                {JSON.stringify(d.payload, null, 2)}
               </pre>
             </>
           ) : null}
