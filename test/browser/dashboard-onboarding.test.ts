@@ -4,9 +4,9 @@
  * started" checklist: callback URL, an opco (created with a field error corrected on the way,
  * submitted, activated by the sandbox after its default delay), a project bound to it, a payer, a
  * webhook endpoint (a local receiver), the first payment link; it pays at the sandbox bank, sees the
- * payment succeed and the webhook delivery delivered in the inspector. The service is the real
- * compiled server with its workers and the real clock, so nothing is advanced or called from the
- * test. Axe checks every page passed, and the whole walk stays under 3 minutes. A second test takes
+ * payment succeed, finds it by a search, and the webhook delivery delivered in the inspector. The
+ * service is the real compiled server with its workers and the real clock, so nothing is advanced
+ * or called from the test. Axe checks every page passed, and the whole walk stays under 3 minutes. A second test takes
  * the opco form's other branch (sole trader, a nested field error, edit and delete a draft) and checks
  * that the payments filters pick by name.
  */
@@ -265,6 +265,22 @@ describe.skipIf(!hasChromium)('dashboard onboarding: register to a paid sandbox 
     const got = hooks.on('/hooks').filter((r) => r.rawBody.includes('payment.status_changed'));
     expect(got.length).toBeGreaterThanOrEqual(1);
     expect(got[0]!.headers['x-svc-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+
+    // The payment is found by a search on its description or its payer's email, and a miss finds none.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Payments', exact: true })
+      .click();
+    await heading('Payments');
+    await page.getByLabel('Search payments').fill('first ord');
+    await page.waitForURL(/q=first/);
+    await page.getByRole('link', { name: 'First order' }).waitFor();
+    await page.getByLabel('Search payments').fill(payerEmail.slice(0, 10));
+    await page.waitForURL(/q=payer-/);
+    await page.getByRole('link', { name: 'First order' }).waitFor();
+    await page.getByLabel('Search payments').fill('no-such-payment');
+    await page.waitForURL(/q=no-such-payment/);
+    await expect.poll(() => page.getByRole('link', { name: 'First order' }).count()).toBe(0);
 
     // Every step done: the checklist steps aside.
     await page
