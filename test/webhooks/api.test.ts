@@ -294,6 +294,7 @@ describe('destinations', () => {
       'x-svc-event-id': ev!.id,
       'x-svc-event-type': 'payment.status_changed',
       'x-svc-event-version': 'v1',
+      'webhook-id': ev!.id,
     });
     for (const [name, value] of Object.entries(one.request_headers))
       expect(received.headers[name]).toBe(value);
