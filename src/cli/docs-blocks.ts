@@ -5,34 +5,35 @@
  * `<!-- /generated:NAME -->`; `npm run docs:generate` rewrites these, `npm run docs:permissions` the
  * permission table and endpoint lists, and tests fail while a block is stale.
  */
-import { BM as BILLING } from '../modules/billing/billing.messages';
-import { BM as BULK } from '../modules/bulk-links/bulk.messages';
-import { CM } from '../modules/contracts/contracts.messages';
-import { MM } from '../modules/monitoring/monitoring.messages';
-import { RM } from '../modules/recurring/recurring.messages';
-import { SM as SCHEDULES } from '../modules/schedules/schedules.messages';
-import { SM as SCREENING } from '../modules/screening/screening.messages';
-import { TM as TICKETS } from '../modules/tickets/tickets.messages';
-import { TM as TRAVEL } from '../modules/travel-rule/travel-rule.messages';
-import { M } from '../shared/messages';
+
+import { type RouteAccess, specPath } from '../modules/auth/permissions-doc';
 import { clientMachine } from '../modules/auth/registration.machine';
 import { invoiceMachine } from '../modules/billing/billing.machine';
+import { BM as BILLING } from '../modules/billing/billing.messages';
 import { jobMachine, rowMachine } from '../modules/bulk-links/bulk.machine';
+import { BM as BULK } from '../modules/bulk-links/bulk.messages';
+import { CM } from '../modules/contracts/contracts.messages';
 import { participantMachine } from '../modules/contracts/participants.machine';
 import { requestMachine } from '../modules/contracts/requests.machine';
 import { decisionMachine } from '../modules/monitoring/monitoring.machine';
+import { MM } from '../modules/monitoring/monitoring.messages';
 import { opcoMachine } from '../modules/opcos/opcos.machine';
 import { transactionMachine } from '../modules/payments/payments.machine';
 import { recurringMachine } from '../modules/recurring/recurring.machine';
+import { RM } from '../modules/recurring/recurring.messages';
 import { runMachine as recurringRunMachine } from '../modules/recurring/runs.machine';
 import { instalmentMachine, scheduleMachine } from '../modules/schedules/schedules.machine';
+import { SM as SCHEDULES } from '../modules/schedules/schedules.messages';
 import { ownershipMachine } from '../modules/screening/ownership.machine';
+import { SM as SCREENING } from '../modules/screening/screening.messages';
 import { ticketMachine } from '../modules/tickets/tickets.machine';
+import { TM as TICKETS } from '../modules/tickets/tickets.messages';
 import { transferMachine } from '../modules/travel-rule/travel-rule.machine';
+import { TM as TRAVEL } from '../modules/travel-rule/travel-rule.messages';
 import { deliveryMachine } from '../modules/webhooks/webhooks.machine';
 import { definitionMachine, runMachine as workflowRunMachine } from '../modules/workflows/workflows.machine';
-import { type RouteAccess, specPath } from '../modules/auth/permissions-doc';
 import type { Move } from '../platform/machine';
+import { M } from '../shared/messages';
 
 interface DrawableMachine {
   readonly statuses: readonly string[];
@@ -85,7 +86,11 @@ type Catalogue = Record<string, string | ((...args: never[]) => string)>;
 
 /** Every message catalogue, by the guide heading it is listed under. */
 export const MESSAGE_CATALOGUES: [string, Catalogue, string][] = [
-  ['Shared (authentication, payments, KYC/KYB, opcos, projects, workflows, webhooks, …)', M, 'src/shared/messages.ts'],
+  [
+    'Shared (authentication, payments, KYC/KYB, opcos, projects, workflows, webhooks, …)',
+    M,
+    'src/shared/messages.ts',
+  ],
   ['Billing invoices', BILLING, 'src/modules/billing/billing.messages.ts'],
   ['Bulk payment links', BULK, 'src/modules/bulk-links/bulk.messages.ts'],
   ['Contracts', CM, 'src/modules/contracts/contracts.messages.ts'],
@@ -101,7 +106,10 @@ export const MESSAGE_CATALOGUES: [string, Catalogue, string][] = [
 function messageText(v: string | ((...args: never[]) => string)): string {
   if (typeof v === 'string') return v;
   const m = /^(?:function\s*\w*)?\(?([^)=]*)\)?\s*=>/.exec(v.toString());
-  const names = (m?.[1] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const names = (m?.[1] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   return (v as (...a: string[]) => string)(...names.map((n) => `{${n}}`));
 }
 
@@ -123,7 +131,8 @@ export function generatedBlocks(): Map<string, Map<string, string>> {
     if (!out.has(file)) out.set(file, new Map());
     out.get(file)!.set(name, content);
   };
-  for (const [name, { guide, machine }] of Object.entries(MACHINE_DIAGRAMS)) put(guide, name, mermaidOf(machine));
+  for (const [name, { guide, machine }] of Object.entries(MACHINE_DIAGRAMS))
+    put(guide, name, mermaidOf(machine));
   put('errors', 'messages', messagesMarkdown());
   return out;
 }

@@ -29,6 +29,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PERMISSION_MATRIX } from '../modules/auth/permissions';
+import { docsGuides } from './docs-guides';
 import { docsPages } from './docs-page';
 import { finishDocument, merchantDocument, type OpenApiDoc, staffDocument } from './openapi-documents';
 
@@ -402,6 +403,8 @@ export const openapiPlugin = fp(
     };
     // The reference pages: /docs (merchant API only) and /docs/staff.
     await app.register(docsPages);
+    // The guides (docs/guides/*.md): /docs/guides and /docs/guides/<slug>.
+    await app.register(docsGuides);
 
     app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () =>
       merchantDoc(),
