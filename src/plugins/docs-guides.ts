@@ -160,7 +160,12 @@ export function renderGuides(dir: string = GUIDES_DIR): Map<string, Guide> {
     const env = { slugger: new GithubSlugger() };
     const tokens = md.parse(source, env);
     rewriteLinks(tokens, known);
-    out.set(slug, { slug, title: titleOf(source, slug), html: md.renderer.render(tokens, md.options, env) });
+    // Code blocks and wide tables scroll sideways: focusable, so a keyboard can scroll them too.
+    const body = md.renderer
+      .render(tokens, md.options, env)
+      .replaceAll('<pre>', '<pre tabindex="0">')
+      .replaceAll('<table>', '<table tabindex="0">');
+    out.set(slug, { slug, title: titleOf(source, slug), html: body });
   }
   return out;
 }
