@@ -181,7 +181,7 @@ function page(guide: Guide, all: Map<string, Guide>): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${guide.title} · Payments Platform guides</title>
+<title>${guide.slug === 'index' ? guide.title : `${guide.title} · Payments Platform guides`}</title>
 ${FAVICON_LINKS}
 <link rel="stylesheet" href="/docs/assets/guides.css">
 </head>
