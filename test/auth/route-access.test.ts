@@ -120,7 +120,7 @@ describe('route access contract', () => {
     const listed = rows.map((l) => /^\| `([a-z_.]+)`/.exec(l)![1]);
     expect(listed).toEqual(PERMISSIONS);
     expect(listed).toEqual(expect.arrayContaining(['travel_rule.read', 'travel_rule.write']));
-    // Row for row what `npm run docs:permissions` prints (regenerate it after changing the matrix).
+    // Row for row what `npm run docs:permissions` writes (regenerate it after changing the matrix).
     const generated = permissionsMarkdown(routeAccessOf(seen)).split('\n');
     expect(rows).toEqual(generated.filter((l) => l.startsWith('| `')));
     expect(readBlock(guide, 'permissions')).toBe(permissionsMarkdown(routeAccessOf(seen)));
