@@ -1,6 +1,6 @@
 /**
  * `X-Idempotency-Key` for the named areas' "(idem)" endpoints, with the paylink rules
- * (named-areas.md section 0): the same key and payload replay the original body with 200; another
+ * (docs/guides/idempotency.md): the same key and payload replay the original body with 200; another
  * payload is 409; a duplicate still in flight is 409; an empty key (or a missing one where required)
  * is 400. The claim is completed inside the caller's transaction, so the resource and the stored
  * response commit together: a crash can never leave a resource without its key, or the reverse.
