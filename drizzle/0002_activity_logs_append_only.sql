@@ -1,4 +1,4 @@
--- The activity log is append-only (named-areas.md section 11): UPDATE, DELETE and TRUNCATE are refused,
+-- The activity log is append-only (docs/guides/activity-logs.md): UPDATE, DELETE and TRUNCATE are refused,
 -- except DELETE by the retention job, which sets `svc.activity_retention` to 'on' for its transaction.
 CREATE OR REPLACE FUNCTION activity_logs_append_only() RETURNS trigger AS $$
 BEGIN

@@ -1,4 +1,4 @@
--- An invoice PDF is rendered once at finalization and never changes (named-areas.md section 9):
+-- An invoice PDF is rendered once at finalization and never changes (docs/guides/invoices.md):
 -- UPDATE, DELETE and TRUNCATE of invoice_pdfs are refused by the database itself.
 CREATE OR REPLACE FUNCTION invoice_pdfs_immutable() RETURNS trigger AS $$
 BEGIN

@@ -1,4 +1,4 @@
-/** Subscribable event types (api-spec "Event types"). `webhook.test` is a system event, always delivered on test. */
+/** Subscribable event types (docs/guides/webhooks.md). `webhook.test` is a system event, always delivered on test. */
 export const EVENT_TYPES = [
   'payment.status_changed',
   'kyc.status_changed',
@@ -13,7 +13,7 @@ export const EVENT_TYPES = [
   'workflow.run.completed',
   'workflow.run.failed',
   'workflow.step.completed',
-  // The named areas (named-areas.md section 0), listed after the spec's 13 in this order.
+  // The named areas (docs/guides/index.md), listed after the spec's 13 in this order.
   'screening.wallet.completed',
   'screening.wallet_ownership.status_changed',
   'travel_rule.transfer.status_changed',

@@ -1,5 +1,5 @@
 /**
- * Denied requests in the activity log (named-areas.md section 11): every 403 answered to an
+ * Denied requests in the activity log (docs/guides/activity-logs.md): every 403 answered to an
  * authenticated client (a missing permission, a dashboard-only route called with an API token, a
  * disabled area) appends a `permission.denied` entry with outcome `failure`, written on its own
  * since the request changed nothing. Its path is the route pattern (`/projects/:project_id`).

@@ -60,8 +60,10 @@ function page(title: string, spec: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 ${FAVICON_LINKS}
+<link rel="stylesheet" href="/docs/assets/guides.css">
 </head>
 <body>
+<nav class="docs-bar" aria-label="Documentation"><a href="/docs/guides">Guides</a><a href="/docs">API reference</a></nav>
 <noscript>This page needs JavaScript. The OpenAPI document is at <a href="${spec}">${spec}</a>.</noscript>
 <div id="app"></div>
 <script src="/docs/assets/scalar.js"></script>

@@ -32,6 +32,7 @@ import { PERMISSION_MATRIX } from '../modules/auth/permissions';
 import { moveRequestDefaults } from '../platform/openapi/request-defaults';
 import { markNamed } from '../platform/openapi/schema-names';
 import { guideLink } from '../platform/openapi/tags';
+import { docsGuides } from './docs-guides';
 import { docsPages } from './docs-page';
 import { finishDocument, merchantDocument, type OpenApiDoc, staffDocument } from './openapi-documents';
 import { registerSchemaNames } from './openapi-names';
@@ -417,6 +418,8 @@ export const openapiPlugin = fp(
     };
     // The reference pages: /docs (merchant API only) and /docs/staff.
     await app.register(docsPages);
+    // The guides (docs/guides/*.md): /docs/guides and /docs/guides/<slug>.
+    await app.register(docsGuides);
 
     app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () =>
       merchantDoc(),

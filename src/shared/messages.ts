@@ -96,7 +96,7 @@ export const M = {
   failedToInitKycUser: 'Failed to initialize user for KYC, please retry',
   failedToInitiateKyc: 'Failed to initiate KYC, please retry later',
   emailDeliveryFailed: 'Email delivery failed. Please retry later or contact support.',
-  // Support tickets and billing invoices (api-spec 400/404 catalogues, named-areas.md sections 8-9)
+  // Support tickets and billing invoices (docs/guides/errors.md lists every catalogue)
   closedTicketNoClientReplies: 'Closed tickets cannot receive new client replies',
   closedTicketReopenFirst: 'Closed tickets must be reopened before replying',
   onlyResolvedClientClose: 'Only resolved tickets can be closed by the client',

@@ -79,7 +79,7 @@ export function toLimitOffset(q: { limit?: number; offset?: number }, defaultLim
 }
 
 /**
- * Counter lists (named-areas.md section 0: monitoring, wallets, travel-rule transfers, activity logs):
+ * Counter lists (docs/guides/pagination.md: monitoring, wallets, travel-rule transfers, activity logs):
  * `{<key>: [...], records, page, page_size, total, total_pages}`, `records` being this page's count.
  */
 export function counterPage<K extends string, T>(key: K, rows: T[], total: number, p: PageParams) {
@@ -111,7 +111,7 @@ export function counterEnvelope<K extends string, T extends TSchema>(key: K, ite
   } as { [P in K]: ReturnType<typeof Type.Array<T>> } & Record<string, ReturnType<typeof Type.Integer>>);
 }
 
-/** `q`: a case-insensitive substring, 1-200 characters after trimming (named-areas.md section 0). */
+/** `q`: a case-insensitive substring, 1-200 characters after trimming (docs/guides/pagination.md). */
 export function searchQuerySchema(fields: string) {
   return Type.String({
     minLength: 1,

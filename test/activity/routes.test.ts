@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 /**
- * Activity-log routes (named-areas.md section 11): the counter list with every filter, detail,
+ * Activity-log routes (docs/guides/activity-logs.md): the counter list with every filter, detail,
  * export (CSV and JSONL) equal to the list for the same filters, limits, cross-client 404, the
  * staff list, denials logged, the append-only trigger and the retention job.
  */

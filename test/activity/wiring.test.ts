@@ -1,6 +1,6 @@
 /**
  * Every successful write of the existing modules appends an activity entry in its transaction,
- * with the actor and request facts, and secrets only as "[redacted]" (named-areas.md section 11).
+ * with the actor and request facts, and secrets only as "[redacted]" (docs/guides/activity-logs.md).
  * A sample of more than 20 write routes, plus failed logins, a failed API-key exchange and a
  * permission denial. Security changes also notify the owners.
  */

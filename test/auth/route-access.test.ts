@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { RouteOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
+import { endpointBlocks, readBlock } from '../../src/cli/docs-blocks';
 import { PERMISSION_MATRIX, PERMISSIONS, ROLES, type Role } from '../../src/modules/auth/permissions';
 import {
   permissionsMarkdown,
@@ -110,15 +111,26 @@ describe('route access contract', () => {
     }
   });
 
-  it("the README's permission table is the generated one and lists every permission the code defines", () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const rows = readme.split('\n').filter((l) => /^\| `[a-z_.]+` \|/.test(l));
+  it("the guide's permission table is the generated one and lists every permission the code defines", () => {
+    const guide = readFileSync(
+      path.resolve(import.meta.dirname, '../../docs/guides/roles-permissions.md'),
+      'utf8',
+    );
+    const rows = guide.split('\n').filter((l) => /^\| `[a-z_.]+` \|/.test(l));
     const listed = rows.map((l) => /^\| `([a-z_.]+)`/.exec(l)![1]);
     expect(listed).toEqual(PERMISSIONS);
     expect(listed).toEqual(expect.arrayContaining(['travel_rule.read', 'travel_rule.write']));
-    // Row for row what `npm run docs:permissions` prints (regenerate it after changing the matrix).
+    // Row for row what `npm run docs:permissions` writes (regenerate it after changing the matrix).
     const generated = permissionsMarkdown(routeAccessOf(seen)).split('\n');
     expect(rows).toEqual(generated.filter((l) => l.startsWith('| `')));
+    expect(readBlock(guide, 'permissions')).toBe(permissionsMarkdown(routeAccessOf(seen)));
+  });
+
+  it("each area guide's endpoint table is the generated one (npm run docs:permissions)", () => {
+    for (const [guide, table] of endpointBlocks(routeAccessOf(seen))) {
+      const doc = readFileSync(path.resolve(import.meta.dirname, `../../docs/guides/${guide}.md`), 'utf8');
+      expect(readBlock(doc, `endpoints:${guide}`), guide).toBe(table);
+    }
   });
 
   describe.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (_name, route) => {

@@ -3,7 +3,7 @@
  * recurring payments (create with an idempotency key, authorize in sandbox, pause, resume, collect
  * on demand, cancel with a reason), payment schedules (create a plan, issue now, change and cancel
  * an instalment, cancel the schedule), wallets (screen, filter in the URL, rescreen, ownership
- * request and its cancellation); a developer sees none of the actions the README's permission
+ * request and its cancellation); a developer sees none of the actions the guide's permission
  * table denies the role; and the payments list shows its first row soon after the API answers.
  */
 import fs from 'node:fs';
@@ -28,10 +28,13 @@ const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 
 const heading1 = (page: Page, name: string | RegExp) =>
   page.getByRole('heading', { level: 1, name }).waitFor();
 
-/** The README's permission table: permission -> whether the developer role has it. */
+/** The permission table (docs/guides/roles-permissions.md): permission -> whether the developer role has it. */
 function developerPermissions(): Map<string, boolean> {
-  const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-  const rows = readme.split('\n').filter((l) => /^\| `[a-z_.]+` \|/.test(l));
+  const guide = fs.readFileSync(
+    path.resolve(import.meta.dirname, '../../docs/guides/roles-permissions.md'),
+    'utf8',
+  );
+  const rows = guide.split('\n').filter((l) => /^\| `[a-z_.]+` \|/.test(l));
   return new Map(
     rows.map((l) => {
       const cells = l.split('|').map((c) => c.trim());

@@ -1,12 +1,15 @@
 /**
  * The API reference pages in a real headless Chromium: /docs renders the merchant API with Scalar's
  * bundle served by the service itself (the machine has no network), under a strict CSP, and the
- * paylink operation can be found and read; /docs/staff renders the staff document.
+ * paylink operation can be found and read; /docs/staff renders the staff document. The guides
+ * (/docs/guides, rendered from docs/guides/*.md) open from the reference page, pass axe, and every
+ * link between them reaches a served page and an existing anchor.
  */
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
+import { expectAccessible } from '../helpers/dashboard';
 import { freePort } from '../helpers/process';
 
 describe.skipIf(!hasChromium)('API reference pages in Chromium', () => {
@@ -31,7 +34,12 @@ describe.skipIf(!hasChromium)('API reference pages in Chromium', () => {
 
   /** Opens a page and records what the browser refused or failed to load. */
   async function open(url: string): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // A context of its own: axe-core's Playwright builder needs one (browser.newPage has none).
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.on('close', () => {
+      context.close().catch(() => {}); // already gone when the browser closed first
+    });
     const problems: string[] = [];
     page.on('console', (m: ConsoleMessage) => {
       if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text()))
@@ -103,5 +111,76 @@ describe.skipIf(!hasChromium)('API reference pages in Chromium', () => {
     expect(js.statusCode).toBe(200);
     expect(js.headers['content-type']).toContain('javascript');
     expect(js.body).toContain('createApiReference');
+  });
+  it('the guides open from the reference page, render under the CSP and pass axe', async () => {
+    const { page, problems } = await open(`${base}/docs`);
+    try {
+      await page
+        .getByRole('navigation', { name: 'Documentation' })
+        .getByRole('link', { name: 'Guides' })
+        .click();
+      await page.waitForURL(`${base}/docs/guides`);
+      await page.getByRole('heading', { level: 1, name: 'Payments Platform guides' }).waitFor();
+      await expectAccessible(page, '/docs/guides');
+      const nav = page.getByRole('navigation', { name: 'Guides' });
+      await nav.getByRole('link', { name: 'Payments and checkout' }).click();
+      await page.waitForURL(`${base}/docs/guides/payments`);
+      await page.getByRole('heading', { level: 1, name: 'Payments and checkout' }).waitFor();
+      expect(
+        await nav.getByRole('link', { name: 'Payments and checkout' }).getAttribute('aria-current'),
+      ).toBe('page');
+      // The status machine (a Mermaid block, shown as code offline) and a worked example.
+      await expect.poll(() => page.getByText('stateDiagram-v2').first().isVisible()).toBe(true);
+      await page.getByRole('heading', { level: 2, name: 'Worked example' }).waitFor();
+      await expectAccessible(page, '/docs/guides/payments');
+      // A link into another guide's section lands on that heading.
+      await page
+        .locator('main a[href="/docs/guides/sandbox#payment-outcomes-and-manual-review"]')
+        .first()
+        .click();
+      await page.waitForURL(`${base}/docs/guides/sandbox#payment-outcomes-and-manual-review`);
+      await expect.poll(() => page.locator('#payment-outcomes-and-manual-review').isVisible()).toBe(true);
+      await page.getByRole('banner').getByRole('link', { name: 'API reference' }).click();
+      await page.waitForURL(`${base}/docs`);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it('serves every guide with a strict CSP, and every link between guides reaches a page and an anchor', async () => {
+    const index = await ctx.app.inject({ url: '/docs/guides' });
+    expect(index.statusCode).toBe(200);
+    const csp = String(index.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('script-src');
+    expect(csp).not.toContain('unsafe-inline');
+    expect(index.body).not.toContain('<script');
+    const slugs = [...index.body.matchAll(/<li><a href="\/docs\/guides\/([a-z0-9-]+)"/g)].map((m) => m[1]!);
+    expect(slugs).toEqual(
+      expect.arrayContaining(['quickstart', 'payments', 'sandbox', 'operations', 'performance']),
+    );
+    const bodies = new Map<string, string>([['', index.body]]);
+    for (const slug of slugs) {
+      const res = await ctx.app.inject({ url: `/docs/guides/${slug}` });
+      expect(res.statusCode, slug).toBe(200);
+      bodies.set(slug, res.body);
+    }
+    const broken: string[] = [];
+    for (const [slug, body] of bodies) {
+      expect(body, slug).not.toMatch(/href="[^"]*\.md(#[^"]*)?"/);
+      for (const [, target, anchor] of body.matchAll(/href="\/docs\/guides\/?([a-z0-9-]*)(?:#([^"]+))?"/g)) {
+        const to = bodies.get(target!);
+        if (to === undefined) broken.push(`${slug} -> ${target}`);
+        else if (anchor && !to.includes(`id="${anchor}"`)) broken.push(`${slug} -> ${target}#${anchor}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect((await ctx.app.inject({ url: '/docs/guides/no-such-guide' })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ url: '/docs/guides/index' })).statusCode).toBe(404);
+    const css = await ctx.app.inject({ url: '/docs/assets/guides.css' });
+    expect(css.headers['content-type']).toContain('text/css');
+    // The reference page links the guides.
+    expect((await ctx.app.inject({ url: '/docs' })).body).toContain('href="/docs/guides"');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * examples/quickstart.sh (the README's quick start) runs end to end against a started service:
+ * examples/quickstart.sh (docs/guides/quickstart.md) runs end to end against a started service:
  * sandbox bootstrap (waiting for the opco activation), token exchange, a payment link, the
  * sandbox outcome and a signature-verified payment.status_changed webhook, in under 60 seconds.
  */

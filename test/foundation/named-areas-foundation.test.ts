@@ -1,5 +1,5 @@
 /**
- * The cross-cutting pieces of the named areas (named-areas.md section 0): feature switches, the
+ * The cross-cutting pieces of the named areas (docs/guides/index.md): feature switches, the
  * permission matrix entries, event types, transaction `origin`, platform payment links with their own
  * key scope, the activity-log writer (actor, request facts, redaction, append-only), notification
  * fan-out by role and preferences, and the generic idempotency of "(idem)" endpoints.

@@ -1,5 +1,5 @@
 /**
- * Notifications (named-areas.md section 10): fan-out by role and preferences, the inbox routes
+ * Notifications (docs/guides/notifications.md): fan-out by role and preferences, the inbox routes
  * (list, counts, flags, mark-seen / mark-all-read / archive-read with `before`), preferences with the
  * mandatory security channel, email by preference over real SMTP, the staff broadcast, retention,
  * and the notable changes wired so far (dead_letter, opco activated/rejected, security changes).

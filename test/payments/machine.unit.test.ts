@@ -14,7 +14,7 @@ import {
 } from '../../src/modules/payments/payments.machine';
 import { canonicalJson, requestFingerprint } from '../../src/shared/fingerprint';
 
-/** api-spec "Transaction status" table, transcribed independently of the implementation. */
+/** The transaction status table (docs/guides/payments.md), transcribed independently of the implementation. */
 const SPEC_TRANSITIONS: [TransactionStatus, TransactionStatus][] = [
   ['pending', 'processing'],
   ['pending', 'expired'],
@@ -26,7 +26,7 @@ const SPEC_TRANSITIONS: [TransactionStatus, TransactionStatus][] = [
   ['processing', 'canceled'],
 ];
 
-/** api-spec "Detail status (provider_status) mapping", transcribed independently. */
+/** The detail status (provider_status) to status mapping, transcribed independently. */
 const SPEC_MAPPING: [string, TransactionStatus | null][] = [
   ['completed', 'success'],
   ['settled', 'success'],

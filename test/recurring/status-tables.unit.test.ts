@@ -1,5 +1,5 @@
 /**
- * Every row of the four status tables of named-areas.md sections 5 and 6 (recurring payment, run,
+ * Every row of the four status tables of docs/guides/recurring.md and docs/guides/schedules.md (recurring payment, run,
  * instalment, schedule), each mapped to the database tests that exercise it; those files run on
  * both engines (PGlite and PostgreSQL). This file checks the map itself: every row the machines
  * allow is mapped (so a new transition needs a test), each row agrees with its machine, and every

@@ -3,7 +3,7 @@
  *
  * The access token stays in memory only. The refresh token is kept in sessionStorage (never
  * localStorage) so a reload of the tab keeps the session; it is per tab, gone when the tab closes,
- * and rotated on every refresh (README, "Dashboard session", explains the trade-off).
+ * and rotated on every refresh (docs/guides/dashboard.md, "Dashboard session", explains the trade-off).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';

@@ -4,7 +4,7 @@ import { clients } from './clients';
 import { createdAt, idColumn, ts } from './columns';
 
 /**
- * The activity log (named-areas.md section 11): one row per successful write, failed login or
+ * The activity log (docs/guides/activity-logs.md): one row per successful write, failed login or
  * denied permission, written in the change's transaction. Append-only: a database trigger
  * (migration activity_logs_append_only) refuses UPDATE and DELETE except for the retention job.
  */

@@ -23,7 +23,7 @@ export interface ContractFieldDef {
   value_key: string | null;
 }
 
-/** A contract template (named-areas.md section 1): a PDF plus roles and fields. PATCH bumps `version`. */
+/** A contract template (docs/guides/contracts.md): a PDF plus roles and fields. PATCH bumps `version`. */
 export const contractTemplates = pgTable(
   'contract_templates',
   {

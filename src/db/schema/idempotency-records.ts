@@ -4,7 +4,7 @@ import { clients } from './clients';
 import { idColumn, ts } from './columns';
 
 /**
- * Idempotency of the named areas' "(idem)" endpoints (named-areas.md section 0), held by the unique
+ * Idempotency of the named areas' "(idem)" endpoints (docs/guides/idempotency.md), held by the unique
  * (client_id, scope, idempotency_key) constraint so it holds across nodes. `scope` names the
  * endpoint; the stored response is replayed for the same key and payload.
  */

@@ -5,7 +5,7 @@ import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
 
 /**
- * A team member's notification (named-areas.md section 10), fanned out in the transaction of the
+ * A team member's notification (docs/guides/notifications.md), fanned out in the transaction of the
  * change that caused it: one row per target account. `in_app` false means the member turned the
  * in-app channel off for the category and the row exists only to carry the email.
  */

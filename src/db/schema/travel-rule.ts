@@ -25,7 +25,7 @@ export interface CounterpartyVasp {
   country: string;
 }
 
-/** One client's travel-rule settings (named-areas.md section 4); absent means the defaults. */
+/** One client's travel-rule settings (docs/guides/travel-rule.md); absent means the defaults. */
 export const travelRuleSettings = pgTable('travel_rule_settings', {
   clientId: uuid('client_id')
     .primaryKey()

@@ -1,4 +1,4 @@
-/** Request and response schemas of the activity-log routes (named-areas.md section 11). */
+/** Request and response schemas of the activity-log routes (docs/guides/activity-logs.md). */
 import { Type } from 'typebox';
 import { fileResponse } from '../../shared/download';
 import { dateRangeQuerySchema, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';

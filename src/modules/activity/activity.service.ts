@@ -1,4 +1,4 @@
-/** The activity-log list, detail and export (named-areas.md section 11). */
+/** The activity-log list, detail and export (docs/guides/activity-logs.md). */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { Deps } from '../../deps';

@@ -1,5 +1,5 @@
 /**
- * Appends activity-log entries (named-areas.md section 11). Call `recordActivity` with the
+ * Appends activity-log entries (docs/guides/activity-logs.md). Call `recordActivity` with the
  * transaction that makes the change, like `emitEvent`: the change and its entry commit together.
  * The actor and request facts come from the current request (plugins/request-context); outside a
  * request the actor is `system`. Secrets, OTPs and tokens are always stored as "[redacted]".

@@ -2,7 +2,7 @@
  * Failure counters, lockouts and cooldowns in the database (table auth_throttles), so every API
  * node enforces the same limits. Time comes from the injected clock.
  *
- * Login rules (api-spec Authentication rule 5 states two; both apply):
+ * Login rules (docs/guides/authentication.md: two lockouts, both apply):
  *   - per email: 5 failures within 15 minutes lock that email for 5 minutes;
  *   - per client IP: 10 failures within 60 seconds lock that IP for 60 seconds.
  * A successful login clears the email counter (not the IP counter).

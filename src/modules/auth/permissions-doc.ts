@@ -1,5 +1,5 @@
 /**
- * The permission matrix as a Markdown table (for the README), with the routes that use each
+ * The permission matrix as a Markdown table (docs/guides/roles-permissions.md), with the routes that use each
  * permission. Routes are collected from the real app (buildApp's onRoute), so the table cannot
  * drift from the code. Run: `npm run docs:permissions`.
  */

@@ -1,7 +1,7 @@
 /**
  * The permission matrix: every client endpoint names one permission; roles map to sets of
  * permissions; custom API credentials carry an explicit list. This file is the single source
- * (the README and OpenAPI descriptions are generated from it).
+ * (the guides' permission table and the OpenAPI descriptions are generated from it).
  */
 export const ROLES = ['owner', 'operations', 'developer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -46,7 +46,7 @@ export const PERMISSION_MATRIX = {
   'kyb.businesses.write': [OWNER_OPS, 'Create business customers, generate KYB links, resubmit'],
   'workflows.read': [ALL, 'Read workflows and runs'],
   'workflows.write': [OWNER_DEV, 'Create, edit, publish and run workflows'],
-  // The named areas (named-areas.md section 0).
+  // The named areas (docs/guides/index.md).
   'contracts.read': [ALL, 'Read contract templates, flows, requests and documents'],
   'contracts.templates.write': [
     ALL,

@@ -1,6 +1,6 @@
 /**
  * Billing's own messages (the spec's 404 `Invoice not found` is in shared/messages.ts M):
- * named-areas.md section 9 quotes the first two verbatim; the rest are ours.
+ * the first two are the product's own wording, verbatim; the rest are ours (docs/guides/invoices.md).
  */
 export const BillingMessages = {
   actionNotAllowed: (status: string) => `Invoice in status '${status}' does not allow this action`,

@@ -1,5 +1,5 @@
 /**
- * Usage: the client's billable records in a period × the price list (README, "Billing invoices").
+ * Usage: the client's billable records in a period × the price list (docs/guides/invoices.md).
  * Each billable kind is a usage source counting records of one area: successful payments, decided
  * KYC and KYB verifications, and completed wallet screenings (the query is screening's own,
  * screening.usage.ts). Travel-rule transfers and contract requests have no source yet and bill 0.

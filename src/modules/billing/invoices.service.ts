@@ -1,5 +1,5 @@
 /**
- * Invoices, staff side (named-areas.md section 9): drafts from lines or from usage, edits and
+ * Invoices, staff side (docs/guides/invoices.md): drafts from lines or from usage, edits and
  * deletion of drafts, mark-paid, mark-uncollectible, void, reissue, lists. Finalization is in
  * invoice-finalize.service.ts. Drafts are invisible to the client, so their creation and edits write
  * no activity entry (the activity log is the client's to read); every later change does.

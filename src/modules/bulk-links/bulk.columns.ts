@@ -1,5 +1,5 @@
 /**
- * Columns of a bulk row (named-areas.md section 7) and how a row becomes a POST /checkout/paylink
+ * Columns of a bulk row (docs/guides/bulk-links.md) and how a row becomes a POST /checkout/paylink
  * body: values of the row first, then the job's `defaults`; `metadata.<key>` columns build metadata.
  */
 import type { PaylinkInput } from '../payments/paylink.service';

@@ -1,5 +1,5 @@
 /**
- * Bulk payment links (named-areas.md section 7): creating a job from JSON rows or a CSV/XLSX file,
+ * Bulk payment links (docs/guides/bulk-links.md): creating a job from JSON rows or a CSV/XLSX file,
  * reading jobs and rows, confirm, retry with rows_patch, cancel. Links are made by the worker
  * (bulk.worker.ts); everything here is database work plus validation.
  */

@@ -1,4 +1,4 @@
-/** The job and row bodies of the API (named-areas.md section 7). */
+/** The job and row bodies of the API (docs/guides/bulk-links.md). */
 import type { Deps } from '../../deps';
 import { checkoutUrlOfToken } from '../payments/payments.service';
 import type { JobCounts, JobRow, RowWithLink } from './bulk.repo';

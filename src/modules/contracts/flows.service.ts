@@ -1,5 +1,5 @@
 /**
- * Contract flows (named-areas.md section 1, "Flow rules"): reusable signing setups modelled on Adobe
+ * Contract flows (docs/guides/contracts.md): reusable signing setups modelled on Adobe
  * Sign's workflows. Draft flows are edited freely; activation checks the templates; active flows are
  * frozen; a flow with requests is archived, never deleted.
  */

@@ -1,5 +1,5 @@
 /**
- * Contract templates (named-areas.md section 1): create, list, read, edit (version + 1), delete
+ * Contract templates (docs/guides/contracts.md): create, list, read, edit (version + 1), delete
  * while unused, archive/unarchive, and the document download. Every write commits with its
  * activity entry.
  */

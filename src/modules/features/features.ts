@@ -1,5 +1,5 @@
 /**
- * Per-client feature switches of the named areas (named-areas.md section 0). Staff store
+ * Per-client feature switches of the named areas (docs/guides/index.md). Staff store
  * overrides in clients.features; everything else comes from the environment's defaults.
  * Writes in a disabled area answer 403 `{Area} is disabled for this client`; reads still work.
  */

@@ -1,5 +1,5 @@
 /**
- * Our rules engine (named-areas.md section 2): evaluates every enabled rule of a policy against a
+ * Our rules engine (docs/guides/monitoring.md): evaluates every enabled rule of a policy against a
  * transaction, then decides in the contract's order: sanctions, decline, require_user, review,
  * approve. History-based rules ask `EvalContext`, whose queries read the (client_id, subject_key,
  * occurred_at) index; the engine itself is pure.

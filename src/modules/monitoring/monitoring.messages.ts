@@ -1,4 +1,4 @@
-/** The spec's monitoring messages (named-areas.md section 2), verbatim. */
+/** The spec's monitoring messages (docs/guides/monitoring.md), verbatim. */
 export const MonitoringMessages = {
   notFound: 'Monitored transaction not found',
   transactionNotFound: 'Transaction not found',

@@ -1,5 +1,5 @@
 /**
- * What each remediation type issues besides its page link (named-areas.md section 2):
+ * What each remediation type issues besides its page link (docs/guides/monitoring.md):
  * - source_of_funds: the questionnaire, with an optional document stored with the submission;
  * - identity_reverification: a KYC (user) or KYB (business customer) link made by the kyc module's
  *   use case right after the decision commits (it calls the verification provider, so never inside

@@ -1,5 +1,5 @@
 /**
- * The rule types of a monitoring policy and their parameter validation (named-areas.md section 2).
+ * The rule types of a monitoring policy and their parameter validation (docs/guides/monitoring.md).
  * A bad rule is a 422 whose `loc` points into the rule, e.g. ["body","rules",3,"params","amount"].
  */
 

@@ -1,5 +1,5 @@
 /**
- * Transaction monitoring use cases (named-areas.md section 2): submit (evaluate + first decision),
+ * Transaction monitoring use cases (docs/guides/monitoring.md): submit (evaluate + first decision),
  * list, get, and the policy (versions, replace, test). Every write commits its change, event,
  * activity entry and notifications in one transaction.
  */

@@ -1,4 +1,4 @@
-/** Request and response schemas of the notification routes (named-areas.md section 10). */
+/** Request and response schemas of the notification routes (docs/guides/notifications.md). */
 import { Type } from 'typebox';
 import { ROLES } from '../auth/permissions';
 import { NOTIFICATION_CATEGORIES, NOTIFICATION_SEVERITIES } from './notify';

@@ -1,5 +1,5 @@
 /**
- * A team member's inbox (named-areas.md section 10): list, counts, flags, bulk changes bounded by
+ * A team member's inbox (docs/guides/notifications.md): list, counts, flags, bulk changes bounded by
  * `before`, preferences. Every route acts on the caller's own account only.
  */
 import { type SQL, sql } from 'drizzle-orm';

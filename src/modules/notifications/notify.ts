@@ -1,5 +1,5 @@
 /**
- * Fans a notable change out to team members (named-areas.md section 10). Call `notify` with the
+ * Fans a notable change out to team members (docs/guides/notifications.md). Call `notify` with the
  * transaction that makes the change: one row per target account is written in one statement,
  * honouring each member's preferences. An email wanted is the `notifications.email` job, written in
  * the same transaction (notification-email.ts), so a rolled-back change never sends mail and a

@@ -1,4 +1,4 @@
-/** What created a payment (named-areas.md section 0); shown as `origin` on the transaction. */
+/** What created a payment (docs/guides/index.md); shown as `origin` on the transaction. */
 export const ORIGIN_TYPES = [
   'paylink',
   'bulk',

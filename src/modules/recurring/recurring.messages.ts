@@ -1,4 +1,4 @@
-/** Recurring payment messages (named-areas.md section 5), verbatim; tests import them from here. */
+/** Recurring payment messages (docs/guides/recurring.md), verbatim; tests import them from here. */
 export const RecurringMessages = {
   notFound: 'Recurring payment not found',
   runNotFound: 'Run not found',

@@ -1,5 +1,5 @@
 /**
- * POST /recurring-payments/{definition_id}/retry (named-areas.md section 5, "Retry rules"): looks at
+ * POST /recurring-payments/{definition_id}/retry (docs/guides/recurring.md): looks at
  * the target run's latest attempt N. N failed -> attempt N+1 with retry_of_attempt = N; the unique
  * (run_id, retry_of_attempt) index lets exactly one of any number of concurrent calls (and the
  * automatic retry) create it, the others answer `replayed: true`. N itself a retry still processing or

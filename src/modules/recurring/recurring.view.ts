@@ -1,4 +1,4 @@
-/** The recurring payment and run bodies of the API (named-areas.md section 5). */
+/** The recurring payment and run bodies of the API (docs/guides/recurring.md). */
 import type { Period } from './recurring.limits';
 import type { AttemptRow, DefinitionRow, RunRow } from './recurring.repo';
 import type { FailureReason } from './runs.machine';

@@ -1,4 +1,4 @@
-/** Request and response schemas of wallet ownership requests (named-areas.md section 3). */
+/** Request and response schemas of wallet ownership requests (docs/guides/screening.md). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
 import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from './ownership.machine';

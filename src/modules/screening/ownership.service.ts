@@ -1,5 +1,5 @@
 /**
- * Wallet ownership requests (named-areas.md section 3): a challenge to sign (EIP-191 or ed25519,
+ * Wallet ownership requests (docs/guides/screening.md): a challenge to sign (EIP-191 or ed25519,
  * verified locally), a Satoshi test reported by the chain observer, or a self declaration; with
  * attempts, expiry and cancel. The hosted proof page uses the same functions by token.
  */

@@ -1,5 +1,5 @@
 /**
- * The hosted wallet proof page `{SVC_PUBLIC_URL}/wallet-proof/{token}` (named-areas.md section 3):
+ * The hosted wallet proof page `{SVC_PUBLIC_URL}/wallet-proof/{token}` (docs/guides/screening.md):
  * sign the challenge (EIP-191 / ed25519, verified locally), start a Satoshi test and report it sent,
  * or declare ownership, when the request allows each method. In sandbox it also offers
  * "Sign with the sandbox test key" for the published test address: that signature is real.

@@ -1,4 +1,4 @@
-/** Messages of wallet screening and wallet ownership (named-areas.md section 3), verbatim. */
+/** Messages of wallet screening and wallet ownership (docs/guides/screening.md), verbatim. */
 export const ScreeningMessages = {
   providerNotConfigured: 'Screening provider is not configured',
   screeningNotFound: 'Screening not found',

@@ -1,4 +1,4 @@
-/** Request and response schemas of wallet screening (named-areas.md section 3). */
+/** Request and response schemas of wallet screening (docs/guides/screening.md). */
 import { Type } from 'typebox';
 import { RISK_CATEGORIES, RISK_LEVELS } from '../../providers/screening/port';
 import { CHAINS } from '../../shared/chain-addresses';

@@ -1,5 +1,5 @@
 /**
- * Wallet screening (named-areas.md section 3): validate the address for its chain, reuse a fresh
+ * Wallet screening (docs/guides/screening.md): validate the address for its chain, reuse a fresh
  * completed screening (`max_age_seconds`), otherwise record a pending screening, ask the provider
  * within SVC_SCREENING_SYNC_TIMEOUT_MS and apply its answer; a late answer arrives by notification.
  */

@@ -1,4 +1,4 @@
-/** API shapes of screenings and wallets (named-areas.md section 3). */
+/** API shapes of screenings and wallets (docs/guides/screening.md). */
 import type { RiskLevel } from '../../providers/screening/port';
 import type { ScreeningRow, WalletRow } from './screening.repo';
 

@@ -1,5 +1,5 @@
 /**
- * Local verification of ownership proofs (named-areas.md section 3): EIP-191 `personal_sign` for EVM
+ * Local verification of ownership proofs (docs/guides/screening.md): EIP-191 `personal_sign` for EVM
  * chains (secp256k1 public-key recovery and keccak-256 from @noble) and ed25519 over the UTF-8
  * message for solana. No provider is involved.
  */

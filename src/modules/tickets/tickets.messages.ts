@@ -1,9 +1,9 @@
 /**
- * The support tickets' own messages (the spec's are in shared/messages.ts M): named-areas.md
- * section 8 quotes the reopen and follow-up ones; the rest are ours.
+ * The support tickets' own messages (the shared ones are in shared/messages.ts M): the reopen and
+ * follow-up ones are the product's own wording; the rest are ours (docs/guides/tickets.md).
  */
 export const TicketMessages = {
-  // named-areas.md section 8, verbatim
+  // the product's own wording, verbatim
   reopenWindowOver: 'Ticket can no longer be reopened; create a follow-up ticket',
   onlyClosedFollowUp: 'Only closed tickets can be followed up',
   attachmentNotFound: 'Attachment not found',

@@ -1,5 +1,5 @@
 /**
- * Support tickets, the client's side (named-areas.md section 8): open, list, read, reply, attach,
+ * Support tickets, the client's side (docs/guides/tickets.md): open, list, read, reply, attach,
  * close, reopen within the window, follow up, rate. Every write locks the ticket row, asks the
  * machine, and commits the change with its event, activity entry and notifications.
  */

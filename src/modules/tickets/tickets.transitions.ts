@@ -58,7 +58,7 @@ export function moveTicket(
   });
 }
 
-/** A staff reply or a resolution: the ticket's creator and the owners (named-areas.md section 8). */
+/** A staff reply or a resolution: the ticket's creator and the owners (docs/guides/tickets.md). */
 export async function notifyTicket(tx: DbOrTx, t: TicketRow, at: Date, what: 'replied' | 'resolved') {
   await notify(tx, {
     clientId: t.clientId,

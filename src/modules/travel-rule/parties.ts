@@ -1,4 +1,4 @@
-/** Party checks (422 at the field) and name matching for inbound transfers (named-areas.md section 4). */
+/** Party checks (422 at the field) and name matching for inbound transfers (docs/guides/travel-rule.md). */
 import { ValidationError, type ValidationIssue } from '../../shared/errors';
 import { TravelRuleMessages } from './travel-rule.messages';
 

@@ -1,4 +1,4 @@
-/** Travel-rule messages, verbatim from named-areas.md section 4. */
+/** Travel-rule messages, the product's own wording verbatim (docs/guides/travel-rule.md). */
 export const TravelRuleMessages = {
   providerNotConfigured: 'Travel-rule network provider is not configured',
   settingsIncomplete: 'Travel rule settings are incomplete: originator VASP identity is missing',

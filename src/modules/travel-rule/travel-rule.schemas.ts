@@ -1,4 +1,4 @@
-/** Request and response schemas of the travel rule (named-areas.md section 4); they feed OpenAPI. */
+/** Request and response schemas of the travel rule (docs/guides/travel-rule.md); they feed OpenAPI. */
 import { Type } from 'typebox';
 import { SANDBOX_VASP_DOC } from '../../providers/travel-rule/simulator';
 import { CHAINS } from '../../shared/chain-addresses';

@@ -1,4 +1,4 @@
-/** The API shapes of a transfer and of the settings (named-areas.md section 4). */
+/** The API shapes of a transfer and of the settings (docs/guides/travel-rule.md). */
 import type { Config } from '../../config';
 import type { SettingsRow, TransferWithRisk } from './travel-rule.repo';
 

@@ -1,5 +1,5 @@
 /**
- * The workflow `contract` node (named-areas.md section 1): sends through POST /contracts/send's use
+ * The workflow `contract` node (docs/guides/contracts.md): sends through POST /contracts/send's use
  * case with the idempotency key `workflow:<run_id>:<step_id>` (so a crash re-runs it without a
  * second request), records the request on the step and parks the run (`waiting`) until the request
  * is terminal (or sent, with `wait_for: "sent"`). The state lives in the database: a restarted

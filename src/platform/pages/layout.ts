@@ -52,7 +52,7 @@ ${o.body}
 
 /**
  * The payment's reference as the payer sees it on the checkout and at the bank: the payment
- * network's `ref_id` of the current session (api-spec: Transaction.ref_id), one rendering for both.
+ * network's `ref_id` of the current session (the transaction's `ref_id`, docs/guides/payments.md), one rendering for both.
  */
 export function referenceFact(refId: string): SafeHtml {
   return html`<dt>Payment reference</dt><dd class="ident">${evenlyBreakable(refId)}</dd>`;

@@ -1,5 +1,5 @@
 /**
- * The e-signing provider adapter (named-areas.md section 0 "External parties"). The contracts module
+ * The e-signing provider adapter (docs/guides/contracts.md). The contracts module
  * talks to a provider only through this interface; the sandbox simulator is the first adapter.
  * Calls are made outside database transactions. Everything a provider reports about participants
  * arrives as a signed notification on POST /api/v1/providers/esign/notifications.

@@ -1,5 +1,5 @@
 /**
- * The screening provider adapter (named-areas.md section 3): wallet risk, sanctions name screening
+ * The screening provider adapter (docs/guides/screening.md): wallet risk, sanctions name screening
  * (transaction monitoring, section 2) and the chain observer used by Satoshi tests. The screening module talks to a vendor only through this interface and only in
  * normalized terms (risk fields of the spec; vendor names and raw codes never leave the adapter).
  * Calls are made outside database transactions. Results that are not answered at once arrive later

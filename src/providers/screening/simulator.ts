@@ -1,5 +1,5 @@
 /**
- * The deterministic sandbox screening provider (named-areas.md section 3). It decides by the last
+ * The deterministic sandbox screening provider (docs/guides/screening.md). It decides by the last
  * 4 characters of the address, keeps its own request log and scheduled notifications in
  * sandbox_screening_jobs, and delivers every asynchronous result through the signed inbound route,
  * so the production code path runs. `deliverDue` is driven by the sandbox-screening worker.
@@ -202,7 +202,7 @@ export class SandboxScreeningProvider implements ScreeningProvider {
     return due.length;
   }
 
-  /** Pending scheduled notifications (tests and the README's sandbox notes). */
+  /** Pending scheduled notifications (tests and docs/guides/sandbox.md). */
   async pendingJobs(): Promise<number> {
     const [r] = await this.c.db
       .select({ n: count() })

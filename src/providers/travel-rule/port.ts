@@ -1,5 +1,5 @@
 /**
- * The travel-rule network adapter (named-areas.md section 4). The module speaks in normalized terms
+ * The travel-rule network adapter (docs/guides/travel-rule.md). The module speaks in normalized terms
  * (parties as the spec's Party objects; the adapter maps them to IVMS101). Calls are made outside
  * database transactions. Counterparty answers and inbound transfers arrive as signed notifications on
  * POST /providers/travel-rule/notifications.

@@ -1,5 +1,5 @@
 /**
- * The sandbox travel-rule network (named-areas.md section 4): a directory of five VASPs with fixed
+ * The sandbox travel-rule network (docs/guides/travel-rule.md): a directory of five VASPs with fixed
  * ids and fixed behaviour, discovery by address suffix, and counterparty answers delivered through
  * the signed inbound route (scheduled in sandbox_travel_rule_jobs, delivered by the travel-rule
  * worker), so the production code path runs.

@@ -1,5 +1,5 @@
 /**
- * Bulk payment links (named-areas §7): the jobs list, an upload that the API validates first
+ * Bulk payment links (docs/guides/bulk-links.md): the jobs list, an upload that the API validates first
  * (`preview: true`: every row and its errors, nothing created) and a job page that confirms, follows
  * progress, lists the rows with their errors, retries, cancels, and downloads the results file.
  */

@@ -1,5 +1,5 @@
 /**
- * Contract requests (named-areas §1): list with the API's filters in the URL, and a request's
+ * Contract requests (docs/guides/contracts.md): list with the API's filters in the URL, and a request's
  * participants, documents, audit trail and the actions its status allows (remind, void; in sandbox,
  * the simulator's sign and decline). Sending a new request is ContractSend.tsx.
  */

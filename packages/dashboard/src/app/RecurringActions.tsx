@@ -1,5 +1,5 @@
 /**
- * What a recurring payment's detail page offers, by permission and status (named-areas §5): pause,
+ * What a recurring payment's detail page offers, by permission and status (docs/guides/recurring.md): pause,
  * resume, cancel, edit, an on-demand run (own idempotency key), retry of a failed run, skipping a
  * scheduled run, and the sandbox simulator. Also the create form.
  */

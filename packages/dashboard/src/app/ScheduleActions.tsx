@@ -1,5 +1,5 @@
 /**
- * What a payment schedule's detail page offers, by permission and status (named-areas §6): cancel
+ * What a payment schedule's detail page offers, by permission and status (docs/guides/schedules.md): cancel
  * the schedule, change its description, per instalment issue now / reissue / cancel / change
  * (scheduled only), the sandbox `overdue` simulation; and the create form (a plan).
  */

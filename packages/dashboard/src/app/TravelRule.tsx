@@ -1,5 +1,5 @@
 /**
- * Travel-rule transfers (named-areas §4): list with the API's filters in the URL, a transfer's
+ * Travel-rule transfers (docs/guides/travel-rule.md): list with the API's filters in the URL, a transfer's
  * parties, VASPs and counterparty wallet, and the merchant actions its status allows: repair the
  * fields the counterparty asked for, proceed without confirmation, accept or reject an inbound
  * transfer, report the tx hash, cancel.

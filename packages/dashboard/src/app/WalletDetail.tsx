@@ -1,6 +1,6 @@
 /**
  * A screened wallet (its screenings, rescreen, monitoring on/off) and its ownership requests
- * (named-areas §3): request proof of ownership, follow a request's status, cancel it while open.
+ * (docs/guides/screening.md): request proof of ownership, follow a request's status, cancel it while open.
  */
 import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';

@@ -1,4 +1,4 @@
-/** Wallet screening (named-areas §3): screened wallets with their result (filters in the URL), and screening a wallet. */
+/** Wallet screening (docs/guides/screening.md): screened wallets with their result (filters in the URL), and screening a wallet. */
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../session';
