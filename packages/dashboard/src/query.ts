@@ -32,6 +32,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { type RequestOptions, SvcApiError } from './api';
 import { useSession } from './session';
 
@@ -54,13 +55,19 @@ type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : un
 export type ApiData<M extends Method, P extends ApiPath<M>> = JsonOf<
   Success<Op<M, P> extends { responses: infer R } ? R : never>
 >;
-/** The JSON body an operation takes. */
+type ReqBody<M extends Method, P extends ApiPath<M>> = Op<M, P> extends { requestBody?: infer R } ? R : never;
+/** The JSON body an operation takes (never when it takes none). */
 export type ApiBody<M extends Method, P extends ApiPath<M>> =
-  Op<M, P> extends {
-    requestBody?: { content: { 'application/json': infer B } };
+  NonNullable<ReqBody<M, P>> extends {
+    content: { 'application/json': infer B };
   }
     ? B
     : never;
+type BodyArg<M extends Method, P extends ApiPath<M>> = [ApiBody<M, P>] extends [never]
+  ? { body?: undefined }
+  : undefined extends ReqBody<M, P>
+    ? { body?: ApiBody<M, P> }
+    : { body: ApiBody<M, P> };
 export type ApiPathParams<M extends Method, P extends ApiPath<M>> = NonNullable<Params<Op<M, P>>['path']>;
 type Query<M extends Method, P extends ApiPath<M>> = NonNullable<Params<Op<M, P>>['query']>;
 /**
@@ -117,12 +124,15 @@ export function createQueryClient() {
 }
 
 export type QueryOptions<P extends ApiPath<'get'>> = Target<'get', P> & {
-  poll?: number | false;
+  /** ms between refetches while the tab is visible; a function of the data stops it (e.g. once terminal). */
+  poll?: number | false | ((data: ApiData<'get', P> | undefined) => number | false);
   enabled?: boolean;
   keep?: boolean;
 };
 // biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an object with nothing required"
 type OptionalUnlessRequired<T> = {} extends T ? [opts?: T] : [opts: T];
+
+type PollFn<P extends ApiPath<'get'>> = (data: ApiData<'get', P> | undefined) => number | false;
 
 export type ApiQueryResult<T> = UseQueryResult<T, Error>;
 
@@ -145,14 +155,15 @@ export function useApiQuery<P extends ApiPath<'get'>>(
     queryKey: queryKeyOf(path, o.path, query),
     queryFn: () =>
       api.get<ApiData<'get', P>>(fillPath(path, o.path), { query: query as RequestOptions['query'] }),
-    refetchInterval: o.poll || false,
+    refetchInterval:
+      typeof o.poll === 'function' ? (q) => (o.poll as PollFn<P>)(q.state.data) : o.poll || false,
     enabled: o.enabled ?? true,
     placeholderData: o.keep ? (prev) => prev : undefined,
   });
 }
 
 export type MutationVars<M extends Exclude<Method, 'get'>, P extends ApiPath<M>> = Target<M, P> &
-  ([ApiBody<M, P>] extends [never] ? { body?: undefined } : { body: ApiBody<M, P> }) & {
+  BodyArg<M, P> & {
     idempotencyKey?: string;
   };
 
@@ -169,25 +180,23 @@ export function useInvalidate() {
     qc.invalidateQueries({ predicate: (q) => underAny(q.queryKey, prefixes) });
 }
 
-/**
- * POST/PUT/PATCH/DELETE `path`; on success the queries under `invalidate` refetch (their promise
- * is awaited, so `mutateAsync` resolves once the screen shows the change).
- */
-export function useApiMutation<M extends Exclude<Method, 'get'>, P extends ApiPath<M>>(
-  method: M,
-  path: P,
-  opts: { invalidate?: readonly ApiPath<'get'>[] } = {},
-): UseMutationResult<ApiData<M, P>, Error, MutationVars<M, P>> {
+type AnyVars = {
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  idempotencyKey?: string;
+};
+
+/** A typed call without a cache (what a mutation or an action runs). */
+export function useApiCall() {
   const { api } = useSession();
-  const invalidate = useInvalidate();
-  return useMutation({
-    mutationFn: (vars: MutationVars<M, P>) => {
-      const v = vars as {
-        path?: Record<string, unknown>;
-        query?: Record<string, unknown>;
-        body?: unknown;
-        idempotencyKey?: string;
-      };
+  return useCallback(
+    <M extends Exclude<Method, 'get'>, P extends ApiPath<M>>(
+      method: M,
+      path: P,
+      ...[vars]: OptionalUnlessRequired<MutationVars<M, P>>
+    ): Promise<ApiData<M, P>> => {
+      const v = (vars ?? {}) as AnyVars;
       return api.request<ApiData<M, P>>(
         method.toUpperCase() as 'POST' | 'PUT' | 'PATCH' | 'DELETE',
         fillPath(path, v.path),
@@ -198,6 +207,61 @@ export function useApiMutation<M extends Exclude<Method, 'get'>, P extends ApiPa
         },
       );
     },
+    [api],
+  );
+}
+
+/**
+ * An action bar: several buttons sharing one busy state and one error. `send` is a typed call;
+ * `run` any async work. Either way, once it succeeds the queries under `invalidate` refetch, and the
+ * promise resolves with the result (undefined after an error, which `error` then holds).
+ */
+export function useApiActions(opts: { invalidate?: readonly ApiPath<'get'>[] } = {}) {
+  const call = useApiCall();
+  const invalidate = useInvalidate();
+  const m = useMutation({
+    mutationFn: (fn: () => Promise<unknown>) => fn(),
+    onSuccess: () => (opts.invalidate?.length ? invalidate(opts.invalidate) : undefined),
+  });
+  const { mutateAsync } = m;
+  const run = useCallback(
+    <T>(fn: () => Promise<T>): Promise<T | undefined> =>
+      mutateAsync(fn).then(
+        (r) => r as T,
+        () => undefined,
+      ),
+    [mutateAsync],
+  );
+  return {
+    busy: m.isPending,
+    error: m.error as unknown,
+    reset: m.reset,
+    run,
+    /** The typed call alone (inside `run`, or an `ActButton`'s `fn`). */
+    call,
+    send: <M extends Exclude<Method, 'get'>, P extends ApiPath<M>>(
+      method: M,
+      path: P,
+      ...vars: OptionalUnlessRequired<MutationVars<M, P>>
+    ) => run(() => call(method, path, ...vars)),
+  };
+}
+export type ApiActions = ReturnType<typeof useApiActions>;
+
+/**
+ * POST/PUT/PATCH/DELETE `path`; on success the queries under `invalidate` refetch (their promise
+ * is awaited, so `mutateAsync` resolves once the screen shows the change).
+ */
+export function useApiMutation<M extends Exclude<Method, 'get'>, P extends ApiPath<M>>(
+  method: M,
+  path: P,
+  opts: { invalidate?: readonly ApiPath<'get'>[] } = {},
+): UseMutationResult<ApiData<M, P>, Error, MutationVars<M, P>> {
+  const call = useApiCall();
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (vars: MutationVars<M, P>) =>
+      (call as (m: M, p: P, v: MutationVars<M, P>) => Promise<ApiData<M, P>>)(method, path, vars),
     onSuccess: () => (opts.invalidate?.length ? invalidate(opts.invalidate) : undefined),
   });
 }

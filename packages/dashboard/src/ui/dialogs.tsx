@@ -91,10 +91,10 @@ export function SecurityChallenge(props: {
             label="Verify with"
             name="method"
             value={method}
-            onChange={(v) => setMethod(v as 'email' | 'totp')}
+            onChange={setMethod}
             options={[
               ['email', 'Code by email'],
-              ...(me?.account?.totp_enrolled ? [['totp', 'Authenticator app'] as [string, string]] : []),
+              ...(me?.account?.totp_enrolled ? [['totp', 'Authenticator app'] as const] : []),
             ]}
           />
           <button type="submit" disabled={act.busy}>
