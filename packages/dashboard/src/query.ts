@@ -165,6 +165,8 @@ export function useApiQuery<P extends ApiPath<'get'>>(
 export type MutationVars<M extends Exclude<Method, 'get'>, P extends ApiPath<M>> = Target<M, P> &
   BodyArg<M, P> & {
     idempotencyKey?: string;
+    /** Extra headers (the security challenge's proof). */
+    headers?: Record<string, string>;
   };
 
 /** True when `key` (a query key of this module) is under one of the `prefixes` (path templates). */
@@ -173,10 +175,14 @@ export function underAny(key: readonly unknown[], prefixes: readonly string[]): 
   return typeof p === 'string' && prefixes.some((x) => p === x || p.startsWith(`${x}/`));
 }
 
+type FirstSegment<P> = P extends `/${infer A}/${string}` ? `/${A}` : P;
+/** What an invalidation names: a GET path template, or the first segment of one (`/kyc`: all of KYC). */
+export type ApiArea = ApiPath<'get'> | FirstSegment<ApiPath<'get'>>;
+
 /** Marks the queries under these path templates stale; the ones on screen refetch. */
 export function useInvalidate() {
   const qc = useQueryClient();
-  return (prefixes: readonly ApiPath<'get'>[]) =>
+  return (prefixes: readonly ApiArea[]) =>
     qc.invalidateQueries({ predicate: (q) => underAny(q.queryKey, prefixes) });
 }
 
@@ -185,6 +191,7 @@ type AnyVars = {
   query?: Record<string, unknown>;
   body?: unknown;
   idempotencyKey?: string;
+  headers?: Record<string, string>;
 };
 
 /** A typed call without a cache (what a mutation or an action runs). */
@@ -204,6 +211,7 @@ export function useApiCall() {
           query: cleanQuery(v.query),
           ...(v.body === undefined ? {} : { body: v.body }),
           ...(v.idempotencyKey ? { idempotencyKey: v.idempotencyKey } : {}),
+          ...(v.headers ? { headers: v.headers } : {}),
         },
       );
     },
@@ -216,7 +224,7 @@ export function useApiCall() {
  * `run` any async work. Either way, once it succeeds the queries under `invalidate` refetch, and the
  * promise resolves with the result (undefined after an error, which `error` then holds).
  */
-export function useApiActions(opts: { invalidate?: readonly ApiPath<'get'>[] } = {}) {
+export function useApiActions(opts: { invalidate?: readonly ApiArea[] } = {}) {
   const call = useApiCall();
   const invalidate = useInvalidate();
   const m = useMutation({
@@ -255,7 +263,7 @@ export type ApiActions = ReturnType<typeof useApiActions>;
 export function useApiMutation<M extends Exclude<Method, 'get'>, P extends ApiPath<M>>(
   method: M,
   path: P,
-  opts: { invalidate?: readonly ApiPath<'get'>[] } = {},
+  opts: { invalidate?: readonly ApiArea[] } = {},
 ): UseMutationResult<ApiData<M, P>, Error, MutationVars<M, P>> {
   const call = useApiCall();
   const invalidate = useInvalidate();
