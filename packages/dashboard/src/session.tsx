@@ -5,25 +5,16 @@
  * localStorage) so a reload of the tab keeps the session; it is per tab, gone when the tab closes,
  * and rotated on every refresh (README, "Dashboard session", explains the trade-off).
  */
+
+import type { paths } from '@svc/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import { type ApiClient, createClient } from './api';
 
 const REFRESH_KEY = 'svc.dashboard.refresh';
 
-export interface Me {
-  client: { client_id: string; company_name: string; email: string };
-  account: {
-    account_id: string;
-    email: string;
-    full_name: string;
-    role: string;
-    totp_enrolled: boolean;
-  } | null;
-  role: string;
-  environment: 'sandbox' | 'production';
-  permissions: string[];
-}
+/** The caller, as GET /auth/me answers (the SDK's type). */
+export type Me = paths['/api/v1/auth/me']['get']['responses'][200]['content']['application/json'];
 
 interface SessionValue {
   api: ApiClient;
