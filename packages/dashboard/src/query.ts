@@ -34,7 +34,10 @@ import {
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { type RequestOptions, SvcApiError } from './api';
+import { cleanQuery, fillPath, queryKeyOf, underAny } from './query-keys';
 import { useSession } from './session';
+
+export { fillPath, queryKeyOf, underAny };
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Full = keyof paths;
@@ -83,26 +86,6 @@ type Target<M extends Method, P extends ApiPath<M>> = ([ApiPathParams<M, P>] ext
   ? { path?: undefined }
   : { path: ApiPathParams<M, P> }) &
   ([ApiQuery<M, P>] extends [never] ? { query?: undefined } : { query?: ApiQuery<M, P> });
-
-/** `/transactions/{transaction_id}` with its parameters filled in (each one URL-encoded). */
-export function fillPath(template: string, params: Record<string, unknown> | undefined): string {
-  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const v = params?.[name];
-    if (v === undefined || v === null || v === '') throw new Error(`fillPath: ${template} needs ${name}`);
-    return encodeURIComponent(String(v));
-  });
-}
-
-/** Empty filters are left out of the key as well as the request: `{status: ''}` is the same list as `{}`. */
-function cleanQuery(q: Record<string, unknown> | undefined): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [k, v] of Object.entries(q ?? {}))
-    if (v !== undefined && v !== null && v !== '') out[k] = v as string | number | boolean;
-  return out;
-}
-
-export const queryKeyOf = (path: string, params?: unknown, query?: Record<string, unknown>) =>
-  [path, params ?? {}, cleanQuery(query)] as const;
 
 const isClientError = (e: unknown) => e instanceof SvcApiError && e.status < 500;
 
@@ -168,12 +151,6 @@ export type MutationVars<M extends Exclude<Method, 'get'>, P extends ApiPath<M>>
     /** Extra headers (the security challenge's proof). */
     headers?: Record<string, string>;
   };
-
-/** True when `key` (a query key of this module) is under one of the `prefixes` (path templates). */
-export function underAny(key: readonly unknown[], prefixes: readonly string[]): boolean {
-  const p = key[0];
-  return typeof p === 'string' && prefixes.some((x) => p === x || p.startsWith(`${x}/`));
-}
 
 type FirstSegment<P> = P extends `/${infer A}/${string}` ? `/${A}` : P;
 /** What an invalidation names: a GET path template, or the first segment of one (`/kyc`: all of KYC). */
