@@ -2,24 +2,26 @@
  * Central finishing of the OpenAPI document (applied to every module's routes, so no module has to
  * repeat it):
  *  - tags: one spelling per tag (`payments`, `bulk payment links` -> `Payments`, `Bulk payment links`);
- *  - components.schemas: every inline request body and success response gets a name derived from
- *    its operationId (`postCheckoutPaylink` -> `PostCheckoutPaylinkRequest`/`…Response`), so
- *    generated clients have named types;
- *  - webhooks (OAS 3.1): the signed envelope and, per event type, its `data`;
+ *  - tags: a description each, linking to its guide (src/platform/openapi/tags.ts);
+ *  - components.schemas: the shared schemas a feature exports appear once under their domain name
+ *    (`Transaction`, `TransactionList`, …; src/plugins/openapi-names.ts and
+ *    src/platform/openapi/hoist.ts) and are referenced; a body or response a route declares inline
+ *    gets a name after its path (`/auth/me` -> `AuthMeResponse`);
+ *  - success responses: a real description ("The transaction", "A page of transactions");
+ *  - webhooks (OAS 3.1): the signed envelope and, per event type, its `data` and the delivery
+ *    headers (X-SVC-* and the Standard Webhooks ones);
  *  - two documents: the merchant API (/api/v1/openapi.json, the docs page) and the staff document
  *    (/api/v1/admin/openapi.json: `/api/v1/admin/…` and the providers' notification routes).
  * `app.swagger()` stays the complete document (tests and the status recorder read it).
  */
 import { EVENT_DATA, eventDataSchemaName } from '../modules/webhooks/event-data/index';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../outbox/event-types';
+import { hoistNamedSchemas } from '../platform/openapi/hoist';
+import { describeResponses } from '../platform/openapi/response-descriptions';
+import { tagDescription } from '../platform/openapi/tags';
+import type { OpenApiDoc, Operation, Schema } from '../platform/openapi/types';
 
-type Schema = Record<string, unknown>;
-type Operation = Schema & { operationId?: string; tags?: string[]; requestBody?: Schema; responses?: Schema };
-export type OpenApiDoc = Schema & {
-  paths: Record<string, Record<string, Operation>>;
-  components: Schema & { schemas?: Record<string, Schema>; responses?: Record<string, Schema> };
-  tags?: { name: string; description?: string }[];
-};
+export type { OpenApiDoc } from '../platform/openapi/types';
 
 const ACRONYMS = new Set(['kyc', 'kyb', 'api', 'mfa']);
 /** `bulk payment links` -> `Bulk payment links`, `kyc` -> `KYC`. */
@@ -35,31 +37,53 @@ export function normalizeTag(tag: string): string {
 
 const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
-/** Moves inline request and success-response schemas into components.schemas under operation names. */
+/** `/api/v1/auth/team-accounts/me/change-password` -> `AuthTeamAccountsMeChangePassword` (parameters left out). */
+export function pathSchemaBase(path: string): string {
+  return path
+    .replace(/^\/api\/v1\//, '/')
+    .split('/')
+    .filter((seg) => seg && !seg.startsWith('{'))
+    .flatMap((seg) => seg.split(/[_.-]/))
+    .filter(Boolean)
+    .map(pascal)
+    .join('');
+}
+
+/**
+ * Names the request bodies and success responses that are still inline (one-off schemas a route
+ * declares itself; shared ones are already references, see hoistNamedSchemas): after the path
+ * (`/auth/team-accounts/me/change-password` -> `AuthTeamAccountsMeChangePasswordRequest`), or
+ * after the operationId when two operations share the path.
+ */
 function nameSchemas(doc: OpenApiDoc): void {
   doc.components.schemas ??= {};
   const schemas = doc.components.schemas;
-  const name = (base: string, schema: Schema): Schema => {
+  const name = (bases: string[], schema: Schema): Schema => {
     if (!schema || schema.$ref || (schema.type !== 'object' && schema.type !== 'array')) return schema;
-    let n = base;
-    for (let i = 2; schemas[n]; i++) n = `${base}${i}`;
+    let n = bases.find((b) => !schemas[b]) ?? bases[bases.length - 1]!;
+    for (let i = 2; schemas[n]; i++) n = `${bases[bases.length - 1]}${i}`;
     schemas[n] = schema;
     return { $ref: `#/components/schemas/${n}` };
   };
-  for (const item of Object.values(doc.paths))
+  for (const [path, item] of Object.entries(doc.paths))
     for (const op of Object.values(item)) {
       if (!op.operationId) continue;
-      const base = pascal(op.operationId);
+      const bases = [pathSchemaBase(path), pascal(op.operationId)];
       const body = (op.requestBody?.content as Record<string, Schema> | undefined)?.['application/json'];
-      if (body?.schema) body.schema = name(`${base}Request`, body.schema as Schema);
+      if (body?.schema)
+        body.schema = name(
+          bases.map((b) => `${b}Request`),
+          body.schema as Schema,
+        );
       const successes = Object.keys(op.responses ?? {}).filter((s) => /^2\d\d$/.test(s));
       for (const status of successes) {
         const media = ((op.responses![status] as Schema).content as Record<string, Schema> | undefined)?.[
           'application/json'
         ];
+        const suffix = successes.length > 1 ? `Response${status}` : 'Response';
         if (media?.schema)
           media.schema = name(
-            successes.length > 1 ? `${base}Response${status}` : `${base}Response`,
+            bases.map((b) => `${b}${suffix}`),
             media.schema as Schema,
           );
       }
@@ -83,6 +107,30 @@ const DELIVERY_HEADERS: Schema[] = [
   ],
 ].map(([name, schema, description]) => ({ name, in: 'header', required: true, description, schema }));
 
+/**
+ * The Standard Webhooks headers every delivery carries beside the X-SVC-* ones, so the
+ * standardwebhooks libraries verify deliveries as they are (the signing key is the secret's base64
+ * part after `whsec_`).
+ */
+const STANDARD_WEBHOOK_HEADERS: Schema[] = [
+  [
+    'webhook-id',
+    { type: 'string', format: 'uuid' },
+    'Standard Webhooks: the event id (same as `id`), the same on every retry',
+  ],
+  [
+    'webhook-timestamp',
+    { type: 'string', pattern: '^[0-9]+$' },
+    'Standard Webhooks: Unix seconds at signing',
+  ],
+  [
+    'webhook-signature',
+    { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+    'Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with ' +
+      'the base64-decoded part of the `whsec_…` secret (space-separated when several)',
+  ],
+].map(([name, schema, description]) => ({ name, in: 'header', required: false, description, schema }));
+
 /** A TypeBox schema as plain JSON (its hidden markers dropped). */
 const plain = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema)) as Schema;
 
@@ -99,7 +147,9 @@ function addWebhooks(doc: OpenApiDoc): void {
     required: ['id', 'type', 'version', 'occurred_at', 'client_id', 'data'],
     description:
       'Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = ' +
-      'HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. Deduplicate on `id`.',
+      'HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. The same delivery ' +
+      'also carries the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, ' +
+      'so the standardwebhooks libraries verify it as it is. Deduplicate on `id`.',
     properties: {
       id: { type: 'string', format: 'uuid' },
       type: { type: 'string' },
@@ -130,7 +180,7 @@ function addWebhooks(doc: OpenApiDoc): void {
         tags: ['Webhooks'],
         // The receiver authenticates a delivery by its X-SVC-Signature, not by a token.
         security: [],
-        parameters: DELIVERY_HEADERS,
+        parameters: [...DELIVERY_HEADERS, ...STANDARD_WEBHOOK_HEADERS],
         requestBody: {
           required: true,
           content: {
@@ -163,8 +213,10 @@ export function finishDocument(doc: OpenApiDoc): OpenApiDoc {
       if (op.tags) op.tags = op.tags.map(normalizeTag);
       for (const t of op.tags ?? []) seen.add(t);
     }
-  doc.tags = [...seen].sort().map((name) => ({ name }));
+  doc.tags = [...seen].sort().map((name) => ({ name, description: tagDescription(name) }));
+  hoistNamedSchemas(doc);
   nameSchemas(doc);
+  describeResponses(doc);
   addWebhooks(doc);
   return doc;
 }

@@ -29,8 +29,12 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PERMISSION_MATRIX } from '../modules/auth/permissions';
+import { moveRequestDefaults } from '../platform/openapi/request-defaults';
+import { markNamed } from '../platform/openapi/schema-names';
+import { guideLink } from '../platform/openapi/tags';
 import { docsPages } from './docs-page';
 import { finishDocument, merchantDocument, type OpenApiDoc, staffDocument } from './openapi-documents';
+import { registerSchemaNames } from './openapi-names';
 
 /** Error statuses a route can declare in `config.errors`. */
 export type ErrorStatus =
@@ -68,7 +72,7 @@ type RouteConfig = {
   idempotency?: 'required' | 'optional';
 };
 
-const errorBody = { $ref: '#/components/schemas/Error' };
+const errorBody = { $ref: '#/components/schemas/ErrorResponse' };
 const json = (description: string, schema: unknown = errorBody, extra: Schema = {}) => ({
   description,
   content: { 'application/json': { schema } },
@@ -127,7 +131,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, [string, Schema]> = {
   422: [
     'ValidationError',
     json('Validation failed: one entry per failing field, `loc` names its path (e.g. ["body","amount"])', {
-      $ref: '#/components/schemas/ValidationError',
+      $ref: '#/components/schemas/ValidationErrorResponse',
     }),
   ],
   429: [
@@ -142,7 +146,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, [string, Schema]> = {
 };
 
 const COMPONENT_SCHEMAS = {
-  Error: {
+  ErrorResponse: {
     type: 'object',
     required: ['detail'],
     properties: {
@@ -154,7 +158,7 @@ const COMPONENT_SCHEMAS = {
       },
     },
   },
-  ValidationError: {
+  ValidationErrorResponse: {
     type: 'object',
     required: ['detail'],
     properties: {
@@ -222,11 +226,15 @@ export function errorStatusesOf(method: string, schema: Schema, cfg: RouteConfig
 
 /**
  * A copy of a request schema for the document: fields with a `default` are not required (the
- * validator fills them in), and `extraRequired` names become required.
+ * validator fills them in) and show their default as `x-default` (request-defaults.ts), named
+ * schemas of a body are marked (schema-names.ts), and `extraRequired` names become required.
  */
-function forDocument(schema: unknown, extraRequired: string[] = []): unknown {
+function forDocument(schema: unknown, extraRequired: string[] = [], named = false): unknown {
   if (!schema || typeof schema !== 'object') return schema;
-  const copy = JSON.parse(JSON.stringify(schema)) as Schema;
+  // Only bodies become components; parameters stay inline.
+  const copy = (
+    named ? markNamed(schema, { byContent: true }) : JSON.parse(JSON.stringify(schema))
+  ) as Schema;
   const stack: Schema[] = [copy];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -240,6 +248,7 @@ function forDocument(schema: unknown, extraRequired: string[] = []): unknown {
       if (v && typeof v === 'object' && !Array.isArray(v)) stack.push(v as Schema);
     }
   }
+  moveRequestDefaults(copy);
   if (extraRequired.length > 0)
     copy.required = [...new Set([...((copy.required as string[]) ?? []), ...extraRequired])];
   return copy;
@@ -269,7 +278,11 @@ function documentSchema(schema: Schema, route: RouteOptions): Schema {
   const access = accessSentence(cfg);
   if (access) out.description = [schema.description, access].filter(Boolean).join('\n\n');
   for (const part of ['querystring', 'body', 'params'] as const)
-    if (schema[part]) out[part] = forDocument(schema[part]);
+    if (schema[part]) out[part] = forDocument(schema[part], [], part === 'body');
+  if (schema.response)
+    out.response = Object.fromEntries(
+      Object.entries(schema.response as Schema).map(([status, s]) => [status, markNamed(s)]),
+    );
   if (schema.headers || cfg.idempotency) {
     const headers = (schema.headers as Schema | undefined) ?? { type: 'object', properties: {} };
     // The one description of the key wins over a route's own: minLength 1 (an empty key is 400) and
@@ -345,6 +358,7 @@ function addErrorResponses(doc: Schema): Schema {
 
 export const openapiPlugin = fp(
   async (app: FastifyInstance, opts: { publicUrl: string }) => {
+    registerSchemaNames();
     app.addHook('onRoute', (route: RouteOptions) => {
       const cfg = (route.config ?? {}) as RouteConfig;
       if (!route.schema) return;
@@ -372,7 +386,8 @@ export const openapiPlugin = fp(
             'Pay-by-bank payments, KYC/KYB verification, opcos and projects, workflows and signed webhooks. ' +
             'Errors are `{detail: string}`; validation errors are 422 `{detail: [{loc, msg, type}]}`. ' +
             'Any request may also be refused by the HTTP layer before it reaches an operation: ' +
-            '431 (header block too large), 408 (request too slow), 400 (not HTTP), in the same format.',
+            '431 (header block too large), 408 (request too slow), 400 (not HTTP), in the same format.\n\n' +
+            `New here? Start with the ${guideLink('quickstart', 'quickstart')}: from credentials to a paid link and a verified webhook.`,
           license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         },
         servers: [{ url: opts.publicUrl }],

@@ -207,6 +207,8 @@ describe('real deliveries', () => {
       if (extra.length > 0) problems.push(`${body.type}: undocumented data fields ${extra.join(', ')}`);
       for (const h of doc.webhooks[body.type]!.post.parameters) {
         const value = req.headers[h.name.toLowerCase()];
+        // An optional header (the Standard Webhooks ones) is checked when it is sent.
+        if (!h.required && value === undefined) continue;
         if (typeof value !== 'string' || !ajv.validate(h.schema, value))
           problems.push(`${body.type}: header ${h.name} = ${String(value)}`);
       }

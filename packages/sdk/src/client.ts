@@ -29,8 +29,12 @@ export interface ClientOptions {
 }
 
 export type Schemas = components['schemas'];
-export type PaymentLinkRequest = Schemas['PostCheckoutPaylinkRequest'];
-export type PaymentLink = Schemas['PostCheckoutPaylinkResponse201'];
+type Paylink = paths['/api/v1/checkout/paylink']['post'];
+export type PaymentLinkRequest = Paylink['requestBody']['content']['application/json'];
+export type PaymentLink = Paylink['responses'][201]['content']['application/json'];
+type VerifyOtpInput = NonNullable<
+  paths['/api/v1/auth/login/verify-otp']['post']['requestBody']
+>['content']['application/json'];
 type LoginOk = NonNullable<
   paths['/api/v1/auth/login']['post']['responses'][200]['content']['application/json']
 >;
@@ -45,7 +49,7 @@ export interface SvcClient extends Client<paths> {
   createPaymentLink(body: PaymentLinkRequest, opts?: { idempotencyKey?: string }): Promise<PaymentLink>;
   /** Session auth: log in; with MFA the answer is the `otp_pending` challenge for `verifyOtp`. */
   login(clientEmail: string, password: string): Promise<LoginResult>;
-  verifyOtp(input: Schemas['PostAuthLoginVerifyOtpRequest']): Promise<SessionTokens>;
+  verifyOtp(input: VerifyOtpInput): Promise<SessionTokens>;
   /** Revokes the access token and the refresh session; `onTokens(null)`. */
   logout(): Promise<void>;
   /** The current session pair (session auth), or null. */

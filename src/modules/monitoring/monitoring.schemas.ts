@@ -27,7 +27,7 @@ export const RuleInput = Type.Object(
     params: Type.Optional(
       Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), {
         description:
-          'Per type, see the README: amount_above {amount, currency}, velocity_count {count, window_hours}, …',
+          'Per type, see the [monitoring guide](/docs/guides/monitoring): amount_above {amount, currency}, velocity_count {count, window_hours}, …',
       }),
     ),
     enabled: Type.Optional(Type.Boolean({ default: true })),

@@ -26,7 +26,8 @@ const nullableDateTime = Type.Union([dateTime, Type.Null()]);
 export const ErrorSchema = Type.Object({ detail: Type.String() });
 
 const Status = Type.Enum(TICKET_STATUSES, {
-  description: 'open, awaiting_client, resolved, closed (see the status table in the README)',
+  description:
+    'open, awaiting_client, resolved, closed (see the status table in the [tickets guide](/docs/guides/tickets))',
 });
 const Category = Type.Enum(TICKET_CATEGORIES);
 const Priority = Type.Enum(TICKET_PRIORITIES);

@@ -4734,96 +4734,35 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        Error: {
+        ErrorResponse: {
             detail: string;
             /** @description 401 with a bearer token: why it was refused (the WWW-Authenticate challenge's error_description) */
             error_description?: string;
         };
-        ValidationError: {
+        ValidationErrorResponse: {
             detail: {
                 loc: (string | number)[];
                 msg: string;
                 type: string;
             }[];
         };
-        GetHealthzResponse: {
-            /** @enum {string} */
-            status: "ok";
-        };
-        GetReadyzResponse: {
-            /** @enum {string} */
-            status: "ready";
-            database: string;
-        };
-        PostAuthSecurityRequestCodeRequest: {
-            /** @description The protected action this challenge authorizes */
-            action: "ADD_MEMBER" | "UPDATE_MEMBER" | "DELETE_MEMBER" | "CHANGE_PASSWORD" | "REFRESH_API_KEY" | "DISABLE_TOTP";
-            /** @description `email`: a 6-digit code is emailed; `totp`: use the current authenticator code */
-            method: "email" | "totp";
-        };
-        PostAuthSecurityRequestCodeResponse: {
-            /** @description Send as X-Security-Token with the protected request */
-            challenge_token: string;
-            action: string;
-            method: string;
-            /** Format: date-time */
-            expires_at: string;
-        };
-        PostAuthRegisterRequest: {
-            /**
-             * Format: email
-             * @example founder@acme.example
-             */
-            email: string;
-            /** @description At least 8 characters */
-            password: string;
-            company_name: string;
-            full_name: string;
-        };
-        PostAuthRegisterResponse: {
+        Registration: {
             /** Format: uuid */
             client_id: string;
             email: string;
             /** @enum {string} */
             status: "pending_verification";
         };
-        PostAuthRegisterVerifyEmailRequest: {
-            /**
-             * Format: email
-             * @example founder@acme.example
-             */
-            email: string;
-            /** @description The 6-digit code from the email */
-            code: string;
-        };
-        PostAuthRegisterVerifyEmailResponse: {
+        EmailVerification: {
             /** @enum {boolean} */
             verified: true;
         };
-        PostAuthRegisterResendVerificationRequest: {
-            /**
-             * Format: email
-             * @example founder@acme.example
-             */
-            email: string;
-        };
-        PostAuthRegisterResendVerificationResponse: {
+        VerificationEmailResult: {
             /** @enum {boolean} */
             sent: true;
         };
-        PostAuthLoginRequest: {
-            /** @example founder@acme.example */
-            client_email: string;
-            password: string;
-        };
-        PostAuthLoginVerifyOtpRequest: {
-            challenge_token: string;
-            /** @description 6-digit emailed or authenticator code */
-            otp_code: string;
-            method: "email" | "totp";
-        };
         /** @description Signed in */
-        PostAuthLoginVerifyOtpResponse: {
+        TokenPair: {
             /** @description Dashboard access token (JWT), valid 30 minutes */
             access_token: string;
             /** @description Opaque refresh token, valid 30 days, single use (rotates) */
@@ -4836,71 +4775,29 @@ export interface components {
              */
             expires_in: number;
         };
-        PostAuthLoginChallengeSendEmailCodeRequest: {
+        /** @description Password accepted; a second factor is required. With preferred method email the code was emailed. */
+        OtpChallenge: {
+            /** @enum {string} */
+            token_type: "otp_pending";
+            /** @description Send to /auth/login/verify-otp within 5 minutes */
             challenge_token: string;
+            /** @enum {boolean} */
+            requires_mfa: true;
+            allowed_mfa_methods: ("email" | "totp")[];
+            preferred_mfa_method: "email" | "totp";
+            /** Format: date-time */
+            expires_at: string;
         };
-        PostAuthLoginChallengeSendEmailCodeResponse: {
+        LoginResult: components["schemas"]["TokenPair"] | components["schemas"]["OtpChallenge"];
+        CodeSendResult: {
             /** @enum {boolean} */
             sent: true;
         };
-        PostAuthRefreshRequest: {
-            refresh_token: string;
-        };
-        /** @description Signed in */
-        PostAuthRefreshResponse: {
-            /** @description Dashboard access token (JWT), valid 30 minutes */
-            access_token: string;
-            /** @description Opaque refresh token, valid 30 days, single use (rotates) */
-            refresh_token: string;
-            /** @enum {string} */
-            token_type: "bearer";
-            /**
-             * @description Access token lifetime in seconds
-             * @example 1800
-             */
-            expires_in: number;
-        };
-        PostAuthLogoutRequest: {
-            /** @description Also end this refresh session (must be the caller’s) */
-            refresh_token?: string;
-        };
-        PostAuthLogoutResponse: {
+        LogoutResult: {
             /** @enum {boolean} */
             logged_out: true;
         };
-        GetAuthMeResponse: {
-            client: {
-                /** Format: uuid */
-                client_id: string;
-                company_name: string;
-                email: string;
-                status: string;
-                is_active: boolean;
-                production_access_enabled: boolean;
-                /** Format: date-time */
-                created_at: string;
-            };
-            account: {
-                /** Format: uuid */
-                account_id: string;
-                email: string;
-                full_name: string;
-                role: string;
-                is_active: boolean;
-                mfa_use_client_default: boolean;
-                totp_enrolled: boolean;
-                last_login_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-            } | null;
-            role: string;
-            actor_type: "client_user" | "client_api";
-            environment: "sandbox" | "production";
-            permissions: string[];
-            /** Format: date-time */
-            token_expires_at: string;
-        };
-        GetAuthMfaClientDefaultsResponse: {
+        MfaClientDefaults: {
             /** @description Require a second factor at login */
             mfa_enabled: boolean;
             /** @description Emailed one-time codes allowed */
@@ -4909,26 +4806,7 @@ export interface components {
             totp_enabled: boolean;
             preferred_method: "email" | "totp";
         };
-        /** @description Omitted fields keep their current value */
-        PutAuthMfaClientDefaultsRequest: {
-            /** @description Require a second factor at login */
-            mfa_enabled?: boolean;
-            /** @description Emailed one-time codes allowed */
-            email_enabled?: boolean;
-            /** @description Authenticator app (TOTP) codes allowed */
-            totp_enabled?: boolean;
-            preferred_method?: "email" | "totp";
-        };
-        PutAuthMfaClientDefaultsResponse: {
-            /** @description Require a second factor at login */
-            mfa_enabled: boolean;
-            /** @description Emailed one-time codes allowed */
-            email_enabled: boolean;
-            /** @description Authenticator app (TOTP) codes allowed */
-            totp_enabled: boolean;
-            preferred_method: "email" | "totp";
-        };
-        GetAuthMfaMeResponse: {
+        AccountMfaSettings: {
             mfa_use_client_default: boolean;
             /** @description Require a second factor at login */
             mfa_enabled: boolean;
@@ -4947,38 +4825,7 @@ export interface components {
                 preferred_method: "email" | "totp";
             };
         };
-        /** @description Omitted fields keep their current value */
-        PutAuthMfaMeRequest: {
-            /** @description true: the client defaults apply; false: the account settings below apply */
-            mfa_use_client_default?: boolean;
-            /** @description Require a second factor at login */
-            mfa_enabled?: boolean;
-            /** @description Emailed one-time codes allowed */
-            email_enabled?: boolean;
-            /** @description Authenticator app (TOTP) codes allowed */
-            totp_enabled?: boolean;
-            preferred_method?: "email" | "totp";
-        };
-        PutAuthMfaMeResponse: {
-            mfa_use_client_default: boolean;
-            /** @description Require a second factor at login */
-            mfa_enabled: boolean;
-            /** @description Emailed one-time codes allowed */
-            email_enabled: boolean;
-            /** @description Authenticator app (TOTP) codes allowed */
-            totp_enabled: boolean;
-            preferred_method: "email" | "totp";
-            totp_enrolled: boolean;
-            totp_enrolled_at: string | null;
-            /** @description What the next login asks for */
-            effective: {
-                source: "client_default" | "account";
-                mfa_enabled: boolean;
-                methods: ("email" | "totp")[];
-                preferred_method: "email" | "totp";
-            };
-        };
-        PostAuthMfaTotpEnrollStartResponse: {
+        TotpEnrollment: {
             /** @description Base32 TOTP secret (shown once; scan the URI or type it in) */
             secret: string;
             otpauth_uri: string;
@@ -4987,102 +4834,27 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
         };
-        PostAuthMfaTotpEnrollConfirmRequest: {
-            enrollment_token: string;
-            /** @description Current 6-digit code of the authenticator */
-            otp_code: string;
-        };
-        PostAuthMfaTotpEnrollConfirmResponse: {
-            mfa_use_client_default: boolean;
-            /** @description Require a second factor at login */
-            mfa_enabled: boolean;
-            /** @description Emailed one-time codes allowed */
-            email_enabled: boolean;
-            /** @description Authenticator app (TOTP) codes allowed */
-            totp_enabled: boolean;
-            preferred_method: "email" | "totp";
-            totp_enrolled: boolean;
-            totp_enrolled_at: string | null;
-            /** @description What the next login asks for */
-            effective: {
-                source: "client_default" | "account";
-                mfa_enabled: boolean;
-                methods: ("email" | "totp")[];
-                preferred_method: "email" | "totp";
-            };
-        };
-        PostAuthMfaTotpDisableResponse: {
-            mfa_use_client_default: boolean;
-            /** @description Require a second factor at login */
-            mfa_enabled: boolean;
-            /** @description Emailed one-time codes allowed */
-            email_enabled: boolean;
-            /** @description Authenticator app (TOTP) codes allowed */
-            totp_enabled: boolean;
-            preferred_method: "email" | "totp";
-            totp_enrolled: boolean;
-            totp_enrolled_at: string | null;
-            /** @description What the next login asks for */
-            effective: {
-                source: "client_default" | "account";
-                mfa_enabled: boolean;
-                methods: ("email" | "totp")[];
-                preferred_method: "email" | "totp";
-            };
-        };
-        PostAuthTeamAccountsMeChangePasswordRequest: {
-            current_password: string;
-            /** @description At least 8 characters, different from the current one */
-            new_password: string;
-        };
-        PostAuthTeamAccountsMeChangePasswordResponse: {
-            /** @enum {boolean} */
-            password_changed: true;
-            /** Format: date-time */
-            password_changed_at: string;
-        };
-        PostAuthApiTokenRequest: {
-            api_key: string;
-            api_secret: string;
-        };
-        PostAuthApiTokenResponse: {
+        /** @description owner, operations or developer */
+        CredentialRole: "owner" | "operations" | "developer";
+        ApiToken: {
             /** @description JWT; send as `Authorization: Bearer <token>` */
             access_token: string;
             /** @enum {string} */
             token_type: "bearer";
             /** Format: uuid */
             client_id: string;
-            /** @description owner, operations or developer */
-            role: "owner" | "operations" | "developer";
+            role: components["schemas"]["CredentialRole"];
             environment: "sandbox" | "production";
             /** @description Seconds until the token expires (at most 7 days) */
             expires_in: number;
         };
-        PostAuthApiCredentialsRequest: {
-            /**
-             * @description A name for the credential, e.g. the integration using it
-             * @example Checkout backend
-             */
-            label: string;
-            /** @description owner, operations or developer */
-            role?: "owner" | "operations" | "developer";
-            /**
-             * @description A custom permission set instead of a role (exactly one of role and permissions). Known names: account.read, account.mfa, account.password, security.challenge, mfa.defaults.read, mfa.defaults.write, team.read, team.write, credentials.read, credentials.write, settings.read, settings.write, webhooks.read, webhooks.write, payments.read, payments.write, payments.refresh, sandbox.simulate, projects.read, projects.write, opcos.read, opcos.write, kyc.users.read, kyc.users.write, kyc.levels.read, kyc.levels.write, kyb.businesses.read, kyb.businesses.write, workflows.read, workflows.write, contracts.read, contracts.templates.write, contracts.send, monitoring.read, monitoring.write, monitoring.review, monitoring.policy.write, screening.read, screening.write, travel_rule.read, travel_rule.write, recurring.read, recurring.write, schedules.read, schedules.write, tickets.read, tickets.write, billing.read, billing.write, notifications.read, notifications.write, activity.read. Unknown names are 422 with their loc. A custom credential is reported with role `developer` and this explicit list; its tokens carry exactly these permissions.
-             * @example [
-             *       "payments.read",
-             *       "payments.refresh"
-             *     ]
-             */
-            permissions?: string[];
-        };
-        PostAuthApiCredentialsResponse: {
+        ApiCredentialWithSecret: {
             /** Format: uuid */
             credential_id: string;
             /** @description Public identifier, e.g. `pk_sandbox_...` */
             api_key: string;
             label: string;
-            /** @description owner, operations or developer */
-            role: "owner" | "operations" | "developer";
+            role: components["schemas"]["CredentialRole"];
             /** @description The explicit permission set of a custom credential; null for a role credential */
             permissions: string[] | null;
             disabled: boolean;
@@ -5094,40 +4866,13 @@ export interface components {
             /** @description Returned only here and on reset-secret; store it server-side. Never retrievable again. */
             api_secret: string;
         };
-        GetAuthApiCredentialsResponse: {
-            credentials: {
-                /** Format: uuid */
-                credential_id: string;
-                /** @description Public identifier, e.g. `pk_sandbox_...` */
-                api_key: string;
-                label: string;
-                /** @description owner, operations or developer */
-                role: "owner" | "operations" | "developer";
-                /** @description The explicit permission set of a custom credential; null for a role credential */
-                permissions: string[] | null;
-                disabled: boolean;
-                disabled_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** @description Last successful token exchange */
-                last_used_at: string | null;
-            }[];
-        };
-        PostAuthApiCredentialsByCredentialIdResetSecretResponse: {
-            /** Format: uuid */
-            credential_id: string;
-            api_key: string;
-            /** @description The new secret; the old one stopped working */
-            api_secret: string;
-        };
-        PostAuthApiCredentialsByCredentialIdDisableResponse: {
+        ApiCredential: {
             /** Format: uuid */
             credential_id: string;
             /** @description Public identifier, e.g. `pk_sandbox_...` */
             api_key: string;
             label: string;
-            /** @description owner, operations or developer */
-            role: "owner" | "operations" | "developer";
+            role: components["schemas"]["CredentialRole"];
             /** @description The explicit permission set of a custom credential; null for a role credential */
             permissions: string[] | null;
             disabled: boolean;
@@ -5137,24 +4882,22 @@ export interface components {
             /** @description Last successful token exchange */
             last_used_at: string | null;
         };
-        PostAuthTeamAccountsRequest: {
-            /**
-             * Format: email
-             * @example jane@merchant.example
-             */
-            email: string;
-            /** @example Jane Doe */
-            full_name: string;
-            /** @description owner, operations or developer */
-            role: "owner" | "operations" | "developer";
+        ApiCredentialList: {
+            credentials: components["schemas"]["ApiCredential"][];
         };
-        PostAuthTeamAccountsResponse: {
+        ApiCredentialSecret: {
+            /** Format: uuid */
+            credential_id: string;
+            api_key: string;
+            /** @description The new secret; the old one stopped working */
+            api_secret: string;
+        };
+        TeamAccount: {
             /** Format: uuid */
             account_id: string;
             email: string;
             full_name: string;
-            /** @description owner, operations or developer */
-            role: "owner" | "operations" | "developer";
+            role: components["schemas"]["CredentialRole"];
             is_active: boolean;
             /** Format: date-time */
             created_at: string;
@@ -5162,179 +4905,53 @@ export interface components {
             updated_at: string;
             last_login_at: string | null;
         };
-        GetAuthTeamAccountsResponse: {
-            accounts: {
-                /** Format: uuid */
-                account_id: string;
-                email: string;
-                full_name: string;
-                /** @description owner, operations or developer */
-                role: "owner" | "operations" | "developer";
-                is_active: boolean;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                last_login_at: string | null;
-            }[];
+        TeamAccountList: {
+            accounts: components["schemas"]["TeamAccount"][];
         };
-        PatchAuthTeamAccountsByAccountIdRequest: {
-            /** @description owner, operations or developer */
-            role?: "owner" | "operations" | "developer";
-            full_name?: string;
-            /** @description false deactivates: the member can no longer sign in and live tokens get 401 */
-            is_active?: boolean;
-        };
-        PatchAuthTeamAccountsByAccountIdResponse: {
-            /** Format: uuid */
-            account_id: string;
-            email: string;
-            full_name: string;
-            /** @description owner, operations or developer */
-            role: "owner" | "operations" | "developer";
-            is_active: boolean;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            last_login_at: string | null;
-        };
-        GetAuthClientSettingsResponse: {
+        ClientSettings: {
             callback_url: string | null;
             webhook_url: string | null;
             webhook_enabled: boolean;
             /** @description Only in the answer that first configures a webhook URL: the main signing secret, shown once. The whole `whsec_…` string is the HMAC-SHA256 key. */
             webhook_secret?: string;
         };
-        PutAuthClientSettingsRequest: {
-            /** @description Absolute http(s) URL the payer returns to after checkout; null or "" clears it */
-            callback_url?: string | null;
-            /** @description Absolute http(s) URL (https on production) receiving signed webhook events; null or "" clears it */
-            webhook_url?: string | null;
-            /** @description The webhook switch; enabling it needs a webhook_url */
-            webhook_enabled?: boolean;
-        };
-        PutAuthClientSettingsResponse: {
-            callback_url: string | null;
-            webhook_url: string | null;
-            webhook_enabled: boolean;
-            /** @description Only in the answer that first configures a webhook URL: the main signing secret, shown once. The whole `whsec_…` string is the HMAC-SHA256 key. */
-            webhook_secret?: string;
-        };
-        GetOpcosMccCodesResponse: {
+        MccCodeList: {
             mcc_codes: {
                 id: string;
                 description: string;
             }[];
         };
-        PostOpcosRequest: {
-            /** @description Legal form; decides whether `sole_trader` or `ubos`/`directors`/`signatories` are required */
-            opco_type: ("licensed_tpp_sole_trader" | "licensed_tpp_non_sole_trader_private") | null;
-            /** @description Name of the opco */
-            name: string;
-            /** @description Web domain of the opco */
-            domain: string;
+        OpcoSoleTrader: {
+            /** @description Full legal name of the sole trader */
+            fullName: string;
+            /** @description Residential or business address */
+            address: string;
             /**
-             * @description Country code where the merchant operates (2 to 5 characters)
-             * @example GB
+             * Format: date
+             * @description Date of birth (YYYY-MM-DD)
              */
-            country_code: string;
-            legal_entity_name?: string | null;
-            /** @description Company registration number */
-            registration_number: string;
-            /**
-             * @description Primary use case (default `PIS: Funding an account`)
-             * @enum {unknown}
-             */
-            primary_use_case?: "AIS: Accounting package integration" | "AIS: Cash flow management" | "AIS: Credit risk analysis" | "AIS: Customer onboarding / verification" | "AIS: Personal finance management" | "PIS: eCommerce merchant payment" | "PIS: Funding an account" | "PIS: In store merchant payment" | "PIS: Paying a bill" | "PIS: Paying off debt";
-            /**
-             * @description IBAN of the settlement bank account (checksum validated; spaces allowed)
-             * @example GB33BUKB20201555555555
-             */
-            settlement_iban: string;
-            settlement_bic?: string | null;
-            /**
-             * @description Merchant category code from GET /opcos/mcc-codes
-             * @example 5812
-             */
-            mcc: string;
-            mcc_subtype?: string | null;
-            logo?: string | null;
-            parent_sub_tpp_id?: string | null;
-            /** @description Required for `licensed_tpp_sole_trader` */
-            sole_trader?: {
-                /** @description Full legal name of the sole trader */
-                fullName: string;
-                /** @description Residential or business address */
-                address: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth: string;
-            } | null;
-            /** @description Ultimate beneficial owners; required for `licensed_tpp_non_sole_trader_private` */
-            ubos?: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            /** @description Directors; required for `licensed_tpp_non_sole_trader_private` */
-            directors?: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            /** @description Signatories; required for `licensed_tpp_non_sole_trader_private` */
-            signatories?: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
+            dateOfBirth: string;
         };
-        PostOpcosResponse: {
+        OpcoPerson: {
+            /** @description Full legal name */
+            fullName: string;
+            /**
+             * Format: date
+             * @description Date of birth (YYYY-MM-DD)
+             */
+            dateOfBirth?: string;
+            /** @description Address */
+            address?: string;
+            /** @description ISO country code */
+            nationality?: string;
+            /** Format: email */
+            email?: string;
+            /** @description Share of ownership (UBOs) */
+            ownershipPercentage?: number;
+            /** @description Position or title */
+            role?: string;
+        };
+        Opco: {
             /** Format: uuid */
             opco_id: string;
             /** @enum {unknown} */
@@ -5356,74 +4973,10 @@ export interface components {
             mcc_subtype: string | null;
             logo: string | null;
             parent_sub_tpp_id: string | null;
-            sole_trader: {
-                /** @description Full legal name of the sole trader */
-                fullName: string;
-                /** @description Residential or business address */
-                address: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth: string;
-            } | null;
-            ubos: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            directors: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            signatories: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
+            sole_trader: components["schemas"]["OpcoSoleTrader"] | null;
+            ubos: components["schemas"]["OpcoPerson"][] | null;
+            directors: components["schemas"]["OpcoPerson"][] | null;
+            signatories: components["schemas"]["OpcoPerson"][] | null;
             submitted_at: string | null;
             activated_at: string | null;
             /** Format: date-time */
@@ -5431,104 +4984,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        GetOpcosResponse: {
-            opcos: {
-                /** Format: uuid */
-                opco_id: string;
-                /** @enum {unknown} */
-                status: "draft" | "pending_superadmin_review" | "awaiting_approval" | "activated" | "rejected" | "deactivated";
-                status_reason: string | null;
-                /** @description Payment network id; null until activation */
-                sub_tpp_id: string | null;
-                /** @enum {unknown} */
-                opco_type: "licensed_tpp_sole_trader" | "licensed_tpp_non_sole_trader_private";
-                name: string;
-                domain: string;
-                country_code: string;
-                legal_entity_name: string | null;
-                registration_number: string;
-                primary_use_case: string;
-                settlement_iban: string;
-                settlement_bic: string | null;
-                mcc: string;
-                mcc_subtype: string | null;
-                logo: string | null;
-                parent_sub_tpp_id: string | null;
-                sole_trader: {
-                    /** @description Full legal name of the sole trader */
-                    fullName: string;
-                    /** @description Residential or business address */
-                    address: string;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD)
-                     */
-                    dateOfBirth: string;
-                } | null;
-                ubos: {
-                    /** @description Full legal name */
-                    fullName: string;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD)
-                     */
-                    dateOfBirth?: string;
-                    /** @description Address */
-                    address?: string;
-                    /** @description ISO country code */
-                    nationality?: string;
-                    /** Format: email */
-                    email?: string;
-                    /** @description Share of ownership (UBOs) */
-                    ownershipPercentage?: number;
-                    /** @description Position or title */
-                    role?: string;
-                }[] | null;
-                directors: {
-                    /** @description Full legal name */
-                    fullName: string;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD)
-                     */
-                    dateOfBirth?: string;
-                    /** @description Address */
-                    address?: string;
-                    /** @description ISO country code */
-                    nationality?: string;
-                    /** Format: email */
-                    email?: string;
-                    /** @description Share of ownership (UBOs) */
-                    ownershipPercentage?: number;
-                    /** @description Position or title */
-                    role?: string;
-                }[] | null;
-                signatories: {
-                    /** @description Full legal name */
-                    fullName: string;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD)
-                     */
-                    dateOfBirth?: string;
-                    /** @description Address */
-                    address?: string;
-                    /** @description ISO country code */
-                    nationality?: string;
-                    /** Format: email */
-                    email?: string;
-                    /** @description Share of ownership (UBOs) */
-                    ownershipPercentage?: number;
-                    /** @description Position or title */
-                    role?: string;
-                }[] | null;
-                submitted_at: string | null;
-                activated_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+        OpcoList: {
+            opcos: components["schemas"]["Opco"][];
             pagination: {
                 total: number;
                 page: number;
@@ -5536,411 +4993,7 @@ export interface components {
                 total_pages: number;
             };
         };
-        GetOpcosByOpcoIdResponse: {
-            /** Format: uuid */
-            opco_id: string;
-            /** @enum {unknown} */
-            status: "draft" | "pending_superadmin_review" | "awaiting_approval" | "activated" | "rejected" | "deactivated";
-            status_reason: string | null;
-            /** @description Payment network id; null until activation */
-            sub_tpp_id: string | null;
-            /** @enum {unknown} */
-            opco_type: "licensed_tpp_sole_trader" | "licensed_tpp_non_sole_trader_private";
-            name: string;
-            domain: string;
-            country_code: string;
-            legal_entity_name: string | null;
-            registration_number: string;
-            primary_use_case: string;
-            settlement_iban: string;
-            settlement_bic: string | null;
-            mcc: string;
-            mcc_subtype: string | null;
-            logo: string | null;
-            parent_sub_tpp_id: string | null;
-            sole_trader: {
-                /** @description Full legal name of the sole trader */
-                fullName: string;
-                /** @description Residential or business address */
-                address: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth: string;
-            } | null;
-            ubos: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            directors: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            signatories: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            submitted_at: string | null;
-            activated_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PatchOpcosByOpcoIdRequest: {
-            /** @description Legal form; decides whether `sole_trader` or `ubos`/`directors`/`signatories` are required */
-            opco_type?: ("licensed_tpp_sole_trader" | "licensed_tpp_non_sole_trader_private") | null;
-            /** @description Name of the opco */
-            name?: string;
-            /** @description Web domain of the opco */
-            domain?: string;
-            /**
-             * @description Country code where the merchant operates (2 to 5 characters)
-             * @example GB
-             */
-            country_code?: string;
-            legal_entity_name?: string | null;
-            /** @description Company registration number */
-            registration_number?: string;
-            /**
-             * @description Primary use case (default `PIS: Funding an account`)
-             * @enum {unknown}
-             */
-            primary_use_case?: "AIS: Accounting package integration" | "AIS: Cash flow management" | "AIS: Credit risk analysis" | "AIS: Customer onboarding / verification" | "AIS: Personal finance management" | "PIS: eCommerce merchant payment" | "PIS: Funding an account" | "PIS: In store merchant payment" | "PIS: Paying a bill" | "PIS: Paying off debt";
-            /**
-             * @description IBAN of the settlement bank account (checksum validated; spaces allowed)
-             * @example GB33BUKB20201555555555
-             */
-            settlement_iban?: string;
-            settlement_bic?: string | null;
-            /**
-             * @description Merchant category code from GET /opcos/mcc-codes
-             * @example 5812
-             */
-            mcc?: string;
-            mcc_subtype?: string | null;
-            logo?: string | null;
-            parent_sub_tpp_id?: string | null;
-            /** @description Required for `licensed_tpp_sole_trader` */
-            sole_trader?: {
-                /** @description Full legal name of the sole trader */
-                fullName: string;
-                /** @description Residential or business address */
-                address: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth: string;
-            } | null;
-            /** @description Ultimate beneficial owners; required for `licensed_tpp_non_sole_trader_private` */
-            ubos?: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            /** @description Directors; required for `licensed_tpp_non_sole_trader_private` */
-            directors?: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            /** @description Signatories; required for `licensed_tpp_non_sole_trader_private` */
-            signatories?: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-        };
-        PatchOpcosByOpcoIdResponse: {
-            /** Format: uuid */
-            opco_id: string;
-            /** @enum {unknown} */
-            status: "draft" | "pending_superadmin_review" | "awaiting_approval" | "activated" | "rejected" | "deactivated";
-            status_reason: string | null;
-            /** @description Payment network id; null until activation */
-            sub_tpp_id: string | null;
-            /** @enum {unknown} */
-            opco_type: "licensed_tpp_sole_trader" | "licensed_tpp_non_sole_trader_private";
-            name: string;
-            domain: string;
-            country_code: string;
-            legal_entity_name: string | null;
-            registration_number: string;
-            primary_use_case: string;
-            settlement_iban: string;
-            settlement_bic: string | null;
-            mcc: string;
-            mcc_subtype: string | null;
-            logo: string | null;
-            parent_sub_tpp_id: string | null;
-            sole_trader: {
-                /** @description Full legal name of the sole trader */
-                fullName: string;
-                /** @description Residential or business address */
-                address: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth: string;
-            } | null;
-            ubos: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            directors: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            signatories: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            submitted_at: string | null;
-            activated_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostOpcosByOpcoIdSubmitResponse: {
-            /** Format: uuid */
-            opco_id: string;
-            /** @enum {unknown} */
-            status: "draft" | "pending_superadmin_review" | "awaiting_approval" | "activated" | "rejected" | "deactivated";
-            status_reason: string | null;
-            /** @description Payment network id; null until activation */
-            sub_tpp_id: string | null;
-            /** @enum {unknown} */
-            opco_type: "licensed_tpp_sole_trader" | "licensed_tpp_non_sole_trader_private";
-            name: string;
-            domain: string;
-            country_code: string;
-            legal_entity_name: string | null;
-            registration_number: string;
-            primary_use_case: string;
-            settlement_iban: string;
-            settlement_bic: string | null;
-            mcc: string;
-            mcc_subtype: string | null;
-            logo: string | null;
-            parent_sub_tpp_id: string | null;
-            sole_trader: {
-                /** @description Full legal name of the sole trader */
-                fullName: string;
-                /** @description Residential or business address */
-                address: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth: string;
-            } | null;
-            ubos: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            directors: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            signatories: {
-                /** @description Full legal name */
-                fullName: string;
-                /**
-                 * Format: date
-                 * @description Date of birth (YYYY-MM-DD)
-                 */
-                dateOfBirth?: string;
-                /** @description Address */
-                address?: string;
-                /** @description ISO country code */
-                nationality?: string;
-                /** Format: email */
-                email?: string;
-                /** @description Share of ownership (UBOs) */
-                ownershipPercentage?: number;
-                /** @description Position or title */
-                role?: string;
-            }[] | null;
-            submitted_at: string | null;
-            activated_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostProjectsRequest: {
-            /** @description Display name */
-            project_name: string;
-            /** @description Opco to bind; not a rejected or deactivated one */
-            opco_id?: string | null;
-        };
-        PostProjectsResponse: {
+        Project: {
             /** Format: uuid */
             project_id: string;
             project_name: string;
@@ -5951,18 +5004,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        GetProjectsResponse: {
-            projects: {
-                /** Format: uuid */
-                project_id: string;
-                project_name: string;
-                opco_id: string | null;
-                /** @description A frozen project accepts no new payments (set by staff) */
-                is_frozen: boolean;
-                archived_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-            }[];
+        ProjectList: {
+            projects: components["schemas"]["Project"][];
             pagination: {
                 total: number;
                 page: number;
@@ -5970,67 +5013,7 @@ export interface components {
                 total_pages: number;
             };
         };
-        GetProjectsByProjectIdResponse: {
-            /** Format: uuid */
-            project_id: string;
-            project_name: string;
-            opco_id: string | null;
-            /** @description A frozen project accepts no new payments (set by staff) */
-            is_frozen: boolean;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PatchProjectsByProjectIdRequest: {
-            /** @description Display name */
-            project_name?: string;
-            /** @description null unbinds the opco */
-            opco_id?: string | null;
-        };
-        PatchProjectsByProjectIdResponse: {
-            /** Format: uuid */
-            project_id: string;
-            project_name: string;
-            opco_id: string | null;
-            /** @description A frozen project accepts no new payments (set by staff) */
-            is_frozen: boolean;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PostProjectsByProjectIdArchiveResponse: {
-            /** Format: uuid */
-            project_id: string;
-            project_name: string;
-            opco_id: string | null;
-            /** @description A frozen project accepts no new payments (set by staff) */
-            is_frozen: boolean;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PostProjectsByProjectIdUnarchiveResponse: {
-            /** Format: uuid */
-            project_id: string;
-            project_name: string;
-            opco_id: string | null;
-            /** @description A frozen project accepts no new payments (set by staff) */
-            is_frozen: boolean;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PostKycUsersRequest: {
-            /**
-             * Format: email
-             * @example jane@example.com
-             */
-            email: string;
-            first_name: string;
-            last_name?: string | null;
-            external_ref?: string | null;
-        };
-        PostKycUsersResponse: {
+        User: {
             /** Format: uuid */
             user_id: string;
             email: string;
@@ -6047,24 +5030,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        GetKycUsersResponse: {
-            users: {
-                /** Format: uuid */
-                user_id: string;
-                email: string;
-                first_name: string | null;
-                last_name: string | null;
-                external_ref: string | null;
-                /** @enum {unknown} */
-                kyc_status: "none" | "pending" | "approved" | "rejected";
-                /** @enum {unknown} */
-                verification_mode: "service_kyc" | "external_attestation";
-                external_status: ("pending" | "verified" | "rejected") | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+        UserList: {
+            users: components["schemas"]["User"][];
             pagination: {
                 total: number;
                 page: number;
@@ -6072,63 +5039,7 @@ export interface components {
                 total_pages: number;
             };
         };
-        GetKycListsResponse: {
-            users: {
-                /** Format: uuid */
-                user_id: string;
-                email: string;
-                first_name: string | null;
-                last_name: string | null;
-                external_ref: string | null;
-                /** @enum {unknown} */
-                kyc_status: "none" | "pending" | "approved" | "rejected";
-                /** @enum {unknown} */
-                verification_mode: "service_kyc" | "external_attestation";
-                external_status: ("pending" | "verified" | "rejected") | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetKycUsersByUserIdResponse: {
-            /** Format: uuid */
-            user_id: string;
-            email: string;
-            first_name: string | null;
-            last_name: string | null;
-            external_ref: string | null;
-            /** @enum {unknown} */
-            kyc_status: "none" | "pending" | "approved" | "rejected";
-            /** @enum {unknown} */
-            verification_mode: "service_kyc" | "external_attestation";
-            external_status: ("pending" | "verified" | "rejected") | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostKybBusinessesRequest: {
-            company_name: string;
-            registration_number?: string | null;
-            /**
-             * @description ISO 3166-1 alpha-2 country of registration
-             * @example GB
-             */
-            country: string;
-            /**
-             * Format: email
-             * @example jane@example.com
-             */
-            email: string;
-        };
-        PostKybBusinessesResponse: {
+        BusinessCustomer: {
             /** Format: uuid */
             business_customer_id: string;
             company_name: string;
@@ -6145,24 +5056,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        GetKybBusinessesResponse: {
-            business_customers: {
-                /** Format: uuid */
-                business_customer_id: string;
-                company_name: string;
-                registration_number: string | null;
-                country: string;
-                email: string;
-                /** @enum {unknown} */
-                kyb_status: "none" | "pending" | "approved" | "rejected" | "on_hold";
-                /** @enum {unknown} */
-                verification_mode: "service_kyc" | "service_kyb" | "external_attestation";
-                external_status: ("pending" | "verified" | "rejected") | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+        BusinessCustomerList: {
+            business_customers: components["schemas"]["BusinessCustomer"][];
             pagination: {
                 total: number;
                 page: number;
@@ -6170,29 +5065,7 @@ export interface components {
                 total_pages: number;
             };
         };
-        GetKybBusinessesByBusinessCustomerIdResponse: {
-            /** Format: uuid */
-            business_customer_id: string;
-            company_name: string;
-            registration_number: string | null;
-            country: string;
-            email: string;
-            /** @enum {unknown} */
-            kyb_status: "none" | "pending" | "approved" | "rejected" | "on_hold";
-            /** @enum {unknown} */
-            verification_mode: "service_kyc" | "service_kyb" | "external_attestation";
-            external_status: ("pending" | "verified" | "rejected") | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostKycUsersByUserIdVerificationLinkRequest: {
-            /** @description A level name from GET /kyc/levels (or /kyb/levels) */
-            level?: string;
-            redirect_url?: string | null;
-        };
-        PostKycUsersByUserIdVerificationLinkResponse: {
+        VerificationLink: {
             /** Format: uuid */
             verification_id: string;
             /** @description The hosted verification page: {SVC_PUBLIC_URL}/verify/{token} */
@@ -6202,75 +5075,7 @@ export interface components {
             /** @enum {string} */
             status: "pending";
         };
-        PostKybBusinessesByBusinessCustomerIdVerificationLinkRequest: {
-            /** @description A level name from GET /kyc/levels (or /kyb/levels) */
-            level?: string;
-            redirect_url?: string | null;
-        };
-        PostKybBusinessesByBusinessCustomerIdVerificationLinkResponse: {
-            /** Format: uuid */
-            verification_id: string;
-            /** @description The hosted verification page: {SVC_PUBLIC_URL}/verify/{token} */
-            verification_url: string;
-            /** Format: date-time */
-            expires_at: string;
-            /** @enum {string} */
-            status: "pending";
-        };
-        PostKycByUserIdResubmitRequest: {
-            /** @description A level name from GET /kyc/levels (or /kyb/levels) */
-            level?: string;
-            redirect_url?: string | null;
-        };
-        PostKycByUserIdResubmitResponse: {
-            /** Format: uuid */
-            verification_id: string;
-            /** @description The hosted verification page: {SVC_PUBLIC_URL}/verify/{token} */
-            verification_url: string;
-            /** Format: date-time */
-            expires_at: string;
-            /** @enum {string} */
-            status: "pending";
-        };
-        PostKybByBusinessCustomerIdResubmitRequest: {
-            /** @description A level name from GET /kyc/levels (or /kyb/levels) */
-            level?: string;
-            redirect_url?: string | null;
-        };
-        PostKybByBusinessCustomerIdResubmitResponse: {
-            /** Format: uuid */
-            verification_id: string;
-            /** @description The hosted verification page: {SVC_PUBLIC_URL}/verify/{token} */
-            verification_url: string;
-            /** Format: date-time */
-            expires_at: string;
-            /** @enum {string} */
-            status: "pending";
-        };
-        PostKycUsersByUserIdAttestationRequest: {
-            /** @enum {unknown} */
-            status: "pending" | "verified" | "rejected";
-            reference?: string | null;
-            note?: string | null;
-        };
-        PostKycUsersByUserIdAttestationResponse: {
-            /** Format: uuid */
-            user_id: string;
-            email: string;
-            first_name: string | null;
-            last_name: string | null;
-            external_ref: string | null;
-            /** @enum {unknown} */
-            kyc_status: "none" | "pending" | "approved" | "rejected";
-            /** @enum {unknown} */
-            verification_mode: "service_kyc" | "external_attestation";
-            external_status: ("pending" | "verified" | "rejected") | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        GetKycDetailByUserIdResponse: {
+        VerificationRecord: {
             /**
              * Format: uuid
              * @description The verification (link) this record belongs to
@@ -6334,246 +5139,10 @@ export interface components {
                 [key: string]: unknown;
             }[] | null;
         };
-        GetKycDetailByUserIdHistoryResponse: {
-            records: {
-                /**
-                 * Format: uuid
-                 * @description The verification (link) this record belongs to
-                 */
-                verification_id: string;
-                /** @enum {unknown} */
-                status: "approved" | "declined" | "in_review" | "pending" | "expired" | "unknown";
-                /** @enum {unknown} */
-                kind: "kyc" | "kyb";
-                data_trusted: boolean;
-                /** Format: date-time */
-                fetched_at: string;
-                decision_at: string | null;
-                first_name: string | null;
-                last_name: string | null;
-                full_name: string | null;
-                date_of_birth: string | null;
-                nationality: string | null;
-                document_type: string | null;
-                document_issuing_country: string | null;
-                document_expiry: string | null;
-                gender: string | null;
-                liveness_status: string | null;
-                liveness_score: number | null;
-                face_match_status: string | null;
-                face_match_score: number | null;
-                nfc_status: string | null;
-                poa_status: string | null;
-                aml_status: string | null;
-                aml_total_hits: number | null;
-                /** @description Visibility group `document_number` */
-                document_number: string | null;
-                /** @description Visibility group `sof_questionnaire` */
-                sof_questionnaire: {
-                    [key: string]: unknown;
-                } | null;
-                /** @description Visibility group `poa` */
-                poa: {
-                    [key: string]: unknown;
-                } | null;
-                /** @description Visibility group `aml_hits` */
-                aml_hits: {
-                    [key: string]: unknown;
-                }[] | null;
-                /** @description Visibility group `documents`: downloadable roles */
-                documents: {
-                    file_role: string;
-                    file_name: string;
-                    content_type: string;
-                }[] | null;
-                company_name: string | null;
-                registration_number: string | null;
-                registration_country: string | null;
-                company_type: string | null;
-                incorporation_date: string | null;
-                registry_status: string | null;
-                business_registry_details: {
-                    [key: string]: unknown;
-                } | null;
-                business_key_people: {
-                    [key: string]: unknown;
-                }[] | null;
-            }[];
+        VerificationHistory: {
+            records: components["schemas"]["VerificationRecord"][];
         };
-        GetKybDetailByBusinessIdResponse: {
-            /**
-             * Format: uuid
-             * @description The verification (link) this record belongs to
-             */
-            verification_id: string;
-            /** @enum {unknown} */
-            status: "approved" | "declined" | "in_review" | "pending" | "expired" | "unknown";
-            /** @enum {unknown} */
-            kind: "kyc" | "kyb";
-            data_trusted: boolean;
-            /** Format: date-time */
-            fetched_at: string;
-            decision_at: string | null;
-            first_name: string | null;
-            last_name: string | null;
-            full_name: string | null;
-            date_of_birth: string | null;
-            nationality: string | null;
-            document_type: string | null;
-            document_issuing_country: string | null;
-            document_expiry: string | null;
-            gender: string | null;
-            liveness_status: string | null;
-            liveness_score: number | null;
-            face_match_status: string | null;
-            face_match_score: number | null;
-            nfc_status: string | null;
-            poa_status: string | null;
-            aml_status: string | null;
-            aml_total_hits: number | null;
-            /** @description Visibility group `document_number` */
-            document_number: string | null;
-            /** @description Visibility group `sof_questionnaire` */
-            sof_questionnaire: {
-                [key: string]: unknown;
-            } | null;
-            /** @description Visibility group `poa` */
-            poa: {
-                [key: string]: unknown;
-            } | null;
-            /** @description Visibility group `aml_hits` */
-            aml_hits: {
-                [key: string]: unknown;
-            }[] | null;
-            /** @description Visibility group `documents`: downloadable roles */
-            documents: {
-                file_role: string;
-                file_name: string;
-                content_type: string;
-            }[] | null;
-            company_name: string | null;
-            registration_number: string | null;
-            registration_country: string | null;
-            company_type: string | null;
-            incorporation_date: string | null;
-            registry_status: string | null;
-            business_registry_details: {
-                [key: string]: unknown;
-            } | null;
-            business_key_people: {
-                [key: string]: unknown;
-            }[] | null;
-        };
-        PostSandboxVerificationsByVerificationIdSimulateRequest: {
-            /** @enum {unknown} */
-            outcome: "approved" | "declined" | "in_review" | "expired";
-            /** @description Which checks ran (omitted: every check of the level, AML with 0 hits) */
-            checks?: {
-                liveness?: boolean;
-                face_match?: boolean;
-                nfc?: boolean;
-                poa?: boolean;
-                /** @description AML screening ran with this many hits */
-                aml_hits?: number;
-            };
-        };
-        PostSandboxVerificationsByVerificationIdSimulateResponse: {
-            /**
-             * Format: uuid
-             * @description The verification (link) this record belongs to
-             */
-            verification_id: string;
-            /** @enum {unknown} */
-            status: "approved" | "declined" | "in_review" | "pending" | "expired" | "unknown";
-            /** @enum {unknown} */
-            kind: "kyc" | "kyb";
-            data_trusted: boolean;
-            /** Format: date-time */
-            fetched_at: string;
-            decision_at: string | null;
-            first_name: string | null;
-            last_name: string | null;
-            full_name: string | null;
-            date_of_birth: string | null;
-            nationality: string | null;
-            document_type: string | null;
-            document_issuing_country: string | null;
-            document_expiry: string | null;
-            gender: string | null;
-            liveness_status: string | null;
-            liveness_score: number | null;
-            face_match_status: string | null;
-            face_match_score: number | null;
-            nfc_status: string | null;
-            poa_status: string | null;
-            aml_status: string | null;
-            aml_total_hits: number | null;
-            /** @description Visibility group `document_number` */
-            document_number: string | null;
-            /** @description Visibility group `sof_questionnaire` */
-            sof_questionnaire: {
-                [key: string]: unknown;
-            } | null;
-            /** @description Visibility group `poa` */
-            poa: {
-                [key: string]: unknown;
-            } | null;
-            /** @description Visibility group `aml_hits` */
-            aml_hits: {
-                [key: string]: unknown;
-            }[] | null;
-            /** @description Visibility group `documents`: downloadable roles */
-            documents: {
-                file_role: string;
-                file_name: string;
-                content_type: string;
-            }[] | null;
-            company_name: string | null;
-            registration_number: string | null;
-            registration_country: string | null;
-            company_type: string | null;
-            incorporation_date: string | null;
-            registry_status: string | null;
-            business_registry_details: {
-                [key: string]: unknown;
-            } | null;
-            business_key_people: {
-                [key: string]: unknown;
-            }[] | null;
-        };
-        GetKycLevelsResponse: {
-            levels: {
-                /** @description Null for built-in levels */
-                level_id: string | null;
-                name: string;
-                /** @enum {unknown} */
-                kind: "kyc" | "kyb";
-                description: string | null;
-                checks: string[];
-                custom: boolean;
-                created_at: string | null;
-            }[];
-        };
-        GetKycCustomLevelsResponse: {
-            levels: {
-                /** @description Null for built-in levels */
-                level_id: string | null;
-                name: string;
-                /** @enum {unknown} */
-                kind: "kyc" | "kyb";
-                description: string | null;
-                checks: string[];
-                custom: boolean;
-                created_at: string | null;
-            }[];
-        };
-        PostKycCustomLevelsRequest: {
-            /** @description Unique per client (case-insensitive), not a built-in name */
-            name: string;
-            description?: string | null;
-            checks: string[];
-        };
-        PostKycCustomLevelsResponse: {
+        VerificationLevel: {
             /** @description Null for built-in levels */
             level_id: string | null;
             name: string;
@@ -6584,98 +5153,11 @@ export interface components {
             custom: boolean;
             created_at: string | null;
         };
-        GetKybLevelsResponse: {
-            levels: {
-                /** @description Null for built-in levels */
-                level_id: string | null;
-                name: string;
-                /** @enum {unknown} */
-                kind: "kyc" | "kyb";
-                description: string | null;
-                checks: string[];
-                custom: boolean;
-                created_at: string | null;
-            }[];
-        };
-        GetKybCustomLevelsResponse: {
-            levels: {
-                /** @description Null for built-in levels */
-                level_id: string | null;
-                name: string;
-                /** @enum {unknown} */
-                kind: "kyc" | "kyb";
-                description: string | null;
-                checks: string[];
-                custom: boolean;
-                created_at: string | null;
-            }[];
-        };
-        PostKybCustomLevelsRequest: {
-            /** @description Unique per client (case-insensitive), not a built-in name */
-            name: string;
-            description?: string | null;
-            checks: string[];
-        };
-        PostKybCustomLevelsResponse: {
-            /** @description Null for built-in levels */
-            level_id: string | null;
-            name: string;
-            /** @enum {unknown} */
-            kind: "kyc" | "kyb";
-            description: string | null;
-            checks: string[];
-            custom: boolean;
-            created_at: string | null;
-        };
-        PostCheckoutPaylinkRequest: {
-            /**
-             * @description Decimal string greater than 0, within the currency precision and at most the deployment's maximum per payment (SVC_PAYMENT_MAX_AMOUNT, default 1000000.00)
-             * @example 125.50
-             */
-            amount: string;
-            /**
-             * @description Upper-case ISO 4217 code of a currency of payment (not XAU/XAG/XPT/XPD, XXX/XTS, funds codes or units of account such as XDR), among the deployment's currencies (SVC_PAYMENT_CURRENCIES)
-             * @example EUR
-             */
-            currency: string;
-            /**
-             * Format: uuid
-             * @description Project the payment belongs to (bound to an activated opco)
-             */
-            project_id: string;
-            /**
-             * Format: uuid
-             * @description Payer (individual); exactly one of user_id and business_customer_id
-             */
-            user_id?: string;
-            /**
-             * Format: uuid
-             * @description Payer (business); exactly one of user_id and business_customer_id
-             */
-            business_customer_id?: string;
-            description?: string;
-            /**
-             * @description Link lifetime (default 24 h)
-             * @default 86400
-             */
-            expires_in_seconds?: number;
-            /** @description Free-form key/value data, returned as given and in payment.status_changed webhooks */
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /**
-             * Format: uuid
-             * @description A completed contract request of yours this payment belongs to (another state: 400; unknown: 404)
-             */
-            contract_request_id?: string;
-            /**
-             * @description Where this payment's payer returns after checkout, instead of the client's callback_url (which must still be set). Absolute URL, https on production (http is accepted in the sandbox); `transaction_id` is appended like on the callback URL. The payer may come back before the final webhook: read the transaction (GET /transactions/{transaction_id}) on return.
-             * @example https://shop.example.com/orders/42/paid
-             */
-            redirect_url?: string;
+        VerificationLevelList: {
+            levels: components["schemas"]["VerificationLevel"][];
         };
         /** @description A payment */
-        PostCheckoutPaylinkResponse200: {
+        Transaction: {
             /**
              * Format: uuid
              * @description Stable key of the payment
@@ -6726,110 +5208,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description A payment */
-        PostCheckoutPaylinkResponse201: {
-            /**
-             * Format: uuid
-             * @description Stable key of the payment
-             */
-            transaction_id: string;
-            /** @description Reference of the current payment session; changes when the payer restarts an expired session */
-            ref_id: string;
-            transfer_id: string | null;
-            /**
-             * @description Decimal string
-             * @example 125.50
-             */
-            amount: string;
-            /** @example EUR */
-            currency: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            /** Format: uuid */
-            project_id: string;
-            contract_request_id: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "processing" | "success" | "failed" | "expired" | "canceled";
-            provider_status: string | null;
-            /** @enum {unknown} */
-            reconciliation_state: "none" | "awaiting_provider_confirmation" | "manual_review_required";
-            status_reason: string | null;
-            description: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @description What created this payment */
-            origin: {
-                /**
-                 * @description `paylink` for POST /checkout/paylink; otherwise the platform feature that created the payment
-                 * @enum {unknown}
-                 */
-                type: "paylink" | "bulk" | "schedule" | "recurring" | "workflow" | "contract" | "invoice";
-                id: string | null;
-            };
-            /** @description Hosted checkout page of this payment */
-            checkout_url: string;
-            redirect_url: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            completed_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        GetTransactionsResponse: {
-            transactions: {
-                /**
-                 * Format: uuid
-                 * @description Stable key of the payment
-                 */
-                transaction_id: string;
-                /** @description Reference of the current payment session; changes when the payer restarts an expired session */
-                ref_id: string;
-                transfer_id: string | null;
-                /**
-                 * @description Decimal string
-                 * @example 125.50
-                 */
-                amount: string;
-                /** @example EUR */
-                currency: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                /** Format: uuid */
-                project_id: string;
-                contract_request_id: string | null;
-                /** @enum {unknown} */
-                status: "pending" | "processing" | "success" | "failed" | "expired" | "canceled";
-                provider_status: string | null;
-                /** @enum {unknown} */
-                reconciliation_state: "none" | "awaiting_provider_confirmation" | "manual_review_required";
-                status_reason: string | null;
-                description: string | null;
-                metadata: {
-                    [key: string]: unknown;
-                };
-                /** @description What created this payment */
-                origin: {
-                    /**
-                     * @description `paylink` for POST /checkout/paylink; otherwise the platform feature that created the payment
-                     * @enum {unknown}
-                     */
-                    type: "paylink" | "bulk" | "schedule" | "recurring" | "workflow" | "contract" | "invoice";
-                    id: string | null;
-                };
-                /** @description Hosted checkout page of this payment */
-                checkout_url: string;
-                redirect_url: string | null;
-                /** Format: date-time */
-                expires_at: string;
-                completed_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+        TransactionList: {
+            transactions: components["schemas"]["Transaction"][];
             pagination: {
                 total: number;
                 page: number;
@@ -6837,251 +5217,32 @@ export interface components {
                 total_pages: number;
             };
         };
-        /** @description A payment */
-        GetTransactionsByTransactionIdResponse: {
-            /**
-             * Format: uuid
-             * @description Stable key of the payment
-             */
-            transaction_id: string;
-            /** @description Reference of the current payment session; changes when the payer restarts an expired session */
-            ref_id: string;
-            transfer_id: string | null;
-            /**
-             * @description Decimal string
-             * @example 125.50
-             */
-            amount: string;
-            /** @example EUR */
-            currency: string;
-            user_id: string | null;
-            business_customer_id: string | null;
+        TransactionStatusEvent: {
             /** Format: uuid */
-            project_id: string;
-            contract_request_id: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "processing" | "success" | "failed" | "expired" | "canceled";
+            status_event_id: string;
+            /** Format: uuid */
+            transaction_id: string;
+            previous_status: string | null;
+            status: string;
             provider_status: string | null;
-            /** @enum {unknown} */
-            reconciliation_state: "none" | "awaiting_provider_confirmation" | "manual_review_required";
-            status_reason: string | null;
-            description: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @description What created this payment */
-            origin: {
-                /**
-                 * @description `paylink` for POST /checkout/paylink; otherwise the platform feature that created the payment
-                 * @enum {unknown}
-                 */
-                type: "paylink" | "bulk" | "schedule" | "recurring" | "workflow" | "contract" | "invoice";
-                id: string | null;
-            };
-            /** @description Hosted checkout page of this payment */
-            checkout_url: string;
-            redirect_url: string | null;
+            reconciliation_state: string;
+            /** @description created, transition, detail, manual_review, ignored, session_restarted */
+            kind: string;
+            reason: string | null;
+            ref_id: string | null;
+            actor_type: string | null;
+            actor_account_id: string | null;
             /** Format: date-time */
-            expires_at: string;
-            completed_at: string | null;
+            occurred_at: string;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
-        GetTransactionsByTransactionIdStatusEventsResponse: {
+        TransactionStatusEventList: {
             /** Format: uuid */
             transaction_id: string;
-            status_events: {
-                /** Format: uuid */
-                status_event_id: string;
-                /** Format: uuid */
-                transaction_id: string;
-                previous_status: string | null;
-                status: string;
-                provider_status: string | null;
-                reconciliation_state: string;
-                /** @description created, transition, detail, manual_review, ignored, session_restarted */
-                kind: string;
-                reason: string | null;
-                ref_id: string | null;
-                actor_type: string | null;
-                actor_account_id: string | null;
-                /** Format: date-time */
-                occurred_at: string;
-                /** Format: date-time */
-                created_at: string;
-            }[];
+            status_events: components["schemas"]["TransactionStatusEvent"][];
         };
-        /** @description A payment */
-        PostTransactionsByTransactionIdRefreshStatusResponse: {
-            /**
-             * Format: uuid
-             * @description Stable key of the payment
-             */
-            transaction_id: string;
-            /** @description Reference of the current payment session; changes when the payer restarts an expired session */
-            ref_id: string;
-            transfer_id: string | null;
-            /**
-             * @description Decimal string
-             * @example 125.50
-             */
-            amount: string;
-            /** @example EUR */
-            currency: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            /** Format: uuid */
-            project_id: string;
-            contract_request_id: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "processing" | "success" | "failed" | "expired" | "canceled";
-            provider_status: string | null;
-            /** @enum {unknown} */
-            reconciliation_state: "none" | "awaiting_provider_confirmation" | "manual_review_required";
-            status_reason: string | null;
-            description: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @description What created this payment */
-            origin: {
-                /**
-                 * @description `paylink` for POST /checkout/paylink; otherwise the platform feature that created the payment
-                 * @enum {unknown}
-                 */
-                type: "paylink" | "bulk" | "schedule" | "recurring" | "workflow" | "contract" | "invoice";
-                id: string | null;
-            };
-            /** @description Hosted checkout page of this payment */
-            checkout_url: string;
-            redirect_url: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            completed_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /** @description A payment */
-        PostCheckoutIntentByTransactionIdCancelResponse: {
-            /**
-             * Format: uuid
-             * @description Stable key of the payment
-             */
-            transaction_id: string;
-            /** @description Reference of the current payment session; changes when the payer restarts an expired session */
-            ref_id: string;
-            transfer_id: string | null;
-            /**
-             * @description Decimal string
-             * @example 125.50
-             */
-            amount: string;
-            /** @example EUR */
-            currency: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            /** Format: uuid */
-            project_id: string;
-            contract_request_id: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "processing" | "success" | "failed" | "expired" | "canceled";
-            provider_status: string | null;
-            /** @enum {unknown} */
-            reconciliation_state: "none" | "awaiting_provider_confirmation" | "manual_review_required";
-            status_reason: string | null;
-            description: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @description What created this payment */
-            origin: {
-                /**
-                 * @description `paylink` for POST /checkout/paylink; otherwise the platform feature that created the payment
-                 * @enum {unknown}
-                 */
-                type: "paylink" | "bulk" | "schedule" | "recurring" | "workflow" | "contract" | "invoice";
-                id: string | null;
-            };
-            /** @description Hosted checkout page of this payment */
-            checkout_url: string;
-            redirect_url: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            completed_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostSandboxTransactionsByTransactionIdSimulateRequest: {
-            /**
-             * @description Any detail status of the mapping table, or `manual_review` to put the payment into manual review
-             * @enum {unknown}
-             */
-            provider_status?: "completed" | "settled" | "initiated" | "awaiting_bank_authorization" | "awaiting_redemption" | "processing" | "settling" | "rejected" | "rejected_insufficient_funds" | "failed" | "settlement_incomplete" | "expired" | "no_final_status" | "declined" | "canceled" | "authorized" | "transfer_created" | "transfer_updated" | "refunded" | "manual_review";
-            /**
-             * @description Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status (`completed`, `rejected`, `rejected_insufficient_funds`, `expired` or `canceled`). It also resolves a payment held for manual review (reconciliation_state back to `none`). Give either this or provider_status.
-             * @enum {unknown}
-             */
-            outcome?: "success" | "failed" | "insufficient_funds" | "expired" | "canceled";
-        };
-        /** @description A payment */
-        PostSandboxTransactionsByTransactionIdSimulateResponse: {
-            /**
-             * Format: uuid
-             * @description Stable key of the payment
-             */
-            transaction_id: string;
-            /** @description Reference of the current payment session; changes when the payer restarts an expired session */
-            ref_id: string;
-            transfer_id: string | null;
-            /**
-             * @description Decimal string
-             * @example 125.50
-             */
-            amount: string;
-            /** @example EUR */
-            currency: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            /** Format: uuid */
-            project_id: string;
-            contract_request_id: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "processing" | "success" | "failed" | "expired" | "canceled";
-            provider_status: string | null;
-            /** @enum {unknown} */
-            reconciliation_state: "none" | "awaiting_provider_confirmation" | "manual_review_required";
-            status_reason: string | null;
-            description: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @description What created this payment */
-            origin: {
-                /**
-                 * @description `paylink` for POST /checkout/paylink; otherwise the platform feature that created the payment
-                 * @enum {unknown}
-                 */
-                type: "paylink" | "bulk" | "schedule" | "recurring" | "workflow" | "contract" | "invoice";
-                id: string | null;
-            };
-            /** @description Hosted checkout page of this payment */
-            checkout_url: string;
-            redirect_url: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            completed_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        GetWebhooksEventsResponse: {
+        WebhookEventTypes: {
             /**
              * @example [
              *       "payment.status_changed",
@@ -7114,63 +5275,25 @@ export interface components {
             /** @description Always delivered on test, whatever the subscription */
             system_event_types: string[];
         };
-        GetWebhooksSubscriptionResponse: {
+        WebhookSubscription: {
             webhook_url: string | null;
             webhook_enabled: boolean;
             event_types: string[];
             /** @description Only in the answer that first configures a webhook URL: the main signing secret, shown once. The whole `whsec_…` string is the HMAC-SHA256 key. */
             webhook_secret?: string;
         };
-        PutWebhooksSubscriptionRequest: {
-            /**
-             * @description Subscribed event types (see GET /webhooks/events); empty or absent = all
-             * @example [
-             *       "payment.status_changed",
-             *       "opco.status_changed"
-             *     ]
-             */
-            event_types?: string[];
-            /** @description Main webhook URL; null removes it */
-            webhook_url?: string | null;
-            /** @description Deliver events to the main webhook URL */
-            webhook_enabled?: boolean;
-        };
-        PutWebhooksSubscriptionResponse: {
-            webhook_url: string | null;
-            webhook_enabled: boolean;
-            event_types: string[];
-            /** @description Only in the answer that first configures a webhook URL: the main signing secret, shown once. The whole `whsec_…` string is the HMAC-SHA256 key. */
-            webhook_secret?: string;
-        };
-        PostWebhooksSubscriptionSecretResponse: {
+        WebhookSecret: {
             /** @description Signing secret, shown once; a previous one stops signing at once. The whole `whsec_…` string is the HMAC-SHA256 key. */
             webhook_secret: string;
         };
-        PostWebhooksSubscriptionTestResponse: {
+        WebhookTestEvent: {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
             event_type: "webhook.test";
             message: string;
         };
-        PostWebhooksDestinationsRequest: {
-            /**
-             * @description Absolute http(s) URL
-             * @example https://merchant.example.com/webhooks
-             */
-            url: string;
-            /**
-             * @description Subscribed event types (see GET /webhooks/events); empty or absent = all
-             * @example [
-             *       "payment.status_changed",
-             *       "opco.status_changed"
-             *     ]
-             */
-            event_types?: string[];
-            description?: string | null;
-            enabled?: boolean;
-        };
-        PostWebhooksDestinationsResponse: {
+        WebhookDestinationWithSecret: {
             /** Format: uuid */
             destination_id: string;
             url: string;
@@ -7182,178 +5305,71 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        GetWebhooksDestinationsResponse: {
-            destinations: {
-                /** Format: uuid */
-                destination_id: string;
-                url: string;
-                description: string | null;
-                event_types: string[];
-                enabled: boolean;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+        WebhookDestination: {
+            /** Format: uuid */
+            destination_id: string;
+            url: string;
+            description: string | null;
+            event_types: string[];
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookDestinationList: {
+            destinations: components["schemas"]["WebhookDestination"][];
             total: number;
             limit: number;
             offset: number;
         };
-        GetWebhooksDestinationsByDestinationIdResponse: {
-            /** Format: uuid */
-            destination_id: string;
-            url: string;
-            description: string | null;
-            event_types: string[];
-            enabled: boolean;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PatchWebhooksDestinationsByDestinationIdRequest: {
-            /**
-             * @description Absolute http(s) URL
-             * @example https://merchant.example.com/webhooks
-             */
-            url?: string;
-            /**
-             * @description Subscribed event types (see GET /webhooks/events); empty or absent = all
-             * @example [
-             *       "payment.status_changed",
-             *       "opco.status_changed"
-             *     ]
-             */
-            event_types?: string[];
-            description?: string | null;
-            enabled?: boolean;
-        };
-        PatchWebhooksDestinationsByDestinationIdResponse: {
-            /** Format: uuid */
-            destination_id: string;
-            url: string;
-            description: string | null;
-            event_types: string[];
-            enabled: boolean;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostWebhooksDestinationsByDestinationIdSecretResponse: {
+        WebhookDestinationSecret: {
             secret: string;
         };
-        GetWebhooksDeliveriesResponse: {
-            deliveries: {
-                /** Format: uuid */
-                delivery_id: string;
-                /** Format: uuid */
-                event_id: string;
-                event_type: string;
-                /** @description null for the main webhook_url */
-                destination_id: string | null;
-                url: string;
-                status: "pending" | "retrying" | "succeeded" | "dead_letter";
-                attempts: number;
-                last_attempt_at: string | null;
-                next_attempt_at: string | null;
-                last_response_status: number | null;
-                last_error: string | null;
-                /** Format: date-time */
-                created_at: string;
-            }[];
+        WebhookDelivery: {
+            /** Format: uuid */
+            delivery_id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            /** @description null for the main webhook_url */
+            destination_id: string | null;
+            url: string;
+            status: "pending" | "retrying" | "succeeded" | "dead_letter";
+            attempts: number;
+            last_attempt_at: string | null;
+            next_attempt_at: string | null;
+            last_response_status: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
             total: number;
             limit: number;
             offset: number;
         };
-        GetWebhooksDeliveriesByDeliveryIdResponse: {
-            /** Format: uuid */
-            delivery_id: string;
-            /** Format: uuid */
-            event_id: string;
-            event_type: string;
-            /** @description null for the main webhook_url */
-            destination_id: string | null;
+        WebhookDeliveryAttempt: {
+            attempt: number;
             url: string;
-            status: "pending" | "retrying" | "succeeded" | "dead_letter";
-            attempts: number;
-            last_attempt_at: string | null;
-            next_attempt_at: string | null;
-            last_response_status: number | null;
-            last_error: string | null;
             /** Format: date-time */
-            created_at: string;
+            started_at: string;
+            duration_ms: number;
+            response_status: number | null;
+            /** @description First bytes of the response */
+            response_body: string | null;
+            error: string | null;
+            /** @description Delivery status after this attempt */
+            outcome: string;
+            next_attempt_at: string | null;
         };
-        GetWebhooksDeliveriesByDeliveryIdAttemptsResponse: {
+        WebhookDeliveryAttemptList: {
             /** Format: uuid */
             delivery_id: string;
-            attempts: {
-                attempt: number;
-                url: string;
-                /** Format: date-time */
-                started_at: string;
-                duration_ms: number;
-                response_status: number | null;
-                /** @description First bytes of the response */
-                response_body: string | null;
-                error: string | null;
-                /** @description Delivery status after this attempt */
-                outcome: string;
-                next_attempt_at: string | null;
-            }[];
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
         };
-        PostWebhooksDeliveriesByDeliveryIdRetryResponse: {
-            /** Format: uuid */
-            delivery_id: string;
-            /** Format: uuid */
-            event_id: string;
-            event_type: string;
-            /** @description null for the main webhook_url */
-            destination_id: string | null;
-            url: string;
-            status: "pending" | "retrying" | "succeeded" | "dead_letter";
-            attempts: number;
-            last_attempt_at: string | null;
-            next_attempt_at: string | null;
-            last_response_status: number | null;
-            last_error: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PostWorkflowsRequest: {
-            name: string;
-            description?: null | string;
-            /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
-            graph: {
-                /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
-                trigger: {
-                    /** @enum {unknown} */
-                    type: "manual" | "webhook";
-                };
-                nodes: {
-                    /** @description Unique step id */
-                    id: string;
-                    /**
-                     * @description Node kind
-                     * @enum {unknown}
-                     */
-                    type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
-                    /** @description Per-type settings */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Following node id */
-                    next?: string | null;
-                    /** @description condition: node when true */
-                    on_true?: string | null;
-                    /** @description condition: node when false */
-                    on_false?: string | null;
-                    /** @description Display label */
-                    name?: string;
-                }[];
-            };
-        };
-        PostWorkflowsResponse: {
+        Workflow: {
             /** Format: uuid */
             definition_id: string;
             name: string;
@@ -7405,59 +5421,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        GetWorkflowsResponse: {
-            workflows: {
-                /** Format: uuid */
-                definition_id: string;
-                name: string;
-                description: string | null;
-                /**
-                 * @description DRAFT (editable) or PUBLISHED (immutable, runnable)
-                 * @enum {unknown}
-                 */
-                status: "DRAFT" | "PUBLISHED";
-                /** @description A read-only system template: fork it to use it */
-                is_template: boolean;
-                /** @enum {unknown} */
-                trigger_type: "manual" | "webhook";
-                trigger_url: string | null;
-                /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
-                graph: {
-                    /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
-                    trigger: {
-                        /** @enum {unknown} */
-                        type: "manual" | "webhook";
-                    };
-                    nodes: {
-                        /** @description Unique step id */
-                        id: string;
-                        /**
-                         * @description Node kind
-                         * @enum {unknown}
-                         */
-                        type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
-                        /** @description Per-type settings */
-                        config?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description Following node id */
-                        next?: string | null;
-                        /** @description condition: node when true */
-                        on_true?: string | null;
-                        /** @description condition: node when false */
-                        on_false?: string | null;
-                        /** @description Display label */
-                        name?: string;
-                    }[];
-                };
-                forked_from_id: string | null;
-                published_at: string | null;
-                archived_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+        WorkflowList: {
+            workflows: components["schemas"]["Workflow"][];
             pagination: {
                 total: number;
                 page: number;
@@ -7465,200 +5430,7 @@ export interface components {
                 total_pages: number;
             };
         };
-        GetWorkflowsByDefinitionIdResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            name: string;
-            description: string | null;
-            /**
-             * @description DRAFT (editable) or PUBLISHED (immutable, runnable)
-             * @enum {unknown}
-             */
-            status: "DRAFT" | "PUBLISHED";
-            /** @description A read-only system template: fork it to use it */
-            is_template: boolean;
-            /** @enum {unknown} */
-            trigger_type: "manual" | "webhook";
-            trigger_url: string | null;
-            /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
-            graph: {
-                /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
-                trigger: {
-                    /** @enum {unknown} */
-                    type: "manual" | "webhook";
-                };
-                nodes: {
-                    /** @description Unique step id */
-                    id: string;
-                    /**
-                     * @description Node kind
-                     * @enum {unknown}
-                     */
-                    type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
-                    /** @description Per-type settings */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Following node id */
-                    next?: string | null;
-                    /** @description condition: node when true */
-                    on_true?: string | null;
-                    /** @description condition: node when false */
-                    on_false?: string | null;
-                    /** @description Display label */
-                    name?: string;
-                }[];
-            };
-            forked_from_id: string | null;
-            published_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PutWorkflowsByDefinitionIdRequest: {
-            name?: string;
-            description?: null | string;
-            /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
-            graph?: {
-                /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
-                trigger: {
-                    /** @enum {unknown} */
-                    type: "manual" | "webhook";
-                };
-                nodes: {
-                    /** @description Unique step id */
-                    id: string;
-                    /**
-                     * @description Node kind
-                     * @enum {unknown}
-                     */
-                    type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
-                    /** @description Per-type settings */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Following node id */
-                    next?: string | null;
-                    /** @description condition: node when true */
-                    on_true?: string | null;
-                    /** @description condition: node when false */
-                    on_false?: string | null;
-                    /** @description Display label */
-                    name?: string;
-                }[];
-            };
-        };
-        PutWorkflowsByDefinitionIdResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            name: string;
-            description: string | null;
-            /**
-             * @description DRAFT (editable) or PUBLISHED (immutable, runnable)
-             * @enum {unknown}
-             */
-            status: "DRAFT" | "PUBLISHED";
-            /** @description A read-only system template: fork it to use it */
-            is_template: boolean;
-            /** @enum {unknown} */
-            trigger_type: "manual" | "webhook";
-            trigger_url: string | null;
-            /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
-            graph: {
-                /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
-                trigger: {
-                    /** @enum {unknown} */
-                    type: "manual" | "webhook";
-                };
-                nodes: {
-                    /** @description Unique step id */
-                    id: string;
-                    /**
-                     * @description Node kind
-                     * @enum {unknown}
-                     */
-                    type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
-                    /** @description Per-type settings */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Following node id */
-                    next?: string | null;
-                    /** @description condition: node when true */
-                    on_true?: string | null;
-                    /** @description condition: node when false */
-                    on_false?: string | null;
-                    /** @description Display label */
-                    name?: string;
-                }[];
-            };
-            forked_from_id: string | null;
-            published_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /** @description Optional: a name for the copy (default: the original name) */
-        PostWorkflowsByDefinitionIdForkRequest: {
-            name?: string;
-        };
-        PostWorkflowsByDefinitionIdForkResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            name: string;
-            description: string | null;
-            /**
-             * @description DRAFT (editable) or PUBLISHED (immutable, runnable)
-             * @enum {unknown}
-             */
-            status: "DRAFT" | "PUBLISHED";
-            /** @description A read-only system template: fork it to use it */
-            is_template: boolean;
-            /** @enum {unknown} */
-            trigger_type: "manual" | "webhook";
-            trigger_url: string | null;
-            /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
-            graph: {
-                /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
-                trigger: {
-                    /** @enum {unknown} */
-                    type: "manual" | "webhook";
-                };
-                nodes: {
-                    /** @description Unique step id */
-                    id: string;
-                    /**
-                     * @description Node kind
-                     * @enum {unknown}
-                     */
-                    type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
-                    /** @description Per-type settings */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Following node id */
-                    next?: string | null;
-                    /** @description condition: node when true */
-                    on_true?: string | null;
-                    /** @description condition: node when false */
-                    on_false?: string | null;
-                    /** @description Display label */
-                    name?: string;
-                }[];
-            };
-            forked_from_id: string | null;
-            published_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostWorkflowsByDefinitionIdPublishResponse: {
+        PublishedWorkflow: {
             /** Format: uuid */
             definition_id: string;
             name: string;
@@ -7712,124 +5484,14 @@ export interface components {
             /** @description Webhook-triggered workflows: the HMAC signing secret, shown only here (and on rotation) */
             trigger_secret: string | null;
         };
-        PostWorkflowsByDefinitionIdTriggerSecretResponse: {
+        WorkflowTriggerSecret: {
             /** Format: uuid */
             definition_id: string;
             trigger_url: string;
             /** @description The new signing secret, returned once; the previous one stops at once */
             trigger_secret: string;
         };
-        PostWorkflowsByDefinitionIdArchiveResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            name: string;
-            description: string | null;
-            /**
-             * @description DRAFT (editable) or PUBLISHED (immutable, runnable)
-             * @enum {unknown}
-             */
-            status: "DRAFT" | "PUBLISHED";
-            /** @description A read-only system template: fork it to use it */
-            is_template: boolean;
-            /** @enum {unknown} */
-            trigger_type: "manual" | "webhook";
-            trigger_url: string | null;
-            /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
-            graph: {
-                /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
-                trigger: {
-                    /** @enum {unknown} */
-                    type: "manual" | "webhook";
-                };
-                nodes: {
-                    /** @description Unique step id */
-                    id: string;
-                    /**
-                     * @description Node kind
-                     * @enum {unknown}
-                     */
-                    type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
-                    /** @description Per-type settings */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Following node id */
-                    next?: string | null;
-                    /** @description condition: node when true */
-                    on_true?: string | null;
-                    /** @description condition: node when false */
-                    on_false?: string | null;
-                    /** @description Display label */
-                    name?: string;
-                }[];
-            };
-            forked_from_id: string | null;
-            published_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostWorkflowsByDefinitionIdUnarchiveResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            name: string;
-            description: string | null;
-            /**
-             * @description DRAFT (editable) or PUBLISHED (immutable, runnable)
-             * @enum {unknown}
-             */
-            status: "DRAFT" | "PUBLISHED";
-            /** @description A read-only system template: fork it to use it */
-            is_template: boolean;
-            /** @enum {unknown} */
-            trigger_type: "manual" | "webhook";
-            trigger_url: string | null;
-            /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
-            graph: {
-                /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
-                trigger: {
-                    /** @enum {unknown} */
-                    type: "manual" | "webhook";
-                };
-                nodes: {
-                    /** @description Unique step id */
-                    id: string;
-                    /**
-                     * @description Node kind
-                     * @enum {unknown}
-                     */
-                    type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
-                    /** @description Per-type settings */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Following node id */
-                    next?: string | null;
-                    /** @description condition: node when true */
-                    on_true?: string | null;
-                    /** @description condition: node when false */
-                    on_false?: string | null;
-                    /** @description Display label */
-                    name?: string;
-                }[];
-            };
-            forked_from_id: string | null;
-            published_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostWorkflowsByDefinitionIdRunsRequest: {
-            /** @description Input data, available to step configs as {{input.<field>}} */
-            input?: {
-                [key: string]: unknown;
-            };
-        };
-        PostWorkflowsByDefinitionIdRunsResponse200: {
+        WorkflowRun: {
             /** Format: uuid */
             run_id: string;
             /** Format: uuid */
@@ -7851,51 +5513,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        PostWorkflowsByDefinitionIdRunsResponse201: {
-            /** Format: uuid */
-            run_id: string;
-            /** Format: uuid */
-            workflow_definition_id: string;
-            /** @enum {unknown} */
-            status: "pending" | "running" | "waiting" | "completed" | "failed" | "canceled";
-            /** @enum {unknown} */
-            source: "api" | "webhook";
-            input: {
-                [key: string]: unknown;
-            };
-            /** @description The next step to execute */
-            current_step_id: string | null;
-            error_message: string | null;
-            /** Format: date-time */
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        GetWorkflowRunsResponse: {
-            runs: {
-                /** Format: uuid */
-                run_id: string;
-                /** Format: uuid */
-                workflow_definition_id: string;
-                /** @enum {unknown} */
-                status: "pending" | "running" | "waiting" | "completed" | "failed" | "canceled";
-                /** @enum {unknown} */
-                source: "api" | "webhook";
-                input: {
-                    [key: string]: unknown;
-                };
-                /** @description The next step to execute */
-                current_step_id: string | null;
-                error_message: string | null;
-                /** Format: date-time */
-                created_at: string;
-                started_at: string | null;
-                finished_at: string | null;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+        WorkflowRunList: {
+            runs: components["schemas"]["WorkflowRun"][];
             pagination: {
                 total: number;
                 page: number;
@@ -7903,7 +5522,22 @@ export interface components {
                 total_pages: number;
             };
         };
-        GetWorkflowRunsByRunIdResponse: {
+        WorkflowRunStep: {
+            step_id: string;
+            /** @enum {unknown} */
+            node_type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
+            /** @enum {unknown} */
+            status: "running" | "waiting" | "completed" | "failed" | "canceled";
+            output: {
+                [key: string]: unknown;
+            } | null;
+            error: string | null;
+            resume_at: string | null;
+            /** Format: date-time */
+            started_at: string;
+            finished_at: string | null;
+        };
+        WorkflowRunDetail: {
             /** Format: uuid */
             run_id: string;
             /** Format: uuid */
@@ -7924,45 +5558,9 @@ export interface components {
             finished_at: string | null;
             /** Format: date-time */
             updated_at: string;
-            steps: {
-                step_id: string;
-                /** @enum {unknown} */
-                node_type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
-                /** @enum {unknown} */
-                status: "running" | "waiting" | "completed" | "failed" | "canceled";
-                output: {
-                    [key: string]: unknown;
-                } | null;
-                error: string | null;
-                resume_at: string | null;
-                /** Format: date-time */
-                started_at: string;
-                finished_at: string | null;
-            }[];
+            steps: components["schemas"]["WorkflowRunStep"][];
         };
-        PostWorkflowRunsByRunIdCancelResponse: {
-            /** Format: uuid */
-            run_id: string;
-            /** Format: uuid */
-            workflow_definition_id: string;
-            /** @enum {unknown} */
-            status: "pending" | "running" | "waiting" | "completed" | "failed" | "canceled";
-            /** @enum {unknown} */
-            source: "api" | "webhook";
-            input: {
-                [key: string]: unknown;
-            };
-            /** @description The next step to execute */
-            current_step_id: string | null;
-            error_message: string | null;
-            /** Format: date-time */
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostWorkflowTriggersByTriggerTokenResponse: {
+        WorkflowTriggerReceipt: {
             /** Format: uuid */
             run_id: string;
             /** @enum {unknown} */
@@ -7970,35 +5568,7 @@ export interface components {
             /** @description True when the X-Idempotency-Key matched an earlier trigger */
             replayed: boolean;
         };
-        PostTicketsRequest: {
-            subject: string;
-            body: string;
-            /** @enum {unknown} */
-            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
-            /**
-             * @default normal
-             * @enum {unknown}
-             */
-            priority?: "low" | "normal" | "high" | "urgent";
-            references?: {
-                /** @description What is referenced, e.g. transaction, invoice, contract_request */
-                type: string;
-                id: string;
-            }[];
-            /** @description Up to 5 addresses that also receive the staff replies by email */
-            cc_emails?: string[];
-            attachments?: {
-                file_name: string;
-                /** @description The file, base64-encoded; at most SVC_TICKET_MAX_ATTACHMENT_BYTES decoded. Typed by its bytes: pdf, png, jpeg by magic number; txt, csv, json, log by being UTF-8 text without NUL. The extension must agree. */
-                content_base64: string;
-            }[];
-            /**
-             * Format: uuid
-             * @description A closed ticket of yours this one follows up
-             */
-            follow_up_of?: string;
-        };
-        PostTicketsResponse: {
+        Ticket: {
             /** Format: uuid */
             ticket_id: string;
             /** @description The client's own sequence */
@@ -8011,7 +5581,7 @@ export interface components {
             /** @enum {unknown} */
             priority: "low" | "normal" | "high" | "urgent";
             /**
-             * @description open, awaiting_client, resolved, closed (see the status table in the README)
+             * @description open, awaiting_client, resolved, closed (see the status table in the [tickets guide](/docs/guides/tickets))
              * @enum {unknown}
              */
             status: "open" | "awaiting_client" | "resolved" | "closed";
@@ -8046,55 +5616,8 @@ export interface components {
             resolved_at: string | null;
             closed_at: string | null;
         };
-        GetTicketsResponse: {
-            tickets: {
-                /** Format: uuid */
-                ticket_id: string;
-                /** @description The client's own sequence */
-                number: number;
-                /** @description The number as shown: #123 */
-                number_display: string;
-                subject: string;
-                /** @enum {unknown} */
-                category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
-                /** @enum {unknown} */
-                priority: "low" | "normal" | "high" | "urgent";
-                /**
-                 * @description open, awaiting_client, resolved, closed (see the status table in the README)
-                 * @enum {unknown}
-                 */
-                status: "open" | "awaiting_client" | "resolved" | "closed";
-                references: {
-                    /** @description What is referenced, e.g. transaction, invoice, contract_request */
-                    type: string;
-                    id: string;
-                }[];
-                cc_emails: string[];
-                created_by: {
-                    /** @enum {unknown} */
-                    actor_type: "client_user" | "client_api";
-                    account_id: string | null;
-                    email: string | null;
-                };
-                follow_up_of: string | null;
-                /** @description Public messages (internal notes are not counted) */
-                message_count: number;
-                last_message_at: string | null;
-                last_message_by: ("client" | "staff") | null;
-                satisfaction: {
-                    /** @enum {unknown} */
-                    rating: "good" | "bad";
-                    comment: string | null;
-                    /** Format: date-time */
-                    rated_at: string;
-                } | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                resolved_at: string | null;
-                closed_at: string | null;
-            }[];
+        TicketList: {
+            tickets: components["schemas"]["Ticket"][];
             pagination: {
                 total: number;
                 page: number;
@@ -8102,147 +5625,7 @@ export interface components {
                 total_pages: number;
             };
         };
-        GetTicketsByTicketIdResponse: {
-            /** Format: uuid */
-            ticket_id: string;
-            /** @description The client's own sequence */
-            number: number;
-            /** @description The number as shown: #123 */
-            number_display: string;
-            subject: string;
-            /** @enum {unknown} */
-            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
-            /** @enum {unknown} */
-            priority: "low" | "normal" | "high" | "urgent";
-            /**
-             * @description open, awaiting_client, resolved, closed (see the status table in the README)
-             * @enum {unknown}
-             */
-            status: "open" | "awaiting_client" | "resolved" | "closed";
-            references: {
-                /** @description What is referenced, e.g. transaction, invoice, contract_request */
-                type: string;
-                id: string;
-            }[];
-            cc_emails: string[];
-            created_by: {
-                /** @enum {unknown} */
-                actor_type: "client_user" | "client_api";
-                account_id: string | null;
-                email: string | null;
-            };
-            follow_up_of: string | null;
-            /** @description Public messages (internal notes are not counted) */
-            message_count: number;
-            last_message_at: string | null;
-            last_message_by: ("client" | "staff") | null;
-            satisfaction: {
-                /** @enum {unknown} */
-                rating: "good" | "bad";
-                comment: string | null;
-                /** Format: date-time */
-                rated_at: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            resolved_at: string | null;
-            closed_at: string | null;
-        };
-        PatchTicketsByTicketIdRequest: {
-            /** @enum {unknown} */
-            priority?: "low" | "normal" | "high" | "urgent";
-            /** @description Up to 5 addresses that also receive the staff replies by email */
-            cc_emails?: string[];
-        };
-        PatchTicketsByTicketIdResponse: {
-            /** Format: uuid */
-            ticket_id: string;
-            /** @description The client's own sequence */
-            number: number;
-            /** @description The number as shown: #123 */
-            number_display: string;
-            subject: string;
-            /** @enum {unknown} */
-            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
-            /** @enum {unknown} */
-            priority: "low" | "normal" | "high" | "urgent";
-            /**
-             * @description open, awaiting_client, resolved, closed (see the status table in the README)
-             * @enum {unknown}
-             */
-            status: "open" | "awaiting_client" | "resolved" | "closed";
-            references: {
-                /** @description What is referenced, e.g. transaction, invoice, contract_request */
-                type: string;
-                id: string;
-            }[];
-            cc_emails: string[];
-            created_by: {
-                /** @enum {unknown} */
-                actor_type: "client_user" | "client_api";
-                account_id: string | null;
-                email: string | null;
-            };
-            follow_up_of: string | null;
-            /** @description Public messages (internal notes are not counted) */
-            message_count: number;
-            last_message_at: string | null;
-            last_message_by: ("client" | "staff") | null;
-            satisfaction: {
-                /** @enum {unknown} */
-                rating: "good" | "bad";
-                comment: string | null;
-                /** Format: date-time */
-                rated_at: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            resolved_at: string | null;
-            closed_at: string | null;
-        };
-        GetTicketsByTicketIdMessagesResponse: {
-            messages: {
-                /** Format: uuid */
-                message_id: string;
-                /** Format: uuid */
-                ticket_id: string;
-                /** @enum {unknown} */
-                author_type: "client" | "staff";
-                author: {
-                    account_id: string | null;
-                    name: string | null;
-                };
-                body: string;
-                attachments: {
-                    /** Format: uuid */
-                    attachment_id: string;
-                    file_name: string;
-                    content_type: string;
-                    size: number;
-                }[];
-                /** Format: date-time */
-                created_at: string;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        PostTicketsByTicketIdMessagesRequest: {
-            body: string;
-            attachments?: {
-                file_name: string;
-                /** @description The file, base64-encoded; at most SVC_TICKET_MAX_ATTACHMENT_BYTES decoded. Typed by its bytes: pdf, png, jpeg by magic number; txt, csv, json, log by being UTF-8 text without NUL. The extension must agree. */
-                content_base64: string;
-            }[];
-        };
-        PostTicketsByTicketIdMessagesResponse: {
+        TicketMessage: {
             /** Format: uuid */
             message_id: string;
             /** Format: uuid */
@@ -8264,283 +5647,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        PostTicketsByTicketIdCloseResponse: {
-            /** Format: uuid */
-            ticket_id: string;
-            /** @description The client's own sequence */
-            number: number;
-            /** @description The number as shown: #123 */
-            number_display: string;
-            subject: string;
-            /** @enum {unknown} */
-            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
-            /** @enum {unknown} */
-            priority: "low" | "normal" | "high" | "urgent";
-            /**
-             * @description open, awaiting_client, resolved, closed (see the status table in the README)
-             * @enum {unknown}
-             */
-            status: "open" | "awaiting_client" | "resolved" | "closed";
-            references: {
-                /** @description What is referenced, e.g. transaction, invoice, contract_request */
-                type: string;
-                id: string;
-            }[];
-            cc_emails: string[];
-            created_by: {
-                /** @enum {unknown} */
-                actor_type: "client_user" | "client_api";
-                account_id: string | null;
-                email: string | null;
-            };
-            follow_up_of: string | null;
-            /** @description Public messages (internal notes are not counted) */
-            message_count: number;
-            last_message_at: string | null;
-            last_message_by: ("client" | "staff") | null;
-            satisfaction: {
-                /** @enum {unknown} */
-                rating: "good" | "bad";
-                comment: string | null;
-                /** Format: date-time */
-                rated_at: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            resolved_at: string | null;
-            closed_at: string | null;
-        };
-        PostTicketsByTicketIdReopenResponse: {
-            /** Format: uuid */
-            ticket_id: string;
-            /** @description The client's own sequence */
-            number: number;
-            /** @description The number as shown: #123 */
-            number_display: string;
-            subject: string;
-            /** @enum {unknown} */
-            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
-            /** @enum {unknown} */
-            priority: "low" | "normal" | "high" | "urgent";
-            /**
-             * @description open, awaiting_client, resolved, closed (see the status table in the README)
-             * @enum {unknown}
-             */
-            status: "open" | "awaiting_client" | "resolved" | "closed";
-            references: {
-                /** @description What is referenced, e.g. transaction, invoice, contract_request */
-                type: string;
-                id: string;
-            }[];
-            cc_emails: string[];
-            created_by: {
-                /** @enum {unknown} */
-                actor_type: "client_user" | "client_api";
-                account_id: string | null;
-                email: string | null;
-            };
-            follow_up_of: string | null;
-            /** @description Public messages (internal notes are not counted) */
-            message_count: number;
-            last_message_at: string | null;
-            last_message_by: ("client" | "staff") | null;
-            satisfaction: {
-                /** @enum {unknown} */
-                rating: "good" | "bad";
-                comment: string | null;
-                /** Format: date-time */
-                rated_at: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            resolved_at: string | null;
-            closed_at: string | null;
-        };
-        PostTicketsByTicketIdSatisfactionRequest: {
-            /** @enum {unknown} */
-            rating: "good" | "bad";
-            comment?: string;
-        };
-        PostTicketsByTicketIdSatisfactionResponse: {
-            /** Format: uuid */
-            ticket_id: string;
-            /** @description The client's own sequence */
-            number: number;
-            /** @description The number as shown: #123 */
-            number_display: string;
-            subject: string;
-            /** @enum {unknown} */
-            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
-            /** @enum {unknown} */
-            priority: "low" | "normal" | "high" | "urgent";
-            /**
-             * @description open, awaiting_client, resolved, closed (see the status table in the README)
-             * @enum {unknown}
-             */
-            status: "open" | "awaiting_client" | "resolved" | "closed";
-            references: {
-                /** @description What is referenced, e.g. transaction, invoice, contract_request */
-                type: string;
-                id: string;
-            }[];
-            cc_emails: string[];
-            created_by: {
-                /** @enum {unknown} */
-                actor_type: "client_user" | "client_api";
-                account_id: string | null;
-                email: string | null;
-            };
-            follow_up_of: string | null;
-            /** @description Public messages (internal notes are not counted) */
-            message_count: number;
-            last_message_at: string | null;
-            last_message_by: ("client" | "staff") | null;
-            satisfaction: {
-                /** @enum {unknown} */
-                rating: "good" | "bad";
-                comment: string | null;
-                /** Format: date-time */
-                rated_at: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            resolved_at: string | null;
-            closed_at: string | null;
-        };
-        PostSandboxTicketsByTicketIdSimulateRequest: {
-            /**
-             * @description `agent_reply`: a public reply from the support agent (open -> awaiting_client); `resolve`: a resolving reply (-> resolved)
-             * @enum {unknown}
-             */
-            action: "agent_reply" | "resolve";
-            /** @description Default: a sample text */
-            body?: string;
-        };
-        PostSandboxTicketsByTicketIdSimulateResponse: {
-            /** Format: uuid */
-            ticket_id: string;
-            /** @description The client's own sequence */
-            number: number;
-            /** @description The number as shown: #123 */
-            number_display: string;
-            subject: string;
-            /** @enum {unknown} */
-            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
-            /** @enum {unknown} */
-            priority: "low" | "normal" | "high" | "urgent";
-            /**
-             * @description open, awaiting_client, resolved, closed (see the status table in the README)
-             * @enum {unknown}
-             */
-            status: "open" | "awaiting_client" | "resolved" | "closed";
-            references: {
-                /** @description What is referenced, e.g. transaction, invoice, contract_request */
-                type: string;
-                id: string;
-            }[];
-            cc_emails: string[];
-            created_by: {
-                /** @enum {unknown} */
-                actor_type: "client_user" | "client_api";
-                account_id: string | null;
-                email: string | null;
-            };
-            follow_up_of: string | null;
-            /** @description Public messages (internal notes are not counted) */
-            message_count: number;
-            last_message_at: string | null;
-            last_message_by: ("client" | "staff") | null;
-            satisfaction: {
-                /** @enum {unknown} */
-                rating: "good" | "bad";
-                comment: string | null;
-                /** Format: date-time */
-                rated_at: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            resolved_at: string | null;
-            closed_at: string | null;
-        };
-        GetBillingInvoicesResponse: {
-            invoices: {
-                /** Format: uuid */
-                invoice_id: string;
-                number: string | null;
-                /** @enum {unknown} */
-                status: "draft" | "open" | "overdue" | "paid" | "uncollectible" | "void";
-                currency: string;
-                /**
-                 * Format: date
-                 * @description YYYY-MM-DD
-                 */
-                period_start: string;
-                /**
-                 * Format: date
-                 * @description YYYY-MM-DD
-                 */
-                period_end: string;
-                issue_date: string | null;
-                due_date: string | null;
-                /** @description Decimal string (2 decimals) */
-                subtotal: string;
-                /** @description Decimal string (2 decimals) */
-                tax_total: string;
-                /** @description Decimal string (2 decimals) */
-                total: string;
-                /** @description Decimal string (2 decimals) */
-                amount_paid: string;
-                /** @description Decimal string (2 decimals) */
-                amount_due: string;
-                purchase_order_number: string | null;
-                /** @description Copied from the billing details at finalization */
-                billing_details: {
-                    company_name: string | null;
-                    address: {
-                        [key: string]: string | null;
-                    } | null;
-                    vat_number: string | null;
-                    billing_email: string | null;
-                } | null;
-                payment_instructions: {
-                    payee_name: string | null;
-                    iban: string | null;
-                    bic: string | null;
-                    reference: string | null;
-                } | null;
-                /** @description Pay-by-bank link when the platform collects invoices online; otherwise null (bank transfer) */
-                payment_url: string | null;
-                transaction_id: string | null;
-                replaces_invoice_id: string | null;
-                paid_at: string | null;
-                voided_at: string | null;
-                void_reason: string | null;
-                /** Format: date-time */
-                created_at: string;
-                lines: {
-                    /** Format: uuid */
-                    line_id: string;
-                    description: string;
-                    /** @enum {unknown} */
-                    category: "platform_fee" | "transaction_fee" | "kyc_verification" | "kyb_verification" | "wallet_screening" | "travel_rule_transfer" | "contract_request" | "other";
-                    quantity: number;
-                    unit_amount: string;
-                    /** @description Decimal string (2 decimals) */
-                    amount: string;
-                    /** @description Percent */
-                    tax_rate: string;
-                    /** @description Decimal string (2 decimals) */
-                    tax_amount: string;
-                }[];
-            }[];
+        TicketMessageList: {
+            messages: components["schemas"]["TicketMessage"][];
             pagination: {
                 total: number;
                 page: number;
@@ -8548,7 +5656,22 @@ export interface components {
                 total_pages: number;
             };
         };
-        GetBillingInvoicesByInvoiceIdResponse: {
+        InvoiceLine: {
+            /** Format: uuid */
+            line_id: string;
+            description: string;
+            /** @enum {unknown} */
+            category: "platform_fee" | "transaction_fee" | "kyc_verification" | "kyb_verification" | "wallet_screening" | "travel_rule_transfer" | "contract_request" | "other";
+            quantity: number;
+            unit_amount: string;
+            /** @description Decimal string (2 decimals) */
+            amount: string;
+            /** @description Percent */
+            tax_rate: string;
+            /** @description Decimal string (2 decimals) */
+            tax_amount: string;
+        };
+        Invoice: {
             /** Format: uuid */
             invoice_id: string;
             number: string | null;
@@ -8602,23 +5725,18 @@ export interface components {
             void_reason: string | null;
             /** Format: date-time */
             created_at: string;
-            lines: {
-                /** Format: uuid */
-                line_id: string;
-                description: string;
-                /** @enum {unknown} */
-                category: "platform_fee" | "transaction_fee" | "kyc_verification" | "kyb_verification" | "wallet_screening" | "travel_rule_transfer" | "contract_request" | "other";
-                quantity: number;
-                unit_amount: string;
-                /** @description Decimal string (2 decimals) */
-                amount: string;
-                /** @description Percent */
-                tax_rate: string;
-                /** @description Decimal string (2 decimals) */
-                tax_amount: string;
-            }[];
+            lines: components["schemas"]["InvoiceLine"][];
         };
-        GetBillingUsageResponse: {
+        InvoiceList: {
+            invoices: components["schemas"]["Invoice"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        BillingUsage: {
             /**
              * Format: date
              * @description YYYY-MM-DD
@@ -8642,7 +5760,7 @@ export interface components {
             /** @description Decimal string (2 decimals) */
             subtotal: string;
         };
-        GetBillingDetailsResponse: {
+        BillingDetails: {
             company_name: string;
             address: {
                 [key: string]: string | null;
@@ -8652,7 +5770,1403 @@ export interface components {
             purchase_order_number: string | null;
             updated_at: string | null;
         };
-        PutBillingDetailsRequest: {
+        BulkBatch: {
+            /** Format: uuid */
+            bulk_id: string;
+            /** @enum {unknown} */
+            status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
+            /** @enum {unknown} */
+            source: "json" | "csv" | "xlsx";
+            file_name: string | null;
+            defaults: {
+                [key: string]: unknown;
+            };
+            create_missing_users: boolean;
+            warnings: string[];
+            preview_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            confirmed_at: string | null;
+            started_at: string | null;
+            finished_at: string | null;
+            canceled_at: string | null;
+            counts: {
+                total: number;
+                valid: number;
+                invalid: number;
+                pending: number;
+                created: number;
+                failed: number;
+                canceled: number;
+            };
+        };
+        BulkBatchList: {
+            bulk_jobs: components["schemas"]["BulkBatch"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        BulkRowError: {
+            field: string | null;
+            value: unknown;
+            msg: string;
+        };
+        BulkRow: {
+            row_number: number;
+            reference: string | null;
+            /** @enum {unknown} */
+            status: "valid" | "invalid" | "pending" | "created" | "failed" | "canceled";
+            input: {
+                [key: string]: unknown;
+            };
+            transaction_id: string | null;
+            checkout_url: string | null;
+            attempts: number;
+            errors: components["schemas"]["BulkRowError"][];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        BulkRowList: {
+            rows: components["schemas"]["BulkRow"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        Instalment: {
+            /** Format: uuid */
+            instalment_id: string;
+            sequence: number;
+            amount: string;
+            due_date: string;
+            /** Format: date-time */
+            issue_at: string;
+            /** @enum {unknown} */
+            status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
+            transaction_id: string | null;
+            checkout_url: string | null;
+            link_number: number;
+            issue_error: string | null;
+            paid_at: string | null;
+        };
+        PaymentSchedule: {
+            /** Format: uuid */
+            schedule_id: string;
+            /** @enum {unknown} */
+            status: "active" | "past_due" | "completed" | "canceled";
+            /** Format: uuid */
+            project_id: string;
+            user_id: string | null;
+            business_customer_id: string | null;
+            currency: string;
+            total_amount: string;
+            amount_paid: string;
+            description: string | null;
+            issue_days_before: number;
+            grace_days: number;
+            /** @enum {unknown} */
+            delivery: "email" | "none";
+            reminders: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            canceled_at: string | null;
+            completed_at: string | null;
+            instalments: components["schemas"]["Instalment"][];
+        };
+        PaymentScheduleList: {
+            payment_schedules: components["schemas"]["PaymentSchedule"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        MonitoredTransaction: {
+            /** Format: uuid */
+            monitored_transaction_id: string;
+            client_reference: string;
+            direction: string;
+            amount: string;
+            currency: string;
+            /** Format: date-time */
+            occurred_at: string;
+            payment_method: string | null;
+            user_id: string | null;
+            business_customer_id: string | null;
+            customer: {
+                [key: string]: unknown;
+            } | null;
+            counterparty: {
+                [key: string]: unknown;
+            };
+            transaction_id: string | null;
+            metadata: {
+                [key: string]: string;
+            } | null;
+            /** @enum {unknown} */
+            decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
+            decision_reason: string | null;
+            score: number;
+            rule_hits: {
+                rule_id: string;
+                name: string;
+                type: string;
+                action: string;
+                score: number;
+            }[];
+            sanctions_hit: boolean;
+            sanctions_matches: {
+                list: string;
+                matched_name: string;
+                match_score: number;
+            }[];
+            wallet_screening_id: string | null;
+            remediation: {
+                type: string;
+                status: string;
+                url: string | null;
+                expires_at: string | null;
+                submitted_at: string | null;
+                answers: {
+                    [key: string]: unknown;
+                } | null;
+                verification_id?: string | null;
+                ownership_request_id?: string | null;
+            } | null;
+            remediation_url: string | null;
+            remediation_status: string | null;
+            policy_version: number;
+            reviews: {
+                decision: string;
+                note: string;
+                actor_type: string;
+                actor_account_id: string | null;
+                /** Format: date-time */
+                reviewed_at: string;
+                remediation_type: string | null;
+                cleared_sanctions_match: boolean;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        MonitoredTransactionList: {
+            monitored_transactions: components["schemas"]["MonitoredTransaction"][];
+            /** @description Items on this page */
+            records: number;
+            page: number;
+            page_size: number;
+            /** @description Items matching the filters */
+            total: number;
+            total_pages: number;
+        };
+        MonitoringPolicy: {
+            /** @description 0 is the default policy every client starts with */
+            version: number;
+            rules: {
+                rule_id: string;
+                name: string;
+                type: string;
+                params: {
+                    [key: string]: unknown;
+                };
+                enabled: boolean;
+                action: string;
+                score: number;
+                remediation_type: string | null;
+            }[];
+            review_score: number;
+            decline_score: number;
+            sanctions: {
+                enabled: boolean;
+                action: string;
+            };
+            remediation_ttl_hours: number;
+            on_remediation_expiry: string;
+            updated_at: string | null;
+            updated_by_account_id: string | null;
+        };
+        MonitoringPolicyTestResult: {
+            /** @enum {unknown} */
+            decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
+            decision_reason: string | null;
+            score: number;
+            rule_hits: {
+                rule_id: string;
+                name: string;
+                type: string;
+                action: string;
+                score: number;
+            }[];
+            sanctions_hit: boolean;
+        };
+        MonitoringBacktestResult: {
+            /** Format: date-time */
+            since: string;
+            /** @description Monitored transactions replayed */
+            evaluated: number;
+            /** @description True when more than the replay limit existed (the newest were replayed) */
+            truncated: boolean;
+            current_counts: {
+                [key: string]: number;
+            };
+            /** @description Per decision under the candidate policy */
+            counts: {
+                [key: string]: number;
+            };
+            changed: {
+                /** Format: uuid */
+                monitored_transaction_id: string;
+                client_reference: string;
+                current_decision: string;
+                decision: string;
+                decision_reason: string | null;
+                score: number;
+            }[];
+        };
+        WalletScreening: {
+            /** Format: uuid */
+            screening_id: string;
+            /** Format: uuid */
+            wallet_id: string;
+            chain: string;
+            address: string;
+            asset: string | null;
+            /** @enum {unknown} */
+            status: "pending" | "completed" | "failed";
+            risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
+            risk_score: number | null;
+            sanctions_hit: boolean | null;
+            categories: string[] | null;
+            exposures: {
+                category: string;
+                /** @enum {unknown} */
+                direction: "incoming" | "outgoing";
+                /** @enum {unknown} */
+                exposure_type: "direct" | "indirect";
+                /** @description 0-100 */
+                percentage: number;
+                amount_usd: string | null;
+            }[] | null;
+            cluster: {
+                name: string;
+                category: string;
+            } | null;
+            risk_reasons: string[] | null;
+            client_reference: string | null;
+            user_id: string | null;
+            business_customer_id: string | null;
+            /** @enum {unknown} */
+            trigger: "api" | "rescreen" | "monitoring" | "travel_rule";
+            cached: boolean;
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
+        };
+        Wallet: {
+            /** Format: uuid */
+            wallet_id: string;
+            chain: string;
+            address: string;
+            label: string | null;
+            user_id: string | null;
+            business_customer_id: string | null;
+            monitored: boolean;
+            /** @enum {unknown} */
+            risk_level: "unknown" | "low" | "medium" | "high" | "severe";
+            risk_score: number | null;
+            sanctions_hit: boolean | null;
+            latest_screening_id: string | null;
+            last_screened_at: string | null;
+            /** @enum {unknown} */
+            ownership_status: "unverified" | "pending" | "verified" | "failed";
+            ownership_method: string | null;
+            ownership_verified_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WalletList: {
+            wallets: components["schemas"]["Wallet"][];
+            /** @description Items on this page */
+            records: number;
+            page: number;
+            page_size: number;
+            /** @description Items matching the filters */
+            total: number;
+            total_pages: number;
+        };
+        WalletDetail: {
+            /** Format: uuid */
+            wallet_id: string;
+            chain: string;
+            address: string;
+            label: string | null;
+            user_id: string | null;
+            business_customer_id: string | null;
+            monitored: boolean;
+            /** @enum {unknown} */
+            risk_level: "unknown" | "low" | "medium" | "high" | "severe";
+            risk_score: number | null;
+            sanctions_hit: boolean | null;
+            latest_screening_id: string | null;
+            last_screened_at: string | null;
+            /** @enum {unknown} */
+            ownership_status: "unverified" | "pending" | "verified" | "failed";
+            ownership_method: string | null;
+            ownership_verified_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The latest 20 screenings, newest first */
+            screenings: components["schemas"]["WalletScreening"][];
+        };
+        WalletOwnershipRequest: {
+            /** Format: uuid */
+            request_id: string;
+            /** Format: uuid */
+            wallet_id: string;
+            chain: string;
+            address: string;
+            /** @enum {unknown} */
+            status: "pending" | "verifying" | "verified" | "failed" | "expired" | "canceled";
+            methods: string[];
+            method: string | null;
+            user_id: string | null;
+            business_customer_id: string | null;
+            proof_url: string;
+            challenge: {
+                message: string;
+                nonce: string;
+            };
+            satoshi_test: {
+                deposit_address: string;
+                amount: string;
+                asset: string;
+                /** Format: date-time */
+                expires_at: string;
+            } | null;
+            attempts_remaining: number;
+            failure_reason: string | null;
+            redirect_url: string | null;
+            /** @enum {unknown} */
+            delivery: "email" | "none";
+            client_reference: string | null;
+            assurance: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            verified_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WalletOwnershipRequestList: {
+            ownership_requests: components["schemas"]["WalletOwnershipRequest"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        TravelRuleSettings: {
+            threshold: {
+                amount: string;
+                currency: string;
+            };
+            originator_vasp: {
+                name: string;
+                lei: string | null;
+                country: string;
+            } | null;
+            screen_counterparty_wallet: boolean;
+            updated_at: string | null;
+        };
+        TravelRuleTransfer: {
+            /** Format: uuid */
+            transfer_id: string;
+            /** @enum {unknown} */
+            direction: "outbound" | "inbound";
+            /** @enum {unknown} */
+            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
+            status_reason: string | null;
+            asset: string;
+            chain: string;
+            amount: string;
+            fiat_value: {
+                amount: string;
+                currency: string;
+            };
+            threshold_applies: boolean;
+            originator: {
+                [key: string]: unknown;
+            };
+            beneficiary: {
+                [key: string]: unknown;
+            };
+            originator_vasp: {
+                [key: string]: unknown;
+            } | null;
+            beneficiary_vasp: {
+                vasp_id: string;
+                name: string;
+                country: string;
+            } | null;
+            counterparty_wallet: {
+                address: string;
+                hosted: boolean | null;
+                wallet_id: string | null;
+                screening_id: string | null;
+                risk_level: string | null;
+            };
+            ownership_request_id: string | null;
+            repair_fields: string[] | null;
+            tx_hash: string | null;
+            name_match: ("exact" | "partial" | "none") | null;
+            justification: string | null;
+            client_reference: string | null;
+            user_id: string | null;
+            business_customer_id: string | null;
+            metadata: {
+                [key: string]: string;
+            } | null;
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            accepted_at: string | null;
+            completed_at: string | null;
+        };
+        TravelRuleTransferList: {
+            transfers: components["schemas"]["TravelRuleTransfer"][];
+            /** @description Items on this page */
+            records: number;
+            page: number;
+            page_size: number;
+            /** @description Items matching the filters */
+            total: number;
+            total_pages: number;
+        };
+        Vasp: {
+            vasp_id: string;
+            name: string;
+            country: string;
+            lei: string | null;
+            reachable: boolean;
+        };
+        VaspList: {
+            vasps: components["schemas"]["Vasp"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        ActivityLog: {
+            /** Format: uuid */
+            activity_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description `<resource>.<verb>`, e.g. `payment_link.created` */
+            action: string;
+            /** @enum {unknown} */
+            outcome: "success" | "failure";
+            actor: {
+                /** @enum {unknown} */
+                type: "client_user" | "client_api" | "service_internal" | "system";
+                account_id: string | null;
+                email: string | null;
+                credential_id: string | null;
+                credential_label: string | null;
+            };
+            target: {
+                type: string | null;
+                id: string | null;
+                label: string | null;
+            };
+            request: {
+                request_id: string | null;
+                ip: string | null;
+                user_agent: string | null;
+                method: string | null;
+                path: string | null;
+            };
+            changes: {
+                [key: string]: {
+                    from: unknown;
+                    to: unknown;
+                };
+            } | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        ActivityLogList: {
+            activity_logs: components["schemas"]["ActivityLog"][];
+            /** @description Entries on this page */
+            records: number;
+            page: number;
+            page_size: number;
+            /** @description Entries matching the filters */
+            total: number;
+            total_pages: number;
+        };
+        Notification: {
+            /** Format: uuid */
+            notification_id: string;
+            /** @enum {unknown} */
+            category: "payments" | "verification" | "opcos" | "contracts" | "monitoring" | "screening" | "travel_rule" | "recurring_payments" | "payment_schedules" | "bulk_links" | "tickets" | "billing" | "webhooks" | "security" | "system";
+            /** @enum {unknown} */
+            severity: "info" | "warning" | "critical";
+            title: string;
+            body: string;
+            link: {
+                /** @description Kind of item: opco, invoice, ticket, webhook_delivery, … */
+                resource_type: string;
+                resource_id: string;
+                /** @description The item's page in the merchant dashboard, relative to the service's public URL (e.g. `/dashboard/opcos/{id}`) */
+                path: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            seen_at: string | null;
+            read_at: string | null;
+            archived_at: string | null;
+        };
+        NotificationList: {
+            notifications: components["schemas"]["Notification"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        NotificationCounts: {
+            /** @description In the inbox (not archived) and never seen */
+            unseen_count: number;
+            /** @description In the inbox (not archived) and unread */
+            unread_count: number;
+        };
+        NotificationPreferences: {
+            /** @description The categories with an explicit email choice: true always emails, false never does */
+            email: {
+                [key: string]: boolean;
+            };
+            /** @description Every category (default true) */
+            in_app: {
+                [key: string]: boolean;
+            };
+            /** @description Categories with no email choice: these send email for warning and critical only */
+            email_by_severity: string[];
+        };
+        NotificationsUpdateResult: {
+            updated: number;
+        };
+        ContractRole: {
+            role: string;
+            /** @enum {unknown} */
+            kind: "signer" | "approver" | "viewer";
+            /** @default 1 */
+            signing_order: number;
+        };
+        ContractTemplate: {
+            /** Format: uuid */
+            template_id: string;
+            name: string;
+            description: string | null;
+            document: {
+                file_name: string;
+                content_type: string;
+                size: number;
+                sha256: string;
+                page_count: number;
+            };
+            roles: components["schemas"]["ContractRole"][];
+            fields: {
+                [key: string]: unknown;
+            }[];
+            version: number;
+            is_ad_hoc: boolean;
+            archived_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ContractTemplateList: {
+            templates: components["schemas"]["ContractTemplate"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        ContractFlow: {
+            /** Format: uuid */
+            flow_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {unknown} */
+            status: "draft" | "active";
+            template_ids: string[];
+            expires_in_days: number;
+            reminder_interval_days: number | null;
+            delivery: string;
+            cc_recipients: {
+                email: string;
+                name: string | null;
+                when: string;
+            }[];
+            payment: {
+                amount: string | null;
+                currency: string;
+                /** Format: uuid */
+                project_id: string;
+                description: string | null;
+                payer_role: string;
+            } | null;
+            activated_at: string | null;
+            archived_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ContractFlowList: {
+            flows: components["schemas"]["ContractFlow"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        ContractRequest: {
+            /** Format: uuid */
+            contract_request_id: string;
+            title: string;
+            /** @enum {unknown} */
+            status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
+            status_reason: string | null;
+            flow_id: string | null;
+            template_ids: string[];
+            template_versions: number[];
+            external_reference: string | null;
+            delivery: string;
+            /** Format: date-time */
+            expires_at: string;
+            reminder_interval_days: number | null;
+            next_reminder_at: string | null;
+            certificate_sha256: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            sent_at: string | null;
+            completed_at: string | null;
+            declined_at: string | null;
+            voided_at: string | null;
+            void_reason: string | null;
+            participants: {
+                /** Format: uuid */
+                participant_id: string;
+                role: string;
+                kind: string;
+                name: string;
+                email: string;
+                user_id: string | null;
+                business_customer_id: string | null;
+                signing_order: number;
+                auth: string;
+                /** @enum {unknown} */
+                status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
+                signing_url: string | null;
+                viewed_at: string | null;
+                completed_at: string | null;
+                declined_at: string | null;
+                decline_reason: string | null;
+            }[];
+            cc_recipients: {
+                email: string;
+                name: string | null;
+                when: string;
+                sent_at: string | null;
+            }[];
+            payment: {
+                amount: string;
+                currency: string;
+                /** Format: uuid */
+                project_id: string;
+                user_id: string | null;
+                business_customer_id: string | null;
+                transaction_id: string | null;
+                checkout_url: string | null;
+                error: string | null;
+            } | null;
+            documents: {
+                /** Format: uuid */
+                document_id: string;
+                file_name: string;
+                /** @enum {unknown} */
+                kind: "original" | "signed";
+                sha256: string;
+                size: number;
+            }[];
+        };
+        ContractRequestList: {
+            contract_requests: components["schemas"]["ContractRequest"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        ContractAuditTrail: {
+            events: {
+                type: string;
+                participant_id: string | null;
+                /** Format: date-time */
+                occurred_at: string;
+                ip: string | null;
+                user_agent: string | null;
+            }[];
+        };
+        RecurringSchedule: {
+            /** @enum {unknown} */
+            interval: "week" | "month" | "year";
+            interval_count: number;
+            /** @description Date of the first run */
+            start_date: string;
+            day_of_month?: number;
+            /** @description No run after this date */
+            end_date?: string;
+            max_runs?: number;
+        };
+        RecurringPayment: {
+            /** Format: uuid */
+            definition_id: string;
+            /** @enum {unknown} */
+            status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
+            status_reason: string | null;
+            /** Format: uuid */
+            project_id: string;
+            user_id: string | null;
+            business_customer_id: string | null;
+            currency: string;
+            amount: string | null;
+            description: string | null;
+            reference: string | null;
+            schedule: components["schemas"]["RecurringSchedule"] | null;
+            retry_policy: {
+                auto_retry: boolean;
+                retry_after_hours: number[];
+            };
+            redirect_url: string | null;
+            next_run_at: string | null;
+            runs_count: number;
+            paused_until: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            canceled_at: string | null;
+            mandate: {
+                max_amount_per_payment: string;
+                periodic_limit: {
+                    amount: string;
+                    period: string;
+                    alignment: string;
+                };
+                /** Format: date-time */
+                valid_from: string;
+                valid_to: string | null;
+                /** @enum {unknown} */
+                status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
+                bank_name: string | null;
+                authorized_at: string | null;
+            };
+            authorization_url: string | null;
+            authorization_expires_at: string | null;
+        };
+        RecurringPaymentList: {
+            recurring_payments: components["schemas"]["RecurringPayment"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        RecurringRunAttempt: {
+            attempt_number: number;
+            transaction_id: string | null;
+            /** @enum {unknown} */
+            trigger: "schedule" | "on_demand" | "auto_retry" | "manual_retry";
+            retry_of_attempt: number | null;
+            /** Format: date-time */
+            started_at: string;
+            finished_at: string | null;
+            /** @enum {unknown} */
+            outcome: "processing" | "succeeded" | "failed";
+            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
+        };
+        RecurringRun: {
+            /** Format: uuid */
+            run_id: string;
+            /** Format: uuid */
+            definition_id: string;
+            sequence: number;
+            /** @enum {unknown} */
+            kind: "scheduled" | "on_demand";
+            /** Format: date-time */
+            scheduled_for: string;
+            amount: string;
+            currency: string;
+            description: string | null;
+            /** @enum {unknown} */
+            status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
+            transaction_id: string | null;
+            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
+            will_retry: boolean;
+            next_retry_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            attempts: components["schemas"]["RecurringRunAttempt"][];
+            replayed?: boolean;
+        };
+        RecurringRunList: {
+            runs: components["schemas"]["RecurringRun"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
+        RegisterRequest: {
+            /**
+             * Format: email
+             * @example founder@acme.example
+             */
+            email: string;
+            /** @description At least 8 characters */
+            password: string;
+            company_name: string;
+            full_name: string;
+        };
+        VerifyEmailRequest: {
+            /**
+             * Format: email
+             * @example founder@acme.example
+             */
+            email: string;
+            /** @description The 6-digit code from the email */
+            code: string;
+        };
+        ResendVerificationRequest: {
+            /**
+             * Format: email
+             * @example founder@acme.example
+             */
+            email: string;
+        };
+        LoginRequest: {
+            /** @example founder@acme.example */
+            client_email: string;
+            password: string;
+        };
+        VerifyOtpRequest: {
+            challenge_token: string;
+            /** @description 6-digit emailed or authenticator code */
+            otp_code: string;
+            method: "email" | "totp";
+        };
+        LoginChallengeRequest: {
+            challenge_token: string;
+        };
+        RefreshRequest: {
+            refresh_token: string;
+        };
+        LogoutRequest: {
+            /** @description Also end this refresh session (must be the caller’s) */
+            refresh_token?: string;
+        };
+        /** @description Omitted fields keep their current value */
+        MfaClientDefaultsRequest: {
+            /** @description Require a second factor at login */
+            mfa_enabled?: boolean;
+            /** @description Emailed one-time codes allowed */
+            email_enabled?: boolean;
+            /** @description Authenticator app (TOTP) codes allowed */
+            totp_enabled?: boolean;
+            preferred_method?: "email" | "totp";
+        };
+        /** @description Omitted fields keep their current value */
+        AccountMfaSettingsRequest: {
+            /** @description true: the client defaults apply; false: the account settings below apply */
+            mfa_use_client_default?: boolean;
+            /** @description Require a second factor at login */
+            mfa_enabled?: boolean;
+            /** @description Emailed one-time codes allowed */
+            email_enabled?: boolean;
+            /** @description Authenticator app (TOTP) codes allowed */
+            totp_enabled?: boolean;
+            preferred_method?: "email" | "totp";
+        };
+        TotpEnrollConfirmRequest: {
+            enrollment_token: string;
+            /** @description Current 6-digit code of the authenticator */
+            otp_code: string;
+        };
+        ApiTokenRequest: {
+            api_key: string;
+            api_secret: string;
+        };
+        ApiCredentialCreateRequest: {
+            /**
+             * @description A name for the credential, e.g. the integration using it
+             * @example Checkout backend
+             */
+            label: string;
+            role?: components["schemas"]["CredentialRole"];
+            /**
+             * @description A custom permission set instead of a role (exactly one of role and permissions). Known names: account.read, account.mfa, account.password, security.challenge, mfa.defaults.read, mfa.defaults.write, team.read, team.write, credentials.read, credentials.write, settings.read, settings.write, webhooks.read, webhooks.write, payments.read, payments.write, payments.refresh, sandbox.simulate, projects.read, projects.write, opcos.read, opcos.write, kyc.users.read, kyc.users.write, kyc.levels.read, kyc.levels.write, kyb.businesses.read, kyb.businesses.write, workflows.read, workflows.write, contracts.read, contracts.templates.write, contracts.send, monitoring.read, monitoring.write, monitoring.review, monitoring.policy.write, screening.read, screening.write, travel_rule.read, travel_rule.write, recurring.read, recurring.write, schedules.read, schedules.write, tickets.read, tickets.write, billing.read, billing.write, notifications.read, notifications.write, activity.read. Unknown names are 422 with their loc. A custom credential is reported with role `developer` and this explicit list; its tokens carry exactly these permissions.
+             * @example [
+             *       "payments.read",
+             *       "payments.refresh"
+             *     ]
+             */
+            permissions?: string[];
+        };
+        TeamAccountCreateRequest: {
+            /**
+             * Format: email
+             * @example jane@merchant.example
+             */
+            email: string;
+            /** @example Jane Doe */
+            full_name: string;
+            role: components["schemas"]["CredentialRole"];
+        };
+        TeamAccountUpdateRequest: {
+            role?: components["schemas"]["CredentialRole"];
+            full_name?: string;
+            /** @description false deactivates: the member can no longer sign in and live tokens get 401 */
+            is_active?: boolean;
+        };
+        ClientSettingsRequest: {
+            /** @description Absolute http(s) URL the payer returns to after checkout; null or "" clears it */
+            callback_url?: string | null;
+            /** @description Absolute http(s) URL (https on production) receiving signed webhook events; null or "" clears it */
+            webhook_url?: string | null;
+            /** @description The webhook switch; enabling it needs a webhook_url */
+            webhook_enabled?: boolean;
+        };
+        OpcoCreateRequest: {
+            /** @description Legal form; decides whether `sole_trader` or `ubos`/`directors`/`signatories` are required */
+            opco_type: ("licensed_tpp_sole_trader" | "licensed_tpp_non_sole_trader_private") | null;
+            /** @description Name of the opco */
+            name: string;
+            /** @description Web domain of the opco */
+            domain: string;
+            /**
+             * @description Country code where the merchant operates (2 to 5 characters)
+             * @example GB
+             */
+            country_code: string;
+            legal_entity_name?: string | null;
+            /** @description Company registration number */
+            registration_number: string;
+            /**
+             * @description Primary use case (default `PIS: Funding an account`)
+             * @enum {unknown}
+             */
+            primary_use_case?: "AIS: Accounting package integration" | "AIS: Cash flow management" | "AIS: Credit risk analysis" | "AIS: Customer onboarding / verification" | "AIS: Personal finance management" | "PIS: eCommerce merchant payment" | "PIS: Funding an account" | "PIS: In store merchant payment" | "PIS: Paying a bill" | "PIS: Paying off debt";
+            /**
+             * @description IBAN of the settlement bank account (checksum validated; spaces allowed)
+             * @example GB33BUKB20201555555555
+             */
+            settlement_iban: string;
+            settlement_bic?: string | null;
+            /**
+             * @description Merchant category code from GET /opcos/mcc-codes
+             * @example 5812
+             */
+            mcc: string;
+            mcc_subtype?: string | null;
+            logo?: string | null;
+            parent_sub_tpp_id?: string | null;
+            /** @description Required for `licensed_tpp_sole_trader` */
+            sole_trader?: components["schemas"]["OpcoSoleTrader"] | null;
+            /** @description Ultimate beneficial owners; required for `licensed_tpp_non_sole_trader_private` */
+            ubos?: components["schemas"]["OpcoPerson"][] | null;
+            /** @description Directors; required for `licensed_tpp_non_sole_trader_private` */
+            directors?: components["schemas"]["OpcoPerson"][] | null;
+            /** @description Signatories; required for `licensed_tpp_non_sole_trader_private` */
+            signatories?: components["schemas"]["OpcoPerson"][] | null;
+        };
+        OpcoUpdateRequest: {
+            /** @description Legal form; decides whether `sole_trader` or `ubos`/`directors`/`signatories` are required */
+            opco_type?: ("licensed_tpp_sole_trader" | "licensed_tpp_non_sole_trader_private") | null;
+            /** @description Name of the opco */
+            name?: string;
+            /** @description Web domain of the opco */
+            domain?: string;
+            /**
+             * @description Country code where the merchant operates (2 to 5 characters)
+             * @example GB
+             */
+            country_code?: string;
+            legal_entity_name?: string | null;
+            /** @description Company registration number */
+            registration_number?: string;
+            /**
+             * @description Primary use case (default `PIS: Funding an account`)
+             * @enum {unknown}
+             */
+            primary_use_case?: "AIS: Accounting package integration" | "AIS: Cash flow management" | "AIS: Credit risk analysis" | "AIS: Customer onboarding / verification" | "AIS: Personal finance management" | "PIS: eCommerce merchant payment" | "PIS: Funding an account" | "PIS: In store merchant payment" | "PIS: Paying a bill" | "PIS: Paying off debt";
+            /**
+             * @description IBAN of the settlement bank account (checksum validated; spaces allowed)
+             * @example GB33BUKB20201555555555
+             */
+            settlement_iban?: string;
+            settlement_bic?: string | null;
+            /**
+             * @description Merchant category code from GET /opcos/mcc-codes
+             * @example 5812
+             */
+            mcc?: string;
+            mcc_subtype?: string | null;
+            logo?: string | null;
+            parent_sub_tpp_id?: string | null;
+            /** @description Required for `licensed_tpp_sole_trader` */
+            sole_trader?: components["schemas"]["OpcoSoleTrader"] | null;
+            /** @description Ultimate beneficial owners; required for `licensed_tpp_non_sole_trader_private` */
+            ubos?: components["schemas"]["OpcoPerson"][] | null;
+            /** @description Directors; required for `licensed_tpp_non_sole_trader_private` */
+            directors?: components["schemas"]["OpcoPerson"][] | null;
+            /** @description Signatories; required for `licensed_tpp_non_sole_trader_private` */
+            signatories?: components["schemas"]["OpcoPerson"][] | null;
+        };
+        ProjectCreateRequest: {
+            /** @description Display name */
+            project_name: string;
+            /** @description Opco to bind; not a rejected or deactivated one */
+            opco_id?: string | null;
+        };
+        ProjectUpdateRequest: {
+            /** @description Display name */
+            project_name?: string;
+            /** @description null unbinds the opco */
+            opco_id?: string | null;
+        };
+        UserCreateRequest: {
+            /**
+             * Format: email
+             * @example jane@example.com
+             */
+            email: string;
+            first_name: string;
+            last_name?: string | null;
+            external_ref?: string | null;
+        };
+        BusinessCustomerCreateRequest: {
+            company_name: string;
+            registration_number?: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 country of registration
+             * @example GB
+             */
+            country: string;
+            /**
+             * Format: email
+             * @example jane@example.com
+             */
+            email: string;
+        };
+        VerificationLinkRequest: {
+            /** @description A level name from GET /kyc/levels (or /kyb/levels) */
+            level?: string;
+            redirect_url?: string | null;
+        };
+        AttestationRequest: {
+            /** @enum {unknown} */
+            status: "pending" | "verified" | "rejected";
+            reference?: string | null;
+            note?: string | null;
+        };
+        VerificationSimulationRequest: {
+            /** @enum {unknown} */
+            outcome: "approved" | "declined" | "in_review" | "expired";
+            /** @description Which checks ran (omitted: every check of the level, AML with 0 hits) */
+            checks?: {
+                liveness?: boolean;
+                face_match?: boolean;
+                nfc?: boolean;
+                poa?: boolean;
+                /** @description AML screening ran with this many hits */
+                aml_hits?: number;
+            };
+        };
+        VerificationLevelCreateRequest: {
+            /** @description Unique per client (case-insensitive), not a built-in name */
+            name: string;
+            description?: string | null;
+            checks: string[];
+        };
+        PaylinkRequest: {
+            /**
+             * @description Decimal string greater than 0, within the currency precision and at most the deployment's maximum per payment (SVC_PAYMENT_MAX_AMOUNT, default 1000000.00)
+             * @example 125.50
+             */
+            amount: string;
+            /**
+             * @description Upper-case ISO 4217 code of a currency of payment (not XAU/XAG/XPT/XPD, XXX/XTS, funds codes or units of account such as XDR), among the deployment's currencies (SVC_PAYMENT_CURRENCIES)
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * Format: uuid
+             * @description Project the payment belongs to (bound to an activated opco)
+             */
+            project_id: string;
+            /**
+             * Format: uuid
+             * @description Payer (individual); exactly one of user_id and business_customer_id
+             */
+            user_id?: string;
+            /**
+             * Format: uuid
+             * @description Payer (business); exactly one of user_id and business_customer_id
+             */
+            business_customer_id?: string;
+            description?: string;
+            /** @description Link lifetime (default 24 h). Default: `86400`. */
+            expires_in_seconds?: number;
+            /** @description Free-form key/value data, returned as given and in payment.status_changed webhooks */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description A completed contract request of yours this payment belongs to (another state: 400; unknown: 404)
+             */
+            contract_request_id?: string;
+            /**
+             * @description Where this payment's payer returns after checkout, instead of the client's callback_url (which must still be set). Absolute URL, https on production (http is accepted in the sandbox); `transaction_id` is appended like on the callback URL. The payer may come back before the final webhook: read the transaction (GET /transactions/{transaction_id}) on return.
+             * @example https://shop.example.com/orders/42/paid
+             */
+            redirect_url?: string;
+        };
+        TransactionSimulationRequest: {
+            /**
+             * @description Any detail status of the mapping table, or `manual_review` to put the payment into manual review
+             * @enum {unknown}
+             */
+            provider_status?: "completed" | "settled" | "initiated" | "awaiting_bank_authorization" | "awaiting_redemption" | "processing" | "settling" | "rejected" | "rejected_insufficient_funds" | "failed" | "settlement_incomplete" | "expired" | "no_final_status" | "declined" | "canceled" | "authorized" | "transfer_created" | "transfer_updated" | "refunded" | "manual_review";
+            /**
+             * @description Shortcut: the sandbox bank walks the payment along the real path (a pending payment is first authorized at the bank, `awaiting_bank_authorization`) and then reports the final detail status (`completed`, `rejected`, `rejected_insufficient_funds`, `expired` or `canceled`). It also resolves a payment held for manual review (reconciliation_state back to `none`). Give either this or provider_status.
+             * @enum {unknown}
+             */
+            outcome?: "success" | "failed" | "insufficient_funds" | "expired" | "canceled";
+        };
+        WebhookSubscriptionUpdateRequest: {
+            /**
+             * @description Subscribed event types (see GET /webhooks/events); empty or absent = all
+             * @example [
+             *       "payment.status_changed",
+             *       "opco.status_changed"
+             *     ]
+             */
+            event_types?: string[];
+            /** @description Main webhook URL; null removes it */
+            webhook_url?: string | null;
+            /** @description Deliver events to the main webhook URL */
+            webhook_enabled?: boolean;
+        };
+        WebhookDestinationCreateRequest: {
+            /**
+             * @description Absolute http(s) URL
+             * @example https://merchant.example.com/webhooks
+             */
+            url: string;
+            /**
+             * @description Subscribed event types (see GET /webhooks/events); empty or absent = all
+             * @example [
+             *       "payment.status_changed",
+             *       "opco.status_changed"
+             *     ]
+             */
+            event_types?: string[];
+            description?: string | null;
+            enabled?: boolean;
+        };
+        WebhookDestinationUpdateRequest: {
+            /**
+             * @description Absolute http(s) URL
+             * @example https://merchant.example.com/webhooks
+             */
+            url?: string;
+            /**
+             * @description Subscribed event types (see GET /webhooks/events); empty or absent = all
+             * @example [
+             *       "payment.status_changed",
+             *       "opco.status_changed"
+             *     ]
+             */
+            event_types?: string[];
+            description?: string | null;
+            enabled?: boolean;
+        };
+        WorkflowCreateRequest: {
+            name: string;
+            description?: null | string;
+            /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
+            graph: {
+                /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
+                trigger: {
+                    /** @enum {unknown} */
+                    type: "manual" | "webhook";
+                };
+                nodes: {
+                    /** @description Unique step id */
+                    id: string;
+                    /**
+                     * @description Node kind
+                     * @enum {unknown}
+                     */
+                    type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
+                    /** @description Per-type settings */
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Following node id */
+                    next?: string | null;
+                    /** @description condition: node when true */
+                    on_true?: string | null;
+                    /** @description condition: node when false */
+                    on_false?: string | null;
+                    /** @description Display label */
+                    name?: string;
+                }[];
+            };
+        };
+        WorkflowUpdateRequest: {
+            name?: string;
+            description?: null | string;
+            /** @description Nodes with unique ids; `next` (or `on_true`/`on_false` for a condition) names the following node. One start node (nothing points at it), no cycles, every node reachable. */
+            graph?: {
+                /** @description `manual` (API only) or `webhook` (also a signed trigger URL) */
+                trigger: {
+                    /** @enum {unknown} */
+                    type: "manual" | "webhook";
+                };
+                nodes: {
+                    /** @description Unique step id */
+                    id: string;
+                    /**
+                     * @description Node kind
+                     * @enum {unknown}
+                     */
+                    type: "kyc" | "kyb" | "contract" | "transfer" | "condition" | "opco" | "project" | "http" | "opco_create" | "set" | "notify" | "email" | "wait" | "create_user" | "create_business_customer";
+                    /** @description Per-type settings */
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Following node id */
+                    next?: string | null;
+                    /** @description condition: node when true */
+                    on_true?: string | null;
+                    /** @description condition: node when false */
+                    on_false?: string | null;
+                    /** @description Display label */
+                    name?: string;
+                }[];
+            };
+        };
+        /** @description Optional: a name for the copy (default: the original name) */
+        WorkflowForkRequest: {
+            name?: string;
+        };
+        WorkflowRunCreateRequest: {
+            /** @description Input data, available to step configs as {{input.<field>}} */
+            input?: {
+                [key: string]: unknown;
+            };
+        };
+        TicketAttachmentInput: {
+            file_name: string;
+            /** @description The file, base64-encoded; at most SVC_TICKET_MAX_ATTACHMENT_BYTES decoded. Typed by its bytes: pdf, png, jpeg by magic number; txt, csv, json, log by being UTF-8 text without NUL. The extension must agree. */
+            content_base64: string;
+        };
+        TicketCreateRequest: {
+            subject: string;
+            body: string;
+            /** @enum {unknown} */
+            category: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
+            /**
+             * @description Default: `"normal"`.
+             * @enum {unknown}
+             */
+            priority?: "low" | "normal" | "high" | "urgent";
+            references?: {
+                /** @description What is referenced, e.g. transaction, invoice, contract_request */
+                type: string;
+                id: string;
+            }[];
+            /** @description Up to 5 addresses that also receive the staff replies by email */
+            cc_emails?: string[];
+            attachments?: components["schemas"]["TicketAttachmentInput"][];
+            /**
+             * Format: uuid
+             * @description A closed ticket of yours this one follows up
+             */
+            follow_up_of?: string;
+        };
+        TicketUpdateRequest: {
+            /** @enum {unknown} */
+            priority?: "low" | "normal" | "high" | "urgent";
+            /** @description Up to 5 addresses that also receive the staff replies by email */
+            cc_emails?: string[];
+        };
+        TicketMessageCreateRequest: {
+            body: string;
+            attachments?: components["schemas"]["TicketAttachmentInput"][];
+        };
+        TicketSatisfactionRequest: {
+            /** @enum {unknown} */
+            rating: "good" | "bad";
+            comment?: string;
+        };
+        TicketSimulationRequest: {
+            /**
+             * @description `agent_reply`: a public reply from the support agent (open -> awaiting_client); `resolve`: a resolving reply (-> resolved)
+             * @enum {unknown}
+             */
+            action: "agent_reply" | "resolve";
+            /** @description Default: a sample text */
+            body?: string;
+        };
+        BillingDetailsRequest: {
             company_name: string;
             address?: {
                 line1: string;
@@ -8668,176 +7182,35 @@ export interface components {
             billing_email: string;
             purchase_order_number?: string | null;
         };
-        PutBillingDetailsResponse: {
-            company_name: string;
-            address: {
-                [key: string]: string | null;
-            } | null;
-            vat_number: string | null;
-            billing_email: string;
-            purchase_order_number: string | null;
-            updated_at: string | null;
-        };
-        PostSandboxBillingInvoicesRequest: {
-            lines?: {
-                description: string;
-                /** @enum {unknown} */
-                category: "platform_fee" | "transaction_fee" | "kyc_verification" | "kyb_verification" | "wallet_screening" | "travel_rule_transfer" | "contract_request" | "other";
-                quantity: number;
-                /**
-                 * @description Non-negative decimal string, at most 6 decimals
-                 * @example 0.25
-                 */
-                unit_amount: string;
-                /** @description Percent, e.g. "20" or "7.7" (0-100) */
-                tax_rate?: string;
-            }[];
-        };
-        PostSandboxBillingInvoicesResponse: {
-            /** Format: uuid */
-            invoice_id: string;
-            number: string | null;
+        InvoiceLineInput: {
+            description: string;
             /** @enum {unknown} */
-            status: "draft" | "open" | "overdue" | "paid" | "uncollectible" | "void";
-            currency: string;
+            category: "platform_fee" | "transaction_fee" | "kyc_verification" | "kyb_verification" | "wallet_screening" | "travel_rule_transfer" | "contract_request" | "other";
+            quantity: number;
             /**
-             * Format: date
-             * @description YYYY-MM-DD
+             * @description Non-negative decimal string, at most 6 decimals
+             * @example 0.25
              */
-            period_start: string;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD
-             */
-            period_end: string;
-            issue_date: string | null;
-            due_date: string | null;
-            /** @description Decimal string (2 decimals) */
-            subtotal: string;
-            /** @description Decimal string (2 decimals) */
-            tax_total: string;
-            /** @description Decimal string (2 decimals) */
-            total: string;
-            /** @description Decimal string (2 decimals) */
-            amount_paid: string;
-            /** @description Decimal string (2 decimals) */
-            amount_due: string;
-            purchase_order_number: string | null;
-            /** @description Copied from the billing details at finalization */
-            billing_details: {
-                company_name: string | null;
-                address: {
-                    [key: string]: string | null;
-                } | null;
-                vat_number: string | null;
-                billing_email: string | null;
-            } | null;
-            payment_instructions: {
-                payee_name: string | null;
-                iban: string | null;
-                bic: string | null;
-                reference: string | null;
-            } | null;
-            /** @description Pay-by-bank link when the platform collects invoices online; otherwise null (bank transfer) */
-            payment_url: string | null;
-            transaction_id: string | null;
-            replaces_invoice_id: string | null;
-            paid_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            lines: {
-                /** Format: uuid */
-                line_id: string;
-                description: string;
-                /** @enum {unknown} */
-                category: "platform_fee" | "transaction_fee" | "kyc_verification" | "kyb_verification" | "wallet_screening" | "travel_rule_transfer" | "contract_request" | "other";
-                quantity: number;
-                unit_amount: string;
-                /** @description Decimal string (2 decimals) */
-                amount: string;
-                /** @description Percent */
-                tax_rate: string;
-                /** @description Decimal string (2 decimals) */
-                tax_amount: string;
-            }[];
+            unit_amount: string;
+            /** @description Percent, e.g. "20" or "7.7" (0-100) */
+            tax_rate?: string;
         };
-        PostSandboxBillingInvoicesByInvoiceIdSimulateRequest: {
+        SandboxInvoiceRequest: {
+            lines?: components["schemas"]["InvoiceLineInput"][];
+        };
+        InvoiceSimulationRequest: {
             /** @enum {unknown} */
             action: "pay" | "overdue";
         };
-        PostSandboxBillingInvoicesByInvoiceIdSimulateResponse: {
+        /** @description Values for rows that leave these columns empty */
+        BulkDefaults: {
             /** Format: uuid */
-            invoice_id: string;
-            number: string | null;
-            /** @enum {unknown} */
-            status: "draft" | "open" | "overdue" | "paid" | "uncollectible" | "void";
-            currency: string;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD
-             */
-            period_start: string;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD
-             */
-            period_end: string;
-            issue_date: string | null;
-            due_date: string | null;
-            /** @description Decimal string (2 decimals) */
-            subtotal: string;
-            /** @description Decimal string (2 decimals) */
-            tax_total: string;
-            /** @description Decimal string (2 decimals) */
-            total: string;
-            /** @description Decimal string (2 decimals) */
-            amount_paid: string;
-            /** @description Decimal string (2 decimals) */
-            amount_due: string;
-            purchase_order_number: string | null;
-            /** @description Copied from the billing details at finalization */
-            billing_details: {
-                company_name: string | null;
-                address: {
-                    [key: string]: string | null;
-                } | null;
-                vat_number: string | null;
-                billing_email: string | null;
-            } | null;
-            payment_instructions: {
-                payee_name: string | null;
-                iban: string | null;
-                bic: string | null;
-                reference: string | null;
-            } | null;
-            /** @description Pay-by-bank link when the platform collects invoices online; otherwise null (bank transfer) */
-            payment_url: string | null;
-            transaction_id: string | null;
-            replaces_invoice_id: string | null;
-            paid_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            lines: {
-                /** Format: uuid */
-                line_id: string;
-                description: string;
-                /** @enum {unknown} */
-                category: "platform_fee" | "transaction_fee" | "kyc_verification" | "kyb_verification" | "wallet_screening" | "travel_rule_transfer" | "contract_request" | "other";
-                quantity: number;
-                unit_amount: string;
-                /** @description Decimal string (2 decimals) */
-                amount: string;
-                /** @description Percent */
-                tax_rate: string;
-                /** @description Decimal string (2 decimals) */
-                tax_amount: string;
-            }[];
+            project_id?: string;
+            currency?: string;
+            description?: string;
+            expires_in_seconds?: number;
         };
-        PostCheckoutPaylinkBulkRequest: {
+        BulkBatchCreateRequest: {
             /** @description Up to 500 rows with the keys amount, currency, user_id, business_customer_id, email, project_id, description, expires_in_seconds, reference, metadata.<key> (or a metadata object) */
             rows?: {
                 [key: string]: unknown;
@@ -8848,241 +7221,13 @@ export interface components {
                 /** @description The file, base64-encoded (SVC_BULK_PAYLINK_MAX_FILE_BYTES at most) */
                 content_base64: string;
             };
-            /** @description Values for rows that leave these columns empty */
-            defaults?: {
-                /** Format: uuid */
-                project_id?: string;
-                currency?: string;
-                description?: string;
-                expires_in_seconds?: number;
-            };
-            /**
-             * @description Create a user from `email` when the row names no existing payer
-             * @default false
-             */
+            defaults?: components["schemas"]["BulkDefaults"];
+            /** @description Create a user from `email` when the row names no existing payer. Default: `false`. */
             create_missing_users?: boolean;
-            /**
-             * @description Validate only; POST …/confirm queues the job
-             * @default false
-             */
+            /** @description Validate only; POST …/confirm queues the job. Default: `false`. */
             preview?: boolean;
         };
-        PostCheckoutPaylinkBulkResponse200: {
-            /** Format: uuid */
-            bulk_id: string;
-            /** @enum {unknown} */
-            status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
-            /** @enum {unknown} */
-            source: "json" | "csv" | "xlsx";
-            file_name: string | null;
-            defaults: {
-                [key: string]: unknown;
-            };
-            create_missing_users: boolean;
-            warnings: string[];
-            preview_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            confirmed_at: string | null;
-            started_at: string | null;
-            finished_at: string | null;
-            canceled_at: string | null;
-            counts: {
-                total: number;
-                valid: number;
-                invalid: number;
-                pending: number;
-                created: number;
-                failed: number;
-                canceled: number;
-            };
-        };
-        PostCheckoutPaylinkBulkResponse201: {
-            /** Format: uuid */
-            bulk_id: string;
-            /** @enum {unknown} */
-            status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
-            /** @enum {unknown} */
-            source: "json" | "csv" | "xlsx";
-            file_name: string | null;
-            defaults: {
-                [key: string]: unknown;
-            };
-            create_missing_users: boolean;
-            warnings: string[];
-            preview_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            confirmed_at: string | null;
-            started_at: string | null;
-            finished_at: string | null;
-            canceled_at: string | null;
-            counts: {
-                total: number;
-                valid: number;
-                invalid: number;
-                pending: number;
-                created: number;
-                failed: number;
-                canceled: number;
-            };
-        };
-        PostCheckoutPaylinkBulkResponse202: {
-            /** Format: uuid */
-            bulk_id: string;
-            /** @enum {unknown} */
-            status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
-            /** @enum {unknown} */
-            source: "json" | "csv" | "xlsx";
-            file_name: string | null;
-            defaults: {
-                [key: string]: unknown;
-            };
-            create_missing_users: boolean;
-            warnings: string[];
-            preview_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            confirmed_at: string | null;
-            started_at: string | null;
-            finished_at: string | null;
-            canceled_at: string | null;
-            counts: {
-                total: number;
-                valid: number;
-                invalid: number;
-                pending: number;
-                created: number;
-                failed: number;
-                canceled: number;
-            };
-        };
-        GetCheckoutPaylinkBulkResponse: {
-            bulk_jobs: {
-                /** Format: uuid */
-                bulk_id: string;
-                /** @enum {unknown} */
-                status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
-                /** @enum {unknown} */
-                source: "json" | "csv" | "xlsx";
-                file_name: string | null;
-                defaults: {
-                    [key: string]: unknown;
-                };
-                create_missing_users: boolean;
-                warnings: string[];
-                preview_expires_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                confirmed_at: string | null;
-                started_at: string | null;
-                finished_at: string | null;
-                canceled_at: string | null;
-                counts: {
-                    total: number;
-                    valid: number;
-                    invalid: number;
-                    pending: number;
-                    created: number;
-                    failed: number;
-                    canceled: number;
-                };
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetCheckoutPaylinkBulkByBulkIdResponse: {
-            /** Format: uuid */
-            bulk_id: string;
-            /** @enum {unknown} */
-            status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
-            /** @enum {unknown} */
-            source: "json" | "csv" | "xlsx";
-            file_name: string | null;
-            defaults: {
-                [key: string]: unknown;
-            };
-            create_missing_users: boolean;
-            warnings: string[];
-            preview_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            confirmed_at: string | null;
-            started_at: string | null;
-            finished_at: string | null;
-            canceled_at: string | null;
-            counts: {
-                total: number;
-                valid: number;
-                invalid: number;
-                pending: number;
-                created: number;
-                failed: number;
-                canceled: number;
-            };
-        };
-        GetCheckoutPaylinkBulkByBulkIdRowsResponse: {
-            rows: {
-                row_number: number;
-                reference: string | null;
-                /** @enum {unknown} */
-                status: "valid" | "invalid" | "pending" | "created" | "failed" | "canceled";
-                input: {
-                    [key: string]: unknown;
-                };
-                transaction_id: string | null;
-                checkout_url: string | null;
-                attempts: number;
-                errors: {
-                    field: string | null;
-                    value: unknown;
-                    msg: string;
-                }[];
-                /** Format: date-time */
-                updated_at: string;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        PostCheckoutPaylinkBulkByBulkIdConfirmResponse: {
-            /** Format: uuid */
-            bulk_id: string;
-            /** @enum {unknown} */
-            status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
-            /** @enum {unknown} */
-            source: "json" | "csv" | "xlsx";
-            file_name: string | null;
-            defaults: {
-                [key: string]: unknown;
-            };
-            create_missing_users: boolean;
-            warnings: string[];
-            preview_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            confirmed_at: string | null;
-            started_at: string | null;
-            finished_at: string | null;
-            canceled_at: string | null;
-            counts: {
-                total: number;
-                valid: number;
-                invalid: number;
-                pending: number;
-                created: number;
-                failed: number;
-                canceled: number;
-            };
-        };
-        PostCheckoutPaylinkBulkByBulkIdRetryRequest: {
+        BulkBatchRetryRequest: {
             row_numbers?: number[];
             rows_patch?: ({
                 row_number: number;
@@ -9090,74 +7235,11 @@ export interface components {
                 [key: string]: unknown;
             })[];
         };
-        PostCheckoutPaylinkBulkByBulkIdRetryResponse: {
-            /** Format: uuid */
-            bulk_id: string;
-            /** @enum {unknown} */
-            status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
-            /** @enum {unknown} */
-            source: "json" | "csv" | "xlsx";
-            file_name: string | null;
-            defaults: {
-                [key: string]: unknown;
-            };
-            create_missing_users: boolean;
-            warnings: string[];
-            preview_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            confirmed_at: string | null;
-            started_at: string | null;
-            finished_at: string | null;
-            canceled_at: string | null;
-            counts: {
-                total: number;
-                valid: number;
-                invalid: number;
-                pending: number;
-                created: number;
-                failed: number;
-                canceled: number;
-            };
-        };
-        PostCheckoutPaylinkBulkByBulkIdCancelRequest: {
-            /**
-             * @description Also cancel the pending intents of links already created
-             * @default false
-             */
+        BulkBatchCancelRequest: {
+            /** @description Also cancel the pending intents of links already created. Default: `false`. */
             cancel_created_links?: boolean;
         };
-        PostCheckoutPaylinkBulkByBulkIdCancelResponse: {
-            /** Format: uuid */
-            bulk_id: string;
-            /** @enum {unknown} */
-            status: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
-            /** @enum {unknown} */
-            source: "json" | "csv" | "xlsx";
-            file_name: string | null;
-            defaults: {
-                [key: string]: unknown;
-            };
-            create_missing_users: boolean;
-            warnings: string[];
-            preview_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            confirmed_at: string | null;
-            started_at: string | null;
-            finished_at: string | null;
-            canceled_at: string | null;
-            counts: {
-                total: number;
-                valid: number;
-                invalid: number;
-                pending: number;
-                created: number;
-                failed: number;
-                canceled: number;
-            };
-        };
-        PostPaymentSchedulesRequest: {
+        PaymentScheduleCreateRequest: {
             /** Format: uuid */
             project_id: string;
             /**
@@ -9193,194 +7275,18 @@ export interface components {
             /** @description Default SVC_SCHEDULE_GRACE_DAYS */
             grace_days?: number;
             /**
-             * @default email
+             * @description Default: `"email"`.
              * @enum {unknown}
              */
             delivery?: "email" | "none";
-            /** @default true */
+            /** @description Default: `true`. */
             reminders?: boolean;
             /** @description At most 20 keys, string values of at most 500 characters */
             metadata?: {
                 [key: string]: string;
             };
         };
-        PostPaymentSchedulesResponse200: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        PostPaymentSchedulesResponse201: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        GetPaymentSchedulesResponse: {
-            payment_schedules: {
-                /** Format: uuid */
-                schedule_id: string;
-                /** @enum {unknown} */
-                status: "active" | "past_due" | "completed" | "canceled";
-                /** Format: uuid */
-                project_id: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                currency: string;
-                total_amount: string;
-                amount_paid: string;
-                description: string | null;
-                issue_days_before: number;
-                grace_days: number;
-                /** @enum {unknown} */
-                delivery: "email" | "none";
-                reminders: boolean;
-                metadata: {
-                    [key: string]: string;
-                };
-                /** Format: date-time */
-                created_at: string;
-                canceled_at: string | null;
-                completed_at: string | null;
-                instalments: {
-                    /** Format: uuid */
-                    instalment_id: string;
-                    sequence: number;
-                    amount: string;
-                    due_date: string;
-                    /** Format: date-time */
-                    issue_at: string;
-                    /** @enum {unknown} */
-                    status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                    transaction_id: string | null;
-                    checkout_url: string | null;
-                    link_number: number;
-                    issue_error: string | null;
-                    paid_at: string | null;
-                }[];
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetPaymentSchedulesByScheduleIdResponse: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        PatchPaymentSchedulesByScheduleIdRequest: {
+        PaymentScheduleUpdateRequest: {
             description?: string | null;
             /** @enum {unknown} */
             delivery?: "email" | "none";
@@ -9390,314 +7296,17 @@ export interface components {
                 [key: string]: string;
             };
         };
-        PatchPaymentSchedulesByScheduleIdResponse: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        PostPaymentSchedulesByScheduleIdCancelRequest: {
-            reason?: string;
-        };
-        PostPaymentSchedulesByScheduleIdCancelResponse: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        PatchPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdRequest: {
+        InstalmentUpdateRequest: {
             /** @description Decimal string, e.g. "125.50" */
             amount?: string;
             /** @description YYYY-MM-DD */
             due_date?: string;
         };
-        PatchPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdResponse: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        PostPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdIssueNowResponse: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        PostPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdReissueResponse: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        PostPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdCancelResponse: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        PostSandboxPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdSimulateRequest: {
+        InstalmentSimulationRequest: {
             /** @enum {unknown} */
             action: "overdue";
         };
-        PostSandboxPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdSimulateResponse: {
-            /** Format: uuid */
-            schedule_id: string;
-            /** @enum {unknown} */
-            status: "active" | "past_due" | "completed" | "canceled";
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            total_amount: string;
-            amount_paid: string;
-            description: string | null;
-            issue_days_before: number;
-            grace_days: number;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            reminders: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            completed_at: string | null;
-            instalments: {
-                /** Format: uuid */
-                instalment_id: string;
-                sequence: number;
-                amount: string;
-                due_date: string;
-                /** Format: date-time */
-                issue_at: string;
-                /** @enum {unknown} */
-                status: "scheduled" | "issued" | "paid" | "overdue" | "canceled";
-                transaction_id: string | null;
-                checkout_url: string | null;
-                link_number: number;
-                issue_error: string | null;
-                paid_at: string | null;
-            }[];
-        };
-        PostMonitoringTransactionsRequest: {
+        MonitoredTransactionCreateRequest: {
             client_reference: string;
             /** @enum {unknown} */
             direction: "inbound" | "outbound";
@@ -9739,704 +7348,109 @@ export interface components {
                 [key: string]: string;
             };
         };
-        PostMonitoringTransactionsResponse200: {
-            /** Format: uuid */
-            monitored_transaction_id: string;
-            client_reference: string;
-            direction: string;
-            amount: string;
-            currency: string;
-            /** Format: date-time */
-            occurred_at: string;
-            payment_method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            customer: {
-                [key: string]: unknown;
-            } | null;
-            counterparty: {
-                [key: string]: unknown;
-            };
-            transaction_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            /** @enum {unknown} */
-            decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
-            decision_reason: string | null;
-            score: number;
-            rule_hits: {
-                rule_id: string;
-                name: string;
-                type: string;
-                action: string;
-                score: number;
-            }[];
-            sanctions_hit: boolean;
-            sanctions_matches: {
-                list: string;
-                matched_name: string;
-                match_score: number;
-            }[];
-            wallet_screening_id: string | null;
-            remediation: {
-                type: string;
-                status: string;
-                url: string | null;
-                expires_at: string | null;
-                submitted_at: string | null;
-                answers: {
-                    [key: string]: unknown;
-                } | null;
-                verification_id?: string | null;
-                ownership_request_id?: string | null;
-            } | null;
-            remediation_url: string | null;
-            remediation_status: string | null;
-            policy_version: number;
-            reviews: {
-                decision: string;
-                note: string;
-                actor_type: string;
-                actor_account_id: string | null;
-                /** Format: date-time */
-                reviewed_at: string;
-                remediation_type: string | null;
-                cleared_sanctions_match: boolean;
-            }[];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostMonitoringTransactionsResponse201: {
-            /** Format: uuid */
-            monitored_transaction_id: string;
-            client_reference: string;
-            direction: string;
-            amount: string;
-            currency: string;
-            /** Format: date-time */
-            occurred_at: string;
-            payment_method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            customer: {
-                [key: string]: unknown;
-            } | null;
-            counterparty: {
-                [key: string]: unknown;
-            };
-            transaction_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            /** @enum {unknown} */
-            decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
-            decision_reason: string | null;
-            score: number;
-            rule_hits: {
-                rule_id: string;
-                name: string;
-                type: string;
-                action: string;
-                score: number;
-            }[];
-            sanctions_hit: boolean;
-            sanctions_matches: {
-                list: string;
-                matched_name: string;
-                match_score: number;
-            }[];
-            wallet_screening_id: string | null;
-            remediation: {
-                type: string;
-                status: string;
-                url: string | null;
-                expires_at: string | null;
-                submitted_at: string | null;
-                answers: {
-                    [key: string]: unknown;
-                } | null;
-                verification_id?: string | null;
-                ownership_request_id?: string | null;
-            } | null;
-            remediation_url: string | null;
-            remediation_status: string | null;
-            policy_version: number;
-            reviews: {
-                decision: string;
-                note: string;
-                actor_type: string;
-                actor_account_id: string | null;
-                /** Format: date-time */
-                reviewed_at: string;
-                remediation_type: string | null;
-                cleared_sanctions_match: boolean;
-            }[];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        GetMonitoringTransactionsResponse: {
-            monitored_transactions: {
-                /** Format: uuid */
-                monitored_transaction_id: string;
-                client_reference: string;
-                direction: string;
-                amount: string;
-                currency: string;
-                /** Format: date-time */
-                occurred_at: string;
-                payment_method: string | null;
-                user_id: string | null;
-                business_customer_id: string | null;
-                customer: {
-                    [key: string]: unknown;
-                } | null;
-                counterparty: {
-                    [key: string]: unknown;
-                };
-                transaction_id: string | null;
-                metadata: {
-                    [key: string]: string;
-                } | null;
-                /** @enum {unknown} */
-                decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
-                decision_reason: string | null;
-                score: number;
-                rule_hits: {
-                    rule_id: string;
-                    name: string;
-                    type: string;
-                    action: string;
-                    score: number;
-                }[];
-                sanctions_hit: boolean;
-                sanctions_matches: {
-                    list: string;
-                    matched_name: string;
-                    match_score: number;
-                }[];
-                wallet_screening_id: string | null;
-                remediation: {
-                    type: string;
-                    status: string;
-                    url: string | null;
-                    expires_at: string | null;
-                    submitted_at: string | null;
-                    answers: {
-                        [key: string]: unknown;
-                    } | null;
-                    verification_id?: string | null;
-                    ownership_request_id?: string | null;
-                } | null;
-                remediation_url: string | null;
-                remediation_status: string | null;
-                policy_version: number;
-                reviews: {
-                    decision: string;
-                    note: string;
-                    actor_type: string;
-                    actor_account_id: string | null;
-                    /** Format: date-time */
-                    reviewed_at: string;
-                    remediation_type: string | null;
-                    cleared_sanctions_match: boolean;
-                }[];
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
-            /** @description Items on this page */
-            records: number;
-            page: number;
-            page_size: number;
-            /** @description Items matching the filters */
-            total: number;
-            total_pages: number;
-        };
-        GetMonitoringTransactionsByMonitoredTransactionIdResponse: {
-            /** Format: uuid */
-            monitored_transaction_id: string;
-            client_reference: string;
-            direction: string;
-            amount: string;
-            currency: string;
-            /** Format: date-time */
-            occurred_at: string;
-            payment_method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            customer: {
-                [key: string]: unknown;
-            } | null;
-            counterparty: {
-                [key: string]: unknown;
-            };
-            transaction_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            /** @enum {unknown} */
-            decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
-            decision_reason: string | null;
-            score: number;
-            rule_hits: {
-                rule_id: string;
-                name: string;
-                type: string;
-                action: string;
-                score: number;
-            }[];
-            sanctions_hit: boolean;
-            sanctions_matches: {
-                list: string;
-                matched_name: string;
-                match_score: number;
-            }[];
-            wallet_screening_id: string | null;
-            remediation: {
-                type: string;
-                status: string;
-                url: string | null;
-                expires_at: string | null;
-                submitted_at: string | null;
-                answers: {
-                    [key: string]: unknown;
-                } | null;
-                verification_id?: string | null;
-                ownership_request_id?: string | null;
-            } | null;
-            remediation_url: string | null;
-            remediation_status: string | null;
-            policy_version: number;
-            reviews: {
-                decision: string;
-                note: string;
-                actor_type: string;
-                actor_account_id: string | null;
-                /** Format: date-time */
-                reviewed_at: string;
-                remediation_type: string | null;
-                cleared_sanctions_match: boolean;
-            }[];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostMonitoringTransactionsByMonitoredTransactionIdReviewRequest: {
+        MonitoringReviewRequest: {
             /** @enum {unknown} */
             decision: "APPROVED" | "DECLINED" | "AWAITING_USER";
             note: string;
             /** @enum {unknown} */
             remediation_type?: "source_of_funds" | "identity_reverification" | "wallet_ownership";
-            /** @default false */
+            /** @description Default: `false`. */
             clear_sanctions_match?: boolean;
         };
-        PostMonitoringTransactionsByMonitoredTransactionIdReviewResponse: {
-            /** Format: uuid */
-            monitored_transaction_id: string;
-            client_reference: string;
-            direction: string;
-            amount: string;
-            currency: string;
-            /** Format: date-time */
-            occurred_at: string;
-            payment_method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            customer: {
-                [key: string]: unknown;
-            } | null;
-            counterparty: {
-                [key: string]: unknown;
-            };
-            transaction_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
+        MonitoringRuleInput: {
+            /** @description A unique slug */
+            rule_id: string;
+            name: string;
             /** @enum {unknown} */
-            decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
-            decision_reason: string | null;
-            score: number;
-            rule_hits: {
-                rule_id: string;
-                name: string;
-                type: string;
-                action: string;
-                score: number;
-            }[];
-            sanctions_hit: boolean;
-            sanctions_matches: {
-                list: string;
-                matched_name: string;
-                match_score: number;
-            }[];
-            wallet_screening_id: string | null;
-            remediation: {
-                type: string;
-                status: string;
-                url: string | null;
-                expires_at: string | null;
-                submitted_at: string | null;
-                answers: {
-                    [key: string]: unknown;
-                } | null;
-                verification_id?: string | null;
-                ownership_request_id?: string | null;
-            } | null;
-            remediation_url: string | null;
-            remediation_status: string | null;
-            policy_version: number;
-            reviews: {
-                decision: string;
-                note: string;
-                actor_type: string;
-                actor_account_id: string | null;
-                /** Format: date-time */
-                reviewed_at: string;
-                remediation_type: string | null;
-                cleared_sanctions_match: boolean;
-            }[];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        GetMonitoringPolicyResponse: {
-            /** @description 0 is the default policy every client starts with */
-            version: number;
-            rules: {
-                rule_id: string;
-                name: string;
-                type: string;
-                params: {
-                    [key: string]: unknown;
-                };
-                enabled: boolean;
-                action: string;
-                score: number;
-                remediation_type: string | null;
-            }[];
-            review_score: number;
-            decline_score: number;
-            sanctions: {
-                enabled: boolean;
-                action: string;
+            type: "amount_above" | "velocity_count" | "velocity_amount" | "structuring" | "country_in" | "customer_not_verified" | "new_customer" | "payment_method_in" | "counterparty_wallet_risk";
+            /** @description Per type, see the [monitoring guide](/docs/guides/monitoring): amount_above {amount, currency}, velocity_count {count, window_hours}, … */
+            params?: {
+                [key: string]: unknown;
             };
-            remediation_ttl_hours: number;
-            on_remediation_expiry: string;
-            updated_at: string | null;
-            updated_by_account_id: string | null;
+            /** @description Default: `true`. */
+            enabled?: boolean;
+            /** @enum {unknown} */
+            action: "score" | "review" | "decline" | "require_user";
+            /** @description Default: `0`. */
+            score?: number;
+            remediation_type?: ("source_of_funds" | "identity_reverification" | "wallet_ownership") | null;
         };
-        PutMonitoringPolicyRequest: {
-            rules: {
-                /** @description A unique slug */
-                rule_id: string;
-                name: string;
-                /** @enum {unknown} */
-                type: "amount_above" | "velocity_count" | "velocity_amount" | "structuring" | "country_in" | "customer_not_verified" | "new_customer" | "payment_method_in" | "counterparty_wallet_risk";
-                /** @description Per type, see the README: amount_above {amount, currency}, velocity_count {count, window_hours}, … */
-                params?: {
-                    [key: string]: unknown;
-                };
-                /** @default true */
-                enabled?: boolean;
-                /** @enum {unknown} */
-                action: "score" | "review" | "decline" | "require_user";
-                /** @default 0 */
-                score?: number;
-                remediation_type?: ("source_of_funds" | "identity_reverification" | "wallet_ownership") | null;
-            }[];
-            /** @default 50 */
+        MonitoringPolicyRequest: {
+            rules: components["schemas"]["MonitoringRuleInput"][];
+            /** @description Default: `50`. */
             review_score?: number;
-            /** @default 100 */
+            /** @description Default: `100`. */
             decline_score?: number;
             sanctions?: {
-                /** @default true */
+                /** @description Default: `true`. */
                 enabled?: boolean;
                 /**
-                 * @default review
+                 * @description Default: `"review"`.
                  * @enum {unknown}
                  */
                 action?: "review" | "decline";
             };
-            /** @default 72 */
+            /** @description Default: `72`. */
             remediation_ttl_hours?: number;
             /**
-             * @default IN_REVIEW
+             * @description Default: `"IN_REVIEW"`.
              * @enum {unknown}
              */
             on_remediation_expiry?: "IN_REVIEW" | "DECLINED";
         };
-        PutMonitoringPolicyResponse: {
-            /** @description 0 is the default policy every client starts with */
-            version: number;
-            rules: {
-                rule_id: string;
-                name: string;
-                type: string;
-                params: {
-                    [key: string]: unknown;
-                };
-                enabled: boolean;
-                action: string;
-                score: number;
-                remediation_type: string | null;
-            }[];
-            review_score: number;
-            decline_score: number;
-            sanctions: {
-                enabled: boolean;
-                action: string;
-            };
-            remediation_ttl_hours: number;
-            on_remediation_expiry: string;
-            updated_at: string | null;
-            updated_by_account_id: string | null;
-        };
-        PostMonitoringPolicyTestRequest: {
-            transaction: {
-                /** @enum {unknown} */
-                direction: "inbound" | "outbound";
-                /** @description Decimal string greater than 0 */
-                amount: string;
-                /** @description ISO 4217 */
-                currency: string;
-                /** Format: date-time */
-                occurred_at?: string;
-                /** @enum {unknown} */
-                payment_method?: "bank_transfer" | "card" | "crypto" | "cash" | "other";
-                /** Format: uuid */
-                user_id?: string;
-                /** Format: uuid */
-                business_customer_id?: string;
-                customer?: {
-                    external_id: string;
-                    name: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country?: string;
-                };
-                counterparty: {
-                    name: string;
-                    /** @enum {unknown} */
-                    type?: "natural" | "legal";
-                    /** @description ISO 3166-1 alpha-2 */
-                    country?: string;
-                    account_identifier?: string;
-                    bank_bic?: string;
-                    wallet?: {
-                        chain: string;
-                        address: string;
-                    };
-                };
-                /** Format: uuid */
-                transaction_id?: string;
-                /** @description At most 20 keys, string values of at most 500 characters */
-                metadata?: {
-                    [key: string]: string;
-                };
-            };
-            policy?: {
-                rules: {
-                    /** @description A unique slug */
-                    rule_id: string;
-                    name: string;
-                    /** @enum {unknown} */
-                    type: "amount_above" | "velocity_count" | "velocity_amount" | "structuring" | "country_in" | "customer_not_verified" | "new_customer" | "payment_method_in" | "counterparty_wallet_risk";
-                    /** @description Per type, see the README: amount_above {amount, currency}, velocity_count {count, window_hours}, … */
-                    params?: {
-                        [key: string]: unknown;
-                    };
-                    /** @default true */
-                    enabled?: boolean;
-                    /** @enum {unknown} */
-                    action: "score" | "review" | "decline" | "require_user";
-                    /** @default 0 */
-                    score?: number;
-                    remediation_type?: ("source_of_funds" | "identity_reverification" | "wallet_ownership") | null;
-                }[];
-                /** @default 50 */
-                review_score?: number;
-                /** @default 100 */
-                decline_score?: number;
-                sanctions?: {
-                    /** @default true */
-                    enabled?: boolean;
-                    /**
-                     * @default review
-                     * @enum {unknown}
-                     */
-                    action?: "review" | "decline";
-                };
-                /** @default 72 */
-                remediation_ttl_hours?: number;
-                /**
-                 * @default IN_REVIEW
-                 * @enum {unknown}
-                 */
-                on_remediation_expiry?: "IN_REVIEW" | "DECLINED";
-            };
-        };
-        PostMonitoringPolicyTestResponse: {
+        MonitoredTransactionInput: {
             /** @enum {unknown} */
-            decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
-            decision_reason: string | null;
-            score: number;
-            rule_hits: {
-                rule_id: string;
-                name: string;
-                type: string;
-                action: string;
-                score: number;
-            }[];
-            sanctions_hit: boolean;
-        };
-        PostMonitoringPolicyBacktestRequest: {
-            policy: {
-                rules: {
-                    /** @description A unique slug */
-                    rule_id: string;
-                    name: string;
-                    /** @enum {unknown} */
-                    type: "amount_above" | "velocity_count" | "velocity_amount" | "structuring" | "country_in" | "customer_not_verified" | "new_customer" | "payment_method_in" | "counterparty_wallet_risk";
-                    /** @description Per type, see the README: amount_above {amount, currency}, velocity_count {count, window_hours}, … */
-                    params?: {
-                        [key: string]: unknown;
-                    };
-                    /** @default true */
-                    enabled?: boolean;
-                    /** @enum {unknown} */
-                    action: "score" | "review" | "decline" | "require_user";
-                    /** @default 0 */
-                    score?: number;
-                    remediation_type?: ("source_of_funds" | "identity_reverification" | "wallet_ownership") | null;
-                }[];
-                /** @default 50 */
-                review_score?: number;
-                /** @default 100 */
-                decline_score?: number;
-                sanctions?: {
-                    /** @default true */
-                    enabled?: boolean;
-                    /**
-                     * @default review
-                     * @enum {unknown}
-                     */
-                    action?: "review" | "decline";
-                };
-                /** @default 72 */
-                remediation_ttl_hours?: number;
-                /**
-                 * @default IN_REVIEW
-                 * @enum {unknown}
-                 */
-                on_remediation_expiry?: "IN_REVIEW" | "DECLINED";
-            };
-        };
-        PostMonitoringPolicyBacktestResponse: {
+            direction: "inbound" | "outbound";
+            /** @description Decimal string greater than 0 */
+            amount: string;
+            /** @description ISO 4217 */
+            currency: string;
             /** Format: date-time */
-            since: string;
-            /** @description Monitored transactions replayed */
-            evaluated: number;
-            /** @description True when more than the replay limit existed (the newest were replayed) */
-            truncated: boolean;
-            current_counts: {
-                [key: string]: number;
+            occurred_at?: string;
+            /** @enum {unknown} */
+            payment_method?: "bank_transfer" | "card" | "crypto" | "cash" | "other";
+            /** Format: uuid */
+            user_id?: string;
+            /** Format: uuid */
+            business_customer_id?: string;
+            customer?: {
+                external_id: string;
+                name: string;
+                /** @description ISO 3166-1 alpha-2 */
+                country?: string;
             };
-            /** @description Per decision under the candidate policy */
-            counts: {
-                [key: string]: number;
+            counterparty: {
+                name: string;
+                /** @enum {unknown} */
+                type?: "natural" | "legal";
+                /** @description ISO 3166-1 alpha-2 */
+                country?: string;
+                account_identifier?: string;
+                bank_bic?: string;
+                wallet?: {
+                    chain: string;
+                    address: string;
+                };
             };
-            changed: {
-                /** Format: uuid */
-                monitored_transaction_id: string;
-                client_reference: string;
-                current_decision: string;
-                decision: string;
-                decision_reason: string | null;
-                score: number;
-            }[];
+            /** Format: uuid */
+            transaction_id?: string;
+            /** @description At most 20 keys, string values of at most 500 characters */
+            metadata?: {
+                [key: string]: string;
+            };
         };
-        PostSandboxMonitoringTransactionsByMonitoredTransactionIdSimulateRequest: {
+        MonitoringPolicyTestRequest: {
+            transaction: components["schemas"]["MonitoredTransactionInput"];
+            policy?: components["schemas"]["MonitoringPolicyRequest"];
+        };
+        MonitoringBacktestRequest: {
+            policy: components["schemas"]["MonitoringPolicyRequest"];
+        };
+        MonitoringSimulationRequest: {
             /** @enum {unknown} */
             action: "remediation_submitted" | "remediation_expired";
         };
-        PostSandboxMonitoringTransactionsByMonitoredTransactionIdSimulateResponse: {
-            /** Format: uuid */
-            monitored_transaction_id: string;
-            client_reference: string;
-            direction: string;
-            amount: string;
-            currency: string;
-            /** Format: date-time */
-            occurred_at: string;
-            payment_method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            customer: {
-                [key: string]: unknown;
-            } | null;
-            counterparty: {
-                [key: string]: unknown;
-            };
-            transaction_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            /** @enum {unknown} */
-            decision: "APPROVED" | "IN_REVIEW" | "DECLINED" | "AWAITING_USER";
-            decision_reason: string | null;
-            score: number;
-            rule_hits: {
-                rule_id: string;
-                name: string;
-                type: string;
-                action: string;
-                score: number;
-            }[];
-            sanctions_hit: boolean;
-            sanctions_matches: {
-                list: string;
-                matched_name: string;
-                match_score: number;
-            }[];
-            wallet_screening_id: string | null;
-            remediation: {
-                type: string;
-                status: string;
-                url: string | null;
-                expires_at: string | null;
-                submitted_at: string | null;
-                answers: {
-                    [key: string]: unknown;
-                } | null;
-                verification_id?: string | null;
-                ownership_request_id?: string | null;
-            } | null;
-            remediation_url: string | null;
-            remediation_status: string | null;
-            policy_version: number;
-            reviews: {
-                decision: string;
-                note: string;
-                actor_type: string;
-                actor_account_id: string | null;
-                /** Format: date-time */
-                reviewed_at: string;
-                remediation_type: string | null;
-                cleared_sanctions_match: boolean;
-            }[];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostScreeningWalletRequest: {
+        WalletScreeningRequest: {
             /** @enum {unknown} */
             chain: "bitcoin" | "litecoin" | "ethereum" | "polygon" | "bsc" | "arbitrum" | "optimism" | "base" | "avalanche" | "tron" | "solana";
             /** @description Validated for the chain (EIP-55 when mixed case, base58check, bech32/bech32m, solana base58 of 32 bytes). Sandbox: the result depends on the last 4 characters: `3333` low at first, high on every re-screen; `4444` failed, Screening provider error; `5555` pending, completes as low after SVC_SANDBOX_SCREENING_DELAY_SECONDS; `6666` unknown; `7777` medium, gambling; `8888` high, indirect mixer exposure (35%); `9999` severe, sanctions hit, direct sanctions exposure; anything else low (score 5). Valid magic addresses: EVM chains any lowercase address ending in the suffix (e.g. `0xabababababababababababababababababab9999`); solana `7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCF9999` (and the same with the other suffixes); bitcoin `bc1qjg6z89y6496cjlgtqj49g7gtsut42gq8j09999`. */
@@ -10448,387 +7462,24 @@ export interface components {
             business_customer_id?: string;
             client_reference?: string;
             label?: string;
-            /** @default false */
+            /** @description Default: `false`. */
             monitor?: boolean;
-            /** @default 0 */
+            /** @description Default: `0`. */
             max_age_seconds?: number;
         };
-        PostScreeningWalletResponse200: {
-            /** Format: uuid */
-            screening_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            asset: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "completed" | "failed";
-            risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
-            risk_score: number | null;
-            sanctions_hit: boolean | null;
-            categories: string[] | null;
-            exposures: {
-                category: string;
-                /** @enum {unknown} */
-                direction: "incoming" | "outgoing";
-                /** @enum {unknown} */
-                exposure_type: "direct" | "indirect";
-                /** @description 0-100 */
-                percentage: number;
-                amount_usd: string | null;
-            }[] | null;
-            cluster: {
-                name: string;
-                category: string;
-            } | null;
-            risk_reasons: string[] | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            /** @enum {unknown} */
-            trigger: "api" | "rescreen" | "monitoring" | "travel_rule";
-            cached: boolean;
-            failure_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            completed_at: string | null;
-        };
-        PostScreeningWalletResponse201: {
-            /** Format: uuid */
-            screening_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            asset: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "completed" | "failed";
-            risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
-            risk_score: number | null;
-            sanctions_hit: boolean | null;
-            categories: string[] | null;
-            exposures: {
-                category: string;
-                /** @enum {unknown} */
-                direction: "incoming" | "outgoing";
-                /** @enum {unknown} */
-                exposure_type: "direct" | "indirect";
-                /** @description 0-100 */
-                percentage: number;
-                amount_usd: string | null;
-            }[] | null;
-            cluster: {
-                name: string;
-                category: string;
-            } | null;
-            risk_reasons: string[] | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            /** @enum {unknown} */
-            trigger: "api" | "rescreen" | "monitoring" | "travel_rule";
-            cached: boolean;
-            failure_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            completed_at: string | null;
-        };
-        GetScreeningWalletByScreeningIdResponse: {
-            /** Format: uuid */
-            screening_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            asset: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "completed" | "failed";
-            risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
-            risk_score: number | null;
-            sanctions_hit: boolean | null;
-            categories: string[] | null;
-            exposures: {
-                category: string;
-                /** @enum {unknown} */
-                direction: "incoming" | "outgoing";
-                /** @enum {unknown} */
-                exposure_type: "direct" | "indirect";
-                /** @description 0-100 */
-                percentage: number;
-                amount_usd: string | null;
-            }[] | null;
-            cluster: {
-                name: string;
-                category: string;
-            } | null;
-            risk_reasons: string[] | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            /** @enum {unknown} */
-            trigger: "api" | "rescreen" | "monitoring" | "travel_rule";
-            cached: boolean;
-            failure_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            completed_at: string | null;
-        };
-        GetScreeningWalletsResponse: {
-            wallets: {
-                /** Format: uuid */
-                wallet_id: string;
-                chain: string;
-                address: string;
-                label: string | null;
-                user_id: string | null;
-                business_customer_id: string | null;
-                monitored: boolean;
-                /** @enum {unknown} */
-                risk_level: "unknown" | "low" | "medium" | "high" | "severe";
-                risk_score: number | null;
-                sanctions_hit: boolean | null;
-                latest_screening_id: string | null;
-                last_screened_at: string | null;
-                /** @enum {unknown} */
-                ownership_status: "unverified" | "pending" | "verified" | "failed";
-                ownership_method: string | null;
-                ownership_verified_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
-            /** @description Items on this page */
-            records: number;
-            page: number;
-            page_size: number;
-            /** @description Items matching the filters */
-            total: number;
-            total_pages: number;
-        };
-        GetScreeningWalletsByWalletIdResponse: {
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            label: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            monitored: boolean;
-            /** @enum {unknown} */
-            risk_level: "unknown" | "low" | "medium" | "high" | "severe";
-            risk_score: number | null;
-            sanctions_hit: boolean | null;
-            latest_screening_id: string | null;
-            last_screened_at: string | null;
-            /** @enum {unknown} */
-            ownership_status: "unverified" | "pending" | "verified" | "failed";
-            ownership_method: string | null;
-            ownership_verified_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /** @description The latest 20 screenings, newest first */
-            screenings: {
-                /** Format: uuid */
-                screening_id: string;
-                /** Format: uuid */
-                wallet_id: string;
-                chain: string;
-                address: string;
-                asset: string | null;
-                /** @enum {unknown} */
-                status: "pending" | "completed" | "failed";
-                risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
-                risk_score: number | null;
-                sanctions_hit: boolean | null;
-                categories: string[] | null;
-                exposures: {
-                    category: string;
-                    /** @enum {unknown} */
-                    direction: "incoming" | "outgoing";
-                    /** @enum {unknown} */
-                    exposure_type: "direct" | "indirect";
-                    /** @description 0-100 */
-                    percentage: number;
-                    amount_usd: string | null;
-                }[] | null;
-                cluster: {
-                    name: string;
-                    category: string;
-                } | null;
-                risk_reasons: string[] | null;
-                client_reference: string | null;
-                user_id: string | null;
-                business_customer_id: string | null;
-                /** @enum {unknown} */
-                trigger: "api" | "rescreen" | "monitoring" | "travel_rule";
-                cached: boolean;
-                failure_reason: string | null;
-                /** Format: date-time */
-                created_at: string;
-                completed_at: string | null;
-            }[];
-        };
-        PatchScreeningWalletsByWalletIdRequest: {
+        WalletUpdateRequest: {
             label?: string | null;
             monitored?: boolean;
             user_id?: string | null;
             business_customer_id?: string | null;
         };
-        PatchScreeningWalletsByWalletIdResponse: {
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            label: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            monitored: boolean;
-            /** @enum {unknown} */
-            risk_level: "unknown" | "low" | "medium" | "high" | "severe";
-            risk_score: number | null;
-            sanctions_hit: boolean | null;
-            latest_screening_id: string | null;
-            last_screened_at: string | null;
-            /** @enum {unknown} */
-            ownership_status: "unverified" | "pending" | "verified" | "failed";
-            ownership_method: string | null;
-            ownership_verified_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /** @description The latest 20 screenings, newest first */
-            screenings: {
-                /** Format: uuid */
-                screening_id: string;
-                /** Format: uuid */
-                wallet_id: string;
-                chain: string;
-                address: string;
-                asset: string | null;
-                /** @enum {unknown} */
-                status: "pending" | "completed" | "failed";
-                risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
-                risk_score: number | null;
-                sanctions_hit: boolean | null;
-                categories: string[] | null;
-                exposures: {
-                    category: string;
-                    /** @enum {unknown} */
-                    direction: "incoming" | "outgoing";
-                    /** @enum {unknown} */
-                    exposure_type: "direct" | "indirect";
-                    /** @description 0-100 */
-                    percentage: number;
-                    amount_usd: string | null;
-                }[] | null;
-                cluster: {
-                    name: string;
-                    category: string;
-                } | null;
-                risk_reasons: string[] | null;
-                client_reference: string | null;
-                user_id: string | null;
-                business_customer_id: string | null;
-                /** @enum {unknown} */
-                trigger: "api" | "rescreen" | "monitoring" | "travel_rule";
-                cached: boolean;
-                failure_reason: string | null;
-                /** Format: date-time */
-                created_at: string;
-                completed_at: string | null;
-            }[];
-        };
-        PostScreeningWalletsByWalletIdRescreenResponse: {
-            /** Format: uuid */
-            screening_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            asset: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "completed" | "failed";
-            risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
-            risk_score: number | null;
-            sanctions_hit: boolean | null;
-            categories: string[] | null;
-            exposures: {
-                category: string;
-                /** @enum {unknown} */
-                direction: "incoming" | "outgoing";
-                /** @enum {unknown} */
-                exposure_type: "direct" | "indirect";
-                /** @description 0-100 */
-                percentage: number;
-                amount_usd: string | null;
-            }[] | null;
-            cluster: {
-                name: string;
-                category: string;
-            } | null;
-            risk_reasons: string[] | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            /** @enum {unknown} */
-            trigger: "api" | "rescreen" | "monitoring" | "travel_rule";
-            cached: boolean;
-            failure_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            completed_at: string | null;
-        };
-        PostSandboxScreeningWalletByScreeningIdSimulateRequest: {
+        WalletScreeningSimulationRequest: {
             /** @enum {unknown} */
             risk_level: "unknown" | "low" | "medium" | "high" | "severe";
             sanctions_hit?: boolean;
             categories?: ("sanctions" | "terrorist_financing" | "darknet_market" | "ransomware" | "scam" | "stolen_funds" | "mixer" | "gambling" | "unlicensed_exchange" | "exchange" | "defi" | "p2p_exchange" | "atm" | "other")[];
         };
-        PostSandboxScreeningWalletByScreeningIdSimulateResponse: {
-            /** Format: uuid */
-            screening_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            asset: string | null;
-            /** @enum {unknown} */
-            status: "pending" | "completed" | "failed";
-            risk_level: ("unknown" | "low" | "medium" | "high" | "severe") | null;
-            risk_score: number | null;
-            sanctions_hit: boolean | null;
-            categories: string[] | null;
-            exposures: {
-                category: string;
-                /** @enum {unknown} */
-                direction: "incoming" | "outgoing";
-                /** @enum {unknown} */
-                exposure_type: "direct" | "indirect";
-                /** @description 0-100 */
-                percentage: number;
-                amount_usd: string | null;
-            }[] | null;
-            cluster: {
-                name: string;
-                category: string;
-            } | null;
-            risk_reasons: string[] | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            /** @enum {unknown} */
-            trigger: "api" | "rescreen" | "monitoring" | "travel_rule";
-            cached: boolean;
-            failure_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            completed_at: string | null;
-        };
-        PostScreeningWalletOwnershipRequestsRequest: {
+        WalletOwnershipRequestCreateRequest: {
             /** @enum {unknown} */
             chain: "bitcoin" | "litecoin" | "ethereum" | "polygon" | "bsc" | "arbitrum" | "optimism" | "base" | "avalanche" | "tron" | "solana";
             /** @description Validated for the chain (EIP-55 when mixed case, base58check, bech32/bech32m, solana base58 of 32 bytes). Sandbox: the result depends on the last 4 characters: `3333` low at first, high on every re-screen; `4444` failed, Screening provider error; `5555` pending, completes as low after SVC_SANDBOX_SCREENING_DELAY_SECONDS; `6666` unknown; `7777` medium, gambling; `8888` high, indirect mixer exposure (35%); `9999` severe, sanctions hit, direct sanctions exposure; anything else low (score 5). Valid magic addresses: EVM chains any lowercase address ending in the suffix (e.g. `0xabababababababababababababababababab9999`); solana `7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCF9999` (and the same with the other suffixes); bitcoin `bc1qjg6z89y6496cjlgtqj49g7gtsut42gq8j09999`. */
@@ -10843,279 +7494,31 @@ export interface components {
             /** Format: uri */
             redirect_url?: string;
             /**
-             * @default none
+             * @description Default: `"none"`.
              * @enum {unknown}
              */
             delivery?: "email" | "none";
             client_reference?: string;
         };
-        PostScreeningWalletOwnershipRequestsResponse: {
-            /** Format: uuid */
-            request_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            /** @enum {unknown} */
-            status: "pending" | "verifying" | "verified" | "failed" | "expired" | "canceled";
-            methods: string[];
-            method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            proof_url: string;
-            challenge: {
-                message: string;
-                nonce: string;
-            };
-            satoshi_test: {
-                deposit_address: string;
-                amount: string;
-                asset: string;
-                /** Format: date-time */
-                expires_at: string;
-            } | null;
-            attempts_remaining: number;
-            failure_reason: string | null;
-            redirect_url: string | null;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            client_reference: string | null;
-            assurance: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            verified_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        GetScreeningWalletOwnershipRequestsResponse: {
-            ownership_requests: {
-                /** Format: uuid */
-                request_id: string;
-                /** Format: uuid */
-                wallet_id: string;
-                chain: string;
-                address: string;
-                /** @enum {unknown} */
-                status: "pending" | "verifying" | "verified" | "failed" | "expired" | "canceled";
-                methods: string[];
-                method: string | null;
-                user_id: string | null;
-                business_customer_id: string | null;
-                proof_url: string;
-                challenge: {
-                    message: string;
-                    nonce: string;
-                };
-                satoshi_test: {
-                    deposit_address: string;
-                    amount: string;
-                    asset: string;
-                    /** Format: date-time */
-                    expires_at: string;
-                } | null;
-                attempts_remaining: number;
-                failure_reason: string | null;
-                redirect_url: string | null;
-                /** @enum {unknown} */
-                delivery: "email" | "none";
-                client_reference: string | null;
-                assurance: string | null;
-                /** Format: date-time */
-                expires_at: string;
-                verified_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetScreeningWalletOwnershipRequestsByRequestIdResponse: {
-            /** Format: uuid */
-            request_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            /** @enum {unknown} */
-            status: "pending" | "verifying" | "verified" | "failed" | "expired" | "canceled";
-            methods: string[];
-            method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            proof_url: string;
-            challenge: {
-                message: string;
-                nonce: string;
-            };
-            satoshi_test: {
-                deposit_address: string;
-                amount: string;
-                asset: string;
-                /** Format: date-time */
-                expires_at: string;
-            } | null;
-            attempts_remaining: number;
-            failure_reason: string | null;
-            redirect_url: string | null;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            client_reference: string | null;
-            assurance: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            verified_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PostScreeningWalletOwnershipRequestsByRequestIdProofRequest: {
+        WalletOwnershipProofRequest: {
             /** @enum {unknown} */
             method: "message_signing" | "satoshi_test" | "self_declaration";
             /** @description EVM: EIP-191 personal_sign, 0x r‖s‖v hex. solana: ed25519, base58, hex or base64. */
             signature?: string;
             declarant_name?: string;
         };
-        PostScreeningWalletOwnershipRequestsByRequestIdProofResponse: {
-            /** Format: uuid */
-            request_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            /** @enum {unknown} */
-            status: "pending" | "verifying" | "verified" | "failed" | "expired" | "canceled";
-            methods: string[];
-            method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            proof_url: string;
-            challenge: {
-                message: string;
-                nonce: string;
-            };
-            satoshi_test: {
-                deposit_address: string;
-                amount: string;
-                asset: string;
-                /** Format: date-time */
-                expires_at: string;
-            } | null;
-            attempts_remaining: number;
-            failure_reason: string | null;
-            redirect_url: string | null;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            client_reference: string | null;
-            assurance: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            verified_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PostScreeningWalletOwnershipRequestsByRequestIdCancelResponse: {
-            /** Format: uuid */
-            request_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            /** @enum {unknown} */
-            status: "pending" | "verifying" | "verified" | "failed" | "expired" | "canceled";
-            methods: string[];
-            method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            proof_url: string;
-            challenge: {
-                message: string;
-                nonce: string;
-            };
-            satoshi_test: {
-                deposit_address: string;
-                amount: string;
-                asset: string;
-                /** Format: date-time */
-                expires_at: string;
-            } | null;
-            attempts_remaining: number;
-            failure_reason: string | null;
-            redirect_url: string | null;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            client_reference: string | null;
-            assurance: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            verified_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PostSandboxScreeningWalletOwnershipRequestsByRequestIdSimulateRequest: {
+        WalletOwnershipSimulationRequest: {
             /** @enum {unknown} */
             action: "deposit_received" | "deposit_wrong_amount" | "expire";
         };
-        PostSandboxScreeningWalletOwnershipRequestsByRequestIdSimulateResponse: {
-            /** Format: uuid */
-            request_id: string;
-            /** Format: uuid */
-            wallet_id: string;
-            chain: string;
-            address: string;
-            /** @enum {unknown} */
-            status: "pending" | "verifying" | "verified" | "failed" | "expired" | "canceled";
-            methods: string[];
-            method: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            proof_url: string;
-            challenge: {
-                message: string;
-                nonce: string;
-            };
-            satoshi_test: {
-                deposit_address: string;
-                amount: string;
-                asset: string;
-                /** Format: date-time */
-                expires_at: string;
-            } | null;
-            attempts_remaining: number;
-            failure_reason: string | null;
-            redirect_url: string | null;
-            /** @enum {unknown} */
-            delivery: "email" | "none";
-            client_reference: string | null;
-            assurance: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            verified_at: string | null;
-            /** Format: date-time */
-            created_at: string;
+        TravelRuleFiatValue: {
+            /** @description Decimal string, at most 2 decimals */
+            amount: string;
+            /** @description ISO 4217 */
+            currency: string;
         };
-        GetTravelRuleSettingsResponse: {
-            threshold: {
-                amount: string;
-                currency: string;
-            };
-            originator_vasp: {
-                name: string;
-                lei: string | null;
-                country: string;
-            } | null;
-            screen_counterparty_wallet: boolean;
-            updated_at: string | null;
-        };
-        PutTravelRuleSettingsRequest: {
-            threshold?: {
-                /** @description Decimal string, at most 2 decimals */
-                amount: string;
-                /** @description ISO 4217 */
-                currency: string;
-            };
+        TravelRuleSettingsRequest: {
+            threshold?: components["schemas"]["TravelRuleFiatValue"];
             originator_vasp?: {
                 name: string;
                 lei?: string | null;
@@ -11124,81 +7527,40 @@ export interface components {
             } | null;
             screen_counterparty_wallet?: boolean;
         };
-        PutTravelRuleSettingsResponse: {
-            threshold: {
-                amount: string;
-                currency: string;
-            };
-            originator_vasp: {
-                name: string;
-                lei: string | null;
+        /** @description IVMS101 party; account_number is the wallet address */
+        TravelRuleParty: {
+            /** @enum {unknown} */
+            type: "natural" | "legal";
+            first_name?: string;
+            last_name?: string;
+            legal_name?: string;
+            account_number?: string;
+            address?: {
+                street: string;
+                city: string;
+                postal_code: string;
+                /** @description ISO 3166-1 alpha-2 */
                 country: string;
-            } | null;
-            screen_counterparty_wallet: boolean;
-            updated_at: string | null;
+            };
+            date_of_birth?: string;
+            place_of_birth?: string;
+            national_identifier?: {
+                type: string;
+                value: string;
+                /** @description ISO 3166-1 alpha-2 */
+                country: string;
+            };
+            customer_id?: string;
         };
-        PostTravelRuleTransfersRequest: {
+        TravelRuleTransferCreateRequest: {
             asset: string;
             /** @enum {unknown} */
             chain: "bitcoin" | "litecoin" | "ethereum" | "polygon" | "bsc" | "arbitrum" | "optimism" | "base" | "avalanche" | "tron" | "solana";
             /** @description Decimal string, at most 18 decimals */
             amount: string;
-            fiat_value: {
-                /** @description Decimal string, at most 2 decimals */
-                amount: string;
-                /** @description ISO 4217 */
-                currency: string;
-            };
-            /** @description IVMS101 party; account_number is the wallet address */
-            originator: {
-                /** @enum {unknown} */
-                type: "natural" | "legal";
-                first_name?: string;
-                last_name?: string;
-                legal_name?: string;
-                account_number?: string;
-                address?: {
-                    street: string;
-                    city: string;
-                    postal_code: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                date_of_birth?: string;
-                place_of_birth?: string;
-                national_identifier?: {
-                    type: string;
-                    value: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                customer_id?: string;
-            };
-            /** @description IVMS101 party; account_number is the wallet address */
-            beneficiary: {
-                /** @enum {unknown} */
-                type: "natural" | "legal";
-                first_name?: string;
-                last_name?: string;
-                legal_name?: string;
-                account_number?: string;
-                address?: {
-                    street: string;
-                    city: string;
-                    postal_code: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                date_of_birth?: string;
-                place_of_birth?: string;
-                national_identifier?: {
-                    type: string;
-                    value: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                customer_id?: string;
-            };
+            fiat_value: components["schemas"]["TravelRuleFiatValue"];
+            originator: components["schemas"]["TravelRuleParty"];
+            beneficiary: components["schemas"]["TravelRuleParty"];
             counterparty_wallet: {
                 address: string;
             };
@@ -11214,945 +7576,34 @@ export interface components {
                 [key: string]: string;
             };
         };
-        PostTravelRuleTransfersResponse200: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
+        TravelRuleTransferUpdateRequest: {
+            originator?: components["schemas"]["TravelRuleParty"];
+            beneficiary?: components["schemas"]["TravelRuleParty"];
         };
-        PostTravelRuleTransfersResponse201: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        GetTravelRuleTransfersResponse: {
-            transfers: {
-                /** Format: uuid */
-                transfer_id: string;
-                /** @enum {unknown} */
-                direction: "outbound" | "inbound";
-                /** @enum {unknown} */
-                status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-                status_reason: string | null;
-                asset: string;
-                chain: string;
-                amount: string;
-                fiat_value: {
-                    amount: string;
-                    currency: string;
-                };
-                threshold_applies: boolean;
-                originator: {
-                    [key: string]: unknown;
-                };
-                beneficiary: {
-                    [key: string]: unknown;
-                };
-                originator_vasp: {
-                    [key: string]: unknown;
-                } | null;
-                beneficiary_vasp: {
-                    vasp_id: string;
-                    name: string;
-                    country: string;
-                } | null;
-                counterparty_wallet: {
-                    address: string;
-                    hosted: boolean | null;
-                    wallet_id: string | null;
-                    screening_id: string | null;
-                    risk_level: string | null;
-                };
-                ownership_request_id: string | null;
-                repair_fields: string[] | null;
-                tx_hash: string | null;
-                name_match: ("exact" | "partial" | "none") | null;
-                justification: string | null;
-                client_reference: string | null;
-                user_id: string | null;
-                business_customer_id: string | null;
-                metadata: {
-                    [key: string]: string;
-                } | null;
-                expires_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                accepted_at: string | null;
-                completed_at: string | null;
-            }[];
-            /** @description Items on this page */
-            records: number;
-            page: number;
-            page_size: number;
-            /** @description Items matching the filters */
-            total: number;
-            total_pages: number;
-        };
-        GetTravelRuleTransfersByTransferIdResponse: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        PatchTravelRuleTransfersByTransferIdRequest: {
-            /** @description IVMS101 party; account_number is the wallet address */
-            originator?: {
-                /** @enum {unknown} */
-                type: "natural" | "legal";
-                first_name?: string;
-                last_name?: string;
-                legal_name?: string;
-                account_number?: string;
-                address?: {
-                    street: string;
-                    city: string;
-                    postal_code: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                date_of_birth?: string;
-                place_of_birth?: string;
-                national_identifier?: {
-                    type: string;
-                    value: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                customer_id?: string;
-            };
-            /** @description IVMS101 party; account_number is the wallet address */
-            beneficiary?: {
-                /** @enum {unknown} */
-                type: "natural" | "legal";
-                first_name?: string;
-                last_name?: string;
-                legal_name?: string;
-                account_number?: string;
-                address?: {
-                    street: string;
-                    city: string;
-                    postal_code: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                date_of_birth?: string;
-                place_of_birth?: string;
-                national_identifier?: {
-                    type: string;
-                    value: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                customer_id?: string;
-            };
-        };
-        PatchTravelRuleTransfersByTransferIdResponse: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        PostTravelRuleTransfersByTransferIdTxHashRequest: {
+        TravelRuleTxHashRequest: {
             /** @description The on-chain transaction hash */
             tx_hash: string;
         };
-        PostTravelRuleTransfersByTransferIdTxHashResponse: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        PostTravelRuleTransfersByTransferIdProceedRequest: {
+        TravelRuleProceedRequest: {
             justification: string;
         };
-        PostTravelRuleTransfersByTransferIdProceedResponse: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        PostTravelRuleTransfersByTransferIdAcceptResponse: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        PostTravelRuleTransfersByTransferIdRejectRequest: {
-            reason: string;
-        };
-        PostTravelRuleTransfersByTransferIdRejectResponse: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        PostTravelRuleTransfersByTransferIdCancelResponse: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        GetTravelRuleVaspsResponse: {
-            vasps: {
-                vasp_id: string;
-                name: string;
-                country: string;
-                lei: string | null;
-                reachable: boolean;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        PostSandboxTravelRuleTransfersByTransferIdSimulateRequest: {
+        TravelRuleSimulationRequest: {
             /** @enum {unknown} */
             action: "accept" | "reject" | "request_repair" | "expire";
             repair_fields?: string[];
         };
-        PostSandboxTravelRuleTransfersByTransferIdSimulateResponse: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        PostSandboxTravelRuleInboundRequest: {
+        TravelRuleInboundRequest: {
             asset: string;
             /** @enum {unknown} */
             chain: "bitcoin" | "litecoin" | "ethereum" | "polygon" | "bsc" | "arbitrum" | "optimism" | "base" | "avalanche" | "tron" | "solana";
             /** @description Decimal string, at most 18 decimals */
             amount: string;
-            fiat_value: {
-                /** @description Decimal string, at most 2 decimals */
-                amount: string;
-                /** @description ISO 4217 */
-                currency: string;
-            };
-            /** @description IVMS101 party; account_number is the wallet address */
-            originator: {
-                /** @enum {unknown} */
-                type: "natural" | "legal";
-                first_name?: string;
-                last_name?: string;
-                legal_name?: string;
-                account_number?: string;
-                address?: {
-                    street: string;
-                    city: string;
-                    postal_code: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                date_of_birth?: string;
-                place_of_birth?: string;
-                national_identifier?: {
-                    type: string;
-                    value: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                customer_id?: string;
-            };
-            /** @description IVMS101 party; account_number is the wallet address */
-            beneficiary: {
-                /** @enum {unknown} */
-                type: "natural" | "legal";
-                first_name?: string;
-                last_name?: string;
-                legal_name?: string;
-                account_number?: string;
-                address?: {
-                    street: string;
-                    city: string;
-                    postal_code: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                date_of_birth?: string;
-                place_of_birth?: string;
-                national_identifier?: {
-                    type: string;
-                    value: string;
-                    /** @description ISO 3166-1 alpha-2 */
-                    country: string;
-                };
-                customer_id?: string;
-            };
+            fiat_value: components["schemas"]["TravelRuleFiatValue"];
+            originator: components["schemas"]["TravelRuleParty"];
+            beneficiary: components["schemas"]["TravelRuleParty"];
             beneficiary_address: string;
         };
-        PostSandboxTravelRuleInboundResponse: {
-            /** Format: uuid */
-            transfer_id: string;
-            /** @enum {unknown} */
-            direction: "outbound" | "inbound";
-            /** @enum {unknown} */
-            status: "not_required" | "pending" | "awaiting_counterparty" | "awaiting_ownership" | "counterparty_not_reachable" | "needs_repair" | "awaiting_review" | "accepted" | "rejected" | "completed" | "canceled" | "expired";
-            status_reason: string | null;
-            asset: string;
-            chain: string;
-            amount: string;
-            fiat_value: {
-                amount: string;
-                currency: string;
-            };
-            threshold_applies: boolean;
-            originator: {
-                [key: string]: unknown;
-            };
-            beneficiary: {
-                [key: string]: unknown;
-            };
-            originator_vasp: {
-                [key: string]: unknown;
-            } | null;
-            beneficiary_vasp: {
-                vasp_id: string;
-                name: string;
-                country: string;
-            } | null;
-            counterparty_wallet: {
-                address: string;
-                hosted: boolean | null;
-                wallet_id: string | null;
-                screening_id: string | null;
-                risk_level: string | null;
-            };
-            ownership_request_id: string | null;
-            repair_fields: string[] | null;
-            tx_hash: string | null;
-            name_match: ("exact" | "partial" | "none") | null;
-            justification: string | null;
-            client_reference: string | null;
-            user_id: string | null;
-            business_customer_id: string | null;
-            metadata: {
-                [key: string]: string;
-            } | null;
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            accepted_at: string | null;
-            completed_at: string | null;
-        };
-        GetActivityLogsResponse: {
-            activity_logs: {
-                /** Format: uuid */
-                activity_id: string;
-                /** Format: date-time */
-                occurred_at: string;
-                /** @description `<resource>.<verb>`, e.g. `payment_link.created` */
-                action: string;
-                /** @enum {unknown} */
-                outcome: "success" | "failure";
-                actor: {
-                    /** @enum {unknown} */
-                    type: "client_user" | "client_api" | "service_internal" | "system";
-                    account_id: string | null;
-                    email: string | null;
-                    credential_id: string | null;
-                    credential_label: string | null;
-                };
-                target: {
-                    type: string | null;
-                    id: string | null;
-                    label: string | null;
-                };
-                request: {
-                    request_id: string | null;
-                    ip: string | null;
-                    user_agent: string | null;
-                    method: string | null;
-                    path: string | null;
-                };
-                changes: {
-                    [key: string]: {
-                        from: unknown;
-                        to: unknown;
-                    };
-                } | null;
-                metadata: {
-                    [key: string]: unknown;
-                };
-            }[];
-            /** @description Entries on this page */
-            records: number;
-            page: number;
-            page_size: number;
-            /** @description Entries matching the filters */
-            total: number;
-            total_pages: number;
-        };
-        GetActivityLogsByActivityIdResponse: {
-            /** Format: uuid */
-            activity_id: string;
-            /** Format: date-time */
-            occurred_at: string;
-            /** @description `<resource>.<verb>`, e.g. `payment_link.created` */
-            action: string;
-            /** @enum {unknown} */
-            outcome: "success" | "failure";
-            actor: {
-                /** @enum {unknown} */
-                type: "client_user" | "client_api" | "service_internal" | "system";
-                account_id: string | null;
-                email: string | null;
-                credential_id: string | null;
-                credential_label: string | null;
-            };
-            target: {
-                type: string | null;
-                id: string | null;
-                label: string | null;
-            };
-            request: {
-                request_id: string | null;
-                ip: string | null;
-                user_agent: string | null;
-                method: string | null;
-                path: string | null;
-            };
-            changes: {
-                [key: string]: {
-                    from: unknown;
-                    to: unknown;
-                };
-            } | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-        };
-        GetNotificationsResponse: {
-            notifications: {
-                /** Format: uuid */
-                notification_id: string;
-                /** @enum {unknown} */
-                category: "payments" | "verification" | "opcos" | "contracts" | "monitoring" | "screening" | "travel_rule" | "recurring_payments" | "payment_schedules" | "bulk_links" | "tickets" | "billing" | "webhooks" | "security" | "system";
-                /** @enum {unknown} */
-                severity: "info" | "warning" | "critical";
-                title: string;
-                body: string;
-                link: {
-                    /** @description Kind of item: opco, invoice, ticket, webhook_delivery, … */
-                    resource_type: string;
-                    resource_id: string;
-                    /** @description The item's page in the merchant dashboard, relative to the service's public URL (e.g. `/dashboard/opcos/{id}`) */
-                    path: string;
-                } | null;
-                /** Format: date-time */
-                created_at: string;
-                seen_at: string | null;
-                read_at: string | null;
-                archived_at: string | null;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetNotificationsCountsResponse: {
-            /** @description In the inbox (not archived) and never seen */
-            unseen_count: number;
-            /** @description In the inbox (not archived) and unread */
-            unread_count: number;
-        };
-        GetNotificationsPreferencesResponse: {
-            /** @description The categories with an explicit email choice: true always emails, false never does */
-            email: {
-                [key: string]: boolean;
-            };
-            /** @description Every category (default true) */
-            in_app: {
-                [key: string]: boolean;
-            };
-            /** @description Categories with no email choice: these send email for warning and critical only */
-            email_by_severity: string[];
-        };
-        PutNotificationsPreferencesRequest: {
+        NotificationPreferencesRequest: {
             email?: {
                 payments?: boolean;
                 verification?: boolean;
@@ -12188,57 +7639,20 @@ export interface components {
                 system?: boolean;
             };
         };
-        PutNotificationsPreferencesResponse: {
-            /** @description The categories with an explicit email choice: true always emails, false never does */
-            email: {
-                [key: string]: boolean;
-            };
-            /** @description Every category (default true) */
-            in_app: {
-                [key: string]: boolean;
-            };
-            /** @description Categories with no email choice: these send email for warning and critical only */
-            email_by_severity: string[];
-        };
-        PatchNotificationsByNotificationIdRequest: {
+        NotificationUpdateRequest: {
             /** @description true sets read_at (and seen_at); false clears read_at */
             read?: boolean;
             /** @description Archiving leaves read_at unchanged */
             archived?: boolean;
         };
-        PatchNotificationsByNotificationIdResponse: {
-            /** Format: uuid */
-            notification_id: string;
-            /** @enum {unknown} */
-            category: "payments" | "verification" | "opcos" | "contracts" | "monitoring" | "screening" | "travel_rule" | "recurring_payments" | "payment_schedules" | "bulk_links" | "tickets" | "billing" | "webhooks" | "security" | "system";
-            /** @enum {unknown} */
-            severity: "info" | "warning" | "critical";
-            title: string;
-            body: string;
-            link: {
-                /** @description Kind of item: opco, invoice, ticket, webhook_delivery, … */
-                resource_type: string;
-                resource_id: string;
-                /** @description The item's page in the merchant dashboard, relative to the service's public URL (e.g. `/dashboard/opcos/{id}`) */
-                path: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
-            seen_at: string | null;
-            read_at: string | null;
-            archived_at: string | null;
-        };
-        PostNotificationsMarkSeenRequest: {
+        NotificationsMarkSeenRequest: {
             /**
              * Format: date-time
              * @description Only notifications created before this instant (default: every one existing now)
              */
             before?: string;
         };
-        PostNotificationsMarkSeenResponse: {
-            updated: number;
-        };
-        PostNotificationsMarkAllReadRequest: {
+        NotificationsBulkRequest: {
             /** @enum {unknown} */
             category?: "payments" | "verification" | "opcos" | "contracts" | "monitoring" | "screening" | "travel_rule" | "recurring_payments" | "payment_schedules" | "bulk_links" | "tickets" | "billing" | "webhooks" | "security" | "system";
             /**
@@ -12247,160 +7661,46 @@ export interface components {
              */
             before?: string;
         };
-        PostNotificationsMarkAllReadResponse: {
-            updated: number;
+        ContractDocumentInput: {
+            file_name: string;
+            /** @description The PDF, base64; checked by its %PDF- magic bytes, at most SVC_CONTRACT_MAX_DOCUMENT_BYTES */
+            content_base64: string;
         };
-        PostNotificationsArchiveReadRequest: {
+        ContractRoleInput: {
+            role: string;
             /** @enum {unknown} */
-            category?: "payments" | "verification" | "opcos" | "contracts" | "monitoring" | "screening" | "travel_rule" | "recurring_payments" | "payment_schedules" | "bulk_links" | "tickets" | "billing" | "webhooks" | "security" | "system";
-            /**
-             * Format: date-time
-             * @description Only notifications created before this instant (default: every one existing now)
-             */
-            before?: string;
+            kind: "signer" | "approver" | "viewer";
+            /** @description Default: `1`. */
+            signing_order?: number;
         };
-        PostNotificationsArchiveReadResponse: {
-            updated: number;
+        ContractField: {
+            field_id: string;
+            role: string;
+            /** @enum {unknown} */
+            type: "signature" | "initials" | "name" | "email" | "date_signed" | "text" | "checkbox";
+            page: number;
+            /** @description Fraction of the page (0-1) */
+            x: number;
+            /** @description Fraction of the page (0-1) */
+            y: number;
+            width: number;
+            height: number;
+            /** @description Default: `true`. */
+            required?: boolean;
+            label?: string;
+            value_key?: string;
         };
-        PostContractsTemplatesRequest: {
+        ContractTemplateCreateRequest: {
             name: string;
             description?: string;
-            document: {
-                file_name: string;
-                /** @description The PDF, base64; checked by its %PDF- magic bytes, at most SVC_CONTRACT_MAX_DOCUMENT_BYTES */
-                content_base64: string;
-            };
-            roles: {
-                role: string;
-                /** @enum {unknown} */
-                kind: "signer" | "approver" | "viewer";
-                /** @default 1 */
-                signing_order?: number;
-            }[];
-            fields: {
-                field_id: string;
-                role: string;
-                /** @enum {unknown} */
-                type: "signature" | "initials" | "name" | "email" | "date_signed" | "text" | "checkbox";
-                page: number;
-                /** @description Fraction of the page (0-1) */
-                x: number;
-                /** @description Fraction of the page (0-1) */
-                y: number;
-                width: number;
-                height: number;
-                /** @default true */
-                required?: boolean;
-                label?: string;
-                value_key?: string;
-            }[];
+            document: components["schemas"]["ContractDocumentInput"];
+            roles: components["schemas"]["ContractRoleInput"][];
+            fields: components["schemas"]["ContractField"][];
         };
-        PostContractsTemplatesResponse: {
-            /** Format: uuid */
-            template_id: string;
-            name: string;
-            description: string | null;
-            document: {
-                file_name: string;
-                content_type: string;
-                size: number;
-                sha256: string;
-                page_count: number;
-            };
-            roles: {
-                role: string;
-                /** @enum {unknown} */
-                kind: "signer" | "approver" | "viewer";
-                /** @default 1 */
-                signing_order: number;
-            }[];
-            fields: {
-                [key: string]: unknown;
-            }[];
-            version: number;
-            is_ad_hoc: boolean;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        GetContractsTemplatesResponse: {
-            templates: {
-                /** Format: uuid */
-                template_id: string;
-                name: string;
-                description: string | null;
-                document: {
-                    file_name: string;
-                    content_type: string;
-                    size: number;
-                    sha256: string;
-                    page_count: number;
-                };
-                roles: {
-                    role: string;
-                    /** @enum {unknown} */
-                    kind: "signer" | "approver" | "viewer";
-                    /** @default 1 */
-                    signing_order: number;
-                }[];
-                fields: {
-                    [key: string]: unknown;
-                }[];
-                version: number;
-                is_ad_hoc: boolean;
-                archived_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetContractsTemplatesByTemplateIdResponse: {
-            /** Format: uuid */
-            template_id: string;
-            name: string;
-            description: string | null;
-            document: {
-                file_name: string;
-                content_type: string;
-                size: number;
-                sha256: string;
-                page_count: number;
-            };
-            roles: {
-                role: string;
-                /** @enum {unknown} */
-                kind: "signer" | "approver" | "viewer";
-                /** @default 1 */
-                signing_order: number;
-            }[];
-            fields: {
-                [key: string]: unknown;
-            }[];
-            version: number;
-            is_ad_hoc: boolean;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PatchContractsTemplatesByTemplateIdRequest: {
+        ContractTemplateUpdateRequest: {
             name?: string;
             description?: string;
-            document?: {
-                file_name: string;
-                /** @description The PDF, base64; checked by its %PDF- magic bytes, at most SVC_CONTRACT_MAX_DOCUMENT_BYTES */
-                content_base64: string;
-            };
+            document?: components["schemas"]["ContractDocumentInput"];
             roles?: {
                 role: string;
                 /** @enum {unknown} */
@@ -12424,167 +7724,15 @@ export interface components {
                 value_key?: string;
             }[];
         };
-        PatchContractsTemplatesByTemplateIdResponse: {
-            /** Format: uuid */
-            template_id: string;
-            name: string;
-            description: string | null;
-            document: {
-                file_name: string;
-                content_type: string;
-                size: number;
-                sha256: string;
-                page_count: number;
-            };
-            roles: {
-                role: string;
-                /** @enum {unknown} */
-                kind: "signer" | "approver" | "viewer";
-                /** @default 1 */
-                signing_order: number;
-            }[];
-            fields: {
-                [key: string]: unknown;
-            }[];
-            version: number;
-            is_ad_hoc: boolean;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostContractsTemplatesByTemplateIdArchiveResponse: {
-            /** Format: uuid */
-            template_id: string;
-            name: string;
-            description: string | null;
-            document: {
-                file_name: string;
-                content_type: string;
-                size: number;
-                sha256: string;
-                page_count: number;
-            };
-            roles: {
-                role: string;
-                /** @enum {unknown} */
-                kind: "signer" | "approver" | "viewer";
-                /** @default 1 */
-                signing_order: number;
-            }[];
-            fields: {
-                [key: string]: unknown;
-            }[];
-            version: number;
-            is_ad_hoc: boolean;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostContractsWorkflowsByFlowIdArchiveResponse: {
-            /** Format: uuid */
-            flow_id: string;
-            name: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "draft" | "active";
-            template_ids: string[];
-            expires_in_days: number;
-            reminder_interval_days: number | null;
-            delivery: string;
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-            }[];
-            payment: {
-                amount: string | null;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                description: string | null;
-                payer_role: string;
-            } | null;
-            activated_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostContractsTemplatesByTemplateIdUnarchiveResponse: {
-            /** Format: uuid */
-            template_id: string;
-            name: string;
-            description: string | null;
-            document: {
-                file_name: string;
-                content_type: string;
-                size: number;
-                sha256: string;
-                page_count: number;
-            };
-            roles: {
-                role: string;
-                /** @enum {unknown} */
-                kind: "signer" | "approver" | "viewer";
-                /** @default 1 */
-                signing_order: number;
-            }[];
-            fields: {
-                [key: string]: unknown;
-            }[];
-            version: number;
-            is_ad_hoc: boolean;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostContractsWorkflowsByFlowIdUnarchiveResponse: {
-            /** Format: uuid */
-            flow_id: string;
-            name: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "draft" | "active";
-            template_ids: string[];
-            expires_in_days: number;
-            reminder_interval_days: number | null;
-            delivery: string;
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-            }[];
-            payment: {
-                amount: string | null;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                description: string | null;
-                payer_role: string;
-            } | null;
-            activated_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostContractsWorkflowsRequest: {
+        ContractFlowCreateRequest: {
             name: string;
             description?: string;
             template_ids: string[];
-            /** @default 30 */
+            /** @description Default: `30`. */
             expires_in_days?: number;
             reminder_interval_days?: number | null;
             /**
-             * @default email
+             * @description Default: `"email"`.
              * @enum {unknown}
              */
             delivery?: "email" | "none";
@@ -12593,7 +7741,7 @@ export interface components {
                 email: string;
                 name?: string;
                 /**
-                 * @default on_completion
+                 * @description Default: `"on_completion"`.
                  * @enum {unknown}
                  */
                 when?: "on_send" | "on_completion";
@@ -12607,108 +7755,7 @@ export interface components {
                 payer_role: string;
             };
         };
-        PostContractsWorkflowsResponse: {
-            /** Format: uuid */
-            flow_id: string;
-            name: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "draft" | "active";
-            template_ids: string[];
-            expires_in_days: number;
-            reminder_interval_days: number | null;
-            delivery: string;
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-            }[];
-            payment: {
-                amount: string | null;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                description: string | null;
-                payer_role: string;
-            } | null;
-            activated_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        GetContractsWorkflowsResponse: {
-            flows: {
-                /** Format: uuid */
-                flow_id: string;
-                name: string;
-                description: string | null;
-                /** @enum {unknown} */
-                status: "draft" | "active";
-                template_ids: string[];
-                expires_in_days: number;
-                reminder_interval_days: number | null;
-                delivery: string;
-                cc_recipients: {
-                    email: string;
-                    name: string | null;
-                    when: string;
-                }[];
-                payment: {
-                    amount: string | null;
-                    currency: string;
-                    /** Format: uuid */
-                    project_id: string;
-                    description: string | null;
-                    payer_role: string;
-                } | null;
-                activated_at: string | null;
-                archived_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetContractsWorkflowsByFlowIdResponse: {
-            /** Format: uuid */
-            flow_id: string;
-            name: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "draft" | "active";
-            template_ids: string[];
-            expires_in_days: number;
-            reminder_interval_days: number | null;
-            delivery: string;
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-            }[];
-            payment: {
-                amount: string | null;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                description: string | null;
-                payer_role: string;
-            } | null;
-            activated_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PatchContractsWorkflowsByFlowIdRequest: {
+        ContractFlowUpdateRequest: {
             name?: string;
             description?: string;
             template_ids?: string[];
@@ -12732,69 +7779,35 @@ export interface components {
                 payer_role: string;
             } | null;
         };
-        PatchContractsWorkflowsByFlowIdResponse: {
-            /** Format: uuid */
-            flow_id: string;
+        ContractParticipantInput: {
+            role: string;
             name: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "draft" | "active";
-            template_ids: string[];
-            expires_in_days: number;
-            reminder_interval_days: number | null;
-            delivery: string;
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-            }[];
-            payment: {
-                amount: string | null;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                description: string | null;
-                payer_role: string;
-            } | null;
-            activated_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostContractsWorkflowsByFlowIdActivateResponse: {
+            /** Format: email */
+            email: string;
             /** Format: uuid */
-            flow_id: string;
-            name: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "draft" | "active";
-            template_ids: string[];
-            expires_in_days: number;
-            reminder_interval_days: number | null;
-            delivery: string;
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-            }[];
-            payment: {
-                amount: string | null;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                description: string | null;
-                payer_role: string;
-            } | null;
-            activated_at: string | null;
-            archived_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+            user_id?: string;
+            /** Format: uuid */
+            business_customer_id?: string;
+            signing_order?: number;
+            /**
+             * @description Default: `"none"`.
+             * @enum {unknown}
+             */
+            auth?: "none" | "email_otp";
         };
-        PostContractsSendRequest: {
+        ContractPaymentInput: {
+            amount?: string;
+            currency?: string;
+            /** Format: uuid */
+            project_id?: string;
+            /** Format: uuid */
+            user_id?: string;
+            /** Format: uuid */
+            business_customer_id?: string;
+            description?: string;
+            expires_in_seconds?: number;
+        };
+        ContractRequestCreateRequest: {
             /** Format: uuid */
             template_id?: string;
             /** Format: uuid */
@@ -12803,55 +7816,18 @@ export interface components {
                 file_name: string;
                 /** @description The PDF, base64; checked by its %PDF- magic bytes, at most SVC_CONTRACT_MAX_DOCUMENT_BYTES */
                 content_base64: string;
-                roles: {
-                    role: string;
-                    /** @enum {unknown} */
-                    kind: "signer" | "approver" | "viewer";
-                    /** @default 1 */
-                    signing_order?: number;
-                }[];
-                fields: {
-                    field_id: string;
-                    role: string;
-                    /** @enum {unknown} */
-                    type: "signature" | "initials" | "name" | "email" | "date_signed" | "text" | "checkbox";
-                    page: number;
-                    /** @description Fraction of the page (0-1) */
-                    x: number;
-                    /** @description Fraction of the page (0-1) */
-                    y: number;
-                    width: number;
-                    height: number;
-                    /** @default true */
-                    required?: boolean;
-                    label?: string;
-                    value_key?: string;
-                }[];
+                roles: components["schemas"]["ContractRoleInput"][];
+                fields: components["schemas"]["ContractField"][];
             };
             title?: string;
             message?: string;
-            participants: {
-                role: string;
-                name: string;
-                /** Format: email */
-                email: string;
-                /** Format: uuid */
-                user_id?: string;
-                /** Format: uuid */
-                business_customer_id?: string;
-                signing_order?: number;
-                /**
-                 * @default none
-                 * @enum {unknown}
-                 */
-                auth?: "none" | "email_otp";
-            }[];
+            participants: components["schemas"]["ContractParticipantInput"][];
             cc_recipients?: {
                 /** Format: email */
                 email: string;
                 name?: string;
                 /**
-                 * @default on_completion
+                 * @description Default: `"on_completion"`.
                  * @enum {unknown}
                  */
                 when?: "on_send" | "on_completion";
@@ -12864,645 +7840,49 @@ export interface components {
             /** @enum {unknown} */
             delivery?: "email" | "none";
             redirect_url?: string;
-            payment?: {
-                amount?: string;
-                currency?: string;
-                /** Format: uuid */
-                project_id?: string;
-                /** Format: uuid */
-                user_id?: string;
-                /** Format: uuid */
-                business_customer_id?: string;
-                description?: string;
-                expires_in_seconds?: number;
-            };
+            payment?: components["schemas"]["ContractPaymentInput"];
             external_reference?: string;
             /** @description At most 20 keys, string values of at most 500 characters */
             metadata?: {
                 [key: string]: string;
             };
         };
-        PostContractsSendResponse200: {
-            /** Format: uuid */
-            contract_request_id: string;
-            title: string;
-            /** @enum {unknown} */
-            status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
-            status_reason: string | null;
-            flow_id: string | null;
-            template_ids: string[];
-            template_versions: number[];
-            external_reference: string | null;
-            delivery: string;
-            /** Format: date-time */
-            expires_at: string;
-            reminder_interval_days: number | null;
-            next_reminder_at: string | null;
-            certificate_sha256: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            sent_at: string | null;
-            completed_at: string | null;
-            declined_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            participants: {
-                /** Format: uuid */
-                participant_id: string;
-                role: string;
-                kind: string;
-                name: string;
-                email: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                signing_order: number;
-                auth: string;
-                /** @enum {unknown} */
-                status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
-                signing_url: string | null;
-                viewed_at: string | null;
-                completed_at: string | null;
-                declined_at: string | null;
-                decline_reason: string | null;
-            }[];
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-                sent_at: string | null;
-            }[];
-            payment: {
-                amount: string;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                transaction_id: string | null;
-                checkout_url: string | null;
-                error: string | null;
-            } | null;
-            documents: {
-                /** Format: uuid */
-                document_id: string;
-                file_name: string;
-                /** @enum {unknown} */
-                kind: "original" | "signed";
-                sha256: string;
-                size: number;
-            }[];
-        };
-        PostContractsSendResponse201: {
-            /** Format: uuid */
-            contract_request_id: string;
-            title: string;
-            /** @enum {unknown} */
-            status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
-            status_reason: string | null;
-            flow_id: string | null;
-            template_ids: string[];
-            template_versions: number[];
-            external_reference: string | null;
-            delivery: string;
-            /** Format: date-time */
-            expires_at: string;
-            reminder_interval_days: number | null;
-            next_reminder_at: string | null;
-            certificate_sha256: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            sent_at: string | null;
-            completed_at: string | null;
-            declined_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            participants: {
-                /** Format: uuid */
-                participant_id: string;
-                role: string;
-                kind: string;
-                name: string;
-                email: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                signing_order: number;
-                auth: string;
-                /** @enum {unknown} */
-                status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
-                signing_url: string | null;
-                viewed_at: string | null;
-                completed_at: string | null;
-                declined_at: string | null;
-                decline_reason: string | null;
-            }[];
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-                sent_at: string | null;
-            }[];
-            payment: {
-                amount: string;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                transaction_id: string | null;
-                checkout_url: string | null;
-                error: string | null;
-            } | null;
-            documents: {
-                /** Format: uuid */
-                document_id: string;
-                file_name: string;
-                /** @enum {unknown} */
-                kind: "original" | "signed";
-                sha256: string;
-                size: number;
-            }[];
-        };
-        GetContractsRequestsResponse: {
-            contract_requests: {
-                /** Format: uuid */
-                contract_request_id: string;
-                title: string;
-                /** @enum {unknown} */
-                status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
-                status_reason: string | null;
-                flow_id: string | null;
-                template_ids: string[];
-                template_versions: number[];
-                external_reference: string | null;
-                delivery: string;
-                /** Format: date-time */
-                expires_at: string;
-                reminder_interval_days: number | null;
-                next_reminder_at: string | null;
-                certificate_sha256: string | null;
-                metadata: {
-                    [key: string]: string;
-                };
-                /** Format: date-time */
-                created_at: string;
-                sent_at: string | null;
-                completed_at: string | null;
-                declined_at: string | null;
-                voided_at: string | null;
-                void_reason: string | null;
-                participants: {
-                    /** Format: uuid */
-                    participant_id: string;
-                    role: string;
-                    kind: string;
-                    name: string;
-                    email: string;
-                    user_id: string | null;
-                    business_customer_id: string | null;
-                    signing_order: number;
-                    auth: string;
-                    /** @enum {unknown} */
-                    status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
-                    signing_url: string | null;
-                    viewed_at: string | null;
-                    completed_at: string | null;
-                    declined_at: string | null;
-                    decline_reason: string | null;
-                }[];
-                cc_recipients: {
-                    email: string;
-                    name: string | null;
-                    when: string;
-                    sent_at: string | null;
-                }[];
-                payment: {
-                    amount: string;
-                    currency: string;
-                    /** Format: uuid */
-                    project_id: string;
-                    user_id: string | null;
-                    business_customer_id: string | null;
-                    transaction_id: string | null;
-                    checkout_url: string | null;
-                    error: string | null;
-                } | null;
-                documents: {
-                    /** Format: uuid */
-                    document_id: string;
-                    file_name: string;
-                    /** @enum {unknown} */
-                    kind: "original" | "signed";
-                    sha256: string;
-                    size: number;
-                }[];
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetContractsRequestsByContractRequestIdResponse: {
-            /** Format: uuid */
-            contract_request_id: string;
-            title: string;
-            /** @enum {unknown} */
-            status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
-            status_reason: string | null;
-            flow_id: string | null;
-            template_ids: string[];
-            template_versions: number[];
-            external_reference: string | null;
-            delivery: string;
-            /** Format: date-time */
-            expires_at: string;
-            reminder_interval_days: number | null;
-            next_reminder_at: string | null;
-            certificate_sha256: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            sent_at: string | null;
-            completed_at: string | null;
-            declined_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            participants: {
-                /** Format: uuid */
-                participant_id: string;
-                role: string;
-                kind: string;
-                name: string;
-                email: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                signing_order: number;
-                auth: string;
-                /** @enum {unknown} */
-                status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
-                signing_url: string | null;
-                viewed_at: string | null;
-                completed_at: string | null;
-                declined_at: string | null;
-                decline_reason: string | null;
-            }[];
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-                sent_at: string | null;
-            }[];
-            payment: {
-                amount: string;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                transaction_id: string | null;
-                checkout_url: string | null;
-                error: string | null;
-            } | null;
-            documents: {
-                /** Format: uuid */
-                document_id: string;
-                file_name: string;
-                /** @enum {unknown} */
-                kind: "original" | "signed";
-                sha256: string;
-                size: number;
-            }[];
-        };
-        PostContractsRequestsByContractRequestIdVoidRequest: {
-            reason: string;
-        };
-        PostContractsRequestsByContractRequestIdVoidResponse: {
-            /** Format: uuid */
-            contract_request_id: string;
-            title: string;
-            /** @enum {unknown} */
-            status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
-            status_reason: string | null;
-            flow_id: string | null;
-            template_ids: string[];
-            template_versions: number[];
-            external_reference: string | null;
-            delivery: string;
-            /** Format: date-time */
-            expires_at: string;
-            reminder_interval_days: number | null;
-            next_reminder_at: string | null;
-            certificate_sha256: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            sent_at: string | null;
-            completed_at: string | null;
-            declined_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            participants: {
-                /** Format: uuid */
-                participant_id: string;
-                role: string;
-                kind: string;
-                name: string;
-                email: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                signing_order: number;
-                auth: string;
-                /** @enum {unknown} */
-                status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
-                signing_url: string | null;
-                viewed_at: string | null;
-                completed_at: string | null;
-                declined_at: string | null;
-                decline_reason: string | null;
-            }[];
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-                sent_at: string | null;
-            }[];
-            payment: {
-                amount: string;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                transaction_id: string | null;
-                checkout_url: string | null;
-                error: string | null;
-            } | null;
-            documents: {
-                /** Format: uuid */
-                document_id: string;
-                file_name: string;
-                /** @enum {unknown} */
-                kind: "original" | "signed";
-                sha256: string;
-                size: number;
-            }[];
-        };
-        PostContractsRequestsByContractRequestIdRemindRequest: {
+        ContractRemindRequest: {
             participant_ids?: string[];
         };
-        PostContractsRequestsByContractRequestIdRemindResponse: {
-            /** Format: uuid */
-            contract_request_id: string;
-            title: string;
-            /** @enum {unknown} */
-            status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
-            status_reason: string | null;
-            flow_id: string | null;
-            template_ids: string[];
-            template_versions: number[];
-            external_reference: string | null;
-            delivery: string;
-            /** Format: date-time */
-            expires_at: string;
-            reminder_interval_days: number | null;
-            next_reminder_at: string | null;
-            certificate_sha256: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            sent_at: string | null;
-            completed_at: string | null;
-            declined_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            participants: {
-                /** Format: uuid */
-                participant_id: string;
-                role: string;
-                kind: string;
-                name: string;
-                email: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                signing_order: number;
-                auth: string;
-                /** @enum {unknown} */
-                status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
-                signing_url: string | null;
-                viewed_at: string | null;
-                completed_at: string | null;
-                declined_at: string | null;
-                decline_reason: string | null;
-            }[];
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-                sent_at: string | null;
-            }[];
-            payment: {
-                amount: string;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                transaction_id: string | null;
-                checkout_url: string | null;
-                error: string | null;
-            } | null;
-            documents: {
-                /** Format: uuid */
-                document_id: string;
-                file_name: string;
-                /** @enum {unknown} */
-                kind: "original" | "signed";
-                sha256: string;
-                size: number;
-            }[];
-        };
-        PatchContractsRequestsByContractRequestIdParticipantsByParticipantIdRequest: {
+        ContractParticipantCorrectionRequest: {
             name?: string;
             /** Format: email */
             email?: string;
         };
-        PatchContractsRequestsByContractRequestIdParticipantsByParticipantIdResponse: {
-            /** Format: uuid */
-            contract_request_id: string;
-            title: string;
-            /** @enum {unknown} */
-            status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
-            status_reason: string | null;
-            flow_id: string | null;
-            template_ids: string[];
-            template_versions: number[];
-            external_reference: string | null;
-            delivery: string;
-            /** Format: date-time */
-            expires_at: string;
-            reminder_interval_days: number | null;
-            next_reminder_at: string | null;
-            certificate_sha256: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            sent_at: string | null;
-            completed_at: string | null;
-            declined_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            participants: {
-                /** Format: uuid */
-                participant_id: string;
-                role: string;
-                kind: string;
-                name: string;
-                email: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                signing_order: number;
-                auth: string;
-                /** @enum {unknown} */
-                status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
-                signing_url: string | null;
-                viewed_at: string | null;
-                completed_at: string | null;
-                declined_at: string | null;
-                decline_reason: string | null;
-            }[];
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-                sent_at: string | null;
-            }[];
-            payment: {
-                amount: string;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                transaction_id: string | null;
-                checkout_url: string | null;
-                error: string | null;
-            } | null;
-            documents: {
-                /** Format: uuid */
-                document_id: string;
-                file_name: string;
-                /** @enum {unknown} */
-                kind: "original" | "signed";
-                sha256: string;
-                size: number;
-            }[];
-        };
-        GetContractsRequestsByContractRequestIdEventsResponse: {
-            events: {
-                type: string;
-                participant_id: string | null;
-                /** Format: date-time */
-                occurred_at: string;
-                ip: string | null;
-                user_agent: string | null;
-            }[];
-        };
-        PostSandboxContractsRequestsByContractRequestIdSimulateRequest: {
+        ContractSimulationRequest: {
             /** @enum {unknown} */
             action: "view" | "sign" | "decline" | "bounce" | "expire" | "fail";
             /** Format: uuid */
             participant_id?: string;
             reason?: string;
         };
-        PostSandboxContractsRequestsByContractRequestIdSimulateResponse: {
-            /** Format: uuid */
-            contract_request_id: string;
-            title: string;
-            /** @enum {unknown} */
-            status: "pending" | "sent" | "in_progress" | "completed" | "declined" | "expired" | "voided" | "failed";
-            status_reason: string | null;
-            flow_id: string | null;
-            template_ids: string[];
-            template_versions: number[];
-            external_reference: string | null;
-            delivery: string;
-            /** Format: date-time */
-            expires_at: string;
-            reminder_interval_days: number | null;
-            next_reminder_at: string | null;
-            certificate_sha256: string | null;
-            metadata: {
-                [key: string]: string;
+        RecurringMandateInput: {
+            /** @description At least `amount` */
+            max_amount_per_payment: string;
+            periodic_limit: {
+                /** @description Decimal string, e.g. "125.50" */
+                amount: string;
+                /** @enum {unknown} */
+                period: "day" | "week" | "fortnight" | "month" | "half_year" | "year";
+                /** @enum {unknown} */
+                alignment: "calendar" | "consent";
             };
             /** Format: date-time */
-            created_at: string;
-            sent_at: string | null;
-            completed_at: string | null;
-            declined_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            participants: {
-                /** Format: uuid */
-                participant_id: string;
-                role: string;
-                kind: string;
-                name: string;
-                email: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                signing_order: number;
-                auth: string;
-                /** @enum {unknown} */
-                status: "waiting" | "sent" | "viewed" | "completed" | "declined" | "bounced" | "canceled";
-                signing_url: string | null;
-                viewed_at: string | null;
-                completed_at: string | null;
-                declined_at: string | null;
-                decline_reason: string | null;
-            }[];
-            cc_recipients: {
-                email: string;
-                name: string | null;
-                when: string;
-                sent_at: string | null;
-            }[];
-            payment: {
-                amount: string;
-                currency: string;
-                /** Format: uuid */
-                project_id: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                transaction_id: string | null;
-                checkout_url: string | null;
-                error: string | null;
-            } | null;
-            documents: {
-                /** Format: uuid */
-                document_id: string;
-                file_name: string;
-                /** @enum {unknown} */
-                kind: "original" | "signed";
-                sha256: string;
-                size: number;
-            }[];
+            valid_to?: string;
         };
-        PostRecurringPaymentsRequest: {
+        RecurringRetryPolicy: {
+            /** @description Default: `true`. */
+            auto_retry?: boolean;
+            /** @description Delays of the automatic retries; default SVC_RECURRING_RETRY_HOURS */
+            retry_after_hours?: number[];
+        };
+        RecurringPaymentCreateRequest: {
             /** Format: uuid */
             project_id: string;
             /**
@@ -13519,296 +7899,22 @@ export interface components {
             currency: string;
             /** @description Required with schedule */
             amount?: string;
-            schedule?: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
-            };
-            mandate: {
-                /** @description At least `amount` */
-                max_amount_per_payment: string;
-                periodic_limit: {
-                    /** @description Decimal string, e.g. "125.50" */
-                    amount: string;
-                    /** @enum {unknown} */
-                    period: "day" | "week" | "fortnight" | "month" | "half_year" | "year";
-                    /** @enum {unknown} */
-                    alignment: "calendar" | "consent";
-                };
-                /** Format: date-time */
-                valid_to?: string;
-            };
+            schedule?: components["schemas"]["RecurringSchedule"];
+            mandate: components["schemas"]["RecurringMandateInput"];
             description?: string;
             /** @description Shown on the payer's statement */
             reference?: string;
-            retry_policy?: {
-                /** @default true */
-                auto_retry?: boolean;
-                /** @description Delays of the automatic retries; default SVC_RECURRING_RETRY_HOURS */
-                retry_after_hours?: number[];
-            };
+            retry_policy?: components["schemas"]["RecurringRetryPolicy"];
             redirect_url?: string;
             /** @description At most 20 keys, string values of at most 500 characters */
             metadata?: {
                 [key: string]: string;
             };
         };
-        PostRecurringPaymentsResponse200: {
-            /** Format: uuid */
-            definition_id: string;
-            /** @enum {unknown} */
-            status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
-            status_reason: string | null;
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            amount: string | null;
-            description: string | null;
-            reference: string | null;
-            schedule: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
-            } | null;
-            retry_policy: {
-                auto_retry: boolean;
-                retry_after_hours: number[];
-            };
-            redirect_url: string | null;
-            next_run_at: string | null;
-            runs_count: number;
-            paused_until: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            mandate: {
-                max_amount_per_payment: string;
-                periodic_limit: {
-                    amount: string;
-                    period: string;
-                    alignment: string;
-                };
-                /** Format: date-time */
-                valid_from: string;
-                valid_to: string | null;
-                /** @enum {unknown} */
-                status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
-                bank_name: string | null;
-                authorized_at: string | null;
-            };
-            authorization_url: string | null;
-            authorization_expires_at: string | null;
-        };
-        PostRecurringPaymentsResponse201: {
-            /** Format: uuid */
-            definition_id: string;
-            /** @enum {unknown} */
-            status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
-            status_reason: string | null;
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            amount: string | null;
-            description: string | null;
-            reference: string | null;
-            schedule: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
-            } | null;
-            retry_policy: {
-                auto_retry: boolean;
-                retry_after_hours: number[];
-            };
-            redirect_url: string | null;
-            next_run_at: string | null;
-            runs_count: number;
-            paused_until: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            mandate: {
-                max_amount_per_payment: string;
-                periodic_limit: {
-                    amount: string;
-                    period: string;
-                    alignment: string;
-                };
-                /** Format: date-time */
-                valid_from: string;
-                valid_to: string | null;
-                /** @enum {unknown} */
-                status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
-                bank_name: string | null;
-                authorized_at: string | null;
-            };
-            authorization_url: string | null;
-            authorization_expires_at: string | null;
-        };
-        GetRecurringPaymentsResponse: {
-            recurring_payments: {
-                /** Format: uuid */
-                definition_id: string;
-                /** @enum {unknown} */
-                status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
-                status_reason: string | null;
-                /** Format: uuid */
-                project_id: string;
-                user_id: string | null;
-                business_customer_id: string | null;
-                currency: string;
-                amount: string | null;
-                description: string | null;
-                reference: string | null;
-                schedule: {
-                    /** @enum {unknown} */
-                    interval: "week" | "month" | "year";
-                    interval_count: number;
-                    /** @description Date of the first run */
-                    start_date: string;
-                    day_of_month?: number;
-                    /** @description No run after this date */
-                    end_date?: string;
-                    max_runs?: number;
-                } | null;
-                retry_policy: {
-                    auto_retry: boolean;
-                    retry_after_hours: number[];
-                };
-                redirect_url: string | null;
-                next_run_at: string | null;
-                runs_count: number;
-                paused_until: string | null;
-                metadata: {
-                    [key: string]: string;
-                };
-                /** Format: date-time */
-                created_at: string;
-                canceled_at: string | null;
-                mandate: {
-                    max_amount_per_payment: string;
-                    periodic_limit: {
-                        amount: string;
-                        period: string;
-                        alignment: string;
-                    };
-                    /** Format: date-time */
-                    valid_from: string;
-                    valid_to: string | null;
-                    /** @enum {unknown} */
-                    status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
-                    bank_name: string | null;
-                    authorized_at: string | null;
-                };
-                authorization_url: string | null;
-                authorization_expires_at: string | null;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetRecurringPaymentsByDefinitionIdResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            /** @enum {unknown} */
-            status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
-            status_reason: string | null;
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            amount: string | null;
-            description: string | null;
-            reference: string | null;
-            schedule: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
-            } | null;
-            retry_policy: {
-                auto_retry: boolean;
-                retry_after_hours: number[];
-            };
-            redirect_url: string | null;
-            next_run_at: string | null;
-            runs_count: number;
-            paused_until: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            mandate: {
-                max_amount_per_payment: string;
-                periodic_limit: {
-                    amount: string;
-                    period: string;
-                    alignment: string;
-                };
-                /** Format: date-time */
-                valid_from: string;
-                valid_to: string | null;
-                /** @enum {unknown} */
-                status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
-                bank_name: string | null;
-                authorized_at: string | null;
-            };
-            authorization_url: string | null;
-            authorization_expires_at: string | null;
-        };
-        PatchRecurringPaymentsByDefinitionIdRequest: {
+        RecurringPaymentUpdateRequest: {
             /** @description Within the mandate */
             amount?: string;
-            schedule?: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
-            };
+            schedule?: components["schemas"]["RecurringSchedule"];
             description?: string | null;
             retry_policy?: {
                 auto_retry?: boolean;
@@ -13820,624 +7926,102 @@ export interface components {
                 [key: string]: string;
             };
         };
-        PatchRecurringPaymentsByDefinitionIdResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            /** @enum {unknown} */
-            status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
-            status_reason: string | null;
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            amount: string | null;
-            description: string | null;
-            reference: string | null;
-            schedule: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
-            } | null;
-            retry_policy: {
-                auto_retry: boolean;
-                retry_after_hours: number[];
-            };
-            redirect_url: string | null;
-            next_run_at: string | null;
-            runs_count: number;
-            paused_until: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            mandate: {
-                max_amount_per_payment: string;
-                periodic_limit: {
-                    amount: string;
-                    period: string;
-                    alignment: string;
-                };
-                /** Format: date-time */
-                valid_from: string;
-                valid_to: string | null;
-                /** @enum {unknown} */
-                status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
-                bank_name: string | null;
-                authorized_at: string | null;
-            };
-            authorization_url: string | null;
-            authorization_expires_at: string | null;
-        };
-        PostRecurringPaymentsByDefinitionIdPauseRequest: {
+        RecurringPaymentPauseRequest: {
             /** Format: date-time */
             resume_at?: string;
         };
-        PostRecurringPaymentsByDefinitionIdPauseResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            /** @enum {unknown} */
-            status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
-            status_reason: string | null;
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            amount: string | null;
-            description: string | null;
-            reference: string | null;
-            schedule: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
-            } | null;
-            retry_policy: {
-                auto_retry: boolean;
-                retry_after_hours: number[];
-            };
-            redirect_url: string | null;
-            next_run_at: string | null;
-            runs_count: number;
-            paused_until: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            mandate: {
-                max_amount_per_payment: string;
-                periodic_limit: {
-                    amount: string;
-                    period: string;
-                    alignment: string;
-                };
-                /** Format: date-time */
-                valid_from: string;
-                valid_to: string | null;
-                /** @enum {unknown} */
-                status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
-                bank_name: string | null;
-                authorized_at: string | null;
-            };
-            authorization_url: string | null;
-            authorization_expires_at: string | null;
-        };
-        PostRecurringPaymentsByDefinitionIdResumeResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            /** @enum {unknown} */
-            status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
-            status_reason: string | null;
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            amount: string | null;
-            description: string | null;
-            reference: string | null;
-            schedule: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
-            } | null;
-            retry_policy: {
-                auto_retry: boolean;
-                retry_after_hours: number[];
-            };
-            redirect_url: string | null;
-            next_run_at: string | null;
-            runs_count: number;
-            paused_until: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            mandate: {
-                max_amount_per_payment: string;
-                periodic_limit: {
-                    amount: string;
-                    period: string;
-                    alignment: string;
-                };
-                /** Format: date-time */
-                valid_from: string;
-                valid_to: string | null;
-                /** @enum {unknown} */
-                status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
-                bank_name: string | null;
-                authorized_at: string | null;
-            };
-            authorization_url: string | null;
-            authorization_expires_at: string | null;
-        };
-        PostRecurringPaymentsByDefinitionIdCancelRequest: {
-            reason?: string;
-        };
-        PostRecurringPaymentsByDefinitionIdCancelResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            /** @enum {unknown} */
-            status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
-            status_reason: string | null;
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            amount: string | null;
-            description: string | null;
-            reference: string | null;
-            schedule: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
-            } | null;
-            retry_policy: {
-                auto_retry: boolean;
-                retry_after_hours: number[];
-            };
-            redirect_url: string | null;
-            next_run_at: string | null;
-            runs_count: number;
-            paused_until: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            mandate: {
-                max_amount_per_payment: string;
-                periodic_limit: {
-                    amount: string;
-                    period: string;
-                    alignment: string;
-                };
-                /** Format: date-time */
-                valid_from: string;
-                valid_to: string | null;
-                /** @enum {unknown} */
-                status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
-                bank_name: string | null;
-                authorized_at: string | null;
-            };
-            authorization_url: string | null;
-            authorization_expires_at: string | null;
-        };
-        PostRecurringPaymentsByDefinitionIdRunsRequest: {
+        RecurringRunCreateRequest: {
             /** @description Decimal string, e.g. "125.50" */
             amount: string;
             description?: string;
         };
-        PostRecurringPaymentsByDefinitionIdRunsResponse200: {
-            /** Format: uuid */
-            run_id: string;
-            /** Format: uuid */
-            definition_id: string;
-            sequence: number;
-            /** @enum {unknown} */
-            kind: "scheduled" | "on_demand";
-            /** Format: date-time */
-            scheduled_for: string;
-            amount: string;
-            currency: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
-            transaction_id: string | null;
-            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            will_retry: boolean;
-            next_retry_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            attempts: {
-                attempt_number: number;
-                transaction_id: string | null;
-                /** @enum {unknown} */
-                trigger: "schedule" | "on_demand" | "auto_retry" | "manual_retry";
-                retry_of_attempt: number | null;
-                /** Format: date-time */
-                started_at: string;
-                finished_at: string | null;
-                /** @enum {unknown} */
-                outcome: "processing" | "succeeded" | "failed";
-                failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            }[];
-            replayed?: boolean;
-        };
-        PostRecurringPaymentsByDefinitionIdRunsResponse202: {
-            /** Format: uuid */
-            run_id: string;
-            /** Format: uuid */
-            definition_id: string;
-            sequence: number;
-            /** @enum {unknown} */
-            kind: "scheduled" | "on_demand";
-            /** Format: date-time */
-            scheduled_for: string;
-            amount: string;
-            currency: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
-            transaction_id: string | null;
-            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            will_retry: boolean;
-            next_retry_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            attempts: {
-                attempt_number: number;
-                transaction_id: string | null;
-                /** @enum {unknown} */
-                trigger: "schedule" | "on_demand" | "auto_retry" | "manual_retry";
-                retry_of_attempt: number | null;
-                /** Format: date-time */
-                started_at: string;
-                finished_at: string | null;
-                /** @enum {unknown} */
-                outcome: "processing" | "succeeded" | "failed";
-                failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            }[];
-            replayed?: boolean;
-        };
-        GetRecurringPaymentsByDefinitionIdRunsResponse: {
-            runs: {
-                /** Format: uuid */
-                run_id: string;
-                /** Format: uuid */
-                definition_id: string;
-                sequence: number;
-                /** @enum {unknown} */
-                kind: "scheduled" | "on_demand";
-                /** Format: date-time */
-                scheduled_for: string;
-                amount: string;
-                currency: string;
-                description: string | null;
-                /** @enum {unknown} */
-                status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
-                transaction_id: string | null;
-                failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-                will_retry: boolean;
-                next_retry_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                attempts: {
-                    attempt_number: number;
-                    transaction_id: string | null;
-                    /** @enum {unknown} */
-                    trigger: "schedule" | "on_demand" | "auto_retry" | "manual_retry";
-                    retry_of_attempt: number | null;
-                    /** Format: date-time */
-                    started_at: string;
-                    finished_at: string | null;
-                    /** @enum {unknown} */
-                    outcome: "processing" | "succeeded" | "failed";
-                    failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-                }[];
-                replayed?: boolean;
-            }[];
-            pagination: {
-                total: number;
-                page: number;
-                page_size: number;
-                total_pages: number;
-            };
-        };
-        GetRecurringPaymentsByDefinitionIdRunsByRunIdResponse: {
-            /** Format: uuid */
-            run_id: string;
-            /** Format: uuid */
-            definition_id: string;
-            sequence: number;
-            /** @enum {unknown} */
-            kind: "scheduled" | "on_demand";
-            /** Format: date-time */
-            scheduled_for: string;
-            amount: string;
-            currency: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
-            transaction_id: string | null;
-            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            will_retry: boolean;
-            next_retry_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            attempts: {
-                attempt_number: number;
-                transaction_id: string | null;
-                /** @enum {unknown} */
-                trigger: "schedule" | "on_demand" | "auto_retry" | "manual_retry";
-                retry_of_attempt: number | null;
-                /** Format: date-time */
-                started_at: string;
-                finished_at: string | null;
-                /** @enum {unknown} */
-                outcome: "processing" | "succeeded" | "failed";
-                failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            }[];
-            replayed?: boolean;
-        };
-        PostRecurringPaymentsByDefinitionIdRunsByRunIdSkipResponse: {
-            /** Format: uuid */
-            run_id: string;
-            /** Format: uuid */
-            definition_id: string;
-            sequence: number;
-            /** @enum {unknown} */
-            kind: "scheduled" | "on_demand";
-            /** Format: date-time */
-            scheduled_for: string;
-            amount: string;
-            currency: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
-            transaction_id: string | null;
-            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            will_retry: boolean;
-            next_retry_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            attempts: {
-                attempt_number: number;
-                transaction_id: string | null;
-                /** @enum {unknown} */
-                trigger: "schedule" | "on_demand" | "auto_retry" | "manual_retry";
-                retry_of_attempt: number | null;
-                /** Format: date-time */
-                started_at: string;
-                finished_at: string | null;
-                /** @enum {unknown} */
-                outcome: "processing" | "succeeded" | "failed";
-                failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            }[];
-            replayed?: boolean;
-        };
-        PostRecurringPaymentsByDefinitionIdRetryRequest: {
+        RecurringRunRetryRequest: {
             /** Format: uuid */
             run_id?: string;
         };
-        PostRecurringPaymentsByDefinitionIdRetryResponse200: {
-            /** Format: uuid */
-            run_id: string;
-            /** Format: uuid */
-            definition_id: string;
-            sequence: number;
-            /** @enum {unknown} */
-            kind: "scheduled" | "on_demand";
-            /** Format: date-time */
-            scheduled_for: string;
-            amount: string;
-            currency: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
-            transaction_id: string | null;
-            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            will_retry: boolean;
-            next_retry_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            attempts: {
-                attempt_number: number;
-                transaction_id: string | null;
-                /** @enum {unknown} */
-                trigger: "schedule" | "on_demand" | "auto_retry" | "manual_retry";
-                retry_of_attempt: number | null;
-                /** Format: date-time */
-                started_at: string;
-                finished_at: string | null;
-                /** @enum {unknown} */
-                outcome: "processing" | "succeeded" | "failed";
-                failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            }[];
-            replayed?: boolean;
-        };
-        PostRecurringPaymentsByDefinitionIdRetryResponse202: {
-            /** Format: uuid */
-            run_id: string;
-            /** Format: uuid */
-            definition_id: string;
-            sequence: number;
-            /** @enum {unknown} */
-            kind: "scheduled" | "on_demand";
-            /** Format: date-time */
-            scheduled_for: string;
-            amount: string;
-            currency: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
-            transaction_id: string | null;
-            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            will_retry: boolean;
-            next_retry_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            attempts: {
-                attempt_number: number;
-                transaction_id: string | null;
-                /** @enum {unknown} */
-                trigger: "schedule" | "on_demand" | "auto_retry" | "manual_retry";
-                retry_of_attempt: number | null;
-                /** Format: date-time */
-                started_at: string;
-                finished_at: string | null;
-                /** @enum {unknown} */
-                outcome: "processing" | "succeeded" | "failed";
-                failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            }[];
-            replayed?: boolean;
-        };
-        PostSandboxRecurringPaymentsByDefinitionIdSimulateRequest: {
+        RecurringMandateSimulationRequest: {
             /** @enum {unknown} */
             action: "authorize" | "reject_authorization" | "revoke" | "expire_mandate";
         };
-        PostSandboxRecurringPaymentsByDefinitionIdSimulateResponse: {
-            /** Format: uuid */
-            definition_id: string;
-            /** @enum {unknown} */
-            status: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
-            status_reason: string | null;
-            /** Format: uuid */
-            project_id: string;
-            user_id: string | null;
-            business_customer_id: string | null;
-            currency: string;
-            amount: string | null;
-            description: string | null;
-            reference: string | null;
-            schedule: {
-                /** @enum {unknown} */
-                interval: "week" | "month" | "year";
-                interval_count: number;
-                /** @description Date of the first run */
-                start_date: string;
-                day_of_month?: number;
-                /** @description No run after this date */
-                end_date?: string;
-                max_runs?: number;
+        HealthzResponse: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        ReadyzResponse: {
+            /** @enum {string} */
+            status: "ready";
+            database: string;
+        };
+        AuthSecurityRequestCodeRequest: {
+            /** @description The protected action this challenge authorizes */
+            action: "ADD_MEMBER" | "UPDATE_MEMBER" | "DELETE_MEMBER" | "CHANGE_PASSWORD" | "REFRESH_API_KEY" | "DISABLE_TOTP";
+            /** @description `email`: a 6-digit code is emailed; `totp`: use the current authenticator code */
+            method: "email" | "totp";
+        };
+        AuthSecurityRequestCodeResponse: {
+            /** @description Send as X-Security-Token with the protected request */
+            challenge_token: string;
+            action: string;
+            method: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        AuthMeResponse: {
+            client: {
+                /** Format: uuid */
+                client_id: string;
+                company_name: string;
+                email: string;
+                status: string;
+                is_active: boolean;
+                production_access_enabled: boolean;
+                /** Format: date-time */
+                created_at: string;
+            };
+            account: {
+                /** Format: uuid */
+                account_id: string;
+                email: string;
+                full_name: string;
+                role: string;
+                is_active: boolean;
+                mfa_use_client_default: boolean;
+                totp_enrolled: boolean;
+                last_login_at: string | null;
+                /** Format: date-time */
+                created_at: string;
             } | null;
-            retry_policy: {
-                auto_retry: boolean;
-                retry_after_hours: number[];
-            };
-            redirect_url: string | null;
-            next_run_at: string | null;
-            runs_count: number;
-            paused_until: string | null;
-            metadata: {
-                [key: string]: string;
-            };
+            role: string;
+            actor_type: "client_user" | "client_api";
+            environment: "sandbox" | "production";
+            permissions: string[];
             /** Format: date-time */
-            created_at: string;
-            canceled_at: string | null;
-            mandate: {
-                max_amount_per_payment: string;
-                periodic_limit: {
-                    amount: string;
-                    period: string;
-                    alignment: string;
-                };
-                /** Format: date-time */
-                valid_from: string;
-                valid_to: string | null;
-                /** @enum {unknown} */
-                status: "awaiting_authorization" | "authorized" | "rejected" | "revoked" | "expired";
-                bank_name: string | null;
-                authorized_at: string | null;
-            };
-            authorization_url: string | null;
-            authorization_expires_at: string | null;
+            token_expires_at: string;
         };
-        PostSandboxRecurringPaymentsByDefinitionIdRunNextResponse: {
-            /** Format: uuid */
-            run_id: string;
-            /** Format: uuid */
-            definition_id: string;
-            sequence: number;
-            /** @enum {unknown} */
-            kind: "scheduled" | "on_demand";
-            /** Format: date-time */
-            scheduled_for: string;
-            amount: string;
-            currency: string;
-            description: string | null;
-            /** @enum {unknown} */
-            status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
-            transaction_id: string | null;
-            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            will_retry: boolean;
-            next_retry_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            attempts: {
-                attempt_number: number;
-                transaction_id: string | null;
-                /** @enum {unknown} */
-                trigger: "schedule" | "on_demand" | "auto_retry" | "manual_retry";
-                retry_of_attempt: number | null;
-                /** Format: date-time */
-                started_at: string;
-                finished_at: string | null;
-                /** @enum {unknown} */
-                outcome: "processing" | "succeeded" | "failed";
-                failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
-            }[];
-            replayed?: boolean;
+        AuthTeamAccountsMeChangePasswordRequest: {
+            current_password: string;
+            /** @description At least 8 characters, different from the current one */
+            new_password: string;
         };
-        /** @description Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. Deduplicate on `id`. */
+        AuthTeamAccountsMeChangePasswordResponse: {
+            /** @enum {boolean} */
+            password_changed: true;
+            /** Format: date-time */
+            password_changed_at: string;
+        };
+        PaymentSchedulesCancelRequest: {
+            reason?: string;
+        };
+        TravelRuleTransfersRejectRequest: {
+            reason: string;
+        };
+        ContractsRequestsVoidRequest: {
+            reason: string;
+        };
+        RecurringPaymentsCancelRequest: {
+            reason?: string;
+        };
+        /** @description Every delivery: POST with headers `X-SVC-Timestamp` (Unix seconds) and `X-SVC-Signature: sha256=<hex>` = HMAC-SHA256 over `<timestamp>.<raw body>`, the key being the whole `whsec_…` secret. The same delivery also carries the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, so the standardwebhooks libraries verify it as it is. Deduplicate on `id`. */
         WebhookEnvelope: {
             /** Format: uuid */
             id: string;
@@ -14853,7 +8437,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Missing, invalid, expired or revoked token or credentials */
@@ -14864,7 +8448,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Not permitted for this token, role, client or environment */
@@ -14875,7 +8459,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Not found, or owned by another client */
@@ -14884,7 +8468,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The route answers only the media type named in its description (`Accept`) */
@@ -14893,7 +8477,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Idempotency or state conflict */
@@ -14902,7 +8486,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Request body larger than 1 MiB */
@@ -14911,7 +8495,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description A path parameter longer than 200 characters */
@@ -14920,7 +8504,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Request body is not `application/json`: `{"detail": "Content-Type must be application/json"}` */
@@ -14929,7 +8513,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Validation failed: one entry per failing field, `loc` names its path (e.g. ["body","amount"]) */
@@ -14938,7 +8522,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ValidationError"];
+                "application/json": components["schemas"]["ValidationErrorResponse"];
             };
         };
         /** @description Locked out or cooling down; retry after `Retry-After` seconds */
@@ -14955,7 +8539,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Unexpected error (no internals are disclosed) */
@@ -14964,7 +8548,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description An upstream service (email delivery) failed */
@@ -14973,7 +8557,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Shutting down, or a dependent service is unavailable */
@@ -14982,7 +8566,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
@@ -15002,13 +8586,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Result of: liveness: the process is up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthzResponse"];
+                    "application/json": components["schemas"]["HealthzResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15025,13 +8609,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Result of: readiness: database reachable and migrations applied */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetReadyzResponse"];
+                    "application/json": components["schemas"]["ReadyzResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15048,17 +8632,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthSecurityRequestCodeRequest"];
+                "application/json": components["schemas"]["AuthSecurityRequestCodeRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Result of: request a security challenge for a sensitive action */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthSecurityRequestCodeResponse"];
+                    "application/json": components["schemas"]["AuthSecurityRequestCodeResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15080,17 +8664,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthRegisterRequest"];
+                "application/json": components["schemas"]["RegisterRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created registration */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthRegisterResponse"];
+                    "application/json": components["schemas"]["Registration"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15111,17 +8695,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthRegisterVerifyEmailRequest"];
+                "application/json": components["schemas"]["VerifyEmailRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The email verification */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthRegisterVerifyEmailResponse"];
+                    "application/json": components["schemas"]["EmailVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15142,17 +8726,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthRegisterResendVerificationRequest"];
+                "application/json": components["schemas"]["ResendVerificationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The verification email result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthRegisterResendVerificationResponse"];
+                    "application/json": components["schemas"]["VerificationEmailResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15173,40 +8757,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthLoginRequest"];
+                "application/json": components["schemas"]["LoginRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The login result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Dashboard access token (JWT), valid 30 minutes */
-                        access_token: string;
-                        /** @description Opaque refresh token, valid 30 days, single use (rotates) */
-                        refresh_token: string;
-                        /** @enum {string} */
-                        token_type: "bearer";
-                        /**
-                         * @description Access token lifetime in seconds
-                         * @example 1800
-                         */
-                        expires_in: number;
-                    } | {
-                        /** @enum {string} */
-                        token_type: "otp_pending";
-                        /** @description Send to /auth/login/verify-otp within 5 minutes */
-                        challenge_token: string;
-                        /** @enum {boolean} */
-                        requires_mfa: true;
-                        allowed_mfa_methods: ("email" | "totp")[];
-                        preferred_mfa_method: "email" | "totp";
-                        /** Format: date-time */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["LoginResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15229,17 +8790,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthLoginVerifyOtpRequest"];
+                "application/json": components["schemas"]["VerifyOtpRequest"];
             };
         };
         responses: {
-            /** @description Signed in */
+            /** @description The token pair */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthLoginVerifyOtpResponse"];
+                    "application/json": components["schemas"]["TokenPair"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15262,17 +8823,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthLoginChallengeSendEmailCodeRequest"];
+                "application/json": components["schemas"]["LoginChallengeRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The code send result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthLoginChallengeSendEmailCodeResponse"];
+                    "application/json": components["schemas"]["CodeSendResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15294,17 +8855,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthRefreshRequest"];
+                "application/json": components["schemas"]["RefreshRequest"];
             };
         };
         responses: {
-            /** @description Signed in */
+            /** @description The token pair */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthRefreshResponse"];
+                    "application/json": components["schemas"]["TokenPair"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15326,17 +8887,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthLogoutRequest"];
+                "application/json": components["schemas"]["LogoutRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The logout result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthLogoutResponse"];
+                    "application/json": components["schemas"]["LogoutResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15358,13 +8919,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Result of: the caller: client, account, role, environment and permissions */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetAuthMeResponse"];
+                    "application/json": components["schemas"]["AuthMeResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15383,13 +8944,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The MFA client defaults */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetAuthMfaClientDefaultsResponse"];
+                    "application/json": components["schemas"]["MfaClientDefaults"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15409,17 +8970,17 @@ export interface operations {
         /** @description Omitted fields keep their current value */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutAuthMfaClientDefaultsRequest"];
+                "application/json": components["schemas"]["MfaClientDefaultsRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The MFA client defaults */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PutAuthMfaClientDefaultsResponse"];
+                    "application/json": components["schemas"]["MfaClientDefaults"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15441,13 +9002,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The account MFA settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetAuthMfaMeResponse"];
+                    "application/json": components["schemas"]["AccountMfaSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15467,17 +9028,17 @@ export interface operations {
         /** @description Omitted fields keep their current value */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutAuthMfaMeRequest"];
+                "application/json": components["schemas"]["AccountMfaSettingsRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The account MFA settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PutAuthMfaMeResponse"];
+                    "application/json": components["schemas"]["AccountMfaSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15499,13 +9060,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The TOTP enrollment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthMfaTotpEnrollStartResponse"];
+                    "application/json": components["schemas"]["TotpEnrollment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15527,17 +9088,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthMfaTotpEnrollConfirmRequest"];
+                "application/json": components["schemas"]["TotpEnrollConfirmRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The account MFA settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthMfaTotpEnrollConfirmResponse"];
+                    "application/json": components["schemas"]["AccountMfaSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15559,13 +9120,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The account MFA settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthMfaTotpDisableResponse"];
+                    "application/json": components["schemas"]["AccountMfaSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15587,17 +9148,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthTeamAccountsMeChangePasswordRequest"];
+                "application/json": components["schemas"]["AuthTeamAccountsMeChangePasswordRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Result of: change the caller’s password (security challenge CHANGE_PASSWORD) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthTeamAccountsMeChangePasswordResponse"];
+                    "application/json": components["schemas"]["AuthTeamAccountsMeChangePasswordResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15619,17 +9180,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthApiTokenRequest"];
+                "application/json": components["schemas"]["ApiTokenRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The API token */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthApiTokenResponse"];
+                    "application/json": components["schemas"]["ApiToken"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15652,13 +9213,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The API credentials */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetAuthApiCredentialsResponse"];
+                    "application/json": components["schemas"]["ApiCredentialList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15677,17 +9238,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthApiCredentialsRequest"];
+                "application/json": components["schemas"]["ApiCredentialCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created API credential with secret */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthApiCredentialsResponse"];
+                    "application/json": components["schemas"]["ApiCredentialWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15712,13 +9273,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The API credential secret */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthApiCredentialsByCredentialIdResetSecretResponse"];
+                    "application/json": components["schemas"]["ApiCredentialSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15745,13 +9306,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The API credential */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthApiCredentialsByCredentialIdDisableResponse"];
+                    "application/json": components["schemas"]["ApiCredential"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15775,13 +9336,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The team accounts */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetAuthTeamAccountsResponse"];
+                    "application/json": components["schemas"]["TeamAccountList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15800,17 +9361,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostAuthTeamAccountsRequest"];
+                "application/json": components["schemas"]["TeamAccountCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created team account */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostAuthTeamAccountsResponse"];
+                    "application/json": components["schemas"]["TeamAccount"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15867,17 +9428,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchAuthTeamAccountsByAccountIdRequest"];
+                "application/json": components["schemas"]["TeamAccountUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The team account */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchAuthTeamAccountsByAccountIdResponse"];
+                    "application/json": components["schemas"]["TeamAccount"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15901,13 +9462,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The client settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetAuthClientSettingsResponse"];
+                    "application/json": components["schemas"]["ClientSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15926,17 +9487,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutAuthClientSettingsRequest"];
+                "application/json": components["schemas"]["ClientSettingsRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The client settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PutAuthClientSettingsResponse"];
+                    "application/json": components["schemas"]["ClientSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15958,13 +9519,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The MCC codes */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetOpcosMccCodesResponse"];
+                    "application/json": components["schemas"]["MccCodeList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15977,9 +9538,9 @@ export interface operations {
     getOpcos: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Filter by status */
                 status?: "draft" | "pending_superadmin_review" | "awaiting_approval" | "activated" | "rejected" | "deactivated";
@@ -15990,13 +9551,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of opcos */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetOpcosResponse"];
+                    "application/json": components["schemas"]["OpcoList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16016,17 +9577,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostOpcosRequest"];
+                "application/json": components["schemas"]["OpcoCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created opco */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostOpcosResponse"];
+                    "application/json": components["schemas"]["Opco"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16051,13 +9612,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The opco */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetOpcosByOpcoIdResponse"];
+                    "application/json": components["schemas"]["Opco"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16081,7 +9642,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done (no content) */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -16112,17 +9673,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchOpcosByOpcoIdRequest"];
+                "application/json": components["schemas"]["OpcoUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The opco */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchOpcosByOpcoIdResponse"];
+                    "application/json": components["schemas"]["Opco"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16148,13 +9709,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The opco */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostOpcosByOpcoIdSubmitResponse"];
+                    "application/json": components["schemas"]["Opco"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16173,11 +9734,11 @@ export interface operations {
     getProjects: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
-                /** @description Include archived projects */
+                /** @description Include archived projects. Default: `false`. */
                 include_archived?: boolean;
             };
             header?: never;
@@ -16186,13 +9747,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of projects */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetProjectsResponse"];
+                    "application/json": components["schemas"]["ProjectList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16212,17 +9773,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostProjectsRequest"];
+                "application/json": components["schemas"]["ProjectCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created project */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostProjectsResponse"];
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16247,13 +9808,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The project */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetProjectsByProjectIdResponse"];
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16277,17 +9838,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchProjectsByProjectIdRequest"];
+                "application/json": components["schemas"]["ProjectUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The project */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchProjectsByProjectIdResponse"];
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16313,13 +9874,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The project */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostProjectsByProjectIdArchiveResponse"];
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16345,13 +9906,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The project */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostProjectsByProjectIdUnarchiveResponse"];
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16369,9 +9930,9 @@ export interface operations {
     getKycUsers: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Filter by KYC status */
                 kyc_status?: "none" | "pending" | "approved" | "rejected";
@@ -16384,13 +9945,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of users */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKycUsersResponse"];
+                    "application/json": components["schemas"]["UserList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16410,17 +9971,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostKycUsersRequest"];
+                "application/json": components["schemas"]["UserCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created user */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostKycUsersResponse"];
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16437,9 +9998,9 @@ export interface operations {
     getKycLists: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Filter by KYC status */
                 kyc_status?: "none" | "pending" | "approved" | "rejected";
@@ -16452,13 +10013,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of users */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKycListsResponse"];
+                    "application/json": components["schemas"]["UserList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16480,13 +10041,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The user */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKycUsersByUserIdResponse"];
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16502,9 +10063,9 @@ export interface operations {
     getKybBusinesses: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Filter by KYB status */
                 kyb_status?: "none" | "pending" | "approved" | "rejected" | "on_hold";
@@ -16517,13 +10078,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of business customers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKybBusinessesResponse"];
+                    "application/json": components["schemas"]["BusinessCustomerList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16543,17 +10104,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostKybBusinessesRequest"];
+                "application/json": components["schemas"]["BusinessCustomerCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created business customer */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostKybBusinessesResponse"];
+                    "application/json": components["schemas"]["BusinessCustomer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16578,13 +10139,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The business customer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKybBusinessesByBusinessCustomerIdResponse"];
+                    "application/json": components["schemas"]["BusinessCustomer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16608,17 +10169,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostKycUsersByUserIdVerificationLinkRequest"];
+                "application/json": components["schemas"]["VerificationLinkRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created verification link */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostKycUsersByUserIdVerificationLinkResponse"];
+                    "application/json": components["schemas"]["VerificationLink"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16644,17 +10205,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostKybBusinessesByBusinessCustomerIdVerificationLinkRequest"];
+                "application/json": components["schemas"]["VerificationLinkRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created verification link */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostKybBusinessesByBusinessCustomerIdVerificationLinkResponse"];
+                    "application/json": components["schemas"]["VerificationLink"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16680,17 +10241,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostKycByUserIdResubmitRequest"];
+                "application/json": components["schemas"]["VerificationLinkRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created verification link */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostKycByUserIdResubmitResponse"];
+                    "application/json": components["schemas"]["VerificationLink"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16716,17 +10277,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostKybByBusinessCustomerIdResubmitRequest"];
+                "application/json": components["schemas"]["VerificationLinkRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created verification link */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostKybByBusinessCustomerIdResubmitResponse"];
+                    "application/json": components["schemas"]["VerificationLink"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16752,17 +10313,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostKycUsersByUserIdAttestationRequest"];
+                "application/json": components["schemas"]["AttestationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The user */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostKycUsersByUserIdAttestationResponse"];
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16788,13 +10349,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The verification record */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKycDetailByUserIdResponse"];
+                    "application/json": components["schemas"]["VerificationRecord"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16818,13 +10379,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The verification history */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKycDetailByUserIdHistoryResponse"];
+                    "application/json": components["schemas"]["VerificationHistory"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16915,13 +10476,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The verification record */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKybDetailByBusinessIdResponse"];
+                    "application/json": components["schemas"]["VerificationRecord"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16945,17 +10506,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxVerificationsByVerificationIdSimulateRequest"];
+                "application/json": components["schemas"]["VerificationSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The verification record */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxVerificationsByVerificationIdSimulateResponse"];
+                    "application/json": components["schemas"]["VerificationRecord"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16979,13 +10540,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The verification levels */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKycLevelsResponse"];
+                    "application/json": components["schemas"]["VerificationLevelList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17004,13 +10565,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The verification levels */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKycCustomLevelsResponse"];
+                    "application/json": components["schemas"]["VerificationLevelList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17029,17 +10590,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostKycCustomLevelsRequest"];
+                "application/json": components["schemas"]["VerificationLevelCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created verification level */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostKycCustomLevelsResponse"];
+                    "application/json": components["schemas"]["VerificationLevel"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17064,7 +10625,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done (no content) */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -17092,13 +10653,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The verification levels */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKybLevelsResponse"];
+                    "application/json": components["schemas"]["VerificationLevelList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17117,13 +10678,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The verification levels */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKybCustomLevelsResponse"];
+                    "application/json": components["schemas"]["VerificationLevelList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17142,17 +10703,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostKybCustomLevelsRequest"];
+                "application/json": components["schemas"]["VerificationLevelCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created verification level */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostKybCustomLevelsResponse"];
+                    "application/json": components["schemas"]["VerificationLevel"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17177,7 +10738,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done (no content) */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -17220,26 +10781,26 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["PostCheckoutPaylinkRequest"];
+                "application/json": components["schemas"]["PaylinkRequest"];
             };
         };
         responses: {
-            /** @description A payment */
+            /** @description The existing transaction (a repeated request) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostCheckoutPaylinkResponse200"];
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
-            /** @description A payment */
+            /** @description The created transaction */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostCheckoutPaylinkResponse201"];
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17257,9 +10818,9 @@ export interface operations {
     getTransactions: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 10, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 10, maximum 200; above the maximum is 422). Default: `10`. */
                 page_size?: number;
                 status?: "pending" | "processing" | "success" | "failed" | "expired" | "canceled";
                 project_id?: string;
@@ -17275,13 +10836,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of transactions */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTransactionsResponse"];
+                    "application/json": components["schemas"]["TransactionList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17303,13 +10864,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A payment */
+            /** @description The transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTransactionsByTransactionIdResponse"];
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17333,13 +10894,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The transaction status events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTransactionsByTransactionIdStatusEventsResponse"];
+                    "application/json": components["schemas"]["TransactionStatusEventList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17363,13 +10924,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A payment */
+            /** @description The transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTransactionsByTransactionIdRefreshStatusResponse"];
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17396,13 +10957,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A payment */
+            /** @description The transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostCheckoutIntentByTransactionIdCancelResponse"];
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17429,17 +10990,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxTransactionsByTransactionIdSimulateRequest"];
+                "application/json": components["schemas"]["TransactionSimulationRequest"];
             };
         };
         responses: {
-            /** @description A payment */
+            /** @description The transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxTransactionsByTransactionIdSimulateResponse"];
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17463,13 +11024,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook event types */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWebhooksEventsResponse"];
+                    "application/json": components["schemas"]["WebhookEventTypes"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17488,13 +11049,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook subscription */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWebhooksSubscriptionResponse"];
+                    "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17513,17 +11074,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutWebhooksSubscriptionRequest"];
+                "application/json": components["schemas"]["WebhookSubscriptionUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The webhook subscription */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PutWebhooksSubscriptionResponse"];
+                    "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17545,13 +11106,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook secret */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWebhooksSubscriptionSecretResponse"];
+                    "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17573,13 +11134,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Accepted: the webhook test event */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWebhooksSubscriptionTestResponse"];
+                    "application/json": components["schemas"]["WebhookTestEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17595,7 +11156,9 @@ export interface operations {
     getWebhooksDestinations: {
         parameters: {
             query?: {
+                /** @description Default: `50`. */
                 limit?: number;
+                /** @description Default: `0`. */
                 offset?: number;
             };
             header?: never;
@@ -17604,13 +11167,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of webhook destinations */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWebhooksDestinationsResponse"];
+                    "application/json": components["schemas"]["WebhookDestinationList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17630,17 +11193,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostWebhooksDestinationsRequest"];
+                "application/json": components["schemas"]["WebhookDestinationCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created webhook destination with secret */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWebhooksDestinationsResponse"];
+                    "application/json": components["schemas"]["WebhookDestinationWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17664,13 +11227,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook destination */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWebhooksDestinationsByDestinationIdResponse"];
+                    "application/json": components["schemas"]["WebhookDestination"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17694,7 +11257,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done (no content) */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -17724,17 +11287,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchWebhooksDestinationsByDestinationIdRequest"];
+                "application/json": components["schemas"]["WebhookDestinationUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The webhook destination */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchWebhooksDestinationsByDestinationIdResponse"];
+                    "application/json": components["schemas"]["WebhookDestination"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17760,13 +11323,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook destination secret */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWebhooksDestinationsByDestinationIdSecretResponse"];
+                    "application/json": components["schemas"]["WebhookDestinationSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17784,7 +11347,9 @@ export interface operations {
     getWebhooksDeliveries: {
         parameters: {
             query?: {
+                /** @description Default: `50`. */
                 limit?: number;
+                /** @description Default: `0`. */
                 offset?: number;
                 status?: "pending" | "retrying" | "succeeded" | "dead_letter";
                 event_type?: string;
@@ -17799,13 +11364,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of webhook deliveries */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWebhooksDeliveriesResponse"];
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17827,13 +11392,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook delivery */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWebhooksDeliveriesByDeliveryIdResponse"];
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17857,13 +11422,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook delivery attempts */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWebhooksDeliveriesByDeliveryIdAttemptsResponse"];
+                    "application/json": components["schemas"]["WebhookDeliveryAttemptList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17887,13 +11452,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook delivery */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWebhooksDeliveriesByDeliveryIdRetryResponse"];
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17945,13 +11510,13 @@ export interface operations {
     getWorkflows: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
-                /** @description Include archived workflows */
+                /** @description Include archived workflows. Default: `false`. */
                 include_archived?: boolean;
-                /** @description Append the system templates after own workflows */
+                /** @description Append the system templates after own workflows. Default: `true`. */
                 include_templates?: boolean;
                 status?: "DRAFT" | "PUBLISHED";
             };
@@ -17961,13 +11526,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of workflows */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWorkflowsResponse"];
+                    "application/json": components["schemas"]["WorkflowList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17987,17 +11552,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostWorkflowsRequest"];
+                "application/json": components["schemas"]["WorkflowCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created workflow */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowsResponse"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18022,13 +11587,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The workflow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWorkflowsByDefinitionIdResponse"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18052,17 +11617,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutWorkflowsByDefinitionIdRequest"];
+                "application/json": components["schemas"]["WorkflowUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The workflow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PutWorkflowsByDefinitionIdResponse"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18088,7 +11653,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done (no content) */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -18120,17 +11685,17 @@ export interface operations {
         /** @description Optional: a name for the copy (default: the original name) */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostWorkflowsByDefinitionIdForkRequest"];
+                "application/json": components["schemas"]["WorkflowForkRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created workflow */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowsByDefinitionIdForkResponse"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18156,13 +11721,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The published workflow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowsByDefinitionIdPublishResponse"];
+                    "application/json": components["schemas"]["PublishedWorkflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18188,13 +11753,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The workflow trigger secret */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowsByDefinitionIdTriggerSecretResponse"];
+                    "application/json": components["schemas"]["WorkflowTriggerSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18220,13 +11785,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The workflow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowsByDefinitionIdArchiveResponse"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18252,13 +11817,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The workflow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowsByDefinitionIdUnarchiveResponse"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18287,26 +11852,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostWorkflowsByDefinitionIdRunsRequest"];
+                "application/json": components["schemas"]["WorkflowRunCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The existing workflow run (a repeated request) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowsByDefinitionIdRunsResponse200"];
+                    "application/json": components["schemas"]["WorkflowRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description The created workflow run */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowsByDefinitionIdRunsResponse201"];
+                    "application/json": components["schemas"]["WorkflowRun"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18325,9 +11890,9 @@ export interface operations {
     getWorkflowRuns: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 workflow_definition_id?: string;
                 status?: "pending" | "running" | "waiting" | "completed" | "failed" | "canceled";
@@ -18338,13 +11903,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of workflow runs */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWorkflowRunsResponse"];
+                    "application/json": components["schemas"]["WorkflowRunList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18366,13 +11931,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The workflow run detail */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetWorkflowRunsByRunIdResponse"];
+                    "application/json": components["schemas"]["WorkflowRunDetail"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18396,13 +11961,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The workflow run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowRunsByRunIdCancelResponse"];
+                    "application/json": components["schemas"]["WorkflowRun"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18436,13 +12001,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Accepted: the workflow trigger receipt */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostWorkflowTriggersByTriggerTokenResponse"];
+                    "application/json": components["schemas"]["WorkflowTriggerReceipt"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18460,11 +12025,11 @@ export interface operations {
     getTickets: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
-                /** @description open, awaiting_client, resolved, closed (see the status table in the README) */
+                /** @description open, awaiting_client, resolved, closed (see the status table in the [tickets guide](/docs/guides/tickets)) */
                 status?: "open" | "awaiting_client" | "resolved" | "closed";
                 category?: "payments" | "verification" | "opcos" | "contracts" | "compliance" | "billing" | "technical" | "other";
                 priority?: "low" | "normal" | "high" | "urgent";
@@ -18477,13 +12042,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of tickets */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTicketsResponse"];
+                    "application/json": components["schemas"]["TicketList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18503,17 +12068,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostTicketsRequest"];
+                "application/json": components["schemas"]["TicketCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created ticket */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTicketsResponse"];
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18538,13 +12103,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The ticket */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTicketsByTicketIdResponse"];
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18568,17 +12133,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchTicketsByTicketIdRequest"];
+                "application/json": components["schemas"]["TicketUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The ticket */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchTicketsByTicketIdResponse"];
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18596,11 +12161,11 @@ export interface operations {
     getTicketsByTicketIdMessages: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
-                /** @description By created_at */
+                /** @description By created_at. Default: `"asc"`. */
                 order?: "asc" | "desc";
             };
             header?: never;
@@ -18611,13 +12176,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of ticket messages */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTicketsByTicketIdMessagesResponse"];
+                    "application/json": components["schemas"]["TicketMessageList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18641,17 +12206,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostTicketsByTicketIdMessagesRequest"];
+                "application/json": components["schemas"]["TicketMessageCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created ticket message */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTicketsByTicketIdMessagesResponse"];
+                    "application/json": components["schemas"]["TicketMessage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18713,13 +12278,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The ticket */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTicketsByTicketIdCloseResponse"];
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18745,13 +12310,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The ticket */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTicketsByTicketIdReopenResponse"];
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18777,17 +12342,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostTicketsByTicketIdSatisfactionRequest"];
+                "application/json": components["schemas"]["TicketSatisfactionRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The ticket */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTicketsByTicketIdSatisfactionResponse"];
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18813,17 +12378,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxTicketsByTicketIdSimulateRequest"];
+                "application/json": components["schemas"]["TicketSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The ticket */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxTicketsByTicketIdSimulateResponse"];
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18841,9 +12406,9 @@ export interface operations {
     getBillingInvoices: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 status?: "open" | "overdue" | "paid" | "uncollectible" | "void";
                 /** @description created_at >= from */
@@ -18857,13 +12422,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of invoices */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetBillingInvoicesResponse"];
+                    "application/json": components["schemas"]["InvoiceList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18885,13 +12450,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The invoice */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetBillingInvoicesByInvoiceIdResponse"];
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18943,13 +12508,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The billing usage */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetBillingUsageResponse"];
+                    "application/json": components["schemas"]["BillingUsage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18968,13 +12533,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The billing details */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetBillingDetailsResponse"];
+                    "application/json": components["schemas"]["BillingDetails"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18993,17 +12558,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutBillingDetailsRequest"];
+                "application/json": components["schemas"]["BillingDetailsRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The billing details */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PutBillingDetailsResponse"];
+                    "application/json": components["schemas"]["BillingDetails"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19025,17 +12590,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxBillingInvoicesRequest"];
+                "application/json": components["schemas"]["SandboxInvoiceRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created invoice */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxBillingInvoicesResponse"];
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19060,17 +12625,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxBillingInvoicesByInvoiceIdSimulateRequest"];
+                "application/json": components["schemas"]["InvoiceSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The invoice */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxBillingInvoicesByInvoiceIdSimulateResponse"];
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19088,9 +12653,9 @@ export interface operations {
     getCheckoutPaylinkBulk: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 status?: "previewed" | "queued" | "processing" | "completed" | "completed_with_errors" | "canceled" | "expired";
             };
@@ -19100,13 +12665,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of bulk batches */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetCheckoutPaylinkBulkResponse"];
+                    "application/json": components["schemas"]["BulkBatchList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19129,35 +12694,35 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostCheckoutPaylinkBulkRequest"];
+                "application/json": components["schemas"]["BulkBatchCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The existing bulk batch (a repeated request) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostCheckoutPaylinkBulkResponse200"];
+                    "application/json": components["schemas"]["BulkBatch"];
                 };
             };
-            /** @description Default Response */
+            /** @description The created bulk batch */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostCheckoutPaylinkBulkResponse201"];
+                    "application/json": components["schemas"]["BulkBatch"];
                 };
             };
-            /** @description Default Response */
+            /** @description Accepted: the bulk batch */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostCheckoutPaylinkBulkResponse202"];
+                    "application/json": components["schemas"]["BulkBatch"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19208,13 +12773,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The bulk batch */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetCheckoutPaylinkBulkByBulkIdResponse"];
+                    "application/json": components["schemas"]["BulkBatch"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19230,9 +12795,9 @@ export interface operations {
     getCheckoutPaylinkBulkByBulkIdRows: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 status?: "valid" | "invalid" | "pending" | "created" | "failed" | "canceled";
             };
@@ -19244,13 +12809,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of bulk rows */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetCheckoutPaylinkBulkByBulkIdRowsResponse"];
+                    "application/json": components["schemas"]["BulkRowList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19307,13 +12872,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Accepted: the bulk batch */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostCheckoutPaylinkBulkByBulkIdConfirmResponse"];
+                    "application/json": components["schemas"]["BulkBatch"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19339,17 +12904,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostCheckoutPaylinkBulkByBulkIdRetryRequest"];
+                "application/json": components["schemas"]["BulkBatchRetryRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Accepted: the bulk batch */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostCheckoutPaylinkBulkByBulkIdRetryResponse"];
+                    "application/json": components["schemas"]["BulkBatch"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19375,17 +12940,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostCheckoutPaylinkBulkByBulkIdCancelRequest"];
+                "application/json": components["schemas"]["BulkBatchCancelRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The bulk batch */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostCheckoutPaylinkBulkByBulkIdCancelResponse"];
+                    "application/json": components["schemas"]["BulkBatch"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19403,9 +12968,9 @@ export interface operations {
     getPaymentSchedules: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 status?: "active" | "past_due" | "completed" | "canceled";
                 project_id?: string;
@@ -19418,13 +12983,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of payment schedules */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPaymentSchedulesResponse"];
+                    "application/json": components["schemas"]["PaymentScheduleList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19447,26 +13012,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostPaymentSchedulesRequest"];
+                "application/json": components["schemas"]["PaymentScheduleCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The existing payment schedule (a repeated request) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostPaymentSchedulesResponse200"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
-            /** @description Default Response */
+            /** @description The created payment schedule */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostPaymentSchedulesResponse201"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19492,13 +13057,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The payment schedule */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPaymentSchedulesByScheduleIdResponse"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19522,17 +13087,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchPaymentSchedulesByScheduleIdRequest"];
+                "application/json": components["schemas"]["PaymentScheduleUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The payment schedule */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchPaymentSchedulesByScheduleIdResponse"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19558,17 +13123,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostPaymentSchedulesByScheduleIdCancelRequest"];
+                "application/json": components["schemas"]["PaymentSchedulesCancelRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The payment schedule */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostPaymentSchedulesByScheduleIdCancelResponse"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19595,17 +13160,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdRequest"];
+                "application/json": components["schemas"]["InstalmentUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The payment schedule */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdResponse"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19632,13 +13197,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The payment schedule */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdIssueNowResponse"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19665,13 +13230,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The payment schedule */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdReissueResponse"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19698,13 +13263,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The payment schedule */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdCancelResponse"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19731,17 +13296,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdSimulateRequest"];
+                "application/json": components["schemas"]["InstalmentSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The payment schedule */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxPaymentSchedulesByScheduleIdInstalmentsByInstalmentIdSimulateResponse"];
+                    "application/json": components["schemas"]["PaymentSchedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19759,9 +13324,9 @@ export interface operations {
     getMonitoringTransactions: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Case-insensitive substring of client_reference, counterparty name, account identifier and customer external_id (1-200 characters after trimming) */
                 q?: string;
@@ -19782,13 +13347,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of monitored transactions */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetMonitoringTransactionsResponse"];
+                    "application/json": components["schemas"]["MonitoredTransactionList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19808,26 +13373,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostMonitoringTransactionsRequest"];
+                "application/json": components["schemas"]["MonitoredTransactionCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The existing monitored transaction (a repeated request) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostMonitoringTransactionsResponse200"];
+                    "application/json": components["schemas"]["MonitoredTransaction"];
                 };
             };
-            /** @description Default Response */
+            /** @description The created monitored transaction */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostMonitoringTransactionsResponse201"];
+                    "application/json": components["schemas"]["MonitoredTransaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19853,13 +13418,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The monitored transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetMonitoringTransactionsByMonitoredTransactionIdResponse"];
+                    "application/json": components["schemas"]["MonitoredTransaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19919,17 +13484,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostMonitoringTransactionsByMonitoredTransactionIdReviewRequest"];
+                "application/json": components["schemas"]["MonitoringReviewRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The monitored transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostMonitoringTransactionsByMonitoredTransactionIdReviewResponse"];
+                    "application/json": components["schemas"]["MonitoredTransaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19953,13 +13518,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The monitoring policy */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetMonitoringPolicyResponse"];
+                    "application/json": components["schemas"]["MonitoringPolicy"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19978,17 +13543,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutMonitoringPolicyRequest"];
+                "application/json": components["schemas"]["MonitoringPolicyRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The monitoring policy */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PutMonitoringPolicyResponse"];
+                    "application/json": components["schemas"]["MonitoringPolicy"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20011,17 +13576,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostMonitoringPolicyTestRequest"];
+                "application/json": components["schemas"]["MonitoringPolicyTestRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The monitoring policy test result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostMonitoringPolicyTestResponse"];
+                    "application/json": components["schemas"]["MonitoringPolicyTestResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20044,17 +13609,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostMonitoringPolicyBacktestRequest"];
+                "application/json": components["schemas"]["MonitoringBacktestRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The monitoring backtest result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostMonitoringPolicyBacktestResponse"];
+                    "application/json": components["schemas"]["MonitoringBacktestResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20079,17 +13644,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxMonitoringTransactionsByMonitoredTransactionIdSimulateRequest"];
+                "application/json": components["schemas"]["MonitoringSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The monitored transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxMonitoringTransactionsByMonitoredTransactionIdSimulateResponse"];
+                    "application/json": components["schemas"]["MonitoredTransaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20113,26 +13678,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostScreeningWalletRequest"];
+                "application/json": components["schemas"]["WalletScreeningRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The existing wallet screening (a repeated request) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostScreeningWalletResponse200"];
+                    "application/json": components["schemas"]["WalletScreening"];
                 };
             };
-            /** @description Default Response */
+            /** @description The created wallet screening */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostScreeningWalletResponse201"];
+                    "application/json": components["schemas"]["WalletScreening"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20157,13 +13722,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The wallet screening */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetScreeningWalletByScreeningIdResponse"];
+                    "application/json": components["schemas"]["WalletScreening"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20179,9 +13744,9 @@ export interface operations {
     getScreeningWallets: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Case-insensitive substring of address and label (1-200 characters after trimming) */
                 q?: string;
@@ -20199,13 +13764,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of wallets */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetScreeningWalletsResponse"];
+                    "application/json": components["schemas"]["WalletList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20227,13 +13792,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The wallet detail */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetScreeningWalletsByWalletIdResponse"];
+                    "application/json": components["schemas"]["WalletDetail"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20257,17 +13822,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchScreeningWalletsByWalletIdRequest"];
+                "application/json": components["schemas"]["WalletUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The wallet detail */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchScreeningWalletsByWalletIdResponse"];
+                    "application/json": components["schemas"]["WalletDetail"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20293,13 +13858,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The created wallet screening */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostScreeningWalletsByWalletIdRescreenResponse"];
+                    "application/json": components["schemas"]["WalletScreening"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20325,17 +13890,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxScreeningWalletByScreeningIdSimulateRequest"];
+                "application/json": components["schemas"]["WalletScreeningSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The wallet screening */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxScreeningWalletByScreeningIdSimulateResponse"];
+                    "application/json": components["schemas"]["WalletScreening"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20353,9 +13918,9 @@ export interface operations {
     getScreeningWalletOwnershipRequests: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 status?: "pending" | "verifying" | "verified" | "failed" | "expired" | "canceled";
                 chain?: "bitcoin" | "litecoin" | "ethereum" | "polygon" | "bsc" | "arbitrum" | "optimism" | "base" | "avalanche" | "tron" | "solana";
@@ -20370,13 +13935,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of wallet ownership requests */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetScreeningWalletOwnershipRequestsResponse"];
+                    "application/json": components["schemas"]["WalletOwnershipRequestList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20396,17 +13961,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostScreeningWalletOwnershipRequestsRequest"];
+                "application/json": components["schemas"]["WalletOwnershipRequestCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created wallet ownership request */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostScreeningWalletOwnershipRequestsResponse"];
+                    "application/json": components["schemas"]["WalletOwnershipRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20431,13 +13996,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The wallet ownership request */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetScreeningWalletOwnershipRequestsByRequestIdResponse"];
+                    "application/json": components["schemas"]["WalletOwnershipRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20461,17 +14026,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostScreeningWalletOwnershipRequestsByRequestIdProofRequest"];
+                "application/json": components["schemas"]["WalletOwnershipProofRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The wallet ownership request */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostScreeningWalletOwnershipRequestsByRequestIdProofResponse"];
+                    "application/json": components["schemas"]["WalletOwnershipRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20497,13 +14062,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The wallet ownership request */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostScreeningWalletOwnershipRequestsByRequestIdCancelResponse"];
+                    "application/json": components["schemas"]["WalletOwnershipRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20529,17 +14094,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxScreeningWalletOwnershipRequestsByRequestIdSimulateRequest"];
+                "application/json": components["schemas"]["WalletOwnershipSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The wallet ownership request */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxScreeningWalletOwnershipRequestsByRequestIdSimulateResponse"];
+                    "application/json": components["schemas"]["WalletOwnershipRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20563,13 +14128,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTravelRuleSettingsResponse"];
+                    "application/json": components["schemas"]["TravelRuleSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20588,17 +14153,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutTravelRuleSettingsRequest"];
+                "application/json": components["schemas"]["TravelRuleSettingsRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PutTravelRuleSettingsResponse"];
+                    "application/json": components["schemas"]["TravelRuleSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20614,9 +14179,9 @@ export interface operations {
     getTravelRuleTransfers: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Case-insensitive substring of client_reference, party names, the wallet address and tx_hash (1-200 characters after trimming) */
                 q?: string;
@@ -20635,13 +14200,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of travel rule transfers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTravelRuleTransfersResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransferList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20664,26 +14229,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostTravelRuleTransfersRequest"];
+                "application/json": components["schemas"]["TravelRuleTransferCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The existing travel rule transfer (a repeated request) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTravelRuleTransfersResponse200"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
-            /** @description Default Response */
+            /** @description The created travel rule transfer */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTravelRuleTransfersResponse201"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20709,13 +14274,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule transfer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTravelRuleTransfersByTransferIdResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20739,17 +14304,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchTravelRuleTransfersByTransferIdRequest"];
+                "application/json": components["schemas"]["TravelRuleTransferUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule transfer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchTravelRuleTransfersByTransferIdResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20775,17 +14340,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostTravelRuleTransfersByTransferIdTxHashRequest"];
+                "application/json": components["schemas"]["TravelRuleTxHashRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule transfer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTravelRuleTransfersByTransferIdTxHashResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20811,17 +14376,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostTravelRuleTransfersByTransferIdProceedRequest"];
+                "application/json": components["schemas"]["TravelRuleProceedRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule transfer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTravelRuleTransfersByTransferIdProceedResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20847,13 +14412,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule transfer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTravelRuleTransfersByTransferIdAcceptResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20879,17 +14444,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostTravelRuleTransfersByTransferIdRejectRequest"];
+                "application/json": components["schemas"]["TravelRuleTransfersRejectRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule transfer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTravelRuleTransfersByTransferIdRejectResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20915,13 +14480,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule transfer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostTravelRuleTransfersByTransferIdCancelResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20939,9 +14504,9 @@ export interface operations {
     getTravelRuleVasps: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Case-insensitive substring of name and LEI (1-200 characters after trimming) */
                 q?: string;
@@ -20952,13 +14517,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of VASPs */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTravelRuleVaspsResponse"];
+                    "application/json": components["schemas"]["VaspList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20980,17 +14545,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxTravelRuleTransfersByTransferIdSimulateRequest"];
+                "application/json": components["schemas"]["TravelRuleSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The travel rule transfer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxTravelRuleTransfersByTransferIdSimulateResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21014,17 +14579,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxTravelRuleInboundRequest"];
+                "application/json": components["schemas"]["TravelRuleInboundRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created travel rule transfer */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxTravelRuleInboundResponse"];
+                    "application/json": components["schemas"]["TravelRuleTransfer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21041,9 +14606,9 @@ export interface operations {
     getActivityLogs: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Case-insensitive substring of the action, the target label and the actor email (1-200 characters after trimming) */
                 q?: string;
@@ -21066,13 +14631,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of activity logs */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetActivityLogsResponse"];
+                    "application/json": components["schemas"]["ActivityLogList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21138,13 +14703,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The activity log */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetActivityLogsByActivityIdResponse"];
+                    "application/json": components["schemas"]["ActivityLog"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21160,13 +14725,13 @@ export interface operations {
     getNotifications: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description true: read only; false: unread only */
                 read?: boolean;
-                /** @description true: the archive; false: the inbox */
+                /** @description true: the archive; false: the inbox. Default: `false`. */
                 archived?: boolean;
                 category?: "payments" | "verification" | "opcos" | "contracts" | "monitoring" | "screening" | "travel_rule" | "recurring_payments" | "payment_schedules" | "bulk_links" | "tickets" | "billing" | "webhooks" | "security" | "system";
                 severity?: "info" | "warning" | "critical";
@@ -21177,13 +14742,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of notifications */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetNotificationsResponse"];
+                    "application/json": components["schemas"]["NotificationList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21203,13 +14768,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The notification counts */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetNotificationsCountsResponse"];
+                    "application/json": components["schemas"]["NotificationCounts"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21228,13 +14793,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The notification preferences */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetNotificationsPreferencesResponse"];
+                    "application/json": components["schemas"]["NotificationPreferences"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21253,17 +14818,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutNotificationsPreferencesRequest"];
+                "application/json": components["schemas"]["NotificationPreferencesRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The notification preferences */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PutNotificationsPreferencesResponse"];
+                    "application/json": components["schemas"]["NotificationPreferences"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21287,17 +14852,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchNotificationsByNotificationIdRequest"];
+                "application/json": components["schemas"]["NotificationUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The notification */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchNotificationsByNotificationIdResponse"];
+                    "application/json": components["schemas"]["Notification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21321,17 +14886,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostNotificationsMarkSeenRequest"];
+                "application/json": components["schemas"]["NotificationsMarkSeenRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The notifications update result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotificationsMarkSeenResponse"];
+                    "application/json": components["schemas"]["NotificationsUpdateResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21353,17 +14918,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostNotificationsMarkAllReadRequest"];
+                "application/json": components["schemas"]["NotificationsBulkRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The notifications update result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotificationsMarkAllReadResponse"];
+                    "application/json": components["schemas"]["NotificationsUpdateResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21385,17 +14950,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostNotificationsArchiveReadRequest"];
+                "application/json": components["schemas"]["NotificationsBulkRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The notifications update result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotificationsArchiveReadResponse"];
+                    "application/json": components["schemas"]["NotificationsUpdateResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21411,15 +14976,17 @@ export interface operations {
     getContractsTemplates: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description Case-insensitive substring of name and description (1-200 characters after trimming) */
                 q?: string;
                 /** @description updated_at >= updated_from */
                 updated_from?: string;
+                /** @description Default: `false`. */
                 include_ad_hoc?: boolean;
+                /** @description Default: `false`. */
                 include_archived?: boolean;
             };
             header?: never;
@@ -21428,13 +14995,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of contract templates */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetContractsTemplatesResponse"];
+                    "application/json": components["schemas"]["ContractTemplateList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21454,17 +15021,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostContractsTemplatesRequest"];
+                "application/json": components["schemas"]["ContractTemplateCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created contract template */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsTemplatesResponse"];
+                    "application/json": components["schemas"]["ContractTemplate"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21489,13 +15056,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The contract template */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetContractsTemplatesByTemplateIdResponse"];
+                    "application/json": components["schemas"]["ContractTemplate"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21550,17 +15117,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchContractsTemplatesByTemplateIdRequest"];
+                "application/json": components["schemas"]["ContractTemplateUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The contract template */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchContractsTemplatesByTemplateIdResponse"];
+                    "application/json": components["schemas"]["ContractTemplate"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21616,13 +15183,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The contract template */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsTemplatesByTemplateIdArchiveResponse"];
+                    "application/json": components["schemas"]["ContractTemplate"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21648,13 +15215,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The contract flow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsWorkflowsByFlowIdArchiveResponse"];
+                    "application/json": components["schemas"]["ContractFlow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21680,13 +15247,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The contract template */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsTemplatesByTemplateIdUnarchiveResponse"];
+                    "application/json": components["schemas"]["ContractTemplate"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21712,13 +15279,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The contract flow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsWorkflowsByFlowIdUnarchiveResponse"];
+                    "application/json": components["schemas"]["ContractFlow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21736,13 +15303,14 @@ export interface operations {
     getContractsWorkflows: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 status?: "draft" | "active";
                 /** @description Case-insensitive substring of name (1-200 characters after trimming) */
                 q?: string;
+                /** @description Default: `false`. */
                 include_archived?: boolean;
             };
             header?: never;
@@ -21751,13 +15319,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of contract flows */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetContractsWorkflowsResponse"];
+                    "application/json": components["schemas"]["ContractFlowList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21777,17 +15345,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostContractsWorkflowsRequest"];
+                "application/json": components["schemas"]["ContractFlowCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created contract flow */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsWorkflowsResponse"];
+                    "application/json": components["schemas"]["ContractFlow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21812,13 +15380,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The contract flow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetContractsWorkflowsByFlowIdResponse"];
+                    "application/json": components["schemas"]["ContractFlow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21873,17 +15441,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchContractsWorkflowsByFlowIdRequest"];
+                "application/json": components["schemas"]["ContractFlowUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The contract flow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchContractsWorkflowsByFlowIdResponse"];
+                    "application/json": components["schemas"]["ContractFlow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21909,13 +15477,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The contract flow */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsWorkflowsByFlowIdActivateResponse"];
+                    "application/json": components["schemas"]["ContractFlow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21942,26 +15510,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostContractsSendRequest"];
+                "application/json": components["schemas"]["ContractRequestCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The existing contract request (a repeated request) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsSendResponse200"];
+                    "application/json": components["schemas"]["ContractRequest"];
                 };
             };
-            /** @description Default Response */
+            /** @description The created contract request */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsSendResponse201"];
+                    "application/json": components["schemas"]["ContractRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21979,9 +15547,9 @@ export interface operations {
     getContractsRequests: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 /** @description created_at >= from */
                 from?: string;
@@ -22001,13 +15569,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of contract requests */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetContractsRequestsResponse"];
+                    "application/json": components["schemas"]["ContractRequestList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22029,13 +15597,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The contract request */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetContractsRequestsByContractRequestIdResponse"];
+                    "application/json": components["schemas"]["ContractRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22059,17 +15627,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostContractsRequestsByContractRequestIdVoidRequest"];
+                "application/json": components["schemas"]["ContractsRequestsVoidRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The contract request */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsRequestsByContractRequestIdVoidResponse"];
+                    "application/json": components["schemas"]["ContractRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22095,17 +15663,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostContractsRequestsByContractRequestIdRemindRequest"];
+                "application/json": components["schemas"]["ContractRemindRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The contract request */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostContractsRequestsByContractRequestIdRemindResponse"];
+                    "application/json": components["schemas"]["ContractRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22133,17 +15701,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchContractsRequestsByContractRequestIdParticipantsByParticipantIdRequest"];
+                "application/json": components["schemas"]["ContractParticipantCorrectionRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The contract request */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchContractsRequestsByContractRequestIdParticipantsByParticipantIdResponse"];
+                    "application/json": components["schemas"]["ContractRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22230,13 +15798,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The contract audit trail */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetContractsRequestsByContractRequestIdEventsResponse"];
+                    "application/json": components["schemas"]["ContractAuditTrail"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22260,17 +15828,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxContractsRequestsByContractRequestIdSimulateRequest"];
+                "application/json": components["schemas"]["ContractSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The contract request */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxContractsRequestsByContractRequestIdSimulateResponse"];
+                    "application/json": components["schemas"]["ContractRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22288,9 +15856,9 @@ export interface operations {
     getRecurringPayments: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 status?: "pending_authorization" | "active" | "paused" | "completed" | "canceled" | "revoked" | "authorization_failed" | "expired";
                 project_id?: string;
@@ -22303,13 +15871,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of recurring payments */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetRecurringPaymentsResponse"];
+                    "application/json": components["schemas"]["RecurringPaymentList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22332,26 +15900,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostRecurringPaymentsRequest"];
+                "application/json": components["schemas"]["RecurringPaymentCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The existing recurring payment (a repeated request) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsResponse200"];
+                    "application/json": components["schemas"]["RecurringPayment"];
                 };
             };
-            /** @description Default Response */
+            /** @description The created recurring payment */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsResponse201"];
+                    "application/json": components["schemas"]["RecurringPayment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22377,13 +15945,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The recurring payment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetRecurringPaymentsByDefinitionIdResponse"];
+                    "application/json": components["schemas"]["RecurringPayment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22407,17 +15975,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchRecurringPaymentsByDefinitionIdRequest"];
+                "application/json": components["schemas"]["RecurringPaymentUpdateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The recurring payment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatchRecurringPaymentsByDefinitionIdResponse"];
+                    "application/json": components["schemas"]["RecurringPayment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22444,17 +16012,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdPauseRequest"];
+                "application/json": components["schemas"]["RecurringPaymentPauseRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The recurring payment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdPauseResponse"];
+                    "application/json": components["schemas"]["RecurringPayment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22481,13 +16049,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The recurring payment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdResumeResponse"];
+                    "application/json": components["schemas"]["RecurringPayment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22514,17 +16082,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdCancelRequest"];
+                "application/json": components["schemas"]["RecurringPaymentsCancelRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The recurring payment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdCancelResponse"];
+                    "application/json": components["schemas"]["RecurringPayment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22543,9 +16111,9 @@ export interface operations {
     getRecurringPaymentsByDefinitionIdRuns: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1 */
+                /** @description Page number, starting at 1. Default: `1`. */
                 page?: number;
-                /** @description Items per page (default 20, maximum 200; above the maximum is 422) */
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
                 page_size?: number;
                 status?: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
             };
@@ -22557,13 +16125,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of recurring runs */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetRecurringPaymentsByDefinitionIdRunsResponse"];
+                    "application/json": components["schemas"]["RecurringRunList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22590,26 +16158,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdRunsRequest"];
+                "application/json": components["schemas"]["RecurringRunCreateRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The recurring run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdRunsResponse200"];
+                    "application/json": components["schemas"]["RecurringRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description Accepted: the recurring run */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdRunsResponse202"];
+                    "application/json": components["schemas"]["RecurringRun"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22637,13 +16205,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The recurring run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetRecurringPaymentsByDefinitionIdRunsByRunIdResponse"];
+                    "application/json": components["schemas"]["RecurringRun"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22668,13 +16236,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The recurring run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdRunsByRunIdSkipResponse"];
+                    "application/json": components["schemas"]["RecurringRun"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22704,26 +16272,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdRetryRequest"];
+                "application/json": components["schemas"]["RecurringRunRetryRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The recurring run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdRetryResponse200"];
+                    "application/json": components["schemas"]["RecurringRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description Accepted: the recurring run */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostRecurringPaymentsByDefinitionIdRetryResponse202"];
+                    "application/json": components["schemas"]["RecurringRun"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22750,17 +16318,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PostSandboxRecurringPaymentsByDefinitionIdSimulateRequest"];
+                "application/json": components["schemas"]["RecurringMandateSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The recurring payment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxRecurringPaymentsByDefinitionIdSimulateResponse"];
+                    "application/json": components["schemas"]["RecurringPayment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22786,13 +16354,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The recurring run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostSandboxRecurringPaymentsByDefinitionIdRunNextResponse"];
+                    "application/json": components["schemas"]["RecurringRun"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22822,6 +16390,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -22889,6 +16463,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -22947,6 +16527,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23007,6 +16593,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23061,6 +16653,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23116,6 +16714,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23176,6 +16780,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23236,6 +16846,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23309,6 +16925,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23365,6 +16987,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23415,6 +17043,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23465,6 +17099,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23516,6 +17156,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23570,6 +17216,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23630,6 +17282,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23688,6 +17346,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23750,6 +17414,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23807,6 +17477,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23868,6 +17544,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23924,6 +17606,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23983,6 +17671,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -24039,6 +17733,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -24092,6 +17792,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -24145,6 +17851,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -24201,6 +17913,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: Unix seconds at signing */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
