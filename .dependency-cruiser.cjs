@@ -1,6 +1,7 @@
 /**
  * Import rules `npm run lint` enforces (docs/platform.md, "Layers"): no cycles; the shared and
- * platform layers never import a feature; providers never import a feature; features reach other
+ * platform layers never import a feature (shared may use the platform's pure value modules, decimal
+ * and calendar, which import nothing of the service); providers never import a feature; features reach other
  * features only through what those export on purpose (their service, schemas, views are fine); a
  * feature is wired in only through its manifest (`src/modules/<feature>/index.ts`, listed once in
  * src/modules/index.ts), so no other feature imports its routes.
@@ -19,7 +20,17 @@ module.exports = {
       severity: 'error',
       comment: 'src/shared holds helpers every layer uses; it never reaches up into features, providers or the platform.',
       from: { path: '^src/shared/' },
-      to: { path: '^src/(modules|providers|platform|plugins|workers|outbox)/' },
+      to: {
+        path: '^src/(modules|providers|platform|plugins|workers|outbox)/',
+        pathNot: '^src/platform/(decimal|calendar)[.]ts$',
+      },
+    },
+    {
+      name: 'platform-values-are-leaves',
+      severity: 'error',
+      comment: 'The decimal and calendar modules are pure values every layer (shared included) may use, so they import nothing of the service.',
+      from: { path: '^src/platform/(decimal|calendar)[.]ts$' },
+      to: { path: '^src/' },
     },
     {
       name: 'platform-below-features',

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -14,6 +15,7 @@ const BOTH_ENGINES = [
   'test/foundation/server-process.test.ts',
   'test/foundation/health.test.ts',
   'test/platform/jobs.test.ts',
+  'test/platform/idempotency.test.ts',
   'test/auth/revocation-nodes.test.ts',
   'test/auth/login-burst.test.ts',
   'test/billing/gapless-numbers.test.ts',
@@ -79,6 +81,8 @@ const projects = process.env.TEST_DATABASE_URL
     ];
 
 export default defineConfig({
+  // The SDK from its sources (its package exports point at a build only `npm pack` makes).
+  resolve: { alias: { '@svc/sdk': fileURLToPath(new URL('packages/sdk/src/index.ts', import.meta.url)) } },
   test: {
     testTimeout: 30_000,
     // A process test's beforeAll may build dist/ locally (test/helpers/process.ts) on a loaded machine.

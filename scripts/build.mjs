@@ -121,6 +121,8 @@ function dashboardHash() {
   const h = createHash('sha256');
   const files = [
     ...DASHBOARD_INPUTS.flatMap((i) => filesUnder(path.join(DASHBOARD, i))),
+    // The dashboard bundles the SDK from its sources (the alias in vite.config.ts).
+    ...filesUnder(path.join(root, 'packages', 'sdk', 'src')),
     path.join(root, 'package-lock.json'),
   ];
   for (const file of files) {

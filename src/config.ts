@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { round } from './platform/decimal';
 import { readTokenioConfig, type TokenioConfig } from './providers/bank/tokenio/config';
 import { loadSumsubConfig, type SumsubConfig } from './providers/verification/sumsub/config';
 import { isUuid } from './shared/ids';
@@ -424,5 +425,5 @@ function parseThreshold(r: { problems: string[] }, raw: string): { amount: strin
     r.problems.push('SVC_TRAVEL_RULE_DEFAULT_THRESHOLD must look like "1000.00 EUR"');
     return { amount: '1000.00', currency: 'EUR' };
   }
-  return { amount: Number.parseFloat(m[1]!).toFixed(2), currency: m[2]! };
+  return { amount: round(m[1]!, 2, 'exact'), currency: m[2]! };
 }

@@ -1,8 +1,8 @@
 /**
  * `svc listen --forward-to URL`: reads the client's event stream (GET /webhooks/listen, Server-Sent
  * Events), prints each event and POSTs its body to the local URL signed like a real delivery
- * (X-SVC-* headers, HMAC with a signing secret made for this session and printed at start), then
- * prints the answer. Reconnects with Last-Event-ID after a dropped stream.
+ * (X-SVC-* and Standard Webhooks headers, keyed with a signing secret made for this session and
+ * printed at start), then prints the answer. Reconnects with Last-Event-ID after a dropped stream.
  */
 import { newWebhookSecret } from '../outbox/delivery-store';
 import { deliveryHeaders } from '../outbox/envelope';

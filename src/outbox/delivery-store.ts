@@ -2,12 +2,13 @@
  * The worker's queries: claim due deliveries (FOR UPDATE SKIP LOCKED + lease), load signing
  * secrets, record an attempt. Each runs in its own short transaction; no HTTP inside any of them.
  */
+import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, rowsOf } from '../db/client';
 import { clients, webhookDeliveries } from '../db/schema/index';
 import type { DeliveryStatus } from '../modules/webhooks/webhooks.machine';
 import { decrypt, encrypt } from '../shared/crypto';
-import { newId, randomToken } from '../shared/ids';
+import { newId } from '../shared/ids';
 
 export interface ClaimedDelivery {
   id: string;
@@ -47,7 +48,11 @@ interface ClaimRow {
 
 const tsParam = (d: Date | null) => (d ? sql`${d.toISOString()}::timestamptz` : sql`null::timestamptz`);
 
-export const newWebhookSecret = (): string => `whsec_${randomToken(32)}`;
+/**
+ * `whsec_` + standard base64 of 32 random bytes: the form the Standard Webhooks libraries decode
+ * into their HMAC key (see signingKeys in envelope.ts).
+ */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 /**
  * Claims up to `limit` due deliveries, oldest due first, in one statement: rows other workers hold

@@ -1,13 +1,12 @@
 /**
  * Delivery headers for a claimed delivery, signed with its target's secret. The decrypted secret
- * and its HMAC key are kept per ciphertext: a rotated secret is a new ciphertext (used from the
+ * and its HMAC keys (one per signature scheme) are kept per ciphertext: a rotated secret is a new ciphertext (used from the
  * next claim on), and nothing is decrypted twice while it stays the same.
  */
-import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Deps } from '../deps';
 import { decrypt } from '../shared/crypto';
 import { type ClaimedDelivery, ensureMainWebhookSecret } from './delivery-store';
-import { deliveryHeaders } from './envelope';
+import { deliveryHeaders, type SigningKeys, signingKeys } from './envelope';
 
 const MAX_KEYS = 1000;
 
@@ -17,19 +16,19 @@ export interface DeliverySigner {
 }
 
 export function createSigner(deps: Deps): DeliverySigner {
-  const keys = new Map<string, KeyObject>();
+  const keys = new Map<string, SigningKeys>();
   const keyOf = (enc: string) => {
     let k = keys.get(enc);
     if (!k) {
       if (keys.size >= MAX_KEYS) keys.clear();
-      k = createSecretKey(Buffer.from(decrypt(deps.secrets.encryptionKey, enc), 'utf8'));
+      k = signingKeys(decrypt(deps.secrets.encryptionKey, enc));
       keys.set(enc, k);
     }
     return k;
   };
   return {
     async headers(d) {
-      let key: KeyObject | string;
+      let key: SigningKeys | string;
       if (d.secretEnc) key = keyOf(d.secretEnc);
       else if (d.destinationId) return null;
       else key = await ensureMainWebhookSecret(deps.db, deps.secrets.encryptionKey, d.clientId);

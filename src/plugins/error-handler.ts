@@ -11,7 +11,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import FindMyWay from 'find-my-way';
 import { AppError, ValidationError, type ValidationIssue } from '../shared/errors';
-import { HM } from '../shared/http-messages';
+import { HttpMessages } from '../shared/http.messages';
 import { M } from '../shared/messages';
 
 export interface AjvIssue {
@@ -31,7 +31,7 @@ const BODY_MEDIA_TYPES = ['multipart/form-data', 'application/x-www-form-urlenco
  */
 export function unsupportedMediaTypeDetail(request: FastifyRequest): string {
   const accepted = BODY_MEDIA_TYPES.filter((t) => request.server.hasContentTypeParser(t));
-  if (accepted.length === 0) return HM.unsupportedMediaType;
+  if (accepted.length === 0) return HttpMessages.unsupportedMediaType;
   const last = accepted.pop()!;
   return `Content-Type must be ${accepted.length > 0 ? `${accepted.join(', ')} or ${last}` : last}`;
 }
@@ -197,7 +197,7 @@ export const errorHandlerPlugin = fp(
         if (status >= 400 && status < 500) {
           // Framework-level client errors (unsupported media type, body too large, ...): their text is safe.
           const detail = typeof err.message === 'string' && err.message ? err.message : STATUS_CODES[status];
-          return reply.status(status).send({ detail: detail ?? HM.badRequest });
+          return reply.status(status).send({ detail: detail ?? HttpMessages.badRequest });
         }
         request.log.error({ err }, 'unhandled error');
         return reply.status(500).send({ detail: M.internalError });
@@ -234,7 +234,7 @@ export const errorHandlerPlugin = fp(
       const allowed = match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
       if (allowed && !allowed.has(request.method)) {
         const allow = [...allowed].sort().join(', ');
-        return reply.status(405).header('allow', allow).send({ detail: HM.methodNotAllowed });
+        return reply.status(405).header('allow', allow).send({ detail: HttpMessages.methodNotAllowed });
       }
       return reply.status(404).send({ detail: M.notFound });
     });
@@ -248,7 +248,7 @@ export const errorHandlerPlugin = fp(
     // Synchronous (no promise per request); an early reply does not call done.
     app.addHook('onRequest', (_request, reply, done) => {
       if (!closing) return done();
-      reply.status(503).header('connection', 'close').send({ detail: HM.serviceUnavailable });
+      reply.status(503).header('connection', 'close').send({ detail: HttpMessages.serviceUnavailable });
     });
   },
   { name: 'error-handler' },
@@ -257,8 +257,9 @@ export const errorHandlerPlugin = fp(
 /** Router-level errors (Fastify's `frameworkErrors`), answered in the spec's format. */
 export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('X-Request-Id', request.id);
-  if (err.code === 'FST_ERR_BAD_URL') return reply.status(400).send({ detail: HM.malformedUrl });
-  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.status(414).send({ detail: HM.uriTooLong });
+  if (err.code === 'FST_ERR_BAD_URL') return reply.status(400).send({ detail: HttpMessages.malformedUrl });
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return reply.status(414).send({ detail: HttpMessages.uriTooLong });
   request.log.error({ err }, 'router error');
   return reply.status(500).send({ detail: M.internalError });
 }
@@ -279,12 +280,12 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
           : 400;
   const detail =
     status === 431
-      ? HM.headersTooLarge
+      ? HttpMessages.headersTooLarge
       : status === 408
-        ? HM.requestTimeout
+        ? HttpMessages.requestTimeout
         : status === 414
-          ? HM.uriTooLong
-          : HM.badRequest;
+          ? HttpMessages.uriTooLong
+          : HttpMessages.badRequest;
   const body = JSON.stringify({ detail });
   this.log.debug({ code: err.code }, 'client error');
   if (socket.writable) {

@@ -7,9 +7,9 @@
  * decimals. See docs/payments-money.md.
  */
 
+import { compare, isKnownCurrency, normalizeAmount } from '../platform/decimal';
 import { nonPaymentCurrencies } from './currencies';
 import type { ValidationIssue } from './errors';
-import { compareDecimals, isKnownCurrency, normalizeAmount } from './money';
 
 export interface PaymentLimits {
   /** Allow-list of currencies (`SVC_PAYMENT_CURRENCIES`); null = every currency of payment. */
@@ -22,7 +22,7 @@ export const DEFAULT_PAYMENT_MAX_AMOUNT = '1000000.00';
 
 const MAX_DECIMAL = /^(0|[1-9]\d{0,14})(\.\d{1,8})?$/;
 
-export const MONEY_MESSAGES = {
+export const MoneyMessages = {
   currencyFormat: 'Currency must be an upper-case ISO 4217 code such as EUR',
   amountFormat: 'Amount must be a decimal string such as "125.50"',
   amountPrecision: 'Amount has more decimal places than the currency allows',
@@ -45,10 +45,10 @@ export function maxPaymentAmount(limits: PaymentLimits, currency: string): strin
 
 /** Why `currency` cannot be a payment's currency under `limits`, or null. */
 export function paymentCurrencyProblem(limits: PaymentLimits, currency: string): string | null {
-  if (!isKnownCurrency(currency)) return MONEY_MESSAGES.currencyFormat;
-  if (nonPaymentCurrencies().has(currency)) return MONEY_MESSAGES.notPaymentCurrency(currency);
+  if (!isKnownCurrency(currency)) return MoneyMessages.currencyFormat;
+  if (nonPaymentCurrencies().has(currency)) return MoneyMessages.notPaymentCurrency(currency);
   const allowed = limits.paymentCurrencies;
-  if (allowed && !allowed.includes(currency)) return MONEY_MESSAGES.currencyNotAccepted(currency, allowed);
+  if (allowed && !allowed.includes(currency)) return MoneyMessages.currencyNotAccepted(currency, allowed);
   return null;
 }
 
@@ -100,13 +100,13 @@ export function paymentAmountProblem(
   const n = normalizeAmount(amount, currency ?? 'EUR');
   if (!n.ok)
     return n.problem === 'format'
-      ? MONEY_MESSAGES.amountFormat
+      ? MoneyMessages.amountFormat
       : n.problem === 'precision'
-        ? MONEY_MESSAGES.amountPrecision
-        : MONEY_MESSAGES.amountNotPositive;
+        ? MoneyMessages.amountPrecision
+        : MoneyMessages.amountNotPositive;
   if (currency && maximum) {
     const max = maxPaymentAmount(limits, currency);
-    if (compareDecimals(n.value, max) > 0) return MONEY_MESSAGES.amountAboveMax(max, currency);
+    if (compare(n.value, max) > 0) return MoneyMessages.amountAboveMax(max, currency);
   }
   return { value: n.value };
 }
@@ -150,5 +150,5 @@ export function readPaymentLimits(
 }
 
 function positiveDecimal(v: string): boolean {
-  return MAX_DECIMAL.test(v) && compareDecimals(v, '0') > 0;
+  return MAX_DECIMAL.test(v) && compare(v, '0') > 0;
 }

@@ -5,7 +5,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BM } from '../../src/modules/bulk-links/bulk.messages';
+import { BulkLinkMessages } from '../../src/modules/bulk-links/bulk.messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 import { createJob, drain, fileBody, getRows, postBulk, resultsOf, xlsxOf } from './fixtures';
@@ -70,14 +70,16 @@ describe('CSV', () => {
     const line = `1.00,EUR,${w.userId},${w.projectId}\n`;
     const head = 'amount,currency,user_id,project_id\n';
     const detail = await fileError('big.csv', head + line.repeat(501));
-    expect(detail).toEqual([{ loc: ['body', 'file'], msg: BM.tooManyRows, type: 'value_error' }]);
+    expect(detail).toEqual([
+      { loc: ['body', 'file'], msg: BulkLinkMessages.tooManyRows, type: 'value_error' },
+    ]);
     const ok = await postBulk(ctx, w.caller, fileBody('ok.csv', head + line.repeat(500), { preview: true }));
     expect(ok.statusCode).toBe(201);
     expect(ok.json().counts).toMatchObject({ total: 500, valid: 500 });
   });
 
   it('malformed files: unclosed quote, not UTF-8, no header, empty', async () => {
-    const unparseable = [{ loc: ['body', 'file'], msg: BM.unparseable, type: 'value_error' }];
+    const unparseable = [{ loc: ['body', 'file'], msg: BulkLinkMessages.unparseable, type: 'value_error' }];
     expect(await fileError('q.csv', 'amount,currency\n"10.00,EUR\n')).toEqual(unparseable);
     expect(
       await fileError('l.csv', Buffer.from([0x61, 0x6d, 0x6f, 0x75, 0x6e, 0x74, 0x0a, 0xff, 0xfe, 0x0a])),
@@ -85,22 +87,24 @@ describe('CSV', () => {
     expect(await fileError('n.csv', `10.00,EUR,${w.userId}\n`)).toEqual(unparseable);
     expect(await fileError('e.csv', '\n\n')).toEqual(unparseable);
     expect(await fileError('h.csv', 'amount,currency\n')).toEqual([
-      { loc: ['body', 'file'], msg: BM.noRows, type: 'value_error' },
+      { loc: ['body', 'file'], msg: BulkLinkMessages.noRows, type: 'value_error' },
     ]);
   });
 
   it('file name, base64 and size checks', async () => {
     expect((await fileError('links.txt', 'amount\n1.00\n'))[0]).toMatchObject({
       loc: ['body', 'file', 'file_name'],
-      msg: BM.fileType,
+      msg: BulkLinkMessages.fileType,
     });
     const bad = await postBulk(ctx, w.caller, { file: { file_name: 'a.csv', content_base64: '***' } });
     expect(bad.json().detail[0]).toMatchObject({
       loc: ['body', 'file', 'content_base64'],
-      msg: BM.notBase64,
+      msg: BulkLinkMessages.notBase64,
     });
     const huge = await fileError('huge.csv', `amount\n${'1.00\n'.repeat(50_000)}`);
-    expect(huge).toEqual([{ loc: ['body', 'file'], msg: BM.fileTooLarge(200000), type: 'value_error' }]);
+    expect(huge).toEqual([
+      { loc: ['body', 'file'], msg: BulkLinkMessages.fileTooLarge(200000), type: 'value_error' },
+    ]);
   });
 
   it('the template is the header row', async () => {
@@ -148,12 +152,12 @@ describe('XLSX', () => {
     const rows: unknown[][] = [['amount', 'currency', 'user_id', 'project_id']];
     for (let i = 0; i < 501; i++) rows.push(['1.00', 'EUR', w.userId, w.projectId]);
     expect(await fileError('big.xlsx', await xlsxOf(rows))).toEqual([
-      { loc: ['body', 'file'], msg: BM.tooManyRows, type: 'value_error' },
+      { loc: ['body', 'file'], msg: BulkLinkMessages.tooManyRows, type: 'value_error' },
     ]);
     const good = await xlsxOf([['amount'], ['1.00']]);
     const broken = Buffer.concat([good.subarray(0, 200), Buffer.alloc(300, 7)]);
     expect(await fileError('broken.xlsx', broken)).toEqual([
-      { loc: ['body', 'file'], msg: BM.unparseable, type: 'value_error' },
+      { loc: ['body', 'file'], msg: BulkLinkMessages.unparseable, type: 'value_error' },
     ]);
   });
 });

@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, kycUsers, notifications, transactions } from '../../src/db/schema/index';
-import { BM } from '../../src/modules/bulk-links/bulk.messages';
+import { BulkLinkMessages } from '../../src/modules/bulk-links/bulk.messages';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
@@ -170,7 +170,7 @@ describe('creation and validation', () => {
     expect(r1[1]!.errors).toEqual([
       { field: 'email', value: 'new.payer@example.com', msg: M.userNotFoundCreateFirst },
     ]);
-    expect(r1[2]!.errors[0]).toMatchObject({ field: 'email', msg: BM.invalidEmail });
+    expect(r1[2]!.errors[0]).toMatchObject({ field: 'email', msg: BulkLinkMessages.invalidEmail });
 
     const job = await createJob(ctx, w.caller, { rows: rows.slice(0, 2), create_missing_users: true });
     expect(job.counts).toMatchObject({ pending: 2, invalid: 0 });
@@ -199,7 +199,9 @@ describe('creation and validation', () => {
     expect(job.warnings).toEqual(["Unknown column 'colour' ignored"]);
     const rows = await getRows(ctx, w.caller, job.bulk_id);
     expect(rows.map((r) => r.status)).toEqual(['valid', 'invalid']);
-    expect(rows[1]!.errors).toEqual([{ field: 'reference', value: 'dup', msg: BM.referenceNotUnique }]);
+    expect(rows[1]!.errors).toEqual([
+      { field: 'reference', value: 'dup', msg: BulkLinkMessages.referenceNotUnique },
+    ]);
   });
 
   it('limits and request errors', async () => {
@@ -217,7 +219,7 @@ describe('creation and validation', () => {
       file: { file_name: 'a.csv', content_base64: '' },
     });
     expect(both.statusCode).toBe(422);
-    expect((await postBulk(ctx, w.caller, {})).json().detail[0].msg).toBe(BM.rowsOrFile);
+    expect((await postBulk(ctx, w.caller, {})).json().detail[0].msg).toBe(BulkLinkMessages.rowsOrFile);
     const noKey = await postBulk(ctx, w.caller, { rows: [rowFor(w)] }, null);
     expect(noKey.statusCode).toBe(400);
     expect(noKey.json()).toEqual({ detail: M.idempotencyKeyEmpty });
@@ -257,7 +259,7 @@ describe('creation and validation', () => {
         headers: stranger.headers,
       });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: BM.jobNotFound });
+      expect(res.json()).toEqual({ detail: BulkLinkMessages.jobNotFound });
     }
     expect((await action(ctx, stranger, job.bulk_id, 'confirm')).statusCode).toBe(404);
     const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
@@ -287,7 +289,7 @@ describe('job status table', () => {
     for (const verb of ['confirm', 'retry', 'cancel'] as const) {
       const r = await action(ctx, w.caller, job.bulk_id, verb, verb === 'confirm' ? undefined : {});
       expect(r.statusCode).toBe(400);
-      expect(r.json()).toEqual({ detail: BM.actionNotAllowed('completed') });
+      expect(r.json()).toEqual({ detail: BulkLinkMessages.actionNotAllowed('completed') });
     }
   });
 
@@ -299,7 +301,7 @@ describe('job status table', () => {
     expect(answers.filter((a) => a.statusCode === 202)).toHaveLength(1);
     for (const a of answers.filter((x) => x.statusCode !== 202)) {
       expect(a.statusCode).toBe(400);
-      expect(a.json()).toEqual({ detail: BM.actionNotAllowed('queued') });
+      expect(a.json()).toEqual({ detail: BulkLinkMessages.actionNotAllowed('queued') });
     }
     await drain(ctx);
     const evs = (await bulkEvents(ctx, w.caller.clientId)).filter((e) => e.bulk_id === job.bulk_id);
@@ -424,7 +426,7 @@ describe('job status table', () => {
     const job = await createJob(ctx, w.caller, { rows: [rowFor(w, { amount: 'x' })] });
     const early = await action(ctx, w.caller, job.bulk_id, 'retry', {});
     expect(early.statusCode).toBe(400);
-    expect(early.json()).toEqual({ detail: BM.actionNotAllowed('queued') });
+    expect(early.json()).toEqual({ detail: BulkLinkMessages.actionNotAllowed('queued') });
     await drain(ctx);
     expect((await getJob(ctx, w.caller, job.bulk_id)).status).toBe('completed_with_errors');
   });
@@ -465,11 +467,11 @@ describe('job status table', () => {
     w.caller = await createTestClient(ctx, { clientId: w.caller.clientId });
     const late = await action(ctx, w.caller, b.bulk_id, 'confirm');
     expect(late.statusCode).toBe(400);
-    expect(late.json()).toEqual({ detail: BM.actionNotAllowed('expired') });
+    expect(late.json()).toEqual({ detail: BulkLinkMessages.actionNotAllowed('expired') });
     await drain(ctx);
     expect((await getJob(ctx, w.caller, a.bulk_id)).status).toBe('expired');
     expect((await getJob(ctx, w.caller, b.bulk_id)).status).toBe('expired');
     const again = await action(ctx, w.caller, a.bulk_id, 'confirm');
-    expect(again.json()).toEqual({ detail: BM.actionNotAllowed('expired') });
+    expect(again.json()).toEqual({ detail: BulkLinkMessages.actionNotAllowed('expired') });
   });
 });

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bulkPaymentRows } from '../../src/db/schema/index';
-import { PM } from '../../src/shared/messages';
+import { PaymentMessages } from '../../src/modules/payments/payments.messages';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 import { createJob, drain, getRows, rowFor } from './fixtures';
@@ -35,8 +35,8 @@ it('sim_fail_ references are not simulated: without a network each row fails onc
   const rows = await getRows(ctx, w.caller, job.bulk_id);
   // No payment network in this deployment: the paylink use case's own failure, verbatim.
   expect(rows.map((r) => [r.status, r.errors[0]?.msg])).toEqual([
-    ['failed', PM.paymentNetworkUnavailable],
-    ['failed', PM.paymentNetworkUnavailable],
+    ['failed', PaymentMessages.paymentNetworkUnavailable],
+    ['failed', PaymentMessages.paymentNetworkUnavailable],
   ]);
   const stored = await ctx.db.select().from(bulkPaymentRows).where(eq(bulkPaymentRows.bulkId, job.bulk_id));
   expect(stored.every((r) => r.attempts === 1)).toBe(true);

@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KM } from '../../src/shared/messages';
+import { KycMessages } from '../../src/modules/kyc/kyc.messages';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
@@ -141,7 +141,7 @@ describe.skipIf(!hasChromium || !onPostgres)('Sumsub in production, end to end',
         {},
       );
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ detail: KM.providerUnavailable });
+      expect(res.json()).toEqual({ detail: KycMessages.providerUnavailable });
       expect(
         (await api(ctx, 'GET', `/kyc/users/${other.userId}`, other.caller.headers)).json().kyc_status,
       ).toBe('none');

@@ -14,12 +14,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, opcos, transactions } from '../../src/db/schema/index';
 import { registerSubTppJob } from '../../src/modules/opcos/opco-network.service';
+import { PaymentMessages } from '../../src/modules/payments/payments.messages';
 import { createTokenioWorker } from '../../src/modules/payments/tokenio.worker';
 import { runRecurringWorker } from '../../src/modules/recurring/recurring.worker';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { jobRegistry, runDueJobs } from '../../src/platform/jobs/index';
 import { systemClock } from '../../src/shared/clock';
-import { PM } from '../../src/shared/messages';
 import type { TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { createTestClient, type TestCaller } from '../helpers/clients';
@@ -222,7 +222,9 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
           page.getByRole('button', { name: /Continue to bank/ }).click(),
         ]);
         expect(res.status()).toBe(503);
-        await expect(page.getByText(PM.paymentNetworkUnavailable).isVisible()).resolves.toBe(true);
+        await expect(page.getByText(PaymentMessages.paymentNetworkUnavailable).isVisible()).resolves.toBe(
+          true,
+        );
         expect(await tx(t.transaction_id)).toMatchObject({
           status: 'pending',
           transferId: null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isKnownCurrency, normalizeAmount } from '../../src/shared/money';
+import { isKnownCurrency, normalizeAmount } from '../../src/platform/decimal';
 
 describe('money', () => {
   it('normalizes to the currency minor units without floats', () => {

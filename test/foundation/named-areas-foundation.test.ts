@@ -21,7 +21,7 @@ import { createPlatformPaymentLink } from '../../src/modules/payments/paylink.se
 import { AUTOMATIC } from '../../src/modules/payments/status.service';
 import { onPaymentStatus, type PaymentStatusChange } from '../../src/modules/payments/status-events';
 import { EVENT_TYPES } from '../../src/outbox/event-types';
-import { runIdempotent } from '../../src/shared/idempotency';
+import { runIdempotent } from '../../src/platform/idempotency';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { staffHeaders } from '../org/fixtures';

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
+import { compare } from '../../src/platform/decimal';
 import { nonPaymentCurrencies } from '../../src/shared/currencies';
-import { compareDecimals } from '../../src/shared/money';
 import { checkPaymentMoney, readPaymentLimits } from '../../src/shared/payment-money';
 
 const DOC = path.resolve(import.meta.dirname, '../../docs/payments-money.md');
@@ -31,12 +31,12 @@ describe('currencies of payment', () => {
 
 describe('exact decimal comparison', () => {
   it('compares digit by digit, beyond what a float holds', () => {
-    expect(compareDecimals('1000000.01', '1000000.00')).toBe(1);
-    expect(compareDecimals('1000000', '1000000.00')).toBe(0);
-    expect(compareDecimals('999999.999', '1000000')).toBe(-1);
+    expect(compare('1000000.01', '1000000.00')).toBe(1);
+    expect(compare('1000000', '1000000.00')).toBe(0);
+    expect(compare('999999.999', '1000000')).toBe(-1);
     // Equal as floats (2^53 + 1 rounds to 2^53), different as decimals.
-    expect(compareDecimals('9007199254740993', '9007199254740992')).toBe(1);
-    expect(compareDecimals('0.10000000000000001', '0.1')).toBe(1);
+    expect(compare('9007199254740993', '9007199254740992')).toBe(1);
+    expect(compare('0.10000000000000001', '0.1')).toBe(1);
   });
 });
 

@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KM, M } from '../../src/shared/messages';
+import { KycMessages } from '../../src/modules/kyc/kyc.messages';
+import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { eventsOf, staffHeaders } from '../org/fixtures';
@@ -148,7 +149,7 @@ describe('verification links', () => {
     const unknown = await api(ctx, 'POST', `/kyc/users/${w.userId}/verification-link`, w.caller.headers, {
       level: 'platinum',
     });
-    expect(unknown.json().detail[0].msg).toBe(KM.unknownLevel('platinum'));
+    expect(unknown.json().detail[0].msg).toBe(KycMessages.unknownLevel('platinum'));
     const bad = await api(ctx, 'POST', '/kyc/users/not-a-uuid/verification-link', w.caller.headers, {});
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toEqual(['path', 'user_id']);
@@ -193,7 +194,7 @@ describe('levels and custom levels', () => {
     for (const name of ['gold', 'GOLD', 'standard']) {
       const dup = await api(ctx, 'POST', '/kyc/custom-levels', h, { name, checks: [] });
       expect(dup.statusCode, name).toBe(409);
-      expect(dup.json().detail).toBe(KM.levelExists);
+      expect(dup.json().detail).toBe(KycMessages.levelExists);
     }
     // the same name is free for KYB and for another client
     expect(
@@ -306,7 +307,7 @@ describe('resubmission', () => {
     const h = world.caller.headers;
     const none = await api(ctx, 'POST', `/kyc/${world.userId}/resubmit`, h, {});
     expect(none.statusCode).toBe(400);
-    expect(none.json().detail).toBe(KM.nothingToResubmit);
+    expect(none.json().detail).toBe(KycMessages.nothingToResubmit);
 
     const first = await createLink(ctx, world, {
       level: 'enhanced',
@@ -326,7 +327,7 @@ describe('resubmission', () => {
       expect((await simulate(ctx, world, again.json().verification_id, 'approved')).statusCode).toBe(200);
       const approved = await api(ctx, 'POST', `/kyc/${world.userId}/resubmit`, h, {});
       expect(approved.statusCode).toBe(400);
-      expect(approved.json().detail).toBe(KM.notResubmittable('approved'));
+      expect(approved.json().detail).toBe(KycMessages.notResubmittable('approved'));
       // start the next round from a fresh link
       if (outcome !== 'in_review') {
         ctx.clock.advanceSeconds(10);

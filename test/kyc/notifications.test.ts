@@ -6,10 +6,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, webhookDeliveries } from '../../src/db/schema/index';
+import { PaymentMessages } from '../../src/modules/payments/payments.messages';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { signProviderPayload } from '../../src/providers/signature';
 import { newId } from '../../src/shared/ids';
-import { PM } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { setMainWebhook, signatureMatches } from '../helpers/webhooks';
@@ -84,7 +84,7 @@ describe('signature', () => {
     for (const [raw, headers] of attempts) {
       const res = await post(raw, headers);
       expect(res.statusCode, raw).toBe(401);
-      expect(res.json()).toEqual({ detail: PM.invalidNotificationSignature });
+      expect(res.json()).toEqual({ detail: PaymentMessages.invalidNotificationSignature });
     }
     // the bank's header does not count
     const bank = await post(good.raw, { 'x-bank-signature': good.headers['x-provider-signature'] });

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationRecords } from '../../src/db/schema/index';
-import { KM, M } from '../../src/shared/messages';
+import { KycMessages } from '../../src/modules/kyc/kyc.messages';
+import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { staffHeaders } from '../org/fixtures';
@@ -227,7 +228,7 @@ describe('detail and history', () => {
     const w = await createKycWorld(ctx);
     const none = await detail(w);
     expect(none.statusCode).toBe(404);
-    expect(none.json().detail).toBe(KM.verificationRecordNotFound);
+    expect(none.json().detail).toBe(KycMessages.verificationRecordNotFound);
     expect((await history(w)).json()).toEqual({ records: [] });
     expect((await history(w, randomUUID())).json()).toEqual({ records: [] });
 
@@ -312,7 +313,7 @@ describe('downloads', () => {
     // a role that exists elsewhere but is not listed on this record
     const nf = await api(ctx, 'GET', url('certificate_of_incorporation'), w.caller.headers);
     expect(nf.statusCode).toBe(404);
-    expect(nf.json().detail).toBe(KM.documentNotFound);
+    expect(nf.json().detail).toBe(KycMessages.documentNotFound);
     // another client's user
     const other = await createKycWorld(ctx);
     await setGroups(ctx, other.caller.clientId, ['documents']);

@@ -5,8 +5,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KycMessages } from '../../src/modules/kyc/kyc.messages';
 import { reconcileVerifications } from '../../src/modules/kyc/reconcile.service';
-import { KM } from '../../src/shared/messages';
 import type { TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
 import type { SumsubStandin } from '../standins/sumsub/server';
@@ -192,7 +192,7 @@ describe('Sumsub down', () => {
     const before = (await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).length;
     const res = await api(ctx, 'POST', `/kyc/users/${w.userId}/verification-link`, w.caller.headers, {});
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ detail: KM.providerUnavailable });
+    expect(res.json()).toEqual({ detail: KycMessages.providerUnavailable });
     expect(await kycStatus(w)).toBe('none');
     expect(await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).toHaveLength(before);
     standin.control.setDown(false);

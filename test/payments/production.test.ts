@@ -3,7 +3,7 @@
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { idempotencyRecords, transactions } from '../../src/db/schema/index';
-import { PM } from '../../src/shared/messages';
+import { PaymentMessages } from '../../src/modules/payments/payments.messages';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createPaymentWorld, newKey, type PaymentWorld, paylinkBody } from './fixtures';
 
@@ -30,7 +30,7 @@ it('without a payment network (SVC_BANK_PROVIDER=none, the production default), 
       payload: paylinkBody(w),
     });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ detail: PM.paymentNetworkUnavailable });
+    expect(res.json()).toEqual({ detail: PaymentMessages.paymentNetworkUnavailable });
   }
   const [t] = await ctx.db.select({ n: count() }).from(transactions);
   const [k] = await ctx.db.select({ n: count() }).from(idempotencyRecords);

@@ -2,7 +2,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { transactions } from '../../src/db/schema/index';
-import { M, PM } from '../../src/shared/messages';
+import { PaymentMessages } from '../../src/modules/payments/payments.messages';
+import { M } from '../../src/shared/messages';
 import { createWorkers } from '../../src/workers/index';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
@@ -211,7 +212,7 @@ describe('cancel', () => {
     expect(r.json()).toMatchObject({ status: 'canceled', status_reason: 'Canceled by the merchant' });
     r = await post(`/api/v1/checkout/intent/${t.transaction_id}/cancel`);
     expect(r.statusCode).toBe(409);
-    expect(r.json()).toEqual({ detail: PM.terminalCannotCancel });
+    expect(r.json()).toEqual({ detail: PaymentMessages.terminalCannotCancel });
 
     const p = await createPaylink(ctx, w);
     const bankUrl = await pickBank(ctx, p.checkout_url);

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recurringAttempts, transactions } from '../../src/db/schema/index';
 import { launchAttempt } from '../../src/modules/recurring/recurring.attempts';
-import { RM } from '../../src/modules/recurring/recurring.messages';
+import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
 import { runRecurringWorker, startScheduledRun } from '../../src/modules/recurring/recurring.worker';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
@@ -147,12 +147,12 @@ describe('limit accounting in the database', () => {
         { amount },
         { 'x-idempotency-key': newKey() },
       );
-    expect((await run('10.01')).json()).toEqual({ detail: RM.exceedsLimits });
+    expect((await run('10.01')).json()).toEqual({ detail: RecurringMessages.exceedsLimits });
     expect((await run('10.00')).statusCode).toBe(202);
     expect((await run('10.00')).statusCode).toBe(202);
     const third = await run('5.01');
     expect(third.statusCode).toBe(400);
-    expect(third.json()).toEqual({ detail: RM.exceedsLimits });
+    expect(third.json()).toEqual({ detail: RecurringMessages.exceedsLimits });
     expect((await run('5.00')).statusCode).toBe(202);
     // Midnight UTC: a new calendar day.
     const now = ctx.clock.now();

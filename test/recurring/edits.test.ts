@@ -5,7 +5,7 @@
  * retry_scheduled -> canceled and paused -> revoked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RM } from '../../src/modules/recurring/recurring.messages';
+import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
 import { NO_RUN_TO_START } from '../../src/modules/recurring/recurring.sandbox';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
@@ -113,7 +113,7 @@ describe('PATCH /recurring-payments/{id}', () => {
     runs = await runsOf(ctx, w, d.definition_id);
     expect(runs.map((r) => r.status)).toEqual(['failed', 'skipped']);
     expect((await patch(d.definition_id, { amount: '1.00' })).json()).toEqual({
-      detail: RM.terminal('completed'),
+      detail: RecurringMessages.terminal('completed'),
     });
   });
 
@@ -136,7 +136,9 @@ describe('PATCH /recurring-payments/{id}', () => {
 
   it('refuses invalid edits: above the mandate, bad values, immutable limits, terminal statuses, other clients', async () => {
     const d = await createRecurring(ctx, w, { amount: undefined, schedule: undefined });
-    expect((await patch(d.definition_id, { amount: '50.01' })).json()).toEqual({ detail: RM.exceedsLimits });
+    expect((await patch(d.definition_id, { amount: '50.01' })).json()).toEqual({
+      detail: RecurringMessages.exceedsLimits,
+    });
     const bad = await patch(d.definition_id, { amount: '1.234' });
     expect(bad.statusCode).toBe(422);
     expect(locs(bad)).toEqual([['body.amount', 'Amount has more decimal places than the currency allows']]);
@@ -146,9 +148,9 @@ describe('PATCH /recurring-payments/{id}', () => {
     expect(sched.statusCode).toBe(422);
     expect(locs(sched)).toEqual(
       expect.arrayContaining([
-        ['body.schedule.start_date', RM.startInPast],
-        ['body.schedule.end_date', RM.endBeforeStart],
-        ['body.amount', RM.amountRequiredWithSchedule],
+        ['body.schedule.start_date', RecurringMessages.startInPast],
+        ['body.schedule.end_date', RecurringMessages.endBeforeStart],
+        ['body.amount', RecurringMessages.amountRequiredWithSchedule],
       ]),
     );
     for (const body of [
@@ -174,7 +176,7 @@ describe('PATCH /recurring-payments/{id}', () => {
       description: 'x',
     });
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json()).toEqual({ detail: RM.notFound });
+    expect(foreign.json()).toEqual({ detail: RecurringMessages.notFound });
 
     const targets = {
       canceled: d.definition_id,
@@ -189,7 +191,7 @@ describe('PATCH /recurring-payments/{id}', () => {
     for (const [status, id] of Object.entries(targets)) {
       const res = await patch(id, { description: 'late edit' });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: RM.terminal(status) });
+      expect(res.json()).toEqual({ detail: RecurringMessages.terminal(status) });
     }
   });
 });
@@ -281,9 +283,13 @@ describe('sandbox .53 and run-next', () => {
       'processing',
     ]);
     const pending = await createRecurring(ctx, w);
-    expect((await runNext(pending.definition_id)).json()).toEqual({ detail: RM.mandateNotAuthorized });
+    expect((await runNext(pending.definition_id)).json()).toEqual({
+      detail: RecurringMessages.mandateNotAuthorized,
+    });
     await post(`/recurring-payments/${d.definition_id}/cancel`);
-    expect((await runNext(d.definition_id)).json()).toEqual({ detail: RM.terminal('canceled') });
+    expect((await runNext(d.definition_id)).json()).toEqual({
+      detail: RecurringMessages.terminal('canceled'),
+    });
     const other = await createPaymentWorld(ctx);
     const foreign = await api(
       ctx,

@@ -4,7 +4,7 @@
  * pause/resume/skip/cancel/revoke/expire, completion, and events at a real HTTP receiver.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RM } from '../../src/modules/recurring/recurring.messages';
+import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { type Receiver, startReceiver } from '../helpers/receiver';
@@ -96,9 +96,9 @@ describe('creation', () => {
     ]);
     expect(locs).toEqual(
       expect.arrayContaining([
-        ['body.amount', RM.amountAboveMaxPerPayment],
-        ['body.schedule.start_date', RM.startInPast],
-        ['body.mandate.periodic_limit.amount', RM.limitAmountInvalid],
+        ['body.amount', RecurringMessages.amountAboveMaxPerPayment],
+        ['body.schedule.start_date', RecurringMessages.startInPast],
+        ['body.mandate.periodic_limit.amount', RecurringMessages.limitAmountInvalid],
       ]),
     );
     const noAmount = await api(
@@ -113,7 +113,7 @@ describe('creation', () => {
     );
     expect(noAmount.json().detail[0]).toMatchObject({
       loc: ['body', 'amount'],
-      msg: RM.amountRequiredWithSchedule,
+      msg: RecurringMessages.amountRequiredWithSchedule,
     });
   });
 
@@ -122,7 +122,7 @@ describe('creation', () => {
     const other = await createPaymentWorld(ctx);
     const res = await api(ctx, other, 'GET', `/recurring-payments/${d.definition_id}`);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: RM.notFound });
+    expect(res.json()).toEqual({ detail: RecurringMessages.notFound });
   });
 });
 
@@ -214,21 +214,21 @@ describe('mandate and runs', () => {
     expect(r!.attempts).toHaveLength(4);
     const over = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {});
     expect(over.statusCode).toBe(400);
-    expect(over.json()).toEqual({ detail: RM.maxAttempts });
+    expect(over.json()).toEqual({ detail: RecurringMessages.maxAttempts });
   });
 
   it('retry rules: no failed run, a run that never failed, unauthorized mandate', async () => {
     const pending = await createRecurring(ctx, w);
     const p = await api(ctx, w, 'POST', `/recurring-payments/${pending.definition_id}/retry`, {});
-    expect(p.json()).toEqual({ detail: RM.mandateNotAuthorized });
+    expect(p.json()).toEqual({ detail: RecurringMessages.mandateNotAuthorized });
     const d = await createActive(ctx, w);
     const none = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {});
-    expect(none.json()).toEqual({ detail: RM.noFailedRun });
+    expect(none.json()).toEqual({ detail: RecurringMessages.noFailedRun });
     const [r] = await runsOf(ctx, w, d.definition_id);
     const never = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {
       run_id: r!.run_id,
     });
-    expect(never.json()).toEqual({ detail: RM.onlyFailedRuns });
+    expect(never.json()).toEqual({ detail: RecurringMessages.onlyFailedRuns });
   });
 });
 

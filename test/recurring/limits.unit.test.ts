@@ -1,6 +1,7 @@
 /** Mandate limit periods: the window containing an instant, at the edges, for every period and both alignments. */
 import { describe, expect, it } from 'vitest';
-import { addMonthsClamped, PERIODS, periodWindow } from '../../src/modules/recurring/recurring.limits';
+import { PERIODS, periodWindow } from '../../src/modules/recurring/recurring.limits';
+import { addMonths } from '../../src/platform/calendar';
 
 const t = (s: string) => new Date(s);
 const win = (
@@ -72,7 +73,7 @@ describe('consent alignment (from valid_from 2026-01-31T15:30Z)', () => {
       '2026-03-31T15:30:00.000Z',
     ]);
     expect(win('month', 'consent', '2026-03-31T15:30:00Z')[0]).toBe('2026-03-31T15:30:00.000Z');
-    expect(addMonthsClamped(t('2024-01-31T00:00:00Z'), 1).toISOString()).toBe('2024-02-29T00:00:00.000Z');
+    expect(addMonths(t('2024-01-31T00:00:00Z'), 1).toISOString()).toBe('2024-02-29T00:00:00.000Z');
   });
 
   it('half year and year', () => {

@@ -10,7 +10,7 @@
  * inside the same window (no reset there).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RM } from '../../src/modules/recurring/recurring.messages';
+import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
@@ -60,7 +60,7 @@ async function charge(id: string, amount: string): Promise<number> {
     { amount },
     { 'x-idempotency-key': newKey() },
   );
-  if (res.statusCode === 400) expect(res.json()).toEqual({ detail: RM.exceedsLimits });
+  if (res.statusCode === 400) expect(res.json()).toEqual({ detail: RecurringMessages.exceedsLimits });
   return res.statusCode;
 }
 
@@ -295,9 +295,9 @@ describe('decimal sums and valid_to', () => {
       },
     );
     expect(late.statusCode).toBe(400);
-    expect(late.json()).toEqual({ detail: RM.mandateNotAuthorized });
+    expect(late.json()).toEqual({ detail: RecurringMessages.mandateNotAuthorized });
     const retry = await api(ctx, w, 'POST', `/recurring-payments/${id}/retry`, { run_id: failed!.run_id });
-    expect(retry.json()).toEqual({ detail: RM.mandateNotAuthorized });
+    expect(retry.json()).toEqual({ detail: RecurringMessages.mandateNotAuthorized });
     expect((await getRecurring(ctx, w, id)).status).toBe('active');
     await drainRecurring(ctx);
     expect(await getRecurring(ctx, w, id)).toMatchObject({

@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications } from '../../src/db/schema/index';
-import { RM } from '../../src/modules/recurring/recurring.messages';
+import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { type Receiver, startReceiver } from '../helpers/receiver';
@@ -97,7 +97,7 @@ describe('recurring payment status table', () => {
       400,
     );
     const missing = await post(`/recurring-payments/${d.definition_id}/runs/${d.definition_id}/skip`);
-    expect(missing.json()).toEqual({ detail: RM.runNotFound });
+    expect(missing.json()).toEqual({ detail: RecurringMessages.runNotFound });
   });
 
   it('cancel from active, paused and pending_authorization: open runs canceled; writes then 400 terminal', async () => {
@@ -111,7 +111,7 @@ describe('recurring payment status table', () => {
       const runs = await runsOf(ctx, w, d.definition_id);
       expect(runs.every((r) => r.status === 'canceled')).toBe(true);
       const again = await post(`/recurring-payments/${d.definition_id}/pause`);
-      expect(again.json()).toEqual({ detail: RM.terminal('canceled') });
+      expect(again.json()).toEqual({ detail: RecurringMessages.terminal('canceled') });
     }
   });
 

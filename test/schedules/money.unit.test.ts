@@ -1,13 +1,8 @@
 /** Plan splits are decimal-exact (BigInt minor units), dates are UTC calendar dates. */
 import { describe, expect, it } from 'vitest';
 import { deriveScheduleTrigger } from '../../src/modules/schedules/schedules.machine';
-import {
-  addMonths,
-  graceEndOf,
-  issueAtOf,
-  splitPlan,
-  sumAmounts,
-} from '../../src/modules/schedules/schedules.money';
+import { graceEndOf, issueAtOf, splitPlan, sumAmounts } from '../../src/modules/schedules/schedules.money';
+import { addMonths } from '../../src/platform/calendar';
 
 describe('plan split', () => {
   it('rounds down to the minor unit, the remainder on the first, and always sums to the total', () => {

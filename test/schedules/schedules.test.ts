@@ -8,7 +8,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, notifications, transactions } from '../../src/db/schema/index';
-import { SM } from '../../src/modules/schedules/schedules.messages';
+import { ScheduleMessages } from '../../src/modules/schedules/schedules.messages';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -94,7 +94,7 @@ describe('creation', () => {
     });
     expect(tiny.statusCode).toBe(422);
     expect(tiny.json().detail).toEqual([
-      { loc: ['body', 'plan', 'total_amount'], msg: SM.planTooSmall(4), type: 'value_error' },
+      { loc: ['body', 'plan', 'total_amount'], msg: ScheduleMessages.planTooSmall(4), type: 'value_error' },
     ]);
   });
 
@@ -104,7 +104,9 @@ describe('creation', () => {
     for (const body of [base, { ...base, plan, instalments: [{ amount: '1.00', due_date: '2026-02-01' }] }]) {
       const res = await postSchedule(ctx, w.caller, body);
       expect(res.statusCode).toBe(422);
-      expect(res.json().detail).toEqual([{ loc: ['body'], msg: SM.instalmentsOrPlan, type: 'value_error' }]);
+      expect(res.json().detail).toEqual([
+        { loc: ['body'], msg: ScheduleMessages.instalmentsOrPlan, type: 'value_error' },
+      ]);
     }
     const res = await postSchedule(ctx, w.caller, {
       ...base,
@@ -121,13 +123,21 @@ describe('creation', () => {
         msg: 'Amount has more decimal places than the currency allows',
         type: 'value_error',
       },
-      { loc: ['body', 'instalments', 0, 'due_date'], msg: SM.dueDateInPast, type: 'value_error' },
+      {
+        loc: ['body', 'instalments', 0, 'due_date'],
+        msg: ScheduleMessages.dueDateInPast,
+        type: 'value_error',
+      },
       {
         loc: ['body', 'instalments', 1, 'amount'],
         msg: 'Amount must be greater than 0',
         type: 'value_error',
       },
-      { loc: ['body', 'instalments', 2, 'due_date'], msg: SM.dueDatesIncreasing, type: 'value_error' },
+      {
+        loc: ['body', 'instalments', 2, 'due_date'],
+        msg: ScheduleMessages.dueDatesIncreasing,
+        type: 'value_error',
+      },
     ]);
     const noKey = await postSchedule(ctx, w.caller, { ...base, plan }, null);
     expect(noKey.statusCode).toBe(400);
@@ -176,16 +186,16 @@ describe('creation', () => {
       headers: stranger.headers,
     });
     expect(get.statusCode).toBe(404);
-    expect(get.json()).toEqual({ detail: SM.scheduleNotFound });
+    expect(get.json()).toEqual({ detail: ScheduleMessages.scheduleNotFound });
     expect((await instalmentAction(ctx, stranger, s, 1, 'issue-now')).json()).toEqual({
-      detail: SM.scheduleNotFound,
+      detail: ScheduleMessages.scheduleNotFound,
     });
     const wrong = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/payment-schedules/${s.schedule_id}/instalments/01a2013e-0000-7000-8000-000000000000/cancel`,
       headers: w.caller.headers,
     });
-    expect(wrong.json()).toEqual({ detail: SM.instalmentNotFound });
+    expect(wrong.json()).toEqual({ detail: ScheduleMessages.instalmentNotFound });
     const list = await ctx.app.inject({
       url: `/api/v1/payment-schedules?user_id=${w.userId}&status=active&page_size=2`,
       headers: w.caller.headers,
@@ -243,7 +253,7 @@ describe('issuing, paying, re-issuing, overdue', () => {
     const second = issued.json().instalments[1];
     expect(second).toMatchObject({ status: 'issued', link_number: 1 });
     expect((await instalmentAction(ctx, w.caller, now, 2, 'issue-now')).json()).toEqual({
-      detail: SM.instalmentActionNotAllowed('issued'),
+      detail: ScheduleMessages.instalmentActionNotAllowed('issued'),
     });
     await settle(ctx, w, second.transaction_id, 'completed');
     now = await getSchedule(ctx, w.caller, s.schedule_id);
@@ -256,7 +266,7 @@ describe('issuing, paying, re-issuing, overdue', () => {
       headers: w.caller.headers,
       payload: { reminders: false },
     });
-    expect(patch.json()).toEqual({ detail: SM.scheduleTerminal('completed') });
+    expect(patch.json()).toEqual({ detail: ScheduleMessages.scheduleTerminal('completed') });
     // Events at a real receiver.
     expect(await dispatcher.drain()).toBeGreaterThan(0);
     const got = rx
@@ -322,7 +332,7 @@ describe('issuing, paying, re-issuing, overdue', () => {
         expect(re.statusCode).toBe(200);
         expect(re.json().instalments[0]).toMatchObject({ status: 'issued', link_number: 2 });
         const pendingLink = await instalmentAction(ctx, w.caller, s, 1, 'reissue');
-        expect(pendingLink.json()).toEqual({ detail: SM.instalmentActionNotAllowed('issued') });
+        expect(pendingLink.json()).toEqual({ detail: ScheduleMessages.instalmentActionNotAllowed('issued') });
       }
       await drainSchedules(ctx);
     }
@@ -332,7 +342,7 @@ describe('issuing, paying, re-issuing, overdue', () => {
     expect(now.status).toBe('past_due');
     const re = await instalmentAction(ctx, w.caller, now, 1, 'reissue');
     expect(re.statusCode).toBe(400);
-    expect(re.json()).toEqual({ detail: SM.noLinksLeft(3) });
+    expect(re.json()).toEqual({ detail: ScheduleMessages.noLinksLeft(3) });
     // Re-issue events: equal previous and current status with the new transaction id.
     await dispatcher.drain();
     const evs = rx
@@ -404,7 +414,9 @@ describe('issuing, paying, re-issuing, overdue', () => {
         headers: w.caller.headers,
         payload: { action: 'overdue' },
       });
-    expect((await sim(1)).json()).toEqual({ detail: SM.instalmentActionNotAllowed('scheduled') });
+    expect((await sim(1)).json()).toEqual({
+      detail: ScheduleMessages.instalmentActionNotAllowed('scheduled'),
+    });
     const issued = (await instalmentAction(ctx, w.caller, s, 1, 'issue-now')).json().instalments[0];
     const over = await sim(1);
     expect(over.statusCode).toBe(200);
@@ -416,7 +428,7 @@ describe('issuing, paying, re-issuing, overdue', () => {
     expect(c1.json()).toMatchObject({ status: 'active' });
     expect(c1.json().instalments[0].status).toBe('canceled');
     expect((await instalmentAction(ctx, w.caller, s, 1, 'cancel')).json()).toEqual({
-      detail: SM.instalmentActionNotAllowed('canceled'),
+      detail: ScheduleMessages.instalmentActionNotAllowed('canceled'),
     });
     const c2 = await instalmentAction(ctx, w.caller, s, 2, 'cancel');
     expect(c2.json()).toMatchObject({ status: 'canceled' });
@@ -454,7 +466,7 @@ describe('issuing, paying, re-issuing, overdue', () => {
       headers: w.caller.headers,
       payload: {},
     });
-    expect(again.json()).toEqual({ detail: SM.scheduleTerminal('canceled') });
+    expect(again.json()).toEqual({ detail: ScheduleMessages.scheduleTerminal('canceled') });
   });
 
   it('an issue error keeps the instalment scheduled with issue_error, notifies, and is retried hourly', async () => {
@@ -515,12 +527,15 @@ describe('edits', () => {
       issue_at: '2026-11-12T00:00:00.000Z',
     });
     const order = await patch(2, { due_date: '2026-12-01' });
-    expect(order.json().detail[0]).toMatchObject({ loc: ['body', 'due_date'], msg: SM.dueDateOrder });
+    expect(order.json().detail[0]).toMatchObject({
+      loc: ['body', 'due_date'],
+      msg: ScheduleMessages.dueDateOrder,
+    });
     const precision = await patch(2, { amount: '1.001' });
     expect(precision.json().detail[0]).toMatchObject({ loc: ['body', 'amount'] });
     await instalmentAction(ctx, w.caller, s, 1, 'issue-now');
     expect((await patch(1, { amount: '1.00' })).json()).toEqual({
-      detail: SM.instalmentActionNotAllowed('issued'),
+      detail: ScheduleMessages.instalmentActionNotAllowed('issued'),
     });
     const meta = await ctx.app.inject({
       method: 'PATCH',

@@ -1,9 +1,11 @@
 /**
  * `svc listen` and `svc trigger` as real processes against a started service: the credential comes
  * from `svc sandbox bootstrap`; listen forwards a triggered payment's events to a local receiver,
- * signed with the secret it printed, and prints each event with the receiver's answer.
+ * signed with the secret it printed (X-SVC-* and Standard Webhooks headers), and prints each event
+ * with the receiver's answer.
  */
 import type { ChildProcess } from 'node:child_process';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isolatedServiceEnv, type ServiceProcess, spawnCaptured, startService } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
@@ -101,6 +103,9 @@ it('svc listen forwards a triggered payment, signed with the printed secret, and
     expect(r.headers['x-svc-event-type']).toBe('payment.status_changed');
     const e = JSON.parse(r.rawBody);
     expect(r.headers['x-svc-event-id']).toBe(e.id);
+    // The Standard Webhooks headers are forwarded too, keyed with the same printed secret.
+    const flat = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
+    expect((new Webhook(secret).verify(r.rawBody, flat) as { id: string }).id).toBe(e.id);
     expect(e.data.metadata).toEqual({ trigger: 'payment.succeeded' });
   }
   const final = ofTx().find((r) => JSON.parse(r.rawBody).data.current_payment_status === 'success')!;

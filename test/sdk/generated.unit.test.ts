@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { expect, it } from 'vitest';
 import {
   renderSdkFiles,
+  SDK_EVENTS_FILE,
   SDK_OPENAPI_FILE,
   SDK_OPERATIONS_FILE,
   SDK_SCHEMA_FILE,
@@ -17,6 +18,7 @@ it('packages/sdk generated files are up to date (else: npm run sdk:generate)', a
     [SDK_OPENAPI_FILE, files.openapi],
     [SDK_SCHEMA_FILE, files.schema],
     [SDK_OPERATIONS_FILE, files.operations],
+    [SDK_EVENTS_FILE, files.events],
   ]
     .filter(([file, content]) => !fs.existsSync(file!) || fs.readFileSync(file!, 'utf8') !== content)
     .map(([file]) => file);

@@ -101,6 +101,9 @@ describe('the webhooks section of the document', () => {
         'X-SVC-Event-Version',
         'X-SVC-Timestamp',
         'X-SVC-Signature',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
       ]);
       const data = dataSchemaOf(type);
       expect(Object.keys(data.properties).length, type).toBeGreaterThan(1);

@@ -1,7 +1,8 @@
 /** Workflow definitions: CRUD, state rules, templates, fork, archive, graph validation, access. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkflowMessages } from '../../src/modules/workflows/workflows.messages';
 import { WORKFLOW_TEMPLATES } from '../../src/modules/workflows/workflows.templates';
-import { M, WM } from '../../src/shared/messages';
+import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { api, setGraph, simpleGraph } from './fixtures';
@@ -91,7 +92,7 @@ describe('create, read, list', () => {
         method === 'PUT' ? { name: 'x' } : method === 'POST' ? {} : undefined,
       );
       expect(res.statusCode, `${method} ${url}`).toBe(404);
-      expect(res.json().detail).toBe(WM.workflowNotFound);
+      expect(res.json().detail).toBe(WorkflowMessages.workflowNotFound);
     }
     expect((await other.call('GET', `/workflows/${TEMPLATE_ID}`)).json().is_template).toBe(true);
   });
@@ -111,10 +112,10 @@ describe('state rules', () => {
     expect(published).toMatchObject({ status: 'PUBLISHED', trigger_secret: null, trigger_url: null });
     const put = await a.call('PUT', `/workflows/${wf.definition_id}`, { name: 'again' });
     expect(put.statusCode).toBe(400);
-    expect(put.json().detail).toBe(WM.notEditable);
+    expect(put.json().detail).toBe(WorkflowMessages.notEditable);
     const again = await a.call('POST', `/workflows/${wf.definition_id}/publish`);
     expect(again.statusCode).toBe(400);
-    expect(again.json().detail).toBe(WM.alreadyPublished);
+    expect(again.json().detail).toBe(WorkflowMessages.alreadyPublished);
   });
 
   it('deletes a workflow without runs (204); with runs 409', async () => {
@@ -126,7 +127,7 @@ describe('state rules', () => {
     await a.start(used.definition_id, { name: 'x' });
     const del = await a.call('DELETE', `/workflows/${used.definition_id}`);
     expect(del.statusCode).toBe(409);
-    expect(del.json().detail).toBe(WM.hasRuns);
+    expect(del.json().detail).toBe(WorkflowMessages.hasRuns);
   });
 
   it('templates are read-only but forkable; forking an own workflow copies it into a new draft', async () => {
@@ -138,7 +139,7 @@ describe('state rules', () => {
     ] as const) {
       const res = await a.call(method, url, method === 'PUT' ? { name: 'x' } : undefined);
       expect(res.statusCode, `${method} ${url}`).toBe(400);
-      expect(res.json().detail).toBe(WM.templateReadOnly);
+      expect(res.json().detail).toBe(WorkflowMessages.templateReadOnly);
     }
     const run = await a.call('POST', `/workflows/${TEMPLATE_ID}/runs`, { input: {} });
     expect(run.statusCode).toBe(400);
@@ -180,7 +181,7 @@ describe('state rules', () => {
     expect(all.workflows).toHaveLength(1);
     const run = await b.call('POST', `/workflows/${wf.definition_id}/runs`, { input: {} });
     expect(run.statusCode).toBe(400);
-    expect(run.json().detail).toBe(WM.archived);
+    expect(run.json().detail).toBe(WorkflowMessages.archived);
     expect((await b.call('POST', `/workflows/${wf.definition_id}/archive`)).statusCode).toBe(200);
     const un = await b.call('POST', `/workflows/${wf.definition_id}/unarchive`);
     expect(un.json().archived_at).toBeNull();
@@ -191,7 +192,7 @@ describe('state rules', () => {
     const wf = await a.create({ name: 'draft', graph: simpleGraph() });
     const res = await a.call('POST', `/workflows/${wf.definition_id}/runs`, { input: {} });
     expect(res.statusCode).toBe(400);
-    expect(res.json().detail).toBe(WM.notPublished);
+    expect(res.json().detail).toBe(WorkflowMessages.notPublished);
   });
 
   it('contract nodes are publishable (the publisher needs contracts.send)', async () => {
@@ -317,7 +318,7 @@ describe('roles', () => {
     const draft = await dev.create({ name: 'pay', graph });
     const res = await dev.call('POST', `/workflows/${draft.definition_id}/publish`);
     expect(res.statusCode).toBe(403);
-    expect(res.json().detail).toBe(WM.nodeNotPermitted('pay', 'transfer', 'payments.write'));
+    expect(res.json().detail).toBe(WorkflowMessages.nodeNotPermitted('pay', 'transfer', 'payments.write'));
     const byOwner = await a.createPublished(graph);
     const run = await dev.call('POST', `/workflows/${byOwner.definition_id}/runs`, { input: {} });
     expect(run.statusCode).toBe(403);

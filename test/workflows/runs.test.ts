@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, kycUsers, transactions, workflowRunSteps, workflowRuns } from '../../src/db/schema/index';
 import { processDueWorkflowRuns } from '../../src/modules/workflows/workflows.engine';
-import { M, WM } from '../../src/shared/messages';
+import { WorkflowMessages } from '../../src/modules/workflows/workflows.messages';
+import { M } from '../../src/shared/messages';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { type Receiver, startReceiver } from '../helpers/receiver';
@@ -359,7 +360,7 @@ describe('wait and condition', () => {
     expect(got.steps[0].status).toBe('canceled');
     const again = await a.call('POST', `/workflow-runs/${run.run_id}/cancel`);
     expect(again.statusCode).toBe(400);
-    expect(again.json().detail).toBe(WM.runNotCancelable('canceled'));
+    expect(again.json().detail).toBe(WorkflowMessages.runNotCancelable('canceled'));
   });
 });
 

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowDefinitions } from '../../src/db/schema/index';
-import { WM } from '../../src/shared/messages';
+import { WorkflowMessages } from '../../src/modules/workflows/workflows.messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { eventsOf } from '../org/fixtures';
@@ -75,7 +75,7 @@ describe('webhook triggers', () => {
     for (const headers of cases) {
       const res = await trigger(wf.trigger_url, body, headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(401);
-      expect(res.json().detail).toBe(WM.invalidTriggerSignature);
+      expect(res.json().detail).toBe(WorkflowMessages.invalidTriggerSignature);
     }
     const unknown = await trigger('http://x/api/v1/workflow-triggers/wft_nope', body, good);
     expect(unknown.statusCode).toBe(404);
@@ -107,7 +107,7 @@ describe('webhook triggers', () => {
     const manual = await a.createPublished(simpleGraph('manual'));
     const res = await a.call('POST', `/workflows/${manual.definition_id}/trigger-secret`);
     expect(res.statusCode).toBe(400);
-    expect(res.json().detail).toBe(WM.noTriggerSecret);
+    expect(res.json().detail).toBe(WorkflowMessages.noTriggerSecret);
     const draft = await a.create({ name: 'd', graph: simpleGraph('webhook') });
     expect((await a.call('POST', `/workflows/${draft.definition_id}/trigger-secret`)).statusCode).toBe(400);
   });
@@ -128,7 +128,7 @@ describe('webhook triggers', () => {
     const arr = '[1,2]';
     const bad = await trigger(wf.trigger_url, arr, signTrigger(wf.trigger_secret, arr, ctx.clock.now()));
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().detail).toBe(WM.invalidTriggerBody);
+    expect(bad.json().detail).toBe(WorkflowMessages.invalidTriggerBody);
 
     await a.call('POST', `/workflows/${wf.definition_id}/archive`);
     const archived = await trigger(
@@ -137,6 +137,6 @@ describe('webhook triggers', () => {
       signTrigger(wf.trigger_secret, body, ctx.clock.now()),
     );
     expect(archived.statusCode).toBe(400);
-    expect(archived.json().detail).toBe(WM.archived);
+    expect(archived.json().detail).toBe(WorkflowMessages.archived);
   });
 });

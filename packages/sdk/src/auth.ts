@@ -3,7 +3,7 @@
  * renewed shortly before it expires) or a dashboard session (access + refresh token, rotated at
  * POST /auth/refresh). Renewals are single-flight: concurrent requests share one exchange.
  */
-import { SvcApiError } from './errors';
+import { SvcApiError } from './errors.js';
 
 export interface SessionTokens {
   accessToken: string;

@@ -3,11 +3,11 @@
  * helpers (token handling, idempotency keys, pagination, session login).
  */
 import createOpenApiClient, { type Client } from 'openapi-fetch';
-import { ApiCredentialAuth, type AuthTransport, SessionAuth, type SessionTokens } from './auth';
-import { errorOf, SvcApiError } from './errors';
-import type { components, paths } from './generated/schema';
-import { type ListItem, type ListPath, type PaginateInit, paginateWith } from './paginate';
-import { createTransport } from './transport';
+import { ApiCredentialAuth, type AuthTransport, SessionAuth, type SessionTokens } from './auth.js';
+import { errorOf, SvcApiError } from './errors.js';
+import type { components, paths } from './generated/schema.js';
+import { type ListItem, type ListPath, type PaginateInit, paginateWith } from './paginate.js';
+import { createTransport } from './transport.js';
 
 export interface ClientOptions {
   /** The service origin, e.g. `http://localhost:8000` (a trailing `/api/v1` is accepted). */

@@ -1,6 +1,6 @@
 /** @svc/sdk: the typed client of the payments API and webhook verification. */
-export type { SessionTokens, TokenSource } from './auth';
-export { ApiCredentialAuth, SessionAuth } from './auth';
+export type { SessionTokens, TokenSource } from './auth.js';
+export { ApiCredentialAuth, SessionAuth } from './auth.js';
 export type {
   ClientOptions,
   LoginResult,
@@ -8,18 +8,18 @@ export type {
   PaymentLinkRequest,
   Schemas,
   SvcClient,
-} from './client';
-export { createClient, unwrap } from './client';
-export type { ValidationIssue } from './errors';
-export { SvcApiError } from './errors';
-export type { components, operations, paths, webhooks } from './generated/schema';
-export type { ListItem, ListPath, PaginateInit } from './paginate';
-export { takesIdempotencyKey } from './transport';
-export type {
-  HeadersLike,
-  VerifyOptions,
-  WebhookEvent,
-  WebhookEventOf,
-  WebhookEventType,
-} from './webhooks';
-export { constructEvent, SvcWebhookSignatureError, verifyWebhookSignature } from './webhooks';
+} from './client.js';
+export { createClient, unwrap } from './client.js';
+export type { ValidationIssue } from './errors.js';
+export { SvcApiError } from './errors.js';
+export type { components, operations, paths, webhooks } from './generated/schema.js';
+export type * from './generated/webhook-events.js';
+export type { ListItem, ListPath, PaginateInit } from './paginate.js';
+export { takesIdempotencyKey } from './transport.js';
+export type { HeadersLike, VerifyOptions } from './webhooks.js';
+export {
+  constructEvent,
+  SvcWebhookSignatureError,
+  verifyWebhookSignature,
+  WEBHOOK_EVENT_TYPES,
+} from './webhooks.js';

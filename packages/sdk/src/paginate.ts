@@ -2,7 +2,7 @@
  * Async iteration over the list endpoints, following the API's own pagination: `pagination`
  * {page, page_size, total, total_pages}, the same counters at top level, or limit/offset with a total.
  */
-import type { paths } from './generated/schema';
+import type { paths } from './generated/schema.js';
 
 type GetOp<P> = P extends keyof paths ? (paths[P] extends { get: infer O } ? O : never) : never;
 type OkBody<O> = O extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;

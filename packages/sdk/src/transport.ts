@@ -3,9 +3,9 @@
  * retries once with a renewed token after a 401, adds an idempotency key to the operations that
  * take one, and retries network errors of repeatable requests with the same key.
  */
-import type { TokenSource } from './auth';
-import { SvcApiError } from './errors';
-import { IDEMPOTENT_OPERATIONS } from './generated/operations';
+import type { TokenSource } from './auth.js';
+import { SvcApiError } from './errors.js';
+import { IDEMPOTENT_OPERATIONS } from './generated/operations.js';
 
 /** Routes that take no bearer token (and whose 401 is an answer, not an expired token). */
 const PUBLIC_AUTH = /^\/api\/v1\/auth\/(api-token|login|refresh|register)(\/|$)/;

@@ -1,35 +1,27 @@
 /**
  * Receiver-side webhook verification on the raw body, with WebCrypto (Node 20+ and browsers).
- * The same rules as the service's own src/outbox/verify-signature.ts: `X-SVC-Signature` is
- * `sha256=` + lowercase hex of HMAC-SHA256(secret, `<X-SVC-Timestamp>.<raw body>`), the key being
- * the whole `whsec_…` string; the timestamp must be within the tolerance (default 300 s).
+ * Deliveries carry two signatures over the same bytes; either one proves the delivery:
+ * - `X-SVC-Signature`: `sha256=` + lowercase hex of HMAC-SHA256(secret, `<X-SVC-Timestamp>.<raw body>`),
+ *   the key being the whole `whsec_…` string (the service's src/outbox/verify-signature.ts);
+ * - Standard Webhooks `webhook-signature`: space-separated `v1,<base64>` entries of
+ *   HMAC-SHA256(key, `<webhook-id>.<webhook-timestamp>.<raw body>`), the key being the base64
+ *   text after `whsec_`, decoded.
+ * The timestamp must be within the tolerance (default 300 s).
  */
-import type { components, webhooks } from './generated/schema';
+import type { WebhookEvent } from './generated/webhook-events.js';
 
-type Envelope = components['schemas']['WebhookEnvelope'];
-type DeliveryBody<K extends keyof webhooks> = webhooks[K]['post'] extends {
-  requestBody: { content: { 'application/json': infer B } };
-}
-  ? B
-  : never;
-
-/** Every event type the service delivers (the OpenAPI `webhooks` section). */
-export type WebhookEventType = keyof webhooks;
-
-/** The envelope of one event type, with its typed `data`. */
-export type WebhookEventOf<K extends WebhookEventType> = Omit<Envelope, 'type' | 'data'> & {
-  type: K;
-  data: NonNullable<DeliveryBody<K> extends { data?: infer D } ? D : never>;
-};
-
-/** Any delivered event; narrow on `type`. */
-export type WebhookEvent = { [K in WebhookEventType]: WebhookEventOf<K> }[WebhookEventType];
+export type {
+  WebhookEvent,
+  WebhookEventOf,
+  WebhookEventType,
+} from './generated/webhook-events.js';
+export { WEBHOOK_EVENT_TYPES } from './generated/webhook-events.js';
 
 /** `Headers`, or a plain object such as Node's `IncomingHttpHeaders` (any key case). */
 export type HeadersLike = Headers | Record<string, string | string[] | undefined | null>;
 
 export interface VerifyOptions {
-  /** Maximum age (and future skew) of X-SVC-Timestamp in seconds. Default 300. */
+  /** Maximum age (and future skew) of the signing timestamp in seconds. Default 300. */
   toleranceSeconds?: number;
   /** The current time (tests). Default: now. */
   now?: Date | number;
@@ -64,9 +56,63 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
+const fresh = (ts: string, opts: VerifyOptions): boolean => {
+  if (!/^\d{1,12}$/.test(ts)) return false;
+  const now =
+    opts.now === undefined ? Date.now() : typeof opts.now === 'number' ? opts.now : opts.now.getTime();
+  return Math.abs(Math.floor(now / 1000) - Number(ts)) <= (opts.toleranceSeconds ?? 300);
+};
+
+async function hmac(key: Uint8Array<ArrayBuffer>, prefix: string, body: Uint8Array): Promise<Uint8Array> {
+  const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const head = utf8.encode(prefix);
+  const signed = new Uint8Array(head.length + body.length);
+  signed.set(head);
+  signed.set(body, head.length);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', k, signed));
+}
+
+function base64ToBytes(text: string): Uint8Array<ArrayBuffer> | null {
+  try {
+    const std = text.replace(/-/g, '+').replace(/_/g, '/');
+    const bin = atob(std.padEnd(Math.ceil(std.length / 4) * 4, '='));
+    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+/** The Standard Webhooks key of a secret: the base64 after `whsec_`, decoded (else its UTF-8 bytes). */
+const standardKey = (secret: string): Uint8Array<ArrayBuffer> | null =>
+  secret.startsWith('whsec_') ? base64ToBytes(secret.slice('whsec_'.length)) : utf8.encode(secret);
+
+async function verifySvc(body: Uint8Array, headers: HeadersLike, secret: string, opts: VerifyOptions) {
+  const ts = header(headers, 'x-svc-timestamp')?.trim();
+  const sig = header(headers, 'x-svc-signature')?.trim();
+  if (!ts || !sig || !fresh(ts, opts)) return false;
+  const m = /^sha256=([0-9a-f]{64})$/.exec(sig);
+  if (!m) return false;
+  return constantTimeEqual(await hmac(utf8.encode(secret), `${ts}.`, body), hexToBytes(m[1]!));
+}
+
+async function verifyStandard(body: Uint8Array, headers: HeadersLike, secret: string, opts: VerifyOptions) {
+  const id = header(headers, 'webhook-id')?.trim();
+  const ts = header(headers, 'webhook-timestamp')?.trim();
+  const sigs = header(headers, 'webhook-signature')?.trim();
+  const key = standardKey(secret);
+  if (!id || !ts || !sigs || !key || !fresh(ts, opts)) return false;
+  const expected = await hmac(key, `${id}.${ts}.`, body);
+  return sigs.split(' ').some((entry) => {
+    const [version, value] = entry.split(',', 2);
+    const given = version === 'v1' && value ? base64ToBytes(value) : null;
+    return given !== null && constantTimeEqual(expected, given);
+  });
+}
+
 /**
- * True when `X-SVC-Signature` matches the raw body (string, Buffer or bytes exactly as received,
- * never re-serialized JSON) and `X-SVC-Timestamp` is fresh. Asynchronous because WebCrypto is.
+ * True when the delivery's signature matches the raw body (string, Buffer or bytes exactly as
+ * received, never re-serialized JSON) and its timestamp is fresh: the `X-SVC-*` headers when the
+ * request has them, else the Standard Webhooks headers. Asynchronous because WebCrypto is.
  */
 export async function verifyWebhookSignature(
   rawBody: string | Uint8Array | ArrayBuffer,
@@ -74,28 +120,11 @@ export async function verifyWebhookSignature(
   secret: string,
   opts: VerifyOptions = {},
 ): Promise<boolean> {
-  const ts = header(headers, 'x-svc-timestamp')?.trim();
-  const sig = header(headers, 'x-svc-signature')?.trim();
-  if (!ts || !sig || !secret || !/^\d{1,12}$/.test(ts)) return false;
-  const now =
-    opts.now === undefined ? Date.now() : typeof opts.now === 'number' ? opts.now : opts.now.getTime();
-  if (Math.abs(Math.floor(now / 1000) - Number(ts)) > (opts.toleranceSeconds ?? 300)) return false;
-  const m = /^sha256=([0-9a-f]{64})$/.exec(sig);
-  if (!m) return false;
-  const key = await crypto.subtle.importKey(
-    'raw',
-    utf8.encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const prefix = utf8.encode(`${ts}.`);
+  if (!secret) return false;
   const body = bytesOf(rawBody);
-  const signed = new Uint8Array(prefix.length + body.length);
-  signed.set(prefix);
-  signed.set(body, prefix.length);
-  const expected = new Uint8Array(await crypto.subtle.sign('HMAC', key, signed));
-  return constantTimeEqual(expected, hexToBytes(m[1]!));
+  return header(headers, 'x-svc-signature') !== undefined
+    ? verifySvc(body, headers, secret, opts)
+    : verifyStandard(body, headers, secret, opts);
 }
 
 /** Verifies the delivery and returns its typed event; throws SvcWebhookSignatureError when it fails. */

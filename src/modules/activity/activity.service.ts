@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import { badRequest, notFound } from '../../shared/errors';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { safeCell } from '../bulk-links/bulk.results';
+import { ActivityMessages } from './activity.messages';
 import {
   type ActivityFilters,
   type ActivityRow,
@@ -14,11 +15,6 @@ import {
   listActivity,
 } from './activity.repo';
 import type { ActivityFilterInput } from './activity.schemas';
-
-export const AM = {
-  entryNotFound: 'Activity log entry not found',
-  exportTooLarge: 'Narrow the filters to export at most 100000 entries',
-} as const;
 
 export const EXPORT_MAX_ROWS = 100_000;
 const EXPORT_BATCH = 1000;
@@ -82,7 +78,7 @@ export async function listActivityLogs(
 
 export async function getActivityLog(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
   const row = await findActivity(deps.db, clientId, id);
-  if (!row) throw notFound(AM.entryNotFound);
+  if (!row) throw notFound(ActivityMessages.entryNotFound);
   return entryView(row);
 }
 
@@ -146,7 +142,7 @@ export async function exportActivityLogs(
   maxRows = EXPORT_MAX_ROWS,
 ): Promise<Readable> {
   const n = await countActivity(deps.db, clientId, filters, maxRows + 1);
-  if (n > maxRows) throw badRequest(AM.exportTooLarge);
+  if (n > maxRows) throw badRequest(ActivityMessages.exportTooLarge);
   async function* lines() {
     if (format === 'csv') yield stringify([[...CSV_COLUMNS]]);
     let after: { occurredAt: string; id: string } | null = null;

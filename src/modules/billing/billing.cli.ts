@@ -9,6 +9,7 @@ import { Registry } from 'prom-client';
 import { Value } from 'typebox/value';
 import type { CliCommand, CliContext } from '../../cli/command';
 import type { Deps } from '../../deps';
+import { isoDate, lastDateOfMonth, startOfMonth } from '../../platform/calendar';
 import { createProviders } from '../../providers/index';
 import { createLocalMailer } from '../../providers/mail/local';
 import { createSmtpMailer } from '../../providers/mail/smtp';
@@ -51,9 +52,7 @@ const print = (ctx: CliContext, value: unknown) => ctx.out(JSON.stringify(value,
 
 /** The previous calendar month (UTC) of `now`. */
 function previousMonth(now: Date): { start: string; end: string } {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
-  return { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) };
+  return { start: isoDate(startOfMonth(now, -1)), end: lastDateOfMonth(now, -1) };
 }
 
 export const billingCommands: Record<string, CliCommand> = {

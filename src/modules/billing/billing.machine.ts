@@ -6,7 +6,7 @@
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../db/schema/billing-invoices';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import { BM } from './billing.messages';
+import { BillingMessages } from './billing.messages';
 
 export { INVOICE_STATUSES, type InvoiceStatus };
 
@@ -29,7 +29,7 @@ export type InvoiceTransition = keyof typeof INVOICE_TRANSITIONS;
 
 /** The 400 every refused action gets. */
 export function refuse(status: string): never {
-  throw badRequest(BM.actionNotAllowed(status));
+  throw badRequest(BillingMessages.actionNotAllowed(status));
 }
 
 export const invoiceMachine = defineMachine({
@@ -37,7 +37,7 @@ export const invoiceMachine = defineMachine({
   statuses: INVOICE_STATUSES,
   transitions: INVOICE_TRANSITIONS,
   terminal: ['paid', 'void'],
-  refused: (_t, from) => badRequest(BM.actionNotAllowed(from)),
+  refused: (_t, from) => badRequest(BillingMessages.actionNotAllowed(from)),
 });
 
 export const canApply = invoiceMachine.can;

@@ -2,7 +2,7 @@
  * Billing's own messages (the spec's 404 `Invoice not found` is in shared/messages.ts M):
  * named-areas.md section 9 quotes the first two verbatim; the rest are ours.
  */
-export const BM = {
+export const BillingMessages = {
   actionNotAllowed: (status: string) => `Invoice in status '${status}' does not allow this action`,
   noPriceList: 'Client has no billing price list',
   // ours

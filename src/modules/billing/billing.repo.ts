@@ -1,7 +1,8 @@
 /**
- * The queries of billing. Money never passes through a JS number: line amounts, tax and totals are
- * computed by PostgreSQL in NUMERIC, rounded half-up (round() rounds half away from zero, and every
- * amount here is non-negative) to 2 decimals per line.
+ * The queries of billing. Money never passes through a JS number: a line's amount and tax are
+ * computed with the decimal module (src/platform/decimal.ts), the sums over an invoice's stored
+ * lines by PostgreSQL in NUMERIC; both round half-up (half away from zero, PostgreSQL's round()) to
+ * 2 decimals per line.
  */
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
@@ -13,6 +14,7 @@ import {
   invoicePdfs,
   invoices,
 } from '../../db/schema/index';
+import { mulInt, mulRate, round } from '../../platform/decimal';
 import { newId } from '../../shared/ids';
 import type { PageParams } from '../../shared/pagination';
 import type { InvoiceStatus } from './billing.machine';
@@ -65,7 +67,15 @@ export async function deleteDraft(tx: DbOrTx, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Replaces an invoice's lines; amount and tax are computed here, in NUMERIC. */
+/** A line's amount: quantity × unit amount, rounded half-up to 2 decimals. */
+export const lineAmount = (quantity: number, unitAmount: string): string =>
+  round(mulInt(unitAmount, quantity), 2, 'half-up');
+
+/** A line's tax: amount × rate %, rounded half-up to 2 decimals. */
+export const lineTax = (amount: string, ratePercent: string): string =>
+  mulRate(amount, ratePercent, 2, 'half-up', 100);
+
+/** Replaces an invoice's lines with their amount and tax. */
 export async function replaceLines(
   tx: DbOrTx,
   invoice: { id: string; clientId: string },
@@ -75,16 +85,30 @@ export async function replaceLines(
   await tx.delete(invoiceLines).where(eq(invoiceLines.invoiceId, invoice.id));
   if (lines.length === 0) return;
   const values = lines.map((l, i) => {
-    const q = sql`${l.quantity}::int`;
-    const u = sql`${l.unit_amount}::numeric`;
-    const r = sql`${l.tax_rate ?? defaultTaxRate}::numeric`;
+    const rate = l.tax_rate ?? defaultTaxRate;
+    const amount = lineAmount(l.quantity, l.unit_amount);
     return sql`(${newId()}::uuid, ${invoice.id}::uuid, ${invoice.clientId}::uuid, ${i + 1}, ${l.description},
-      ${l.category}, ${q}, ${u}, round(${q} * ${u}, 2), ${r}, round(round(${q} * ${u}, 2) * ${r} / 100, 2))`;
+      ${l.category}, ${l.quantity}::int, ${l.unit_amount}::numeric, ${amount}::numeric, ${rate}::numeric,
+      ${lineTax(amount, rate)}::numeric)`;
   });
   await tx.execute(sql`
     insert into invoice_lines (id, invoice_id, client_id, position, description, category, quantity,
                                unit_amount, amount, tax_rate, tax_amount)
     values ${sql.join(values, sql`, `)}`);
+}
+
+/** Every line of an invoice at a new tax rate: its tax recomputed from its amount. */
+export async function retaxLines(tx: DbOrTx, invoiceId: string, ratePercent: string): Promise<void> {
+  const lines = await tx
+    .select({ id: invoiceLines.id, amount: invoiceLines.amount })
+    .from(invoiceLines)
+    .where(eq(invoiceLines.invoiceId, invoiceId));
+  if (lines.length === 0) return;
+  const values = lines.map((l) => sql`(${l.id}::uuid, ${lineTax(l.amount, ratePercent)}::numeric)`);
+  await tx.execute(sql`
+    update invoice_lines l set tax_rate = ${ratePercent}::numeric, tax_amount = v.tax
+      from (values ${sql.join(values, sql`, `)}) v(id, tax)
+     where l.id = v.id and l.invoice_id = ${invoiceId}::uuid`);
 }
 
 /** subtotal = Σ amount, tax_total = Σ tax_amount (tax per line), total, amount_due = total − amount_paid. */

@@ -6,13 +6,15 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { isoDate, startOfMonth } from '../../platform/calendar';
 import { AppError, notFound } from '../../shared/errors';
-import { M, PM } from '../../shared/messages';
+import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { diffChanges, recordActivity } from '../activity/activity.writer';
+import { PaymentMessages } from '../payments/payments.messages';
 import { findTransactionById } from '../payments/payments.repo';
 import { assertCanApply, type InvoiceStatus } from './billing.machine';
-import { BM } from './billing.messages';
+import { BillingMessages } from './billing.messages';
 import {
   findBillingDetails,
   findInvoice,
@@ -67,9 +69,9 @@ export async function downloadInvoicePdf(deps: Pick<Deps, 'db' | 'clock'>, clien
   const row = await findInvoice(deps.db, id, { clientId });
   if (!row) throw notFound(M.invoiceNotFound);
   const pdf = await findPdf(deps.db, id);
-  if (!pdf) throw new AppError(500, BM.pdfMissing);
+  if (!pdf) throw new AppError(500, BillingMessages.pdfMissing);
   if (createHash('sha256').update(pdf.content).digest('hex') !== pdf.sha256)
-    throw new AppError(500, BM.pdfCorrupt);
+    throw new AppError(500, BillingMessages.pdfCorrupt);
   await recordActivity(deps.db, {
     clientId,
     action: 'invoice.downloaded',
@@ -169,7 +171,7 @@ function priceListView(p: PriceListRow, source: EffectivePriceList['source'] = '
 /** The list a client is billed from: staff's, or in sandbox the default (`source: "sandbox_default"`). */
 export async function getPriceList(deps: Pick<Deps, 'db' | 'config'>, clientId: string) {
   const p = await findEffectivePriceList(deps.db, deps.config.environment, clientId);
-  if (!p) throw notFound(BM.noPriceList);
+  if (!p) throw notFound(BillingMessages.noPriceList);
   return priceListView(p.row, p.source);
 }
 
@@ -232,10 +234,8 @@ const SAMPLE_LINES: LineInputT[] = [
 export async function createSampleInvoice(deps: Deps, clientId: string, input: { lines?: LineInputT[] }) {
   assertSandbox(deps);
   const now = deps.clock.now();
-  const periodStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
-    .toISOString()
-    .slice(0, 10);
-  const periodEnd = now.toISOString().slice(0, 10);
+  const periodStart = isoDate(startOfMonth(now));
+  const periodEnd = isoDate(now);
   const draft = await createDraftInvoice(deps, {
     client_id: clientId,
     currency: 'EUR',
@@ -282,7 +282,7 @@ export async function simulateInvoice(deps: Deps, clientId: string, id: string, 
       await deps.providers.bank.simulate(t.refId, 'completed');
     } catch (err) {
       deps.log.error({ err, invoiceId: id }, 'sandbox invoice payment simulation failed');
-      throw new AppError(503, PM.paymentNetworkUnavailable);
+      throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
     }
   } else {
     await markInvoicePaid(deps, id, { reference: 'sandbox simulation' });

@@ -8,10 +8,19 @@
 import { sql } from 'drizzle-orm';
 import type { Environment } from '../../config';
 import { type DbOrTx, rowsOf } from '../../db/client';
+import {
+  addDays,
+  isoDate,
+  lastDateOfMonth,
+  monthsBetween,
+  startOfDay,
+  startOfMonth,
+} from '../../platform/calendar';
+import { sum } from '../../platform/decimal';
 import { badRequest } from '../../shared/errors';
 import { countCompletedScreenings } from '../screening/screening.usage';
-import { BM } from './billing.messages';
-import { findPriceList, type PriceListRow } from './billing.repo';
+import { BillingMessages } from './billing.messages';
+import { findPriceList, lineAmount, type PriceListRow } from './billing.repo';
 import type { LineCategory, PriceKey } from './billing.schemas';
 
 export type UsageCategory = Exclude<LineCategory, 'platform_fee' | 'other'>;
@@ -93,14 +102,9 @@ export interface UsageLine {
   unit_amount: string;
 }
 
-const dayStart = (d: string) => new Date(`${d}T00:00:00Z`);
-const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
-
 /** Calendar months the period touches: the platform fee is charged once per month. */
 export function monthsTouched(periodStart: string, periodEnd: string): number {
-  const [ys, ms] = periodStart.split('-').map(Number) as [number, number];
-  const [ye, me] = periodEnd.split('-').map(Number) as [number, number];
-  return Math.max(1, ye * 12 + me - (ys * 12 + ms) + 1);
+  return Math.max(1, monthsBetween(startOfDay(periodStart), startOfDay(periodEnd)) + 1);
 }
 
 /** The usage lines of a period (quantity 0 included) from the client's price list. */
@@ -111,8 +115,8 @@ export async function usageLines(
   periodStart: string,
   periodEnd: string,
 ): Promise<UsageLine[]> {
-  const from = dayStart(periodStart);
-  const to = nextDay(periodEnd);
+  const from = startOfDay(periodStart);
+  const to = startOfDay(addDays(periodEnd, 1));
   const lines: UsageLine[] = [
     {
       description: `Platform fee ${periodStart} to ${periodEnd}`,
@@ -202,22 +206,14 @@ export async function requirePriceList(
   clientId: string,
 ): Promise<PriceListRow> {
   const prices = await findEffectivePriceList(db, environment, clientId);
-  if (!prices) throw badRequest(BM.noPriceList);
+  if (!prices) throw badRequest(BillingMessages.noPriceList);
   return prices.row;
 }
 
-/** Amount of each line (round half-up to 2 decimals) and the subtotal, computed in NUMERIC by the database. */
-export async function priceLines(
-  db: DbOrTx,
-  lines: UsageLine[],
-): Promise<{ amounts: string[]; subtotal: string }> {
-  if (lines.length === 0) return { amounts: [], subtotal: '0.00' };
-  const values = lines.map((l, i) => sql`(${i}, ${l.quantity}::int, ${l.unit_amount}::numeric)`);
-  const res = await db.execute(sql`
-    select ord, round(q * u, 2)::text as amount, sum(round(q * u, 2)) over ()::text as subtotal
-      from (values ${sql.join(values, sql`, `)}) v(ord, q, u) order by ord`);
-  const rows = rowsOf<{ amount: string; subtotal: string }>(res);
-  return { amounts: rows.map((r) => r.amount), subtotal: rows[0]!.subtotal };
+/** Amount of each line (quantity × unit, rounded half-up to 2 decimals) and their subtotal. */
+export function priceLines(lines: UsageLine[]): { amounts: string[]; subtotal: string } {
+  const amounts = lines.map((l) => lineAmount(l.quantity, l.unit_amount));
+  return { amounts, subtotal: sum(amounts, 2) };
 }
 
 /** GET /billing/usage: the current UTC month so far. */
@@ -228,12 +224,10 @@ export async function estimateCurrentUsage(
   now: Date,
 ) {
   const prices = await requirePriceList(db, environment, clientId);
-  const y = now.getUTCFullYear();
-  const m = now.getUTCMonth();
-  const periodStart = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
-  const periodEnd = new Date(Date.UTC(y, m + 1, 0)).toISOString().slice(0, 10);
+  const periodStart = isoDate(startOfMonth(now));
+  const periodEnd = lastDateOfMonth(now);
   const lines = await usageLines(db, clientId, prices, periodStart, periodEnd);
-  const { amounts, subtotal } = await priceLines(db, lines);
+  const { amounts, subtotal } = priceLines(lines);
   return {
     period_start: periodStart,
     period_end: periodEnd,

@@ -3,6 +3,7 @@
  * injected clock). The invoice email and payment link are jobs (invoice-email.ts, invoice-payment-link.ts).
  */
 import type { Deps } from '../../deps';
+import { isoDate } from '../../platform/calendar';
 import { recordActivity } from '../activity/activity.writer';
 import { claimOverdueInvoices } from './billing.repo';
 import { invoiceTarget } from './invoices.service';
@@ -11,7 +12,7 @@ import { moveInvoice } from './invoices.transitions';
 /** Open invoices whose due date has passed (in UTC) become overdue (actor: automatic). */
 export async function markOverdueInvoices(deps: Pick<Deps, 'db' | 'clock'>, limit = 100): Promise<number> {
   const now = deps.clock.now();
-  const today = now.toISOString().slice(0, 10);
+  const today = isoDate(now);
   return deps.db.transaction(async (tx) => {
     const due = await claimOverdueInvoices(tx, today, limit);
     for (const inv of due) {

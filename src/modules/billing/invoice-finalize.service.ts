@@ -10,25 +10,20 @@ import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { InvoiceBillingDetails } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { addDays, isoDate } from '../../platform/calendar';
+import { isZero } from '../../platform/decimal';
 import { type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import { assertCanApply } from './billing.machine';
-import { BM } from './billing.messages';
+import { BillingMessages } from './billing.messages';
 import { findBillingDetails, findInvoice, insertPdf, linesOf, nextInvoiceNumber } from './billing.repo';
 import { oweInvoiceEmail } from './invoice-email';
 import { invoicePaymentLinkJob, oweInvoicePaymentLink } from './invoice-payment-link';
 import { renderInvoicePdf } from './invoice-pdf';
 import { getAdminInvoice, invoiceTarget } from './invoices.service';
 import { moveInvoice } from './invoices.transitions';
-
-/** `YYYY-MM-DD` plus `days`. */
-export function addDays(date: string, days: number): string {
-  return new Date(new Date(`${date}T00:00:00Z`).getTime() + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-export const isZeroAmount = (amount: string): boolean => /^0*(\.0*)?$/.test(amount);
 
 /** The client's billing details, or its registration name and email when none were given. */
 async function detailsSnapshot(
@@ -62,7 +57,7 @@ async function detailsSnapshot(
 export async function finalizeInvoice(deps: Deps, id: string) {
   const { config } = deps;
   const now = deps.clock.now();
-  const issueDate = now.toISOString().slice(0, 10);
+  const issueDate = isoDate(now);
   const year = now.getUTCFullYear();
   let linkJob: string | null = null;
   await deps.db.transaction(async (tx) => {
@@ -70,7 +65,7 @@ export async function finalizeInvoice(deps: Deps, id: string) {
     if (!draft) throw notFound(M.invoiceNotFound);
     assertCanApply('finalize', draft.status);
     const lines = (await linesOf(tx, [id])).get(id) ?? [];
-    if (lines.length === 0) throw badRequest(BM.noLines);
+    if (lines.length === 0) throw badRequest(BillingMessages.noLines);
     const { details, purchaseOrderNumber } = await detailsSnapshot(tx, draft.clientId);
     const dueDate = addDays(issueDate, draft.dueInDays);
     // The gapless number: from here to commit the (prefix, year) counter row stays locked.
@@ -115,7 +110,7 @@ export async function finalizeInvoice(deps: Deps, id: string) {
       size: pdf.length,
       createdAt: now,
     });
-    const collect = config.billingCollectionProjectId !== null && !isZeroAmount(draft.amountDue);
+    const collect = config.billingCollectionProjectId !== null && !isZero(draft.amountDue);
     const recipient = details.billing_email;
     const moved = await moveInvoice(tx, draft, 'finalize', {
       now,

@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { compare } from '../../platform/decimal';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
@@ -22,7 +23,7 @@ import {
   isTerminal as isInvoiceTerminal,
   refuse,
 } from './billing.machine';
-import { BM } from './billing.messages';
+import { BillingMessages } from './billing.messages';
 import {
   deleteDraft,
   findInvoice,
@@ -34,6 +35,7 @@ import {
   pdfHashes,
   recomputeTotals,
   replaceLines,
+  retaxLines,
   updateInvoice,
 } from './billing.repo';
 import type { CreateInvoiceInput, LineInputT, PatchInvoiceInput } from './billing.schemas';
@@ -43,11 +45,8 @@ import { moveInvoice } from './invoices.transitions';
 
 export const invoiceTarget = (i: InvoiceRow) => ({ type: 'invoice', id: i.id, label: i.number ?? 'draft' });
 
-/** A percent string (schema: up to 3 integer digits) above 100, decided on the digits. */
-function above100(rate: string): boolean {
-  const [int = '0', frac = ''] = rate.split('.');
-  return Number.parseInt(int, 10) > 100 || (int === '100' && /[1-9]/.test(frac));
-}
+/** A percent string (schema: up to 3 integer digits) above 100. */
+const above100 = (rate: string): boolean => compare(rate, '100') > 0;
 
 /**
  * Checks a schema cannot express, as one 422. The currency is a payment's (an invoice is paid by a
@@ -67,7 +66,7 @@ function validateInvoice(
   const currencyProblem = v.currency === undefined ? null : paymentCurrencyProblem(limits, v.currency);
   if (currencyProblem) issues.push({ loc: ['body', 'currency'], msg: currencyProblem, type: 'value_error' });
   if (v.period_start && v.period_end && v.period_end < v.period_start)
-    issues.push({ loc: ['body', 'period_end'], msg: BM.periodOrder, type: 'value_error' });
+    issues.push({ loc: ['body', 'period_end'], msg: BillingMessages.periodOrder, type: 'value_error' });
   const rateProblem = 'Tax rate must be between 0 and 100 percent';
   if (v.tax_rate !== undefined && above100(v.tax_rate))
     issues.push({ loc: ['body', 'tax_rate'], msg: rateProblem, type: 'value_error' });
@@ -119,7 +118,9 @@ export async function createDraftInvoice(
 ) {
   validateInvoice(deps.config, input);
   if ((input.lines === undefined) === (input.from_usage !== true))
-    throw new ValidationError([{ loc: ['body', 'lines'], msg: BM.linesOrUsage, type: 'value_error' }]);
+    throw new ValidationError([
+      { loc: ['body', 'lines'], msg: BillingMessages.linesOrUsage, type: 'value_error' },
+    ]);
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     await assertClientExists(tx, input.client_id);
@@ -128,7 +129,11 @@ export async function createDraftInvoice(
       const prices = await requirePriceList(tx, deps.config.environment, input.client_id);
       if (prices.currency !== input.currency)
         throw new ValidationError([
-          { loc: ['body', 'currency'], msg: BM.currencyMismatch(prices.currency), type: 'value_error' },
+          {
+            loc: ['body', 'currency'],
+            msg: BillingMessages.currencyMismatch(prices.currency),
+            type: 'value_error',
+          },
         ]);
       const usage = await usageLines(tx, input.client_id, prices, input.period_start, input.period_end);
       lines = usage.filter((l) => l.quantity >= 1).map((l) => ({ ...l, tax_rate: null }));
@@ -182,11 +187,7 @@ export async function patchDraftInvoice(
         input.purchase_order_number === undefined ? draft.purchaseOrderNumber : input.purchase_order_number,
     });
     if (input.lines) await replaceLines(tx, draft, toNewLines(input.lines), input.tax_rate ?? '0');
-    else if (input.tax_rate !== undefined)
-      await tx.execute(sql`
-        update invoice_lines set tax_rate = ${input.tax_rate}::numeric,
-               tax_amount = round(amount * ${input.tax_rate}::numeric / 100, 2)
-         where invoice_id = ${id}::uuid`);
+    else if (input.tax_rate !== undefined) await retaxLines(tx, id, input.tax_rate);
     return recomputeTotals(tx, id, now);
   });
   return (await adminViews(deps.db, [row]))[0]!;

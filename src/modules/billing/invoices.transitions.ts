@@ -9,10 +9,10 @@ import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import { type InvoiceStatus, type InvoiceTransition, invoiceMachine } from './billing.machine';
-import { BM } from './billing.messages';
+import { BillingMessages } from './billing.messages';
 import type { InvoiceChanges, InvoiceRow } from './billing.repo';
 
-const invoiceTable = machineTable(invoiceMachine, invoices, { conflict: BM.changedMeanwhile });
+const invoiceTable = machineTable(invoiceMachine, invoices, { conflict: BillingMessages.changedMeanwhile });
 
 /** Callers hold the invoice row lock; a lost compare-and-set means a caller forgot it (409). */
 export function moveInvoice(

@@ -3,7 +3,7 @@
  * body: values of the row first, then the job's `defaults`; `metadata.<key>` columns build metadata.
  */
 import type { PaylinkInput } from '../payments/paylink.service';
-import { BM } from './bulk.messages';
+import { BulkLinkMessages } from './bulk.messages';
 
 export const BASE_COLUMNS = [
   'amount',
@@ -67,11 +67,11 @@ export function mapHeader(header: readonly string[]): {
     if (name === '') return null;
     const col = columnOf(name);
     if (!col) {
-      warnings.push(BM.unknownColumn(name));
+      warnings.push(BulkLinkMessages.unknownColumn(name));
       return null;
     }
     if (seen.has(col)) {
-      warnings.push(BM.duplicateColumn(name));
+      warnings.push(BulkLinkMessages.duplicateColumn(name));
       return null;
     }
     seen.add(col);

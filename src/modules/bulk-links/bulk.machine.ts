@@ -7,7 +7,7 @@ import { BULK_JOB_STATUSES, type BulkJobStatus } from '../../db/schema/bulk-paym
 import { BULK_ROW_STATUSES, type BulkRowStatus } from '../../db/schema/bulk-payment-rows';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import { BM } from './bulk.messages';
+import { BulkLinkMessages } from './bulk.messages';
 
 export const JOB_STATUSES = BULK_JOB_STATUSES;
 export type JobStatus = BulkJobStatus;
@@ -47,7 +47,7 @@ export const jobMachine = defineMachine({
   statuses: JOB_STATUSES,
   transitions: JOB_TRANSITIONS,
   terminal: TERMINAL_JOB_STATUSES,
-  refused: (_t, from) => badRequest(BM.actionNotAllowed(from)),
+  refused: (_t, from) => badRequest(BulkLinkMessages.actionNotAllowed(from)),
 });
 
 export const canApplyJob = jobMachine.can;
@@ -80,7 +80,7 @@ export const rowMachine = defineMachine({
   statuses: ROW_STATUSES,
   transitions: ROW_TRANSITIONS,
   terminal: ['created', 'canceled'],
-  refused: (_t, from) => badRequest(BM.rowActionNotAllowed(from)),
+  refused: (_t, from) => badRequest(BulkLinkMessages.rowActionNotAllowed(from)),
 });
 
 export const canApplyRow = rowMachine.can;

@@ -1,5 +1,5 @@
 /** The bulk payment-link messages, verbatim where the product specification quotes them; tests import them from here. */
-export const BM = {
+export const BulkLinkMessages = {
   jobNotFound: 'Bulk job not found',
   tooManyRows: 'Bulk payment links are limited to 500 rows per request',
   unparseable: 'File could not be parsed as CSV or XLSX',

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { ValidationError } from '../../shared/errors';
 import { fileRowInput, MAX_ROWS, mapHeader, type RowInput } from './bulk.columns';
-import { BM } from './bulk.messages';
+import { BulkLinkMessages } from './bulk.messages';
 
 export interface ParsedFile {
   source: 'csv' | 'xlsx';
@@ -24,11 +24,11 @@ class TooManyRows extends Error {}
 class Unparseable extends Error {}
 
 export function unparseableFile(): ValidationError {
-  return new ValidationError([{ loc: FILE_LOC, msg: BM.unparseable, type: 'value_error' }]);
+  return new ValidationError([{ loc: FILE_LOC, msg: BulkLinkMessages.unparseable, type: 'value_error' }]);
 }
 
 export function tooManyRows(loc: (string | number)[]): ValidationError {
-  return new ValidationError([{ loc, msg: BM.tooManyRows, type: 'value_error' }]);
+  return new ValidationError([{ loc, msg: BulkLinkMessages.tooManyRows, type: 'value_error' }]);
 }
 
 const isZip = (buf: Buffer) => buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50;

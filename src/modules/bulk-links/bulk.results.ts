@@ -9,7 +9,7 @@ import { notFound, ValidationError } from '../../shared/errors';
 import { checkoutUrlOfToken } from '../payments/payments.service';
 import { BASE_COLUMNS } from './bulk.columns';
 import { ROW_STATUSES, type RowStatus, rowMachine } from './bulk.machine';
-import { BM } from './bulk.messages';
+import { BulkLinkMessages } from './bulk.messages';
 import { findJob, listRows } from './bulk.repo';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -58,7 +58,7 @@ export async function resultsCsv(
   statuses: RowStatus[] | undefined,
 ): Promise<string> {
   const job = await findJob(deps.db, clientId, bulkId);
-  if (!job) throw notFound(BM.jobNotFound);
+  if (!job) throw notFound(BulkLinkMessages.jobNotFound);
   const { rows } = await listRows(deps.db, clientId, bulkId, statuses, null);
   const columns = [...job.columns];
   for (const r of rows) for (const k of Object.keys(r.input)) if (!columns.includes(k)) columns.push(k);

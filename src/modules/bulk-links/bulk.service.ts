@@ -7,10 +7,10 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { bulkPaymentJobs, bulkPaymentRows } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { addSeconds } from '../../shared/clock';
 import { badRequest, forbidden, notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
-import { runIdempotent } from '../../shared/idempotency';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
@@ -33,7 +33,7 @@ import {
   ROW_TRANSITIONS,
   type RowStatus,
 } from './bulk.machine';
-import { BM } from './bulk.messages';
+import { BulkLinkMessages } from './bulk.messages';
 import { parseBulkFile, tooManyRows } from './bulk.parse';
 import { allRows, countRows, findJob, type JobRow, listJobs, listRows, moveRows } from './bulk.repo';
 import { emitJobStatus, moveJob } from './bulk.transitions';
@@ -57,7 +57,7 @@ async function jobDto(deps: Pick<Deps, 'db'>, job: JobRow): Promise<JobDto> {
 
 async function requireJob(deps: Pick<Deps, 'db'>, clientId: string, id: string): Promise<JobRow> {
   const job = await findJob(deps.db, clientId, id);
-  if (!job) throw notFound(BM.jobNotFound);
+  if (!job) throw notFound(BulkLinkMessages.jobNotFound);
   return job;
 }
 
@@ -82,11 +82,13 @@ interface Source {
 
 async function readSource(deps: Pick<Deps, 'config'>, body: BulkCreateBody): Promise<Source> {
   if ((body.rows === undefined) === (body.file === undefined))
-    throw new ValidationError([{ loc: ['body'], msg: BM.rowsOrFile, type: 'value_error' }]);
+    throw new ValidationError([{ loc: ['body'], msg: BulkLinkMessages.rowsOrFile, type: 'value_error' }]);
   if (body.rows) {
     if (body.rows.length > MAX_ROWS) throw tooManyRows(['body', 'rows']);
     if (body.rows.length === 0)
-      throw new ValidationError([{ loc: ['body', 'rows'], msg: BM.noRows, type: 'value_error' }]);
+      throw new ValidationError([
+        { loc: ['body', 'rows'], msg: BulkLinkMessages.noRows, type: 'value_error' },
+      ]);
     const unknown = new Set<string>();
     const rows = body.rows.map((r) => jsonRowInput(r, unknown));
     return {
@@ -94,25 +96,27 @@ async function readSource(deps: Pick<Deps, 'config'>, body: BulkCreateBody): Pro
       fileName: null,
       columns: columnsOf(rows).filter((c) => rows.some((r) => c in r)),
       rows,
-      warnings: [...unknown].map(BM.unknownColumn),
+      warnings: [...unknown].map(BulkLinkMessages.unknownColumn),
     };
   }
   const file = body.file!;
   if (!/\.(csv|xlsx)$/i.test(file.file_name))
     throw new ValidationError([
-      { loc: ['body', 'file', 'file_name'], msg: BM.fileType, type: 'value_error' },
+      { loc: ['body', 'file', 'file_name'], msg: BulkLinkMessages.fileType, type: 'value_error' },
     ]);
   const b64 = file.content_base64.replace(/\s+/g, '');
   if (!BASE64.test(b64) || b64.length % 4 === 1)
     throw new ValidationError([
-      { loc: ['body', 'file', 'content_base64'], msg: BM.notBase64, type: 'value_error' },
+      { loc: ['body', 'file', 'content_base64'], msg: BulkLinkMessages.notBase64, type: 'value_error' },
     ]);
   const max = deps.config.bulkPaylinkMaxFileBytes;
   if (Math.floor((b64.length * 3) / 4) - (b64.match(/=+$/)?.[0].length ?? 0) > max)
-    throw new ValidationError([{ loc: ['body', 'file'], msg: BM.fileTooLarge(max), type: 'value_error' }]);
+    throw new ValidationError([
+      { loc: ['body', 'file'], msg: BulkLinkMessages.fileTooLarge(max), type: 'value_error' },
+    ]);
   const parsed = await parseBulkFile(Buffer.from(b64, 'base64'));
   if (parsed.rows.length === 0)
-    throw new ValidationError([{ loc: ['body', 'file'], msg: BM.noRows, type: 'value_error' }]);
+    throw new ValidationError([{ loc: ['body', 'file'], msg: BulkLinkMessages.noRows, type: 'value_error' }]);
   return { ...parsed, fileName: file.file_name };
 }
 
@@ -248,9 +252,9 @@ export async function confirmBulkJob(deps: Deps, auth: ClientAuth, id: string): 
   if (!moved) {
     // Someone else moved it first (a concurrent confirm or cancel): answer for the status it has now.
     const current = await requireJob(deps, auth.clientId, id);
-    throw badRequest(BM.actionNotAllowed(current.status));
+    throw badRequest(BulkLinkMessages.actionNotAllowed(current.status));
   }
-  if (lapsed) throw badRequest(BM.actionNotAllowed('expired'));
+  if (lapsed) throw badRequest(BulkLinkMessages.actionNotAllowed('expired'));
   return jobDto(deps, moved);
 }
 
@@ -274,9 +278,9 @@ export async function retryBulkJob(
   const issues: ValidationIssue[] = [];
   const requireRetryable = (n: number, loc: (string | number)[]) => {
     const r = byNumber.get(n);
-    if (!r) issues.push({ loc, msg: BM.rowNotFound(n), type: 'value_error' });
+    if (!r) issues.push({ loc, msg: BulkLinkMessages.rowNotFound(n), type: 'value_error' });
     else if (!isRetryableRow(r.status))
-      issues.push({ loc, msg: BM.rowNotRetryable(n, r.status), type: 'value_error' });
+      issues.push({ loc, msg: BulkLinkMessages.rowNotRetryable(n, r.status), type: 'value_error' });
   };
   (body.row_numbers ?? []).forEach((n, i) => {
     requireRetryable(n, ['body', 'row_numbers', i]);
@@ -289,7 +293,11 @@ export async function retryBulkJob(
     for (const [k, v] of Object.entries(p)) {
       if (k === 'row_number') continue;
       if (!isKnownColumn(k)) {
-        issues.push({ loc: ['body', 'rows_patch', i, k], msg: BM.unknownPatchField, type: 'value_error' });
+        issues.push({
+          loc: ['body', 'rows_patch', i, k],
+          msg: BulkLinkMessages.unknownPatchField,
+          type: 'value_error',
+        });
         continue;
       }
       if (v === null) delete input[k];
@@ -370,7 +378,7 @@ export async function retryBulkJob(
   );
   if (!moved) {
     const current = await requireJob(deps, auth.clientId, id);
-    throw badRequest(BM.actionNotAllowed(current.status));
+    throw badRequest(BulkLinkMessages.actionNotAllowed(current.status));
   }
   return jobDto(deps, moved);
 }
@@ -399,7 +407,7 @@ export async function cancelBulkJob(
   );
   if (!moved) {
     const current = await requireJob(deps, auth.clientId, id);
-    throw badRequest(BM.actionNotAllowed(current.status));
+    throw badRequest(BulkLinkMessages.actionNotAllowed(current.status));
   }
   // The intents are canceled after the commit (each through the intent-cancel rules); the worker
   // finishes the job if this process stops first.

@@ -10,12 +10,12 @@ import { machineTable, transition } from '../../platform/machine';
 import { recordActivity } from '../activity/activity.writer';
 import { notify, OWNER_ONLY } from '../notifications/notify';
 import { isFinalJobStatus, type JobStatus, type JobTrigger, jobMachine } from './bulk.machine';
-import { BM } from './bulk.messages';
+import { BulkLinkMessages } from './bulk.messages';
 import { countRows, type JobCounts, type JobRow } from './bulk.repo';
 
 const jobTable = machineTable(jobMachine, bulkPaymentJobs, {
   version: 'version',
-  conflict: BM.jobChangedMeanwhile,
+  conflict: BulkLinkMessages.jobChangedMeanwhile,
 });
 
 const ACTIONS: Record<JobTrigger, string> = {

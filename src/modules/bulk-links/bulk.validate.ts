@@ -14,7 +14,7 @@ import { M } from '../../shared/messages';
 import { assertPaylinkAllowed, loadPaylinkFacts, type PaylinkInput } from '../payments/paylink.service';
 import type { PaylinkBodyCheck } from '../payments/paylink.validation';
 import { type JobDefaults, paylinkBodyOf, type RowInput } from './bulk.columns';
-import { BM } from './bulk.messages';
+import { BulkLinkMessages } from './bulk.messages';
 
 /** Stands in for a payer that will be created from `email`, so the rest of the body is still checked. */
 const PAYER_PLACEHOLDER = '00000000-0000-4000-8000-000000000000';
@@ -129,13 +129,13 @@ export async function validateRows(ctx: ValidationContext, rows: RowToValidate[]
           msg: `String should have at most ${REFERENCE_MAX} characters`,
         });
       else if (taken.has(reference) && taken.get(reference) !== row.rowNumber)
-        errors.push({ field: 'reference', value: reference, msg: BM.referenceNotUnique });
+        errors.push({ field: 'reference', value: reference, msg: BulkLinkMessages.referenceNotUnique });
       else taken.set(reference, row.rowNumber);
     }
     let okEmail: string | null = null;
     if (email !== undefined) {
       if (typeof email !== 'string' || email.length > 254 || !EMAIL.test(email))
-        errors.push({ field: 'email', value: email, msg: BM.invalidEmail });
+        errors.push({ field: 'email', value: email, msg: BulkLinkMessages.invalidEmail });
       else okEmail = email;
     }
     return { row, errors, email: okEmail, byEmail: false, payerUserId: null, body: {}, valid: null };

@@ -4,11 +4,12 @@ import { clients, transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { BankProviderError, BankRefusedError } from '../../providers/bank/port';
 import { AppError, conflict, notFound } from '../../shared/errors';
-import { M, PM } from '../../shared/messages';
+import { M } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';
 import { recordNetworkAnswer, syncWithNetwork } from '../payments/network-sync';
 import { payeeOfProject } from '../payments/payee';
 import { isTerminal } from '../payments/payments.machine';
+import { PaymentMessages } from '../payments/payments.messages';
 import { findTransactionByToken, type TransactionRow } from '../payments/payments.repo';
 import { cancelTransaction, expireIfDue } from '../payments/payments.service';
 import { AUTOMATIC, recordTimelineEntry } from '../payments/status.service';
@@ -45,7 +46,7 @@ export async function bankChoices(deps: Deps, purpose: 'payment' | 'mandate') {
   } catch (err) {
     if (!(err instanceof BankProviderError)) throw err;
     deps.log.warn({ err }, 'bank list unavailable');
-    throw new AppError(503, PM.paymentNetworkUnavailable);
+    throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
   }
 }
 
@@ -139,7 +140,7 @@ export async function startBankAuthorization(deps: Deps, token: string, bankId: 
         ),
       );
     if (err instanceof BankRefusedError) throw new AppError(422, BANK_REFUSED);
-    if (err instanceof BankProviderError) throw new AppError(503, PM.paymentNetworkUnavailable);
+    if (err instanceof BankProviderError) throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
     throw err;
   }
 }

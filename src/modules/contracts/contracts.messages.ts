@@ -1,5 +1,5 @@
 /** The contract area's messages, verbatim where the product specification quotes them. */
-export const CM = {
+export const ContractMessages = {
   templateNotFound: 'Contract template not found',
   flowNotFound: 'Contract flow not found',
   requestNotFound: 'Contract request not found',

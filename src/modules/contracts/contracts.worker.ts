@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
-import { addSeconds } from '../../shared/clock';
+import { addDays } from '../../platform/calendar';
 import { recordActivity } from '../activity/activity.writer';
 import { isActiveTurn } from './participants.machine';
 import { runEffects } from './requests.after-commit';
@@ -62,7 +62,7 @@ export async function sendDueReminders(deps: Deps, limit = 50): Promise<number> 
         await updateParticipant(tx, p.id, { lastRemindedAt: now, updatedAt: now });
         await oweInvitation(tx, now, fx, p.id, true);
       }
-      await updateRequest(tx, r.id, { nextReminderAt: addSeconds(now, r.reminderIntervalDays * 86400) });
+      await updateRequest(tx, r.id, { nextReminderAt: addDays(now, r.reminderIntervalDays) });
     }
     return ids.length;
   });

@@ -9,7 +9,7 @@ import type { Deps } from '../../deps';
 import type { EsignNotification } from '../../providers/esign/port';
 import { deliverThroughRoute, keepRawJsonBody } from '../../providers/inbound-notifications';
 import { AppError } from '../../shared/errors';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import { ErrorSchema } from './contracts.schemas';
 import { applyEsignNotification, verifyEsignNotification } from './requests.notifications';
 import './contracts.payment';
@@ -48,7 +48,7 @@ export async function esignNotificationRoutes(app: FastifyInstance, { deps }: { 
         },
       },
       preValidation: async (request) => {
-        if (!deps.providers.esign.configured) throw new AppError(503, CM.providerNotConfigured);
+        if (!deps.providers.esign.configured) throw new AppError(503, ContractMessages.providerNotConfigured);
         request.esignNotification = verifyEsignNotification(deps, request.rawBody ?? '', request.headers);
       },
     },

@@ -24,7 +24,7 @@ import { checkPaymentMoney } from '../../shared/payment-money';
 import { assertOwnedReference } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import type { FlowInput } from './flows.schemas';
 import { markTemplatesUsed, requireTemplate } from './templates.service';
 import { mergeRoles } from './templates.validate';
@@ -60,7 +60,7 @@ export async function requireFlow(db: DbOrTx, clientId: string, id: string, lock
     .from(contractFlows)
     .where(and(eq(contractFlows.clientId, clientId), eq(contractFlows.id, id)));
   const [f] = lock ? await q.for('update') : await q;
-  if (!f) throw notFound(CM.flowNotFound);
+  if (!f) throw notFound(ContractMessages.flowNotFound);
   return f;
 }
 
@@ -77,7 +77,7 @@ async function checkFlow(deps: D, clientId: string, input: FlowInput) {
   if (input.payment) {
     const p = input.payment;
     if (!roles.some((r) => r.role === p.payer_role))
-      throw invalidField(['body', 'payment', 'payer_role'], CM.payerRoleUnknown);
+      throw invalidField(['body', 'payment', 'payer_role'], ContractMessages.payerRoleUnknown);
     // The payment's money, checked as any payment's (the amount may come at send instead).
     const money = checkPaymentMoney(deps.config, p, {
       amount: ['body', 'payment', 'amount'],
@@ -168,7 +168,7 @@ export async function getFlow(deps: Pick<Deps, 'db'>, clientId: string, id: stri
 export async function patchFlow(deps: D, auth: ClientAuth, id: string, input: Partial<FlowInput>) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'contracts');
   const cur = await requireFlow(deps.db, auth.clientId, id);
-  if (cur.status !== 'draft') throw badRequest(CM.flowActiveNoEdit);
+  if (cur.status !== 'draft') throw badRequest(ContractMessages.flowActiveNoEdit);
   const merged: FlowInput = {
     name: input.name ?? cur.name,
     description: input.description ?? cur.description ?? undefined,
@@ -195,7 +195,7 @@ export async function patchFlow(deps: D, auth: ClientAuth, id: string, input: Pa
   const now = deps.clock.now();
   const f = await deps.db.transaction(async (tx) => {
     const locked = await requireFlow(tx, auth.clientId, id, true);
-    if (locked.status !== 'draft') throw badRequest(CM.flowActiveNoEdit);
+    if (locked.status !== 'draft') throw badRequest(ContractMessages.flowActiveNoEdit);
     const [f] = await tx
       .update(contractFlows)
       .set({ name: merged.name, description: merged.description ?? null, ...v, updatedAt: now })
@@ -219,12 +219,12 @@ export async function deleteFlow(deps: D, auth: ClientAuth, id: string) {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const f = await requireFlow(tx, auth.clientId, id, true);
-    if (f.status !== 'draft') throw badRequest(CM.onlyDraftFlowDelete);
+    if (f.status !== 'draft') throw badRequest(ContractMessages.onlyDraftFlowDelete);
     const [used] = await tx
       .select({ n: count() })
       .from(contractRequests)
       .where(eq(contractRequests.flowId, id));
-    if (Number(used?.n ?? 0) > 0) throw conflict(CM.flowHasRequests);
+    if (Number(used?.n ?? 0) > 0) throw conflict(ContractMessages.flowHasRequests);
     await tx.delete(contractFlows).where(eq(contractFlows.id, id));
     await recordActivity(tx, {
       clientId: auth.clientId,
@@ -240,10 +240,11 @@ export async function activateFlow(deps: D, auth: ClientAuth, id: string) {
   const now = deps.clock.now();
   const f = await deps.db.transaction(async (tx) => {
     const f = await requireFlow(tx, auth.clientId, id, true);
-    if (f.archivedAt) throw badRequest(CM.flowArchived);
+    if (f.archivedAt) throw badRequest(ContractMessages.flowArchived);
     if (f.status === 'active') return f;
     for (const t of f.templateIds)
-      if ((await requireTemplate(tx, auth.clientId, t)).archivedAt) throw badRequest(CM.templateArchived);
+      if ((await requireTemplate(tx, auth.clientId, t)).archivedAt)
+        throw badRequest(ContractMessages.templateArchived);
     const [u] = await tx
       .update(contractFlows)
       .set({ status: 'active', activatedAt: now, updatedAt: now })

@@ -6,7 +6,7 @@
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../db/schema/contract-requests';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 
 export { PARTICIPANT_STATUSES, type ParticipantStatus };
 export type ParticipantKind = 'signer' | 'approver' | 'viewer';
@@ -32,8 +32,8 @@ export type ParticipantTransition = keyof typeof PARTICIPANT_TRANSITIONS;
 
 /** What the signing page answers: completed, not yet invited, or no longer active. */
 function refused(_t: ParticipantTransition, from: ParticipantStatus) {
-  if (from === 'completed') return badRequest(CM.participantCompleted);
-  return badRequest(from === 'waiting' ? CM.notYourTurn : CM.linkInactive);
+  if (from === 'completed') return badRequest(ContractMessages.participantCompleted);
+  return badRequest(from === 'waiting' ? ContractMessages.notYourTurn : ContractMessages.linkInactive);
 }
 
 export const participantMachine = defineMachine({
@@ -86,5 +86,5 @@ export function allSignersCompleted(ps: readonly OrderedParticipant[]): boolean 
 
 /** Correcting or reminding a completed participant is refused. */
 export function assertNotCompleted(s: ParticipantStatus): void {
-  if (s === 'completed') throw badRequest(CM.participantCompleted);
+  if (s === 'completed') throw badRequest(ContractMessages.participantCompleted);
 }

@@ -6,7 +6,7 @@
 import { CONTRACT_REQUEST_STATUSES, type ContractRequestStatus } from '../../db/schema/contract-requests';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 
 export const REQUEST_STATUSES = CONTRACT_REQUEST_STATUSES;
 export type RequestStatus = ContractRequestStatus;
@@ -40,10 +40,10 @@ export const TERMINAL_REQUEST_STATUSES: readonly RequestStatus[] = [
 
 /** A terminal request names its status; fail and expire say which status they need (the simulate answers). */
 function refused(t: RequestTransition, from: RequestStatus) {
-  if (TERMINAL_REQUEST_STATUSES.includes(from)) return badRequest(CM.terminal(from));
-  if (t === 'fail') return badRequest(CM.onlyPendingFail(from));
-  if (t === 'expire') return badRequest(CM.onlySentExpire(from));
-  return badRequest(CM.requestActionNotAllowed(from));
+  if (TERMINAL_REQUEST_STATUSES.includes(from)) return badRequest(ContractMessages.terminal(from));
+  if (t === 'fail') return badRequest(ContractMessages.onlyPendingFail(from));
+  if (t === 'expire') return badRequest(ContractMessages.onlySentExpire(from));
+  return badRequest(ContractMessages.requestActionNotAllowed(from));
 }
 
 export const requestMachine = defineMachine({
@@ -60,5 +60,5 @@ export const requestTarget = (t: RequestTransition): RequestStatus => REQUEST_TR
 
 /** Void, remind and participant correction need a live request. */
 export function assertNotTerminal(s: RequestStatus): void {
-  if (isTerminalRequest(s)) throw badRequest(CM.terminal(s));
+  if (isTerminalRequest(s)) throw badRequest(ContractMessages.terminal(s));
 }

@@ -7,8 +7,8 @@
 import type { Deps } from '../../deps';
 import type { EsignNotification } from '../../providers/esign/port';
 import { unauthorized } from '../../shared/errors';
-import { PM } from '../../shared/messages';
-import { CM } from './contracts.messages';
+import { PaymentMessages } from '../payments/payments.messages';
+import { ContractMessages } from './contracts.messages';
 import { canMoveParticipant } from './participants.machine';
 import { runEffects } from './requests.after-commit';
 import { type Effects, noEffects } from './requests.effects';
@@ -23,7 +23,7 @@ export function verifyEsignNotification(
   headers: Record<string, string | string[] | undefined>,
 ) {
   const n = deps.providers.esign.verifyNotification(rawBody, headers);
-  if (!n) throw unauthorized(PM.invalidNotificationSignature);
+  if (!n) throw unauthorized(PaymentMessages.invalidNotificationSignature);
   return n;
 }
 
@@ -50,7 +50,7 @@ export async function applyEsignNotification(
       await moveRequest(tx, cur, 'fail', {
         now,
         actor: AUTOMATIC,
-        extra: { statusReason: n.reason ?? CM.documentNotProcessed },
+        extra: { statusReason: n.reason ?? ContractMessages.documentNotProcessed },
       });
       fx.workflowRequestIds.push(cur.id);
       return true;

@@ -8,7 +8,7 @@
 import type { DbOrTx } from '../../db/client';
 import { contractDocuments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { addSeconds } from '../../shared/clock';
+import { addDays } from '../../platform/calendar';
 import { decrypt } from '../../shared/crypto';
 import { recordActivity } from '../activity/activity.writer';
 import { buildCertificate, type SealInput, sealPdf, sha256Hex } from './contracts.pdf';
@@ -32,7 +32,6 @@ import {
 } from './requests.transitions';
 
 type D = Pick<Deps, 'config' | 'secrets'>;
-const DAY = 86400;
 
 export const signUrl = (deps: D, tokenEnc: string) =>
   `${deps.config.publicUrl}/sign/${decrypt(deps.secrets.encryptionKey, tokenEnc)}`;
@@ -71,7 +70,7 @@ export async function inviteNextGroups(
       participantIds: invited.map((p) => p.id),
     });
   if (invited.length > 0 && r.reminderIntervalDays && r.delivery === 'email')
-    return updateRequest(tx, r.id, { nextReminderAt: addSeconds(now, r.reminderIntervalDays * DAY) });
+    return updateRequest(tx, r.id, { nextReminderAt: addDays(now, r.reminderIntervalDays) });
   return r;
 }
 

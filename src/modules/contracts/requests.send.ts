@@ -16,17 +16,17 @@ import {
   contractTemplates,
 } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { addDays } from '../../platform/calendar';
+import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
-import { addSeconds } from '../../shared/clock';
 import { encrypt, keyedHash } from '../../shared/crypto';
 import { AppError, badRequest, invalidField, ValidationError } from '../../shared/errors';
-import { runIdempotent } from '../../shared/idempotency';
 import { randomToken } from '../../shared/ids';
 import { assertOwnedReferences } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../payments/paylink.service';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import type { SendInput } from './contracts.schemas';
 import { requireFlow } from './flows.service';
 import { runEffects } from './requests.after-commit';
@@ -50,20 +50,20 @@ type Source = {
 
 async function resolveSource(deps: Deps, clientId: string, b: SendInput): Promise<Source> {
   const n = [b.template_id, b.flow_id, b.document].filter((x) => x !== undefined).length;
-  if (n !== 1) throw invalidField(['body'], CM.exactlyOneSource);
+  if (n !== 1) throw invalidField(['body'], ContractMessages.exactlyOneSource);
   if (b.template_id) {
     const t = await requireTemplate(deps.db, clientId, b.template_id);
-    if (t.archivedAt) throw badRequest(CM.templateArchived);
+    if (t.archivedAt) throw badRequest(ContractMessages.templateArchived);
     return { templates: [t], adHoc: null, flow: null };
   }
   if (b.flow_id) {
     const f = await requireFlow(deps.db, clientId, b.flow_id);
-    if (f.archivedAt) throw badRequest(CM.flowArchived);
-    if (f.status !== 'active') throw badRequest(CM.flowNotActive);
+    if (f.archivedAt) throw badRequest(ContractMessages.flowArchived);
+    if (f.status !== 'active') throw badRequest(ContractMessages.flowNotActive);
     const ts = [];
     for (const id of f.templateIds) {
       const t = await requireTemplate(deps.db, clientId, id);
-      if (t.archivedAt) throw badRequest(CM.templateArchived);
+      if (t.archivedAt) throw badRequest(ContractMessages.templateArchived);
       ts.push(t);
     }
     return { templates: ts, adHoc: null, flow: f };
@@ -85,13 +85,13 @@ function checkParticipants(roles: ContractRoleDef[], b: SendInput) {
     if (!roles.some((r) => r.role === p.role))
       issues.push({
         loc: ['body', 'participants', i, 'role'],
-        msg: CM.unknownRole(p.role),
+        msg: ContractMessages.unknownRole(p.role),
         type: 'value_error',
       });
     else if (byRole.has(p.role))
       issues.push({
         loc: ['body', 'participants', i, 'role'],
-        msg: CM.duplicateParticipant(p.role),
+        msg: ContractMessages.duplicateParticipant(p.role),
         type: 'value_error',
       });
     byRole.set(p.role, i);
@@ -104,13 +104,17 @@ function checkParticipants(roles: ContractRoleDef[], b: SendInput) {
   });
   for (const r of roles)
     if (!byRole.has(r.role))
-      issues.push({ loc: ['body', 'participants'], msg: CM.missingParticipant(r.role), type: 'value_error' });
+      issues.push({
+        loc: ['body', 'participants'],
+        msg: ContractMessages.missingParticipant(r.role),
+        type: 'value_error',
+      });
   const emails = new Set(b.participants.map((p) => p.email.toLowerCase()));
   (b.cc_recipients ?? []).forEach((c, i) => {
     if (emails.has(c.email.toLowerCase()))
       issues.push({
         loc: ['body', 'cc_recipients', i, 'email'],
-        msg: CM.ccIsParticipant,
+        msg: ContractMessages.ccIsParticipant,
         type: 'value_error',
       });
   });
@@ -132,10 +136,11 @@ async function checkPayment(
     const payer = b.participants.find((x) => x.role === fp.payer_role);
     userId = payer?.user_id;
     businessId = payer?.business_customer_id;
-    if (!userId && !businessId) throw invalidField(['body', 'participants'], CM.payerNeedsCustomer);
+    if (!userId && !businessId)
+      throw invalidField(['body', 'participants'], ContractMessages.payerNeedsCustomer);
   }
   const amount = p.amount ?? fp?.amount ?? undefined;
-  if (!amount) throw invalidField(['body', 'payment', 'amount'], CM.paymentNeedsAmount);
+  if (!amount) throw invalidField(['body', 'payment', 'amount'], ContractMessages.paymentNeedsAmount);
   const body = {
     amount,
     currency: p.currency ?? fp?.currency ?? '',
@@ -155,7 +160,7 @@ async function checkPayment(
     throw e;
   }
   const facts = (await loadPaylinkFacts(deps.db, clientId, [body]))?.[0];
-  if (!facts) throw new AppError(404, CM.requestNotFound);
+  if (!facts) throw new AppError(404, ContractMessages.requestNotFound);
   assertPaylinkAllowed(facts);
   return {
     amount: v.amount,
@@ -191,7 +196,7 @@ export async function sendContract(
   b: SendInput,
 ) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'contracts');
-  if (!deps.providers.esign.configured) throw new AppError(503, CM.providerNotConfigured);
+  if (!deps.providers.esign.configured) throw new AppError(503, ContractMessages.providerNotConfigured);
   const src = await resolveSource(deps, auth.clientId, b);
   const roles = src.adHoc
     ? src.adHoc.roles
@@ -292,7 +297,7 @@ async function storeRequest(
       })),
       payment,
       metadata: b.metadata ?? {},
-      expiresAt: addSeconds(now, expiresDays * 86400),
+      expiresAt: addDays(now, expiresDays),
       reminderIntervalDays: reminder,
       viewTokenHash: viewToken ? keyedHash(deps.secrets.hashKey, viewToken) : null,
       viewTokenEnc: viewToken ? encrypt(deps.secrets.encryptionKey, viewToken) : null,

@@ -11,7 +11,7 @@ import { randomToken } from '../../shared/ids';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import { assertNotCompleted, canMoveParticipant, isActiveTurn } from './participants.machine';
 import { runEffects } from './requests.after-commit';
 import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests.effects';
@@ -37,7 +37,7 @@ const actorOf = (auth: ClientAuth) => ({ actorType: auth.actorType, actorAccount
 
 export async function requireRequest(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
   const r = await findRequest(deps.db, clientId, id);
-  if (!r) throw notFound(CM.requestNotFound);
+  if (!r) throw notFound(ContractMessages.requestNotFound);
   return r;
 }
 
@@ -59,7 +59,7 @@ export async function voidRequest(deps: D, auth: ClientAuth, id: string, reason:
   const now = deps.clock.now();
   const r = await deps.db.transaction(async (tx) => {
     const r = await findRequest(tx, auth.clientId, id, true);
-    if (!r) throw notFound(CM.requestNotFound);
+    if (!r) throw notFound(ContractMessages.requestNotFound);
     assertNotTerminal(r.status);
     const v = await endRequest(
       tx,
@@ -94,16 +94,16 @@ export async function remindRequest(
   const minGap = deps.config.contractReminderMinIntervalSeconds;
   const r = await deps.db.transaction(async (tx) => {
     const r = await findRequest(tx, auth.clientId, id, true);
-    if (!r) throw notFound(CM.requestNotFound);
+    if (!r) throw notFound(ContractMessages.requestNotFound);
     assertNotTerminal(r.status);
-    if (r.delivery !== 'email') throw badRequest(CM.remindersNeedEmail);
+    if (r.delivery !== 'email') throw badRequest(ContractMessages.remindersNeedEmail);
     const ps = await participantsOf(tx, r.id);
     let targets: ParticipantRow[];
     if (participantIds) {
       targets = [];
       for (const pid of participantIds) {
         const p = ps.find((x) => x.id === pid);
-        if (!p) throw notFound(CM.participantNotFound);
+        if (!p) throw notFound(ContractMessages.participantNotFound);
         assertNotCompleted(p.status);
         targets.push(p);
       }
@@ -111,7 +111,7 @@ export async function remindRequest(
     for (const p of targets) {
       if (p.lastRemindedAt && now.getTime() < p.lastRemindedAt.getTime() + minGap * 1000) {
         const resetAt = addSeconds(p.lastRemindedAt, minGap);
-        throw tooManyRequests(CM.reminderTooSoon, secondsUntil(now, resetAt), 1, resetAt);
+        throw tooManyRequests(ContractMessages.reminderTooSoon, secondsUntil(now, resetAt), 1, resetAt);
       }
     }
     for (const p of targets) {
@@ -143,9 +143,9 @@ export async function correctParticipant(
   const now = deps.clock.now();
   const r = await deps.db.transaction(async (tx) => {
     const r = await findRequest(tx, auth.clientId, id, true);
-    if (!r) throw notFound(CM.requestNotFound);
+    if (!r) throw notFound(ContractMessages.requestNotFound);
     const p = (await participantsOf(tx, r.id)).find((x) => x.id === participantId);
-    if (!p) throw notFound(CM.participantNotFound);
+    if (!p) throw notFound(ContractMessages.participantNotFound);
     assertNotTerminal(r.status);
     assertNotCompleted(p.status);
     const token = randomToken(32);
@@ -196,7 +196,7 @@ export async function downloadDocument(deps: D, clientId: string, id: string, do
 
 export async function downloadCertificate(deps: D, clientId: string, id: string) {
   const r = await requireRequest(deps, clientId, id);
-  if (r.status !== 'completed' || !r.certificate) throw badRequest(CM.notCompleted);
+  if (r.status !== 'completed' || !r.certificate) throw badRequest(ContractMessages.notCompleted);
   return { fileName: `certificate-${r.id}.pdf`, content: r.certificate };
 }
 

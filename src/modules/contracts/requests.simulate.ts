@@ -6,7 +6,7 @@
 import type { Deps } from '../../deps';
 import type { SimulateAction } from '../../providers/esign/port';
 import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import { participantMachine } from './participants.machine';
 import { assertNotTerminal, requestMachine } from './requests.machine';
 import { participantsOf } from './requests.repo';
@@ -23,18 +23,19 @@ export async function simulateRequest(
 ) {
   if (deps.config.environment !== 'sandbox') throw notFound('Not found');
   const esign = deps.providers.esign;
-  if (!esign.configured || !esign.simulate) throw new AppError(503, CM.providerNotConfigured);
+  if (!esign.configured || !esign.simulate) throw new AppError(503, ContractMessages.providerNotConfigured);
   const r = await requireRequest(deps, clientId, id);
   const status = r.status;
   if (b.action === 'fail' || b.action === 'expire') requestMachine.assert(b.action, status);
   else {
-    if (!b.participant_id) throw invalidField(['body', 'participant_id'], CM.simulateNeedsParticipant);
+    if (!b.participant_id)
+      throw invalidField(['body', 'participant_id'], ContractMessages.simulateNeedsParticipant);
     const p = (await participantsOf(deps.db, r.id)).find((x) => x.id === b.participant_id);
-    if (!p) throw notFound(CM.participantNotFound);
+    if (!p) throw notFound(ContractMessages.participantNotFound);
     assertNotTerminal(status);
     participantMachine.assert(PARTICIPANT_MOVE[b.action], p.status);
   }
-  if (!r.envelopeRef) throw badRequest(CM.noEnvelopeYet(status));
+  if (!r.envelopeRef) throw badRequest(ContractMessages.noEnvelopeYet(status));
   await esign.simulate(r.envelopeRef, b.action, b.participant_id ?? null, b.reason ?? null);
   return requestView(deps, deps.db, await requireRequest(deps, clientId, id));
 }

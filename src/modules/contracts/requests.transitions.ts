@@ -8,7 +8,7 @@ import { contractParticipants, contractRequests } from '../../db/schema/contract
 import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import {
   canMoveParticipant,
   type ParticipantStatus,
@@ -29,10 +29,10 @@ type RequestChanges = Partial<typeof contractRequests.$inferInsert>;
 type ParticipantChanges = Partial<typeof contractParticipants.$inferInsert>;
 
 const requestTable = machineTable(requestMachine, contractRequests, {
-  conflict: CM.requestChangedMeanwhile,
+  conflict: ContractMessages.requestChangedMeanwhile,
 });
 const participantTable = machineTable(participantMachine, contractParticipants, {
-  conflict: CM.participantChangedMeanwhile,
+  conflict: ContractMessages.participantChangedMeanwhile,
 });
 
 function requestTimestamps(to: RequestStatus, now: Date): RequestChanges {

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import {
   documentBytes,
   documentsForPage,
@@ -240,7 +240,7 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
           await reportToProvider(deps, fresh, 'participant.viewed', seenOf(req));
         return reply.redirect(`/sign/${token}`, 303);
       }
-      if (needsOtp(p)) return render(reply, ctx, token, 403, CM.otpRequired);
+      if (needsOtp(p)) return render(reply, ctx, token, 403, ContractMessages.otpRequired);
       if (action === 'decline') {
         const reason = str(form.reason).trim().slice(0, 500) || null;
         await reportToProvider(deps, ctx, 'participant.declined', { ...seenOf(req), reason });
@@ -253,7 +253,13 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
         if (f.type === 'date_signed') continue;
         const v = str(form[`f_${f.field_id}`]).trim().slice(0, 1000);
         if (f.required && v === '')
-          return render(reply, ctx, token, 422, CM.requiredFieldMissing(f.label ?? f.type.replace('_', ' ')));
+          return render(
+            reply,
+            ctx,
+            token,
+            422,
+            ContractMessages.requiredFieldMissing(f.label ?? f.type.replace('_', ' ')),
+          );
         if (v !== '') values[f.field_id] = f.type === 'checkbox' ? 'true' : v;
       }
       await reportToProvider(deps, ctx, 'participant.signed', { ...seenOf(req), values });

@@ -9,7 +9,7 @@ import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { keyedHash, safeEqual } from '../../shared/crypto';
 import { randomDigits } from '../../shared/ids';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import { loadPdfLib } from './contracts.pdf';
 import { isTerminalRequest } from './requests.machine';
 import { otpMail } from './requests.mail';
@@ -125,14 +125,14 @@ export async function verifyOtp(
 ) {
   const p = ctx.participant;
   const now = deps.clock.now();
-  if (!p.otpHash || !p.otpExpiresAt) return CM.otpRequired;
-  if (p.otpAttempts >= OTP_MAX_ATTEMPTS) return CM.otpLocked;
-  if (now >= p.otpExpiresAt) return CM.otpExpired;
+  if (!p.otpHash || !p.otpExpiresAt) return ContractMessages.otpRequired;
+  if (p.otpAttempts >= OTP_MAX_ATTEMPTS) return ContractMessages.otpLocked;
+  if (now >= p.otpExpiresAt) return ContractMessages.otpExpired;
   const ok = safeEqual(keyedHash(deps.secrets.hashKey, `${p.id}:${code.trim()}`), p.otpHash);
   if (!ok) {
     const attempts = p.otpAttempts + 1;
     await updateParticipant(deps.db, p.id, { otpAttempts: attempts, updatedAt: now });
-    return attempts >= OTP_MAX_ATTEMPTS ? CM.otpLocked : CM.otpInvalid;
+    return attempts >= OTP_MAX_ATTEMPTS ? ContractMessages.otpLocked : ContractMessages.otpInvalid;
   }
   await deps.db.transaction(async (tx) => {
     await updateParticipant(tx, p.id, { otpVerifiedAt: now, otpHash: null, updatedAt: now });

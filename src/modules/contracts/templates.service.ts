@@ -17,7 +17,7 @@ import {
 } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import type { CreateTemplateInput, PatchTemplateInput } from './contracts.schemas';
 import { checkDocument, checkRolesAndFields, type FieldInput, type RoleInput } from './templates.validate';
 
@@ -61,7 +61,7 @@ export async function findTemplate(db: DbOrTx, clientId: string, id: string, loc
 
 export async function requireTemplate(db: DbOrTx, clientId: string, id: string, lock = false) {
   const t = await findTemplate(db, clientId, id, lock);
-  if (!t) throw notFound(CM.templateNotFound);
+  if (!t) throw notFound(ContractMessages.templateNotFound);
   return t;
 }
 
@@ -204,7 +204,7 @@ export async function deleteTemplate(deps: D, auth: ClientAuth, id: string) {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const t = await requireTemplate(tx, auth.clientId, id, true);
-    if (t.usedAt) throw conflict(CM.templateInUse);
+    if (t.usedAt) throw conflict(ContractMessages.templateInUse);
     await tx.delete(contractTemplates).where(eq(contractTemplates.id, t.id));
     await recordActivity(tx, {
       clientId: auth.clientId,

@@ -5,7 +5,7 @@
  */
 import type { ContractFieldDef, ContractRoleDef } from '../../db/schema/index';
 import { invalidField, ValidationError, type ValidationIssue } from '../../shared/errors';
-import { CM } from './contracts.messages';
+import { ContractMessages } from './contracts.messages';
 import { hasPdfMagic, readPageCount, sha256Hex } from './contracts.pdf';
 
 export interface CheckedDocument {
@@ -28,14 +28,15 @@ export async function checkDocument(
   const loc = [...base, 'content_base64'];
   const b64 = doc.content_base64.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1)
-    throw new ValidationError([issue(loc, CM.documentNotPdf)]);
+    throw new ValidationError([issue(loc, ContractMessages.documentNotPdf)]);
   if (Math.floor((b64.length * 3) / 4) > maxBytes + 3)
-    throw new ValidationError([issue(loc, CM.documentTooLarge(maxBytes))]);
+    throw new ValidationError([issue(loc, ContractMessages.documentTooLarge(maxBytes))]);
   const content = Buffer.from(b64, 'base64');
-  if (content.length > maxBytes) throw new ValidationError([issue(loc, CM.documentTooLarge(maxBytes))]);
-  if (!hasPdfMagic(content)) throw new ValidationError([issue(loc, CM.documentNotPdf)]);
+  if (content.length > maxBytes)
+    throw new ValidationError([issue(loc, ContractMessages.documentTooLarge(maxBytes))]);
+  if (!hasPdfMagic(content)) throw new ValidationError([issue(loc, ContractMessages.documentNotPdf)]);
   const pageCount = await readPageCount(content);
-  if (!pageCount) throw new ValidationError([issue(loc, CM.documentNotPdf)]);
+  if (!pageCount) throw new ValidationError([issue(loc, ContractMessages.documentNotPdf)]);
   return { fileName: doc.file_name, content, size: content.length, sha256: sha256Hex(content), pageCount };
 }
 
@@ -70,22 +71,24 @@ export function checkRolesAndFields(
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   roles.forEach((r, i) => {
-    if (seen.has(r.role)) issues.push(issue([...base, 'roles', i, 'role'], CM.duplicateRoleKey));
+    if (seen.has(r.role))
+      issues.push(issue([...base, 'roles', i, 'role'], ContractMessages.duplicateRoleKey));
     seen.add(r.role);
   });
   const ids = new Set<string>();
   fields.forEach((f, i) => {
     const at = [...base, 'fields', i];
-    if (ids.has(f.field_id)) issues.push(issue([...at, 'field_id'], CM.duplicateFieldId));
+    if (ids.has(f.field_id)) issues.push(issue([...at, 'field_id'], ContractMessages.duplicateFieldId));
     ids.add(f.field_id);
-    if (!seen.has(f.role)) issues.push(issue([...at, 'role'], CM.fieldUnknownRole));
-    if (f.page > pageCount) issues.push(issue([...at, 'page'], CM.fieldPageOutOfRange(pageCount)));
-    if (f.x + f.width > 1 + EPS) issues.push(issue([...at, 'width'], CM.fieldOutsidePage));
-    if (f.y + f.height > 1 + EPS) issues.push(issue([...at, 'height'], CM.fieldOutsidePage));
+    if (!seen.has(f.role)) issues.push(issue([...at, 'role'], ContractMessages.fieldUnknownRole));
+    if (f.page > pageCount)
+      issues.push(issue([...at, 'page'], ContractMessages.fieldPageOutOfRange(pageCount)));
+    if (f.x + f.width > 1 + EPS) issues.push(issue([...at, 'width'], ContractMessages.fieldOutsidePage));
+    if (f.y + f.height > 1 + EPS) issues.push(issue([...at, 'height'], ContractMessages.fieldOutsidePage));
   });
   roles.forEach((r, i) => {
     if (r.kind === 'signer' && !fields.some((f) => f.role === r.role && f.type === 'signature'))
-      issues.push(issue([...base, 'roles', i], CM.signerNeedsSignature));
+      issues.push(issue([...base, 'roles', i], ContractMessages.signerNeedsSignature));
   });
   if (issues.length > 0) throw new ValidationError(issues);
   return {
@@ -112,7 +115,7 @@ export function mergeRoles(sets: ContractRoleDef[][], loc: (string | number)[]):
   for (const roles of sets)
     for (const r of roles) {
       const seen = out.get(r.role);
-      if (seen && seen.kind !== r.kind) throw invalidField(loc, CM.conflictingKind(r.role));
+      if (seen && seen.kind !== r.kind) throw invalidField(loc, ContractMessages.conflictingKind(r.role));
       if (!seen) out.set(r.role, r);
       else if (r.signing_order < seen.signing_order)
         out.set(r.role, { ...seen, signing_order: r.signing_order });

@@ -3,8 +3,8 @@ import type { Deps } from '../../deps';
 import { UpstreamError } from '../../platform/upstream';
 import type { SimulatedChecks, SimulatedOutcome } from '../../providers/verification/port';
 import { AppError, notFound } from '../../shared/errors';
-import { KM } from '../../shared/messages';
 import { findClientBusiness, findClientUser } from '../customers/customers.repo';
+import { KycMessages } from './kyc.messages';
 import {
   findClient,
   findRecordBySession,
@@ -26,7 +26,7 @@ export interface HostedLink {
 export async function loadLink(deps: Deps, token: string): Promise<HostedLink> {
   const session = await findSessionByToken(deps.db, token);
   if (!session?.providerRef || session.status === 'creating' || session.status === 'failed')
-    throw notFound(KM.verificationNotFound);
+    throw notFound(KycMessages.verificationNotFound);
   const client = await findClient(deps.db, session.clientId);
   let subjectName = '';
   let subjectEmail = '';
@@ -77,7 +77,7 @@ export async function submitLink(
   checks: SimulatedChecks,
 ): Promise<string | null> {
   const provider = deps.providers.verification;
-  if (!provider.simulate) throw new AppError(503, KM.providerUnavailable);
+  if (!provider.simulate) throw new AppError(503, KycMessages.providerUnavailable);
   if (!(await markSessionSubmitted(deps.db, link.session.id, deps.clock.now()))) return null;
   try {
     await provider.simulate(link.session.providerRef!, outcome, checks);
@@ -89,7 +89,7 @@ export async function submitLink(
       submittedAt: null,
       updatedAt: deps.clock.now(),
     });
-    throw new AppError(503, KM.providerUnavailable);
+    throw new AppError(503, KycMessages.providerUnavailable);
   }
   const record = await findRecordBySession(deps.db, link.session.id);
   return record?.status ?? null;
@@ -107,7 +107,7 @@ export function providerReturnUrl(deps: Pick<Deps, 'config'>, link: HostedLink):
  */
 export async function handOverToProvider(deps: Deps, link: HostedLink): Promise<string> {
   const provider = deps.providers.verification;
-  if (!provider.hostedVerificationUrl) throw new AppError(503, KM.providerUnavailable);
+  if (!provider.hostedVerificationUrl) throw new AppError(503, KycMessages.providerUnavailable);
   try {
     const url = await provider.hostedVerificationUrl(link.session.providerRef!, {
       level: link.session.level,
@@ -121,7 +121,7 @@ export async function handOverToProvider(deps: Deps, link: HostedLink): Promise<
     if (err instanceof UpstreamError) deps.log.warn({ kind: err.kind }, 'verification provider unavailable');
     else
       deps.log.error({ err, verificationId: link.session.id }, 'verification provider gave no hosted link');
-    throw new AppError(503, KM.providerUnavailable);
+    throw new AppError(503, KycMessages.providerUnavailable);
   }
 }
 

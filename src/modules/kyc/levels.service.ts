@@ -6,9 +6,9 @@ import type { Deps } from '../../deps';
 import { BUILTIN_LEVELS, CHECKS_OF } from '../../providers/verification/levels';
 import type { VerificationKind } from '../../providers/verification/port';
 import { conflict, invalidField, notFound } from '../../shared/errors';
-import { KM } from '../../shared/messages';
 import { withActivity } from '../activity/activity.writer';
 import { isUniqueViolation } from '../customers/customers.repo';
+import { KycMessages } from './kyc.messages';
 import { type CustomLevelRow, isBuiltinName, listCustomLevels } from './levels';
 
 function customView(kind: VerificationKind, r: CustomLevelRow) {
@@ -49,9 +49,10 @@ export async function createCustomLevel(
 ) {
   const allowed = CHECKS_OF[kind];
   input.checks.forEach((c, i) => {
-    if (!allowed.includes(c)) throw invalidField(['body', 'checks', i], KM.unknownCheck(c, allowed), 'enum');
+    if (!allowed.includes(c))
+      throw invalidField(['body', 'checks', i], KycMessages.unknownCheck(c, allowed), 'enum');
   });
-  if (isBuiltinName(kind, input.name)) throw conflict(KM.levelExists);
+  if (isBuiltinName(kind, input.name)) throw conflict(KycMessages.levelExists);
   try {
     const row = await withActivity(
       deps.db,
@@ -79,7 +80,7 @@ export async function createCustomLevel(
     );
     return customView(kind, row);
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(KM.levelExists);
+    if (isUniqueViolation(err)) throw conflict(KycMessages.levelExists);
     throw err;
   }
 }
@@ -113,5 +114,5 @@ export async function deleteCustomLevel(
             target: { type: 'verification_level', id, label: r[0]!.name },
           },
   );
-  if (rows.length === 0) throw notFound(KM.levelNotFound);
+  if (rows.length === 0) throw notFound(KycMessages.levelNotFound);
 }

@@ -14,8 +14,9 @@ import type {
 } from '../../providers/verification/port';
 import { encrypt } from '../../shared/crypto';
 import { AppError, unauthorized } from '../../shared/errors';
-import { KM, PM } from '../../shared/messages';
+import { PaymentMessages } from '../payments/payments.messages';
 import { statusFromLatestRecord } from './kyc.machine';
+import { KycMessages } from './kyc.messages';
 import { changeBusiness, changeUser, type StatusSource } from './subject-status';
 import {
   findLatestSessionOfProviderSubject,
@@ -38,7 +39,7 @@ export function verifyVerificationNotification(
   headers: Record<string, string | string[] | undefined>,
 ): VerificationNotification {
   const n = deps.providers.verification.verifyNotification(rawBody, headers);
-  if (!n) throw unauthorized(PM.invalidNotificationSignature);
+  if (!n) throw unauthorized(PaymentMessages.invalidNotificationSignature);
   return n;
 }
 
@@ -208,7 +209,7 @@ export async function applyVerificationNotification(
     r = await refreshSession(deps, session, 'provider_webhook');
   } catch (err) {
     deps.log.error({ err, verificationId: session.id }, 'fetching the verification result failed');
-    throw new AppError(503, KM.providerUnavailable);
+    throw new AppError(503, KycMessages.providerUnavailable);
   }
   remember(n.eventId);
   if (!r.applied)

@@ -3,8 +3,8 @@ import type { Deps } from '../../deps';
 import { UpstreamError } from '../../platform/upstream';
 import type { DownloadedFile, VerificationKind } from '../../providers/verification/port';
 import { AppError, notFound } from '../../shared/errors';
-import { KM } from '../../shared/messages';
 import type { VisibilityGroup } from '../admin/clients-admin.service';
+import { KycMessages } from './kyc.messages';
 import { toRecordView } from './records.view';
 import {
   findClient,
@@ -21,7 +21,7 @@ async function groupsOf(deps: Deps, clientId: string): Promise<Set<VisibilityGro
 
 async function mostRecentOrThrow(deps: Deps, kind: VerificationKind, clientId: string, subjectId: string) {
   const r = await mostRecentRecord(deps.db, kind, clientId, subjectId);
-  if (!r) throw notFound(KM.verificationRecordNotFound);
+  if (!r) throw notFound(KycMessages.verificationRecordNotFound);
   return r;
 }
 
@@ -51,7 +51,7 @@ async function fromProvider(deps: Deps, fetch: () => Promise<DownloadedFile | nu
     return await fetch();
   } catch (err) {
     deps.log.warn({ err }, 'downloading a verification file from the provider failed');
-    if (err instanceof UpstreamError) throw new AppError(503, KM.providerUnavailable);
+    if (err instanceof UpstreamError) throw new AppError(503, KycMessages.providerUnavailable);
     return null;
   }
 }
@@ -66,10 +66,10 @@ export async function downloadDocument(
   const r = await mostRecentOrThrow(deps, 'kyc', clientId, userId);
   const groups = await groupsOf(deps, clientId);
   if (!groups.has('documents') || !(r.documents ?? []).some((d) => d.file_role === fileRole))
-    throw notFound(KM.documentNotFound);
+    throw notFound(KycMessages.documentNotFound);
   const ref = await providerRefOf(deps, r);
   const file = await fromProvider(deps, () => deps.providers.verification.fetchDocument(ref, fileRole));
-  if (!file) throw notFound(KM.documentNotFound);
+  if (!file) throw notFound(KycMessages.documentNotFound);
   return file;
 }
 
@@ -84,11 +84,11 @@ export async function downloadQuestionnaireFile(
   const groups = await groupsOf(deps, clientId);
   const view = toRecordView(r, groups, deps.secrets.encryptionKey);
   const files = (view.sof_questionnaire?.files ?? []) as { qfile_id?: string }[];
-  if (!files.some((f) => f.qfile_id === qfileId)) throw notFound(KM.questionnaireFileNotFound);
+  if (!files.some((f) => f.qfile_id === qfileId)) throw notFound(KycMessages.questionnaireFileNotFound);
   const ref = await providerRefOf(deps, r);
   const file = await fromProvider(deps, () =>
     deps.providers.verification.fetchQuestionnaireFile(ref, qfileId),
   );
-  if (!file) throw notFound(KM.questionnaireFileNotFound);
+  if (!file) throw notFound(KycMessages.questionnaireFileNotFound);
   return file;
 }

@@ -13,7 +13,7 @@ import type { SimulatedChecks, SimulatedOutcome, VerificationKind } from '../../
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, forbidden, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
-import { KM, M } from '../../shared/messages';
+import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import type { VisibilityGroup } from '../admin/clients-admin.service';
 import {
@@ -29,6 +29,7 @@ import {
   RESUBMITTABLE,
   statusAfterNewLink,
 } from './kyc.machine';
+import { KycMessages } from './kyc.messages';
 import { findLevel } from './levels';
 import { applyVerificationResult } from './notifications.service';
 import { toRecordView } from './records.view';
@@ -94,7 +95,7 @@ export async function createVerificationLink(
   const subject = await loadSubject(deps, kind, auth.clientId, subjectId);
   const levelName = input.level ?? DEFAULT_LEVEL[kind];
   const level = await findLevel(deps.db, auth.clientId, kind, levelName);
-  if (!level) throw invalidField(['body', 'level'], KM.unknownLevel(levelName), 'enum');
+  if (!level) throw invalidField(['body', 'level'], KycMessages.unknownLevel(levelName), 'enum');
 
   const now = deps.clock.now();
   const session = await insertSession(deps.db, {
@@ -125,7 +126,7 @@ export async function createVerificationLink(
     await updateSession(deps.db, session.id, { status: 'failed', updatedAt: deps.clock.now() });
     if (err instanceof UpstreamError) {
       deps.log.warn({ kind: err.kind, verificationId: session.id }, 'verification provider unavailable');
-      throw new AppError(503, KM.providerUnavailable);
+      throw new AppError(503, KycMessages.providerUnavailable);
     }
     deps.log.error({ err, verificationId: session.id }, 'verification provider refused the session');
     throw new AppError(500, M.failedToInitiateKyc);
@@ -197,9 +198,9 @@ export async function resubmitVerification(
 ) {
   await loadSubject(deps, kind, auth.clientId, subjectId);
   const last = await latestReportedRecord(deps.db, kind, auth.clientId, subjectId, false);
-  if (!last) throw badRequest(KM.nothingToResubmit);
+  if (!last) throw badRequest(KycMessages.nothingToResubmit);
   if (!(RESUBMITTABLE as readonly string[]).includes(last.status))
-    throw badRequest(KM.notResubmittable(last.status));
+    throw badRequest(KycMessages.notResubmittable(last.status));
   const previous = await findSession(deps.db, last.sessionId);
   const link = await createVerificationLink(deps, auth, kind, subjectId, {
     level: input.level ?? previous?.level,
@@ -282,15 +283,15 @@ export async function simulateVerification(
   const provider = deps.providers.verification;
   if (deps.config.environment !== 'sandbox' || !provider.simulate) throw notFound(M.notFound);
   const session = await findClientSession(deps.db, auth.clientId, verificationId);
-  if (!session?.providerRef) throw notFound(KM.verificationNotFound);
+  if (!session?.providerRef) throw notFound(KycMessages.verificationNotFound);
   try {
     await provider.simulate(session.providerRef, outcome, checks);
   } catch (err) {
     deps.log.error({ err, verificationId }, 'sandbox verification simulation failed');
-    throw new AppError(503, KM.providerUnavailable);
+    throw new AppError(503, KycMessages.providerUnavailable);
   }
   const record = await findRecordBySession(deps.db, session.id);
-  if (!record) throw new AppError(503, KM.providerUnavailable);
+  if (!record) throw new AppError(503, KycMessages.providerUnavailable);
   const client = await findClient(deps.db, auth.clientId);
   return toRecordView(
     record,

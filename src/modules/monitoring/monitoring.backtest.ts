@@ -4,6 +4,7 @@
  * exactly as at submission). Nothing is stored and no event is sent.
  */
 import type { Deps } from '../../deps';
+import { addDays } from '../../platform/calendar';
 import { normalizeTx } from './monitoring.context';
 import { DECISIONS } from './monitoring.evaluate';
 import { type PolicyInput, parsePolicy } from './monitoring.policy';
@@ -25,7 +26,7 @@ export async function backtestPolicy(
 ) {
   const policy = parsePolicy(input.policy, ['body', 'policy']);
   const now = deps.clock.now();
-  const since = new Date(now.getTime() - BACKTEST_DAYS * 86_400_000);
+  const since = addDays(now, -BACKTEST_DAYS);
   const rows = await recentForBacktest(deps.db, clientId, since, BACKTEST_MAX_RECORDS + 1);
   const truncated = rows.length > BACKTEST_MAX_RECORDS;
   const replay = rows.slice(0, BACKTEST_MAX_RECORDS);

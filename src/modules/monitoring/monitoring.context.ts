@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { DbOrTx } from '../../db/client';
+import { isKnownCurrency, normalizeAmount } from '../../platform/decimal';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { isKnownCurrency, normalizeAmount } from '../../shared/money';
 import { findClientBusiness, findClientUser } from '../customers/customers.repo';
 import type { CustomerFacts, EvalContext, TxFacts, WalletRisk } from './monitoring.evaluate';
 import { historyOf } from './monitoring.repo';

@@ -6,7 +6,7 @@
  */
 
 import { DECISIONS, type Decision } from '../../db/schema/monitoring';
-import { gt, ninetyPercent, toScaled } from './monitoring.decimal';
+import { add, compare, mulRate } from '../../platform/decimal';
 import type { PolicyBody } from './monitoring.policy';
 import type { RemediationType, Rule, RuleAction, WalletRiskLevel } from './monitoring.rules';
 import { WALLET_RISK_LEVELS } from './monitoring.rules';
@@ -84,6 +84,8 @@ interface RuleParams {
 }
 
 const HOUR = 3_600_000;
+/** The structuring band's low end: 90% of the threshold, at 18 decimals (truncated). */
+const ninetyPercent = (threshold: string) => mulRate(threshold, '0.9', 18, 'down');
 const windowStart = (t: TxFacts, hours: number) => new Date(t.occurredAt.getTime() - hours * HOUR);
 
 /** The history aggregate a rule needs, if any (velocity and structuring rules). */
@@ -121,16 +123,16 @@ async function matches(
   const p = rule.params as unknown as RuleParams;
   switch (rule.type) {
     case 'amount_above':
-      return t.currency === p.currency && gt(t.amount, p.amount);
+      return t.currency === p.currency && compare(t.amount, p.amount) > 0;
     case 'velocity_count':
       return Number(history ?? '0') + 1 > p.count;
     case 'velocity_amount': {
       if (t.currency !== p.currency) return false;
-      return toScaled(history ?? '0') + toScaled(t.amount) > toScaled(p.amount);
+      return compare(add(history ?? '0', t.amount), p.amount) > 0;
     }
     case 'structuring': {
       const low = ninetyPercent(p.threshold);
-      const inBand = (a: string) => toScaled(a) >= toScaled(low) && toScaled(a) < toScaled(p.threshold);
+      const inBand = (a: string) => compare(a, low) >= 0 && compare(a, p.threshold) < 0;
       if (t.currency !== p.currency || !inBand(t.amount)) return false;
       return Number(history ?? '0') + 1 >= p.count;
     }

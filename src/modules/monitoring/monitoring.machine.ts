@@ -6,7 +6,7 @@
 import { DECISIONS, type Decision } from '../../db/schema/monitoring';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import { MM } from './monitoring.messages';
+import { MonitoringMessages } from './monitoring.messages';
 
 export type { Decision };
 
@@ -27,9 +27,9 @@ export type DecisionTransition = keyof typeof DECISION_TRANSITIONS;
 
 /** What the reviewer's and the remediation page's own checks answer. */
 function refused(t: DecisionTransition, from: Decision) {
-  if (from === 'APPROVED' || from === 'DECLINED') return badRequest(MM.finalDecision);
-  if (t.startsWith('remediation_')) return badRequest(MM.noPendingRemediation);
-  return badRequest(MM.sameDecision);
+  if (from === 'APPROVED' || from === 'DECLINED') return badRequest(MonitoringMessages.finalDecision);
+  if (t.startsWith('remediation_')) return badRequest(MonitoringMessages.noPendingRemediation);
+  return badRequest(MonitoringMessages.sameDecision);
 }
 
 export const decisionMachine = defineMachine({
@@ -53,11 +53,11 @@ export function decideReview(
   from: Decision,
   to: 'APPROVED' | 'DECLINED' | 'AWAITING_USER',
 ): DecisionTransition {
-  if (isFinal(from)) throw badRequest(MM.finalDecision);
-  if (from === to) throw badRequest(MM.sameDecision);
+  if (isFinal(from)) throw badRequest(MonitoringMessages.finalDecision);
+  if (from === to) throw badRequest(MonitoringMessages.sameDecision);
   const t: DecisionTransition =
     to === 'APPROVED' ? 'review_approve' : to === 'DECLINED' ? 'review_decline' : 'review_await_user';
-  if (!canApply(t, from)) throw badRequest(MM.sameDecision);
+  if (!canApply(t, from)) throw badRequest(MonitoringMessages.sameDecision);
   return t;
 }
 
@@ -66,7 +66,8 @@ export function decideRemediationSubmit(
   from: Decision,
   remediationStatus: string | null,
 ): DecisionTransition {
-  if (from !== 'AWAITING_USER' || remediationStatus !== 'pending') throw badRequest(MM.noPendingRemediation);
+  if (from !== 'AWAITING_USER' || remediationStatus !== 'pending')
+    throw badRequest(MonitoringMessages.noPendingRemediation);
   return 'remediation_submitted';
 }
 
@@ -76,6 +77,7 @@ export function decideRemediationExpiry(
   remediationStatus: string | null,
   onExpiry: 'IN_REVIEW' | 'DECLINED',
 ): DecisionTransition {
-  if (from !== 'AWAITING_USER' || remediationStatus !== 'pending') throw badRequest(MM.noPendingRemediation);
+  if (from !== 'AWAITING_USER' || remediationStatus !== 'pending')
+    throw badRequest(MonitoringMessages.noPendingRemediation);
   return onExpiry === 'DECLINED' ? 'remediation_expired_decline' : 'remediation_expired_review';
 }

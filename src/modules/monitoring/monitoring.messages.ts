@@ -1,5 +1,5 @@
 /** The spec's monitoring messages (named-areas.md section 2), verbatim. */
-export const MM = {
+export const MonitoringMessages = {
   notFound: 'Monitored transaction not found',
   transactionNotFound: 'Transaction not found',
   referenceConflict: 'Monitored transaction with this client_reference already exists',

@@ -6,9 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { currencyScale } from '../../platform/decimal';
 import { AppError, ValidationError } from '../../shared/errors';
 import { sendHtmlPage } from '../../shared/html-page';
-import { currencyDigits } from '../../shared/money';
 import { verificationLinkState } from '../kyc/verification.service';
 import { ownershipLinkState } from '../screening/ownership.service';
 import { checkAttachments } from '../tickets/tickets.attachments';
@@ -63,7 +63,7 @@ async function viewOf(deps: Deps, row: MonitoredTransactionRow, token: string): 
     token,
     merchantName: merchant,
     type,
-    amount: amountView(row.amount, currencyDigits(row.currency)),
+    amount: amountView(row.amount, currencyScale(row.currency)),
     currency: row.currency,
     counterpartyName: cp.name,
     expiresAt: row.remediationExpiresAt ?? new Date(),

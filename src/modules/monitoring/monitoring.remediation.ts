@@ -18,7 +18,7 @@ import { CHAINS, type Chain, isValidAddress } from '../../shared/chain-addresses
 import { notFound } from '../../shared/errors';
 import { createVerificationLink } from '../kyc/verification.service';
 import { cancelOwnershipInTx, createOwnershipInTx } from '../screening/ownership.service';
-import { MM } from './monitoring.messages';
+import { MonitoringMessages } from './monitoring.messages';
 import type { MonitoredTransactionRow } from './monitoring.repo';
 import { findMonitored, setRemediationVerification } from './monitoring.repo';
 import type { RemediationType } from './monitoring.rules';
@@ -150,7 +150,8 @@ export async function downloadRemediationDocument(
   monitoredTransactionId: string,
   documentId: string,
 ) {
-  if (!(await findMonitored(deps.db, clientId, monitoredTransactionId))) throw notFound(MM.notFound);
+  if (!(await findMonitored(deps.db, clientId, monitoredTransactionId)))
+    throw notFound(MonitoringMessages.notFound);
   const d = monitoringRemediationDocuments;
   const [row] = await deps.db
     .select()
@@ -162,6 +163,6 @@ export async function downloadRemediationDocument(
         eq(d.monitoredTransactionId, monitoredTransactionId),
       ),
     );
-  if (!row) throw notFound(MM.documentNotFound);
+  if (!row) throw notFound(MonitoringMessages.documentNotFound);
   return row;
 }

@@ -19,7 +19,7 @@ import {
   decideReview,
   issuesRemediation,
 } from './monitoring.machine';
-import { MM } from './monitoring.messages';
+import { MonitoringMessages } from './monitoring.messages';
 import { policyView } from './monitoring.policy';
 import {
   issueRemediationInTx,
@@ -59,7 +59,7 @@ async function lockRow(tx: DbOrTx, clientId: string, id: string) {
   if (peek?.remediationOwnershipRequestId)
     await lockOwnershipInTx(tx, clientId, peek.remediationOwnershipRequestId);
   const row = await findMonitored(tx, clientId, id, true);
-  if (!row) throw notFound(MM.notFound);
+  if (!row) throw notFound(MonitoringMessages.notFound);
   return row;
 }
 
@@ -84,7 +84,7 @@ export async function reviewTransaction(deps: Deps, auth: ClientAuth, id: string
     const from = cur.decision;
     const transition = decideReview(from, input.decision);
     if (input.decision === 'APPROVED' && cur.sanctionsHit && !input.clear_sanctions_match)
-      throw badRequest(MM.clearSanctions);
+      throw badRequest(MonitoringMessages.clearSanctions);
     let extra: Partial<MonitoredTransactionInsert> = {};
     if (issuesRemediation(input.decision)) {
       const type = input.remediation_type;
@@ -171,7 +171,7 @@ export async function openRemediation(
   lock = false,
 ) {
   const row = await findByToken(db, token, lock);
-  if (!row) throw notFound(MM.remediationNotFound);
+  if (!row) throw notFound(MonitoringMessages.remediationNotFound);
   const expired =
     row.remediationStatus === 'expired' ||
     (row.remediationExpiresAt !== null && row.remediationExpiresAt.getTime() <= deps.clock.now().getTime());

@@ -2,8 +2,9 @@
  * The rule types of a monitoring policy and their parameter validation (named-areas.md section 2).
  * A bad rule is a 422 whose `loc` points into the rule, e.g. ["body","rules",3,"params","amount"].
  */
+
+import { isKnownCurrency, normalizeAmount } from '../../platform/decimal';
 import type { ValidationIssue } from '../../shared/errors';
-import { isKnownCurrency, normalizeAmount } from '../../shared/money';
 
 export const RULE_TYPES = [
   'amount_above',

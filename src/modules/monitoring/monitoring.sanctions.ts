@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { AppError } from '../../shared/errors';
 import type { SanctionsMatch } from './monitoring.evaluate';
-import { MM } from './monitoring.messages';
+import { MonitoringMessages } from './monitoring.messages';
 import { allowlistKeys } from './monitoring.repo';
 
 export interface ScreenedParty {
@@ -31,13 +31,13 @@ export async function screenPartyNames(
   parties: ScreenedParty[],
 ): Promise<PartyMatch[]> {
   const provider = deps.providers.screening;
-  if (!provider.configured) throw new AppError(503, MM.screeningNotConfigured);
+  if (!provider.configured) throw new AppError(503, MonitoringMessages.screeningNotConfigured);
   let results: Awaited<ReturnType<typeof provider.screenNames>>;
   try {
     results = await provider.screenNames(parties.map((p) => p.name));
   } catch (err) {
     deps.log.error({ err }, 'sanctions name screening failed');
-    throw new AppError(503, MM.screeningUnavailable);
+    throw new AppError(503, MonitoringMessages.screeningUnavailable);
   }
   return parties.flatMap((p, i) => {
     const m = results[i];

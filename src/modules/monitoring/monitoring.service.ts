@@ -6,9 +6,9 @@
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { currencyScale } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { conflict, notFound } from '../../shared/errors';
-import { currencyDigits } from '../../shared/money';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
@@ -23,7 +23,7 @@ import {
   type ResolvedWalletRisk,
 } from './monitoring.context';
 import { type Evaluation, evaluate } from './monitoring.evaluate';
-import { MM } from './monitoring.messages';
+import { MonitoringMessages } from './monitoring.messages';
 import { type PolicyBody, type PolicyInput, parsePolicy, policyView } from './monitoring.policy';
 import { issueRemediationInTx, issueVerificationLink, remediationBlocker } from './monitoring.remediation';
 import {
@@ -46,7 +46,7 @@ type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 
 export async function viewOf(deps: Pick<Deps, 'db' | 'config'>, row: MonitoredTransactionRow) {
   const reviews = await reviewsOf(deps.db, [row.id]);
-  return toMonitoredView(row, reviews, deps.config.publicUrl, currencyDigits(row.currency));
+  return toMonitoredView(row, reviews, deps.config.publicUrl, currencyScale(row.currency));
 }
 
 export async function getPolicy(deps: Pick<Deps, 'db'>, clientId: string) {
@@ -151,7 +151,7 @@ export async function evaluateTx(
 
 /** A repeat of a client_reference: 200 with the record when the payload is the same, otherwise 409. */
 function repeatOf(existing: MonitoredTransactionRow, hash: string) {
-  if (existing.payloadHash !== hash) throw conflict(MM.referenceConflict);
+  if (existing.payloadHash !== hash) throw conflict(MonitoringMessages.referenceConflict);
   return existing;
 }
 
@@ -171,7 +171,7 @@ export async function submitTransaction(
     const res = await deps.db.execute(
       sql`select 1 from transactions where id = ${body.transaction_id}::uuid and client_id = ${auth.clientId}::uuid`,
     );
-    if (rowsOf(res).length === 0) throw notFound(MM.transactionNotFound);
+    if (rowsOf(res).length === 0) throw notFound(MonitoringMessages.transactionNotFound);
   }
   const policyRow = await latestPolicy(deps.db, auth.clientId);
   const policy = policyView(policyRow);
@@ -242,13 +242,13 @@ export async function submitTransaction(
   if (created) return { status: 201, body: await viewOf(deps, await issueVerificationLink(deps, created)) };
   // Lost a race on the same client_reference.
   const winner = await findByReference(deps.db, auth.clientId, ref);
-  if (!winner) throw conflict(MM.referenceConflict);
+  if (!winner) throw conflict(MonitoringMessages.referenceConflict);
   return { status: 200, body: await viewOf(deps, repeatOf(winner, hash)) };
 }
 
 export async function getMonitored(deps: Pick<Deps, 'db' | 'config'>, clientId: string, id: string) {
   const row = await findMonitored(deps.db, clientId, id);
-  if (!row) throw notFound(MM.notFound);
+  if (!row) throw notFound(MonitoringMessages.notFound);
   return viewOf(deps, row);
 }
 
@@ -263,7 +263,7 @@ export async function listMonitoredTransactions(
     rows.map((r) => r.id),
   );
   const views = rows.map((r) =>
-    toMonitoredView(r, reviews, deps.config.publicUrl, currencyDigits(r.currency)),
+    toMonitoredView(r, reviews, deps.config.publicUrl, currencyScale(r.currency)),
   );
   return counterPage('monitored_transactions', views, total, page);
 }

@@ -10,7 +10,7 @@ import { machineTable, transition } from '../../platform/machine';
 import { newId, randomToken } from '../../shared/ids';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import { type Decision, type DecisionTransition, decisionMachine } from './monitoring.machine';
-import { MM } from './monitoring.messages';
+import { MonitoringMessages } from './monitoring.messages';
 import type { MonitoredTransactionRow } from './monitoring.repo';
 import type { RemediationType } from './monitoring.rules';
 import { remediationUrl } from './monitoring.view';
@@ -79,7 +79,7 @@ async function notifyDecision(tx: DbOrTx, row: MonitoredTransactionRow, now: Dat
 
 const decisionTable = machineTable(decisionMachine, monitoredTransactions, {
   status: 'decision',
-  conflict: MM.changedMeanwhile,
+  conflict: MonitoringMessages.changedMeanwhile,
 });
 
 /** Applies one row of the decision table (the caller holds the row lock) with its event. */

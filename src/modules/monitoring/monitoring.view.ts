@@ -1,15 +1,11 @@
 /** The monitored transaction as the API shows it. */
+import { padScale } from '../../platform/decimal';
 import type { MonitoredTransactionRow, ReviewRow } from './monitoring.repo';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Amounts are stored as NUMERIC(38,18): shown without the padding zeros, keeping the currency's decimals. */
-export function amountView(v: string, digits = 2): string {
-  const [i, f = ''] = v.split('.');
-  const trimmed = f.replace(/0+$/, '');
-  const frac = trimmed.padEnd(digits, '0');
-  return frac ? `${i}.${frac}` : (i ?? v);
-}
+export const amountView = (v: string, digits = 2): string => padScale(v, digits);
 
 export function remediationUrl(publicUrl: string, row: MonitoredTransactionRow): string | null {
   if (!row.remediationToken || row.remediationRevokedAt || row.remediationStatus !== 'pending') return null;

@@ -9,13 +9,9 @@ import { badRequest, notFound } from '../../shared/errors';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { currentLink, type NotificationLink } from './links';
+import { NotificationMessages } from './notifications.messages';
 import type { PreferencesInput } from './notifications.schemas';
 import { MANDATORY_IN_APP, NOTIFICATION_CATEGORIES, type NotificationCategory } from './notify';
-
-export const NM = {
-  notFound: 'Notification not found',
-  securityMandatory: 'Security notifications cannot be disabled',
-} as const;
 
 export interface Member {
   clientId: string;
@@ -101,7 +97,7 @@ export async function patchNotification(
         sql`select ${COLUMNS} from notifications where ${own(m)} and id = ${id}::uuid for update`,
       ),
     )[0];
-    if (!found) throw notFound(NM.notFound);
+    if (!found) throw notFound(NotificationMessages.notFound);
     const sets: SQL[] = [];
     if (input.read === true)
       sets.push(
@@ -216,7 +212,8 @@ export async function getPreferences(deps: Pick<Deps, 'db'>, m: Member) {
 
 /** Replaces the member's choices; a category left out goes back to its default. */
 export async function putPreferences(deps: Pick<Deps, 'db' | 'clock'>, m: Member, input: PreferencesInput) {
-  for (const c of MANDATORY_IN_APP) if (input.in_app?.[c] === false) throw badRequest(NM.securityMandatory);
+  for (const c of MANDATORY_IN_APP)
+    if (input.in_app?.[c] === false) throw badRequest(NotificationMessages.securityMandatory);
   const email = { ...(input.email ?? {}) };
   const inApp = { ...(input.in_app ?? {}) };
   const now = deps.clock.now();

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
-import { addSeconds } from '../../shared/clock';
+import { addDays } from '../../platform/calendar';
 import { purgeActivityBefore } from '../activity/activity.repo';
 
 /**
@@ -13,7 +13,7 @@ import { purgeActivityBefore } from '../activity/activity.repo';
  * email-only rows (in-app switched off) whose email is settled.
  */
 export async function purgeOldNotifications(deps: Pick<Deps, 'db' | 'clock' | 'config'>, batch = 1000) {
-  const cutoff = addSeconds(deps.clock.now(), -deps.config.notificationRetentionDays * 86400);
+  const cutoff = addDays(deps.clock.now(), -deps.config.notificationRetentionDays);
   const res = await deps.db.execute(sql`
     delete from notifications where id in (
       select id from notifications
@@ -27,6 +27,6 @@ export async function purgeOldNotifications(deps: Pick<Deps, 'db' | 'clock' | 'c
 
 /** Activity entries older than SVC_ACTIVITY_LOG_RETENTION_DAYS (the trigger's one exception). */
 export async function purgeOldActivityLogs(deps: Pick<Deps, 'db' | 'clock' | 'config'>, batch = 1000) {
-  const cutoff = addSeconds(deps.clock.now(), -deps.config.activityLogRetentionDays * 86400);
+  const cutoff = addDays(deps.clock.now(), -deps.config.activityLogRetentionDays);
   return purgeActivityBefore(deps.db, cutoff, batch);
 }

@@ -8,8 +8,9 @@ import { enqueueJob } from '../../platform/jobs/index';
 import type { SubTppApplication, SubTppDecision } from '../../providers/subtpp/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors';
-import { M, PM } from '../../shared/messages';
+import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
+import { PaymentMessages } from '../payments/payments.messages';
 import { canApply, type OpcoStatus, type OpcoTransition } from './opcos.machine';
 import { claimDueActivations, findOpcoById, listAllOpcos, type OpcoRow } from './opcos.repo';
 import { applyOpcoTransition } from './opcos.transitions';
@@ -46,7 +47,7 @@ async function askNetwork(deps: D, o: OpcoRow): Promise<SubTppDecision> {
     return await deps.providers.subTpp.decide(applicationOf(o));
   } catch (err) {
     deps.log.warn({ err, opcoId: o.id }, 'Sub-TPP network call failed');
-    throw new AppError(503, PM.paymentNetworkUnavailable);
+    throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
   }
 }
 

@@ -3,22 +3,18 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { toSql } from '../../db/hot';
 import type { ContractRequestStatus } from '../../db/schema/index';
+import { paymentIdempotencyKeys } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { claimIdempotencyKey, idempotencyKeyOf, releaseIdempotencyClaim } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { BankProviderError } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, forbidden, notFound, ValidationError } from '../../shared/errors';
 import { requestFingerprint } from '../../shared/fingerprint';
 import { newId } from '../../shared/ids';
-import { M, PM } from '../../shared/messages';
+import { M } from '../../shared/messages';
 import { checkPaymentMoney, type PaymentLimits } from '../../shared/payment-money';
 import { checkClientUrl } from '../../shared/urls';
-import {
-  claimIdempotencyKey,
-  type KeyScope,
-  releaseIdempotencyClaim,
-  requireIdempotencyKey,
-} from './idempotency';
 import type { Origin } from './origin';
 import {
   claimKeyWithFacts,
@@ -27,6 +23,7 @@ import {
   type PaylinkFacts,
   paylinkFactsText,
 } from './paylink.statements';
+import { PaymentMessages } from './payments.messages';
 import { findTransactionForClient, type TransactionRow } from './payments.repo';
 import type { Actor } from './status.service';
 
@@ -129,7 +126,8 @@ export interface PaymentLinkRequest {
   actor: Actor;
   /** The raw key: a merchant's X-Idempotency-Key, or a key the platform derives. */
   idempotencyKey: string | string[] | undefined;
-  keyScope: KeyScope;
+  /** `api`: keys merchants send; `platform`: keys the platform derives (bulk:…, schedule:…, contract:…). */
+  keyScope: 'api' | 'platform';
   body: PaylinkInput;
   origin: Origin;
   contractRequestId?: string | null;
@@ -205,9 +203,10 @@ export function createPlatformPaymentLink(
 async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promise<PaylinkResult> {
   const { body } = req;
   const { amount, currency } = validatePaylinkInput(body, deps.config);
-  const key = requireIdempotencyKey(req.idempotencyKey);
+  const key = idempotencyKeyOf(req.idempotencyKey, true);
   // No payment network configured (SVC_BANK_PROVIDER=none): refuse before anything is written.
-  if (deps.providers.bank.available === false) throw new AppError(503, PM.paymentNetworkUnavailable);
+  if (deps.providers.bank.available === false)
+    throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
   const now = deps.clock.now();
   const fingerprint = requestFingerprint(body);
   const fast = await claimKeyWithFacts(deps.database, {
@@ -220,21 +219,22 @@ async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promis
   });
   let claimId = fast.claimId;
   if (!claimId) {
-    const claim = await claimIdempotencyKey(
-      deps.db,
-      req.clientId,
+    const claim = await claimIdempotencyKey(deps.db, paymentIdempotencyKeys, {
+      clientId: req.clientId,
+      scope: req.keyScope,
       key,
       fingerprint,
       now,
-      deps.config.idempotencyStaleSeconds,
-      req.keyScope,
-    );
+      staleSeconds: deps.config.idempotencyStaleSeconds,
+    });
     if (claim.kind === 'replay') {
-      const original = await findTransactionForClient(deps.db, req.clientId, claim.transactionId);
+      const { transactionId } = claim.record;
+      const original =
+        transactionId && (await findTransactionForClient(deps.db, req.clientId, transactionId));
       if (!original) throw new AppError(500, M.failedToInitiatePayment);
       return { created: false, transaction: original };
     }
-    claimId = claim.claimId;
+    claimId = claim.id;
   }
   try {
     const ctx = merchantOf(
@@ -281,7 +281,7 @@ async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promis
     if (!transaction) throw conflict(M.idempotencyInProgress);
     return { created: true, transaction };
   } catch (err) {
-    await releaseIdempotencyClaim(deps.db, claimId).catch((e) =>
+    await releaseIdempotencyClaim(deps.db, paymentIdempotencyKeys, claimId).catch((e) =>
       deps.log.error({ err: e }, 'could not release idempotency claim'),
     );
     if (err instanceof AppError || err instanceof BankProviderError) throw err;

@@ -8,7 +8,7 @@
 import { TRANSACTION_STATUSES, type TransactionStatus } from '../../db/schema/transactions';
 import { defineMachine } from '../../platform/machine';
 import { conflict } from '../../shared/errors';
-import { PM } from '../../shared/messages';
+import { PaymentMessages } from './payments.messages';
 
 export { TRANSACTION_STATUSES, type TransactionStatus };
 
@@ -82,7 +82,7 @@ export const transactionMachine = defineMachine({
   statuses: TRANSACTION_STATUSES,
   transitions: TRANSITIONS,
   terminal: TERMINAL_STATUSES,
-  refused: () => conflict(PM.terminalCannotCancel),
+  refused: () => conflict(PaymentMessages.terminalCannotCancel),
 });
 
 export function findTransition(from: TransactionStatus, to: TransactionStatus): TransitionRow | undefined {

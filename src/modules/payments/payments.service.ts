@@ -7,12 +7,13 @@ import type { AuthRow, ClientAuth } from '../../plugins/auth';
 import type { BankNotification } from '../../providers/bank/port';
 import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
-import { M, PM } from '../../shared/messages';
+import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { syncWithNetwork } from './network-sync';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
 import { isTerminal, normalizeProviderStatus, PROVIDER_STATUS_MAP } from './payments.machine';
+import { PaymentMessages } from './payments.messages';
 import {
   claimExpiredPending,
   findLapsedProcessing,
@@ -161,7 +162,7 @@ export async function refreshTransactionStatus(
     return (await syncWithNetwork(deps, t, actorOf(auth))).transaction;
   } catch (err) {
     deps.log.error({ err, transactionId: t.id }, 'payment network status poll failed');
-    throw new AppError(503, PM.paymentNetworkUnavailable);
+    throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
   }
 }
 
@@ -178,7 +179,7 @@ export async function cancelTransaction(
   actor: typeof AUTOMATIC,
   reason: string,
 ): Promise<TransactionRow> {
-  if (isTerminal(t.status)) throw conflict(PM.terminalCannotCancel);
+  if (isTerminal(t.status)) throw conflict(PaymentMessages.terminalCannotCancel);
   const now = deps.clock.now();
   const result = await deps.db.transaction((tx) =>
     moveTransaction(
@@ -190,7 +191,7 @@ export async function cancelTransaction(
       reason,
     ),
   );
-  if (!result) throw conflict(PM.terminalCannotCancel);
+  if (!result) throw conflict(PaymentMessages.terminalCannotCancel);
   if (t.transferId) {
     // Tell the network after the commit; the payment is canceled on our side regardless.
     await deps.providers.bank
@@ -215,7 +216,7 @@ export async function simulateProviderStatus(
     for (const step of steps) await simulate.call(deps.providers.bank, t.refId, step);
   } catch (err) {
     deps.log.error({ err, transactionId: t.id }, 'sandbox simulation failed');
-    throw new AppError(503, PM.paymentNetworkUnavailable);
+    throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
   }
   return getTransaction(deps, auth.clientId, id);
 }
@@ -227,7 +228,7 @@ export function verifyBankNotification(
   headers: Record<string, string | string[] | undefined>,
 ): BankNotification {
   const n = deps.providers.bank.verifyNotification(rawBody, headers);
-  if (!n) throw unauthorized(PM.invalidNotificationSignature);
+  if (!n) throw unauthorized(PaymentMessages.invalidNotificationSignature);
   return n;
 }
 

@@ -11,7 +11,6 @@ import { emitEvent } from '../../outbox/emit';
 import type { EventBus } from '../../platform/events';
 import { compareAndSet, machineTable, transition } from '../../platform/machine';
 import { conflict } from '../../shared/errors';
-import { PM } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import {
   type Decision,
@@ -22,6 +21,7 @@ import {
   type TransactionStatus,
   transactionMachine,
 } from './payments.machine';
+import { PaymentMessages } from './payments.messages';
 import {
   findTransactionById,
   insertStatusEvent,
@@ -50,7 +50,7 @@ export interface MoveContext extends ChangeContext {
 }
 
 const transactionTable = machineTable(transactionMachine, transactions, {
-  conflict: PM.transactionChangedMeanwhile,
+  conflict: PaymentMessages.transactionChangedMeanwhile,
 });
 /** A writer that keeps losing the compare-and-set this often gives up with the table's 409. */
 const DECIDE_ATTEMPTS = 5;
@@ -211,7 +211,7 @@ export async function applyProviderStatus(
     if (d.emitEvent) await emitStatusChanged(tx, updated, from, ev, ctx.actor);
     return { transaction: updated, decision: d.kind, statusEvent: ev };
   }
-  throw conflict(PM.transactionChangedMeanwhile);
+  throw conflict(PaymentMessages.transactionChangedMeanwhile);
 }
 
 /**

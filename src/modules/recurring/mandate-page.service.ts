@@ -10,8 +10,8 @@ import type { Deps } from '../../deps';
 import { BankProviderError, BankRefusedError, type MandateCode } from '../../providers/bank/port';
 import { AppError, badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
-import { PM } from '../../shared/messages';
 import { payeeOfProject } from '../payments/payee';
+import { PaymentMessages } from '../payments/payments.messages';
 import { applyMandateNotification } from './recurring.listeners';
 import { type DefinitionRow, findDefinitionBy } from './recurring.repo';
 
@@ -91,7 +91,7 @@ export async function startMandateAuthorization(deps: Deps, token: string, bankI
     created = await createBankMandate(deps, s.d, bankId, s.merchantName);
   } catch (err) {
     if (err instanceof BankRefusedError) throw badRequest(err.reason);
-    if (err instanceof BankProviderError) throw new AppError(503, PM.paymentNetworkUnavailable);
+    if (err instanceof BankProviderError) throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
     throw err;
   }
   await deps.db

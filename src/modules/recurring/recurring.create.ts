@@ -7,13 +7,14 @@
 import { recurringPayments } from '../../db/schema/index';
 import type { RecurringScheduleJson } from '../../db/schema/recurring-payments';
 import type { Deps } from '../../deps';
+import { isIsoDate, isoDate } from '../../platform/calendar';
+import { compare, normalizeAmount } from '../../platform/decimal';
+import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { addSeconds } from '../../shared/clock';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
-import { runIdempotent } from '../../shared/idempotency';
 import { newId, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
-import { compareDecimals, normalizeAmount } from '../../shared/money';
 import type { PaymentLimits } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
@@ -24,8 +25,7 @@ import {
   validatePaylinkInput,
 } from '../payments/paylink.service';
 import type { Period } from './recurring.limits';
-import { RM } from './recurring.messages';
-import { dateOf } from './recurring.schedule';
+import { RecurringMessages } from './recurring.messages';
 import { emitDefinitionEvent } from './recurring.transitions';
 import { toDefinitionDto } from './recurring.view';
 
@@ -52,7 +52,7 @@ const issue = (loc: (string | number)[], msg: string): ValidationIssue => ({ loc
 
 /** `a <= b` for two normalized decimal strings of the same currency (no floats). */
 export function decimalLte(a: string, b: string): boolean {
-  return compareDecimals(a, b) <= 0;
+  return compare(a, b) <= 0;
 }
 
 /** Checks a schedule's dates (422 issues under `loc`). */
@@ -62,14 +62,12 @@ export function scheduleIssues(
   loc: (string | number)[],
 ): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  const valid = (d: string) =>
-    !Number.isNaN(new Date(`${d}T00:00:00Z`).getTime()) &&
-    new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
-  if (!valid(s.start_date)) out.push(issue([...loc, 'start_date'], 'Input should be a valid date'));
-  else if (s.start_date < today) out.push(issue([...loc, 'start_date'], RM.startInPast));
+  if (!isIsoDate(s.start_date)) out.push(issue([...loc, 'start_date'], 'Input should be a valid date'));
+  else if (s.start_date < today) out.push(issue([...loc, 'start_date'], RecurringMessages.startInPast));
   if (s.end_date !== undefined) {
-    if (!valid(s.end_date)) out.push(issue([...loc, 'end_date'], 'Input should be a valid date'));
-    else if (s.end_date < s.start_date) out.push(issue([...loc, 'end_date'], RM.endBeforeStart));
+    if (!isIsoDate(s.end_date)) out.push(issue([...loc, 'end_date'], 'Input should be a valid date'));
+    else if (s.end_date < s.start_date)
+      out.push(issue([...loc, 'end_date'], RecurringMessages.endBeforeStart));
   }
   return out;
 }
@@ -89,12 +87,17 @@ export function validateCreate(limits: PaymentLimits, body: CreateRecurringBody,
     issues.push(...err.issues.filter((i) => body.amount !== undefined || i.loc[1] !== 'amount'));
   }
   if (body.schedule && body.amount === undefined)
-    issues.push(issue(['body', 'amount'], RM.amountRequiredWithSchedule));
+    issues.push(issue(['body', 'amount'], RecurringMessages.amountRequiredWithSchedule));
   const limit = (value: string, loc: (string | number)[]) => {
     const n = normalizeAmount(value, body.currency.length === 3 ? body.currency : 'EUR');
     if (!n.ok) {
       issues.push(
-        issue(loc, n.problem === 'not_positive' ? 'Amount must be greater than 0' : RM.limitAmountInvalid),
+        issue(
+          loc,
+          n.problem === 'not_positive'
+            ? 'Amount must be greater than 0'
+            : RecurringMessages.limitAmountInvalid,
+        ),
       );
       return null;
     }
@@ -103,14 +106,14 @@ export function validateCreate(limits: PaymentLimits, body: CreateRecurringBody,
   const maxPer = limit(body.mandate.max_amount_per_payment, ['body', 'mandate', 'max_amount_per_payment']);
   const periodic = limit(body.mandate.periodic_limit.amount, ['body', 'mandate', 'periodic_limit', 'amount']);
   if (amount && maxPer && !decimalLte(amount, maxPer))
-    issues.push(issue(['body', 'amount'], RM.amountAboveMaxPerPayment));
+    issues.push(issue(['body', 'amount'], RecurringMessages.amountAboveMaxPerPayment));
   let validTo: Date | null = null;
   if (body.mandate.valid_to !== undefined) {
     validTo = new Date(body.mandate.valid_to);
     if (Number.isNaN(validTo.getTime()) || validTo <= now)
-      issues.push(issue(['body', 'mandate', 'valid_to'], RM.validToInPast));
+      issues.push(issue(['body', 'mandate', 'valid_to'], RecurringMessages.validToInPast));
   }
-  if (body.schedule) issues.push(...scheduleIssues(body.schedule, dateOf(now), ['body', 'schedule']));
+  if (body.schedule) issues.push(...scheduleIssues(body.schedule, isoDate(now), ['body', 'schedule']));
   if (body.redirect_url !== undefined && !/^https?:\/\/[^\s]+$/i.test(body.redirect_url))
     issues.push(issue(['body', 'redirect_url'], 'redirect_url must be an http(s) URL'));
   if (issues.length > 0) throw new ValidationError(issues);

@@ -14,36 +14,21 @@
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../db/client';
+import {
+  addMonths,
+  DAY_MS,
+  monthsBetween,
+  startOfDay,
+  startOfMonth,
+  startOfYear,
+} from '../../platform/calendar';
 
 export const PERIODS = ['day', 'week', 'fortnight', 'month', 'half_year', 'year'] as const;
 export type Period = (typeof PERIODS)[number];
 export type Alignment = 'calendar' | 'consent';
 
-const DAY = 86_400_000;
+/** Weeks and fortnights of the calendar alignment start on Mondays, counted from 1970-01-05. */
 const EPOCH_MONDAY = Date.UTC(1970, 0, 5);
-
-function utcDay(t: Date): number {
-  return Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
-}
-
-/** anchor + n months, the day clamped to the target month's length, time of day kept. */
-export function addMonthsClamped(anchor: Date, n: number): Date {
-  const y = anchor.getUTCFullYear();
-  const m = anchor.getUTCMonth() + n;
-  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  const d = Math.min(anchor.getUTCDate(), last);
-  return new Date(
-    Date.UTC(
-      y,
-      m,
-      d,
-      anchor.getUTCHours(),
-      anchor.getUTCMinutes(),
-      anchor.getUTCSeconds(),
-      anchor.getUTCMilliseconds(),
-    ),
-  );
-}
 
 const MONTHS: Partial<Record<Period, number>> = { month: 1, half_year: 6, year: 12 };
 const DAYS: Partial<Record<Period, number>> = { day: 1, week: 7, fortnight: 14 };
@@ -56,45 +41,40 @@ export function periodWindow(
   validFrom: Date,
 ): { start: Date; end: Date } {
   if (alignment === 'calendar') {
-    const day = utcDay(at);
-    const y = at.getUTCFullYear();
-    const mo = at.getUTCMonth();
+    const day = startOfDay(at).getTime();
     switch (period) {
       case 'day':
-        return { start: new Date(day), end: new Date(day + DAY) };
+        return { start: new Date(day), end: new Date(day + DAY_MS) };
       case 'week':
       case 'fortnight': {
         const len = period === 'week' ? 7 : 14;
-        const k = Math.floor((day - EPOCH_MONDAY) / DAY / len);
-        const start = EPOCH_MONDAY + k * len * DAY;
-        return { start: new Date(start), end: new Date(start + len * DAY) };
+        const k = Math.floor((day - EPOCH_MONDAY) / DAY_MS / len);
+        const start = EPOCH_MONDAY + k * len * DAY_MS;
+        return { start: new Date(start), end: new Date(start + len * DAY_MS) };
       }
       case 'month':
-        return { start: new Date(Date.UTC(y, mo, 1)), end: new Date(Date.UTC(y, mo + 1, 1)) };
+        return { start: startOfMonth(at), end: startOfMonth(at, 1) };
       case 'half_year': {
-        const h = mo < 6 ? 0 : 6;
-        return { start: new Date(Date.UTC(y, h, 1)), end: new Date(Date.UTC(y, h + 6, 1)) };
+        const back = at.getUTCMonth() < 6 ? at.getUTCMonth() : at.getUTCMonth() - 6;
+        return { start: startOfMonth(at, -back), end: startOfMonth(at, 6 - back) };
       }
       case 'year':
-        return { start: new Date(Date.UTC(y, 0, 1)), end: new Date(Date.UTC(y + 1, 0, 1)) };
+        return { start: startOfYear(at), end: startOfYear(at, 1) };
     }
   }
   const days = DAYS[period];
   if (days !== undefined) {
-    const len = days * DAY;
+    const len = days * DAY_MS;
     const k = Math.floor((at.getTime() - validFrom.getTime()) / len);
     const start = validFrom.getTime() + k * len;
     return { start: new Date(start), end: new Date(start + len) };
   }
   const step = MONTHS[period]!;
   // Estimate the period index from the month difference, then correct by at most one step either way.
-  let k = Math.floor(
-    ((at.getUTCFullYear() - validFrom.getUTCFullYear()) * 12 + at.getUTCMonth() - validFrom.getUTCMonth()) /
-      step,
-  );
-  while (addMonthsClamped(validFrom, k * step) > at) k--;
-  while (addMonthsClamped(validFrom, (k + 1) * step) <= at) k++;
-  return { start: addMonthsClamped(validFrom, k * step), end: addMonthsClamped(validFrom, (k + 1) * step) };
+  let k = Math.floor(monthsBetween(validFrom, at) / step);
+  while (addMonths(validFrom, k * step) > at) k--;
+  while (addMonths(validFrom, (k + 1) * step) <= at) k++;
+  return { start: addMonths(validFrom, k * step), end: addMonths(validFrom, (k + 1) * step) };
 }
 
 export interface LimitCheck {

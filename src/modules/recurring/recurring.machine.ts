@@ -11,7 +11,7 @@ import {
 } from '../../db/schema/recurring-payments';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import { RM } from './recurring.messages';
+import { RecurringMessages } from './recurring.messages';
 
 export { MANDATE_STATUSES, type MandateStatus, RECURRING_STATUSES, type RecurringStatus };
 
@@ -56,12 +56,14 @@ export const recurringMachine = defineMachine({
   transitions: RECURRING_TRANSITIONS,
   terminal: TERMINAL_RECURRING_STATUSES,
   refused: (_t, from) =>
-    badRequest(isTerminalRecurring(from) ? RM.terminal(from) : RM.actionNotAllowed(from)),
+    badRequest(
+      isTerminalRecurring(from) ? RecurringMessages.terminal(from) : RecurringMessages.actionNotAllowed(from),
+    ),
 });
 
 export const canApplyRecurring = recurringMachine.can;
 export const assertRecurringTransition = recurringMachine.assert;
 
 export function assertRecurringWritable(status: RecurringStatus): void {
-  if (isTerminalRecurring(status)) throw badRequest(RM.terminal(status));
+  if (isTerminalRecurring(status)) throw badRequest(RecurringMessages.terminal(status));
 }

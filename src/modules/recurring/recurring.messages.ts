@@ -1,5 +1,5 @@
 /** Recurring payment messages (named-areas.md section 5), verbatim; tests import them from here. */
-export const RM = {
+export const RecurringMessages = {
   notFound: 'Recurring payment not found',
   runNotFound: 'Run not found',
   terminal: (status: string) => `Recurring payment is in terminal status '${status}'`,

@@ -9,9 +9,9 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound } from '../../shared/errors';
-import { runIdempotent } from '../../shared/idempotency';
 import { assertFeatureEnabled } from '../features/features';
 import { actorOf } from '../payments/paylink.service';
 import {
@@ -22,7 +22,7 @@ import {
   withinLimits,
 } from './recurring.attempts';
 import { assertRecurringWritable } from './recurring.machine';
-import { RM } from './recurring.messages';
+import { RecurringMessages } from './recurring.messages';
 import { findDefinitionById, findRun, latestAttempt, type RunRow } from './recurring.repo';
 import { getRun } from './recurring.service';
 
@@ -51,7 +51,7 @@ async function defaultTarget(deps: Deps, definitionId: string): Promise<RunRow> 
      order by r.sequence desc limit 1`);
   const id = rowsOf<{ id: string }>(res)[0]?.id;
   const r = id ? await findRun(deps.db, definitionId, id) : null;
-  if (!r) throw badRequest(RM.noFailedRun);
+  if (!r) throw badRequest(RecurringMessages.noFailedRun);
   return r;
 }
 
@@ -62,36 +62,36 @@ async function retryOnce(
   runId?: string,
 ): Promise<Outcome> {
   const d0 = await findDefinitionById(deps.db, definitionId);
-  if (!d0 || d0.clientId !== auth.clientId) throw notFound(RM.notFound);
+  if (!d0 || d0.clientId !== auth.clientId) throw notFound(RecurringMessages.notFound);
   assertRecurringWritable(d0.status);
-  if (d0.mandateStatus !== 'authorized') throw badRequest(RM.mandateNotAuthorized);
+  if (d0.mandateStatus !== 'authorized') throw badRequest(RecurringMessages.mandateNotAuthorized);
   const target = runId
     ? await findRun(deps.db, definitionId, runId)
     : await defaultTarget(deps, definitionId);
-  if (!target) throw notFound(RM.runNotFound);
+  if (!target) throw notFound(RecurringMessages.runNotFound);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     // Lock order of the module: definition -> attempt -> run (the worker and listeners do the same).
     const d = (await findDefinitionById(tx, definitionId, true))!;
     assertRecurringWritable(d.status);
-    if (!mandateChargeable(d, now)) throw badRequest(RM.mandateNotAuthorized);
+    if (!mandateChargeable(d, now)) throw badRequest(RecurringMessages.mandateNotAuthorized);
     const n = await latestAttempt(tx, target.id);
-    if (!n) throw badRequest(RM.onlyFailedRuns);
+    if (!n) throw badRequest(RecurringMessages.onlyFailedRuns);
     if (n.outcome !== 'failed') {
       if (n.retryOfAttempt !== null) return { kind: 'replayed', runId: target.id } as const;
-      throw badRequest(RM.onlyFailedRuns);
+      throw badRequest(RecurringMessages.onlyFailedRuns);
     }
     const [{ c } = { c: 0 }] = rowsOf<{ c: number }>(
       await tx.execute(
         sql`select count(*)::int as c from recurring_attempts where run_id = ${target.id}::uuid`,
       ),
     );
-    if (c >= deps.config.recurringMaxAttempts) throw badRequest(RM.maxAttempts);
+    if (c >= deps.config.recurringMaxAttempts) throw badRequest(RecurringMessages.maxAttempts);
     // The winner of (run, retry_of_attempt = N); a loser sees the conflict and replays.
     const a = await insertAttempt(tx, target.id, n.attemptNumber + 1, 'manual_retry', n.attemptNumber, now);
     if (!a) return { kind: 'replayed', runId: target.id } as const;
     const r = (await findRun(tx, definitionId, target.id, true))!;
-    if (!(await withinLimits(tx, d, r.id, r.amount, now))) throw badRequest(RM.exceedsLimits);
+    if (!(await withinLimits(tx, d, r.id, r.amount, now))) throw badRequest(RecurringMessages.exceedsLimits);
     await startRun(tx, d, r, 'manual_retry', now);
     return { kind: 'created', runId: r.id, attemptId: a.id } as const;
   });

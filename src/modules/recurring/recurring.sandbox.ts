@@ -9,7 +9,8 @@ import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import type { MandateCode } from '../../providers/bank/port';
 import { AppError, badRequest, notFound } from '../../shared/errors';
-import { M, PM } from '../../shared/messages';
+import { M } from '../../shared/messages';
+import { PaymentMessages } from '../payments/payments.messages';
 import { createBankMandate } from './mandate-page.service';
 import { launchAttempt, mandateChargeable } from './recurring.attempts';
 import {
@@ -17,7 +18,7 @@ import {
   assertRecurringWritable,
   type RecurringTrigger,
 } from './recurring.machine';
-import { RM } from './recurring.messages';
+import { RecurringMessages } from './recurring.messages';
 import { getRecurring, getRun, loadDefinition } from './recurring.service';
 import { startAutoRetry, startScheduledRun } from './recurring.worker';
 
@@ -55,7 +56,7 @@ export async function simulateRecurring(deps: Deps, auth: ClientAuth, id: string
     await network.simulateMandate!(ref, a.code);
   } catch (err) {
     deps.log.error({ err, definitionId: id }, 'sandbox mandate simulation failed');
-    throw new AppError(503, PM.paymentNetworkUnavailable);
+    throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
   }
   return getRecurring(deps, auth.clientId, id);
 }
@@ -64,7 +65,7 @@ export async function runNext(deps: Deps, auth: ClientAuth, id: string) {
   sandboxOnly(deps);
   const d = await loadDefinition(deps, auth.clientId, id);
   assertRecurringWritable(d.status);
-  if (!mandateChargeable(d, deps.clock.now())) throw badRequest(RM.mandateNotAuthorized);
+  if (!mandateChargeable(d, deps.clock.now())) throw badRequest(RecurringMessages.mandateNotAuthorized);
   for (const status of ['scheduled', 'retry_scheduled'] as const) {
     const [r] = await deps.db
       .select()

@@ -5,30 +5,20 @@
  * slot's date at 00:00 UTC.
  */
 import type { RecurringScheduleJson } from '../../db/schema/recurring-payments';
+import { addDays, addMonths, startOfDay, startOfMonth } from '../../platform/calendar';
 
 const MAX_SLOTS = 10_000;
 
-function parseDate(d: string): Date {
-  return new Date(`${d}T00:00:00.000Z`);
-}
-
-export function dateOf(t: Date): string {
-  return t.toISOString().slice(0, 10);
-}
-
 /** The date of slot k (ignoring end_date / max_runs). */
 export function slotDate(s: RecurringScheduleJson, k: number): Date {
-  const start = parseDate(s.start_date);
-  if (s.interval === 'week') return new Date(start.getTime() + k * s.interval_count * 7 * 86_400_000);
+  const start = startOfDay(s.start_date);
+  if (s.interval === 'week') return addDays(start, k * s.interval_count * 7);
   const months = (s.interval === 'month' ? 1 : 12) * s.interval_count * k;
-  const y = start.getUTCFullYear();
-  const m = start.getUTCMonth();
   if (s.day_of_month !== undefined) {
     const firstShift = start.getUTCDate() > s.day_of_month ? 1 : 0;
-    return new Date(Date.UTC(y, m + firstShift + months, s.day_of_month));
+    return addDays(startOfMonth(start, firstShift + months), s.day_of_month - 1);
   }
-  const last = new Date(Date.UTC(y, m + months + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m + months, Math.min(start.getUTCDate(), last)));
+  return addMonths(start, months);
 }
 
 /**
@@ -43,12 +33,12 @@ export function nextSlot(
   scheduledSoFar: number,
 ): Date | null {
   if (s.max_runs !== undefined && scheduledSoFar >= s.max_runs) return null;
-  const floor = parseDate(dateOf(notBefore));
+  const floor = startOfDay(notBefore);
   for (let k = 0; k < MAX_SLOTS; k++) {
     const d = slotDate(s, k);
     if (after && d <= after) continue;
     if (d < floor) continue;
-    if (s.end_date !== undefined && d > parseDate(s.end_date)) return null;
+    if (s.end_date !== undefined && d > startOfDay(s.end_date)) return null;
     return d;
   }
   return null;

@@ -3,10 +3,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import { type RecurringRunStatus, recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { isoDate } from '../../platform/calendar';
+import { runIdempotent } from '../../platform/idempotency';
 import { compareAndSet } from '../../platform/machine';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound, ValidationError } from '../../shared/errors';
-import { runIdempotent } from '../../shared/idempotency';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { paymentAmountProblem } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
@@ -15,7 +16,7 @@ import { actorOf } from '../payments/paylink.service';
 import { insertAttempt, launchAttempt, mandateChargeable, withinLimits } from './recurring.attempts';
 import { type CreateRecurringBody, decimalLte, scheduleIssues } from './recurring.create';
 import { assertRecurringTransition, assertRecurringWritable } from './recurring.machine';
-import { RM } from './recurring.messages';
+import { RecurringMessages } from './recurring.messages';
 import {
   attemptsOf,
   type DefinitionFilters,
@@ -26,7 +27,6 @@ import {
   listDefinitions,
   listRuns,
 } from './recurring.repo';
-import { dateOf } from './recurring.schedule';
 import {
   assertMoved,
   definitionTable,
@@ -64,7 +64,7 @@ export async function definitionDto(deps: Deps, d: DefinitionRow) {
 
 export async function loadDefinition(deps: Deps, clientId: string, id: string): Promise<DefinitionRow> {
   const d = await findDefinition(deps.db, clientId, id);
-  if (!d) throw notFound(RM.notFound);
+  if (!d) throw notFound(RecurringMessages.notFound);
   return d;
 }
 
@@ -87,7 +87,7 @@ export async function listRecurring(deps: Deps, clientId: string, f: DefinitionF
 /** Locks the client's definition in `tx` (404 when it is not theirs). */
 async function lockDefinition(tx: DbOrTx, clientId: string, id: string): Promise<DefinitionRow> {
   const d = await findDefinitionById(tx, id, true);
-  if (!d || d.clientId !== clientId) throw notFound(RM.notFound);
+  if (!d || d.clientId !== clientId) throw notFound(RecurringMessages.notFound);
   return d;
 }
 
@@ -108,13 +108,18 @@ export async function patchRecurring(deps: Deps, auth: ClientAuth, id: string, b
     if (body.amount !== undefined) {
       const n = paymentAmountProblem(deps.config, body.amount, cur.currency);
       if (typeof n === 'string') issues.push({ loc: ['body', 'amount'], msg: n, type: 'value_error' });
-      else if (!decimalLte(n.value, cur.maxAmountPerPayment)) throw badRequest(RM.exceedsLimits);
+      else if (!decimalLte(n.value, cur.maxAmountPerPayment))
+        throw badRequest(RecurringMessages.exceedsLimits);
       else set.amount = n.value;
     }
     if (body.schedule !== undefined) {
-      issues.push(...scheduleIssues(body.schedule, dateOf(now), ['body', 'schedule']));
+      issues.push(...scheduleIssues(body.schedule, isoDate(now), ['body', 'schedule']));
       if (body.amount === undefined && cur.amount === null)
-        issues.push({ loc: ['body', 'amount'], msg: RM.amountRequiredWithSchedule, type: 'value_error' });
+        issues.push({
+          loc: ['body', 'amount'],
+          msg: RecurringMessages.amountRequiredWithSchedule,
+          type: 'value_error',
+        });
       set.schedule = body.schedule;
     }
     if (issues.length > 0) throw new ValidationError(issues);
@@ -157,7 +162,7 @@ export async function pauseRecurring(deps: Deps, auth: ClientAuth, id: string, r
       until = new Date(resumeAt);
       if (Number.isNaN(until.getTime()) || until <= now)
         throw new ValidationError([
-          { loc: ['body', 'resume_at'], msg: RM.resumeAtInPast, type: 'value_error' },
+          { loc: ['body', 'resume_at'], msg: RecurringMessages.resumeAtInPast, type: 'value_error' },
         ]);
     }
     return assertMoved(await moveDefinition(tx, cur, 'pause', now, actorOf(auth), { pausedUntil: until }));
@@ -227,12 +232,13 @@ export async function createOnDemandRun(
       const out = await deps.db.transaction(async (tx) => {
         const d = await lockDefinition(tx, auth.clientId, id);
         assertRecurringWritable(d.status);
-        if (!mandateChargeable(d, now)) throw badRequest(RM.mandateNotAuthorized);
-        if (d.status !== 'active') throw badRequest(RM.actionNotAllowed(d.status));
+        if (!mandateChargeable(d, now)) throw badRequest(RecurringMessages.mandateNotAuthorized);
+        if (d.status !== 'active') throw badRequest(RecurringMessages.actionNotAllowed(d.status));
         const n = paymentAmountProblem(deps.config, body.amount, d.currency);
         if (typeof n === 'string')
           throw new ValidationError([{ loc: ['body', 'amount'], msg: n, type: 'value_error' }]);
-        if (!(await withinLimits(tx, d, null, n.value, now))) throw badRequest(RM.exceedsLimits);
+        if (!(await withinLimits(tx, d, null, n.value, now)))
+          throw badRequest(RecurringMessages.exceedsLimits);
         const [run] = await tx
           .insert(recurringRuns)
           .values({
@@ -296,7 +302,7 @@ export async function listDefinitionRuns(
 export async function getRun(deps: Deps, clientId: string, id: string, runId: string) {
   await loadDefinition(deps, clientId, id);
   const r = await findRun(deps.db, id, runId);
-  if (!r) throw notFound(RM.runNotFound);
+  if (!r) throw notFound(RecurringMessages.runNotFound);
   return toRunDto(r, await attemptsOf(deps.db, [r.id]));
 }
 
@@ -306,7 +312,7 @@ export async function skipRun(deps: Deps, auth: ClientAuth, id: string, runId: s
   await deps.db.transaction(async (tx) => {
     const d = await lockDefinition(tx, auth.clientId, id);
     const r = await findRun(tx, id, runId, true);
-    if (!r) throw notFound(RM.runNotFound);
+    if (!r) throw notFound(RecurringMessages.runNotFound);
     assertRecurringWritable(d.status);
     assertMoved(await moveRun(tx, d, r, 'skip', now));
   });

@@ -14,7 +14,7 @@ import { recordActivity } from '../activity/activity.writer';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import type { Actor } from '../payments/status.service';
 import { canApplyRecurring, type RecurringTrigger, recurringMachine } from './recurring.machine';
-import { RM } from './recurring.messages';
+import { RecurringMessages } from './recurring.messages';
 import { type DefinitionRow, findDefinitionById, latestAttempt, type RunRow } from './recurring.repo';
 import { nextSlot } from './recurring.schedule';
 import { isFinalRun, OPEN_RUN_STATUSES, type RunTrigger, runMachine } from './runs.machine';
@@ -22,11 +22,11 @@ import { isFinalRun, OPEN_RUN_STATUSES, type RunTrigger, runMachine } from './ru
 /** Definitions move (and PATCH writes) by compare-and-set on (status, version). */
 export const definitionTable = machineTable(recurringMachine, recurringPayments, {
   version: 'version',
-  conflict: RM.changedMeanwhile,
+  conflict: RecurringMessages.changedMeanwhile,
 });
 const runTable = machineTable(runMachine, recurringRuns, {
   version: 'version',
-  conflict: RM.changedMeanwhile,
+  conflict: RecurringMessages.changedMeanwhile,
 });
 
 export async function emitDefinitionEvent(
@@ -293,6 +293,6 @@ export async function followNewCalendar(tx: Tx, d: DefinitionRow, at: Date): Pro
 const AUTOMATIC_ACTOR: Actor = { actorType: null, actorAccountId: null };
 
 export function assertMoved<T>(row: T | null): T {
-  if (!row) throw new AppError(409, RM.changedMeanwhile);
+  if (!row) throw new AppError(409, RecurringMessages.changedMeanwhile);
   return row;
 }

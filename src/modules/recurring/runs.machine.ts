@@ -5,7 +5,7 @@
 import { RECURRING_RUN_STATUSES, type RecurringRunStatus } from '../../db/schema/recurring-runs';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import { RM } from './recurring.messages';
+import { RecurringMessages } from './recurring.messages';
 
 export const RUN_STATUSES = RECURRING_RUN_STATUSES;
 export type RunStatus = RecurringRunStatus;
@@ -50,7 +50,7 @@ export const runMachine = defineMachine({
   statuses: RUN_STATUSES,
   transitions: RUN_TRANSITIONS,
   terminal: ['succeeded', 'skipped', 'canceled'],
-  refused: (_t, from) => badRequest(RM.runActionNotAllowed(from)),
+  refused: (_t, from) => badRequest(RecurringMessages.runActionNotAllowed(from)),
 });
 
 export const canApplyRun = runMachine.can;

@@ -6,27 +6,19 @@
  */
 import { paymentScheduleInstalments, paymentSchedules } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { addDays, addMonths, isIsoDate, isoDate } from '../../platform/calendar';
+import { compare } from '../../platform/decimal';
+import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
-import { runIdempotent } from '../../shared/idempotency';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
-import { compareDecimals } from '../../shared/money';
 import { maxPaymentAmount, type PaymentLimits } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../payments/paylink.service';
-import { SM } from './schedules.messages';
-import {
-  addDays,
-  addMonths,
-  dateOf,
-  graceEndOf,
-  isCalendarDate,
-  issueAtOf,
-  splitPlan,
-  sumAmounts,
-} from './schedules.money';
+import { ScheduleMessages } from './schedules.messages';
+import { graceEndOf, issueAtOf, splitPlan, sumAmounts } from './schedules.money';
 import { emitInstalmentEvent, emitScheduleEvent } from './schedules.transitions';
 import { type ScheduleDto, toScheduleDto } from './schedules.view';
 
@@ -88,17 +80,17 @@ export function planInstalments(
     }
   };
   if ((body.instalments === undefined) === (body.plan === undefined))
-    throw new ValidationError([dateIssue(['body'], SM.instalmentsOrPlan)]);
+    throw new ValidationError([dateIssue(['body'], ScheduleMessages.instalmentsOrPlan)]);
   let out: { amount: string; due_date: string }[] = [];
   if (body.instalments) {
     body.instalments.forEach((inst, idx) => {
       const r = checkAmount(limits, body, inst.amount, ['body', 'instalments', idx, 'amount']);
       push(r.issues);
       const loc = ['body', 'instalments', idx, 'due_date'];
-      if (!isCalendarDate(inst.due_date)) push([dateIssue(loc, 'Input should be a valid date')]);
-      else if (idx === 0 && inst.due_date < today) push([dateIssue(loc, SM.dueDateInPast)]);
+      if (!isIsoDate(inst.due_date)) push([dateIssue(loc, 'Input should be a valid date')]);
+      else if (idx === 0 && inst.due_date < today) push([dateIssue(loc, ScheduleMessages.dueDateInPast)]);
       else if (idx > 0 && inst.due_date <= body.instalments![idx - 1]!.due_date)
-        push([dateIssue(loc, SM.dueDatesIncreasing)]);
+        push([dateIssue(loc, ScheduleMessages.dueDatesIncreasing)]);
       out.push({ amount: r.amount ?? inst.amount, due_date: inst.due_date });
     });
   } else {
@@ -106,14 +98,20 @@ export function planInstalments(
     const r = checkAmount(limits, body, plan.total_amount, ['body', 'plan', 'total_amount'], false);
     push(r.issues);
     const loc = ['body', 'plan', 'start_date'];
-    if (!isCalendarDate(plan.start_date)) push([dateIssue(loc, 'Input should be a valid date')]);
-    else if (plan.start_date < today) push([dateIssue(loc, SM.dueDateInPast)]);
+    if (!isIsoDate(plan.start_date)) push([dateIssue(loc, 'Input should be a valid date')]);
+    else if (plan.start_date < today) push([dateIssue(loc, ScheduleMessages.dueDateInPast)]);
     if (r.amount && issues.length === 0) {
       const amounts = splitPlan(r.amount, plan.count, body.currency);
       const max = maxPaymentAmount(limits, body.currency);
-      if (!amounts) push([dateIssue(['body', 'plan', 'total_amount'], SM.planTooSmall(plan.count))]);
-      else if (amounts.some((a) => compareDecimals(a, max) > 0))
-        push([dateIssue(['body', 'plan', 'total_amount'], SM.instalmentAboveMax(max, body.currency))]);
+      if (!amounts)
+        push([dateIssue(['body', 'plan', 'total_amount'], ScheduleMessages.planTooSmall(plan.count))]);
+      else if (amounts.some((a) => compare(a, max) > 0))
+        push([
+          dateIssue(
+            ['body', 'plan', 'total_amount'],
+            ScheduleMessages.instalmentAboveMax(max, body.currency),
+          ),
+        ]);
       else
         out = amounts.map((amount, k) => ({
           amount,
@@ -138,7 +136,7 @@ export async function createSchedule(
     { clientId: auth.clientId, scope: 'payment_schedules.create', header, required: true, payload: body },
     async (commit) => {
       const now = deps.clock.now();
-      const planned = planInstalments(deps.config, body, dateOf(now));
+      const planned = planInstalments(deps.config, body, isoDate(now));
       const facts = (await loadPaylinkFacts(deps.db, auth.clientId, [body]))?.[0];
       if (!facts) throw notFound(M.notFound);
       assertPaylinkAllowed(facts);

@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { type paymentScheduleEmails, paymentScheduleInstalments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { addDays, startOfDay } from '../../platform/calendar';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -21,8 +22,7 @@ import { checkoutUrl } from '../payments/payments.service';
 import type { Actor } from '../payments/status.service';
 import { queueScheduleEmails } from './schedules.emails';
 import { canApplyInstalment } from './schedules.machine';
-import { SM } from './schedules.messages';
-import { addDays, startOfDay } from './schedules.money';
+import { ScheduleMessages } from './schedules.messages';
 import { findInstalmentById, findScheduleById, type InstalmentRow, type ScheduleRow } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
 
@@ -136,7 +136,7 @@ export async function issueInstalment(
       issueError: null,
       issueDueAt: null,
     });
-    if (!moved) throw new AppError(409, SM.instalmentChangedMeanwhile);
+    if (!moved) throw new AppError(409, ScheduleMessages.instalmentChangedMeanwhile);
     await queueEmails(tx, s, moved, at, next === 1);
     await syncSchedule(tx, s.id, at);
     return moved;

@@ -7,7 +7,7 @@ import { INSTALMENT_STATUSES, type InstalmentStatus } from '../../db/schema/paym
 import { SCHEDULE_STATUSES, type ScheduleStatus } from '../../db/schema/payment-schedules';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import { SM } from './schedules.messages';
+import { ScheduleMessages } from './schedules.messages';
 
 export { INSTALMENT_STATUSES, type InstalmentStatus, SCHEDULE_STATUSES, type ScheduleStatus };
 
@@ -33,7 +33,7 @@ export const instalmentMachine = defineMachine({
   statuses: INSTALMENT_STATUSES,
   transitions: INSTALMENT_TRANSITIONS,
   terminal: ['paid', 'canceled'],
-  refused: (_t, from) => badRequest(SM.instalmentActionNotAllowed(from)),
+  refused: (_t, from) => badRequest(ScheduleMessages.instalmentActionNotAllowed(from)),
 });
 
 export const canApplyInstalment = instalmentMachine.can;
@@ -42,7 +42,7 @@ export const assertInstalmentTransition = instalmentMachine.assert;
 
 /** PATCH of amount/due_date: scheduled only. */
 export function assertInstalmentEditable(from: InstalmentStatus): void {
-  if (from !== 'scheduled') throw badRequest(SM.instalmentActionNotAllowed(from));
+  if (from !== 'scheduled') throw badRequest(ScheduleMessages.instalmentActionNotAllowed(from));
 }
 
 export const TERMINAL_SCHEDULE_STATUSES = [
@@ -68,11 +68,15 @@ export const scheduleMachine = defineMachine({
   transitions: SCHEDULE_TRANSITIONS,
   terminal: TERMINAL_SCHEDULE_STATUSES,
   refused: (_t, from) =>
-    badRequest(isTerminalSchedule(from) ? SM.scheduleTerminal(from) : SM.scheduleActionNotAllowed(from)),
+    badRequest(
+      isTerminalSchedule(from)
+        ? ScheduleMessages.scheduleTerminal(from)
+        : ScheduleMessages.scheduleActionNotAllowed(from),
+    ),
 });
 
 export function assertScheduleWritable(status: ScheduleStatus): void {
-  if (isTerminalSchedule(status)) throw badRequest(SM.scheduleTerminal(status));
+  if (isTerminalSchedule(status)) throw badRequest(ScheduleMessages.scheduleTerminal(status));
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Payment schedule messages, verbatim where the product specification quotes them; tests import them from here. */
-export const SM = {
+export const ScheduleMessages = {
   scheduleNotFound: 'Payment schedule not found',
   instalmentNotFound: 'Instalment not found',
   instalmentActionNotAllowed: (status: string) =>

@@ -1,62 +1,24 @@
 /**
- * Decimal-exact amounts and calendar dates for schedules: amounts as BigInt minor units (never a
- * float), dates as UTC `YYYY-MM-DD`.
+ * Schedules' amounts and dates: a plan split in the currency's minor units (src/platform/decimal.ts)
+ * and an instalment's issue and grace instants from its UTC `YYYY-MM-DD` due date
+ * (src/platform/calendar.ts).
  */
-import { currencyDigits } from '../../shared/money';
-
-export function toMinor(amount: string, currency: string): bigint {
-  const digits = currencyDigits(currency);
-  const [int = '0', frac = ''] = amount.split('.');
-  return BigInt(int + frac.padEnd(digits, '0').slice(0, digits));
-}
-
-export function fromMinor(minor: bigint, currency: string): string {
-  const digits = currencyDigits(currency);
-  if (digits === 0) return minor.toString();
-  const s = minor.toString().padStart(digits + 1, '0');
-  return `${s.slice(0, -digits)}.${s.slice(-digits)}`;
-}
+import { addDays, startOfDay } from '../../platform/calendar';
+import { compare, currencyScale, round, splitEvenly, sum } from '../../platform/decimal';
 
 /**
  * A plan split: each instalment is total / count rounded down to the currency's minor unit (2
  * decimals for EUR, GBP, USD); the remainder goes on the first. Null when an instalment would be 0.
  */
 export function splitPlan(total: string, count: number, currency: string): string[] | null {
-  const minor = toMinor(total, currency);
-  const n = BigInt(count);
-  const each = minor / n;
-  if (each <= 0n) return null;
-  const first = each + (minor - each * n);
-  return [first, ...Array.from({ length: count - 1 }, () => each)].map((m) => fromMinor(m, currency));
+  const scale = currencyScale(currency);
+  const parts = splitEvenly(round(total, scale, 'down'), count, scale);
+  // The last part is total / count rounded down (the first also carries the remainder).
+  return compare(parts[count - 1]!, '0') > 0 ? parts : null;
 }
 
-export function sumAmounts(amounts: readonly string[], currency: string): string {
-  return fromMinor(
-    amounts.reduce((acc, a) => acc + toMinor(a, currency), 0n),
-    currency,
-  );
-}
-
-const DAY = 86_400_000;
-
-export const dateOf = (d: Date): string => d.toISOString().slice(0, 10);
-export const startOfDay = (date: string): Date => new Date(`${date}T00:00:00.000Z`);
-export const addDays = (date: string, days: number): string =>
-  dateOf(new Date(startOfDay(date).getTime() + days * DAY));
-
-/** date + n months, clamped to the month's last day (Jan 31 + 1 month = Feb 28/29). */
-export function addMonths(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const target = new Date(Date.UTC(y, m - 1 + months, 1));
-  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d, last));
-  return dateOf(target);
-}
-
-/** A real calendar date in YYYY-MM-DD. */
-export function isCalendarDate(s: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(s) && dateOf(new Date(`${s}T00:00:00.000Z`)) === s;
-}
+export const sumAmounts = (amounts: readonly string[], currency: string): string =>
+  sum(amounts, currencyScale(currency));
 
 /** issue_at: the start of (due_date - issue_days_before), UTC, or now when that has passed. */
 export function issueAtOf(dueDate: string, issueDaysBefore: number, now: Date): Date {

@@ -6,6 +6,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { paymentScheduleInstalments, paymentSchedules } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { isIsoDate, isoDate } from '../../platform/calendar';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound, ValidationError } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -22,8 +23,8 @@ import {
   assertInstalmentTransition,
   assertScheduleWritable,
 } from './schedules.machine';
-import { SM } from './schedules.messages';
-import { dateOf, graceEndOf, isCalendarDate, issueAtOf } from './schedules.money';
+import { ScheduleMessages } from './schedules.messages';
+import { graceEndOf, issueAtOf } from './schedules.money';
 import {
   findSchedule,
   type InstalmentRow,
@@ -38,7 +39,7 @@ import { cancelDueIntents, markOverdue } from './schedules.worker';
 
 async function requireSchedule(deps: Pick<Deps, 'db'>, clientId: string, id: string): Promise<ScheduleRow> {
   const s = await findSchedule(deps.db, clientId, id);
-  if (!s) throw notFound(SM.scheduleNotFound);
+  if (!s) throw notFound(ScheduleMessages.scheduleNotFound);
   return s;
 }
 
@@ -53,7 +54,7 @@ async function requireInstalment(
     .where(
       and(eq(paymentScheduleInstalments.id, instalmentId), eq(paymentScheduleInstalments.scheduleId, s.id)),
     );
-  if (!i) throw notFound(SM.instalmentNotFound);
+  if (!i) throw notFound(ScheduleMessages.instalmentNotFound);
   return i;
 }
 
@@ -114,7 +115,10 @@ export async function patchSchedule(deps: Deps, auth: ClientAuth, id: string, bo
       .set({ ...set, updatedAt: now })
       .where(and(eq(paymentSchedules.id, s.id), sql`${paymentSchedules.status} in ('active', 'past_due')`))
       .returning();
-    if (!row) throw badRequest(SM.scheduleTerminal((await requireSchedule(deps, auth.clientId, id)).status));
+    if (!row)
+      throw badRequest(
+        ScheduleMessages.scheduleTerminal((await requireSchedule(deps, auth.clientId, id)).status),
+      );
     await recordActivity(tx, {
       clientId: auth.clientId,
       action: 'payment_schedule.updated',
@@ -204,10 +208,10 @@ export async function patchInstalment(
     const prev = all.find((x) => x.sequence === i.sequence - 1);
     const next = all.find((x) => x.sequence === i.sequence + 1);
     const bad = (msg: string) => new ValidationError([{ loc, msg, type: 'value_error' }]);
-    if (!isCalendarDate(body.due_date)) throw bad('Input should be a valid date');
-    if (body.due_date < dateOf(now)) throw bad(SM.dueDateNotBeforeToday);
+    if (!isIsoDate(body.due_date)) throw bad('Input should be a valid date');
+    if (body.due_date < isoDate(now)) throw bad(ScheduleMessages.dueDateNotBeforeToday);
     if ((prev && body.due_date <= prev.dueDate) || (next && body.due_date >= next.dueDate))
-      throw bad(SM.dueDateOrder);
+      throw bad(ScheduleMessages.dueDateOrder);
     dueDate = body.due_date;
   }
   const issueAt = issueAtOf(dueDate, s.issueDaysBefore, now);
@@ -232,7 +236,9 @@ export async function patchInstalment(
       )
       .returning();
     if (!row)
-      throw badRequest(SM.instalmentActionNotAllowed((await requireInstalment(deps, s, i.id)).status));
+      throw badRequest(
+        ScheduleMessages.instalmentActionNotAllowed((await requireInstalment(deps, s, i.id)).status),
+      );
     await tx.execute(sql`
       update payment_schedules set total_amount =
         (select sum(amount) from payment_schedule_instalments where schedule_id = ${s.id}::uuid),
@@ -266,9 +272,9 @@ export async function issueInstalmentNow(
   if (trigger === 'reissue') {
     if (i.status === 'issued') {
       const t = i.transactionId ? await findTransactionById(deps.db, i.transactionId) : null;
-      if (t && !isTerminal(t.status)) throw badRequest(SM.instalmentActionNotAllowed(i.status));
+      if (t && !isTerminal(t.status)) throw badRequest(ScheduleMessages.instalmentActionNotAllowed(i.status));
     }
-    if (i.linkNumber >= s.maxLinks) throw badRequest(SM.noLinksLeft(s.maxLinks));
+    if (i.linkNumber >= s.maxLinks) throw badRequest(ScheduleMessages.noLinksLeft(s.maxLinks));
   }
   const out = await issueInstalment(deps, i.id, trigger, actorOf(auth));
   if (out.kind === 'failed') throw out.error;
@@ -292,7 +298,7 @@ export async function cancelInstalment(deps: Deps, auth: ClientAuth, id: string,
       .where(eq(paymentScheduleInstalments.id, i.id))
       .for('update');
     const moved = await moveInstalment(tx, locked, current!, 'cancel', now, cancelSet(current!, now));
-    if (!moved) throw badRequest(SM.instalmentActionNotAllowed(current!.status));
+    if (!moved) throw badRequest(ScheduleMessages.instalmentActionNotAllowed(current!.status));
     await syncSchedule(tx, s.id, now);
   });
   await cancelDueIntents(deps, [i.id]);

@@ -18,17 +18,17 @@ import {
   type ScheduleStatus,
   scheduleMachine,
 } from './schedules.machine';
-import { SM } from './schedules.messages';
+import { ScheduleMessages } from './schedules.messages';
 import { sumAmounts } from './schedules.money';
 import { findScheduleById, type InstalmentRow, instalmentsOf, type ScheduleRow } from './schedules.repo';
 
 const instalmentTable = machineTable(instalmentMachine, paymentScheduleInstalments, {
   version: 'version',
-  conflict: SM.instalmentChangedMeanwhile,
+  conflict: ScheduleMessages.instalmentChangedMeanwhile,
 });
 const scheduleTable = machineTable(scheduleMachine, paymentSchedules, {
   version: 'version',
-  conflict: SM.scheduleChangedMeanwhile,
+  conflict: ScheduleMessages.scheduleChangedMeanwhile,
 });
 
 const INSTALMENT_ACTIONS: Record<InstalmentTrigger, string> = {

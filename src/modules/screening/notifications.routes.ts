@@ -10,7 +10,7 @@ import type { Deps } from '../../deps';
 import { deliverThroughRoute, keepRawJsonBody } from '../../providers/inbound-notifications';
 import { SCREENING_SIGNATURE_HEADER, type ScreeningNotification } from '../../providers/screening/port';
 import { unauthorized } from '../../shared/errors';
-import { PM } from '../../shared/messages';
+import { PaymentMessages } from '../payments/payments.messages';
 import { applyDepositNotification } from './ownership.deposits';
 import { applyScreeningOutcome } from './screening.results';
 import { ErrorSchema, NotificationAckSchema } from './screening.schemas';
@@ -56,7 +56,7 @@ export async function screeningNotificationRoutes(app: FastifyInstance, { deps }
       },
       preValidation: async (request) => {
         const n = deps.providers.screening.verifyNotification(request.rawBody ?? '', request.headers);
-        if (!n) throw unauthorized(PM.invalidNotificationSignature);
+        if (!n) throw unauthorized(PaymentMessages.invalidNotificationSignature);
         request.screeningNotification = n;
       },
     },

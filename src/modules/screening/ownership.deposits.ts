@@ -1,5 +1,6 @@
 /** The chain observer's deposit notifications for Satoshi tests, and the sandbox ownership simulate endpoint. */
 import type { Deps } from '../../deps';
+import { add, compare, parseDecimal } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import type { ScreeningNotification } from '../../providers/screening/port';
 import { SandboxScreeningProvider } from '../../providers/screening/simulator';
@@ -9,12 +10,12 @@ import { M } from '../../shared/messages';
 import { moveOwnership, type OwnershipRow, TERMINAL } from './ownership.machine';
 import { findOwnership } from './ownership.repo';
 import { getOwnershipRequest } from './ownership.service';
-import { SM } from './screening.messages';
+import { ScreeningMessages } from './screening.messages';
 
+/** A deposit amount: a non-negative decimal of at most 18 decimals (wei), or null. */
 const units = (amount: string) => {
-  const m = /^(\d+)(?:\.(\d{1,18}))?$/.exec(amount.trim());
-  if (!m) return null;
-  return BigInt(m[1]!) * 10n ** 18n + BigInt((m[2] ?? '').padEnd(18, '0'));
+  const d = parseDecimal(amount.trim());
+  return d && d.units >= 0n && d.scale <= 18 ? d : null;
 };
 
 /** A deposit the observer saw: exact amount from the wallet before the window closes verifies; anything else fails. */
@@ -33,7 +34,14 @@ export async function applyDepositNotification(
     const expected = units(r.satoshiTest.amount);
     const got = units(n.deposit.amount);
     const inWindow = now <= new Date(r.satoshiTest.expires_at);
-    if (fromOk && inWindow && got !== null && got === expected && n.deposit.asset === r.satoshiTest.asset) {
+    if (
+      fromOk &&
+      inWindow &&
+      got !== null &&
+      expected !== null &&
+      compare(got, expected) === 0 &&
+      n.deposit.asset === r.satoshiTest.asset
+    ) {
       await moveOwnership(tx, r, 'verified', { now, events: deps.events });
       return true;
     }
@@ -41,7 +49,9 @@ export async function applyDepositNotification(
     await moveOwnership(tx, r, 'failed', {
       now,
       events: deps.events,
-      set: { failureReason: inWindow ? SM.wrongAmount : SM.depositWindowClosed },
+      set: {
+        failureReason: inWindow ? ScreeningMessages.wrongAmount : ScreeningMessages.depositWindowClosed,
+      },
     });
     return true;
   });
@@ -52,7 +62,7 @@ export async function reportSandboxDeposit(deps: Pick<Deps, 'providers'>, r: Own
   const sim = deps.providers.screening;
   if (!(sim instanceof SandboxScreeningProvider)) throw notFound(M.notFound);
   const s = r.satoshiTest!;
-  const amount = exact ? s.amount : (Number(s.amount) + 0.00001).toFixed(5);
+  const amount = exact ? s.amount : add(s.amount, '0.00001');
   await sim.simulateDeposit(r.id, {
     from_address: r.address,
     to_address: s.deposit_address,
@@ -75,16 +85,16 @@ export async function simulateOwnership(
   )
     throw notFound(M.notFound);
   const r = await findOwnership(deps.db, auth.clientId, id);
-  if (!r) throw notFound(SM.ownershipNotFound);
-  if (TERMINAL.includes(r.status)) throw badRequest(SM.terminal(r.status));
+  if (!r) throw notFound(ScreeningMessages.ownershipNotFound);
+  if (TERMINAL.includes(r.status)) throw badRequest(ScreeningMessages.terminal(r.status));
   if (action === 'expire') {
     await deps.db.transaction(async (tx) => {
       const locked = (await findOwnership(tx, auth.clientId, id, true))!;
-      if (TERMINAL.includes(locked.status)) throw badRequest(SM.terminal(locked.status));
+      if (TERMINAL.includes(locked.status)) throw badRequest(ScreeningMessages.terminal(locked.status));
       await moveOwnership(tx, locked, 'expired', { now: deps.clock.now(), events: deps.events });
     });
   } else {
-    if (r.status !== 'verifying') throw badRequest(SM.notVerifying(r.status));
+    if (r.status !== 'verifying') throw badRequest(ScreeningMessages.notVerifying(r.status));
     await reportSandboxDeposit(deps, r, action === 'deposit_received');
   }
   return getOwnershipRequest(deps, auth.clientId, id);

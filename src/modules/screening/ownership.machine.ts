@@ -19,7 +19,7 @@ import { defineMachine, machineTable, transition } from '../../platform/machine'
 import { badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
-import { SM } from './screening.messages';
+import { ScreeningMessages } from './screening.messages';
 import { updateWallet } from './screening.repo';
 
 export { OWNERSHIP_METHODS, OWNERSHIP_STATUSES, type OwnershipMethod, type OwnershipStatus };
@@ -47,7 +47,11 @@ export const ownershipMachine = defineMachine({
   transitions: OWNERSHIP_TRANSITIONS,
   terminal: TERMINAL,
   refused: (_t, from) =>
-    badRequest(TERMINAL.includes(from) ? SM.terminal(from) : SM.methodNotAllowed('satoshi_test')),
+    badRequest(
+      TERMINAL.includes(from)
+        ? ScreeningMessages.terminal(from)
+        : ScreeningMessages.methodNotAllowed('satoshi_test'),
+    ),
 });
 
 const TRIGGER_TO: Record<Exclude<OwnershipStatus, 'pending'>, OwnershipTrigger> = {
@@ -62,7 +66,7 @@ export const canMove = (from: OwnershipStatus, to: OwnershipStatus) =>
   ownershipMachine.triggerFor(from, to) !== null;
 
 const ownershipTable = machineTable(ownershipMachine, walletOwnershipRequests, {
-  conflict: SM.changedMeanwhile,
+  conflict: ScreeningMessages.changedMeanwhile,
 });
 
 export function moveOwnership(

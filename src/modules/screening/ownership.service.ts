@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
 import type { Deps } from '../../deps';
+import { fromUnits } from '../../platform/decimal';
 import type { EventBus } from '../../platform/events';
 import { enqueueJobId, type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
@@ -36,7 +37,7 @@ import {
   type OwnershipFilters,
   updateOwnership,
 } from './ownership.repo';
-import { SM } from './screening.messages';
+import { ScreeningMessages } from './screening.messages';
 import { updateWallet, upsertWallet } from './screening.repo';
 import { assertScreeningConfigured, checkAddress, checkCustomer } from './screening.service';
 import { verifyOwnershipSignature } from './signatures';
@@ -94,7 +95,7 @@ export async function createOwnershipInTx(
     ...new Set(input.methods ?? (signing ? ['message_signing', 'satoshi_test'] : ['satoshi_test'])),
   ];
   if (methods.includes('message_signing') && !signing)
-    throw badRequest(SM.methodNotSupported('message_signing', input.chain));
+    throw badRequest(ScreeningMessages.methodNotSupported('message_signing', input.chain));
   const res = await tx.execute(sql`select company_name from clients where id = ${clientId}::uuid`);
   const clientName = rowsOf<{ company_name: string }>(res)[0]?.company_name ?? 'The merchant';
   const wallet = await upsertWallet(tx, {
@@ -147,7 +148,8 @@ export async function createOwnershipRequest(deps: Deps, auth: ClientAuth, input
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
   assertScreeningConfigured(deps);
   checkAddress(input.chain, input.address);
-  if (!input.user_id === !input.business_customer_id) throw invalidField(['body', 'user_id'], SM.oneCustomer);
+  if (!input.user_id === !input.business_customer_id)
+    throw invalidField(['body', 'user_id'], ScreeningMessages.oneCustomer);
   await checkCustomer(deps.db, auth.clientId, input.user_id, input.business_customer_id);
   const now = deps.clock.now();
   let job: string | null = null;
@@ -175,7 +177,7 @@ export async function listOwnershipRequests(deps: D, clientId: string, p: PagePa
 
 export async function getOwnershipRequest(deps: D, clientId: string, id: string) {
   const r = await findOwnership(deps.db, clientId, id);
-  if (!r) throw notFound(SM.ownershipNotFound);
+  if (!r) throw notFound(ScreeningMessages.ownershipNotFound);
   return toOwnershipView(r, deps.config.publicUrl);
 }
 
@@ -193,12 +195,12 @@ export async function applyProof(
   input: ProofInput,
 ): Promise<{ row: OwnershipRow; invalid: boolean }> {
   const now = deps.clock.now();
-  if (TERMINAL.includes(r.status)) throw badRequest(SM.terminal(r.status));
-  if (!r.methods.includes(input.method)) throw badRequest(SM.methodNotAllowed(input.method));
-  if (r.status === 'verifying') throw badRequest(SM.methodNotAllowed(input.method));
+  if (TERMINAL.includes(r.status)) throw badRequest(ScreeningMessages.terminal(r.status));
+  if (!r.methods.includes(input.method)) throw badRequest(ScreeningMessages.methodNotAllowed(input.method));
+  if (r.status === 'verifying') throw badRequest(ScreeningMessages.methodNotAllowed(input.method));
   if (input.method === 'self_declaration') {
     const name = input.declarant_name?.trim();
-    if (!name) throw invalidField(['body', 'declarant_name'], SM.declarantRequired);
+    if (!name) throw invalidField(['body', 'declarant_name'], ScreeningMessages.declarantRequired);
     const row = await moveOwnership(tx, r, 'verified', {
       now,
       events: deps.events,
@@ -207,7 +209,7 @@ export async function applyProof(
     return { row, invalid: false };
   }
   if (input.method === 'satoshi_test') {
-    const amount = (randomInt(1, 100) / 100000).toFixed(5);
+    const amount = fromUnits(BigInt(randomInt(1, 100)), 5);
     const asset = NATIVE_ASSET[r.chain as Chain];
     const until = new Date(Math.min(r.expiresAt.getTime(), now.getTime() + 3600_000));
     const { depositAddress } = await deps.providers.screening.watchDeposit({
@@ -229,7 +231,7 @@ export async function applyProof(
     return { row, invalid: false };
   }
   const signature = input.signature?.trim();
-  if (!signature) throw invalidField(['body', 'signature'], SM.signatureRequired);
+  if (!signature) throw invalidField(['body', 'signature'], ScreeningMessages.signatureRequired);
   if (verifyOwnershipSignature(r.chain as Chain, r.address, r.challengeMessage, signature)) {
     const row = await moveOwnership(tx, r, 'verified', {
       now,
@@ -243,7 +245,11 @@ export async function applyProof(
     const row = await moveOwnership(tx, r, 'failed', {
       now,
       events: deps.events,
-      set: { attemptsRemaining: 0, method: 'message_signing', failureReason: SM.attemptsExhausted },
+      set: {
+        attemptsRemaining: 0,
+        method: 'message_signing',
+        failureReason: ScreeningMessages.attemptsExhausted,
+      },
     });
     return { row, invalid: true };
   }
@@ -263,10 +269,10 @@ export async function submitProof(deps: D, auth: ClientAuth, id: string, input: 
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
   const res = await deps.db.transaction(async (tx) => {
     const r = await findOwnership(tx, auth.clientId, id, true);
-    if (!r) throw notFound(SM.ownershipNotFound);
+    if (!r) throw notFound(ScreeningMessages.ownershipNotFound);
     return applyProof(deps, tx, r, input);
   });
-  if (res.invalid) throw badRequest(SM.invalidSignature);
+  if (res.invalid) throw badRequest(ScreeningMessages.invalidSignature);
   return toOwnershipView(res.row, deps.config.publicUrl);
 }
 
@@ -297,8 +303,8 @@ export async function cancelOwnershipRequest(deps: D, auth: ClientAuth, id: stri
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
   const row = await deps.db.transaction(async (tx) => {
     const r = await findOwnership(tx, auth.clientId, id, true);
-    if (!r) throw notFound(SM.ownershipNotFound);
-    if (TERMINAL.includes(r.status)) throw badRequest(SM.terminal(r.status));
+    if (!r) throw notFound(ScreeningMessages.ownershipNotFound);
+    if (TERMINAL.includes(r.status)) throw badRequest(ScreeningMessages.terminal(r.status));
     return moveOwnership(tx, r, 'canceled', { now: deps.clock.now(), events: deps.events });
   });
   return toOwnershipView(row, deps.config.publicUrl);
@@ -323,7 +329,11 @@ export async function expireOwnershipRequests(
       const events = deps.events;
       if (r.expiresAt <= now) await moveOwnership(tx, r, 'expired', { now, events });
       else
-        await moveOwnership(tx, r, 'failed', { now, events, set: { failureReason: SM.depositWindowClosed } });
+        await moveOwnership(tx, r, 'failed', {
+          now,
+          events,
+          set: { failureReason: ScreeningMessages.depositWindowClosed },
+        });
     }
     return ids.length;
   });

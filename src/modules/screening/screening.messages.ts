@@ -1,5 +1,5 @@
 /** Messages of wallet screening and wallet ownership (named-areas.md section 3), verbatim. */
-export const SM = {
+export const ScreeningMessages = {
   providerNotConfigured: 'Screening provider is not configured',
   screeningNotFound: 'Screening not found',
   walletNotFound: 'Wallet not found',

@@ -16,7 +16,7 @@ import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared
 import { assertOwnedReferences } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
-import { SM } from './screening.messages';
+import { ScreeningMessages } from './screening.messages';
 import {
   findScreening,
   findWallet,
@@ -37,12 +37,12 @@ import { toScreeningView, toWalletView } from './screening.view';
 export type Trigger = 'api' | 'rescreen' | 'monitoring' | 'travel_rule';
 
 export function assertScreeningConfigured(deps: Pick<Deps, 'providers'>) {
-  if (!deps.providers.screening.configured) throw new AppError(503, SM.providerNotConfigured);
+  if (!deps.providers.screening.configured) throw new AppError(503, ScreeningMessages.providerNotConfigured);
 }
 
 /** 422 at ["body","address"] unless the address is valid for the chain. */
 export function checkAddress(chain: Chain, address: string, loc: (string | number)[] = ['body', 'address']) {
-  if (!isValidAddress(chain, address)) throw invalidField(loc, SM.invalidAddress(chain));
+  if (!isValidAddress(chain, address)) throw invalidField(loc, ScreeningMessages.invalidAddress(chain));
 }
 
 /** 404 unless the customer named exists for this client; 422 when both are given. */
@@ -52,7 +52,7 @@ export async function checkCustomer(
   userId?: string | null,
   businessId?: string | null,
 ) {
-  if (userId && businessId) throw invalidField(['body', 'business_customer_id'], SM.notBoth);
+  if (userId && businessId) throw invalidField(['body', 'business_customer_id'], ScreeningMessages.notBoth);
   await assertOwnedReferences(db, clientId, [
     ['user', userId],
     ['business_customer', businessId],
@@ -148,7 +148,7 @@ export async function runProvider(deps: D, screening: ScreeningRow): Promise<Scr
     call.catch((err) => deps.log.warn({ err, screeningId: screening.id }, 'late screening provider error'));
   } catch (err) {
     deps.log.error({ err, screeningId: screening.id }, 'screening provider call failed');
-    outcome = { status: 'failed', reason: SM.providerError };
+    outcome = { status: 'failed', reason: ScreeningMessages.providerError };
   } finally {
     if (timer) clearTimeout(timer);
   }
@@ -184,7 +184,7 @@ export async function screenWallet(deps: D, auth: ClientAuth, input: ScreenInput
 
 export async function getScreening(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
   const s = await findScreening(deps.db, clientId, id);
-  if (!s) throw notFound(SM.screeningNotFound);
+  if (!s) throw notFound(ScreeningMessages.screeningNotFound);
   return toScreeningView(s);
 }
 
@@ -200,7 +200,7 @@ export async function listClientWallets(
 
 export async function getWallet(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
   const w = await findWallet(deps.db, clientId, id);
-  if (!w) throw notFound(SM.walletNotFound);
+  if (!w) throw notFound(ScreeningMessages.walletNotFound);
   const screenings = await latestScreenings(deps.db, w.id);
   return { ...toWalletView(w), screenings: screenings.map((s) => toScreeningView(s)) };
 }
@@ -218,7 +218,7 @@ export async function patchWallet(deps: D, auth: ClientAuth, id: string, input: 
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const w = await findWallet(tx, auth.clientId, id, true);
-    if (!w) throw notFound(SM.walletNotFound);
+    if (!w) throw notFound(ScreeningMessages.walletNotFound);
     const set: Partial<WalletRow> = {};
     if (input.label !== undefined) set.label = input.label;
     if (input.user_id !== undefined) {
@@ -263,7 +263,7 @@ export async function rescreenWallet(
   const now = deps.clock.now();
   const { screening } = await deps.db.transaction(async (tx) => {
     const w = await findWallet(tx, clientId, walletId, true);
-    if (!w) throw notFound(SM.walletNotFound);
+    if (!w) throw notFound(ScreeningMessages.walletNotFound);
     return createPendingScreening(
       tx,
       deps,
@@ -293,8 +293,8 @@ export async function simulateScreening(
   if (deps.config.environment !== 'sandbox' || !(sim instanceof SandboxScreeningProvider))
     throw notFound(M.notFound);
   const s = await findScreening(deps.db, auth.clientId, id);
-  if (!s) throw notFound(SM.screeningNotFound);
-  if (s.status !== 'pending') throw badRequest(SM.notPending(s.status));
+  if (!s) throw notFound(ScreeningMessages.screeningNotFound);
+  if (s.status !== 'pending') throw badRequest(ScreeningMessages.notPending(s.status));
   await sim.simulateScreening(s.id, {
     status: 'completed',
     risk: sandboxRisk(input.risk_level, { sanctionsHit: input.sanctions_hit, categories: input.categories }),

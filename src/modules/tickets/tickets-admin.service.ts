@@ -15,7 +15,7 @@ import { diffChanges, recordActivity } from '../activity/activity.writer';
 import { oweTicketEmails } from './ticket-email';
 import { checkAttachments } from './tickets.attachments';
 import { decideStaffMove, type TicketStatus } from './tickets.machine';
-import { TM } from './tickets.messages';
+import { TicketMessages } from './tickets.messages';
 import {
   attachmentsOf,
   emailsOfMessages,
@@ -122,7 +122,8 @@ export async function postStaffMessage(
   },
 ) {
   const internal = input.internal ?? false;
-  if (internal && input.status !== undefined) throw invalidField(['body', 'status'], TM.statusOnInternalNote);
+  if (internal && input.status !== undefined)
+    throw invalidField(['body', 'status'], TicketMessages.statusOnInternalNote);
   const body = requireText(input.body, ['body', 'body']);
   const files = await checkAttachments(input.attachments, deps.config.ticketMaxAttachmentBytes);
   const name = await authorName(deps, author);
@@ -132,7 +133,7 @@ export async function postStaffMessage(
     const from = t.status;
     let transition = null;
     if (!internal) {
-      if (from === 'closed') throw badRequest(TM.closedNoStaffReplies);
+      if (from === 'closed') throw badRequest(TicketMessages.closedNoStaffReplies);
       const to = input.status ?? (from === 'resolved' ? 'resolved' : 'awaiting_client');
       transition = decideStaffMove(from, to);
     }
@@ -209,7 +210,7 @@ export async function patchAdminTicket(
       .select({ id: staffAccounts.id })
       .from(staffAccounts)
       .where(eq(staffAccounts.id, input.assignee_staff_id));
-    if (!s) throw notFound(TM.staffNotFound);
+    if (!s) throw notFound(TicketMessages.staffNotFound);
   }
   const now = deps.clock.now();
   const updated = await deps.db.transaction(async (tx) => {
@@ -245,6 +246,6 @@ export async function downloadAdminAttachment(deps: Pick<Deps, 'db'>, id: string
   const t = await findTicket(deps.db, null, id);
   if (!t) throw notFound(M.ticketNotFound);
   const file = await findAttachment(deps.db, t.id, attachmentId, true);
-  if (!file) throw notFound(TM.attachmentNotFound);
+  if (!file) throw notFound(TicketMessages.attachmentNotFound);
   return file;
 }

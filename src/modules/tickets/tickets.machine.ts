@@ -4,10 +4,11 @@
  * (docs/platform.md, "Status machines") with their event and notifications.
  */
 import { TICKET_STATUSES, type TicketStatus } from '../../db/schema/tickets';
+import { addDays } from '../../platform/calendar';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { TM } from './tickets.messages';
+import { TicketMessages } from './tickets.messages';
 
 export { TICKET_STATUSES, type TicketStatus };
 
@@ -45,9 +46,9 @@ export const targetOf = (t: TicketTransition): TicketStatus => TICKET_TRANSITION
 /** What the same action answers from the API: the client's own messages, else the staff move's. */
 function refused(t: TicketTransition, from: TicketStatus) {
   if (t === 'client_close') return badRequest(M.onlyResolvedClientClose);
-  if (t === 'client_reopen') return badRequest(TM.onlyClosedReopen);
+  if (t === 'client_reopen') return badRequest(TicketMessages.onlyClosedReopen);
   if (t === 'client_message' && from === 'closed') return badRequest(M.closedTicketReopenFirst);
-  return badRequest(TM.staffMoveRefused(from, targetOf(t)));
+  return badRequest(TicketMessages.staffMoveRefused(from, targetOf(t)));
 }
 
 /** No terminal status: a closed ticket may be reopened within the window. */
@@ -66,7 +67,7 @@ export const isClosed = (s: TicketStatus): boolean => s === 'closed';
 /** True while a ticket closed at `closedAt` may still be reopened. */
 export function isWithinReopenWindow(closedAt: Date | null, now: Date, windowDays: number): boolean {
   if (!closedAt) return true;
-  return now.getTime() < closedAt.getTime() + windowDays * 86_400_000;
+  return now < addDays(closedAt, windowDays);
 }
 
 /**
@@ -103,29 +104,29 @@ export function decideClientReopen(
   windowDays: number,
 ): TicketTransition {
   ticketMachine.assert('client_reopen', from);
-  if (!isWithinReopenWindow(closedAt, now, windowDays)) throw badRequest(TM.reopenWindowOver);
+  if (!isWithinReopenWindow(closedAt, now, windowDays)) throw badRequest(TicketMessages.reopenWindowOver);
   return 'client_reopen';
 }
 
 /** `follow_up_of` must name a closed ticket. */
 export function assertCanFollowUp(status: TicketStatus): void {
-  if (status !== 'closed') throw badRequest(TM.onlyClosedFollowUp);
+  if (status !== 'closed') throw badRequest(TicketMessages.onlyClosedFollowUp);
 }
 
 /** The staff move from `from` to `to`: null when it is already there; 400 when no staff row allows it. */
 export function decideStaffMove(from: TicketStatus, to: TicketStatus): TicketTransition | null {
   if (from === to) return null;
   const t = ticketMachine.triggerFor(from, to, STAFF_TRANSITIONS);
-  if (!t) throw badRequest(TM.staffMoveRefused(from, to));
+  if (!t) throw badRequest(TicketMessages.staffMoveRefused(from, to));
   return t;
 }
 
 /** Satisfaction is rated on resolved or closed tickets only. */
 export function assertCanRate(status: TicketStatus): void {
-  if (status !== 'resolved' && status !== 'closed') throw badRequest(TM.satisfactionNotAllowed);
+  if (status !== 'resolved' && status !== 'closed') throw badRequest(TicketMessages.satisfactionNotAllowed);
 }
 
 /** The client edits priority and CCs of a ticket that is not closed. */
 export function assertClientEditable(status: TicketStatus): void {
-  if (status === 'closed') throw badRequest(TM.closedNotEditable);
+  if (status === 'closed') throw badRequest(TicketMessages.closedNotEditable);
 }

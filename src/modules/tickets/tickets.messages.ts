@@ -2,7 +2,7 @@
  * The support tickets' own messages (the spec's are in shared/messages.ts M): named-areas.md
  * section 8 quotes the reopen and follow-up ones; the rest are ours.
  */
-export const TM = {
+export const TicketMessages = {
   // named-areas.md section 8, verbatim
   reopenWindowOver: 'Ticket can no longer be reopened; create a follow-up ticket',
   onlyClosedFollowUp: 'Only closed tickets can be followed up',

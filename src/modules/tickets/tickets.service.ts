@@ -22,7 +22,7 @@ import {
   decideClientReopen,
   type TicketStatus,
 } from './tickets.machine';
-import { TM } from './tickets.messages';
+import { TicketMessages } from './tickets.messages';
 import {
   attachmentsOf,
   findAttachment,
@@ -363,7 +363,7 @@ export async function downloadClientAttachment(deps: D, clientId: string, id: st
   const t = await findTicket(deps.db, clientId, id);
   if (!t) throw notFound(M.ticketNotFound);
   const file = await findAttachment(deps.db, t.id, attachmentId, false);
-  if (!file) throw notFound(TM.attachmentNotFound);
+  if (!file) throw notFound(TicketMessages.attachmentNotFound);
   await recordActivity(deps.db, {
     clientId,
     action: 'ticket_attachment.downloaded',

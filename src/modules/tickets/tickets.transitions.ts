@@ -9,10 +9,10 @@ import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
 import { notify, OWNER_ONLY } from '../notifications/notify';
 import { type TicketStatus, type TicketTransition, ticketMachine } from './tickets.machine';
-import { TM } from './tickets.messages';
+import { TicketMessages } from './tickets.messages';
 import type { TicketChanges, TicketRow } from './tickets.repo';
 
-const ticketTable = machineTable(ticketMachine, tickets, { conflict: TM.changedMeanwhile });
+const ticketTable = machineTable(ticketMachine, tickets, { conflict: TicketMessages.changedMeanwhile });
 
 /** Who moved it, as events name it: the client's actor type, service_internal for staff, null when automatic. */
 export type TicketActorType = 'client_user' | 'client_api' | 'service_internal' | null;

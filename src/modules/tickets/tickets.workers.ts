@@ -3,7 +3,7 @@
  * on the injected clock). The emails owed for staff replies are jobs (ticket-email.ts).
  */
 import type { Deps } from '../../deps';
-import { addSeconds } from '../../shared/clock';
+import { addDays } from '../../platform/calendar';
 import { recordActivity } from '../activity/activity.writer';
 import { claimTicketsToAutoClose } from './tickets.repo';
 import { moveTicket } from './tickets.transitions';
@@ -11,7 +11,7 @@ import { moveTicket } from './tickets.transitions';
 /** Resolved tickets without a client message for SVC_TICKET_AUTO_CLOSE_DAYS close (actor: automatic). */
 export async function autoCloseResolvedTickets(deps: Pick<Deps, 'db' | 'clock' | 'config'>, limit = 100) {
   const now = deps.clock.now();
-  const cutoff = addSeconds(now, -deps.config.ticketAutoCloseDays * 86400);
+  const cutoff = addDays(now, -deps.config.ticketAutoCloseDays);
   return deps.db.transaction(async (tx) => {
     const due = await claimTicketsToAutoClose(tx, cutoff, limit);
     for (const t of due) {

@@ -13,7 +13,7 @@ import { findWalletByAddress } from '../screening/screening.repo';
 import { responseDeadline } from './dispatch';
 import { matchNames, partyName } from './parties';
 import { moveTransfer, recordTransferStatus, type Trigger } from './travel-rule.machine';
-import { TM } from './travel-rule.messages';
+import { TravelRuleMessages } from './travel-rule.messages';
 import { findByNetworkRef, findTransfer, insertTransfer } from './travel-rule.repo';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
@@ -38,7 +38,7 @@ export async function applyTravelRuleNotification(deps: D, n: TravelRuleNotifica
         : n.type === 'transfer.rejected'
           ? { statusReason: n.reason ?? 'Rejected by the counterparty' }
           : n.type === 'transfer.expired'
-            ? { statusReason: TM.expired }
+            ? { statusReason: TravelRuleMessages.expired }
             : { statusReason: null };
     const moved = await moveTransfer(tx, t, trigger, {
       now: deps.clock.now(),

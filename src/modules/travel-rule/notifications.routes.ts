@@ -9,7 +9,7 @@ import type { Deps } from '../../deps';
 import { deliverThroughRoute, keepRawJsonBody } from '../../providers/inbound-notifications';
 import { TRAVEL_RULE_SIGNATURE_HEADER, type TravelRuleNotification } from '../../providers/travel-rule/port';
 import { unauthorized } from '../../shared/errors';
-import { PM } from '../../shared/messages';
+import { PaymentMessages } from '../payments/payments.messages';
 import { applyTravelRuleNotification } from './network.inbound';
 import { ErrorSchema, NotificationAckSchema } from './travel-rule.schemas';
 
@@ -54,7 +54,7 @@ export async function travelRuleNotificationRoutes(app: FastifyInstance, { deps 
       },
       preValidation: async (request) => {
         const n = deps.providers.travelRule.verifyNotification(request.rawBody ?? '', request.headers);
-        if (!n) throw unauthorized(PM.invalidNotificationSignature);
+        if (!n) throw unauthorized(PaymentMessages.invalidNotificationSignature);
         request.travelRuleNotification = n;
       },
     },

@@ -1,6 +1,6 @@
 /** Party checks (422 at the field) and name matching for inbound transfers (named-areas.md section 4). */
 import { ValidationError, type ValidationIssue } from '../../shared/errors';
-import { TM } from './travel-rule.messages';
+import { TravelRuleMessages } from './travel-rule.messages';
 
 export type Party = Record<string, unknown> & { type: 'natural' | 'legal' };
 
@@ -10,12 +10,12 @@ export function partyIssues(p: Party, loc: (string | number)[], originator: bool
   const out: ValidationIssue[] = [];
   const issue = (field: string, msg: string) => out.push({ loc: [...loc, field], msg, type: 'value_error' });
   if (p.type === 'natural') {
-    if (!has(p.first_name)) issue('first_name', TM.nameRequired);
-    if (!has(p.last_name)) issue('last_name', TM.nameRequired);
-  } else if (!has(p.legal_name)) issue('legal_name', TM.nameRequired);
-  if (!has(p.account_number)) issue('account_number', TM.accountNumberRequired);
+    if (!has(p.first_name)) issue('first_name', TravelRuleMessages.nameRequired);
+    if (!has(p.last_name)) issue('last_name', TravelRuleMessages.nameRequired);
+  } else if (!has(p.legal_name)) issue('legal_name', TravelRuleMessages.nameRequired);
+  if (!has(p.account_number)) issue('account_number', TravelRuleMessages.accountNumberRequired);
   if (originator && !p.address && !p.date_of_birth && !p.national_identifier)
-    issue('address', TM.originatorIdentityRequired);
+    issue('address', TravelRuleMessages.originatorIdentityRequired);
   return out;
 }
 

@@ -9,7 +9,7 @@ import { checkAddress } from '../screening/screening.service';
 import { checkParties, type Party } from './parties';
 import { type D, getTransfer } from './transfers.service';
 import { allows, type Trigger } from './travel-rule.machine';
-import { TM } from './travel-rule.messages';
+import { TravelRuleMessages } from './travel-rule.messages';
 import { findByNetworkRef, findTransfer } from './travel-rule.repo';
 
 const TRIGGER: Record<SimulateAction, Trigger> = {
@@ -34,9 +34,10 @@ export async function simulateTransfer(
 ) {
   const sim = simulator(deps);
   const t = await findTransfer(deps.db, auth.clientId, id);
-  if (!t) throw notFound(TM.transferNotFound);
+  if (!t) throw notFound(TravelRuleMessages.transferNotFound);
   const outboundOnly = input.action !== 'expire' && t.direction !== 'outbound';
-  if (outboundOnly || !allows(TRIGGER[input.action], t.status)) throw badRequest(TM.badState(t.status));
+  if (outboundOnly || !allows(TRIGGER[input.action], t.status))
+    throw badRequest(TravelRuleMessages.badState(t.status));
   await sim.simulate(t.id, input.action, input.repair_fields ?? null);
   return getTransfer(deps, auth.clientId, id);
 }
@@ -58,6 +59,6 @@ export async function simulateInbound(deps: D, auth: ClientAuth, input: InboundI
   checkAddress(input.chain, input.beneficiary_address, ['body', 'beneficiary_address']);
   const ref = await sim.simulateInbound(auth.clientId, input);
   const t = await findByNetworkRef(deps.db, ref);
-  if (!t) throw notFound(TM.transferNotFound);
+  if (!t) throw notFound(TravelRuleMessages.transferNotFound);
   return getTransfer(deps, auth.clientId, t.id);
 }

@@ -1,8 +1,8 @@
 /** Travel-rule settings: threshold, originator VASP identity, counterparty wallet screening. */
 import type { Deps } from '../../deps';
+import { isKnownCurrency } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { invalidField } from '../../shared/errors';
-import { isKnownCurrency } from '../../shared/money';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { findSettings, upsertSettings } from './travel-rule.repo';

@@ -7,7 +7,7 @@ import { sendTo } from './dispatch';
 import { checkParties, type Party } from './parties';
 import { actorOf, assertNetworkConfigured, type D, getTransfer } from './transfers.service';
 import { allows, moveTransfer, type TransferRow, type Trigger } from './travel-rule.machine';
-import { TM } from './travel-rule.messages';
+import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer, updateTransfer } from './travel-rule.repo';
 
 async function prepare(deps: D, auth: ClientAuth) {
@@ -17,7 +17,7 @@ async function prepare(deps: D, auth: ClientAuth) {
 
 async function locked(tx: DbOrTx, clientId: string, id: string) {
   const t = await findTransfer(tx, clientId, id, true);
-  if (!t) throw notFound(TM.transferNotFound);
+  if (!t) throw notFound(TravelRuleMessages.transferNotFound);
   return t;
 }
 
@@ -39,7 +39,7 @@ async function act(
       actor: actorOf(auth),
       set: set(t),
     });
-    if (!r) throw badRequest(TM.badState(t.status));
+    if (!r) throw badRequest(TravelRuleMessages.badState(t.status));
     return { before: t, after: r };
   });
   return moved;
@@ -54,16 +54,17 @@ export async function repairTransfer(
 ) {
   await prepare(deps, auth);
   const t = await findTransfer(deps.db, auth.clientId, id);
-  if (!t) throw notFound(TM.transferNotFound);
-  if (!allows('repaired', t.status) || !t.beneficiaryVasp) throw badRequest(TM.badState(t.status));
+  if (!t) throw notFound(TravelRuleMessages.transferNotFound);
+  if (!allows('repaired', t.status) || !t.beneficiaryVasp)
+    throw badRequest(TravelRuleMessages.badState(t.status));
   checkParties(input);
   const vasp = (await deps.providers.travelRule.directory()).find(
     (v) => v.vasp_id === t.beneficiaryVasp!.vasp_id,
   );
-  if (!vasp) throw notFound(TM.vaspNotFound);
+  if (!vasp) throw notFound(TravelRuleMessages.vaspNotFound);
   const updated = await deps.db.transaction(async (tx) => {
     const cur = await locked(tx, auth.clientId, id);
-    if (!allows('repaired', cur.status)) throw badRequest(TM.badState(cur.status));
+    if (!allows('repaired', cur.status)) throw badRequest(TravelRuleMessages.badState(cur.status));
     return updateTransfer(tx, id, {
       originator: input.originator ?? cur.originator,
       beneficiary: input.beneficiary ?? cur.beneficiary,
@@ -85,7 +86,7 @@ export async function submitTxHash(deps: D, auth: ClientAuth, id: string, txHash
 }
 
 export async function proceedTransfer(deps: D, auth: ClientAuth, id: string, justification: string) {
-  await act(deps, auth, id, 'proceed', () => ({ statusReason: TM.proceeded, justification }));
+  await act(deps, auth, id, 'proceed', () => ({ statusReason: TravelRuleMessages.proceeded, justification }));
   return getTransfer(deps, auth.clientId, id);
 }
 
@@ -98,7 +99,7 @@ export async function reviewTransfer(
   reason: string | null,
 ) {
   const inboundOnly = (t: TransferRow) => {
-    if (t.direction !== 'inbound') throw badRequest(TM.badState(t.status));
+    if (t.direction !== 'inbound') throw badRequest(TravelRuleMessages.badState(t.status));
   };
   const { after } = await act(
     deps,
@@ -118,10 +119,12 @@ export async function reviewTransfer(
 
 /** Any non-terminal status; a counterparty that has the data is told. */
 export async function cancelTransfer(deps: D, auth: ClientAuth, id: string) {
-  const { before } = await act(deps, auth, id, 'cancel', () => ({ statusReason: TM.canceled }));
+  const { before } = await act(deps, auth, id, 'cancel', () => ({
+    statusReason: TravelRuleMessages.canceled,
+  }));
   try {
     if (before.direction === 'inbound' && before.networkRef)
-      await deps.providers.travelRule.respond(before.networkRef, 'rejected', TM.canceled);
+      await deps.providers.travelRule.respond(before.networkRef, 'rejected', TravelRuleMessages.canceled);
     else if (before.beneficiaryVasp)
       await deps.providers.travelRule.cancel(before.id, before.beneficiaryVasp.vasp_id);
   } catch (err) {

@@ -3,6 +3,7 @@
  * get. The other actions are in transfers.actions.ts.
  */
 import type { Deps } from '../../deps';
+import { compare } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import type { Chain } from '../../shared/chain-addresses';
 import { AppError, conflict, notFound } from '../../shared/errors';
@@ -14,11 +15,10 @@ import {
   createPendingScreening,
   runProvider,
 } from '../screening/screening.service';
-import { compareDecimal } from './decimal';
 import { dispatchTransfer } from './dispatch';
 import { checkParties, type Party } from './parties';
 import { recordTransferStatus, type TransferRow } from './travel-rule.machine';
-import { TM } from './travel-rule.messages';
+import { TravelRuleMessages } from './travel-rule.messages';
 import {
   findSettings,
   getTransferWithRisk,
@@ -32,7 +32,8 @@ import { toSettingsView, toTransferView } from './travel-rule.view';
 export type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
 
 export function assertNetworkConfigured(deps: Pick<Deps, 'providers'>) {
-  if (!deps.providers.travelRule.configured) throw new AppError(503, TM.providerNotConfigured);
+  if (!deps.providers.travelRule.configured)
+    throw new AppError(503, TravelRuleMessages.providerNotConfigured);
 }
 
 export const actorOf = (auth: ClientAuth) => ({ type: auth.actorType, accountId: auth.accountId });
@@ -60,7 +61,7 @@ const isUniqueViolation = (err: unknown) => {
 
 export async function getTransfer(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
   const t = await getTransferWithRisk(deps.db, clientId, id);
-  if (!t) throw notFound(TM.transferNotFound);
+  if (!t) throw notFound(TravelRuleMessages.transferNotFound);
   return toTransferView(t);
 }
 
@@ -81,11 +82,12 @@ async function precheck(deps: D, auth: ClientAuth, input: CreateTransferInput) {
   checkParties({ originator: input.originator, beneficiary: input.beneficiary });
   checkAddress(input.chain, input.counterparty_wallet.address, ['body', 'counterparty_wallet', 'address']);
   const settings = toSettingsView(await findSettings(deps.db, auth.clientId), deps.config);
-  if (!settings.originator_vasp) throw new AppError(400, TM.settingsIncomplete);
+  if (!settings.originator_vasp) throw new AppError(400, TravelRuleMessages.settingsIncomplete);
   await checkCustomer(deps.db, auth.clientId, input.user_id, input.business_customer_id);
   if (input.beneficiary_vasp_id) {
     const dir = await deps.providers.travelRule.directory();
-    if (!dir.some((v) => v.vasp_id === input.beneficiary_vasp_id)) throw notFound(TM.vaspNotFound);
+    if (!dir.some((v) => v.vasp_id === input.beneficiary_vasp_id))
+      throw notFound(TravelRuleMessages.vaspNotFound);
   }
   return settings;
 }
@@ -98,7 +100,7 @@ export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTra
   const settings = await precheck(deps, auth, input);
   const below =
     input.fiat_value.currency === settings.threshold.currency &&
-    compareDecimal(input.fiat_value.amount, settings.threshold.amount) < 0;
+    compare(input.fiat_value.amount, settings.threshold.amount) < 0;
   const now = deps.clock.now();
   const screen = !below && settings.screen_counterparty_wallet && deps.providers.screening.configured;
   let created: {
@@ -151,7 +153,7 @@ export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTra
       return { t, screening };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(TM.duplicateReference);
+    if (isUniqueViolation(err)) throw conflict(TravelRuleMessages.duplicateReference);
     throw err;
   }
   if (created.screening) await runProvider(deps, created.screening);

@@ -3,18 +3,18 @@ import { eq } from 'drizzle-orm';
 import { travelRuleTransfers } from '../../db/schema/travel-rule';
 import { on } from '../../platform/module';
 import { moveTransfer } from './travel-rule.machine';
-import { TM } from './travel-rule.messages';
+import { TravelRuleMessages } from './travel-rule.messages';
 
 export const followOwnershipRequest = on(
   'screening.ownership_status_changed',
   async ({ request: r, at }, { tx }) => {
     const outcome =
       r.status === 'verified'
-        ? { trigger: 'ownership_verified' as const, reason: TM.ownershipVerified }
+        ? { trigger: 'ownership_verified' as const, reason: TravelRuleMessages.ownershipVerified }
         : r.status === 'failed'
-          ? { trigger: 'ownership_failed' as const, reason: TM.ownershipFailed }
+          ? { trigger: 'ownership_failed' as const, reason: TravelRuleMessages.ownershipFailed }
           : r.status === 'expired'
-            ? { trigger: 'ownership_failed' as const, reason: TM.ownershipExpired }
+            ? { trigger: 'ownership_failed' as const, reason: TravelRuleMessages.ownershipExpired }
             : null;
     if (!outcome) return;
     const rows = await tx

@@ -13,7 +13,7 @@ import { badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
-import { TM } from './travel-rule.messages';
+import { TravelRuleMessages } from './travel-rule.messages';
 
 export { TRANSFER_STATUSES, type TransferStatus };
 
@@ -71,13 +71,15 @@ export const transferMachine = defineMachine({
   statuses: TRANSFER_STATUSES,
   transitions: TRANSITIONS,
   terminal: TERMINAL,
-  refused: (_t, from) => badRequest(TM.badState(from)),
+  refused: (_t, from) => badRequest(TravelRuleMessages.badState(from)),
 });
 
 export const isTerminal = transferMachine.isTerminal;
 export const allows = transferMachine.can;
 
-const transferTable = machineTable(transferMachine, travelRuleTransfers, { conflict: TM.changedMeanwhile });
+const transferTable = machineTable(transferMachine, travelRuleTransfers, {
+  conflict: TravelRuleMessages.changedMeanwhile,
+});
 
 export interface Actor {
   type: 'client_user' | 'client_api' | null;

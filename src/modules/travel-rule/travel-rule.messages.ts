@@ -1,5 +1,5 @@
 /** Travel-rule messages, verbatim from named-areas.md section 4. */
-export const TM = {
+export const TravelRuleMessages = {
   providerNotConfigured: 'Travel-rule network provider is not configured',
   settingsIncomplete: 'Travel rule settings are incomplete: originator VASP identity is missing',
   duplicateReference: 'Transfer with this client_reference already exists',

@@ -4,7 +4,7 @@ import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { SandboxTravelRuleNetwork } from '../../providers/travel-rule/simulator';
 import { moveTransfer } from './travel-rule.machine';
-import { TM } from './travel-rule.messages';
+import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer } from './travel-rule.repo';
 
 /** Transfers awaiting an answer past `expires_at` become expired (claimed with FOR UPDATE SKIP LOCKED). */
@@ -19,7 +19,8 @@ export async function expireDueTransfers(deps: Pick<Deps, 'db' | 'clock'>, limit
     let n = 0;
     for (const { id } of rowsOf<{ id: string }>(res)) {
       const t = (await findTransfer(tx, null, id))!;
-      if (await moveTransfer(tx, t, 'expire', { now, set: { statusReason: TM.expired } })) n++;
+      if (await moveTransfer(tx, t, 'expire', { now, set: { statusReason: TravelRuleMessages.expired } }))
+        n++;
     }
     return n;
   });

@@ -4,16 +4,17 @@ import { workflowRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { emitEvent } from '../../outbox/emit';
 import { verifyWebhookSignature } from '../../outbox/verify-signature';
+import { idempotencyKeyOf } from '../../platform/idempotency';
 import { machineTable, transition } from '../../platform/machine';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, conflict, notFound, unauthorized } from '../../shared/errors';
 import { requestFingerprint } from '../../shared/fingerprint';
-import { M, WM } from '../../shared/messages';
+import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
-import { requireIdempotencyKey } from '../payments/idempotency';
 import { assertMayUseNodes, type Graph, type NodeType, startNodeOf } from './workflows.graph';
 import { canStartRun, type RunStatus, runMachine } from './workflows.machine';
+import { WorkflowMessages } from './workflows.messages';
 import {
   closeOpenSteps,
   type DefinitionRow,
@@ -77,9 +78,9 @@ async function createRun(
   return deps.db.transaction(async (tx) => {
     // Locks the definition against a concurrent delete/archive while the run is inserted.
     const locked = await findClientDefinition(tx, def.clientId, def.id, true);
-    if (!locked) throw notFound(WM.workflowNotFound);
+    if (!locked) throw notFound(WorkflowMessages.workflowNotFound);
     if (!canStartRun(locked.status, Boolean(locked.archivedAt)))
-      throw badRequest(locked.archivedAt ? WM.archived : WM.notPublished);
+      throw badRequest(locked.archivedAt ? WorkflowMessages.archived : WorkflowMessages.notPublished);
     const now = deps.clock.now();
     const run = await insertRunIfNew(tx, {
       clientId: def.clientId,
@@ -119,12 +120,8 @@ async function createRun(
   });
 }
 
-function idempotencyKeyOf(header: string | string[] | undefined): string | null {
-  if (header === undefined) return null;
-  const key = requireIdempotencyKey(header);
-  if (key.length > 255) throw badRequest('X-Idempotency-Key must be at most 255 characters');
-  return key;
-}
+const optionalKeyOf = (header: string | string[] | undefined): string | null =>
+  idempotencyKeyOf(header, false) ?? null;
 
 export async function startRun(
   deps: Deps,
@@ -133,10 +130,10 @@ export async function startRun(
   input: Record<string, unknown>,
   idempotencyHeader: string | string[] | undefined,
 ) {
-  if (findTemplate(definitionId)) throw badRequest(WM.templateNotRunnable);
-  const key = idempotencyKeyOf(idempotencyHeader);
+  if (findTemplate(definitionId)) throw badRequest(WorkflowMessages.templateNotRunnable);
+  const key = optionalKeyOf(idempotencyHeader);
   const def = await findClientDefinition(deps.db, auth.clientId, definitionId);
-  if (!def) throw notFound(WM.workflowNotFound);
+  if (!def) throw notFound(WorkflowMessages.workflowNotFound);
   assertMayUseNodes(def.graph as Graph, auth.permissions);
   const { run, created } = await createRun(deps, def, { input, idempotencyKey: key, source: 'api' });
   return { created, run: toRunView(run) };
@@ -158,7 +155,7 @@ export async function triggerRun(
   },
 ) {
   const def = await findDefinitionByTriggerToken(deps.db, token);
-  if (!def) throw notFound(WM.triggerNotFound);
+  if (!def) throw notFound(WorkflowMessages.triggerNotFound);
   const secret = triggerSecretOf(deps, def);
   const ok =
     secret !== null &&
@@ -170,16 +167,16 @@ export async function triggerRun(
       toleranceSeconds: TRIGGER_TOLERANCE_SECONDS,
       now: deps.clock.now(),
     });
-  if (!ok) throw unauthorized(WM.invalidTriggerSignature);
+  if (!ok) throw unauthorized(WorkflowMessages.invalidTriggerSignature);
   let input: unknown;
   try {
     input = req.rawBody ? JSON.parse(req.rawBody) : {};
   } catch {
-    throw badRequest(WM.invalidTriggerBody);
+    throw badRequest(WorkflowMessages.invalidTriggerBody);
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input))
-    throw badRequest(WM.invalidTriggerBody);
-  const key = idempotencyKeyOf(req.idempotencyKey);
+    throw badRequest(WorkflowMessages.invalidTriggerBody);
+  const key = optionalKeyOf(req.idempotencyKey);
   const { run, created } = await createRun(deps, def, {
     input: input as Record<string, unknown>,
     idempotencyKey: key,
@@ -190,7 +187,7 @@ export async function triggerRun(
 
 export async function getRun(deps: Pick<Deps, 'db'>, clientId: string, runId: string) {
   const run = await findClientRun(deps.db, clientId, runId);
-  if (!run) throw notFound(WM.runNotFound);
+  if (!run) throw notFound(WorkflowMessages.runNotFound);
   const steps = await stepsOfRun(deps.db, run.id);
   return { ...toRunView(run), steps: steps.map(toStepView) };
 }
@@ -205,7 +202,7 @@ export async function listRuns(
   return { runs: rows.map(toRunView), pagination: paginationMeta(total, page) };
 }
 
-const runTable = machineTable(runMachine, workflowRuns, { conflict: WM.runChangedMeanwhile });
+const runTable = machineTable(runMachine, workflowRuns, { conflict: WorkflowMessages.runChangedMeanwhile });
 
 /**
  * Cancels a pending, running or waiting run. A step in flight finishes its call, but the engine's
@@ -214,7 +211,7 @@ const runTable = machineTable(runMachine, workflowRuns, { conflict: WM.runChange
 export async function cancelRun(deps: Pick<Deps, 'db' | 'clock'>, clientId: string, runId: string) {
   const run = await deps.db.transaction(async (tx) => {
     const current = await findClientRun(tx, clientId, runId, true);
-    if (!current) throw notFound(WM.runNotFound);
+    if (!current) throw notFound(WorkflowMessages.runNotFound);
     const now = deps.clock.now();
     // The run row is locked: a finished run is the machine's 400, naming its status.
     return transition(tx, runTable, current, 'cancel', {

@@ -18,8 +18,8 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { forbidden, ValidationError, type ValidationIssue } from '../../shared/errors';
-import { WM } from '../../shared/messages';
 import type { Permission } from '../auth/permissions';
+import { WorkflowMessages } from './workflows.messages';
 
 export const NODE_TYPES = [
   'kyc',
@@ -64,7 +64,8 @@ export const NODE_PERMISSIONS: Partial<Record<NodeType, Permission>> = {
 export function assertMayUseNodes(graph: Graph, permissions: ReadonlySet<Permission>): void {
   for (const n of graph.nodes) {
     const needed = NODE_PERMISSIONS[n.type];
-    if (needed && !permissions.has(needed)) throw forbidden(WM.nodeNotPermitted(n.id, n.type, needed));
+    if (needed && !permissions.has(needed))
+      throw forbidden(WorkflowMessages.nodeNotPermitted(n.id, n.type, needed));
   }
 }
 

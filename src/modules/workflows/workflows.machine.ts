@@ -14,7 +14,7 @@ import {
 } from '../../db/schema/index';
 import { defineMachine } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
-import { WM } from '../../shared/messages';
+import { WorkflowMessages } from './workflows.messages';
 
 export const DEFINITION_STATUSES = WORKFLOW_DEFINITION_STATUSES;
 export type DefinitionStatus = WorkflowDefinitionStatus;
@@ -28,7 +28,7 @@ export const definitionMachine = defineMachine({
   statuses: DEFINITION_STATUSES,
   transitions: DEFINITION_TRANSITIONS,
   terminal: ['PUBLISHED'],
-  refused: () => badRequest(WM.alreadyPublished),
+  refused: () => badRequest(WorkflowMessages.alreadyPublished),
 });
 
 /** Only drafts are edited; published definitions are immutable. */
@@ -59,7 +59,7 @@ export const runMachine = defineMachine({
   statuses: RUN_STATUSES,
   transitions: RUN_TRANSITIONS,
   terminal: ['completed', 'failed', 'canceled'],
-  refused: (_t, from) => badRequest(WM.runNotCancelable(from)),
+  refused: (_t, from) => badRequest(WorkflowMessages.runNotCancelable(from)),
 });
 
 export const runSourcesOf = runMachine.sources;

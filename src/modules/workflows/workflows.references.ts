@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../db/client';
 import { notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { assertOwnedReferences, type ReferenceKind } from '../../shared/references';
-import { CM } from '../contracts/contracts.messages';
+import { ContractMessages } from '../contracts/contracts.messages';
 import { requireFlow } from '../contracts/flows.service';
 import { requireTemplate } from '../contracts/templates.service';
 import type { Graph } from './workflows.graph';
@@ -51,10 +51,10 @@ export async function assertGraphReferences(db: DbOrTx, clientId: string, graph:
     const config = (node.config ?? {}) as Config;
     if (node.type === 'contract') {
       const templateId = literal(config.template_id);
-      if (templateId && !isUuid(templateId)) throw notFound(CM.templateNotFound);
+      if (templateId && !isUuid(templateId)) throw notFound(ContractMessages.templateNotFound);
       if (templateId) await requireTemplate(db, clientId, templateId);
       const flowId = literal(config.flow_id);
-      if (flowId && !isUuid(flowId)) throw notFound(CM.flowNotFound);
+      if (flowId && !isUuid(flowId)) throw notFound(ContractMessages.flowNotFound);
       if (flowId) await requireFlow(db, clientId, flowId);
       await assertOwnedReferences(db, clientId, contractRefs(config));
       continue;

@@ -10,11 +10,11 @@ import type { ClientAuth } from '../../plugins/auth';
 import { decrypt, encrypt } from '../../shared/crypto';
 import { badRequest, conflict, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
-import { WM } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { type ActivityInput, diffChanges, recordActivity, withActivity } from '../activity/activity.writer';
 import { assertMayUseNodes, type Graph, UNSUPPORTED_NODE_TYPES, validateGraph } from './workflows.graph';
 import { canPublish, type DefinitionStatus, definitionMachine, isEditable } from './workflows.machine';
+import { WorkflowMessages } from './workflows.messages';
 import { assertGraphReferences } from './workflows.references';
 import {
   type DefinitionRow,
@@ -30,7 +30,7 @@ import { findTemplate, WORKFLOW_TEMPLATES, type WorkflowTemplate } from './workf
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>;
 
 const definitionTable = machineTable(definitionMachine, workflowDefinitions, {
-  conflict: WM.alreadyPublished,
+  conflict: WorkflowMessages.alreadyPublished,
 });
 
 export const TRIGGER_PATH = '/api/v1/workflow-triggers';
@@ -90,13 +90,13 @@ export async function loadDefinition(
   id: string,
 ): Promise<DefinitionRow> {
   const row = await findClientDefinition(deps.db, clientId, id);
-  if (!row) throw notFound(WM.workflowNotFound);
+  if (!row) throw notFound(WorkflowMessages.workflowNotFound);
   return row;
 }
 
 /** A client's own definition for a write: templates are read-only (400), unknown or foreign ones 404. */
 async function loadOwnForWrite(deps: Pick<Deps, 'db'>, clientId: string, id: string) {
-  if (findTemplate(id)) throw badRequest(WM.templateReadOnly);
+  if (findTemplate(id)) throw badRequest(WorkflowMessages.templateReadOnly);
   return loadDefinition(deps, clientId, id);
 }
 
@@ -160,10 +160,10 @@ export async function updateDraft(deps: D, clientId: string, id: string, input: 
   if (input.graph) validateGraph(input.graph);
   if (input.graph) await assertGraphReferences(deps.db, clientId, input.graph);
   const row = await deps.db.transaction(async (tx) => {
-    if (findTemplate(id)) throw badRequest(WM.templateReadOnly);
+    if (findTemplate(id)) throw badRequest(WorkflowMessages.templateReadOnly);
     const current = await findClientDefinition(tx, clientId, id, true);
-    if (!current) throw notFound(WM.workflowNotFound);
-    if (!isEditable(current.status)) throw badRequest(WM.notEditable);
+    if (!current) throw notFound(WorkflowMessages.workflowNotFound);
+    if (!isEditable(current.status)) throw badRequest(WorkflowMessages.notEditable);
     const updated = await updateDefinition(tx, id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
@@ -190,11 +190,11 @@ export async function deleteDefinition(
   id: string,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    if (findTemplate(id)) throw badRequest(WM.templateReadOnly);
+    if (findTemplate(id)) throw badRequest(WorkflowMessages.templateReadOnly);
     const current = await findClientDefinition(tx, clientId, id, true);
-    if (!current) throw notFound(WM.workflowNotFound);
+    if (!current) throw notFound(WorkflowMessages.workflowNotFound);
     // Runs insert under a lock on the definition row too, so none can slip in between.
-    if (await definitionHasRuns(tx, id)) throw conflict(WM.hasRuns);
+    if (await definitionHasRuns(tx, id)) throw conflict(WorkflowMessages.hasRuns);
     await deleteDefinitionRow(tx, id);
     await recordActivity(tx, wfEntry(clientId, 'workflow.deleted', current, deps.clock.now()));
   });
@@ -236,11 +236,11 @@ export async function forkDefinition(deps: D, clientId: string, id: string, inpu
  */
 export async function publishDefinition(deps: D, auth: ClientAuth, id: string) {
   const current = await loadOwnForWrite(deps, auth.clientId, id);
-  if (!canPublish(current.status)) throw badRequest(WM.alreadyPublished);
+  if (!canPublish(current.status)) throw badRequest(WorkflowMessages.alreadyPublished);
   const graph = current.graph as Graph;
   validateGraph(graph);
   const unsupported = graph.nodes.find((n) => UNSUPPORTED_NODE_TYPES.includes(n.type));
-  if (unsupported) throw badRequest(WM.unsupportedNode(unsupported.id, unsupported.type));
+  if (unsupported) throw badRequest(WorkflowMessages.unsupportedNode(unsupported.id, unsupported.type));
   assertMayUseNodes(graph, auth.permissions);
   const now = deps.clock.now();
   const secret = graph.trigger.type === 'webhook' ? newTriggerSecret() : null;
@@ -268,14 +268,15 @@ export async function publishDefinition(deps: D, auth: ClientAuth, id: string) {
         }),
     }),
   );
-  if (!row) throw badRequest(WM.alreadyPublished);
+  if (!row) throw badRequest(WorkflowMessages.alreadyPublished);
   return { ...toDefinitionView(deps, row), trigger_secret: secret };
 }
 
 /** Mints a fresh signing secret; the previous one stops working at once. */
 export async function rotateTriggerSecret(deps: D, clientId: string, id: string) {
   const current = await loadOwnForWrite(deps, clientId, id);
-  if (current.status !== 'PUBLISHED' || !current.triggerToken) throw badRequest(WM.noTriggerSecret);
+  if (current.status !== 'PUBLISHED' || !current.triggerToken)
+    throw badRequest(WorkflowMessages.noTriggerSecret);
   const secret = newTriggerSecret();
   const row = await withActivity(
     deps.db,

@@ -9,10 +9,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { opcos, transactionStatusEvents, transactions } from '../../../src/db/schema/index';
 import { registerSubTppJob } from '../../../src/modules/opcos/opco-network.service';
 import { approveOpco } from '../../../src/modules/opcos/opco-review.service';
+import { PaymentMessages } from '../../../src/modules/payments/payments.messages';
 import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
 import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
 import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
-import { PM } from '../../../src/shared/messages';
 import type { TestContext } from '../../helpers/app';
 import { companyBody, eventsOf } from '../../org/fixtures';
 import {
@@ -166,7 +166,10 @@ describe('payments', () => {
         url: `/api/v1/transactions/${other.t.transaction_id}/refresh-status`,
         headers: w.caller.headers,
       });
-      expect([res.statusCode, res.json()]).toEqual([503, { detail: PM.paymentNetworkUnavailable }]);
+      expect([res.statusCode, res.json()]).toEqual([
+        503,
+        { detail: PaymentMessages.paymentNetworkUnavailable },
+      ]);
     }
     const metrics = await ctx.deps.metrics.metrics();
     expect(metrics).toMatch(/svc_upstream_breaker_state\{upstream="tokenio"\} 2/);
@@ -197,7 +200,7 @@ describe('payments', () => {
       payload: 'bank_id=ob-modelo',
     });
     expect(res.statusCode).toBe(503);
-    expect(res.body).toContain(PM.paymentNetworkUnavailable);
+    expect(res.body).toContain(PaymentMessages.paymentNetworkUnavailable);
     expect(await tx(t.transaction_id)).toMatchObject({
       status: 'pending',
       transferId: null,
@@ -232,7 +235,7 @@ describe('payments', () => {
     standin.control.fail('banks.list', { kind: 'status', status: 503 }, 3);
     const page = await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}` });
     expect(page.statusCode).toBe(503);
-    expect(page.body).toContain(PM.paymentNetworkUnavailable);
+    expect(page.body).toContain(PaymentMessages.paymentNetworkUnavailable);
     expect((await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}` })).statusCode).toBe(200);
   });
 

@@ -16390,12 +16390,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -16463,12 +16463,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -16527,12 +16527,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -16593,12 +16593,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -16653,12 +16653,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -16714,12 +16714,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -16780,12 +16780,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -16846,12 +16846,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -16925,12 +16925,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -16987,12 +16987,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17043,12 +17043,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17099,12 +17099,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17156,12 +17156,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17216,12 +17216,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17282,12 +17282,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17346,12 +17346,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17414,12 +17414,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17477,12 +17477,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17544,12 +17544,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17606,12 +17606,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17671,12 +17671,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17733,12 +17733,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17792,12 +17792,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17851,12 +17851,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -17913,12 +17913,12 @@ export interface operations {
                 "X-SVC-Timestamp": string;
                 /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
                 "X-SVC-Signature": string;
-                /** @description Standard Webhooks: the event id (same as `id`), the same on every retry */
-                "webhook-id"?: string;
-                /** @description Standard Webhooks: Unix seconds at signing */
-                "webhook-timestamp"?: string;
-                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_…` secret (space-separated when several) */
-                "webhook-signature"?: string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;

@@ -4,6 +4,7 @@
  * currencies by EU domestic non-euro instant payments; VRP consents are Faster Payments only.
  */
 import { electronicFormatIBAN } from 'ibantools';
+import { mulInt } from '../../../platform/decimal';
 import { BankRefusedError, type Payee } from '../port';
 
 /** A GB IBAN is GBkk BBBB SSSSSS AAAAAAAA: bank code, sort code, account number. */
@@ -56,17 +57,8 @@ export function periodicLimitFor(
     case 'month':
       return { maximumAmount: amount, periodType: 'MONTH' };
     case 'half_year':
-      return { maximumAmount: doubled(amount), periodType: 'YEAR' };
+      return { maximumAmount: mulInt(amount, 2), periodType: 'YEAR' };
     default:
       return { maximumAmount: amount, periodType: 'YEAR' };
   }
-}
-
-/** 2 × a decimal string, without floats. */
-function doubled(amount: string): string {
-  const [whole, frac = ''] = amount.split('.');
-  const scale = frac.length;
-  const n = BigInt(`${whole}${frac}`) * 2n;
-  const s = n.toString().padStart(scale + 1, '0');
-  return scale ? `${s.slice(0, -scale)}.${s.slice(-scale)}` : s;
 }

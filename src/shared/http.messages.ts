@@ -1,5 +1,5 @@
 /** Messages of the HTTP layer itself (not in the spec's catalogue): answers of the router, the HTTP parser and shutdown. */
-export const HM = {
+export const HttpMessages = {
   badRequest: 'Bad Request',
   methodNotAllowed: 'Method Not Allowed',
   malformedUrl: 'Malformed URL: invalid percent-encoding',
