@@ -29,6 +29,18 @@ export function signWebhook(secret: string | KeyObject, timestamp: number, body:
   return `sha256=${hmacSha256Hex(secret, `${timestamp}.${body}`)}`;
 }
 
+/** The headers every attempt of a delivery sends, before the per-attempt timestamp and signature. */
+export function fixedDeliveryHeaders(event: { id: string; type: string }): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'svc-webhooks/1',
+    'x-svc-event-id': event.id,
+    'x-svc-event-type': event.type,
+    'x-svc-event-version': 'v1',
+    'webhook-id': event.id,
+  };
+}
+
 /**
  * The two keys one endpoint secret yields. `X-SVC-Signature` is keyed with the whole `whsec_…`
  * string (UTF-8). The Standard Webhooks `webhook-signature` is keyed the way that specification and
@@ -72,14 +84,9 @@ export function deliveryHeaders(
 ): Record<string, string> {
   const keys = typeof secret === 'string' ? signingKeys(secret) : secret;
   return {
-    'content-type': 'application/json',
-    'user-agent': 'svc-webhooks/1',
-    'x-svc-event-id': event.id,
-    'x-svc-event-type': event.type,
-    'x-svc-event-version': 'v1',
+    ...fixedDeliveryHeaders(event),
     'x-svc-timestamp': String(timestamp),
     'x-svc-signature': signWebhook(keys.svc, timestamp, body),
-    'webhook-id': event.id,
     'webhook-timestamp': String(timestamp),
     'webhook-signature': signStandardWebhook(keys.standard, event.id, timestamp, body),
   };

@@ -13,6 +13,7 @@ import { rowsOf } from '../db/client';
 import type { Deps } from '../deps';
 import { type Permission, permissionsForRole, type Role } from '../modules/auth/permissions';
 import { type ClientTokenClaims, type StaffTokenClaims, verifyTokenWithReason } from '../modules/auth/tokens';
+import type { ActionViewer } from '../platform/actions';
 import { forbidden, insufficientScope, invalidToken } from '../shared/errors';
 import { M } from '../shared/messages';
 
@@ -28,6 +29,11 @@ export interface ClientAuth {
   tokenId: string;
   tokenExpiresAt: Date;
   tokenType: ClientTokenClaims['type'];
+}
+
+/** The caller as `allowed_actions` sees it: the token's permissions and the deployment. */
+export function actionViewer(deps: Pick<Deps, 'config'>, auth: ClientAuth): ActionViewer<Permission> {
+  return { permissions: auth.permissions, sandbox: deps.config.environment === 'sandbox' };
 }
 
 export interface StaffAuth {

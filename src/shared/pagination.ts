@@ -136,6 +136,23 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * LIKE pattern matching what starts with `text`, lowercased, wildcards taken literally: the indexed
+ * picker search (a `lower(column) text_pattern_ops` btree serves `lower(column) like <pattern>`).
+ */
+export function prefixPattern(text: string): string {
+  return `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The OpenAPI description of a prefix `q`. */
+export function prefixSearchQuerySchema(fields: string) {
+  return Type.String({
+    minLength: 1,
+    maxLength: 400,
+    description: `Case-insensitive prefix of ${fields} (1-200 characters after trimming)`,
+  });
+}
+
 /** `from` means created_at >= from; `to` means created_at < to (ISO 8601 date-times). */
 // RFC 3339 admits year 0000, which PostgreSQL's timestamptz does not (there is no year zero): refuse it with 422.
 const NO_YEAR_ZERO = '^(?!0000-)';

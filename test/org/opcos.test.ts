@@ -252,7 +252,12 @@ describe('submit and the sandbox approval simulator', () => {
     const worker = createOpcoActivationWorker(ctx.deps);
     await worker.runOnce(); // drain anything other tests left due
     const o = await createOpco(c);
-    await api('POST', `/opcos/${o.opco_id}/submit`, c.headers);
+    expect(o.activation_due_at).toBeNull();
+    const submitted = (await api('POST', `/opcos/${o.opco_id}/submit`, c.headers)).json();
+    // the sandbox's countdown: when the approval simulator activates it
+    expect(submitted.activation_due_at).toBe(
+      new Date(ctx.clock.now().getTime() + ACTIVATION_SECONDS * 1000).toISOString(),
+    );
     ctx.clock.advanceSeconds(ACTIVATION_SECONDS - 1);
     await worker.runOnce();
     expect((await api('GET', `/opcos/${o.opco_id}`, c.headers)).json().status).toBe('awaiting_approval');
@@ -262,6 +267,7 @@ describe('submit and the sandbox approval simulator', () => {
     expect(after.status).toBe('activated');
     expect(after.sub_tpp_id).toMatch(/^stpp_[0-9a-f]{24}$/);
     expect(after.activated_at).toBe(ctx.clock.now().toISOString());
+    expect(after.activation_due_at).toBeNull();
     const evs = await eventsOf(ctx, c.clientId, 'opco.status_changed');
     expect(evs.map((e) => [e.data.previous_opco_status, e.data.current_opco_status])).toEqual([
       ['draft', 'awaiting_approval'],

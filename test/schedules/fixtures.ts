@@ -18,6 +18,7 @@ export interface Instalment {
   link_number: number;
   issue_error: string | null;
   paid_at: string | null;
+  allowed_actions: string[];
 }
 export interface Schedule {
   schedule_id: string;

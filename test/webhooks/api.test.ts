@@ -279,6 +279,26 @@ describe('destinations', () => {
     expect(att.json().attempts).toEqual([
       expect.objectContaining({ attempt: 1, response_status: 200, outcome: 'succeeded', error: null }),
     ]);
+    // what the inspector shows: the body and headers sent (no signature), each attempt's timing
+    expect(att.json().attempts[0]).toMatchObject({
+      duration_ms: expect.any(Number),
+      started_at: expect.any(String),
+    });
+    const one = (await api(c, 'GET', `/webhooks/deliveries/${d.delivery_id}`)).json();
+    const received = rx.requests.find((r) => r.path === '/scoped')!;
+    expect(one.payload).toEqual(JSON.parse(received.rawBody));
+    expect(one.payload).toMatchObject({ id: ev!.id, type: 'payment.status_changed' });
+    expect(one.request_headers).toEqual({
+      'content-type': 'application/json',
+      'user-agent': 'svc-webhooks/1',
+      'x-svc-event-id': ev!.id,
+      'x-svc-event-type': 'payment.status_changed',
+      'x-svc-event-version': 'v1',
+      'webhook-id': ev!.id,
+    });
+    for (const [name, value] of Object.entries(one.request_headers))
+      expect(received.headers[name]).toBe(value);
+    expect(JSON.stringify(one)).not.toContain(String(received.headers['x-svc-signature']));
   });
 });
 

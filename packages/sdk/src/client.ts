@@ -35,6 +35,9 @@ export type PaymentLink = Paylink['responses'][201]['content']['application/json
 type VerifyOtpInput = NonNullable<
   paths['/api/v1/auth/login/verify-otp']['post']['requestBody']
 >['content']['application/json'];
+/** A permission name, as `GET /auth/me` reports the token's permissions. */
+export type Permission =
+  paths['/api/v1/auth/me']['get']['responses'][200]['content']['application/json']['permissions'][number];
 type LoginOk = NonNullable<
   paths['/api/v1/auth/login']['post']['responses'][200]['content']['application/json']
 >;

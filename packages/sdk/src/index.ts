@@ -6,6 +6,7 @@ export type {
   LoginResult,
   PaymentLink,
   PaymentLinkRequest,
+  Permission,
   Schemas,
   SvcClient,
 } from './client.js';

@@ -39,6 +39,7 @@ export const kycUsers = pgTable(
   (t) => [
     uniqueIndex('kyc_users_client_email_uq').on(t.clientId, sql`lower(${t.email})`),
     index('kyc_users_client_created_idx').on(t.clientId, desc(t.createdAt)),
+    index('kyc_users_client_email_search_idx').on(t.clientId, sql`lower(${t.email}) text_pattern_ops`),
     index('kyc_users_client_status_idx').on(t.clientId, t.kycStatus, desc(t.createdAt)),
   ],
 );
@@ -66,6 +67,14 @@ export const businessCustomers = pgTable(
   (t) => [
     uniqueIndex('business_customers_client_email_uq').on(t.clientId, sql`lower(${t.email})`),
     index('business_customers_client_created_idx').on(t.clientId, desc(t.createdAt)),
+    index('business_customers_client_email_search_idx').on(
+      t.clientId,
+      sql`lower(${t.email}) text_pattern_ops`,
+    ),
+    index('business_customers_client_name_search_idx').on(
+      t.clientId,
+      sql`lower(${t.companyName}) text_pattern_ops`,
+    ),
     index('business_customers_client_status_idx').on(t.clientId, t.kybStatus, desc(t.createdAt)),
   ],
 );

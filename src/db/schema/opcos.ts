@@ -54,6 +54,7 @@ export const opcos = pgTable(
   },
   (t) => [
     index('opcos_client_created_idx').on(t.clientId, desc(t.createdAt)),
+    index('opcos_client_name_search_idx').on(t.clientId, sql`lower(${t.name}) text_pattern_ops`),
     index('opcos_status_created_idx').on(t.status, desc(t.createdAt)),
     index('opcos_activation_due_idx').on(t.activationDueAt).where(sql`status = 'awaiting_approval'`),
     index('opcos_network_check_idx').on(t.networkCheckAt).where(sql`status = 'awaiting_approval'`),

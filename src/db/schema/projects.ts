@@ -1,4 +1,4 @@
-import { desc } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import { boolean, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
@@ -21,6 +21,7 @@ export const projects = pgTable(
   },
   (t) => [
     index('projects_client_created_idx').on(t.clientId, desc(t.createdAt)),
+    index('projects_client_name_search_idx').on(t.clientId, sql`lower(${t.projectName}) text_pattern_ops`),
     index('projects_opco_idx').on(t.opcoId),
   ],
 );

@@ -76,6 +76,13 @@ export const transactions = pgTable(
     index('transactions_client_status_created_idx').on(t.clientId, t.status, desc(t.createdAt)),
     index('transactions_client_project_created_idx').on(t.clientId, t.projectId, desc(t.createdAt)),
     index('transactions_client_user_created_idx').on(t.clientId, t.userId, desc(t.createdAt)),
+    // `q` search (prefix, case-insensitive; docs/platform.md "Search"): one btree per field
+    index('transactions_client_ref_search_idx').on(t.clientId, sql`lower(${t.refId}) text_pattern_ops`),
+    index('transactions_client_description_search_idx').on(
+      t.clientId,
+      sql`lower(${t.description}) text_pattern_ops`,
+    ),
+    index('transactions_client_business_created_idx').on(t.clientId, t.businessCustomerId, desc(t.createdAt)),
     index('transactions_client_origin_created_idx').on(t.clientId, t.originType, desc(t.createdAt)),
     index('transactions_client_contract_idx')
       .on(t.clientId, t.contractRequestId)

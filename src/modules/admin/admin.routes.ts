@@ -5,8 +5,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
+import { NO_ACTIONS } from '../../platform/actions';
 import { toPageParams } from '../../shared/pagination';
 import { approveOpco, deactivateOpco, listOpcosForStaff, rejectOpco } from '../opcos/opco-review.service';
+import { withOpcoActions } from '../opcos/opcos.actions';
 import { OpcoIdParams, OpcoListSchema, OpcoSchema } from '../opcos/opcos.schemas';
 import { ProjectIdParams, ProjectSchema } from '../projects/projects.schemas';
 import { setProjectFrozen } from '../projects/projects.service';
@@ -144,7 +146,10 @@ export async function adminRoutes(app: FastifyInstance, { deps }: { deps: Deps }
         response: { 200: OpcoListSchema },
       },
     },
-    async (req) => listOpcosForStaff(deps, toPageParams(req.query, 20), req.query.status),
+    async (req) => {
+      const list = await listOpcosForStaff(deps, toPageParams(req.query, 20), req.query.status);
+      return { ...list, opcos: list.opcos.map((o) => withOpcoActions(o, NO_ACTIONS)) };
+    },
   );
 
   const opcoActions = { approve: approveOpco, reject: rejectOpco, deactivate: deactivateOpco } as const;
@@ -169,7 +174,8 @@ export async function adminRoutes(app: FastifyInstance, { deps }: { deps: Deps }
           response: { 200: OpcoSchema },
         },
       },
-      async (req) => run(deps, req.params.opco_id, req.body.reason ?? null),
+      async (req) =>
+        withOpcoActions(await run(deps, req.params.opco_id, req.body.reason ?? null), NO_ACTIONS),
     );
   }
 

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
 import { describeCaller } from './me.service';
+import { PERMISSIONS } from './permissions';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -36,7 +37,9 @@ const MeResponse = Type.Object({
   role: Type.String(),
   actor_type: Type.Union([Type.Literal('client_user'), Type.Literal('client_api')]),
   environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
-  permissions: Type.Array(Type.String()),
+  permissions: Type.Array(Type.Enum(PERMISSIONS), {
+    description: "The token's permissions (the SDK exports their union as `Permission`)",
+  }),
   token_expires_at: Type.String({ format: 'date-time' }),
 });
 

@@ -2,7 +2,7 @@
 import { and, count, desc, eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { opcos, projects } from '../../db/schema/index';
-import type { PageParams } from '../../shared/pagination';
+import { type PageParams, prefixPattern } from '../../shared/pagination';
 import type { OpcoStatus } from './opcos.machine';
 
 export type OpcoRow = typeof opcos.$inferSelect;
@@ -43,9 +43,12 @@ export async function listClientOpcos(
   clientId: string,
   page: PageParams,
   status?: OpcoStatus,
+  q?: string,
 ): Promise<{ rows: OpcoRow[]; total: number }> {
   const where: SQL[] = [eq(opcos.clientId, clientId)];
   if (status) where.push(eq(opcos.status, status));
+  // opcos_client_name_search_idx
+  if (q) where.push(sql`lower(${opcos.name}) like ${prefixPattern(q)}`);
   const cond = and(...where);
   return pageOfOpcos(db, cond, page);
 }

@@ -2,9 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
-import { toPageParams } from '../../shared/pagination';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
+import { normalizeSearchQuery, toPageParams } from '../../shared/pagination';
 import { MCC_CODES } from './mcc-catalogue';
+import { withOpcoActions } from './opcos.actions';
 import {
   CreateOpcoBody,
   ListOpcosQuery,
@@ -54,8 +55,9 @@ export async function opcosRoutes(app: FastifyInstance, { deps }: { deps: Deps }
       },
     },
     async (req, reply) => {
-      const opco = await createOpco(deps, clientAuthOf(req).clientId, req.body);
-      return reply.status(201).send(opco);
+      const auth = clientAuthOf(req);
+      const opco = await createOpco(deps, auth.clientId, req.body);
+      return reply.status(201).send(withOpcoActions(opco, actionViewer(deps, auth)));
     },
   );
 
@@ -71,7 +73,18 @@ export async function opcosRoutes(app: FastifyInstance, { deps }: { deps: Deps }
         response: { 200: OpcoListSchema },
       },
     },
-    async (req) => listOpcos(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), req.query.status),
+    async (req) => {
+      const auth = clientAuthOf(req);
+      const viewer = actionViewer(deps, auth);
+      const list = await listOpcos(
+        deps,
+        auth.clientId,
+        toPageParams(req.query, 20),
+        req.query.status,
+        normalizeSearchQuery(req.query.q),
+      );
+      return { ...list, opcos: list.opcos.map((o) => withOpcoActions(o, viewer)) };
+    },
   );
 
   r.get(
@@ -80,7 +93,13 @@ export async function opcosRoutes(app: FastifyInstance, { deps }: { deps: Deps }
       config: { permission: 'opcos.read' },
       schema: { tags, summary: 'Get an opco', params: OpcoIdParams, response: { 200: OpcoSchema } },
     },
-    async (req) => getOpco(deps, clientAuthOf(req).clientId, req.params.opco_id),
+    async (req) => {
+      const auth = clientAuthOf(req);
+      return withOpcoActions(
+        await getOpco(deps, auth.clientId, req.params.opco_id),
+        actionViewer(deps, auth),
+      );
+    },
   );
 
   r.patch(
@@ -96,7 +115,13 @@ export async function opcosRoutes(app: FastifyInstance, { deps }: { deps: Deps }
         response: { 200: OpcoSchema },
       },
     },
-    async (req) => updateOpco(deps, clientAuthOf(req).clientId, req.params.opco_id, req.body),
+    async (req) => {
+      const auth = clientAuthOf(req);
+      return withOpcoActions(
+        await updateOpco(deps, auth.clientId, req.params.opco_id, req.body),
+        actionViewer(deps, auth),
+      );
+    },
   );
 
   r.delete(
@@ -131,6 +156,12 @@ export async function opcosRoutes(app: FastifyInstance, { deps }: { deps: Deps }
         response: { 200: OpcoSchema },
       },
     },
-    async (req) => submitOpco(deps, clientAuthOf(req).clientId, req.params.opco_id),
+    async (req) => {
+      const auth = clientAuthOf(req);
+      return withOpcoActions(
+        await submitOpco(deps, auth.clientId, req.params.opco_id),
+        actionViewer(deps, auth),
+      );
+    },
   );
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { pageEnvelope, pageQuerySchema, prefixSearchQuerySchema } from '../../shared/pagination';
+import { OpcoActionsSchema } from './opcos.actions';
 import { OPCO_STATUSES } from './opcos.machine';
 
 export const OPCO_TYPES = ['licensed_tpp_sole_trader', 'licensed_tpp_non_sole_trader_private'] as const;
@@ -177,8 +178,14 @@ export const OpcoSchema = Type.Object({
   signatories: Type.Union([Type.Array(PersonSchema), Type.Null()]),
   submitted_at: nullableTime,
   activated_at: nullableTime,
+  activation_due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description:
+      "When the sandbox's approval simulator activates this submitted opco " +
+      '(SVC_SANDBOX_OPCO_ACTIVATION_SECONDS after submit); null unless awaiting activation',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  allowed_actions: OpcoActionsSchema,
 });
 
 export const OpcoIdParams = Type.Object({ opco_id: Type.String({ format: 'uuid' }) });
@@ -186,6 +193,7 @@ export const OpcoIdParams = Type.Object({ opco_id: Type.String({ format: 'uuid' 
 export const ListOpcosQuery = Type.Object({
   ...pageQuerySchema(20, 200),
   status: Type.Optional(Type.Enum(OPCO_STATUSES, { description: 'Filter by status' })),
+  q: Type.Optional(prefixSearchQuerySchema('the opco name')),
 });
 
 export const OpcoListSchema = pageEnvelope('opcos', OpcoSchema);

@@ -91,8 +91,9 @@ export async function listOpcos(
   clientId: string,
   page: PageParams,
   status?: OpcoStatus,
+  q?: string,
 ) {
-  const { rows, total } = await listClientOpcos(deps.db, clientId, page, status);
+  const { rows, total } = await listClientOpcos(deps.db, clientId, page, status, q);
   return { opcos: rows.map(toOpcoView), pagination: paginationMeta(total, page) };
 }
 

@@ -29,6 +29,7 @@ export function toOpcoView(o: OpcoRow) {
     signatories: o.signatories as People,
     submitted_at: o.submittedAt?.toISOString() ?? null,
     activated_at: o.activatedAt?.toISOString() ?? null,
+    activation_due_at: o.status === 'awaiting_approval' ? (o.activationDueAt?.toISOString() ?? null) : null,
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
   };

@@ -4,7 +4,7 @@ import type { Database, DbOrTx } from '../../db/client';
 import { mapRow } from '../../db/hot';
 import { type TransactionStatus, transactionStatusEvents, transactions } from '../../db/schema/index';
 import { type AuthRead, type AuthRow, uuidPathKey } from '../../plugins/auth';
-import type { PageParams } from '../../shared/pagination';
+import { type PageParams, prefixPattern } from '../../shared/pagination';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type StatusEventRow = typeof transactionStatusEvents.$inferSelect;
@@ -69,6 +69,29 @@ export interface TransactionFilters {
   userId?: string;
   originType?: string;
   contractRequestId?: string;
+  /** Trimmed search text: the exact id, or a prefix of ref_id, description or the payer's email. */
+  q?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `q`: the ids matching any arm, each arm one index (transactions_client_ref_search_idx,
+ * …_description_search_idx, the payer's email through the kyc_users / business_customers email
+ * indexes, then the transactions' (client, user) and (client, business customer) indexes). As one
+ * OR filter the planner would walk all of the client's rows in created order instead.
+ */
+export function transactionSearch(clientId: string, q: string): SQL {
+  const p = prefixPattern(q);
+  const mine = sql`select id from transactions where client_id = ${clientId}`;
+  const arms: SQL[] = [
+    sql`${mine} and lower(ref_id) like ${p}`,
+    sql`${mine} and lower(description) like ${p}`,
+    sql`${mine} and user_id in (select id from kyc_users where client_id = ${clientId} and lower(email) like ${p})`,
+    sql`${mine} and business_customer_id in (select id from business_customers where client_id = ${clientId} and lower(email) like ${p})`,
+  ];
+  if (UUID.test(q)) arms.unshift(sql`${mine} and id = ${q.toLowerCase()}`);
+  return sql`${transactions.id} in (${sql.join(arms, sql` union `)})`;
 }
 
 export async function listTransactions(
@@ -83,6 +106,7 @@ export async function listTransactions(
   if (f.userId) conds.push(eq(transactions.userId, f.userId));
   if (f.originType) conds.push(eq(transactions.originType, f.originType));
   if (f.contractRequestId) conds.push(eq(transactions.contractRequestId, f.contractRequestId));
+  if (f.q) conds.push(transactionSearch(clientId, f.q));
   const where = and(...conds);
   const [rows, totals] = await Promise.all([
     db

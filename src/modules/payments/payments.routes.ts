@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { ValidationError } from '../../shared/errors';
-import { toPageParams } from '../../shared/pagination';
+import { normalizeSearchQuery, toPageParams } from '../../shared/pagination';
 import { createPaymentLink } from './paylink.service';
 import { amountTypeIssue } from './paylink.validation';
 import { TRANSACTION_AUTH_READ } from './payments.repo';
@@ -61,7 +61,9 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
     async (request, reply) => {
       const auth = clientAuthOf(request);
       const res = await createPaymentLink(deps, auth, request.headers['x-idempotency-key'], request.body);
-      return reply.status(res.created ? 201 : 200).send(toTransactionDto(deps, res.transaction));
+      return reply
+        .status(res.created ? 201 : 200)
+        .send(toTransactionDto(deps, res.transaction, actionViewer(deps, auth)));
     },
   );
 
@@ -88,8 +90,10 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           userId: q.user_id,
           originType: q.origin_type,
           contractRequestId: q.contract_request_id,
+          q: normalizeSearchQuery(q.q),
         },
         toPageParams(q, 10),
+        actionViewer(deps, clientAuthOf(request)),
       );
     },
   );
@@ -115,6 +119,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           request.params.transaction_id,
           request.authRow,
         ),
+        actionViewer(deps, clientAuthOf(request)),
       ),
   );
 
@@ -153,6 +158,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
       toTransactionDto(
         deps,
         await refreshTransactionStatus(deps, clientAuthOf(request), request.params.transaction_id),
+        actionViewer(deps, clientAuthOf(request)),
       ),
   );
 
@@ -174,6 +180,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
       toTransactionDto(
         deps,
         await cancelPaymentIntent(deps, clientAuthOf(request), request.params.transaction_id),
+        actionViewer(deps, clientAuthOf(request)),
       ),
   );
 
@@ -205,6 +212,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           request.params.transaction_id,
           simulateRequest(request.body),
         ),
+        actionViewer(deps, clientAuthOf(request)),
       ),
   );
 }

@@ -1,7 +1,8 @@
 /** Request and response schemas of the payments endpoints (they are the OpenAPI document too). */
 import { Type } from 'typebox';
-import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { pageEnvelope, pageQuerySchema, prefixSearchQuerySchema } from '../../shared/pagination';
 import { ORIGIN_TYPES } from './origin';
+import { TransactionActionsSchema } from './payments.actions';
 import {
   MANUAL_REVIEW_SIGNAL,
   PROVIDER_STATUSES,
@@ -67,6 +68,7 @@ export const TransactionSchema = Type.Object(
     completed_at: Nullable(Type.String({ format: 'date-time' })),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
+    allowed_actions: TransactionActionsSchema,
   },
   { description: 'A payment' },
 );
@@ -154,6 +156,11 @@ export const TransactionListQuerySchema = Type.Object({
   user_id: Type.Optional(Uuid()),
   origin_type: Type.Optional(Type.Enum(ORIGIN_TYPES, { description: 'Only payments created this way' })),
   contract_request_id: Type.Optional(Uuid('Only payments of this contract request')),
+  q: Type.Optional(
+    prefixSearchQuerySchema(
+      'the reference (ref_id), the description or the payer email, or the exact transaction_id',
+    ),
+  ),
 });
 
 export const TransactionListSchema = pageEnvelope('transactions', TransactionSchema);

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { projects } from '../../db/schema/index';
-import type { PageParams } from '../../shared/pagination';
+import { type PageParams, prefixPattern } from '../../shared/pagination';
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'clientId' | 'createdAt'>>;
@@ -42,9 +42,12 @@ export async function listClientProjects(
   clientId: string,
   page: PageParams,
   includeArchived: boolean,
+  q?: string,
 ): Promise<{ rows: ProjectRow[]; total: number }> {
   const where: SQL[] = [eq(projects.clientId, clientId)];
   if (!includeArchived) where.push(isNull(projects.archivedAt));
+  // projects_client_name_search_idx
+  if (q) where.push(sql`lower(${projects.projectName}) like ${prefixPattern(q)}`);
   const cond = and(...where);
   const [rows, totals] = await Promise.all([
     db

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
-import { toPageParams } from '../../shared/pagination';
+import { normalizeSearchQuery, toPageParams } from '../../shared/pagination';
 import {
   CreateProjectBody,
   ListProjectsQuery,
@@ -55,7 +55,13 @@ export async function projectsRoutes(app: FastifyInstance, { deps }: { deps: Dep
       },
     },
     async (req) =>
-      listProjects(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), req.query.include_archived),
+      listProjects(
+        deps,
+        clientAuthOf(req).clientId,
+        toPageParams(req.query, 20),
+        req.query.include_archived,
+        normalizeSearchQuery(req.query.q),
+      ),
   );
 
   r.get(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { pageEnvelope, pageQuerySchema, prefixSearchQuerySchema } from '../../shared/pagination';
 
 export const ProjectSchema = Type.Object({
   project_id: Type.String({ format: 'uuid' }),
@@ -39,6 +39,7 @@ export const ProjectIdParams = Type.Object({ project_id: Type.String({ format: '
 export const ListProjectsQuery = Type.Object({
   ...pageQuerySchema(20, 200),
   include_archived: Type.Boolean({ default: false, description: 'Include archived projects' }),
+  q: Type.Optional(prefixSearchQuerySchema('the project name')),
 });
 
 export const ProjectListSchema = pageEnvelope('projects', ProjectSchema);

@@ -84,8 +84,9 @@ export async function listProjects(
   clientId: string,
   page: PageParams,
   includeArchived: boolean,
+  q?: string,
 ) {
-  const { rows, total } = await listClientProjects(deps.db, clientId, page, includeArchived);
+  const { rows, total } = await listClientProjects(deps.db, clientId, page, includeArchived, q);
   return { projects: rows.map(toProjectView), pagination: paginationMeta(total, page) };
 }
 

@@ -2,9 +2,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { ErrorSchema } from '../payments/payments.schemas';
+import { withRecurringActions } from './recurring.actions';
 import { createRecurring } from './recurring.create';
 import { retryRun } from './recurring.retry';
 import { runNext, simulateRecurring } from './recurring.sandbox';
@@ -47,6 +48,10 @@ const WB = { ...W, bodyless: true } as const;
 export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const withActions = <V extends Parameters<typeof withRecurringActions>[0]>(
+    request: Parameters<typeof clientAuthOf>[0],
+    dto: V,
+  ) => withRecurringActions(dto, actionViewer(deps, clientAuthOf(request)));
 
   r.post(
     '/recurring-payments',
@@ -70,7 +75,7 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
         request.headers['x-idempotency-key'],
         request.body,
       );
-      return reply.code(res.status as 201).send(res.body);
+      return reply.code(res.status as 201).send(withActions(request, res.body));
     },
   );
 
@@ -87,7 +92,7 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
     },
     async (request) => {
       const q = request.query;
-      return listRecurring(
+      const list = await listRecurring(
         deps,
         clientAuthOf(request).clientId,
         {
@@ -98,6 +103,7 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
         },
         toPageParams(q, 20),
       );
+      return { ...list, recurring_payments: list.recurring_payments.map((d) => withActions(request, d)) };
     },
   );
 
@@ -112,7 +118,11 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: { 200: RecurringSchema },
       },
     },
-    async (request) => getRecurring(deps, clientAuthOf(request).clientId, request.params.definition_id),
+    async (request) =>
+      withActions(
+        request,
+        await getRecurring(deps, clientAuthOf(request).clientId, request.params.definition_id),
+      ),
   );
 
   r.patch(
@@ -128,7 +138,10 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request) =>
-      patchRecurring(deps, clientAuthOf(request), request.params.definition_id, request.body),
+      withActions(
+        request,
+        await patchRecurring(deps, clientAuthOf(request), request.params.definition_id, request.body),
+      ),
   );
 
   r.post(
@@ -144,7 +157,15 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request) =>
-      pauseRecurring(deps, clientAuthOf(request), request.params.definition_id, request.body?.resume_at),
+      withActions(
+        request,
+        await pauseRecurring(
+          deps,
+          clientAuthOf(request),
+          request.params.definition_id,
+          request.body?.resume_at,
+        ),
+      ),
   );
 
   r.post(
@@ -158,7 +179,8 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: ok,
       },
     },
-    async (request) => resumeRecurring(deps, clientAuthOf(request), request.params.definition_id),
+    async (request) =>
+      withActions(request, await resumeRecurring(deps, clientAuthOf(request), request.params.definition_id)),
   );
 
   r.post(
@@ -174,7 +196,15 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request) =>
-      cancelRecurring(deps, clientAuthOf(request), request.params.definition_id, request.body?.reason),
+      withActions(
+        request,
+        await cancelRecurring(
+          deps,
+          clientAuthOf(request),
+          request.params.definition_id,
+          request.body?.reason,
+        ),
+      ),
   );
 
   r.post(
@@ -295,7 +325,15 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request) =>
-      simulateRecurring(deps, clientAuthOf(request), request.params.definition_id, request.body.action),
+      withActions(
+        request,
+        await simulateRecurring(
+          deps,
+          clientAuthOf(request),
+          request.params.definition_id,
+          request.body.action,
+        ),
+      ),
   );
 
   r.post(

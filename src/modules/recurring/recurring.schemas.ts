@@ -1,6 +1,7 @@
 /** Request and response schemas of /recurring-payments (they feed OpenAPI). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { RecurringActionsSchema } from './recurring.actions';
 import { PERIODS } from './recurring.limits';
 import { MANDATE_STATUSES, RECURRING_STATUSES } from './recurring.machine';
 import { FAILURE_REASONS, RUN_STATUSES } from './runs.machine';
@@ -148,6 +149,7 @@ export const RecurringSchema = Type.Object({
   }),
   authorization_url: Nullable(Type.String()),
   authorization_expires_at: Nullable(DateTime),
+  allowed_actions: RecurringActionsSchema,
 });
 
 export const AttemptSchema = Type.Object({

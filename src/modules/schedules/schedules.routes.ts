@@ -2,9 +2,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { ErrorSchema } from '../payments/payments.schemas';
+import { withScheduleActions } from './schedules.actions';
 import { createSchedule } from './schedules.create';
 import {
   CancelScheduleBodySchema,
@@ -29,6 +30,7 @@ import {
   patchSchedule,
   simulateInstalmentOverdue,
 } from './schedules.service';
+import type { ScheduleDto } from './schedules.view';
 
 const TAGS = ['payment schedules'];
 const ok = { 200: ScheduleSchema, 400: ErrorSchema };
@@ -36,6 +38,8 @@ const ok = { 200: ScheduleSchema, 400: ErrorSchema };
 export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const withActions = (request: Parameters<typeof clientAuthOf>[0], dto: ScheduleDto) =>
+    withScheduleActions(dto, actionViewer(deps, clientAuthOf(request)));
 
   r.post(
     '/payment-schedules',
@@ -59,7 +63,7 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
         request.headers['x-idempotency-key'],
         request.body,
       );
-      return reply.code(res.status as 201).send(res.body);
+      return reply.code(res.status as 201).send(withActions(request, res.body));
     },
   );
 
@@ -76,7 +80,7 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
     },
     async (request) => {
       const q = request.query;
-      return listClientSchedules(
+      const list = await listClientSchedules(
         deps,
         clientAuthOf(request).clientId,
         {
@@ -87,6 +91,7 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
         },
         toPageParams(q, 20),
       );
+      return { ...list, payment_schedules: list.payment_schedules.map((s) => withActions(request, s)) };
     },
   );
 
@@ -101,7 +106,11 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: { 200: ScheduleSchema },
       },
     },
-    async (request) => getSchedule(deps, clientAuthOf(request).clientId, request.params.schedule_id),
+    async (request) =>
+      withActions(
+        request,
+        await getSchedule(deps, clientAuthOf(request).clientId, request.params.schedule_id),
+      ),
   );
 
   r.patch(
@@ -116,7 +125,11 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: ok,
       },
     },
-    async (request) => patchSchedule(deps, clientAuthOf(request), request.params.schedule_id, request.body),
+    async (request) =>
+      withActions(
+        request,
+        await patchSchedule(deps, clientAuthOf(request), request.params.schedule_id, request.body),
+      ),
   );
 
   r.post(
@@ -134,7 +147,15 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request) =>
-      cancelSchedule(deps, clientAuthOf(request), request.params.schedule_id, request.body?.reason ?? null),
+      withActions(
+        request,
+        await cancelSchedule(
+          deps,
+          clientAuthOf(request),
+          request.params.schedule_id,
+          request.body?.reason ?? null,
+        ),
+      ),
   );
 
   r.patch(
@@ -150,12 +171,15 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request) =>
-      patchInstalment(
-        deps,
-        clientAuthOf(request),
-        request.params.schedule_id,
-        request.params.instalment_id,
-        request.body,
+      withActions(
+        request,
+        await patchInstalment(
+          deps,
+          clientAuthOf(request),
+          request.params.schedule_id,
+          request.params.instalment_id,
+          request.body,
+        ),
       ),
   );
 
@@ -176,14 +200,17 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
       async (request) => {
         const auth = clientAuthOf(request);
         const { schedule_id, instalment_id } = request.params;
-        if (verb === 'cancel') return cancelInstalment(deps, auth, schedule_id, instalment_id);
-        return issueInstalmentNow(
-          deps,
-          auth,
-          schedule_id,
-          instalment_id,
-          verb === 'issue-now' ? 'issue' : 'reissue',
-        );
+        const dto =
+          verb === 'cancel'
+            ? await cancelInstalment(deps, auth, schedule_id, instalment_id)
+            : await issueInstalmentNow(
+                deps,
+                auth,
+                schedule_id,
+                instalment_id,
+                verb === 'issue-now' ? 'issue' : 'reissue',
+              );
+        return withActions(request, dto);
       },
     );
   }
@@ -201,11 +228,14 @@ export async function schedulesRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request) =>
-      simulateInstalmentOverdue(
-        deps,
-        clientAuthOf(request),
-        request.params.schedule_id,
-        request.params.instalment_id,
+      withActions(
+        request,
+        await simulateInstalmentOverdue(
+          deps,
+          clientAuthOf(request),
+          request.params.schedule_id,
+          request.params.instalment_id,
+        ),
       ),
   );
 }

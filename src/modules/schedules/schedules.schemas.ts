@@ -1,6 +1,7 @@
 /** Request and response schemas of /payment-schedules (they feed OpenAPI). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { InstalmentActionsSchema, ScheduleActionsSchema } from './schedules.actions';
 import { INSTALMENT_STATUSES, SCHEDULE_STATUSES } from './schedules.machine';
 
 const Uuid = (description?: string) =>
@@ -93,6 +94,7 @@ export const InstalmentSchema = Type.Object({
   link_number: Type.Integer(),
   issue_error: Nullable(Type.String()),
   paid_at: Nullable(Type.String({ format: 'date-time' })),
+  allowed_actions: InstalmentActionsSchema,
 });
 
 export const ScheduleSchema = Type.Object({
@@ -114,6 +116,7 @@ export const ScheduleSchema = Type.Object({
   canceled_at: Nullable(Type.String({ format: 'date-time' })),
   completed_at: Nullable(Type.String({ format: 'date-time' })),
   instalments: Type.Array(InstalmentSchema),
+  allowed_actions: ScheduleActionsSchema,
 });
 
 export const ScheduleParamsSchema = Type.Object({ schedule_id: Uuid() });

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
+import { fixedDeliveryHeaders } from '../../outbox/envelope';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../../outbox/event-types';
 import { clientAuthOf } from '../../plugins/auth';
 import { registerWebhookMetrics } from './webhooks.metrics';
@@ -49,6 +50,13 @@ export const deliveryView = (d: DeliveryRow) => ({
   last_response_status: d.lastResponseStatus,
   last_error: d.lastError,
   created_at: d.createdAt.toISOString(),
+});
+
+/** The inspector's view: what was sent, minus the per-attempt signature. */
+export const deliveryDetailView = (d: DeliveryRow) => ({
+  ...deliveryView(d),
+  payload: JSON.parse(d.body) as Record<string, unknown>,
+  request_headers: fixedDeliveryHeaders({ id: d.eventId, type: d.eventType }),
 });
 
 const attemptView = (a: AttemptRow) => ({
@@ -307,11 +315,11 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
         summary: 'One delivery',
         description: 'The delivery a `webhooks` notification links to; its attempts are at `/attempts`.',
         params: S.DeliveryParams,
-        response: { 200: S.DeliverySchema },
+        response: { 200: S.DeliveryDetailSchema },
       },
     },
     async (req) =>
-      deliveryView(await svc.getDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
+      deliveryDetailView(await svc.getDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
   );
 
   r.get(
@@ -340,10 +348,10 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
         summary: 'Redeliver now (also from dead_letter)',
         description: 'A finished delivery gets a fresh budget of attempts; the attempt history is kept.',
         params: S.DeliveryParams,
-        response: { 200: S.DeliverySchema },
+        response: { 200: S.DeliveryDetailSchema },
       },
     },
     async (req) =>
-      deliveryView(await svc.retryDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
+      deliveryDetailView(await svc.retryDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
   );
 }

@@ -147,6 +147,19 @@ export const DeliverySchema = Type.Object({
   created_at: Iso,
 });
 
+/** One delivery as the inspector reads it: the list's fields plus what was sent. */
+export const DeliveryDetailSchema = Type.Object({
+  ...DeliverySchema.properties,
+  payload: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'The JSON body sent, byte-identical on every attempt (the event envelope)',
+  }),
+  request_headers: Type.Record(Type.String(), Type.String(), {
+    description:
+      'The headers every attempt sends; each attempt adds `x-svc-timestamp` and `x-svc-signature` ' +
+      '(the signature is not shown)',
+  }),
+});
+
 export const DeliveryListSchema = Type.Object({
   deliveries: Type.Array(DeliverySchema),
   total: Type.Integer(),

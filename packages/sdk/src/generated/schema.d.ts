@@ -4979,10 +4979,14 @@ export interface components {
             signatories: components["schemas"]["OpcoPerson"][] | null;
             submitted_at: string | null;
             activated_at: string | null;
+            /** @description When the sandbox's approval simulator activates this submitted opco (SVC_SANDBOX_OPCO_ACTIVATION_SECONDS after submit); null unless awaiting activation */
+            activation_due_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /opcos/{opco_id} (draft); `submit`: POST /opcos/{opco_id}/submit (draft); `delete`: DELETE /opcos/{opco_id} (draft; 409 while a project is bound to it). */
+            allowed_actions: ("edit" | "submit" | "delete")[];
         };
         OpcoList: {
             opcos: components["schemas"]["Opco"][];
@@ -5207,6 +5211,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
+            allowed_actions: ("cancel" | "refresh_status" | "simulate")[];
         };
         TransactionList: {
             transactions: components["schemas"]["Transaction"][];
@@ -5349,6 +5355,32 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+        };
+        WebhookDeliveryDetail: {
+            /** Format: uuid */
+            delivery_id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            /** @description null for the main webhook_url */
+            destination_id: string | null;
+            url: string;
+            status: "pending" | "retrying" | "succeeded" | "dead_letter";
+            attempts: number;
+            last_attempt_at: string | null;
+            next_attempt_at: string | null;
+            last_response_status: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The JSON body sent, byte-identical on every attempt (the event envelope) */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description The headers every attempt sends; each attempt adds `x-svc-timestamp` and `x-svc-signature` (the signature is not shown) */
+            request_headers: {
+                [key: string]: string;
+            };
         };
         WebhookDeliveryAttempt: {
             attempt: number;
@@ -5853,6 +5885,8 @@ export interface components {
             link_number: number;
             issue_error: string | null;
             paid_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
+            allowed_actions: ("edit" | "issue_now" | "cancel")[];
         };
         PaymentSchedule: {
             /** Format: uuid */
@@ -5880,6 +5914,8 @@ export interface components {
             canceled_at: string | null;
             completed_at: string | null;
             instalments: components["schemas"]["Instalment"][];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /payment-schedules/{schedule_id} (active or past_due); `cancel`: POST /payment-schedules/{schedule_id}/cancel (active or past_due). */
+            allowed_actions: ("edit" | "cancel")[];
         };
         PaymentScheduleList: {
             payment_schedules: components["schemas"]["PaymentSchedule"][];
@@ -6604,6 +6640,8 @@ export interface components {
             };
             authorization_url: string | null;
             authorization_expires_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /recurring-payments/{definition_id} (not in a terminal status); `pause`: POST /recurring-payments/{definition_id}/pause (active); `resume`: POST /recurring-payments/{definition_id}/resume (paused); `cancel`: POST /recurring-payments/{definition_id}/cancel (pending_authorization, active or paused). */
+            allowed_actions: ("edit" | "pause" | "resume" | "cancel")[];
         };
         RecurringPaymentList: {
             recurring_payments: components["schemas"]["RecurringPayment"][];
@@ -7994,7 +8032,8 @@ export interface components {
             role: string;
             actor_type: "client_user" | "client_api";
             environment: "sandbox" | "production";
-            permissions: string[];
+            /** @description The token's permissions (the SDK exports their union as `Permission`) */
+            permissions: ("account.read" | "account.mfa" | "account.password" | "security.challenge" | "mfa.defaults.read" | "mfa.defaults.write" | "team.read" | "team.write" | "credentials.read" | "credentials.write" | "settings.read" | "settings.write" | "webhooks.read" | "webhooks.write" | "payments.read" | "payments.write" | "payments.refresh" | "sandbox.simulate" | "projects.read" | "projects.write" | "opcos.read" | "opcos.write" | "kyc.users.read" | "kyc.users.write" | "kyc.levels.read" | "kyc.levels.write" | "kyb.businesses.read" | "kyb.businesses.write" | "workflows.read" | "workflows.write" | "contracts.read" | "contracts.templates.write" | "contracts.send" | "monitoring.read" | "monitoring.write" | "monitoring.review" | "monitoring.policy.write" | "screening.read" | "screening.write" | "travel_rule.read" | "travel_rule.write" | "recurring.read" | "recurring.write" | "schedules.read" | "schedules.write" | "tickets.read" | "tickets.write" | "billing.read" | "billing.write" | "notifications.read" | "notifications.write" | "activity.read")[];
             /** Format: date-time */
             token_expires_at: string;
         };
@@ -9544,6 +9583,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Filter by status */
                 status?: "draft" | "pending_superadmin_review" | "awaiting_approval" | "activated" | "rejected" | "deactivated";
+                /** @description Case-insensitive prefix of the opco name (1-200 characters after trimming) */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -9740,6 +9781,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Include archived projects. Default: `false`. */
                 include_archived?: boolean;
+                /** @description Case-insensitive prefix of the project name (1-200 characters after trimming) */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -10829,6 +10872,8 @@ export interface operations {
                 origin_type?: "paylink" | "bulk" | "schedule" | "recurring" | "workflow" | "contract" | "invoice";
                 /** @description Only payments of this contract request */
                 contract_request_id?: string;
+                /** @description Case-insensitive prefix of the reference (ref_id), the description or the payer email, or the exact transaction_id (1-200 characters after trimming) */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -11392,13 +11437,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The webhook delivery */
+            /** @description The webhook delivery detail */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -11452,13 +11497,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The webhook delivery */
+            /** @description The webhook delivery detail */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
             };
             400: components["responses"]["BadRequest"];

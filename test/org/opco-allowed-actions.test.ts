@@ -1,0 +1,78 @@
+/** An opco's allowed_actions match what the API accepts, per state and per role. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpcoStatus } from '../../src/db/schema/index';
+import { opcoActions } from '../../src/modules/opcos/opcos.actions';
+import { expectActionsAgree } from '../helpers/allowed-actions';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestClient, type TestCaller } from '../helpers/clients';
+import { insertOpco } from '../payments/fixtures';
+import { companyBody } from './fixtures';
+
+let ctx: TestContext;
+let owner: TestCaller;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  owner = await createTestClient(ctx);
+});
+afterAll(() => ctx?.close());
+
+type Action = (typeof opcoActions.names)[number];
+
+const api = (method: string, url: string, caller = owner, payload?: object) =>
+  ctx.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: caller.headers, payload });
+
+async function draft() {
+  const r = await api('POST', '/opcos', owner, companyBody());
+  expect(r.statusCode, r.body).toBe(201);
+  return r.json().opco_id as string;
+}
+const inStatus = (status: OpcoStatus) => () => insertOpco(ctx, owner.clientId, { status });
+
+const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }> = {
+  draft: { expected: ['edit', 'submit', 'delete'], make: draft },
+  'submitted (sandbox)': {
+    expected: [],
+    make: async () => {
+      const id = await draft();
+      expect((await api('POST', `/opcos/${id}/submit`)).statusCode).toBe(200);
+      return id;
+    },
+  },
+  pending_superadmin_review: { expected: [], make: inStatus('pending_superadmin_review') },
+  activated: { expected: [], make: inStatus('activated') },
+  rejected: { expected: [], make: inStatus('rejected') },
+};
+
+const perform = (action: Action, id: string) =>
+  ({
+    edit: () => api('PATCH', `/opcos/${id}`, owner, { name: 'Renamed' }),
+    submit: () => api('POST', `/opcos/${id}/submit`),
+    delete: () => api('DELETE', `/opcos/${id}`),
+  })[action]();
+
+describe('opco allowed_actions', () => {
+  for (const [state, { expected, make }] of Object.entries(STATES))
+    it(`${state}: ${expected.join(', ') || 'nothing'}`, () =>
+      expectActionsAgree({
+        names: opcoActions.names,
+        expected,
+        make,
+        actionsOf: async (id) => (await api('GET', `/opcos/${id}`)).json().allowed_actions,
+        perform,
+      }));
+
+  it('a role without opcos.write sees none; the list carries them per row', async () => {
+    const id = await draft();
+    const dev = await createTestClient(ctx, { role: 'developer', clientId: owner.clientId });
+    const asDev = await api('GET', `/opcos/${id}`, dev);
+    expect(asDev.json().allowed_actions).toEqual([]);
+    expect((await api('PATCH', `/opcos/${id}`, dev, { name: 'x' })).statusCode).toBe(403);
+    const list = (await api('GET', '/opcos?page_size=100')).json().opcos as {
+      opco_id: string;
+      status: string;
+      allowed_actions: string[];
+    }[];
+    for (const o of list)
+      expect(o.allowed_actions).toEqual(o.status === 'draft' ? ['edit', 'submit', 'delete'] : []);
+  });
+});

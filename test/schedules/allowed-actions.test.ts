@@ -1,0 +1,98 @@
+/** allowed_actions of payment schedules and their instalments match what the API accepts. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { instalmentActions, scheduleActions } from '../../src/modules/schedules/schedules.actions';
+import { expectActionsAgree } from '../helpers/allowed-actions';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestClient } from '../helpers/clients';
+import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { createSchedule, getSchedule } from './fixtures';
+
+let ctx: TestContext;
+let w: PaymentWorld;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  w = await createPaymentWorld(ctx);
+});
+afterAll(() => ctx?.close());
+
+const call = (method: 'POST' | 'PATCH', url: string, payload?: object) =>
+  ctx.app.inject({ method, url: `/api/v1/payment-schedules/${url}`, headers: w.caller.headers, payload });
+
+const fresh = () =>
+  createSchedule(ctx, w, {
+    instalments: [
+      { amount: '5.00', due_date: '2026-06-01' },
+      { amount: '5.00', due_date: '2026-07-01' },
+    ],
+  });
+
+type ScheduleAction = (typeof scheduleActions.names)[number];
+type InstalmentAction = (typeof instalmentActions.names)[number];
+
+const SCHEDULES: Record<string, { expected: ScheduleAction[]; make: () => Promise<string> }> = {
+  active: { expected: ['edit', 'cancel'], make: async () => (await fresh()).schedule_id },
+  canceled: {
+    expected: [],
+    make: async () => {
+      const id = (await fresh()).schedule_id;
+      expect((await call('POST', `${id}/cancel`, {})).statusCode).toBe(200);
+      return id;
+    },
+  },
+};
+
+/** An instalment is named `<schedule_id>/instalments/<instalment_id>`. */
+async function instalmentIn(verb: 'issue-now' | 'cancel' | null) {
+  const s = await fresh();
+  const path = `${s.schedule_id}/instalments/${s.instalments[0]!.instalment_id}`;
+  if (verb) expect((await call('POST', `${path}/${verb}`)).statusCode).toBe(200);
+  return path;
+}
+
+const INSTALMENTS: Record<string, { expected: InstalmentAction[]; make: () => Promise<string> }> = {
+  scheduled: { expected: ['edit', 'issue_now', 'cancel'], make: () => instalmentIn(null) },
+  issued: { expected: ['cancel'], make: () => instalmentIn('issue-now') },
+  canceled: { expected: [], make: () => instalmentIn('cancel') },
+};
+
+async function instalmentActionsOf(path: string) {
+  const [scheduleId, , instalmentId] = path.split('/');
+  const s = await getSchedule(ctx, w.caller, scheduleId!);
+  return s.instalments.find((i) => i.instalment_id === instalmentId)!.allowed_actions;
+}
+
+describe('payment schedule allowed_actions', () => {
+  for (const [state, { expected, make }] of Object.entries(SCHEDULES))
+    it(`schedule ${state}: ${expected.join(', ') || 'nothing'}`, () =>
+      expectActionsAgree({
+        names: scheduleActions.names,
+        expected,
+        make,
+        actionsOf: async (id) => (await getSchedule(ctx, w.caller, id)).allowed_actions as string[],
+        perform: (action, id) =>
+          action === 'edit'
+            ? call('PATCH', id, { description: 'Changed' })
+            : call('POST', `${id}/cancel`, {}),
+      }));
+
+  for (const [state, { expected, make }] of Object.entries(INSTALMENTS))
+    it(`instalment ${state}: ${expected.join(', ') || 'nothing'}`, () =>
+      expectActionsAgree({
+        names: instalmentActions.names,
+        expected,
+        make,
+        actionsOf: instalmentActionsOf,
+        perform: (action, path) =>
+          action === 'edit'
+            ? call('PATCH', path, { amount: '6.00' })
+            : call('POST', `${path}/${action === 'issue_now' ? 'issue-now' : 'cancel'}`),
+      }));
+
+  it('a role without schedules.write sees none', async () => {
+    const s = await fresh();
+    const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
+    const seen = await getSchedule(ctx, dev, s.schedule_id);
+    expect(seen.allowed_actions).toEqual([]);
+    expect(seen.instalments.map((i) => i.allowed_actions)).toEqual([[], []]);
+  });
+});
