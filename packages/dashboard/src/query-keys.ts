@@ -22,6 +22,17 @@ export function cleanQuery(
 export const queryKeyOf = (path: string, params?: unknown, query?: Record<string, unknown>) =>
   [path, params ?? {}, cleanQuery(query)] as const;
 
+/**
+ * Whether the API lists `action` in the row's `allowed_actions` (computed from the resource's status
+ * machine and the caller's permissions): show a button exactly when the API will accept it.
+ */
+export function allows<A extends string>(
+  row: { allowed_actions: readonly A[] } | undefined,
+  action: NoInfer<A>,
+) {
+  return row?.allowed_actions.includes(action) ?? false;
+}
+
 /** True when `key` (a key of `queryKeyOf`) is under one of the `prefixes` (path templates). */
 export function underAny(key: readonly unknown[], prefixes: readonly string[]): boolean {
   const p = key[0];

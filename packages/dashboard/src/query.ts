@@ -34,10 +34,10 @@ import {
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { type RequestOptions, SvcApiError } from './api';
-import { cleanQuery, fillPath, queryKeyOf, underAny } from './query-keys';
+import { allows, cleanQuery, fillPath, queryKeyOf, underAny } from './query-keys';
 import { useSession } from './session';
 
-export { fillPath, queryKeyOf, underAny };
+export { allows, fillPath, queryKeyOf, underAny };
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Full = keyof paths;

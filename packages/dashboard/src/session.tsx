@@ -15,6 +15,8 @@ const REFRESH_KEY = 'svc.dashboard.refresh';
 
 /** The caller, as GET /auth/me answers (the SDK's type). */
 export type Me = paths['/api/v1/auth/me']['get']['responses'][200]['content']['application/json'];
+/** A permission name (the SDK's union: a misspelt or removed permission is a compile error). */
+export type Permission = Me['permissions'][number];
 
 interface SessionValue {
   api: ApiClient;
@@ -22,7 +24,7 @@ interface SessionValue {
   /** After tokens were obtained (login, verify-otp, refresh): load the caller. */
   loadMe(): Promise<Me>;
   signOut(): Promise<void>;
-  can(permission: string): boolean;
+  can(permission: Permission): boolean;
   /** Set while a request waits for the user to sign in again. */
   relogin: { email: string; done(): void } | null;
 }

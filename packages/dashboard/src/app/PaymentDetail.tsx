@@ -3,7 +3,7 @@
  * 2 s until the payment is terminal, so a payment paid in another tab turns successful here.
  */
 import { Link, useParams } from 'react-router';
-import { useApiActions, useApiQuery } from '../query';
+import { allows, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, money, Page, when } from '../ui/kit';
 import { QueryError, QueryView } from '../ui/states';
@@ -15,7 +15,7 @@ const live = (t: Transaction | undefined) => (t && TERMINAL.includes(t.status) ?
 
 export function PaymentDetailPage() {
   const { id = '' } = useParams();
-  const { can, me } = useSession();
+  const { me } = useSession();
   const path = { transaction_id: id };
   const tx = useApiQuery('/transactions/{transaction_id}', { path, poll: live });
   const t = tx.data;
@@ -62,9 +62,9 @@ export function PaymentDetailPage() {
               <dd>{when(t.expires_at)}</dd>
             </dl>
             <ManualReviewNotice t={t} sandbox={me?.environment === 'sandbox'} />
-            {!TERMINAL.includes(t.status) ? (
+            {allows(t, 'refresh_status') || allows(t, 'cancel') ? (
               <div className="actions">
-                {can('payments.refresh') ? (
+                {allows(t, 'refresh_status') ? (
                   <button
                     type="button"
                     className="secondary"
@@ -76,7 +76,7 @@ export function PaymentDetailPage() {
                     Refresh status
                   </button>
                 ) : null}
-                {can('payments.write') ? (
+                {allows(t, 'cancel') ? (
                   <button
                     type="button"
                     className="danger"
@@ -90,7 +90,7 @@ export function PaymentDetailPage() {
                 ) : null}
               </div>
             ) : null}
-            {me?.environment === 'sandbox' && can('sandbox.simulate') && !TERMINAL.includes(t.status) ? (
+            {allows(t, 'simulate') ? (
               <SandboxSimulation
                 t={t}
                 busy={act.busy}

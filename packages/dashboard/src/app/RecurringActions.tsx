@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { newIdempotencyKey } from '../api';
-import { type ApiBody, type ApiData, useApiActions } from '../query';
+import { type ApiBody, type ApiData, allows, useApiActions } from '../query';
 import { useSession } from '../session';
 import { ErrorBox, Field, Page, Select } from '../ui/kit';
 import { ActButton, ActionForm, CancelWithReason } from './actions';
@@ -29,6 +29,8 @@ export function RecurringActions({ r, runs }: { r: Recurring; runs: Run[] }) {
   const [runAmount, setRunAmount] = useState('');
   const [runKey, setRunKey] = useState(newIdempotencyKey);
   const path = { definition_id: r.definition_id };
+  // Pause, resume, cancel and edit follow the API's allowed_actions; retrying a run, skipping one and
+  // collecting on demand depend on the runs and the mandate, which the API does not list (yet).
   const write = can('recurring.write') && OPEN.includes(r.status);
   const sandbox = me?.environment === 'sandbox' && can('sandbox.simulate') && OPEN.includes(r.status);
   if (!write && !sandbox) return null;
@@ -42,14 +44,14 @@ export function RecurringActions({ r, runs }: { r: Recurring; runs: Run[] }) {
       {write ? (
         <>
           <div className="actions">
-            {r.status === 'active' ? (
+            {allows(r, 'pause') ? (
               <ActButton
                 act={act}
                 label="Pause"
                 fn={() => act.call('post', `${BASE}/pause`, { path, body: {} })}
               />
             ) : null}
-            {r.status === 'paused' ? (
+            {allows(r, 'resume') ? (
               <ActButton
                 act={act}
                 label="Resume"
@@ -82,35 +84,47 @@ export function RecurringActions({ r, runs }: { r: Recurring; runs: Run[] }) {
                 }
               />
             ))}
-            <CancelWithReason
-              act={act}
-              label="Cancel recurring payment"
-              what="Open runs are canceled and the mandate is revoked at the bank."
-              onConfirm={(reason) =>
-                act.call('post', `${BASE}/cancel`, { path, body: reason ? { reason } : {} })
-              }
-            />
-          </div>
-          <h3>Change</h3>
-          <ActionForm
-            title="Change the recurring payment"
-            submit="Save changes"
-            act={act}
-            onSubmit={() =>
-              act.call('patch', BASE, {
-                path,
-                body: {
-                  ...(r.schedule && amount.trim() !== (r.amount ?? '') ? { amount: amount.trim() } : {}),
-                  description: description.trim() || null,
-                },
-              })
-            }
-          >
-            {r.schedule ? (
-              <Field label="Amount" name="amount" value={amount} onChange={setAmount} inputMode="decimal" />
+            {allows(r, 'cancel') ? (
+              <CancelWithReason
+                act={act}
+                label="Cancel recurring payment"
+                what="Open runs are canceled and the mandate is revoked at the bank."
+                onConfirm={(reason) =>
+                  act.call('post', `${BASE}/cancel`, { path, body: reason ? { reason } : {} })
+                }
+              />
             ) : null}
-            <Field label="Description" name="description" value={description} onChange={setDescription} />
-          </ActionForm>
+          </div>
+          {allows(r, 'edit') ? (
+            <>
+              <h3>Change</h3>
+              <ActionForm
+                title="Change the recurring payment"
+                submit="Save changes"
+                act={act}
+                onSubmit={() =>
+                  act.call('patch', BASE, {
+                    path,
+                    body: {
+                      ...(r.schedule && amount.trim() !== (r.amount ?? '') ? { amount: amount.trim() } : {}),
+                      description: description.trim() || null,
+                    },
+                  })
+                }
+              >
+                {r.schedule ? (
+                  <Field
+                    label="Amount"
+                    name="amount"
+                    value={amount}
+                    onChange={setAmount}
+                    inputMode="decimal"
+                  />
+                ) : null}
+                <Field label="Description" name="description" value={description} onChange={setDescription} />
+              </ActionForm>
+            </>
+          ) : null}
           {authorized && r.status === 'active' ? (
             <>
               <h3>Collect now</h3>

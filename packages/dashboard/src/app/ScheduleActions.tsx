@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { newIdempotencyKey } from '../api';
-import { type ApiBody, type ApiData, useApiActions } from '../query';
+import { type ApiBody, type ApiData, allows, useApiActions } from '../query';
 import { useSession } from '../session';
 import { ErrorBox, Field, Page, Select } from '../ui/kit';
 import { ActButton, ActionForm, CancelWithReason } from './actions';
@@ -17,7 +17,6 @@ type Instalment = Schedule['instalments'][number];
 type Plan = NonNullable<ApiBody<'post', '/payment-schedules'>['plan']>;
 
 const OPEN: readonly Schedule['status'][] = ['active', 'past_due'];
-const CANCELABLE: readonly Instalment['status'][] = ['scheduled', 'issued', 'overdue'];
 
 /** The buttons of one instalment row (nothing when the role or status allows none). */
 const INSTALMENT = '/payment-schedules/{schedule_id}/instalments/{instalment_id}';
@@ -40,9 +39,10 @@ export function InstalmentActions({ s, i }: { s: Schedule; i: Instalment }) {
   );
   return (
     <div className="actions">
-      {write && i.status === 'scheduled' ? b('Issue now', '/issue-now') : null}
+      {allows(i, 'issue_now') ? b('Issue now', '/issue-now') : null}
+      {/* Reissuing depends on the link's payment, which allowed_actions does not cover. */}
       {write && i.status === 'overdue' ? b('Reissue', '/reissue') : null}
-      {write && CANCELABLE.includes(i.status) ? b('Cancel', '/cancel') : null}
+      {allows(i, 'cancel') ? b('Cancel', '/cancel') : null}
       {sandbox ? (
         <ActButton
           act={act}
@@ -58,46 +58,49 @@ export function InstalmentActions({ s, i }: { s: Schedule; i: Instalment }) {
 }
 
 export function ScheduleActions({ s }: { s: Schedule }) {
-  const { can } = useSession();
   const act = useApiActions({ invalidate: ['/payment-schedules', '/transactions'] });
   const [description, setDescription] = useState(s.description ?? '');
-  const scheduled = s.instalments.filter((i) => i.status === 'scheduled');
+  const scheduled = s.instalments.filter((i) => allows(i, 'edit'));
   const [pick, setPick] = useState('');
   const [amount, setAmount] = useState('');
   const [due, setDue] = useState('');
-  if (!can('schedules.write') || !OPEN.includes(s.status)) return null;
+  if (!allows(s, 'edit') && !allows(s, 'cancel')) return null;
   const path = { schedule_id: s.schedule_id };
   const chosen = scheduled.find((i) => i.instalment_id === pick) ?? scheduled[0];
   return (
     <section aria-labelledby="schedule-actions">
       <h2 id="schedule-actions">Actions</h2>
       <ErrorBox error={act.error} />
-      <div className="actions">
-        <CancelWithReason
+      {allows(s, 'cancel') ? (
+        <div className="actions">
+          <CancelWithReason
+            act={act}
+            label="Cancel schedule"
+            what="Open instalments are canceled; paid ones stay paid."
+            onConfirm={(reason) =>
+              act.call('post', '/payment-schedules/{schedule_id}/cancel', {
+                path,
+                body: reason ? { reason } : {},
+              })
+            }
+          />
+        </div>
+      ) : null}
+      {allows(s, 'edit') ? (
+        <ActionForm
+          title="Change the description"
+          submit="Save description"
           act={act}
-          label="Cancel schedule"
-          what="Open instalments are canceled; paid ones stay paid."
-          onConfirm={(reason) =>
-            act.call('post', '/payment-schedules/{schedule_id}/cancel', {
+          onSubmit={() =>
+            act.call('patch', '/payment-schedules/{schedule_id}', {
               path,
-              body: reason ? { reason } : {},
+              body: { description: description.trim() || null },
             })
           }
-        />
-      </div>
-      <ActionForm
-        title="Change the description"
-        submit="Save description"
-        act={act}
-        onSubmit={() =>
-          act.call('patch', '/payment-schedules/{schedule_id}', {
-            path,
-            body: { description: description.trim() || null },
-          })
-        }
-      >
-        <Field label="Description" name="description" value={description} onChange={setDescription} />
-      </ActionForm>
+        >
+          <Field label="Description" name="description" value={description} onChange={setDescription} />
+        </ActionForm>
+      ) : null}
       {chosen ? (
         <>
           <h3>Change a scheduled instalment</h3>
