@@ -18,10 +18,12 @@ export function PaymentDetailPage() {
   const { me } = useSession();
   const path = { transaction_id: id };
   const tx = useApiQuery('/transactions/{transaction_id}', { path, poll: live });
-  const t = tx.data;
+  // The timeline polls until it holds the terminal event itself (the payment may turn terminal
+  // between the two polls).
   const events = useApiQuery('/transactions/{transaction_id}/status-events', {
     path,
-    poll: live(t),
+    poll: (ev) =>
+      ev?.status_events.some((e) => (TERMINAL as readonly string[]).includes(e.status)) ? false : 2000,
   });
   const act = useApiActions({ invalidate: ['/transactions', '/webhooks/deliveries'] });
 
