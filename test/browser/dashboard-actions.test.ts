@@ -20,7 +20,7 @@ import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { ensureDashboardBuilt, expectAccessible, screenshots } from '../helpers/dashboard';
 import { freePort } from '../helpers/process';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
-import { insertOpco, insertProject, insertUser, newKey } from '../payments/fixtures';
+import { insertOpco, insertProject, insertUser, newKey, pickBank } from '../payments/fixtures';
 
 /** expect.poll with room for a loaded machine (its default gives up after 1 s). */
 const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 });
@@ -310,6 +310,20 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
       },
       { 'x-idempotency-key': newKey() },
     );
+    // Refreshing asks the bank, so the API offers it (allowed_actions) once the payer picked one.
+    await pickBank(ctx, payment.checkout_url);
+    const unpicked = await api(
+      'POST',
+      '/checkout/paylink',
+      {
+        amount: '13.00',
+        currency: 'EUR',
+        project_id: projectId,
+        user_id: userId,
+        description: 'No bank yet',
+      },
+      { 'x-idempotency-key': newKey() },
+    );
     const email = uniqueEmail('dev');
     const password = 'Developer-pass-2026!';
     await ctx.db.insert(accounts).values({
@@ -356,6 +370,10 @@ describe.skipIf(!hasChromium)('dashboard: actions on the named areas', () => {
     expect(await offered('Create payment link', 'link')).toBe(can.get('payments.write'));
     await visit(`/payments/${payment.transaction_id}`, /.*/);
     await page.getByRole('button', { name: 'Refresh status' }).waitFor();
+    expect(await offered('Cancel payment')).toBe(can.get('payments.write'));
+    await visit(`/payments/${unpicked.transaction_id}`, /.*/);
+    await page.getByTestId('payment-status').waitFor();
+    expect(await offered('Refresh status')).toBe(false);
     expect(await offered('Cancel payment')).toBe(can.get('payments.write'));
 
     await visit('/recurring', 'Recurring payments');

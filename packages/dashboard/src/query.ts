@@ -32,8 +32,12 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { type RequestOptions, SvcApiError } from './api';
+import { allows, cleanQuery, fillPath, queryKeyOf, underAny } from './query-keys';
 import { useSession } from './session';
+
+export { allows, fillPath, queryKeyOf, underAny };
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Full = keyof paths;
@@ -54,13 +58,19 @@ type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : un
 export type ApiData<M extends Method, P extends ApiPath<M>> = JsonOf<
   Success<Op<M, P> extends { responses: infer R } ? R : never>
 >;
-/** The JSON body an operation takes. */
+type ReqBody<M extends Method, P extends ApiPath<M>> = Op<M, P> extends { requestBody?: infer R } ? R : never;
+/** The JSON body an operation takes (never when it takes none). */
 export type ApiBody<M extends Method, P extends ApiPath<M>> =
-  Op<M, P> extends {
-    requestBody?: { content: { 'application/json': infer B } };
+  NonNullable<ReqBody<M, P>> extends {
+    content: { 'application/json': infer B };
   }
     ? B
     : never;
+type BodyArg<M extends Method, P extends ApiPath<M>> = [ApiBody<M, P>] extends [never]
+  ? { body?: undefined }
+  : undefined extends ReqBody<M, P>
+    ? { body?: ApiBody<M, P> }
+    : { body: ApiBody<M, P> };
 export type ApiPathParams<M extends Method, P extends ApiPath<M>> = NonNullable<Params<Op<M, P>>['path']>;
 type Query<M extends Method, P extends ApiPath<M>> = NonNullable<Params<Op<M, P>>['query']>;
 /**
@@ -76,26 +86,6 @@ type Target<M extends Method, P extends ApiPath<M>> = ([ApiPathParams<M, P>] ext
   ? { path?: undefined }
   : { path: ApiPathParams<M, P> }) &
   ([ApiQuery<M, P>] extends [never] ? { query?: undefined } : { query?: ApiQuery<M, P> });
-
-/** `/transactions/{transaction_id}` with its parameters filled in (each one URL-encoded). */
-export function fillPath(template: string, params: Record<string, unknown> | undefined): string {
-  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const v = params?.[name];
-    if (v === undefined || v === null || v === '') throw new Error(`fillPath: ${template} needs ${name}`);
-    return encodeURIComponent(String(v));
-  });
-}
-
-/** Empty filters are left out of the key as well as the request: `{status: ''}` is the same list as `{}`. */
-function cleanQuery(q: Record<string, unknown> | undefined): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [k, v] of Object.entries(q ?? {}))
-    if (v !== undefined && v !== null && v !== '') out[k] = v as string | number | boolean;
-  return out;
-}
-
-export const queryKeyOf = (path: string, params?: unknown, query?: Record<string, unknown>) =>
-  [path, params ?? {}, cleanQuery(query)] as const;
 
 const isClientError = (e: unknown) => e instanceof SvcApiError && e.status < 500;
 
@@ -117,12 +107,15 @@ export function createQueryClient() {
 }
 
 export type QueryOptions<P extends ApiPath<'get'>> = Target<'get', P> & {
-  poll?: number | false;
+  /** ms between refetches while the tab is visible; a function of the data stops it (e.g. once terminal). */
+  poll?: number | false | ((data: ApiData<'get', P> | undefined) => number | false);
   enabled?: boolean;
   keep?: boolean;
 };
 // biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an object with nothing required"
 type OptionalUnlessRequired<T> = {} extends T ? [opts?: T] : [opts: T];
+
+type PollFn<P extends ApiPath<'get'>> = (data: ApiData<'get', P> | undefined) => number | false;
 
 export type ApiQueryResult<T> = UseQueryResult<T, Error>;
 
@@ -145,29 +138,100 @@ export function useApiQuery<P extends ApiPath<'get'>>(
     queryKey: queryKeyOf(path, o.path, query),
     queryFn: () =>
       api.get<ApiData<'get', P>>(fillPath(path, o.path), { query: query as RequestOptions['query'] }),
-    refetchInterval: o.poll || false,
+    refetchInterval:
+      typeof o.poll === 'function' ? (q) => (o.poll as PollFn<P>)(q.state.data) : o.poll || false,
     enabled: o.enabled ?? true,
     placeholderData: o.keep ? (prev) => prev : undefined,
   });
 }
 
 export type MutationVars<M extends Exclude<Method, 'get'>, P extends ApiPath<M>> = Target<M, P> &
-  ([ApiBody<M, P>] extends [never] ? { body?: undefined } : { body: ApiBody<M, P> }) & {
+  BodyArg<M, P> & {
     idempotencyKey?: string;
+    /** Extra headers (the security challenge's proof). */
+    headers?: Record<string, string>;
   };
 
-/** True when `key` (a query key of this module) is under one of the `prefixes` (path templates). */
-export function underAny(key: readonly unknown[], prefixes: readonly string[]): boolean {
-  const p = key[0];
-  return typeof p === 'string' && prefixes.some((x) => p === x || p.startsWith(`${x}/`));
-}
+type FirstSegment<P> = P extends `/${infer A}/${string}` ? `/${A}` : P;
+/** What an invalidation names: a GET path template, or the first segment of one (`/kyc`: all of KYC). */
+export type ApiArea = ApiPath<'get'> | FirstSegment<ApiPath<'get'>>;
 
 /** Marks the queries under these path templates stale; the ones on screen refetch. */
 export function useInvalidate() {
   const qc = useQueryClient();
-  return (prefixes: readonly ApiPath<'get'>[]) =>
+  return (prefixes: readonly ApiArea[]) =>
     qc.invalidateQueries({ predicate: (q) => underAny(q.queryKey, prefixes) });
 }
+
+type AnyVars = {
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+};
+
+/** A typed call without a cache (what a mutation or an action runs). */
+export function useApiCall() {
+  const { api } = useSession();
+  return useCallback(
+    <M extends Exclude<Method, 'get'>, P extends ApiPath<M>>(
+      method: M,
+      path: P,
+      ...[vars]: OptionalUnlessRequired<MutationVars<M, P>>
+    ): Promise<ApiData<M, P>> => {
+      const v = (vars ?? {}) as AnyVars;
+      return api.request<ApiData<M, P>>(
+        method.toUpperCase() as 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+        fillPath(path, v.path),
+        {
+          query: cleanQuery(v.query),
+          ...(v.body === undefined ? {} : { body: v.body }),
+          ...(v.idempotencyKey ? { idempotencyKey: v.idempotencyKey } : {}),
+          ...(v.headers ? { headers: v.headers } : {}),
+        },
+      );
+    },
+    [api],
+  );
+}
+
+/**
+ * An action bar: several buttons sharing one busy state and one error. `send` is a typed call;
+ * `run` any async work. Either way, once it succeeds the queries under `invalidate` refetch, and the
+ * promise resolves with the result (undefined after an error, which `error` then holds).
+ */
+export function useApiActions(opts: { invalidate?: readonly ApiArea[] } = {}) {
+  const call = useApiCall();
+  const invalidate = useInvalidate();
+  const m = useMutation({
+    mutationFn: (fn: () => Promise<unknown>) => fn(),
+    onSuccess: () => (opts.invalidate?.length ? invalidate(opts.invalidate) : undefined),
+  });
+  const { mutateAsync } = m;
+  const run = useCallback(
+    <T>(fn: () => Promise<T>): Promise<T | undefined> =>
+      mutateAsync(fn).then(
+        (r) => r as T,
+        () => undefined,
+      ),
+    [mutateAsync],
+  );
+  return {
+    busy: m.isPending,
+    error: m.error as unknown,
+    reset: m.reset,
+    run,
+    /** The typed call alone (inside `run`, or an `ActButton`'s `fn`). */
+    call,
+    send: <M extends Exclude<Method, 'get'>, P extends ApiPath<M>>(
+      method: M,
+      path: P,
+      ...vars: OptionalUnlessRequired<MutationVars<M, P>>
+    ) => run(() => call(method, path, ...vars)),
+  };
+}
+export type ApiActions = ReturnType<typeof useApiActions>;
 
 /**
  * POST/PUT/PATCH/DELETE `path`; on success the queries under `invalidate` refetch (their promise
@@ -176,28 +240,13 @@ export function useInvalidate() {
 export function useApiMutation<M extends Exclude<Method, 'get'>, P extends ApiPath<M>>(
   method: M,
   path: P,
-  opts: { invalidate?: readonly ApiPath<'get'>[] } = {},
+  opts: { invalidate?: readonly ApiArea[] } = {},
 ): UseMutationResult<ApiData<M, P>, Error, MutationVars<M, P>> {
-  const { api } = useSession();
+  const call = useApiCall();
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (vars: MutationVars<M, P>) => {
-      const v = vars as {
-        path?: Record<string, unknown>;
-        query?: Record<string, unknown>;
-        body?: unknown;
-        idempotencyKey?: string;
-      };
-      return api.request<ApiData<M, P>>(
-        method.toUpperCase() as 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-        fillPath(path, v.path),
-        {
-          query: cleanQuery(v.query),
-          ...(v.body === undefined ? {} : { body: v.body }),
-          ...(v.idempotencyKey ? { idempotencyKey: v.idempotencyKey } : {}),
-        },
-      );
-    },
+    mutationFn: (vars: MutationVars<M, P>) =>
+      (call as (m: M, p: P, v: MutationVars<M, P>) => Promise<ApiData<M, P>>)(method, path, vars),
     onSuccess: () => (opts.invalidate?.length ? invalidate(opts.invalidate) : undefined),
   });
 }

@@ -5,25 +5,18 @@
  * localStorage) so a reload of the tab keeps the session; it is per tab, gone when the tab closes,
  * and rotated on every refresh (docs/guides/dashboard.md, "Dashboard session", explains the trade-off).
  */
+
+import type { paths } from '@svc/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import { type ApiClient, createClient } from './api';
 
 const REFRESH_KEY = 'svc.dashboard.refresh';
 
-export interface Me {
-  client: { client_id: string; company_name: string; email: string };
-  account: {
-    account_id: string;
-    email: string;
-    full_name: string;
-    role: string;
-    totp_enrolled: boolean;
-  } | null;
-  role: string;
-  environment: 'sandbox' | 'production';
-  permissions: string[];
-}
+/** The caller, as GET /auth/me answers (the SDK's type). */
+export type Me = paths['/api/v1/auth/me']['get']['responses'][200]['content']['application/json'];
+/** A permission name (the SDK's union: a misspelt or removed permission is a compile error). */
+export type Permission = Me['permissions'][number];
 
 interface SessionValue {
   api: ApiClient;
@@ -31,7 +24,7 @@ interface SessionValue {
   /** After tokens were obtained (login, verify-otp, refresh): load the caller. */
   loadMe(): Promise<Me>;
   signOut(): Promise<void>;
-  can(permission: string): boolean;
+  can(permission: Permission): boolean;
   /** Set while a request waits for the user to sign in again. */
   relogin: { email: string; done(): void } | null;
 }

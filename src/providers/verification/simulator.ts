@@ -194,10 +194,13 @@ export function parseNotification(rawBody: string): VerificationNotification | n
   };
 }
 
+const isRecordStatus = (status: string): status is (typeof RECORD_STATUSES)[number] =>
+  (RECORD_STATUSES as readonly string[]).includes(status);
+
 function emptyResult(s: Row, at: Date): VerificationResult {
   return {
     providerRef: s.providerRef,
-    status: (RECORD_STATUSES as readonly string[]).includes(s.status) ? (s.status as 'pending') : 'unknown',
+    status: isRecordStatus(s.status) ? s.status : 'unknown',
     revision: s.revision,
     updatedAt: at,
     decisionAt: null,

@@ -1,34 +1,12 @@
 /** Activity log: the API's filters in the URL, and one entry with its changes and request. */
 import { Link, useParams } from 'react-router';
-import { useSession } from '../session';
-import { Badge, ErrorBox, Field, Page, Select, useLoad, when } from '../ui/kit';
+import { type ApiData, useApiQuery } from '../query';
+import { Badge, Field, Page, Select, when } from '../ui/kit';
 import { ScrollRegion, useUrlFilters } from '../ui/list';
+import { QueryView } from '../ui/states';
 import { Pager } from './payments-shared';
 
-interface ActivityEntry {
-  activity_id: string;
-  occurred_at: string;
-  action: string;
-  outcome: 'success' | 'failure';
-  actor: { type: string; account_id: string | null; email: string | null; credential_label?: string | null };
-  target: { type: string | null; id: string | null; label: string | null } | null;
-  request?: {
-    request_id: string | null;
-    ip: string | null;
-    method: string | null;
-    path: string | null;
-  } | null;
-  changes?: Record<string, { from: unknown; to: unknown }> | null;
-  metadata?: Record<string, unknown> | null;
-}
-
-interface ActivityPage {
-  activity_logs: ActivityEntry[];
-  page: number;
-  page_size: number;
-  total: number;
-  total_pages: number;
-}
+type ActivityEntry = ApiData<'get', '/activity-logs/{activity_id}'>;
 
 const FILTERS = [
   'q',
@@ -53,11 +31,10 @@ function dayStart(date: string, plusDays = 0): string | undefined {
 const actorOf = (e: ActivityEntry) => e.actor.email ?? e.actor.credential_label ?? e.actor.type;
 
 export function ActivityPage() {
-  const { api } = useSession();
   const f = useUrlFilters(FILTERS);
   // The URL keeps dates; the API takes instants, `to` exclusive (so the whole "to" day is in).
   const query = { ...f.query, from: dayStart(f.value('from')), to: dayStart(f.value('to'), 1) };
-  const list = useLoad(() => api.get<ActivityPage>('/activity-logs', { query }), [api, f.key]);
+  const list = useApiQuery('/activity-logs', { query, keep: true });
   const text = (k: string, label: string, hint?: string) => (
     <Field label={label} name={k} value={f.value(k)} hint={hint} onChange={(v) => f.setFilter(k, v.trim())} />
   );
@@ -97,116 +74,114 @@ export function ActivityPage() {
           onChange={(v) => f.setFilter('to', v)}
         />
       </form>
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        list.data.activity_logs.length === 0 ? (
-          <p className="empty">No activity matches.</p>
-        ) : (
-          <>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Action</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Actor</th>
-                    <th scope="col">Outcome</th>
-                    <th scope="col">When</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.activity_logs.map((e) => (
-                    <tr key={e.activity_id}>
-                      <td>
-                        <Link to={`/activity/${e.activity_id}`}>{e.action}</Link>
-                      </td>
-                      <td>{e.target?.label ?? e.target?.id ?? '—'}</td>
-                      <td>{actorOf(e)}</td>
-                      <td>
-                        <Badge value={e.outcome} />
-                      </td>
-                      <td>{when(e.occurred_at)}</td>
+      <QueryView q={list} what="the activity log">
+        {(data) =>
+          data.activity_logs.length === 0 ? (
+            <p className="empty">No activity matches.</p>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Action</th>
+                      <th scope="col">Target</th>
+                      <th scope="col">Actor</th>
+                      <th scope="col">Outcome</th>
+                      <th scope="col">When</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager p={list.data} go={(n) => f.setFilter('page', String(n))} />
-          </>
-        )
-      ) : list.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+                  </thead>
+                  <tbody>
+                    {data.activity_logs.map((e) => (
+                      <tr key={e.activity_id}>
+                        <td>
+                          <Link to={`/activity/${e.activity_id}`}>{e.action}</Link>
+                        </td>
+                        <td>{e.target?.label ?? e.target?.id ?? '—'}</td>
+                        <td>{actorOf(e)}</td>
+                        <td>
+                          <Badge value={e.outcome} />
+                        </td>
+                        <td>{when(e.occurred_at)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager p={data} go={(n) => f.setFilter('page', String(n))} />
+            </>
+          )
+        }
+      </QueryView>
     </Page>
   );
 }
 
 export function ActivityDetailPage() {
   const { id = '' } = useParams();
-  const { api } = useSession();
-  const entry = useLoad(() => api.get<ActivityEntry>(`/activity-logs/${id}`), [api, id]);
-  const e = entry.data;
+  const entry = useApiQuery('/activity-logs/{activity_id}', { path: { activity_id: id } });
   return (
     <Page title="Activity entry">
       <p>
         <Link to="/activity">Back to the activity log</Link>
       </p>
-      <ErrorBox error={entry.error} />
-      {e ? (
-        <>
-          <dl className="facts">
-            <dt>Action</dt>
-            <dd>{e.action}</dd>
-            <dt>Outcome</dt>
-            <dd>
-              <Badge value={e.outcome} />
-            </dd>
-            <dt>When</dt>
-            <dd>{when(e.occurred_at)}</dd>
-            <dt>Actor</dt>
-            <dd>
-              {actorOf(e)} ({e.actor.type})
-            </dd>
-            <dt>Target</dt>
-            <dd>{e.target ? `${e.target.type ?? ''} ${e.target.label ?? e.target.id ?? ''}` : '—'}</dd>
-            <dt>Request</dt>
-            <dd>{e.request?.method ? `${e.request.method} ${e.request.path} from ${e.request.ip}` : '—'}</dd>
-          </dl>
-          <h2>Changes</h2>
-          {e.changes && Object.keys(e.changes).length > 0 ? (
-            <ScrollRegion label="Changes">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Field</th>
-                    <th scope="col">From</th>
-                    <th scope="col">To</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {Object.entries(e.changes).map(([k, c]) => (
-                    <tr key={k}>
-                      <td>{k}</td>
-                      <td>{JSON.stringify(c.from)}</td>
-                      <td>{JSON.stringify(c.to)}</td>
+      <QueryView q={entry} what="the activity entry" lines={6}>
+        {(e) => (
+          <>
+            <dl className="facts">
+              <dt>Action</dt>
+              <dd>{e.action}</dd>
+              <dt>Outcome</dt>
+              <dd>
+                <Badge value={e.outcome} />
+              </dd>
+              <dt>When</dt>
+              <dd>{when(e.occurred_at)}</dd>
+              <dt>Actor</dt>
+              <dd>
+                {actorOf(e)} ({e.actor.type})
+              </dd>
+              <dt>Target</dt>
+              <dd>{e.target ? `${e.target.type ?? ''} ${e.target.label ?? e.target.id ?? ''}` : '—'}</dd>
+              <dt>Request</dt>
+              <dd>
+                {e.request?.method ? `${e.request.method} ${e.request.path} from ${e.request.ip}` : '—'}
+              </dd>
+            </dl>
+            <h2>Changes</h2>
+            {e.changes && Object.keys(e.changes).length > 0 ? (
+              <ScrollRegion label="Changes">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Field</th>
+                      <th scope="col">From</th>
+                      <th scope="col">To</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollRegion>
-          ) : (
-            <p className="empty">No field changes.</p>
-          )}
-          {e.metadata && Object.keys(e.metadata).length > 0 ? (
-            <>
-              <h2>Details</h2>
-              <pre className="json">{JSON.stringify(e.metadata, null, 2)}</pre>
-            </>
-          ) : null}
-        </>
-      ) : entry.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+                  </thead>
+                  <tbody>
+                    {Object.entries(e.changes).map(([k, c]) => (
+                      <tr key={k}>
+                        <td>{k}</td>
+                        <td>{JSON.stringify(c.from)}</td>
+                        <td>{JSON.stringify(c.to)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollRegion>
+            ) : (
+              <p className="empty">No field changes.</p>
+            )}
+            {e.metadata && Object.keys(e.metadata).length > 0 ? (
+              <>
+                <h2>Details</h2>
+                <pre className="json">{JSON.stringify(e.metadata, null, 2)}</pre>
+              </>
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }

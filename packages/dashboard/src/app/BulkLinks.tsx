@@ -6,13 +6,19 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { newIdempotencyKey } from '../api';
+import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { FileField, fileBase64, saveBlob } from '../ui/files';
 import { shortId } from '../ui/format';
-import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Field, Page, Select, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
-import { FilterSelect, Loaded } from '../ui/listing';
-import { Pager, type Pagination } from './payments-shared';
+import { FilterSelect } from '../ui/listing';
+import { QueryError, QueryView } from '../ui/states';
+import { Pager } from './payments-shared';
+
+type Job = ApiData<'get', '/checkout/paylink/bulk/{bulk_id}'>;
+type Row = ApiData<'get', '/checkout/paylink/bulk/{bulk_id}/rows'>['rows'][number];
+type RetryBody = ApiBody<'post', '/checkout/paylink/bulk/{bulk_id}/retry'>;
 
 const JOB_STATUSES = [
   'previewed',
@@ -22,43 +28,25 @@ const JOB_STATUSES = [
   'completed_with_errors',
   'canceled',
   'expired',
-];
-const ROW_STATUSES = ['valid', 'invalid', 'pending', 'created', 'failed', 'canceled'];
-const CANCELABLE = ['previewed', 'queued', 'processing'];
-const WORKING = ['queued', 'processing'];
-
-interface Job {
-  bulk_id: string;
-  status: string;
-  source: string;
-  file_name: string | null;
-  warnings: string[];
-  preview_expires_at: string | null;
-  created_at: string;
-  finished_at: string | null;
-  counts: Record<'total' | 'valid' | 'invalid' | 'pending' | 'created' | 'failed' | 'canceled', number>;
-}
-
-interface Row {
-  row_number: number;
-  reference: string | null;
-  status: string;
-  input: Record<string, unknown>;
-  checkout_url: string | null;
-  attempts: number;
-  errors: { field: string | null; value: unknown; msg: string }[];
-}
+] as const satisfies readonly Job['status'][];
+const ROW_STATUSES = [
+  'valid',
+  'invalid',
+  'pending',
+  'created',
+  'failed',
+  'canceled',
+] as const satisfies readonly Row['status'][];
+const CANCELABLE: readonly Job['status'][] = ['previewed', 'queued', 'processing'];
+const WORKING: readonly Job['status'][] = ['queued', 'processing'];
 
 const counts = (j: Job) =>
   `${j.counts.created} created, ${j.counts.failed} failed, ${j.counts.invalid} invalid of ${j.counts.total}`;
 
 export function BulkLinksPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const f = useUrlFilters(['status', 'page', 'page_size']);
-  const list = useLoad(
-    () => api.get<{ bulk_jobs: Job[]; pagination: Pagination }>('/checkout/paylink/bulk', { query: f.query }),
-    [api, f.key],
-  );
+  const list = useApiQuery('/checkout/paylink/bulk', { query: f.query, keep: true });
   return (
     <Page
       title="Bulk payment links"
@@ -73,7 +61,7 @@ export function BulkLinksPage() {
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <FilterSelect f={f} name="status" label="Status" options={JOB_STATUSES} />
       </form>
-      <Loaded state={list}>
+      <QueryView q={list} what="the bulk uploads">
         {(data) => (
           <>
             <LinkTable
@@ -91,7 +79,7 @@ export function BulkLinksPage() {
             <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
           </>
         )}
-      </Loaded>
+      </QueryView>
     </Page>
   );
 }
@@ -99,18 +87,12 @@ export function BulkLinksPage() {
 export function BulkUploadPage() {
   const { api, can } = useSession();
   const navigate = useNavigate();
-  const projects = useLoad(
-    () =>
-      api.get<{ projects: { project_id: string; project_name: string }[] }>('/projects', {
-        query: { page_size: 200 },
-      }),
-    [api],
-  );
+  const projects = useApiQuery('/projects', { query: { page_size: 200 } });
   const [file, setFile] = useState<File | null>(null);
   const [d, setD] = useState({ project_id: '', currency: 'EUR', description: '' });
   const [createUsers, setCreateUsers] = useState(false);
   const [key, setKey] = useState(newIdempotencyKey);
-  const act = useAction();
+  const act = useApiActions({ invalidate: ['/checkout/paylink/bulk'] });
   const checkId = useId();
   if (!can('payments.write'))
     return <Page title="Upload payment links">Your role cannot create payment links.</Page>;
@@ -131,15 +113,14 @@ export function BulkUploadPage() {
           Download the CSV template
         </button>
       </p>
-      <ErrorBox error={projects.error} />
+      <QueryError error={projects.error} what="your projects" />
       <form
         onSubmit={(e) => {
           e.preventDefault();
           act.run(async () => {
             if (!file) throw new Error('Choose a file');
-            const job = await api.post<Job>(
-              '/checkout/paylink/bulk',
-              {
+            const job = await act.call('post', '/checkout/paylink/bulk', {
+              body: {
                 file: { file_name: file.name, content_base64: await fileBase64(file) },
                 defaults: {
                   ...(projectId ? { project_id: projectId } : {}),
@@ -149,8 +130,8 @@ export function BulkUploadPage() {
                 create_missing_users: createUsers,
                 preview: true,
               },
-              { idempotencyKey: key },
-            );
+              idempotencyKey: key,
+            });
             setKey(newIdempotencyKey());
             navigate(`/bulk-links/${job.bulk_id}`);
           });
@@ -167,9 +148,7 @@ export function BulkUploadPage() {
           name="project_id"
           value={projectId}
           onChange={set('project_id')}
-          options={(projects.data?.projects ?? []).map(
-            (p) => [p.project_id, p.project_name] as [string, string],
-          )}
+          options={(projects.data?.projects ?? []).map((p) => [p.project_id, p.project_name] as const)}
         />
         <Field label="Default currency" name="currency" value={d.currency} onChange={set('currency')} />
         <Field
@@ -201,27 +180,21 @@ export function BulkJobPage() {
   const { api, can } = useSession();
   const f = useUrlFilters(['status', 'page', 'page_size']);
   const base = `/checkout/paylink/bulk/${id}`;
-  const [working, setWorking] = useState(false);
-  const data = useLoad(
-    async () => {
-      const [job, rows] = await Promise.all([
-        api.get<Job>(base),
-        api.get<{ rows: Row[]; pagination: Pagination }>(`${base}/rows`, { query: f.query }),
-      ]);
-      setWorking(WORKING.includes(job.status));
-      return { job, rows };
-    },
-    [api, id, f.key],
-    working ? 1000 : undefined,
-  );
-  const act = useAction();
+  const path = { bulk_id: id };
+  const job = useApiQuery('/checkout/paylink/bulk/{bulk_id}', {
+    path,
+    poll: (j) => (j && WORKING.includes(j.status) ? 1000 : false),
+  });
+  const working = !!job.data && WORKING.includes(job.data.status);
+  const rows = useApiQuery('/checkout/paylink/bulk/{bulk_id}/rows', {
+    path,
+    query: f.query,
+    poll: working ? 1000 : false,
+    keep: true,
+  });
+  const act = useApiActions({ invalidate: ['/checkout/paylink/bulk'] });
   const write = can('payments.write');
-  const j = data.data?.job;
-  const run = (fn: () => Promise<unknown>) =>
-    act.run(async () => {
-      await fn();
-      data.reload();
-    });
+  const j = job.data;
   /** results.csv: every row, or only the rows of the given statuses (comma-separated). */
   const results = (status?: string) =>
     act.run(async () =>
@@ -236,8 +209,8 @@ export function BulkJobPage() {
       <p>
         <Link to="/bulk-links">Back to bulk uploads</Link>
       </p>
-      <Loaded state={data}>
-        {({ job: j, rows }) => (
+      <QueryView q={job} what="the bulk upload" lines={6}>
+        {(j) => (
           <>
             <dl className="facts">
               <dt>Status</dt>
@@ -276,13 +249,19 @@ export function BulkJobPage() {
                 <button
                   type="button"
                   disabled={act.busy || j.counts.valid === 0}
-                  onClick={() => run(() => api.post(`${base}/confirm`))}
+                  onClick={() => act.send('post', '/checkout/paylink/bulk/{bulk_id}/confirm', { path })}
                 >
                   Create {j.counts.valid} payment links
                 </button>
               ) : null}
               {write && j.status === 'completed_with_errors' ? (
-                <button type="button" onClick={() => run(() => api.post(`${base}/retry`, {}))}>
+                <button
+                  type="button"
+                  disabled={act.busy}
+                  onClick={() =>
+                    act.send('post', '/checkout/paylink/bulk/{bulk_id}/retry', { path, body: {} })
+                  }
+                >
                   Retry failed rows
                 </button>
               ) : null}
@@ -290,7 +269,10 @@ export function BulkJobPage() {
                 <button
                   type="button"
                   className="danger"
-                  onClick={() => run(() => api.post(`${base}/cancel`, {}))}
+                  disabled={act.busy}
+                  onClick={() =>
+                    act.send('post', '/checkout/paylink/bulk/{bulk_id}/cancel', { path, body: {} })
+                  }
                 >
                   Cancel upload
                 </button>
@@ -311,25 +293,29 @@ export function BulkJobPage() {
             <form className="filters" aria-label="Row filters" onSubmit={(e) => e.preventDefault()}>
               <FilterSelect f={f} name="status" label="Row status" options={ROW_STATUSES} />
             </form>
-            <RowsTable
-              rows={rows.rows}
-              fix={
-                write && j.status === 'completed_with_errors'
-                  ? (body) => run(() => api.post(`${base}/retry`, body))
-                  : undefined
-              }
-            />
-            <Pager p={rows.pagination} go={(n) => f.setFilter('page', String(n))} />
+            <QueryView q={rows} what="the rows">
+              {(rows) => (
+                <>
+                  <RowsTable
+                    rows={rows.rows}
+                    fix={
+                      write && j.status === 'completed_with_errors'
+                        ? (body) => act.send('post', '/checkout/paylink/bulk/{bulk_id}/retry', { path, body })
+                        : undefined
+                    }
+                  />
+                  <Pager p={rows.pagination} go={(n) => f.setFilter('page', String(n))} />
+                </>
+              )}
+            </QueryView>
           </>
         )}
-      </Loaded>
+      </QueryView>
     </Page>
   );
 }
 
 const show = (v: unknown) => (v === undefined || v === null || v === '' ? '—' : String(v));
-
-type RetryBody = { row_numbers?: number[]; rows_patch?: Record<string, unknown>[] };
 
 function RowsTable({ rows, fix }: { rows: Row[]; fix?: (body: RetryBody) => void }) {
   if (rows.length === 0) return <p className="empty">No rows.</p>;

@@ -6,26 +6,22 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { newIdempotencyKey } from '../api';
+import { type ApiBody, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { FileField, fileBase64 } from '../ui/files';
-import { ErrorBox, Field, Page, Select, useAction, useLoad } from '../ui/kit';
-import type { ContractRequest } from './Contracts';
+import { ErrorBox, Field, Page, Select } from '../ui/kit';
+import { QueryError } from '../ui/states';
 
-interface Template {
-  template_id: string;
-  name: string;
-  document: { page_count: number };
-  roles: { role: string; kind: string; signing_order: number }[];
-}
+type SendBody = ApiBody<'post', '/contracts/send'>;
 
 /** The single signer of an uploaded PDF, signing at the foot of the last page. */
 const uploadRoles = (pages: number) => ({
-  roles: [{ role: 'signer', kind: 'signer', signing_order: 1 }],
+  roles: [{ role: 'signer', kind: 'signer' as const, signing_order: 1 }],
   fields: [
     {
       field_id: 'signature',
       role: 'signer',
-      type: 'signature',
+      type: 'signature' as const,
       page: pages,
       x: 0.1,
       y: 0.85,
@@ -36,12 +32,9 @@ const uploadRoles = (pages: number) => ({
 });
 
 export function ContractSendPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const navigate = useNavigate();
-  const templates = useLoad(
-    () => api.get<{ templates: Template[] }>('/contracts/templates', { query: { page_size: 200 } }),
-    [api],
-  );
+  const templates = useApiQuery('/contracts/templates', { query: { page_size: 200 } });
   const [source, setSource] = useState<'template' | 'upload'>('template');
   const [templateId, setTemplateId] = useState('');
   const [file, setFile] = useState<File | null>(null);
@@ -50,7 +43,7 @@ export function ContractSendPage() {
   const [message, setMessage] = useState('');
   const [people, setPeople] = useState<Record<string, { name: string; email: string }>>({});
   const [key, setKey] = useState(newIdempotencyKey);
-  const act = useAction();
+  const act = useApiActions({ invalidate: ['/contracts/requests'] });
 
   if (!can('contracts.send')) return <Page title="Send a contract">Your role cannot send contracts.</Page>;
   const list = templates.data?.templates ?? [];
@@ -64,23 +57,22 @@ export function ContractSendPage() {
   const submit = () =>
     act.run(async () => {
       const participants = roles.map((r) => ({ role: r.role, ...person(r.role) }));
-      let origin: object;
+      let origin: Pick<SendBody, 'template_id' | 'document'>;
       if (source === 'template') origin = { template_id: template?.template_id };
       else {
         if (!file) throw new Error('Choose a PDF file');
         const content_base64 = await fileBase64(file);
         origin = { document: { file_name: file.name, content_base64, ...uploadRoles(Number(pages) || 1) } };
       }
-      const r = await api.post<ContractRequest>(
-        '/contracts/send',
-        {
+      const r = await act.call('post', '/contracts/send', {
+        body: {
           ...origin,
           ...(title.trim() ? { title: title.trim() } : {}),
           ...(message.trim() ? { message: message.trim() } : {}),
           participants,
         },
-        { idempotencyKey: key },
-      );
+        idempotencyKey: key,
+      });
       setKey(newIdempotencyKey());
       navigate(`/contracts/${r.contract_request_id}`);
     });
@@ -90,7 +82,7 @@ export function ContractSendPage() {
       <p>
         <Link to="/contracts">Back to contracts</Link>
       </p>
-      <ErrorBox error={templates.error} />
+      <QueryError error={templates.error} what="the contract templates" />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -101,7 +93,7 @@ export function ContractSendPage() {
           label="Document"
           name="source"
           value={source}
-          onChange={(v) => setSource(v as 'template' | 'upload')}
+          onChange={setSource}
           options={[
             ['template', 'From a template'],
             ['upload', 'Upload a PDF'],
@@ -114,7 +106,7 @@ export function ContractSendPage() {
               name="template_id"
               value={template?.template_id ?? ''}
               onChange={setTemplateId}
-              options={list.map((t) => [t.template_id, t.name] as [string, string])}
+              options={list.map((t) => [t.template_id, t.name] as const)}
             />
           ) : (
             <p className="empty">No templates yet: upload a PDF instead.</p>

@@ -5,12 +5,17 @@
  */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { saveBlob } from '../ui/files';
-import { Badge, ErrorBox, Field, Page, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Field, Page, when } from '../ui/kit';
 import { LinkTable, useUrlFilters } from '../ui/list';
-import { FilterSelect, Loaded } from '../ui/listing';
-import { Pager, type Pagination } from './payments-shared';
+import { FilterSelect } from '../ui/listing';
+import { QueryError, QueryView } from '../ui/states';
+import { Pager } from './payments-shared';
+
+export type ContractRequest = ApiData<'get', '/contracts/requests/{contract_request_id}'>;
+type Participant = ContractRequest['participants'][number];
 
 export const CONTRACT_STATUSES = [
   'pending',
@@ -21,65 +26,19 @@ export const CONTRACT_STATUSES = [
   'expired',
   'voided',
   'failed',
-];
+] as const satisfies readonly ContractRequest['status'][];
 /** The request statuses void accepts, and those where a participant can still act (remind). */
-const VOIDABLE = ['pending', 'sent', 'in_progress'];
-const REMINDABLE = ['sent', 'in_progress'];
+const VOIDABLE: readonly ContractRequest['status'][] = ['pending', 'sent', 'in_progress'];
+const REMINDABLE: readonly ContractRequest['status'][] = ['sent', 'in_progress'];
 /** Participant statuses in which it is their turn (signing link live). */
-const TURN = ['sent', 'viewed'];
-
-interface Participant {
-  participant_id: string;
-  role: string;
-  kind: string;
-  name: string;
-  email: string;
-  signing_order: number;
-  status: string;
-  signing_url: string | null;
-  viewed_at: string | null;
-  completed_at: string | null;
-  declined_at: string | null;
-  decline_reason: string | null;
-}
-
-export interface ContractRequest {
-  contract_request_id: string;
-  title: string;
-  status: string;
-  status_reason: string | null;
-  external_reference: string | null;
-  expires_at: string;
-  created_at: string;
-  sent_at: string | null;
-  completed_at: string | null;
-  declined_at: string | null;
-  voided_at: string | null;
-  void_reason: string | null;
-  participants: Participant[];
-  payment: { amount: string; currency: string; checkout_url: string | null; error: string | null } | null;
-  documents: { document_id: string; file_name: string; kind: 'original' | 'signed'; size: number }[];
-}
-
-interface AuditEvent {
-  type: string;
-  participant_id: string | null;
-  occurred_at: string;
-  ip: string | null;
-}
+const TURN: readonly Participant['status'][] = ['sent', 'viewed'];
 
 const FILTERS = ['q', 'status', 'page', 'page_size'] as const;
 
 export function ContractsPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const f = useUrlFilters(FILTERS);
-  const list = useLoad(
-    () =>
-      api.get<{ contract_requests: ContractRequest[]; pagination: Pagination }>('/contracts/requests', {
-        query: f.query,
-      }),
-    [api, f.key],
-  );
+  const list = useApiQuery('/contracts/requests', { query: f.query, keep: true });
   return (
     <Page
       title="Contracts"
@@ -101,7 +60,7 @@ export function ContractsPage() {
         />
         <FilterSelect f={f} name="status" label="Status" options={CONTRACT_STATUSES} />
       </form>
-      <Loaded state={list}>
+      <QueryView q={list} what="the contracts">
         {(data) => (
           <>
             <LinkTable
@@ -119,7 +78,7 @@ export function ContractsPage() {
             <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
           </>
         )}
-      </Loaded>
+      </QueryView>
     </Page>
   );
 }
@@ -127,25 +86,16 @@ export function ContractsPage() {
 export function ContractDetailPage() {
   const { id = '' } = useParams();
   const { api, can, me } = useSession();
-  const data = useLoad(async () => {
-    const [request, trail] = await Promise.all([
-      api.get<ContractRequest>(`/contracts/requests/${id}`),
-      api.get<{ events: AuditEvent[] }>(`/contracts/requests/${id}/events`),
-    ]);
-    return { request, events: trail.events };
-  }, [api, id]);
-  const act = useAction();
+  const path = { contract_request_id: id };
+  const request = useApiQuery('/contracts/requests/{contract_request_id}', { path });
+  const trail = useApiQuery('/contracts/requests/{contract_request_id}/events', { path });
+  const act = useApiActions({ invalidate: ['/contracts/requests'] });
   const [voidReason, setVoidReason] = useState('');
   const [reminded, setReminded] = useState(false);
-  const r = data.data?.request;
+  const r = request.data;
   const send = can('contracts.send');
   const simulate = me?.environment === 'sandbox' && can('sandbox.simulate');
   const base = `/contracts/requests/${id}`;
-  const run = (fn: () => Promise<unknown>) =>
-    act.run(async () => {
-      await fn();
-      data.reload();
-    });
   const download = (path: string, name: string) => act.run(async () => saveBlob(await api.blob(path), name));
   const nameOf = (pid: string | null) => r?.participants.find((p) => p.participant_id === pid)?.name;
 
@@ -154,8 +104,8 @@ export function ContractDetailPage() {
       <p>
         <Link to="/contracts">Back to contracts</Link>
       </p>
-      <Loaded state={data}>
-        {({ request: r, events }) => (
+      <QueryView q={request} what="the contract" lines={6}>
+        {(r) => (
           <>
             <dl className="facts">
               <dt>Status</dt>
@@ -204,8 +154,11 @@ export function ContractDetailPage() {
                     type="button"
                     className="secondary"
                     onClick={() =>
-                      run(async () => {
-                        await api.post(`${base}/remind`, {});
+                      act.run(async () => {
+                        await act.call('post', '/contracts/requests/{contract_request_id}/remind', {
+                          path,
+                          body: {},
+                        });
                         setReminded(true);
                       })
                     }
@@ -244,12 +197,10 @@ export function ContractDetailPage() {
                           className="secondary"
                           disabled={act.busy}
                           onClick={() =>
-                            run(() =>
-                              api.post(`/sandbox${base}/simulate`, {
-                                action,
-                                participant_id: p.participant_id,
-                              }),
-                            )
+                            act.send('post', '/sandbox/contracts/requests/{contract_request_id}/simulate', {
+                              path,
+                              body: { action, participant_id: p.participant_id },
+                            })
                           }
                         >
                           Simulate {action === 'sign' ? 'signing' : 'decline'} by {p.name}
@@ -293,8 +244,11 @@ export function ContractDetailPage() {
                 aria-labelledby="void-title"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  run(async () => {
-                    await api.post(`${base}/void`, { reason: voidReason });
+                  act.run(async () => {
+                    await act.call('post', '/contracts/requests/{contract_request_id}/void', {
+                      path,
+                      body: { reason: voidReason },
+                    });
                     setVoidReason('');
                   });
                 }}
@@ -307,11 +261,12 @@ export function ContractDetailPage() {
               </form>
             ) : null}
             <h2>Timeline</h2>
-            {events.length === 0 ? (
+            <QueryError error={trail.error} what="the contract's timeline" />
+            {!trail.data ? null : trail.data.events.length === 0 ? (
               <p className="empty">No events yet.</p>
             ) : (
               <ul className="plain">
-                {events.map((e) => (
+                {trail.data.events.map((e) => (
                   <li key={`${e.occurred_at}-${e.type}-${e.participant_id}`}>
                     <span className="meta">{when(e.occurred_at)}</span> {e.type}
                     {e.participant_id ? ` · ${nameOf(e.participant_id) ?? e.participant_id}` : ''}
@@ -321,7 +276,7 @@ export function ContractDetailPage() {
             )}
           </>
         )}
-      </Loaded>
+      </QueryView>
     </Page>
   );
 }

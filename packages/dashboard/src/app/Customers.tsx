@@ -1,48 +1,27 @@
 /** Customers: users (KYC) and business customers (KYB), their status, and verification links. */
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad } from '../ui/kit';
-import { Pager, type Pagination } from './payments-shared';
-
-interface User {
-  user_id: string;
-  email: string;
-  first_name?: string | null;
-  last_name?: string | null;
-  kyc_status: string;
-}
-interface Business {
-  business_customer_id: string;
-  company_name: string;
-  country: string;
-  kyb_status: string;
-}
+import { Badge, ErrorBox, Field, Page, Select } from '../ui/kit';
+import { QueryView } from '../ui/states';
+import { Pager } from './payments-shared';
 
 export function CustomersPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const [params, setParams] = useSearchParams();
   const kyc = params.get('kyc_status') ?? '';
   const q = params.get('q') ?? '';
   const page = params.get('page') ?? '1';
-  const users = useLoad(
-    () =>
-      api.get<{ users: User[]; pagination: Pagination }>('/kyc/lists', {
-        query: { kyc_status: kyc, q, page },
-      }),
-    [api, kyc, q, page],
-  );
-  const businesses = useLoad(
-    () =>
-      can('kyb.businesses.read')
-        ? api.get<{ business_customers: Business[] }>('/kyb/businesses', { query: { page_size: 50 } })
-        : Promise.resolve({ business_customers: [] }),
-    [api],
-  );
+  const users = useApiQuery('/kyc/lists', { query: { kyc_status: kyc, q, page }, keep: true });
+  const businesses = useApiQuery('/kyb/businesses', {
+    query: { page_size: 50 },
+    enabled: can('kyb.businesses.read'),
+  });
   const [email, setEmail] = useState('');
   const [firstName, setFirstName] = useState('');
   const [link, setLink] = useState<string | null>(null);
-  const act = useAction();
+  const act = useApiActions({ invalidate: ['/kyc', '/kyb'] });
   const write = can('kyc.users.write');
   const setQ = (k: string, v: string) => {
     const next = new URLSearchParams(params);
@@ -51,11 +30,7 @@ export function CustomersPage() {
     if (k !== 'page') next.delete('page');
     setParams(next);
   };
-  const verificationLink = (path: string) =>
-    act.run(async () => {
-      const r = await api.post<{ verification_url: string }>(path, {});
-      setLink(r.verification_url);
-    });
+  const showLink = (r: { verification_url: string } | undefined) => r && setLink(r.verification_url);
 
   return (
     <Page title="Customers">
@@ -66,18 +41,16 @@ export function CustomersPage() {
           onSubmit={(e) => {
             e.preventDefault();
             act.run(async () => {
-              await api.post('/kyc/users', {
-                email: email.trim(),
-                first_name: firstName.trim() || undefined,
+              await act.call('post', '/kyc/users', {
+                body: { email: email.trim(), first_name: firstName.trim() },
               });
               setEmail('');
               setFirstName('');
-              users.reload();
             });
           }}
         >
           <Field label="Email" name="email" type="email" value={email} onChange={setEmail} required />
-          <Field label="First name" name="first_name" value={firstName} onChange={setFirstName} />
+          <Field label="First name" name="first_name" value={firstName} onChange={setFirstName} required />
           <button type="submit" disabled={act.busy}>
             Add user
           </button>
@@ -93,84 +66,108 @@ export function CustomersPage() {
           options={['', 'none', 'pending', 'approved', 'rejected']}
         />
       </form>
-      <ErrorBox error={act.error ?? users.error ?? businesses.error} />
+      <ErrorBox error={act.error} />
       {link ? (
         <p role="status">
           Verification link: <a href={link}>{link}</a>
         </p>
       ) : null}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">KYC</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data?.users.map((u) => (
-              <tr key={u.user_id}>
-                <td>{u.email}</td>
-                <td>{[u.first_name, u.last_name].filter(Boolean).join(' ') || '—'}</td>
-                <td>
-                  <Badge value={u.kyc_status} />
-                </td>
-                <td>
-                  {write ? (
-                    <button
-                      type="button"
-                      className="secondary"
-                      onClick={() => verificationLink(`/kyc/users/${u.user_id}/verification-link`)}
-                    >
-                      Verification link
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {users.data ? <Pager p={users.data.pagination} go={(n) => setQ('page', String(n))} /> : null}
+      <QueryView q={users} what="the users">
+        {(data) => (
+          <>
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Email</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">KYC</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.users.map((u) => (
+                    <tr key={u.user_id}>
+                      <td>{u.email}</td>
+                      <td>{[u.first_name, u.last_name].filter(Boolean).join(' ') || '—'}</td>
+                      <td>
+                        <Badge value={u.kyc_status} />
+                      </td>
+                      <td>
+                        {write ? (
+                          <button
+                            type="button"
+                            className="secondary"
+                            onClick={() =>
+                              act
+                                .send('post', '/kyc/users/{user_id}/verification-link', {
+                                  path: { user_id: u.user_id },
+                                  body: {},
+                                })
+                                .then(showLink)
+                            }
+                          >
+                            Verification link
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager p={data.pagination} go={(n) => setQ('page', String(n))} />
+          </>
+        )}
+      </QueryView>
       <h2>Business customers</h2>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Company</th>
-              <th scope="col">Country</th>
-              <th scope="col">KYB</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {businesses.data?.business_customers.map((b) => (
-              <tr key={b.business_customer_id}>
-                <td>{b.company_name}</td>
-                <td>{b.country}</td>
-                <td>
-                  <Badge value={b.kyb_status} />
-                </td>
-                <td>
-                  {can('kyb.businesses.write') ? (
-                    <button
-                      type="button"
-                      className="secondary"
-                      onClick={() =>
-                        verificationLink(`/kyb/businesses/${b.business_customer_id}/verification-link`)
-                      }
-                    >
-                      Verification link
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {can('kyb.businesses.read') ? (
+        <QueryView q={businesses} what="the business customers">
+          {(data) => (
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Company</th>
+                    <th scope="col">Country</th>
+                    <th scope="col">KYB</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.business_customers.map((b) => (
+                    <tr key={b.business_customer_id}>
+                      <td>{b.company_name}</td>
+                      <td>{b.country}</td>
+                      <td>
+                        <Badge value={b.kyb_status} />
+                      </td>
+                      <td>
+                        {can('kyb.businesses.write') ? (
+                          <button
+                            type="button"
+                            className="secondary"
+                            onClick={() =>
+                              act
+                                .send('post', '/kyb/businesses/{business_customer_id}/verification-link', {
+                                  path: { business_customer_id: b.business_customer_id },
+                                  body: {},
+                                })
+                                .then(showLink)
+                            }
+                          >
+                            Verification link
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </QueryView>
+      ) : null}
     </Page>
   );
 }

@@ -1,28 +1,23 @@
 /** API credentials: create (secret shown once), reset the secret behind the security challenge, disable. */
 import { useState } from 'react';
+import { type ApiData, useApiActions, useApiQuery, useInvalidate } from '../query';
 import { useSession } from '../session';
 import { SecurityChallenge } from '../ui/dialogs';
-import { Badge, ErrorBox, Field, Page, SecretOnce, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Field, Page, SecretOnce, Select, when } from '../ui/kit';
+import { QueryView } from '../ui/states';
 
-interface Credential {
-  credential_id: string;
-  api_key: string;
-  label: string;
-  role: string;
-  disabled?: boolean;
-  created_at: string;
-  last_used_at: string | null;
-}
+type Credential = ApiData<'get', '/auth/api-credentials'>['credentials'][number];
 
 export function DevelopersPage() {
-  const { api, can } = useSession();
-  const list = useLoad(() => api.get<{ credentials: Credential[] }>('/auth/api-credentials'), [api]);
+  const { can } = useSession();
+  const list = useApiQuery('/auth/api-credentials');
   const [label, setLabel] = useState('');
-  const [role, setRole] = useState('developer');
+  const [role, setRole] = useState<Credential['role']>('developer');
   const [secret, setSecret] = useState<{ key: string; secret: string } | null>(null);
   const [resetting, setResetting] = useState<Credential | null>(null);
-  const act = useAction();
+  const act = useApiActions({ invalidate: ['/auth/api-credentials'] });
   const write = can('credentials.write');
+  const invalidate = useInvalidate();
 
   return (
     <Page title="Developers">
@@ -33,13 +28,11 @@ export function DevelopersPage() {
           onSubmit={(e) => {
             e.preventDefault();
             act.run(async () => {
-              const c = await api.post<{ api_key: string; api_secret: string }>('/auth/api-credentials', {
-                label: label.trim(),
-                role,
+              const c = await act.call('post', '/auth/api-credentials', {
+                body: { label: label.trim(), role },
               });
               setSecret({ key: c.api_key, secret: c.api_secret });
               setLabel('');
-              list.reload();
             });
           }}
         >
@@ -56,7 +49,7 @@ export function DevelopersPage() {
           </button>
         </form>
       ) : null}
-      <ErrorBox error={act.error ?? list.error} />
+      <ErrorBox error={act.error} />
       {secret ? (
         <>
           <p>
@@ -68,67 +61,70 @@ export function DevelopersPage() {
           </button>
         </>
       ) : null}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">API key</th>
-              <th scope="col">Role</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.credentials.map((c) => (
-              <tr key={c.credential_id}>
-                <td>{c.label}</td>
-                <td>
-                  <code>{c.api_key}</code>
-                </td>
-                <td>{c.role}</td>
-                <td>{when(c.last_used_at)}</td>
-                <td>
-                  {c.disabled ? (
-                    <Badge value="disabled" />
-                  ) : write ? (
-                    <>
-                      <button type="button" className="secondary" onClick={() => setResetting(c)}>
-                        Reset secret
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={`Disable ${c.label}`}
-                        onClick={() =>
-                          act.run(async () => {
-                            await api.post(`/auth/api-credentials/${c.credential_id}/disable`);
-                            list.reload();
-                          })
-                        }
-                      >
-                        Disable
-                      </button>
-                    </>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <QueryView q={list} what="the API credentials">
+        {(data) => (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Label</th>
+                  <th scope="col">API key</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.credentials.map((c) => (
+                  <tr key={c.credential_id}>
+                    <td>{c.label}</td>
+                    <td>
+                      <code>{c.api_key}</code>
+                    </td>
+                    <td>{c.role}</td>
+                    <td>{when(c.last_used_at)}</td>
+                    <td>
+                      {c.disabled ? (
+                        <Badge value="disabled" />
+                      ) : write ? (
+                        <>
+                          <button type="button" className="secondary" onClick={() => setResetting(c)}>
+                            Reset secret
+                          </button>
+                          <button
+                            type="button"
+                            className="danger"
+                            aria-label={`Disable ${c.label}`}
+                            onClick={() =>
+                              act.send('post', '/auth/api-credentials/{credential_id}/disable', {
+                                path: { credential_id: c.credential_id },
+                              })
+                            }
+                          >
+                            Disable
+                          </button>
+                        </>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
       {resetting ? (
         <SecurityChallenge
           action="REFRESH_API_KEY"
           title={`Reset the secret of ${resetting.label}`}
           onClose={() => setResetting(null)}
           onConfirm={async (headers) => {
-            const r = await api.post<{ api_key: string; api_secret: string }>(
-              `/auth/api-credentials/${resetting.credential_id}/reset-secret`,
-              undefined,
-              { headers },
-            );
+            const r = await act.call('post', '/auth/api-credentials/{credential_id}/reset-secret', {
+              path: { credential_id: resetting.credential_id },
+              headers,
+            });
             setSecret({ key: r.api_key, secret: r.api_secret });
+            await invalidate(['/auth/api-credentials']);
           }}
         />
       ) : null}

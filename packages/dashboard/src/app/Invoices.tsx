@@ -1,50 +1,27 @@
 /** Billing invoices from the platform: list with the API's filters in the URL, detail with lines, PDF download. */
 import { Link, useParams } from 'react-router';
+import { type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, money, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, money, Page, Select, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
-import { Pager, type Pagination } from './payments-shared';
+import { QueryView } from '../ui/states';
+import { Pager } from './payments-shared';
 
-const STATUSES = ['open', 'overdue', 'paid', 'uncollectible', 'void'];
+type Invoice = ApiData<'get', '/billing/invoices/{invoice_id}'>;
 
-interface Invoice {
-  invoice_id: string;
-  number: string;
-  status: string;
-  currency: string;
-  period_start: string;
-  period_end: string;
-  issue_date: string | null;
-  due_date: string | null;
-  subtotal: string;
-  tax_total: string;
-  total: string;
-  amount_paid: string;
-  amount_due: string;
-  purchase_order_number: string | null;
-  payment_instructions: { payee_name: string; iban: string; bic: string; reference: string } | null;
-  payment_url: string | null;
-  paid_at: string | null;
-  void_reason: string | null;
-  lines?: {
-    line_id: string;
-    description: string;
-    quantity: number;
-    unit_amount: string;
-    amount: string;
-    tax_amount: string;
-  }[];
-}
+const STATUSES = [
+  'open',
+  'overdue',
+  'paid',
+  'uncollectible',
+  'void',
+] as const satisfies readonly Invoice['status'][];
 
 const FILTERS = ['status', 'page', 'page_size'] as const;
 
 export function InvoicesPage() {
-  const { api } = useSession();
   const f = useUrlFilters(FILTERS);
-  const list = useLoad(
-    () => api.get<{ invoices: Invoice[]; pagination: Pagination }>('/billing/invoices', { query: f.query }),
-    [api, f.key],
-  );
+  const list = useApiQuery('/billing/invoices', { query: f.query, keep: true });
   return (
     <Page title="Invoices">
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
@@ -56,26 +33,25 @@ export function InvoicesPage() {
           options={['', ...STATUSES]}
         />
       </form>
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <>
-          <LinkTable
-            rows={list.data.invoices}
-            rowKey={(i) => i.invoice_id}
-            href={(i) => `/invoices/${i.invoice_id}`}
-            empty="No invoices."
-            columns={[
-              { label: 'Invoice', cell: (i) => i.number },
-              { label: 'Total', cell: (i) => money(i.total, i.currency) },
-              { label: 'Status', cell: (i) => <Badge value={i.status} /> },
-              { label: 'Due', cell: (i) => i.due_date ?? '—' },
-            ]}
-          />
-          <Pager p={list.data.pagination} go={(n) => f.setFilter('page', String(n))} />
-        </>
-      ) : list.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+      <QueryView q={list} what="the invoices">
+        {(data) => (
+          <>
+            <LinkTable
+              rows={data.invoices}
+              rowKey={(i) => i.invoice_id}
+              href={(i) => `/invoices/${i.invoice_id}`}
+              empty="No invoices."
+              columns={[
+                { label: 'Invoice', cell: (i) => i.number },
+                { label: 'Total', cell: (i) => money(i.total, i.currency) },
+                { label: 'Status', cell: (i) => <Badge value={i.status} /> },
+                { label: 'Due', cell: (i) => i.due_date ?? '—' },
+              ]}
+            />
+            <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }
@@ -83,8 +59,8 @@ export function InvoicesPage() {
 export function InvoiceDetailPage() {
   const { id = '' } = useParams();
   const { api } = useSession();
-  const inv = useLoad(() => api.get<Invoice>(`/billing/invoices/${id}`), [api, id]);
-  const pdf = useAction();
+  const inv = useApiQuery('/billing/invoices/{invoice_id}', { path: { invoice_id: id } });
+  const pdf = useApiActions();
   const i = inv.data;
 
   const download = () =>
@@ -112,73 +88,73 @@ export function InvoiceDetailPage() {
       <p>
         <Link to="/invoices">Back to invoices</Link>
       </p>
-      <ErrorBox error={inv.error ?? pdf.error} />
-      {i ? (
-        <>
-          <dl className="facts">
-            <dt>Status</dt>
-            <dd>
-              <Badge value={i.status} />
-            </dd>
-            <dt>Period</dt>
-            <dd>
-              {i.period_start} – {i.period_end}
-            </dd>
-            <dt>Issued</dt>
-            <dd>{i.issue_date ?? '—'}</dd>
-            <dt>Due</dt>
-            <dd>{i.due_date ?? '—'}</dd>
-            <dt>Total</dt>
-            <dd>{money(i.total, i.currency)}</dd>
-            <dt>Amount due</dt>
-            <dd>{money(i.amount_due, i.currency)}</dd>
-            {i.paid_at ? (
+      <ErrorBox error={pdf.error} />
+      <QueryView q={inv} what="the invoice" lines={6}>
+        {(i) => (
+          <>
+            <dl className="facts">
+              <dt>Status</dt>
+              <dd>
+                <Badge value={i.status} />
+              </dd>
+              <dt>Period</dt>
+              <dd>
+                {i.period_start} – {i.period_end}
+              </dd>
+              <dt>Issued</dt>
+              <dd>{i.issue_date ?? '—'}</dd>
+              <dt>Due</dt>
+              <dd>{i.due_date ?? '—'}</dd>
+              <dt>Total</dt>
+              <dd>{money(i.total, i.currency)}</dd>
+              <dt>Amount due</dt>
+              <dd>{money(i.amount_due, i.currency)}</dd>
+              {i.paid_at ? (
+                <>
+                  <dt>Paid</dt>
+                  <dd>{when(i.paid_at)}</dd>
+                </>
+              ) : null}
+              {i.void_reason ? (
+                <>
+                  <dt>Void reason</dt>
+                  <dd>{i.void_reason}</dd>
+                </>
+              ) : null}
+              {i.purchase_order_number ? (
+                <>
+                  <dt>Purchase order</dt>
+                  <dd>{i.purchase_order_number}</dd>
+                </>
+              ) : null}
+            </dl>
+            {i.payment_url && (i.status === 'open' || i.status === 'overdue') ? (
+              <p>
+                <a className="button" href={i.payment_url} target="_blank" rel="noreferrer">
+                  Pay this invoice
+                </a>
+              </p>
+            ) : null}
+            {i.payment_instructions && i.status !== 'paid' && i.status !== 'void' ? (
               <>
-                <dt>Paid</dt>
-                <dd>{when(i.paid_at)}</dd>
+                <h2>Bank transfer</h2>
+                <dl className="facts">
+                  <dt>Payee</dt>
+                  <dd>{i.payment_instructions.payee_name}</dd>
+                  <dt>IBAN</dt>
+                  <dd>{i.payment_instructions.iban}</dd>
+                  <dt>BIC</dt>
+                  <dd>{i.payment_instructions.bic}</dd>
+                  <dt>Reference</dt>
+                  <dd>{i.payment_instructions.reference}</dd>
+                </dl>
               </>
             ) : null}
-            {i.void_reason ? (
-              <>
-                <dt>Void reason</dt>
-                <dd>{i.void_reason}</dd>
-              </>
-            ) : null}
-            {i.purchase_order_number ? (
-              <>
-                <dt>Purchase order</dt>
-                <dd>{i.purchase_order_number}</dd>
-              </>
-            ) : null}
-          </dl>
-          {i.payment_url && (i.status === 'open' || i.status === 'overdue') ? (
-            <p>
-              <a className="button" href={i.payment_url} target="_blank" rel="noreferrer">
-                Pay this invoice
-              </a>
-            </p>
-          ) : null}
-          {i.payment_instructions && i.status !== 'paid' && i.status !== 'void' ? (
-            <>
-              <h2>Bank transfer</h2>
-              <dl className="facts">
-                <dt>Payee</dt>
-                <dd>{i.payment_instructions.payee_name}</dd>
-                <dt>IBAN</dt>
-                <dd>{i.payment_instructions.iban}</dd>
-                <dt>BIC</dt>
-                <dd>{i.payment_instructions.bic}</dd>
-                <dt>Reference</dt>
-                <dd>{i.payment_instructions.reference}</dd>
-              </dl>
-            </>
-          ) : null}
-          <h2>Lines</h2>
-          <LinesTable invoice={i} />
-        </>
-      ) : inv.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+            <h2>Lines</h2>
+            <LinesTable invoice={i} />
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }

@@ -1,10 +1,10 @@
 /** The notifications inbox (own notifications, dashboard token only) and the unread count for the navigation. */
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { type ApiData, useApiActions, useApiQuery, useInvalidate } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Page, Select, when } from '../ui/kit';
 import { useUrlFilters } from '../ui/list';
-import type { Pagination } from './payments-shared';
+import { QueryView } from '../ui/states';
 import { Pager } from './payments-shared';
 
 export const NOTIFICATION_CATEGORIES = [
@@ -23,18 +23,9 @@ export const NOTIFICATION_CATEGORIES = [
   'webhooks',
   'security',
   'system',
-] as const;
+] as const satisfies readonly Notification['category'][];
 
-interface Notification {
-  notification_id: string;
-  category: string;
-  severity: 'info' | 'warning' | 'critical';
-  title: string;
-  body: string;
-  created_at: string;
-  read_at: string | null;
-  link: { resource_type: string; resource_id: string; path: string } | null;
-}
+type Notification = ApiData<'get', '/notifications'>['notifications'][number];
 
 /** The link text per kind of item (the API's resource_type). */
 const ITEM_WORDS: Record<string, string> = {
@@ -76,53 +67,25 @@ function ItemLink({ n, onOpen }: { n: Notification; onOpen(): void }) {
   );
 }
 
-/** Pages that change read state announce it, so the navigation's count follows without waiting for its poll. */
-const CHANGED = 'svc:notifications-changed';
-const announce = () => window.dispatchEvent(new Event(CHANGED));
-
+/**
+ * The navigation's unread count: polled, and refetched as soon as a page changes read state (every
+ * change invalidates `/notifications`, this query included).
+ */
 export function useUnreadCount(enabled: boolean) {
-  const { api } = useSession();
-  const [count, setCount] = useState<number | null>(null);
-  useEffect(() => {
-    if (!enabled) return;
-    let live = true;
-    const load = () =>
-      api.get<{ unread_count: number }>('/notifications/counts').then(
-        (c) => live && setCount(c.unread_count),
-        () => undefined,
-      );
-    load();
-    const timer = window.setInterval(load, 30_000);
-    window.addEventListener(CHANGED, load);
-    return () => {
-      live = false;
-      window.clearInterval(timer);
-      window.removeEventListener(CHANGED, load);
-    };
-  }, [api, enabled]);
-  return count;
+  const counts = useApiQuery('/notifications/counts', { poll: 30_000, enabled });
+  return counts.data?.unread_count ?? null;
 }
 
 const FILTERS = ['read', 'archived', 'category', 'severity', 'page', 'page_size'] as const;
 
 export function NotificationsPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const f = useUrlFilters(FILTERS);
-  const list = useLoad(
-    () =>
-      api.get<{ notifications: Notification[]; pagination: Pagination }>('/notifications', {
-        query: f.query,
-      }),
-    [api, f.key],
-  );
-  const act = useAction();
+  const list = useApiQuery('/notifications', { query: f.query, keep: true });
+  const act = useApiActions({ invalidate: ['/notifications'] });
+  const invalidate = useInvalidate();
   const write = can('notifications.write');
-  const change = (fn: () => Promise<unknown>) =>
-    act.run(async () => {
-      await fn();
-      list.reload();
-      announce();
-    });
+  const category = f.value('category') as Notification['category'] | '';
   // Bulk changes leave alone anything newer than what is on screen (an item arriving mid-click stays
   // unread). Taken from the API's own timestamps, not the browser's clock; `before` is exclusive.
   const newest = list.data?.notifications.reduce((m, n) => (n.created_at > m ? n.created_at : m), '');
@@ -137,12 +100,9 @@ export function NotificationsPage() {
               type="button"
               disabled={act.busy}
               onClick={() =>
-                change(() =>
-                  api.post('/notifications/mark-all-read', {
-                    ...before,
-                    ...(f.value('category') ? { category: f.value('category') } : {}),
-                  }),
-                )
+                act.send('post', '/notifications/mark-all-read', {
+                  body: { ...before, ...(category ? { category } : {}) },
+                })
               }
             >
               Mark all read
@@ -151,7 +111,7 @@ export function NotificationsPage() {
               type="button"
               className="secondary"
               disabled={act.busy}
-              onClick={() => change(() => api.post('/notifications/archive-read', before))}
+              onClick={() => act.send('post', '/notifications/archive-read', { body: before })}
             >
               Archive read
             </button>
@@ -196,54 +156,63 @@ export function NotificationsPage() {
           options={['', 'info', 'warning', 'critical']}
         />
       </form>
-      <ErrorBox error={list.error ?? act.error} />
-      {list.data ? (
-        list.data.notifications.length === 0 ? (
-          <p className="empty">No notifications.</p>
-        ) : (
-          <>
-            <ul className="plain inbox">
-              {list.data.notifications.map((n) => (
-                <li key={n.notification_id} className={n.read_at ? 'read' : 'unread'}>
-                  <h2 className="item-title">
-                    {n.read_at ? null : <span className="visually-hidden">Unread: </span>}
-                    {n.title}
-                  </h2>
-                  <p>{n.body}</p>
-                  <p className="meta">
-                    <Badge value={n.severity} /> {n.category} · {when(n.created_at)}
-                  </p>
-                  <ItemLink
-                    n={n}
-                    onOpen={() => {
-                      if (write && !n.read_at)
-                        api
-                          .patch(`/notifications/${n.notification_id}`, { read: true })
-                          .then(announce, () => undefined);
-                    }}
-                  />
-                  {write ? (
-                    <button
-                      type="button"
-                      className="secondary"
-                      disabled={act.busy}
-                      aria-label={`${n.read_at ? 'Mark unread' : 'Mark read'}: ${n.title}`}
-                      onClick={() =>
-                        change(() => api.patch(`/notifications/${n.notification_id}`, { read: !n.read_at }))
-                      }
-                    >
-                      {n.read_at ? 'Mark unread' : 'Mark read'}
-                    </button>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-            <Pager p={list.data.pagination} go={(n) => f.setFilter('page', String(n))} />
-          </>
-        )
-      ) : list.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+      <ErrorBox error={act.error} />
+      <QueryView q={list} what="your notifications">
+        {(data) =>
+          data.notifications.length === 0 ? (
+            <p className="empty">No notifications.</p>
+          ) : (
+            <>
+              <ul className="plain inbox">
+                {data.notifications.map((n) => (
+                  <li key={n.notification_id} className={n.read_at ? 'read' : 'unread'}>
+                    <h2 className="item-title">
+                      {n.read_at ? null : <span className="visually-hidden">Unread: </span>}
+                      {n.title}
+                    </h2>
+                    <p>{n.body}</p>
+                    <p className="meta">
+                      <Badge value={n.severity} /> {n.category} · {when(n.created_at)}
+                    </p>
+                    <ItemLink
+                      n={n}
+                      onOpen={() => {
+                        if (write && !n.read_at)
+                          act
+                            .call('patch', '/notifications/{notification_id}', {
+                              path: { notification_id: n.notification_id },
+                              body: { read: true },
+                            })
+                            .then(
+                              () => invalidate(['/notifications']),
+                              () => undefined,
+                            );
+                      }}
+                    />
+                    {write ? (
+                      <button
+                        type="button"
+                        className="secondary"
+                        disabled={act.busy}
+                        aria-label={`${n.read_at ? 'Mark unread' : 'Mark read'}: ${n.title}`}
+                        onClick={() =>
+                          act.send('patch', '/notifications/{notification_id}', {
+                            path: { notification_id: n.notification_id },
+                            body: { read: !n.read_at },
+                          })
+                        }
+                      >
+                        {n.read_at ? 'Mark unread' : 'Mark read'}
+                      </button>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+              <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
+            </>
+          )
+        }
+      </QueryView>
     </Page>
   );
 }

@@ -4,10 +4,15 @@
  * also how the sandbox resolves a manual review), with single raw detail statuses under "Advanced".
  */
 import { useState } from 'react';
+import type { ApiBody } from '../query';
 import { Select } from '../ui/kit';
 import type { Transaction } from './payments-shared';
 
-export const SANDBOX_OUTCOMES: [string, string][] = [
+type Simulation = ApiBody<'post', '/sandbox/transactions/{transaction_id}/simulate'>;
+type Outcome = NonNullable<Simulation['outcome']>;
+type RawStatus = NonNullable<Simulation['provider_status']>;
+
+export const SANDBOX_OUTCOMES: [Outcome, string][] = [
   ['success', 'Success: the payer authorizes and the bank pays'],
   ['failed', 'Rejected by the bank'],
   ['insufficient_funds', 'Rejected: insufficient funds'],
@@ -15,7 +20,7 @@ export const SANDBOX_OUTCOMES: [string, string][] = [
   ['expired', 'Expired: the payer never authorizes'],
 ];
 
-const RAW_STATUSES = [
+const RAW_STATUSES: RawStatus[] = [
   'awaiting_bank_authorization',
   'completed',
   'settled',
@@ -48,10 +53,10 @@ export function SandboxSimulation({
 }: {
   t: Transaction;
   busy: boolean;
-  simulate(body: { outcome: string } | { provider_status: string }): void;
+  simulate(body: Simulation): void;
 }) {
-  const [outcome, setOutcome] = useState('success');
-  const [raw, setRaw] = useState('awaiting_bank_authorization');
+  const [outcome, setOutcome] = useState<Outcome>('success');
+  const [raw, setRaw] = useState<RawStatus>('awaiting_bank_authorization');
   const review = t.reconciliation_state === 'manual_review_required';
   return (
     <section className="simulate" aria-label="Sandbox simulation">

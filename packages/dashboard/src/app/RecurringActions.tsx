@@ -6,35 +6,31 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { newIdempotencyKey } from '../api';
+import { type ApiBody, type ApiData, allows, useApiActions } from '../query';
 import { useSession } from '../session';
-import { ErrorBox, Field, Page, Select, useAction } from '../ui/kit';
+import { ErrorBox, Field, Page, Select } from '../ui/kit';
 import { ActButton, ActionForm, CancelWithReason } from './actions';
 import { ProjectPayerFields, useProjectPayer } from './pickers';
 
-export interface RecurringLike {
-  definition_id: string;
-  status: string;
-  amount: string | null;
-  description: string | null;
-  schedule: unknown;
-  mandate: { status: string };
-}
-export interface RunLike {
-  run_id: string;
-  sequence: number;
-  status: string;
-}
+export type Recurring = ApiData<'get', '/recurring-payments/{definition_id}'>;
+export type Run = ApiData<'get', '/recurring-payments/{definition_id}/runs'>['runs'][number];
+type CreateBody = ApiBody<'post', '/recurring-payments'>;
+type Schedule = NonNullable<CreateBody['schedule']>;
+type Limit = CreateBody['mandate']['periodic_limit'];
 
-const OPEN = ['pending_authorization', 'active', 'paused'];
+const OPEN: readonly Recurring['status'][] = ['pending_authorization', 'active', 'paused'];
+const BASE = '/recurring-payments/{definition_id}';
 
-export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: RunLike[]; done(): void }) {
-  const { api, can, me } = useSession();
-  const act = useAction();
+export function RecurringActions({ r, runs }: { r: Recurring; runs: Run[] }) {
+  const { can, me } = useSession();
+  const act = useApiActions({ invalidate: ['/recurring-payments', '/transactions'] });
   const [amount, setAmount] = useState(r.amount ?? '');
   const [description, setDescription] = useState(r.description ?? '');
   const [runAmount, setRunAmount] = useState('');
   const [runKey, setRunKey] = useState(newIdempotencyKey);
-  const base = `/recurring-payments/${r.definition_id}`;
+  const path = { definition_id: r.definition_id };
+  // Pause, resume, cancel and edit follow the API's allowed_actions; retrying a run, skipping one and
+  // collecting on demand depend on the runs and the mandate, which the API does not list (yet).
   const write = can('recurring.write') && OPEN.includes(r.status);
   const sandbox = me?.environment === 'sandbox' && can('sandbox.simulate') && OPEN.includes(r.status);
   if (!write && !sandbox) return null;
@@ -48,23 +44,30 @@ export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: Ru
       {write ? (
         <>
           <div className="actions">
-            {r.status === 'active' ? (
-              <ActButton act={act} label="Pause" done={done} fn={() => api.post(`${base}/pause`, {})} />
+            {allows(r, 'pause') ? (
+              <ActButton
+                act={act}
+                label="Pause"
+                fn={() => act.call('post', `${BASE}/pause`, { path, body: {} })}
+              />
             ) : null}
-            {r.status === 'paused' ? (
-              <ActButton act={act} label="Resume" done={done} fn={() => api.post(`${base}/resume`, {})} />
+            {allows(r, 'resume') ? (
+              <ActButton
+                act={act}
+                label="Resume"
+                fn={() => act.call('post', `${BASE}/resume`, { path, body: {} })}
+              />
             ) : null}
             {failed && authorized ? (
               <ActButton
                 act={act}
                 label={`Retry run #${failed.sequence}`}
-                done={done}
                 fn={() =>
-                  api.post(
-                    `${base}/retry`,
-                    { run_id: failed.run_id },
-                    { idempotencyKey: newIdempotencyKey() },
-                  )
+                  act.call('post', `${BASE}/retry`, {
+                    path,
+                    body: { run_id: failed.run_id },
+                    idempotencyKey: newIdempotencyKey(),
+                  })
                 }
               />
             ) : null}
@@ -73,36 +76,55 @@ export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: Ru
                 key={x.run_id}
                 act={act}
                 label={`Skip run #${x.sequence}`}
-                done={done}
-                fn={() => api.post(`${base}/runs/${x.run_id}/skip`, {})}
+                fn={() =>
+                  act.call('post', `${BASE}/runs/{run_id}/skip`, {
+                    path: { ...path, run_id: x.run_id },
+                    body: {},
+                  })
+                }
               />
             ))}
-            <CancelWithReason
-              act={act}
-              label="Cancel recurring payment"
-              what="Open runs are canceled and the mandate is revoked at the bank."
-              done={done}
-              onConfirm={(reason) => api.post(`${base}/cancel`, reason ? { reason } : {})}
-            />
-          </div>
-          <h3>Change</h3>
-          <ActionForm
-            title="Change the recurring payment"
-            submit="Save changes"
-            act={act}
-            onSubmit={async () => {
-              await api.patch(base, {
-                ...(r.schedule && amount.trim() !== (r.amount ?? '') ? { amount: amount.trim() } : {}),
-                description: description.trim() || null,
-              });
-              done();
-            }}
-          >
-            {r.schedule ? (
-              <Field label="Amount" name="amount" value={amount} onChange={setAmount} inputMode="decimal" />
+            {allows(r, 'cancel') ? (
+              <CancelWithReason
+                act={act}
+                label="Cancel recurring payment"
+                what="Open runs are canceled and the mandate is revoked at the bank."
+                onConfirm={(reason) =>
+                  act.call('post', `${BASE}/cancel`, { path, body: reason ? { reason } : {} })
+                }
+              />
             ) : null}
-            <Field label="Description" name="description" value={description} onChange={setDescription} />
-          </ActionForm>
+          </div>
+          {allows(r, 'edit') ? (
+            <>
+              <h3>Change</h3>
+              <ActionForm
+                title="Change the recurring payment"
+                submit="Save changes"
+                act={act}
+                onSubmit={() =>
+                  act.call('patch', BASE, {
+                    path,
+                    body: {
+                      ...(r.schedule && amount.trim() !== (r.amount ?? '') ? { amount: amount.trim() } : {}),
+                      description: description.trim() || null,
+                    },
+                  })
+                }
+              >
+                {r.schedule ? (
+                  <Field
+                    label="Amount"
+                    name="amount"
+                    value={amount}
+                    onChange={setAmount}
+                    inputMode="decimal"
+                  />
+                ) : null}
+                <Field label="Description" name="description" value={description} onChange={setDescription} />
+              </ActionForm>
+            </>
+          ) : null}
           {authorized && r.status === 'active' ? (
             <>
               <h3>Collect now</h3>
@@ -111,10 +133,13 @@ export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: Ru
                 submit="Collect"
                 act={act}
                 onSubmit={async () => {
-                  await api.post(`${base}/runs`, { amount: runAmount.trim() }, { idempotencyKey: runKey });
+                  await act.call('post', `${BASE}/runs`, {
+                    path,
+                    body: { amount: runAmount.trim() },
+                    idempotencyKey: runKey,
+                  });
                   setRunKey(newIdempotencyKey());
                   setRunAmount('');
-                  done();
                 }}
               >
                 <Field
@@ -138,15 +163,20 @@ export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: Ru
                 act={act}
                 className="secondary"
                 label="Simulate: authorize"
-                done={done}
-                fn={() => api.post(`/sandbox${base}/simulate`, { action: 'authorize' })}
+                fn={() =>
+                  act.call('post', `/sandbox${BASE}/simulate`, { path, body: { action: 'authorize' } })
+                }
               />
               <ActButton
                 act={act}
                 className="secondary"
                 label="Simulate: reject"
-                done={done}
-                fn={() => api.post(`/sandbox${base}/simulate`, { action: 'reject_authorization' })}
+                fn={() =>
+                  act.call('post', `/sandbox${BASE}/simulate`, {
+                    path,
+                    body: { action: 'reject_authorization' },
+                  })
+                }
               />
             </>
           ) : (
@@ -154,8 +184,7 @@ export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: Ru
               act={act}
               className="secondary"
               label="Simulate: run next now"
-              done={done}
-              fn={() => api.post(`/sandbox${base}/run-next`, {})}
+              fn={() => act.call('post', `/sandbox${BASE}/run-next`, { path, body: {} })}
             />
           )}
         </div>
@@ -167,7 +196,7 @@ export function RecurringActions({ r, runs, done }: { r: RecurringLike; runs: Ru
 const PERIODS = ['day', 'week', 'fortnight', 'month', 'half_year', 'year'];
 
 export function RecurringCreatePage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const [f, setF] = useState({
     project_id: '',
     user_id: '',
@@ -182,8 +211,8 @@ export function RecurringCreatePage() {
     period: 'month',
   });
   const [key, setKey] = useState(newIdempotencyKey);
-  const [created, setCreated] = useState<{ definition_id: string; authorization_url: string } | null>(null);
-  const act = useAction();
+  const [created, setCreated] = useState<ApiData<'post', '/recurring-payments'> | null>(null);
+  const act = useApiActions({ invalidate: ['/recurring-payments'] });
   const pp = useProjectPayer(f);
   const set = (k: keyof typeof f) => (v: string) => setF({ ...f, [k]: v });
   if (!can('recurring.write'))
@@ -199,9 +228,8 @@ export function RecurringCreatePage() {
         onSubmit={(e) => {
           e.preventDefault();
           act.run(async () => {
-            const r = await api.post<{ definition_id: string; authorization_url: string }>(
-              '/recurring-payments',
-              {
+            const r = await act.call('post', '/recurring-payments', {
+              body: {
                 project_id: pp.projectId,
                 user_id: pp.userId,
                 currency: f.currency.trim().toUpperCase(),
@@ -209,17 +237,25 @@ export function RecurringCreatePage() {
                   ? {}
                   : {
                       amount: f.amount.trim(),
-                      schedule: { interval: f.interval, interval_count: 1, start_date: f.start_date },
+                      schedule: {
+                        interval: f.interval as Schedule['interval'],
+                        interval_count: 1,
+                        start_date: f.start_date,
+                      },
                     }),
                 ...(f.description.trim() ? { description: f.description.trim() } : {}),
                 ...(f.reference.trim() ? { reference: f.reference.trim() } : {}),
                 mandate: {
                   max_amount_per_payment: f.max_amount.trim(),
-                  periodic_limit: { amount: f.limit_amount.trim(), period: f.period, alignment: 'calendar' },
+                  periodic_limit: {
+                    amount: f.limit_amount.trim(),
+                    period: f.period as Limit['period'],
+                    alignment: 'calendar',
+                  },
                 },
               },
-              { idempotencyKey: key },
-            );
+              idempotencyKey: key,
+            });
             setCreated(r);
             setKey(newIdempotencyKey());
           });
@@ -302,12 +338,18 @@ export function RecurringCreatePage() {
       </form>
       {created ? (
         <div className="success" role="status">
-          <p>Recurring payment created. The payer authorizes the mandate at:</p>
-          <p>
-            <a href={created.authorization_url} data-testid="authorization-url">
-              {created.authorization_url}
-            </a>
-          </p>
+          {created.authorization_url ? (
+            <>
+              <p>Recurring payment created. The payer authorizes the mandate at:</p>
+              <p>
+                <a href={created.authorization_url} data-testid="authorization-url">
+                  {created.authorization_url}
+                </a>
+              </p>
+            </>
+          ) : (
+            <p>Recurring payment created.</p>
+          )}
           <Link to={`/recurring/${created.definition_id}`}>Open the recurring payment</Link>
         </div>
       ) : null}

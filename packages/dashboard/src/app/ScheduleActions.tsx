@@ -6,59 +6,50 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { newIdempotencyKey } from '../api';
+import { type ApiBody, type ApiData, allows, useApiActions } from '../query';
 import { useSession } from '../session';
-import { ErrorBox, Field, Page, Select, useAction } from '../ui/kit';
+import { ErrorBox, Field, Page, Select } from '../ui/kit';
 import { ActButton, ActionForm, CancelWithReason } from './actions';
 import { ProjectPayerFields, useProjectPayer } from './pickers';
 
-interface InstalmentLike {
-  instalment_id: string;
-  sequence: number;
-  amount: string;
-  due_date: string;
-  status: string;
-}
-export interface ScheduleLike {
-  schedule_id: string;
-  status: string;
-  description: string | null;
-  instalments: InstalmentLike[];
-}
+export type Schedule = ApiData<'get', '/payment-schedules/{schedule_id}'>;
+type Instalment = Schedule['instalments'][number];
+type Plan = NonNullable<ApiBody<'post', '/payment-schedules'>['plan']>;
 
-const OPEN = ['active', 'past_due'];
-const CANCELABLE = ['scheduled', 'issued', 'overdue'];
+const OPEN: readonly Schedule['status'][] = ['active', 'past_due'];
 
 /** The buttons of one instalment row (nothing when the role or status allows none). */
-export function InstalmentActions({ s, i, done }: { s: ScheduleLike; i: InstalmentLike; done(): void }) {
-  const { api, can, me } = useSession();
-  const act = useAction();
+const INSTALMENT = '/payment-schedules/{schedule_id}/instalments/{instalment_id}';
+
+export function InstalmentActions({ s, i }: { s: Schedule; i: Instalment }) {
+  const { can, me } = useSession();
+  const act = useApiActions({ invalidate: ['/payment-schedules', '/transactions'] });
   if (!OPEN.includes(s.status)) return null;
-  const base = `/payment-schedules/${s.schedule_id}/instalments/${i.instalment_id}`;
+  const path = { schedule_id: s.schedule_id, instalment_id: i.instalment_id };
   const write = can('schedules.write');
   const sandbox = me?.environment === 'sandbox' && can('sandbox.simulate') && i.status === 'issued';
   const context = `instalment #${i.sequence}`;
-  const b = (text: string, path: string) => (
+  const b = (text: string, op: '/issue-now' | '/reissue' | '/cancel') => (
     <ActButton
       act={act}
       label={text}
       context={context}
-      done={done}
-      fn={() => api.post(`${base}${path}`, {})}
+      fn={() => act.call('post', `${INSTALMENT}${op}`, { path, body: {} })}
     />
   );
   return (
     <div className="actions">
-      {write && i.status === 'scheduled' ? b('Issue now', '/issue-now') : null}
+      {allows(i, 'issue_now') ? b('Issue now', '/issue-now') : null}
+      {/* Reissuing depends on the link's payment, which allowed_actions does not cover. */}
       {write && i.status === 'overdue' ? b('Reissue', '/reissue') : null}
-      {write && CANCELABLE.includes(i.status) ? b('Cancel', '/cancel') : null}
+      {allows(i, 'cancel') ? b('Cancel', '/cancel') : null}
       {sandbox ? (
         <ActButton
           act={act}
           className="secondary"
           label="Simulate overdue"
           context={context}
-          done={done}
-          fn={() => api.post(`/sandbox${base}/simulate`, { action: 'overdue' })}
+          fn={() => act.call('post', `/sandbox${INSTALMENT}/simulate`, { path, body: { action: 'overdue' } })}
         />
       ) : null}
       <ErrorBox error={act.error} />
@@ -66,41 +57,50 @@ export function InstalmentActions({ s, i, done }: { s: ScheduleLike; i: Instalme
   );
 }
 
-export function ScheduleActions({ s, done }: { s: ScheduleLike; done(): void }) {
-  const { api, can } = useSession();
-  const act = useAction();
+export function ScheduleActions({ s }: { s: Schedule }) {
+  const act = useApiActions({ invalidate: ['/payment-schedules', '/transactions'] });
   const [description, setDescription] = useState(s.description ?? '');
-  const scheduled = s.instalments.filter((i) => i.status === 'scheduled');
+  const scheduled = s.instalments.filter((i) => allows(i, 'edit'));
   const [pick, setPick] = useState('');
   const [amount, setAmount] = useState('');
   const [due, setDue] = useState('');
-  if (!can('schedules.write') || !OPEN.includes(s.status)) return null;
-  const base = `/payment-schedules/${s.schedule_id}`;
+  if (!allows(s, 'edit') && !allows(s, 'cancel')) return null;
+  const path = { schedule_id: s.schedule_id };
   const chosen = scheduled.find((i) => i.instalment_id === pick) ?? scheduled[0];
   return (
     <section aria-labelledby="schedule-actions">
       <h2 id="schedule-actions">Actions</h2>
       <ErrorBox error={act.error} />
-      <div className="actions">
-        <CancelWithReason
+      {allows(s, 'cancel') ? (
+        <div className="actions">
+          <CancelWithReason
+            act={act}
+            label="Cancel schedule"
+            what="Open instalments are canceled; paid ones stay paid."
+            onConfirm={(reason) =>
+              act.call('post', '/payment-schedules/{schedule_id}/cancel', {
+                path,
+                body: reason ? { reason } : {},
+              })
+            }
+          />
+        </div>
+      ) : null}
+      {allows(s, 'edit') ? (
+        <ActionForm
+          title="Change the description"
+          submit="Save description"
           act={act}
-          label="Cancel schedule"
-          what="Open instalments are canceled; paid ones stay paid."
-          done={done}
-          onConfirm={(reason) => api.post(`${base}/cancel`, reason ? { reason } : {})}
-        />
-      </div>
-      <ActionForm
-        title="Change the description"
-        submit="Save description"
-        act={act}
-        onSubmit={async () => {
-          await api.patch(base, { description: description.trim() || null });
-          done();
-        }}
-      >
-        <Field label="Description" name="description" value={description} onChange={setDescription} />
-      </ActionForm>
+          onSubmit={() =>
+            act.call('patch', '/payment-schedules/{schedule_id}', {
+              path,
+              body: { description: description.trim() || null },
+            })
+          }
+        >
+          <Field label="Description" name="description" value={description} onChange={setDescription} />
+        </ActionForm>
+      ) : null}
       {chosen ? (
         <>
           <h3>Change a scheduled instalment</h3>
@@ -109,13 +109,15 @@ export function ScheduleActions({ s, done }: { s: ScheduleLike; done(): void }) 
             submit="Save instalment"
             act={act}
             onSubmit={async () => {
-              await api.patch(`${base}/instalments/${chosen.instalment_id}`, {
-                ...(amount.trim() ? { amount: amount.trim() } : {}),
-                ...(due ? { due_date: due } : {}),
+              await act.call('patch', INSTALMENT, {
+                path: { ...path, instalment_id: chosen.instalment_id },
+                body: {
+                  ...(amount.trim() ? { amount: amount.trim() } : {}),
+                  ...(due ? { due_date: due } : {}),
+                },
               });
               setAmount('');
               setDue('');
-              done();
             }}
           >
             <Select
@@ -123,9 +125,7 @@ export function ScheduleActions({ s, done }: { s: ScheduleLike; done(): void }) 
               name="instalment"
               value={chosen.instalment_id}
               onChange={setPick}
-              options={scheduled.map(
-                (i) => [i.instalment_id, `#${i.sequence} due ${i.due_date}`] as [string, string],
-              )}
+              options={scheduled.map((i) => [i.instalment_id, `#${i.sequence} due ${i.due_date}`] as const)}
             />
             <Field label="New amount" name="amount" value={amount} onChange={setAmount} inputMode="decimal" />
             <Field label="New due date" name="due_date" type="date" value={due} onChange={setDue} />
@@ -137,7 +137,7 @@ export function ScheduleActions({ s, done }: { s: ScheduleLike; done(): void }) 
 }
 
 export function ScheduleCreatePage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const [f, setF] = useState({
     project_id: '',
     user_id: '',
@@ -151,7 +151,7 @@ export function ScheduleCreatePage() {
   });
   const [key, setKey] = useState(newIdempotencyKey);
   const [created, setCreated] = useState<{ schedule_id: string } | null>(null);
-  const act = useAction();
+  const act = useApiActions({ invalidate: ['/payment-schedules'] });
   const pp = useProjectPayer(f);
   const set = (k: keyof typeof f) => (v: string) => setF({ ...f, [k]: v });
   if (!can('schedules.write'))
@@ -166,9 +166,8 @@ export function ScheduleCreatePage() {
         onSubmit={(e) => {
           e.preventDefault();
           act.run(async () => {
-            const s = await api.post<{ schedule_id: string }>(
-              '/payment-schedules',
-              {
+            const s = await act.call('post', '/payment-schedules', {
+              body: {
                 project_id: pp.projectId,
                 user_id: pp.userId,
                 currency: f.currency.trim().toUpperCase(),
@@ -176,13 +175,13 @@ export function ScheduleCreatePage() {
                 plan: {
                   total_amount: f.total_amount.trim(),
                   count: Number(f.count),
-                  interval: f.interval,
+                  interval: f.interval as Plan['interval'],
                   start_date: f.start_date,
                 },
-                delivery: f.delivery,
+                delivery: f.delivery as 'email' | 'none',
               },
-              { idempotencyKey: key },
-            );
+              idempotencyKey: key,
+            });
             setCreated(s);
             setKey(newIdempotencyKey());
           });

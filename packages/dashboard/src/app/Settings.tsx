@@ -1,16 +1,13 @@
 /** Settings: callback URL, MFA client defaults, and my own MFA (authenticator enrollment with a QR code). */
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
+import { type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { ErrorBox, Field, Page, Select, useAction, useLoad } from '../ui/kit';
+import { ErrorBox, Field, Page, Select } from '../ui/kit';
+import { QueryError, Skeleton } from '../ui/states';
 
-interface Mfa {
-  mfa_enabled: boolean;
-  email_enabled: boolean;
-  totp_enabled: boolean;
-  preferred_method: 'email' | 'totp';
-  mfa_use_client_default?: boolean;
-}
+type MfaPath = '/auth/mfa/client-defaults' | '/auth/mfa/me';
+type Mfa = ApiData<'get', '/auth/mfa/me'>;
 
 export function SettingsPage() {
   const { can } = useSession();
@@ -24,20 +21,20 @@ export function SettingsPage() {
 }
 
 function CallbackSettings() {
-  const { api, can } = useSession();
-  const s = useLoad(() => api.get<{ callback_url: string | null }>('/auth/client/settings'), [api]);
+  const { can } = useSession();
+  const s = useApiQuery('/auth/client/settings');
   const [url, setUrl] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const act = useAction();
+  const act = useApiActions({ invalidate: ['/auth/client/settings'] });
   const shown = url ?? s.data?.callback_url ?? '';
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
         act.run(async () => {
-          await api.put('/auth/client/settings', { callback_url: shown.trim() || null });
+          await act.call('put', '/auth/client/settings', { body: { callback_url: shown.trim() || null } });
+          setUrl(null);
           setSaved(true);
-          s.reload();
         });
       }}
     >
@@ -53,7 +50,8 @@ function CallbackSettings() {
         }}
         hint="Payers return here after checkout, with transaction_id appended."
       />
-      <ErrorBox error={act.error ?? s.error} />
+      <QueryError error={s.error} what="the callback URL" />
+      <ErrorBox error={act.error} />
       {can('settings.write') ? (
         <button type="submit" disabled={act.busy}>
           Save callback URL
@@ -64,15 +62,19 @@ function CallbackSettings() {
   );
 }
 
-function MfaForm(props: { path: string; title: string; save: string; withDefault?: boolean }) {
+function MfaForm(props: { path: MfaPath; title: string; save: string; withDefault?: boolean }) {
   const { path, title, withDefault } = props;
-  const { api } = useSession();
-  const cur = useLoad(() => api.get<Mfa>(path), [api, path]);
+  const cur = useApiQuery(path);
   const [draft, setDraft] = useState<Mfa | null>(null);
   const [saved, setSaved] = useState(false);
-  const act = useAction();
-  const m = draft ?? cur.data;
-  if (!m) return <ErrorBox error={cur.error} />;
+  const act = useApiActions({ invalidate: [path] });
+  const m = draft ?? (cur.data as Mfa | undefined);
+  if (!m)
+    return cur.error ? (
+      <QueryError error={cur.error} what={title.toLowerCase()} />
+    ) : (
+      <Skeleton what={title} />
+    );
   const set = (patch: Partial<Mfa>) => {
     setDraft({ ...m, ...patch });
     setSaved(false);
@@ -84,16 +86,17 @@ function MfaForm(props: { path: string; title: string; save: string; withDefault
         e.preventDefault();
         act.run(async () => {
           const { mfa_enabled, email_enabled, totp_enabled, preferred_method, mfa_use_client_default } = m;
-          await api.put(path, {
-            mfa_enabled,
-            email_enabled,
-            totp_enabled,
-            preferred_method,
-            ...(withDefault ? { mfa_use_client_default } : {}),
+          await act.call('put', path, {
+            body: {
+              mfa_enabled,
+              email_enabled,
+              totp_enabled,
+              preferred_method,
+              ...(withDefault ? { mfa_use_client_default } : {}),
+            },
           });
           setDraft(null);
           setSaved(true);
-          cur.reload();
         });
       }}
     >
@@ -136,7 +139,7 @@ function MfaForm(props: { path: string; title: string; save: string; withDefault
         label="Preferred method"
         name="preferred_method"
         value={m.preferred_method}
-        onChange={(v) => set({ preferred_method: v as Mfa['preferred_method'] })}
+        onChange={(v) => set({ preferred_method: v })}
         options={[
           ['email', 'Email'],
           ['totp', 'Authenticator app'],
@@ -176,16 +179,11 @@ function MyMfa() {
 }
 
 function TotpEnrollment({ enrolled, onEnrolled }: { enrolled: boolean; onEnrolled(): void }) {
-  const { api } = useSession();
-  const [start, setStart] = useState<{
-    secret: string;
-    otpauth_uri: string;
-    enrollment_token: string;
-  } | null>(null);
+  const [start, setStart] = useState<ApiData<'post', '/auth/mfa/totp/enroll/start'> | null>(null);
   const [qr, setQr] = useState('');
   const [code, setCode] = useState('');
   const [done, setDone] = useState(false);
-  const act = useAction();
+  const act = useApiActions({ invalidate: ['/auth/mfa/me'] });
   useEffect(() => {
     if (start) QRCode.toDataURL(start.otpauth_uri, { margin: 1, width: 200 }).then(setQr, () => setQr(''));
   }, [start]);
@@ -199,7 +197,7 @@ function TotpEnrollment({ enrolled, onEnrolled }: { enrolled: boolean; onEnrolle
         <button
           type="button"
           disabled={act.busy}
-          onClick={() => act.run(async () => setStart(await api.post('/auth/mfa/totp/enroll/start')))}
+          onClick={() => act.send('post', '/auth/mfa/totp/enroll/start').then((r) => r && setStart(r))}
         >
           {enrolled ? 'Enroll a new authenticator app' : 'Set up an authenticator app'}
         </button>
@@ -208,9 +206,8 @@ function TotpEnrollment({ enrolled, onEnrolled }: { enrolled: boolean; onEnrolle
           onSubmit={(e) => {
             e.preventDefault();
             act.run(async () => {
-              await api.post('/auth/mfa/totp/enroll/confirm', {
-                enrollment_token: start.enrollment_token,
-                otp_code: code.trim(),
+              await act.call('post', '/auth/mfa/totp/enroll/confirm', {
+                body: { enrollment_token: start.enrollment_token, otp_code: code.trim() },
               });
               setStart(null);
               setCode('');

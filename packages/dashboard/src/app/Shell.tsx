@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { NavLink, Route, Routes, useNavigate } from 'react-router';
 import { LoginForm } from '../auth/LoginForm';
-import { useSession } from '../session';
+import { type Permission, useSession } from '../session';
 import { Modal } from '../ui/dialogs';
 import { ActivityDetailPage, ActivityPage } from './Activity';
 import { BulkJobPage, BulkLinksPage, BulkUploadPage } from './BulkLinks';
@@ -35,7 +35,7 @@ import { WalletsPage } from './Wallets';
 import { WebhookDeliveryPage } from './WebhookDelivery';
 import { WebhooksPage } from './Webhooks';
 
-const NAV: [string, string, string][] = [
+const NAV: [string, string, Permission][] = [
   ['/', 'Overview', 'payments.read'],
   ['/payments', 'Payments', 'payments.read'],
   ['/recurring', 'Recurring payments', 'recurring.read'],

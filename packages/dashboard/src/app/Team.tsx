@@ -1,37 +1,38 @@
 /** Team: add a member, change a role, deactivate; each behind its security challenge. */
 import { useState } from 'react';
+import { type ApiData, useApiCall, useApiQuery, useInvalidate } from '../query';
 import { useSession } from '../session';
 import { type SecurityAction, SecurityChallenge, type SecurityHeaders } from '../ui/dialogs';
-import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, Field, Page, Select, when } from '../ui/kit';
+import { QueryView } from '../ui/states';
 
-interface Account {
-  account_id: string;
-  email: string;
-  full_name: string;
-  role: string;
-  is_active: boolean;
-  last_login_at: string | null;
-}
+type Account = ApiData<'get', '/auth/team/accounts'>['accounts'][number];
 
 type Pending = { action: SecurityAction; title: string; run(h: SecurityHeaders): Promise<unknown> };
-const ROLES = ['owner', 'operations', 'developer'];
+const ROLES = ['owner', 'operations', 'developer'] as const satisfies readonly Account['role'][];
 
 export function TeamPage() {
-  const { api, can, me } = useSession();
-  const list = useLoad(() => api.get<{ accounts: Account[] }>('/auth/team/accounts'), [api]);
-  const [f, setF] = useState({ email: '', full_name: '', role: 'developer' });
+  const { can, me } = useSession();
+  const list = useApiQuery('/auth/team/accounts');
+  const [f, setF] = useState<{ email: string; full_name: string; role: Account['role'] }>({
+    email: '',
+    full_name: '',
+    role: 'developer',
+  });
   const [pending, setPending] = useState<Pending | null>(null);
   const [done, setDone] = useState('');
-  const act = useAction();
+  const call = useApiCall();
+  const invalidate = useInvalidate();
   const write = can('team.write');
 
+  // The dialog shows the call's error; once it succeeds the list refetches.
   const challenge = (p: Pending) => {
     setDone('');
     setPending({
       ...p,
       run: async (h) => {
         await p.run(h);
-        list.reload();
+        await invalidate(['/auth/team/accounts']);
       },
     });
   };
@@ -48,7 +49,7 @@ export function TeamPage() {
               action: 'ADD_MEMBER',
               title: `Add ${body.email}`,
               run: async (headers) => {
-                await api.post('/auth/team/accounts', body, { headers });
+                await call('post', '/auth/team/accounts', { body, headers });
                 setDone(`${body.email} was added and has been emailed a temporary password.`);
                 setF({ email: '', full_name: '', role: 'developer' });
               },
@@ -81,72 +82,79 @@ export function TeamPage() {
         </form>
       ) : null}
       {done ? <p role="status">{done}</p> : null}
-      <ErrorBox error={act.error ?? list.error} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Last sign-in</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.accounts.map((a) => (
-              <tr key={a.account_id}>
-                <td>{a.full_name}</td>
-                <td>{a.email}</td>
-                <td>
-                  {write && a.is_active && a.account_id !== me?.account?.account_id ? (
-                    <Select
-                      label={`Role of ${a.email}`}
-                      name="role"
-                      value={a.role}
-                      options={ROLES}
-                      onChange={(role) =>
-                        challenge({
-                          action: 'UPDATE_MEMBER',
-                          title: `Make ${a.email} ${role}`,
-                          run: (headers) =>
-                            api.patch(`/auth/team/accounts/${a.account_id}`, { role }, { headers }),
-                        })
-                      }
-                    />
-                  ) : (
-                    a.role
-                  )}
-                </td>
-                <td>{when(a.last_login_at)}</td>
-                <td>
-                  <Badge value={a.is_active ? 'active' : 'inactive'} />
-                  {write && a.is_active && a.account_id !== me?.account?.account_id ? (
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() =>
-                        challenge({
-                          action: 'UPDATE_MEMBER',
-                          title: `Deactivate ${a.email}`,
-                          run: (headers) =>
-                            api.patch(
-                              `/auth/team/accounts/${a.account_id}`,
-                              { is_active: false },
-                              { headers },
-                            ),
-                        })
-                      }
-                    >
-                      Deactivate
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <QueryView q={list} what="your team">
+        {(data) => (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Last sign-in</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.accounts.map((a) => (
+                  <tr key={a.account_id}>
+                    <td>{a.full_name}</td>
+                    <td>{a.email}</td>
+                    <td>
+                      {write && a.is_active && a.account_id !== me?.account?.account_id ? (
+                        <Select
+                          label={`Role of ${a.email}`}
+                          name="role"
+                          value={a.role}
+                          options={ROLES}
+                          onChange={(role) =>
+                            challenge({
+                              action: 'UPDATE_MEMBER',
+                              title: `Make ${a.email} ${role}`,
+                              run: (headers) =>
+                                call('patch', '/auth/team/accounts/{account_id}', {
+                                  path: { account_id: a.account_id },
+                                  body: { role },
+                                  headers,
+                                }),
+                            })
+                          }
+                        />
+                      ) : (
+                        a.role
+                      )}
+                    </td>
+                    <td>{when(a.last_login_at)}</td>
+                    <td>
+                      <Badge value={a.is_active ? 'active' : 'inactive'} />
+                      {write && a.is_active && a.account_id !== me?.account?.account_id ? (
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() =>
+                            challenge({
+                              action: 'UPDATE_MEMBER',
+                              title: `Deactivate ${a.email}`,
+                              run: (headers) =>
+                                call('patch', '/auth/team/accounts/{account_id}', {
+                                  path: { account_id: a.account_id },
+                                  body: { is_active: false },
+                                  headers,
+                                }),
+                            })
+                          }
+                        >
+                          Deactivate
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
       {pending ? (
         <SecurityChallenge
           action={pending.action}

@@ -1,12 +1,22 @@
 /** Support tickets: list with the API's filters in the URL, open a ticket, and a ticket's messages with reply. */
 import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Field, Page, Select, when } from '../ui/kit';
 import { LinkTable, urlPicker, useUrlFilters } from '../ui/list';
-import { Pager, type Pagination } from './payments-shared';
+import { QueryError, QueryView } from '../ui/states';
+import { Pager } from './payments-shared';
 
-const STATUSES = ['open', 'awaiting_client', 'resolved', 'closed'];
+type Ticket = ApiData<'get', '/tickets/{ticket_id}'>;
+type NewTicket = ApiBody<'post', '/tickets'>;
+
+const STATUSES = [
+  'open',
+  'awaiting_client',
+  'resolved',
+  'closed',
+] as const satisfies readonly Ticket['status'][];
 const CATEGORIES = [
   'payments',
   'verification',
@@ -16,41 +26,17 @@ const CATEGORIES = [
   'billing',
   'technical',
   'other',
-];
-const PRIORITIES = ['low', 'normal', 'high', 'urgent'];
-
-interface Ticket {
-  ticket_id: string;
-  number: number;
-  subject: string;
-  category: string;
-  priority: string;
-  status: string;
-  message_count: number;
-  last_message_at: string | null;
-  last_message_by: 'client' | 'staff' | null;
-  created_at: string;
-  closed_at: string | null;
-}
-
-interface Message {
-  message_id: string;
-  author_type: 'client' | 'staff';
-  author: { account_id: string | null; name: string | null } | null;
-  body: string;
-  attachments: { attachment_id: string; file_name: string; size: number }[];
-  created_at: string;
-}
+] as const satisfies readonly NewTicket['category'][];
+const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const satisfies readonly NonNullable<
+  NewTicket['priority']
+>[];
 
 const FILTERS = ['q', 'status', 'category', 'priority', 'page', 'page_size'] as const;
 
 export function TicketsPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const f = useUrlFilters(FILTERS);
-  const list = useLoad(
-    () => api.get<{ tickets: Ticket[]; pagination: Pagination }>('/tickets', { query: f.query }),
-    [api, f.key],
-  );
+  const list = useApiQuery('/tickets', { query: f.query, keep: true });
   const pick = urlPicker(f);
   return (
     <Page
@@ -69,48 +55,46 @@ export function TicketsPage() {
         {pick('category', 'Category', CATEGORIES)}
         {pick('priority', 'Priority', PRIORITIES)}
       </form>
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <>
-          <LinkTable
-            rows={list.data.tickets}
-            rowKey={(t) => t.ticket_id}
-            href={(t) => `/tickets/${t.ticket_id}`}
-            empty="No tickets."
-            columns={[
-              { label: 'Ticket', cell: (t) => `#${t.number} ${t.subject}` },
-              { label: 'Status', cell: (t) => <Badge value={t.status} /> },
-              { label: 'Priority', cell: (t) => t.priority },
-              {
-                label: 'Last message',
-                cell: (t) => `${when(t.last_message_at)} (${t.last_message_by ?? '—'})`,
-              },
-            ]}
-          />
-          <Pager p={list.data.pagination} go={(n) => f.setFilter('page', String(n))} />
-        </>
-      ) : list.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+      <QueryView q={list} what="your tickets">
+        {(data) => (
+          <>
+            <LinkTable
+              rows={data.tickets}
+              rowKey={(t) => t.ticket_id}
+              href={(t) => `/tickets/${t.ticket_id}`}
+              empty="No tickets."
+              columns={[
+                { label: 'Ticket', cell: (t) => `#${t.number} ${t.subject}` },
+                { label: 'Status', cell: (t) => <Badge value={t.status} /> },
+                { label: 'Priority', cell: (t) => t.priority },
+                {
+                  label: 'Last message',
+                  cell: (t) => `${when(t.last_message_at)} (${t.last_message_by ?? '—'})`,
+                },
+              ]}
+            />
+            <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }
 
 export function TicketCreatePage() {
-  const { api } = useSession();
   const navigate = useNavigate();
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
-  const [category, setCategory] = useState('payments');
-  const [priority, setPriority] = useState('normal');
-  const act = useAction();
+  const [category, setCategory] = useState<NewTicket['category']>('payments');
+  const [priority, setPriority] = useState<NonNullable<NewTicket['priority']>>('normal');
+  const act = useApiActions({ invalidate: ['/tickets'] });
   return (
     <Page title="Open a ticket">
       <form
         onSubmit={(e) => {
           e.preventDefault();
           act.run(async () => {
-            const t = await api.post<Ticket>('/tickets', { subject, body, category, priority });
+            const t = await act.call('post', '/tickets', { body: { subject, body, category, priority } });
             navigate(`/tickets/${t.ticket_id}`);
           });
         }}
@@ -159,105 +143,98 @@ function TextArea(props: { label: string; value: string; onChange(v: string): vo
 
 export function TicketDetailPage() {
   const { id = '' } = useParams();
-  const { api, can } = useSession();
-  const data = useLoad(async () => {
-    const [ticket, msgs] = await Promise.all([
-      api.get<Ticket>(`/tickets/${id}`),
-      api.get<{ messages: Message[] }>(`/tickets/${id}/messages`, { query: { page_size: 200 } }),
-    ]);
-    return { ticket, messages: msgs.messages };
-  }, [api, id]);
+  const { can } = useSession();
+  const path = { ticket_id: id };
+  const ticket = useApiQuery('/tickets/{ticket_id}', { path });
+  const messages = useApiQuery('/tickets/{ticket_id}/messages', { path, query: { page_size: 200 } });
   const [reply, setReply] = useState('');
-  const act = useAction();
+  const act = useApiActions({ invalidate: ['/tickets'] });
   const write = can('tickets.write');
-  const t = data.data?.ticket;
-  const doAct = (fn: () => Promise<unknown>) =>
-    act.run(async () => {
-      await fn();
-      data.reload();
-    });
+  const t = ticket.data;
 
   return (
     <Page title={t ? `Ticket #${t.number}` : 'Ticket'}>
       <p>
         <Link to="/tickets">Back to tickets</Link>
       </p>
-      <ErrorBox error={data.error} />
-      {t && data.data ? (
-        <>
-          <dl className="facts">
-            <dt>Subject</dt>
-            <dd>{t.subject}</dd>
-            <dt>Status</dt>
-            <dd>
-              <Badge value={t.status} />
-            </dd>
-            <dt>Category</dt>
-            <dd>{t.category}</dd>
-            <dt>Priority</dt>
-            <dd>{t.priority}</dd>
-            <dt>Opened</dt>
-            <dd>{when(t.created_at)}</dd>
-          </dl>
-          {write && (t.status === 'resolved' || t.status === 'closed') ? (
-            <div className="actions">
-              {t.status === 'resolved' ? (
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => doAct(() => api.post(`/tickets/${id}/close`))}
-                >
-                  Close ticket
+      <QueryView q={ticket} what="the ticket" lines={6}>
+        {(t) => (
+          <>
+            <dl className="facts">
+              <dt>Subject</dt>
+              <dd>{t.subject}</dd>
+              <dt>Status</dt>
+              <dd>
+                <Badge value={t.status} />
+              </dd>
+              <dt>Category</dt>
+              <dd>{t.category}</dd>
+              <dt>Priority</dt>
+              <dd>{t.priority}</dd>
+              <dt>Opened</dt>
+              <dd>{when(t.created_at)}</dd>
+            </dl>
+            {write && (t.status === 'resolved' || t.status === 'closed') ? (
+              <div className="actions">
+                {t.status === 'resolved' ? (
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={act.busy}
+                    onClick={() => act.send('post', '/tickets/{ticket_id}/close', { path })}
+                  >
+                    Close ticket
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={act.busy}
+                    onClick={() => act.send('post', '/tickets/{ticket_id}/reopen', { path })}
+                  >
+                    Reopen ticket
+                  </button>
+                )}
+              </div>
+            ) : null}
+            <h2>Messages</h2>
+            <QueryError error={messages.error} what="the messages" />
+            <ul className="plain messages">
+              {messages.data?.messages.map((m) => (
+                <li key={m.message_id}>
+                  <h3 className="meta item-title">
+                    {m.author_type === 'staff' ? 'Support' : (m.author?.name ?? 'You')} · {when(m.created_at)}
+                  </h3>
+                  <p className="message-body">{m.body}</p>
+                  {m.attachments.map((a) => (
+                    <span key={a.attachment_id} className="meta">
+                      {a.file_name} ({a.size} bytes){' '}
+                    </span>
+                  ))}
+                </li>
+              ))}
+            </ul>
+            {write && t.status !== 'closed' ? (
+              <form
+                aria-label="Reply to the ticket"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  act.run(async () => {
+                    await act.call('post', '/tickets/{ticket_id}/messages', { path, body: { body: reply } });
+                    setReply('');
+                  });
+                }}
+              >
+                <TextArea label="Your reply" value={reply} onChange={setReply} />
+                <button type="submit" disabled={act.busy}>
+                  {act.busy ? 'Working…' : 'Send reply'}
                 </button>
-              ) : (
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => doAct(() => api.post(`/tickets/${id}/reopen`))}
-                >
-                  Reopen ticket
-                </button>
-              )}
-            </div>
-          ) : null}
-          <h2>Messages</h2>
-          <ul className="plain messages">
-            {data.data.messages.map((m) => (
-              <li key={m.message_id}>
-                <h3 className="meta item-title">
-                  {m.author_type === 'staff' ? 'Support' : (m.author?.name ?? 'You')} · {when(m.created_at)}
-                </h3>
-                <p className="message-body">{m.body}</p>
-                {m.attachments.map((a) => (
-                  <span key={a.attachment_id} className="meta">
-                    {a.file_name} ({a.size} bytes){' '}
-                  </span>
-                ))}
-              </li>
-            ))}
-          </ul>
-          {write && t.status !== 'closed' ? (
-            <form
-              aria-label="Reply to the ticket"
-              onSubmit={(e) => {
-                e.preventDefault();
-                doAct(async () => {
-                  await api.post(`/tickets/${id}/messages`, { body: reply });
-                  setReply('');
-                });
-              }}
-            >
-              <TextArea label="Your reply" value={reply} onChange={setReply} />
-              <button type="submit" disabled={act.busy}>
-                {act.busy ? 'Working…' : 'Send reply'}
-              </button>
-            </form>
-          ) : null}
-          <ErrorBox error={act.error} />
-        </>
-      ) : data.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+              </form>
+            ) : null}
+            <ErrorBox error={act.error} />
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }

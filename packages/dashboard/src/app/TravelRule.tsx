@@ -6,13 +6,23 @@
  */
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { shortId } from '../ui/format';
-import { Badge, ErrorBox, Field, Page, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Field, Page, when } from '../ui/kit';
 import { LinkTable, useUrlFilters } from '../ui/list';
-import { FilterSelect, Loaded } from '../ui/listing';
+import { FilterSelect } from '../ui/listing';
+import { QueryView } from '../ui/states';
 import { Pager } from './payments-shared';
 import { CHAINS } from './Wallets';
+
+type Transfer = ApiData<'get', '/travel-rule/transfers/{transfer_id}'>;
+/**
+ * The IVMS101 party as the repair request types it; the response documents the party as an open
+ * object, so it is read through this shape (every field optional but `type`).
+ */
+type Party = NonNullable<ApiBody<'patch', '/travel-rule/transfers/{transfer_id}'>['originator']>;
+const party = (p: Transfer['originator']) => p as Party;
 
 const STATUSES = [
   'not_required',
@@ -27,69 +37,32 @@ const STATUSES = [
   'completed',
   'canceled',
   'expired',
-];
+] as const satisfies readonly Transfer['status'][];
 /** IVMS101 party fields that are objects, by their parts. */
 const OBJECT_FIELDS: Record<string, string[]> = {
   address: ['street', 'city', 'postal_code', 'country'],
   national_identifier: ['type', 'value', 'country'],
 };
-const TERMINAL = ['not_required', 'rejected', 'completed', 'canceled', 'expired'];
+const TERMINAL: readonly Transfer['status'][] = [
+  'not_required',
+  'rejected',
+  'completed',
+  'canceled',
+  'expired',
+];
 
-type Party = Record<string, unknown> & {
-  type: 'natural' | 'legal';
-  first_name?: string;
-  last_name?: string;
-  legal_name?: string;
-  account_number?: string;
-  address?: { street: string; city: string; postal_code: string; country: string };
+const nameOf = (raw: Transfer['originator']) => {
+  const p = party(raw);
+  return p.type === 'legal'
+    ? (p.legal_name ?? '—')
+    : [p.first_name, p.last_name].filter(Boolean).join(' ') || '—';
 };
-
-interface Transfer {
-  transfer_id: string;
-  direction: 'outbound' | 'inbound';
-  status: string;
-  status_reason: string | null;
-  asset: string;
-  chain: string;
-  amount: string;
-  fiat_value: { amount: string; currency: string };
-  threshold_applies: boolean;
-  originator: Party;
-  beneficiary: Party;
-  originator_vasp: { name?: string; country?: string } | null;
-  beneficiary_vasp: { vasp_id: string; name: string; country: string } | null;
-  counterparty_wallet: { address: string; hosted: boolean | null; risk_level: string | null };
-  repair_fields: string[] | null;
-  tx_hash: string | null;
-  name_match: string | null;
-  justification: string | null;
-  client_reference: string | null;
-  expires_at: string | null;
-  created_at: string;
-  accepted_at: string | null;
-  completed_at: string | null;
-}
-
-interface TransferPage {
-  transfers: Transfer[];
-  page: number;
-  page_size: number;
-  total: number;
-  total_pages: number;
-}
-
-const nameOf = (p: Party) =>
-  p.type === 'legal' ? (p.legal_name ?? '—') : [p.first_name, p.last_name].filter(Boolean).join(' ') || '—';
 
 const FILTERS = ['q', 'status', 'direction', 'asset', 'chain', 'page', 'page_size'] as const;
 
 export function TravelRulePage() {
-  const { api } = useSession();
   const f = useUrlFilters(FILTERS);
-  const list = useLoad(
-    () => api.get<TransferPage>('/travel-rule/transfers', { query: f.query }),
-    [api, f.key],
-  );
+  const list = useApiQuery('/travel-rule/transfers', { query: f.query, keep: true });
   return (
     <Page title="Travel rule">
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
@@ -110,7 +83,7 @@ export function TravelRulePage() {
           onChange={(v) => f.setFilter('asset', v.toUpperCase())}
         />
       </form>
-      <Loaded state={list}>
+      <QueryView q={list} what="the travel-rule transfers">
         {(data) => (
           <>
             <LinkTable
@@ -132,18 +105,19 @@ export function TravelRulePage() {
             <Pager p={data} go={(n) => f.setFilter('page', String(n))} />
           </>
         )}
-      </Loaded>
+      </QueryView>
     </Page>
   );
 }
 
-function PartyFacts({ title, p }: { title: string; p: Party }) {
+function PartyFacts({ title, p: raw }: { title: string; p: Transfer['originator'] }) {
+  const p = party(raw);
   return (
     <>
       <h2>{title}</h2>
       <dl className="facts">
         <dt>Name</dt>
-        <dd>{nameOf(p)}</dd>
+        <dd>{nameOf(raw)}</dd>
         <dt>Wallet address</dt>
         <dd>{p.account_number ? <code>{p.account_number}</code> : '—'}</dd>
         {p.address ? (
@@ -161,8 +135,8 @@ function PartyFacts({ title, p }: { title: string; p: Party }) {
 
 export function TravelRuleDetailPage() {
   const { id = '' } = useParams();
-  const { api, can } = useSession();
-  const data = useLoad(() => api.get<Transfer>(`/travel-rule/transfers/${id}`), [api, id]);
+  const { can } = useSession();
+  const data = useApiQuery('/travel-rule/transfers/{transfer_id}', { path: { transfer_id: id } });
   const t = data.data;
   const write = can('travel_rule.write');
   const fact = (label: string, value: ReactNode) => (
@@ -176,7 +150,7 @@ export function TravelRuleDetailPage() {
       <p>
         <Link to="/travel-rule">Back to travel rule</Link>
       </p>
-      <Loaded state={data}>
+      <QueryView q={data} what="the transfer" lines={6}>
         {(t) => (
           <>
             <dl className="facts">
@@ -213,29 +187,29 @@ export function TravelRuleDetailPage() {
               {t.accepted_at ? fact('Accepted', when(t.accepted_at)) : null}
               {t.completed_at ? fact('Completed', when(t.completed_at)) : null}
             </dl>
-            {write && !TERMINAL.includes(t.status) ? <TransferActions t={t} done={data.reload} /> : null}
+            {write && !TERMINAL.includes(t.status) ? <TransferActions t={t} /> : null}
             <PartyFacts title="Originator" p={t.originator} />
             <PartyFacts title="Beneficiary" p={t.beneficiary} />
           </>
         )}
-      </Loaded>
+      </QueryView>
     </Page>
   );
 }
 
-/** One small form per action the status allows; each posts and reloads the transfer. */
-function TransferActions({ t, done }: { t: Transfer; done(): void }) {
-  const { api } = useSession();
-  const act = useAction();
+const TRANSFER = '/travel-rule/transfers/{transfer_id}';
+
+/** One small form per action the status allows; each posts, then the transfer refetches. */
+function TransferActions({ t }: { t: Transfer }) {
+  const act = useApiActions({ invalidate: ['/travel-rule'] });
   const [text, setText] = useState<Record<string, string>>({});
   const val = (k: string) => text[k] ?? '';
   const set = (k: string) => (v: string) => setText({ ...text, [k]: v });
-  const base = `/travel-rule/transfers/${t.transfer_id}`;
-  const post = (path: string, body?: object) =>
+  const path = { transfer_id: t.transfer_id };
+  const post = (fn: () => Promise<unknown>) =>
     act.run(async () => {
-      await api.request('POST', `${base}${path}`, { body: body ?? {} });
+      await fn();
       setText({});
-      done();
     });
   const form = (title: string, submit: () => void, children: ReactNode) => (
     <form
@@ -261,11 +235,17 @@ function TransferActions({ t, done }: { t: Transfer; done(): void }) {
     return typeof at === 'string' ? at : '';
   };
   const repairVal = (p: string) => text[p] ?? current(p);
-  /** A form of one required field posted as `{[key]: value}`. */
-  const oneField = (title: string, key: string, label: string, button: string, path: string) =>
+  /** A form of one required field, posted by `send(value)`. */
+  const oneField = (
+    title: string,
+    key: string,
+    label: string,
+    button: string,
+    send: (value: string) => Promise<unknown>,
+  ) =>
     form(
       title,
-      () => post(path, { [key]: val(key).trim() }),
+      () => post(() => send(val(key).trim())),
       <>
         <Field label={label} name={key} value={val(key)} onChange={set(key)} required />
         <button type="submit" disabled={act.busy}>
@@ -275,20 +255,19 @@ function TransferActions({ t, done }: { t: Transfer; done(): void }) {
     );
   const repair = () =>
     act.run(async () => {
-      const body: Record<string, Party> = {};
-      for (const path of repairPaths) {
-        const [side, ...rest] = path.split('.') as ['originator' | 'beneficiary', ...string[]];
-        body[side] ??= structuredClone(t[side]);
-        let at: Record<string, unknown> = body[side];
+      const body: { originator?: Party; beneficiary?: Party } = {};
+      for (const field of repairPaths) {
+        const [side, ...rest] = field.split('.') as ['originator' | 'beneficiary', ...string[]];
+        body[side] ??= structuredClone(party(t[side]));
+        let at = body[side] as Record<string, unknown>;
         for (const k of rest.slice(0, -1)) {
           if (typeof at[k] !== 'object' || at[k] === null) at[k] = {};
           at = at[k] as Record<string, unknown>;
         }
-        at[rest.at(-1)!] = repairVal(path).trim();
+        at[rest.at(-1)!] = repairVal(field).trim();
       }
-      await api.patch(base, body);
+      await act.call('patch', TRANSFER, { path, body });
       setText({});
-      done();
     });
 
   return (
@@ -309,14 +288,26 @@ function TransferActions({ t, done }: { t: Transfer; done(): void }) {
           )
         : null}
       {t.status === 'counterparty_not_reachable'
-        ? oneField('Proceed without confirmation', 'justification', 'Justification', 'Proceed', '/proceed')
+        ? oneField(
+            'Proceed without confirmation',
+            'justification',
+            'Justification',
+            'Proceed',
+            (justification) => act.call('post', `${TRANSFER}/proceed`, { path, body: { justification } }),
+          )
         : null}
       {t.status === 'awaiting_review' ? (
         <>
-          <button type="button" disabled={act.busy} onClick={() => post('/accept')}>
+          <button
+            type="button"
+            disabled={act.busy}
+            onClick={() => post(() => act.call('post', `${TRANSFER}/accept`, { path, body: {} }))}
+          >
             Accept transfer
           </button>
-          {oneField('Reject the transfer', 'reason', 'Reason', 'Reject transfer', '/reject')}
+          {oneField('Reject the transfer', 'reason', 'Reason', 'Reject transfer', (reason) =>
+            act.call('post', `${TRANSFER}/reject`, { path, body: { reason } }),
+          )}
         </>
       ) : null}
       {t.status === 'accepted'
@@ -325,12 +316,17 @@ function TransferActions({ t, done }: { t: Transfer; done(): void }) {
             'tx_hash',
             'Transaction hash',
             'Save transaction hash',
-            '/tx-hash',
+            (tx_hash) => act.call('post', `${TRANSFER}/tx-hash`, { path, body: { tx_hash } }),
           )
         : null}
       <ErrorBox error={act.error} />
       <p>
-        <button type="button" className="danger" disabled={act.busy} onClick={() => post('/cancel')}>
+        <button
+          type="button"
+          className="danger"
+          disabled={act.busy}
+          onClick={() => post(() => act.call('post', `${TRANSFER}/cancel`, { path, body: {} }))}
+        >
           Cancel transfer
         </button>
       </p>

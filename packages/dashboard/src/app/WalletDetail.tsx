@@ -4,154 +4,144 @@
  */
 import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Page, Select, when } from '../ui/kit';
 import { LinkTable, ScrollRegion } from '../ui/list';
+import { QueryError, QueryView } from '../ui/states';
 import { ActButton } from './actions';
 import { useProjectPayer } from './pickers';
-import { RiskCell, type Screening, type Wallet } from './Wallets';
+import { RiskCell, type Wallet } from './Wallets';
 
-interface Ownership {
-  request_id: string;
-  wallet_id: string;
-  chain: string;
-  address: string;
-  status: string;
-  methods: string[];
-  method: string | null;
-  proof_url: string;
-  challenge: { message: string; nonce: string };
-  satoshi_test: { deposit_address: string; amount: string; asset: string; expires_at: string } | null;
-  attempts_remaining: number;
-  failure_reason: string | null;
-  delivery: string;
-  expires_at: string;
-  verified_at: string | null;
-  created_at: string;
-}
+type Ownership = ApiData<'get', '/screening/wallet-ownership/requests/{request_id}'>;
+type OwnershipBody = ApiBody<'post', '/screening/wallet-ownership/requests'>;
+type Method = NonNullable<OwnershipBody['methods']>[number];
 
-const OPEN = ['pending', 'verifying'];
-const METHODS = ['message_signing', 'satoshi_test', 'self_declaration'];
+const OPEN: readonly Ownership['status'][] = ['pending', 'verifying'];
+const METHODS: readonly Method[] = ['message_signing', 'satoshi_test', 'self_declaration'];
 
 export function WalletDetailPage() {
   const { id = '' } = useParams();
-  const { api, can } = useSession();
-  const act = useAction();
-  const data = useLoad(async () => {
-    const w = await api.get<Wallet & { screenings: Screening[] }>(`/screening/wallets/${id}`);
-    const o = await api.get<{ ownership_requests: Ownership[] }>('/screening/wallet-ownership/requests', {
-      query: { chain: w.chain, q: w.address, page_size: 50 },
-    });
-    return { w, requests: o.ownership_requests.filter((r) => r.wallet_id === w.wallet_id) };
-  }, [api, id]);
-  const w = data.data?.w;
+  const { can } = useSession();
+  const act = useApiActions({ invalidate: ['/screening'] });
+  const path = { wallet_id: id };
+  const data = useApiQuery('/screening/wallets/{wallet_id}', { path });
+  const w = data.data;
+  // The requests of this wallet: found by its address, then kept to its id.
+  const owned = useApiQuery('/screening/wallet-ownership/requests', {
+    query: { chain: w?.chain, q: w?.address, page_size: 50 },
+    enabled: !!w,
+  });
+  const requests = (owned.data?.ownership_requests ?? []).filter((r) => r.wallet_id === id);
   return (
     <Page title={w ? `Wallet ${w.label ?? ''}`.trim() : 'Wallet'}>
       <p>
         <Link to="/wallets">Back to wallets</Link>
       </p>
-      <ErrorBox error={data.error} />
-      {w && data.data ? (
-        <>
-          <dl className="facts">
-            <dt>Address</dt>
-            <dd>
-              <code>{w.address}</code> on {w.chain}
-            </dd>
-            <dt>Risk</dt>
-            <dd>
-              <RiskCell level={w.risk_level} score={w.risk_score} sanctions={w.sanctions_hit} />
-            </dd>
-            <dt>Last screened</dt>
-            <dd>{when(w.last_screened_at)}</dd>
-            <dt>Monitored</dt>
-            <dd>{w.monitored ? 'Yes, re-screened regularly' : 'No'}</dd>
-            <dt>Ownership</dt>
-            <dd>
-              <Badge value={w.ownership_status} />
-              {w.ownership_method ? ` by ${w.ownership_method}` : ''}
-            </dd>
-          </dl>
-          {can('screening.write') ? (
-            <div className="actions">
-              <ActButton
-                act={act}
-                label="Screen again"
-                done={data.reload}
-                fn={() => api.post(`/screening/wallets/${w.wallet_id}/rescreen`, {})}
-              />
-              <ActButton
-                act={act}
-                label={w.monitored ? 'Stop monitoring' : 'Monitor this wallet'}
-                className="secondary"
-                done={data.reload}
-                fn={() => api.patch(`/screening/wallets/${w.wallet_id}`, { monitored: !w.monitored })}
-              />
-            </div>
-          ) : null}
-          <ErrorBox error={act.error} />
-          <h2>Screenings</h2>
-          <ScrollRegion label="Screenings">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Trigger</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">Categories</th>
-                </tr>
-              </thead>
-              <tbody>
-                {w.screenings.map((s) => (
-                  <tr key={s.screening_id}>
-                    <td>{when(s.created_at)}</td>
-                    <td>{s.trigger}</td>
-                    <td>
-                      {s.status === 'completed' ? (
-                        <RiskCell level={s.risk_level} score={s.risk_score} sanctions={s.sanctions_hit} />
-                      ) : (
-                        <>
-                          <Badge value={s.status} /> {s.failure_reason ?? ''}
-                        </>
-                      )}
-                    </td>
-                    <td>{(s.categories ?? []).join(', ') || '—'}</td>
+      <QueryView q={data} what="the wallet" lines={6}>
+        {(w) => (
+          <>
+            <dl className="facts">
+              <dt>Address</dt>
+              <dd>
+                <code>{w.address}</code> on {w.chain}
+              </dd>
+              <dt>Risk</dt>
+              <dd>
+                <RiskCell level={w.risk_level} score={w.risk_score} sanctions={w.sanctions_hit} />
+              </dd>
+              <dt>Last screened</dt>
+              <dd>{when(w.last_screened_at)}</dd>
+              <dt>Monitored</dt>
+              <dd>{w.monitored ? 'Yes, re-screened regularly' : 'No'}</dd>
+              <dt>Ownership</dt>
+              <dd>
+                <Badge value={w.ownership_status} />
+                {w.ownership_method ? ` by ${w.ownership_method}` : ''}
+              </dd>
+            </dl>
+            {can('screening.write') ? (
+              <div className="actions">
+                <ActButton
+                  act={act}
+                  label="Screen again"
+                  fn={() => act.call('post', '/screening/wallets/{wallet_id}/rescreen', { path, body: {} })}
+                />
+                <ActButton
+                  act={act}
+                  label={w.monitored ? 'Stop monitoring' : 'Monitor this wallet'}
+                  className="secondary"
+                  fn={() =>
+                    act.call('patch', '/screening/wallets/{wallet_id}', {
+                      path,
+                      body: { monitored: !w.monitored },
+                    })
+                  }
+                />
+              </div>
+            ) : null}
+            <ErrorBox error={act.error} />
+            <h2>Screenings</h2>
+            <ScrollRegion label="Screenings">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Trigger</th>
+                    <th scope="col">Result</th>
+                    <th scope="col">Categories</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-          <h2>Ownership requests</h2>
-          <LinkTable
-            rows={data.data.requests}
-            rowKey={(r) => r.request_id}
-            href={(r) => `/wallets/ownership/${r.request_id}`}
-            empty="No ownership requests."
-            columns={[
-              { label: 'Requested', cell: (r) => when(r.created_at) },
-              { label: 'Status', cell: (r) => <Badge value={r.status} /> },
-              { label: 'Methods', cell: (r) => r.methods.join(', ') },
-              { label: 'Expires', cell: (r) => when(r.expires_at) },
-            ]}
-          />
-          {can('screening.write') && !['pending', 'verified'].includes(w.ownership_status) ? (
-            <OwnershipForm w={w} done={data.reload} />
-          ) : null}
-        </>
-      ) : data.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+                </thead>
+                <tbody>
+                  {w.screenings.map((s) => (
+                    <tr key={s.screening_id}>
+                      <td>{when(s.created_at)}</td>
+                      <td>{s.trigger}</td>
+                      <td>
+                        {s.status === 'completed' ? (
+                          <RiskCell level={s.risk_level} score={s.risk_score} sanctions={s.sanctions_hit} />
+                        ) : (
+                          <>
+                            <Badge value={s.status} /> {s.failure_reason ?? ''}
+                          </>
+                        )}
+                      </td>
+                      <td>{(s.categories ?? []).join(', ') || '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
+            <h2>Ownership requests</h2>
+            <QueryError error={owned.error} what="the ownership requests" />
+            <LinkTable
+              rows={requests}
+              rowKey={(r) => r.request_id}
+              href={(r) => `/wallets/ownership/${r.request_id}`}
+              empty="No ownership requests."
+              columns={[
+                { label: 'Requested', cell: (r) => when(r.created_at) },
+                { label: 'Status', cell: (r) => <Badge value={r.status} /> },
+                { label: 'Methods', cell: (r) => r.methods.join(', ') },
+                { label: 'Expires', cell: (r) => when(r.expires_at) },
+              ]}
+            />
+            {can('screening.write') && !['pending', 'verified'].includes(w.ownership_status) ? (
+              <OwnershipForm w={w} />
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }
 
-function OwnershipForm({ w, done }: { w: Wallet; done(): void }) {
-  const { api } = useSession();
+function OwnershipForm({ w }: { w: Wallet }) {
   const pp = useProjectPayer({ project_id: '', user_id: w.user_id ?? '' });
   const [userId, setUserId] = useState('');
-  const [methods, setMethods] = useState<string[]>([]);
-  const [delivery, setDelivery] = useState('none');
-  const act = useAction();
+  const [methods, setMethods] = useState<Method[]>([]);
+  const [delivery, setDelivery] = useState<NonNullable<OwnershipBody['delivery']>>('none');
+  const act = useApiActions({ invalidate: ['/screening'] });
   const ids = useId();
   const payer = userId || pp.userId;
   return (
@@ -160,16 +150,17 @@ function OwnershipForm({ w, done }: { w: Wallet; done(): void }) {
       onSubmit={(e) => {
         e.preventDefault();
         act.run(async () => {
-          await api.post('/screening/wallet-ownership/requests', {
-            chain: w.chain,
-            address: w.address,
-            ...(w.business_customer_id && !w.user_id
-              ? { business_customer_id: w.business_customer_id }
-              : { user_id: payer }),
-            ...(methods.length ? { methods } : {}),
-            delivery,
+          await act.call('post', '/screening/wallet-ownership/requests', {
+            body: {
+              chain: w.chain as OwnershipBody['chain'],
+              address: w.address,
+              ...(w.business_customer_id && !w.user_id
+                ? { business_customer_id: w.business_customer_id }
+                : { user_id: payer }),
+              ...(methods.length ? { methods } : {}),
+              delivery,
+            },
           });
-          done();
         });
       }}
     >
@@ -181,7 +172,7 @@ function OwnershipForm({ w, done }: { w: Wallet; done(): void }) {
           name="user_id"
           value={payer}
           onChange={setUserId}
-          options={pp.users.map((u) => [u.user_id, u.email] as [string, string])}
+          options={pp.users.map((u) => [u.user_id, u.email] as const)}
         />
       )}
       <fieldset>
@@ -220,75 +211,79 @@ function OwnershipForm({ w, done }: { w: Wallet; done(): void }) {
 
 export function OwnershipRequestPage() {
   const { id = '' } = useParams();
-  const { api, can } = useSession();
-  const act = useAction();
-  const data = useLoad(() => api.get<Ownership>(`/screening/wallet-ownership/requests/${id}`), [api, id]);
-  const r = data.data;
+  const { can } = useSession();
+  const act = useApiActions({ invalidate: ['/screening'] });
+  const data = useApiQuery('/screening/wallet-ownership/requests/{request_id}', {
+    path: { request_id: id },
+  });
   return (
     <Page title="Ownership request">
-      <ErrorBox error={data.error} />
-      {r ? (
-        <>
-          <p>
-            <Link to={`/wallets/${r.wallet_id}`}>Back to the wallet</Link>
-          </p>
-          <dl className="facts">
-            <dt>Status</dt>
-            <dd>
-              <Badge value={r.status} />
-              {r.failure_reason ? ` ${r.failure_reason}` : ''}
-            </dd>
-            <dt>Wallet</dt>
-            <dd>
-              <code>{r.address}</code> on {r.chain}
-            </dd>
-            <dt>Methods</dt>
-            <dd>
-              {r.methods.join(', ')}
-              {r.method ? ` (chosen: ${r.method})` : ''}
-            </dd>
-            <dt>Proof page</dt>
-            <dd>
-              <a href={r.proof_url} data-testid="proof-url">
-                {r.proof_url}
-              </a>
-            </dd>
-            <dt>Message to sign</dt>
-            <dd>{r.challenge.message}</dd>
-            {r.satoshi_test ? (
-              <>
-                <dt>Test deposit</dt>
-                <dd>
-                  {r.satoshi_test.amount} {r.satoshi_test.asset} to{' '}
-                  <code>{r.satoshi_test.deposit_address}</code> before {when(r.satoshi_test.expires_at)}
-                </dd>
-              </>
+      <QueryView q={data} what="the ownership request" lines={6}>
+        {(r) => (
+          <>
+            <p>
+              <Link to={`/wallets/${r.wallet_id}`}>Back to the wallet</Link>
+            </p>
+            <dl className="facts">
+              <dt>Status</dt>
+              <dd>
+                <Badge value={r.status} />
+                {r.failure_reason ? ` ${r.failure_reason}` : ''}
+              </dd>
+              <dt>Wallet</dt>
+              <dd>
+                <code>{r.address}</code> on {r.chain}
+              </dd>
+              <dt>Methods</dt>
+              <dd>
+                {r.methods.join(', ')}
+                {r.method ? ` (chosen: ${r.method})` : ''}
+              </dd>
+              <dt>Proof page</dt>
+              <dd>
+                <a href={r.proof_url} data-testid="proof-url">
+                  {r.proof_url}
+                </a>
+              </dd>
+              <dt>Message to sign</dt>
+              <dd>{r.challenge.message}</dd>
+              {r.satoshi_test ? (
+                <>
+                  <dt>Test deposit</dt>
+                  <dd>
+                    {r.satoshi_test.amount} {r.satoshi_test.asset} to{' '}
+                    <code>{r.satoshi_test.deposit_address}</code> before {when(r.satoshi_test.expires_at)}
+                  </dd>
+                </>
+              ) : null}
+              <dt>Attempts left</dt>
+              <dd>{r.attempts_remaining}</dd>
+              <dt>Expires</dt>
+              <dd>{when(r.expires_at)}</dd>
+              {r.verified_at ? (
+                <>
+                  <dt>Verified</dt>
+                  <dd>{when(r.verified_at)}</dd>
+                </>
+              ) : null}
+            </dl>
+            {can('screening.write') && OPEN.includes(r.status) ? (
+              <ActButton
+                act={act}
+                className="danger"
+                label="Cancel request"
+                fn={() =>
+                  act.call('post', '/screening/wallet-ownership/requests/{request_id}/cancel', {
+                    path: { request_id: r.request_id },
+                    body: {},
+                  })
+                }
+              />
             ) : null}
-            <dt>Attempts left</dt>
-            <dd>{r.attempts_remaining}</dd>
-            <dt>Expires</dt>
-            <dd>{when(r.expires_at)}</dd>
-            {r.verified_at ? (
-              <>
-                <dt>Verified</dt>
-                <dd>{when(r.verified_at)}</dd>
-              </>
-            ) : null}
-          </dl>
-          {can('screening.write') && OPEN.includes(r.status) ? (
-            <ActButton
-              act={act}
-              className="danger"
-              label="Cancel request"
-              done={data.reload}
-              fn={() => api.post(`/screening/wallet-ownership/requests/${r.request_id}/cancel`, {})}
-            />
-          ) : null}
-          <ErrorBox error={act.error} />
-        </>
-      ) : data.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+            <ErrorBox error={act.error} />
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }

@@ -1,10 +1,15 @@
 /** Wallet screening (docs/guides/screening.md): screened wallets with their result (filters in the URL), and screening a wallet. */
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Field, Page, Select, when } from '../ui/kit';
 import { LinkTable, urlPicker, useUrlFilters } from '../ui/list';
+import { QueryView } from '../ui/states';
 import { Pager } from './payments-shared';
+
+export type Wallet = ApiData<'get', '/screening/wallets/{wallet_id}'>;
+type ScreenBody = ApiBody<'post', '/screening/wallet'>;
 
 export const CHAINS = [
   'bitcoin',
@@ -18,40 +23,20 @@ export const CHAINS = [
   'avalanche',
   'tron',
   'solana',
-];
-export const RISK_LEVELS = ['unknown', 'low', 'medium', 'high', 'severe'];
-const OWNERSHIP = ['unverified', 'pending', 'verified', 'failed'];
-
-export interface Wallet {
-  wallet_id: string;
-  chain: string;
-  address: string;
-  label: string | null;
-  user_id: string | null;
-  business_customer_id: string | null;
-  monitored: boolean;
-  risk_level: string | null;
-  risk_score: number | null;
-  sanctions_hit: boolean | null;
-  last_screened_at: string | null;
-  ownership_status: string;
-  ownership_method: string | null;
-}
-
-export interface Screening {
-  screening_id: string;
-  wallet_id: string;
-  status: string;
-  risk_level: string | null;
-  risk_score: number | null;
-  sanctions_hit: boolean | null;
-  categories: string[] | null;
-  risk_reasons: string[] | null;
-  trigger: string;
-  cached: boolean;
-  failure_reason: string | null;
-  created_at: string;
-}
+] as const satisfies readonly ScreenBody['chain'][];
+export const RISK_LEVELS = [
+  'unknown',
+  'low',
+  'medium',
+  'high',
+  'severe',
+] as const satisfies readonly NonNullable<Wallet['risk_level']>[];
+const OWNERSHIP = [
+  'unverified',
+  'pending',
+  'verified',
+  'failed',
+] as const satisfies readonly Wallet['ownership_status'][];
 
 /** "high (72)", "pending", "failed: reason": a screening's or wallet's result in one phrase. */
 export function RiskCell({
@@ -84,20 +69,13 @@ const FILTERS = [
 ] as const;
 
 export function WalletsPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const f = useUrlFilters(FILTERS);
-  const list = useLoad(
-    () =>
-      api.get<{ wallets: Wallet[]; page: number; page_size: number; total: number; total_pages: number }>(
-        '/screening/wallets',
-        { query: f.query },
-      ),
-    [api, f.key],
-  );
+  const list = useApiQuery('/screening/wallets', { query: f.query, keep: true });
   const pick = urlPicker(f);
   return (
     <Page title="Wallets">
-      {can('screening.write') ? <ScreenWalletForm done={list.reload} /> : null}
+      {can('screening.write') ? <ScreenWalletForm /> : null}
       <h2>Screened wallets</h2>
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <Field
@@ -113,44 +91,42 @@ export function WalletsPage() {
         {pick('ownership_status', 'Ownership', OWNERSHIP)}
         {pick('monitored', 'Monitored', ['true', 'false'])}
       </form>
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <>
-          <LinkTable
-            rows={list.data.wallets}
-            rowKey={(w) => w.wallet_id}
-            href={(w) => `/wallets/${w.wallet_id}`}
-            empty="No screened wallets."
-            columns={[
-              { label: 'Wallet', cell: (w) => w.label || w.address },
-              { label: 'Chain', cell: (w) => w.chain },
-              {
-                label: 'Risk',
-                cell: (w) => (
-                  <RiskCell level={w.risk_level} score={w.risk_score} sanctions={w.sanctions_hit} />
-                ),
-              },
-              { label: 'Ownership', cell: (w) => <Badge value={w.ownership_status} /> },
-              { label: 'Last screened', cell: (w) => when(w.last_screened_at) },
-            ]}
-          />
-          <Pager p={list.data} go={(n) => f.setFilter('page', String(n))} />
-        </>
-      ) : list.error ? null : (
-        <p role="status">Loading…</p>
-      )}
+      <QueryView q={list} what="the screened wallets">
+        {(data) => (
+          <>
+            <LinkTable
+              rows={data.wallets}
+              rowKey={(w) => w.wallet_id}
+              href={(w) => `/wallets/${w.wallet_id}`}
+              empty="No screened wallets."
+              columns={[
+                { label: 'Wallet', cell: (w) => w.label || w.address },
+                { label: 'Chain', cell: (w) => w.chain },
+                {
+                  label: 'Risk',
+                  cell: (w) => (
+                    <RiskCell level={w.risk_level} score={w.risk_score} sanctions={w.sanctions_hit} />
+                  ),
+                },
+                { label: 'Ownership', cell: (w) => <Badge value={w.ownership_status} /> },
+                { label: 'Last screened', cell: (w) => when(w.last_screened_at) },
+              ]}
+            />
+            <Pager p={data} go={(n) => f.setFilter('page', String(n))} />
+          </>
+        )}
+      </QueryView>
     </Page>
   );
 }
 
-function ScreenWalletForm({ done }: { done(): void }) {
-  const { api } = useSession();
-  const [chain, setChain] = useState('ethereum');
+function ScreenWalletForm() {
+  const [chain, setChain] = useState<ScreenBody['chain']>('ethereum');
   const [address, setAddress] = useState('');
   const [label, setLabel] = useState('');
   const [monitor, setMonitor] = useState(false);
-  const [result, setResult] = useState<Screening | null>(null);
-  const act = useAction();
+  const [result, setResult] = useState<ApiData<'post', '/screening/wallet'> | null>(null);
+  const act = useApiActions({ invalidate: ['/screening'] });
   const monitorId = useId();
   return (
     <form
@@ -159,14 +135,15 @@ function ScreenWalletForm({ done }: { done(): void }) {
         e.preventDefault();
         act.run(async () => {
           setResult(null);
-          const s = await api.post<Screening>('/screening/wallet', {
-            chain,
-            address: address.trim(),
-            ...(label.trim() ? { label: label.trim() } : {}),
-            monitor,
+          const s = await act.call('post', '/screening/wallet', {
+            body: {
+              chain,
+              address: address.trim(),
+              ...(label.trim() ? { label: label.trim() } : {}),
+              monitor,
+            },
           });
           setResult(s);
-          done();
         });
       }}
     >

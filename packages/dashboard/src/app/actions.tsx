@@ -1,18 +1,23 @@
 /** Pieces the detail pages' action bars share: a button per action and a cancel dialog with a reason. */
 import { type ReactNode, useState } from 'react';
 import { Modal } from '../ui/dialogs';
-import { ErrorBox, Field, type useAction } from '../ui/kit';
+import { ErrorBox, Field } from '../ui/kit';
 
-type Act = ReturnType<typeof useAction>;
+/** The shared state of an action bar: `useApiActions` (query.ts), which also refetches what changed. */
+export interface Act {
+  busy: boolean;
+  error: unknown;
+  run<T>(fn: () => Promise<T>): Promise<T | undefined>;
+}
 
-/** One action button: runs `fn` through the shared action state, then `done` (a reload). */
+/** One action button: runs `fn` through the shared action state (then `done`, if given). */
 export function ActButton(props: {
   act: Act;
   label: string;
   /** Read to screen readers after the label (which row the button acts on). */
   context?: string;
   fn(): Promise<unknown>;
-  done(): void;
+  done?(): void;
   className?: string;
 }) {
   return (
@@ -23,7 +28,7 @@ export function ActButton(props: {
       onClick={() =>
         props.act.run(async () => {
           await props.fn();
-          props.done();
+          props.done?.();
         })
       }
     >
@@ -38,7 +43,7 @@ export function CancelWithReason(props: {
   label: string;
   what: string;
   onConfirm(reason: string | undefined): Promise<unknown>;
-  done(): void;
+  done?(): void;
   act: Act;
 }) {
   const [open, setOpen] = useState(false);
@@ -56,7 +61,7 @@ export function CancelWithReason(props: {
               props.act.run(async () => {
                 await props.onConfirm(reason.trim() || undefined);
                 setOpen(false);
-                props.done();
+                props.done?.();
               });
             }}
           >

@@ -1,5 +1,6 @@
 /** Modal dialogs on the native <dialog> (focus trap, Escape and the top layer come from the browser). */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ApiBody, useApiCall } from '../query';
 import { useSession } from '../session';
 import { ErrorBox, Field, Select, useAction } from './kit';
 
@@ -31,13 +32,7 @@ export function Modal(props: { title: string; onClose?: () => void; children: Re
   );
 }
 
-export type SecurityAction =
-  | 'ADD_MEMBER'
-  | 'UPDATE_MEMBER'
-  | 'DELETE_MEMBER'
-  | 'CHANGE_PASSWORD'
-  | 'REFRESH_API_KEY'
-  | 'DISABLE_TOTP';
+export type SecurityAction = ApiBody<'post', '/auth/security/request-code'>['action'];
 
 export type SecurityHeaders = Record<'x-security-token' | 'x-security-code' | 'x-security-method', string>;
 
@@ -51,7 +46,8 @@ export function SecurityChallenge(props: {
   onConfirm(headers: SecurityHeaders): Promise<unknown>;
   onClose(): void;
 }) {
-  const { api, me } = useSession();
+  const { me } = useSession();
+  const call = useApiCall();
   const [method, setMethod] = useState<'email' | 'totp'>(me?.account?.totp_enrolled ? 'totp' : 'email');
   const [token, setToken] = useState<string | null>(null);
   const [code, setCode] = useState('');
@@ -59,10 +55,7 @@ export function SecurityChallenge(props: {
 
   const requestCode = () =>
     act.run(async () => {
-      const r = await api.post<{ challenge_token: string }>('/auth/security/request-code', {
-        action: props.action,
-        method,
-      });
+      const r = await call('post', '/auth/security/request-code', { body: { action: props.action, method } });
       setToken(r.challenge_token);
     });
 
@@ -91,10 +84,10 @@ export function SecurityChallenge(props: {
             label="Verify with"
             name="method"
             value={method}
-            onChange={(v) => setMethod(v as 'email' | 'totp')}
+            onChange={setMethod}
             options={[
               ['email', 'Code by email'],
-              ...(me?.account?.totp_enrolled ? [['totp', 'Authenticator app'] as [string, string]] : []),
+              ...(me?.account?.totp_enrolled ? [['totp', 'Authenticator app'] as const] : []),
             ]}
           />
           <button type="submit" disabled={act.busy}>

@@ -56,18 +56,24 @@ export function Field(props: {
   );
 }
 
-export function Select(props: {
+/** A select whose value type is its options' (an SDK enum stays typed through the form). */
+export function Select<T extends string = string>(props: {
   label: string;
   name: string;
-  value: string;
-  onChange(v: string): void;
-  options: readonly (string | [string, string])[];
+  value: T;
+  onChange(v: NoInfer<T>): void;
+  options: readonly (NoInfer<T> | readonly [NoInfer<T>, string])[];
 }) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{props.label}</label>
-      <select id={id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+      <select
+        id={id}
+        name={props.name}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value as T)}
+      >
         {props.options.map((o) => {
           const [v, l] = typeof o === 'string' ? [o, o || 'Any'] : o;
           return (

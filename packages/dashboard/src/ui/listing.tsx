@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { ErrorBox, Select } from './kit';
 import type { useUrlFilters } from './list';
+import { Skeleton } from './states';
 
 /** A select whose value is the URL's `name` filter; the first option is "Any". */
 export function FilterSelect(props: {
@@ -22,7 +23,10 @@ export function FilterSelect(props: {
   );
 }
 
-/** The API's error, "Loading…" until the first answer, then `children(data)`. */
+/**
+ * For `useLoad` states (pages not yet on query.ts): the API's error, a skeleton until the first
+ * answer, then `children(data)`. Pages on query.ts use `QueryView` (ui/states.tsx).
+ */
 export function Loaded<T>(props: {
   state: { data: T | null; error: unknown };
   children(data: T): ReactNode;
@@ -31,7 +35,7 @@ export function Loaded<T>(props: {
   return (
     <>
       <ErrorBox error={error} />
-      {data ? props.children(data) : error ? null : <p role="status">Loading…</p>}
+      {data ? props.children(data) : error ? null : <Skeleton />}
     </>
   );
 }
