@@ -1,56 +1,47 @@
-/** Opcos (list, submit drafts) and projects (create, bind to an opco, archive). */
-import { useState } from 'react';
+/** Opcos (list, create, submit drafts) and projects (create, bind to an opco, archive). */
 import { Link } from 'react-router';
+import { useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Field, Page, Select, useAction, useLoad, when } from '../ui/kit';
-
-interface Opco {
-  opco_id: string;
-  name: string;
-  status: string;
-  sub_tpp_id: string | null;
-  created_at: string;
-}
-interface Project {
-  project_id: string;
-  project_name: string;
-  opco_id: string | null;
-  is_frozen: boolean;
-  archived_at: string | null;
-}
+import { Badge, ErrorBox, Page, Select, when } from '../ui/kit';
+import { QueryError, Skeleton } from '../ui/states';
 
 export function OpcosProjectsPage() {
-  const { api, can } = useSession();
-  const opcos = useLoad(
-    () => api.get<{ opcos: Opco[] }>('/opcos', { query: { page_size: 200 } }),
-    [api],
-    10000,
-  );
-  const projects = useLoad(
-    () =>
-      api.get<{ projects: Project[] }>('/projects', { query: { page_size: 200, include_archived: true } }),
-    [api],
-  );
-  const [name, setName] = useState('');
-  const [opcoId, setOpcoId] = useState('');
-  const act = useAction();
+  const { can } = useSession();
+  const opcos = useApiQuery('/opcos', { query: { page_size: 200 }, poll: 10000 });
+  const projects = useApiQuery('/projects', { query: { page_size: 200, include_archived: true } });
+  const submit = useApiMutation('post', '/opcos/{opco_id}/submit', { invalidate: ['/opcos'] });
+  const bind = useApiMutation('patch', '/projects/{project_id}', { invalidate: ['/projects'] });
+  const archive = useApiMutation('post', '/projects/{project_id}/archive', { invalidate: ['/projects'] });
+  const unarchive = useApiMutation('post', '/projects/{project_id}/unarchive', { invalidate: ['/projects'] });
+  const failed = submit.error ?? bind.error ?? archive.error ?? unarchive.error;
   const opcoWrite = can('opcos.write');
   const projectWrite = can('projects.write');
   const opcoOptions: [string, string][] = [
     ['', 'No opco'],
     ...(opcos.data?.opcos ?? []).map((o) => [o.opco_id, `${o.name} (${o.status})`] as [string, string]),
   ];
-  const run = (fn: () => Promise<unknown>) =>
-    act.run(async () => {
-      await fn();
-      opcos.reload();
-      projects.reload();
-    });
-
   return (
-    <Page title="Opcos & projects">
-      <ErrorBox error={act.error ?? opcos.error ?? projects.error} />
+    <Page
+      title="Opcos & projects"
+      actions={
+        opcoWrite ? (
+          <Link className="button" to="/opcos/new">
+            New opco
+          </Link>
+        ) : null
+      }
+    >
+      <ErrorBox error={failed} />
+      <QueryError error={opcos.error} what="the opcos" retry={() => opcos.refetch()} />
+      <QueryError error={projects.error} what="the projects" retry={() => projects.refetch()} />
       <h2>Opcos</h2>
+      {opcos.data?.opcos.length === 0 ? (
+        <p className="empty">
+          No opco yet. An opco is the company payments are taken for; a project takes payments once its opco
+          is activated.
+        </p>
+      ) : null}
+      {!opcos.data && !opcos.error ? <Skeleton what="opcos" lines={3} /> : null}
       <div className="table-wrap">
         <table>
           <thead>
@@ -75,7 +66,10 @@ export function OpcosProjectsPage() {
                 <td>{when(o.created_at)}</td>
                 <td>
                   {opcoWrite && o.status === 'draft' ? (
-                    <button type="button" onClick={() => run(() => api.post(`/opcos/${o.opco_id}/submit`))}>
+                    <button
+                      type="button"
+                      onClick={() => submit.mutate({ path: { opco_id: o.opco_id }, body: undefined })}
+                    >
                       Submit
                     </button>
                   ) : null}
@@ -87,25 +81,11 @@ export function OpcosProjectsPage() {
       </div>
       <h2>Projects</h2>
       {projectWrite ? (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            run(async () => {
-              await api.post('/projects', {
-                project_name: name.trim(),
-                ...(opcoId ? { opco_id: opcoId } : {}),
-              });
-              setName('');
-            });
-          }}
-        >
-          <Field label="Project name" name="project_name" value={name} onChange={setName} required />
-          <Select label="Opco" name="opco_id" value={opcoId} onChange={setOpcoId} options={opcoOptions} />
-          <button type="submit" disabled={act.busy}>
-            Create project
-          </button>
-        </form>
+        <p>
+          <Link className="button" to="/projects/new">
+            New project
+          </Link>
+        </p>
       ) : null}
       <div className="table-wrap">
         <table>
@@ -129,7 +109,7 @@ export function OpcosProjectsPage() {
                       value={p.opco_id ?? ''}
                       options={opcoOptions}
                       onChange={(v) =>
-                        run(() => api.patch(`/projects/${p.project_id}`, { opco_id: v || null }))
+                        bind.mutate({ path: { project_id: p.project_id }, body: { opco_id: v || null } })
                       }
                     />
                   ) : (
@@ -146,9 +126,10 @@ export function OpcosProjectsPage() {
                       type="button"
                       className="secondary"
                       onClick={() =>
-                        run(() =>
-                          api.post(`/projects/${p.project_id}/${p.archived_at ? 'unarchive' : 'archive'}`),
-                        )
+                        (p.archived_at ? unarchive : archive).mutate({
+                          path: { project_id: p.project_id },
+                          body: undefined,
+                        })
                       }
                     >
                       {p.archived_at ? 'Unarchive' : 'Archive'}

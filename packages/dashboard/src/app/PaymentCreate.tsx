@@ -4,18 +4,36 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { newIdempotencyKey } from '../api';
+import { newIdempotencyKey, SvcApiError } from '../api';
+import { useApiMutation } from '../query';
 import { useSession } from '../session';
-import { ErrorBox, Field, Page, useAction } from '../ui/kit';
-import type { Transaction } from './payments-shared';
+import { ErrorBox, Field, Page } from '../ui/kit';
 import { ProjectPayerFields, useProjectPayer } from './pickers';
 
+/** Where to go when the API's answer names a missing setup step. */
+function NextStep({ error }: { error: unknown }) {
+  if (!(error instanceof SvcApiError) || typeof error.detail !== 'string') return null;
+  if (/callback url/i.test(error.detail))
+    return (
+      <p className="notice">
+        Payers return to your callback URL after paying. <Link to="/settings">Set it in Settings</Link>
+      </p>
+    );
+  if (/sub-tpp/i.test(error.detail))
+    return (
+      <p className="notice">
+        The project's opco is not activated yet. <Link to="/opcos">Check your opcos</Link>
+      </p>
+    );
+  return null;
+}
+
 export function CreatePaymentLinkPage() {
-  const { api, can } = useSession();
+  const { can } = useSession();
   const [f, setF] = useState({ amount: '', currency: 'EUR', project_id: '', user_id: '', description: '' });
   const [key, setKey] = useState(newIdempotencyKey);
-  const [created, setCreated] = useState<Transaction | null>(null);
-  const act = useAction();
+  const create = useApiMutation('post', '/checkout/paylink', { invalidate: ['/transactions'] });
+  const created = create.data;
   const set = (k: keyof typeof f) => (v: string) => setF({ ...f, [k]: v });
   const pp = useProjectPayer(f);
 
@@ -29,21 +47,19 @@ export function CreatePaymentLinkPage() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          act.run(async () => {
-            const t = await api.post<Transaction>(
-              '/checkout/paylink',
-              {
+          create.mutate(
+            {
+              body: {
                 amount: f.amount.trim(),
                 currency: f.currency.trim().toUpperCase(),
                 project_id: projectId,
                 user_id: userId,
                 ...(f.description.trim() ? { description: f.description.trim() } : {}),
               },
-              { idempotencyKey: key },
-            );
-            setCreated(t);
-            setKey(newIdempotencyKey());
-          });
+              idempotencyKey: key,
+            },
+            { onSuccess: () => setKey(newIdempotencyKey()) },
+          );
         }}
       >
         <Field
@@ -63,8 +79,9 @@ export function CreatePaymentLinkPage() {
           value={f.description}
           onChange={set('description')}
         />
-        <ErrorBox error={act.error} />
-        <button type="submit" disabled={act.busy}>
+        <ErrorBox error={create.error} />
+        <NextStep error={create.error} />
+        <button type="submit" disabled={create.isPending || !pp.loaded || !projectId || !userId}>
           Create link
         </button>
       </form>

@@ -1,12 +1,37 @@
-/** Payments list: the API's filters and page, all kept in the URL. */
+/** Payments list: search, the API's filters (projects and payers picked by name) and page, all kept in the URL. */
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Field, Page, Select } from '../ui/kit';
 import { QueryView } from '../ui/states';
 import { Pager, TRANSACTION_STATUSES, TransactionTable } from './payments-shared';
+import { PayerPicker, ProjectPicker } from './pickers';
 
-const FILTERS = ['status', 'project_id', 'user_id', 'page', 'page_size'] as const;
+const FILTERS = ['q', 'status', 'project_id', 'user_id', 'page', 'page_size'] as const;
+
+/** Search by payment id, reference, description or payer email; applied after a short pause in typing. */
+function SearchBox({ value, onSearch }: { value: string; onSearch(v: string): void }) {
+  const [text, setText] = useState(value);
+  const latest = useRef(onSearch);
+  latest.current = onSearch;
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text.trim() === value) return;
+    const t = window.setTimeout(() => latest.current(text.trim()), 300);
+    return () => window.clearTimeout(t);
+  }, [text, value]);
+  return (
+    <Field
+      label="Search payments"
+      name="q"
+      type="search"
+      value={text}
+      onChange={setText}
+      hint="Payment id, reference, description or payer email."
+    />
+  );
+}
 
 export function PaymentsPage() {
   const { can } = useSession();
@@ -34,6 +59,7 @@ export function PaymentsPage() {
       }
     >
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <SearchBox value={params.get('q') ?? ''} onSearch={(v) => setFilter('q', v)} />
         <Select
           label="Status"
           name="status"
@@ -41,17 +67,16 @@ export function PaymentsPage() {
           onChange={(v) => setFilter('status', v)}
           options={['', ...TRANSACTION_STATUSES]}
         />
-        <Field
-          label="Project ID"
-          name="project_id"
+        <ProjectPicker
+          label="Project"
           value={params.get('project_id') ?? ''}
-          onChange={(v) => setFilter('project_id', v.trim())}
+          onChange={(v) => setFilter('project_id', v)}
         />
-        <Field
-          label="User ID"
+        <PayerPicker
+          label="Payer"
           name="user_id"
           value={params.get('user_id') ?? ''}
-          onChange={(v) => setFilter('user_id', v.trim())}
+          onChange={(v) => setFilter('user_id', v)}
         />
         <Select
           label="Per page"

@@ -3,10 +3,11 @@ import { Link, useParams } from 'react-router';
 import { useApiQuery } from '../query';
 import { useSession } from '../session';
 import { shortId } from '../ui/format';
-import { Badge, Field, money, Page, Select, when } from '../ui/kit';
+import { Badge, money, Page, Select, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
 import { QueryView } from '../ui/states';
 import { Pager } from './payments-shared';
+import { BusinessCustomerPicker, PayerPicker, ProjectPicker } from './pickers';
 import { InstalmentActions, type Schedule, ScheduleActions } from './ScheduleActions';
 
 const STATUSES = [
@@ -19,18 +20,26 @@ const STATUSES = [
 const FILTERS = ['status', 'project_id', 'user_id', 'business_customer_id', 'page', 'page_size'] as const;
 
 /** The project and customer filters the recurring and schedule lists share. */
+/** Project, payer and business customer filters, each picked by name (pickers.tsx). */
 export function CustomerFilters({ f }: { f: ReturnType<typeof useUrlFilters> }) {
   return (
     <>
-      {(
-        [
-          ['project_id', 'Project ID'],
-          ['user_id', 'User ID'],
-          ['business_customer_id', 'Business customer ID'],
-        ] as const
-      ).map(([k, label]) => (
-        <Field key={k} label={label} name={k} value={f.value(k)} onChange={(v) => f.setFilter(k, v.trim())} />
-      ))}
+      <ProjectPicker
+        label="Project"
+        value={f.value('project_id')}
+        onChange={(v) => f.setFilter('project_id', v)}
+      />
+      <PayerPicker
+        label="Payer"
+        name="user_id"
+        value={f.value('user_id')}
+        onChange={(v) => f.setFilter('user_id', v)}
+      />
+      <BusinessCustomerPicker
+        label="Business customer"
+        value={f.value('business_customer_id')}
+        onChange={(v) => f.setFilter('business_customer_id', v)}
+      />
     </>
   );
 }

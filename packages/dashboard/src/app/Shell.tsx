@@ -14,11 +14,14 @@ import { InvoiceDetailPage, InvoicesPage } from './Invoices';
 import { MonitoringDetailPage, MonitoringPage } from './Monitoring';
 import { NotificationsPage, useUnreadCount } from './Notifications';
 import { OpcoDetailPage } from './OpcoDetail';
+import { OpcoFormPage } from './OpcoForm';
 import { OpcosProjectsPage } from './OpcosProjects';
 import { OverviewPage } from './Overview';
+import { PayerFormPage } from './PayerForm';
 import { CreatePaymentLinkPage } from './PaymentCreate';
 import { PaymentDetailPage } from './PaymentDetail';
 import { PaymentsPage } from './Payments';
+import { ProjectFormPage } from './ProjectForm';
 import { RecurringDetailPage, RecurringPage } from './Recurring';
 import { RecurringCreatePage } from './RecurringActions';
 import { ScheduleCreatePage } from './ScheduleActions';
@@ -127,7 +130,11 @@ export default function Shell() {
           <Route path="/payments/:id" element={<PaymentDetailPage />} />
           <Route path="/customers" element={<CustomersPage />} />
           <Route path="/opcos" element={<OpcosProjectsPage />} />
+          <Route path="/opcos/new" element={<OpcoFormPage />} />
           <Route path="/opcos/:id" element={<OpcoDetailPage />} />
+          <Route path="/opcos/:id/edit" element={<OpcoFormPage />} />
+          <Route path="/projects/new" element={<ProjectFormPage />} />
+          <Route path="/payers/new" element={<PayerFormPage />} />
           <Route path="/webhooks" element={<WebhooksPage />} />
           <Route path="/webhooks/deliveries/:id" element={<WebhookDeliveryPage />} />
           <Route path="/developers" element={<DevelopersPage />} />

@@ -1,47 +1,44 @@
-/** One webhook delivery (GET /webhooks/deliveries/{id}) with its attempts, and retry: where a "delivery failed" notification leads. */
+/**
+ * The webhook delivery inspector (GET /webhooks/deliveries/{id} and its /attempts): what was sent
+ * (body and headers), each attempt with its answer, body excerpt and timing, and a resend. Where a
+ * "delivery failed" notification leads.
+ */
 import { Link, useParams } from 'react-router';
+import { useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Page, useAction, useLoad, when } from '../ui/kit';
+import { Badge, ErrorBox, Page, when } from '../ui/kit';
+import { QueryError, Skeleton } from '../ui/states';
 
-interface Delivery {
-  delivery_id: string;
-  event_id: string;
-  event_type: string;
-  url: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  created_at: string;
-}
-interface Attempt {
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  response_status: number | null;
-  error: string | null;
-  outcome: string;
-}
+/** Headers each attempt sets when it is sent, so the delivery record cannot show their values. */
+const PER_ATTEMPT: [string, string][] = [
+  ['x-svc-timestamp', 'Unix seconds when the attempt is sent.'],
+  ['x-svc-signature', 'sha256= HMAC-SHA256 of "timestamp.body" with your signing secret, per attempt.'],
+  ['webhook-timestamp', 'The same instant (Standard Webhooks).'],
+  ['webhook-signature', 'v1, signature of "id.timestamp.body" (Standard Webhooks), per attempt.'],
+];
 
 export function WebhookDeliveryPage() {
   const { id = '' } = useParams();
-  const { api, can } = useSession();
-  const data = useLoad(async () => {
-    const [d, a] = await Promise.all([
-      api.get<Delivery>(`/webhooks/deliveries/${id}`),
-      api.get<{ attempts: Attempt[] }>(`/webhooks/deliveries/${id}/attempts`),
-    ]);
-    return { d, attempts: a.attempts };
-  }, [api, id]);
-  const act = useAction();
-  const d = data.data?.d;
+  const { can } = useSession();
+  const path = { delivery_id: id };
+  const delivery = useApiQuery('/webhooks/deliveries/{delivery_id}', { path, poll: 5000 });
+  const attempts = useApiQuery('/webhooks/deliveries/{delivery_id}/attempts', { path, poll: 5000 });
+  const retry = useApiMutation('post', '/webhooks/deliveries/{delivery_id}/retry', {
+    invalidate: ['/webhooks/deliveries'],
+  });
+  const d = delivery.data;
+  const resend = can('webhooks.write') && d && d.status !== 'pending' && d.status !== 'retrying';
   return (
     <Page title="Webhook delivery">
       <p>
         <Link to="/webhooks">Back to webhooks</Link>
       </p>
-      <ErrorBox error={data.error ?? act.error} />
+      <ErrorBox error={retry.error} />
+      <QueryError
+        error={delivery.error ?? attempts.error}
+        what="the delivery"
+        retry={() => delivery.refetch()}
+      />
       {d ? (
         <>
           <dl className="facts">
@@ -55,7 +52,10 @@ export function WebhookDeliveryPage() {
             </dd>
             <dt>Status</dt>
             <dd>
-              <Badge value={d.status} /> {d.last_error ?? ''}
+              <span data-testid="delivery-status">
+                <Badge value={d.status} />
+              </span>{' '}
+              {d.status === 'succeeded' ? 'Delivered.' : (d.last_error ?? '')}
             </dd>
             <dt>Attempts</dt>
             <dd>{d.attempts}</dd>
@@ -64,36 +64,91 @@ export function WebhookDeliveryPage() {
             <dt>Created</dt>
             <dd>{when(d.created_at)}</dd>
           </dl>
-          {can('webhooks.write') && d.status !== 'succeeded' ? (
+          {resend ? (
             <button
               type="button"
-              disabled={act.busy}
-              onClick={() =>
-                act.run(async () => {
-                  await api.post(`/webhooks/deliveries/${id}/retry`);
-                  data.reload();
-                })
-              }
+              disabled={retry.isPending}
+              onClick={() => retry.mutate({ path, body: undefined })}
             >
-              Retry now
+              {d.status === 'succeeded' ? 'Resend' : 'Retry now'}
             </button>
           ) : null}
           <h2>Attempts</h2>
-          {data.data?.attempts.length ? (
-            <ol className="timeline">
-              {data.data.attempts.map((a) => (
-                <li key={a.attempt}>
-                  #{a.attempt} <time dateTime={a.started_at}>{when(a.started_at)}</time>:{' '}
-                  {a.response_status ? `HTTP ${a.response_status}` : (a.error ?? 'no answer')} (
-                  {a.duration_ms} ms) → <Badge value={a.outcome} />
-                </li>
-              ))}
-            </ol>
+          {attempts.data?.attempts.length ? (
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">#</th>
+                    <th scope="col">Sent</th>
+                    <th scope="col">Answer</th>
+                    <th scope="col">Time</th>
+                    <th scope="col">Response body (first bytes)</th>
+                    <th scope="col">Result</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {attempts.data.attempts.map((a) => (
+                    <tr key={a.attempt} data-testid="attempt">
+                      <td>{a.attempt}</td>
+                      <td>
+                        <time dateTime={a.started_at}>{when(a.started_at)}</time>
+                      </td>
+                      <td>{a.response_status ? `HTTP ${a.response_status}` : (a.error ?? 'no answer')}</td>
+                      <td>{a.duration_ms} ms</td>
+                      <td>{a.response_body ? <code>{a.response_body}</code> : '—'}</td>
+                      <td>
+                        <Badge value={a.outcome} />
+                        {a.next_attempt_at ? (
+                          <small className="hint"> next {when(a.next_attempt_at)}</small>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           ) : (
             <p className="empty">No attempt yet.</p>
           )}
+          {d.request_headers ? (
+            <>
+              <h2>Request headers</h2>
+              <dl className="facts" data-testid="delivery-headers">
+                {Object.entries(d.request_headers).map(([k, v]) => (
+                  <div key={k}>
+                    <dt>
+                      <code>{k}</code>
+                    </dt>
+                    <dd>
+                      <code>{v}</code>
+                    </dd>
+                  </div>
+                ))}
+                {PER_ATTEMPT.map(([k, what]) => (
+                  <div key={k}>
+                    <dt>
+                      <code>{k}</code>
+                    </dt>
+                    <dd>{what}</dd>
+                  </div>
+                ))}
+              </dl>
+            </>
+          ) : null}
+          {d.payload ? (
+            <>
+              <h2>Payload</h2>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard */}
+              <pre className="payload" data-testid="delivery-payload" tabIndex={0}>
+                {JSON.stringify(d.payload, null, 2)}
+              </pre>
+            </>
+          ) : null}
         </>
-      ) : null}
+      ) : delivery.error ? null : (
+        <Skeleton what="the delivery" lines={5} />
+      )}
     </Page>
   );
 }

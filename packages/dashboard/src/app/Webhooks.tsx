@@ -1,33 +1,10 @@
 /** Webhooks: main endpoint settings and secret, destinations, deliveries with retry, a test event. */
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Field, Page, SecretOnce, Select, useAction, useLoad, when } from '../ui/kit';
-
-interface Subscription {
-  webhook_url: string | null;
-  webhook_enabled: boolean;
-  event_types: string[];
-  webhook_secret?: string;
-}
-interface Destination {
-  destination_id: string;
-  url: string;
-  description: string | null;
-  enabled: boolean;
-  event_types: string[];
-  secret?: string;
-}
-interface Delivery {
-  delivery_id: string;
-  event_type: string;
-  url: string;
-  status: string;
-  attempts: number;
-  last_response_status: number | null;
-  last_error: string | null;
-  created_at: string;
-}
+import { Badge, ErrorBox, Field, Page, SecretOnce, Select, when } from '../ui/kit';
+import { QueryError } from '../ui/states';
 
 const DELIVERY_STATUSES = ['', 'pending', 'succeeded', 'retrying', 'dead_letter'];
 
@@ -46,27 +23,27 @@ export function WebhooksPage() {
 }
 
 function MainEndpoint({ write, onSecret }: { write: boolean; onSecret(s: string): void }) {
-  const { api } = useSession();
-  const sub = useLoad(() => api.get<Subscription>('/webhooks/subscription'), [api]);
+  const sub = useApiQuery('/webhooks/subscription');
+  const save = useApiMutation('put', '/webhooks/subscription', { invalidate: ['/webhooks/subscription'] });
+  const rotate = useApiMutation('post', '/webhooks/subscription/secret');
+  const test = useApiMutation('post', '/webhooks/subscription/test', {
+    invalidate: ['/webhooks/deliveries'],
+  });
   const [url, setUrl] = useState<string | null>(null);
   const [sent, setSent] = useState('');
-  const act = useAction();
+  const busy = save.isPending || rotate.isPending || test.isPending;
   const shown = url ?? sub.data?.webhook_url ?? '';
   return (
     <>
       <h2>Main endpoint</h2>
-      <ErrorBox error={sub.error} />
+      <QueryError error={sub.error} what="the webhook settings" retry={() => sub.refetch()} />
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          act.run(async () => {
-            const r = await api.put<Subscription>('/webhooks/subscription', {
-              webhook_url: shown.trim() || null,
-              webhook_enabled: Boolean(shown.trim()),
-            });
-            if (r.webhook_secret) onSecret(r.webhook_secret);
-            sub.reload();
-          });
+          save.mutate(
+            { body: { webhook_url: shown.trim() || null, webhook_enabled: Boolean(shown.trim()) } },
+            { onSuccess: (r) => (r.webhook_secret ? onSecret(r.webhook_secret) : undefined) },
+          );
         }}
       >
         <Field label="Webhook URL" name="webhook_url" type="url" value={shown} onChange={setUrl} />
@@ -75,18 +52,15 @@ function MainEndpoint({ write, onSecret }: { write: boolean; onSecret(s: string)
         </p>
         {write ? (
           <div className="actions">
-            <button type="submit" disabled={act.busy}>
+            <button type="submit" disabled={busy}>
               Save endpoint
             </button>
             <button
               type="button"
               className="secondary"
-              disabled={act.busy}
+              disabled={busy}
               onClick={() =>
-                act.run(async () => {
-                  const r = await api.post<{ webhook_secret: string }>('/webhooks/subscription/secret');
-                  onSecret(r.webhook_secret);
-                })
+                rotate.mutate({ body: undefined }, { onSuccess: (r) => onSecret(r.webhook_secret) })
               }
             >
               Rotate signing secret
@@ -94,12 +68,9 @@ function MainEndpoint({ write, onSecret }: { write: boolean; onSecret(s: string)
             <button
               type="button"
               className="secondary"
-              disabled={act.busy}
+              disabled={busy}
               onClick={() =>
-                act.run(async () => {
-                  await api.post('/webhooks/subscription/test');
-                  setSent('Test event sent.');
-                })
+                test.mutate({ body: undefined }, { onSuccess: () => setSent('Test event sent.') })
               }
             >
               Send test event
@@ -108,17 +79,19 @@ function MainEndpoint({ write, onSecret }: { write: boolean; onSecret(s: string)
         ) : null}
       </form>
       {sent ? <p role="status">{sent}</p> : null}
-      <ErrorBox error={act.error} />
+      <ErrorBox error={save.error ?? rotate.error ?? test.error} />
     </>
   );
 }
 
 function Destinations({ write, onSecret }: { write: boolean; onSecret(s: string): void }) {
-  const { api } = useSession();
-  const list = useLoad(() => api.get<{ destinations: Destination[] }>('/webhooks/destinations'), [api]);
+  const list = useApiQuery('/webhooks/destinations');
+  const inv = { invalidate: ['/webhooks/destinations'] as const };
+  const add = useApiMutation('post', '/webhooks/destinations', inv);
+  const toggle = useApiMutation('patch', '/webhooks/destinations/{destination_id}', inv);
+  const remove = useApiMutation('delete', '/webhooks/destinations/{destination_id}', inv);
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const act = useAction();
   return (
     <>
       <h2>Additional destinations</h2>
@@ -127,27 +100,33 @@ function Destinations({ write, onSecret }: { write: boolean; onSecret(s: string)
           className="inline"
           onSubmit={(e) => {
             e.preventDefault();
-            act.run(async () => {
-              const d = await api.post<Destination>('/webhooks/destinations', {
-                url: url.trim(),
-                event_types: [],
-                ...(description.trim() ? { description: description.trim() } : {}),
-              });
-              if (d.secret) onSecret(d.secret);
-              setUrl('');
-              setDescription('');
-              list.reload();
-            });
+            add.mutate(
+              {
+                body: {
+                  url: url.trim(),
+                  event_types: [],
+                  ...(description.trim() ? { description: description.trim() } : {}),
+                },
+              },
+              {
+                onSuccess: (d) => {
+                  if (d.secret) onSecret(d.secret);
+                  setUrl('');
+                  setDescription('');
+                },
+              },
+            );
           }}
         >
           <Field label="Destination URL" name="url" type="url" value={url} onChange={setUrl} required />
           <Field label="Description" name="description" value={description} onChange={setDescription} />
-          <button type="submit" disabled={act.busy}>
+          <button type="submit" disabled={add.isPending}>
             Add destination
           </button>
         </form>
       ) : null}
-      <ErrorBox error={act.error ?? list.error} />
+      <ErrorBox error={add.error ?? toggle.error ?? remove.error} />
+      <QueryError error={list.error} what="the destinations" retry={() => list.refetch()} />
       <ul className="plain">
         {list.data?.destinations.map((d) => (
           <li key={d.destination_id}>
@@ -159,9 +138,9 @@ function Destinations({ write, onSecret }: { write: boolean; onSecret(s: string)
                   type="button"
                   className="secondary"
                   onClick={() =>
-                    act.run(async () => {
-                      await api.patch(`/webhooks/destinations/${d.destination_id}`, { enabled: !d.enabled });
-                      list.reload();
+                    toggle.mutate({
+                      path: { destination_id: d.destination_id },
+                      body: { enabled: !d.enabled },
                     })
                   }
                 >
@@ -171,10 +150,7 @@ function Destinations({ write, onSecret }: { write: boolean; onSecret(s: string)
                   type="button"
                   className="danger"
                   onClick={() =>
-                    act.run(async () => {
-                      await api.del(`/webhooks/destinations/${d.destination_id}`);
-                      list.reload();
-                    })
+                    remove.mutate({ path: { destination_id: d.destination_id }, body: undefined })
                   }
                 >
                   Delete
@@ -189,19 +165,17 @@ function Destinations({ write, onSecret }: { write: boolean; onSecret(s: string)
 }
 
 function Deliveries({ write }: { write: boolean }) {
-  const { api } = useSession();
   const [params, setParams] = useSearchParams();
   const status = params.get('delivery_status') ?? '';
   const offset = Number(params.get('offset') ?? 0) || 0;
-  const list = useLoad(
-    () =>
-      api.get<{ deliveries: Delivery[]; total: number; limit: number }>('/webhooks/deliveries', {
-        query: { status, offset, limit: 20 },
-      }),
-    [api, status, offset],
-    5000,
-  );
-  const act = useAction();
+  const list = useApiQuery('/webhooks/deliveries', {
+    query: { status, offset, limit: 20 },
+    poll: 5000,
+    keep: true,
+  });
+  const retry = useApiMutation('post', '/webhooks/deliveries/{delivery_id}/retry', {
+    invalidate: ['/webhooks/deliveries'],
+  });
   const setQ = (k: string, v: string) => {
     const next = new URLSearchParams(params);
     if (v && v !== '0') next.set(k, v);
@@ -219,7 +193,8 @@ function Deliveries({ write }: { write: boolean }) {
         onChange={(v) => setQ('delivery_status', v)}
         options={DELIVERY_STATUSES}
       />
-      <ErrorBox error={act.error ?? list.error} />
+      <ErrorBox error={retry.error} />
+      <QueryError error={list.error} what="the deliveries" retry={() => list.refetch()} />
       <div className="table-wrap">
         <table>
           <thead>
@@ -255,12 +230,7 @@ function Deliveries({ write }: { write: boolean }) {
                     <button
                       type="button"
                       aria-label={`Retry ${d.event_type} delivery`}
-                      onClick={() =>
-                        act.run(async () => {
-                          await api.post(`/webhooks/deliveries/${d.delivery_id}/retry`);
-                          list.reload();
-                        })
-                      }
+                      onClick={() => retry.mutate({ path: { delivery_id: d.delivery_id }, body: undefined })}
                     >
                       Retry
                     </button>

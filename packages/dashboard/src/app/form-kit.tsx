@@ -1,0 +1,139 @@
+/**
+ * Form pieces for the onboarding forms: inputs that show the API's 422 message for their own
+ * field (matched on the error's `loc`), and the summary that says what went wrong in words.
+ */
+import { type ReactNode, useId } from 'react';
+import { detailOf, SvcApiError } from '../api';
+
+/** `{ 'settlement_iban': msg, 'ubos.0.fullName': msg }` from a 422 list; empty for anything else. */
+export function fieldErrorsOf(err: unknown): Record<string, string> {
+  if (!(err instanceof SvcApiError) || typeof err.detail === 'string') return {};
+  const out: Record<string, string> = {};
+  for (const e of err.detail) {
+    const key = e.loc.filter((p) => p !== 'body').join('.');
+    if (key && !out[key]) out[key] = e.msg;
+  }
+  return out;
+}
+
+/** A 422 is shown next to the fields, with a one-line summary; other errors with the API's own words. */
+export function FormError({ error, fields }: { error: unknown; fields: Record<string, string> }) {
+  if (!error) return null;
+  const n = Object.keys(fields).length;
+  return (
+    <div role="alert" className="error">
+      {n > 0
+        ? `${n === 1 ? 'One field needs' : `${n} fields need`} a change before this can be saved: see the messages below the fields.`
+        : error instanceof SvcApiError
+          ? detailOf(error)
+          : error instanceof Error
+            ? `Something went wrong: ${error.message}`
+            : String(error)}
+    </div>
+  );
+}
+
+export interface InputProps {
+  label: string;
+  name: string;
+  value: string;
+  onChange(v: string): void;
+  error?: string;
+  type?: string;
+  required?: boolean;
+  hint?: string;
+  placeholder?: string;
+  inputMode?: 'numeric' | 'decimal' | 'email' | 'text' | 'url';
+  autoComplete?: string;
+}
+
+export function Input(p: InputProps) {
+  const id = useId();
+  const described = [p.hint ? `${id}-hint` : '', p.error ? `${id}-err` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={p.error ? 'field invalid' : 'field'}>
+      <label htmlFor={id}>{p.label}</label>
+      <input
+        id={id}
+        name={p.name}
+        type={p.type ?? 'text'}
+        value={p.value}
+        required={p.required}
+        placeholder={p.placeholder}
+        inputMode={p.inputMode}
+        autoComplete={p.autoComplete ?? 'off'}
+        aria-invalid={p.error ? true : undefined}
+        aria-describedby={described || undefined}
+        onChange={(e) => p.onChange(e.target.value)}
+      />
+      {p.hint ? (
+        <small id={`${id}-hint`} className="hint">
+          {p.hint}
+        </small>
+      ) : null}
+      {p.error ? (
+        <small id={`${id}-err`} className="field-error">
+          {p.error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+export function Choice(p: {
+  label: string;
+  name: string;
+  value: string;
+  onChange(v: string): void;
+  options: readonly (string | [string, string])[];
+  error?: string;
+  hint?: string;
+  size?: number;
+}) {
+  const id = useId();
+  const described = [p.hint ? `${id}-hint` : '', p.error ? `${id}-err` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={p.error ? 'field invalid' : 'field'}>
+      <label htmlFor={id}>{p.label}</label>
+      <select
+        id={id}
+        name={p.name}
+        value={p.value}
+        size={p.size}
+        aria-invalid={p.error ? true : undefined}
+        aria-describedby={described || undefined}
+        onChange={(e) => p.onChange(e.target.value)}
+      >
+        {p.options.map((o) => {
+          const [v, l] = typeof o === 'string' ? [o, o] : o;
+          return (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          );
+        })}
+      </select>
+      {p.hint ? (
+        <small id={`${id}-hint`} className="hint">
+          {p.hint}
+        </small>
+      ) : null}
+      {p.error ? (
+        <small id={`${id}-err`} className="field-error">
+          {p.error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+/** A titled group of fields (a fieldset with its legend). */
+export function Group({ title, children, hint }: { title: string; children: ReactNode; hint?: string }) {
+  return (
+    <fieldset className="group">
+      <legend>{title}</legend>
+      {hint ? <p className="hint">{hint}</p> : null}
+      {children}
+    </fieldset>
+  );
+}
