@@ -3,7 +3,7 @@
  * (`preview: true`: every row and its errors, nothing created) and a job page that confirms, follows
  * progress, lists the rows with their errors, retries, cancels, and downloads the results file.
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { newIdempotencyKey } from '../api';
 import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
@@ -192,6 +192,17 @@ export function BulkJobPage() {
     poll: working ? 1000 : false,
     keep: true,
   });
+  // The rows poll only while the job works: when it turns final, read them once more, or rows
+  // fetched just before the last ones got their links would stay as they were.
+  const refetchRows = rows.refetch;
+  const sawWorking = useRef(false);
+  useEffect(() => {
+    if (working) sawWorking.current = true;
+    else if (sawWorking.current) {
+      sawWorking.current = false;
+      void refetchRows();
+    }
+  }, [working, refetchRows]);
   const act = useApiActions({ invalidate: ['/checkout/paylink/bulk'] });
   const write = can('payments.write');
   const j = job.data;
