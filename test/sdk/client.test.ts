@@ -7,10 +7,10 @@
 import { constructEvent, createClient, SvcApiError, type SvcClient, verifyWebhookSignature } from '@svc/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryDispatcher } from '../../src/outbox/dispatcher';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { freePort } from '../helpers/process';
-import { type Receiver, startReceiver } from '../helpers/receiver';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import type { TestContext } from '../helpers/app';
+import type { Receiver } from '../helpers/receiver';
+import { startSdkWorld } from '../helpers/sdk-world';
+import type { PaymentWorld } from '../payments/fixtures';
 
 const TTL = 600;
 let ctx: TestContext;
@@ -61,28 +61,9 @@ function sdkFor(opts: { now?: () => number; fetch?: (r: Request) => Promise<Resp
 }
 
 beforeAll(async () => {
-  ctx = await createTestApp({ env: { SVC_API_TOKEN_TTL_SECONDS: String(TTL) } });
-  const port = await freePort();
-  await ctx.app.listen({ port, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${port}`;
-  world = await createPaymentWorld(ctx, { role: 'owner' });
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/api-credentials',
-    headers: world.caller.headers,
-    payload: { label: 'sdk test', role: 'operations' },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  credential = res.json();
-  receiver = await startReceiver();
-  const sub = await ctx.app.inject({
-    method: 'PUT',
-    url: '/api/v1/webhooks/subscription',
-    headers: world.caller.headers,
-    payload: { webhook_url: `${receiver.url}/hook`, webhook_enabled: true },
-  });
-  expect(sub.statusCode, sub.body).toBe(200);
-  webhookSecret = sub.json().webhook_secret;
+  ({ ctx, baseUrl, world, credential, receiver, webhookSecret } = await startSdkWorld('sdk test', {
+    env: { SVC_API_TOKEN_TTL_SECONDS: String(TTL) },
+  }));
   expect(webhookSecret).toMatch(/^whsec_/);
 }, 180_000);
 afterAll(async () => {

@@ -13,10 +13,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDeliveryDispatcher } from '../../src/outbox/dispatcher';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { freePort } from '../helpers/process';
-import { type Receiver, startReceiver } from '../helpers/receiver';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import type { TestContext } from '../helpers/app';
+import type { Receiver } from '../helpers/receiver';
+import { startSdkWorld } from '../helpers/sdk-world';
+import type { PaymentWorld } from '../payments/fixtures';
 
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -131,28 +131,7 @@ beforeAll(async () => {
     }),
   );
 
-  ctx = await createTestApp();
-  const port = await freePort();
-  await ctx.app.listen({ port, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${port}`;
-  world = await createPaymentWorld(ctx, { role: 'owner' });
-  const cred = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/api-credentials',
-    headers: world.caller.headers,
-    payload: { label: 'sdk package test', role: 'operations' },
-  });
-  expect(cred.statusCode, cred.body).toBe(201);
-  credential = cred.json();
-  receiver = await startReceiver();
-  const sub = await ctx.app.inject({
-    method: 'PUT',
-    url: '/api/v1/webhooks/subscription',
-    headers: world.caller.headers,
-    payload: { webhook_url: `${receiver.url}/hook`, webhook_enabled: true },
-  });
-  expect(sub.statusCode, sub.body).toBe(200);
-  webhookSecret = sub.json().webhook_secret;
+  ({ ctx, baseUrl, world, credential, receiver, webhookSecret } = await startSdkWorld('sdk package test'));
 }, 600_000);
 
 afterAll(async () => {
