@@ -18,16 +18,12 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
-import { Registry } from 'prom-client';
+import { assembleDeps } from '../src/compose';
 import { DEFAULT_WEBHOOK_CONCURRENCY, loadConfig } from '../src/config';
 import { openPglite, openPostgres } from '../src/db/client';
 import { clients } from '../src/db/schema/index';
-import type { Deps } from '../src/deps';
-import { createAppEvents } from '../src/modules/index';
 import { CORE_EVENT_DATA } from '../src/modules/webhooks/event-data/core';
 import { emitEvent } from '../src/outbox/emit';
-import { createProviders } from '../src/providers/index';
-import { systemClock } from '../src/shared/clock';
 import { deriveSecrets } from '../src/shared/crypto';
 import { newId } from '../src/shared/ids';
 import { createWebhookDeliveryWorker } from '../src/workers/webhook-delivery';
@@ -82,20 +78,8 @@ export async function runDeliveryBench(
     'bench-jwt-secret-long-enough-0123456789abcdef',
     randomBytes(32).toString('base64'),
   );
-  const metrics = new Registry();
-  const log = pino({ level: 'silent' });
-  const deps: Deps = {
-    config,
-    database,
-    db: database.db,
-    clock: systemClock,
-    secrets,
-    mailer: { send: async () => {} },
-    providers: createProviders(config, secrets, { metrics, log }),
-    log,
-    metrics,
-    events: createAppEvents(() => deps),
-  };
+  const mailer = { send: async () => {} };
+  const deps = assembleDeps({ config, database, secrets, mailer, log: pino({ level: 'silent' }) });
 
   // Wall-clock ms (performance.timeOrigin + now) on both sides: the receiver is another process.
   const wallNow = () => performance.timeOrigin + performance.now();

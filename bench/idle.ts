@@ -11,13 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { Registry } from 'prom-client';
+import { assembleDeps } from '../src/compose';
 import { loadConfig } from '../src/config';
 import { openPglite, openPostgres } from '../src/db/client';
-import type { Deps } from '../src/deps';
-import { createAppEvents } from '../src/modules/index';
-import { createProviders } from '../src/providers/index';
-import { systemClock } from '../src/shared/clock';
 import { deriveSecrets } from '../src/shared/crypto';
 import { createWorkers } from '../src/workers/index';
 import { recordStatements } from '../test/helpers/statement-count';
@@ -75,20 +71,8 @@ export async function runIdleBench(
     'bench-idle-secret-long-enough-0123456789abcdef',
     randomBytes(32).toString('base64'),
   );
-  const metrics = new Registry();
-  const log = pino({ level: 'silent' });
-  const deps: Deps = {
-    config,
-    database,
-    db: database.db,
-    clock: systemClock,
-    secrets,
-    mailer: { send: async () => {} },
-    providers: createProviders(config, secrets, { metrics, log }),
-    log,
-    metrics,
-    events: createAppEvents(() => deps),
-  };
+  const mailer = { send: async () => {} };
+  const deps = assembleDeps({ config, database, secrets, mailer, log: pino({ level: 'silent' }) });
   const workers = createWorkers(deps);
   for (const w of workers) w.start();
   let statements: ReturnType<typeof recordStatements> | null = null;

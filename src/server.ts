@@ -1,17 +1,13 @@
 /** Entry point: config -> secrets -> database (migrated) -> app -> workers; graceful shutdown on signals. */
 import path from 'node:path';
-import { Registry } from 'prom-client';
 import { buildApp } from './app';
+import { assembleDeps } from './compose';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { initializeDataDirOutOfProcess } from './db/pglite-init';
-import type { Deps } from './deps';
 import { createLogger } from './logger';
-import { createAppEvents } from './modules/index';
-import { createProviders } from './providers/index';
 import { createLocalMailer } from './providers/mail/local';
 import { createSmtpMailer } from './providers/mail/smtp';
-import { systemClock } from './shared/clock';
 import { loadSecrets } from './shared/secrets-store';
 import { runStartupTasks } from './startup';
 import { createWorkers } from './workers/index';
@@ -39,19 +35,7 @@ async function main() {
   const mailer = config.smtpUrl
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
     : createLocalMailer(path.join(config.dataDir, 'mail'), config.mailFrom, log);
-  const metrics = new Registry();
-  const deps: Deps = {
-    config,
-    database,
-    db: database.db,
-    clock: systemClock,
-    secrets,
-    mailer,
-    providers: createProviders(config, secrets, { metrics, log }),
-    log,
-    metrics,
-    events: createAppEvents(() => deps),
-  };
+  const deps = assembleDeps({ config, database, secrets, mailer, log });
   await runStartupTasks(deps);
 
   const app = await buildApp(deps);

@@ -5,14 +5,12 @@
 
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Registry } from 'prom-client';
 import { buildApp } from '../../src/app';
+import { assembleDeps } from '../../src/compose';
 import { type Config, loadConfig } from '../../src/config';
 import type { Database } from '../../src/db/client';
 import type { Deps, Providers } from '../../src/deps';
-import { createAppEvents } from '../../src/modules/index';
 import type { AppSubscription } from '../../src/platform/module';
-import { createProviders } from '../../src/providers/index';
 import type { Mailer, MailMessage } from '../../src/providers/mail/port';
 import { ManualClock } from '../../src/shared/clock';
 import { deriveSecrets } from '../../src/shared/crypto';
@@ -100,19 +98,16 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestCont
   const mailer = opts.mailer ?? new MemoryMailer();
   // The service's own logger options, captured in memory: the setup file scans it for secrets.
   const log = captureLogger(opts.logLevel ?? 'trace');
-  const metrics = new Registry();
-  const deps: Deps = {
+  const deps = assembleDeps({
     config,
     database,
-    db: database.db,
     clock,
     secrets,
     mailer,
-    providers: { ...createProviders(config, secrets, { metrics, log }), ...opts.providers } as Providers,
     log,
-    metrics,
-    events: createAppEvents(() => deps, opts.subscriptions),
-  };
+    providers: opts.providers,
+    subscriptions: opts.subscriptions,
+  });
   const app = await buildApp(deps, {
     instrument: (a) => {
       harvestSecrets(a);

@@ -5,12 +5,10 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Registry } from 'prom-client';
 import { Value } from 'typebox/value';
 import type { CliCommand, CliContext } from '../../cli/command';
 import type { Deps } from '../../deps';
 import { isoDate, lastDateOfMonth, startOfMonth } from '../../platform/calendar';
-import { createProviders } from '../../providers/index';
 import { createLocalMailer } from '../../providers/mail/local';
 import { createSmtpMailer } from '../../providers/mail/smtp';
 import { UsageError } from '../admin/admin.cli';
@@ -33,19 +31,12 @@ function uuidArg(value: string | undefined, what: string): string {
  * mail), with the app's event bus: a command's changes get the same in-transaction reactions as the API's.
  */
 async function cliDeps(ctx: CliContext): Promise<Deps> {
-  const { createAppEvents } = await import('../index');
-  const metrics = new Registry();
+  // Imported when run: the composition imports every feature's manifest, this file among them.
+  const { assembleDeps } = await import('../../compose');
   const mailer = ctx.config.smtpUrl
     ? createSmtpMailer(ctx.config.smtpUrl, ctx.config.mailFrom)
     : createLocalMailer(path.join(ctx.config.dataDir, 'mail'), ctx.config.mailFrom, ctx.log);
-  const deps: Deps = {
-    ...ctx,
-    mailer,
-    providers: createProviders(ctx.config, ctx.secrets, { metrics, log: ctx.log }),
-    metrics,
-    events: createAppEvents(() => deps),
-  };
-  return deps;
+  return assembleDeps({ ...ctx, mailer });
 }
 
 const print = (ctx: CliContext, value: unknown) => ctx.out(JSON.stringify(value, null, 2));
