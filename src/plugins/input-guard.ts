@@ -6,9 +6,12 @@
  *    anywhere in the part (values and keys) with a 422 naming its `loc`. Validation runs after
  *    preValidation hooks, so signed provider routes still check the raw body's signature first;
  *  - onRoute: every integer/number of a request schema without bounds gets PostgreSQL-safe ones
- *    (src/shared/input-safety.ts), which the OpenAPI document then shows.
+ *    (src/shared/input-safety.ts), which the OpenAPI document then shows;
+ *  - `date` and `date-time` formats accept only instants PostgreSQL can store (years 0001–9999 in
+ *    UTC): RFC 3339 allows year 0000, and `9999-12-31T23:00:00-02:00` is year 10000 in UTC.
  */
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import { fullFormats } from 'ajv-formats/dist/formats';
 import type { FastifyInstance, FastifyServerOptions, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { findUnsafeInput, withNumericBounds } from '../shared/input-safety';
@@ -42,9 +45,32 @@ function guarded(inner: ValidateFn, coercing: boolean): ValidateFn {
   return validate;
 }
 
+const FIRST_STORABLE = new Date('0001-01-01T00:00:00Z').getTime();
+const LAST_STORABLE = new Date('9999-12-31T23:59:59.999Z').getTime();
+
+function storable(text: string): boolean {
+  const t = Date.parse(/^\d{4}-\d\d-\d\d$/.test(text) ? `${text}T00:00:00Z` : text.toUpperCase());
+  return t >= FIRST_STORABLE && t <= LAST_STORABLE;
+}
+
+type FormatDef = { validate: (s: string) => boolean; compare?: unknown };
+type FormatHost = { addFormat(name: string, def: FormatDef): unknown };
+
+/** Replaces ajv-formats' `date` and `date-time` with versions that also refuse unstorable years. */
+function storableDateFormats(ajv: FormatHost) {
+  for (const name of ['date', 'date-time'] as const) {
+    const base = fullFormats[name] as FormatDef;
+    ajv.addFormat(name, { ...base, validate: (s: string) => base.validate(s) && storable(s) });
+  }
+}
+
 const ajvPool = AjvCompiler();
 
-type AjvServerOptions = { customOptions?: Record<string, unknown>; plugins?: unknown[] };
+type AjvServerOptions = {
+  customOptions?: Record<string, unknown>;
+  plugins?: unknown[];
+  onCreate?: (ajv: FormatHost) => void;
+};
 type CompilerInput = { schema: unknown; method: string; url: string; httpPart?: string };
 
 /** Fastify `schemaController`: a body validator without coercion, a coercing one for everything else. */
@@ -55,7 +81,7 @@ export const schemaController: FastifyServerOptions['schemaController'] = {
       const build = (coerceTypes: false | 'array') =>
         (ajvPool as unknown as (ext: unknown, o: AjvServerOptions) => (i: CompilerInput) => ValidateFn)(
           externalSchemas,
-          { ...base, customOptions: { ...base.customOptions, coerceTypes } },
+          { ...base, customOptions: { ...base.customOptions, coerceTypes }, onCreate: storableDateFormats },
         );
       const strict = build(false);
       const coercing = build('array');

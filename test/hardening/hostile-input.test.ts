@@ -124,6 +124,38 @@ describe('numbers', () => {
   });
 });
 
+describe('dates PostgreSQL cannot store', () => {
+  // RFC 3339 allows year 0000; an offset can also push 9999-12-31 into year 10000 in UTC.
+  it('refuses year 0000 and instants past 9999 in bodies and query strings with a 422, not a 500', async () => {
+    for (const before of ['0000-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:00:00-02:00']) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/notifications/mark-seen',
+        headers: { ...w.caller.headers, ...json },
+        payload: { before },
+      });
+      expectIssue(res, ['body', 'before'], 'date_time_parsing');
+    }
+    const q = await ctx.app.inject({
+      url: `/api/v1/contracts/templates?updated_from=${encodeURIComponent('0000-06-01T00:00:00Z')}`,
+      headers: w.caller.headers,
+    });
+    expectIssue(q, ['query', 'updated_from'], 'date_time_parsing');
+  });
+
+  it('still accepts the first and last storable instants', async () => {
+    for (const before of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '9999-12-31t20:00:00-03:00']) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/notifications/mark-seen',
+        headers: { ...w.caller.headers, ...json },
+        payload: { before },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+});
+
 describe('no type coercion in JSON bodies', () => {
   it('refuses a number where a string is expected and says what was expected', async () => {
     const res = await paylink(rawBody('"description":12'));
