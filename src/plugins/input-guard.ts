@@ -11,7 +11,6 @@
  *    UTC): RFC 3339 allows year 0000, and `9999-12-31T23:00:00-02:00` is year 10000 in UTC.
  */
 import { AjvCompiler } from '@fastify/ajv-compiler';
-import { fullFormats } from 'ajv-formats/dist/formats';
 import type { FastifyInstance, FastifyServerOptions, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { findUnsafeInput, withNumericBounds } from '../shared/input-safety';
@@ -54,12 +53,16 @@ function storable(text: string): boolean {
 }
 
 type FormatDef = { validate: (s: string) => boolean; compare?: unknown };
-type FormatHost = { addFormat(name: string, def: FormatDef): unknown };
+type FormatHost = {
+  formats: Record<string, FormatDef | undefined>;
+  addFormat(name: string, def: FormatDef): unknown;
+};
 
 /** Replaces ajv-formats' `date` and `date-time` with versions that also refuse unstorable years. */
 function storableDateFormats(ajv: FormatHost) {
   for (const name of ['date', 'date-time'] as const) {
-    const base = fullFormats[name] as FormatDef;
+    const base = ajv.formats[name];
+    if (!base) throw new Error(`ajv-formats did not define ${name}`);
     ajv.addFormat(name, { ...base, validate: (s: string) => base.validate(s) && storable(s) });
   }
 }
