@@ -18,7 +18,8 @@ export const monitoringActions = defineActions(decisionMachine, (m: Row) => m.de
 
 export const MonitoringActionsSchema = allowedActionsSchema(monitoringActions, {
   approve:
-    'POST /monitoring/transactions/{monitored_transaction_id}/review with decision APPROVED (IN_REVIEW or AWAITING_USER)',
+    'POST /monitoring/transactions/{monitored_transaction_id}/review with decision APPROVED (IN_REVIEW or ' +
+    'AWAITING_USER; with a sanctions hit the body also needs clear_sanctions_match)',
   decline: 'the same with decision DECLINED (IN_REVIEW or AWAITING_USER)',
   request_remediation: 'the same with decision AWAITING_USER and a remediation_type (IN_REVIEW)',
   simulate_remediation:

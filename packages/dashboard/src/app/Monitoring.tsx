@@ -172,7 +172,7 @@ export function MonitoringDetailPage() {
                 ))}
               </ul>
             )}
-            {REVIEW_ACTIONS.some(([a]) => allows(m, a)) ? <ReviewForm m={m} /> : null}
+            {REVIEW_ACTIONS.some(([a]) => allows(m, a)) ? <ReviewForm key={m.decision} m={m} /> : null}
           </>
         )}
       </QueryView>
