@@ -2,9 +2,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { sendDownload } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
+import { withMonitoringActions } from './monitoring.actions';
 import { backtestPolicy } from './monitoring.backtest';
 import { downloadRemediationDocument } from './monitoring.remediation';
 import { reviewTransaction, simulateRemediation } from './monitoring.reviews';
@@ -39,6 +40,10 @@ const tags = ['Transaction monitoring'];
 
 export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const withActions = <V extends Parameters<typeof withMonitoringActions>[0]>(
+    req: Parameters<typeof clientAuthOf>[0],
+    view: V,
+  ) => withMonitoringActions(view, actionViewer(deps, clientAuthOf(req)));
 
   r.post(
     '/monitoring/transactions',
@@ -65,7 +70,7 @@ export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: D
     },
     async (req, reply) => {
       const res = await submitTransaction(deps, clientAuthOf(req), req.body);
-      return reply.code(res.status).send(res.body);
+      return reply.code(res.status).send(withActions(req, res.body));
     },
   );
 
@@ -85,10 +90,12 @@ export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: D
     },
     async (req) => {
       const q = req.query;
-      return listMonitoredTransactions(
+      const auth = clientAuthOf(req);
+      const viewer = actionViewer(deps, auth);
+      const list = await listMonitoredTransactions(
         deps,
         {
-          clientId: clientAuthOf(req).clientId,
+          clientId: auth.clientId,
           q: q.q,
           decision: q.decision,
           direction: q.direction,
@@ -101,6 +108,10 @@ export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: D
         },
         toPageParams(q, 20),
       );
+      return {
+        ...list,
+        monitored_transactions: list.monitored_transactions.map((m) => withMonitoringActions(m, viewer)),
+      };
     },
   );
 
@@ -115,7 +126,11 @@ export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: D
         response: { 200: MonitoredTransactionSchema, 404: ErrorSchema },
       },
     },
-    async (req) => getMonitored(deps, clientAuthOf(req).clientId, req.params.monitored_transaction_id),
+    async (req) =>
+      withActions(
+        req,
+        await getMonitored(deps, clientAuthOf(req).clientId, req.params.monitored_transaction_id),
+      ),
   );
 
   r.get(
@@ -161,7 +176,11 @@ export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: D
         response: { 200: MonitoredTransactionSchema, 400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => reviewTransaction(deps, clientAuthOf(req), req.params.monitored_transaction_id, req.body),
+    async (req) =>
+      withActions(
+        req,
+        await reviewTransaction(deps, clientAuthOf(req), req.params.monitored_transaction_id, req.body),
+      ),
   );
 
   r.get(
@@ -233,6 +252,14 @@ export async function monitoringRoutes(app: FastifyInstance, { deps }: { deps: D
       },
     },
     async (req) =>
-      simulateRemediation(deps, clientAuthOf(req), req.params.monitored_transaction_id, req.body.action),
+      withActions(
+        req,
+        await simulateRemediation(
+          deps,
+          clientAuthOf(req),
+          req.params.monitored_transaction_id,
+          req.body.action,
+        ),
+      ),
   );
 }

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { fileResponse } from '../../shared/download';
 import { dateRangeQuerySchema, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
 import { ATTACHMENT_MEDIA_TYPES } from '../tickets/tickets.attachments';
+import { MonitoringActionsSchema } from './monitoring.actions';
 import { DECISIONS } from './monitoring.evaluate';
 import { EXPIRY_DECISIONS, SANCTIONS_ACTIONS } from './monitoring.policy';
 import { PAYMENT_METHODS, REMEDIATION_TYPES, RULE_ACTIONS, RULE_TYPES } from './monitoring.rules';
@@ -209,6 +210,7 @@ export const MonitoredTransactionSchema = Type.Object({
   ),
   created_at: DateTime,
   updated_at: DateTime,
+  allowed_actions: MonitoringActionsSchema,
 });
 
 export const MonitoredListSchema = Type.Object({

@@ -5,6 +5,7 @@ import { useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, Select } from '../ui/kit';
 import { QueryView } from '../ui/states';
+import { PayerForm } from './PayerForm';
 import { Pager } from './payments-shared';
 
 export function CustomersPage() {
@@ -18,8 +19,6 @@ export function CustomersPage() {
     query: { page_size: 50 },
     enabled: can('kyb.businesses.read'),
   });
-  const [email, setEmail] = useState('');
-  const [firstName, setFirstName] = useState('');
   const [link, setLink] = useState<string | null>(null);
   const act = useApiActions({ invalidate: ['/kyc', '/kyb'] });
   const write = can('kyc.users.write');
@@ -35,27 +34,7 @@ export function CustomersPage() {
   return (
     <Page title="Customers">
       <h2>Users</h2>
-      {write ? (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            act.run(async () => {
-              await act.call('post', '/kyc/users', {
-                body: { email: email.trim(), first_name: firstName.trim() },
-              });
-              setEmail('');
-              setFirstName('');
-            });
-          }}
-        >
-          <Field label="Email" name="email" type="email" value={email} onChange={setEmail} required />
-          <Field label="First name" name="first_name" value={firstName} onChange={setFirstName} required />
-          <button type="submit" disabled={act.busy}>
-            Add user
-          </button>
-        </form>
-      ) : null}
+      {write ? <PayerForm submitLabel="Add user" inline /> : null}
       <form className="filters" aria-label="User filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search" name="q" value={q} onChange={(v) => setQ('q', v)} />
         <Select

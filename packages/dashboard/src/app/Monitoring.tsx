@@ -1,8 +1,7 @@
 /** Transaction monitoring queue: list with the API's filters in the URL, a decision's reasons, and review with a note. */
 import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
-import { useSession } from '../session';
+import { type ApiBody, type ApiData, allows, useApiActions, useApiQuery } from '../query';
 import { Badge, ErrorBox, Field, money, Page, Select, when } from '../ui/kit';
 import { LinkTable, ScrollRegion, urlPicker, useUrlFilters } from '../ui/list';
 import { QueryView } from '../ui/states';
@@ -17,7 +16,12 @@ const DECISIONS = [
   'DECLINED',
   'AWAITING_USER',
 ] as const satisfies readonly Monitored['decision'][];
-const FINAL: readonly Monitored['decision'][] = ['APPROVED', 'DECLINED'];
+/** The review's decision each of the row's `allowed_actions` stands for. */
+const REVIEW_ACTIONS = [
+  ['approve', 'APPROVED'],
+  ['decline', 'DECLINED'],
+  ['request_remediation', 'AWAITING_USER'],
+] as const satisfies readonly (readonly [Monitored['allowed_actions'][number], Review['decision']])[];
 const REMEDIATION_TYPES = [
   'source_of_funds',
   'identity_reverification',
@@ -82,7 +86,6 @@ export function MonitoringPage() {
 
 export function MonitoringDetailPage() {
   const { id = '' } = useParams();
-  const { can } = useSession();
   const data = useApiQuery('/monitoring/transactions/{monitored_transaction_id}', {
     path: { monitored_transaction_id: id },
   });
@@ -169,7 +172,7 @@ export function MonitoringDetailPage() {
                 ))}
               </ul>
             )}
-            {can('monitoring.review') && !FINAL.includes(m.decision) ? <ReviewForm m={m} /> : null}
+            {REVIEW_ACTIONS.some(([a]) => allows(m, a)) ? <ReviewForm key={m.decision} m={m} /> : null}
           </>
         )}
       </QueryView>
@@ -178,7 +181,7 @@ export function MonitoringDetailPage() {
 }
 
 function ReviewForm({ m }: { m: Monitored }) {
-  const options = (['APPROVED', 'DECLINED', 'AWAITING_USER'] as const).filter((d) => d !== m.decision);
+  const options = REVIEW_ACTIONS.filter(([a]) => allows(m, a)).map(([, d]) => d);
   const [decision, setDecision] = useState<Review['decision']>(options[0]!);
   const [note, setNote] = useState('');
   const [remediation, setRemediation] = useState<(typeof REMEDIATION_TYPES)[number]>(REMEDIATION_TYPES[0]);

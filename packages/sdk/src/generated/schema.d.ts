@@ -5995,6 +5995,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `approve`: POST /monitoring/transactions/{monitored_transaction_id}/review with decision APPROVED (IN_REVIEW or AWAITING_USER; with a sanctions hit the body also needs clear_sanctions_match); `decline`: the same with decision DECLINED (IN_REVIEW or AWAITING_USER); `request_remediation`: the same with decision AWAITING_USER and a remediation_type (IN_REVIEW); `simulate_remediation`: POST /sandbox/monitoring/transactions/{monitored_transaction_id}/simulate (sandbox, AWAITING_USER with a pending remediation). */
+            allowed_actions: ("approve" | "decline" | "request_remediation" | "simulate_remediation")[];
         };
         MonitoredTransactionList: {
             monitored_transactions: components["schemas"]["MonitoredTransaction"][];
