@@ -29,18 +29,19 @@ async function draft() {
 const inStatus = (status: OpcoStatus) => () => insertOpco(ctx, owner.clientId, { status });
 
 const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }> = {
-  draft: { expected: ['edit', 'submit', 'delete'], make: draft },
+  draft: { expected: ['edit', 'submit', 'delete', 'add_project'], make: draft },
   'submitted (sandbox)': {
-    expected: [],
+    expected: ['add_project'],
     make: async () => {
       const id = await draft();
       expect((await api('POST', `/opcos/${id}/submit`)).statusCode).toBe(200);
       return id;
     },
   },
-  pending_superadmin_review: { expected: [], make: inStatus('pending_superadmin_review') },
-  activated: { expected: [], make: inStatus('activated') },
+  pending_superadmin_review: { expected: ['add_project'], make: inStatus('pending_superadmin_review') },
+  activated: { expected: ['add_project'], make: inStatus('activated') },
   rejected: { expected: [], make: inStatus('rejected') },
+  deactivated: { expected: [], make: inStatus('deactivated') },
 };
 
 const perform = (action: Action, id: string) =>
@@ -48,6 +49,7 @@ const perform = (action: Action, id: string) =>
     edit: () => api('PATCH', `/opcos/${id}`, owner, { name: 'Renamed' }),
     submit: () => api('POST', `/opcos/${id}/submit`),
     delete: () => api('DELETE', `/opcos/${id}`),
+    add_project: () => api('POST', '/projects', owner, { project_name: 'Under it', opco_id: id }),
   })[action]();
 
 describe('opco allowed_actions', () => {
@@ -61,18 +63,24 @@ describe('opco allowed_actions', () => {
         perform,
       }));
 
-  it('a role without opcos.write sees none; the list carries them per row', async () => {
+  it('a role without opcos.write and projects.write sees none; the list carries them per row', async () => {
     const id = await draft();
     const dev = await createTestClient(ctx, { role: 'developer', clientId: owner.clientId });
     const asDev = await api('GET', `/opcos/${id}`, dev);
     expect(asDev.json().allowed_actions).toEqual([]);
     expect((await api('PATCH', `/opcos/${id}`, dev, { name: 'x' })).statusCode).toBe(403);
+    expect((await api('POST', '/projects', dev, { project_name: 'x', opco_id: id })).statusCode).toBe(403);
     const list = (await api('GET', '/opcos?page_size=100')).json().opcos as {
       opco_id: string;
       status: string;
       allowed_actions: string[];
     }[];
-    for (const o of list)
-      expect(o.allowed_actions).toEqual(o.status === 'draft' ? ['edit', 'submit', 'delete'] : []);
+    const expected = (status: string) =>
+      status === 'draft'
+        ? ['edit', 'submit', 'delete', 'add_project']
+        : status === 'rejected' || status === 'deactivated'
+          ? []
+          : ['add_project'];
+    for (const o of list) expect(o.allowed_actions).toEqual(expected(o.status));
   });
 });

@@ -43,6 +43,7 @@ describe('create, read, update', () => {
       is_frozen: false,
       archived_at: null,
       created_at: ctx.clock.now().toISOString(),
+      allowed_actions: ['edit', 'archive'],
     });
     expect((await api('GET', `/projects/${p.project_id}`, owner.headers)).json()).toEqual(p);
   });

@@ -226,6 +226,7 @@ describe('destinations', () => {
     });
     expect(Object.keys(first).sort()).toEqual(
       [
+        'allowed_actions',
         'attempts',
         'created_at',
         'delivery_id',

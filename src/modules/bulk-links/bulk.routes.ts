@@ -2,10 +2,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, type ClientAuth, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { paylinkBodyChecker } from '../payments/paylink.validation';
 import { ErrorSchema } from '../payments/payments.schemas';
+import { withJobActions } from './bulk.actions';
 import { parseStatusList, resultsCsv, templateCsv } from './bulk.results';
 import {
   BulkCreateBodySchema,
@@ -31,6 +32,7 @@ import {
   type RetryBody,
   retryBulkJob,
 } from './bulk.service';
+import type { JobDto } from './bulk.view';
 
 const TAGS = ['bulk payment links'];
 
@@ -39,6 +41,8 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   // Base64 is 4/3 of the file, plus room for the rest of the JSON body.
   const bodyLimit = Math.ceil((deps.config.bulkPaylinkMaxFileBytes * 4) / 3) + 1024 * 1024;
+  const forCaller = <V extends JobDto>(dto: V, auth: ClientAuth) =>
+    withJobActions(dto, actionViewer(deps, auth), deps.clock.now());
 
   r.post(
     '/checkout/paylink/bulk',
@@ -58,14 +62,15 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request, reply) => {
+      const auth = clientAuthOf(request);
       const res = await createBulkJob(
         deps,
-        clientAuthOf(request),
+        auth,
         request.headers['x-idempotency-key'],
         request.body,
         paylinkBodyChecker(request, deps.config),
       );
-      return reply.code(res.status as 201).send(res.body);
+      return reply.code(res.status as 201).send(forCaller(res.body, auth));
     },
   );
 
@@ -80,13 +85,16 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: { 200: JobListSchema },
       },
     },
-    async (request) =>
-      listBulkJobs(
+    async (request) => {
+      const auth = clientAuthOf(request);
+      const list = await listBulkJobs(
         deps,
-        clientAuthOf(request).clientId,
+        auth.clientId,
         request.query.status,
         toPageParams(request.query, 20),
-      ),
+      );
+      return { ...list, bulk_jobs: list.bulk_jobs.map((j) => forCaller(j, auth)) };
+    },
   );
 
   r.get(
@@ -117,7 +125,10 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: { 200: JobSchema },
       },
     },
-    async (request) => getBulkJob(deps, clientAuthOf(request).clientId, request.params.bulk_id),
+    async (request) => {
+      const auth = clientAuthOf(request);
+      return forCaller(await getBulkJob(deps, auth.clientId, request.params.bulk_id), auth);
+    },
   );
 
   r.get(
@@ -179,8 +190,10 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: { 202: JobSchema, 400: ErrorSchema },
       },
     },
-    async (request, reply) =>
-      reply.code(202).send(await confirmBulkJob(deps, clientAuthOf(request), request.params.bulk_id)),
+    async (request, reply) => {
+      const auth = clientAuthOf(request);
+      return reply.code(202).send(forCaller(await confirmBulkJob(deps, auth, request.params.bulk_id), auth));
+    },
   );
 
   r.post(
@@ -198,18 +211,17 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: { 202: JobSchema, 400: ErrorSchema },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(
-          await retryBulkJob(
-            deps,
-            clientAuthOf(request),
-            request.params.bulk_id,
-            request.body as RetryBody,
-            paylinkBodyChecker(request, deps.config),
-          ),
-        ),
+    async (request, reply) => {
+      const auth = clientAuthOf(request);
+      const job = await retryBulkJob(
+        deps,
+        auth,
+        request.params.bulk_id,
+        request.body as RetryBody,
+        paylinkBodyChecker(request, deps.config),
+      );
+      return reply.code(202).send(forCaller(job, auth));
+    },
   );
 
   r.post(
@@ -227,12 +239,15 @@ export async function bulkLinksRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: { 200: JobSchema, 400: ErrorSchema },
       },
     },
-    async (request) =>
-      cancelBulkJob(
+    async (request) => {
+      const auth = clientAuthOf(request);
+      const job = await cancelBulkJob(
         deps,
-        clientAuthOf(request),
+        auth,
         request.params.bulk_id,
         request.body?.cancel_created_links ?? false,
-      ),
+      );
+      return forCaller(job, auth);
+    },
   );
 }

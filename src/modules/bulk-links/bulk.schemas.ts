@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { fileResponse, MEDIA } from '../../shared/download';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { JobActionsSchema } from './bulk.actions';
 import { BASE_COLUMNS, MAX_ROWS } from './bulk.columns';
 import { JOB_STATUSES, ROW_STATUSES } from './bulk.machine';
 
@@ -82,6 +83,7 @@ export const JobSchema = Type.Object({
   finished_at: DateTime(),
   canceled_at: DateTime(),
   counts: CountsSchema,
+  allowed_actions: JobActionsSchema,
 });
 
 export const RowErrorSchema = Type.Object({

@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { normalizeSearchQuery, toPageParams } from '../../shared/pagination';
+import { withProjectActions } from './projects.actions';
 import {
   CreateProjectBody,
   ListProjectsQuery,
@@ -23,6 +24,10 @@ const tags = ['Projects'];
 
 export async function projectsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const caller = (req: Parameters<typeof clientAuthOf>[0]) => {
+    const auth = clientAuthOf(req);
+    return { clientId: auth.clientId, viewer: actionViewer(deps, auth) };
+  };
 
   r.post(
     '/projects',
@@ -38,8 +43,12 @@ export async function projectsRoutes(app: FastifyInstance, { deps }: { deps: Dep
         response: { 201: ProjectSchema },
       },
     },
-    async (req, reply) =>
-      reply.status(201).send(await createProject(deps, clientAuthOf(req).clientId, req.body)),
+    async (req, reply) => {
+      const { clientId, viewer } = caller(req);
+      return reply
+        .status(201)
+        .send(withProjectActions(await createProject(deps, clientId, req.body), viewer));
+    },
   );
 
   r.get(
@@ -54,14 +63,17 @@ export async function projectsRoutes(app: FastifyInstance, { deps }: { deps: Dep
         response: { 200: ProjectListSchema },
       },
     },
-    async (req) =>
-      listProjects(
+    async (req) => {
+      const { clientId, viewer } = caller(req);
+      const list = await listProjects(
         deps,
-        clientAuthOf(req).clientId,
+        clientId,
         toPageParams(req.query, 20),
         req.query.include_archived,
         normalizeSearchQuery(req.query.q),
-      ),
+      );
+      return { ...list, projects: list.projects.map((p) => withProjectActions(p, viewer)) };
+    },
   );
 
   r.get(
@@ -70,7 +82,10 @@ export async function projectsRoutes(app: FastifyInstance, { deps }: { deps: Dep
       config: { permission: 'projects.read' },
       schema: { tags, summary: 'Get a project', params: ProjectIdParams, response: { 200: ProjectSchema } },
     },
-    async (req) => getProject(deps, clientAuthOf(req).clientId, req.params.project_id),
+    async (req) => {
+      const { clientId, viewer } = caller(req);
+      return withProjectActions(await getProject(deps, clientId, req.params.project_id), viewer);
+    },
   );
 
   r.patch(
@@ -86,7 +101,10 @@ export async function projectsRoutes(app: FastifyInstance, { deps }: { deps: Dep
         response: { 200: ProjectSchema },
       },
     },
-    async (req) => updateProject(deps, clientAuthOf(req).clientId, req.params.project_id, req.body),
+    async (req) => {
+      const { clientId, viewer } = caller(req);
+      return withProjectActions(await updateProject(deps, clientId, req.params.project_id, req.body), viewer);
+    },
   );
 
   for (const [action, archived] of [
@@ -107,7 +125,13 @@ export async function projectsRoutes(app: FastifyInstance, { deps }: { deps: Dep
           response: { 200: ProjectSchema },
         },
       },
-      async (req) => setProjectArchived(deps, clientAuthOf(req).clientId, req.params.project_id, archived),
+      async (req) => {
+        const { clientId, viewer } = caller(req);
+        return withProjectActions(
+          await setProjectArchived(deps, clientId, req.params.project_id, archived),
+          viewer,
+        );
+      },
     );
   }
 }

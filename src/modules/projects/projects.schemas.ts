@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema, prefixSearchQuerySchema } from '../../shared/pagination';
+import { ProjectActionsSchema } from './projects.actions';
 
 export const ProjectSchema = Type.Object({
   project_id: Type.String({ format: 'uuid' }),
@@ -8,6 +9,7 @@ export const ProjectSchema = Type.Object({
   is_frozen: Type.Boolean({ description: 'A frozen project accepts no new payments (set by staff)' }),
   archived_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
+  allowed_actions: ProjectActionsSchema,
 });
 
 const projectName = Type.String({ minLength: 1, maxLength: 200, description: 'Display name' });

@@ -3,6 +3,7 @@
 import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { emitEvent } from '../../outbox/emit';
+import { NO_ACTIONS } from '../../platform/actions';
 import { badRequest, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
@@ -10,6 +11,8 @@ import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { type ActivityChanges, diffChanges, recordActivity } from '../activity/activity.writer';
 import { isBindable } from '../opcos/opcos.machine';
 import { findOpcoForShare } from '../opcos/opcos.repo';
+import { withProjectActions } from './projects.actions';
+import { projectMachine, projectStateOf } from './projects.machine';
 import {
   findClientProject,
   findProjectForUpdate,
@@ -123,10 +126,11 @@ export async function updateProject(
   return toProjectView(row);
 }
 
-/** Archive hides the project from default lists; idempotent. */
+/** Archive hides the project from default lists; idempotent (a move the machine refuses is a no-op). */
 export async function setProjectArchived(deps: D, clientId: string, projectId: string, archived: boolean) {
   const current = await loadProject(deps.db, clientId, projectId);
-  if (Boolean(current.archivedAt) === archived) return toProjectView(current);
+  if (!projectMachine.can(archived ? 'archive' : 'unarchive', projectStateOf(current.archivedAt)))
+    return toProjectView(current);
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     const updated = (await updateProjectRow(tx, current.id, {
@@ -143,7 +147,7 @@ export async function setProjectArchived(deps: D, clientId: string, projectId: s
 
 /**
  * Staff freeze/unfreeze. Emits project.frozen_changed (in the same transaction) only when the
- * flag actually changes.
+ * flag actually changes. A staff view: no client action.
  */
 export async function setProjectFrozen(deps: D, projectId: string, frozen: boolean, reason: string | null) {
   const now = deps.clock.now();
@@ -176,7 +180,7 @@ export async function setProjectFrozen(deps: D, projectId: string, frozen: boole
     });
     return updated;
   });
-  return toProjectView(row);
+  return withProjectActions(toProjectView(row), NO_ACTIONS);
 }
 
 function audit(

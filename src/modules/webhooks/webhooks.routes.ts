@@ -5,7 +5,9 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { fixedDeliveryHeaders } from '../../outbox/envelope';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../../outbox/event-types';
-import { clientAuthOf } from '../../plugins/auth';
+import type { ActionViewer } from '../../platform/actions';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
+import { deliveryActionsOf } from './webhooks.actions';
 import { registerWebhookMetrics } from './webhooks.metrics';
 import type { AttemptRow, DeliveryRow, DestinationRow } from './webhooks.repo';
 import * as S from './webhooks.schemas';
@@ -34,7 +36,8 @@ const destinationView = (d: DestinationRow) => ({
   updated_at: d.updatedAt.toISOString(),
 });
 
-export const deliveryView = (d: DeliveryRow) => ({
+/** `viewer` at `now`: the caller's actions on the delivery. */
+export const deliveryView = (d: DeliveryRow, viewer: ActionViewer, now: Date) => ({
   delivery_id: d.id,
   event_id: d.eventId,
   event_type: d.eventType,
@@ -50,11 +53,12 @@ export const deliveryView = (d: DeliveryRow) => ({
   last_response_status: d.lastResponseStatus,
   last_error: d.lastError,
   created_at: d.createdAt.toISOString(),
+  allowed_actions: deliveryActionsOf(d, viewer, now),
 });
 
 /** The inspector's view: what was sent, minus the per-attempt signature. */
-export const deliveryDetailView = (d: DeliveryRow) => ({
-  ...deliveryView(d),
+export const deliveryDetailView = (d: DeliveryRow, viewer: ActionViewer, now: Date) => ({
+  ...deliveryView(d, viewer, now),
   payload: JSON.parse(d.body) as Record<string, unknown>,
   request_headers: fixedDeliveryHeaders({ id: d.eventId, type: d.eventType }),
 });
@@ -77,6 +81,10 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const read = { permission: 'webhooks.read' as const };
   const write = { permission: 'webhooks.write' as const };
+  const callerOf = (req: Parameters<typeof clientAuthOf>[0]) => {
+    const auth = clientAuthOf(req);
+    return { clientId: auth.clientId, viewer: actionViewer(deps, auth), now: deps.clock.now() };
+  };
 
   r.get(
     '/webhooks/events',
@@ -289,9 +297,10 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
         event_id,
         transaction_id,
       } = req.query;
+      const { clientId, viewer, now } = callerOf(req);
       const { rows, total } = await svc.listDeliveries(
         deps,
-        clientAuthOf(req).clientId,
+        clientId,
         {
           status,
           eventType: event_type,
@@ -302,7 +311,7 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
         limit,
         offset,
       );
-      return { deliveries: rows.map(deliveryView), total, limit, offset };
+      return { deliveries: rows.map((d) => deliveryView(d, viewer, now)), total, limit, offset };
     },
   );
 
@@ -318,8 +327,10 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
         response: { 200: S.DeliveryDetailSchema },
       },
     },
-    async (req) =>
-      deliveryDetailView(await svc.getDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
+    async (req) => {
+      const { clientId, viewer, now } = callerOf(req);
+      return deliveryDetailView(await svc.getDelivery(deps, clientId, req.params.delivery_id), viewer, now);
+    },
   );
 
   r.get(
@@ -351,7 +362,9 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { deps: Deps })
         response: { 200: S.DeliveryDetailSchema },
       },
     },
-    async (req) =>
-      deliveryDetailView(await svc.retryDelivery(deps, clientAuthOf(req).clientId, req.params.delivery_id)),
+    async (req) => {
+      const { clientId, viewer, now } = callerOf(req);
+      return deliveryDetailView(await svc.retryDelivery(deps, clientId, req.params.delivery_id), viewer, now);
+    },
   );
 }

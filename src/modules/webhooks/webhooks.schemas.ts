@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../outbox/event-types';
 import { limitOffsetQuerySchema } from '../../shared/pagination';
+import { DeliveryActionsSchema } from './webhooks.actions';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DeliveryStatus = Type.Union([
@@ -145,6 +146,7 @@ export const DeliverySchema = Type.Object({
   last_response_status: Type.Union([Type.Integer(), Type.Null()]),
   last_error: Type.Union([Type.String(), Type.Null()]),
   created_at: Iso,
+  allowed_actions: DeliveryActionsSchema,
 });
 
 /** One delivery as the inspector reads it: the list's fields plus what was sent. */

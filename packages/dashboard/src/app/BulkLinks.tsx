@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { newIdempotencyKey } from '../api';
-import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
+import { type ApiBody, type ApiData, allows, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { FileField, fileBase64, saveBlob } from '../ui/files';
 import { shortId } from '../ui/format';
@@ -37,7 +37,6 @@ const ROW_STATUSES = [
   'failed',
   'canceled',
 ] as const satisfies readonly Row['status'][];
-const CANCELABLE: readonly Job['status'][] = ['previewed', 'queued', 'processing'];
 const WORKING: readonly Job['status'][] = ['queued', 'processing'];
 
 const counts = (j: Job) =>
@@ -177,7 +176,7 @@ export function BulkUploadPage() {
 
 export function BulkJobPage() {
   const { id = '' } = useParams();
-  const { api, can } = useSession();
+  const { api } = useSession();
   const f = useUrlFilters(['status', 'page', 'page_size']);
   const base = `/checkout/paylink/bulk/${id}`;
   const path = { bulk_id: id };
@@ -204,7 +203,6 @@ export function BulkJobPage() {
     }
   }, [working, refetchRows]);
   const act = useApiActions({ invalidate: ['/checkout/paylink/bulk'] });
-  const write = can('payments.write');
   const j = job.data;
   /** results.csv: every row, or only the rows of the given statuses (comma-separated). */
   const results = (status?: string) =>
@@ -256,7 +254,7 @@ export function BulkJobPage() {
               ) : null}
             </dl>
             <div className="actions">
-              {write && j.status === 'previewed' ? (
+              {allows(j, 'confirm') ? (
                 <button
                   type="button"
                   disabled={act.busy || j.counts.valid === 0}
@@ -265,7 +263,7 @@ export function BulkJobPage() {
                   Create {j.counts.valid} payment links
                 </button>
               ) : null}
-              {write && j.status === 'completed_with_errors' ? (
+              {allows(j, 'retry') ? (
                 <button
                   type="button"
                   disabled={act.busy}
@@ -276,7 +274,7 @@ export function BulkJobPage() {
                   Retry failed rows
                 </button>
               ) : null}
-              {write && CANCELABLE.includes(j.status) ? (
+              {allows(j, 'cancel') ? (
                 <button
                   type="button"
                   className="danger"
@@ -310,7 +308,7 @@ export function BulkJobPage() {
                   <RowsTable
                     rows={rows.rows}
                     fix={
-                      write && j.status === 'completed_with_errors'
+                      allows(j, 'retry')
                         ? (body) => act.send('post', '/checkout/paylink/bulk/{bulk_id}/retry', { path, body })
                         : undefined
                     }

@@ -4,8 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { type ApiData, useApiMutation, useApiQuery } from '../query';
-import { useSession } from '../session';
+import { type ApiData, allows, useApiMutation, useApiQuery } from '../query';
 import { Badge, ErrorBox, Page, when } from '../ui/kit';
 import { QueryView } from '../ui/states';
 
@@ -51,7 +50,6 @@ export function OpcoDetailPage() {
 }
 
 function OpcoFacts({ o }: { o: Opco }) {
-  const { can } = useSession();
   const navigate = useNavigate();
   const id = o.opco_id;
   const projects = useApiQuery('/projects', { query: { page_size: 200, include_archived: true } });
@@ -61,7 +59,6 @@ function OpcoFacts({ o }: { o: Opco }) {
   const due = activationDue(o);
   const now = useNow(Boolean(waiting && due));
   const mine = projects.data?.projects.filter((p) => p.opco_id === id) ?? [];
-  const write = can('opcos.write');
   const busy = submit.isPending || remove.isPending;
   return (
     <>
@@ -133,32 +130,38 @@ function OpcoFacts({ o }: { o: Opco }) {
         <dt>Activated</dt>
         <dd>{when(o.activated_at)}</dd>
       </dl>
-      {write && o.status === 'draft' ? (
+      {allows(o, 'submit') || allows(o, 'edit') || allows(o, 'delete') ? (
         <div className="actions">
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => submit.mutate({ path: { opco_id: id }, body: undefined })}
-          >
-            Submit for approval
-          </button>
-          <Link className="button secondary" to={`/opcos/${id}/edit`}>
-            Edit draft
-          </Link>
-          <button
-            type="button"
-            className="danger"
-            disabled={busy}
-            onClick={() => {
-              if (!window.confirm(`Delete the draft opco ${o.name}?`)) return;
-              remove.mutate(
-                { path: { opco_id: id }, body: undefined },
-                { onSuccess: () => navigate('/opcos') },
-              );
-            }}
-          >
-            Delete draft
-          </button>
+          {allows(o, 'submit') ? (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => submit.mutate({ path: { opco_id: id }, body: undefined })}
+            >
+              Submit for approval
+            </button>
+          ) : null}
+          {allows(o, 'edit') ? (
+            <Link className="button secondary" to={`/opcos/${id}/edit`}>
+              Edit draft
+            </Link>
+          ) : null}
+          {allows(o, 'delete') ? (
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              onClick={() => {
+                if (!window.confirm(`Delete the draft opco ${o.name}?`)) return;
+                remove.mutate(
+                  { path: { opco_id: id }, body: undefined },
+                  { onSuccess: () => navigate('/opcos') },
+                );
+              }}
+            >
+              Delete draft
+            </button>
+          ) : null}
         </div>
       ) : null}
       <h2>Projects</h2>
@@ -173,7 +176,7 @@ function OpcoFacts({ o }: { o: Opco }) {
           ))}
         </ul>
       )}
-      {can('projects.write') && o.status !== 'rejected' && o.status !== 'deactivated' ? (
+      {allows(o, 'add_project') ? (
         <Link className="button secondary" to={`/projects/new?opco_id=${id}`}>
           New project for this opco
         </Link>

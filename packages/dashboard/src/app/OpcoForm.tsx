@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { type ApiBody, type ApiData, useApiMutation, useApiQuery } from '../query';
+import { type ApiBody, type ApiData, allows, useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Page } from '../ui/kit';
 import { QueryError, QueryView, Skeleton } from '../ui/states';
@@ -197,6 +197,7 @@ export function OpcoFormPage() {
 }
 
 function EditOpco({ id }: { id: string }) {
+  const { can } = useSession();
   const q = useApiQuery('/opcos/{opco_id}', { path: { opco_id: id } });
   if (!q.data)
     return (
@@ -206,16 +207,17 @@ function EditOpco({ id }: { id: string }) {
         </QueryView>
       </Page>
     );
-  if (q.data.status !== 'draft')
-    return (
-      <Page title={`Edit opco ${q.data.name}`}>
-        <p>
-          This opco is {q.data.status.replaceAll('_', ' ')}: only a draft can be edited.{' '}
-          <Link to={`/opcos/${q.data.opco_id}`}>Back to the opco</Link>
-        </p>
-      </Page>
-    );
-  return <OpcoEditor initial={q.data} />;
+  if (allows(q.data, 'edit')) return <OpcoEditor initial={q.data} />;
+  return (
+    <Page title={`Edit opco ${q.data.name}`}>
+      <p>
+        {can('opcos.write')
+          ? `This opco is ${q.data.status.replaceAll('_', ' ')}: only a draft can be edited.`
+          : 'Your role cannot create or edit opcos.'}{' '}
+        <Link to={`/opcos/${q.data.opco_id}`}>Back to the opco</Link>
+      </p>
+    </Page>
+  );
 }
 
 function OpcoEditor({ initial }: { initial: OpcoRecord | null }) {

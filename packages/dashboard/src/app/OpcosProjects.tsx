@@ -1,6 +1,6 @@
 /** Opcos (list, create, submit drafts) and projects (create, bind to an opco, archive). */
 import { Link } from 'react-router';
-import { useApiMutation, useApiQuery } from '../query';
+import { allows, useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Page, Select, when } from '../ui/kit';
 import { QueryError, Skeleton } from '../ui/states';
@@ -16,9 +16,12 @@ export function OpcosProjectsPage() {
   const failed = submit.error ?? bind.error ?? archive.error ?? unarchive.error;
   const opcoWrite = can('opcos.write');
   const projectWrite = can('projects.write');
-  const opcoOptions: [string, string][] = [
+  /** The opcos a project can be put under, plus the one it has. */
+  const opcoOptions = (current: string | null): [string, string][] => [
     ['', 'No opco'],
-    ...(opcos.data?.opcos ?? []).map((o) => [o.opco_id, `${o.name} (${o.status})`] as [string, string]),
+    ...(opcos.data?.opcos ?? [])
+      .filter((o) => allows(o, 'add_project') || o.opco_id === current)
+      .map((o) => [o.opco_id, `${o.name} (${o.status})`] as [string, string]),
   ];
   return (
     <Page
@@ -65,7 +68,7 @@ export function OpcosProjectsPage() {
                 <td>{o.sub_tpp_id ?? '—'}</td>
                 <td>{when(o.created_at)}</td>
                 <td>
-                  {opcoWrite && o.status === 'draft' ? (
+                  {allows(o, 'submit') ? (
                     <button
                       type="button"
                       onClick={() => submit.mutate({ path: { opco_id: o.opco_id }, body: undefined })}
@@ -102,12 +105,12 @@ export function OpcosProjectsPage() {
               <tr key={p.project_id}>
                 <td>{p.project_name}</td>
                 <td>
-                  {projectWrite && !p.archived_at ? (
+                  {allows(p, 'edit') ? (
                     <Select
                       label={`Opco of ${p.project_name}`}
                       name="opco_id"
                       value={p.opco_id ?? ''}
-                      options={opcoOptions}
+                      options={opcoOptions(p.opco_id)}
                       onChange={(v) =>
                         bind.mutate({ path: { project_id: p.project_id }, body: { opco_id: v || null } })
                       }
@@ -121,18 +124,18 @@ export function OpcosProjectsPage() {
                   {p.archived_at ? <Badge value="archived" /> : <Badge value="active" />}
                 </td>
                 <td>
-                  {projectWrite ? (
+                  {allows(p, 'archive') || allows(p, 'unarchive') ? (
                     <button
                       type="button"
                       className="secondary"
                       onClick={() =>
-                        (p.archived_at ? unarchive : archive).mutate({
+                        (allows(p, 'unarchive') ? unarchive : archive).mutate({
                           path: { project_id: p.project_id },
                           body: undefined,
                         })
                       }
                     >
-                      {p.archived_at ? 'Unarchive' : 'Archive'}
+                      {allows(p, 'unarchive') ? 'Unarchive' : 'Archive'}
                     </button>
                   ) : null}
                 </td>

@@ -4,8 +4,7 @@
  * "delivery failed" notification leads.
  */
 import { Link, useParams } from 'react-router';
-import { useApiMutation, useApiQuery } from '../query';
-import { useSession } from '../session';
+import { allows, useApiMutation, useApiQuery } from '../query';
 import { Badge, ErrorBox, Page, when } from '../ui/kit';
 import { QueryError, Skeleton } from '../ui/states';
 
@@ -19,7 +18,6 @@ const PER_ATTEMPT: [string, string][] = [
 
 export function WebhookDeliveryPage() {
   const { id = '' } = useParams();
-  const { can } = useSession();
   const path = { delivery_id: id };
   const delivery = useApiQuery('/webhooks/deliveries/{delivery_id}', { path, poll: 5000 });
   const attempts = useApiQuery('/webhooks/deliveries/{delivery_id}/attempts', { path, poll: 5000 });
@@ -27,7 +25,6 @@ export function WebhookDeliveryPage() {
     invalidate: ['/webhooks/deliveries'],
   });
   const d = delivery.data;
-  const resend = can('webhooks.write') && d && d.status !== 'pending' && d.status !== 'retrying';
   return (
     <Page title="Webhook delivery">
       <p>
@@ -64,7 +61,7 @@ export function WebhookDeliveryPage() {
             <dt>Created</dt>
             <dd>{when(d.created_at)}</dd>
           </dl>
-          {resend ? (
+          {allows(d, 'retry') ? (
             <button
               type="button"
               disabled={retry.isPending}

@@ -1,7 +1,7 @@
 /** Webhooks: main endpoint settings and secret, destinations, deliveries with retry, a test event. */
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useApiMutation, useApiQuery } from '../query';
+import { allows, useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, SecretOnce, Select, when } from '../ui/kit';
 import { QueryError } from '../ui/states';
@@ -17,7 +17,7 @@ export function WebhooksPage() {
       {secret ? <SecretOnce label="Signing secret" value={secret} /> : null}
       <MainEndpoint write={write} onSecret={setSecret} />
       <Destinations write={write} onSecret={setSecret} />
-      <Deliveries write={write} />
+      <Deliveries />
     </Page>
   );
 }
@@ -164,7 +164,7 @@ function Destinations({ write, onSecret }: { write: boolean; onSecret(s: string)
   );
 }
 
-function Deliveries({ write }: { write: boolean }) {
+function Deliveries() {
   const [params, setParams] = useSearchParams();
   const status = params.get('delivery_status') ?? '';
   const offset = Number(params.get('offset') ?? 0) || 0;
@@ -226,13 +226,13 @@ function Deliveries({ write }: { write: boolean }) {
                 <td>{d.attempts}</td>
                 <td>{when(d.created_at)}</td>
                 <td>
-                  {write && d.status !== 'succeeded' ? (
+                  {allows(d, 'retry') ? (
                     <button
                       type="button"
-                      aria-label={`Retry ${d.event_type} delivery`}
+                      aria-label={`${d.status === 'succeeded' ? 'Resend' : 'Retry'} ${d.event_type} delivery`}
                       onClick={() => retry.mutate({ path: { delivery_id: d.delivery_id }, body: undefined })}
                     >
-                      Retry
+                      {d.status === 'succeeded' ? 'Resend' : 'Retry'}
                     </button>
                   ) : null}
                 </td>

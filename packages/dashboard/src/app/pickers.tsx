@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { useApiQuery } from '../query';
+import { allows, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Select } from '../ui/kit';
 import { Choice, Input } from './form-kit';
@@ -110,7 +110,7 @@ function useOpcos(q: string, bindable: boolean, enabled: boolean): Found {
   return {
     error: r.error,
     rows: r.data?.opcos
-      .filter((o) => !bindable || (o.status !== 'rejected' && o.status !== 'deactivated'))
+      .filter((o) => !bindable || allows(o, 'add_project'))
       .map((o) => [o.opco_id, `${o.name} (${o.status.replaceAll('_', ' ')})`]),
   };
 }
@@ -149,7 +149,7 @@ export function BusinessCustomerPicker(p: PickerProps) {
   if (!allowed) return <IdBox {...p} idName="business_customer_id" />;
   return <SearchPicker {...p} idName="business_customer_id" search={search} found={found} />;
 }
-/** `bindable`: only opcos a project may be bound to (not rejected or deactivated). */
+/** `bindable`: only opcos the caller may put a project under (the opco's `add_project`). */
 export function OpcoPicker({ bindable = false, ...p }: PickerProps & { bindable?: boolean }) {
   const allowed = useSession().can('opcos.read');
   const search = useSearchText();

@@ -4985,8 +4985,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /opcos/{opco_id} (draft); `submit`: POST /opcos/{opco_id}/submit (draft); `delete`: DELETE /opcos/{opco_id} (draft; 409 while a project is bound to it). */
-            allowed_actions: ("edit" | "submit" | "delete")[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /opcos/{opco_id} (draft); `submit`: POST /opcos/{opco_id}/submit (draft); `delete`: DELETE /opcos/{opco_id} (draft; 409 while a project is bound to it); `add_project`: POST /projects, or PATCH /projects/{project_id}, with this opco_id (not rejected or deactivated). */
+            allowed_actions: ("edit" | "submit" | "delete" | "add_project")[];
         };
         OpcoList: {
             opcos: components["schemas"]["Opco"][];
@@ -5007,6 +5007,8 @@ export interface components {
             archived_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /projects/{project_id} (archived or not); `archive`: POST /projects/{project_id}/archive (not archived; on an archived project it changes nothing); `unarchive`: POST /projects/{project_id}/unarchive (archived; on an active project it changes nothing). */
+            allowed_actions: ("edit" | "archive" | "unarchive")[];
         };
         ProjectList: {
             projects: components["schemas"]["Project"][];
@@ -5349,6 +5351,8 @@ export interface components {
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `retry`: POST /webhooks/deliveries/{delivery_id}/retry (any status, unless an attempt is in flight; still 409 when its destination was deleted since, which this list does not check). */
+            allowed_actions: "retry"[];
         };
         WebhookDeliveryList: {
             deliveries: components["schemas"]["WebhookDelivery"][];
@@ -5373,6 +5377,8 @@ export interface components {
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `retry`: POST /webhooks/deliveries/{delivery_id}/retry (any status, unless an attempt is in flight; still 409 when its destination was deleted since, which this list does not check). */
+            allowed_actions: "retry"[];
             /** @description The JSON body sent, byte-identical on every attempt (the event envelope) */
             payload: {
                 [key: string]: unknown;
@@ -5831,6 +5837,8 @@ export interface components {
                 failed: number;
                 canceled: number;
             };
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `confirm`: POST /checkout/paylink/bulk/{bulk_id}/confirm (previewed, before preview_expires_at); `retry`: POST /checkout/paylink/bulk/{bulk_id}/retry (completed_with_errors); `cancel`: POST /checkout/paylink/bulk/{bulk_id}/cancel (previewed, queued or processing). */
+            allowed_actions: ("confirm" | "retry" | "cancel")[];
         };
         BulkBatchList: {
             bulk_jobs: components["schemas"]["BulkBatch"][];
