@@ -2,6 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentIdempotencyKeys, transactions } from '../../src/db/schema/index';
+import { PaymentMessages } from '../../src/modules/payments/payments.messages';
 import { BankProviderError } from '../../src/providers/bank/port';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -203,6 +204,21 @@ describe('business checks', () => {
     const res = await post(paylinkBody(w, { project_id: p }), { 'x-idempotency-key': newKey() });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ detail: M.projectFrozen });
+  });
+
+  it('an archived project takes no new link (400) until it is unarchived', async () => {
+    const p = await insertProject(ctx, w.caller.clientId, w.opcoId);
+    const archive = (verb: string) =>
+      ctx.app.inject({ method: 'POST', url: `/api/v1/projects/${p}/${verb}`, headers: w.caller.headers });
+    expect((await archive('archive')).statusCode).toBe(200);
+    const key = newKey();
+    const res = await post(paylinkBody(w, { project_id: p }), { 'x-idempotency-key': key });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: PaymentMessages.projectArchived });
+    expect((await archive('unarchive')).statusCode).toBe(200);
+    expect((await post(paylinkBody(w, { project_id: p }), { 'x-idempotency-key': key })).statusCode).toBe(
+      201,
+    );
   });
 
   it('project without an activated opco with a Sub-TPP id is 400', async () => {

@@ -8,6 +8,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, notifications, transactions } from '../../src/db/schema/index';
+import { PaymentMessages } from '../../src/modules/payments/payments.messages';
 import { ScheduleMessages } from '../../src/modules/schedules/schedules.messages';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { M } from '../../src/shared/messages';
@@ -176,6 +177,28 @@ describe('creation', () => {
     expect(disabled.json()).toEqual({ detail: 'Payment schedules is disabled for this client' });
     await setClient(ctx, o.caller.clientId, { features: {} });
     expect((await post()).statusCode).toBe(201);
+  });
+
+  it('an archived project takes no new schedule, but a schedule it already took still issues', async () => {
+    const o = await createPaymentWorld(ctx);
+    const s = await createSchedule(ctx, o, { instalments: [{ amount: '5.00', due_date: '2026-03-01' }] });
+    const archived = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${o.projectId}/archive`,
+      headers: o.caller.headers,
+    });
+    expect(archived.statusCode).toBe(200);
+    const refused = await postSchedule(ctx, o.caller, {
+      project_id: o.projectId,
+      user_id: o.userId,
+      currency: 'EUR',
+      instalments: [{ amount: '5.00', due_date: '2026-03-01' }],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ detail: PaymentMessages.projectArchived });
+    const issued = await instalmentAction(ctx, o.caller, s, 1, 'issue-now');
+    expect(issued.statusCode, issued.body).toBe(200);
+    expect((await getSchedule(ctx, o.caller, s.schedule_id)).instalments[0]!.status).toBe('issued');
   });
 
   it("another client's schedule and instalments are 404; lists filter", async () => {

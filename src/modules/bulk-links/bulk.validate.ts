@@ -13,6 +13,7 @@ import { AppError, type ValidationIssue } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { assertPaylinkAllowed, loadPaylinkFacts, type PaylinkInput } from '../payments/paylink.service';
 import type { PaylinkBodyCheck } from '../payments/paylink.validation';
+import { PaymentMessages } from '../payments/payments.messages';
 import { type JobDefaults, paylinkBodyOf, type RowInput } from './bulk.columns';
 import { BulkLinkMessages } from './bulk.messages';
 
@@ -76,7 +77,13 @@ function fieldOfRule(msg: string, input: RowInput, byEmail: boolean): string | n
     if (byEmail) return 'email';
     return input.user_id !== undefined ? 'user_id' : 'business_customer_id';
   }
-  if (msg === M.projectNotFound || msg === M.projectFrozen || msg === M.opcoNoSubTpp) return 'project_id';
+  if (
+    msg === M.projectNotFound ||
+    msg === M.projectFrozen ||
+    msg === PaymentMessages.projectArchived ||
+    msg === M.opcoNoSubTpp
+  )
+    return 'project_id';
   return null;
 }
 

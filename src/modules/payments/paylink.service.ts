@@ -99,19 +99,24 @@ export async function loadPaylinkFacts(
   return rows;
 }
 
-/** The business rules in the order the spec lists them; throws the spec's errors. */
-export function assertPaylinkAllowed(f: PaylinkFacts): void {
+/**
+ * The business rules in the order the spec lists them; throws the spec's errors. An archived project
+ * takes no new request (a link, a bulk upload, a recurring payment, a schedule, a contract send), but
+ * what it already took goes on: `forExistingRequest` is set for the payments those create later.
+ */
+export function assertPaylinkAllowed(f: PaylinkFacts, opts: { forExistingRequest?: boolean } = {}): void {
   if (!f.payment_links_enabled) throw forbidden(M.paymentLinksDisabled);
   if (!f.callback_url) throw badRequest(M.callbackUrlNotSet);
   if (!f.payer_exists) throw notFound(M.userNotFoundCreateFirst);
   if (!f.project_found) throw notFound(M.projectNotFound);
   if (f.project_frozen) throw forbidden(M.projectFrozen);
+  if (f.project_archived && !opts.forExistingRequest) throw badRequest(PaymentMessages.projectArchived);
   if (f.opco_status !== 'activated' || !f.sub_tpp_id?.trim()) throw badRequest(M.opcoNoSubTpp);
 }
 
-function merchantOf(f: PaylinkFacts | null | undefined): PaylinkContext {
+function merchantOf(f: PaylinkFacts | null | undefined, forExistingRequest: boolean): PaylinkContext {
   if (!f) throw notFound(M.notFound);
-  assertPaylinkAllowed(f);
+  assertPaylinkAllowed(f, { forExistingRequest });
   return { merchantName: f.company_name };
 }
 
@@ -239,6 +244,7 @@ async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promis
   try {
     const ctx = merchantOf(
       fast.claimId ? fast.facts : (await loadPaylinkFacts(deps.db, req.clientId, [body]))?.[0],
+      req.origin.type !== 'paylink',
     );
     const id = newId();
     const expiresAt = addSeconds(now, body.expires_in_seconds);

@@ -22,6 +22,7 @@ export interface PaylinkFacts {
   payer_exists: boolean;
   project_found: boolean;
   project_frozen: boolean | null;
+  project_archived: boolean | null;
   opco_status: OpcoStatus | null;
   sub_tpp_id: string | null;
 }
@@ -38,6 +39,7 @@ export function paylinkFactsText(client: string, input: string): string {
                 else exists(select 1 from business_customers b where b.id = i.business_customer_id and b.client_id = c.id)
            end as payer_exists,
            p.id is not null as project_found, p.is_frozen as project_frozen,
+           p.archived_at is not null as project_archived,
            o.status as opco_status, o.sub_tpp_id
       from clients c
       cross join jsonb_to_recordset(${input}::jsonb) as i(ord int, project_id uuid, user_id uuid, business_customer_id uuid)

@@ -3,5 +3,6 @@ export const PaymentMessages = {
   terminalCannotCancel: 'Transaction is already in terminal status and cannot be canceled.',
   invalidNotificationSignature: 'Invalid notification signature',
   paymentNetworkUnavailable: 'Payment network is unavailable, please retry later',
+  projectArchived: 'Project is archived',
   transactionChangedMeanwhile: 'Transaction was changed meanwhile, please retry',
 } as const;
