@@ -54,6 +54,9 @@ export const ownershipMachine = defineMachine({
     ),
 });
 
+/** A proof is taken only while the request waits for one (a Satoshi test in `verifying` waits for the chain). */
+export const awaitsProof = (s: OwnershipStatus) => s === 'pending';
+
 const TRIGGER_TO: Record<Exclude<OwnershipStatus, 'pending'>, OwnershipTrigger> = {
   verified: 'verify',
   verifying: 'start_deposit',

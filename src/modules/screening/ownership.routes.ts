@@ -1,9 +1,10 @@
 /** Wallet ownership requests: the client API (screening.read / screening.write) and the sandbox simulate endpoint. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
+import { withOwnershipActions } from './ownership.actions';
 import { simulateOwnership } from './ownership.deposits';
 import {
   CreateOwnershipBody,
@@ -19,6 +20,7 @@ import {
   createOwnershipRequest,
   getOwnershipRequest,
   listOwnershipRequests,
+  type OwnershipView,
   submitProof,
 } from './ownership.service';
 import { ErrorSchema } from './screening.schemas';
@@ -29,6 +31,9 @@ const write = { permission: 'screening.write' as const };
 
 export async function ownershipRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  /** A request as the caller sees it: with the actions it can take. */
+  const viewed = async (req: FastifyRequest, view: Promise<OwnershipView>) =>
+    withOwnershipActions(await view, actionViewer(deps, clientAuthOf(req)));
   app.addHook('preValidation', async (req) => {
     if (req.method === 'POST' && (req.body === undefined || req.body === null)) req.body = {};
   });
@@ -56,7 +61,7 @@ export async function ownershipRoutes(app: FastifyInstance, { deps }: { deps: De
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await createOwnershipRequest(deps, clientAuthOf(req), req.body)),
+      reply.code(201).send(await viewed(req, createOwnershipRequest(deps, clientAuthOf(req), req.body))),
   );
 
   r.get(
@@ -73,13 +78,19 @@ export async function ownershipRoutes(app: FastifyInstance, { deps }: { deps: De
     },
     async (req) => {
       const q = req.query;
-      return listOwnershipRequests(deps, clientAuthOf(req).clientId, toPageParams(q, 20), {
+      const auth = clientAuthOf(req);
+      const viewer = actionViewer(deps, auth);
+      const list = await listOwnershipRequests(deps, auth.clientId, toPageParams(q, 20), {
         status: q.status,
         chain: q.chain,
         userId: q.user_id,
         businessCustomerId: q.business_customer_id,
         q: q.q,
       });
+      return {
+        ...list,
+        ownership_requests: list.ownership_requests.map((o) => withOwnershipActions(o, viewer)),
+      };
     },
   );
 
@@ -94,7 +105,7 @@ export async function ownershipRoutes(app: FastifyInstance, { deps }: { deps: De
         response: { 200: OwnershipSchema, 404: ErrorSchema },
       },
     },
-    async (req) => await getOwnershipRequest(deps, clientAuthOf(req).clientId, req.params.request_id),
+    async (req) => viewed(req, getOwnershipRequest(deps, clientAuthOf(req).clientId, req.params.request_id)),
   );
 
   r.post(
@@ -114,7 +125,7 @@ export async function ownershipRoutes(app: FastifyInstance, { deps }: { deps: De
         response: { 200: OwnershipSchema, 400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => await submitProof(deps, clientAuthOf(req), req.params.request_id, req.body),
+    async (req) => viewed(req, submitProof(deps, clientAuthOf(req), req.params.request_id, req.body)),
   );
 
   r.post(
@@ -129,7 +140,7 @@ export async function ownershipRoutes(app: FastifyInstance, { deps }: { deps: De
         response: { 200: OwnershipSchema, 400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => await cancelOwnershipRequest(deps, clientAuthOf(req), req.params.request_id),
+    async (req) => viewed(req, cancelOwnershipRequest(deps, clientAuthOf(req), req.params.request_id)),
   );
 
   r.post(
@@ -147,6 +158,7 @@ export async function ownershipRoutes(app: FastifyInstance, { deps }: { deps: De
         response: { 200: OwnershipSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => await simulateOwnership(deps, clientAuthOf(req), req.params.request_id, req.body.action),
+    async (req) =>
+      viewed(req, simulateOwnership(deps, clientAuthOf(req), req.params.request_id, req.body.action)),
   );
 }

@@ -1,6 +1,7 @@
 /** Request and response schemas of wallet ownership requests (docs/guides/screening.md). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
+import { OwnershipActionsSchema } from './ownership.actions';
 import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from './ownership.machine';
 import { AddressSchema, ChainSchema } from './screening.schemas';
 
@@ -40,6 +41,7 @@ export const OwnershipSchema = Type.Object({
   expires_at: dateTime,
   verified_at: nullable(dateTime),
   created_at: dateTime,
+  allowed_actions: OwnershipActionsSchema,
 });
 export const OwnershipListSchema = pageEnvelope('ownership_requests', OwnershipSchema);
 

@@ -70,6 +70,8 @@ export function toOwnershipView(r: OwnershipRow, publicUrl: string) {
   };
 }
 
+export type OwnershipView = ReturnType<typeof toOwnershipView>;
+
 export interface CreateOwnershipInput {
   chain: Chain;
   address: string;

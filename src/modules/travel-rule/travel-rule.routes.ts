@@ -1,10 +1,10 @@
 /** Travel rule: the client API (travel_rule.read / travel_rule.write) and its sandbox endpoints. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { runIdempotent } from '../../platform/idempotency';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { simulateInbound, simulateTransfer } from './sandbox.service';
 import { getSettings, putSettings } from './settings.service';
@@ -15,6 +15,7 @@ import {
   reviewTransfer,
   submitTxHash,
 } from './transfers.actions';
+import { withTransferActions } from './transfers.allowed-actions';
 import { createTransfer, getTransfer, listClientTransfers } from './transfers.service';
 import {
   CreateTransferBody,
@@ -35,6 +36,7 @@ import {
   TxHashBody,
   VaspListSchema,
 } from './travel-rule.schemas';
+import type { TransferView } from './travel-rule.view';
 import { listVasps } from './vasps.service';
 
 const tags = ['Travel rule'];
@@ -45,6 +47,9 @@ const STATE_DOC =
 
 export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  /** A transfer as the caller sees it: with the actions it can take. */
+  const viewed = async (req: FastifyRequest, view: Promise<TransferView>) =>
+    withTransferActions(await view, actionViewer(deps, clientAuthOf(req)));
 
   r.get(
     '/travel-rule/settings',
@@ -105,7 +110,9 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         },
         async () => ({ status: 201, body: await createTransfer(deps, auth, req.body) }),
       );
-      return reply.code(res.replayed ? 200 : 201).send(res.body);
+      return reply
+        .code(res.replayed ? 200 : 201)
+        .send(withTransferActions(res.body, actionViewer(deps, auth)));
     },
   );
 
@@ -124,7 +131,9 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
     },
     async (req) => {
       const q = req.query;
-      return listClientTransfers(deps, clientAuthOf(req).clientId, toPageParams(q, 20), {
+      const auth = clientAuthOf(req);
+      const viewer = actionViewer(deps, auth);
+      const list = await listClientTransfers(deps, auth.clientId, toPageParams(q, 20), {
         q: q.q,
         status: q.status,
         direction: q.direction,
@@ -133,6 +142,7 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         from: q.from,
         to: q.to,
       });
+      return { ...list, transfers: list.transfers.map((t) => withTransferActions(t, viewer)) };
     },
   );
 
@@ -147,7 +157,7 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         response: { 200: TransferSchema, 404: ErrorSchema },
       },
     },
-    async (req) => getTransfer(deps, clientAuthOf(req).clientId, req.params.transfer_id),
+    async (req) => viewed(req, getTransfer(deps, clientAuthOf(req).clientId, req.params.transfer_id)),
   );
 
   const action = {
@@ -171,7 +181,7 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         response: action,
       },
     },
-    async (req) => repairTransfer(deps, clientAuthOf(req), req.params.transfer_id, req.body),
+    async (req) => viewed(req, repairTransfer(deps, clientAuthOf(req), req.params.transfer_id, req.body)),
   );
 
   r.post(
@@ -187,7 +197,8 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         response: action,
       },
     },
-    async (req) => submitTxHash(deps, clientAuthOf(req), req.params.transfer_id, req.body.tx_hash),
+    async (req) =>
+      viewed(req, submitTxHash(deps, clientAuthOf(req), req.params.transfer_id, req.body.tx_hash)),
   );
 
   r.post(
@@ -203,7 +214,8 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         response: action,
       },
     },
-    async (req) => proceedTransfer(deps, clientAuthOf(req), req.params.transfer_id, req.body.justification),
+    async (req) =>
+      viewed(req, proceedTransfer(deps, clientAuthOf(req), req.params.transfer_id, req.body.justification)),
   );
 
   r.post(
@@ -218,7 +230,8 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         response: action,
       },
     },
-    async (req) => reviewTransfer(deps, clientAuthOf(req), req.params.transfer_id, 'accepted', null),
+    async (req) =>
+      viewed(req, reviewTransfer(deps, clientAuthOf(req), req.params.transfer_id, 'accepted', null)),
   );
 
   r.post(
@@ -235,7 +248,10 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
       },
     },
     async (req) =>
-      reviewTransfer(deps, clientAuthOf(req), req.params.transfer_id, 'rejected', req.body.reason),
+      viewed(
+        req,
+        reviewTransfer(deps, clientAuthOf(req), req.params.transfer_id, 'rejected', req.body.reason),
+      ),
   );
 
   r.post(
@@ -250,7 +266,7 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         response: action,
       },
     },
-    async (req) => cancelTransfer(deps, clientAuthOf(req), req.params.transfer_id),
+    async (req) => viewed(req, cancelTransfer(deps, clientAuthOf(req), req.params.transfer_id)),
   );
 
   r.get(
@@ -283,7 +299,7 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         response: { 200: TransferSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => simulateTransfer(deps, clientAuthOf(req), req.params.transfer_id, req.body),
+    async (req) => viewed(req, simulateTransfer(deps, clientAuthOf(req), req.params.transfer_id, req.body)),
   );
 
   r.post(
@@ -300,6 +316,7 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
         response: { 201: TransferSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req, reply) => reply.code(201).send(await simulateInbound(deps, clientAuthOf(req), req.body)),
+    async (req, reply) =>
+      reply.code(201).send(await viewed(req, simulateInbound(deps, clientAuthOf(req), req.body))),
   );
 }

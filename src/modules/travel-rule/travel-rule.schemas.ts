@@ -8,6 +8,7 @@ import {
   pageQuerySchema,
   searchQuerySchema,
 } from '../../shared/pagination';
+import { TransferActionsSchema } from './transfers.allowed-actions';
 import { TRANSFER_STATUSES } from './travel-rule.machine';
 
 export { SANDBOX_VASP_DOC };
@@ -178,6 +179,7 @@ export const TransferSchema = Type.Object({
   created_at: dateTime,
   accepted_at: nullable(dateTime),
   completed_at: nullable(dateTime),
+  allowed_actions: TransferActionsSchema,
 });
 
 export const ListTransfersQuery = Type.Object({

@@ -42,6 +42,8 @@ export function toTransferView(t: TransferWithRisk) {
   };
 }
 
+export type TransferView = ReturnType<typeof toTransferView>;
+
 export function toSettingsView(s: SettingsRow | null, config: Pick<Config, 'travelRuleDefaultThreshold'>) {
   if (!s)
     return {

@@ -1,13 +1,12 @@
 /**
  * Travel-rule transfers (docs/guides/travel-rule.md): list with the API's filters in the URL, a transfer's
- * parties, VASPs and counterparty wallet, and the merchant actions its status allows: repair the
- * fields the counterparty asked for, proceed without confirmation, accept or reject an inbound
+ * parties, VASPs and counterparty wallet, and the merchant actions its `allowed_actions` list: repair
+ * the fields the counterparty asked for, proceed without confirmation, accept or reject an inbound
  * transfer, report the tx hash, cancel.
  */
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
-import { useSession } from '../session';
+import { type ApiBody, type ApiData, allows, useApiActions, useApiQuery } from '../query';
 import { shortId } from '../ui/format';
 import { Badge, ErrorBox, Field, Page, when } from '../ui/kit';
 import { LinkTable, useUrlFilters } from '../ui/list';
@@ -43,13 +42,8 @@ const OBJECT_FIELDS: Record<string, string[]> = {
   address: ['street', 'city', 'postal_code', 'country'],
   national_identifier: ['type', 'value', 'country'],
 };
-const TERMINAL: readonly Transfer['status'][] = [
-  'not_required',
-  'rejected',
-  'completed',
-  'canceled',
-  'expired',
-];
+/** The actions this page offers (`simulate` is the sandbox API's, not a merchant's). */
+const ACTIONS = ['repair', 'proceed', 'accept', 'reject', 'tx_hash', 'cancel'] as const;
 
 const nameOf = (raw: Transfer['originator']) => {
   const p = party(raw);
@@ -135,10 +129,8 @@ function PartyFacts({ title, p: raw }: { title: string; p: Transfer['originator'
 
 export function TravelRuleDetailPage() {
   const { id = '' } = useParams();
-  const { can } = useSession();
   const data = useApiQuery('/travel-rule/transfers/{transfer_id}', { path: { transfer_id: id } });
   const t = data.data;
-  const write = can('travel_rule.write');
   const fact = (label: string, value: ReactNode) => (
     <>
       <dt>{label}</dt>
@@ -187,7 +179,7 @@ export function TravelRuleDetailPage() {
               {t.accepted_at ? fact('Accepted', when(t.accepted_at)) : null}
               {t.completed_at ? fact('Completed', when(t.completed_at)) : null}
             </dl>
-            {write && !TERMINAL.includes(t.status) ? <TransferActions t={t} /> : null}
+            {ACTIONS.some((a) => allows(t, a)) ? <TransferActions t={t} /> : null}
             <PartyFacts title="Originator" p={t.originator} />
             <PartyFacts title="Beneficiary" p={t.beneficiary} />
           </>
@@ -273,7 +265,7 @@ function TransferActions({ t }: { t: Transfer }) {
   return (
     <section aria-labelledby="actions-title">
       <h2 id="actions-title">Actions</h2>
-      {t.status === 'needs_repair' && t.repair_fields?.length
+      {allows(t, 'repair') && t.repair_fields?.length
         ? form(
             'Repair the transfer',
             repair,
@@ -287,7 +279,7 @@ function TransferActions({ t }: { t: Transfer }) {
             </>,
           )
         : null}
-      {t.status === 'counterparty_not_reachable'
+      {allows(t, 'proceed')
         ? oneField(
             'Proceed without confirmation',
             'justification',
@@ -296,21 +288,21 @@ function TransferActions({ t }: { t: Transfer }) {
             (justification) => act.call('post', `${TRANSFER}/proceed`, { path, body: { justification } }),
           )
         : null}
-      {t.status === 'awaiting_review' ? (
-        <>
-          <button
-            type="button"
-            disabled={act.busy}
-            onClick={() => post(() => act.call('post', `${TRANSFER}/accept`, { path, body: {} }))}
-          >
-            Accept transfer
-          </button>
-          {oneField('Reject the transfer', 'reason', 'Reason', 'Reject transfer', (reason) =>
-            act.call('post', `${TRANSFER}/reject`, { path, body: { reason } }),
-          )}
-        </>
+      {allows(t, 'accept') ? (
+        <button
+          type="button"
+          disabled={act.busy}
+          onClick={() => post(() => act.call('post', `${TRANSFER}/accept`, { path, body: {} }))}
+        >
+          Accept transfer
+        </button>
       ) : null}
-      {t.status === 'accepted'
+      {allows(t, 'reject')
+        ? oneField('Reject the transfer', 'reason', 'Reason', 'Reject transfer', (reason) =>
+            act.call('post', `${TRANSFER}/reject`, { path, body: { reason } }),
+          )
+        : null}
+      {allows(t, 'tx_hash')
         ? oneField(
             'Report the on-chain transaction',
             'tx_hash',
@@ -320,16 +312,18 @@ function TransferActions({ t }: { t: Transfer }) {
           )
         : null}
       <ErrorBox error={act.error} />
-      <p>
-        <button
-          type="button"
-          className="danger"
-          disabled={act.busy}
-          onClick={() => post(() => act.call('post', `${TRANSFER}/cancel`, { path, body: {} }))}
-        >
-          Cancel transfer
-        </button>
-      </p>
+      {allows(t, 'cancel') ? (
+        <p>
+          <button
+            type="button"
+            className="danger"
+            disabled={act.busy}
+            onClick={() => post(() => act.call('post', `${TRANSFER}/cancel`, { path, body: {} }))}
+          >
+            Cancel transfer
+          </button>
+        </p>
+      ) : null}
     </section>
   );
 }

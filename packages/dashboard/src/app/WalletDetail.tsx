@@ -4,7 +4,7 @@
  */
 import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
+import { type ApiBody, allows, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Page, Select, when } from '../ui/kit';
 import { LinkTable, ScrollRegion } from '../ui/list';
@@ -13,11 +13,9 @@ import { ActButton } from './actions';
 import { useProjectPayer } from './pickers';
 import { RiskCell, type Wallet } from './Wallets';
 
-type Ownership = ApiData<'get', '/screening/wallet-ownership/requests/{request_id}'>;
 type OwnershipBody = ApiBody<'post', '/screening/wallet-ownership/requests'>;
 type Method = NonNullable<OwnershipBody['methods']>[number];
 
-const OPEN: readonly Ownership['status'][] = ['pending', 'verifying'];
 const METHODS: readonly Method[] = ['message_signing', 'satoshi_test', 'self_declaration'];
 
 export function WalletDetailPage() {
@@ -126,6 +124,8 @@ export function WalletDetailPage() {
                 { label: 'Expires', cell: (r) => when(r.expires_at) },
               ]}
             />
+            {/* The API takes a new request whatever the wallet's ownership status (no allowed_actions
+                on wallets): the page asks for one only while none is pending or verified. */}
             {can('screening.write') && !['pending', 'verified'].includes(w.ownership_status) ? (
               <OwnershipForm w={w} />
             ) : null}
@@ -211,7 +211,6 @@ function OwnershipForm({ w }: { w: Wallet }) {
 
 export function OwnershipRequestPage() {
   const { id = '' } = useParams();
-  const { can } = useSession();
   const act = useApiActions({ invalidate: ['/screening'] });
   const data = useApiQuery('/screening/wallet-ownership/requests/{request_id}', {
     path: { request_id: id },
@@ -267,7 +266,7 @@ export function OwnershipRequestPage() {
                 </>
               ) : null}
             </dl>
-            {can('screening.write') && OPEN.includes(r.status) ? (
+            {allows(r, 'cancel') ? (
               <ActButton
                 act={act}
                 className="danger"

@@ -6217,6 +6217,8 @@ export interface components {
             verified_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `submit_proof`: POST /screening/wallet-ownership/requests/{request_id}/proof (pending); `cancel`: POST /screening/wallet-ownership/requests/{request_id}/cancel (pending or verifying); `simulate`: POST /sandbox/screening/wallet-ownership/requests/{request_id}/simulate (sandbox; pending or verifying: `expire` in both, the deposit actions only in verifying). */
+            allowed_actions: ("submit_proof" | "cancel" | "simulate")[];
         };
         WalletOwnershipRequestList: {
             ownership_requests: components["schemas"]["WalletOwnershipRequest"][];
@@ -6293,6 +6295,8 @@ export interface components {
             created_at: string;
             accepted_at: string | null;
             completed_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `repair`: PATCH /travel-rule/transfers/{transfer_id} (needs_repair); `tx_hash`: POST /travel-rule/transfers/{transfer_id}/tx-hash (accepted); `proceed`: POST /travel-rule/transfers/{transfer_id}/proceed (counterparty_not_reachable); `accept`: POST /travel-rule/transfers/{transfer_id}/accept (inbound, awaiting_review); `reject`: POST /travel-rule/transfers/{transfer_id}/reject (inbound, awaiting_review); `cancel`: POST /travel-rule/transfers/{transfer_id}/cancel (not in a terminal status); `simulate`: POST /sandbox/travel-rule/transfers/{transfer_id}/simulate (sandbox; awaiting_counterparty, needs_repair or awaiting_review: `expire` in each, the counterparty answers only to an outbound awaiting_counterparty). */
+            allowed_actions: ("repair" | "tx_hash" | "proceed" | "accept" | "reject" | "cancel" | "simulate")[];
         };
         TravelRuleTransferList: {
             transfers: components["schemas"]["TravelRuleTransfer"][];
