@@ -1,11 +1,12 @@
 /** Billing routes: the client's invoices, usage and details; the sandbox sample; the staff admin API. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { sendPdf } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
+import { withInvoiceActions } from './billing.actions';
 import {
   AdminInvoiceListSchema,
   AdminInvoiceSchema,
@@ -62,6 +63,8 @@ const errors = { 400: ErrorSchema, 404: ErrorSchema };
 
 export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const forCaller = <V extends Parameters<typeof withInvoiceActions>[0]>(req: FastifyRequest, view: V) =>
+    withInvoiceActions(view, actionViewer(deps, clientAuthOf(req)));
 
   // Action bodies are optional: an empty POST counts as `{}`.
   app.addHook('preValidation', async (req) => {
@@ -80,12 +83,14 @@ export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps
         response: { 200: InvoiceListSchema },
       },
     },
-    async (req) =>
-      listClientInvoices(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), {
+    async (req) => {
+      const list = await listClientInvoices(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), {
         status: req.query.status,
         from: req.query.from,
         to: req.query.to,
-      }),
+      });
+      return { ...list, invoices: list.invoices.map((i) => forCaller(req, i)) };
+    },
   );
 
   r.get(
@@ -100,7 +105,8 @@ export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps
         response: { 200: InvoiceSchema, 404: ErrorSchema },
       },
     },
-    async (req) => getClientInvoice(deps, clientAuthOf(req).clientId, req.params.invoice_id),
+    async (req) =>
+      forCaller(req, await getClientInvoice(deps, clientAuthOf(req).clientId, req.params.invoice_id)),
   );
 
   r.get(
@@ -177,7 +183,9 @@ export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await createSampleInvoice(deps, clientAuthOf(req).clientId, req.body)),
+      reply
+        .code(201)
+        .send(forCaller(req, await createSampleInvoice(deps, clientAuthOf(req).clientId, req.body))),
   );
 
   r.post(
@@ -196,7 +204,11 @@ export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps
         response: { 200: InvoiceSchema, ...errors },
       },
     },
-    async (req) => simulateInvoice(deps, clientAuthOf(req).clientId, req.params.invoice_id, req.body.action),
+    async (req) =>
+      forCaller(
+        req,
+        await simulateInvoice(deps, clientAuthOf(req).clientId, req.params.invoice_id, req.body.action),
+      ),
   );
 
   // ---- staff admin ----

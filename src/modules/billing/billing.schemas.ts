@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { fileResponse, MEDIA } from '../../shared/download';
 import { dateRangeQuerySchema, pageEnvelope, pageQuerySchema } from '../../shared/pagination';
+import { InvoiceActionsSchema } from './billing.actions';
 import { INVOICE_STATUSES } from './billing.machine';
 
 export const LINE_CATEGORIES = [
@@ -81,7 +82,7 @@ const BillingDetailsSnapshot = Type.Object({
   billing_email: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const InvoiceSchema = Type.Object({
+const invoiceFields = {
   invoice_id: uuid,
   number: Type.Union([
     Type.String({ description: '{PREFIX}-{YYYY}-{000001}; null while a draft' }),
@@ -122,10 +123,12 @@ export const InvoiceSchema = Type.Object({
   void_reason: Type.Union([Type.String(), Type.Null()]),
   created_at: dateTime,
   lines: Type.Array(InvoiceLineSchema),
-});
+};
+
+export const InvoiceSchema = Type.Object({ ...invoiceFields, allowed_actions: InvoiceActionsSchema });
 
 export const AdminInvoiceSchema = Type.Object({
-  ...InvoiceSchema.properties,
+  ...invoiceFields,
   client_id: uuid,
   due_in_days: Type.Integer(),
   payment_reference: Type.Union([Type.String(), Type.Null()]),

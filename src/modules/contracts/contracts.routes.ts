@@ -1,9 +1,9 @@
 /** /contracts/templates and /contracts/workflows (contracts.read / contracts.templates.write). */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { sendPdf } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
 import {
@@ -16,6 +16,7 @@ import {
   TemplateParams,
   TemplateSchema,
 } from './contracts.schemas';
+import { withFlowActions } from './flows.actions';
 import {
   FlowBody,
   FlowListSchema,
@@ -54,6 +55,8 @@ export function contractBodyLimit(maxBytes: number): number {
 export async function contractsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const bodyLimit = contractBodyLimit(deps.config.contractMaxDocumentBytes);
+  const forCaller = <V extends Parameters<typeof withFlowActions>[0]>(req: FastifyRequest, view: V) =>
+    withFlowActions(view, actionViewer(deps, clientAuthOf(req)));
 
   r.post(
     '/contracts/templates',
@@ -179,7 +182,8 @@ export async function contractsRoutes(app: FastifyInstance, { deps }: { deps: De
           response: { 200: FlowSchema, 404: ErrorSchema },
         },
       },
-      async (req) => setFlowArchived(deps, clientAuthOf(req), req.params.flow_id, archived),
+      async (req) =>
+        forCaller(req, await setFlowArchived(deps, clientAuthOf(req), req.params.flow_id, archived)),
     );
   }
 
@@ -196,7 +200,8 @@ export async function contractsRoutes(app: FastifyInstance, { deps }: { deps: De
         response: { 201: FlowSchema },
       },
     },
-    async (req, reply) => reply.code(201).send(await createFlow(deps, clientAuthOf(req), req.body)),
+    async (req, reply) =>
+      reply.code(201).send(forCaller(req, await createFlow(deps, clientAuthOf(req), req.body))),
   );
 
   r.get(
@@ -210,7 +215,10 @@ export async function contractsRoutes(app: FastifyInstance, { deps }: { deps: De
         response: { 200: FlowListSchema },
       },
     },
-    async (req) => listFlows(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), req.query),
+    async (req) => {
+      const list = await listFlows(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), req.query);
+      return { ...list, flows: list.flows.map((f) => forCaller(req, f)) };
+    },
   );
 
   r.get(
@@ -224,7 +232,7 @@ export async function contractsRoutes(app: FastifyInstance, { deps }: { deps: De
         response: { 200: FlowSchema, 404: ErrorSchema },
       },
     },
-    async (req) => getFlow(deps, clientAuthOf(req).clientId, req.params.flow_id),
+    async (req) => forCaller(req, await getFlow(deps, clientAuthOf(req).clientId, req.params.flow_id)),
   );
 
   r.patch(
@@ -239,7 +247,8 @@ export async function contractsRoutes(app: FastifyInstance, { deps }: { deps: De
         response: { 200: FlowSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => patchFlow(deps, clientAuthOf(req), req.params.flow_id, req.body as never),
+    async (req) =>
+      forCaller(req, await patchFlow(deps, clientAuthOf(req), req.params.flow_id, req.body as never)),
   );
 
   r.delete(
@@ -275,6 +284,6 @@ export async function contractsRoutes(app: FastifyInstance, { deps }: { deps: De
         response: { 200: FlowSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => activateFlow(deps, clientAuthOf(req), req.params.flow_id),
+    async (req) => forCaller(req, await activateFlow(deps, clientAuthOf(req), req.params.flow_id)),
   );
 }

@@ -9,6 +9,7 @@ import {
 } from '../../shared/pagination';
 import { withoutDefaults } from '../../shared/partial-update';
 import { PARTICIPANT_STATUSES } from './participants.machine';
+import { RequestActionsSchema } from './requests.actions';
 import { REQUEST_STATUSES } from './requests.machine';
 
 const Uuid = (description?: string) =>
@@ -264,6 +265,7 @@ export const RequestSchema = Type.Object({
       size: Type.Integer(),
     }),
   ),
+  allowed_actions: RequestActionsSchema,
 });
 export const RequestListSchema = pageEnvelope('contract_requests', RequestSchema);
 export const RequestParams = Type.Object({ contract_request_id: Uuid() });

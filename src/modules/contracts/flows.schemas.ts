@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
 import { withoutDefaults } from '../../shared/partial-update';
 import { CcList } from './contracts.schemas';
+import { FlowActionsSchema } from './flows.actions';
 
 const Uuid = () => Type.String({ format: 'uuid' });
 const N = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -69,6 +70,7 @@ export const FlowSchema = Type.Object({
   archived_at: N(Type.String({ format: 'date-time' })),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  allowed_actions: FlowActionsSchema,
 });
 export const FlowListSchema = pageEnvelope('flows', FlowSchema);
 export const FlowParams = Type.Object({ flow_id: Uuid() });

@@ -25,6 +25,7 @@ import { assertOwnedReference } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features';
 import { ContractMessages } from './contracts.messages';
+import { flowMachine, isDraftFlow } from './flows.machine';
 import type { FlowInput } from './flows.schemas';
 import { markTemplatesUsed, requireTemplate } from './templates.service';
 import { mergeRoles } from './templates.validate';
@@ -168,7 +169,7 @@ export async function getFlow(deps: Pick<Deps, 'db'>, clientId: string, id: stri
 export async function patchFlow(deps: D, auth: ClientAuth, id: string, input: Partial<FlowInput>) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'contracts');
   const cur = await requireFlow(deps.db, auth.clientId, id);
-  if (cur.status !== 'draft') throw badRequest(ContractMessages.flowActiveNoEdit);
+  if (!isDraftFlow(cur.status)) throw badRequest(ContractMessages.flowActiveNoEdit);
   const merged: FlowInput = {
     name: input.name ?? cur.name,
     description: input.description ?? cur.description ?? undefined,
@@ -195,7 +196,7 @@ export async function patchFlow(deps: D, auth: ClientAuth, id: string, input: Pa
   const now = deps.clock.now();
   const f = await deps.db.transaction(async (tx) => {
     const locked = await requireFlow(tx, auth.clientId, id, true);
-    if (locked.status !== 'draft') throw badRequest(ContractMessages.flowActiveNoEdit);
+    if (!isDraftFlow(locked.status)) throw badRequest(ContractMessages.flowActiveNoEdit);
     const [f] = await tx
       .update(contractFlows)
       .set({ name: merged.name, description: merged.description ?? null, ...v, updatedAt: now })
@@ -219,7 +220,7 @@ export async function deleteFlow(deps: D, auth: ClientAuth, id: string) {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const f = await requireFlow(tx, auth.clientId, id, true);
-    if (f.status !== 'draft') throw badRequest(ContractMessages.onlyDraftFlowDelete);
+    if (!isDraftFlow(f.status)) throw badRequest(ContractMessages.onlyDraftFlowDelete);
     const [used] = await tx
       .select({ n: count() })
       .from(contractRequests)
@@ -241,7 +242,7 @@ export async function activateFlow(deps: D, auth: ClientAuth, id: string) {
   const f = await deps.db.transaction(async (tx) => {
     const f = await requireFlow(tx, auth.clientId, id, true);
     if (f.archivedAt) throw badRequest(ContractMessages.flowArchived);
-    if (f.status === 'active') return f;
+    if (!flowMachine.can('activate', f.status)) return f;
     for (const t of f.templateIds)
       if ((await requireTemplate(tx, auth.clientId, t)).archivedAt)
         throw badRequest(ContractMessages.templateArchived);

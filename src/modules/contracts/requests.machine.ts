@@ -56,6 +56,8 @@ export const requestMachine = defineMachine({
 
 export const isTerminalRequest = requestMachine.isTerminal;
 export const canMoveRequest = requestMachine.can;
+/** Sent or in progress: some participant's turn is live (remind, the sandbox simulator). */
+export const awaitsParticipants = (s: RequestStatus): boolean => requestMachine.can('complete', s);
 export const requestTarget = (t: RequestTransition): RequestStatus => REQUEST_TRANSITIONS[t].to;
 
 /** Void, remind and participant correction need a live request. */

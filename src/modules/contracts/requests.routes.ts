@@ -1,8 +1,8 @@
 /** /contracts/send, /contracts/requests/… and the sandbox simulate endpoint. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { sendPdf } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
 import { contractBodyLimit } from './contracts.routes';
@@ -23,6 +23,7 @@ import {
   SimulateBody,
   VoidBody,
 } from './contracts.schemas';
+import { withRequestActions } from './requests.actions';
 import { sendContract } from './requests.send';
 import {
   auditTrail,
@@ -42,6 +43,8 @@ const send = { permission: 'contracts.send' as const };
 
 export async function contractRequestsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const forCaller = <V extends Parameters<typeof withRequestActions>[0]>(req: FastifyRequest, view: V) =>
+    withRequestActions(view, actionViewer(deps, clientAuthOf(req)));
 
   r.post(
     '/contracts/send',
@@ -62,7 +65,7 @@ export async function contractRequestsRoutes(app: FastifyInstance, { deps }: { d
     },
     async (req, reply) => {
       const res = await sendContract(deps, clientAuthOf(req), req.headers['x-idempotency-key'], req.body);
-      return reply.code(res.status as 201).send(res.body);
+      return reply.code(res.status as 201).send(forCaller(req, res.body));
     },
   );
 
@@ -79,7 +82,7 @@ export async function contractRequestsRoutes(app: FastifyInstance, { deps }: { d
     },
     async (req) => {
       const q = req.query;
-      return listClientRequests(
+      const list = await listClientRequests(
         deps,
         {
           clientId: clientAuthOf(req).clientId,
@@ -94,6 +97,7 @@ export async function contractRequestsRoutes(app: FastifyInstance, { deps }: { d
         },
         toPageParams(q, 20),
       );
+      return { ...list, contract_requests: list.contract_requests.map((v) => forCaller(req, v)) };
     },
   );
 
@@ -108,7 +112,8 @@ export async function contractRequestsRoutes(app: FastifyInstance, { deps }: { d
         response: { 200: RequestSchema, 404: ErrorSchema },
       },
     },
-    async (req) => getRequest(deps, clientAuthOf(req).clientId, req.params.contract_request_id),
+    async (req) =>
+      forCaller(req, await getRequest(deps, clientAuthOf(req).clientId, req.params.contract_request_id)),
   );
 
   r.post(
@@ -123,7 +128,11 @@ export async function contractRequestsRoutes(app: FastifyInstance, { deps }: { d
         response: { 200: RequestSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => voidRequest(deps, clientAuthOf(req), req.params.contract_request_id, req.body.reason),
+    async (req) =>
+      forCaller(
+        req,
+        await voidRequest(deps, clientAuthOf(req), req.params.contract_request_id, req.body.reason),
+      ),
   );
 
   r.post(
@@ -142,7 +151,15 @@ export async function contractRequestsRoutes(app: FastifyInstance, { deps }: { d
       },
     },
     async (req) =>
-      remindRequest(deps, clientAuthOf(req), req.params.contract_request_id, req.body?.participant_ids),
+      forCaller(
+        req,
+        await remindRequest(
+          deps,
+          clientAuthOf(req),
+          req.params.contract_request_id,
+          req.body?.participant_ids,
+        ),
+      ),
   );
 
   r.patch(
@@ -159,12 +176,15 @@ export async function contractRequestsRoutes(app: FastifyInstance, { deps }: { d
       },
     },
     async (req) =>
-      correctParticipant(
-        deps,
-        clientAuthOf(req),
-        req.params.contract_request_id,
-        req.params.participant_id,
-        req.body,
+      forCaller(
+        req,
+        await correctParticipant(
+          deps,
+          clientAuthOf(req),
+          req.params.contract_request_id,
+          req.params.participant_id,
+          req.body,
+        ),
       ),
   );
 
@@ -239,6 +259,9 @@ export async function contractRequestsRoutes(app: FastifyInstance, { deps }: { d
       },
     },
     async (req) =>
-      simulateRequest(deps, clientAuthOf(req).clientId, req.params.contract_request_id, req.body),
+      forCaller(
+        req,
+        await simulateRequest(deps, clientAuthOf(req).clientId, req.params.contract_request_id, req.body),
+      ),
   );
 }

@@ -110,7 +110,7 @@ export function decideClientReopen(
 
 /** `follow_up_of` must name a closed ticket. */
 export function assertCanFollowUp(status: TicketStatus): void {
-  if (status !== 'closed') throw badRequest(TicketMessages.onlyClosedFollowUp);
+  if (!isClosed(status)) throw badRequest(TicketMessages.onlyClosedFollowUp);
 }
 
 /** The staff move from `from` to `to`: null when it is already there; 400 when no staff row allows it. */
@@ -122,11 +122,15 @@ export function decideStaffMove(from: TicketStatus, to: TicketStatus): TicketTra
 }
 
 /** Satisfaction is rated on resolved or closed tickets only. */
+export const canRate = (s: TicketStatus): boolean => s === 'resolved' || s === 'closed';
+
 export function assertCanRate(status: TicketStatus): void {
-  if (status !== 'resolved' && status !== 'closed') throw badRequest(TicketMessages.satisfactionNotAllowed);
+  if (!canRate(status)) throw badRequest(TicketMessages.satisfactionNotAllowed);
 }
 
-/** The client edits priority and CCs of a ticket that is not closed. */
+/** The client edits priority and CCs, and replies, while the ticket is not closed. */
+export const isClientEditable = (s: TicketStatus): boolean => !isClosed(s);
+
 export function assertClientEditable(status: TicketStatus): void {
-  if (status === 'closed') throw badRequest(TicketMessages.closedNotEditable);
+  if (!isClientEditable(status)) throw badRequest(TicketMessages.closedNotEditable);
 }

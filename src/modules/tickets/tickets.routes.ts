@@ -1,10 +1,11 @@
 /** Support tickets: the client API (tickets.read / tickets.write) and the staff admin API. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps';
-import { clientAuthOf, staffAuthOf } from '../../plugins/auth';
+import { actionViewer, clientAuthOf, staffAuthOf } from '../../plugins/auth';
 import { sendDownload } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
+import { withTicketActions } from './tickets.actions';
 import { attachmentBodyLimit } from './tickets.attachments';
 import { simulateTicket } from './tickets.sandbox';
 import {
@@ -60,6 +61,11 @@ const staff = { auth: 'staff' as const };
 export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const bodyLimit = attachmentBodyLimit(deps.config.ticketMaxAttachmentBytes);
+  const forCaller = <V extends Parameters<typeof withTicketActions>[0]>(req: FastifyRequest, view: V) =>
+    withTicketActions(view, actionViewer(deps, clientAuthOf(req)), {
+      now: deps.clock.now(),
+      days: deps.config.ticketReopenWindowDays,
+    });
 
   // Action bodies are optional: an empty POST counts as `{}`.
   app.addHook('preValidation', async (req) => {
@@ -82,7 +88,8 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
         response: { 201: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req, reply) => reply.code(201).send(await createTicket(deps, clientAuthOf(req), req.body)),
+    async (req, reply) =>
+      reply.code(201).send(forCaller(req, await createTicket(deps, clientAuthOf(req), req.body))),
   );
 
   r.get(
@@ -97,13 +104,15 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
         response: { 200: TicketListSchema },
       },
     },
-    async (req) =>
-      listClientTickets(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), {
+    async (req) => {
+      const list = await listClientTickets(deps, clientAuthOf(req).clientId, toPageParams(req.query, 20), {
         status: req.query.status,
         category: req.query.category,
         priority: req.query.priority,
         q: req.query.q,
-      }),
+      });
+      return { ...list, tickets: list.tickets.map((t) => forCaller(req, t)) };
+    },
   );
 
   r.get(
@@ -117,7 +126,8 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
         response: { 200: TicketSchema, 404: ErrorSchema },
       },
     },
-    async (req) => getClientTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id),
+    async (req) =>
+      forCaller(req, await getClientTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id)),
   );
 
   r.patch(
@@ -133,7 +143,11 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
         response: { 200: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => patchClientTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id, req.body),
+    async (req) =>
+      forCaller(
+        req,
+        await patchClientTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id, req.body),
+      ),
   );
 
   r.get(
@@ -231,7 +245,7 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
           response: { 200: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
         },
       },
-      async (req) => run(deps, clientAuthOf(req), req.params.ticket_id),
+      async (req) => forCaller(req, await run(deps, clientAuthOf(req), req.params.ticket_id)),
     );
   }
 
@@ -248,7 +262,11 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
         response: { 200: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => rateClientTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id, req.body),
+    async (req) =>
+      forCaller(
+        req,
+        await rateClientTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id, req.body),
+      ),
   );
 
   // ---- staff admin ----
@@ -270,7 +288,8 @@ export async function ticketsRoutes(app: FastifyInstance, { deps }: { deps: Deps
         response: { 200: TicketSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => simulateTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id, req.body),
+    async (req) =>
+      forCaller(req, await simulateTicket(deps, clientAuthOf(req).clientId, req.params.ticket_id, req.body)),
   );
 
   r.get(

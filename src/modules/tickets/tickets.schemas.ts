@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { fileResponse } from '../../shared/download';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
+import { TicketActionsSchema } from './tickets.actions';
 import { ATTACHMENT_MEDIA_TYPES } from './tickets.attachments';
 import { TICKET_STATUSES } from './tickets.machine';
 
@@ -137,7 +138,7 @@ const AttachmentSchema = Type.Object({
   size: Type.Integer(),
 });
 
-export const TicketSchema = Type.Object({
+const ticketFields = {
   ticket_id: uuid,
   number: Type.Integer({ description: "The client's own sequence" }),
   number_display: Type.String({ description: 'The number as shown: #123' }),
@@ -168,7 +169,9 @@ export const TicketSchema = Type.Object({
   updated_at: dateTime,
   resolved_at: nullableDateTime,
   closed_at: nullableDateTime,
-});
+};
+
+export const TicketSchema = Type.Object({ ...ticketFields, allowed_actions: TicketActionsSchema });
 
 export const MessageSchema = Type.Object({
   message_id: uuid,
@@ -193,7 +196,7 @@ export const FileSchema = fileResponse(
 // ---- staff admin ----
 
 export const AdminTicketSchema = Type.Object({
-  ...TicketSchema.properties,
+  ...ticketFields,
   client_id: uuid,
   environment: Type.Enum(['sandbox', 'production'] as const, {
     description: 'The deployment the ticket was opened on',

@@ -1,11 +1,11 @@
 /**
  * Contract requests (docs/guides/contracts.md): list with the API's filters in the URL, and a request's
- * participants, documents, audit trail and the actions its status allows (remind, void; in sandbox,
- * the simulator's sign and decline). Sending a new request is ContractSend.tsx.
+ * participants, documents, audit trail and the actions its `allowed_actions` list (remind, void; in
+ * sandbox, the simulator's sign and decline). Sending a new request is ContractSend.tsx.
  */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type ApiData, useApiActions, useApiQuery } from '../query';
+import { type ApiData, allows, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { saveBlob } from '../ui/files';
 import { Badge, ErrorBox, Field, Page, when } from '../ui/kit';
@@ -27,9 +27,6 @@ export const CONTRACT_STATUSES = [
   'voided',
   'failed',
 ] as const satisfies readonly ContractRequest['status'][];
-/** The request statuses void accepts, and those where a participant can still act (remind). */
-const VOIDABLE: readonly ContractRequest['status'][] = ['pending', 'sent', 'in_progress'];
-const REMINDABLE: readonly ContractRequest['status'][] = ['sent', 'in_progress'];
 /** Participant statuses in which it is their turn (signing link live). */
 const TURN: readonly Participant['status'][] = ['sent', 'viewed'];
 
@@ -85,7 +82,7 @@ export function ContractsPage() {
 
 export function ContractDetailPage() {
   const { id = '' } = useParams();
-  const { api, can, me } = useSession();
+  const { api } = useSession();
   const path = { contract_request_id: id };
   const request = useApiQuery('/contracts/requests/{contract_request_id}', { path });
   const trail = useApiQuery('/contracts/requests/{contract_request_id}/events', { path });
@@ -93,8 +90,6 @@ export function ContractDetailPage() {
   const [voidReason, setVoidReason] = useState('');
   const [reminded, setReminded] = useState(false);
   const r = request.data;
-  const send = can('contracts.send');
-  const simulate = me?.environment === 'sandbox' && can('sandbox.simulate');
   const base = `/contracts/requests/${id}`;
   const download = (path: string, name: string) => act.run(async () => saveBlob(await api.blob(path), name));
   const nameOf = (pid: string | null) => r?.participants.find((p) => p.participant_id === pid)?.name;
@@ -147,25 +142,23 @@ export function ContractDetailPage() {
                 </>
               ) : null}
             </dl>
-            {send && VOIDABLE.includes(r.status) ? (
+            {allows(r, 'remind') ? (
               <div className="actions">
-                {REMINDABLE.includes(r.status) ? (
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() =>
-                      act.run(async () => {
-                        await act.call('post', '/contracts/requests/{contract_request_id}/remind', {
-                          path,
-                          body: {},
-                        });
-                        setReminded(true);
-                      })
-                    }
-                  >
-                    Send reminder
-                  </button>
-                ) : null}
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() =>
+                    act.run(async () => {
+                      await act.call('post', '/contracts/requests/{contract_request_id}/remind', {
+                        path,
+                        body: {},
+                      });
+                      setReminded(true);
+                    })
+                  }
+                >
+                  Send reminder
+                </button>
                 {reminded ? <p role="status">Reminder sent to the participants whose turn it is.</p> : null}
               </div>
             ) : null}
@@ -188,7 +181,7 @@ export function ContractDetailPage() {
                       </a>
                     </p>
                   ) : null}
-                  {simulate && TURN.includes(p.status) && VOIDABLE.includes(r.status) ? (
+                  {allows(r, 'simulate') && TURN.includes(p.status) ? (
                     <div className="actions">
                       {(['sign', 'decline'] as const).map((action) => (
                         <button
@@ -239,7 +232,7 @@ export function ContractDetailPage() {
               ) : null}
             </ul>
             <ErrorBox error={act.error} />
-            {send && VOIDABLE.includes(r.status) ? (
+            {allows(r, 'void') ? (
               <form
                 aria-labelledby="void-title"
                 onSubmit={(e) => {

@@ -1,7 +1,7 @@
 /** Support tickets: list with the API's filters in the URL, open a ticket, and a ticket's messages with reply. */
 import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
+import { type ApiBody, type ApiData, allows, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, Select, when } from '../ui/kit';
 import { LinkTable, urlPicker, useUrlFilters } from '../ui/list';
@@ -143,13 +143,11 @@ function TextArea(props: { label: string; value: string; onChange(v: string): vo
 
 export function TicketDetailPage() {
   const { id = '' } = useParams();
-  const { can } = useSession();
   const path = { ticket_id: id };
   const ticket = useApiQuery('/tickets/{ticket_id}', { path });
   const messages = useApiQuery('/tickets/{ticket_id}/messages', { path, query: { page_size: 200 } });
   const [reply, setReply] = useState('');
   const act = useApiActions({ invalidate: ['/tickets'] });
-  const write = can('tickets.write');
   const t = ticket.data;
 
   return (
@@ -174,9 +172,9 @@ export function TicketDetailPage() {
               <dt>Opened</dt>
               <dd>{when(t.created_at)}</dd>
             </dl>
-            {write && (t.status === 'resolved' || t.status === 'closed') ? (
+            {allows(t, 'close') || allows(t, 'reopen') ? (
               <div className="actions">
-                {t.status === 'resolved' ? (
+                {allows(t, 'close') ? (
                   <button
                     type="button"
                     className="secondary"
@@ -185,7 +183,8 @@ export function TicketDetailPage() {
                   >
                     Close ticket
                   </button>
-                ) : (
+                ) : null}
+                {allows(t, 'reopen') ? (
                   <button
                     type="button"
                     className="secondary"
@@ -194,7 +193,7 @@ export function TicketDetailPage() {
                   >
                     Reopen ticket
                   </button>
-                )}
+                ) : null}
               </div>
             ) : null}
             <h2>Messages</h2>
@@ -214,7 +213,7 @@ export function TicketDetailPage() {
                 </li>
               ))}
             </ul>
-            {write && t.status !== 'closed' ? (
+            {allows(t, 'reply') ? (
               <form
                 aria-label="Reply to the ticket"
                 onSubmit={(e) => {

@@ -5653,6 +5653,8 @@ export interface components {
             updated_at: string;
             resolved_at: string | null;
             closed_at: string | null;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /tickets/{ticket_id} (not closed); `reply`: POST /tickets/{ticket_id}/messages (not closed); `close`: POST /tickets/{ticket_id}/close (resolved); `reopen`: POST /tickets/{ticket_id}/reopen (closed, within SVC_TICKET_REOPEN_WINDOW_DAYS of closed_at); `rate`: POST /tickets/{ticket_id}/satisfaction (resolved or closed); `follow_up`: POST /tickets with `follow_up_of` naming this ticket (closed); `simulate`: POST /sandbox/tickets/{ticket_id}/simulate (sandbox, not closed). */
+            allowed_actions: ("edit" | "reply" | "close" | "reopen" | "rate" | "follow_up" | "simulate")[];
         };
         TicketList: {
             tickets: components["schemas"]["Ticket"][];
@@ -5764,6 +5766,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             lines: components["schemas"]["InvoiceLine"][];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `simulate_payment`: POST /sandbox/billing/invoices/{invoice_id}/simulate with `pay` (sandbox; open, overdue or uncollectible); `simulate_overdue`: POST /sandbox/billing/invoices/{invoice_id}/simulate with `overdue` (sandbox; open). */
+            allowed_actions: ("simulate_payment" | "simulate_overdue")[];
         };
         InvoiceList: {
             invoices: components["schemas"]["Invoice"][];
@@ -6495,6 +6499,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH /contracts/workflows/{flow_id} (draft); `delete`: DELETE /contracts/workflows/{flow_id} (draft); `activate`: POST /contracts/workflows/{flow_id}/activate (draft, not archived); `archive`: POST /contracts/workflows/{flow_id}/archive (not archived); `unarchive`: POST /contracts/workflows/{flow_id}/unarchive (archived). */
+            allowed_actions: ("edit" | "delete" | "activate" | "archive" | "unarchive")[];
         };
         ContractFlowList: {
             flows: components["schemas"]["ContractFlow"][];
@@ -6577,6 +6583,8 @@ export interface components {
                 sha256: string;
                 size: number;
             }[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `void`: POST /contracts/requests/{contract_request_id}/void (pending, sent or in_progress); `remind`: POST /contracts/requests/{contract_request_id}/remind (sent or in_progress, delivery email; 429 within the reminder interval); `simulate`: POST /sandbox/contracts/requests/{contract_request_id}/simulate (sandbox, sent or in_progress; each participant's own move is checked against its status). */
+            allowed_actions: ("void" | "remind" | "simulate")[];
         };
         ContractRequestList: {
             contract_requests: components["schemas"]["ContractRequest"][];
