@@ -14,6 +14,7 @@ import { BillingMessages } from '../modules/billing/billing.messages';
 import { jobMachine, rowMachine } from '../modules/bulk-links/bulk.machine';
 import { BulkLinkMessages } from '../modules/bulk-links/bulk.messages';
 import { ContractMessages } from '../modules/contracts/contracts.messages';
+import { flowMachine } from '../modules/contracts/flows.machine';
 import { participantMachine } from '../modules/contracts/participants.machine';
 import { requestMachine } from '../modules/contracts/requests.machine';
 import { KycMessages } from '../modules/kyc/kyc.messages';
@@ -23,6 +24,7 @@ import { NotificationMessages } from '../modules/notifications/notifications.mes
 import { opcoMachine } from '../modules/opcos/opcos.machine';
 import { transactionMachine } from '../modules/payments/payments.machine';
 import { PaymentMessages } from '../modules/payments/payments.messages';
+import { projectMachine } from '../modules/projects/projects.machine';
 import { recurringMachine } from '../modules/recurring/recurring.machine';
 import { RecurringMessages } from '../modules/recurring/recurring.messages';
 import { runMachine as recurringRunMachine } from '../modules/recurring/runs.machine';
@@ -52,10 +54,12 @@ export const MACHINE_DIAGRAMS: Record<string, { guide: string; machine: Drawable
   'machine:client': { guide: 'environments', machine: clientMachine },
   'machine:transaction': { guide: 'payments', machine: transactionMachine },
   'machine:opco': { guide: 'opcos-projects', machine: opcoMachine },
+  'machine:project': { guide: 'opcos-projects', machine: projectMachine },
   'machine:invoice': { guide: 'invoices', machine: invoiceMachine },
   'machine:bulk-job': { guide: 'bulk-links', machine: jobMachine },
   'machine:bulk-row': { guide: 'bulk-links', machine: rowMachine },
   'machine:contract-request': { guide: 'contracts', machine: requestMachine },
+  'machine:contract-flow': { guide: 'contracts', machine: flowMachine },
   'machine:contract-participant': { guide: 'contracts', machine: participantMachine },
   'machine:monitoring-decision': { guide: 'monitoring', machine: decisionMachine },
   'machine:recurring': { guide: 'recurring', machine: recurringMachine },
