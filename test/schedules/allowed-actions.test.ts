@@ -51,7 +51,7 @@ async function instalmentIn(verb: 'issue-now' | 'cancel' | null) {
 
 const INSTALMENTS: Record<string, { expected: InstalmentAction[]; make: () => Promise<string> }> = {
   scheduled: { expected: ['edit', 'issue_now', 'cancel'], make: () => instalmentIn(null) },
-  issued: { expected: ['cancel'], make: () => instalmentIn('issue-now') },
+  issued: { expected: ['cancel', 'simulate_overdue'], make: () => instalmentIn('issue-now') },
   canceled: { expected: [], make: () => instalmentIn('cancel') },
 };
 
@@ -85,7 +85,14 @@ describe('payment schedule allowed_actions', () => {
         perform: (action, path) =>
           action === 'edit'
             ? call('PATCH', path, { amount: '6.00' })
-            : call('POST', `${path}/${action === 'issue_now' ? 'issue-now' : 'cancel'}`),
+            : action === 'simulate_overdue'
+              ? ctx.app.inject({
+                  method: 'POST',
+                  url: `/api/v1/sandbox/payment-schedules/${path}/simulate`,
+                  headers: w.caller.headers,
+                  payload: { action: 'overdue' },
+                })
+              : call('POST', `${path}/${action === 'issue_now' ? 'issue-now' : 'cancel'}`),
       }));
 
   it('a role without schedules.write sees none', async () => {

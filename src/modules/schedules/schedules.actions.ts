@@ -25,6 +25,7 @@ export const instalmentActions = defineActions(
     edit: { permission: 'schedules.write', statuses: (s) => s === 'scheduled' },
     issue_now: { permission: 'schedules.write', triggers: ['issue'] },
     cancel: { permission: 'schedules.write', triggers: ['cancel'] },
+    simulate_overdue: { permission: 'sandbox.simulate', triggers: ['overdue'], sandboxOnly: true },
   },
 );
 
@@ -37,6 +38,8 @@ export const InstalmentActionsSchema = allowedActionsSchema(instalmentActions, {
   edit: 'PATCH …/instalments/{instalment_id} (scheduled)',
   issue_now: 'POST …/instalments/{instalment_id}/issue-now (scheduled)',
   cancel: 'POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue)',
+  simulate_overdue:
+    'POST /sandbox/payment-schedules/{schedule_id}/instalments/{instalment_id}/simulate with `action: overdue` (sandbox; issued)',
 });
 
 /** The schedule's view with the caller's actions on it and on each instalment. */

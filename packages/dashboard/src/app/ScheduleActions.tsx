@@ -22,12 +22,11 @@ const OPEN: readonly Schedule['status'][] = ['active', 'past_due'];
 const INSTALMENT = '/payment-schedules/{schedule_id}/instalments/{instalment_id}';
 
 export function InstalmentActions({ s, i }: { s: Schedule; i: Instalment }) {
-  const { can, me } = useSession();
+  const { can } = useSession();
   const act = useApiActions({ invalidate: ['/payment-schedules', '/transactions'] });
   if (!OPEN.includes(s.status)) return null;
   const path = { schedule_id: s.schedule_id, instalment_id: i.instalment_id };
   const write = can('schedules.write');
-  const sandbox = me?.environment === 'sandbox' && can('sandbox.simulate') && i.status === 'issued';
   const context = `instalment #${i.sequence}`;
   const b = (text: string, op: '/issue-now' | '/reissue' | '/cancel') => (
     <ActButton
@@ -43,7 +42,7 @@ export function InstalmentActions({ s, i }: { s: Schedule; i: Instalment }) {
       {/* Reissuing depends on the link's payment, which allowed_actions does not cover. */}
       {write && i.status === 'overdue' ? b('Reissue', '/reissue') : null}
       {allows(i, 'cancel') ? b('Cancel', '/cancel') : null}
-      {sandbox ? (
+      {allows(i, 'simulate_overdue') ? (
         <ActButton
           act={act}
           className="secondary"

@@ -5897,8 +5897,8 @@ export interface components {
             link_number: number;
             issue_error: string | null;
             paid_at: string | null;
-            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue). */
-            allowed_actions: ("edit" | "issue_now" | "cancel")[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue); `simulate_overdue`: POST /sandbox/payment-schedules/{schedule_id}/instalments/{instalment_id}/simulate with `action: overdue` (sandbox; issued). */
+            allowed_actions: ("edit" | "issue_now" | "cancel" | "simulate_overdue")[];
         };
         PaymentSchedule: {
             /** Format: uuid */
