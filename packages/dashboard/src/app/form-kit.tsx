@@ -47,25 +47,22 @@ export interface InputProps {
   autoComplete?: string;
 }
 
-export function Input(p: InputProps) {
+/**
+ * A labelled field: the control `render` draws (given its id and the ids that describe it), then
+ * the hint and the API's message for the field.
+ */
+function LabelledField(p: {
+  label: string;
+  hint?: string;
+  error?: string;
+  render(id: string, describedBy: string | undefined): ReactNode;
+}) {
   const id = useId();
   const described = [p.hint ? `${id}-hint` : '', p.error ? `${id}-err` : ''].filter(Boolean).join(' ');
   return (
     <div className={p.error ? 'field invalid' : 'field'}>
       <label htmlFor={id}>{p.label}</label>
-      <input
-        id={id}
-        name={p.name}
-        type={p.type ?? 'text'}
-        value={p.value}
-        required={p.required}
-        placeholder={p.placeholder}
-        inputMode={p.inputMode}
-        autoComplete={p.autoComplete ?? 'off'}
-        aria-invalid={p.error ? true : undefined}
-        aria-describedby={described || undefined}
-        onChange={(e) => p.onChange(e.target.value)}
-      />
+      {p.render(id, described || undefined)}
       {p.hint ? (
         <small id={`${id}-hint`} className="hint">
           {p.hint}
@@ -80,6 +77,31 @@ export function Input(p: InputProps) {
   );
 }
 
+export function Input(p: InputProps) {
+  return (
+    <LabelledField
+      label={p.label}
+      hint={p.hint}
+      error={p.error}
+      render={(id, describedBy) => (
+        <input
+          id={id}
+          name={p.name}
+          type={p.type ?? 'text'}
+          value={p.value}
+          required={p.required}
+          placeholder={p.placeholder}
+          inputMode={p.inputMode}
+          autoComplete={p.autoComplete ?? 'off'}
+          aria-invalid={p.error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => p.onChange(e.target.value)}
+        />
+      )}
+    />
+  );
+}
+
 export function Choice(p: {
   label: string;
   name: string;
@@ -90,40 +112,32 @@ export function Choice(p: {
   hint?: string;
   size?: number;
 }) {
-  const id = useId();
-  const described = [p.hint ? `${id}-hint` : '', p.error ? `${id}-err` : ''].filter(Boolean).join(' ');
   return (
-    <div className={p.error ? 'field invalid' : 'field'}>
-      <label htmlFor={id}>{p.label}</label>
-      <select
-        id={id}
-        name={p.name}
-        value={p.value}
-        size={p.size}
-        aria-invalid={p.error ? true : undefined}
-        aria-describedby={described || undefined}
-        onChange={(e) => p.onChange(e.target.value)}
-      >
-        {p.options.map((o) => {
-          const [v, l] = typeof o === 'string' ? [o, o] : o;
-          return (
-            <option key={v} value={v}>
-              {l}
-            </option>
-          );
-        })}
-      </select>
-      {p.hint ? (
-        <small id={`${id}-hint`} className="hint">
-          {p.hint}
-        </small>
-      ) : null}
-      {p.error ? (
-        <small id={`${id}-err`} className="field-error">
-          {p.error}
-        </small>
-      ) : null}
-    </div>
+    <LabelledField
+      label={p.label}
+      hint={p.hint}
+      error={p.error}
+      render={(id, describedBy) => (
+        <select
+          id={id}
+          name={p.name}
+          value={p.value}
+          size={p.size}
+          aria-invalid={p.error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => p.onChange(e.target.value)}
+        >
+          {p.options.map((o) => {
+            const [v, l] = typeof o === 'string' ? [o, o] : o;
+            return (
+              <option key={v} value={v}>
+                {l}
+              </option>
+            );
+          })}
+        </select>
+      )}
+    />
   );
 }
 
