@@ -11,7 +11,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowsOf } from '../db/client';
 import type { Deps } from '../deps';
-import { type Permission, permissionsForRole, type Role } from '../modules/auth/permissions';
+import {
+  PERMISSION_MATRIX,
+  type Permission,
+  permissionsForRole,
+  type Role,
+} from '../modules/auth/permissions';
 import { type ClientTokenClaims, type StaffTokenClaims, verifyTokenWithReason } from '../modules/auth/tokens';
 import type { ActionViewer } from '../platform/actions';
 import { forbidden, insufficientScope, invalidToken } from '../shared/errors';
@@ -272,7 +277,11 @@ export const authPlugin = fp(
       request.clientAuth = auth;
       if (cfg.dashboardOnly && auth.tokenType !== 'client_access') throw forbidden(M.dashboardTokenRequired);
       if (cfg.permission && !auth.permissions.has(cfg.permission))
-        throw insufficientScope(M.insufficientPermissions, cfg.permission);
+        throw insufficientScope(
+          M.insufficientPermissions,
+          cfg.permission,
+          PERMISSION_MATRIX[cfg.permission][0],
+        );
     });
   },
   { name: 'auth' },

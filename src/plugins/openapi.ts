@@ -32,6 +32,7 @@ import { PERMISSION_MATRIX } from '../modules/auth/permissions';
 import { moveRequestDefaults } from '../platform/openapi/request-defaults';
 import { markNamed } from '../platform/openapi/schema-names';
 import { guideLink } from '../platform/openapi/tags';
+import { ERROR_SCHEMA_FIELDS } from '../shared/error-schema';
 import { docsGuides } from './docs-guides';
 import { docsPages } from './docs-page';
 import { finishDocument, merchantDocument, type OpenApiDoc, staffDocument } from './openapi-documents';
@@ -113,7 +114,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, [string, Schema]> = {
           description:
             'On a missing permission only (RFC 6750 section 3.1): `Bearer error="insufficient_scope", ' +
             'scope="<the permission>"`, the permission the operation description names. The `detail` keeps ' +
-            "the spec's message.",
+            "the spec's message; the body adds `required_permission` and `roles_with_permission`.",
           schema: { type: 'string' },
         },
       },
@@ -156,6 +157,16 @@ const COMPONENT_SCHEMAS = {
         type: 'string',
         description:
           "401 with a bearer token: why it was refused (the WWW-Authenticate challenge's error_description)",
+      },
+      required_permission: {
+        type: 'string',
+        description:
+          '403 for a missing permission: the permission the operation needs (as in the role table)',
+      },
+      roles_with_permission: {
+        type: 'array',
+        items: { type: 'string', enum: ['owner', 'operations', 'developer'] },
+        description: '403 for a missing permission: the roles that have it',
       },
     },
   },
@@ -317,9 +328,12 @@ function isPlainErrorResponse(response: unknown): boolean {
   const schema = (response as { content?: Record<string, { schema?: Schema }> }).content?.['application/json']
     ?.schema;
   const props = schema?.properties as Schema | undefined;
+  const keys = Object.keys(props ?? {})
+    .sort()
+    .join(',');
   return (
     !!props &&
-    Object.keys(props).length === 1 &&
+    (keys === 'detail' || keys === [...ERROR_SCHEMA_FIELDS].sort().join(',')) &&
     (props.detail as Schema | undefined)?.type === 'string' &&
     (response as Schema).description === 'Default Response'
   );

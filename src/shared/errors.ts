@@ -13,8 +13,8 @@ export class AppError extends Error {
     public readonly statusCode: number,
     public readonly detail: string,
     public readonly headers: Record<string, string> = {},
-    /** Optional fields answered beside `detail` (a 401's `error_description`). */
-    public readonly extra: Record<string, string> = {},
+    /** Optional fields answered beside `detail` (a 401's `error_description`, a 403's permission). */
+    public readonly extra: Record<string, unknown> = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -60,11 +60,21 @@ export function invalidToken(detail: string, problem: TokenProblem): AppError {
 }
 export const forbidden = (detail: string) => new AppError(403, detail);
 
-/** 403 for a token without the route's permission, with the RFC 6750 (3.1) hint naming it. */
-export const insufficientScope = (detail: string, permission: string) =>
-  new AppError(403, detail, {
-    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${permission}"`,
-  });
+/**
+ * 403 for a token without the route's permission: the RFC 6750 (3.1) hint naming it, and the body
+ * names it too, with the roles that have it, so whoever hands out the credential knows what to pick.
+ */
+export const insufficientScope = (
+  detail: string,
+  permission: string,
+  rolesWithPermission: readonly string[],
+) =>
+  new AppError(
+    403,
+    detail,
+    { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${permission}"` },
+    { required_permission: permission, roles_with_permission: [...rolesWithPermission] },
+  );
 export const notFound = (detail: string) => new AppError(404, detail);
 export const conflict = (detail: string) => new AppError(409, detail);
 

@@ -165,6 +165,11 @@ describe('route access contract', () => {
         expect(denied.statusCode, `role ${role}`).toBe(403);
         expect(denied.json().detail).toBe(M.insufficientPermissions);
         expect(denied.headers['www-authenticate'], `role ${role}`).toBe(scopeHint);
+        // The body names the permission and the roles that have it (what to ask the owner for).
+        expect(denied.json()).toMatchObject({
+          required_permission: route.permission,
+          roles_with_permission: [...allowed],
+        });
       }
       if (route.dashboardOnly) {
         const api = await call(route, ownerApi.headers);

@@ -116,13 +116,21 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Verify your email' }).waitFor();
+    // No SMTP_URL is configured (the test's mailer is injected): the page says where mail files go.
+    expect(ctx.config.smtpUrl).toBeNull();
+    await page
+      .getByTestId('local-mail-hint')
+      .filter({ hasText: `${ctx.config.dataDir}/mail` })
+      .waitFor();
+    await screenshots(page, 'verify-email');
     await page.getByLabel('Verification code').fill(await smtp.codeFor(email));
     await page.getByRole('button', { name: 'Verify email' }).click();
     await page.getByText('Email verified. You can sign in now.').waitFor();
     await expectAccessible(page, 'sign-in');
     await screenshots(page, 'sign-in');
 
-    // First sign-in (no MFA yet).
+    // First sign-in (no MFA yet): the verified email is filled in.
+    expect(await page.getByLabel('Email').inputValue()).toBe(email);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -173,8 +181,14 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
     // The merchant's activated opco, project and payer (their own pages are not part of this flow).
     const [client] = await ctx.db.select({ id: clients.id }).from(clients).where(eq(clients.email, email));
     const opcoId = await insertOpco(ctx, client!.id);
-    await insertProject(ctx, client!.id, opcoId);
-    await insertUser(ctx, client!.id);
+    const projectId = await insertProject(ctx, client!.id, opcoId);
+    const userId = await insertUser(ctx, client!.id);
+
+    // The ids a developer needs for the API are on the rows, whole, with a copy button.
+    await go('Opcos & projects', 'Opcos & projects');
+    await page.getByRole('button', { name: `Copy the project Main shop id ${projectId}` }).waitFor();
+    await go('Customers', 'Customers');
+    await page.getByRole('button', { name: new RegExp(`^Copy the payer .* id ${userId}$`) }).waitFor();
 
     // Create a payment link, pay it in a second tab, watch it succeed here without a reload.
     await go('Payments', 'Payments');
@@ -217,6 +231,9 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
 
     // An API credential: the secret is shown once, and never again (not even after a reload).
     await go('Developers', 'Developers');
+    // Preselected: a role that can create payment links, with the roles explained beside it.
+    expect(await page.getByLabel('Role').inputValue()).toBe('operations');
+    await page.getByTestId('credential-roles').filter({ hasText: 'not create payments' }).waitFor();
     await page.getByLabel('Label').fill('CI server');
     await page.getByRole('button', { name: 'Create credential' }).click();
     const apiSecret = (await page.getByTestId('secret-value').textContent())!;

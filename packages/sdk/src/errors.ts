@@ -8,6 +8,14 @@ export interface ValidationIssue {
   [key: string]: unknown;
 }
 
+/** " (needs permission payments.write; roles with it: owner, operations)" for a 403 that names one. */
+function permissionHint(body: unknown): string {
+  const b = body as { required_permission?: unknown; roles_with_permission?: unknown } | null;
+  if (typeof b?.required_permission !== 'string') return '';
+  const roles = Array.isArray(b.roles_with_permission) ? b.roles_with_permission.join(', ') : '';
+  return ` (needs permission ${b.required_permission}${roles ? `; roles with it: ${roles}` : ''})`;
+}
+
 export class SvcApiError extends Error {
   override readonly name = 'SvcApiError';
   constructor(
@@ -24,8 +32,20 @@ export class SvcApiError extends Error {
     super(
       `${method} ${url} answered ${status}: ${
         typeof detail === 'string' ? detail : detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ')
-      }`,
+      }${permissionHint(body)}`,
     );
+  }
+
+  /** On a 403 for a missing permission: the permission the call needs. */
+  get requiredPermission(): string | null {
+    const value = (this.body as { required_permission?: unknown } | null)?.required_permission;
+    return typeof value === 'string' ? value : null;
+  }
+
+  /** On a 403 for a missing permission: the roles that have it. */
+  get rolesWithPermission(): string[] {
+    const value = (this.body as { roles_with_permission?: unknown } | null)?.roles_with_permission;
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   }
 
   /** Builds the error from a response whose body has not been read yet. */

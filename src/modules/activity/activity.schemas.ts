@@ -9,7 +9,7 @@ export const OUTCOMES = ['success', 'failure'] as const;
 const uuid = Type.String({ format: 'uuid' });
 const nullableString = Type.Union([Type.String(), Type.Null()]);
 
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+export { ErrorSchema } from '../../shared/error-schema';
 
 /** The list's filters; the export takes exactly these too. */
 export const activityFilterQuery = {

@@ -34,7 +34,7 @@ const date = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const money = Type.String({ description: 'Decimal string (2 decimals)' });
 
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+export { ErrorSchema } from '../../shared/error-schema';
 
 /** A unit price: up to 6 decimals (amounts are rounded half-up to 2 per line). */
 export const UnitAmount = Type.String({

@@ -17,7 +17,9 @@ const Uuid = (description?: string) =>
 const N = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
 const Email = Type.String({ format: 'email', maxLength: 254 });
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+
+export { ErrorSchema } from '../../shared/error-schema';
+
 const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 500 }), {
   maxProperties: 20,
   description: 'At most 20 keys, string values of at most 500 characters',

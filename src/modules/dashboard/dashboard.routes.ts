@@ -47,11 +47,27 @@ async function readOrNull(file: string): Promise<Buffer | null> {
   }
 }
 
-export async function dashboardRoutes(app: FastifyInstance, _opts: { deps: Deps }) {
+/**
+ * Without SMTP_URL (a local try: production refuses to start without it) mail is written as files:
+ * the page says where, so the emailed verification code can be found. A meta tag, not a script, so the
+ * CSP stays strict.
+ */
+function withLocalMailHint(html: Buffer, mailDir: string | null): Buffer | string {
+  if (!mailDir) return html;
+  const escaped = mailDir.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return html
+    .toString('utf8')
+    .replace('</head>', `<meta name="svc-local-mail-dir" content="${escaped}" /></head>`);
+}
+
+export async function dashboardRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const root = DASHBOARD_DIST;
+  const { config } = opts.deps;
+  const localMailDir = config.smtpUrl ? null : path.join(config.dataDir, 'mail');
 
   async function sendIndex(reply: FastifyReply) {
-    const html = await readOrNull(path.join(root, 'index.html'));
+    const file = await readOrNull(path.join(root, 'index.html'));
+    const html = file ? withLocalMailHint(file, localMailDir) : null;
     if (!html)
       return hardened(reply)
         .status(503)

@@ -10,7 +10,7 @@ const NInt = Type.Union([Type.Integer(), Type.Null()]);
 const AnyObject = Type.Object({}, { additionalProperties: true });
 const NObj = Type.Union([AnyObject, Type.Null()]);
 
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+export { ErrorSchema } from '../../shared/error-schema';
 
 export const VerificationRecordSchema = Type.Object({
   verification_id: Type.String({

@@ -18,7 +18,7 @@ const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxL
   description: 'At most 20 keys, string values of at most 500 characters',
 });
 
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+export { ErrorSchema } from '../../shared/error-schema';
 
 export const RuleInput = Type.Object(
   {

@@ -9,7 +9,7 @@ const nullableDateTime = Type.Union([dateTime, Type.Null()]);
 const Category = Type.Enum(NOTIFICATION_CATEGORIES);
 const Severity = Type.Enum(NOTIFICATION_SEVERITIES);
 
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+export { ErrorSchema } from '../../shared/error-schema';
 
 export const NotificationSchema = Type.Object({
   notification_id: uuid,

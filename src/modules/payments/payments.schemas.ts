@@ -15,7 +15,7 @@ const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+export { ErrorSchema } from '../../shared/error-schema';
 
 export const TransactionSchema = Type.Object(
   {

@@ -9,7 +9,7 @@ const uuid = Type.String({ format: 'uuid' });
 const dateTime = Type.String({ format: 'date-time' });
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+export { ErrorSchema } from '../../shared/error-schema';
 export const ChainSchema = Type.Enum(CHAINS);
 export const AddressSchema = Type.String({
   minLength: 1,

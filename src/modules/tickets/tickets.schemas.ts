@@ -24,7 +24,7 @@ const uuid = Type.String({ format: 'uuid' });
 const dateTime = Type.String({ format: 'date-time' });
 const nullableDateTime = Type.Union([dateTime, Type.Null()]);
 
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+export { ErrorSchema } from '../../shared/error-schema';
 
 const Status = Type.Enum(TICKET_STATUSES, {
   description:

@@ -139,4 +139,4 @@ export const TriggerAcceptedSchema = Type.Object({
   replayed: Type.Boolean({ description: 'True when the X-Idempotency-Key matched an earlier trigger' }),
 });
 
-export const ErrorSchema = Type.Object({ detail: Type.String() });
+export { ErrorSchema } from '../../shared/error-schema';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Field, Page, Select } from '../ui/kit';
+import { Badge, CopyId, ErrorBox, Field, Page, Select } from '../ui/kit';
 import { QueryView } from '../ui/states';
 import { PayerForm } from './PayerForm';
 import { Pager } from './payments-shared';
@@ -59,6 +59,7 @@ export function CustomersPage() {
                 <thead>
                   <tr>
                     <th scope="col">Email</th>
+                    <th scope="col">User ID</th>
                     <th scope="col">Name</th>
                     <th scope="col">KYC</th>
                     <th scope="col">Actions</th>
@@ -68,6 +69,9 @@ export function CustomersPage() {
                   {data.users.map((u) => (
                     <tr key={u.user_id}>
                       <td>{u.email}</td>
+                      <td>
+                        <CopyId value={u.user_id} what={`payer ${u.email}`} />
+                      </td>
                       <td>{[u.first_name, u.last_name].filter(Boolean).join(' ') || '—'}</td>
                       <td>
                         <Badge value={u.kyc_status} />

@@ -12,7 +12,8 @@ export function DevelopersPage() {
   const { can } = useSession();
   const list = useApiQuery('/auth/api-credentials');
   const [label, setLabel] = useState('');
-  const [role, setRole] = useState<Credential['role']>('developer');
+  // A server that takes payments needs payments.write: operations has it, developer does not.
+  const [role, setRole] = useState<Credential['role']>('operations');
   const [secret, setSecret] = useState<{ key: string; secret: string } | null>(null);
   const [resetting, setResetting] = useState<Credential | null>(null);
   const act = useApiActions({ invalidate: ['/auth/api-credentials'] });
@@ -48,6 +49,16 @@ export function DevelopersPage() {
             Create credential
           </button>
         </form>
+      ) : null}
+      {write ? (
+        <p className="hint" data-testid="credential-roles">
+          The role decides what the credential may do. <strong>operations</strong>: create payment links,
+          projects, opcos and verifications (what a shop's server needs). <strong>developer</strong>: read
+          payments, projects and opcos, configure webhooks and settings, but not create payments.{' '}
+          <strong>owner</strong>: everything, including team and credentials. A refused call answers 403
+          naming the permission it needs and the roles that have it.{' '}
+          <a href="/docs/guides/roles-permissions">The role table</a>
+        </p>
       ) : null}
       <ErrorBox error={act.error} />
       {secret ? (

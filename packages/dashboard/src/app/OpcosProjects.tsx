@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { allows, useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, Page, Select, when } from '../ui/kit';
+import { Badge, CopyId, ErrorBox, Page, Select, when } from '../ui/kit';
 import { QueryError, Skeleton } from '../ui/states';
 
 export function OpcosProjectsPage() {
@@ -95,6 +95,7 @@ export function OpcosProjectsPage() {
           <thead>
             <tr>
               <th scope="col">Project</th>
+              <th scope="col">Project ID</th>
               <th scope="col">Opco</th>
               <th scope="col">State</th>
               <th scope="col">Actions</th>
@@ -104,6 +105,9 @@ export function OpcosProjectsPage() {
             {projects.data?.projects.map((p) => (
               <tr key={p.project_id}>
                 <td>{p.project_name}</td>
+                <td>
+                  <CopyId value={p.project_id} what={`project ${p.project_name}`} />
+                </td>
                 <td>
                   {allows(p, 'edit') ? (
                     <Select

@@ -17,6 +17,11 @@ function AuthCard({ title, children }: { title: string; children: React.ReactNod
   );
 }
 
+/** Set by the server when mail is written as files (a local try without SMTP_URL). */
+function localMailDir(): string | null {
+  return document.querySelector('meta[name="svc-local-mail-dir"]')?.getAttribute('content') ?? null;
+}
+
 export function SignInPage() {
   const { loadMe } = useSession();
   const navigate = useNavigate();
@@ -25,6 +30,7 @@ export function SignInPage() {
     <AuthCard title="Sign in">
       {params.get('verified') ? <p role="status">Email verified. You can sign in now.</p> : null}
       <LoginForm
+        initialEmail={params.get('email') ?? ''}
         onDone={async () => {
           await loadMe();
           navigate(params.get('next') ?? '/', { replace: true });
@@ -112,12 +118,18 @@ export function VerifyEmailPage() {
   return (
     <AuthCard title="Verify your email">
       <p>We sent a 6-digit code to your email address.</p>
+      {localMailDir() ? (
+        <p className="hint" data-testid="local-mail-hint">
+          No mail server is configured here, so the email was saved as a file: open the newest{' '}
+          <code>.eml</code> file in <code>{localMailDir()}</code>.
+        </p>
+      ) : null}
       <form
         onSubmit={(e) => {
           e.preventDefault();
           act.run(async () => {
             await api.post('/auth/register/verify-email', { email: email.trim(), code: code.trim() });
-            navigate('/sign-in?verified=1');
+            navigate(`/sign-in?verified=1&email=${encodeURIComponent(email.trim())}`);
           });
         }}
       >

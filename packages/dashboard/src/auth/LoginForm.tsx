@@ -4,9 +4,19 @@ import type { MfaPending } from '../api';
 import { useSession } from '../session';
 import { ErrorBox, Field, useAction } from '../ui/kit';
 
-export function LoginForm({ email: fixedEmail, onDone }: { email?: string; onDone(): void }) {
+export function LoginForm({
+  email: fixedEmail,
+  initialEmail,
+  onDone,
+}: {
+  /** Signing in again as this account: the email is not asked. */
+  email?: string;
+  /** Prefilled but editable (after verifying an email). */
+  initialEmail?: string;
+  onDone(): void;
+}) {
   const { api } = useSession();
-  const [email, setEmail] = useState(fixedEmail ?? '');
+  const [email, setEmail] = useState(fixedEmail ?? initialEmail ?? '');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState<MfaPending | null>(null);
   const [method, setMethod] = useState<'email' | 'totp'>('email');

@@ -165,6 +165,29 @@ export function Page({
   );
 }
 
+/** An id the API asks for (project_id, user_id), shown whole with a copy button. */
+export function CopyId({ value, what }: { value: string; what: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span className="copy-id">
+      <code>{value}</code>{' '}
+      <button
+        type="button"
+        className="secondary small"
+        aria-label={`Copy the ${what} id ${value}`}
+        onClick={() =>
+          navigator.clipboard?.writeText(value).then(
+            () => setCopied(true),
+            () => undefined,
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </span>
+  );
+}
+
 /** Shown once: a secret with a copy button and the warning that it will not be shown again. */
 export function SecretOnce({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);

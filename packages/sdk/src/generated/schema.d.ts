@@ -4738,6 +4738,10 @@ export interface components {
             detail: string;
             /** @description 401 with a bearer token: why it was refused (the WWW-Authenticate challenge's error_description) */
             error_description?: string;
+            /** @description 403 for a missing permission: the permission the operation needs (as in the role table) */
+            required_permission?: string;
+            /** @description 403 for a missing permission: the roles that have it */
+            roles_with_permission?: ("owner" | "operations" | "developer")[];
         };
         ValidationErrorResponse: {
             detail: {
@@ -8515,7 +8519,7 @@ export interface components {
         /** @description Not permitted for this token, role, client or environment */
         Forbidden: {
             headers: {
-                /** @description On a missing permission only (RFC 6750 section 3.1): `Bearer error="insufficient_scope", scope="<the permission>"`, the permission the operation description names. The `detail` keeps the spec's message. */
+                /** @description On a missing permission only (RFC 6750 section 3.1): `Bearer error="insufficient_scope", scope="<the permission>"`, the permission the operation description names. The `detail` keeps the spec's message; the body adds `required_permission` and `roles_with_permission`. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
