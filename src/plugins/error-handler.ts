@@ -135,13 +135,25 @@ function issueFromAjv(context: string, e: AjvIssue): ValidationIssue {
   }
 }
 
-/** Collapses anyOf/oneOf noise: keep the most specific issue per location. */
+const within = (inner: ValidationIssue['loc'], outer: ValidationIssue['loc']) =>
+  inner.length >= outer.length && outer.every((part, i) => inner[i] === part);
+
+/**
+ * Collapses anyOf/oneOf noise: keep the most specific issue per location. A nullable field
+ * (`anyOf: [X, null]`) that got a non-null value fails both branches; "Input should be a valid
+ * null" says nothing useful then, so it is dropped when X's own issues are there.
+ */
 function dedupe(issues: ValidationIssue[], raw: AjvIssue[]): ValidationIssue[] {
   const seen = new Set<string>();
   const out: ValidationIssue[] = [];
   for (const [i, issue] of issues.entries()) {
     const kw = raw[i]?.keyword;
     if ((kw === 'anyOf' || kw === 'oneOf') && issues.length > 1) continue;
+    if (
+      issue.type === 'null_type' &&
+      issues.some((other, j) => j !== i && raw[j]?.keyword !== 'anyOf' && within(other.loc, issue.loc))
+    )
+      continue;
     const key = `${JSON.stringify(issue.loc)}|${issue.type}`;
     if (seen.has(key)) continue;
     seen.add(key);

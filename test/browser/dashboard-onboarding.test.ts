@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { uniqueEmail } from '../helpers/auth-flow';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
-import { ensureDashboardBuilt, expectAccessible } from '../helpers/dashboard';
+import { ensureDashboardBuilt, expectAccessible, screenshots } from '../helpers/dashboard';
 import { isolatedServiceEnv, type ServiceProcess, startService } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
@@ -335,6 +335,16 @@ describe.skipIf(!hasChromium)('dashboard onboarding: register to a paid sandbox 
     await page.getByText('No opco yet.').waitFor();
     await page.getByRole('link', { name: 'New opco' }).click();
     await heading('New opco');
+    // A shop's use case preselected; an empty form's errors in people's words, not schema words.
+    expect(await page.getByLabel('Primary use case').inputValue()).toBe('PIS: eCommerce merchant payment');
+    await page.getByRole('button', { name: 'Create draft opco' }).click();
+    await page.getByText('Choose a merchant category').waitFor();
+    expect(await page.getByText(/pattern|valid null/).count()).toBe(0);
+    await screenshots(page, 'opco-form-empty-errors');
+    // Sandbox: one click fills values that pass every check.
+    await page.getByRole('button', { name: 'Fill with test values' }).click();
+    expect(await page.getByLabel('Settlement IBAN').inputValue()).toBe('GB33BUKB20201555555555');
+    expect(await page.getByLabel('Full name of owner 1').inputValue()).toBe('Alex Owner');
     await page.getByLabel('Legal form').selectOption('licensed_tpp_sole_trader');
     expect(await page.getByLabel('Full name of owner 1').count()).toBe(0);
     await page.getByLabel('Opco name').fill('Solo Shop');

@@ -134,7 +134,10 @@ describe('users', () => {
     ] as const) {
       const res = await api(method, url, dev.headers, body);
       expect(res.statusCode, `${method} ${url}`).toBe(403);
-      expect(res.json()).toEqual({ detail: M.insufficientPermissions });
+      expect(res.json()).toMatchObject({
+        detail: M.insufficientPermissions,
+        required_permission: expect.any(String),
+      });
     }
     expect((await api('GET', '/kyc/lists', {})).statusCode).toBe(401);
   });

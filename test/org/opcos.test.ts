@@ -116,6 +116,17 @@ describe('create', () => {
       const locs = (res.json().detail as { loc: (string | number)[] }[]).map((d) => d.loc.slice(0, 2));
       expect(locs).toContainEqual(loc);
     }
+    // A nullable list with a bad item: the item's own issue, not the null branch's "valid null".
+    const badPerson = await api(
+      'POST',
+      '/opcos',
+      owner.headers,
+      companyBody({ ubos: [{ address: 'London' }] }),
+    );
+    expect(badPerson.statusCode).toBe(422);
+    expect(badPerson.json().detail).toEqual([
+      { loc: ['body', 'ubos', 0, 'fullName'], msg: 'Field required', type: 'missing' },
+    ]);
     const missing = await api(
       'POST',
       '/opcos',
@@ -367,7 +378,10 @@ describe('scoping, authentication and roles', () => {
     ] as const) {
       const res = await api(method, url, dev.headers, body);
       expect(res.statusCode, `${method} ${url}`).toBe(403);
-      expect(res.json()).toEqual({ detail: M.insufficientPermissions });
+      expect(res.json()).toMatchObject({
+        detail: M.insufficientPermissions,
+        required_permission: expect.any(String),
+      });
     }
   });
 

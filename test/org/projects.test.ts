@@ -224,7 +224,10 @@ describe('scoping and roles', () => {
     ] as const) {
       const res = await api(method, url, dev.headers, body);
       expect(res.statusCode, `${method} ${url}`).toBe(403);
-      expect(res.json()).toEqual({ detail: M.insufficientPermissions });
+      expect(res.json()).toMatchObject({
+        detail: M.insufficientPermissions,
+        required_permission: expect.any(String),
+      });
     }
     expect((await api('GET', '/projects', {})).statusCode).toBe(401);
   });

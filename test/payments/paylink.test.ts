@@ -143,7 +143,10 @@ describe('business checks', () => {
     const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
     const res = await post(paylinkBody(w), { 'x-idempotency-key': newKey() }, dev);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ detail: M.insufficientPermissions });
+    expect(res.json()).toMatchObject({
+      detail: M.insufficientPermissions,
+      required_permission: expect.any(String),
+    });
   });
 
   it('operations role and API tokens may create', async () => {

@@ -68,7 +68,8 @@ const blank: Draft = {
   country_code: '',
   legal_entity_name: '',
   registration_number: '',
-  primary_use_case: 'PIS: Funding an account',
+  // What a shop taking payments picks; the other use cases stay a choice away.
+  primary_use_case: 'PIS: eCommerce merchant payment',
   settlement_iban: '',
   settlement_bic: '',
   mcc: '',
@@ -220,14 +221,58 @@ function EditOpco({ id }: { id: string }) {
   );
 }
 
+/** Sandbox only: values that pass every check, so a first opco takes seconds to try. */
+function testValues(cur: Draft): Draft {
+  const person = (fullName: string, extra: Partial<Person> = {}): Person => ({
+    ...emptyPerson(),
+    fullName,
+    dateOfBirth: '1980-04-12',
+    address: '1 High Street, London',
+    nationality: 'GB',
+    ...extra,
+  });
+  return {
+    ...cur,
+    opco_type: 'licensed_tpp_non_sole_trader_private',
+    name: cur.name || 'Test Shop',
+    legal_entity_name: 'Test Shop Ltd',
+    registration_number: '12345678',
+    country_code: 'GB',
+    domain: 'shop.example.com',
+    primary_use_case: 'PIS: eCommerce merchant payment',
+    settlement_iban: 'GB33BUKB20201555555555',
+    settlement_bic: 'BUKBGB22',
+    mcc: '5999',
+    ubos: [person('Alex Owner', { ownershipPercentage: '100' })],
+    directors: [person('Alex Owner', { role: 'Director' })],
+    signatories: [person('Alex Owner', { email: 'alex@shop.example.com' })],
+  };
+}
+
+/**
+ * The API's schema words for two fields, said as a person would: the merchant category is picked
+ * from a list (its 4-digit pattern means nothing to the reader).
+ */
+function friendlier(errs: Record<string, string>): Record<string, string> {
+  const out = { ...errs };
+  if (out.mcc && /format|Required/.test(out.mcc)) out.mcc = 'Choose a merchant category';
+  for (const [key, noun] of [
+    ['ubos', 'owner'],
+    ['directors', 'director'],
+    ['signatories', 'signatory'],
+  ] as const)
+    if (out[key] && /valid (null|array)|at least/.test(out[key])) out[key] = `Add at least one ${noun}`;
+  return out;
+}
+
 function OpcoEditor({ initial }: { initial: OpcoRecord | null }) {
-  const { can } = useSession();
+  const { can, me } = useSession();
   const navigate = useNavigate();
   const [d, setD] = useState<Draft>(() => (initial ? fromApi(initial) : blank));
   const create = useApiMutation('post', '/opcos', { invalidate: ['/opcos'] });
   const update = useApiMutation('patch', '/opcos/{opco_id}', { invalidate: ['/opcos'] });
   const save = initial ? update : create;
-  const errs = fieldErrorsOf(save.error);
+  const errs = friendlier(fieldErrorsOf(save.error));
   const set = (k: keyof Draft) => (v: string) => setD((cur) => ({ ...cur, [k]: v }));
   const text = (
     k: keyof Draft & keyof typeof errs,
@@ -249,6 +294,11 @@ function OpcoEditor({ initial }: { initial: OpcoRecord | null }) {
         An opco is the operating company payments are taken for. It is saved as a draft; nothing goes to the
         payment network until you submit it.
       </p>
+      {me?.environment === 'sandbox' && !initial ? (
+        <button type="button" className="secondary" onClick={() => setD(testValues)}>
+          Fill with test values
+        </button>
+      ) : null}
       <form
         aria-label="Opco"
         noValidate
