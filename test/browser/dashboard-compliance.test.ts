@@ -92,8 +92,8 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await expectAccessible(page, 'contracts');
     await page.getByRole('link', { name: 'Send a contract' }).click();
     await heading1(page, 'Send a contract');
-    await page.getByText('No templates yet').waitFor();
-    await page.getByLabel('Document').selectOption('upload');
+    // No template to choose from: the form starts on an uploaded PDF.
+    await expect.poll(() => page.getByLabel('Document').inputValue()).toBe('upload');
     await page.getByLabel('PDF file').setInputFiles({
       name: 'nda.pdf',
       mimeType: 'application/pdf',

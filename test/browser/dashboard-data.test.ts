@@ -141,7 +141,7 @@ describe.skipIf(!hasChromium)('dashboard data layer', () => {
     const email = `new-payer-${newKey()}@example.com`;
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('First name').fill('Nina');
-    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('button', { name: 'Add payer' }).click();
     await page.getByRole('cell', { name: email }).waitFor();
     expect(await page.evaluate('window.marker')).toBe('same document');
     await page.context().close();

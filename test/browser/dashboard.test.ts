@@ -186,9 +186,9 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
 
     // The ids a developer needs for the API are on the rows, whole, with a copy button.
     await go('Opcos & projects', 'Opcos & projects');
-    await page.getByRole('button', { name: `Copy the project Main shop id ${projectId}` }).waitFor();
+    await page.getByRole('button', { name: `Copy the project id ${projectId}` }).waitFor();
     await go('Customers', 'Customers');
-    await page.getByRole('button', { name: new RegExp(`^Copy the payer .* id ${userId}$`) }).waitFor();
+    await page.getByRole('button', { name: `Copy the payer id ${userId}` }).waitFor();
 
     // Create a payment link, pay it in a second tab, watch it succeed here without a reload.
     await go('Payments', 'Payments');
@@ -216,6 +216,15 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
     await page.getByTestId('payment-status').filter({ hasText: 'success' }).waitFor({ timeout: 20_000 });
     expect(navigations).toEqual([]);
     await page.getByRole('listitem').filter({ hasText: 'success' }).first().waitFor();
+    // A paid payment: no checkout to open; its project and payer named, ids copyable.
+    await page.getByText('Closed: the payment is final').waitFor();
+    expect(await page.getByRole('link', { name: 'Open checkout' }).count()).toBe(0);
+    await page.getByRole('button', { name: `Copy the project id ${projectId}` }).waitFor();
+    await page.getByRole('button', { name: `Copy the payer id ${userId}` }).waitFor();
+    await page
+      .getByText(/Main shop/)
+      .first()
+      .waitFor();
     await expectAccessible(page, 'payment detail');
     await screenshots(page, 'payment-detail');
     await go('Payments', 'Payments');

@@ -138,7 +138,7 @@ describe('hosted checkout 404', () => {
   it('names no merchant (not "Checkout") on an unknown link', async () => {
     const res = await ctx.app.inject({ url: '/checkout/unknown-link-token-0123456789' });
     expect(res.statusCode).toBe(404);
-    expect(res.body).not.toContain('Payment processed for Checkout');
+    expect(res.body).not.toContain('Payment page for Checkout');
     expect(res.body).toContain('No payment was made.');
   });
 });

@@ -38,6 +38,8 @@ describe('hosted checkout pages', () => {
     expect(body).toContain('<legend>Your bank</legend>');
     expect(body).toMatch(/<label class="bank" for="bank-sandbox-bank">/);
     expect(body).toContain('name="viewport"');
+    // The footer names whose page this is without sounding as if the payment were already made.
+    expect(body).toContain('<footer>Payment page for Acme Shop.</footer>');
     const css = await ctx.app.inject({ url: '/checkout/assets/checkout.css' });
     expect(css.statusCode).toBe(200);
     expect(css.body).toContain(':focus-visible');

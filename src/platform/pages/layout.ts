@@ -45,7 +45,7 @@ ${o.sandbox ? html`<span class="env-badge" title="Test mode: no real money moves
 <main id="content">
 ${o.body}
 </main>
-<footer>${o.footer ?? (o.bank ? 'Sandbox bank simulator: no real money moves.' : html`Payment processed for ${o.merchantName}.`)}</footer>
+<footer>${o.footer ?? (o.bank ? 'Sandbox bank simulator: no real money moves.' : html`Payment page for ${o.merchantName}.`)}</footer>
 </body>
 </html>`.value;
 }

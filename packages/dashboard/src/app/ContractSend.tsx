@@ -35,7 +35,8 @@ export function ContractSendPage() {
   const { can } = useSession();
   const navigate = useNavigate();
   const templates = useApiQuery('/contracts/templates', { query: { page_size: 200 } });
-  const [source, setSource] = useState<'template' | 'upload'>('template');
+  // Unchosen: a template when there is one, otherwise an uploaded PDF (not "from a template" with none).
+  const [chosenSource, setSource] = useState<'template' | 'upload' | null>(null);
   const [templateId, setTemplateId] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [pages, setPages] = useState('1');
@@ -47,6 +48,7 @@ export function ContractSendPage() {
 
   if (!can('contracts.send')) return <Page title="Send a contract">Your role cannot send contracts.</Page>;
   const list = templates.data?.templates ?? [];
+  const source = chosenSource ?? (templates.data && list.length === 0 ? 'upload' : 'template');
   const template = list.find((t) => t.template_id === (templateId || list[0]?.template_id));
   const roles =
     source === 'template' ? (template?.roles ?? []) : [{ role: 'signer', kind: 'signer', signing_order: 1 }];

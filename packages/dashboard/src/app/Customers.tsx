@@ -33,8 +33,8 @@ export function CustomersPage() {
 
   return (
     <Page title="Customers">
-      <h2>Users</h2>
-      {write ? <PayerForm submitLabel="Add user" inline /> : null}
+      <h2>Payers</h2>
+      {write ? <PayerForm submitLabel="Add payer" inline /> : null}
       <form className="filters" aria-label="User filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search" name="q" value={q} onChange={(v) => setQ('q', v)} />
         <Select
@@ -70,7 +70,7 @@ export function CustomersPage() {
                     <tr key={u.user_id}>
                       <td>{u.email}</td>
                       <td>
-                        <CopyId value={u.user_id} what={`payer ${u.email}`} />
+                        <CopyId value={u.user_id} what="payer" />
                       </td>
                       <td>{[u.first_name, u.last_name].filter(Boolean).join(' ') || '—'}</td>
                       <td>

@@ -106,7 +106,7 @@ export function OpcosProjectsPage() {
               <tr key={p.project_id}>
                 <td>{p.project_name}</td>
                 <td>
-                  <CopyId value={p.project_id} what={`project ${p.project_name}`} />
+                  <CopyId value={p.project_id} what="project" />
                 </td>
                 <td>
                   {allows(p, 'edit') ? (

@@ -5,7 +5,7 @@
 import { Link, useParams } from 'react-router';
 import { allows, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { Badge, ErrorBox, money, Page, when } from '../ui/kit';
+import { Badge, CopyId, ErrorBox, money, Page, when } from '../ui/kit';
 import { QueryError, QueryView } from '../ui/states';
 import { ManualReviewNotice, SandboxSimulation } from './PaymentSandbox';
 import type { Transaction } from './payments-shared';
@@ -48,16 +48,21 @@ export function PaymentDetailPage() {
               <dd>
                 <code>{t.transaction_id}</code>
               </dd>
+              <dt>Reference</dt>
+              <dd>
+                <code>{t.ref_id}</code>
+              </dd>
               <dt>Description</dt>
               <dd>{t.description ?? '—'}</dd>
+              <PayerAndProject t={t} />
               <dt>Checkout link</dt>
               <dd>
-                {t.checkout_url ? (
+                {t.completed_at ? (
+                  'Closed: the payment is final'
+                ) : (
                   <a href={t.checkout_url} target="_blank" rel="noreferrer">
                     Open checkout
                   </a>
-                ) : (
-                  '—'
                 )}
               </dd>
               <dt>Expires</dt>
@@ -121,6 +126,43 @@ export function PaymentDetailPage() {
   );
 }
 
+/** Who pays and for which project: names where the caller may read them, the ids always. */
+function PayerAndProject({ t }: { t: Transaction }) {
+  const { can } = useSession();
+  const project = useApiQuery('/projects/{project_id}', {
+    path: { project_id: t.project_id },
+    enabled: can('projects.read'),
+  });
+  const user = useApiQuery('/kyc/users/{user_id}', {
+    path: { user_id: t.user_id ?? '' },
+    enabled: t.user_id !== null && can('kyc.users.read'),
+  });
+  return (
+    <>
+      <dt>Project</dt>
+      <dd>
+        {project.data ? `${project.data.project_name} ` : null}
+        <CopyId value={t.project_id} what="project" />
+      </dd>
+      <dt>Payer</dt>
+      <dd>
+        {t.user_id ? (
+          <>
+            {user.data ? `${user.data.email} ` : null}
+            <CopyId value={t.user_id} what="payer" />
+          </>
+        ) : t.business_customer_id ? (
+          <>
+            Business <CopyId value={t.business_customer_id} what="business payer" />
+          </>
+        ) : (
+          '—'
+        )}
+      </dd>
+    </>
+  );
+}
+
 /** The webhook deliveries of this payment's events. */
 function PaymentDeliveries({ transactionId }: { transactionId: string }) {
   const { can } = useSession();
@@ -138,7 +180,9 @@ function PaymentDeliveries({ transactionId }: { transactionId: string }) {
         <ul className="plain">
           {list.data.deliveries.map((d) => (
             <li key={d.delivery_id}>
-              {d.event_type} → {d.url}: <Badge value={d.status} /> ({d.attempts} attempts
+              <Link to={`/webhooks/deliveries/${d.delivery_id}`}>{d.event_type}</Link> of{' '}
+              <time dateTime={d.created_at}>{when(d.created_at)}</time> → {d.url}: <Badge value={d.status} />{' '}
+              ({d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
               {d.last_response_status ? `, last HTTP ${d.last_response_status}` : ''})
             </li>
           ))}
