@@ -6,8 +6,10 @@
  * page is checked with axe-core.
  */
 import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { invoices } from '../../src/db/schema/index';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { loginOk, registerVerified } from '../helpers/auth-flow';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
@@ -214,6 +216,14 @@ describe.skipIf(!hasChromium)('dashboard: named areas', () => {
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-');
+    // Uncollectible (set by staff) is still payable: its payment link stays offered.
+    await ctx.db
+      .update(invoices)
+      .set({ status: 'uncollectible', paymentUrl: `${base}/checkout/invoice-link` })
+      .where(eq(invoices.id, invoice.invoice_id));
+    await page.reload();
+    await heading1(page, `Invoice ${invoice.number}`);
+    await page.getByRole('link', { name: 'Pay this invoice' }).waitFor();
     // The API's own message for an invoice that is not there.
     await page.goto(`${base}/dashboard/invoices/00000000-0000-4000-8000-000000000000`);
     await page.getByRole('alert').filter({ hasText: 'Invoice not found' }).waitFor();

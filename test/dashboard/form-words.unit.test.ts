@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inWords } from '../../packages/dashboard/src/app/form-kit';
+import { inWords } from '../../packages/dashboard/src/ui/words';
 
 describe('form messages in words', () => {
   it('says schema messages as a form would, and keeps the API sentences', () => {

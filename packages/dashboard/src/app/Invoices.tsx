@@ -128,7 +128,8 @@ export function InvoiceDetailPage() {
                 </>
               ) : null}
             </dl>
-            {i.payment_url && (i.status === 'open' || i.status === 'overdue') ? (
+            {/* Payable until paid or void: an uncollectible invoice still takes the money. */}
+            {i.payment_url && i.status !== 'paid' && i.status !== 'void' ? (
               <p>
                 <a className="button" href={i.payment_url} target="_blank" rel="noreferrer">
                   Pay this invoice
