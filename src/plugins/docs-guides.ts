@@ -50,6 +50,8 @@ const ORDER = [
   'dashboard',
   'operations',
   'performance',
+  'going-live-tokenio',
+  'going-live-sumsub',
 ];
 
 const CSP = [
@@ -82,6 +84,7 @@ th{background:#f6f8fa}
 h1,h2,h3{line-height:1.25}
 h2{margin-top:2rem;border-bottom:1px solid #d8dee4;padding-bottom:.3rem}
 .repo-path{border-bottom:1px dotted #57606a}
+figure.machine{margin:1rem 0}figure.machine caption{text-align:left;font-weight:600;padding:.3rem 0}figure.machine figcaption{color:#57606a;font-size:.9rem}
 .docs-bar{display:flex;gap:1rem;padding:.4rem 1rem;font:14px system-ui,sans-serif;border-bottom:1px solid #d0d7de;background:#f6f8fa}
 @media (max-width:760px){.layout{display:block}.side{position:static;max-height:none;border-right:0;border-bottom:1px solid #d0d7de}main{padding:1rem}}
 `;
@@ -92,13 +95,16 @@ export interface Guide {
   html: string;
 }
 
-const GUIDE_LINK = /^([a-z0-9-]+)\.md(#.*)?$/;
+const DOC_LINK = /^([^#]+\.md)(#.*)?$/;
 
 type Md = InstanceType<typeof MarkdownIt>;
 type Tokens = ReturnType<Md['parse']>;
 
-/** Rewrites links between guides to the served pages; other repository links lose their href. */
-function rewriteLinks(tokens: Tokens, known: ReadonlySet<string>) {
+/**
+ * Rewrites links between served documents to their pages (`slugOf` resolves a relative `.md` path
+ * to a served slug); links to other repository files lose their href.
+ */
+function rewriteLinks(tokens: Tokens, slugOf: (relativePath: string) => string | undefined) {
   for (const block of tokens) {
     const children = block.children ?? [];
     for (let i = 0; i < children.length; i++) {
@@ -106,11 +112,12 @@ function rewriteLinks(tokens: Tokens, known: ReadonlySet<string>) {
       if (t.type !== 'link_open') continue;
       const href = String(t.attrGet('href') ?? '');
       if (/^(https?:|mailto:|#|\/)/.test(href)) continue;
-      const m = GUIDE_LINK.exec(href);
-      if (m && known.has(m[1]!)) {
+      const m = DOC_LINK.exec(href);
+      const slug = m ? slugOf(m[1]!) : undefined;
+      if (m && slug) {
         t.attrSet(
           'href',
-          `/docs/guides/${m[1] === 'index' ? '' : m[1]}${m[2] ?? ''}`.replace(/\/(#|$)/, '$1'),
+          `/docs/guides/${slug === 'index' ? '' : slug}${m[2] ?? ''}`.replace(/\/(#|$)/, '$1'),
         );
         continue;
       }
@@ -133,9 +140,54 @@ function rewriteLinks(tokens: Tokens, known: ReadonlySet<string>) {
   }
 }
 
+/**
+ * A Mermaid `stateDiagram-v2` block (the code host draws it; a browser here has no Mermaid) as a
+ * table of its transitions, with the start and final statuses named: the same facts, readable
+ * without a script.
+ */
+export function stateDiagramTable(source: string): string | null {
+  const lines = source.split('\n').map((l) => l.trim());
+  if (lines[0] !== 'stateDiagram-v2') return null;
+  const rows: { from: string; to: string; when: string }[] = [];
+  const starts: string[] = [];
+  const finals: string[] = [];
+  for (const line of lines.slice(1)) {
+    const m = /^(\S+)\s*-->\s*(\S+?)\s*(?::\s*(.+))?$/.exec(line);
+    if (!m) continue;
+    const [, from, to, when] = m as unknown as [string, string, string, string | undefined];
+    if (from === '[*]') starts.push(to);
+    else if (to === '[*]') finals.push(from);
+    else rows.push({ from, to, when: when ?? '' });
+  }
+  const list = (xs: string[]) => xs.map((x) => html`<code>${x}</code>`.value).join(', ');
+  const body = rows
+    .map(
+      (r) =>
+        html`<tr><td><code>${r.from}</code></td><td><code>${r.to}</code></td><td>${r.when}</td></tr>`.value,
+    )
+    .join('');
+  const notes = [
+    starts.length ? `Starts in ${list(starts)}.` : '',
+    finals.length ? `Final: ${list(finals)}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    `<figure class="machine"><table tabindex="0"><caption>Status transitions</caption>` +
+    `<thead><tr><th scope="col">From</th><th scope="col">To</th><th scope="col">When</th></tr></thead>` +
+    `<tbody>${body}</tbody></table>${notes ? `<figcaption>${notes}</figcaption>` : ''}</figure>\n`
+  );
+}
+
 function markdown(): Md {
   // html: the guides are the repository's own files (the permission table uses <br>), never input.
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
+  const fence = md.renderer.rules.fence!;
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+    const t = tokens[idx]!;
+    const table = t.info.trim() === 'mermaid' ? stateDiagramTable(t.content.trim()) : null;
+    return table ?? fence(tokens, idx, options, env, self);
+  };
   md.use(anchor, {
     level: [1, 2, 3, 4],
     slugifyWithState: (s, state) => (state.env as { slugger: GithubSlugger }).slugger.slug(s),
@@ -146,20 +198,46 @@ function markdown(): Md {
 
 const titleOf = (source: string, slug: string) => /^# (.+)$/m.exec(source)?.[1]?.trim() ?? slug;
 
-/** Reads and renders every guide of `dir`. */
+/**
+ * The merchant-facing documents outside the guides folder, served beside them: the going-live guides
+ * (`docs/going-live-<vendor>.md` as `going-live-<vendor>`) and the vendor notes
+ * (`docs/vendors/<vendor>.md` as `vendor-<vendor>`). The maintainer documents (platform, testing,
+ * money internals) stay in the repository only.
+ */
+function extraDocuments(guidesDir: string): [slug: string, file: string][] {
+  const docsDir = path.dirname(guidesDir);
+  const list = (dir: string) =>
+    fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
+  return [
+    ...list(docsDir)
+      .filter((f) => f.startsWith('going-live-'))
+      .map((f): [string, string] => [f.slice(0, -3), path.join(docsDir, f)]),
+    ...list(path.join(docsDir, 'vendors')).map((f): [string, string] => [
+      `vendor-${f.slice(0, -3)}`,
+      path.join(docsDir, 'vendors', f),
+    ]),
+  ];
+}
+
+/** Reads and renders every guide of `dir`, and the going-live guides and vendor notes next to it. */
 export function renderGuides(dir: string = GUIDES_DIR): Map<string, Guide> {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
-  const slugs = files.map((f) => f.slice(0, -3));
+  const sources = new Map<string, string>([
+    ...files.map((f): [string, string] => [f.slice(0, -3), path.join(dir, f)]),
+    ...extraDocuments(dir),
+  ]);
+  const slugs = [...sources.keys()];
   const rank = (s: string) => (ORDER.includes(s) ? ORDER.indexOf(s) : ORDER.length);
   slugs.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  const known = new Set(slugs);
+  const slugOfFile = new Map([...sources].map(([slug, file]) => [path.resolve(file), slug]));
   const md = markdown();
   const out = new Map<string, Guide>();
   for (const slug of slugs) {
-    const source = fs.readFileSync(path.join(dir, `${slug}.md`), 'utf8');
+    const file = sources.get(slug)!;
+    const source = fs.readFileSync(file, 'utf8');
     const env = { slugger: new GithubSlugger() };
     const tokens = md.parse(source, env);
-    rewriteLinks(tokens, known);
+    rewriteLinks(tokens, (href) => slugOfFile.get(path.resolve(path.dirname(file), href)));
     // Code blocks and wide tables scroll sideways: focusable, so a keyboard can scroll them too.
     const body = md.renderer
       .render(tokens, md.options, env)

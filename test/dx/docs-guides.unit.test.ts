@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GUIDES_DIR, renderGuides } from '../../src/plugins/docs-guides';
+import { GUIDES_DIR, renderGuides, stateDiagramTable } from '../../src/plugins/docs-guides';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-guides-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -56,9 +56,30 @@ describe('rendering the guides', () => {
     expect(html).toContain('<table tabindex="0">');
   });
 
-  it('renders every guide of the repository', () => {
+  it('renders every guide of the repository, and the going-live guides and vendor notes beside them', () => {
     const all = renderGuides(GUIDES_DIR);
     for (const slug of ['index', 'quickstart', 'payments', 'sandbox', 'operations', 'performance'])
       expect(all.has(slug), slug).toBe(true);
+    for (const slug of ['going-live-tokenio', 'going-live-sumsub', 'vendor-tokenio', 'vendor-sumsub'])
+      expect(all.has(slug), slug).toBe(true);
+    // A guide's link to them is a link now, not grey text; maintainer documents stay text.
+    const index = all.get('index')!.html;
+    expect(index).toContain('href="/docs/guides/going-live-tokenio"');
+    expect(index).toContain('title="../platform.md in the repository"');
+    // The status diagrams are drawn as tables of transitions, not shown as Mermaid source.
+    const payments = all.get('payments')!.html;
+    expect(payments).not.toContain('stateDiagram-v2');
+    expect(payments).toContain('<caption>Status transitions</caption>');
+  });
+
+  it('turns a state diagram into its transitions, start and final statuses', () => {
+    const out = stateDiagramTable(
+      'stateDiagram-v2\n    [*] --> pending\n    pending --> success: bank_confirmed\n    success --> [*]',
+    )!;
+    expect(out).toContain(
+      '<td><code>pending</code></td><td><code>success</code></td><td>bank_confirmed</td>',
+    );
+    expect(out).toContain('Starts in <code>pending</code>. Final: <code>success</code>.');
+    expect(stateDiagramTable('flowchart LR\n a --> b')).toBeNull();
   });
 });
