@@ -85,6 +85,7 @@ h1,h2,h3{line-height:1.25}
 h2{margin-top:2rem;border-bottom:1px solid #d8dee4;padding-bottom:.3rem}
 .repo-path{border-bottom:1px dotted #57606a}
 figure.machine{margin:1rem 0}figure.machine caption{text-align:left;font-weight:600;padding:.3rem 0}figure.machine figcaption{color:#57606a;font-size:.9rem}
+.docs-loading{padding:2rem 1.25rem;color:#57606a}
 .docs-bar{display:flex;gap:1rem;padding:.4rem 1rem;font:14px system-ui,sans-serif;border-bottom:1px solid #d0d7de;background:#f6f8fa}
 @media (max-width:760px){.layout{display:block}.side{position:static;max-height:none;border-right:0;border-bottom:1px solid #d0d7de}main{padding:1rem}}
 `;

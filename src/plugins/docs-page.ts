@@ -65,7 +65,7 @@ ${FAVICON_LINKS}
 <body>
 <nav class="docs-bar" aria-label="Documentation"><a href="/docs/guides">Guides</a><a href="/docs">API reference</a></nav>
 <noscript>This page needs JavaScript. The OpenAPI document is at <a href="${spec}">${spec}</a>.</noscript>
-<div id="app"></div>
+<div id="app"><p class="docs-loading" role="status">Loading the API reference… The OpenAPI document is also at <a href="${spec}">${spec}</a>; the <a href="/docs/guides">guides</a> open at once.</p></div>
 <script src="/docs/assets/scalar.js"></script>
 <script src="/docs/assets/init.js" data-url="${spec}"></script>
 </body>

@@ -190,6 +190,12 @@ function addWebhooks(doc: OpenApiDoc): void {
   doc.webhooks = webhooks;
 }
 
+/**
+ * The reference's sidebar follows a merchant's first day (sign in, take a payment, hear about it,
+ * try it in sandbox, onboard the company, verify payers); the other areas follow alphabetically.
+ */
+const ONBOARDING_TAGS = ['Auth', 'Payments', 'Webhooks', 'Sandbox', 'Opcos', 'Projects', 'KYC', 'KYB'];
+
 /** The finishing steps on the complete document (see the file comment). */
 export function finishDocument(doc: OpenApiDoc): OpenApiDoc {
   const seen = new Set<string>();
@@ -198,7 +204,11 @@ export function finishDocument(doc: OpenApiDoc): OpenApiDoc {
       if (op.tags) op.tags = op.tags.map(normalizeTag);
       for (const t of op.tags ?? []) seen.add(t);
     }
-  doc.tags = [...seen].sort().map((name) => ({ name, description: tagDescription(name) }));
+  const rank = (t: string) =>
+    ONBOARDING_TAGS.includes(t) ? ONBOARDING_TAGS.indexOf(t) : ONBOARDING_TAGS.length;
+  doc.tags = [...seen]
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+    .map((name) => ({ name, description: tagDescription(name) }));
   hoistNamedSchemas(doc);
   nameSchemas(doc);
   describeResponses(doc);
@@ -269,7 +279,42 @@ function split(full: OpenApiDoc, staff: boolean): OpenApiDoc {
   return prune(doc);
 }
 
-/** The merchant API: everything but the staff and provider routes. */
-export const merchantDocument = (full: OpenApiDoc) => split(full, false);
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
+/**
+ * Our SDK as a client library in the reference: each operation's `x-codeSamples` entry (which the
+ * reference shows next to its generated curl and fetch snippets) calls it through @svc/sdk.
+ */
+export function addSdkSamples(doc: OpenApiDoc): void {
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(item)) {
+      if (!HTTP_METHODS.has(method)) continue;
+      const params =
+        (op.parameters as { in?: string; name?: string; schema?: { example?: unknown } }[] | undefined) ?? [];
+      const pathParams = params.filter((p) => p.in === 'path').map((p) => `${p.name}: '…'`);
+      const args: string[] = [];
+      if (pathParams.length) args.push(`params: { path: { ${pathParams.join(', ')} } }`);
+      if (op.requestBody) args.push('body: { /* the request body below */ }');
+      const key = params.find((p) => p.in === 'header' && p.name?.toLowerCase() === 'x-idempotency-key');
+      if (key)
+        args.push(`headers: { 'X-Idempotency-Key': '${String(key.schema?.example ?? 'your-unique-key')}' }`);
+      const call = `await svc.${method.toUpperCase()}('${path}'${args.length ? `, {\n  ${args.join(',\n  ')},\n}` : ''});`;
+      op['x-codeSamples'] = [
+        {
+          lang: 'typescript',
+          label: '@svc/sdk',
+          // svc = createClient({ baseUrl, apiKey, apiSecret }), as in the SDK's README.
+          source: `const { data, error } = ${call}`,
+        },
+      ];
+    }
+}
+
+/** The merchant API: everything but the staff and provider routes, with the SDK's code samples. */
+export const merchantDocument = (full: OpenApiDoc) => {
+  const doc = split(full, false);
+  addSdkSamples(doc);
+  return doc;
+};
 /** The staff document: the admin API and the provider notification routes. */
 export const staffDocument = (full: OpenApiDoc) => split(full, true);

@@ -402,7 +402,10 @@ export const openapiPlugin = fp(
             'Errors are `{detail: string}`; validation errors are 422 `{detail: [{loc, msg, type}]}`. ' +
             'Any request may also be refused by the HTTP layer before it reaches an operation: ' +
             '431 (header block too large), 408 (request too slow), 400 (not HTTP), in the same format.\n\n' +
-            `New here? Start with the ${guideLink('quickstart', 'quickstart')}: from credentials to a paid link and a verified webhook.`,
+            `New here? Start with the ${guideLink('quickstart', 'quickstart')}: from credentials to a paid link and a verified webhook.\n\n` +
+            'Client library: **@svc/sdk** (TypeScript, typed from this document, with webhook verification): ' +
+            'every operation shows its call under the `@svc/sdk` code sample, after ' +
+            "`const svc = createClient({ baseUrl, apiKey, apiSecret })` (`packages/sdk` in the service repository).",
           license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         },
         servers: [{ url: opts.publicUrl }],

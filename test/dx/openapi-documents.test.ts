@@ -87,4 +87,26 @@ describe('OpenAPI documents', () => {
       expect.arrayContaining(['current_payment_status', 'metadata']),
     );
   });
+
+  it("orders tags along a merchant's first day and shows the SDK call of every operation", async () => {
+    const merchant = await get('/api/v1/openapi.json');
+    expect(merchant.tags.slice(0, 3).map((t) => t.name)).toEqual(['Auth', 'Payments', 'Webhooks']);
+    const samples = (method: string, path: string) =>
+      (merchant.paths[path]![method] as unknown as { 'x-codeSamples': { label: string; source: string }[] })[
+        'x-codeSamples'
+      ];
+    const paylink = samples('post', '/api/v1/checkout/paylink')[0]!;
+    expect(paylink.label).toBe('@svc/sdk');
+    expect(paylink.source).toContain("await svc.POST('/api/v1/checkout/paylink'");
+    expect(paylink.source).toContain("'X-Idempotency-Key'");
+    expect(samples('get', '/api/v1/transactions/{transaction_id}')[0]!.source).toContain(
+      "params: { path: { transaction_id: '…' } }",
+    );
+    for (const item of Object.values(merchant.paths))
+      for (const op of Object.values(item))
+        expect((op as Record<string, unknown>)['x-codeSamples']).toBeDefined();
+    // The reference page says it is loading (and where the document is) until the script replaces it.
+    const page = await ctx.app.inject({ url: '/docs' });
+    expect(page.body).toContain('Loading the API reference');
+  });
 });
