@@ -176,6 +176,8 @@ describe('production deployment', () => {
       });
       expect(me.statusCode).toBe(200);
       expect(me.json().environment).toBe('production');
+      // The deployment's payment currencies (the dashboard offers them as a list), null for any.
+      expect(me.json().payment_currencies).toEqual(prod.config.paymentCurrencies ?? null);
       // A production token is useless on the sandbox deployment.
       const cross = await ctx.app.inject({
         method: 'GET',

@@ -37,6 +37,12 @@ const MeResponse = Type.Object({
   role: Type.String(),
   actor_type: Type.Union([Type.Literal('client_user'), Type.Literal('client_api')]),
   environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+  payment_currencies: Nullable(
+    Type.Array(Type.String(), {
+      description:
+        "The deployment's payment currencies (SVC_PAYMENT_CURRENCIES); null when any currency of payment is accepted",
+    }),
+  ),
   permissions: Type.Array(Type.Enum(PERMISSIONS), {
     description: "The token's permissions (the SDK exports their union as `Permission`)",
   }),

@@ -40,6 +40,7 @@ export async function describeCaller(deps: Deps, auth: ClientAuth) {
     role: auth.role,
     actor_type: auth.actorType,
     environment: deps.config.environment,
+    payment_currencies: deps.config.paymentCurrencies ? [...deps.config.paymentCurrencies] : null,
     permissions: [...auth.permissions].sort(),
     token_expires_at: auth.tokenExpiresAt.toISOString(),
   };

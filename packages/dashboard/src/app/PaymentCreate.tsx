@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { newIdempotencyKey, SvcApiError } from '../api';
 import { useApiMutation } from '../query';
 import { useSession } from '../session';
-import { ErrorBox, Field, Page } from '../ui/kit';
+import { ErrorBox, Field, Page, Select } from '../ui/kit';
 import { ProjectPayerFields, useProjectPayer } from './pickers';
 
 /** Where to go when the API's answer names a missing setup step. */
@@ -29,8 +29,15 @@ function NextStep({ error }: { error: unknown }) {
 }
 
 export function CreatePaymentLinkPage() {
-  const { can } = useSession();
-  const [f, setF] = useState({ amount: '', currency: 'EUR', project_id: '', user_id: '', description: '' });
+  const { can, me } = useSession();
+  const currencies = me?.payment_currencies ?? null;
+  const [f, setF] = useState({
+    amount: '',
+    currency: currencies?.[0] ?? 'EUR',
+    project_id: '',
+    user_id: '',
+    description: '',
+  });
   const [key, setKey] = useState(newIdempotencyKey);
   const create = useApiMutation('post', '/checkout/paylink', { invalidate: ['/transactions'] });
   const created = create.data;
@@ -71,7 +78,17 @@ export function CreatePaymentLinkPage() {
           inputMode="decimal"
           placeholder="125.50"
         />
-        <Field label="Currency" name="currency" value={f.currency} onChange={set('currency')} required />
+        {currencies ? (
+          <Select
+            label="Currency"
+            name="currency"
+            value={f.currency}
+            onChange={set('currency')}
+            options={currencies}
+          />
+        ) : (
+          <Field label="Currency" name="currency" value={f.currency} onChange={set('currency')} required />
+        )}
         <ProjectPayerFields pp={pp} onProject={set('project_id')} onPayer={set('user_id')} />
         <Field
           label="Description (optional)"

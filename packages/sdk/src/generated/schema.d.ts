@@ -8058,6 +8058,7 @@ export interface components {
             role: string;
             actor_type: "client_user" | "client_api";
             environment: "sandbox" | "production";
+            payment_currencies: string[] | null;
             /** @description The token's permissions (the SDK exports their union as `Permission`) */
             permissions: ("account.read" | "account.mfa" | "account.password" | "security.challenge" | "mfa.defaults.read" | "mfa.defaults.write" | "team.read" | "team.write" | "credentials.read" | "credentials.write" | "settings.read" | "settings.write" | "webhooks.read" | "webhooks.write" | "payments.read" | "payments.write" | "payments.refresh" | "sandbox.simulate" | "projects.read" | "projects.write" | "opcos.read" | "opcos.write" | "kyc.users.read" | "kyc.users.write" | "kyc.levels.read" | "kyc.levels.write" | "kyb.businesses.read" | "kyb.businesses.write" | "workflows.read" | "workflows.write" | "contracts.read" | "contracts.templates.write" | "contracts.send" | "monitoring.read" | "monitoring.write" | "monitoring.review" | "monitoring.policy.write" | "screening.read" | "screening.write" | "travel_rule.read" | "travel_rule.write" | "recurring.read" | "recurring.write" | "schedules.read" | "schedules.write" | "tickets.read" | "tickets.write" | "billing.read" | "billing.write" | "notifications.read" | "notifications.write" | "activity.read")[];
             /** Format: date-time */
