@@ -212,6 +212,13 @@ describe.skipIf(!hasChromium)('dashboard onboarding: register to a paid sandbox 
     await page.getByRole('button', { name: 'Create project' }).click();
     await heading('Opcos & projects');
     await page.getByRole('cell', { name: 'Web shop', exact: true }).waitFor();
+    // The project's opco is text with a Change action, not a live select one slip away from rebinding.
+    await page.getByRole('cell', { name: /^Fresh Start Shop Change/ }).waitFor();
+    expect(await page.getByLabel('Opco of Web shop', { exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Change the opco of Web shop' }).click();
+    await page.getByLabel('Opco of Web shop', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Keep Fresh Start Shop' }).click();
+    expect(await page.getByLabel('Opco of Web shop', { exact: true }).count()).toBe(0);
     await checked('opcos and projects');
 
     // 6. The first payment link.

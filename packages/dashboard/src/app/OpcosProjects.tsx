@@ -1,4 +1,5 @@
 /** Opcos (list, create, submit drafts) and projects (create, bind to an opco, archive). */
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { allows, useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
@@ -16,6 +17,9 @@ export function OpcosProjectsPage() {
   const failed = submit.error ?? bind.error ?? archive.error ?? unarchive.error;
   const opcoWrite = can('opcos.write');
   const projectWrite = can('projects.write');
+  /** The project whose opco is being changed (one at a time, opened by its Change button). */
+  const [changing, setChanging] = useState<string | null>(null);
+  const opcoName = (id: string | null) => opcos.data?.opcos.find((o) => o.opco_id === id)?.name ?? 'No opco';
   /** The opcos a project can be put under, plus the one it has. */
   const opcoOptions = (current: string | null): [string, string][] => [
     ['', 'No opco'],
@@ -27,10 +31,19 @@ export function OpcosProjectsPage() {
     <Page
       title="Opcos & projects"
       actions={
-        opcoWrite ? (
-          <Link className="button" to="/opcos/new">
-            New opco
-          </Link>
+        opcoWrite || projectWrite ? (
+          <>
+            {opcoWrite ? (
+              <Link className="button" to="/opcos/new">
+                New opco
+              </Link>
+            ) : null}
+            {projectWrite ? (
+              <Link className="button" to="/projects/new">
+                New project
+              </Link>
+            ) : null}
+          </>
         ) : null
       }
     >
@@ -41,7 +54,7 @@ export function OpcosProjectsPage() {
       {opcos.data?.opcos.length === 0 ? (
         <p className="empty">
           No opco yet. An opco is the company payments are taken for; a project takes payments once its opco
-          is activated.
+          is activated. <a href="/docs/guides/opcos-projects">Opcos and projects guide</a>
         </p>
       ) : null}
       {!opcos.data && !opcos.error ? <Skeleton what="opcos" lines={3} /> : null}
@@ -83,11 +96,10 @@ export function OpcosProjectsPage() {
         </table>
       </div>
       <h2>Projects</h2>
-      {projectWrite ? (
-        <p>
-          <Link className="button" to="/projects/new">
-            New project
-          </Link>
+      {projects.data?.projects.length === 0 ? (
+        <p className="empty">
+          No project yet. A project groups payments under an activated opco; payment links name it.{' '}
+          <a href="/docs/guides/opcos-projects">Opcos and projects guide</a>
         </p>
       ) : null}
       <div className="table-wrap">
@@ -109,18 +121,38 @@ export function OpcosProjectsPage() {
                   <CopyId value={p.project_id} what="project" />
                 </td>
                 <td>
-                  {allows(p, 'edit') ? (
-                    <Select
-                      label={`Opco of ${p.project_name}`}
-                      name="opco_id"
-                      value={p.opco_id ?? ''}
-                      options={opcoOptions(p.opco_id)}
-                      onChange={(v) =>
-                        bind.mutate({ path: { project_id: p.project_id }, body: { opco_id: v || null } })
-                      }
-                    />
+                  {changing === p.project_id && allows(p, 'edit') ? (
+                    <>
+                      <Select
+                        label={`Opco of ${p.project_name}`}
+                        name="opco_id"
+                        value={p.opco_id ?? ''}
+                        options={opcoOptions(p.opco_id)}
+                        onChange={(v) =>
+                          bind.mutate(
+                            { path: { project_id: p.project_id }, body: { opco_id: v || null } },
+                            { onSuccess: () => setChanging(null) },
+                          )
+                        }
+                      />
+                      <button type="button" className="secondary small" onClick={() => setChanging(null)}>
+                        Keep {opcoName(p.opco_id)}
+                      </button>
+                    </>
                   ) : (
-                    (opcos.data?.opcos.find((o) => o.opco_id === p.opco_id)?.name ?? '—')
+                    <>
+                      {opcoName(p.opco_id)}{' '}
+                      {allows(p, 'edit') ? (
+                        <button
+                          type="button"
+                          className="secondary small"
+                          aria-label={`Change the opco of ${p.project_name}`}
+                          onClick={() => setChanging(p.project_id)}
+                        >
+                          Change
+                        </button>
+                      ) : null}
+                    </>
                   )}
                 </td>
                 <td>
