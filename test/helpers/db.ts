@@ -103,6 +103,8 @@ interface WorkerDatabase {
   leased: boolean;
   /** TRUNCATE of every table of the schema (computed once). */
   truncate: string;
+  /** The database as leased: the same object each time, whose close() is a no-op. */
+  view?: Database;
 }
 let worker: WorkerDatabase | undefined;
 
@@ -137,25 +139,46 @@ async function emptyDatabase(w: WorkerDatabase): Promise<void> {
   });
 }
 
+/** A lease on a test database: `release` gives it back (the worker's) or drops it (a fresh one). */
+export interface DatabaseLease {
+  database: Database;
+  release: () => Promise<void>;
+}
+
 /**
- * An empty migrated database for one app: the worker's own when no other app holds it (emptied
- * first), else a fresh one as before. `release` gives the worker's database back (or drops the
- * fresh one). Closing the leased Database itself is a no-op: the worker keeps it.
+ * The worker's own database, emptied, when no app holds it; null while one does. Closing the leased
+ * Database itself is a no-op: the worker keeps it. `database` is the same object for every lease of
+ * this worker, so an app built over it (the worker's shared app, test/helpers/app.ts) outlives a lease.
  */
-export async function leaseTestDatabase(): Promise<{ database: Database; release: () => Promise<void> }> {
-  if (worker?.leased) {
-    const database = await createTestDatabase();
-    return { database, release: () => database.close() };
-  }
+export async function leaseWorkerDatabase(): Promise<DatabaseLease | null> {
+  if (worker?.leased) return null;
   worker ??= await openWorkerDatabase();
   const w = worker;
-  await emptyDatabase(w);
   w.leased = true;
+  try {
+    await emptyDatabase(w);
+  } catch (err) {
+    w.leased = false;
+    throw err;
+  }
+  w.view ??= { ...w.database, close: async () => {} };
   let released = false;
   const release = async () => {
     if (released) return;
     released = true;
     w.leased = false;
   };
-  return { database: { ...w.database, close: release }, release };
+  return { database: w.view, release };
+}
+
+/**
+ * An empty migrated database for one app: the worker's own when no other app holds it (emptied
+ * first), else a fresh one as before. `release` gives the worker's database back (or drops the
+ * fresh one).
+ */
+export async function leaseTestDatabase(): Promise<DatabaseLease> {
+  const own = await leaseWorkerDatabase();
+  if (own) return own;
+  const database = await createTestDatabase();
+  return { database, release: () => database.close() };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 // Installed before any file runs: it maps PGlite's prepared hot statements back to their SQL, so it
 // must see every PREPARE of the worker's shared database, also those of earlier files.
 import './statement-count';
+import { endFile } from './file-end';
 import { findLeaks, resetLogCapture } from './log-capture';
 import { resetStatusRecorder, undocumentedMediaTypes, undocumentedStatuses } from './status-recorder';
 
@@ -15,6 +16,10 @@ beforeAll(() => {
   resetLogCapture();
   resetStatusRecorder();
 });
+
+// Registered first, so it runs last (after hooks run in reverse order): gives back the worker's
+// shared app if the file did not close it (test/helpers/app.ts).
+afterAll(() => endFile());
 
 afterAll(() => {
   const leaks = findLeaks();
