@@ -10,6 +10,8 @@ import { reconcileVerifications } from '../../src/modules/kyc/reconcile.service'
 import type { TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
 import type { SumsubStandin } from '../standins/sumsub/server';
+import { completeReview } from '../standins/sumsub/submission';
+import { webhookPayload } from '../standins/sumsub/webhooks';
 import { ALL_GROUPS, api, createKycWorld, createLink, type KycWorld, setGroups, tokenOf } from './fixtures';
 import { startSumsubDeployment } from './sumsub-fixtures';
 
@@ -196,5 +198,68 @@ describe('Sumsub down', () => {
     expect(await kycStatus(w)).toBe('none');
     expect(await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).toHaveLength(before);
     standin.control.setDown(false);
+  });
+});
+
+describe('levels: the applicant serves every link of the person', () => {
+  const history = async (w: KycWorld) =>
+    (await api(ctx, 'GET', `/kyc/detail/${w.userId}/history`, w.caller.headers)).json().records as {
+      verification_id: string;
+      status: string;
+      poa_status: string | null;
+    }[];
+  const open = (url: string) => ctx.app.inject({ method: 'GET', url: `/verify/${tokenOf(url)}` });
+
+  it('approved at basic, an enhanced link: no approval until the enhanced review', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    const enhanced = await createLink(ctx, w, { level: 'enhanced' });
+    expect((await open(enhanced.verification_url)).statusCode).toBe(303);
+    // Opening the enhanced link moved the applicant: its review starts over there.
+    expect(a.review).toMatchObject({ levelName: 'enhanced-kyc-level', reviewStatus: 'init', attemptCnt: 0 });
+    expect(
+      standin.control.requests.some((r) => r.path.includes(`/${a.id}/moveToLevel?name=enhanced-kyc-level`)),
+    ).toBe(true);
+    // A resent webhook and reconciliation: the basic approval is not the enhanced link's result.
+    await standin.control.webhooks.resendLast();
+    ctx.clock.advance(61 * 1000);
+    await reconcileVerifications(ctx.deps);
+    expect((await history(w)).map((r) => r.status)).toEqual(['approved']);
+    expect(await kycStatus(w)).toBe('approved');
+    await standin.control.decide(a.id, 'review');
+    // History order: decision_at descending, undecided last.
+    expect((await history(w)).map((r) => r.status)).toEqual(['approved', 'in_review']);
+    await standin.control.decide(a.id, 'approve');
+    const records = await history(w);
+    expect(records.map((r) => r.status)).toEqual(['approved', 'approved']);
+    expect(records[0]!.verification_id).toBe(enhanced.verification_id);
+    expect(records[0]!.poa_status).toBe('approved');
+    expect(records[1]!.poa_status).toBeNull();
+    expect(await kycStatus(w)).toBe('approved');
+  });
+
+  it('an applicant being checked is not moved: its review finishes at its own level', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    const basic = await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'review');
+    const enhanced = await createLink(ctx, w, { level: 'enhanced' });
+    expect((await open(enhanced.verification_url)).statusCode).toBe(303);
+    expect(a.review.levelName).toBe('basic-kyc-level');
+    expect(standin.control.requests.some((r) => r.path.includes(`/${a.id}/moveToLevel`))).toBe(false);
+    // The basic review completes: it is the basic link's result, not the enhanced one's.
+    completeReview(a, { reviewAnswer: 'GREEN' }, new Date());
+    await standin.control.webhooks.send(
+      'applicantReviewed',
+      webhookPayload('applicantReviewed', a, new Date()),
+    );
+    const records = await history(w);
+    expect(records.map((r) => r.status)).toEqual(['approved']);
+    expect(records[0]!.verification_id).toBe(basic.verification_id);
+    expect(records[0]!.poa_status).toBeNull();
+    expect(await kycStatus(w)).toBe('approved');
   });
 });

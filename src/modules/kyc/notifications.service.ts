@@ -8,6 +8,7 @@
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../deps';
 import type {
+  SessionContext,
   VerificationKind,
   VerificationNotification,
   VerificationResult,
@@ -19,9 +20,9 @@ import { statusFromLatestRecord } from './kyc.machine';
 import { KycMessages } from './kyc.messages';
 import { changeBusiness, changeUser, type StatusSource } from './subject-status';
 import {
-  findLatestSessionOfProviderSubject,
   findRecordBySession,
   findSessionByProviderRef,
+  findSessionsOfProviderSubject,
   insertRecord,
   latestReportedRecord,
   lockBusiness,
@@ -169,14 +170,47 @@ export async function refreshSession(
   deps: Deps,
   session: SessionRow,
   source: StatusSource,
-): Promise<{ applied: boolean }> {
-  const result = await deps.providers.verification.fetchResult(session.providerRef!, {
+): Promise<{ applied: boolean; found: boolean }> {
+  const result = await deps.providers.verification.fetchResult(
+    session.providerRef!,
+    await sessionContext(deps, session),
+  );
+  await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
+  if (!result) return { applied: false, found: false };
+  return { ...(await applyVerificationResult(deps, session, result, source)), found: true };
+}
+
+/** What the adapter is told about the session it reads (its level; whether a record exists). */
+export async function sessionContext(deps: Deps, session: SessionRow): Promise<SessionContext> {
+  return {
     kind: session.kind as VerificationKind,
     checks: session.checks,
-  });
-  await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
-  if (!result) return { applied: false };
-  return applyVerificationResult(deps, session, result, source);
+    level: session.level,
+    recorded: (await findRecordBySession(deps.db, session.id)) !== undefined,
+  };
+}
+
+/** How many of a person's latest links a notification about the vendor's profile of them may concern. */
+const SESSIONS_PER_SUBJECT_NOTIFICATION = 5;
+
+/**
+ * A notification about a vendor's profile of a person (reused by every link) concerns the newest of
+ * its links whose result the vendor now reports: the newest link may be at another level (its
+ * review not started) while the profile's review finished at an older link's level.
+ */
+async function refreshSubjectSessions(deps: Deps, subjectRef: string): Promise<{ applied: boolean } | null> {
+  const sessions = await findSessionsOfProviderSubject(
+    deps.db,
+    subjectRef,
+    SESSIONS_PER_SUBJECT_NOTIFICATION,
+  );
+  if (sessions.length === 0) return null;
+  for (const session of sessions) {
+    if (!session.providerRef) continue;
+    const r = await refreshSession(deps, session, 'provider_webhook');
+    if (r.found) return r;
+  }
+  return { applied: false };
 }
 
 /** Bodies already applied (a provider resends byte-identical notifications); bounded, per process. */
@@ -192,29 +226,29 @@ export async function applyVerificationNotification(
   deps: Deps,
   n: VerificationNotification,
 ): Promise<{ received: true; applied: boolean }> {
-  const session =
-    n.scope === 'applicant'
-      ? await findLatestSessionOfProviderSubject(deps.db, n.providerRef)
-      : await findSessionByProviderRef(deps.db, n.providerRef);
-  if (!session) {
+  if (seenEvents.has(n.eventId)) {
+    deps.log.info({ providerRef: n.providerRef }, 'duplicate verification notification ignored');
+    return { received: true, applied: false };
+  }
+  let r: { applied: boolean } | null;
+  try {
+    if (n.scope === 'applicant') r = await refreshSubjectSessions(deps, n.providerRef);
+    else {
+      const session = await findSessionByProviderRef(deps.db, n.providerRef);
+      r = session ? await refreshSession(deps, session, 'provider_webhook') : null;
+    }
+  } catch (err) {
+    deps.log.error({ err, providerRef: n.providerRef }, 'fetching the verification result failed');
+    throw new AppError(503, KycMessages.providerUnavailable);
+  }
+  if (!r) {
     deps.log.info({ providerRef: n.providerRef }, 'verification notification for an unknown session');
     return { received: true, applied: false };
-  }
-  if (seenEvents.has(n.eventId)) {
-    deps.log.info({ verificationId: session.id }, 'duplicate verification notification ignored');
-    return { received: true, applied: false };
-  }
-  let r: { applied: boolean };
-  try {
-    r = await refreshSession(deps, session, 'provider_webhook');
-  } catch (err) {
-    deps.log.error({ err, verificationId: session.id }, 'fetching the verification result failed');
-    throw new AppError(503, KycMessages.providerUnavailable);
   }
   remember(n.eventId);
   if (!r.applied)
     deps.log.info(
-      { verificationId: session.id, revision: n.revision },
+      { providerRef: n.providerRef, revision: n.revision },
       'verification notification not newer than the recorded result (replay or out of order)',
     );
   return { received: true, applied: r.applied };

@@ -10,6 +10,7 @@ import { UpstreamError } from '../../../platform/upstream';
 import {
   type CreateVerificationInput,
   type DownloadedFile,
+  type SessionContext,
   type VerificationKind,
   type VerificationNotification,
   type VerificationProvider,
@@ -28,6 +29,8 @@ import {
 
 export const externalUserIdOf = (kind: VerificationKind, subjectId: string) => `svc-${kind}-${subjectId}`;
 const MAX_KEY_PEOPLE = 20;
+/** Review statuses in which Sumsub is checking the applicant (its level cannot be changed). */
+const MID_REVIEW = new Set(['pending', 'prechecked', 'queued', 'onHold']);
 /** Ambiguity 1: the documented default, and SHA512; legacy SHA1 is refused. */
 const DIGEST_ALGS: Record<string, string> = { HMAC_SHA256_HEX: 'sha256', HMAC_SHA512_HEX: 'sha512' };
 const EXTENSIONS: Record<string, string> = {
@@ -138,13 +141,15 @@ export class SumsubVerificationProvider implements VerificationProvider {
     if (!ref) throw new VerificationProviderError('not a Sumsub session reference');
     const applicant = await this.readApplicant(ref.applicantId);
     if (!applicant) throw new VerificationProviderError('the Sumsub applicant no longer exists');
+    const levelName = this.sumsubLevel(input.kind, input.level);
+    await this.moveToLevel(applicant, levelName);
     const res = await this.client
       .json<{ url?: string }>({
         operation: 'websdk.link',
         method: 'POST',
         path: '/resources/sdkIntegrations/levels/-/websdkLink',
         body: {
-          levelName: this.sumsubLevel(input.kind, input.level),
+          levelName,
           userId: applicant.externalUserId,
           ...(input.email ? { applicantIdentifiers: { email: input.email } } : {}),
           ttlInSecs: this.config.websdkLinkTtlSeconds,
@@ -158,6 +163,30 @@ export class SumsubVerificationProvider implements VerificationProvider {
     if (!res?.url || !/^https?:\/\//.test(res.url))
       throw new VerificationProviderError('Sumsub gave no WebSDK link');
     return res.url;
+  }
+
+  /**
+   * The applicant is reused for every link: a link of another level moves it there first
+   * (`POST /resources/applicants/{id}/moveToLevel?name=`), which Sumsub refuses while the
+   * applicant is being checked (`pending`, `queued`, `onHold`; `prechecked` is part of the check)
+   * (https://docs.sumsub.com/reference/change-required-document-set-per-level). Mid-review the
+   * applicant stays where it is: its review finishes at its level, and this link's session gets no
+   * result until a review at its own level (see fetchResult).
+   */
+  private async moveToLevel(applicant: SumsubApplicant, levelName: string): Promise<void> {
+    const review = applicant.review ?? {};
+    if (review.levelName === levelName || MID_REVIEW.has(review.reviewStatus ?? '')) return;
+    try {
+      await this.client.json<SumsubApplicant>({
+        operation: 'applicants.move_to_level',
+        method: 'POST',
+        path: `/resources/applicants/${applicant.id}/moveToLevel?name=${encodeURIComponent(levelName)}`,
+        body: {},
+        retrySafe: true,
+      });
+    } catch (err) {
+      throw refusal(err);
+    }
   }
 
   private readApplicant(applicantId: string) {
@@ -205,16 +234,21 @@ export class SumsubVerificationProvider implements VerificationProvider {
     );
   }
 
-  async fetchResult(
-    providerRef: string,
-    session?: { kind: VerificationKind; checks: string[] },
-  ): Promise<VerificationResult | null> {
+  async fetchResult(providerRef: string, session?: SessionContext): Promise<VerificationResult | null> {
     const ref = parseProviderRef(providerRef);
     if (!ref) return null;
     const applicant = await this.readApplicant(ref.applicantId);
-    // Nothing submitted yet (or reset): no result, so an unused link leaves no record behind.
-    if (!applicant || (applicant.review?.reviewStatus ?? 'init') === 'init') return null;
+    if (!applicant) return null;
     const kind: VerificationKind = session?.kind ?? (applicant.type === 'company' ? 'kyb' : 'kyc');
+    // The applicant serves every link of the person; its review is this session's only at the
+    // session's level: `attemptCnt` counts attempts "on the same verification level"
+    // (https://docs.sumsub.com/reference/get-applicant-review-status). An approval at `basic`
+    // never approves an `enhanced` link, and a later link's level leaves an older record alone.
+    if (session?.level && applicant.review?.levelName !== this.sumsubLevel(kind, session.level)) return null;
+    // Nothing submitted yet: no result, so an unused link leaves no record behind. A session that
+    // has a record and is back at `init` was reset (documents inactive, statuses removed:
+    // https://docs.sumsub.com/reference/reset-applicant): that is recorded (pending).
+    if ((applicant.review?.reviewStatus ?? 'init') === 'init' && !session?.recorded) return null;
     const steps = await this.readSteps(ref.applicantId);
     const checks = session?.checks ?? [];
     return toVerificationResult({
