@@ -263,3 +263,51 @@ describe('levels: the applicant serves every link of the person', () => {
     expect(await kycStatus(w)).toBe('approved');
   });
 });
+
+describe('re-decisions and resets', () => {
+  it('GREEN turned RED by the officer in the same attempt reaches the record and the subject', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    const attempt = a.review.attemptCnt;
+    await standin.control.redecide(a.id, 'reject_final', { aml: true });
+    expect(a.review.attemptCnt).toBe(attempt);
+    expect((await detail(w)).json()).toMatchObject({ status: 'declined', data_trusted: false });
+    expect(await kycStatus(w)).toBe('rejected');
+    const events = await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed');
+    expect((events.at(-1)!.data as { current_kyc_status: string }).current_kyc_status).toBe('rejected');
+    // The same state read again (a resend, reconciliation) changes nothing.
+    await standin.control.webhooks.resendLast();
+    expect(await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).toHaveLength(events.length);
+  });
+
+  it('an older state read late never overwrites a newer one', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    const approvedReview = structuredClone(a.review);
+    await standin.control.redecide(a.id, 'reject_retry');
+    expect(await kycStatus(w)).toBe('rejected');
+    // A read that saw the approval (older reviewDate) arrives after the rejection was applied.
+    const { applyVerificationResult } = await import('../../src/modules/kyc/notifications.service');
+    const { toVerificationResult } = await import('../../src/providers/verification/sumsub/mapping');
+    const { findSessionsOfProviderSubject } = await import('../../src/modules/kyc/verification.repo');
+    const [session] = await findSessionsOfProviderSubject(ctx.deps.db, a.id, 1);
+    const stale = toVerificationResult({
+      providerRef: session!.providerRef!,
+      applicant: { ...a, review: { ...approvedReview, reviewDate: '2020-01-01 00:00:00+0000' } },
+      steps: {},
+      checks: [],
+      kind: 'kyc',
+      keyPeople: null,
+      now: new Date(),
+    });
+    expect((await applyVerificationResult(ctx.deps, session!, stale, 'provider_webhook')).applied).toBe(
+      false,
+    );
+    expect(await kycStatus(w)).toBe('rejected');
+  });
+});

@@ -143,10 +143,25 @@ export async function applyVerificationResult(
     if (session.kind === 'kyc') await lockUser(tx, session.clientId, session.userId!);
     else await lockBusiness(tx, session.clientId, session.businessCustomerId!);
     const existing = await findRecordBySession(tx, session.id);
-    if (existing && existing.providerRevision >= result.revision) return { applied: false, record: existing };
-    const values = recordValues(key, result, deps.clock.now());
+    let revision = result.revision;
+    if (result.version) {
+      // A vendor that re-decides: a changed state applies unless it is older than the recorded one;
+      // the record's revision then simply counts the states applied.
+      if (
+        existing &&
+        (existing.providerVersion === result.version.key ||
+          existing.providerUpdatedAt.getTime() > result.version.at.getTime())
+      )
+        return { applied: false, record: existing };
+      revision = (existing?.providerRevision ?? 0) + 1;
+    } else if (existing && existing.providerRevision >= result.revision)
+      return { applied: false, record: existing };
+    const values = {
+      ...recordValues(key, { ...result, revision }, deps.clock.now()),
+      providerVersion: result.version?.key ?? null,
+    };
     const record = existing
-      ? await updateRecordIfOlder(tx, existing.id, result.revision, values)
+      ? await updateRecordIfOlder(tx, existing.id, revision, values)
       : await insertRecord(tx, {
           ...values,
           clientId: session.clientId,

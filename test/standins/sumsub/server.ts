@@ -66,6 +66,15 @@ export interface SumsubStandinControl {
   setDelayMs(ms: number): void;
   /** Decides an applicant's review as the WebSDK page would (uploads first when nothing was uploaded). */
   decide(applicantId: string, decision: Decision, opts?: { aml?: boolean }): Promise<void>;
+  /**
+   * A compliance officer (or ongoing AML monitoring) changes a completed review in the same attempt
+   * (new answer, new reviewDate) and Sumsub notifies `applicantReviewed` again.
+   */
+  redecide(
+    applicantId: string,
+    decision: Exclude<Decision, 'review'>,
+    opts?: { aml?: boolean },
+  ): Promise<void>;
   /** Resets the applicant as the dashboard's "Reset" does (back to init, documents inactive) and notifies `applicantReset`. */
   reset(applicantId: string): Promise<void>;
   byExternalUserId(externalUserId: string): Applicant | undefined;
@@ -433,6 +442,13 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       const a = applicants.get(applicantId);
       if (!a) throw new Error(`unknown applicant ${applicantId}`);
       await submit(a, decision, o?.aml ?? false);
+    },
+    redecide: async (applicantId, decision, o) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      if (a.review.reviewStatus !== 'completed') throw new Error('only a completed review is re-decided');
+      completeReview(a, reviewResultOf(decision, o?.aml ?? false), new Date());
+      await notify('applicantReviewed', a);
     },
     reset: async (applicantId) => {
       const a = applicants.get(applicantId);

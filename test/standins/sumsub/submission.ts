@@ -112,9 +112,10 @@ export function uploadDocuments(a: Applicant, steps: StepName[], images: Images,
     reviewStatus: 'pending',
     reviewResult: undefined,
     reviewDate: undefined,
+    // Each attempt is a check initiated anew (reference/get-applicant-review-status, createDate).
+    createDate: reviewTime(now),
     elapsedSincePendingMs: 0,
   };
-  void now;
 }
 
 export function reviewResultOf(decision: Exclude<Decision, 'review'>, aml: boolean): ReviewResult {

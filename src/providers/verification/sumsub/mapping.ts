@@ -22,6 +22,7 @@ export interface SumsubApplicant {
   fixedInfo?: Record<string, unknown>;
   questionnaires?: { id?: string; sections?: Record<string, { items?: Record<string, QItem> }> }[];
   review?: {
+    attemptId?: string;
     attemptCnt?: number;
     levelName?: string;
     createDate?: string;
@@ -65,6 +66,30 @@ const STATUS_RANK: Record<string, number> = {
 export function revisionOf(a: SumsubApplicant): number {
   const r = a.review ?? {};
   return (r.attemptCnt ?? 0) * 10 + (STATUS_RANK[r.reviewStatus ?? ''] ?? 0);
+}
+
+/**
+ * Ambiguity 4: Sumsub's own time of the review's state (`reviewDate` once completed, else
+ * `createDate`, when the check was initiated) and what it says: level, attempt, status, answer,
+ * reject type and labels. Sumsub promises no webhook order and says to trust the latest review on
+ * the applicant (https://docs.sumsub.com/reference/get-applicant-review-status; docs/vendors/sumsub.md,
+ * "Re-decisions"), and an officer or ongoing monitoring can change the answer within one attempt:
+ * a result whose key differs is applied unless its time is older than the recorded one.
+ */
+export function versionOf(a: SumsubApplicant, now: Date): { at: Date; key: string } {
+  const r = a.review ?? {};
+  const result = r.reviewResult ?? {};
+  const at = parseSumsubDate(r.reviewDate) ?? parseSumsubDate(r.createDate) ?? now;
+  const labels = [...(result.rejectLabels ?? [])].sort().join(',');
+  const key = [
+    r.levelName ?? '',
+    r.attemptId ?? String(r.attemptCnt ?? 0),
+    r.reviewStatus ?? '',
+    result.reviewAnswer ?? '',
+    result.reviewRejectType ?? '',
+    labels,
+  ].join('|');
+  return { at, key };
 }
 
 /** Ambiguity 5. */
@@ -258,6 +283,7 @@ export function toVerificationResult(input: MapInput): VerificationResult {
   const status = recordStatusOf(a);
   const completed = a.review?.reviewStatus === 'completed';
   const decisionAt = completed ? parseSumsubDate(a.review?.reviewDate) : null;
+  const version = versionOf(a, input.now);
   const documents: DocumentRef[] = documentImages(a, steps).map((d) => ({
     file_role: d.role,
     file_name: d.role,
@@ -268,7 +294,8 @@ export function toVerificationResult(input: MapInput): VerificationResult {
     providerRef: input.providerRef,
     status,
     revision: revisionOf(a),
-    updatedAt: decisionAt ?? input.now,
+    updatedAt: version.at,
+    version,
     decisionAt,
     // Ambiguity 6: only a completed GREEN review vouches for the data.
     dataTrusted: status === 'approved',
