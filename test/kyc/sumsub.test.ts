@@ -310,4 +310,24 @@ describe('re-decisions and resets', () => {
     );
     expect(await kycStatus(w)).toBe('rejected');
   });
+
+  it('applicantReset: the approved subject is no longer verified (record pending), then verified again', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    await standin.control.reset(a.id);
+    expect(JSON.parse(standin.control.webhooks.sent.at(-1)!.body).type).toBe('applicantReset');
+    expect((await detail(w)).json()).toMatchObject({
+      status: 'pending',
+      data_trusted: false,
+      decision_at: null,
+      liveness_status: null,
+    });
+    expect(await kycStatus(w)).toBe('pending');
+    await standin.control.decide(a.id, 'approve');
+    expect((await detail(w)).json().status).toBe('approved');
+    expect(await kycStatus(w)).toBe('approved');
+  });
 });
