@@ -19,9 +19,11 @@ export function sumsubEnv(standinUrl: string): Record<string, string> {
   };
 }
 
-export async function startSumsubDeployment(): Promise<{ ctx: TestContext; standin: SumsubStandin }> {
+export async function startSumsubDeployment(
+  env: Record<string, string> = {},
+): Promise<{ ctx: TestContext; standin: SumsubStandin }> {
   const standin = await startSumsubStandin({ webhookUrl: null });
-  const ctx = await createTestApp({ env: { ...PRODUCTION_ENV, ...sumsubEnv(standin.url) } });
+  const ctx = await createTestApp({ env: { ...PRODUCTION_ENV, ...sumsubEnv(standin.url), ...env } });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (ctx.app.server.address() as AddressInfo).port;
   standin.control.webhooks.settings.url = `http://127.0.0.1:${port}/api/v1/providers/verification/notifications`;

@@ -7,6 +7,7 @@
  */
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../deps';
+import { defineJob, enqueueJobId, type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import type {
   SessionContext,
   VerificationKind,
@@ -14,10 +15,9 @@ import type {
   VerificationResult,
 } from '../../providers/verification/port';
 import { encrypt } from '../../shared/crypto';
-import { AppError, unauthorized } from '../../shared/errors';
+import { unauthorized } from '../../shared/errors';
 import { PaymentMessages } from '../payments/payments.messages';
 import { statusFromLatestRecord } from './kyc.machine';
-import { KycMessages } from './kyc.messages';
 import { changeBusiness, changeUser, type StatusSource } from './subject-status';
 import {
   findRecordBySession,
@@ -228,43 +228,78 @@ async function refreshSubjectSessions(deps: Deps, subjectRef: string): Promise<{
   return { applied: false };
 }
 
-/** Bodies already applied (a provider resends byte-identical notifications); bounded, per process. */
-const seenEvents = new Set<string>();
-const SEEN_MAX = 10_000;
-function remember(eventId: string) {
-  if (seenEvents.size >= SEEN_MAX) seenEvents.delete(seenEvents.values().next().value!);
-  seenEvents.add(eventId);
-}
+/** What a notification's re-read job needs (the notification itself is only a hint). */
+export type VerificationRereadPayload = {
+  providerRef: string;
+  scope: 'session' | 'applicant';
+  type: string | null;
+};
 
-/** POST /providers/verification/notifications, after the signature was verified. */
+/** Re-reads a route is waiting for (job id -> whether it changed a record, null while running). */
+const rereadOutcomes = new Map<string, boolean | null>();
+
+/**
+ * The re-read a notification asks for: fetch the result from the provider (outside any transaction)
+ * and apply it. A provider outage throws: the job retries on the default backoff, and the
+ * reconciliation worker reads undecided links anyway.
+ */
+export const verificationRereadJob = defineJob<VerificationRereadPayload>({
+  kind: 'kyc.verification_reread',
+  async run(deps, p, ctx) {
+    let r: { applied: boolean } | null;
+    if (p.scope === 'applicant') r = await refreshSubjectSessions(deps, p.providerRef);
+    else {
+      const session = await findSessionByProviderRef(deps.db, p.providerRef);
+      r = session ? await refreshSession(deps, session, 'provider_webhook') : null;
+    }
+    if (!r) deps.log.info({ providerRef: p.providerRef }, 'verification notification for an unknown session');
+    else if (!r.applied)
+      deps.log.info(
+        { providerRef: p.providerRef, type: p.type },
+        'verification notification not newer than the recorded result (replay or out of order)',
+      );
+    if (rereadOutcomes.has(ctx.jobId)) rereadOutcomes.set(ctx.jobId, r?.applied ?? false);
+  },
+});
+
+/**
+ * How long the notification route waits for the re-read's first attempt before answering: Sumsub
+ * counts no answer within 5 s as a failure and resends (https://docs.sumsub.com/docs/webhooks). A
+ * re-read still running then goes on in the background (its job row is the receipt: a crash loses
+ * nothing, the runner picks it up after the lease).
+ */
+export const NOTIFICATION_ANSWER_BUDGET_MS = 1500;
+
+/**
+ * POST /providers/verification/notifications, after the signature was verified: the receipt (the
+ * re-read job, deduplicated on the notification's event id) is written in one transaction, then the
+ * re-read runs at once within the answer's budget.
+ */
 export async function applyVerificationNotification(
   deps: Deps,
   n: VerificationNotification,
 ): Promise<{ received: true; applied: boolean }> {
-  if (seenEvents.has(n.eventId)) {
+  const jobId = await deps.db.transaction((tx) =>
+    enqueueJobId(tx, deps.clock, verificationRereadJob, {
+      payload: { providerRef: n.providerRef, scope: n.scope ?? 'session', type: n.type ?? null },
+      dedupeKey: n.eventId,
+    }),
+  );
+  if (!jobId) {
     deps.log.info({ providerRef: n.providerRef }, 'duplicate verification notification ignored');
     return { received: true, applied: false };
   }
-  let r: { applied: boolean } | null;
-  try {
-    if (n.scope === 'applicant') r = await refreshSubjectSessions(deps, n.providerRef);
-    else {
-      const session = await findSessionByProviderRef(deps.db, n.providerRef);
-      r = session ? await refreshSession(deps, session, 'provider_webhook') : null;
-    }
-  } catch (err) {
-    deps.log.error({ err, providerRef: n.providerRef }, 'fetching the verification result failed');
-    throw new AppError(503, KycMessages.providerUnavailable);
-  }
-  if (!r) {
-    deps.log.info({ providerRef: n.providerRef }, 'verification notification for an unknown session');
-    return { received: true, applied: false };
-  }
-  remember(n.eventId);
-  if (!r.applied)
-    deps.log.info(
-      { providerRef: n.providerRef, revision: n.revision },
-      'verification notification not newer than the recorded result (replay or out of order)',
-    );
-  return { received: true, applied: r.applied };
+  rereadOutcomes.set(jobId, null);
+  const run = runJobsNow(deps, [verificationRereadJob as JobDefinition<never>], [jobId]).catch((err) =>
+    deps.log.warn({ err, jobId }, 'verification re-read could not start (the jobs runner retries it)'),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, NOTIFICATION_ANSWER_BUDGET_MS);
+  });
+  await Promise.race([run, budget]);
+  clearTimeout(timer);
+  const applied = rereadOutcomes.get(jobId) ?? false;
+  rereadOutcomes.delete(jobId);
+  return { received: true, applied };
 }
