@@ -13,7 +13,7 @@ import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app'
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
 import { ALL_GROUPS, api, createKycWorld, createLink, type KycWorld, setGroups } from '../kyc/fixtures';
-import { STANDIN_KEY_PEOPLE, sumsubEnv } from '../kyc/sumsub-fixtures';
+import { STANDIN_KEY_PEOPLE, STANDIN_PRODUCTION_TOKEN, sumsubEnv } from '../kyc/sumsub-fixtures';
 import { type SumsubStandin, startSumsubStandin } from '../standins/sumsub/server';
 
 const onPostgres = process.env.TEST_ENGINE === 'postgres';
@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium || !onPostgres)('Sumsub in production, end to end',
   let w: KycWorld;
 
   beforeAll(async () => {
-    standin = await startSumsubStandin({ webhookUrl: null });
+    standin = await startSumsubStandin({ webhookUrl: null, appToken: STANDIN_PRODUCTION_TOKEN });
     const port = await freePort();
     ctx = await createTestApp({
       env: { ...PRODUCTION_ENV, ...sumsubEnv(standin.url), SVC_PUBLIC_URL: `http://127.0.0.1:${port}` },

@@ -331,3 +331,27 @@ describe('re-decisions and resets', () => {
     expect(await kycStatus(w)).toBe('approved');
   });
 });
+
+describe('production guards', () => {
+  it('a webhook with sandboxMode: true is acknowledged and ignored by a production deployment', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    standin.control.webhooks.settings.drop = true;
+    await standin.control.decide(a.id, 'approve');
+    standin.control.webhooks.settings.drop = false;
+    await standin.control.webhooks.send(
+      'applicantReviewed',
+      webhookPayload('applicantReviewed', a, new Date(), true),
+    );
+    expect(standin.control.webhooks.sent.at(-1)!.status).toBe(200);
+    expect((await detail(w)).statusCode).toBe(404);
+    expect(await kycStatus(w)).toBe('pending');
+    // The same decision from production (sandboxMode false) is applied.
+    await standin.control.webhooks.send(
+      'applicantReviewed',
+      webhookPayload('applicantReviewed', a, new Date()),
+    );
+    expect(await kycStatus(w)).toBe('approved');
+  });
+});

@@ -279,6 +279,15 @@ export async function applyVerificationNotification(
   deps: Deps,
   n: VerificationNotification,
 ): Promise<{ received: true; applied: boolean }> {
+  if (n.sandbox && deps.config.environment === 'production') {
+    // A sandbox decision never touches a production record (a webhook set up on the wrong
+    // environment, or a replay of a sandbox body): acknowledged, so it is not resent, and ignored.
+    deps.log.warn(
+      { providerRef: n.providerRef, type: n.type },
+      'sandbox verification notification ignored by a production deployment',
+    );
+    return { received: true, applied: false };
+  }
   const jobId = await deps.db.transaction((tx) =>
     enqueueJobId(tx, deps.clock, verificationRereadJob, {
       payload: { providerRef: n.providerRef, scope: n.scope ?? 'session', type: n.type ?? null },

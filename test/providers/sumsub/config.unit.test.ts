@@ -52,4 +52,12 @@ describe('verification provider configuration', () => {
     expect(c.sumsub).toMatchObject({ apiUrl: 'https://api.sumsub.com', timeoutMs: 2000 });
     expect(c.sumsub!.levels['gold tier']).toBe('gold-kyc-level');
   });
+
+  it('production refuses a Sumsub sandbox app token (sbx:); sandbox accepts it', () => {
+    const env = { ...sumsubEnv('https://api.sumsub.com'), SVC_SUMSUB_APP_TOKEN: 'sbx:abc' };
+    expect(problemsOf({ ...PRODUCTION_ENV, ...env })).toEqual([
+      'SVC_SUMSUB_APP_TOKEN is a Sumsub sandbox token (it starts with "sbx:"): a production deployment needs a production app token',
+    ]);
+    expect(problemsOf(env)).toEqual([]);
+  });
 });

@@ -153,7 +153,9 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
     },
   };
   const byExternalUserId = (ext: string) => [...applicants.values()].find((a) => a.externalUserId === ext);
-  const notify = (type: string, a: Applicant) => webhooks.send(type, webhookPayload(type, a, new Date()));
+  const sandboxMode = appToken.startsWith('sbx:');
+  const notify = (type: string, a: Applicant) =>
+    webhooks.send(type, webhookPayload(type, a, new Date(), sandboxMode));
 
   /** KYB: the company's beneficiaries are individual applicants of their own (reference: add beneficiary). */
   function addBeneficiaries(company: Applicant) {

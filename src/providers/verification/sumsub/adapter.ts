@@ -328,6 +328,9 @@ export class SumsubVerificationProvider implements VerificationProvider {
       revision: 0,
       occurredAt: at && !Number.isNaN(at.getTime()) ? at : this.now(),
       scope: 'applicant',
+      type: body.type,
+      // Sumsub marks webhooks of its sandbox (`sandboxMode`); a production deployment ignores them.
+      sandbox: body.sandboxMode === true,
     };
   }
 }

@@ -70,15 +70,28 @@ export function parseLevelMap(value: string | undefined, problems: string[]): Re
   return map;
 }
 
-export function loadSumsubConfig(env: Env, problems: string[]): SumsubConfig {
+export function loadSumsubConfig(
+  env: Env,
+  problems: string[],
+  environment: 'sandbox' | 'production' = 'sandbox',
+): SumsubConfig {
   const required = (name: string) => {
     const v = raw(env, name);
     if (!v) problems.push(`${name} is required when SVC_VERIFICATION_PROVIDER=sumsub`);
     return v ?? '';
   };
+  const url = apiUrl(env, problems);
+  const appToken = required('SVC_SUMSUB_APP_TOKEN');
+  // Sandbox and production share api.sumsub.com; the token decides the mode, and sandbox tokens
+  // start `sbx:` (docs/vendors/sumsub.md, "Request signing"). A production deployment on a sandbox
+  // token would "verify" people with test documents and sandbox decisions.
+  if (environment === 'production' && appToken.startsWith('sbx:'))
+    problems.push(
+      'SVC_SUMSUB_APP_TOKEN is a Sumsub sandbox token (it starts with "sbx:"): a production deployment needs a production app token',
+    );
   return {
-    apiUrl: apiUrl(env, problems),
-    appToken: required('SVC_SUMSUB_APP_TOKEN'),
+    apiUrl: url,
+    appToken,
     secretKey: required('SVC_SUMSUB_SECRET_KEY'),
     webhookSecret: required('SVC_SUMSUB_WEBHOOK_SECRET'),
     levels: parseLevelMap(raw(env, 'SVC_SUMSUB_LEVELS'), problems),
