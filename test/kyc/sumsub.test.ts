@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KycMessages } from '../../src/modules/kyc/kyc.messages';
 import { reconcileVerifications } from '../../src/modules/kyc/reconcile.service';
+import { toVerificationResult } from '../../src/providers/verification/sumsub/mapping';
 import type { TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
 import type { SumsubStandin } from '../standins/sumsub/server';
@@ -353,5 +354,45 @@ describe('production guards', () => {
       webhookPayload('applicantReviewed', a, new Date()),
     );
     expect(await kycStatus(w)).toBe('approved');
+  });
+});
+
+describe('AML from the AML case', () => {
+  it('hits an officer cleared are shown (clear, with their count and names)', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, { level: 'enhanced' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve', { aml: true });
+    expect((await detail(w)).json()).toMatchObject({
+      status: 'approved',
+      aml_status: 'clear',
+      aml_total_hits: 2,
+    });
+    await setGroups(ctx, w.caller.clientId, ALL_GROUPS);
+    const hits = (await detail(w)).json().aml_hits as { hit_id: string; name: string }[];
+    expect(hits.map((h) => h.name)).toEqual(['Jane Doe (PEP list)', 'J. Doe (sanctions list)']);
+    expect(standin.control.requests.some((r) => r.path === `/resources/api/applicants/${a.id}/amlCase`)).toBe(
+      true,
+    );
+  });
+
+  it('COMPROMISED_PERSONS is an AML label; the undocumented AML is not', () => {
+    const result = (labels: string[]) =>
+      toVerificationResult({
+        providerRef: 'x',
+        applicant: {
+          id: 'a',
+          inspectionId: 'a',
+          externalUserId: 'e',
+          review: { reviewStatus: 'completed', reviewResult: { reviewAnswer: 'RED', rejectLabels: labels } },
+        },
+        steps: {},
+        checks: ['aml'],
+        kind: 'kyc',
+        keyPeople: null,
+        now: new Date(),
+      }).checks.aml;
+    expect(result(['COMPROMISED_PERSONS'])).toMatchObject({ status: 'potential_match', totalHits: 1 });
+    expect(result(['AML'])).toMatchObject({ status: 'clear', totalHits: 0 });
   });
 });

@@ -85,6 +85,8 @@ export interface Applicant {
   /** Not part of the API object: the per-step breakdown and the images (served by their own routes). */
   steps: Partial<Record<StepName, StepStatus>>;
   images: StoredImage[];
+  /** The latest AML case (reference/get-aml-case-data), served by its own route. */
+  amlCase?: Record<string, unknown>;
 }
 
 const hex = (n: number) => randomBytes(n).toString('hex');
@@ -146,7 +148,7 @@ export function docSetsOf(level: StandinLevel) {
 
 /** The applicant as `GET /resources/applicants/{id}/one` returns it (internal fields dropped). */
 export function applicantView(a: Applicant) {
-  const { steps: _steps, images: _images, ...view } = a;
+  const { steps: _steps, images: _images, amlCase: _amlCase, ...view } = a;
   return view;
 }
 

@@ -25,6 +25,7 @@ import {
   type StoredImage,
 } from './applicants';
 import {
+  amlCaseOf,
   completeReview,
   type Decision,
   isFinalRejected,
@@ -204,7 +205,9 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
     if (a.type === 'company') addBeneficiaries(a);
     await notify('applicantPending', a);
     if (decision === 'review') return;
-    completeReview(a, reviewResultOf(decision, aml), new Date());
+    const result = reviewResultOf(decision, aml);
+    completeReview(a, result, new Date());
+    a.amlCase = amlCaseOf(a, aml, result.reviewAnswer, new Date());
     await notify('applicantReviewed', a);
   }
 
@@ -332,6 +335,12 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       });
       return json(res, { url: `${baseUrl}/websdk/p/${token}` });
     }
+    const aml = match('GET', /^\/resources\/api\/applicants\/([0-9a-z]{24})\/amlCase$/);
+    if (aml) {
+      const a = applicants.get(aml[1]!);
+      if (!a?.amlCase) return apiError(res, 404, 'AML case not found');
+      return json(res, a.amlCase);
+    }
     const move = match('POST', /^\/resources\/applicants\/([0-9a-z]{24})\/moveToLevel$/);
     if (move) {
       const a = applicants.get(move[1]!);
@@ -449,7 +458,9 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       const a = applicants.get(applicantId);
       if (!a) throw new Error(`unknown applicant ${applicantId}`);
       if (a.review.reviewStatus !== 'completed') throw new Error('only a completed review is re-decided');
-      completeReview(a, reviewResultOf(decision, o?.aml ?? false), new Date());
+      const result = reviewResultOf(decision, o?.aml ?? false);
+      completeReview(a, result, new Date());
+      a.amlCase = amlCaseOf(a, o?.aml ?? false, result.reviewAnswer, new Date());
       await notify('applicantReviewed', a);
     },
     reset: async (applicantId) => {

@@ -22,6 +22,7 @@ import type { SumsubConfig } from './config';
 import {
   documentImages,
   type KeyPerson,
+  type SumsubAmlCase,
   type SumsubApplicant,
   type SumsubSteps,
   toVerificationResult,
@@ -198,6 +199,16 @@ export class SumsubVerificationProvider implements VerificationProvider {
     });
   }
 
+  /** The latest active AML case (null when none); rate-limited by Sumsub to 10 requests a minute. */
+  private amlCase(applicantId: string) {
+    return this.client.json<SumsubAmlCase>({
+      operation: 'applicants.aml_case',
+      method: 'GET',
+      path: `/resources/api/applicants/${applicantId}/amlCase`,
+      retrySafe: true,
+    });
+  }
+
   private async readSteps(applicantId: string): Promise<SumsubSteps> {
     return (
       (await this.client.json<SumsubSteps>({
@@ -258,6 +269,10 @@ export class SumsubVerificationProvider implements VerificationProvider {
       checks,
       kind,
       keyPeople: kind === 'kyb' && checks.includes('key_people') ? await this.keyPeople(applicant) : null,
+      amlCase:
+        checks.includes('aml') && applicant.review?.reviewStatus === 'completed'
+          ? await this.amlCase(ref.applicantId)
+          : null,
       now: this.now(),
     });
   }

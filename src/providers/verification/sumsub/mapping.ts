@@ -137,8 +137,32 @@ const DOC_TYPES: Record<string, string> = {
 const GENDERS: Record<string, string> = { M: 'male', F: 'female' };
 const STEP_STATUS: Record<string, string> = { GREEN: 'passed', RED: 'failed' };
 const POA_STATUS: Record<string, string> = { GREEN: 'approved', RED: 'declined' };
-/** Ambiguity 9: rejection labels that mean an AML screening hit. */
-export const AML_LABELS = ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA', 'CRIMINAL', 'BLOCKLIST', 'AML'];
+/**
+ * Ambiguity 9: rejection labels of the "Compromised persons" group (AML screening findings):
+ * ADVERSE_MEDIA, CRIMINAL, COMPROMISED_PERSONS, PEP, SANCTIONS
+ * (https://docs.sumsub.com/reference/final-rejection); BLOCKLIST marks a person on the client's own
+ * blocklist. There is no `AML` label.
+ */
+export const AML_LABELS = [
+  'PEP',
+  'SANCTIONS',
+  'ADVERSE_MEDIA',
+  'CRIMINAL',
+  'COMPROMISED_PERSONS',
+  'BLOCKLIST',
+];
+
+/**
+ * The applicant's latest active AML case (`GET /resources/api/applicants/{id}/amlCase`,
+ * https://docs.sumsub.com/reference/get-aml-case-data): `review.answer` GREEN / YELLOW / RED,
+ * `riskLabels`, and `hits` (each with `id` and `name`), kept whether or not an officer cleared them.
+ */
+export interface SumsubAmlCase {
+  id?: string;
+  review?: { answer?: string } | null;
+  riskLabels?: string[] | null;
+  hits?: { id?: string; name?: string }[] | null;
+}
 
 function identityOf(a: SumsubApplicant, steps: SumsubSteps): VerificationResult['identity'] {
   const info = a.info ?? {};
@@ -170,7 +194,12 @@ function identityOf(a: SumsubApplicant, steps: SumsubSteps): VerificationResult[
 const stepStatus = (s: SumsubStep | null | undefined, table: Record<string, string>) =>
   table[s?.reviewResult?.reviewAnswer ?? ''] ?? 'review';
 
-function checksOf(a: SumsubApplicant, steps: SumsubSteps, asked: string[]): VerificationResult['checks'] {
+function checksOf(
+  a: SumsubApplicant,
+  steps: SumsubSteps,
+  asked: string[],
+  amlCase: SumsubAmlCase | null,
+): VerificationResult['checks'] {
   const checks: VerificationResult['checks'] = {};
   const selfie = steps.SELFIE;
   if (asked.includes('liveness') && selfie)
@@ -193,15 +222,18 @@ function checksOf(a: SumsubApplicant, steps: SumsubSteps, asked: string[]): Veri
   }
   if (asked.includes('aml') && a.review?.reviewStatus === 'completed') {
     const labels = (a.review.reviewResult?.rejectLabels ?? []).filter((l) => AML_LABELS.includes(l));
-    checks.aml = {
-      status: labels.length ? 'potential_match' : 'clear',
-      totalHits: labels.length,
-      hits: labels.map((label, i) => ({
-        hit_id: `hit_${i + 1}`,
-        list: label.toLowerCase(),
-        source: 'sumsub',
-      })),
-    };
+    // Ambiguity 9: the hits are the AML case's, cleared or not (the labels only name what rejected).
+    const caseHits = Array.isArray(amlCase?.hits) ? amlCase.hits : [];
+    const hits = caseHits.length
+      ? caseHits.map((h, i) => ({
+          hit_id: str(h.id) ?? `hit_${i + 1}`,
+          name: str(h.name),
+          risk_labels: Array.isArray(amlCase?.riskLabels) ? amlCase.riskLabels : [],
+          source: 'sumsub',
+        }))
+      : labels.map((label, i) => ({ hit_id: `hit_${i + 1}`, list: label.toLowerCase(), source: 'sumsub' }));
+    const risky = labels.length > 0 || amlCase?.review?.answer === 'RED';
+    checks.aml = { status: risky ? 'potential_match' : 'clear', totalHits: hits.length, hits };
   }
   return checks;
 }
@@ -275,6 +307,8 @@ export interface MapInput {
   checks: string[];
   kind: 'kyc' | 'kyb';
   keyPeople: KeyPerson[] | null;
+  /** The AML case, read when the level asked for AML and the review completed. */
+  amlCase?: SumsubAmlCase | null;
   now: Date;
 }
 
@@ -302,7 +336,7 @@ export function toVerificationResult(input: MapInput): VerificationResult {
     // Ambiguity 14: FINAL means no retry.
     final: status === 'declined' && a.review?.reviewResult?.reviewRejectType === 'FINAL',
     identity: input.kind === 'kyc' ? identityOf(a, steps) : null,
-    checks: checksOf(a, steps, input.checks),
+    checks: checksOf(a, steps, input.checks, input.amlCase ?? null),
     sofQuestionnaire:
       input.kind === 'kyc' && input.checks.includes('sof_questionnaire') ? questionnaireOf(a, steps) : null,
     documents,
