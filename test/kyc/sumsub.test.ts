@@ -14,7 +14,7 @@ import type { SumsubStandin } from '../standins/sumsub/server';
 import { completeReview } from '../standins/sumsub/submission';
 import { webhookPayload } from '../standins/sumsub/webhooks';
 import { ALL_GROUPS, api, createKycWorld, createLink, type KycWorld, setGroups, tokenOf } from './fixtures';
-import { startSumsubDeployment } from './sumsub-fixtures';
+import { STANDIN_KEY_PEOPLE, startSumsubDeployment } from './sumsub-fixtures';
 
 let ctx: TestContext;
 let standin: SumsubStandin;
@@ -394,5 +394,23 @@ describe('AML from the AML case', () => {
       }).checks.aml;
     expect(result(['COMPROMISED_PERSONS'])).toMatchObject({ status: 'potential_match', totalHits: 1 });
     expect(result(['AML'])).toMatchObject({ status: 'clear', totalHits: 0 });
+  });
+});
+
+describe('KYB 2.0', () => {
+  it('an alpha-2 country is sent as alpha-3; beneficiaries read from fixedInfo with types[] and beneficiaryInfo', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    standin.control.kybFlow = 'kyb2';
+    try {
+      await createLink(ctx, w, {}, 'kyb');
+      const a = standin.control.byExternalUserId(`svc-kyb-${w.businessId}`)!;
+      expect((a.fixedInfo!.companyInfo as { country: string }).country).toBe('GBR');
+      await standin.control.decide(a.id, 'approve');
+      const r = (await api(ctx, 'GET', `/kyb/detail/${w.businessId}`, w.caller.headers)).json();
+      expect(r).toMatchObject({ status: 'approved', registration_country: 'GBR' });
+      expect(r.business_key_people).toEqual(STANDIN_KEY_PEOPLE);
+    } finally {
+      standin.control.kybFlow = 'kyb1';
+    }
   });
 });

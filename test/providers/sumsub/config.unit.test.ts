@@ -61,3 +61,14 @@ describe('verification provider configuration', () => {
     expect(problemsOf(env)).toEqual([]);
   });
 });
+
+describe('SVC_SUMSUB_KYB_FLOW', () => {
+  it('kyb2 by default; kyb1 or kyb2 only', () => {
+    const env = { ...PRODUCTION_ENV, ...sumsubEnv('https://api.sumsub.com') };
+    expect(loadConfig(env).sumsub!.kybFlow).toBe('kyb2');
+    expect(loadConfig({ ...env, SVC_SUMSUB_KYB_FLOW: 'kyb1' }).sumsub!.kybFlow).toBe('kyb1');
+    expect(problemsOf({ ...env, SVC_SUMSUB_KYB_FLOW: '2.0' })).toEqual([
+      'SVC_SUMSUB_KYB_FLOW must be kyb1 or kyb2 (got "2.0")',
+    ]);
+  });
+});

@@ -79,6 +79,8 @@ export interface SumsubStandinControl {
   /** Resets the applicant as the dashboard's "Reset" does (back to init, documents inactive) and notifies `applicantReset`. */
   reset(applicantId: string): Promise<void>;
   byExternalUserId(externalUserId: string): Applicant | undefined;
+  /** Where company beneficiaries are kept: `kyb1` (info, one `type`) or `kyb2` (fixedInfo, `types[]`). */
+  kybFlow: 'kyb1' | 'kyb2';
 }
 
 export interface SumsubStandin {
@@ -184,6 +186,30 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       string,
       unknown
     >;
+    if (control.kybFlow === 'kyb2') {
+      // KYB 2.0 (reference/link-beneficiary-to-company-kyb-20): beneficiaries in fixedInfo, with
+      // `types[]`; a person without a profile of their own is `beneficiaryInfo` only.
+      company.fixedInfo = {
+        ...(company.fixedInfo ?? {}),
+        companyInfo: {
+          ...given,
+          beneficiaries: [
+            {
+              ...beneficiaries[0],
+              type: undefined,
+              positions: undefined,
+              types: ['representative', 'director'],
+            },
+            {
+              beneficiaryInfo: { firstName: 'Sam', lastName: 'Owner', nationality: 'GBR' },
+              types: ['ubo', 'shareholder'],
+              shareSize: 75,
+            },
+          ],
+        },
+      };
+      beneficiaries.length = 0;
+    }
     company.info = {
       ...company.info,
       companyInfo: {
@@ -469,6 +495,7 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       await doReset(a);
     },
     byExternalUserId,
+    kybFlow: 'kyb1',
   };
   return {
     url: baseUrl,

@@ -19,6 +19,7 @@ import {
 } from '../port';
 import { SumsubApiError, type SumsubClient } from './client';
 import type { SumsubConfig } from './config';
+import { toAlpha3 } from './countries';
 import {
   documentImages,
   type KeyPerson,
@@ -57,7 +58,8 @@ export class SumsubVerificationProvider implements VerificationProvider {
 
   constructor(
     private readonly client: SumsubClient,
-    private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'>,
+    private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'> &
+      Partial<Pick<SumsubConfig, 'kybFlow'>>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -105,12 +107,13 @@ export class SumsubVerificationProvider implements VerificationProvider {
             externalUserId,
             email: s.email,
             type: 'company',
-            fixedInfo: {
+            // KYB 2.0 keeps the company's data in fixedInfo, KYB 1.0 in info (ambiguity 15).
+            [this.kybFlow === 'kyb2' ? 'fixedInfo' : 'info']: {
               companyInfo: {
                 companyName: s.companyName ?? undefined,
                 registrationNumber: s.registrationNumber ?? undefined,
-                // Sumsub wants ISO alpha-3; an alpha-2 country is left for the WebSDK to collect.
-                country: s.country && /^[A-Z]{3}$/.test(s.country) ? s.country : undefined,
+                // Sumsub wants ISO alpha-3 (reference/import-applicants, companyInfo): alpha-2 is converted.
+                country: toAlpha3(s.country) ?? undefined,
               },
             },
           };
@@ -220,24 +223,49 @@ export class SumsubVerificationProvider implements VerificationProvider {
     );
   }
 
-  /** Ambiguity 11: each beneficiary is an applicant of its own. */
+  private get kybFlow() {
+    return this.config.kybFlow ?? 'kyb2';
+  }
+
+  /**
+   * Ambiguity 11: the company's beneficiaries. KYB 2.0 keeps them in `fixedInfo.companyInfo.beneficiaries`
+   * with `types[]`, `shareSize`, and either `applicantId` (a person with a profile of their own) or
+   * `beneficiaryInfo` (names only, no profile)
+   * (https://docs.sumsub.com/reference/link-beneficiary-to-company-kyb-20); KYB 1.0 in
+   * `info.companyInfo.beneficiaries` with one `type` and `positions`
+   * (https://docs.sumsub.com/reference/link-beneficiary-to-company-kyb-10). The configured flow's place
+   * is read first, the other one when it has none.
+   */
   private async keyPeople(a: SumsubApplicant): Promise<KeyPerson[]> {
-    const c = (a.info?.companyInfo ?? a.fixedInfo?.companyInfo ?? {}) as { beneficiaries?: unknown };
-    const list = (Array.isArray(c.beneficiaries) ? c.beneficiaries : []).slice(0, MAX_KEY_PEOPLE) as Record<
-      string,
-      unknown
-    >[];
+    const listOf = (c: unknown) => {
+      const b = (c as { beneficiaries?: unknown } | undefined)?.beneficiaries;
+      return Array.isArray(b) && b.length ? (b as Record<string, unknown>[]) : null;
+    };
+    const kyb2 = listOf(a.fixedInfo?.companyInfo);
+    const kyb1 = listOf(a.info?.companyInfo);
+    const list = ((this.kybFlow === 'kyb2' ? (kyb2 ?? kyb1) : (kyb1 ?? kyb2)) ?? []).slice(0, MAX_KEY_PEOPLE);
     return Promise.all(
       list.map(async (b) => {
         const person = typeof b.applicantId === 'string' ? await this.readApplicant(b.applicantId) : null;
-        const info = { ...(person?.fixedInfo ?? {}), ...(person?.info ?? {}) } as Record<string, unknown>;
+        const given = (b.beneficiaryInfo ?? {}) as Record<string, unknown>;
+        const info = { ...given, ...(person?.fixedInfo ?? {}), ...(person?.info ?? {}) } as Record<
+          string,
+          unknown
+        >;
         const name = [info.firstNameEn ?? info.firstName, info.lastNameEn ?? info.lastName]
           .filter(Boolean)
           .join(' ');
+        const types = Array.isArray(b.types)
+          ? (b.types as string[]).filter((t) => typeof t === 'string')
+          : [];
+        const role = typeof b.type === 'string' ? b.type : (types[0] ?? 'other');
+        const positions = Array.isArray(b.positions)
+          ? (b.positions as string[])
+          : types.filter((t) => t !== role);
         return {
           name: name || null,
-          role: typeof b.type === 'string' ? b.type : 'other',
-          positions: Array.isArray(b.positions) ? (b.positions as string[]) : [],
+          role,
+          positions,
           nationality: (info.nationality ?? info.country ?? null) as string | null,
           ...(typeof b.shareSize === 'number' ? { ownership_percentage: b.shareSize } : {}),
         };
