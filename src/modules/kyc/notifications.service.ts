@@ -1,9 +1,10 @@
 /**
- * Inbound notifications of the verification provider: verify the signature (401 otherwise), fetch
- * the session's current result from the provider (outside any transaction), then in ONE
- * transaction: upsert the session's record (only when the provider's revision is newer: replays
- * and late, older notifications are no-ops), recompute the subject's status from its latest
- * record and emit kyc.status_changed / kyb.status_changed (source provider_webhook).
+ * Inbound notifications of the verification provider: verify the signature (401 otherwise), write
+ * the re-read as a job deduplicated on the notification's event id (the receipt), answer within
+ * NOTIFICATION_ANSWER_BUDGET_MS. The job fetches the session's current result from the provider
+ * (outside any transaction), then in ONE transaction: upsert the session's record (only when newer:
+ * replays and late, older reads are no-ops), recompute the subject's status from its latest record
+ * and emit kyc.status_changed / kyb.status_changed (source provider_webhook).
  */
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../deps';
