@@ -382,7 +382,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.bankProvider === 'tokenio') config.tokenio = readTokenioConfig(r);
   if (config.bankProvider === 'simulator' && environment === 'production')
     r.problems.push('SVC_BANK_PROVIDER=simulator is for sandbox deployments (production: tokenio or none)');
-  if (config.verificationProvider === 'sumsub') config.sumsub = loadSumsubConfig(env, r.problems);
+  if (config.verificationProvider === 'sumsub')
+    config.sumsub = loadSumsubConfig(env, r.problems, environment);
   if (environment === 'production' && config.verificationProvider === 'simulator')
     r.problems.push('SVC_VERIFICATION_PROVIDER=simulator is for sandbox deployments (use sumsub or none)');
 

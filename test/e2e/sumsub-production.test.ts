@@ -2,7 +2,8 @@
  * End to end in production mode on PostgreSQL (SVC_ENVIRONMENT=production, SVC_VERIFICATION_PROVIDER=sumsub
  * against the Sumsub stand-in): a person completes KYC in Chromium through the stand-in's WebSDK
  * page, a RETRY rejection is resubmitted to approval, a FINAL rejection stays final, a document is
- * downloaded, a KYB verification brings its key people, and Sumsub down gives a clean 503.
+ * downloaded, a KYB verification brings its key people, a level upgrade waits for the enhanced
+ * review, an officer's GREEN turned RED reaches the subject, and Sumsub down gives a clean 503.
  * One service start for the file. Runs on the PostgreSQL pass only (skipped without Chromium).
  */
 import type { AddressInfo } from 'node:net';
@@ -13,8 +14,9 @@ import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app'
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/process';
 import { ALL_GROUPS, api, createKycWorld, createLink, type KycWorld, setGroups } from '../kyc/fixtures';
-import { STANDIN_KEY_PEOPLE, sumsubEnv } from '../kyc/sumsub-fixtures';
+import { STANDIN_KEY_PEOPLE, STANDIN_PRODUCTION_TOKEN, sumsubEnv } from '../kyc/sumsub-fixtures';
 import { type SumsubStandin, startSumsubStandin } from '../standins/sumsub/server';
+import { digest } from '../standins/sumsub/webhooks';
 
 const onPostgres = process.env.TEST_ENGINE === 'postgres';
 
@@ -26,7 +28,7 @@ describe.skipIf(!hasChromium || !onPostgres)('Sumsub in production, end to end',
   let w: KycWorld;
 
   beforeAll(async () => {
-    standin = await startSumsubStandin({ webhookUrl: null });
+    standin = await startSumsubStandin({ webhookUrl: null, appToken: STANDIN_PRODUCTION_TOKEN });
     const port = await freePort();
     ctx = await createTestApp({
       env: { ...PRODUCTION_ENV, ...sumsubEnv(standin.url), SVC_PUBLIC_URL: `http://127.0.0.1:${port}` },
@@ -127,6 +129,58 @@ describe.skipIf(!hasChromium || !onPostgres)('Sumsub in production, end to end',
       registry_status: 'verified',
     });
     expect(r.business_key_people).toEqual(STANDIN_KEY_PEOPLE);
+  });
+
+  it('approved at basic, then an enhanced link: no approval until the enhanced review', async () => {
+    const other = await createKycWorld(ctx, { productionAccess: true });
+    const basic = await createLink(ctx, other, { level: 'basic' });
+    expect(await verifyInBrowser(basic.verification_url, /approve \(GREEN\)/)).toBe('Verification approved');
+    const enhanced = await createLink(ctx, other, { level: 'enhanced' });
+    // Opening the enhanced link moves the applicant to the enhanced level: its review starts over.
+    await page.goto(enhanced.verification_url);
+    expect(page.url()).toMatch(/\/websdk\/p\//);
+    await expect(page.getByText('enhanced-kyc-level').count()).resolves.toBe(1);
+    const a = standin.control.byExternalUserId(`svc-kyc-${other.userId}`)!;
+    expect(a.review).toMatchObject({ levelName: 'enhanced-kyc-level', reviewStatus: 'init' });
+    // A resent webhook of the basic approval does not approve the enhanced link.
+    const basicReviewed = standin.control.webhooks.sent.findLast(
+      (s) => JSON.parse(s.body).applicantId === a.id && JSON.parse(s.body).type === 'applicantReviewed',
+    )!;
+    await fetch(standin.control.webhooks.settings.url!, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-payload-digest': digest('HMAC_SHA256_HEX', 'standin-webhook-secret', `${basicReviewed.body} `),
+        'x-payload-digest-alg': 'HMAC_SHA256_HEX',
+      },
+      body: `${basicReviewed.body} `,
+    });
+    const history = async () =>
+      (await api(ctx, 'GET', `/kyc/detail/${other.userId}/history`, other.caller.headers)).json().records as {
+        verification_id: string;
+        status: string;
+      }[];
+    expect((await history()).map((r) => r.verification_id)).toEqual([basic.verification_id]);
+    await page.getByRole('button', { name: /approve \(GREEN\)/ }).click();
+    await page.waitForURL(/\/complete$/);
+    const records = await history();
+    expect(records.map((r) => [r.verification_id, r.status])).toEqual([
+      [enhanced.verification_id, 'approved'],
+      [basic.verification_id, 'approved'],
+    ]);
+    expect((await detail(other)).poa_status).toBe('approved');
+  });
+
+  it('GREEN turned RED by the officer reaches the record and the subject', async () => {
+    const other = await createKycWorld(ctx, { productionAccess: true });
+    const link = await createLink(ctx, other, {});
+    expect(await verifyInBrowser(link.verification_url, /approve \(GREEN\)/)).toBe('Verification approved');
+    const a = standin.control.byExternalUserId(`svc-kyc-${other.userId}`)!;
+    await standin.control.redecide(a.id, 'reject_final', { aml: true });
+    expect(await detail(other)).toMatchObject({ status: 'declined', aml_status: 'potential_match' });
+    expect(
+      (await api(ctx, 'GET', `/kyc/users/${other.userId}`, other.caller.headers)).json().kyc_status,
+    ).toBe('rejected');
   });
 
   it('Sumsub down mid-link: a clean 503, nothing written', async () => {

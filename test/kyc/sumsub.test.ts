@@ -7,11 +7,14 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KycMessages } from '../../src/modules/kyc/kyc.messages';
 import { reconcileVerifications } from '../../src/modules/kyc/reconcile.service';
+import { toVerificationResult } from '../../src/providers/verification/sumsub/mapping';
 import type { TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
 import type { SumsubStandin } from '../standins/sumsub/server';
+import { completeReview } from '../standins/sumsub/submission';
+import { webhookPayload } from '../standins/sumsub/webhooks';
 import { ALL_GROUPS, api, createKycWorld, createLink, type KycWorld, setGroups, tokenOf } from './fixtures';
-import { startSumsubDeployment } from './sumsub-fixtures';
+import { STANDIN_KEY_PEOPLE, startSumsubDeployment } from './sumsub-fixtures';
 
 let ctx: TestContext;
 let standin: SumsubStandin;
@@ -196,5 +199,218 @@ describe('Sumsub down', () => {
     expect(await kycStatus(w)).toBe('none');
     expect(await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).toHaveLength(before);
     standin.control.setDown(false);
+  });
+});
+
+describe('levels: the applicant serves every link of the person', () => {
+  const history = async (w: KycWorld) =>
+    (await api(ctx, 'GET', `/kyc/detail/${w.userId}/history`, w.caller.headers)).json().records as {
+      verification_id: string;
+      status: string;
+      poa_status: string | null;
+    }[];
+  const open = (url: string) => ctx.app.inject({ method: 'GET', url: `/verify/${tokenOf(url)}` });
+
+  it('approved at basic, an enhanced link: no approval until the enhanced review', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    const enhanced = await createLink(ctx, w, { level: 'enhanced' });
+    expect((await open(enhanced.verification_url)).statusCode).toBe(303);
+    // Opening the enhanced link moved the applicant: its review starts over there.
+    expect(a.review).toMatchObject({ levelName: 'enhanced-kyc-level', reviewStatus: 'init', attemptCnt: 0 });
+    expect(
+      standin.control.requests.some((r) => r.path.includes(`/${a.id}/moveToLevel?name=enhanced-kyc-level`)),
+    ).toBe(true);
+    // A resent webhook and reconciliation: the basic approval is not the enhanced link's result.
+    await standin.control.webhooks.resendLast();
+    ctx.clock.advance(61 * 1000);
+    await reconcileVerifications(ctx.deps);
+    expect((await history(w)).map((r) => r.status)).toEqual(['approved']);
+    expect(await kycStatus(w)).toBe('approved');
+    await standin.control.decide(a.id, 'review');
+    // History order: decision_at descending, undecided last.
+    expect((await history(w)).map((r) => r.status)).toEqual(['approved', 'in_review']);
+    await standin.control.decide(a.id, 'approve');
+    const records = await history(w);
+    expect(records.map((r) => r.status)).toEqual(['approved', 'approved']);
+    expect(records[0]!.verification_id).toBe(enhanced.verification_id);
+    expect(records[0]!.poa_status).toBe('approved');
+    expect(records[1]!.poa_status).toBeNull();
+    expect(await kycStatus(w)).toBe('approved');
+  });
+
+  it('an applicant being checked is not moved: its review finishes at its own level', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    const basic = await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'review');
+    const enhanced = await createLink(ctx, w, { level: 'enhanced' });
+    expect((await open(enhanced.verification_url)).statusCode).toBe(303);
+    expect(a.review.levelName).toBe('basic-kyc-level');
+    expect(standin.control.requests.some((r) => r.path.includes(`/${a.id}/moveToLevel`))).toBe(false);
+    // The basic review completes: it is the basic link's result, not the enhanced one's.
+    completeReview(a, { reviewAnswer: 'GREEN' }, new Date());
+    await standin.control.webhooks.send(
+      'applicantReviewed',
+      webhookPayload('applicantReviewed', a, new Date()),
+    );
+    const records = await history(w);
+    expect(records.map((r) => r.status)).toEqual(['approved']);
+    expect(records[0]!.verification_id).toBe(basic.verification_id);
+    expect(records[0]!.poa_status).toBeNull();
+    expect(await kycStatus(w)).toBe('approved');
+  });
+});
+
+describe('re-decisions and resets', () => {
+  it('GREEN turned RED by the officer in the same attempt reaches the record and the subject', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    const attempt = a.review.attemptCnt;
+    await standin.control.redecide(a.id, 'reject_final', { aml: true });
+    expect(a.review.attemptCnt).toBe(attempt);
+    expect((await detail(w)).json()).toMatchObject({ status: 'declined', data_trusted: false });
+    expect(await kycStatus(w)).toBe('rejected');
+    const events = await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed');
+    expect((events.at(-1)!.data as { current_kyc_status: string }).current_kyc_status).toBe('rejected');
+    // The same state read again (a resend, reconciliation) changes nothing.
+    await standin.control.webhooks.resendLast();
+    expect(await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).toHaveLength(events.length);
+  });
+
+  it('an older state read late never overwrites a newer one', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    const approvedReview = structuredClone(a.review);
+    await standin.control.redecide(a.id, 'reject_retry');
+    expect(await kycStatus(w)).toBe('rejected');
+    // A read that saw the approval (older reviewDate) arrives after the rejection was applied.
+    const { applyVerificationResult } = await import('../../src/modules/kyc/notifications.service');
+    const { toVerificationResult } = await import('../../src/providers/verification/sumsub/mapping');
+    const { findSessionsOfProviderSubject } = await import('../../src/modules/kyc/verification.repo');
+    const [session] = await findSessionsOfProviderSubject(ctx.deps.db, a.id, 1);
+    const stale = toVerificationResult({
+      providerRef: session!.providerRef!,
+      applicant: { ...a, review: { ...approvedReview, reviewDate: '2020-01-01 00:00:00+0000' } },
+      steps: {},
+      checks: [],
+      kind: 'kyc',
+      keyPeople: null,
+      now: new Date(),
+    });
+    expect((await applyVerificationResult(ctx.deps, session!, stale, 'provider_webhook')).applied).toBe(
+      false,
+    );
+    expect(await kycStatus(w)).toBe('rejected');
+  });
+
+  it('applicantReset: the approved subject is no longer verified (record pending), then verified again', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    await standin.control.reset(a.id);
+    expect(JSON.parse(standin.control.webhooks.sent.at(-1)!.body).type).toBe('applicantReset');
+    expect((await detail(w)).json()).toMatchObject({
+      status: 'pending',
+      data_trusted: false,
+      decision_at: null,
+      liveness_status: null,
+    });
+    expect(await kycStatus(w)).toBe('pending');
+    await standin.control.decide(a.id, 'approve');
+    expect((await detail(w)).json().status).toBe('approved');
+    expect(await kycStatus(w)).toBe('approved');
+  });
+});
+
+describe('production guards', () => {
+  it('a webhook with sandboxMode: true is acknowledged and ignored by a production deployment', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    standin.control.webhooks.settings.drop = true;
+    await standin.control.decide(a.id, 'approve');
+    standin.control.webhooks.settings.drop = false;
+    await standin.control.webhooks.send(
+      'applicantReviewed',
+      webhookPayload('applicantReviewed', a, new Date(), true),
+    );
+    expect(standin.control.webhooks.sent.at(-1)!.status).toBe(200);
+    expect((await detail(w)).statusCode).toBe(404);
+    expect(await kycStatus(w)).toBe('pending');
+    // The same decision from production (sandboxMode false) is applied.
+    await standin.control.webhooks.send(
+      'applicantReviewed',
+      webhookPayload('applicantReviewed', a, new Date()),
+    );
+    expect(await kycStatus(w)).toBe('approved');
+  });
+});
+
+describe('AML from the AML case', () => {
+  it('hits an officer cleared are shown (clear, with their count and names)', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, { level: 'enhanced' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve', { aml: true });
+    expect((await detail(w)).json()).toMatchObject({
+      status: 'approved',
+      aml_status: 'clear',
+      aml_total_hits: 2,
+    });
+    await setGroups(ctx, w.caller.clientId, ALL_GROUPS);
+    const hits = (await detail(w)).json().aml_hits as { hit_id: string; name: string }[];
+    expect(hits.map((h) => h.name)).toEqual(['Jane Doe (PEP list)', 'J. Doe (sanctions list)']);
+    expect(standin.control.requests.some((r) => r.path === `/resources/api/applicants/${a.id}/amlCase`)).toBe(
+      true,
+    );
+  });
+
+  it('COMPROMISED_PERSONS is an AML label; the undocumented AML is not', () => {
+    const result = (labels: string[]) =>
+      toVerificationResult({
+        providerRef: 'x',
+        applicant: {
+          id: 'a',
+          inspectionId: 'a',
+          externalUserId: 'e',
+          review: { reviewStatus: 'completed', reviewResult: { reviewAnswer: 'RED', rejectLabels: labels } },
+        },
+        steps: {},
+        checks: ['aml'],
+        kind: 'kyc',
+        keyPeople: null,
+        now: new Date(),
+      }).checks.aml;
+    expect(result(['COMPROMISED_PERSONS'])).toMatchObject({ status: 'potential_match', totalHits: 1 });
+    expect(result(['AML'])).toMatchObject({ status: 'clear', totalHits: 0 });
+  });
+});
+
+describe('KYB 2.0', () => {
+  it('an alpha-2 country is sent as alpha-3; beneficiaries read from fixedInfo with types[] and beneficiaryInfo', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    standin.control.kybFlow = 'kyb2';
+    try {
+      await createLink(ctx, w, {}, 'kyb');
+      const a = standin.control.byExternalUserId(`svc-kyb-${w.businessId}`)!;
+      expect((a.fixedInfo!.companyInfo as { country: string }).country).toBe('GBR');
+      await standin.control.decide(a.id, 'approve');
+      const r = (await api(ctx, 'GET', `/kyb/detail/${w.businessId}`, w.caller.headers)).json();
+      expect(r).toMatchObject({ status: 'approved', registration_country: 'GBR' });
+      expect(r.business_key_people).toEqual(STANDIN_KEY_PEOPLE);
+    } finally {
+      standin.control.kybFlow = 'kyb1';
+    }
   });
 });

@@ -53,6 +53,12 @@ export const verificationRecords = pgTable(
     /** When the provider reported this state, and its revision: newer reports win, older ones are ignored. */
     providerUpdatedAt: ts('provider_updated_at').notNull(),
     providerRevision: integer('provider_revision').notNull(),
+    /**
+     * Providers that re-decide within one attempt (Sumsub): the key of the reported state (level,
+     * attempt, status, answer, labels). A result with another key that is not older than
+     * provider_updated_at replaces the record.
+     */
+    providerVersion: text('provider_version'),
     // baseline identity
     firstName: text('first_name'),
     lastName: text('last_name'),

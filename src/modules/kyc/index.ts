@@ -8,6 +8,7 @@ import { kycRoutes } from './kyc.routes';
 import { levelsRoutes } from './levels.routes';
 import { expireUnusedVerificationLinks } from './link-expiry.service';
 import { verificationNotificationRoutes } from './notifications.routes';
+import { verificationRereadJob } from './notifications.service';
 import { reconcileVerifications } from './reconcile.service';
 import { verifyPageRoutes } from './verify-page.routes';
 
@@ -15,6 +16,7 @@ export const kycModule = defineModule({
   name: 'kyc',
   api: [kycRoutes, levelsRoutes, verificationNotificationRoutes],
   pages: [verifyPageRoutes],
+  jobs: [verificationRereadJob],
   workers: (deps) => [
     // Unused verification links past expires_at expire; a subject left with nothing under way falls back from pending.
     sweepWorker(deps, 'verification-link-expiry-sweeper', () => expireUnusedVerificationLinks(deps, 100)),

@@ -176,7 +176,8 @@ export const CustomLevelBody = Type.Object(
 export const NotificationAckSchema = Type.Object({
   received: Type.Boolean(),
   applied: Type.Boolean({
-    description: 'False for replays, out-of-order notifications and unknown sessions',
+    description:
+      'False for replays, out-of-order notifications and unknown sessions, and while the re-read of the result is still running',
   }),
 });
 

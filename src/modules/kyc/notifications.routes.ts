@@ -43,7 +43,9 @@ export async function verificationNotificationRoutes(app: FastifyInstance, opts:
         description:
           `Signed with \`${VERIFICATION_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">\` ` +
           'using the provider webhook secret; older than 300 s, unsigned or badly signed: 401. The service then ' +
-          'fetches the verification result from the provider; a replay or an older notification changes nothing.',
+          'records the notification and answers within about 1.5 s: the verification result is re-read from the ' +
+          'provider by a job (retried while the provider is unreachable); a replay or an older notification ' +
+          'changes nothing.',
         body: Type.Object(
           {
             event_id: Type.Optional(Type.String()),

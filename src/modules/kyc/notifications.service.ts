@@ -1,27 +1,29 @@
 /**
- * Inbound notifications of the verification provider: verify the signature (401 otherwise), fetch
- * the session's current result from the provider (outside any transaction), then in ONE
- * transaction: upsert the session's record (only when the provider's revision is newer: replays
- * and late, older notifications are no-ops), recompute the subject's status from its latest
- * record and emit kyc.status_changed / kyb.status_changed (source provider_webhook).
+ * Inbound notifications of the verification provider: verify the signature (401 otherwise), write
+ * the re-read as a job deduplicated on the notification's event id (the receipt), answer within
+ * NOTIFICATION_ANSWER_BUDGET_MS. The job fetches the session's current result from the provider
+ * (outside any transaction), then in ONE transaction: upsert the session's record (only when newer:
+ * replays and late, older reads are no-ops), recompute the subject's status from its latest record
+ * and emit kyc.status_changed / kyb.status_changed (source provider_webhook).
  */
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../deps';
+import { defineJob, enqueueJobId, type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import type {
+  SessionContext,
   VerificationKind,
   VerificationNotification,
   VerificationResult,
 } from '../../providers/verification/port';
 import { encrypt } from '../../shared/crypto';
-import { AppError, unauthorized } from '../../shared/errors';
+import { unauthorized } from '../../shared/errors';
 import { PaymentMessages } from '../payments/payments.messages';
 import { statusFromLatestRecord } from './kyc.machine';
-import { KycMessages } from './kyc.messages';
 import { changeBusiness, changeUser, type StatusSource } from './subject-status';
 import {
-  findLatestSessionOfProviderSubject,
   findRecordBySession,
   findSessionByProviderRef,
+  findSessionsOfProviderSubject,
   insertRecord,
   latestReportedRecord,
   lockBusiness,
@@ -142,10 +144,25 @@ export async function applyVerificationResult(
     if (session.kind === 'kyc') await lockUser(tx, session.clientId, session.userId!);
     else await lockBusiness(tx, session.clientId, session.businessCustomerId!);
     const existing = await findRecordBySession(tx, session.id);
-    if (existing && existing.providerRevision >= result.revision) return { applied: false, record: existing };
-    const values = recordValues(key, result, deps.clock.now());
+    let revision = result.revision;
+    if (result.version) {
+      // A vendor that re-decides: a changed state applies unless it is older than the recorded one;
+      // the record's revision then simply counts the states applied.
+      if (
+        existing &&
+        (existing.providerVersion === result.version.key ||
+          existing.providerUpdatedAt.getTime() > result.version.at.getTime())
+      )
+        return { applied: false, record: existing };
+      revision = (existing?.providerRevision ?? 0) + 1;
+    } else if (existing && existing.providerRevision >= result.revision)
+      return { applied: false, record: existing };
+    const values = {
+      ...recordValues(key, { ...result, revision }, deps.clock.now()),
+      providerVersion: result.version?.key ?? null,
+    };
     const record = existing
-      ? await updateRecordIfOlder(tx, existing.id, result.revision, values)
+      ? await updateRecordIfOlder(tx, existing.id, revision, values)
       : await insertRecord(tx, {
           ...values,
           clientId: session.clientId,
@@ -169,53 +186,130 @@ export async function refreshSession(
   deps: Deps,
   session: SessionRow,
   source: StatusSource,
-): Promise<{ applied: boolean }> {
-  const result = await deps.providers.verification.fetchResult(session.providerRef!, {
+): Promise<{ applied: boolean; found: boolean }> {
+  const result = await deps.providers.verification.fetchResult(
+    session.providerRef!,
+    await sessionContext(deps, session),
+  );
+  await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
+  if (!result) return { applied: false, found: false };
+  return { ...(await applyVerificationResult(deps, session, result, source)), found: true };
+}
+
+/** What the adapter is told about the session it reads (its level; whether a record exists). */
+export async function sessionContext(deps: Deps, session: SessionRow): Promise<SessionContext> {
+  return {
     kind: session.kind as VerificationKind,
     checks: session.checks,
-  });
-  await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
-  if (!result) return { applied: false };
-  return applyVerificationResult(deps, session, result, source);
+    level: session.level,
+    recorded: (await findRecordBySession(deps.db, session.id)) !== undefined,
+  };
 }
 
-/** Bodies already applied (a provider resends byte-identical notifications); bounded, per process. */
-const seenEvents = new Set<string>();
-const SEEN_MAX = 10_000;
-function remember(eventId: string) {
-  if (seenEvents.size >= SEEN_MAX) seenEvents.delete(seenEvents.values().next().value!);
-  seenEvents.add(eventId);
+/** How many of a person's latest links a notification about the vendor's profile of them may concern. */
+const SESSIONS_PER_SUBJECT_NOTIFICATION = 5;
+
+/**
+ * A notification about a vendor's profile of a person (reused by every link) concerns the newest of
+ * its links whose result the vendor now reports: the newest link may be at another level (its
+ * review not started) while the profile's review finished at an older link's level.
+ */
+async function refreshSubjectSessions(deps: Deps, subjectRef: string): Promise<{ applied: boolean } | null> {
+  const sessions = await findSessionsOfProviderSubject(
+    deps.db,
+    subjectRef,
+    SESSIONS_PER_SUBJECT_NOTIFICATION,
+  );
+  if (sessions.length === 0) return null;
+  for (const session of sessions) {
+    if (!session.providerRef) continue;
+    const r = await refreshSession(deps, session, 'provider_webhook');
+    if (r.found) return r;
+  }
+  return { applied: false };
 }
 
-/** POST /providers/verification/notifications, after the signature was verified. */
+/** What a notification's re-read job needs (the notification itself is only a hint). */
+export type VerificationRereadPayload = {
+  providerRef: string;
+  scope: 'session' | 'applicant';
+  type: string | null;
+};
+
+/** Re-reads a route is waiting for (job id -> whether it changed a record, null while running). */
+const rereadOutcomes = new Map<string, boolean | null>();
+
+/**
+ * The re-read a notification asks for: fetch the result from the provider (outside any transaction)
+ * and apply it. A provider outage throws: the job retries on the default backoff, and the
+ * reconciliation worker reads undecided links anyway.
+ */
+export const verificationRereadJob = defineJob<VerificationRereadPayload>({
+  kind: 'kyc.verification_reread',
+  async run(deps, p, ctx) {
+    let r: { applied: boolean } | null;
+    if (p.scope === 'applicant') r = await refreshSubjectSessions(deps, p.providerRef);
+    else {
+      const session = await findSessionByProviderRef(deps.db, p.providerRef);
+      r = session ? await refreshSession(deps, session, 'provider_webhook') : null;
+    }
+    if (!r) deps.log.info({ providerRef: p.providerRef }, 'verification notification for an unknown session');
+    else if (!r.applied)
+      deps.log.info(
+        { providerRef: p.providerRef, type: p.type },
+        'verification notification not newer than the recorded result (replay or out of order)',
+      );
+    if (rereadOutcomes.has(ctx.jobId)) rereadOutcomes.set(ctx.jobId, r?.applied ?? false);
+  },
+});
+
+/**
+ * How long the notification route waits for the re-read's first attempt before answering: Sumsub
+ * counts no answer within 5 s as a failure and resends (https://docs.sumsub.com/docs/webhooks). A
+ * re-read still running then goes on in the background (its job row is the receipt: a crash loses
+ * nothing, the runner picks it up after the lease).
+ */
+export const NOTIFICATION_ANSWER_BUDGET_MS = 1500;
+
+/**
+ * POST /providers/verification/notifications, after the signature was verified: the receipt (the
+ * re-read job, deduplicated on the notification's event id) is written in one transaction, then the
+ * re-read runs at once within the answer's budget.
+ */
 export async function applyVerificationNotification(
   deps: Deps,
   n: VerificationNotification,
 ): Promise<{ received: true; applied: boolean }> {
-  const session =
-    n.scope === 'applicant'
-      ? await findLatestSessionOfProviderSubject(deps.db, n.providerRef)
-      : await findSessionByProviderRef(deps.db, n.providerRef);
-  if (!session) {
-    deps.log.info({ providerRef: n.providerRef }, 'verification notification for an unknown session');
-    return { received: true, applied: false };
-  }
-  if (seenEvents.has(n.eventId)) {
-    deps.log.info({ verificationId: session.id }, 'duplicate verification notification ignored');
-    return { received: true, applied: false };
-  }
-  let r: { applied: boolean };
-  try {
-    r = await refreshSession(deps, session, 'provider_webhook');
-  } catch (err) {
-    deps.log.error({ err, verificationId: session.id }, 'fetching the verification result failed');
-    throw new AppError(503, KycMessages.providerUnavailable);
-  }
-  remember(n.eventId);
-  if (!r.applied)
-    deps.log.info(
-      { verificationId: session.id, revision: n.revision },
-      'verification notification not newer than the recorded result (replay or out of order)',
+  if (n.sandbox && deps.config.environment === 'production') {
+    // A sandbox decision never touches a production record (a webhook set up on the wrong
+    // environment, or a replay of a sandbox body): acknowledged, so it is not resent, and ignored.
+    deps.log.warn(
+      { providerRef: n.providerRef, type: n.type },
+      'sandbox verification notification ignored by a production deployment',
     );
-  return { received: true, applied: r.applied };
+    return { received: true, applied: false };
+  }
+  const jobId = await deps.db.transaction((tx) =>
+    enqueueJobId(tx, deps.clock, verificationRereadJob, {
+      payload: { providerRef: n.providerRef, scope: n.scope ?? 'session', type: n.type ?? null },
+      dedupeKey: n.eventId,
+    }),
+  );
+  if (!jobId) {
+    deps.log.info({ providerRef: n.providerRef }, 'duplicate verification notification ignored');
+    return { received: true, applied: false };
+  }
+  rereadOutcomes.set(jobId, null);
+  const run = runJobsNow(deps, [verificationRereadJob as JobDefinition<never>], [jobId]).catch((err) =>
+    deps.log.warn({ err, jobId }, 'verification re-read could not start (the jobs runner retries it)'),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, NOTIFICATION_ANSWER_BUDGET_MS);
+  });
+  await Promise.race([run, budget]);
+  clearTimeout(timer);
+  const applied = rereadOutcomes.get(jobId) ?? false;
+  rereadOutcomes.delete(jobId);
+  return { received: true, applied };
 }

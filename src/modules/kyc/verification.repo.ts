@@ -65,13 +65,18 @@ export async function findSessionByProviderRef(db: DbOrTx, providerRef: string) 
  * as the Sumsub adapter does): the one its notifications concern.
  */
 export async function findLatestSessionOfProviderSubject(db: DbOrTx, subjectRef: string) {
-  const [row] = await db
+  const [row] = await findSessionsOfProviderSubject(db, subjectRef, 1);
+  return row;
+}
+
+/** The latest links of a provider's profile of a person, newest first (see findLatestSessionOfProviderSubject). */
+export function findSessionsOfProviderSubject(db: DbOrTx, subjectRef: string, limit: number) {
+  return db
     .select()
     .from(verificationSessions)
     .where(like(verificationSessions.providerRef, `${subjectRef.replace(/[\\%_]/g, '\\$&')}:%`))
     .orderBy(desc(verificationSessions.createdAt), desc(verificationSessions.id))
-    .limit(1);
-  return row;
+    .limit(limit);
 }
 
 /**

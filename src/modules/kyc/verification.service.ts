@@ -31,7 +31,7 @@ import {
 } from './kyc.machine';
 import { KycMessages } from './kyc.messages';
 import { findLevel } from './levels';
-import { applyVerificationResult } from './notifications.service';
+import { applyVerificationResult, sessionContext } from './notifications.service';
 import { toRecordView } from './records.view';
 import { changeBusiness, changeUser } from './subject-status';
 import {
@@ -219,10 +219,10 @@ async function recordFinalDecline(deps: Deps, verificationId: string) {
   const session = await findSession(deps.db, verificationId);
   if (!session?.providerRef || !deps.providers.verification.reconciles) return;
   try {
-    const result = await deps.providers.verification.fetchResult(session.providerRef, {
-      kind: session.kind as VerificationKind,
-      checks: session.checks,
-    });
+    const result = await deps.providers.verification.fetchResult(
+      session.providerRef,
+      await sessionContext(deps, session),
+    );
     if (result?.final) await applyVerificationResult(deps, session, result, 'provider_webhook');
   } catch (err) {
     deps.log.warn({ err, verificationId }, 'reading the provider result after a resubmission failed');

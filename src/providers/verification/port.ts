@@ -49,6 +49,13 @@ export interface VerificationResult {
   dataTrusted: boolean;
   /** The vendor will never change this result (e.g. a rejection it marks final): no new attempt can follow. */
   final?: boolean;
+  /**
+   * Vendors whose decision can change within one attempt (an officer turning an approval into a
+   * rejection, ongoing monitoring): the vendor's own time of this state and a key of what it says.
+   * The service applies a result whose key differs from the recorded one unless it is older than
+   * the recorded state (`revision` is then not compared).
+   */
+  version?: { at: Date; key: string };
   identity: {
     firstName: string | null;
     lastName: string | null;
@@ -95,6 +102,10 @@ export interface VerificationNotification {
    * profile of a person, reused across links; the notification concerns that profile's latest link.
    */
   scope?: 'session' | 'applicant';
+  /** The vendor's kind of notification (Sumsub: `applicantReviewed`, `applicantReset`, …), when it names one. */
+  type?: string;
+  /** The vendor says this notification comes from its sandbox (refused by a production deployment). */
+  sandbox?: boolean;
 }
 
 export interface DownloadedFile {
@@ -122,6 +133,16 @@ export interface SimulatedChecks {
   aml_hits?: number;
 }
 
+/** What the service tells the adapter about the session whose result it reads. */
+export interface SessionContext {
+  kind: VerificationKind;
+  checks: string[];
+  /** The level the link was created with (our name): a vendor result at another level is not this session's. */
+  level?: string;
+  /** The service already holds a record of this session (a reset must be recorded, not skipped). */
+  recorded?: boolean;
+}
+
 export interface VerificationProvider {
   readonly name: string;
   /** Opens a verification session at the vendor; returns its reference. */
@@ -130,10 +151,7 @@ export interface VerificationProvider {
    * The current result of a session (null when the vendor does not know it). `session` tells the
    * kind and the checks the link asked for (a check is reported only when asked and run).
    */
-  fetchResult(
-    providerRef: string,
-    session?: { kind: VerificationKind; checks: string[] },
-  ): Promise<VerificationResult | null>;
+  fetchResult(providerRef: string, session?: SessionContext): Promise<VerificationResult | null>;
   fetchDocument(providerRef: string, fileRole: string): Promise<DownloadedFile | null>;
   fetchQuestionnaireFile(providerRef: string, qfileId: string): Promise<DownloadedFile | null>;
   /** Verifies an inbound notification's signature and parses it; null when unsigned, stale, badly signed or malformed. */

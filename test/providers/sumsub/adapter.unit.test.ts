@@ -94,7 +94,7 @@ describe('applicants', () => {
     expect(p.sumsubLevel('kyc', 'BASIC')).toBe('basic-kyc-level');
   });
 
-  it('creates a company applicant with its companyInfo', async () => {
+  it('creates a company applicant with its companyInfo (alpha-2 country sent as alpha-3)', async () => {
     const { providerRef } = await adapter().createSession({
       subject: {
         kind: 'kyb',
@@ -110,7 +110,9 @@ describe('applicants', () => {
     });
     const a = applicantOf(providerRef);
     expect(a.type).toBe('company');
-    expect(a.fixedInfo).toEqual({ companyInfo: { companyName: 'Acme Ltd', registrationNumber: '0999' } });
+    expect(a.fixedInfo).toEqual({
+      companyInfo: { companyName: 'Acme Ltd', registrationNumber: '0999', country: 'GBR' },
+    });
   });
 });
 

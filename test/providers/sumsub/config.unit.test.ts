@@ -52,4 +52,23 @@ describe('verification provider configuration', () => {
     expect(c.sumsub).toMatchObject({ apiUrl: 'https://api.sumsub.com', timeoutMs: 2000 });
     expect(c.sumsub!.levels['gold tier']).toBe('gold-kyc-level');
   });
+
+  it('production refuses a Sumsub sandbox app token (sbx:); sandbox accepts it', () => {
+    const env = { ...sumsubEnv('https://api.sumsub.com'), SVC_SUMSUB_APP_TOKEN: 'sbx:abc' };
+    expect(problemsOf({ ...PRODUCTION_ENV, ...env })).toEqual([
+      'SVC_SUMSUB_APP_TOKEN is a Sumsub sandbox token (it starts with "sbx:"): a production deployment needs a production app token',
+    ]);
+    expect(problemsOf(env)).toEqual([]);
+  });
+});
+
+describe('SVC_SUMSUB_KYB_FLOW', () => {
+  it('kyb2 by default; kyb1 or kyb2 only', () => {
+    const env = { ...PRODUCTION_ENV, ...sumsubEnv('https://api.sumsub.com') };
+    expect(loadConfig(env).sumsub!.kybFlow).toBe('kyb2');
+    expect(loadConfig({ ...env, SVC_SUMSUB_KYB_FLOW: 'kyb1' }).sumsub!.kybFlow).toBe('kyb1');
+    expect(problemsOf({ ...env, SVC_SUMSUB_KYB_FLOW: '2.0' })).toEqual([
+      'SVC_SUMSUB_KYB_FLOW must be kyb1 or kyb2 (got "2.0")',
+    ]);
+  });
 });

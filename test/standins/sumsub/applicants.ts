@@ -85,6 +85,8 @@ export interface Applicant {
   /** Not part of the API object: the per-step breakdown and the images (served by their own routes). */
   steps: Partial<Record<StepName, StepStatus>>;
   images: StoredImage[];
+  /** The latest AML case (reference/get-aml-case-data), served by its own route. */
+  amlCase?: Record<string, unknown>;
 }
 
 const hex = (n: number) => randomBytes(n).toString('hex');
@@ -146,6 +148,46 @@ export function docSetsOf(level: StandinLevel) {
 
 /** The applicant as `GET /resources/applicants/{id}/one` returns it (internal fields dropped). */
 export function applicantView(a: Applicant) {
-  const { steps: _steps, images: _images, ...view } = a;
+  const { steps: _steps, images: _images, amlCase: _amlCase, ...view } = a;
   return view;
+}
+
+/** Review statuses in which Sumsub is checking the applicant: its level cannot be changed, nor reset. */
+export const MID_REVIEW = ['pending', 'prechecked', 'queued', 'onHold'];
+
+/**
+ * Moves the applicant to another level (reference/change-required-document-set-per-level: by
+ * `moveToLevel` or by the WebSDK opened at that level): the new level's steps are required and its
+ * review starts over (`init`, no result; `attemptCnt` counts attempts "on the same verification
+ * level", reference/get-applicant-review-status).
+ */
+export function moveToLevel(a: Applicant, level: StandinLevel, now: Date): void {
+  a.requiredIdDocs = docSetsOf(level);
+  a.review = {
+    reviewId: shortAttemptId(),
+    attemptId: shortAttemptId(),
+    attemptCnt: 0,
+    levelName: level.name,
+    createDate: reviewTime(now),
+    reviewStatus: 'init',
+    priority: a.review.priority,
+  };
+}
+
+/**
+ * Resets the applicant (reference/reset-applicant): back to `init`, uploaded documents inactive
+ * (dropped here), every status previously assigned deleted.
+ */
+export function resetApplicant(a: Applicant, now: Date): void {
+  a.steps = {};
+  a.images = [];
+  a.review = {
+    reviewId: shortAttemptId(),
+    attemptId: shortAttemptId(),
+    attemptCnt: a.review.attemptCnt,
+    levelName: a.review.levelName,
+    createDate: reviewTime(now),
+    reviewStatus: 'init',
+    priority: a.review.priority,
+  };
 }

@@ -17,11 +17,15 @@ import {
   type Applicant,
   applicantView,
   DEFAULT_LEVELS,
+  MID_REVIEW,
+  moveToLevel,
   newApplicant,
+  resetApplicant,
   type StandinLevel,
   type StoredImage,
 } from './applicants';
 import {
+  amlCaseOf,
   completeReview,
   type Decision,
   isFinalRejected,
@@ -63,7 +67,20 @@ export interface SumsubStandinControl {
   setDelayMs(ms: number): void;
   /** Decides an applicant's review as the WebSDK page would (uploads first when nothing was uploaded). */
   decide(applicantId: string, decision: Decision, opts?: { aml?: boolean }): Promise<void>;
+  /**
+   * A compliance officer (or ongoing AML monitoring) changes a completed review in the same attempt
+   * (new answer, new reviewDate) and Sumsub notifies `applicantReviewed` again.
+   */
+  redecide(
+    applicantId: string,
+    decision: Exclude<Decision, 'review'>,
+    opts?: { aml?: boolean },
+  ): Promise<void>;
+  /** Resets the applicant as the dashboard's "Reset" does (back to init, documents inactive) and notifies `applicantReset`. */
+  reset(applicantId: string): Promise<void>;
   byExternalUserId(externalUserId: string): Applicant | undefined;
+  /** Where company beneficiaries are kept: `kyb1` (info, one `type`) or `kyb2` (fixedInfo, `types[]`). */
+  kybFlow: 'kyb1' | 'kyb2';
 }
 
 export interface SumsubStandin {
@@ -112,7 +129,10 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
   const maxSkew = opts.maxSkewSeconds ?? 60;
   const levels = new Map((opts.levels ?? DEFAULT_LEVELS).map((l) => [l.name, l]));
   const applicants = new Map<string, Applicant>();
-  const links = new Map<string, { applicantId: string; successUrl?: string; rejectUrl?: string }>();
+  const links = new Map<
+    string,
+    { applicantId: string; levelName: string; successUrl?: string; rejectUrl?: string }
+  >();
   const requests: SumsubStandinControl['requests'] = [];
   const failures: Failure[] = [];
   let down = false;
@@ -136,7 +156,9 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
     },
   };
   const byExternalUserId = (ext: string) => [...applicants.values()].find((a) => a.externalUserId === ext);
-  const notify = (type: string, a: Applicant) => webhooks.send(type, webhookPayload(type, a, new Date()));
+  const sandboxMode = appToken.startsWith('sbx:');
+  const notify = (type: string, a: Applicant) =>
+    webhooks.send(type, webhookPayload(type, a, new Date(), sandboxMode));
 
   /** KYB: the company's beneficiaries are individual applicants of their own (reference: add beneficiary). */
   function addBeneficiaries(company: Applicant) {
@@ -164,6 +186,30 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       string,
       unknown
     >;
+    if (control.kybFlow === 'kyb2') {
+      // KYB 2.0 (reference/link-beneficiary-to-company-kyb-20): beneficiaries in fixedInfo, with
+      // `types[]`; a person without a profile of their own is `beneficiaryInfo` only.
+      company.fixedInfo = {
+        ...(company.fixedInfo ?? {}),
+        companyInfo: {
+          ...given,
+          beneficiaries: [
+            {
+              ...beneficiaries[0],
+              type: undefined,
+              positions: undefined,
+              types: ['representative', 'director'],
+            },
+            {
+              beneficiaryInfo: { firstName: 'Sam', lastName: 'Owner', nationality: 'GBR' },
+              types: ['ubo', 'shareholder'],
+              shareSize: 75,
+            },
+          ],
+        },
+      };
+      beneficiaries.length = 0;
+    }
     company.info = {
       ...company.info,
       companyInfo: {
@@ -185,8 +231,15 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
     if (a.type === 'company') addBeneficiaries(a);
     await notify('applicantPending', a);
     if (decision === 'review') return;
-    completeReview(a, reviewResultOf(decision, aml), new Date());
+    const result = reviewResultOf(decision, aml);
+    completeReview(a, result, new Date());
+    a.amlCase = amlCaseOf(a, aml, result.reviewAnswer, new Date());
     await notify('applicantReviewed', a);
+  }
+
+  async function doReset(a: Applicant) {
+    resetApplicant(a, new Date());
+    await notify('applicantReset', a);
   }
 
   function checkSignature(req: IncomingMessage, path: string, body: Buffer, res: ServerResponse): boolean {
@@ -298,20 +351,48 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
           now: new Date(),
         });
         applicants.set(a.id, a);
-      } else if (
-        a.review.levelName !== level.name &&
-        !['pending', 'queued', 'onHold'].includes(a.review.reviewStatus)
-      ) {
-        // The SDK moves the applicant to the level it was opened with (reference/change-required-document-set-per-level).
-        a.review = { ...a.review, levelName: level.name };
       }
       const token = Math.random().toString(36).slice(2, 18);
       links.set(token, {
         applicantId: a.id,
+        levelName: level.name,
         successUrl: b.redirect?.successUrl,
         rejectUrl: b.redirect?.rejectUrl,
       });
       return json(res, { url: `${baseUrl}/websdk/p/${token}` });
+    }
+    const aml = match('GET', /^\/resources\/api\/applicants\/([0-9a-z]{24})\/amlCase$/);
+    if (aml) {
+      const a = applicants.get(aml[1]!);
+      if (!a?.amlCase) return apiError(res, 404, 'AML case not found');
+      return json(res, a.amlCase);
+    }
+    const move = match('POST', /^\/resources\/applicants\/([0-9a-z]{24})\/moveToLevel$/);
+    if (move) {
+      const a = applicants.get(move[1]!);
+      if (!a) return apiError(res, 404, 'Applicant not found');
+      const level = levels.get(url.searchParams.get('name') ?? '');
+      if (!level) return apiError(res, 404, `Level '${url.searchParams.get('name')}' not found`);
+      if (level.applicantType !== a.type)
+        return apiError(res, 400, 'The level is not for this type of applicant');
+      // "You will not be able to change the level if reviewStatus of the applicant is pending, queued or onHold."
+      if (MID_REVIEW.includes(a.review.reviewStatus))
+        return apiError(
+          res,
+          409,
+          `Cannot change the level of an applicant in ${a.review.reviewStatus} status`,
+        );
+      if (a.review.levelName !== level.name) moveToLevel(a, level, new Date());
+      return json(res, applicantView(a));
+    }
+    const reset = match('POST', /^\/resources\/applicants\/([0-9a-z]{24})\/reset$/);
+    if (reset) {
+      const a = applicants.get(reset[1]!);
+      if (!a) return apiError(res, 404, 'Applicant not found');
+      if (['pending', 'queued', 'prechecked'].includes(a.review.reviewStatus))
+        return apiError(res, 409, 'Cannot reset an applicant that is being checked');
+      await doReset(a);
+      return json(res, { ok: 1 });
     }
     const image = match('GET', /^\/resources\/inspections\/([0-9a-z]{24})\/resources\/(\d+)$/);
     if (image) {
@@ -330,6 +411,11 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
     const a = link && applicants.get(link.applicantId);
     if (!link || !a)
       return html(res, 404, messagePage('Link not found', 'This verification link is not valid.'));
+    // The WebSDK opened with a link of another level moves the applicant there (unless it is being
+    // checked) and the review starts over at that level (reference/change-required-document-set-per-level).
+    const linkLevel = levels.get(link.levelName);
+    if (linkLevel && a.review.levelName !== linkLevel.name && !MID_REVIEW.includes(a.review.reviewStatus))
+      moveToLevel(a, linkLevel, new Date());
     const steps = levels.get(a.review.levelName)?.steps ?? [];
     if (req.method !== 'POST') return html(res, 200, websdkPage(a, steps));
     if (isFinalRejected(a)) return html(res, 409, websdkPage(a, steps));
@@ -394,7 +480,22 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       if (!a) throw new Error(`unknown applicant ${applicantId}`);
       await submit(a, decision, o?.aml ?? false);
     },
+    redecide: async (applicantId, decision, o) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      if (a.review.reviewStatus !== 'completed') throw new Error('only a completed review is re-decided');
+      const result = reviewResultOf(decision, o?.aml ?? false);
+      completeReview(a, result, new Date());
+      a.amlCase = amlCaseOf(a, o?.aml ?? false, result.reviewAnswer, new Date());
+      await notify('applicantReviewed', a);
+    },
+    reset: async (applicantId) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      await doReset(a);
+    },
     byExternalUserId,
+    kybFlow: 'kyb1',
   };
   return {
     url: baseUrl,

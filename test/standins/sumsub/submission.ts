@@ -16,8 +16,31 @@ import {
 
 export type Decision = 'approve' | 'reject_retry' | 'reject_final' | 'review';
 
-/** AML-related rejection labels the tester can add (docs/receive-and-interpret-results-via-api, rejection labels). */
+/** AML-related rejection labels the tester can add (reference/final-rejection, "Compromised persons"). */
 export const AML_LABELS = ['PEP', 'SANCTIONS'];
+
+/**
+ * The AML case of a screening (reference/get-aml-case-data): with `hits`, two matches whatever the
+ * decision (an approval means an officer cleared them: review GREEN); without, none.
+ */
+export function amlCaseOf(a: Applicant, hits: boolean, answer: 'GREEN' | 'RED', now: Date) {
+  return {
+    id: `aml-${a.id}`,
+    createdAt: reviewTime(now).slice(0, 19),
+    targetEntityType: 'applicant',
+    targetEntityId: a.id,
+    screeningVendor: 'standin',
+    ongoingMonitoring: { enabled: true },
+    review: { answer: hits ? answer : 'GREEN' },
+    riskLabels: hits ? ['pep', 'sanctions'] : [],
+    hits: hits
+      ? [
+          { id: `${a.id}-hit-1`, name: 'Jane Doe (PEP list)' },
+          { id: `${a.id}-hit-2`, name: 'J. Doe (sanctions list)' },
+        ]
+      : [],
+  };
+}
 
 export interface Images {
   next(): number;
@@ -112,9 +135,10 @@ export function uploadDocuments(a: Applicant, steps: StepName[], images: Images,
     reviewStatus: 'pending',
     reviewResult: undefined,
     reviewDate: undefined,
+    // Each attempt is a check initiated anew (reference/get-applicant-review-status, createDate).
+    createDate: reviewTime(now),
     elapsedSincePendingMs: 0,
   };
-  void now;
 }
 
 export function reviewResultOf(decision: Exclude<Decision, 'review'>, aml: boolean): ReviewResult {

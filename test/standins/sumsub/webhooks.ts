@@ -31,7 +31,13 @@ export interface SentWebhook {
   status: number | null;
 }
 
-export function webhookPayload(type: string, a: Applicant, now: Date): Record<string, unknown> {
+/** `sandboxMode` says which environment sent the webhook: true for a sandbox (`sbx:`) app token. */
+export function webhookPayload(
+  type: string,
+  a: Applicant,
+  now: Date,
+  sandboxMode = false,
+): Record<string, unknown> {
   return {
     applicantId: a.id,
     inspectionId: a.inspectionId,
@@ -40,7 +46,7 @@ export function webhookPayload(type: string, a: Applicant, now: Date): Record<st
     levelName: a.review.levelName,
     externalUserId: a.externalUserId,
     type,
-    sandboxMode: true,
+    sandboxMode,
     reviewStatus: a.review.reviewStatus,
     ...(type === 'applicantReviewed' && a.review.reviewResult ? { reviewResult: a.review.reviewResult } : {}),
     createdAt: now.toISOString().replace('T', ' ').slice(0, 19),

@@ -32,7 +32,7 @@ export function websdkPage(a: Applicant, steps: string[]): string {
 <p>Level <code>${esc(r.levelName)}</code>: ${steps.map(esc).join(', ')}.</p>
 <form method="post">
 <p>Uploading sample documents for each step. Tester: choose the review outcome.</p>
-<label><input type="checkbox" name="aml" value="on"> AML match (adds PEP and SANCTIONS labels to a rejection)</label>
+<label><input type="checkbox" name="aml" value="on"> AML match (screening hits: a rejection adds PEP and SANCTIONS labels; an approval means an officer cleared them)</label>
 <button name="decision" value="approve">Submit and approve (GREEN)</button>
 <button name="decision" value="reject_retry">Submit and reject, may retry (RED, RETRY)</button>
 <button name="decision" value="reject_final">Submit and reject for good (RED, FINAL)</button>

@@ -10,6 +10,7 @@ import { UpstreamError } from '../../../platform/upstream';
 import {
   type CreateVerificationInput,
   type DownloadedFile,
+  type SessionContext,
   type VerificationKind,
   type VerificationNotification,
   type VerificationProvider,
@@ -18,9 +19,11 @@ import {
 } from '../port';
 import { SumsubApiError, type SumsubClient } from './client';
 import type { SumsubConfig } from './config';
+import { toAlpha3 } from './countries';
 import {
   documentImages,
   type KeyPerson,
+  type SumsubAmlCase,
   type SumsubApplicant,
   type SumsubSteps,
   toVerificationResult,
@@ -28,6 +31,8 @@ import {
 
 export const externalUserIdOf = (kind: VerificationKind, subjectId: string) => `svc-${kind}-${subjectId}`;
 const MAX_KEY_PEOPLE = 20;
+/** Review statuses in which Sumsub is checking the applicant (its level cannot be changed). */
+const MID_REVIEW = new Set(['pending', 'prechecked', 'queued', 'onHold']);
 /** Ambiguity 1: the documented default, and SHA512; legacy SHA1 is refused. */
 const DIGEST_ALGS: Record<string, string> = { HMAC_SHA256_HEX: 'sha256', HMAC_SHA512_HEX: 'sha512' };
 const EXTENSIONS: Record<string, string> = {
@@ -53,7 +58,8 @@ export class SumsubVerificationProvider implements VerificationProvider {
 
   constructor(
     private readonly client: SumsubClient,
-    private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'>,
+    private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'> &
+      Partial<Pick<SumsubConfig, 'kybFlow'>>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -101,12 +107,13 @@ export class SumsubVerificationProvider implements VerificationProvider {
             externalUserId,
             email: s.email,
             type: 'company',
-            fixedInfo: {
+            // KYB 2.0 keeps the company's data in fixedInfo, KYB 1.0 in info (ambiguity 15).
+            [this.kybFlow === 'kyb2' ? 'fixedInfo' : 'info']: {
               companyInfo: {
                 companyName: s.companyName ?? undefined,
                 registrationNumber: s.registrationNumber ?? undefined,
-                // Sumsub wants ISO alpha-3; an alpha-2 country is left for the WebSDK to collect.
-                country: s.country && /^[A-Z]{3}$/.test(s.country) ? s.country : undefined,
+                // Sumsub wants ISO alpha-3 (reference/import-applicants, companyInfo): alpha-2 is converted.
+                country: toAlpha3(s.country) ?? undefined,
               },
             },
           };
@@ -138,13 +145,15 @@ export class SumsubVerificationProvider implements VerificationProvider {
     if (!ref) throw new VerificationProviderError('not a Sumsub session reference');
     const applicant = await this.readApplicant(ref.applicantId);
     if (!applicant) throw new VerificationProviderError('the Sumsub applicant no longer exists');
+    const levelName = this.sumsubLevel(input.kind, input.level);
+    await this.moveToLevel(applicant, levelName);
     const res = await this.client
       .json<{ url?: string }>({
         operation: 'websdk.link',
         method: 'POST',
         path: '/resources/sdkIntegrations/levels/-/websdkLink',
         body: {
-          levelName: this.sumsubLevel(input.kind, input.level),
+          levelName,
           userId: applicant.externalUserId,
           ...(input.email ? { applicantIdentifiers: { email: input.email } } : {}),
           ttlInSecs: this.config.websdkLinkTtlSeconds,
@@ -160,11 +169,45 @@ export class SumsubVerificationProvider implements VerificationProvider {
     return res.url;
   }
 
+  /**
+   * The applicant is reused for every link: a link of another level moves it there first
+   * (`POST /resources/applicants/{id}/moveToLevel?name=`), which Sumsub refuses while the
+   * applicant is being checked (`pending`, `queued`, `onHold`; `prechecked` is part of the check)
+   * (https://docs.sumsub.com/reference/change-required-document-set-per-level). Mid-review the
+   * applicant stays where it is: its review finishes at its level, and this link's session gets no
+   * result until a review at its own level (see fetchResult).
+   */
+  private async moveToLevel(applicant: SumsubApplicant, levelName: string): Promise<void> {
+    const review = applicant.review ?? {};
+    if (review.levelName === levelName || MID_REVIEW.has(review.reviewStatus ?? '')) return;
+    try {
+      await this.client.json<SumsubApplicant>({
+        operation: 'applicants.move_to_level',
+        method: 'POST',
+        path: `/resources/applicants/${applicant.id}/moveToLevel?name=${encodeURIComponent(levelName)}`,
+        body: {},
+        retrySafe: true,
+      });
+    } catch (err) {
+      throw refusal(err);
+    }
+  }
+
   private readApplicant(applicantId: string) {
     return this.client.json<SumsubApplicant>({
       operation: 'applicants.get',
       method: 'GET',
       path: `/resources/applicants/${applicantId}/one`,
+      retrySafe: true,
+    });
+  }
+
+  /** The latest active AML case (null when none); rate-limited by Sumsub to 10 requests a minute. */
+  private amlCase(applicantId: string) {
+    return this.client.json<SumsubAmlCase>({
+      operation: 'applicants.aml_case',
+      method: 'GET',
+      path: `/resources/api/applicants/${applicantId}/amlCase`,
       retrySafe: true,
     });
   }
@@ -180,24 +223,49 @@ export class SumsubVerificationProvider implements VerificationProvider {
     );
   }
 
-  /** Ambiguity 11: each beneficiary is an applicant of its own. */
+  private get kybFlow() {
+    return this.config.kybFlow ?? 'kyb2';
+  }
+
+  /**
+   * Ambiguity 11: the company's beneficiaries. KYB 2.0 keeps them in `fixedInfo.companyInfo.beneficiaries`
+   * with `types[]`, `shareSize`, and either `applicantId` (a person with a profile of their own) or
+   * `beneficiaryInfo` (names only, no profile)
+   * (https://docs.sumsub.com/reference/link-beneficiary-to-company-kyb-20); KYB 1.0 in
+   * `info.companyInfo.beneficiaries` with one `type` and `positions`
+   * (https://docs.sumsub.com/reference/link-beneficiary-to-company-kyb-10). The configured flow's place
+   * is read first, the other one when it has none.
+   */
   private async keyPeople(a: SumsubApplicant): Promise<KeyPerson[]> {
-    const c = (a.info?.companyInfo ?? a.fixedInfo?.companyInfo ?? {}) as { beneficiaries?: unknown };
-    const list = (Array.isArray(c.beneficiaries) ? c.beneficiaries : []).slice(0, MAX_KEY_PEOPLE) as Record<
-      string,
-      unknown
-    >[];
+    const listOf = (c: unknown) => {
+      const b = (c as { beneficiaries?: unknown } | undefined)?.beneficiaries;
+      return Array.isArray(b) && b.length ? (b as Record<string, unknown>[]) : null;
+    };
+    const kyb2 = listOf(a.fixedInfo?.companyInfo);
+    const kyb1 = listOf(a.info?.companyInfo);
+    const list = ((this.kybFlow === 'kyb2' ? (kyb2 ?? kyb1) : (kyb1 ?? kyb2)) ?? []).slice(0, MAX_KEY_PEOPLE);
     return Promise.all(
       list.map(async (b) => {
         const person = typeof b.applicantId === 'string' ? await this.readApplicant(b.applicantId) : null;
-        const info = { ...(person?.fixedInfo ?? {}), ...(person?.info ?? {}) } as Record<string, unknown>;
+        const given = (b.beneficiaryInfo ?? {}) as Record<string, unknown>;
+        const info = { ...given, ...(person?.fixedInfo ?? {}), ...(person?.info ?? {}) } as Record<
+          string,
+          unknown
+        >;
         const name = [info.firstNameEn ?? info.firstName, info.lastNameEn ?? info.lastName]
           .filter(Boolean)
           .join(' ');
+        const types = Array.isArray(b.types)
+          ? (b.types as string[]).filter((t) => typeof t === 'string')
+          : [];
+        const role = typeof b.type === 'string' ? b.type : (types[0] ?? 'other');
+        const positions = Array.isArray(b.positions)
+          ? (b.positions as string[])
+          : types.filter((t) => t !== role);
         return {
           name: name || null,
-          role: typeof b.type === 'string' ? b.type : 'other',
-          positions: Array.isArray(b.positions) ? (b.positions as string[]) : [],
+          role,
+          positions,
           nationality: (info.nationality ?? info.country ?? null) as string | null,
           ...(typeof b.shareSize === 'number' ? { ownership_percentage: b.shareSize } : {}),
         };
@@ -205,16 +273,21 @@ export class SumsubVerificationProvider implements VerificationProvider {
     );
   }
 
-  async fetchResult(
-    providerRef: string,
-    session?: { kind: VerificationKind; checks: string[] },
-  ): Promise<VerificationResult | null> {
+  async fetchResult(providerRef: string, session?: SessionContext): Promise<VerificationResult | null> {
     const ref = parseProviderRef(providerRef);
     if (!ref) return null;
     const applicant = await this.readApplicant(ref.applicantId);
-    // Nothing submitted yet (or reset): no result, so an unused link leaves no record behind.
-    if (!applicant || (applicant.review?.reviewStatus ?? 'init') === 'init') return null;
+    if (!applicant) return null;
     const kind: VerificationKind = session?.kind ?? (applicant.type === 'company' ? 'kyb' : 'kyc');
+    // The applicant serves every link of the person; its review is this session's only at the
+    // session's level: `attemptCnt` counts attempts "on the same verification level"
+    // (https://docs.sumsub.com/reference/get-applicant-review-status). An approval at `basic`
+    // never approves an `enhanced` link, and a later link's level leaves an older record alone.
+    if (session?.level && applicant.review?.levelName !== this.sumsubLevel(kind, session.level)) return null;
+    // Nothing submitted yet: no result, so an unused link leaves no record behind. A session that
+    // has a record and is back at `init` was reset (documents inactive, statuses removed:
+    // https://docs.sumsub.com/reference/reset-applicant): that is recorded (pending).
+    if ((applicant.review?.reviewStatus ?? 'init') === 'init' && !session?.recorded) return null;
     const steps = await this.readSteps(ref.applicantId);
     const checks = session?.checks ?? [];
     return toVerificationResult({
@@ -224,6 +297,10 @@ export class SumsubVerificationProvider implements VerificationProvider {
       checks,
       kind,
       keyPeople: kind === 'kyb' && checks.includes('key_people') ? await this.keyPeople(applicant) : null,
+      amlCase:
+        checks.includes('aml') && applicant.review?.reviewStatus === 'completed'
+          ? await this.amlCase(ref.applicantId)
+          : null,
       now: this.now(),
     });
   }
@@ -294,6 +371,9 @@ export class SumsubVerificationProvider implements VerificationProvider {
       revision: 0,
       occurredAt: at && !Number.isNaN(at.getTime()) ? at : this.now(),
       scope: 'applicant',
+      type: body.type,
+      // Sumsub marks webhooks of its sandbox (`sandboxMode`); a production deployment ignores them.
+      sandbox: body.sandboxMode === true,
     };
   }
 }

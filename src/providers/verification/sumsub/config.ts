@@ -17,6 +17,11 @@ export interface SumsubConfig {
   websdkLinkTtlSeconds: number;
   /** The reconciliation worker re-reads an applicant when nothing was heard of it for this long. */
   reconcileAfterSeconds: number;
+  /**
+   * The account's KYB flow (`SVC_SUMSUB_KYB_FLOW`): `kyb2` keeps companyInfo and its beneficiaries in
+   * `fixedInfo` (https://docs.sumsub.com/reference/link-beneficiary-to-company-kyb-20), `kyb1` in `info`.
+   */
+  kybFlow: 'kyb1' | 'kyb2';
 }
 
 type Env = Record<string, string | undefined>;
@@ -70,15 +75,35 @@ export function parseLevelMap(value: string | undefined, problems: string[]): Re
   return map;
 }
 
-export function loadSumsubConfig(env: Env, problems: string[]): SumsubConfig {
+function kybFlow(env: Env, problems: string[]): 'kyb1' | 'kyb2' {
+  const v = raw(env, 'SVC_SUMSUB_KYB_FLOW') ?? 'kyb2';
+  if (v === 'kyb1' || v === 'kyb2') return v;
+  problems.push(`SVC_SUMSUB_KYB_FLOW must be kyb1 or kyb2 (got "${v}")`);
+  return 'kyb2';
+}
+
+export function loadSumsubConfig(
+  env: Env,
+  problems: string[],
+  environment: 'sandbox' | 'production' = 'sandbox',
+): SumsubConfig {
   const required = (name: string) => {
     const v = raw(env, name);
     if (!v) problems.push(`${name} is required when SVC_VERIFICATION_PROVIDER=sumsub`);
     return v ?? '';
   };
+  const url = apiUrl(env, problems);
+  const appToken = required('SVC_SUMSUB_APP_TOKEN');
+  // Sandbox and production share api.sumsub.com; the token decides the mode, and sandbox tokens
+  // start `sbx:` (docs/vendors/sumsub.md, "Request signing"). A production deployment on a sandbox
+  // token would "verify" people with test documents and sandbox decisions.
+  if (environment === 'production' && appToken.startsWith('sbx:'))
+    problems.push(
+      'SVC_SUMSUB_APP_TOKEN is a Sumsub sandbox token (it starts with "sbx:"): a production deployment needs a production app token',
+    );
   return {
-    apiUrl: apiUrl(env, problems),
-    appToken: required('SVC_SUMSUB_APP_TOKEN'),
+    apiUrl: url,
+    appToken,
     secretKey: required('SVC_SUMSUB_SECRET_KEY'),
     webhookSecret: required('SVC_SUMSUB_WEBHOOK_SECRET'),
     levels: parseLevelMap(raw(env, 'SVC_SUMSUB_LEVELS'), problems),
@@ -86,5 +111,6 @@ export function loadSumsubConfig(env: Env, problems: string[]): SumsubConfig {
     maxAttempts: int(env, problems, 'SVC_SUMSUB_MAX_ATTEMPTS', 3, 1, 10),
     websdkLinkTtlSeconds: int(env, problems, 'SVC_SUMSUB_WEBSDK_LINK_TTL_SECONDS', 1800, 60, 86400),
     reconcileAfterSeconds: int(env, problems, 'SVC_SUMSUB_RECONCILE_AFTER_SECONDS', 3600, 10, 30 * 86400),
+    kybFlow: kybFlow(env, problems),
   };
 }

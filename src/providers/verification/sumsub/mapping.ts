@@ -22,6 +22,7 @@ export interface SumsubApplicant {
   fixedInfo?: Record<string, unknown>;
   questionnaires?: { id?: string; sections?: Record<string, { items?: Record<string, QItem> }> }[];
   review?: {
+    attemptId?: string;
     attemptCnt?: number;
     levelName?: string;
     createDate?: string;
@@ -65,6 +66,30 @@ const STATUS_RANK: Record<string, number> = {
 export function revisionOf(a: SumsubApplicant): number {
   const r = a.review ?? {};
   return (r.attemptCnt ?? 0) * 10 + (STATUS_RANK[r.reviewStatus ?? ''] ?? 0);
+}
+
+/**
+ * Ambiguity 4: Sumsub's own time of the review's state (`reviewDate` once completed, else
+ * `createDate`, when the check was initiated) and what it says: level, attempt, status, answer,
+ * reject type and labels. Sumsub promises no webhook order and says to trust the latest review on
+ * the applicant (https://docs.sumsub.com/reference/get-applicant-review-status; docs/vendors/sumsub.md,
+ * "Re-decisions"), and an officer or ongoing monitoring can change the answer within one attempt:
+ * a result whose key differs is applied unless its time is older than the recorded one.
+ */
+export function versionOf(a: SumsubApplicant, now: Date): { at: Date; key: string } {
+  const r = a.review ?? {};
+  const result = r.reviewResult ?? {};
+  const at = parseSumsubDate(r.reviewDate) ?? parseSumsubDate(r.createDate) ?? now;
+  const labels = [...(result.rejectLabels ?? [])].sort().join(',');
+  const key = [
+    r.levelName ?? '',
+    r.attemptId ?? String(r.attemptCnt ?? 0),
+    r.reviewStatus ?? '',
+    result.reviewAnswer ?? '',
+    result.reviewRejectType ?? '',
+    labels,
+  ].join('|');
+  return { at, key };
 }
 
 /** Ambiguity 5. */
@@ -112,8 +137,32 @@ const DOC_TYPES: Record<string, string> = {
 const GENDERS: Record<string, string> = { M: 'male', F: 'female' };
 const STEP_STATUS: Record<string, string> = { GREEN: 'passed', RED: 'failed' };
 const POA_STATUS: Record<string, string> = { GREEN: 'approved', RED: 'declined' };
-/** Ambiguity 9: rejection labels that mean an AML screening hit. */
-export const AML_LABELS = ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA', 'CRIMINAL', 'BLOCKLIST', 'AML'];
+/**
+ * Ambiguity 9: rejection labels of the "Compromised persons" group (AML screening findings):
+ * ADVERSE_MEDIA, CRIMINAL, COMPROMISED_PERSONS, PEP, SANCTIONS
+ * (https://docs.sumsub.com/reference/final-rejection); BLOCKLIST marks a person on the client's own
+ * blocklist. There is no `AML` label.
+ */
+export const AML_LABELS = [
+  'PEP',
+  'SANCTIONS',
+  'ADVERSE_MEDIA',
+  'CRIMINAL',
+  'COMPROMISED_PERSONS',
+  'BLOCKLIST',
+];
+
+/**
+ * The applicant's latest active AML case (`GET /resources/api/applicants/{id}/amlCase`,
+ * https://docs.sumsub.com/reference/get-aml-case-data): `review.answer` GREEN / YELLOW / RED,
+ * `riskLabels`, and `hits` (each with `id` and `name`), kept whether or not an officer cleared them.
+ */
+export interface SumsubAmlCase {
+  id?: string;
+  review?: { answer?: string } | null;
+  riskLabels?: string[] | null;
+  hits?: { id?: string; name?: string }[] | null;
+}
 
 function identityOf(a: SumsubApplicant, steps: SumsubSteps): VerificationResult['identity'] {
   const info = a.info ?? {};
@@ -145,7 +194,12 @@ function identityOf(a: SumsubApplicant, steps: SumsubSteps): VerificationResult[
 const stepStatus = (s: SumsubStep | null | undefined, table: Record<string, string>) =>
   table[s?.reviewResult?.reviewAnswer ?? ''] ?? 'review';
 
-function checksOf(a: SumsubApplicant, steps: SumsubSteps, asked: string[]): VerificationResult['checks'] {
+function checksOf(
+  a: SumsubApplicant,
+  steps: SumsubSteps,
+  asked: string[],
+  amlCase: SumsubAmlCase | null,
+): VerificationResult['checks'] {
   const checks: VerificationResult['checks'] = {};
   const selfie = steps.SELFIE;
   if (asked.includes('liveness') && selfie)
@@ -168,15 +222,18 @@ function checksOf(a: SumsubApplicant, steps: SumsubSteps, asked: string[]): Veri
   }
   if (asked.includes('aml') && a.review?.reviewStatus === 'completed') {
     const labels = (a.review.reviewResult?.rejectLabels ?? []).filter((l) => AML_LABELS.includes(l));
-    checks.aml = {
-      status: labels.length ? 'potential_match' : 'clear',
-      totalHits: labels.length,
-      hits: labels.map((label, i) => ({
-        hit_id: `hit_${i + 1}`,
-        list: label.toLowerCase(),
-        source: 'sumsub',
-      })),
-    };
+    // Ambiguity 9: the hits are the AML case's, cleared or not (the labels only name what rejected).
+    const caseHits = Array.isArray(amlCase?.hits) ? amlCase.hits : [];
+    const hits = caseHits.length
+      ? caseHits.map((h, i) => ({
+          hit_id: str(h.id) ?? `hit_${i + 1}`,
+          name: str(h.name),
+          risk_labels: Array.isArray(amlCase?.riskLabels) ? amlCase.riskLabels : [],
+          source: 'sumsub',
+        }))
+      : labels.map((label, i) => ({ hit_id: `hit_${i + 1}`, list: label.toLowerCase(), source: 'sumsub' }));
+    const risky = labels.length > 0 || amlCase?.review?.answer === 'RED';
+    checks.aml = { status: risky ? 'potential_match' : 'clear', totalHits: hits.length, hits };
   }
   return checks;
 }
@@ -250,6 +307,8 @@ export interface MapInput {
   checks: string[];
   kind: 'kyc' | 'kyb';
   keyPeople: KeyPerson[] | null;
+  /** The AML case, read when the level asked for AML and the review completed. */
+  amlCase?: SumsubAmlCase | null;
   now: Date;
 }
 
@@ -258,6 +317,7 @@ export function toVerificationResult(input: MapInput): VerificationResult {
   const status = recordStatusOf(a);
   const completed = a.review?.reviewStatus === 'completed';
   const decisionAt = completed ? parseSumsubDate(a.review?.reviewDate) : null;
+  const version = versionOf(a, input.now);
   const documents: DocumentRef[] = documentImages(a, steps).map((d) => ({
     file_role: d.role,
     file_name: d.role,
@@ -268,14 +328,15 @@ export function toVerificationResult(input: MapInput): VerificationResult {
     providerRef: input.providerRef,
     status,
     revision: revisionOf(a),
-    updatedAt: decisionAt ?? input.now,
+    updatedAt: version.at,
+    version,
     decisionAt,
     // Ambiguity 6: only a completed GREEN review vouches for the data.
     dataTrusted: status === 'approved',
     // Ambiguity 14: FINAL means no retry.
     final: status === 'declined' && a.review?.reviewResult?.reviewRejectType === 'FINAL',
     identity: input.kind === 'kyc' ? identityOf(a, steps) : null,
-    checks: checksOf(a, steps, input.checks),
+    checks: checksOf(a, steps, input.checks, input.amlCase ?? null),
     sofQuestionnaire:
       input.kind === 'kyc' && input.checks.includes('sof_questionnaire') ? questionnaireOf(a, steps) : null,
     documents,
