@@ -17,7 +17,7 @@ import {
   startBankAuthorization,
   syncOnReturn,
 } from './checkout.service';
-import { checkoutPage, inProgressPage, type PaymentView, resultPage } from './views/pages';
+import { checkoutPage, confirmingPage, inProgressPage, type PaymentView, resultPage } from './views/pages';
 import { CHECKOUT_CSS } from './views/styles';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
@@ -61,6 +61,9 @@ function sendError(deps: Deps, reply: FastifyReply, err: unknown) {
   throw err;
 }
 
+/** The checkout of a payer back from the bank: "Confirming your payment" until the payment is final. */
+const confirmingUrl = (token: string) => `/checkout/${encodeURIComponent(token)}?returned=1`;
+
 export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
   const banks = () => bankChoices(deps, 'payment');
@@ -81,11 +84,23 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
     async (request, reply) => {
       try {
         if (request.validationError) throw new AppError(404, M.transactionNotFound);
-        const state = await loadCheckout(deps, (request.params as { token: string }).token);
+        const { token } = request.params as { token: string };
+        const returned = (request.query as { returned?: string } | undefined)?.returned === '1';
+        const state = await loadCheckout(deps, token);
         const t = state.transaction;
         if (isTerminal(t.status))
           return sendHtmlPage(reply, 200, resultPage(viewOf(deps, state), merchantReturnUrl(state)));
         const session = await describeSession(deps, t);
+        // Back from the bank, or the bank has the payment: "Confirming", reloading itself until final.
+        if (session.kind === 'continue' && (returned || session.bankHasPayment))
+          return sendHtmlPage(
+            reply,
+            200,
+            confirmingPage(viewOf(deps, state), {
+              continueUrl: session.bankHasPayment ? null : session.url,
+              refreshUrl: confirmingUrl(token),
+            }),
+          );
         if (session.kind === 'continue')
           return sendHtmlPage(reply, 200, inProgressPage(viewOf(deps, state), session.url));
         return sendHtmlPage(
@@ -171,7 +186,11 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
     },
   );
 
-  /** Where the bank sends the payer back: a final payment goes straight back to the merchant. */
+  /**
+   * Where the bank sends the payer back. Never straight on to the merchant, in the sandbox as in
+   * production: the payer first reads the outcome on the checkout ("Payment complete" with a way back
+   * to the merchant), or "Confirming your payment" while the bank has not answered yet.
+   */
   app.get(
     '/checkout/:token/return',
     { config: { auth: 'public' }, schema: { hide: true, params: TokenParams }, attachValidation: true },
@@ -180,9 +199,9 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         if (request.validationError) throw new AppError(404, M.transactionNotFound);
         const { token } = request.params as { token: string };
         const state = await syncOnReturn(deps, await loadCheckout(deps, token));
-        const back = merchantReturnUrl(state);
-        if (isTerminal(state.transaction.status) && back) return reply.redirect(back, 303);
-        return reply.redirect(`/checkout/${encodeURIComponent(token)}`, 303);
+        if (isTerminal(state.transaction.status))
+          return reply.redirect(`/checkout/${encodeURIComponent(token)}`, 303);
+        return reply.redirect(confirmingUrl(token), 303);
       } catch (err) {
         return sendError(deps, reply, err);
       }

@@ -50,7 +50,16 @@ export async function bankChoices(deps: Deps, purpose: 'payment' | 'mandate') {
   }
 }
 
-export type SessionView = { kind: 'choose'; restarted: boolean } | { kind: 'continue'; url: string | null };
+/**
+ * `continue`: the bank session is open. `url` is where the payer approves while the network waits for
+ * that; `bankHasPayment` once the payer approved and the bank is executing the payment (no way back).
+ */
+export type SessionView =
+  | { kind: 'choose'; restarted: boolean }
+  | { kind: 'continue'; url: string | null; bankHasPayment: boolean };
+
+/** Detail statuses before the payer approved at the bank (the network waits for the bank or the payer). */
+const BEFORE_APPROVAL = new Set(['initiated', 'awaiting_bank_authorization']);
 
 /** For a processing transaction: is the bank session still open (continue) or lapsed (choose again)? */
 export async function describeSession(deps: Deps, t: TransactionRow): Promise<SessionView> {
@@ -62,6 +71,7 @@ export async function describeSession(deps: Deps, t: TransactionRow): Promise<Se
   return {
     kind: 'continue',
     url: s.providerStatus === 'awaiting_bank_authorization' ? s.authorizationUrl : null,
+    bankHasPayment: !BEFORE_APPROVAL.has(s.providerStatus),
   };
 }
 
