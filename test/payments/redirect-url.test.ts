@@ -145,6 +145,24 @@ describe('production', () => {
     ]);
   });
 
+  it('callback_url must be https too (like redirect_url and the webhook URL)', async () => {
+    const put = (callback_url: string) =>
+      prod.app.inject({
+        method: 'PUT',
+        url: '/api/v1/auth/client/settings',
+        headers: pw.caller.headers,
+        payload: { callback_url },
+      });
+    const http = await put('http://shop.example.com/back');
+    expect(http.statusCode).toBe(422);
+    expect(http.json().detail).toEqual([
+      { loc: ['body', 'callback_url'], msg: 'URL must be an absolute https URL', type: 'url_scheme' },
+    ]);
+    const https = await put('https://shop.example.com/back');
+    expect(https.statusCode).toBe(200);
+    expect(https.json().callback_url).toBe('https://shop.example.com/back');
+  });
+
   it('the checkout pages show no Sandbox badge', async () => {
     const r = await prod.app.inject({ url: '/checkout/this-token-does-not-exist' });
     expect(r.statusCode).toBe(404);
