@@ -66,7 +66,8 @@ const confirmingUrl = (token: string) => `/checkout/${encodeURIComponent(token)}
 
 export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  const banks = () => bankChoices(deps, 'payment');
+  /** The banks that can take this payment's currency. */
+  const banks = (currency: string) => bankChoices(deps, 'payment', currency);
 
   app.get(
     '/checkout/assets/checkout.css',
@@ -106,7 +107,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         return sendHtmlPage(
           reply,
           200,
-          checkoutPage(viewOf(deps, state), await banks(), { restarted: session.restarted }),
+          checkoutPage(viewOf(deps, state), await banks(t.currency), { restarted: session.restarted }),
         );
       } catch (err) {
         return sendError(deps, reply, err);
@@ -131,8 +132,9 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         if (request.validationError?.validationContext === 'params')
           throw new AppError(404, M.transactionNotFound);
         const bankId = (request.body as { bank_id?: string } | undefined)?.bank_id ?? '';
-        if (!(await banks()).some((b) => b.id === bankId)) {
-          const state = await loadCheckout(deps, token);
+        const state = await loadCheckout(deps, token);
+        const offered = await banks(state.transaction.currency);
+        if (!offered.some((b) => b.id === bankId)) {
           if (isTerminal(state.transaction.status))
             return sendHtmlPage(
               reply,
@@ -142,7 +144,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
           return sendHtmlPage(
             reply,
             422,
-            checkoutPage(viewOf(deps, state), await banks(), { error: 'Choose your bank to continue.' }),
+            checkoutPage(viewOf(deps, state), offered, { error: 'Choose your bank to continue.' }),
           );
         }
         const url = await startBankAuthorization(deps, token, bankId);
@@ -153,7 +155,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
           return sendHtmlPage(
             reply,
             422,
-            checkoutPage(viewOf(deps, state), await banks(), { error: err.detail }),
+            checkoutPage(viewOf(deps, state), await banks(state.transaction.currency), { error: err.detail }),
           );
         }
         if (err instanceof AppError && err.statusCode === 409) {

@@ -2,7 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import { clients, transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { BankProviderError, BankRefusedError } from '../../providers/bank/port';
+import { BankProviderError, BankRefusedError, bankTakes } from '../../providers/bank/port';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';
@@ -39,10 +39,14 @@ export function merchantReturnUrl(state: CheckoutState): string | null {
   return base ? buildCallbackRedirect(base, state.transaction.id) : null;
 }
 
-/** The banks a hosted page offers; a network that cannot list them (and has no cached list) is a 503 page. */
-export async function bankChoices(deps: Deps, purpose: 'payment' | 'mandate') {
+/**
+ * The banks a hosted page offers (with `currency`: only those that can take a payment in it); a
+ * network that cannot list them (and has no cached list) is a 503 page.
+ */
+export async function bankChoices(deps: Deps, purpose: 'payment' | 'mandate', currency?: string) {
   try {
-    return await deps.providers.bank.listBanks({ purpose });
+    const banks = await deps.providers.bank.listBanks({ purpose });
+    return currency ? banks.filter((b) => bankTakes(b, currency)) : banks;
   } catch (err) {
     if (!(err instanceof BankProviderError)) throw err;
     deps.log.warn({ err }, 'bank list unavailable');
