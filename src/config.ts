@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { type PrivateTargetAllowance, readAllowedPrivateTargets } from './outbox/ssrf';
 import { round } from './platform/decimal';
 import { readTokenioConfig, type TokenioConfig } from './providers/bank/tokenio/config';
 import { loadSumsubConfig, type SumsubConfig } from './providers/verification/sumsub/config';
@@ -32,6 +33,8 @@ export interface Config extends PaymentLimits {
   /** Max requests in flight per target URL per process (fairness); null = a quarter of webhookConcurrency. */
   webhookPerUrlConcurrency: number | null;
   webhookMaxResponseBytes: number;
+  /** Production: private webhook targets the operator allows (SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS); null: none. */
+  webhookAllowedPrivateTargets: PrivateTargetAllowance | null;
   /** Idle poll of the webhook delivery worker: bounds the wait from a new event to its first attempt. */
   webhookPollMs: number;
   refreshCooldownSeconds: number;
@@ -281,6 +284,10 @@ export function loadConfig(env: Env = process.env): Config {
       ? r.int('SVC_WEBHOOK_PER_URL_CONCURRENCY', 4, 1, 1000)
       : null,
     webhookMaxResponseBytes: r.int('SVC_WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 10 * 1024 * 1024),
+    webhookAllowedPrivateTargets: readAllowedPrivateTargets(
+      r.raw('SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS'),
+      r.problems,
+    ),
     webhookPollMs: r.int(
       'SVC_WEBHOOK_POLL_MS',
       Math.min(100, r.int('SVC_WORKER_POLL_MS', 500, 10, 60000)),

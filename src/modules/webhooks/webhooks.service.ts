@@ -25,7 +25,7 @@ export async function validateTargetUrl(
   if (!u || value.length > 2048) throw invalidField(loc, M.webhookUrlInvalid);
   if (deps.config.environment === 'production') {
     try {
-      await assertPublicHost(hostOf(u));
+      await assertPublicHost(hostOf(u), undefined, deps.config.webhookAllowedPrivateTargets);
     } catch (err) {
       if (err instanceof ForbiddenTargetError) throw invalidField(loc, M.webhookUrlNotPublic);
       throw err;
