@@ -23,6 +23,11 @@ export interface Config extends PaymentLimits {
   databaseUrl: string | null;
   databasePoolSize: number;
   smtpUrl: string | null;
+  /**
+   * SVC_LOCAL_MAIL: mail goes to the log and $SVC_DATA_DIR/mail/ even in production (no mail server),
+   * for a local production rehearsal only; never for a real deployment (nobody receives the codes).
+   */
+  localMail: boolean;
   mailFrom: string;
   logLevel: string;
   registrationEnabled: boolean;
@@ -269,6 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 200),
     smtpUrl: r.url('SMTP_URL', null, ['smtp:', 'smtps:']),
+    localMail: r.bool('SVC_LOCAL_MAIL', false),
     mailFrom: r.string('SVC_MAIL_FROM', 'Payments Platform <no-reply@localhost>'),
     logLevel: r.oneOf(
       'LOG_LEVEL',
@@ -411,7 +417,12 @@ export function loadConfig(env: Env = process.env): Config {
       r.problems.push('DATABASE_URL is required in production (the embedded database is for development)');
     if (!config.jwtSecret) r.problems.push('SVC_JWT_SECRET is required in production');
     if (!config.dataKey) r.problems.push('SVC_DATA_KEY is required in production');
-    if (!config.smtpUrl) r.problems.push('SMTP_URL is required in production');
+    if (!config.smtpUrl && !config.localMail)
+      r.problems.push(
+        'SMTP_URL is required in production (SVC_LOCAL_MAIL=true writes mail to the data directory instead, for a local try only)',
+      );
+    if (config.smtpUrl && config.localMail)
+      r.problems.push('SVC_LOCAL_MAIL=true and SMTP_URL exclude each other: choose one');
     for (const [name, value] of [
       ['SVC_BILLING_PAYEE_NAME', config.billingPayeeName],
       ['SVC_BILLING_PAYEE_IBAN', config.billingPayeeIban],
