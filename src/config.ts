@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { type PrivateTargetAllowance, readAllowedPrivateTargets } from './outbox/ssrf';
 import { round } from './platform/decimal';
 import { readTokenioConfig, type TokenioConfig } from './providers/bank/tokenio/config';
 import { loadSumsubConfig, type SumsubConfig } from './providers/verification/sumsub/config';
@@ -22,6 +23,11 @@ export interface Config extends PaymentLimits {
   databaseUrl: string | null;
   databasePoolSize: number;
   smtpUrl: string | null;
+  /**
+   * SVC_LOCAL_MAIL: mail goes to the log and $SVC_DATA_DIR/mail/ even in production (no mail server),
+   * for a local production rehearsal only; never for a real deployment (nobody receives the codes).
+   */
+  localMail: boolean;
   mailFrom: string;
   logLevel: string;
   registrationEnabled: boolean;
@@ -32,6 +38,8 @@ export interface Config extends PaymentLimits {
   /** Max requests in flight per target URL per process (fairness); null = a quarter of webhookConcurrency. */
   webhookPerUrlConcurrency: number | null;
   webhookMaxResponseBytes: number;
+  /** Production: private webhook targets the operator allows (SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS); null: none. */
+  webhookAllowedPrivateTargets: PrivateTargetAllowance | null;
   /** Idle poll of the webhook delivery worker: bounds the wait from a new event to its first attempt. */
   webhookPollMs: number;
   refreshCooldownSeconds: number;
@@ -266,6 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 200),
     smtpUrl: r.url('SMTP_URL', null, ['smtp:', 'smtps:']),
+    localMail: r.bool('SVC_LOCAL_MAIL', false),
     mailFrom: r.string('SVC_MAIL_FROM', 'Payments Platform <no-reply@localhost>'),
     logLevel: r.oneOf(
       'LOG_LEVEL',
@@ -281,6 +290,10 @@ export function loadConfig(env: Env = process.env): Config {
       ? r.int('SVC_WEBHOOK_PER_URL_CONCURRENCY', 4, 1, 1000)
       : null,
     webhookMaxResponseBytes: r.int('SVC_WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 10 * 1024 * 1024),
+    webhookAllowedPrivateTargets: readAllowedPrivateTargets(
+      r.raw('SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS'),
+      r.problems,
+    ),
     webhookPollMs: r.int(
       'SVC_WEBHOOK_POLL_MS',
       Math.min(100, r.int('SVC_WORKER_POLL_MS', 500, 10, 60000)),
@@ -405,7 +418,12 @@ export function loadConfig(env: Env = process.env): Config {
       r.problems.push('DATABASE_URL is required in production (the embedded database is for development)');
     if (!config.jwtSecret) r.problems.push('SVC_JWT_SECRET is required in production');
     if (!config.dataKey) r.problems.push('SVC_DATA_KEY is required in production');
-    if (!config.smtpUrl) r.problems.push('SMTP_URL is required in production');
+    if (!config.smtpUrl && !config.localMail)
+      r.problems.push(
+        'SMTP_URL is required in production (SVC_LOCAL_MAIL=true writes mail to the data directory instead, for a local try only)',
+      );
+    if (config.smtpUrl && config.localMail)
+      r.problems.push('SVC_LOCAL_MAIL=true and SMTP_URL exclude each other: choose one');
     for (const [name, value] of [
       ['SVC_BILLING_PAYEE_NAME', config.billingPayeeName],
       ['SVC_BILLING_PAYEE_IBAN', config.billingPayeeIban],

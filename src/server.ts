@@ -35,6 +35,11 @@ async function main() {
   const mailer = config.smtpUrl
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
     : createLocalMailer(path.join(config.dataDir, 'mail'), config.mailFrom, log);
+  if (config.environment === 'production' && config.localMail)
+    log.warn(
+      { dir: path.join(config.dataDir, 'mail') },
+      'SVC_LOCAL_MAIL=true: mail is written to the data directory, not sent (a local try only, never real production)',
+    );
   const deps = assembleDeps({ config, database, secrets, mailer, log });
   await runStartupTasks(deps);
 

@@ -59,6 +59,7 @@ export function createDeliveryDispatcher(deps: Deps, opts: DispatcherOptions = {
       timeoutMs: config.webhookTimeoutMs,
       maxResponseBytes: config.webhookMaxResponseBytes,
       guardPrivateNetworks: config.environment === 'production',
+      allowedPrivateTargets: config.webhookAllowedPrivateTargets,
       // Fairness is enforced per URL and per client above; an origin shared by many URLs (one SaaS
       // host for many merchants) must not queue every request behind a slow one.
       connectionsPerOrigin: concurrency,

@@ -5,7 +5,14 @@
  */
 import net from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
-import { ForbiddenTargetError, guardedLookup, hostOf, isForbiddenAddress, parseWebhookUrl } from './ssrf';
+import {
+  ForbiddenTargetError,
+  guardedLookupFor,
+  hostOf,
+  isForbiddenAddress,
+  type PrivateTargetAllowance,
+  parseWebhookUrl,
+} from './ssrf';
 
 export interface SendResult {
   /** HTTP status when a response arrived in time; null on network error or timeout. */
@@ -24,6 +31,8 @@ export interface HttpSenderOptions {
   maxResponseBytes: number;
   /** Production: refuse non-public targets. */
   guardPrivateNetworks: boolean;
+  /** Private targets the operator allows despite the guard (SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS). */
+  allowedPrivateTargets?: PrivateTargetAllowance | null;
   /** Max sockets per origin. */
   connectionsPerOrigin: number;
 }
@@ -73,7 +82,9 @@ export function createHttpSender(opts: HttpSenderOptions): HttpClient {
     connections: opts.connectionsPerOrigin,
     connect: {
       timeout: opts.timeoutMs,
-      ...(opts.guardPrivateNetworks ? { lookup: guardedLookup as never } : {}),
+      ...(opts.guardPrivateNetworks
+        ? { lookup: guardedLookupFor(opts.allowedPrivateTargets ?? null) as never }
+        : {}),
     },
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
@@ -94,7 +105,11 @@ export function createHttpSender(opts: HttpSenderOptions): HttpClient {
           durationMs: 0,
           refused: true,
         };
-      if (opts.guardPrivateNetworks && net.isIP(hostOf(u)) !== 0 && isForbiddenAddress(hostOf(u)))
+      if (
+        opts.guardPrivateNetworks &&
+        net.isIP(hostOf(u)) !== 0 &&
+        isForbiddenAddress(hostOf(u), opts.allowedPrivateTargets)
+      )
         return {
           status: null,
           headers: {},

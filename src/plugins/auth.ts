@@ -198,7 +198,8 @@ export async function authenticateClient(
 ): Promise<ClientAuth> {
   const token = bearer(request);
   if (credentialSentAsToken(request, token)) throw invalidToken(M.couldNotValidate, 'api_credential');
-  if (!token) throw invalidToken(M.couldNotValidate, 'missing');
+  if (!token)
+    throw invalidToken(M.couldNotValidate, request.headers.authorization?.trim() ? 'not_bearer' : 'missing');
   const { claims, expired } = await verifyTokenWithReason(deps.secrets.jwtKey, token, deps.clock.now());
   if (!claims || (claims.type !== 'client_access' && claims.type !== 'client_api_access'))
     throw invalidToken(M.couldNotValidate, expired ? 'expired' : 'invalid');

@@ -235,20 +235,31 @@ export const errorHandlerPlugin = fp(
       }
       for (const m of methods) set.add(m);
     });
-    app.setNotFoundHandler((request, reply) => {
-      const path = request.url.split('?')[0] ?? '/';
+    const methodsOf = (path: string): Set<string> | undefined => {
       let match: ReturnType<typeof known.find> = null;
       try {
         match = known.find('GET', path);
       } catch {
         match = null;
       }
-      const allowed = match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
+      return match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
+    };
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      const allowed = methodsOf(path);
+      // A path missing its /api/v1 prefix that names an API operation: say so (the detail stays the spec's).
+      const api = path.startsWith('/api/') ? undefined : methodsOf(`/api/v1${path}`);
+      const hint = api?.has(request.method)
+        ? { hint: `API paths start with /api/v1: ${request.method} /api/v1${path}` }
+        : {};
       if (allowed && !allowed.has(request.method)) {
         const allow = [...allowed].sort().join(', ');
-        return reply.status(405).header('allow', allow).send({ detail: HttpMessages.methodNotAllowed });
+        return reply
+          .status(405)
+          .header('allow', allow)
+          .send({ detail: HttpMessages.methodNotAllowed, ...hint });
       }
-      return reply.status(404).send({ detail: M.notFound });
+      return reply.status(404).send({ detail: M.notFound, ...hint });
     });
 
     // Fastify's own 503 while closing has its `{error, message, statusCode}` body (return503OnClosing

@@ -33,7 +33,14 @@ export const badRequest = (detail: string) => new AppError(400, detail);
 export const unauthorized = (detail: string) => new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
 
 /** Why a bearer token was refused, for the RFC 6750 `WWW-Authenticate` challenge. */
-export type TokenProblem = 'missing' | 'expired' | 'invalid' | 'revoked' | 'inactive' | 'api_credential';
+export type TokenProblem =
+  | 'missing'
+  | 'not_bearer'
+  | 'expired'
+  | 'invalid'
+  | 'revoked'
+  | 'inactive'
+  | 'api_credential';
 const TOKEN_PROBLEM_TEXT: Record<Exclude<TokenProblem, 'missing'>, string> = {
   expired: 'The access token expired',
   invalid: 'The access token is malformed, has a bad signature or is for another environment',
@@ -42,6 +49,8 @@ const TOKEN_PROBLEM_TEXT: Record<Exclude<TokenProblem, 'missing'>, string> = {
   api_credential:
     'An API key or secret is not an access token: exchange the key and secret at POST /api/v1/auth/api-token ' +
     'and send the access_token it returns as the bearer token',
+  not_bearer:
+    'The Authorization header must be Bearer <access_token>: the word Bearer, a space, then the token',
 };
 
 /**
@@ -51,6 +60,9 @@ const TOKEN_PROBLEM_TEXT: Record<Exclude<TokenProblem, 'missing'>, string> = {
 export function invalidToken(detail: string, problem: TokenProblem): AppError {
   if (problem === 'missing') return new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
   const description = TOKEN_PROBLEM_TEXT[problem];
+  // No Bearer credentials at all (RFC 6750 3.1: the plain challenge), but the body says the form.
+  if (problem === 'not_bearer')
+    return new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' }, { error_description: description });
   return new AppError(
     401,
     detail,

@@ -98,6 +98,8 @@ describe.skipIf(!hasChromium)('hosted checkout at 390 px in Chromium', () => {
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/bank-390.png`, fullPage: true });
 
       await page.getByRole('button', { name: 'Approve payment', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Payment complete' }).waitFor();
+      await page.getByRole('link', { name: /^Return to / }).click();
       await page.waitForURL(`${merchantBase}/**`);
       expect(page.url()).toBe(`${merchantBase}/orders/42/paid?transaction_id=${t.transaction_id}`);
       expect(merchant.on(`/orders/42/paid?transaction_id=${t.transaction_id}`)).toHaveLength(1);

@@ -1,6 +1,6 @@
 /**
  * A real headless Chromium pays through the hosted checkout: bank choice, the sandbox bank's
- * authorization page, and the redirect back to the merchant's callback_url.
+ * authorization page, the outcome on the checkout, and its way back to the merchant's callback_url.
  * Skips (with a message) only when no Chromium is installed.
  */
 import http from 'node:http';
@@ -81,6 +81,17 @@ describe.skipIf(!hasChromium)('hosted checkout in Chromium', () => {
         if (SHOTS && o.name === 'success')
           await page.screenshot({ path: `${SHOTS}/bank.png`, fullPage: true });
         await page.getByRole('button', { name: o.button, exact: true }).click();
+        // Back on the checkout first (sandbox like production): the outcome, then the way back.
+        await page.waitForURL(/\/checkout\/[^/]+$/);
+        await page
+          .getByRole('heading', {
+            level: 1,
+            name: { success: 'Payment complete', failed: 'Payment failed', canceled: 'Payment canceled' }[
+              o.status
+            ],
+          })
+          .waitFor();
+        await page.getByRole('link', { name: /^Return to / }).click();
         await page.waitForURL(`${merchantBase}/**`);
         const final = new URL(page.url());
         expect(final.pathname).toBe('/shop/return');

@@ -240,6 +240,8 @@ describe.skipIf(!hasChromium)('dashboard onboarding: register to a paid sandbox 
     await payer.waitForURL(/\/sandbox-bank\/authorize\//);
     await expectAccessible(payer, 'sandbox bank');
     await payer.getByRole('button', { name: 'Approve payment' }).click();
+    await payer.getByRole('heading', { level: 1, name: 'Payment complete' }).waitFor();
+    await payer.getByRole('link', { name: /^Return to / }).click();
     await payer.waitForURL(/\/shop\/return/);
     await payer.close();
 

@@ -208,6 +208,8 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
     await payer.getByRole('button', { name: /Continue to bank/ }).click();
     await payer.waitForURL(/\/sandbox-bank\/authorize\//);
     await payer.getByRole('button', { name: 'Approve payment' }).click();
+    await payer.getByRole('heading', { level: 1, name: 'Payment complete' }).waitFor();
+    await payer.getByRole('link', { name: /^Return to / }).click();
     await payer.waitForURL(/\/shop\/return/);
     await payer.close();
 

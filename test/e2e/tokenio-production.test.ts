@@ -77,13 +77,19 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
       await page.getByRole('button', { name: /Continue to bank/ }).click();
       await page.waitForURL(`${standin.url}/bank/**`);
     }
+    /** Back from the bank, the checkout shows the outcome; its "Return to …" button leads to the merchant. */
+    async function returnToMerchant(page: Page) {
+      await page.waitForURL(/\/checkout\/[^/]+$/);
+      await page.getByRole('link', { name: /^Return to / }).click();
+      await page.waitForURL(`${merchantBase}/**`);
+      return new URL(page.url());
+    }
     async function payInBrowser(checkoutUrl: string, button: string) {
       const page = await browser.newPage();
       try {
         await toBank(page, checkoutUrl);
         await page.getByRole('button', { name: button, exact: true }).click();
-        await page.waitForURL(`${merchantBase}/**`);
-        return new URL(page.url());
+        return await returnToMerchant(page);
       } finally {
         await page.close();
       }
@@ -195,6 +201,37 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
       });
     });
 
+    it('approved at the bank, confirmed a moment later: "Confirming your payment" reloads itself (no JavaScript) until complete', async () => {
+      const t = await paylink('24.00');
+      standin.control.store.opts.processingMs = 2500;
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      try {
+        await toBank(page, t.checkout_url);
+        await page.getByRole('button', { name: 'Approve payment', exact: true }).click();
+        await page.getByRole('heading', { level: 1, name: 'Confirming your payment' }).waitFor();
+        expect(await page.getByRole('button', { name: /Cancel/ }).count()).toBe(0);
+        expect(await page.getByText('Finish approving it there').count()).toBe(0);
+        if (process.env.CHECKOUT_SCREENSHOT_DIR)
+          await page.screenshot({
+            path: `${process.env.CHECKOUT_SCREENSHOT_DIR}/production-confirming.png`,
+            fullPage: true,
+          });
+        await page.getByRole('heading', { level: 1, name: 'Payment complete' }).waitFor({ timeout: 15_000 });
+        if (process.env.CHECKOUT_SCREENSHOT_DIR)
+          await page.screenshot({
+            path: `${process.env.CHECKOUT_SCREENSHOT_DIR}/production-complete.png`,
+            fullPage: true,
+          });
+        const back = await returnToMerchant(page);
+        expect(back.searchParams.get('transaction_id')).toBe(t.transaction_id);
+        expect((await tx(t.transaction_id)).status).toBe('success');
+      } finally {
+        standin.control.store.opts.processingMs = 0;
+        await context.close();
+      }
+    });
+
     it('rejected at the bank, and the bank timing out: failed and expired', async () => {
       const rejected = await paylink('26.00');
       await payInBrowser(rejected.checkout_url, 'Reject payment');
@@ -232,7 +269,7 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
         });
         await toBank(page, t.checkout_url);
         await page.getByRole('button', { name: 'Approve payment', exact: true }).click();
-        await page.waitForURL(`${merchantBase}/**`);
+        await returnToMerchant(page);
       } finally {
         await page.close();
       }

@@ -61,4 +61,22 @@ describe('config', () => {
       /DATABASE_URL is required in production/,
     );
   });
+
+  it('production needs SMTP_URL, or SVC_LOCAL_MAIL=true for a local try (mail to the data directory)', () => {
+    const base = {
+      SVC_ENVIRONMENT: 'production',
+      DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
+      SVC_JWT_SECRET: 'production-test-secret-0123456789abcdef',
+      SVC_DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
+      SVC_BILLING_PAYEE_NAME: 'Payments Platform Ltd',
+      SVC_BILLING_PAYEE_IBAN: 'GB33BUKB20201555555555',
+      SVC_BILLING_PAYEE_BIC: 'BUKBGB22',
+    };
+    expect(() => loadConfig(base)).toThrow(/SMTP_URL is required in production \(SVC_LOCAL_MAIL=true/);
+    const local = loadConfig({ ...base, SVC_LOCAL_MAIL: 'true' });
+    expect(local).toMatchObject({ smtpUrl: null, localMail: true });
+    expect(() => loadConfig({ ...base, SVC_LOCAL_MAIL: 'true', SMTP_URL: 'smtp://127.0.0.1:2525' })).toThrow(
+      /SVC_LOCAL_MAIL=true and SMTP_URL exclude each other/,
+    );
+  });
 });

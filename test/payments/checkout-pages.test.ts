@@ -157,8 +157,12 @@ describe('hosted checkout pages', () => {
     });
     expect(done.statusCode).toBe(303);
     const back = await ctx.app.inject({ url: new URL(done.headers.location as string).pathname });
-    expect(back.headers.location).toBe(
-      `https://shop.example.com/back?cart=7&transaction_id=${t.transaction_id}`,
+    // The outcome on the checkout first, its button back to the merchant.
+    expect(back.headers.location).toBe(`/checkout/${tokenOf(t.checkout_url)}`);
+    const result = await ctx.app.inject({ url: back.headers.location as string });
+    expect(result.body).toContain('Payment link expired');
+    expect(result.body).toContain(
+      `href="https://shop.example.com/back?cart=7&amp;transaction_id=${t.transaction_id}"`,
     );
     const tx = await ctx.app.inject({
       url: `/api/v1/transactions/${t.transaction_id}`,

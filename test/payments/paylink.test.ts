@@ -115,9 +115,22 @@ describe('validation (422)', () => {
     });
   }
 
-  it('amount as a number is 422', async () => {
-    const res = await post({ ...paylinkBody(w), amount: 12.5 }, { 'x-idempotency-key': newKey() });
-    expect(res.statusCode).toBe(422);
+  it('amount as a JSON number is 422 with the message of "12,50" (what to send instead)', async () => {
+    const comma = await post({ ...paylinkBody(w), amount: '12,50' }, { 'x-idempotency-key': newKey() });
+    expect(comma.statusCode).toBe(422);
+    const expected = [
+      {
+        loc: ['body', 'amount'],
+        msg: 'Amount must be a decimal string such as "125.50"',
+        type: 'value_error',
+      },
+    ];
+    expect(comma.json().detail).toEqual(expected);
+    for (const amount of [12.5, 1250, 0]) {
+      const res = await post({ ...paylinkBody(w), amount }, { 'x-idempotency-key': newKey() });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().detail).toEqual(expected);
+    }
   });
 
   it('no payer is 422', async () => {

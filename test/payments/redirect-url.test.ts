@@ -58,8 +58,9 @@ describe('redirect_url on POST /checkout/paylink', () => {
     // the result page's way back and the bank's return route point there too
     const page = await ctx.app.inject({ url: new URL(t.checkout_url).pathname });
     expect(page.body).toContain(back.replace('&', '&amp;'));
+    // the bank's return shows the outcome on the checkout first (its button is the way back)
     const ret = await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}/return` });
-    expect(ret.headers.location).toBe(back);
+    expect(ret.headers.location).toBe(new URL(t.checkout_url).pathname);
   });
 
   it('http is accepted in the sandbox (like the callback URL)', async () => {
@@ -142,6 +143,24 @@ describe('production', () => {
     expect(r.json().detail).toEqual([
       { loc: ['body', 'redirect_url'], msg: 'URL must be an absolute https URL', type: 'url_scheme' },
     ]);
+  });
+
+  it('callback_url must be https too (like redirect_url and the webhook URL)', async () => {
+    const put = (callback_url: string) =>
+      prod.app.inject({
+        method: 'PUT',
+        url: '/api/v1/auth/client/settings',
+        headers: pw.caller.headers,
+        payload: { callback_url },
+      });
+    const http = await put('http://shop.example.com/back');
+    expect(http.statusCode).toBe(422);
+    expect(http.json().detail).toEqual([
+      { loc: ['body', 'callback_url'], msg: 'URL must be an absolute https URL', type: 'url_scheme' },
+    ]);
+    const https = await put('https://shop.example.com/back');
+    expect(https.statusCode).toBe(200);
+    expect(https.json().callback_url).toBe('https://shop.example.com/back');
   });
 
   it('the checkout pages show no Sandbox badge', async () => {

@@ -280,6 +280,26 @@ describe('self declaration, Satoshi test, expiry, cancel', () => {
     expect(sim.json()).toEqual({ detail: "Wallet ownership request is in terminal status 'expired'" });
   });
 
+  it('a second request for a wallet with one open is 409 naming the open one; once it ended it goes', async () => {
+    const first = (await create({ chain: 'ethereum', address: evmAddr(31) })).json();
+    // The same wallet, its address spelled in another case.
+    const second = await create({
+      chain: 'ethereum',
+      address: evmAddr(31).toUpperCase().replace('0X', '0x'),
+    });
+    expect(second.statusCode).toBe(409);
+    expect(second.json()).toEqual({
+      detail: `Wallet ownership request ${first.request_id} for this wallet is still open (status 'pending'): complete or cancel it before asking again`,
+    });
+    await call(
+      'POST',
+      `/sandbox/screening/wallet-ownership/requests/${first.request_id}/simulate`,
+      caller.headers,
+      { action: 'expire' },
+    );
+    expect((await create({ chain: 'ethereum', address: evmAddr(31) })).statusCode).toBe(201);
+  });
+
   it('cancel (pending, verifying) and the simulate expire action', async () => {
     const p = (await create({ chain: 'ethereum', address: evmAddr(7) })).json();
     const c = await call(

@@ -37,12 +37,30 @@ const delivery =
     return d!.id;
   };
 
+/** A dead-lettered delivery to a destination deleted since (a retry is the 409 "destination was deleted"). */
+const toDeletedDestination = async () => {
+  const dest = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks/destinations',
+    headers: owner.headers,
+    payload: { url: `https://merchant.example.com/dest-${newId()}` },
+  });
+  expect(dest.statusCode).toBe(201);
+  const destinationId = dest.json().destination_id as string;
+  const ev = await emitTestEvent(ctx, owner.clientId, 'payment.status_changed');
+  const d = (await deliveriesOfEvent(ctx, ev!.id)).find((x) => x.destinationId === destinationId)!;
+  await ctx.db.update(webhookDeliveries).set({ status: 'dead_letter' }).where(eq(webhookDeliveries.id, d.id));
+  expect((await api('DELETE', `/webhooks/destinations/${destinationId}`)).statusCode).toBe(204);
+  return d.id;
+};
+
 const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }> = {
   pending: { expected: ['retry'], make: delivery('pending') },
   retrying: { expected: ['retry'], make: delivery('retrying') },
   succeeded: { expected: ['retry'], make: delivery('succeeded') },
   dead_letter: { expected: ['retry'], make: delivery('dead_letter') },
   'retrying, an attempt in flight': { expected: [], make: delivery('retrying', 30) },
+  'dead_letter, its destination deleted since': { expected: [], make: toDeletedDestination },
 };
 
 describe('webhook delivery allowed_actions', () => {

@@ -4,8 +4,9 @@
  * a single byte being sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
-import { assertPublicHost, isForbiddenAddress } from '../../src/outbox/ssrf';
+import { assertPublicHost, isForbiddenAddress, readAllowedPrivateTargets } from '../../src/outbox/ssrf';
 import { M } from '../../src/shared/messages';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
@@ -153,5 +154,86 @@ describe('the sender in production', () => {
       expect(d!.lastError, url).toMatch(/^refused: /);
     }
     expect(rx.requests).toHaveLength(0);
+  });
+});
+
+describe('private targets an operator allows (SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS)', () => {
+  const problems: string[] = [];
+  const allow = readAllowedPrivateTargets('10.20.0.0/16, 192.168.7.9, fd00:1::/64, ERP.internal', problems);
+
+  it('reads CIDRs, single addresses and host names', () => {
+    expect(problems).toEqual([]);
+    expect(allow?.entries).toEqual(['10.20.0.0/16', '192.168.7.9', 'fd00:1::/64', 'erp.internal']);
+    expect(readAllowedPrivateTargets(undefined, problems)).toBeNull();
+    expect(readAllowedPrivateTargets(' ', problems)).toBeNull();
+  });
+
+  it('opens only what is listed; loopback, link-local and the rest of the private ranges stay closed', () => {
+    expect(isForbiddenAddress('10.20.3.4', allow)).toBe(false);
+    expect(isForbiddenAddress('::ffff:10.20.3.4', allow)).toBe(false);
+    expect(isForbiddenAddress('192.168.7.9', allow)).toBe(false);
+    expect(isForbiddenAddress('fd00:1::5', allow)).toBe(false);
+    expect(isForbiddenAddress('10.21.0.1', allow)).toBe(true);
+    expect(isForbiddenAddress('192.168.7.10', allow)).toBe(true);
+    expect(isForbiddenAddress('127.0.0.1', allow)).toBe(true);
+    expect(isForbiddenAddress('169.254.169.254', allow)).toBe(true);
+    expect(isForbiddenAddress('10.20.3.4')).toBe(true);
+  });
+
+  it('an allowed host name may resolve to private addresses, never to loopback or link-local', async () => {
+    const to = (address: string) => async () => [{ address, family: 4 }];
+    await expect(assertPublicHost('erp.internal', to('10.99.0.1'), allow)).resolves.toBeUndefined();
+    await expect(assertPublicHost('ERP.internal.', to('10.99.0.1'), allow)).resolves.toBeUndefined();
+    await expect(assertPublicHost('erp.internal', to('127.0.0.1'), allow)).rejects.toThrow(/non-public/);
+    await expect(assertPublicHost('erp.internal', to('169.254.169.254'), allow)).rejects.toThrow(
+      /non-public/,
+    );
+    await expect(assertPublicHost('other.internal', to('10.99.0.1'), allow)).rejects.toThrow(/non-public/);
+    await expect(assertPublicHost('other.internal', to('10.20.0.9'), allow)).resolves.toBeUndefined();
+  });
+
+  it('refuses at start what cannot or must not be allowed, naming each entry', () => {
+    const bad: string[] = [];
+    readAllowedPrivateTargets(
+      '127.0.0.0/8,169.254.169.254,localhost,8.8.8.0/24,10.0.0.0/4,fe80::/64,10.1.0.0/x,not a host',
+      bad,
+    );
+    expect(bad).toEqual([
+      'SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: "127.0.0.0/8" is a loopback, link-local, unspecified or multicast range, which is never allowed',
+      'SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: "169.254.169.254" is a loopback, link-local, unspecified or multicast range, which is never allowed',
+      'SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: "localhost" is a loopback name, which is never allowed',
+      'SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: "8.8.8.0/24" is not a private range (public addresses are allowed already)',
+      'SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: "10.0.0.0/4" is broader than /8',
+      'SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: "fe80::/64" is a loopback, link-local, unspecified or multicast range, which is never allowed',
+      'SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: "10.1.0.0/x" is not a CIDR (10.20.0.0/16), an IP address or a host name',
+      'SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: "not a host" is not a CIDR (10.20.0.0/16), an IP address or a host name',
+    ]);
+    expect(() => loadConfig({ ...PRODUCTION_ENV, SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: '127.0.0.1' })).toThrow(
+      /SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: "127.0.0.1"/,
+    );
+  });
+
+  it('a production deployment with the setting accepts the listed private targets, and only those', async () => {
+    const p = await createTestApp({
+      env: { ...PRODUCTION_ENV, SVC_WEBHOOK_ALLOWED_PRIVATE_TARGETS: '10.20.0.0/16' },
+    });
+    try {
+      const c = await createTestClient(p, { productionAccess: true });
+      const create = (url: string) =>
+        p.app.inject({
+          method: 'POST',
+          url: '/api/v1/webhooks/destinations',
+          headers: c.headers,
+          payload: { url },
+        });
+      expect((await create('http://10.20.3.4/hooks')).statusCode).toBe(201);
+      for (const url of ['http://10.21.0.1/hooks', 'http://127.0.0.1/hooks', 'http://169.254.169.254/x']) {
+        const r = await create(url);
+        expect(r.statusCode, url).toBe(422);
+        expect(r.json().detail[0].msg).toBe(M.webhookUrlNotPublic);
+      }
+    } finally {
+      await p.close();
+    }
   });
 });

@@ -272,6 +272,27 @@ describe('failures', () => {
     expect(stepEvents.map((e) => (e.data as { step_id: string }).step_id)).toEqual(['first']);
   });
 
+  it("an http step failing against a trigger URL keeps the trigger's token out of the error (masked like in the log)", async () => {
+    const token = 'wft_93MTAnRv95qtSCakxNiKnv4x7yBgib71';
+    const wf = await a.createPublished(
+      setGraph([
+        {
+          id: 'call',
+          type: 'http',
+          config: { url: `${receiver.url}/fail/api/v1/workflow-triggers/${token}`, method: 'POST' },
+        },
+      ]),
+    );
+    const run = await a.start(wf.definition_id);
+    await drain(ctx);
+    const got = await a.run(run.run_id);
+    expect(got.status).toBe('failed');
+    expect(got.error_message).toBe(
+      `Step 'call' (http) failed: HTTP POST ${receiver.url}/fail/api/v1/workflow-triggers/*** answered 500`,
+    );
+    expect(JSON.stringify(got)).not.toContain(token.slice(4));
+  });
+
   it('a service error becomes the step error (a payment for an unknown user)', async () => {
     const wf = await a.createPublished(
       setGraph([

@@ -30,6 +30,10 @@ export interface ClientOptions {
 
 export type Schemas = components['schemas'];
 type Paylink = paths['/api/v1/checkout/paylink']['post'];
+/**
+ * The body of POST /checkout/paylink. `amount` is a decimal string in major units of the currency:
+ * `'12.50'` is 12 euros 50 cents and `'1250'` is 1,250.00, never minor units (cents); a number is refused (422).
+ */
 export type PaymentLinkRequest = Paylink['requestBody']['content']['application/json'];
 export type PaymentLink = Paylink['responses'][201]['content']['application/json'];
 type VerifyOtpInput = NonNullable<
@@ -48,7 +52,7 @@ export type LoginResult =
 export interface SvcClient extends Client<paths> {
   /** Every item of a list endpoint, page after page (`for await (const tx of client.paginate(...))`). */
   paginate<P extends ListPath>(path: P, init?: PaginateInit<P>): AsyncGenerator<ListItem<P>, void, undefined>;
-  /** POST /checkout/paylink; the same `idempotencyKey` never makes a second transaction. */
+  /** POST /checkout/paylink (`amount`: a decimal string in major units, '12.50'); the same `idempotencyKey` never makes a second transaction. */
   createPaymentLink(body: PaymentLinkRequest, opts?: { idempotencyKey?: string }): Promise<PaymentLink>;
   /** Session auth: log in; with MFA the answer is the `otp_pending` challenge for `verifyOtp`. */
   login(clientEmail: string, password: string): Promise<LoginResult>;

@@ -6,7 +6,9 @@ const UrlField = (description: string) =>
 export const SettingsBody = Type.Object(
   {
     callback_url: Type.Optional(
-      UrlField('Absolute http(s) URL the payer returns to after checkout; null or "" clears it'),
+      UrlField(
+        'Absolute http(s) URL (https on production) the payer returns to after checkout; null or "" clears it',
+      ),
     ),
     webhook_url: Type.Optional(
       UrlField(

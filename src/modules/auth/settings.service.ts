@@ -41,16 +41,17 @@ export async function updateClientSettings(
   clientId: string,
   input: SettingsInput,
 ): Promise<SettingsView> {
-  // "" clears a URL, like null.
+  // "" clears a URL, like null. Production takes https only, for the payer's way back as for webhooks.
+  const httpsOnly = deps.config.environment === 'production';
   const callbackUrl =
     typeof input.callback_url === 'string' && input.callback_url !== ''
-      ? checkClientUrl(['body', 'callback_url'], input.callback_url, false)
+      ? checkClientUrl(['body', 'callback_url'], input.callback_url, httpsOnly)
       : input.callback_url === undefined
         ? undefined
         : null;
   const webhookUrl =
     typeof input.webhook_url === 'string' && input.webhook_url !== ''
-      ? checkClientUrl(['body', 'webhook_url'], input.webhook_url, deps.config.environment === 'production')
+      ? checkClientUrl(['body', 'webhook_url'], input.webhook_url, httpsOnly)
       : input.webhook_url === undefined
         ? undefined
         : null;

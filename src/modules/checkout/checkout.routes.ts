@@ -17,7 +17,7 @@ import {
   startBankAuthorization,
   syncOnReturn,
 } from './checkout.service';
-import { checkoutPage, inProgressPage, type PaymentView, resultPage } from './views/pages';
+import { checkoutPage, confirmingPage, inProgressPage, type PaymentView, resultPage } from './views/pages';
 import { CHECKOUT_CSS } from './views/styles';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
@@ -61,9 +61,13 @@ function sendError(deps: Deps, reply: FastifyReply, err: unknown) {
   throw err;
 }
 
+/** The checkout of a payer back from the bank: "Confirming your payment" until the payment is final. */
+const confirmingUrl = (token: string) => `/checkout/${encodeURIComponent(token)}?returned=1`;
+
 export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  const banks = () => bankChoices(deps, 'payment');
+  /** The banks that can take this payment's currency. */
+  const banks = (currency: string) => bankChoices(deps, 'payment', currency);
 
   app.get(
     '/checkout/assets/checkout.css',
@@ -81,17 +85,29 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
     async (request, reply) => {
       try {
         if (request.validationError) throw new AppError(404, M.transactionNotFound);
-        const state = await loadCheckout(deps, (request.params as { token: string }).token);
+        const { token } = request.params as { token: string };
+        const returned = (request.query as { returned?: string } | undefined)?.returned === '1';
+        const state = await loadCheckout(deps, token);
         const t = state.transaction;
         if (isTerminal(t.status))
           return sendHtmlPage(reply, 200, resultPage(viewOf(deps, state), merchantReturnUrl(state)));
         const session = await describeSession(deps, t);
+        // Back from the bank, or the bank has the payment: "Confirming", reloading itself until final.
+        if (session.kind === 'continue' && (returned || session.bankHasPayment))
+          return sendHtmlPage(
+            reply,
+            200,
+            confirmingPage(viewOf(deps, state), {
+              continueUrl: session.bankHasPayment ? null : session.url,
+              refreshUrl: confirmingUrl(token),
+            }),
+          );
         if (session.kind === 'continue')
           return sendHtmlPage(reply, 200, inProgressPage(viewOf(deps, state), session.url));
         return sendHtmlPage(
           reply,
           200,
-          checkoutPage(viewOf(deps, state), await banks(), { restarted: session.restarted }),
+          checkoutPage(viewOf(deps, state), await banks(t.currency), { restarted: session.restarted }),
         );
       } catch (err) {
         return sendError(deps, reply, err);
@@ -116,8 +132,9 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         if (request.validationError?.validationContext === 'params')
           throw new AppError(404, M.transactionNotFound);
         const bankId = (request.body as { bank_id?: string } | undefined)?.bank_id ?? '';
-        if (!(await banks()).some((b) => b.id === bankId)) {
-          const state = await loadCheckout(deps, token);
+        const state = await loadCheckout(deps, token);
+        const offered = await banks(state.transaction.currency);
+        if (!offered.some((b) => b.id === bankId)) {
           if (isTerminal(state.transaction.status))
             return sendHtmlPage(
               reply,
@@ -127,7 +144,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
           return sendHtmlPage(
             reply,
             422,
-            checkoutPage(viewOf(deps, state), await banks(), { error: 'Choose your bank to continue.' }),
+            checkoutPage(viewOf(deps, state), offered, { error: 'Choose your bank to continue.' }),
           );
         }
         const url = await startBankAuthorization(deps, token, bankId);
@@ -138,7 +155,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
           return sendHtmlPage(
             reply,
             422,
-            checkoutPage(viewOf(deps, state), await banks(), { error: err.detail }),
+            checkoutPage(viewOf(deps, state), await banks(state.transaction.currency), { error: err.detail }),
           );
         }
         if (err instanceof AppError && err.statusCode === 409) {
@@ -171,7 +188,11 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
     },
   );
 
-  /** Where the bank sends the payer back: a final payment goes straight back to the merchant. */
+  /**
+   * Where the bank sends the payer back. Never straight on to the merchant, in the sandbox as in
+   * production: the payer first reads the outcome on the checkout ("Payment complete" with a way back
+   * to the merchant), or "Confirming your payment" while the bank has not answered yet.
+   */
   app.get(
     '/checkout/:token/return',
     { config: { auth: 'public' }, schema: { hide: true, params: TokenParams }, attachValidation: true },
@@ -180,9 +201,9 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
         if (request.validationError) throw new AppError(404, M.transactionNotFound);
         const { token } = request.params as { token: string };
         const state = await syncOnReturn(deps, await loadCheckout(deps, token));
-        const back = merchantReturnUrl(state);
-        if (isTerminal(state.transaction.status) && back) return reply.redirect(back, 303);
-        return reply.redirect(`/checkout/${encodeURIComponent(token)}`, 303);
+        if (isTerminal(state.transaction.status))
+          return reply.redirect(`/checkout/${encodeURIComponent(token)}`, 303);
+        return reply.redirect(confirmingUrl(token), 303);
       } catch (err) {
         return sendError(deps, reply, err);
       }

@@ -2,7 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import { clients, transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { BankProviderError, BankRefusedError } from '../../providers/bank/port';
+import { BankProviderError, BankRefusedError, bankTakes } from '../../providers/bank/port';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';
@@ -39,10 +39,14 @@ export function merchantReturnUrl(state: CheckoutState): string | null {
   return base ? buildCallbackRedirect(base, state.transaction.id) : null;
 }
 
-/** The banks a hosted page offers; a network that cannot list them (and has no cached list) is a 503 page. */
-export async function bankChoices(deps: Deps, purpose: 'payment' | 'mandate') {
+/**
+ * The banks a hosted page offers (with `currency`: only those that can take a payment in it); a
+ * network that cannot list them (and has no cached list) is a 503 page.
+ */
+export async function bankChoices(deps: Deps, purpose: 'payment' | 'mandate', currency?: string) {
   try {
-    return await deps.providers.bank.listBanks({ purpose });
+    const banks = await deps.providers.bank.listBanks({ purpose });
+    return currency ? banks.filter((b) => bankTakes(b, currency)) : banks;
   } catch (err) {
     if (!(err instanceof BankProviderError)) throw err;
     deps.log.warn({ err }, 'bank list unavailable');
@@ -50,7 +54,16 @@ export async function bankChoices(deps: Deps, purpose: 'payment' | 'mandate') {
   }
 }
 
-export type SessionView = { kind: 'choose'; restarted: boolean } | { kind: 'continue'; url: string | null };
+/**
+ * `continue`: the bank session is open. `url` is where the payer approves while the network waits for
+ * that; `bankHasPayment` once the payer approved and the bank is executing the payment (no way back).
+ */
+export type SessionView =
+  | { kind: 'choose'; restarted: boolean }
+  | { kind: 'continue'; url: string | null; bankHasPayment: boolean };
+
+/** Detail statuses before the payer approved at the bank (the network waits for the bank or the payer). */
+const BEFORE_APPROVAL = new Set(['initiated', 'awaiting_bank_authorization']);
 
 /** For a processing transaction: is the bank session still open (continue) or lapsed (choose again)? */
 export async function describeSession(deps: Deps, t: TransactionRow): Promise<SessionView> {
@@ -62,6 +75,7 @@ export async function describeSession(deps: Deps, t: TransactionRow): Promise<Se
   return {
     kind: 'continue',
     url: s.providerStatus === 'awaiting_bank_authorization' ? s.authorizationUrl : null,
+    bankHasPayment: !BEFORE_APPROVAL.has(s.providerStatus),
   };
 }
 

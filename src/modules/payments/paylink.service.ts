@@ -15,6 +15,7 @@ import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { checkPaymentMoney, type PaymentLimits } from '../../shared/payment-money';
 import { checkClientUrl } from '../../shared/urls';
+import { networkCurrencyProblem } from './network-currency';
 import type { Origin } from './origin';
 import {
   claimKeyWithFacts,
@@ -114,10 +115,13 @@ export function assertPaylinkAllowed(f: PaylinkFacts, opts: { forExistingRequest
   if (f.opco_status !== 'activated' || !f.sub_tpp_id?.trim()) throw badRequest(M.opcoNoSubTpp);
 }
 
-function merchantOf(f: PaylinkFacts | null | undefined, forExistingRequest: boolean): PaylinkContext {
+function merchantOf(
+  f: PaylinkFacts | null | undefined,
+  forExistingRequest: boolean,
+): PaylinkContext & { facts: PaylinkFacts } {
   if (!f) throw notFound(M.notFound);
   assertPaylinkAllowed(f, { forExistingRequest });
-  return { merchantName: f.company_name };
+  return { merchantName: f.company_name, facts: f };
 }
 
 export interface PaylinkResult {
@@ -246,6 +250,10 @@ async function createPaymentLinkFor(deps: Deps, req: PaymentLinkRequest): Promis
       fast.claimId ? fast.facts : (await loadPaylinkFacts(deps.db, req.clientId, [body]))?.[0],
       req.origin.type !== 'paylink',
     );
+    // A currency the network cannot settle to this opco: 422 at currency now, not at bank choice.
+    const currencyProblem = await networkCurrencyProblem(deps, currency, ctx.facts);
+    if (currencyProblem)
+      throw new ValidationError([{ loc: ['body', 'currency'], msg: currencyProblem, type: 'value_error' }]);
     const id = newId();
     const expiresAt = addSeconds(now, body.expires_in_seconds);
     // Network call outside any database transaction; the claim already records our intent.

@@ -25,6 +25,10 @@ export interface PaylinkFacts {
   project_archived: boolean | null;
   opco_status: OpcoStatus | null;
   sub_tpp_id: string | null;
+  /** The opco's settlement account (the payee), for the network's currency rules. */
+  payee_name: string | null;
+  settlement_iban: string | null;
+  settlement_bic: string | null;
 }
 
 /**
@@ -40,7 +44,8 @@ export function paylinkFactsText(client: string, input: string): string {
            end as payer_exists,
            p.id is not null as project_found, p.is_frozen as project_frozen,
            p.archived_at is not null as project_archived,
-           o.status as opco_status, o.sub_tpp_id
+           o.status as opco_status, o.sub_tpp_id,
+           coalesce(o.legal_entity_name, o.name) as payee_name, o.settlement_iban, o.settlement_bic
       from clients c
       cross join jsonb_to_recordset(${input}::jsonb) as i(ord int, project_id uuid, user_id uuid, business_customer_id uuid)
       left join projects p on p.id = i.project_id and p.client_id = c.id

@@ -6,15 +6,19 @@
 import type { FastifyRequest } from 'fastify';
 import { type AjvIssue, issuesFromAjv } from '../../plugins/error-handler';
 import { ValidationError, type ValidationIssue } from '../../shared/errors';
-import type { PaymentLimits } from '../../shared/payment-money';
+import { MoneyMessages, type PaymentLimits } from '../../shared/payment-money';
 import { type PaylinkInput, validatePaylinkInput } from './paylink.service';
 import { PaylinkBodySchema } from './payments.schemas';
 
-/** Amounts are decimal strings: a JSON number is refused before the validator could coerce it. */
+/**
+ * Amounts are decimal strings in major units ("1250.00" is one thousand two hundred fifty euros): a
+ * JSON number is refused before the validator could coerce it, with the same message as "12,50", which
+ * says what to send instead (a bare type error did not, and `1250` meant as cents must not pass).
+ */
 export function amountTypeIssue(body: unknown): ValidationIssue | null {
   const amount = (body as { amount?: unknown } | null)?.amount;
   if (amount !== undefined && typeof amount !== 'string')
-    return { loc: ['body', 'amount'], msg: 'Input should be a valid string', type: 'string_type' };
+    return { loc: ['body', 'amount'], msg: MoneyMessages.amountFormat, type: 'value_error' };
   return null;
 }
 

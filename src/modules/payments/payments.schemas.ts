@@ -29,7 +29,11 @@ export const TransactionSchema = Type.Object(
         description: 'Payment network identifier of the current session; null until the payer picked a bank',
       }),
     ),
-    amount: Type.String({ description: 'Decimal string', examples: ['125.50'] }),
+    amount: Type.String({
+      description:
+        'Decimal string in major units of the currency ("125.50" is 125 euros 50 cents; never minor units)',
+      examples: ['125.50'],
+    }),
     currency: Type.String({ minLength: 3, maxLength: 3, examples: ['EUR'] }),
     user_id: Nullable(Uuid()),
     business_customer_id: Nullable(Uuid()),
@@ -77,7 +81,8 @@ export const PaylinkBodySchema = Type.Object(
   {
     amount: Type.String({
       description:
-        "Decimal string greater than 0, within the currency precision and at most the deployment's maximum " +
+        'Decimal string in major units of the currency: "125.50" is 125 euros 50 cents, and "1250" is ' +
+        "1,250.00, not 12.50 (never minor units; a JSON number is refused). Greater than 0, within the currency precision and at most the deployment's maximum " +
         'per payment (SVC_PAYMENT_MAX_AMOUNT, default 1000000.00)',
       examples: ['125.50'],
     }),

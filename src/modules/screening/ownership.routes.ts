@@ -49,13 +49,15 @@ export async function ownershipRoutes(app: FastifyInstance, { deps }: { deps: De
           'Exactly one of user_id or business_customer_id. The challenge message is ' +
           '"{client name} asks you to prove control of {address} on {chain}. Nonce: {nonce}. Issued: {created_at}". ' +
           '`proof_url` is the hosted proof page (emailed to the customer with `delivery: email`). ' +
-          'Sends screening.wallet_ownership.status_changed (previous_status null).',
+          'Sends screening.wallet_ownership.status_changed (previous_status null). A wallet with an open ' +
+          'request (pending or verifying, not expired) takes no second one: 409 naming the open request.',
         body: CreateOwnershipBody,
         response: {
           201: OwnershipSchema,
           400: ErrorSchema,
           403: ErrorSchema,
           404: ErrorSchema,
+          409: ErrorSchema,
           503: ErrorSchema,
         },
       },

@@ -17,7 +17,7 @@ import {
   normalizeAddress,
   supportsMessageSigning,
 } from '../../shared/chain-addresses';
-import { badRequest, invalidField, notFound } from '../../shared/errors';
+import { badRequest, conflict, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
@@ -146,6 +146,26 @@ export async function createOwnershipInTx(
   return r;
 }
 
+/** The wallet's open (pending or verifying, not yet expired) ownership request, locking the wallet row. */
+async function openOwnershipOf(
+  tx: DbOrTx,
+  clientId: string,
+  input: CreateOwnershipInput,
+  now: Date,
+): Promise<{ id: string; status: string } | null> {
+  const normalized = normalizeAddress(input.chain, input.address);
+  const res = await tx.execute(sql`
+    select r.id, r.status
+      from screening_wallets w
+      join wallet_ownership_requests r on r.wallet_id = w.id and r.client_id = w.client_id
+     where w.client_id = ${clientId}::uuid and w.chain = ${input.chain} and w.normalized_address = ${normalized}
+       and r.status in ('pending', 'verifying') and r.expires_at > ${now.toISOString()}::timestamptz
+     order by r.created_at desc
+     limit 1
+       for update of w`);
+  return rowsOf<{ id: string; status: string }>(res)[0] ?? null;
+}
+
 export async function createOwnershipRequest(deps: Deps, auth: ClientAuth, input: CreateOwnershipInput) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
   assertScreeningConfigured(deps);
@@ -156,6 +176,9 @@ export async function createOwnershipRequest(deps: Deps, auth: ClientAuth, input
   const now = deps.clock.now();
   let job: string | null = null;
   const r = await deps.db.transaction(async (tx) => {
+    // One open request per wallet: a second one would leave the payer two proofs to choose from.
+    const open = await openOwnershipOf(tx, auth.clientId, input, now);
+    if (open) throw conflict(ScreeningMessages.ownershipOpen(open.id, open.status));
     const r = await createOwnershipInTx(tx, deps, now, auth.clientId, input);
     // The proof email is owed from this commit on (a job), and goes out right after it.
     if (r.delivery === 'email')

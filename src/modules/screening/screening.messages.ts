@@ -21,4 +21,6 @@ export const ScreeningMessages = {
   depositWindowClosed: 'The deposit window closed before a matching deposit arrived',
   attemptsExhausted: 'Too many invalid signatures',
   changedMeanwhile: 'Wallet ownership request was changed meanwhile, please retry',
+  ownershipOpen: (id: string, status: string) =>
+    `Wallet ownership request ${id} for this wallet is still open (status '${status}'): complete or cancel it before asking again`,
 } as const;

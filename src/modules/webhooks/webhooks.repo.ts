@@ -1,5 +1,5 @@
 /** Queries of the webhooks module; every one filters by client_id. */
-import { and, count, desc, eq, inArray, isNull, like, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, isNull, like, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   clients,
@@ -135,6 +135,15 @@ export interface DeliveryFilter {
   transactionId?: string;
 }
 
+/** A delivery with whether its destination was deleted since (a retry is then refused, so not offered). */
+const deliveryWithDestination = () => ({
+  ...getTableColumns(webhookDeliveries),
+  destinationGone: sql<boolean>`(${webhookDeliveries.destinationId} is not null and not exists (
+    select 1 from ${webhookDestinations} d
+     where d.id = ${webhookDeliveries.destinationId} and d.client_id = ${webhookDeliveries.clientId}
+       and d.deleted_at is null))`.mapWith(Boolean),
+});
+
 export async function listDeliveries(
   db: DbOrTx,
   clientId: string,
@@ -161,7 +170,7 @@ export async function listDeliveries(
   const where = and(...conds);
   const [rows, [total]] = await Promise.all([
     db
-      .select()
+      .select(deliveryWithDestination())
       .from(webhookDeliveries)
       .where(where)
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
@@ -176,9 +185,9 @@ export async function findDelivery(
   db: DbOrTx,
   clientId: string,
   id: string,
-): Promise<DeliveryRow | undefined> {
+): Promise<(DeliveryRow & { destinationGone: boolean }) | undefined> {
   const [row] = await db
-    .select()
+    .select(deliveryWithDestination())
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.clientId, clientId)));
   return row;

@@ -37,7 +37,11 @@ const destinationView = (d: DestinationRow) => ({
 });
 
 /** `viewer` at `now`: the caller's actions on the delivery. */
-export const deliveryView = (d: DeliveryRow, viewer: ActionViewer, now: Date) => ({
+export const deliveryView = (
+  d: DeliveryRow & { destinationGone?: boolean },
+  viewer: ActionViewer,
+  now: Date,
+) => ({
   delivery_id: d.id,
   event_id: d.eventId,
   event_type: d.eventType,
@@ -57,7 +61,11 @@ export const deliveryView = (d: DeliveryRow, viewer: ActionViewer, now: Date) =>
 });
 
 /** The inspector's view: what was sent, minus the per-attempt signature. */
-export const deliveryDetailView = (d: DeliveryRow, viewer: ActionViewer, now: Date) => ({
+export const deliveryDetailView = (
+  d: DeliveryRow & { destinationGone?: boolean },
+  viewer: ActionViewer,
+  now: Date,
+) => ({
   ...deliveryView(d, viewer, now),
   payload: JSON.parse(d.body) as Record<string, unknown>,
   request_headers: fixedDeliveryHeaders({ id: d.eventId, type: d.eventType }),

@@ -25,7 +25,7 @@ export async function validateTargetUrl(
   if (!u || value.length > 2048) throw invalidField(loc, M.webhookUrlInvalid);
   if (deps.config.environment === 'production') {
     try {
-      await assertPublicHost(hostOf(u));
+      await assertPublicHost(hostOf(u), undefined, deps.config.webhookAllowedPrivateTargets);
     } catch (err) {
       if (err instanceof ForbiddenTargetError) throw invalidField(loc, M.webhookUrlNotPublic);
       throw err;
@@ -292,10 +292,7 @@ export async function retryDelivery(deps: Deps, clientId: string, id: string) {
   const now = deps.clock.now();
   const d = await getDelivery(deps, clientId, id);
   if (d.lockedUntil && d.lockedUntil > now) throw conflict(M.webhookDeliveryInFlight);
-  if (d.destinationId) {
-    const dest = await repo.findDestination(deps.db, clientId, d.destinationId);
-    if (!dest) throw conflict(M.webhookDestinationDeleted);
-  }
+  if (d.destinationGone) throw conflict(M.webhookDestinationDeleted);
   const status = d.status;
   const to = nextDeliveryStatus(status, 'manual_retry');
   if (!to) throw conflict(M.webhookDeliveryInFlight);

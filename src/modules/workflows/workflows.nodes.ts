@@ -7,6 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { Value } from 'typebox/value';
 import { businessCustomers, clients, kycUsers } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { maskUrl } from '../../logger';
 import { createHttpSender } from '../../outbox/http-sender';
 import type { ClientAuth } from '../../plugins/auth';
 import { AppError } from '../../shared/errors';
@@ -314,11 +315,15 @@ async function sendMail(ctx: StepContext, m: { to: string; subject: string; text
   }
 }
 
-/** The URL without credentials or query string (error messages must not leak tokens). */
+/**
+ * The URL without credentials or query string, capability tokens in its path masked like in the
+ * request log (a workflow calling another's trigger URL, /api/v1/workflow-triggers/wft_…): error
+ * messages are stored on the run and shown, and must not leak tokens.
+ */
 function safeUrl(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
+    return `${u.protocol}//${u.host}${maskUrl(u.pathname)}`;
   } catch {
     return 'the target URL';
   }

@@ -15,6 +15,8 @@ export interface LayoutOptions {
   footer?: string;
   /** A sandbox deployment: the header shows a "Sandbox" badge (never in production). */
   sandbox?: boolean;
+  /** Reload the page every `seconds` (a meta refresh: works without JavaScript), at `url` when given. */
+  refresh?: { seconds: number; url?: string };
 }
 
 const BANK_COLORS = ['#0d5c4a', '#7a2e8e', '#a4451a', '#1f5fa8'];
@@ -33,6 +35,7 @@ export function layout(o: LayoutOptions): string {
 <title>${o.title} · ${brandName}</title>
 <link rel="stylesheet" href="/checkout/assets/checkout.css">
 ${FAVICON_LINKS}
+${o.refresh ? html`<meta http-equiv="refresh" content="${o.refresh.seconds}${o.refresh.url ? html`;url=${o.refresh.url}` : ''}">` : ''}
 </head>
 <body class="${o.bank ? 'bankpage' : 'checkout'}"${o.bank ? html` style="--bank:${o.bank.color}"` : ''}>
 <a class="skip" href="#content">Skip to content</a>

@@ -9,6 +9,16 @@ export interface BankChoice {
   id: string;
   name: string;
   description: string;
+  /**
+   * The currencies this bank can take a payment in over the network (upper-case ISO 4217 codes);
+   * absent when the network does not say (any currency). See `bankTakes`.
+   */
+  currencies?: readonly string[];
+}
+
+/** Can `bank` take a payment in `currency`? */
+export function bankTakes(bank: BankChoice, currency: string): boolean {
+  return !bank.currencies || bank.currencies.includes(currency);
 }
 
 /** Which banks a page offers: a name search, a country, and what the bank must support. */
@@ -160,8 +170,13 @@ export interface BankProvider {
   readonly name: string;
   /** false: no network is configured (`SVC_BANK_PROVIDER=none`); payment creation answers 503 and writes nothing. */
   readonly available?: boolean;
-  /** Banks the payer may choose (cached by networks that fetch them). */
+  /** Banks the payer may choose (cached by networks that fetch them), each with the currencies it takes. */
   listBanks(filter?: BankFilter): Promise<BankChoice[]>;
+  /**
+   * Why the payee (the opco's settlement account) cannot receive a payment in `currency` over this
+   * network (a sentence safe to show the merchant), or null. Absent: any account receives any currency.
+   */
+  payeeCurrencyProblem?(payee: Payee, currency: string): string | null;
   /** Opens a session; networks that create payments only at bank choice make no call here. */
   createSession(input: CreateSessionInput): Promise<{ refId: string }>;
   startAuthorization(input: StartAuthorizationInput): Promise<StartedAuthorization>;

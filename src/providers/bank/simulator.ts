@@ -27,6 +27,7 @@ import {
 import { SandboxMandates } from './sandbox-mandates';
 import { signBankPayload, verifyBankSignature } from './signature';
 
+/** The sandbox banks take every currency of payment (no `currencies`), so any currency can be tried. */
 export const SANDBOX_BANKS: BankChoice[] = [
   { id: 'sandbox-bank', name: 'Sandbox Bank', description: 'Retail bank, instant payments' },
   { id: 'northwind-bank', name: 'Northwind Bank', description: 'Business and personal accounts' },

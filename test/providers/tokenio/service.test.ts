@@ -241,12 +241,20 @@ describe('payments', () => {
 
   it('a bank Token.io refuses: the checkout asks for another bank (422), nothing written', async () => {
     const t = await createPaylink(ctx, w, { amount: '9.00', currency: 'EUR' });
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/checkout/${tokenOf(t.checkout_url)}/bank`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'bank_id=ob-modelo', // a Faster Payments bank for a EUR payment
-    });
+    const choose = (bankId: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/checkout/${tokenOf(t.checkout_url)}/bank`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `bank_id=${bankId}`,
+      });
+    // A Faster Payments bank is not even offered for a EUR payment.
+    const notOffered = await choose('ob-modelo');
+    expect(notOffered.statusCode).toBe(422);
+    expect(notOffered.body).toContain('Choose your bank to continue.');
+    // An offered bank that Token.io refuses (400 at initiation).
+    standin.control.fail('payments.initiate', { kind: 'status', status: 400 });
+    const res = await choose('ngp-rheinbank');
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('This bank cannot take this payment right now');
     expect((await tx(t.transaction_id)).transferId).toBeNull();

@@ -81,6 +81,40 @@ ${cancelForm(p)}
   return layout({ title: 'Waiting for your bank', merchantName: p.merchantName, body, sandbox: p.sandbox });
 }
 
+/** How often the "Confirming your payment" page reloads itself (a meta refresh: no JavaScript needed). */
+export const CONFIRMING_REFRESH_SECONDS = 3;
+
+/**
+ * The payer is back from the bank (or the bank already has the payment) and the payment is not final
+ * yet: the page reloads itself until it is, then shows the result. No cancel button: once the payer
+ * approved at the bank, canceling here could not stop the money. `continueUrl` is set only while the
+ * network still waits for the payer's approval (a payer who came back without finishing).
+ */
+export function confirmingPage(
+  p: PaymentView,
+  opts: { continueUrl: string | null; refreshUrl: string },
+): string {
+  const body = html`<section class="card result" aria-labelledby="conf-h">
+<div class="icon processing" aria-hidden="true">…</div>
+<h1 id="conf-h">Confirming your payment</h1>
+<p class="lead" role="status">We are waiting for your bank to confirm the payment. This usually takes a few seconds; this page updates by itself. Please do not pay again.</p>
+<dl class="facts">
+<dt>Amount</dt><dd>${formatMoney(p.amount, p.currency)}</dd>
+<dt>Merchant</dt><dd>${p.merchantName}</dd>
+${referenceFact(p.reference)}
+</dl>
+<p><a class="btn btn-secondary" href="${opts.refreshUrl}">Check payment status</a></p>
+${opts.continueUrl ? html`<p class="fine">Did not finish approving at your bank? <a href="${opts.continueUrl}">Continue at your bank</a>.</p>` : ''}
+</section>`;
+  return layout({
+    title: 'Confirming your payment',
+    merchantName: p.merchantName,
+    body,
+    sandbox: p.sandbox,
+    refresh: { seconds: CONFIRMING_REFRESH_SECONDS, url: opts.refreshUrl },
+  });
+}
+
 const RESULT_TEXT: Record<string, { title: string; text: string; icon: string }> = {
   success: { title: 'Payment complete', text: 'Your bank confirmed the payment.', icon: '✓' },
   failed: {

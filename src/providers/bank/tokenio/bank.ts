@@ -15,13 +15,14 @@ import {
   BankRefusedError,
   type BankSession,
   type CreateSessionInput,
+  type Payee,
   type SessionRef,
   type StartAuthorizationInput,
   type StartedAuthorization,
 } from '../port';
 import type { TokenioBankV2, TokenioClient, TokenioPayment } from './client';
 import type { TokenioConfig } from './config';
-import { creditorFor } from './creditor';
+import { creditorFor, currenciesOf } from './creditor';
 import { TokenioMandates } from './mandates';
 import { newRefId } from './ref-id';
 import { awaitsPayer, providerStatusOf } from './status-map';
@@ -115,7 +116,23 @@ export class TokenioBank implements BankProvider {
           (!filter.country || (b.countries ?? []).includes(filter.country)) &&
           (!q || b.name.toLowerCase().includes(q) || (b.bic ?? '').toLowerCase().includes(q)),
       )
-      .map((b) => ({ id: b.id, name: b.name, description: (b.countries ?? []).join(', ') }));
+      .map((b) => ({
+        id: b.id,
+        name: b.name,
+        description: (b.countries ?? []).join(', '),
+        currencies: currenciesOf(b),
+      }));
+  }
+
+  /** The creditor account rule of `creditorFor` (GBP needs a UK account), asked before any payment exists. */
+  payeeCurrencyProblem(payee: Payee, currency: string): string | null {
+    try {
+      creditorFor(payee, currency);
+      return null;
+    } catch (err) {
+      if (err instanceof BankRefusedError) return err.reason;
+      throw err;
+    }
   }
 
   /** Local only: the Token.io payment is created when the payer picks a bank. */

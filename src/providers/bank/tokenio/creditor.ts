@@ -32,6 +32,36 @@ export function creditorFor(
   return { localInstrument: 'EU_DOMESTIC_NON_EURO_INSTANT', creditor: account };
 }
 
+/** EU countries outside the euro area and their currencies (the national currency a domestic rail carries). */
+const NON_EURO_EU: Readonly<Record<string, string>> = {
+  CZ: 'CZK',
+  DK: 'DKK',
+  HU: 'HUF',
+  PL: 'PLN',
+  RO: 'RON',
+  SE: 'SEK',
+};
+
+/**
+ * The currencies a Token.io bank can take a payment of ours in: those whose rail, as `creditorFor`
+ * picks it, is among the bank's `supportedLocalInstruments` (GBP: FASTER_PAYMENTS; EUR: SEPA_INSTANT;
+ * a non-euro EU currency: EU_DOMESTIC_NON_EURO_INSTANT in a country of that currency). Token.io's
+ * BankV2 has `countries[]` and `supportedLocalInstruments[]` but no currency field; the rails and their
+ * areas: https://docs.token.io/products/tpp/integration-considerations/payment-rails (FPS: UK; SEPA
+ * and SEPA Instant: Europe; EU Domestic Non Euro (Instant): EU domestic payment systems).
+ * Undefined when the bank lists no instruments (nothing to go by: any currency).
+ */
+export function currenciesOf(bank: { countries?: string[]; supportedLocalInstruments?: string[] }) {
+  const instruments = bank.supportedLocalInstruments;
+  if (!instruments) return undefined;
+  const out = new Set<string>();
+  if (instruments.includes('FASTER_PAYMENTS')) out.add('GBP');
+  if (instruments.includes('SEPA_INSTANT')) out.add('EUR');
+  if (instruments.includes('EU_DOMESTIC_NON_EURO_INSTANT'))
+    for (const c of bank.countries ?? []) if (NON_EURO_EU[c]) out.add(NON_EURO_EU[c]);
+  return [...out];
+}
+
 export function vrpCreditorFor(payee: Payee, currency: string): Record<string, unknown> {
   const uk = currency === 'GBP' ? ukAccount(payee.iban) : null;
   if (!uk)
