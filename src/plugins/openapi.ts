@@ -405,7 +405,7 @@ export const openapiPlugin = fp(
             `New here? Start with the ${guideLink('quickstart', 'quickstart')}: from credentials to a paid link and a verified webhook.\n\n` +
             'Client library: **@svc/sdk** (TypeScript, typed from this document, with webhook verification): ' +
             'every operation shows its call under the `@svc/sdk` code sample, after ' +
-            "`const svc = createClient({ baseUrl, apiKey, apiSecret })` (`packages/sdk` in the service repository).",
+            '`const svc = createClient({ baseUrl, apiKey, apiSecret })` (`packages/sdk` in the service repository).',
           license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         },
         servers: [{ url: opts.publicUrl }],
