@@ -2980,7 +2980,7 @@ export interface paths {
         put?: never;
         /**
          * Ask a customer to prove control of a wallet
-         * @description Exactly one of user_id or business_customer_id. The challenge message is "{client name} asks you to prove control of {address} on {chain}. Nonce: {nonce}. Issued: {created_at}". `proof_url` is the hosted proof page (emailed to the customer with `delivery: email`). Sends screening.wallet_ownership.status_changed (previous_status null).
+         * @description Exactly one of user_id or business_customer_id. The challenge message is "{client name} asks you to prove control of {address} on {chain}. Nonce: {nonce}. Issued: {created_at}". `proof_url` is the hosted proof page (emailed to the customer with `delivery: email`). Sends screening.wallet_ownership.status_changed (previous_status null). A wallet with an open request (pending or verifying, not expired) takes no second one: 409 naming the open request.
          *
          *     Permission `screening.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="screening.write"`.
          */
@@ -5177,7 +5177,7 @@ export interface components {
             ref_id: string;
             transfer_id: string | null;
             /**
-             * @description Decimal string
+             * @description Decimal string in major units of the currency ("125.50" is 125 euros 50 cents; never minor units)
              * @example 125.50
              */
             amount: string;
@@ -5355,7 +5355,7 @@ export interface components {
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `retry`: POST /webhooks/deliveries/{delivery_id}/retry (any status, unless an attempt is in flight; still 409 when its destination was deleted since, which this list does not check). */
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `retry`: POST /webhooks/deliveries/{delivery_id}/retry (any status, unless an attempt is in flight or its destination was deleted since). */
             allowed_actions: "retry"[];
         };
         WebhookDeliveryList: {
@@ -5381,7 +5381,7 @@ export interface components {
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `retry`: POST /webhooks/deliveries/{delivery_id}/retry (any status, unless an attempt is in flight; still 409 when its destination was deleted since, which this list does not check). */
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `retry`: POST /webhooks/deliveries/{delivery_id}/retry (any status, unless an attempt is in flight or its destination was deleted since). */
             allowed_actions: "retry"[];
             /** @description The JSON body sent, byte-identical on every attempt (the event envelope) */
             payload: {
@@ -6838,7 +6838,7 @@ export interface components {
             is_active?: boolean;
         };
         ClientSettingsRequest: {
-            /** @description Absolute http(s) URL the payer returns to after checkout; null or "" clears it */
+            /** @description Absolute http(s) URL (https on production) the payer returns to after checkout; null or "" clears it */
             callback_url?: string | null;
             /** @description Absolute http(s) URL (https on production) receiving signed webhook events; null or "" clears it */
             webhook_url?: string | null;
@@ -6999,7 +6999,7 @@ export interface components {
         };
         PaylinkRequest: {
             /**
-             * @description Decimal string greater than 0, within the currency precision and at most the deployment's maximum per payment (SVC_PAYMENT_MAX_AMOUNT, default 1000000.00)
+             * @description Decimal string in major units of the currency: "125.50" is 125 euros 50 cents, and "1250" is 1,250.00, not 12.50 (never minor units; a JSON number is refused). Greater than 0, within the currency precision and at most the deployment's maximum per payment (SVC_PAYMENT_MAX_AMOUNT, default 1000000.00)
              * @example 125.50
              */
             amount: string;
@@ -14050,6 +14050,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
