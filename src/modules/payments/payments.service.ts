@@ -112,7 +112,8 @@ export async function listClientTransactions(
   page: PageParams,
   viewer: ActionViewer,
 ) {
-  const onlyStatus = !f.projectId && !f.userId && !f.originType && !f.contractRequestId && !f.q;
+  const onlyStatus =
+    !f.projectId && !f.userId && !f.originType && !f.reconciliationState && !f.contractRequestId && !f.q;
   const { rows, total } = onlyStatus
     ? await listTransactionsByStatus(deps.database, clientId, f.status, page)
     : await listTransactions(deps.db, clientId, f, page);

@@ -13,7 +13,7 @@ import { addSeconds } from '../../shared/clock';
 import { loopWorker, type Worker } from '../../workers/loop';
 import { followNetworkReviews } from '../opcos/opco-network.service';
 import { syncMandate } from '../recurring/mandate-page.service';
-import { reconcileDuePayments } from './network-sync';
+import { readHeldPayments, reconcileDuePayments } from './network-sync';
 import { tokenioWebhookUrl } from './tokenio-hints.routes';
 
 /** Pending mandates whose last news is older than the bound, read at most every reconcile interval. */
@@ -56,6 +56,7 @@ export function createTokenioWorker(deps: Deps): Worker | null {
         }
       }
       let did = await reconcileDuePayments(deps, cfg.reconcile);
+      did += await readHeldPayments(deps, cfg.review);
       did += await followNetworkReviews(deps);
       const now = deps.clock.now().getTime();
       if (now - mandatesReadAt >= cfg.reconcile.intervalSeconds * 1000) {

@@ -114,6 +114,8 @@ export async function failAttempt(
   a: AttemptRow,
   reason: FailureReason,
   at: Date,
+  /** false: never retried automatically (the payment may have moved money: it is held for review). */
+  retry = true,
 ): Promise<RunRow | null> {
   await tx
     .update(recurringAttempts)
@@ -123,7 +125,7 @@ export async function failAttempt(
   const [{ n } = { n: 0 }] = rowsOf<{ n: number }>(
     await tx.execute(sql`select count(*)::int as n from recurring_attempts where run_id = ${r.id}::uuid`),
   );
-  const delay = ['active', 'paused'].includes(d.status)
+  const delay = retry && ['active', 'paused'].includes(d.status)
     ? autoRetryDelayHours({
         reason,
         autoRetry: d.retryPolicy.auto_retry,

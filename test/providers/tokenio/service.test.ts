@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { opcos, transactionStatusEvents, transactions } from '../../../src/db/schema/index';
+import { notifications, opcos, transactionStatusEvents, transactions } from '../../../src/db/schema/index';
 import { registerSubTppJob } from '../../../src/modules/opcos/opco-network.service';
 import { approveOpco } from '../../../src/modules/opcos/opco-review.service';
 import { PaymentMessages } from '../../../src/modules/payments/payments.messages';
@@ -37,6 +37,8 @@ beforeAll(async () => {
     SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER),
     SVC_TOKENIO_RECONCILE_INTERVAL_SECONDS: '30',
     SVC_TOKENIO_SUBTPP_POLL_SECONDS: '120',
+    SVC_TOKENIO_REVIEW_INTERVAL_SECONDS: '600',
+    SVC_TOKENIO_REVIEW_DAYS: '2',
   });
   base = ctx.config.publicUrl;
   w = await createPaymentWorld(ctx, { productionAccess: true });
@@ -319,5 +321,127 @@ describe('opcos as Token.io Sub-TPPs', () => {
       sub_tpp_id: null,
       status_reason: 'The payment network rejected the Sub-TPP: Company registration could not be verified',
     });
+  });
+});
+
+describe('money that may have moved (issue 36, point 7)', () => {
+  const notes = async (refId: string) =>
+    (await ctx.db.select().from(notifications).where(eq(notifications.clientId, w.caller.clientId)))
+      .filter((n) => n.title.includes(refId))
+      .map((n) => n.severity);
+  const lastStatusEvent = async (id: string) =>
+    (await eventsOf(ctx, w.caller.clientId, 'payment.status_changed'))
+      .filter((e) => e.data.transaction_id === id)
+      .at(-1)!.data;
+
+  it('no final status: expired and held for manual review (record, event, list filter, notification); a late completion is raised without moving the status', async () => {
+    const { t, transferId } = await paid('31.00');
+    standin.control.store.decidePayment(transferId, 'no_final_status');
+    await standin.control.notifier.idle();
+    expect(await tx(t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'no_final_status',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await lastStatusEvent(t.transaction_id)).toMatchObject({
+      previous_payment_status: 'processing',
+      current_payment_status: 'expired',
+      reconciliation_state: 'manual_review_required',
+      status_detail: 'no_final_status',
+    });
+    const listed = await ctx.app.inject({
+      url: '/api/v1/transactions?reconciliation_state=manual_review_required&page_size=200',
+      headers: w.caller.headers,
+    });
+    const ids = listed.json().transactions.map((x: { transaction_id: string }) => x.transaction_id);
+    expect(ids).toContain(t.transaction_id);
+    const normal = await ctx.app.inject({
+      url: '/api/v1/transactions?reconciliation_state=none&page_size=200',
+      headers: w.caller.headers,
+    });
+    expect(normal.json().transactions.map((x: { transaction_id: string }) => x.transaction_id)).not.toContain(
+      t.transaction_id,
+    );
+    expect(await notes(t.ref_id)).toEqual(['critical']);
+
+    // The bank reports the outcome late; Token.io's notification is lost: the slow reads find it.
+    standin.control.notifier.dropNext(100);
+    standin.control.reportLate(transferId, 'INITIATION_COMPLETED');
+    await worker().runOnce();
+    expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status'); // not due yet
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    const row = await tx(t.transaction_id);
+    expect(row).toMatchObject({
+      status: 'expired',
+      providerStatus: 'completed',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await statusChanges(t.transaction_id)).toEqual([
+      'pending->processing',
+      'processing->expired',
+      'expired->expired',
+    ]);
+    expect(await lastStatusEvent(t.transaction_id)).toMatchObject({
+      reconciliation_state: 'manual_review_required',
+      status_detail: 'completed',
+    });
+    const timeline = (
+      await ctx.app.inject({
+        url: `/api/v1/transactions/${t.transaction_id}/status-events`,
+        headers: w.caller.headers,
+      })
+    ).json().status_events;
+    expect(timeline.at(-1)).toMatchObject({
+      previous_status: 'expired',
+      status: 'expired',
+      provider_status: 'completed',
+    });
+    expect(await notes(t.ref_id)).toEqual(['critical', 'critical']);
+    // Final news ends the reads: nothing more is written.
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    expect(await statusChanges(t.transaction_id)).toHaveLength(3);
+  });
+
+  it('expired after the bank accepted the payment is held too, and a hint carries a late completion at once; expired before that is not held', async () => {
+    const held = await paid('32.00');
+    // The bank accepts it and we hear so; Token.io then stops polling the bank.
+    standin.control.store.decidePayment(held.transferId, 'approve_only');
+    await standin.control.notifier.idle();
+    expect((await tx(held.t.transaction_id)).providerStatus).toBe('processing');
+    standin.control.setPaymentStatus(held.transferId, 'INITIATION_EXPIRED');
+    await standin.control.notifier.idle();
+    expect(await tx(held.t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'expired',
+      reconciliationState: 'manual_review_required',
+    });
+    standin.control.reportLate(held.transferId, 'INITIATION_COMPLETED');
+    await standin.control.notifier.idle();
+    expect((await tx(held.t.transaction_id)).providerStatus).toBe('completed');
+
+    const plain = await paid('33.00');
+    standin.control.store.decidePayment(plain.transferId, 'expire');
+    await standin.control.notifier.idle();
+    expect(await tx(plain.t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'expired',
+      reconciliationState: 'none',
+    });
+    expect(await notes(plain.t.ref_id)).toEqual([]);
+  });
+
+  // Last: it moves the clock past the callers' tokens.
+  it('reads stop after the configured number of days', async () => {
+    const { t, transferId } = await paid('34.00');
+    standin.control.store.decidePayment(transferId, 'no_final_status');
+    await standin.control.notifier.idle();
+    standin.control.notifier.dropNext(100);
+    standin.control.reportLate(transferId, 'INITIATION_COMPLETED');
+    const ended = (await tx(t.transaction_id)).completedAt!;
+    ctx.clock.set(new Date(ended.getTime() + (ctx.config.tokenio!.review.days * 86400 + 60) * 1000));
+    await worker().runOnce();
+    expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status');
   });
 });

@@ -38,6 +38,11 @@ export interface TokenioConfig {
   bankCountries: string[];
   reconcile: { afterSeconds: number; intervalSeconds: number; maxIntervalSeconds: number; pollMs: number };
   subTppPollSeconds: number;
+  /**
+   * A payment that ended without a final status (money may have moved) is still read every
+   * `intervalSeconds` for `days` days after it ended, so a late completion is seen.
+   */
+  review: { intervalSeconds: number; days: number };
 }
 
 /** Token.io's production API: JWT only (docs "Authentication keys and API signing"). */
@@ -132,6 +137,11 @@ export function readTokenioConfig(r: Reader): TokenioConfig | null {
       pollMs: r.int('SVC_TOKENIO_RECONCILE_POLL_MS', 5_000, 50, 3_600_000),
     },
     subTppPollSeconds: r.int('SVC_TOKENIO_SUBTPP_POLL_SECONDS', 300, 1, 86400),
+    review: {
+      // Token.io's reference suggests a poll every 120 minutes for a payment still processing.
+      intervalSeconds: r.int('SVC_TOKENIO_REVIEW_INTERVAL_SECONDS', 7200, 60, 7 * 86400),
+      days: r.int('SVC_TOKENIO_REVIEW_DAYS', 5, 0, 90),
+    },
   };
   if (config.reconcile.maxIntervalSeconds < config.reconcile.intervalSeconds)
     r.problems.push(
