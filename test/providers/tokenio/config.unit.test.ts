@@ -56,6 +56,45 @@ describe('SVC_BANK_PROVIDER', () => {
     );
   });
 
+  it('production talks to https://api.token.io only; a loopback stand-in only behind SVC_TOKENIO_ALLOW_STANDIN (issue 36 point 12)', () => {
+    const ed = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const prod = {
+      ...PRODUCTION_ENV,
+      ...base,
+      SVC_TOKENIO_API_KEY: '',
+      SVC_TOKENIO_KEY_ID: 'k1',
+      SVC_TOKENIO_PRIVATE_KEY: ed,
+    };
+    const refused =
+      'SVC_TOKENIO_API_URL must be https://api.token.io in production (a loopback stand-in only with SVC_TOKENIO_ALLOW_STANDIN=true, for tests)';
+    expect(problemsOf({ ...prod, SVC_TOKENIO_API_URL: 'https://api.token.io' })).toEqual([]);
+    expect(problemsOf({ ...prod, SVC_TOKENIO_API_URL: 'https://api.token.io/' })).toEqual([]);
+    for (const url of [
+      'https://api.sandbox.token.io',
+      'https://api.token.io.evil.example',
+      'https://api.token.io:8443',
+      'https://api.token.io/v2',
+      'http://127.0.0.1:4010',
+    ])
+      expect(problemsOf({ ...prod, SVC_TOKENIO_API_URL: url }), url).toEqual([refused]);
+    expect(
+      problemsOf({
+        ...prod,
+        SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010',
+        SVC_TOKENIO_ALLOW_STANDIN: 'true',
+      }),
+    ).toEqual([]);
+    expect(
+      problemsOf({
+        ...prod,
+        SVC_TOKENIO_API_URL: 'https://api.sandbox.token.io',
+        SVC_TOKENIO_ALLOW_STANDIN: 'true',
+      }),
+    ).toEqual([refused]);
+    // Sandbox deployments keep any https URL (Token.io's sandbox).
+    expect(problemsOf({ ...base })).toEqual([]);
+  });
+
   it('JWT credentials: an Ed25519 or P-256 PEM (inline, with \\n escapes, or a file path), key id and key together', () => {
     const ed = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })

@@ -47,6 +47,7 @@ export interface TokenioConfig {
 
 /** Token.io's production API: JWT only (docs "Authentication keys and API signing"). */
 const PRODUCTION_HOST = 'api.token.io';
+const PRODUCTION_ORIGIN = `https://${PRODUCTION_HOST}`;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function readPrivateKey(r: Reader, raw: string): { key: KeyObject; alg: 'EdDSA' | 'ES256' } | null {
@@ -71,7 +72,26 @@ function readPrivateKey(r: Reader, raw: string): { key: KeyObject; alg: 'EdDSA' 
   return null;
 }
 
-export function readTokenioConfig(r: Reader): TokenioConfig | null {
+/**
+ * Production talks to Token.io's production API only (its servers entry: https://api.token.io). A
+ * stand-in on loopback is allowed there only with SVC_TOKENIO_ALLOW_STANDIN=true, a test setting.
+ */
+function checkProductionUrl(r: Reader, apiUrl: string): void {
+  const u = new URL(apiUrl);
+  const allowStandin = r.bool('SVC_TOKENIO_ALLOW_STANDIN', false);
+  if (allowStandin && LOOPBACK.has(u.hostname)) return;
+  const exact =
+    u.protocol === 'https:' && u.host === PRODUCTION_HOST && /^\/?$/.test(u.pathname) && !u.search;
+  if (!exact)
+    r.problems.push(
+      `SVC_TOKENIO_API_URL must be ${PRODUCTION_ORIGIN} in production (a loopback stand-in only with SVC_TOKENIO_ALLOW_STANDIN=true, for tests)`,
+    );
+}
+
+export function readTokenioConfig(
+  r: Reader,
+  environment: 'sandbox' | 'production' = 'sandbox',
+): TokenioConfig | null {
   const required = (name: string): string => {
     const v = r.optional(name);
     if (!v) r.problems.push(`${name} is required when SVC_BANK_PROVIDER=tokenio`);
@@ -81,6 +101,7 @@ export function readTokenioConfig(r: Reader): TokenioConfig | null {
   if (!apiUrl) required('SVC_TOKENIO_API_URL');
   else if (new URL(apiUrl).protocol === 'http:' && !LOOPBACK.has(new URL(apiUrl).hostname))
     r.problems.push('SVC_TOKENIO_API_URL must be https (http only for a local stand-in on loopback)');
+  if (apiUrl && environment === 'production') checkProductionUrl(r, apiUrl);
   const memberId = required('SVC_TOKENIO_MEMBER_ID');
   const apiKey = r.optional('SVC_TOKENIO_API_KEY');
   const keyId = r.optional('SVC_TOKENIO_KEY_ID');
