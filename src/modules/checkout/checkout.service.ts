@@ -6,7 +6,7 @@ import { BankProviderError, BankRefusedError } from '../../providers/bank/port';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';
-import { recordNetworkAnswer, syncWithNetwork } from '../payments/network-sync';
+import { recordNetworkAnswer, sessionRefOf, syncWithNetwork } from '../payments/network-sync';
 import { payeeOfProject } from '../payments/payee';
 import { isTerminal } from '../payments/payments.machine';
 import { PaymentMessages } from '../payments/payments.messages';
@@ -55,9 +55,7 @@ export type SessionView = { kind: 'choose'; restarted: boolean } | { kind: 'cont
 /** For a processing transaction: is the bank session still open (continue) or lapsed (choose again)? */
 export async function describeSession(deps: Deps, t: TransactionRow): Promise<SessionView> {
   if (t.status === 'pending' && !t.transferId) return { kind: 'choose', restarted: false };
-  const s = await deps.providers.bank
-    .getSession({ refId: t.refId, transferId: t.transferId })
-    .catch(() => null);
+  const s = await deps.providers.bank.getSession(await sessionRefOf(deps, t)).catch(() => null);
   if (!s || s.expired) return { kind: 'choose', restarted: true };
   return {
     kind: 'continue',
@@ -82,7 +80,7 @@ export async function startBankAuthorization(deps: Deps, token: string, bankId: 
   const bank = deps.providers.bank;
   try {
     if (t.transferId || t.status === 'processing' || t.bankId) {
-      const s = await bank.getSession({ refId: t.refId, transferId: t.transferId });
+      const s = await bank.getSession(await sessionRefOf(deps, t));
       if (s?.transferId && !s.expired) {
         if (!t.transferId)
           await recordNetworkAnswer(

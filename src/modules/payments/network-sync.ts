@@ -10,8 +10,9 @@ import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
 import { mapRow } from '../../db/hot';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import type { BankSession } from '../../providers/bank/port';
+import type { BankSession, SessionRef } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
+import { payeeOfProject } from './payee';
 import { isTerminal, mayHaveMoved, normalizeProviderStatus, PROVIDER_STATUS_MAP } from './payments.machine';
 import { findTransactionById, type TransactionRow } from './payments.repo';
 import {
@@ -21,6 +22,16 @@ import {
   type ChangeResult,
   type MoveContext,
 } from './status.service';
+
+/**
+ * Which session to read for `t`. Without the network's id the payment is looked up by our
+ * reference, on behalf of the payee's Sub-TPP (Token.io requires it of TPPs under its licence).
+ */
+export async function sessionRefOf(deps: Pick<Deps, 'db'>, t: TransactionRow): Promise<SessionRef> {
+  if (t.transferId) return { refId: t.refId, transferId: t.transferId };
+  const payee = await payeeOfProject(deps.db, t.projectId);
+  return { refId: t.refId, transferId: null, onBehalfOfId: payee?.subTppId ?? null };
+}
 
 /** How the reconciliation worker paces itself (configuration of the polling network). */
 export interface ReconcilePolicy {
@@ -126,7 +137,7 @@ export async function syncWithNetwork(
   actor: Actor = AUTOMATIC,
 ): Promise<{ transaction: TransactionRow; changed: boolean }> {
   if (isTerminal(t.status)) return { transaction: t, changed: false };
-  const session = await deps.providers.bank.getSession({ refId: t.refId, transferId: t.transferId });
+  const session = await deps.providers.bank.getSession(await sessionRefOf(deps, t));
   if (!session) return { transaction: t, changed: false };
   return applySession(deps, t, session, actor);
 }
@@ -229,7 +240,7 @@ export function isHeldForReview(t: TransactionRow): boolean {
 
 /** Reads a held payment at the network; only final news (a late outcome) is applied. */
 async function readHeldPayment(deps: Deps, t: TransactionRow): Promise<boolean> {
-  const session = await deps.providers.bank.getSession({ refId: t.refId, transferId: t.transferId });
+  const session = await deps.providers.bank.getSession(await sessionRefOf(deps, t));
   if (!session) return false;
   const code = normalizeProviderStatus(session.providerStatus);
   // Still without a final status, or news that is not final: nothing to record.

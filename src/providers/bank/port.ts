@@ -69,6 +69,8 @@ export interface StartedAuthorization {
 export interface SessionRef {
   refId: string;
   transferId: string | null;
+  /** The payee's Sub-TPP id, for networks that look a payment up by reference on its behalf (Token.io). */
+  onBehalfOfId?: string | null;
 }
 
 /** A verified inbound notification of the network. */

@@ -164,6 +164,45 @@ describe('VRP mandates', () => {
     expect(r?.providerStatus).toBe('completed');
   });
 
+  it('a failed look-up before a run leaves the run for a later try (unavailable, not refused), nothing created', async () => {
+    const { mandateRef } = await mandate();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    w.standin.control.fail('payments.list', { kind: 'status', status: 400 });
+    const input = {
+      refId: 'vrprun000000000004',
+      mandateRef,
+      amount: '10.00',
+      currency: 'GBP',
+      attemptNumber: 1,
+      payee,
+    };
+    const err = await w.adapters.bank.mandates.initiateMandatePayment(input).catch((e) => e);
+    expect(err).toBeInstanceOf(BankProviderError);
+    expect(err).not.toBeInstanceOf(BankRefusedError);
+    expect(
+      w.standin.control.store.listPayments({ type: 'VARIABLE_RECURRING_PAYMENT', refIds: [input.refId] }),
+    ).toHaveLength(0);
+    // Later the look-up works (on behalf of the Sub-TPP) and the run is made once.
+    expect(await w.adapters.bank.mandates.initiateMandatePayment(input)).toMatchObject({
+      providerStatus: 'completed',
+    });
+  });
+
+  it('a lost consent answer is found among the consents created since, on behalf of the Sub-TPP (no scan)', async () => {
+    // Many consents of other Sub-TPPs and older ones: the look-up must not page through them.
+    for (let i = 0; i < 450; i++)
+      w.standin.control.store.createConsent({
+        ...w.standin.control.store.consents.values().next().value!.initiation,
+        refId: `other${String(i).padStart(13, '0')}`,
+        onBehalfOfId: 'other-sub-tpp',
+      });
+    w.standin.control.fail('vrp.consents.create', { kind: 'status', status: 502, afterEffect: true });
+    const reads = w.standin.control.store.consentListReads;
+    const { mandateRef } = await mandate();
+    expect(w.standin.control.store.consents.get(mandateRef)?.initiation.onBehalfOfId).toBe(payee.subTppId);
+    expect(w.standin.control.store.consentListReads - reads).toBe(1);
+  });
+
   it('VRP is GBP with a UK account only; periods never refuse what our own limits allow', async () => {
     await expect(mandate({ currency: 'EUR' })).rejects.toBeInstanceOf(BankRefusedError);
     expect(periodicLimitFor('fortnight', '100.00')).toEqual({ maximumAmount: '100.00', periodType: 'WEEK' });

@@ -111,9 +111,17 @@ describe('payments', () => {
       providerStatus: 'completed',
       expired: false,
     });
-    const byRef = await bank().getSession({ refId, transferId: null });
+    // By reference, on behalf of the Sub-TPP: Token.io refuses the look-up without it (GetPayments, TB-1549).
+    const byRef = await bank().getSession({ refId, transferId: null, onBehalfOfId: payee.subTppId });
     expect(byRef?.transferId).toBe(started.transferId);
-    expect(await bank().getSession({ refId: 'nosuchref000000000', transferId: null })).toBeNull();
+    await expect(bank().getSession({ refId, transferId: null })).rejects.toBeInstanceOf(BankRefusedError);
+    expect(
+      await bank().getSession({
+        refId: 'nosuchref000000000',
+        transferId: null,
+        onBehalfOfId: payee.subTppId,
+      }),
+    ).toBeNull();
   });
 
   it('maps every documented status through the one table; anything else is unknown', async () => {

@@ -166,6 +166,15 @@ async function handleApi(
       return p ? ok({ payment: p }) : notFound('The payment', { paymentId: params[0] });
     }
     case 'payments.list': {
+      // GetPayments: `onBehalfOfId` "is mandatory for unregulated TPPs" (reference GET /v2/payments;
+      // TB-1549), and the stand-in's member is a TPP under Token.io's licence.
+      if (!q.get('onBehalfOfId'))
+        return {
+          status: 400,
+          body: errorBody('InvalidArgument', 'onBehalfOfId is required for unregulated TPPs', {
+            paths: ['onBehalfOfId'],
+          }),
+        };
       const list = store.listPayments({
         ids: q.getAll('ids'),
         refIds: q.getAll('refIds'),
@@ -212,9 +221,17 @@ async function handleApi(
     }
     case 'vrp.consents.list': {
       const statuses = q.getAll('statuses');
+      const after = q.get('createdAfter');
+      const before = q.get('createdBefore');
+      const onBehalfOf = q.get('onBehalfOfId');
       const list = [...store.consents.values()].filter(
-        (c) => !statuses.length || statuses.includes(c.status),
+        (c) =>
+          (!statuses.length || statuses.includes(c.status)) &&
+          (!after || c.createdDateTime > new Date(after).toISOString()) &&
+          (!before || c.createdDateTime < new Date(before).toISOString()) &&
+          (!onBehalfOf || c.initiation.onBehalfOfId === onBehalfOf),
       );
+      store.consentListReads += 1;
       const { slice, pageInfo } = page(list, q, 'limit', 'offset');
       return ok({ vrpConsents: slice, pageInfo });
     }

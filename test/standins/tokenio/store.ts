@@ -64,6 +64,8 @@ export class TokenioStore {
   readonly payments = new Map<string, Payment>();
   readonly consents = new Map<string, VrpConsent>();
   readonly subTpps = new Map<string, SubTpp>();
+  /** GET /vrp-consents calls answered (a test checks the adapter no longer scans every consent). */
+  consentListReads = 0;
   readonly notifier = new Notifier();
   /** Where the stand-in's own bank pages live (set once the server listens). */
   baseUrl = '';

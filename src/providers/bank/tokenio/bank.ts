@@ -146,7 +146,9 @@ export class TokenioBank implements BankProvider {
     } catch (err) {
       if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
       // Outcome unknown (timeout, 5xx, dropped connection): it exists only if Token.io can find it.
-      const found = await this.opts.client.findPaymentByRefId(input.refId, false).catch(() => null);
+      const found = await this.opts.client
+        .findPaymentByRefId(input.refId, false, payment.payee.subTppId)
+        .catch(() => null);
       if (!found) throw err;
       p = found;
     }
@@ -177,7 +179,8 @@ export class TokenioBank implements BankProvider {
     const c = this.opts.client;
     const p = ref.transferId
       ? await c.getPayment(ref.transferId)
-      : ((await c.findPaymentByRefId(ref.refId, false)) ?? (await c.findPaymentByRefId(ref.refId, true)));
+      : ((await c.findPaymentByRefId(ref.refId, false, ref.onBehalfOfId ?? null)) ??
+        (await c.findPaymentByRefId(ref.refId, true, ref.onBehalfOfId ?? null)));
     if (!p) return null;
     return {
       refId: ref.refId,

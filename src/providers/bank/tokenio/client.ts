@@ -164,13 +164,26 @@ export class TokenioClient {
     return r?.payment ?? null;
   }
 
-  /** The payment with this refId (VRP payments are a separate list at Token.io). */
-  async findPaymentByRefId(refId: string, vrp: boolean): Promise<TokenioPayment | null> {
+  /**
+   * The payment with this refId (VRP payments are a separate list at Token.io), looked up on behalf
+   * of the Sub-TPP that made it: `onBehalfOfId` "is mandatory for unregulated TPPs" on GetPayments
+   * as on creation (https://docs.token.io/products/tpp/api/reference/, GET /v2/payments; TB-1549).
+   */
+  async findPaymentByRefId(
+    refId: string,
+    vrp: boolean,
+    onBehalfOfId: string | null,
+  ): Promise<TokenioPayment | null> {
     const r = await this.call<{ payments: TokenioPayment[] }>(
       {
         operation: 'payments.list',
         method: 'GET',
-        path: `/v2/payments${qs({ limit: 10, refIds: [refId], type: vrp ? 'VARIABLE_RECURRING_PAYMENT' : undefined })}`,
+        path: `/v2/payments${qs({
+          limit: 10,
+          refIds: [refId],
+          onBehalfOfId: onBehalfOfId ?? undefined,
+          type: vrp ? 'VARIABLE_RECURRING_PAYMENT' : undefined,
+        })}`,
         retrySafe: true,
       },
       'Payments could not be listed',
@@ -251,7 +264,15 @@ export class TokenioClient {
     return this.getOne('vrp.consents.get', `/vrp-consents/${encodeURIComponent(id)}`, 'vrpConsent');
   }
 
-  async findConsentByRefId(refId: string): Promise<TokenioConsent | null> {
+  /**
+   * The consent with this refId, among those created after `createdAfter` on behalf of the Sub-TPP
+   * (GetVrpConsents' `createdAfter` and `onBehalfOfId` filters, reference GET /vrp-consents): a few
+   * consents to read instead of every consent of the member.
+   */
+  async findConsentByRefId(
+    refId: string,
+    filter: { onBehalfOfId: string | null; createdAfter: Date },
+  ): Promise<TokenioConsent | null> {
     let offset: string | undefined;
     for (let page = 0; page < 20; page++) {
       const r = await this.call<{
@@ -261,7 +282,12 @@ export class TokenioClient {
         {
           operation: 'vrp.consents.list',
           method: 'GET',
-          path: `/vrp-consents${qs({ limit: 200, offset })}`,
+          path: `/vrp-consents${qs({
+            limit: 200,
+            offset,
+            createdAfter: filter.createdAfter.toISOString(),
+            onBehalfOfId: filter.onBehalfOfId ?? undefined,
+          })}`,
           retrySafe: true,
         },
         'VRP consents could not be listed',

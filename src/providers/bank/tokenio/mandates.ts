@@ -18,6 +18,7 @@ import { newRefId } from './ref-id';
 import { mandateCodeOf, providerStatusOf } from './status-map';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const LOOKUP_SKEW_MS = 10 * 60_000;
 
 /** Unknown outcome of a creation: look it up; rethrow when it does not exist. */
 async function orFound<T>(create: () => Promise<T>, find: () => Promise<T | null>): Promise<T> {
@@ -61,9 +62,11 @@ export class TokenioMandates implements MandateNetwork {
       callbackUrl: input.returnUrl,
       callbackState: refId,
     };
+    // Token.io's clock may differ from ours: the lookup window opens a few minutes early.
+    const createdAfter = new Date(Date.now() - LOOKUP_SKEW_MS);
     let c = await orFound(
       () => this.client.createConsent(initiation),
-      () => this.client.findConsentByRefId(refId),
+      () => this.client.findConsentByRefId(refId, { onBehalfOfId: input.payee.subTppId, createdAfter }),
     );
     const deadline = Date.now() + this.redirectWaitMs;
     for (let wait = 100; c.status === 'PENDING' && Date.now() + wait <= deadline; wait *= 2) {
@@ -83,7 +86,14 @@ export class TokenioMandates implements MandateNetwork {
   ): Promise<{ transferId: string; providerStatus: string } | undefined> {
     if (!input.payee.subTppId)
       throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
-    const existing = await this.client.findPaymentByRefId(input.refId, true);
+    const onBehalfOf = input.payee.subTppId;
+    // A look-up that fails says nothing about the payment: the run is tried again later, never
+    // failed (a refusal here is ours to fix, not the payer's bank saying no).
+    const existing = await this.client.findPaymentByRefId(input.refId, true, onBehalfOf).catch((err) => {
+      throw new BankProviderError('Token.io VRP payment look-up failed; the run is tried again later', {
+        cause: err,
+      });
+    });
     const p: TokenioPayment =
       existing ??
       (await orFound(
@@ -100,7 +110,7 @@ export class TokenioMandates implements MandateNetwork {
             callbackState: input.refId,
             flowType: 'API_ONLY',
           }),
-        () => this.client.findPaymentByRefId(input.refId, true),
+        () => this.client.findPaymentByRefId(input.refId, true, onBehalfOf),
       ));
     return { transferId: p.id, providerStatus: providerStatusOf(p.status) };
   }
