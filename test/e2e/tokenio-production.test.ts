@@ -97,7 +97,11 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
       merchantBase = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
       rx = await startReceiver();
       standin = await startTokenioStandin({ vrpSettleMs: 150 });
-      ctx = await startTokenioApp(standin, { SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER) });
+      ctx = await startTokenioApp(standin, {
+        SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER),
+        // Commercial VRP agreed with Token.io (off by default in production).
+        SVC_TOKENIO_VRP_ENABLED: 'true',
+      });
       await worker().runOnce(); // registers our webhook URL with Token.io
       // The merchant's receiver listens on loopback, which production's webhook guard refuses as a target
       // (private networks): this one dispatcher runs without that guard, and on real time (a follow-up

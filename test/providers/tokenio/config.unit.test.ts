@@ -95,6 +95,43 @@ describe('SVC_BANK_PROVIDER', () => {
     expect(problemsOf({ ...base })).toEqual([]);
   });
 
+  it('VRP mandates: off by default in production, on in sandbox; scheme and risk.paymentContextCode configurable (issue 36 point 9)', () => {
+    const sandbox = loadConfig({ ...base }).tokenio!;
+    expect(sandbox.vrp).toEqual({
+      enabled: true,
+      scheme: 'OBL_SWEEPING',
+      paymentContextCode: 'TRANSFER_TO_SELF',
+    });
+    const prod = {
+      ...PRODUCTION_ENV,
+      ...base,
+      SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010',
+      SVC_TOKENIO_ALLOW_STANDIN: 'true',
+    };
+    expect(loadConfig(prod).tokenio!.vrp.enabled).toBe(false);
+    expect(
+      loadConfig({
+        ...prod,
+        SVC_TOKENIO_VRP_ENABLED: 'true',
+        SVC_TOKENIO_VRP_SCHEME: 'OBL_COMMERCIAL',
+        SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'BILLING_GOODS_AND_SERVICES_IN_ARREARS',
+      }).tokenio!.vrp,
+    ).toEqual({
+      enabled: true,
+      scheme: 'OBL_COMMERCIAL',
+      paymentContextCode: 'BILLING_GOODS_AND_SERVICES_IN_ARREARS',
+    });
+    expect(
+      loadConfig({ ...base, SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'none' }).tokenio!.vrp.paymentContextCode,
+    ).toBeNull();
+    expect(problemsOf({ ...base, SVC_TOKENIO_VRP_SCHEME: 'sweeping please' })).toEqual([
+      'SVC_TOKENIO_VRP_SCHEME must be a Token.io VRP scheme name such as OBL_SWEEPING',
+    ]);
+    expect(problemsOf({ ...base, SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'SHOPPING' })[0]).toMatch(
+      /SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE must be one of/,
+    );
+  });
+
   it('JWT credentials: an Ed25519 or P-256 PEM (inline, with \\n escapes, or a file path), key id and key together', () => {
     const ed = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })

@@ -3,9 +3,12 @@
  * its request authentication (API key, JWT).
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BankProviderError, BankRefusedError, type Payee } from '../../../src/providers/bank/port';
 import { periodicLimitFor } from '../../../src/providers/bank/tokenio/creditor';
+import { createTokenio } from '../../../src/providers/bank/tokenio/index';
+import { captureLogger } from '../../helpers/log-capture';
 import { type AdapterWorld, activatedPayee, application, freshAdapters, startAdapterWorld } from './fixtures';
 
 let w: AdapterWorld;
@@ -101,6 +104,8 @@ describe('VRP mandates', () => {
       maximumIndividualAmount: '50.00',
       periodicLimits: [{ maximumAmount: '200.00', periodType: 'MONTH', periodAlignment: 'CONSENT' }],
       creditor: { sortCode: '202015', accountNumber: '55555555' },
+      // The settings' scheme and payment context (issue 36 point 9).
+      risk: { paymentContextCode: 'TRANSFER_TO_SELF' },
     });
     expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBeNull();
     w.standin.control.store.decideConsent(mandateRef, 'authorize');
@@ -162,6 +167,30 @@ describe('VRP mandates', () => {
       payee,
     });
     expect(r?.providerStatus).toBe('completed');
+  });
+
+  it('with VRP off (production default) no consent is asked for: refused in our words, nothing created', async () => {
+    const off = createTokenio(
+      { ...w.config.tokenio!, vrp: { ...w.config.tokenio!.vrp, enabled: false } },
+      w.config.publicUrl,
+      { metrics: new Registry(), log: captureLogger('trace') },
+    );
+    const before = w.standin.control.store.consents.size;
+    const err = await off.bank.mandates
+      .createMandate({
+        bankId: 'ob-modelo',
+        merchantName: 'Opco Trading Ltd',
+        currency: 'GBP',
+        maxAmountPerPayment: '50.00',
+        periodicLimit: { amount: '200.00', period: 'month' },
+        payee,
+        returnUrl: 'http://127.0.0.1:8000/checkout/mandate/tok/return',
+        expiresAt: new Date(Date.now() + 3600_000),
+      })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(BankRefusedError);
+    expect(err.reason).toMatch(/^Recurring payments by bank are not enabled on this deployment/);
+    expect(w.standin.control.store.consents.size).toBe(before);
   });
 
   it('a failed look-up before a run leaves the run for a later try (unavailable, not refused), nothing created', async () => {

@@ -6,12 +6,20 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { notifications, opcos, transactionStatusEvents, transactions } from '../../../src/db/schema/index';
+import {
+  clients,
+  notifications,
+  opcos,
+  recurringPayments,
+  transactionStatusEvents,
+  transactions,
+} from '../../../src/db/schema/index';
 import { registerSubTppJob } from '../../../src/modules/opcos/opco-network.service';
 import { approveOpco } from '../../../src/modules/opcos/opco-review.service';
 import { PaymentMessages } from '../../../src/modules/payments/payments.messages';
 import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
 import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
+import { RecurringMessages } from '../../../src/modules/recurring/recurring.messages';
 import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
 import type { TestContext } from '../../helpers/app';
 import { companyBody, eventsOf } from '../../org/fixtures';
@@ -252,6 +260,34 @@ describe('payments', () => {
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('This bank cannot take this payment right now');
     expect((await tx(t.transaction_id)).transferId).toBeNull();
+  });
+});
+
+describe('recurring payments by bank in production (issue 36 point 9)', () => {
+  it('off by default: creating one answers 403 saying why (commercial VRP must be agreed first), nothing written', async () => {
+    await ctx.db
+      .update(clients)
+      .set({ features: { recurring_payments: true } })
+      .where(eq(clients.id, w.caller.clientId));
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/recurring-payments',
+      headers: { ...w.caller.headers, 'x-idempotency-key': `k-${Date.now()}` },
+      payload: {
+        project_id: w.projectId,
+        user_id: w.userId,
+        currency: 'GBP',
+        amount: '15.00',
+        mandate: {
+          max_amount_per_payment: '50.00',
+          periodic_limit: { amount: '100.00', period: 'month', alignment: 'calendar' },
+        },
+      },
+    });
+    expect([res.statusCode, res.json()]).toEqual([403, { detail: RecurringMessages.bankMandatesDisabled }]);
+    expect(
+      await ctx.db.select().from(recurringPayments).where(eq(recurringPayments.clientId, w.caller.clientId)),
+    ).toEqual([]);
   });
 });
 

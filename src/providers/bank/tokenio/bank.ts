@@ -68,7 +68,12 @@ export class TokenioBank implements BankProvider {
   private banksLoading: Promise<TokenioBankV2[]> | null = null;
 
   constructor(readonly opts: TokenioBankOptions) {
-    this.mandates = new TokenioMandates(opts.client, opts.publicUrl, opts.config.redirectWaitMs);
+    this.mandates = new TokenioMandates(
+      opts.client,
+      opts.publicUrl,
+      opts.config.redirectWaitMs,
+      opts.config.vrp,
+    );
   }
 
   get client(): TokenioClient {

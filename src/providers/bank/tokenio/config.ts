@@ -43,7 +43,25 @@ export interface TokenioConfig {
    * `intervalSeconds` for `days` days after it ended, so a late completion is seen.
    */
   review: { intervalSeconds: number; days: number };
+  /**
+   * VRP mandates (recurring payments). Token.io's VRP is sweeping (`OBL_SWEEPING`: a person moving
+   * money between their own accounts); paying a merchant is commercial VRP, which must be agreed
+   * with Token.io and the banks first (https://docs.token.io/products/tpp/vrp/vrp-intro). Off by
+   * default in production; the scheme and risk.paymentContextCode sent are settings.
+   */
+  vrp: { enabled: boolean; scheme: string; paymentContextCode: string | null };
 }
+
+/** Reference `PaymentContextCode` (the Risk object of VrpConsentInitiation). */
+export const PAYMENT_CONTEXT_CODES = [
+  'BILLING_GOODS_AND_SERVICES_IN_ADVANCE',
+  'BILLING_GOODS_AND_SERVICES_IN_ARREARS',
+  'PISP_PAYEE',
+  'ECOMMERCE_MERCHANT_INITIATED_PAYMENT',
+  'FACE_TO_FACE_POINT_OF_SALE',
+  'TRANSFER_TO_SELF',
+  'TRANSFER_TO_THIRD_PARTY',
+] as const;
 
 /** Token.io's production API: JWT only (docs "Authentication keys and API signing"). */
 const PRODUCTION_HOST = 'api.token.io';
@@ -158,12 +176,25 @@ export function readTokenioConfig(
       pollMs: r.int('SVC_TOKENIO_RECONCILE_POLL_MS', 5_000, 50, 3_600_000),
     },
     subTppPollSeconds: r.int('SVC_TOKENIO_SUBTPP_POLL_SECONDS', 300, 1, 86400),
+    vrp: {
+      enabled: r.bool('SVC_TOKENIO_VRP_ENABLED', environment !== 'production'),
+      scheme: r.optional('SVC_TOKENIO_VRP_SCHEME') ?? 'OBL_SWEEPING',
+      paymentContextCode: r.optional('SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE') ?? 'TRANSFER_TO_SELF',
+    },
     review: {
       // Token.io's reference suggests a poll every 120 minutes for a payment still processing.
       intervalSeconds: r.int('SVC_TOKENIO_REVIEW_INTERVAL_SECONDS', 7200, 60, 7 * 86400),
       days: r.int('SVC_TOKENIO_REVIEW_DAYS', 5, 0, 90),
     },
   };
+  if (!/^[A-Z][A-Z0-9_]{1,63}$/.test(config.vrp.scheme))
+    r.problems.push('SVC_TOKENIO_VRP_SCHEME must be a Token.io VRP scheme name such as OBL_SWEEPING');
+  const code = config.vrp.paymentContextCode;
+  if (code === 'none') config.vrp.paymentContextCode = null;
+  else if (code && !(PAYMENT_CONTEXT_CODES as readonly string[]).includes(code))
+    r.problems.push(
+      `SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE must be one of ${PAYMENT_CONTEXT_CODES.join(', ')} or none`,
+    );
   if (config.reconcile.maxIntervalSeconds < config.reconcile.intervalSeconds)
     r.problems.push(
       'SVC_TOKENIO_RECONCILE_MAX_INTERVAL_SECONDS must be at least SVC_TOKENIO_RECONCILE_INTERVAL_SECONDS',

@@ -13,12 +13,17 @@ import {
   type MandatePaymentInput,
 } from '../port';
 import type { TokenioClient, TokenioConsent, TokenioPayment } from './client';
+import type { TokenioConfig } from './config';
 import { periodicLimitFor, vrpCreditorFor } from './creditor';
 import { newRefId } from './ref-id';
 import { mandateCodeOf, providerStatusOf } from './status-map';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const LOOKUP_SKEW_MS = 10 * 60_000;
+
+/** Why a mandate cannot be set up while SVC_TOKENIO_VRP_ENABLED is off (also the merchant's 403). */
+export const VRP_DISABLED =
+  'Recurring payments by bank are not enabled on this deployment: Token.io VRP is sweeping only (payments between the payer’s own accounts); paying a merchant needs commercial VRP agreed with Token.io and the banks first';
 
 /** Unknown outcome of a creation: look it up; rethrow when it does not exist. */
 async function orFound<T>(create: () => Promise<T>, find: () => Promise<T | null>): Promise<T> {
@@ -37,9 +42,11 @@ export class TokenioMandates implements MandateNetwork {
     private readonly client: TokenioClient,
     private readonly publicUrl: string,
     private readonly redirectWaitMs: number,
+    private readonly vrp: TokenioConfig['vrp'],
   ) {}
 
   async createMandate(input: CreateMandateInput): Promise<{ mandateRef: string; authorizationUrl: string }> {
+    if (!this.vrp.enabled) throw new BankRefusedError(VRP_DISABLED);
     if (!input.payee.subTppId)
       throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
     const refId = newRefId();
@@ -48,7 +55,7 @@ export class TokenioMandates implements MandateNetwork {
       refId,
       remittanceInformationPrimary: refId,
       onBehalfOfId: input.payee.subTppId,
-      scheme: 'OBL_SWEEPING',
+      scheme: this.vrp.scheme,
       localInstrument: 'FASTER_PAYMENTS',
       creditor: vrpCreditorFor(input.payee, input.currency),
       currency: input.currency,
@@ -61,6 +68,7 @@ export class TokenioMandates implements MandateNetwork {
       ],
       callbackUrl: input.returnUrl,
       callbackState: refId,
+      ...(this.vrp.paymentContextCode ? { risk: { paymentContextCode: this.vrp.paymentContextCode } } : {}),
     };
     // Token.io's clock may differ from ours: the lookup window opens a few minutes early.
     const createdAfter = new Date(Date.now() - LOOKUP_SKEW_MS);
