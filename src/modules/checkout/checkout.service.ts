@@ -2,7 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import { clients, transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { BankProviderError, BankRefusedError } from '../../providers/bank/port';
+import { BankProviderError, BankRefusedError, type ConsentNotice } from '../../providers/bank/port';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';
@@ -18,6 +18,16 @@ export interface CheckoutState {
   transaction: TransactionRow;
   merchantName: string;
   callbackUrl: string | null;
+  /** What the payer agrees to on our page (a network acting under its own licence), with the beneficiary. */
+  consent: (ConsentNotice & { beneficiary: string }) | null;
+}
+
+/** The network's consent notice for a payment to this project's opco (null when the network collects it). */
+export async function consentFor(deps: Deps, projectId: string): Promise<CheckoutState['consent']> {
+  if (!deps.providers.bank.consentNotice) return null;
+  const beneficiary = (await payeeOfProject(deps.db, projectId))?.name ?? '';
+  const notice = deps.providers.bank.consentNotice(beneficiary);
+  return notice ? { ...notice, beneficiary } : null;
 }
 
 const PAYER = AUTOMATIC; // the payer is not a client actor: actor_type null
@@ -30,7 +40,12 @@ export async function loadCheckout(deps: Deps, token: string): Promise<CheckoutS
     .select({ name: clients.companyName, callbackUrl: clients.callbackUrl })
     .from(clients)
     .where(eq(clients.id, transaction.clientId));
-  return { transaction, merchantName: client?.name ?? 'Merchant', callbackUrl: client?.callbackUrl ?? null };
+  return {
+    transaction,
+    merchantName: client?.name ?? 'Merchant',
+    callbackUrl: client?.callbackUrl ?? null,
+    consent: await consentFor(deps, transaction.projectId),
+  };
 }
 
 /** Where the payer goes back to: the payment's own redirect_url, else the client's callback_url. */

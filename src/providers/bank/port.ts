@@ -158,8 +158,22 @@ export class BankRefusedError extends BankProviderError {
   }
 }
 
+/**
+ * What the payer must be shown and agree to on our page before the bank (a network acting under
+ * its own licence, e.g. Token.io's for an API-only integration): the consent sentence and the
+ * link to the network's terms. The page shows it with the amount, the beneficiary and the reference.
+ */
+export interface ConsentNotice {
+  /** The sentence, the beneficiary's name already in it. */
+  text: string;
+  termsUrl: string;
+  termsLabel: string;
+}
+
 export interface BankProvider {
   readonly name: string;
+  /** The notice for a payment (or mandate) to `beneficiary`; absent or null when the network collects consent itself. */
+  consentNotice?(beneficiary: string): ConsentNotice | null;
   /** false: no network is configured (`SVC_BANK_PROVIDER=none`); payment creation answers 503 and writes nothing. */
   readonly available?: boolean;
   /** Banks the payer may choose (cached by networks that fetch them). */

@@ -64,6 +64,7 @@ describe('SVC_BANK_PROVIDER', () => {
       SVC_TOKENIO_API_KEY: '',
       SVC_TOKENIO_KEY_ID: 'k1',
       SVC_TOKENIO_PRIVATE_KEY: ed,
+      SVC_TOKENIO_TERMS_URL: 'https://terms.example/tokenio',
     };
     const refused =
       'SVC_TOKENIO_API_URL must be https://api.token.io in production (a loopback stand-in only with SVC_TOKENIO_ALLOW_STANDIN=true, for tests)';
@@ -107,6 +108,7 @@ describe('SVC_BANK_PROVIDER', () => {
       ...base,
       SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010',
       SVC_TOKENIO_ALLOW_STANDIN: 'true',
+      SVC_TOKENIO_TERMS_URL: 'https://terms.example/tokenio',
     };
     expect(loadConfig(prod).tokenio!.vrp.enabled).toBe(false);
     expect(
@@ -130,6 +132,27 @@ describe('SVC_BANK_PROVIDER', () => {
     expect(problemsOf({ ...base, SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'SHOPPING' })[0]).toMatch(
       /SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE must be one of/,
     );
+  });
+
+  it('consent: ours (sentence + Terms, required in production) or Token.io’s hosted page (issue 36 point 8)', () => {
+    expect(loadConfig({ ...base }).tokenio!.consent).toMatchObject({ collect: 'ours', termsUrl: null });
+    expect(loadConfig({ ...base, SVC_TOKENIO_CONSENT: 'hosted' }).tokenio!.consent.collect).toBe('hosted');
+    expect(problemsOf({ ...base, SVC_TOKENIO_CONSENT: 'maybe' })).toEqual([
+      'SVC_TOKENIO_CONSENT must be ours or hosted',
+    ]);
+    expect(problemsOf({ ...base, SVC_TOKENIO_CONSENT_TEXT: 'Pay securely.' })).toEqual([
+      'SVC_TOKENIO_CONSENT_TEXT must name the beneficiary with {beneficiary}',
+    ]);
+    const prod = {
+      ...PRODUCTION_ENV,
+      ...base,
+      SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010',
+      SVC_TOKENIO_ALLOW_STANDIN: 'true',
+    };
+    expect(problemsOf(prod)).toEqual([
+      "SVC_TOKENIO_TERMS_URL is required in production with SVC_TOKENIO_CONSENT=ours (the payer must be shown Token.io's Terms)",
+    ]);
+    expect(problemsOf({ ...prod, SVC_TOKENIO_CONSENT: 'hosted' })).toEqual([]);
   });
 
   it('JWT credentials: an Ed25519 or P-256 PEM (inline, with \\n escapes, or a file path), key id and key together', () => {

@@ -263,6 +263,29 @@ describe('payments', () => {
   });
 });
 
+describe('consent under Token.io’s licence (issue 36 point 8)', () => {
+  it('the checkout shows the amount, the beneficiary account name, the reference and the sentence with the Terms link; pispConsentAccepted is true', async () => {
+    const t = await createPaylink(ctx, w, { amount: '21.50', currency: 'GBP' });
+    const page = await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}` });
+    const consent = page.body.slice(page.body.indexOf('<section class="consent"'));
+    expect(consent).toContain('£21.50');
+    expect(consent).toContain(t.ref_id);
+    const [opco] = await ctx.db.select().from(opcos).where(eq(opcos.id, w.opcoId));
+    const beneficiary = opco!.legalEntityName ?? opco!.name;
+    expect(consent).toContain(`<dt>Paid to</dt><dd>${beneficiary}</dd>`);
+    expect(consent).toContain(
+      `You can use Token.io's payment service to make a secure payment directly from your bank account to the benefit of ${beneficiary}.`.replace(
+        "'",
+        '&#39;',
+      ),
+    );
+    expect(consent).toContain('href="https://terms.example/tokenio"');
+    await pickBank(ctx, t.checkout_url, 'ob-modelo');
+    const row = await tx(t.transaction_id);
+    expect(standin.control.store.consentAccepted.get(row.transferId!)).toBe(true);
+  });
+});
+
 describe('recurring payments by bank in production (issue 36 point 9)', () => {
   it('off by default: creating one answers 403 saying why (commercial VRP must be agreed first), nothing written', async () => {
     await ctx.db

@@ -155,6 +155,10 @@ async function handleApi(
     case 'payments.initiate': {
       const initiation = checkPaymentInitiation(parseJson(body), rules) as unknown as PaymentInitiation;
       const p = store.createPayment(initiation);
+      store.consentAccepted.set(
+        p.id,
+        (parseJson(body) as { pispConsentAccepted?: unknown }).pispConsentAccepted === true,
+      );
       const timeout = Number(headers['request-timeout']);
       // `request-timeout` (seconds): answer by then with the payment as it stands (reference InitiatePayment).
       const timeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : Number.POSITIVE_INFINITY;

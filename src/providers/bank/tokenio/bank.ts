@@ -14,6 +14,7 @@ import {
   BankProviderError,
   BankRefusedError,
   type BankSession,
+  type ConsentNotice,
   type CreateSessionInput,
   type SessionRef,
   type StartAuthorizationInput,
@@ -81,6 +82,17 @@ export class TokenioBank implements BankProvider {
   }
 
   attach(_ctx: BankAttachContext): void {}
+
+  /** Token.io's consent sentence and Terms link, when our pages collect consent (SVC_TOKENIO_CONSENT=ours). */
+  consentNotice(beneficiary: string): ConsentNotice | null {
+    const c = this.opts.config.consent;
+    if (c.collect !== 'ours') return null;
+    return {
+      text: c.text.replaceAll('{beneficiary}', beneficiary),
+      termsUrl: c.termsUrl ?? 'https://token.io',
+      termsLabel: 'Terms & Conditions',
+    };
+  }
 
   /** Token.io's banks, fetched at most once per SVC_TOKENIO_BANKS_CACHE_SECONDS (Token.io asks for a daily, cached fetch). */
   private async allBanks(): Promise<TokenioBankV2[]> {

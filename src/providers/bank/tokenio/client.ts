@@ -64,6 +64,8 @@ export class TokenioClient {
     private readonly log: FastifyBaseLogger,
     /** Seconds Token.io may take before it answers with the state so far (`request-timeout`). */
     private readonly requestTimeoutSeconds: number,
+    /** true when our pages collected the payer's consent (SVC_TOKENIO_CONSENT=ours). */
+    private readonly pispConsentAccepted = true,
   ) {}
 
   /** One call; `refused` is what a 4xx becomes (our words). 404 answers null when `notFoundIsNull`. */
@@ -143,7 +145,7 @@ export class TokenioClient {
     return this.createOne(
       'payments.initiate',
       '/v2/payments',
-      { initiation, pispConsentAccepted: true },
+      { initiation, pispConsentAccepted: this.pispConsentAccepted },
       'The bank cannot take this payment',
       'payment',
       { 'request-timeout': String(this.requestTimeoutSeconds) },
@@ -254,7 +256,7 @@ export class TokenioClient {
     return this.createOne(
       'vrp.consents.create',
       '/vrp-consents',
-      { initiation, pispConsentAccepted: true },
+      { initiation, pispConsentAccepted: this.pispConsentAccepted },
       'The bank cannot set up this mandate',
       'vrpConsent',
     );

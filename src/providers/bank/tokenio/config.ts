@@ -50,7 +50,17 @@ export interface TokenioConfig {
    * default in production; the scheme and risk.paymentContextCode sent are settings.
    */
   vrp: { enabled: boolean; scheme: string; paymentContextCode: string | null };
+  /**
+   * Consent under Token.io's licence (https://docs.token.io/products/tpp/integration-considerations/user-consent-collection):
+   * `ours` shows the sentence and the Terms link on our pages and sends pispConsentAccepted: true;
+   * `hosted` sends false and Token.io's hosted page collects it.
+   */
+  consent: { collect: 'ours' | 'hosted'; text: string; termsUrl: string | null };
 }
+
+/** Token.io's consent sentence for payments ("[TPP name]" becomes {beneficiary}). */
+export const DEFAULT_CONSENT_TEXT =
+  "You can use Token.io's payment service to make a secure payment directly from your bank account to the benefit of {beneficiary}.";
 
 /** Reference `PaymentContextCode` (the Risk object of VrpConsentInitiation). */
 export const PAYMENT_CONTEXT_CODES = [
@@ -176,6 +186,11 @@ export function readTokenioConfig(
       pollMs: r.int('SVC_TOKENIO_RECONCILE_POLL_MS', 5_000, 50, 3_600_000),
     },
     subTppPollSeconds: r.int('SVC_TOKENIO_SUBTPP_POLL_SECONDS', 300, 1, 86400),
+    consent: {
+      collect: (r.optional('SVC_TOKENIO_CONSENT') ?? 'ours') as 'ours' | 'hosted',
+      text: r.optional('SVC_TOKENIO_CONSENT_TEXT') ?? DEFAULT_CONSENT_TEXT,
+      termsUrl: r.url('SVC_TOKENIO_TERMS_URL', null, ['https:']),
+    },
     vrp: {
       enabled: r.bool('SVC_TOKENIO_VRP_ENABLED', environment !== 'production'),
       scheme: r.optional('SVC_TOKENIO_VRP_SCHEME') ?? 'OBL_SWEEPING',
@@ -187,6 +202,16 @@ export function readTokenioConfig(
       days: r.int('SVC_TOKENIO_REVIEW_DAYS', 5, 0, 90),
     },
   };
+  if (!['ours', 'hosted'].includes(config.consent.collect))
+    r.problems.push('SVC_TOKENIO_CONSENT must be ours or hosted');
+  else if (config.consent.collect === 'ours') {
+    if (!config.consent.text.includes('{beneficiary}'))
+      r.problems.push('SVC_TOKENIO_CONSENT_TEXT must name the beneficiary with {beneficiary}');
+    if (!config.consent.termsUrl && environment === 'production')
+      r.problems.push(
+        "SVC_TOKENIO_TERMS_URL is required in production with SVC_TOKENIO_CONSENT=ours (the payer must be shown Token.io's Terms)",
+      );
+  }
   if (!/^[A-Z][A-Z0-9_]{1,63}$/.test(config.vrp.scheme))
     r.problems.push('SVC_TOKENIO_VRP_SCHEME must be a Token.io VRP scheme name such as OBL_SWEEPING');
   const code = config.vrp.paymentContextCode;
