@@ -114,6 +114,21 @@ describe('VRP mandates', () => {
     expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBe('mandate_revoked');
   });
 
+  it('a revocation the bank has not completed (DELETE answers the consent still AUTHORIZED) is an error to try again, not done (issue 36 point 11)', async () => {
+    const { mandateRef } = await mandate();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    w.standin.control.store.holdRevocations = true;
+    try {
+      const err = await w.adapters.bank.mandates.revokeMandate(mandateRef).catch((e) => e);
+      expect(err).toBeInstanceOf(BankProviderError);
+      expect(err).not.toBeInstanceOf(BankRefusedError);
+    } finally {
+      w.standin.control.store.holdRevocations = false;
+    }
+    await w.adapters.bank.mandates.revokeMandate(mandateRef);
+    expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBe('mandate_revoked');
+  });
+
   it('consent outcomes map to mandate codes: rejected, and FAILED (abandoned) as expired', async () => {
     const a = await mandate();
     w.standin.control.store.decideConsent(a.mandateRef, 'reject');

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BankProviderError, BankRefusedError, type Payee } from '../../../src/providers/bank/port';
-import { parseHint } from '../../../src/providers/bank/tokenio/bank';
+import { isHint, parseHint } from '../../../src/providers/bank/tokenio/bank';
 import { PAYMENT_STATUS_MAP, providerStatusOf } from '../../../src/providers/bank/tokenio/status-map';
 import { PAYMENT_STATUSES } from '../../standins/tokenio/fixtures';
 import { type AdapterWorld, activatedPayee, freshAdapters, metricValue, startAdapterWorld } from './fixtures';
@@ -141,9 +141,28 @@ describe('payments', () => {
       payment: { id: 'pm2:a:b', status: 'INITIATION_COMPLETED', initiation: { refId: 'r1' } },
     });
     expect(parseHint(body)).toEqual({ paymentId: 'pm2:a:b', refId: 'r1', consentId: null });
-    expect(parseHint(JSON.stringify({ eventType: 'X', vrpConsent: { id: 'vc:1' } }))?.consentId).toBe('vc:1');
+    expect(parseHint(JSON.stringify({ eventType: 'X', vrpConsent: { id: 'vc:1' } }))).toMatchObject({
+      consentId: 'vc:1',
+    });
+    // The reference's VRP objects as roots (issue 36 point 11): `vrp` (a VRP payment), or one naming only its consent.
+    expect(
+      parseHint(
+        JSON.stringify({ vrp: { id: 'pm2:v:1', initiation: { refId: 'r2', vrpConsentId: 'vc:2' } } }),
+      ),
+    ).toEqual({
+      paymentId: 'pm2:v:1',
+      refId: 'r2',
+      consentId: null,
+    });
+    expect(parseHint(JSON.stringify({ vrp: { initiation: { vrpConsentId: 'vc:3' } } }))).toMatchObject({
+      paymentId: null,
+      consentId: 'vc:3',
+    });
     expect(parseHint('not json')).toBeNull();
-    expect(parseHint('{}')).toBeNull();
+    // A body that names nothing: only its top-level keys come out (for the log), never values.
+    const nothing = parseHint(JSON.stringify({ eventType: 'NEW_THING', secretish: { iban: 'GB00' } }));
+    expect(nothing).toEqual({ keys: ['eventType', 'secretish'] });
+    expect(isHint(nothing)).toBe(false);
   });
 });
 

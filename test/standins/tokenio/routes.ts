@@ -242,6 +242,8 @@ async function handleApi(
     case 'vrp.consents.revoke': {
       const c = store.consents.get(params[0]!);
       if (!c) return notFound('VRP consent');
+      // The bank may not have completed the revocation yet: the consent comes back as it stands.
+      if (store.holdRevocations) return ok({ vrpConsent: c });
       store.setConsentStatus(c.id, 'REVOKED', 'The VRP consent has been revoked');
       return ok({ vrpConsent: c });
     }

@@ -37,23 +37,37 @@ export interface TokenioHint {
   consentId: string | null;
 }
 
-export function parseHint(rawBody: string): TokenioHint | null {
+/**
+ * What a notification names. Payments come as `payment` (webhooks page: "similar" to
+ * GET /v2/payments/{id}); the VRP bodies are not shown in Token.io's documentation, so the roots
+ * of the reference's own VRP objects are accepted too: `vrp` (schema `Vrp`, the answer of
+ * GET /vrp-consents/{id}/payments) and `vrpConsent` (schema `VrpConsent`). A VRP payment that
+ * names only its consent is a hint for the consent. `keys` are the body's top-level keys (never
+ * values), for the log when it names nothing.
+ */
+export function parseHint(rawBody: string): TokenioHint | { keys: string[] } | null {
   let body: unknown;
   try {
     body = JSON.parse(rawBody);
   } catch {
     return null;
   }
-  if (typeof body !== 'object' || body === null) return null;
-  const b = body as {
-    payment?: { id?: unknown; initiation?: { refId?: unknown } };
-    vrpConsent?: { id?: unknown };
-  };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  type Named = { id?: unknown; initiation?: { refId?: unknown; vrpConsentId?: unknown } };
+  const b = body as { payment?: Named; vrp?: Named; vrpConsent?: { id?: unknown } };
   const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : null);
-  const paymentId = str(b.payment?.id);
-  const consentId = str(b.vrpConsent?.id);
-  return paymentId || consentId ? { paymentId, refId: str(b.payment?.initiation?.refId), consentId } : null;
+  const pay = b.payment ?? b.vrp;
+  const paymentId = str(pay?.id);
+  const consentId = str(b.vrpConsent?.id) ?? (paymentId ? null : str(pay?.initiation?.vrpConsentId));
+  if (paymentId || consentId) return { paymentId, refId: str(pay?.initiation?.refId), consentId };
+  return {
+    keys: Object.keys(body)
+      .slice(0, 20)
+      .map((k) => k.slice(0, 40)),
+  };
 }
+
+export const isHint = (h: ReturnType<typeof parseHint>): h is TokenioHint => !!h && !('keys' in h);
 
 export interface TokenioBankOptions {
   config: TokenioConfig;

@@ -302,9 +302,14 @@ export class TokenioClient {
     return null;
   }
 
-  /** DELETE /vrp-consents/{id}: repeating a revocation changes nothing, so it is retried. */
+  /**
+   * DELETE /vrp-consents/{id}: repeating a revocation changes nothing, so it is retried. Token.io
+   * answers the consent with its status, REVOKED "on successful completion of the request with the
+   * bank" (https://docs.token.io/products/tpp/vrp/vrp-consent-revocation): any other status is a
+   * revocation not done yet, which the caller tries again.
+   */
   async revokeConsent(id: string): Promise<void> {
-    await this.call(
+    const r = await this.call<{ vrpConsent?: TokenioConsent }>(
       {
         operation: 'vrp.consents.revoke',
         method: 'DELETE',
@@ -314,5 +319,11 @@ export class TokenioClient {
       'The VRP consent could not be revoked',
       { notFoundIsNull: true },
     );
+    const status = r?.vrpConsent?.status;
+    // REJECTED and FAILED consents cannot be charged either; AUTHORIZED or PENDING* still could.
+    if (status === 'AUTHORIZED' || status?.startsWith('PENDING'))
+      throw new BankProviderError(
+        `Token.io vrp.consents.revoke: consent is ${status.slice(0, 40)}, not REVOKED`,
+      );
   }
 }
