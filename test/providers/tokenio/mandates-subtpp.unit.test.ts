@@ -15,7 +15,12 @@ let w: AdapterWorld;
 beforeAll(async () => {
   w = await startAdapterWorld();
 });
-afterAll(() => w?.standin.close());
+afterAll(async () => {
+  // Every request the adapter sent is one Token.io's published OpenAPI document allows.
+  const violations = w?.standin.control.store.referenceViolations ?? [];
+  await w?.standin.close();
+  expect(violations).toEqual([]);
+});
 afterEach(() => {
   w.standin.control.reset();
   freshAdapters(w);

@@ -18,7 +18,12 @@ beforeAll(async () => {
   w = await startAdapterWorld();
   payee = await activatedPayee(w);
 });
-afterAll(() => w?.standin.close());
+afterAll(async () => {
+  // Every request the adapter sent is one Token.io's published OpenAPI document allows.
+  const violations = w?.standin.control.store.referenceViolations ?? [];
+  await w?.standin.close();
+  expect(violations).toEqual([]);
+});
 afterEach(() => {
   w.standin.control.reset();
   freshAdapters(w);
@@ -133,6 +138,28 @@ describe('payments', () => {
     }
     expect(PAYMENT_STATUSES.filter((st) => !Object.hasOwn(PAYMENT_STATUS_MAP, st))).toEqual([]);
     expect(providerStatusOf('INITIATION_SOMETHING_NEW')).toBe('unknown');
+  });
+
+  it('the stand-in refuses what Token.io’s OpenAPI document does not allow (a required field or query parameter left out)', async () => {
+    const post = await fetch(`${w.standin.url}/v2/payments`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${w.standin.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        initiation: { bankId: 'ob-modelo', amount: { value: '1.00', currency: 'GBP' } },
+      }),
+    });
+    expect(post.status).toBe(400);
+    expect(((await post.json()) as { error: { message: string } }).error.message).toMatch(
+      /^The body does not match the reference: .*refId/,
+    );
+    const list = await fetch(`${w.standin.url}/v2/payments?onBehalfOfId=x`, {
+      headers: { authorization: `Basic ${w.standin.apiKey}` },
+    });
+    expect(list.status).toBe(400);
+    expect(((await list.json()) as { error: { message: string } }).error.message).toBe(
+      'Missing required query parameter(s): limit',
+    );
+    w.standin.control.store.referenceViolations.length = 0;
   });
 
   it('a hint names the payment; its status is never read', () => {

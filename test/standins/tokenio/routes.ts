@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkAuth, type StandinAuth } from './auth';
 import type { Fault, Faults, Operation } from './faults';
 import { errorBody, type PaymentInitiation, STANDIN_BANKS, type VrpConsentInitiation } from './fixtures';
+import { checkAgainstReference } from './openapi-check';
 import { closedPage, consentPage, paymentPage } from './pages';
 import { type BankOutcome, type ConsentOutcome, StandinError, type TokenioStore } from './store';
 import { checkConsentInitiation, checkPaymentInitiation, checkSubTpp } from './validate';
@@ -320,6 +321,16 @@ export async function handleRequest(
       Date.now(),
     );
     if (denied) return send(res, { status: 401, body: { error: { message: denied } } });
+    // Token.io's published OpenAPI document decides what a request may be (openapi-check.ts).
+    const wrong = checkAgainstReference(method, url.pathname, url.searchParams, body);
+    if (wrong) {
+      ctx.store.referenceViolations.push(`${method} ${url.pathname}: ${wrong.message}`);
+      if (process.env.STANDIN_DEBUG) console.error(ctx.store.referenceViolations.at(-1));
+      return send(res, {
+        status: 400,
+        body: errorBody('InvalidArgument', wrong.message, { paths: wrong.paths }),
+      });
+    }
     const fault = ctx.faults.take(route.op);
     const after = fault && fault.kind !== 'delay' && fault.afterEffect;
     if (fault && !after && fault.kind !== 'delay' && (await applyFault(res, fault))) return;

@@ -66,6 +66,8 @@ export class TokenioStore {
   readonly subTpps = new Map<string, SubTpp>();
   /** GET /vrp-consents calls answered (a test checks the adapter no longer scans every consent). */
   consentListReads = 0;
+  /** Requests refused because Token.io's OpenAPI document does not allow them (tests assert none). */
+  readonly referenceViolations: string[] = [];
   /** The bank does not complete revocations (DELETE answers the consent unchanged). */
   holdRevocations = false;
   /** The `pispConsentAccepted` each payment was created with (false or absent: Token.io's hosted page asks). */
