@@ -168,9 +168,17 @@ describe('SVC_BANK_PROVIDER', () => {
     };
     const ok = loadConfig({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: ed.replace(/\n/g, '\\n') });
     expect(ok.tokenio?.auth).toMatchObject({ kind: 'jwt', keyId: 'k1', alg: 'EdDSA' });
+    // RS256 (issue 36 point 13): Token.io enrols RSA keys; a 1024-bit one is too weak.
     expect(problemsOf({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: rsa })).toEqual([
-      'SVC_TOKENIO_PRIVATE_KEY must be an Ed25519 or P-256 (ES256) key',
+      'SVC_TOKENIO_PRIVATE_KEY must be an Ed25519, P-256 (ES256) or RSA of 2048 bits or more (RS256) key',
     ]);
+    const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
+    expect(loadConfig({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: rsa2048 }).tokenio?.auth).toMatchObject({
+      kind: 'jwt',
+      alg: 'RS256',
+    });
     expect(problemsOf({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: '/nonexistent.pem' })).toEqual([
       'SVC_TOKENIO_PRIVATE_KEY must be a PEM private key or the path of a PEM file',
     ]);

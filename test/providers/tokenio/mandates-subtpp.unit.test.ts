@@ -261,6 +261,23 @@ describe('VRP mandates', () => {
 });
 
 describe('authentication', () => {
+  it('an RS256 key (RSA, which Token.io enrols) signs requests the stand-in verifies (issue 36 point 13)', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const rs = await startAdapterWorld(
+      { apiKey: null, jwtKeys: { r1: publicKey } },
+      {
+        SVC_TOKENIO_API_KEY: '',
+        SVC_TOKENIO_KEY_ID: 'r1',
+        SVC_TOKENIO_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      },
+    );
+    try {
+      expect((await rs.adapters.bank.listBanks()).length).toBeGreaterThan(0);
+    } finally {
+      await rs.standin.close();
+    }
+  });
+
   it('a JWT-signed client (Ed25519, detached JWS over the body) is accepted; a wrong key is not', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const other = generateKeyPairSync('ed25519');

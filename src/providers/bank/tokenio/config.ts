@@ -16,7 +16,7 @@ export interface Reader {
 
 export type TokenioAuth =
   | { kind: 'api_key'; apiKey: string }
-  | { kind: 'jwt'; keyId: string; privateKey: KeyObject; alg: 'EdDSA' | 'ES256' };
+  | { kind: 'jwt'; keyId: string; privateKey: KeyObject; alg: 'EdDSA' | 'ES256' | 'RS256' };
 
 export interface TokenioConfig {
   apiUrl: string;
@@ -80,7 +80,7 @@ const PRODUCTION_HOST = 'api.token.io';
 const PRODUCTION_ORIGIN = `https://${PRODUCTION_HOST}`;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-function readPrivateKey(r: Reader, raw: string): { key: KeyObject; alg: 'EdDSA' | 'ES256' } | null {
+function readPrivateKey(r: Reader, raw: string): { key: KeyObject; alg: 'EdDSA' | 'ES256' | 'RS256' } | null {
   let pem = raw.replace(/\\n/g, '\n');
   if (!pem.includes('BEGIN')) {
     try {
@@ -95,7 +95,12 @@ function readPrivateKey(r: Reader, raw: string): { key: KeyObject; alg: 'EdDSA' 
     if (key.asymmetricKeyType === 'ed25519') return { key, alg: 'EdDSA' };
     if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1')
       return { key, alg: 'ES256' };
-    r.problems.push('SVC_TOKENIO_PRIVATE_KEY must be an Ed25519 or P-256 (ES256) key');
+    // RSA keys are among those Token.io enrols (its authentication page: RSA or ECDSA); 2048 bits at least.
+    if (key.asymmetricKeyType === 'rsa' && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048)
+      return { key, alg: 'RS256' };
+    r.problems.push(
+      'SVC_TOKENIO_PRIVATE_KEY must be an Ed25519, P-256 (ES256) or RSA of 2048 bits or more (RS256) key',
+    );
   } catch {
     r.problems.push('SVC_TOKENIO_PRIVATE_KEY is not a readable PEM private key');
   }
