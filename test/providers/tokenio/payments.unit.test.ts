@@ -237,6 +237,15 @@ describe('a real network misbehaving', () => {
     expect(w.standin.control.store.listPayments({ refIds: [b.refId] })).toHaveLength(1);
   });
 
+  it('429s are throttling, not an outage: they never open the circuit breaker (issue 36 point 13)', async () => {
+    w.standin.control.fail('payments.get', { kind: 'status', status: 429 }, 20);
+    for (let i = 0; i < 6; i++)
+      await expect(bank().getSession({ refId: 'r', transferId: 'pm2:x:y' })).rejects.toBeInstanceOf(
+        BankProviderError,
+      );
+    expect(await metricValue(w.metrics, 'svc_upstream_breaker_state', { upstream: 'tokenio' })).toBe(0);
+  });
+
   it('the circuit breaker opens after repeated failures (calls then fail at once) and closes after its cooldown', async () => {
     const { refId, started } = await start();
     const ref = { refId, transferId: started.transferId };
