@@ -125,7 +125,7 @@ export async function startBankAuthorization(deps: Deps, token: string, bankId: 
       refId: t.refId,
       bankId,
       returnUrl: `${deps.config.publicUrl}/checkout/${token}/return`,
-      payment: { amount: t.amount, currency: t.currency, payee },
+      payment: { amount: t.amount, currency: t.currency, payee, merchantReference: t.description },
     });
     if (started.providerStatus)
       await recordNetworkAnswer(

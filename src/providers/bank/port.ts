@@ -54,7 +54,13 @@ export interface StartAuthorizationInput {
   /** Where the bank sends the payer afterwards (the hosted checkout's return page). */
   returnUrl: string;
   /** The payment itself, for networks that create it only now (the sandbox recorded it at createSession). */
-  payment: { amount: string; currency: string; payee: Payee };
+  payment: {
+    amount: string;
+    currency: string;
+    payee: Payee;
+    /** The merchant's own reference (the payment's description), for networks with a second remittance field. */
+    merchantReference?: string | null;
+  };
 }
 
 export interface StartedAuthorization {

@@ -31,14 +31,26 @@ afterEach(() => {
 
 const bank = () => w.adapters.bank;
 const start = async (
-  over: { refId?: string; bankId?: string; amount?: string; currency?: string; payee?: Payee } = {},
+  over: {
+    refId?: string;
+    bankId?: string;
+    amount?: string;
+    currency?: string;
+    payee?: Payee;
+    merchantReference?: string | null;
+  } = {},
 ) => {
   const refId = over.refId ?? (await bank().createSession({} as never)).refId;
   const started = await bank().startAuthorization({
     refId,
     bankId: over.bankId ?? 'ob-modelo',
     returnUrl,
-    payment: { amount: over.amount ?? '12.50', currency: over.currency ?? 'GBP', payee: over.payee ?? payee },
+    payment: {
+      amount: over.amount ?? '12.50',
+      currency: over.currency ?? 'GBP',
+      payee: over.payee ?? payee,
+      merchantReference: over.merchantReference,
+    },
   });
   return { refId, started };
 };
@@ -84,6 +96,17 @@ describe('payments', () => {
       callbackUrl: returnUrl,
       flowType: 'EMBEDDED_HOSTED_PAGES',
     });
+  });
+
+  it('the merchant’s reference goes as remittanceInformationSecondary, cleaned to what banks keep (issue 36 point 13)', async () => {
+    const { started } = await start({ merchantReference: 'Order #A-1042 / Café' });
+    expect(w.standin.control.store.payments.get(started.transferId)!.initiation).toMatchObject({
+      remittanceInformationSecondary: 'Order A-1042 Cafe',
+    });
+    const none = await start({ merchantReference: '***' });
+    expect(w.standin.control.store.payments.get(none.started.transferId)!.initiation).not.toHaveProperty(
+      'remittanceInformationSecondary',
+    );
   });
 
   it('EUR goes by SEPA Instant to the IBAN', async () => {

@@ -69,6 +69,17 @@ export function parseHint(rawBody: string): TokenioHint | { keys: string[] } | n
 
 export const isHint = (h: ReturnType<typeof parseHint>): h is TokenioHint => !!h && !('keys' in h);
 
+function secondaryRemittance(ref: string | null | undefined): { remittanceInformationSecondary?: string } {
+  const clean = (ref ?? '')
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9 -]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 140)
+    .trim();
+  return clean ? { remittanceInformationSecondary: clean } : {};
+}
+
 export interface TokenioBankOptions {
   config: TokenioConfig;
   publicUrl: string;
@@ -163,6 +174,9 @@ export class TokenioBank implements BankProvider {
       bankId: input.bankId,
       refId: input.refId,
       remittanceInformationPrimary: input.refId,
+      // The merchant's reference as secondary remittance: letters, digits, '-' and spaces, at most
+      // 140 characters (reference `remittanceInformationSecondary`); absent when nothing is left.
+      ...secondaryRemittance(payment.merchantReference),
       onBehalfOfId: payment.payee.subTppId,
       amount: { value: payment.amount, currency: payment.currency },
       localInstrument,
