@@ -392,7 +392,7 @@ export function loadConfig(env: Env = process.env): Config {
     sumsub: null,
     ...readPaymentLimits(r.raw('SVC_PAYMENT_CURRENCIES'), r.raw('SVC_PAYMENT_MAX_AMOUNT'), r.problems),
   };
-  if (config.bankProvider === 'tokenio') config.tokenio = readTokenioConfig(r);
+  if (config.bankProvider === 'tokenio') config.tokenio = readTokenioConfig(r, environment);
   if (config.bankProvider === 'simulator' && environment === 'production')
     r.problems.push('SVC_BANK_PROVIDER=simulator is for sandbox deployments (production: tokenio or none)');
   if (config.verificationProvider === 'sumsub')

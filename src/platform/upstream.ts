@@ -231,6 +231,9 @@ export class Upstream {
   /** Counts an attempt's outcome: an answer closes the breaker, a failure may open it. */
   private settle(result: Attempt, probe: boolean): void {
     if (probe) this.probeInFlight = false;
+    // A 429 is the vendor answering that we go too fast, not an outage: it neither counts towards
+    // opening the breaker nor closes it (a half-open breaker probes again on the next call).
+    if (!result.ok && result.kind === 'rate_limited') return;
     const answered = result.ok || result.kind === 'bad_response';
     if (answered) {
       this.consecutiveFailures = 0;

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, opcos, transactions } from '../../src/db/schema/index';
+import { clients, opcos, recurringPayments, transactions } from '../../src/db/schema/index';
 import { registerSubTppJob } from '../../src/modules/opcos/opco-network.service';
 import { PaymentMessages } from '../../src/modules/payments/payments.messages';
 import { createTokenioWorker } from '../../src/modules/payments/tokenio.worker';
@@ -103,7 +103,14 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
       merchantBase = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
       rx = await startReceiver();
       standin = await startTokenioStandin({ vrpSettleMs: 150 });
-      ctx = await startTokenioApp(standin, { SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER) });
+      ctx = await startTokenioApp(standin, {
+        SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER),
+        // Commercial VRP agreed with Token.io (off by default in production).
+        SVC_TOKENIO_VRP_ENABLED: 'true',
+        // Short cadences, so the clock never passes the callers' access tokens.
+        SVC_TOKENIO_REVIEW_INTERVAL_SECONDS: '60',
+        SVC_TOKENIO_CONSENT_REREAD_SECONDS: '60',
+      });
       await worker().runOnce(); // registers our webhook URL with Token.io
       // The merchant's receiver listens on loopback, which production's webhook guard refuses as a target
       // (private networks): this one dispatcher runs without that guard, and on real time (a follow-up
@@ -296,6 +303,59 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
       standin.control.reset();
     });
 
+    it('the bank never gives a final status: expired and held for manual review (webhook to the merchant), then a late completion is raised without moving the status', async () => {
+      const t = await paylink('41.00');
+      const back = await payInBrowser(t.checkout_url, 'Approve, but the bank never confirms');
+      expect(back.searchParams.get('transaction_id')).toBe(t.transaction_id);
+      await standin.control.notifier.idle();
+      expect(await tx(t.transaction_id)).toMatchObject({
+        status: 'expired',
+        providerStatus: 'no_final_status',
+        reconciliationState: 'manual_review_required',
+      });
+      const held = (
+        await api('GET', '/transactions?reconciliation_state=manual_review_required&page_size=200')
+      ).json();
+      expect(held.transactions.map((x: { transaction_id: string }) => x.transaction_id)).toContain(
+        t.transaction_id,
+      );
+      // The bank reports late; Token.io's notification is lost: the slow reads find it.
+      standin.control.notifier.dropNext(100);
+      const row = await tx(t.transaction_id);
+      standin.control.reportLate(row.transferId!, 'INITIATION_COMPLETED');
+      ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+      await worker().runOnce();
+      expect(await tx(t.transaction_id)).toMatchObject({
+        status: 'expired',
+        providerStatus: 'completed',
+        reconciliationState: 'manual_review_required',
+      });
+      // The merchant's receiver gets both announcements, signed.
+      const mine = () =>
+        rx.requests.filter((r) => {
+          const b = JSON.parse(r.rawBody);
+          return b.type === 'payment.status_changed' && b.data.transaction_id === t.transaction_id;
+        });
+      // Deliveries come due a moment after their event (real time): drain until all three arrived.
+      for (let i = 0; i < 50 && mine().length < 3; i++) {
+        await dispatcher.drain();
+        if (mine().length < 3) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(mine().every((r) => signatureMatches(secret, r))).toBe(true);
+      const data = mine().map((r) => JSON.parse(r.rawBody).data);
+      expect(
+        data.map(
+          (d) =>
+            `${d.previous_payment_status}->${d.current_payment_status}:${d.reconciliation_state}:${d.status_detail}`,
+        ),
+      ).toEqual([
+        'pending->processing:none:awaiting_bank_authorization',
+        'processing->expired:manual_review_required:no_final_status',
+        'expired->expired:manual_review_required:completed',
+      ]);
+      standin.control.reset();
+    });
+
     it('a VRP mandate authorized at the bank, and a run paid under it', async () => {
       const today = ctx.clock.now().toISOString().slice(0, 10);
       const d = (
@@ -346,6 +406,29 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
       expect(run).toMatchObject({ status: 'succeeded' });
       const vrp = await tx(run!.transaction_id!);
       expect(standin.control.store.payments.get(vrp.transferId!)!.initiation.vrpConsentId).toBeTruthy();
+
+      // The payer revokes the consent in the banking app; Token.io's notification is lost. The daily
+      // re-read sees it before the next month's run, which then never charges.
+      const [def] = await ctx.db
+        .select()
+        .from(recurringPayments)
+        .where(eq(recurringPayments.id, d.definition_id));
+      standin.control.notifier.dropNext(100);
+      standin.control.setConsentStatus(def!.mandateRef!, 'REVOKED', 'Revoked by the payer at the bank');
+      ctx.clock.advanceSeconds(ctx.config.tokenio!.consentRereadSeconds);
+      await worker().runOnce();
+      const [after] = await ctx.db
+        .select()
+        .from(recurringPayments)
+        .where(eq(recurringPayments.id, d.definition_id));
+      expect([after!.status, after!.mandateStatus]).toEqual(['revoked', 'revoked']);
+      const vrpsBefore = standin.control.store.listPayments({ type: 'VARIABLE_RECURRING_PAYMENT' }).length;
+      ctx.clock.advanceSeconds(32 * 86400);
+      for (let i = 0; i < 20 && (await runRecurringWorker(ctx.deps)) > 0; i++);
+      expect(standin.control.store.listPayments({ type: 'VARIABLE_RECURRING_PAYMENT' })).toHaveLength(
+        vrpsBefore,
+      );
+      standin.control.reset();
     });
   },
 );

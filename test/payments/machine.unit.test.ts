@@ -6,6 +6,8 @@ import {
   decideInternalMove,
   decideProviderStatus,
   isTerminal,
+  LATE_SUCCESS_REASON,
+  MAY_HAVE_MOVED_REASON,
   PROVIDER_STATUS_MAP,
   PROVIDER_STATUSES,
   TRANSACTION_STATUSES,
@@ -92,7 +94,8 @@ describe('provider_status mapping table', () => {
             kind: 'transition',
             to: coarse,
             providerStatus: code,
-            reconciliation: 'none',
+            // "No final status": money may have moved, so the payment is also held for review.
+            reconciliation: code === 'no_final_status' ? 'manual_review_required' : 'none',
             emitEvent: true,
           });
         } else {
@@ -106,6 +109,52 @@ describe('provider_status mapping table', () => {
       });
     }
   }
+
+  it('money may have moved: no final status, or expired after processing, is expired and held for review', () => {
+    for (const current of ['pending', 'processing'] as const)
+      expect(decideProviderStatus(current, 'no_final_status')).toMatchObject({
+        kind: 'transition',
+        to: 'expired',
+        reconciliation: 'manual_review_required',
+        reason: MAY_HAVE_MOVED_REASON,
+      });
+    const known = (providerStatus: string | null, reconciliationState = 'none') => ({
+      providerStatus,
+      reconciliationState,
+    });
+    expect(decideProviderStatus('processing', 'expired', known('processing'))).toMatchObject({
+      kind: 'transition',
+      to: 'expired',
+      reconciliation: 'manual_review_required',
+    });
+    expect(decideProviderStatus('processing', 'expired', known('awaiting_bank_authorization'))).toMatchObject(
+      { kind: 'transition', to: 'expired', reconciliation: 'none' },
+    );
+  });
+
+  it('a payment held for review after it ended: a late completion is raised once, other news recorded', () => {
+    const held = { providerStatus: 'no_final_status', reconciliationState: 'manual_review_required' };
+    for (const code of ['completed', 'settled'])
+      expect(decideProviderStatus('expired', code, held)).toMatchObject({
+        kind: 'manual_review',
+        providerStatus: code,
+        reconciliation: 'manual_review_required',
+        reason: LATE_SUCCESS_REASON,
+        emitEvent: true,
+      });
+    const raised = { providerStatus: 'completed', reconciliationState: 'manual_review_required' };
+    expect(decideProviderStatus('expired', 'settled', raised)).toMatchObject({
+      kind: 'detail',
+      emitEvent: false,
+    });
+    expect(decideProviderStatus('expired', 'rejected', held)).toMatchObject({
+      kind: 'detail',
+      providerStatus: 'rejected',
+      emitEvent: false,
+    });
+    // Not held: a terminal payment ignores a contradicting code as before.
+    expect(decideProviderStatus('expired', 'completed')).toMatchObject({ kind: 'ignored' });
+  });
 
   it('unrecognized upstream codes collapse to unknown and never move the status', () => {
     for (const current of TRANSACTION_STATUSES) {

@@ -92,6 +92,14 @@ export const transactions = pgTable(
     index('transactions_network_check_idx')
       .on(t.networkCheckAt)
       .where(sql`status in ('pending', 'processing') and network_check_at is not null`),
+    // The list's reconciliation_state=manual_review_required filter.
+    index('transactions_client_review_created_idx')
+      .on(t.clientId, desc(t.createdAt), desc(t.id))
+      .where(sql`reconciliation_state = 'manual_review_required'`),
+    // Payments held for review after they ended (money may have moved): still read at a slow cadence.
+    index('transactions_review_check_idx')
+      .on(t.networkCheckAt)
+      .where(sql`status = 'expired' and reconciliation_state = 'manual_review_required'`),
     // Billing usage: a client's successful payments by completion time.
     index('transactions_client_success_completed_idx')
       .on(t.clientId, t.completedAt)

@@ -34,6 +34,7 @@ function viewOf(deps: Deps, s: CheckoutState): PaymentView {
     expiresAt: t.expiresAt,
     status: t.status,
     sandbox: deps.config.environment === 'sandbox',
+    consent: s.consent,
   };
 }
 

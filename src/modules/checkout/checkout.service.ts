@@ -2,11 +2,11 @@
 import { and, eq } from 'drizzle-orm';
 import { clients, transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { BankProviderError, BankRefusedError, bankTakes } from '../../providers/bank/port';
+import { BankProviderError, BankRefusedError, bankTakes, type ConsentNotice } from '../../providers/bank/port';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';
-import { recordNetworkAnswer, syncWithNetwork } from '../payments/network-sync';
+import { recordNetworkAnswer, sessionRefOf, syncWithNetwork } from '../payments/network-sync';
 import { payeeOfProject } from '../payments/payee';
 import { isTerminal } from '../payments/payments.machine';
 import { PaymentMessages } from '../payments/payments.messages';
@@ -18,6 +18,16 @@ export interface CheckoutState {
   transaction: TransactionRow;
   merchantName: string;
   callbackUrl: string | null;
+  /** What the payer agrees to on our page (a network acting under its own licence), with the beneficiary. */
+  consent: (ConsentNotice & { beneficiary: string }) | null;
+}
+
+/** The network's consent notice for a payment to this project's opco (null when the network collects it). */
+export async function consentFor(deps: Deps, projectId: string): Promise<CheckoutState['consent']> {
+  if (!deps.providers.bank.consentNotice) return null;
+  const beneficiary = (await payeeOfProject(deps.db, projectId))?.name ?? '';
+  const notice = deps.providers.bank.consentNotice(beneficiary);
+  return notice ? { ...notice, beneficiary } : null;
 }
 
 const PAYER = AUTOMATIC; // the payer is not a client actor: actor_type null
@@ -30,7 +40,12 @@ export async function loadCheckout(deps: Deps, token: string): Promise<CheckoutS
     .select({ name: clients.companyName, callbackUrl: clients.callbackUrl })
     .from(clients)
     .where(eq(clients.id, transaction.clientId));
-  return { transaction, merchantName: client?.name ?? 'Merchant', callbackUrl: client?.callbackUrl ?? null };
+  return {
+    transaction,
+    merchantName: client?.name ?? 'Merchant',
+    callbackUrl: client?.callbackUrl ?? null,
+    consent: await consentFor(deps, transaction.projectId),
+  };
 }
 
 /** Where the payer goes back to: the payment's own redirect_url, else the client's callback_url. */
@@ -68,9 +83,7 @@ const BEFORE_APPROVAL = new Set(['initiated', 'awaiting_bank_authorization']);
 /** For a processing transaction: is the bank session still open (continue) or lapsed (choose again)? */
 export async function describeSession(deps: Deps, t: TransactionRow): Promise<SessionView> {
   if (t.status === 'pending' && !t.transferId) return { kind: 'choose', restarted: false };
-  const s = await deps.providers.bank
-    .getSession({ refId: t.refId, transferId: t.transferId })
-    .catch(() => null);
+  const s = await deps.providers.bank.getSession(await sessionRefOf(deps, t)).catch(() => null);
   if (!s || s.expired) return { kind: 'choose', restarted: true };
   return {
     kind: 'continue',
@@ -96,7 +109,7 @@ export async function startBankAuthorization(deps: Deps, token: string, bankId: 
   const bank = deps.providers.bank;
   try {
     if (t.transferId || t.status === 'processing' || t.bankId) {
-      const s = await bank.getSession({ refId: t.refId, transferId: t.transferId });
+      const s = await bank.getSession(await sessionRefOf(deps, t));
       if (s?.transferId && !s.expired) {
         if (!t.transferId)
           await recordNetworkAnswer(
@@ -126,7 +139,7 @@ export async function startBankAuthorization(deps: Deps, token: string, bankId: 
       refId: t.refId,
       bankId,
       returnUrl: `${deps.config.publicUrl}/checkout/${token}/return`,
-      payment: { amount: t.amount, currency: t.currency, payee },
+      payment: { amount: t.amount, currency: t.currency, payee, merchantReference: t.description },
     });
     if (started.providerStatus)
       await recordNetworkAnswer(

@@ -10,9 +10,10 @@ import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
 import { mapRow } from '../../db/hot';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import type { BankSession } from '../../providers/bank/port';
+import type { BankSession, SessionRef } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
-import { isTerminal, normalizeProviderStatus, PROVIDER_STATUS_MAP } from './payments.machine';
+import { payeeOfProject } from './payee';
+import { isTerminal, mayHaveMoved, normalizeProviderStatus, PROVIDER_STATUS_MAP } from './payments.machine';
 import { findTransactionById, type TransactionRow } from './payments.repo';
 import {
   type Actor,
@@ -21,6 +22,16 @@ import {
   type ChangeResult,
   type MoveContext,
 } from './status.service';
+
+/**
+ * Which session to read for `t`. Without the network's id the payment is looked up by our
+ * reference, on behalf of the payee's Sub-TPP (Token.io requires it of TPPs under its licence).
+ */
+export async function sessionRefOf(deps: Pick<Deps, 'db'>, t: TransactionRow): Promise<SessionRef> {
+  if (t.transferId) return { refId: t.refId, transferId: t.transferId };
+  const payee = await payeeOfProject(deps.db, t.projectId);
+  return { refId: t.refId, transferId: null, onBehalfOfId: payee?.subTppId ?? null };
+}
 
 /** How the reconciliation worker paces itself (configuration of the polling network). */
 export interface ReconcilePolicy {
@@ -126,7 +137,7 @@ export async function syncWithNetwork(
   actor: Actor = AUTOMATIC,
 ): Promise<{ transaction: TransactionRow; changed: boolean }> {
   if (isTerminal(t.status)) return { transaction: t, changed: false };
-  const session = await deps.providers.bank.getSession({ refId: t.refId, transferId: t.transferId });
+  const session = await deps.providers.bank.getSession(await sessionRefOf(deps, t));
   if (!session) return { transaction: t, changed: false };
   return applySession(deps, t, session, actor);
 }
@@ -135,6 +146,7 @@ export async function syncWithNetwork(
 export async function syncByTransferId(deps: Deps, transferId: string): Promise<boolean> {
   const [t] = await deps.db.select().from(transactions).where(eq(transactions.transferId, transferId));
   if (!t) return false;
+  if (isHeldForReview(t)) return readHeldPayment(deps, t);
   return (await syncWithNetwork(deps, t)).changed;
 }
 
@@ -175,4 +187,64 @@ export async function reconcileDuePayments(deps: Deps, policy: ReconcilePolicy, 
     }
   }
   return claimed.length;
+}
+
+/** How long and how often a payment held for review after it ended is still read. */
+export interface ReviewPolicy {
+  intervalSeconds: number;
+  days: number;
+}
+
+/**
+ * One pass over the payments that ended without a final status (expired, manual review): money
+ * may have moved, so the network is still read every `intervalSeconds` for `days` days after the
+ * end. A late completion is raised by the status machine (timeline, payment.status_changed with
+ * equal statuses, a notification) without moving the coarse status; any other final news is
+ * recorded on the timeline. Either ends the reads (the detail status is no longer "no final status").
+ */
+export async function readHeldPayments(deps: Deps, policy: ReviewPolicy, batch = 20): Promise<number> {
+  const now = deps.clock.now();
+  const claimed = await deps.db.transaction(async (tx) => {
+    const res = await tx.execute(sql`
+      with due as (
+        select id from transactions
+         where status = 'expired' and reconciliation_state = 'manual_review_required'
+           and provider_status in ('no_final_status', 'expired')
+           and completed_at >= ${addSeconds(now, -policy.days * 86400).toISOString()}::timestamptz
+           and (network_check_at is null or network_check_at <= ${now.toISOString()}::timestamptz)
+         order by network_check_at nulls first limit ${batch} for update skip locked)
+      update transactions t
+         set network_check_at = ${addSeconds(now, policy.intervalSeconds).toISOString()}::timestamptz
+        from due where t.id = due.id
+      returning t.*`);
+    return rowsOf<Record<string, unknown>>(res).map((r) => mapRow(transactions, r));
+  });
+  for (const t of claimed) {
+    try {
+      await readHeldPayment(deps, t);
+    } catch (err) {
+      deps.log.warn({ err, transactionId: t.id }, 'read of a payment held for review failed; retried later');
+    }
+  }
+  return claimed.length;
+}
+
+/** A payment that ended without a final status and is held for review (read by readHeldPayments and hints). */
+export function isHeldForReview(t: TransactionRow): boolean {
+  return (
+    t.status === 'expired' &&
+    t.reconciliationState === 'manual_review_required' &&
+    (t.providerStatus === 'no_final_status' || t.providerStatus === 'expired')
+  );
+}
+
+/** Reads a held payment at the network; only final news (a late outcome) is applied. */
+async function readHeldPayment(deps: Deps, t: TransactionRow): Promise<boolean> {
+  const session = await deps.providers.bank.getSession(await sessionRefOf(deps, t));
+  if (!session) return false;
+  const code = normalizeProviderStatus(session.providerStatus);
+  // Still without a final status, or news that is not final: nothing to record.
+  if (code === 'unknown' || code === t.providerStatus || mayHaveMoved(code, 'processing')) return false;
+  if (PROVIDER_STATUS_MAP[code] === null || PROVIDER_STATUS_MAP[code] === 'processing') return false;
+  return (await applySession(deps, t, session)).changed;
 }

@@ -180,7 +180,32 @@ export type Decision =
  * - an allowed move is a transition; a move the table does not allow (e.g. pending -> success,
  *   a confirmation before authentication began) is held for manual review instead of guessed.
  */
-export function decideProviderStatus(current: TransactionStatus, rawCode: string): Decision {
+/** What the transaction last knew, for the decisions that depend on it (money that may have moved). */
+export interface KnownState {
+  providerStatus: string | null;
+  reconciliationState: string;
+}
+
+/**
+ * Codes after which money may have moved although the payment did not succeed: the network's
+ * "no final status" (final, but neither success nor failure: ask the bank), and `expired` once the
+ * bank had accepted the payment for processing (the network stopped polling; it is not a failure).
+ * The coarse status is `expired` as the mapping table says, and the payment is held for manual review.
+ */
+export function mayHaveMoved(code: ProviderStatus, previous: string | null): boolean {
+  return code === 'no_final_status' || (code === 'expired' && previous === 'processing');
+}
+
+export const MAY_HAVE_MOVED_REASON =
+  'The bank gave no final status: money may have moved; held for manual review';
+export const LATE_SUCCESS_REASON =
+  'The bank reported the payment completed after it had ended: money has moved; held for manual review';
+
+export function decideProviderStatus(
+  current: TransactionStatus,
+  rawCode: string,
+  known: KnownState = { providerStatus: null, reconciliationState: 'none' },
+): Decision {
   if (rawCode.trim().toLowerCase() === MANUAL_REVIEW_SIGNAL) {
     if (isTerminal(current))
       return {
@@ -201,6 +226,23 @@ export function decideProviderStatus(current: TransactionStatus, rawCode: string
   if (code === UNKNOWN_PROVIDER_STATUS)
     return { kind: 'detail', providerStatus: code, reason: 'Unrecognized upstream status', emitEvent: false };
   const target = PROVIDER_STATUS_MAP[code];
+  if (isTerminal(current) && known.reconciliationState === 'manual_review_required' && target !== null) {
+    // A payment held for review after it ended is still read from the network: a late completion
+    // is raised (event with previous == current), any other late news is recorded on the timeline.
+    const knownSuccess =
+      known.providerStatus !== null &&
+      isProviderStatus(known.providerStatus) &&
+      PROVIDER_STATUS_MAP[known.providerStatus] === 'success';
+    if (target === 'success' && current !== 'success' && !knownSuccess)
+      return {
+        kind: 'manual_review',
+        providerStatus: code,
+        reconciliation: 'manual_review_required',
+        reason: LATE_SUCCESS_REASON,
+        emitEvent: true,
+      };
+    return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
+  }
   if (isTerminal(current)) {
     if (target === null || target === current)
       return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
@@ -214,16 +256,18 @@ export function decideProviderStatus(current: TransactionStatus, rawCode: string
   if (target === null || target === current)
     return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
   const row = findTransition(current, target);
-  if (row)
+  if (row) {
+    const review = mayHaveMoved(code, known.providerStatus);
     return {
       kind: 'transition',
       trigger: row.trigger,
       to: target,
       providerStatus: code,
-      reconciliation: 'none',
-      reason: row.reason,
+      reconciliation: review ? 'manual_review_required' : 'none',
+      reason: review ? MAY_HAVE_MOVED_REASON : row.reason,
       emitEvent: true,
     };
+  }
   return {
     kind: 'manual_review',
     providerStatus: code,

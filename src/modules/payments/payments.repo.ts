@@ -68,6 +68,7 @@ export interface TransactionFilters {
   projectId?: string;
   userId?: string;
   originType?: string;
+  reconciliationState?: string;
   contractRequestId?: string;
   /** Trimmed search text: the exact id, or a prefix of ref_id, description or the payer's email. */
   q?: string;
@@ -105,6 +106,7 @@ export async function listTransactions(
   if (f.projectId) conds.push(eq(transactions.projectId, f.projectId));
   if (f.userId) conds.push(eq(transactions.userId, f.userId));
   if (f.originType) conds.push(eq(transactions.originType, f.originType));
+  if (f.reconciliationState) conds.push(eq(transactions.reconciliationState, f.reconciliationState));
   if (f.contractRequestId) conds.push(eq(transactions.contractRequestId, f.contractRequestId));
   if (f.q) conds.push(transactionSearch(clientId, f.q));
   const where = and(...conds);

@@ -89,6 +89,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps })
           projectId: q.project_id,
           userId: q.user_id,
           originType: q.origin_type,
+          reconciliationState: q.reconciliation_state,
           contractRequestId: q.contract_request_id,
           q: normalizeSearchQuery(q.q),
         },

@@ -160,6 +160,11 @@ export const TransactionListQuerySchema = Type.Object({
   project_id: Type.Optional(Uuid()),
   user_id: Type.Optional(Uuid()),
   origin_type: Type.Optional(Type.Enum(ORIGIN_TYPES, { description: 'Only payments created this way' })),
+  reconciliation_state: Type.Optional(
+    Type.Enum(RECONCILIATION_STATES, {
+      description: 'Only payments in this reconciliation state, e.g. `manual_review_required`',
+    }),
+  ),
   contract_request_id: Type.Optional(Uuid('Only payments of this contract request')),
   q: Type.Optional(
     prefixSearchQuerySchema(

@@ -10,7 +10,7 @@ import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { syncWithNetwork } from './network-sync';
+import { sessionRefOf, syncWithNetwork } from './network-sync';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
 import { transactionActions } from './payments.actions';
@@ -112,7 +112,8 @@ export async function listClientTransactions(
   page: PageParams,
   viewer: ActionViewer,
 ) {
-  const onlyStatus = !f.projectId && !f.userId && !f.originType && !f.contractRequestId && !f.q;
+  const onlyStatus =
+    !f.projectId && !f.userId && !f.originType && !f.reconciliationState && !f.contractRequestId && !f.q;
   const { rows, total } = onlyStatus
     ? await listTransactionsByStatus(deps.database, clientId, f.status, page)
     : await listTransactions(deps.db, clientId, f, page);
@@ -282,12 +283,10 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
   const lapsed = await findLapsedProcessing(deps.db, now, batch);
   let moved = 0;
   for (const t of lapsed) {
-    const session = await deps.providers.bank
-      .getSession({ refId: t.refId, transferId: t.transferId })
-      .catch((err) => {
-        deps.log.warn({ err, transactionId: t.id }, 'network status check failed; retrying next sweep');
-        return undefined;
-      });
+    const session = await deps.providers.bank.getSession(await sessionRefOf(deps, t)).catch((err) => {
+      deps.log.warn({ err, transactionId: t.id }, 'network status check failed; retrying next sweep');
+      return undefined;
+    });
     if (session === undefined) continue;
     if (session && !session.expired) {
       const target = normalizeProviderStatus(session.providerStatus);

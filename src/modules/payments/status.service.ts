@@ -12,11 +12,13 @@ import type { EventBus } from '../../platform/events';
 import { compareAndSet, machineTable, transition } from '../../platform/machine';
 import { conflict } from '../../shared/errors';
 import { recordActivity } from '../activity/activity.writer';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import {
   type Decision,
   decideProviderStatus,
   findTransition,
   isTerminal,
+  LATE_SUCCESS_REASON,
   type ReconciliationState,
   type TransactionStatus,
   transactionMachine,
@@ -158,7 +160,7 @@ export async function applyProviderStatus(
     const current = await findTransactionById(tx, transactionId);
     if (!current) throw new Error(`transaction ${transactionId} vanished`);
     const from = current.status;
-    const d = decideProviderStatus(from, code);
+    const d = decideProviderStatus(from, code, current);
     const transferId = ctx.transferId && !isTerminal(from) ? ctx.transferId : current.transferId;
     const base = { updatedAt: ctx.now, transferId };
     if (d.kind === 'transition') {
@@ -175,6 +177,7 @@ export async function applyProviderStatus(
         ...fx.hooks,
       });
       if (!moved) continue; // someone else moved it: decide again on the fresh row
+      if (d.reconciliation === 'manual_review_required') await raiseReview(tx, moved, d.reason, ctx.now);
       return { transaction: moved, decision: d.kind, statusEvent: fx.out.statusEvent };
     }
     let updated: TransactionRow | null;
@@ -209,9 +212,29 @@ export async function applyProviderStatus(
       timelineRow(updated, from, ctx, { kind: d.kind, providerStatus: d.providerStatus, reason: d.reason }),
     );
     if (d.emitEvent) await emitStatusChanged(tx, updated, from, ev, ctx.actor);
+    if (d.kind === 'manual_review' && d.reason === LATE_SUCCESS_REASON)
+      await raiseReview(tx, updated, d.reason, ctx.now);
     return { transaction: updated, decision: d.kind, statusEvent: ev };
   }
   throw conflict(PaymentMessages.transactionChangedMeanwhile);
+}
+
+/**
+ * Money may have moved on a payment that did not succeed (no final status, a late completion): the
+ * merchant's owners and operations hear of it besides the payment.status_changed event, in the
+ * same transaction.
+ */
+async function raiseReview(tx: Tx, t: TransactionRow, reason: string, at: Date): Promise<void> {
+  await notify(tx, {
+    clientId: t.clientId,
+    category: 'payments',
+    severity: 'critical',
+    title: `Payment ${t.refId} needs a manual review`,
+    body: `Payment ${t.id} (${t.amount} ${t.currency}, ${t.status}): ${reason}. Check with the bank before acting on it.`,
+    item: null,
+    audience: { roles: OWNER_AND_OPERATIONS },
+    at,
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { parseHint, TokenioBank, type TokenioHint } from '../../providers/bank/tokenio/bank';
+import { isHint, parseHint, TokenioBank, type TokenioHint } from '../../providers/bank/tokenio/bank';
 import { keepRawJsonBody } from '../../providers/inbound-notifications';
 import { safeEqual } from '../../shared/crypto';
 import { notFound } from '../../shared/errors';
@@ -61,7 +61,11 @@ export async function tokenioWebhookRoutes(app: FastifyInstance, opts: { deps: D
     async (request) => {
       if (!safeEqual((request.params as { secret: string }).secret, secret)) throw notFound(M.notFound);
       const hint = parseHint(request.rawBody ?? '');
-      if (!hint) return { received: true, applied: false };
+      if (!isHint(hint)) {
+        // A body that names nothing we read: its shape (top-level keys, never values) for the logs.
+        if (hint) request.log.warn({ keys: hint.keys }, 'Token.io notification names no payment or consent');
+        return { received: true, applied: false };
+      }
       try {
         return { received: true, applied: await applyHint(deps, hint) };
       } catch (err) {

@@ -10,6 +10,7 @@ import type { Deps } from '../../deps';
 import { BankProviderError, BankRefusedError, type MandateCode } from '../../providers/bank/port';
 import { AppError, badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
+import { type CheckoutState, consentFor } from '../checkout/checkout.service';
 import { payeeOfProject } from '../payments/payee';
 import { PaymentMessages } from '../payments/payments.messages';
 import { applyMandateNotification } from './recurring.listeners';
@@ -26,6 +27,8 @@ export interface MandatePageState {
   merchantName: string;
   callbackUrl: string | null;
   expired: boolean;
+  /** What the payer agrees to on our page (a network acting under its own licence). */
+  consent: CheckoutState['consent'];
 }
 
 export async function loadMandatePage(deps: Deps, token: string): Promise<MandatePageState> {
@@ -38,7 +41,13 @@ export async function loadMandatePage(deps: Deps, token: string): Promise<Mandat
   const expired =
     (d.status === 'expired' && d.statusReason === 'authorization_link_expired') ||
     (d.status === 'pending_authorization' && d.authorizationExpiresAt <= deps.clock.now());
-  return { d, merchantName: c?.name ?? 'Merchant', callbackUrl: c?.callbackUrl ?? null, expired };
+  return {
+    d,
+    merchantName: c?.name ?? 'Merchant',
+    callbackUrl: c?.callbackUrl ?? null,
+    expired,
+    consent: await consentFor(deps, d.projectId),
+  };
 }
 
 /** Where the payer goes back to: redirect_url or the callback URL, with definition_id appended. */

@@ -10,6 +10,7 @@ import {
 } from '../../platform/pages/layout';
 import type { BankChoice } from '../../providers/bank/port';
 import { html } from '../../shared/html';
+import { consentBlock } from '../checkout/views/pages';
 import type { MandatePageState } from './mandate-page.service';
 
 /** How often the scheduled amount is taken: "per month", "every 2 weeks"; on demand: "per payment". */
@@ -53,6 +54,16 @@ ${banks.map(
 </label>`,
 )}
 </fieldset>
+${
+  s.consent
+    ? consentBlock(s.consent, {
+        amount: s.d.amount
+          ? html`${formatMoney(s.d.amount, s.d.currency)} ${cadence(s.d)}`
+          : html`up to ${formatMoney(s.d.maxAmountPerPayment, s.d.currency)} per payment`,
+        reference: s.d.reference,
+      })
+    : ''
+}
 <button type="submit" class="btn btn-primary">Continue to bank</button>
 </form>
 <p class="fine">Link valid until ${formatDate(s.d.authorizationExpiresAt)}.</p>

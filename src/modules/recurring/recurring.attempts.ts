@@ -114,6 +114,8 @@ export async function failAttempt(
   a: AttemptRow,
   reason: FailureReason,
   at: Date,
+  /** false: never retried automatically (the payment may have moved money: it is held for review). */
+  retry = true,
 ): Promise<RunRow | null> {
   await tx
     .update(recurringAttempts)
@@ -123,16 +125,17 @@ export async function failAttempt(
   const [{ n } = { n: 0 }] = rowsOf<{ n: number }>(
     await tx.execute(sql`select count(*)::int as n from recurring_attempts where run_id = ${r.id}::uuid`),
   );
-  const delay = ['active', 'paused'].includes(d.status)
-    ? autoRetryDelayHours({
-        reason,
-        autoRetry: d.retryPolicy.auto_retry,
-        retryAfterHours: d.retryPolicy.retry_after_hours,
-        autoRetriesUsed: r.autoRetries,
-        attemptsSoFar: n,
-        maxAttempts: deps.config.recurringMaxAttempts,
-      })
-    : null;
+  const delay =
+    retry && ['active', 'paused'].includes(d.status)
+      ? autoRetryDelayHours({
+          reason,
+          autoRetry: d.retryPolicy.auto_retry,
+          retryAfterHours: d.retryPolicy.retry_after_hours,
+          autoRetriesUsed: r.autoRetries,
+          attemptsSoFar: n,
+          maxAttempts: deps.config.recurringMaxAttempts,
+        })
+      : null;
   if (delay !== null)
     return moveRun(tx, d, r, 'schedule_retry', at, {
       failureReason: reason,

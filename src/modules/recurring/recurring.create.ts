@@ -12,7 +12,7 @@ import { compare, normalizeAmount } from '../../platform/decimal';
 import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { addSeconds } from '../../shared/clock';
-import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
+import { AppError, notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { newId, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import type { PaymentLimits } from '../../shared/payment-money';
@@ -127,6 +127,9 @@ export async function createRecurring(
   body: CreateRecurringBody,
 ) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'recurring_payments');
+  // Token.io VRP for merchants is commercial VRP: off until the deployment enables it (SVC_TOKENIO_VRP_ENABLED).
+  if (deps.config.bankProvider === 'tokenio' && deps.config.tokenio && !deps.config.tokenio.vrp.enabled)
+    throw new AppError(403, RecurringMessages.bankMandatesDisabled);
   return runIdempotent(
     deps,
     { clientId: auth.clientId, scope: 'recurring_payments.create', header, required: true, payload: body },

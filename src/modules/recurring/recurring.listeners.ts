@@ -51,7 +51,9 @@ export const settleRunOnPayment = onPaymentStatus(
       d.mandateStatus === 'revoked' && d.status === 'revoked'
         ? 'mandate_revoked'
         : failureReasonOf(transaction.providerStatus, to);
-    await failAttempt(deps, tx, d, r, a, reason, at);
+    // No final status from the bank: money may have moved, so a second charge is never tried automatically.
+    const retry = transaction.reconciliationState !== 'manual_review_required';
+    await failAttempt(deps, tx, d, r, a, reason, at, retry);
   },
 );
 

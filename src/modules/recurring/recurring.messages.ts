@@ -21,4 +21,6 @@ export const RecurringMessages = {
   payerRequired: 'Exactly one of user_id and business_customer_id is required',
   retryHoursTooMany: 'retry_after_hours has at most 5 entries',
   changedMeanwhile: 'The recurring payment changed meanwhile; try again',
+  bankMandatesDisabled:
+    'Recurring payments by bank are not enabled on this deployment: Token.io VRP is sweeping only (payments between the payer’s own accounts); paying a merchant needs commercial VRP agreed with Token.io and the banks first',
 } as const;

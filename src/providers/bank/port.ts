@@ -64,7 +64,13 @@ export interface StartAuthorizationInput {
   /** Where the bank sends the payer afterwards (the hosted checkout's return page). */
   returnUrl: string;
   /** The payment itself, for networks that create it only now (the sandbox recorded it at createSession). */
-  payment: { amount: string; currency: string; payee: Payee };
+  payment: {
+    amount: string;
+    currency: string;
+    payee: Payee;
+    /** The merchant's own reference (the payment's description), for networks with a second remittance field. */
+    merchantReference?: string | null;
+  };
 }
 
 export interface StartedAuthorization {
@@ -79,6 +85,8 @@ export interface StartedAuthorization {
 export interface SessionRef {
   refId: string;
   transferId: string | null;
+  /** The payee's Sub-TPP id, for networks that look a payment up by reference on its behalf (Token.io). */
+  onBehalfOfId?: string | null;
 }
 
 /** A verified inbound notification of the network. */
@@ -166,8 +174,22 @@ export class BankRefusedError extends BankProviderError {
   }
 }
 
+/**
+ * What the payer must be shown and agree to on our page before the bank (a network acting under
+ * its own licence, e.g. Token.io's for an API-only integration): the consent sentence and the
+ * link to the network's terms. The page shows it with the amount, the beneficiary and the reference.
+ */
+export interface ConsentNotice {
+  /** The sentence, the beneficiary's name already in it. */
+  text: string;
+  termsUrl: string;
+  termsLabel: string;
+}
+
 export interface BankProvider {
   readonly name: string;
+  /** The notice for a payment (or mandate) to `beneficiary`; absent or null when the network collects consent itself. */
+  consentNotice?(beneficiary: string): ConsentNotice | null;
   /** false: no network is configured (`SVC_BANK_PROVIDER=none`); payment creation answers 503 and writes nothing. */
   readonly available?: boolean;
   /** Banks the payer may choose (cached by networks that fetch them), each with the currencies it takes. */

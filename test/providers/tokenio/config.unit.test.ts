@@ -56,6 +56,105 @@ describe('SVC_BANK_PROVIDER', () => {
     );
   });
 
+  it('production talks to https://api.token.io only; a loopback stand-in only behind SVC_TOKENIO_ALLOW_STANDIN (issue 36 point 12)', () => {
+    const ed = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const prod = {
+      ...PRODUCTION_ENV,
+      ...base,
+      SVC_TOKENIO_API_KEY: '',
+      SVC_TOKENIO_KEY_ID: 'k1',
+      SVC_TOKENIO_PRIVATE_KEY: ed,
+      SVC_TOKENIO_TERMS_URL: 'https://terms.example/tokenio',
+    };
+    const refused =
+      'SVC_TOKENIO_API_URL must be https://api.token.io in production (a loopback stand-in only with SVC_TOKENIO_ALLOW_STANDIN=true, for tests)';
+    expect(problemsOf({ ...prod, SVC_TOKENIO_API_URL: 'https://api.token.io' })).toEqual([]);
+    expect(problemsOf({ ...prod, SVC_TOKENIO_API_URL: 'https://api.token.io/' })).toEqual([]);
+    for (const url of [
+      'https://api.sandbox.token.io',
+      'https://api.token.io.evil.example',
+      'https://api.token.io:8443',
+      'https://api.token.io/v2',
+      'http://127.0.0.1:4010',
+    ])
+      expect(problemsOf({ ...prod, SVC_TOKENIO_API_URL: url }), url).toEqual([refused]);
+    expect(
+      problemsOf({
+        ...prod,
+        SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010',
+        SVC_TOKENIO_ALLOW_STANDIN: 'true',
+      }),
+    ).toEqual([]);
+    expect(
+      problemsOf({
+        ...prod,
+        SVC_TOKENIO_API_URL: 'https://api.sandbox.token.io',
+        SVC_TOKENIO_ALLOW_STANDIN: 'true',
+      }),
+    ).toEqual([refused]);
+    // Sandbox deployments keep any https URL (Token.io's sandbox).
+    expect(problemsOf({ ...base })).toEqual([]);
+  });
+
+  it('VRP mandates: off by default in production, on in sandbox; scheme and risk.paymentContextCode configurable (issue 36 point 9)', () => {
+    const sandbox = loadConfig({ ...base }).tokenio!;
+    expect(sandbox.vrp).toEqual({
+      enabled: true,
+      scheme: 'OBL_SWEEPING',
+      paymentContextCode: 'TRANSFER_TO_SELF',
+    });
+    const prod = {
+      ...PRODUCTION_ENV,
+      ...base,
+      SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010',
+      SVC_TOKENIO_ALLOW_STANDIN: 'true',
+      SVC_TOKENIO_TERMS_URL: 'https://terms.example/tokenio',
+    };
+    expect(loadConfig(prod).tokenio!.vrp.enabled).toBe(false);
+    expect(
+      loadConfig({
+        ...prod,
+        SVC_TOKENIO_VRP_ENABLED: 'true',
+        SVC_TOKENIO_VRP_SCHEME: 'OBL_COMMERCIAL',
+        SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'BILLING_GOODS_AND_SERVICES_IN_ARREARS',
+      }).tokenio!.vrp,
+    ).toEqual({
+      enabled: true,
+      scheme: 'OBL_COMMERCIAL',
+      paymentContextCode: 'BILLING_GOODS_AND_SERVICES_IN_ARREARS',
+    });
+    expect(
+      loadConfig({ ...base, SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'none' }).tokenio!.vrp.paymentContextCode,
+    ).toBeNull();
+    expect(problemsOf({ ...base, SVC_TOKENIO_VRP_SCHEME: 'sweeping please' })).toEqual([
+      'SVC_TOKENIO_VRP_SCHEME must be a Token.io VRP scheme name such as OBL_SWEEPING',
+    ]);
+    expect(problemsOf({ ...base, SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'SHOPPING' })[0]).toMatch(
+      /SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE must be one of/,
+    );
+  });
+
+  it('consent: ours (sentence + Terms, required in production) or Token.io’s hosted page (issue 36 point 8)', () => {
+    expect(loadConfig({ ...base }).tokenio!.consent).toMatchObject({ collect: 'ours', termsUrl: null });
+    expect(loadConfig({ ...base, SVC_TOKENIO_CONSENT: 'hosted' }).tokenio!.consent.collect).toBe('hosted');
+    expect(problemsOf({ ...base, SVC_TOKENIO_CONSENT: 'maybe' })).toEqual([
+      'SVC_TOKENIO_CONSENT must be ours or hosted',
+    ]);
+    expect(problemsOf({ ...base, SVC_TOKENIO_CONSENT_TEXT: 'Pay securely.' })).toEqual([
+      'SVC_TOKENIO_CONSENT_TEXT must name the beneficiary with {beneficiary}',
+    ]);
+    const prod = {
+      ...PRODUCTION_ENV,
+      ...base,
+      SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010',
+      SVC_TOKENIO_ALLOW_STANDIN: 'true',
+    };
+    expect(problemsOf(prod)).toEqual([
+      "SVC_TOKENIO_TERMS_URL is required in production with SVC_TOKENIO_CONSENT=ours (the payer must be shown Token.io's Terms)",
+    ]);
+    expect(problemsOf({ ...prod, SVC_TOKENIO_CONSENT: 'hosted' })).toEqual([]);
+  });
+
   it('JWT credentials: an Ed25519 or P-256 PEM (inline, with \\n escapes, or a file path), key id and key together', () => {
     const ed = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
@@ -69,9 +168,17 @@ describe('SVC_BANK_PROVIDER', () => {
     };
     const ok = loadConfig({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: ed.replace(/\n/g, '\\n') });
     expect(ok.tokenio?.auth).toMatchObject({ kind: 'jwt', keyId: 'k1', alg: 'EdDSA' });
+    // RS256 (issue 36 point 13): Token.io enrols RSA keys; a 1024-bit one is too weak.
     expect(problemsOf({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: rsa })).toEqual([
-      'SVC_TOKENIO_PRIVATE_KEY must be an Ed25519 or P-256 (ES256) key',
+      'SVC_TOKENIO_PRIVATE_KEY must be an Ed25519, P-256 (ES256) or RSA of 2048 bits or more (RS256) key',
     ]);
+    const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
+    expect(loadConfig({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: rsa2048 }).tokenio?.auth).toMatchObject({
+      kind: 'jwt',
+      alg: 'RS256',
+    });
     expect(problemsOf({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: '/nonexistent.pem' })).toEqual([
       'SVC_TOKENIO_PRIVATE_KEY must be a PEM private key or the path of a PEM file',
     ]);

@@ -27,6 +27,10 @@ export function tokenioEnv(
     SVC_TOKENIO_BREAKER_FAILURES: '4',
     SVC_TOKENIO_BREAKER_COOLDOWN_SECONDS: '1',
     SVC_TOKENIO_REDIRECT_WAIT_MS: '1500',
+    // The stand-in listens on loopback: a production deployment accepts it only with this test setting.
+    SVC_TOKENIO_ALLOW_STANDIN: 'true',
+    // Token.io's Terms, shown with the consent sentence on our pages (required in production).
+    SVC_TOKENIO_TERMS_URL: 'https://terms.example/tokenio',
     ...extra,
   };
 }

@@ -3,16 +3,24 @@
  * its request authentication (API key, JWT).
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BankProviderError, BankRefusedError, type Payee } from '../../../src/providers/bank/port';
 import { periodicLimitFor } from '../../../src/providers/bank/tokenio/creditor';
+import { createTokenio } from '../../../src/providers/bank/tokenio/index';
+import { captureLogger } from '../../helpers/log-capture';
 import { type AdapterWorld, activatedPayee, application, freshAdapters, startAdapterWorld } from './fixtures';
 
 let w: AdapterWorld;
 beforeAll(async () => {
   w = await startAdapterWorld();
 });
-afterAll(() => w?.standin.close());
+afterAll(async () => {
+  // Every request the adapter sent is one Token.io's published OpenAPI document allows.
+  const violations = w?.standin.control.store.referenceViolations ?? [];
+  await w?.standin.close();
+  expect(violations).toEqual([]);
+});
 afterEach(() => {
   w.standin.control.reset();
   freshAdapters(w);
@@ -101,10 +109,27 @@ describe('VRP mandates', () => {
       maximumIndividualAmount: '50.00',
       periodicLimits: [{ maximumAmount: '200.00', periodType: 'MONTH', periodAlignment: 'CONSENT' }],
       creditor: { sortCode: '202015', accountNumber: '55555555' },
+      // The settings' scheme and payment context (issue 36 point 9).
+      risk: { paymentContextCode: 'TRANSFER_TO_SELF' },
     });
     expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBeNull();
     w.standin.control.store.decideConsent(mandateRef, 'authorize');
     expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBe('mandate_authorized');
+    await w.adapters.bank.mandates.revokeMandate(mandateRef);
+    expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBe('mandate_revoked');
+  });
+
+  it('a revocation the bank has not completed (DELETE answers the consent still AUTHORIZED) is an error to try again, not done (issue 36 point 11)', async () => {
+    const { mandateRef } = await mandate();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    w.standin.control.store.holdRevocations = true;
+    try {
+      const err = await w.adapters.bank.mandates.revokeMandate(mandateRef).catch((e) => e);
+      expect(err).toBeInstanceOf(BankProviderError);
+      expect(err).not.toBeInstanceOf(BankRefusedError);
+    } finally {
+      w.standin.control.store.holdRevocations = false;
+    }
     await w.adapters.bank.mandates.revokeMandate(mandateRef);
     expect(await w.adapters.bank.mandates.readMandate(mandateRef)).toBe('mandate_revoked');
   });
@@ -164,6 +189,69 @@ describe('VRP mandates', () => {
     expect(r?.providerStatus).toBe('completed');
   });
 
+  it('with VRP off (production default) no consent is asked for: refused in our words, nothing created', async () => {
+    const off = createTokenio(
+      { ...w.config.tokenio!, vrp: { ...w.config.tokenio!.vrp, enabled: false } },
+      w.config.publicUrl,
+      { metrics: new Registry(), log: captureLogger('trace') },
+    );
+    const before = w.standin.control.store.consents.size;
+    const err = await off.bank.mandates
+      .createMandate({
+        bankId: 'ob-modelo',
+        merchantName: 'Opco Trading Ltd',
+        currency: 'GBP',
+        maxAmountPerPayment: '50.00',
+        periodicLimit: { amount: '200.00', period: 'month' },
+        payee,
+        returnUrl: 'http://127.0.0.1:8000/checkout/mandate/tok/return',
+        expiresAt: new Date(Date.now() + 3600_000),
+      })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(BankRefusedError);
+    expect(err.reason).toMatch(/^Recurring payments by bank are not enabled on this deployment/);
+    expect(w.standin.control.store.consents.size).toBe(before);
+  });
+
+  it('a failed look-up before a run leaves the run for a later try (unavailable, not refused), nothing created', async () => {
+    const { mandateRef } = await mandate();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    w.standin.control.fail('payments.list', { kind: 'status', status: 400 });
+    const input = {
+      refId: 'vrprun000000000004',
+      mandateRef,
+      amount: '10.00',
+      currency: 'GBP',
+      attemptNumber: 1,
+      payee,
+    };
+    const err = await w.adapters.bank.mandates.initiateMandatePayment(input).catch((e) => e);
+    expect(err).toBeInstanceOf(BankProviderError);
+    expect(err).not.toBeInstanceOf(BankRefusedError);
+    expect(
+      w.standin.control.store.listPayments({ type: 'VARIABLE_RECURRING_PAYMENT', refIds: [input.refId] }),
+    ).toHaveLength(0);
+    // Later the look-up works (on behalf of the Sub-TPP) and the run is made once.
+    expect(await w.adapters.bank.mandates.initiateMandatePayment(input)).toMatchObject({
+      providerStatus: 'completed',
+    });
+  });
+
+  it('a lost consent answer is found among the consents created since, on behalf of the Sub-TPP (no scan)', async () => {
+    // Many consents of other Sub-TPPs and older ones: the look-up must not page through them.
+    for (let i = 0; i < 450; i++)
+      w.standin.control.store.createConsent({
+        ...w.standin.control.store.consents.values().next().value!.initiation,
+        refId: `other${String(i).padStart(13, '0')}`,
+        onBehalfOfId: 'other-sub-tpp',
+      });
+    w.standin.control.fail('vrp.consents.create', { kind: 'status', status: 502, afterEffect: true });
+    const reads = w.standin.control.store.consentListReads;
+    const { mandateRef } = await mandate();
+    expect(w.standin.control.store.consents.get(mandateRef)?.initiation.onBehalfOfId).toBe(payee.subTppId);
+    expect(w.standin.control.store.consentListReads - reads).toBe(1);
+  });
+
   it('VRP is GBP with a UK account only; periods never refuse what our own limits allow', async () => {
     await expect(mandate({ currency: 'EUR' })).rejects.toBeInstanceOf(BankRefusedError);
     expect(periodicLimitFor('fortnight', '100.00')).toEqual({ maximumAmount: '100.00', periodType: 'WEEK' });
@@ -173,6 +261,23 @@ describe('VRP mandates', () => {
 });
 
 describe('authentication', () => {
+  it('an RS256 key (RSA, which Token.io enrols) signs requests the stand-in verifies (issue 36 point 13)', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const rs = await startAdapterWorld(
+      { apiKey: null, jwtKeys: { r1: publicKey } },
+      {
+        SVC_TOKENIO_API_KEY: '',
+        SVC_TOKENIO_KEY_ID: 'r1',
+        SVC_TOKENIO_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      },
+    );
+    try {
+      expect((await rs.adapters.bank.listBanks()).length).toBeGreaterThan(0);
+    } finally {
+      await rs.standin.close();
+    }
+  });
+
   it('a JWT-signed client (Ed25519, detached JWS over the body) is accepted; a wrong key is not', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const other = generateKeyPairSync('ed25519');

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BankProviderError, BankRefusedError, type Payee } from '../../../src/providers/bank/port';
-import { parseHint } from '../../../src/providers/bank/tokenio/bank';
+import { isHint, parseHint } from '../../../src/providers/bank/tokenio/bank';
 import { PAYMENT_STATUS_MAP, providerStatusOf } from '../../../src/providers/bank/tokenio/status-map';
 import { PAYMENT_STATUSES } from '../../standins/tokenio/fixtures';
 import { type AdapterWorld, activatedPayee, freshAdapters, metricValue, startAdapterWorld } from './fixtures';
@@ -18,7 +18,12 @@ beforeAll(async () => {
   w = await startAdapterWorld();
   payee = await activatedPayee(w);
 });
-afterAll(() => w?.standin.close());
+afterAll(async () => {
+  // Every request the adapter sent is one Token.io's published OpenAPI document allows.
+  const violations = w?.standin.control.store.referenceViolations ?? [];
+  await w?.standin.close();
+  expect(violations).toEqual([]);
+});
 afterEach(() => {
   w.standin.control.reset();
   freshAdapters(w);
@@ -26,14 +31,26 @@ afterEach(() => {
 
 const bank = () => w.adapters.bank;
 const start = async (
-  over: { refId?: string; bankId?: string; amount?: string; currency?: string; payee?: Payee } = {},
+  over: {
+    refId?: string;
+    bankId?: string;
+    amount?: string;
+    currency?: string;
+    payee?: Payee;
+    merchantReference?: string | null;
+  } = {},
 ) => {
   const refId = over.refId ?? (await bank().createSession({} as never)).refId;
   const started = await bank().startAuthorization({
     refId,
     bankId: over.bankId ?? 'ob-modelo',
     returnUrl,
-    payment: { amount: over.amount ?? '12.50', currency: over.currency ?? 'GBP', payee: over.payee ?? payee },
+    payment: {
+      amount: over.amount ?? '12.50',
+      currency: over.currency ?? 'GBP',
+      payee: over.payee ?? payee,
+      merchantReference: over.merchantReference,
+    },
   });
   return { refId, started };
 };
@@ -81,6 +98,17 @@ describe('payments', () => {
     });
   });
 
+  it('the merchant’s reference goes as remittanceInformationSecondary, cleaned to what banks keep (issue 36 point 13)', async () => {
+    const { started } = await start({ merchantReference: 'Order #A-1042 / Café' });
+    expect(w.standin.control.store.payments.get(started.transferId)!.initiation).toMatchObject({
+      remittanceInformationSecondary: 'Order A-1042 Cafe',
+    });
+    const none = await start({ merchantReference: '***' });
+    expect(w.standin.control.store.payments.get(none.started.transferId)!.initiation).not.toHaveProperty(
+      'remittanceInformationSecondary',
+    );
+  });
+
   it('EUR goes by SEPA Instant to the IBAN', async () => {
     const eur = await activatedPayee(w, 'DE89370400440532013000');
     const { started } = await start({ bankId: 'ngp-rheinbank', currency: 'EUR', payee: eur });
@@ -111,9 +139,17 @@ describe('payments', () => {
       providerStatus: 'completed',
       expired: false,
     });
-    const byRef = await bank().getSession({ refId, transferId: null });
+    // By reference, on behalf of the Sub-TPP: Token.io refuses the look-up without it (GetPayments, TB-1549).
+    const byRef = await bank().getSession({ refId, transferId: null, onBehalfOfId: payee.subTppId });
     expect(byRef?.transferId).toBe(started.transferId);
-    expect(await bank().getSession({ refId: 'nosuchref000000000', transferId: null })).toBeNull();
+    await expect(bank().getSession({ refId, transferId: null })).rejects.toBeInstanceOf(BankRefusedError);
+    expect(
+      await bank().getSession({
+        refId: 'nosuchref000000000',
+        transferId: null,
+        onBehalfOfId: payee.subTppId,
+      }),
+    ).toBeNull();
   });
 
   it('maps every documented status through the one table; anything else is unknown', async () => {
@@ -127,15 +163,56 @@ describe('payments', () => {
     expect(providerStatusOf('INITIATION_SOMETHING_NEW')).toBe('unknown');
   });
 
+  it('the stand-in refuses what Token.io’s OpenAPI document does not allow (a required field or query parameter left out)', async () => {
+    const post = await fetch(`${w.standin.url}/v2/payments`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${w.standin.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        initiation: { bankId: 'ob-modelo', amount: { value: '1.00', currency: 'GBP' } },
+      }),
+    });
+    expect(post.status).toBe(400);
+    expect(((await post.json()) as { error: { message: string } }).error.message).toMatch(
+      /^The body does not match the reference: .*refId/,
+    );
+    const list = await fetch(`${w.standin.url}/v2/payments?onBehalfOfId=x`, {
+      headers: { authorization: `Basic ${w.standin.apiKey}` },
+    });
+    expect(list.status).toBe(400);
+    expect(((await list.json()) as { error: { message: string } }).error.message).toBe(
+      'Missing required query parameter(s): limit',
+    );
+    w.standin.control.store.referenceViolations.length = 0;
+  });
+
   it('a hint names the payment; its status is never read', () => {
     const body = JSON.stringify({
       eventType: 'PAYMENT_STATUS_CHANGED',
       payment: { id: 'pm2:a:b', status: 'INITIATION_COMPLETED', initiation: { refId: 'r1' } },
     });
     expect(parseHint(body)).toEqual({ paymentId: 'pm2:a:b', refId: 'r1', consentId: null });
-    expect(parseHint(JSON.stringify({ eventType: 'X', vrpConsent: { id: 'vc:1' } }))?.consentId).toBe('vc:1');
+    expect(parseHint(JSON.stringify({ eventType: 'X', vrpConsent: { id: 'vc:1' } }))).toMatchObject({
+      consentId: 'vc:1',
+    });
+    // The reference's VRP objects as roots (issue 36 point 11): `vrp` (a VRP payment), or one naming only its consent.
+    expect(
+      parseHint(
+        JSON.stringify({ vrp: { id: 'pm2:v:1', initiation: { refId: 'r2', vrpConsentId: 'vc:2' } } }),
+      ),
+    ).toEqual({
+      paymentId: 'pm2:v:1',
+      refId: 'r2',
+      consentId: null,
+    });
+    expect(parseHint(JSON.stringify({ vrp: { initiation: { vrpConsentId: 'vc:3' } } }))).toMatchObject({
+      paymentId: null,
+      consentId: 'vc:3',
+    });
     expect(parseHint('not json')).toBeNull();
-    expect(parseHint('{}')).toBeNull();
+    // A body that names nothing: only its top-level keys come out (for the log), never values.
+    const nothing = parseHint(JSON.stringify({ eventType: 'NEW_THING', secretish: { iban: 'GB00' } }));
+    expect(nothing).toEqual({ keys: ['eventType', 'secretish'] });
+    expect(isHint(nothing)).toBe(false);
   });
 });
 
@@ -181,6 +258,15 @@ describe('a real network misbehaving', () => {
     expect(b.started.transferId).not.toBe(a.started.transferId);
     expect(paymentsAtStandin()).toBe(before + 2);
     expect(w.standin.control.store.listPayments({ refIds: [b.refId] })).toHaveLength(1);
+  });
+
+  it('429s are throttling, not an outage: they never open the circuit breaker (issue 36 point 13)', async () => {
+    w.standin.control.fail('payments.get', { kind: 'status', status: 429 }, 20);
+    for (let i = 0; i < 6; i++)
+      await expect(bank().getSession({ refId: 'r', transferId: 'pm2:x:y' })).rejects.toBeInstanceOf(
+        BankProviderError,
+      );
+    expect(await metricValue(w.metrics, 'svc_upstream_breaker_state', { upstream: 'tokenio' })).toBe(0);
   });
 
   it('the circuit breaker opens after repeated failures (calls then fail at once) and closes after its cooldown', async () => {

@@ -6,12 +6,20 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { opcos, transactionStatusEvents, transactions } from '../../../src/db/schema/index';
+import {
+  clients,
+  notifications,
+  opcos,
+  recurringPayments,
+  transactionStatusEvents,
+  transactions,
+} from '../../../src/db/schema/index';
 import { registerSubTppJob } from '../../../src/modules/opcos/opco-network.service';
 import { approveOpco } from '../../../src/modules/opcos/opco-review.service';
 import { PaymentMessages } from '../../../src/modules/payments/payments.messages';
 import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
 import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
+import { RecurringMessages } from '../../../src/modules/recurring/recurring.messages';
 import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
 import type { TestContext } from '../../helpers/app';
 import { companyBody, eventsOf } from '../../org/fixtures';
@@ -37,6 +45,8 @@ beforeAll(async () => {
     SVC_TOKENIO_RECONCILE_AFTER_SECONDS: String(AFTER),
     SVC_TOKENIO_RECONCILE_INTERVAL_SECONDS: '30',
     SVC_TOKENIO_SUBTPP_POLL_SECONDS: '120',
+    SVC_TOKENIO_REVIEW_INTERVAL_SECONDS: '600',
+    SVC_TOKENIO_REVIEW_DAYS: '2',
   });
   base = ctx.config.publicUrl;
   w = await createPaymentWorld(ctx, { productionAccess: true });
@@ -261,6 +271,57 @@ describe('payments', () => {
   });
 });
 
+describe('consent under Token.io’s licence (issue 36 point 8)', () => {
+  it('the checkout shows the amount, the beneficiary account name, the reference and the sentence with the Terms link; pispConsentAccepted is true', async () => {
+    const t = await createPaylink(ctx, w, { amount: '21.50', currency: 'GBP' });
+    const page = await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}` });
+    const consent = page.body.slice(page.body.indexOf('<section class="consent"'));
+    expect(consent).toContain('£21.50');
+    expect(consent).toContain(t.ref_id);
+    const [opco] = await ctx.db.select().from(opcos).where(eq(opcos.id, w.opcoId));
+    const beneficiary = opco!.legalEntityName ?? opco!.name;
+    expect(consent).toContain(`<dt>Paid to</dt><dd>${beneficiary}</dd>`);
+    expect(consent).toContain(
+      `You can use Token.io's payment service to make a secure payment directly from your bank account to the benefit of ${beneficiary}.`.replace(
+        "'",
+        '&#39;',
+      ),
+    );
+    expect(consent).toContain('href="https://terms.example/tokenio"');
+    await pickBank(ctx, t.checkout_url, 'ob-modelo');
+    const row = await tx(t.transaction_id);
+    expect(standin.control.store.consentAccepted.get(row.transferId!)).toBe(true);
+  });
+});
+
+describe('recurring payments by bank in production (issue 36 point 9)', () => {
+  it('off by default: creating one answers 403 saying why (commercial VRP must be agreed first), nothing written', async () => {
+    await ctx.db
+      .update(clients)
+      .set({ features: { recurring_payments: true } })
+      .where(eq(clients.id, w.caller.clientId));
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/recurring-payments',
+      headers: { ...w.caller.headers, 'x-idempotency-key': `k-${Date.now()}` },
+      payload: {
+        project_id: w.projectId,
+        user_id: w.userId,
+        currency: 'GBP',
+        amount: '15.00',
+        mandate: {
+          max_amount_per_payment: '50.00',
+          periodic_limit: { amount: '100.00', period: 'month', alignment: 'calendar' },
+        },
+      },
+    });
+    expect([res.statusCode, res.json()]).toEqual([403, { detail: RecurringMessages.bankMandatesDisabled }]);
+    expect(
+      await ctx.db.select().from(recurringPayments).where(eq(recurringPayments.clientId, w.caller.clientId)),
+    ).toEqual([]);
+  });
+});
+
 describe('opcos as Token.io Sub-TPPs', () => {
   const api = (method: string, url: string, payload?: unknown) =>
     ctx.app.inject({
@@ -327,5 +388,127 @@ describe('opcos as Token.io Sub-TPPs', () => {
       sub_tpp_id: null,
       status_reason: 'The payment network rejected the Sub-TPP: Company registration could not be verified',
     });
+  });
+});
+
+describe('money that may have moved (issue 36, point 7)', () => {
+  const notes = async (refId: string) =>
+    (await ctx.db.select().from(notifications).where(eq(notifications.clientId, w.caller.clientId)))
+      .filter((n) => n.title.includes(refId))
+      .map((n) => n.severity);
+  const lastStatusEvent = async (id: string) =>
+    (await eventsOf(ctx, w.caller.clientId, 'payment.status_changed'))
+      .filter((e) => e.data.transaction_id === id)
+      .at(-1)!.data;
+
+  it('no final status: expired and held for manual review (record, event, list filter, notification); a late completion is raised without moving the status', async () => {
+    const { t, transferId } = await paid('31.00');
+    standin.control.store.decidePayment(transferId, 'no_final_status');
+    await standin.control.notifier.idle();
+    expect(await tx(t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'no_final_status',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await lastStatusEvent(t.transaction_id)).toMatchObject({
+      previous_payment_status: 'processing',
+      current_payment_status: 'expired',
+      reconciliation_state: 'manual_review_required',
+      status_detail: 'no_final_status',
+    });
+    const listed = await ctx.app.inject({
+      url: '/api/v1/transactions?reconciliation_state=manual_review_required&page_size=200',
+      headers: w.caller.headers,
+    });
+    const ids = listed.json().transactions.map((x: { transaction_id: string }) => x.transaction_id);
+    expect(ids).toContain(t.transaction_id);
+    const normal = await ctx.app.inject({
+      url: '/api/v1/transactions?reconciliation_state=none&page_size=200',
+      headers: w.caller.headers,
+    });
+    expect(normal.json().transactions.map((x: { transaction_id: string }) => x.transaction_id)).not.toContain(
+      t.transaction_id,
+    );
+    expect(await notes(t.ref_id)).toEqual(['critical']);
+
+    // The bank reports the outcome late; Token.io's notification is lost: the slow reads find it.
+    standin.control.notifier.dropNext(100);
+    standin.control.reportLate(transferId, 'INITIATION_COMPLETED');
+    await worker().runOnce();
+    expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status'); // not due yet
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    const row = await tx(t.transaction_id);
+    expect(row).toMatchObject({
+      status: 'expired',
+      providerStatus: 'completed',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await statusChanges(t.transaction_id)).toEqual([
+      'pending->processing',
+      'processing->expired',
+      'expired->expired',
+    ]);
+    expect(await lastStatusEvent(t.transaction_id)).toMatchObject({
+      reconciliation_state: 'manual_review_required',
+      status_detail: 'completed',
+    });
+    const timeline = (
+      await ctx.app.inject({
+        url: `/api/v1/transactions/${t.transaction_id}/status-events`,
+        headers: w.caller.headers,
+      })
+    ).json().status_events;
+    expect(timeline.at(-1)).toMatchObject({
+      previous_status: 'expired',
+      status: 'expired',
+      provider_status: 'completed',
+    });
+    expect(await notes(t.ref_id)).toEqual(['critical', 'critical']);
+    // Final news ends the reads: nothing more is written.
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    expect(await statusChanges(t.transaction_id)).toHaveLength(3);
+  });
+
+  it('expired after the bank accepted the payment is held too, and a hint carries a late completion at once; expired before that is not held', async () => {
+    const held = await paid('32.00');
+    // The bank accepts it and we hear so; Token.io then stops polling the bank.
+    standin.control.store.decidePayment(held.transferId, 'approve_only');
+    await standin.control.notifier.idle();
+    expect((await tx(held.t.transaction_id)).providerStatus).toBe('processing');
+    standin.control.setPaymentStatus(held.transferId, 'INITIATION_EXPIRED');
+    await standin.control.notifier.idle();
+    expect(await tx(held.t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'expired',
+      reconciliationState: 'manual_review_required',
+    });
+    standin.control.reportLate(held.transferId, 'INITIATION_COMPLETED');
+    await standin.control.notifier.idle();
+    expect((await tx(held.t.transaction_id)).providerStatus).toBe('completed');
+
+    const plain = await paid('33.00');
+    standin.control.store.decidePayment(plain.transferId, 'expire');
+    await standin.control.notifier.idle();
+    expect(await tx(plain.t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'expired',
+      reconciliationState: 'none',
+    });
+    expect(await notes(plain.t.ref_id)).toEqual([]);
+  });
+
+  // Last: it moves the clock past the callers' tokens.
+  it('reads stop after the configured number of days', async () => {
+    const { t, transferId } = await paid('34.00');
+    standin.control.store.decidePayment(transferId, 'no_final_status');
+    await standin.control.notifier.idle();
+    standin.control.notifier.dropNext(100);
+    standin.control.reportLate(transferId, 'INITIATION_COMPLETED');
+    const ended = (await tx(t.transaction_id)).completedAt!;
+    ctx.clock.set(new Date(ended.getTime() + (ctx.config.tokenio!.review.days * 86400 + 60) * 1000));
+    await worker().runOnce();
+    expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status');
   });
 });

@@ -49,6 +49,8 @@ export function checkAuth(
       ? verify(null, input, key, sig)
       : header.alg === 'ES256'
         ? verify('sha256', input, { key, dsaEncoding: 'ieee-p1363' }, sig)
-        : false;
+        : header.alg === 'RS256'
+          ? verify('sha256', input, key, sig)
+          : false;
   return ok ? null : 'The JWT signature is not valid';
 }

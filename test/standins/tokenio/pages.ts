@@ -40,6 +40,7 @@ ${buttons(`/bank/payments/${encodeURIComponent(p.id)}`, [
   ['insufficient_funds', 'Reject: insufficient funds'],
   ['decline', 'Cancel and return'],
   ['expire', 'Let the bank time out'],
+  ['no_final_status', 'Approve, but the bank never confirms'],
 ])}`,
   );
 }

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkAuth, type StandinAuth } from './auth';
 import type { Fault, Faults, Operation } from './faults';
 import { errorBody, type PaymentInitiation, STANDIN_BANKS, type VrpConsentInitiation } from './fixtures';
+import { checkAgainstReference } from './openapi-check';
 import { closedPage, consentPage, paymentPage } from './pages';
 import { type BankOutcome, type ConsentOutcome, StandinError, type TokenioStore } from './store';
 import { checkConsentInitiation, checkPaymentInitiation, checkSubTpp } from './validate';
@@ -155,6 +156,10 @@ async function handleApi(
     case 'payments.initiate': {
       const initiation = checkPaymentInitiation(parseJson(body), rules) as unknown as PaymentInitiation;
       const p = store.createPayment(initiation);
+      store.consentAccepted.set(
+        p.id,
+        (parseJson(body) as { pispConsentAccepted?: unknown }).pispConsentAccepted === true,
+      );
       const timeout = Number(headers['request-timeout']);
       // `request-timeout` (seconds): answer by then with the payment as it stands (reference InitiatePayment).
       const timeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : Number.POSITIVE_INFINITY;
@@ -166,6 +171,15 @@ async function handleApi(
       return p ? ok({ payment: p }) : notFound('The payment', { paymentId: params[0] });
     }
     case 'payments.list': {
+      // GetPayments: `onBehalfOfId` "is mandatory for unregulated TPPs" (reference GET /v2/payments;
+      // TB-1549), and the stand-in's member is a TPP under Token.io's licence.
+      if (!q.get('onBehalfOfId'))
+        return {
+          status: 400,
+          body: errorBody('InvalidArgument', 'onBehalfOfId is required for unregulated TPPs', {
+            paths: ['onBehalfOfId'],
+          }),
+        };
       const list = store.listPayments({
         ids: q.getAll('ids'),
         refIds: q.getAll('refIds'),
@@ -212,15 +226,25 @@ async function handleApi(
     }
     case 'vrp.consents.list': {
       const statuses = q.getAll('statuses');
+      const after = q.get('createdAfter');
+      const before = q.get('createdBefore');
+      const onBehalfOf = q.get('onBehalfOfId');
       const list = [...store.consents.values()].filter(
-        (c) => !statuses.length || statuses.includes(c.status),
+        (c) =>
+          (!statuses.length || statuses.includes(c.status)) &&
+          (!after || c.createdDateTime > new Date(after).toISOString()) &&
+          (!before || c.createdDateTime < new Date(before).toISOString()) &&
+          (!onBehalfOf || c.initiation.onBehalfOfId === onBehalfOf),
       );
+      store.consentListReads += 1;
       const { slice, pageInfo } = page(list, q, 'limit', 'offset');
       return ok({ vrpConsents: slice, pageInfo });
     }
     case 'vrp.consents.revoke': {
       const c = store.consents.get(params[0]!);
       if (!c) return notFound('VRP consent');
+      // The bank may not have completed the revocation yet: the consent comes back as it stands.
+      if (store.holdRevocations) return ok({ vrpConsent: c });
       store.setConsentStatus(c.id, 'REVOKED', 'The VRP consent has been revoked');
       return ok({ vrpConsent: c });
     }
@@ -297,6 +321,16 @@ export async function handleRequest(
       Date.now(),
     );
     if (denied) return send(res, { status: 401, body: { error: { message: denied } } });
+    // Token.io's published OpenAPI document decides what a request may be (openapi-check.ts).
+    const wrong = checkAgainstReference(method, url.pathname, url.searchParams, body);
+    if (wrong) {
+      ctx.store.referenceViolations.push(`${method} ${url.pathname}: ${wrong.message}`);
+      if (process.env.STANDIN_DEBUG) console.error(ctx.store.referenceViolations.at(-1));
+      return send(res, {
+        status: 400,
+        body: errorBody('InvalidArgument', wrong.message, { paths: wrong.paths }),
+      });
+    }
     const fault = ctx.faults.take(route.op);
     const after = fault && fault.kind !== 'delay' && fault.afterEffect;
     if (fault && !after && fault.kind !== 'delay' && (await applyFault(res, fault))) return;

@@ -38,6 +38,8 @@ export interface StandinControl {
   setPaymentStatus(paymentId: string, status: PaymentStatus, reason?: string): void;
   setConsentStatus(consentId: string, status: VrpConsentStatus, reason?: string): void;
   decideSubTpp(subTppId: string, status: SubTppStatus, reason?: string): void;
+  /** The bank's outcome of a payment that ended without a final status (see store.reportLate). */
+  reportLate(paymentId: string, status: 'INITIATION_COMPLETED' | 'INITIATION_REJECTED'): void;
   /** Forgets every fault and notification mode (not the data). */
   reset(): void;
 }
@@ -71,6 +73,7 @@ export async function startTokenioStandin(opts: StandinOptions = {}): Promise<Ru
     fail: (op, fault, times) => faults.add(op, fault, times),
     clearFaults: () => faults.clear(),
     setPaymentStatus: (id, status, reason) => void store.setPaymentStatus(id, status, reason),
+    reportLate: (id, status) => void store.reportLate(id, status),
     setConsentStatus: (id, status, reason) => void store.setConsentStatus(id, status, reason),
     decideSubTpp: (id, status, reason) => void store.decideSubTpp(id, status, reason),
     reset: () => {
@@ -125,6 +128,9 @@ async function runCommand(c: StandinControl, cmd: Record<string, unknown>): Prom
       return {};
     case 'setPaymentStatus':
       c.setPaymentStatus(s('paymentId'), s('status') as PaymentStatus, cmd.reason as string | undefined);
+      return {};
+    case 'reportLate':
+      c.reportLate(s('paymentId'), s('status') as 'INITIATION_COMPLETED');
       return {};
     case 'decideSubTpp':
       c.decideSubTpp(s('subTppId'), s('status') as SubTppStatus, cmd.reason as string | undefined);

@@ -34,7 +34,19 @@ export interface StoreOptions {
   subTppReviewMs: number | null;
 }
 
-export type BankOutcome = 'approve' | 'reject' | 'insufficient_funds' | 'decline' | 'expire';
+/**
+ * `no_final_status`: the bank accepts the payment for processing, then never gives a final status
+ * (INITIATION_NO_FINAL_STATUS_AVAILABLE, reference `PaymentStatus`); `approve_only`: the bank
+ * accepts it and the payment stays INITIATION_PROCESSING until the test moves it.
+ */
+export type BankOutcome =
+  | 'approve'
+  | 'reject'
+  | 'insufficient_funds'
+  | 'decline'
+  | 'expire'
+  | 'no_final_status'
+  | 'approve_only';
 export type ConsentOutcome = 'authorize' | 'reject' | 'abandon';
 
 const token = (n: number) => randomBytes(n).toString('base64url').replace(/[-_]/g, 'x');
@@ -52,6 +64,14 @@ export class TokenioStore {
   readonly payments = new Map<string, Payment>();
   readonly consents = new Map<string, VrpConsent>();
   readonly subTpps = new Map<string, SubTpp>();
+  /** GET /vrp-consents calls answered (a test checks the adapter no longer scans every consent). */
+  consentListReads = 0;
+  /** Requests refused because Token.io's OpenAPI document does not allow them (tests assert none). */
+  readonly referenceViolations: string[] = [];
+  /** The bank does not complete revocations (DELETE answers the consent unchanged). */
+  holdRevocations = false;
+  /** The `pispConsentAccepted` each payment was created with (false or absent: Token.io's hosted page asks). */
+  readonly consentAccepted = new Map<string, boolean>();
   readonly notifier = new Notifier();
   /** Where the stand-in's own bank pages live (set once the server listens). */
   baseUrl = '';
@@ -153,12 +173,40 @@ export class TokenioStore {
       case 'expire':
         this.setPaymentStatus(id, 'INITIATION_EXPIRED', 'The bank did not answer in time');
         break;
+      case 'no_final_status':
+      case 'approve_only':
+        this.setPaymentStatus(id, 'INITIATION_PENDING_REDIRECT_AUTH_VERIFICATION');
+        this.setPaymentStatus(id, 'INITIATION_PROCESSING', 'The bank is processing the payment');
+        if (outcome === 'no_final_status')
+          this.setPaymentStatus(
+            id,
+            'INITIATION_NO_FINAL_STATUS_AVAILABLE',
+            'No final status was received from the bank',
+          );
+        break;
     }
     return callbackOf(p.initiation.callbackUrl, {
       'member-id': this.opts.memberId,
       'payment-id': p.id,
       state: p.initiation.callbackState ?? '',
     });
+  }
+
+  /**
+   * The bank reports a payment's outcome after Token.io gave it a "no final status" or an
+   * "expired" ending. Token.io's documentation does not say that such a payment can still change;
+   * the issue that asked for this (money may have moved) treats it as possible, so the stand-in
+   * can model it: only from those two endings, announced like any other change.
+   */
+  reportLate(id: string, status: 'INITIATION_COMPLETED' | 'INITIATION_REJECTED'): Payment | null {
+    const p = this.payments.get(id);
+    if (p?.status !== 'INITIATION_NO_FINAL_STATUS_AVAILABLE' && p?.status !== 'INITIATION_EXPIRED')
+      return null;
+    p.status = status;
+    p.updatedDateTime = new Date().toISOString();
+    if (status === 'INITIATION_COMPLETED') p.bankTransactionId = `bt${token(10)}`;
+    this.notifier.send('PAYMENT_STATUS_CHANGED', { payment: p });
+    return p;
   }
 
   private complete(id: string): void {

@@ -1,7 +1,7 @@
 /** The hosted checkout pages: payment summary + bank choice, in-progress, result and error pages. */
 import type { TransactionStatus } from '../../../db/schema/index';
 import { bankColor, formatDate, formatMoney, layout, referenceFact } from '../../../platform/pages/layout';
-import type { BankChoice } from '../../../providers/bank/port';
+import type { BankChoice, ConsentNotice } from '../../../providers/bank/port';
 import { html, type SafeHtml } from '../../../shared/html';
 
 export interface PaymentView {
@@ -16,6 +16,27 @@ export interface PaymentView {
   status: TransactionStatus;
   /** Sandbox deployment: the pages show a "Sandbox" badge. */
   sandbox: boolean;
+  /** The network's consent notice, shown before the payer goes to the bank (null: the network asks itself). */
+  consent?: (ConsentNotice & { beneficiary: string }) | null;
+}
+
+/**
+ * The consent a network acting under its own licence requires on our page: the amount, the
+ * beneficiary account name, the reference, and its sentence with the link to its Terms.
+ */
+export function consentBlock(
+  c: ConsentNotice & { beneficiary: string },
+  facts: { amount: SafeHtml | string; reference: string | null },
+): SafeHtml {
+  return html`<section class="consent" aria-labelledby="consent-h">
+<h2 id="consent-h" class="sr-only">Your consent</h2>
+<dl class="facts">
+<dt>Amount</dt><dd>${facts.amount}</dd>
+<dt>Paid to</dt><dd>${c.beneficiary}</dd>
+${facts.reference ? html`<dt>Reference</dt><dd>${facts.reference}</dd>` : ''}
+</dl>
+<p class="fine">${c.text} The terms governing your use of this service can be found at <a href="${c.termsUrl}" target="_blank" rel="noopener">${c.termsLabel}</a>. By continuing you consent to this payment.</p>
+</section>`;
 }
 
 function summary(p: PaymentView): SafeHtml {
@@ -59,6 +80,7 @@ ${banks.map(
 </label>`,
 )}
 </fieldset>
+${p.consent ? consentBlock(p.consent, { amount: formatMoney(p.amount, p.currency), reference: p.reference }) : ''}
 <button type="submit" class="btn btn-primary">Continue to bank · ${formatMoney(p.amount, p.currency)}</button>
 </form>
 ${cancelForm(p)}

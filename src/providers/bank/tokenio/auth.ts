@@ -33,7 +33,9 @@ export function requestSigner(
     const signature =
       auth.alg === 'EdDSA'
         ? sign(null, input, auth.privateKey)
-        : sign('sha256', input, { key: auth.privateKey, dsaEncoding: 'ieee-p1363' });
+        : auth.alg === 'RS256'
+          ? sign('sha256', input, auth.privateKey)
+          : sign('sha256', input, { key: auth.privateKey, dsaEncoding: 'ieee-p1363' });
     return { authorization: `Bearer ${encoded}..${signature.toString('base64url')}` };
   };
 }

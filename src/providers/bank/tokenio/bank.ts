@@ -14,6 +14,7 @@ import {
   BankProviderError,
   BankRefusedError,
   type BankSession,
+  type ConsentNotice,
   type CreateSessionInput,
   type Payee,
   type SessionRef,
@@ -37,22 +38,47 @@ export interface TokenioHint {
   consentId: string | null;
 }
 
-export function parseHint(rawBody: string): TokenioHint | null {
+/**
+ * What a notification names. Payments come as `payment` (webhooks page: "similar" to
+ * GET /v2/payments/{id}); the VRP bodies are not shown in Token.io's documentation, so the roots
+ * of the reference's own VRP objects are accepted too: `vrp` (schema `Vrp`, the answer of
+ * GET /vrp-consents/{id}/payments) and `vrpConsent` (schema `VrpConsent`). A VRP payment that
+ * names only its consent is a hint for the consent. `keys` are the body's top-level keys (never
+ * values), for the log when it names nothing.
+ */
+export function parseHint(rawBody: string): TokenioHint | { keys: string[] } | null {
   let body: unknown;
   try {
     body = JSON.parse(rawBody);
   } catch {
     return null;
   }
-  if (typeof body !== 'object' || body === null) return null;
-  const b = body as {
-    payment?: { id?: unknown; initiation?: { refId?: unknown } };
-    vrpConsent?: { id?: unknown };
-  };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  type Named = { id?: unknown; initiation?: { refId?: unknown; vrpConsentId?: unknown } };
+  const b = body as { payment?: Named; vrp?: Named; vrpConsent?: { id?: unknown } };
   const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : null);
-  const paymentId = str(b.payment?.id);
-  const consentId = str(b.vrpConsent?.id);
-  return paymentId || consentId ? { paymentId, refId: str(b.payment?.initiation?.refId), consentId } : null;
+  const pay = b.payment ?? b.vrp;
+  const paymentId = str(pay?.id);
+  const consentId = str(b.vrpConsent?.id) ?? (paymentId ? null : str(pay?.initiation?.vrpConsentId));
+  if (paymentId || consentId) return { paymentId, refId: str(pay?.initiation?.refId), consentId };
+  return {
+    keys: Object.keys(body)
+      .slice(0, 20)
+      .map((k) => k.slice(0, 40)),
+  };
+}
+
+export const isHint = (h: ReturnType<typeof parseHint>): h is TokenioHint => !!h && !('keys' in h);
+
+function secondaryRemittance(ref: string | null | undefined): { remittanceInformationSecondary?: string } {
+  const clean = (ref ?? '')
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9 -]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 140)
+    .trim();
+  return clean ? { remittanceInformationSecondary: clean } : {};
 }
 
 export interface TokenioBankOptions {
@@ -69,7 +95,12 @@ export class TokenioBank implements BankProvider {
   private banksLoading: Promise<TokenioBankV2[]> | null = null;
 
   constructor(readonly opts: TokenioBankOptions) {
-    this.mandates = new TokenioMandates(opts.client, opts.publicUrl, opts.config.redirectWaitMs);
+    this.mandates = new TokenioMandates(
+      opts.client,
+      opts.publicUrl,
+      opts.config.redirectWaitMs,
+      opts.config.vrp,
+    );
   }
 
   get client(): TokenioClient {
@@ -77,6 +108,17 @@ export class TokenioBank implements BankProvider {
   }
 
   attach(_ctx: BankAttachContext): void {}
+
+  /** Token.io's consent sentence and Terms link, when our pages collect consent (SVC_TOKENIO_CONSENT=ours). */
+  consentNotice(beneficiary: string): ConsentNotice | null {
+    const c = this.opts.config.consent;
+    if (c.collect !== 'ours') return null;
+    return {
+      text: c.text.replaceAll('{beneficiary}', beneficiary),
+      termsUrl: c.termsUrl ?? 'https://token.io',
+      termsLabel: 'Terms & Conditions',
+    };
+  }
 
   /** Token.io's banks, fetched at most once per SVC_TOKENIO_BANKS_CACHE_SECONDS (Token.io asks for a daily, cached fetch). */
   private async allBanks(): Promise<TokenioBankV2[]> {
@@ -149,6 +191,9 @@ export class TokenioBank implements BankProvider {
       bankId: input.bankId,
       refId: input.refId,
       remittanceInformationPrimary: input.refId,
+      // The merchant's reference as secondary remittance: letters, digits, '-' and spaces, at most
+      // 140 characters (reference `remittanceInformationSecondary`); absent when nothing is left.
+      ...secondaryRemittance(payment.merchantReference),
       onBehalfOfId: payment.payee.subTppId,
       amount: { value: payment.amount, currency: payment.currency },
       localInstrument,
@@ -163,7 +208,9 @@ export class TokenioBank implements BankProvider {
     } catch (err) {
       if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
       // Outcome unknown (timeout, 5xx, dropped connection): it exists only if Token.io can find it.
-      const found = await this.opts.client.findPaymentByRefId(input.refId, false).catch(() => null);
+      const found = await this.opts.client
+        .findPaymentByRefId(input.refId, false, payment.payee.subTppId)
+        .catch(() => null);
       if (!found) throw err;
       p = found;
     }
@@ -194,7 +241,8 @@ export class TokenioBank implements BankProvider {
     const c = this.opts.client;
     const p = ref.transferId
       ? await c.getPayment(ref.transferId)
-      : ((await c.findPaymentByRefId(ref.refId, false)) ?? (await c.findPaymentByRefId(ref.refId, true)));
+      : ((await c.findPaymentByRefId(ref.refId, false, ref.onBehalfOfId ?? null)) ??
+        (await c.findPaymentByRefId(ref.refId, true, ref.onBehalfOfId ?? null)));
     if (!p) return null;
     return {
       refId: ref.refId,

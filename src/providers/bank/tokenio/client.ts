@@ -64,6 +64,8 @@ export class TokenioClient {
     private readonly log: FastifyBaseLogger,
     /** Seconds Token.io may take before it answers with the state so far (`request-timeout`). */
     private readonly requestTimeoutSeconds: number,
+    /** true when our pages collected the payer's consent (SVC_TOKENIO_CONSENT=ours). */
+    private readonly pispConsentAccepted = true,
   ) {}
 
   /** One call; `refused` is what a 4xx becomes (our words). 404 answers null when `notFoundIsNull`. */
@@ -143,7 +145,7 @@ export class TokenioClient {
     return this.createOne(
       'payments.initiate',
       '/v2/payments',
-      { initiation, pispConsentAccepted: true },
+      { initiation, pispConsentAccepted: this.pispConsentAccepted },
       'The bank cannot take this payment',
       'payment',
       { 'request-timeout': String(this.requestTimeoutSeconds) },
@@ -164,13 +166,26 @@ export class TokenioClient {
     return r?.payment ?? null;
   }
 
-  /** The payment with this refId (VRP payments are a separate list at Token.io). */
-  async findPaymentByRefId(refId: string, vrp: boolean): Promise<TokenioPayment | null> {
+  /**
+   * The payment with this refId (VRP payments are a separate list at Token.io), looked up on behalf
+   * of the Sub-TPP that made it: `onBehalfOfId` "is mandatory for unregulated TPPs" on GetPayments
+   * as on creation (https://docs.token.io/products/tpp/api/reference/, GET /v2/payments; TB-1549).
+   */
+  async findPaymentByRefId(
+    refId: string,
+    vrp: boolean,
+    onBehalfOfId: string | null,
+  ): Promise<TokenioPayment | null> {
     const r = await this.call<{ payments: TokenioPayment[] }>(
       {
         operation: 'payments.list',
         method: 'GET',
-        path: `/v2/payments${qs({ limit: 10, refIds: [refId], type: vrp ? 'VARIABLE_RECURRING_PAYMENT' : undefined })}`,
+        path: `/v2/payments${qs({
+          limit: 10,
+          refIds: [refId],
+          onBehalfOfId: onBehalfOfId ?? undefined,
+          type: vrp ? 'VARIABLE_RECURRING_PAYMENT' : undefined,
+        })}`,
         retrySafe: true,
       },
       'Payments could not be listed',
@@ -241,7 +256,7 @@ export class TokenioClient {
     return this.createOne(
       'vrp.consents.create',
       '/vrp-consents',
-      { initiation, pispConsentAccepted: true },
+      { initiation, pispConsentAccepted: this.pispConsentAccepted },
       'The bank cannot set up this mandate',
       'vrpConsent',
     );
@@ -251,7 +266,15 @@ export class TokenioClient {
     return this.getOne('vrp.consents.get', `/vrp-consents/${encodeURIComponent(id)}`, 'vrpConsent');
   }
 
-  async findConsentByRefId(refId: string): Promise<TokenioConsent | null> {
+  /**
+   * The consent with this refId, among those created after `createdAfter` on behalf of the Sub-TPP
+   * (GetVrpConsents' `createdAfter` and `onBehalfOfId` filters, reference GET /vrp-consents): a few
+   * consents to read instead of every consent of the member.
+   */
+  async findConsentByRefId(
+    refId: string,
+    filter: { onBehalfOfId: string | null; createdAfter: Date },
+  ): Promise<TokenioConsent | null> {
     let offset: string | undefined;
     for (let page = 0; page < 20; page++) {
       const r = await this.call<{
@@ -261,7 +284,12 @@ export class TokenioClient {
         {
           operation: 'vrp.consents.list',
           method: 'GET',
-          path: `/vrp-consents${qs({ limit: 200, offset })}`,
+          path: `/vrp-consents${qs({
+            limit: 200,
+            offset,
+            createdAfter: filter.createdAfter.toISOString(),
+            onBehalfOfId: filter.onBehalfOfId ?? undefined,
+          })}`,
           retrySafe: true,
         },
         'VRP consents could not be listed',
@@ -274,9 +302,14 @@ export class TokenioClient {
     return null;
   }
 
-  /** DELETE /vrp-consents/{id}: repeating a revocation changes nothing, so it is retried. */
+  /**
+   * DELETE /vrp-consents/{id}: repeating a revocation changes nothing, so it is retried. Token.io
+   * answers the consent with its status, REVOKED "on successful completion of the request with the
+   * bank" (https://docs.token.io/products/tpp/vrp/vrp-consent-revocation): any other status is a
+   * revocation not done yet, which the caller tries again.
+   */
   async revokeConsent(id: string): Promise<void> {
-    await this.call(
+    const r = await this.call<{ vrpConsent?: TokenioConsent }>(
       {
         operation: 'vrp.consents.revoke',
         method: 'DELETE',
@@ -286,5 +319,11 @@ export class TokenioClient {
       'The VRP consent could not be revoked',
       { notFoundIsNull: true },
     );
+    const status = r?.vrpConsent?.status;
+    // REJECTED and FAILED consents cannot be charged either; AUTHORIZED or PENDING* still could.
+    if (status === 'AUTHORIZED' || status?.startsWith('PENDING'))
+      throw new BankProviderError(
+        `Token.io vrp.consents.revoke: consent is ${status.slice(0, 40)}, not REVOKED`,
+      );
   }
 }

@@ -16,7 +16,7 @@ export interface Reader {
 
 export type TokenioAuth =
   | { kind: 'api_key'; apiKey: string }
-  | { kind: 'jwt'; keyId: string; privateKey: KeyObject; alg: 'EdDSA' | 'ES256' };
+  | { kind: 'jwt'; keyId: string; privateKey: KeyObject; alg: 'EdDSA' | 'ES256' | 'RS256' };
 
 export interface TokenioConfig {
   apiUrl: string;
@@ -38,13 +38,49 @@ export interface TokenioConfig {
   bankCountries: string[];
   reconcile: { afterSeconds: number; intervalSeconds: number; maxIntervalSeconds: number; pollMs: number };
   subTppPollSeconds: number;
+  /** Authorized VRP consents are all read again this often, so a revocation at the payer's bank is seen before the next charge. */
+  consentRereadSeconds: number;
+  /**
+   * A payment that ended without a final status (money may have moved) is still read every
+   * `intervalSeconds` for `days` days after it ended, so a late completion is seen.
+   */
+  review: { intervalSeconds: number; days: number };
+  /**
+   * VRP mandates (recurring payments). Token.io's VRP is sweeping (`OBL_SWEEPING`: a person moving
+   * money between their own accounts); paying a merchant is commercial VRP, which must be agreed
+   * with Token.io and the banks first (https://docs.token.io/products/tpp/vrp/vrp-intro). Off by
+   * default in production; the scheme and risk.paymentContextCode sent are settings.
+   */
+  vrp: { enabled: boolean; scheme: string; paymentContextCode: string | null };
+  /**
+   * Consent under Token.io's licence (https://docs.token.io/products/tpp/integration-considerations/user-consent-collection):
+   * `ours` shows the sentence and the Terms link on our pages and sends pispConsentAccepted: true;
+   * `hosted` sends false and Token.io's hosted page collects it.
+   */
+  consent: { collect: 'ours' | 'hosted'; text: string; termsUrl: string | null };
 }
+
+/** Token.io's consent sentence for payments ("[TPP name]" becomes {beneficiary}). */
+export const DEFAULT_CONSENT_TEXT =
+  "You can use Token.io's payment service to make a secure payment directly from your bank account to the benefit of {beneficiary}.";
+
+/** Reference `PaymentContextCode` (the Risk object of VrpConsentInitiation). */
+export const PAYMENT_CONTEXT_CODES = [
+  'BILLING_GOODS_AND_SERVICES_IN_ADVANCE',
+  'BILLING_GOODS_AND_SERVICES_IN_ARREARS',
+  'PISP_PAYEE',
+  'ECOMMERCE_MERCHANT_INITIATED_PAYMENT',
+  'FACE_TO_FACE_POINT_OF_SALE',
+  'TRANSFER_TO_SELF',
+  'TRANSFER_TO_THIRD_PARTY',
+] as const;
 
 /** Token.io's production API: JWT only (docs "Authentication keys and API signing"). */
 const PRODUCTION_HOST = 'api.token.io';
+const PRODUCTION_ORIGIN = `https://${PRODUCTION_HOST}`;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-function readPrivateKey(r: Reader, raw: string): { key: KeyObject; alg: 'EdDSA' | 'ES256' } | null {
+function readPrivateKey(r: Reader, raw: string): { key: KeyObject; alg: 'EdDSA' | 'ES256' | 'RS256' } | null {
   let pem = raw.replace(/\\n/g, '\n');
   if (!pem.includes('BEGIN')) {
     try {
@@ -59,14 +95,38 @@ function readPrivateKey(r: Reader, raw: string): { key: KeyObject; alg: 'EdDSA' 
     if (key.asymmetricKeyType === 'ed25519') return { key, alg: 'EdDSA' };
     if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1')
       return { key, alg: 'ES256' };
-    r.problems.push('SVC_TOKENIO_PRIVATE_KEY must be an Ed25519 or P-256 (ES256) key');
+    // RSA keys are among those Token.io enrols (its authentication page: RSA or ECDSA); 2048 bits at least.
+    if (key.asymmetricKeyType === 'rsa' && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048)
+      return { key, alg: 'RS256' };
+    r.problems.push(
+      'SVC_TOKENIO_PRIVATE_KEY must be an Ed25519, P-256 (ES256) or RSA of 2048 bits or more (RS256) key',
+    );
   } catch {
     r.problems.push('SVC_TOKENIO_PRIVATE_KEY is not a readable PEM private key');
   }
   return null;
 }
 
-export function readTokenioConfig(r: Reader): TokenioConfig | null {
+/**
+ * Production talks to Token.io's production API only (its servers entry: https://api.token.io). A
+ * stand-in on loopback is allowed there only with SVC_TOKENIO_ALLOW_STANDIN=true, a test setting.
+ */
+function checkProductionUrl(r: Reader, apiUrl: string): void {
+  const u = new URL(apiUrl);
+  const allowStandin = r.bool('SVC_TOKENIO_ALLOW_STANDIN', false);
+  if (allowStandin && LOOPBACK.has(u.hostname)) return;
+  const exact =
+    u.protocol === 'https:' && u.host === PRODUCTION_HOST && /^\/?$/.test(u.pathname) && !u.search;
+  if (!exact)
+    r.problems.push(
+      `SVC_TOKENIO_API_URL must be ${PRODUCTION_ORIGIN} in production (a loopback stand-in only with SVC_TOKENIO_ALLOW_STANDIN=true, for tests)`,
+    );
+}
+
+export function readTokenioConfig(
+  r: Reader,
+  environment: 'sandbox' | 'production' = 'sandbox',
+): TokenioConfig | null {
   const required = (name: string): string => {
     const v = r.optional(name);
     if (!v) r.problems.push(`${name} is required when SVC_BANK_PROVIDER=tokenio`);
@@ -76,6 +136,7 @@ export function readTokenioConfig(r: Reader): TokenioConfig | null {
   if (!apiUrl) required('SVC_TOKENIO_API_URL');
   else if (new URL(apiUrl).protocol === 'http:' && !LOOPBACK.has(new URL(apiUrl).hostname))
     r.problems.push('SVC_TOKENIO_API_URL must be https (http only for a local stand-in on loopback)');
+  if (apiUrl && environment === 'production') checkProductionUrl(r, apiUrl);
   const memberId = required('SVC_TOKENIO_MEMBER_ID');
   const apiKey = r.optional('SVC_TOKENIO_API_KEY');
   const keyId = r.optional('SVC_TOKENIO_KEY_ID');
@@ -132,7 +193,41 @@ export function readTokenioConfig(r: Reader): TokenioConfig | null {
       pollMs: r.int('SVC_TOKENIO_RECONCILE_POLL_MS', 5_000, 50, 3_600_000),
     },
     subTppPollSeconds: r.int('SVC_TOKENIO_SUBTPP_POLL_SECONDS', 300, 1, 86400),
+    consentRereadSeconds: r.int('SVC_TOKENIO_CONSENT_REREAD_SECONDS', 86400, 60, 7 * 86400),
+    consent: {
+      collect: (r.optional('SVC_TOKENIO_CONSENT') ?? 'ours') as 'ours' | 'hosted',
+      text: r.optional('SVC_TOKENIO_CONSENT_TEXT') ?? DEFAULT_CONSENT_TEXT,
+      termsUrl: r.url('SVC_TOKENIO_TERMS_URL', null, ['https:']),
+    },
+    vrp: {
+      enabled: r.bool('SVC_TOKENIO_VRP_ENABLED', environment !== 'production'),
+      scheme: r.optional('SVC_TOKENIO_VRP_SCHEME') ?? 'OBL_SWEEPING',
+      paymentContextCode: r.optional('SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE') ?? 'TRANSFER_TO_SELF',
+    },
+    review: {
+      // Token.io's reference suggests a poll every 120 minutes for a payment still processing.
+      intervalSeconds: r.int('SVC_TOKENIO_REVIEW_INTERVAL_SECONDS', 7200, 60, 7 * 86400),
+      days: r.int('SVC_TOKENIO_REVIEW_DAYS', 5, 0, 90),
+    },
   };
+  if (!['ours', 'hosted'].includes(config.consent.collect))
+    r.problems.push('SVC_TOKENIO_CONSENT must be ours or hosted');
+  else if (config.consent.collect === 'ours') {
+    if (!config.consent.text.includes('{beneficiary}'))
+      r.problems.push('SVC_TOKENIO_CONSENT_TEXT must name the beneficiary with {beneficiary}');
+    if (!config.consent.termsUrl && environment === 'production')
+      r.problems.push(
+        "SVC_TOKENIO_TERMS_URL is required in production with SVC_TOKENIO_CONSENT=ours (the payer must be shown Token.io's Terms)",
+      );
+  }
+  if (!/^[A-Z][A-Z0-9_]{1,63}$/.test(config.vrp.scheme))
+    r.problems.push('SVC_TOKENIO_VRP_SCHEME must be a Token.io VRP scheme name such as OBL_SWEEPING');
+  const code = config.vrp.paymentContextCode;
+  if (code === 'none') config.vrp.paymentContextCode = null;
+  else if (code && !(PAYMENT_CONTEXT_CODES as readonly string[]).includes(code))
+    r.problems.push(
+      `SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE must be one of ${PAYMENT_CONTEXT_CODES.join(', ')} or none`,
+    );
   if (config.reconcile.maxIntervalSeconds < config.reconcile.intervalSeconds)
     r.problems.push(
       'SVC_TOKENIO_RECONCILE_MAX_INTERVAL_SECONDS must be at least SVC_TOKENIO_RECONCILE_INTERVAL_SECONDS',

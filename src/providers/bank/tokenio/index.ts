@@ -30,6 +30,7 @@ export function createTokenio(
     requestSigner(config.auth, config.memberId, config.apiUrl),
     runtime.log,
     requestTimeoutSeconds,
+    config.consent.collect === 'ours',
   );
   return {
     bank: new TokenioBank({ config, publicUrl, client, log: runtime.log }),

@@ -13,11 +13,17 @@ import {
   type MandatePaymentInput,
 } from '../port';
 import type { TokenioClient, TokenioConsent, TokenioPayment } from './client';
+import type { TokenioConfig } from './config';
 import { periodicLimitFor, vrpCreditorFor } from './creditor';
 import { newRefId } from './ref-id';
 import { mandateCodeOf, providerStatusOf } from './status-map';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const LOOKUP_SKEW_MS = 10 * 60_000;
+
+/** Why a mandate cannot be set up while SVC_TOKENIO_VRP_ENABLED is off (also the merchant's 403). */
+export const VRP_DISABLED =
+  'Recurring payments by bank are not enabled on this deployment: Token.io VRP is sweeping only (payments between the payer’s own accounts); paying a merchant needs commercial VRP agreed with Token.io and the banks first';
 
 /** Unknown outcome of a creation: look it up; rethrow when it does not exist. */
 async function orFound<T>(create: () => Promise<T>, find: () => Promise<T | null>): Promise<T> {
@@ -36,9 +42,11 @@ export class TokenioMandates implements MandateNetwork {
     private readonly client: TokenioClient,
     private readonly publicUrl: string,
     private readonly redirectWaitMs: number,
+    private readonly vrp: TokenioConfig['vrp'],
   ) {}
 
   async createMandate(input: CreateMandateInput): Promise<{ mandateRef: string; authorizationUrl: string }> {
+    if (!this.vrp.enabled) throw new BankRefusedError(VRP_DISABLED);
     if (!input.payee.subTppId)
       throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
     const refId = newRefId();
@@ -47,7 +55,7 @@ export class TokenioMandates implements MandateNetwork {
       refId,
       remittanceInformationPrimary: refId,
       onBehalfOfId: input.payee.subTppId,
-      scheme: 'OBL_SWEEPING',
+      scheme: this.vrp.scheme,
       localInstrument: 'FASTER_PAYMENTS',
       creditor: vrpCreditorFor(input.payee, input.currency),
       currency: input.currency,
@@ -60,10 +68,13 @@ export class TokenioMandates implements MandateNetwork {
       ],
       callbackUrl: input.returnUrl,
       callbackState: refId,
+      ...(this.vrp.paymentContextCode ? { risk: { paymentContextCode: this.vrp.paymentContextCode } } : {}),
     };
+    // Token.io's clock may differ from ours: the lookup window opens a few minutes early.
+    const createdAfter = new Date(Date.now() - LOOKUP_SKEW_MS);
     let c = await orFound(
       () => this.client.createConsent(initiation),
-      () => this.client.findConsentByRefId(refId),
+      () => this.client.findConsentByRefId(refId, { onBehalfOfId: input.payee.subTppId, createdAfter }),
     );
     const deadline = Date.now() + this.redirectWaitMs;
     for (let wait = 100; c.status === 'PENDING' && Date.now() + wait <= deadline; wait *= 2) {
@@ -83,7 +94,14 @@ export class TokenioMandates implements MandateNetwork {
   ): Promise<{ transferId: string; providerStatus: string } | undefined> {
     if (!input.payee.subTppId)
       throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
-    const existing = await this.client.findPaymentByRefId(input.refId, true);
+    const onBehalfOf = input.payee.subTppId;
+    // A look-up that fails says nothing about the payment: the run is tried again later, never
+    // failed (a refusal here is ours to fix, not the payer's bank saying no).
+    const existing = await this.client.findPaymentByRefId(input.refId, true, onBehalfOf).catch((err) => {
+      throw new BankProviderError('Token.io VRP payment look-up failed; the run is tried again later', {
+        cause: err,
+      });
+    });
     const p: TokenioPayment =
       existing ??
       (await orFound(
@@ -100,7 +118,7 @@ export class TokenioMandates implements MandateNetwork {
             callbackState: input.refId,
             flowType: 'API_ONLY',
           }),
-        () => this.client.findPaymentByRefId(input.refId, true),
+        () => this.client.findPaymentByRefId(input.refId, true, onBehalfOf),
       ));
     return { transferId: p.id, providerStatus: providerStatusOf(p.status) };
   }

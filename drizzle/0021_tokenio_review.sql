@@ -1,0 +1,2 @@
+CREATE INDEX "transactions_client_review_created_idx" ON "transactions" USING btree ("client_id","created_at" desc,"id" desc) WHERE reconciliation_state = 'manual_review_required';--> statement-breakpoint
+CREATE INDEX "transactions_review_check_idx" ON "transactions" USING btree ("network_check_at") WHERE status = 'expired' and reconciliation_state = 'manual_review_required';
