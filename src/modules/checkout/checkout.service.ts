@@ -2,7 +2,12 @@
 import { and, eq } from 'drizzle-orm';
 import { clients, transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { BankProviderError, BankRefusedError, bankTakes, type ConsentNotice } from '../../providers/bank/port';
+import {
+  BankProviderError,
+  BankRefusedError,
+  bankTakes,
+  type ConsentNotice,
+} from '../../providers/bank/port';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';

@@ -10897,6 +10897,8 @@ export interface operations {
                 user_id?: string;
                 /** @description Only payments created this way */
                 origin_type?: "paylink" | "bulk" | "schedule" | "recurring" | "workflow" | "contract" | "invoice";
+                /** @description Only payments in this reconciliation state, e.g. `manual_review_required` */
+                reconciliation_state?: "none" | "awaiting_provider_confirmation" | "manual_review_required";
                 /** @description Only payments of this contract request */
                 contract_request_id?: string;
                 /** @description Case-insensitive prefix of the reference (ref_id), the description or the payer email, or the exact transaction_id (1-200 characters after trimming) */
