@@ -184,6 +184,25 @@ export type Decision =
 export interface KnownState {
   providerStatus: string | null;
   reconciliationState: string;
+  /** The network's payment id: set once the payer was sent to the bank (the network holds a payment). */
+  transferId?: string | null;
+}
+
+/**
+ * A payment canceled on our side after the network created its payment (the payer was sent to the
+ * bank). Some networks (Token.io Payments v2) have no cancel operation: the payer may still approve
+ * at the bank, so such a payment is still read until the network's status is final, and a late
+ * completion is raised for manual review (the coarse status stays canceled).
+ */
+export function isCanceledAtNetworkOpen(t: KnownState & { status: string }): boolean {
+  return (
+    t.status === 'canceled' &&
+    !!t.transferId &&
+    t.reconciliationState === 'none' &&
+    (t.providerStatus === 'canceled' ||
+      t.providerStatus === 'no_final_status' ||
+      t.providerStatus === 'expired')
+  );
 }
 
 /**
@@ -242,6 +261,20 @@ export function decideProviderStatus(
         emitEvent: true,
       };
     return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
+  }
+  if (current === 'canceled' && known.transferId) {
+    // Canceled on our side while the network's payment was open (see isCanceledAtNetworkOpen).
+    if (target === 'success')
+      return {
+        kind: 'manual_review',
+        providerStatus: code,
+        reconciliation: 'manual_review_required',
+        reason: LATE_SUCCESS_REASON,
+        emitEvent: true,
+      };
+    // The network's final news (or no news yet) is recorded on the timeline; the status stays.
+    if (target !== 'processing')
+      return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
   }
   if (isTerminal(current)) {
     if (target === null || target === current)

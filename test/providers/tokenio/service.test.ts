@@ -491,6 +491,70 @@ describe('money that may have moved (issue 36, point 7)', () => {
     expect(await notes(plain.t.ref_id)).toEqual([]);
   });
 
+  it('canceled after the payer was sent to the bank: Token.io cannot cancel, so the payment is still read and a late completion is raised (status stays canceled)', async () => {
+    const start = ctx.clock.now();
+    const cancel = (id: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/checkout/intent/${id}/cancel`,
+        headers: w.caller.headers,
+      });
+    const read = await paid('35.00');
+    const hinted = await paid('36.00');
+    const failed = await paid('37.00');
+    for (const p of [read, hinted, failed]) {
+      expect((await cancel(p.t.transaction_id)).statusCode).toBe(200);
+      expect(await tx(p.t.transaction_id)).toMatchObject({ status: 'canceled', providerStatus: 'canceled' });
+    }
+
+    // The payer approves at the bank anyway; Token.io's notification is lost: the slow reads find it.
+    standin.control.notifier.dropNext(100);
+    standin.control.setPaymentStatus(read.transferId, 'INITIATION_COMPLETED');
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    expect(await tx(read.t.transaction_id)).toMatchObject({
+      status: 'canceled',
+      providerStatus: 'completed',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await statusChanges(read.t.transaction_id)).toEqual([
+      'pending->processing',
+      'processing->canceled',
+      'canceled->canceled',
+    ]);
+    expect(await lastStatusEvent(read.t.transaction_id)).toMatchObject({
+      reconciliation_state: 'manual_review_required',
+      status_detail: 'completed',
+    });
+    expect(await notes(read.t.ref_id)).toEqual(['critical']);
+
+    // Token.io's notification arrives: the completion is raised at once.
+    standin.control.reset();
+    standin.control.setPaymentStatus(hinted.transferId, 'INITIATION_COMPLETED');
+    await standin.control.notifier.idle();
+    expect(await tx(hinted.t.transaction_id)).toMatchObject({
+      status: 'canceled',
+      providerStatus: 'completed',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await notes(hinted.t.ref_id)).toEqual(['critical']);
+
+    // A final failure at Token.io is recorded on the timeline and ends the reads; nothing is raised.
+    standin.control.setPaymentStatus(failed.transferId, 'INITIATION_REJECTED');
+    await standin.control.notifier.idle();
+    expect(await tx(failed.t.transaction_id)).toMatchObject({
+      status: 'canceled',
+      providerStatus: 'rejected',
+      reconciliationState: 'none',
+    });
+    expect(await notes(failed.t.ref_id)).toEqual([]);
+    expect(await statusChanges(failed.t.transaction_id)).toEqual([
+      'pending->processing',
+      'processing->canceled',
+    ]);
+    ctx.clock.set(start);
+  });
+
   // Last: it moves the clock past the callers' tokens.
   it('reads stop after the configured number of days', async () => {
     const { t, transferId } = await paid('34.00');
