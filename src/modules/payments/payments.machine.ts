@@ -208,11 +208,13 @@ export function isCanceledAtNetworkOpen(t: KnownState & { status: string }): boo
 /**
  * Codes after which money may have moved although the payment did not succeed: the network's
  * "no final status" (final, but neither success nor failure: ask the bank), and `expired` once the
- * bank had accepted the payment for processing (the network stopped polling; it is not a failure).
+ * payer was sent to the bank (`sentToBank`: the network holds a payment, `transfer_id` set) or the
+ * bank had accepted the payment for processing. A payer may approve at the bank and close the
+ * browser before the network hears of it, so an expiry after the bank was reached is not a failure.
  * The coarse status is `expired` as the mapping table says, and the payment is held for manual review.
  */
-export function mayHaveMoved(code: ProviderStatus, previous: string | null): boolean {
-  return code === 'no_final_status' || (code === 'expired' && previous === 'processing');
+export function mayHaveMoved(code: ProviderStatus, previous: string | null, sentToBank = false): boolean {
+  return code === 'no_final_status' || (code === 'expired' && (sentToBank || previous === 'processing'));
 }
 
 export const MAY_HAVE_MOVED_REASON =
@@ -290,7 +292,7 @@ export function decideProviderStatus(
     return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
   const row = findTransition(current, target);
   if (row) {
-    const review = mayHaveMoved(code, known.providerStatus);
+    const review = mayHaveMoved(code, known.providerStatus, !!known.transferId);
     return {
       kind: 'transition',
       trigger: row.trigger,

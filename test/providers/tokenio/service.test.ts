@@ -463,7 +463,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     expect(await statusChanges(t.transaction_id)).toHaveLength(3);
   });
 
-  it('expired after the bank accepted the payment is held too, and a hint carries a late completion at once; expired before that is not held', async () => {
+  it('expired after the bank accepted the payment is held too, and a hint carries a late completion at once', async () => {
     const held = await paid('32.00');
     // The bank accepts it and we hear so; Token.io then stops polling the bank.
     standin.control.store.decidePayment(held.transferId, 'approve_only');
@@ -479,16 +479,31 @@ describe('money that may have moved (issue 36, point 7)', () => {
     standin.control.reportLate(held.transferId, 'INITIATION_COMPLETED');
     await standin.control.notifier.idle();
     expect((await tx(held.t.transaction_id)).providerStatus).toBe('completed');
+  });
 
-    const plain = await paid('33.00');
-    standin.control.store.decidePayment(plain.transferId, 'expire');
+  it('expired while the payer was at the bank is held too (the payer may have approved and closed the browser); a link that expired before any bank was chosen is not', async () => {
+    const atBank = await paid('33.00');
+    expect((await tx(atBank.t.transaction_id)).providerStatus).toBe('awaiting_bank_authorization');
+    standin.control.store.decidePayment(atBank.transferId, 'expire');
     await standin.control.notifier.idle();
-    expect(await tx(plain.t.transaction_id)).toMatchObject({
+    expect(await tx(atBank.t.transaction_id)).toMatchObject({
       status: 'expired',
       providerStatus: 'expired',
-      reconciliationState: 'none',
+      reconciliationState: 'manual_review_required',
     });
-    expect(await notes(plain.t.ref_id)).toEqual([]);
+    expect(await notes(atBank.t.ref_id)).toEqual(['critical']);
+
+    // No bank chosen: no Token.io payment exists, the link simply expires.
+    const link = await createPaylink(ctx, w, { amount: '33.50', currency: 'GBP' });
+    await ctx.db
+      .update(transactions)
+      .set({ expiresAt: new Date(ctx.clock.now().getTime() - 1000) })
+      .where(eq(transactions.id, link.transaction_id));
+    await ctx.app.inject({ url: link.checkout_url.replace(base, '') });
+    const row = await tx(link.transaction_id);
+    expect(row.transferId).toBeNull();
+    expect(row.reconciliationState).toBe('none');
+    expect(await notes(link.ref_id)).toEqual([]);
   });
 
   it('canceled after the payer was sent to the bank: Token.io cannot cancel, so the payment is still read and a late completion is raised (status stays canceled)', async () => {
