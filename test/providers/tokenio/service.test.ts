@@ -492,6 +492,12 @@ describe('money that may have moved (issue 36, point 7)', () => {
       reconciliationState: 'manual_review_required',
     });
     expect(await notes(atBank.t.ref_id)).toEqual(['critical']);
+    // The payer's page: the money may have moved, so never "ask for a new link".
+    const page = await ctx.app.inject({ url: atBank.t.checkout_url.replace(base, '') });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('We are confirming this payment with your bank');
+    expect(page.body).toContain('Do not pay again');
+    expect(page.body).not.toContain('Ask the merchant for a new one');
 
     // No bank chosen: no Token.io payment exists, the link simply expires.
     const link = await createPaylink(ctx, w, { amount: '33.50', currency: 'GBP' });
