@@ -280,6 +280,11 @@ describe('consent under Token.io’s licence (issue 36 point 8)', () => {
       ),
     );
     expect(consent).toContain('href="https://terms.example/tokenio"');
+    // Token.io's prescribed words before the Terms link (user-consent-collection), not "this service".
+    expect(consent).toContain(
+      "The terms governing your use of Token.io's service can be found at <a".replace("'", '&#39;'),
+    );
+    expect(consent).not.toContain('this service');
     await pickBank(ctx, t.checkout_url, 'ob-modelo');
     const row = await tx(t.transaction_id);
     expect(standin.control.store.consentAccepted.get(row.transferId!)).toBe(true);

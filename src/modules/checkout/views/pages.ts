@@ -41,7 +41,7 @@ export function consentBlock(
 <dt>Paid to</dt><dd>${c.beneficiary}</dd>
 ${facts.reference ? html`<dt>Reference</dt><dd>${facts.reference}</dd>` : ''}
 </dl>
-<p class="fine">${c.text} The terms governing your use of this service can be found at <a href="${c.termsUrl}" target="_blank" rel="noopener">${c.termsLabel}</a>. By continuing you consent to this payment.</p>
+<p class="fine">${c.text} ${c.termsLead} <a href="${c.termsUrl}" target="_blank" rel="noopener">${c.termsLabel}</a>. By continuing you consent to this payment.</p>
 </section>`;
 }
 

@@ -115,6 +115,7 @@ export class TokenioBank implements BankProvider {
     return {
       text: c.text.replaceAll('{beneficiary}', beneficiary),
       termsUrl: c.termsUrl ?? 'https://token.io',
+      termsLead: c.termsLead,
       termsLabel: 'Terms & Conditions',
     };
   }
