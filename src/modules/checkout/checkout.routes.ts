@@ -34,6 +34,7 @@ function viewOf(deps: Deps, s: CheckoutState): PaymentView {
     expiresAt: t.expiresAt,
     status: t.status,
     sandbox: deps.config.environment === 'sandbox',
+    heldForReview: t.reconciliationState === 'manual_review_required',
     consent: s.consent,
   };
 }

@@ -13,7 +13,13 @@ import type { Deps } from '../../deps';
 import type { BankSession, SessionRef } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { payeeOfProject } from './payee';
-import { isTerminal, mayHaveMoved, normalizeProviderStatus, PROVIDER_STATUS_MAP } from './payments.machine';
+import {
+  isCanceledAtNetworkOpen,
+  isTerminal,
+  mayHaveMoved,
+  normalizeProviderStatus,
+  PROVIDER_STATUS_MAP,
+} from './payments.machine';
 import { findTransactionById, type TransactionRow } from './payments.repo';
 import {
   type Actor,
@@ -201,6 +207,8 @@ export interface ReviewPolicy {
  * end. A late completion is raised by the status machine (timeline, payment.status_changed with
  * equal statuses, a notification) without moving the coarse status; any other final news is
  * recorded on the timeline. Either ends the reads (the detail status is no longer "no final status").
+ * A payment canceled on our side while the network's payment was open is read the same way: the
+ * network may have no cancel, and the payer may still approve at the bank.
  */
 export async function readHeldPayments(deps: Deps, policy: ReviewPolicy, batch = 20): Promise<number> {
   const now = deps.clock.now();
@@ -208,8 +216,11 @@ export async function readHeldPayments(deps: Deps, policy: ReviewPolicy, batch =
     const res = await tx.execute(sql`
       with due as (
         select id from transactions
-         where status = 'expired' and reconciliation_state = 'manual_review_required'
-           and provider_status in ('no_final_status', 'expired')
+         where ((status = 'expired' and reconciliation_state = 'manual_review_required'
+                 and provider_status in ('no_final_status', 'expired'))
+             -- canceled on our side while the network's payment was open (isCanceledAtNetworkOpen)
+             or (status = 'canceled' and reconciliation_state = 'none' and transfer_id is not null
+                 and provider_status in ('canceled', 'no_final_status', 'expired')))
            and completed_at >= ${addSeconds(now, -policy.days * 86400).toISOString()}::timestamptz
            and (network_check_at is null or network_check_at <= ${now.toISOString()}::timestamptz)
          order by network_check_at nulls first limit ${batch} for update skip locked)
@@ -231,6 +242,7 @@ export async function readHeldPayments(deps: Deps, policy: ReviewPolicy, batch =
 
 /** A payment that ended without a final status and is held for review (read by readHeldPayments and hints). */
 export function isHeldForReview(t: TransactionRow): boolean {
+  if (isCanceledAtNetworkOpen(t)) return true;
   return (
     t.status === 'expired' &&
     t.reconciliationState === 'manual_review_required' &&

@@ -184,16 +184,37 @@ export type Decision =
 export interface KnownState {
   providerStatus: string | null;
   reconciliationState: string;
+  /** The network's payment id: set once the payer was sent to the bank (the network holds a payment). */
+  transferId?: string | null;
+}
+
+/**
+ * A payment canceled on our side after the network created its payment (the payer was sent to the
+ * bank). Some networks (Token.io Payments v2) have no cancel operation: the payer may still approve
+ * at the bank, so such a payment is still read until the network's status is final, and a late
+ * completion is raised for manual review (the coarse status stays canceled).
+ */
+export function isCanceledAtNetworkOpen(t: KnownState & { status: string }): boolean {
+  return (
+    t.status === 'canceled' &&
+    !!t.transferId &&
+    t.reconciliationState === 'none' &&
+    (t.providerStatus === 'canceled' ||
+      t.providerStatus === 'no_final_status' ||
+      t.providerStatus === 'expired')
+  );
 }
 
 /**
  * Codes after which money may have moved although the payment did not succeed: the network's
  * "no final status" (final, but neither success nor failure: ask the bank), and `expired` once the
- * bank had accepted the payment for processing (the network stopped polling; it is not a failure).
+ * payer was sent to the bank (`sentToBank`: the network holds a payment, `transfer_id` set) or the
+ * bank had accepted the payment for processing. A payer may approve at the bank and close the
+ * browser before the network hears of it, so an expiry after the bank was reached is not a failure.
  * The coarse status is `expired` as the mapping table says, and the payment is held for manual review.
  */
-export function mayHaveMoved(code: ProviderStatus, previous: string | null): boolean {
-  return code === 'no_final_status' || (code === 'expired' && previous === 'processing');
+export function mayHaveMoved(code: ProviderStatus, previous: string | null, sentToBank = false): boolean {
+  return code === 'no_final_status' || (code === 'expired' && (sentToBank || previous === 'processing'));
 }
 
 export const MAY_HAVE_MOVED_REASON =
@@ -243,6 +264,20 @@ export function decideProviderStatus(
       };
     return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
   }
+  if (current === 'canceled' && known.transferId) {
+    // Canceled on our side while the network's payment was open (see isCanceledAtNetworkOpen).
+    if (target === 'success')
+      return {
+        kind: 'manual_review',
+        providerStatus: code,
+        reconciliation: 'manual_review_required',
+        reason: LATE_SUCCESS_REASON,
+        emitEvent: true,
+      };
+    // The network's final news (or no news yet) is recorded on the timeline; the status stays.
+    if (target !== 'processing')
+      return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
+  }
   if (isTerminal(current)) {
     if (target === null || target === current)
       return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
@@ -257,7 +292,7 @@ export function decideProviderStatus(
     return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
   const row = findTransition(current, target);
   if (row) {
-    const review = mayHaveMoved(code, known.providerStatus);
+    const review = mayHaveMoved(code, known.providerStatus, !!known.transferId);
     return {
       kind: 'transition',
       trigger: row.trigger,

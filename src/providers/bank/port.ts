@@ -183,6 +183,8 @@ export interface ConsentNotice {
   /** The sentence, the beneficiary's name already in it. */
   text: string;
   termsUrl: string;
+  /** The words before the Terms link, as the network prescribes them. */
+  termsLead: string;
   termsLabel: string;
 }
 

@@ -118,6 +118,14 @@ describe('payments', () => {
     });
   });
 
+  it("EUR to a bank without SEPA Instant goes by SEPA, read from the bank's supportedLocalInstruments", async () => {
+    const eur = await activatedPayee(w, 'DE89370400440532013000');
+    const { started } = await start({ bankId: 'ngp-laguna', currency: 'EUR', payee: eur });
+    expect(w.standin.control.store.payments.get(started.transferId)!.initiation).toMatchObject({
+      localInstrument: 'SEPA',
+    });
+  });
+
   it('refusals are ours: no Sub-TPP, a GBP payee without a UK account, a bank Token.io refuses (no payment made)', async () => {
     const before = paymentsAtStandin();
     await expect(start({ payee: { ...payee, subTppId: null } })).rejects.toBeInstanceOf(BankRefusedError);

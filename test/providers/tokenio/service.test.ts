@@ -288,6 +288,11 @@ describe('consent under Token.io’s licence (issue 36 point 8)', () => {
       ),
     );
     expect(consent).toContain('href="https://terms.example/tokenio"');
+    // Token.io's prescribed words before the Terms link (user-consent-collection), not "this service".
+    expect(consent).toContain(
+      "The terms governing your use of Token.io's service can be found at <a".replace("'", '&#39;'),
+    );
+    expect(consent).not.toContain('this service');
     await pickBank(ctx, t.checkout_url, 'ob-modelo');
     const row = await tx(t.transaction_id);
     expect(standin.control.store.consentAccepted.get(row.transferId!)).toBe(true);
@@ -471,7 +476,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     expect(await statusChanges(t.transaction_id)).toHaveLength(3);
   });
 
-  it('expired after the bank accepted the payment is held too, and a hint carries a late completion at once; expired before that is not held', async () => {
+  it('expired after the bank accepted the payment is held too, and a hint carries a late completion at once', async () => {
     const held = await paid('32.00');
     // The bank accepts it and we hear so; Token.io then stops polling the bank.
     standin.control.store.decidePayment(held.transferId, 'approve_only');
@@ -487,16 +492,101 @@ describe('money that may have moved (issue 36, point 7)', () => {
     standin.control.reportLate(held.transferId, 'INITIATION_COMPLETED');
     await standin.control.notifier.idle();
     expect((await tx(held.t.transaction_id)).providerStatus).toBe('completed');
+  });
 
-    const plain = await paid('33.00');
-    standin.control.store.decidePayment(plain.transferId, 'expire');
+  it('expired while the payer was at the bank is held too (the payer may have approved and closed the browser); a link that expired before any bank was chosen is not', async () => {
+    const atBank = await paid('33.00');
+    expect((await tx(atBank.t.transaction_id)).providerStatus).toBe('awaiting_bank_authorization');
+    standin.control.store.decidePayment(atBank.transferId, 'expire');
     await standin.control.notifier.idle();
-    expect(await tx(plain.t.transaction_id)).toMatchObject({
+    expect(await tx(atBank.t.transaction_id)).toMatchObject({
       status: 'expired',
       providerStatus: 'expired',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await notes(atBank.t.ref_id)).toEqual(['critical']);
+    // The payer's page: the money may have moved, so never "ask for a new link".
+    const page = await ctx.app.inject({ url: atBank.t.checkout_url.replace(base, '') });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('We are confirming this payment with your bank');
+    expect(page.body).toContain('Do not pay again');
+    expect(page.body).not.toContain('Ask the merchant for a new one');
+
+    // No bank chosen: no Token.io payment exists, the link simply expires.
+    const link = await createPaylink(ctx, w, { amount: '33.50', currency: 'GBP' });
+    await ctx.db
+      .update(transactions)
+      .set({ expiresAt: new Date(ctx.clock.now().getTime() - 1000) })
+      .where(eq(transactions.id, link.transaction_id));
+    await ctx.app.inject({ url: link.checkout_url.replace(base, '') });
+    const row = await tx(link.transaction_id);
+    expect(row.transferId).toBeNull();
+    expect(row.reconciliationState).toBe('none');
+    expect(await notes(link.ref_id)).toEqual([]);
+  });
+
+  it('canceled after the payer was sent to the bank: Token.io cannot cancel, so the payment is still read and a late completion is raised (status stays canceled)', async () => {
+    const start = ctx.clock.now();
+    const cancel = (id: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/checkout/intent/${id}/cancel`,
+        headers: w.caller.headers,
+      });
+    const read = await paid('35.00');
+    const hinted = await paid('36.00');
+    const failed = await paid('37.00');
+    for (const p of [read, hinted, failed]) {
+      expect((await cancel(p.t.transaction_id)).statusCode).toBe(200);
+      expect(await tx(p.t.transaction_id)).toMatchObject({ status: 'canceled', providerStatus: 'canceled' });
+    }
+
+    // The payer approves at the bank anyway; Token.io's notification is lost: the slow reads find it.
+    standin.control.notifier.dropNext(100);
+    standin.control.setPaymentStatus(read.transferId, 'INITIATION_COMPLETED');
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    expect(await tx(read.t.transaction_id)).toMatchObject({
+      status: 'canceled',
+      providerStatus: 'completed',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await statusChanges(read.t.transaction_id)).toEqual([
+      'pending->processing',
+      'processing->canceled',
+      'canceled->canceled',
+    ]);
+    expect(await lastStatusEvent(read.t.transaction_id)).toMatchObject({
+      reconciliation_state: 'manual_review_required',
+      status_detail: 'completed',
+    });
+    expect(await notes(read.t.ref_id)).toEqual(['critical']);
+
+    // Token.io's notification arrives: the completion is raised at once.
+    standin.control.reset();
+    standin.control.setPaymentStatus(hinted.transferId, 'INITIATION_COMPLETED');
+    await standin.control.notifier.idle();
+    expect(await tx(hinted.t.transaction_id)).toMatchObject({
+      status: 'canceled',
+      providerStatus: 'completed',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await notes(hinted.t.ref_id)).toEqual(['critical']);
+
+    // A final failure at Token.io is recorded on the timeline and ends the reads; nothing is raised.
+    standin.control.setPaymentStatus(failed.transferId, 'INITIATION_REJECTED');
+    await standin.control.notifier.idle();
+    expect(await tx(failed.t.transaction_id)).toMatchObject({
+      status: 'canceled',
+      providerStatus: 'rejected',
       reconciliationState: 'none',
     });
-    expect(await notes(plain.t.ref_id)).toEqual([]);
+    expect(await notes(failed.t.ref_id)).toEqual([]);
+    expect(await statusChanges(failed.t.transaction_id)).toEqual([
+      'pending->processing',
+      'processing->canceled',
+    ]);
+    ctx.clock.set(start);
   });
 
   // Last: it moves the clock past the callers' tokens.

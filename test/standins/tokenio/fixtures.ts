@@ -216,6 +216,8 @@ export const STANDIN_BANKS: BankV2[] = [
   bank('ngp-rheinbank', 'Rheinbank', 'RHEIDEFF', ['DE', 'AT'], ['SEPA', 'SEPA_INSTANT'], false),
   bank('ngp-baltic', 'Baltic Savings', 'BALTLV22', ['LV', 'LT', 'EE'], ['SEPA', 'SEPA_INSTANT'], false),
   bank('ob-harbour', 'Harbour Building Society', 'HRBRGB21', ['GB'], ['FASTER_PAYMENTS'], true),
+  // A bank without SEPA Instant: EUR payments go by plain SEPA credit transfer.
+  bank('ngp-laguna', 'Banca Laguna', 'LAGUITMM', ['IT'], ['SEPA'], false),
 ];
 
 /** Error bodies (reference: `inline_response_*`, `ErrorWithCode`). */

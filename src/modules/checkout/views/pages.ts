@@ -16,6 +16,12 @@ export interface PaymentView {
   status: TransactionStatus;
   /** Sandbox deployment: the pages show a "Sandbox" badge. */
   sandbox: boolean;
+  /**
+   * Held for manual review without a success (no final status, an expiry or a cancel after the
+   * payer was at the bank, a late completion): the money may have moved, so the payer is told not
+   * to pay again instead of being sent for a new link.
+   */
+  heldForReview?: boolean;
   /** The network's consent notice, shown before the payer goes to the bank (null: the network asks itself). */
   consent?: (ConsentNotice & { beneficiary: string }) | null;
 }
@@ -35,7 +41,7 @@ export function consentBlock(
 <dt>Paid to</dt><dd>${c.beneficiary}</dd>
 ${facts.reference ? html`<dt>Reference</dt><dd>${facts.reference}</dd>` : ''}
 </dl>
-<p class="fine">${c.text} The terms governing your use of this service can be found at <a href="${c.termsUrl}" target="_blank" rel="noopener">${c.termsLabel}</a>. By continuing you consent to this payment.</p>
+<p class="fine">${c.text} ${c.termsLead} <a href="${c.termsUrl}" target="_blank" rel="noopener">${c.termsLabel}</a>. By continuing you consent to this payment.</p>
 </section>`;
 }
 
@@ -152,16 +158,28 @@ const RESULT_TEXT: Record<string, { title: string; text: string; icon: string }>
   canceled: { title: 'Payment canceled', text: 'The payment was canceled. No money was taken.', icon: '✕' },
 };
 
+const HELD_TEXT = {
+  title: 'Confirming your payment',
+  text:
+    'We are confirming this payment with your bank. Your bank may already have taken the money. ' +
+    'Do not pay again: the merchant will contact you once the bank has confirmed.',
+  icon: '…',
+};
+
 export function resultPage(p: PaymentView, returnUrl: string | null, httpNote?: string): string {
-  const r = RESULT_TEXT[p.status] ?? {
-    title: 'Payment in progress',
-    text: 'We are waiting for your bank.',
-    icon: '…',
-  };
+  const held = p.heldForReview === true && p.status !== 'success';
+  const r = held
+    ? HELD_TEXT
+    : (RESULT_TEXT[p.status] ?? {
+        title: 'Payment in progress',
+        text: 'We are waiting for your bank.',
+        icon: '…',
+      });
   const body = html`<section class="card result" aria-labelledby="res-h">
-<div class="icon ${p.status}" aria-hidden="true">${r.icon}</div>
+<div class="icon ${held ? 'processing' : p.status}" aria-hidden="true">${r.icon}</div>
 <h1 id="res-h">${r.title}</h1>
-<p class="lead" role="status">${httpNote ?? r.text}</p>
+<p class="lead" role="status">${held ? r.text : (httpNote ?? r.text)}</p>
+${held && httpNote ? html`<p class="fine">${httpNote}</p>` : ''}
 <dl class="facts">
 <dt>Amount</dt><dd>${formatMoney(p.amount, p.currency)}</dd>
 <dt>Merchant</dt><dd>${p.merchantName}</dd>

@@ -116,6 +116,7 @@ export class TokenioBank implements BankProvider {
     return {
       text: c.text.replaceAll('{beneficiary}', beneficiary),
       termsUrl: c.termsUrl ?? 'https://token.io',
+      termsLead: c.termsLead,
       termsLabel: 'Terms & Conditions',
     };
   }
@@ -186,7 +187,16 @@ export class TokenioBank implements BankProvider {
     const { payment } = input;
     if (!payment.payee.subTppId)
       throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
-    const { localInstrument, creditor } = creditorFor(payment.payee, payment.currency);
+    // The bank's instruments from the cached list; without the list, the default instrument (the
+    // bank refuses at initiation if it cannot take it).
+    const chosen = (await this.allBanks().catch(() => [] as TokenioBankV2[])).find(
+      (b) => b.id === input.bankId,
+    );
+    const { localInstrument, creditor } = creditorFor(
+      payment.payee,
+      payment.currency,
+      chosen?.supportedLocalInstruments,
+    );
     const initiation = {
       bankId: input.bankId,
       refId: input.refId,

@@ -57,12 +57,19 @@ export interface TokenioConfig {
    * `ours` shows the sentence and the Terms link on our pages and sends pispConsentAccepted: true;
    * `hosted` sends false and Token.io's hosted page collects it.
    */
-  consent: { collect: 'ours' | 'hosted'; text: string; termsUrl: string | null };
+  consent: { collect: 'ours' | 'hosted'; text: string; termsLead: string; termsUrl: string | null };
 }
 
 /** Token.io's consent sentence for payments ("[TPP name]" becomes {beneficiary}). */
 export const DEFAULT_CONSENT_TEXT =
   "You can use Token.io's payment service to make a secure payment directly from your bank account to the benefit of {beneficiary}.";
+
+/**
+ * Token.io's prescribed words before the link to its Terms & Conditions
+ * (https://docs.token.io/products/tpp/integration-considerations/user-consent-collection).
+ */
+export const DEFAULT_CONSENT_TERMS_LEAD =
+  "The terms governing your use of Token.io's service can be found at";
 
 /** Reference `PaymentContextCode` (the Risk object of VrpConsentInitiation). */
 export const PAYMENT_CONTEXT_CODES = [
@@ -197,6 +204,7 @@ export function readTokenioConfig(
     consent: {
       collect: (r.optional('SVC_TOKENIO_CONSENT') ?? 'ours') as 'ours' | 'hosted',
       text: r.optional('SVC_TOKENIO_CONSENT_TEXT') ?? DEFAULT_CONSENT_TEXT,
+      termsLead: r.optional('SVC_TOKENIO_CONSENT_TERMS_TEXT') ?? DEFAULT_CONSENT_TERMS_LEAD,
       termsUrl: r.url('SVC_TOKENIO_TERMS_URL', null, ['https:']),
     },
     vrp: {

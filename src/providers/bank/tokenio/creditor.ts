@@ -17,9 +17,14 @@ function creditorName(payee: Payee): string {
   return payee.name.slice(0, 140);
 }
 
+/**
+ * `instruments`: the chosen bank's `supportedLocalInstruments` (reference `BankV2`), when known. EUR
+ * goes by SEPA Instant, or by plain SEPA credit transfer at a bank that lists SEPA but not SEPA Instant.
+ */
 export function creditorFor(
   payee: Payee,
   currency: string,
+  instruments?: readonly string[],
 ): { localInstrument: string; creditor: Record<string, unknown> } {
   const iban = electronicFormatIBAN(payee.iban) ?? payee.iban;
   if (currency === 'GBP') {
@@ -28,7 +33,10 @@ export function creditorFor(
     return { localInstrument: 'FASTER_PAYMENTS', creditor: { name: creditorName(payee), ...uk } };
   }
   const account = { name: creditorName(payee), iban, ...(payee.bic ? { bic: payee.bic } : {}) };
-  if (currency === 'EUR') return { localInstrument: 'SEPA_INSTANT', creditor: account };
+  if (currency === 'EUR') {
+    const sepaOnly = !!instruments && !instruments.includes('SEPA_INSTANT') && instruments.includes('SEPA');
+    return { localInstrument: sepaOnly ? 'SEPA' : 'SEPA_INSTANT', creditor: account };
+  }
   return { localInstrument: 'EU_DOMESTIC_NON_EURO_INSTANT', creditor: account };
 }
 
