@@ -333,6 +333,48 @@ describe('re-decisions and resets', () => {
   });
 });
 
+describe('a rejection or a reset at a level we hold no link for', () => {
+  it('an officer moves the approved applicant to another level and rejects it there: the subject is no longer verified', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    const link = await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    standin.control.moveLevel(a.id, 'standard-kyc-level');
+    await standin.control.decide(a.id, 'reject_final');
+    expect(a.review).toMatchObject({ levelName: 'standard-kyc-level', reviewStatus: 'completed' });
+    expect((await detail(w)).json()).toMatchObject({
+      verification_id: link.verification_id,
+      status: 'declined',
+    });
+    expect(await kycStatus(w)).toBe('rejected');
+  });
+
+  it('a GREEN at another level approves nothing; a reset there leaves the subject unverified', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'reject_retry');
+    expect(await kycStatus(w)).toBe('rejected');
+    standin.control.moveLevel(a.id, 'standard-kyc-level');
+    await standin.control.decide(a.id, 'approve');
+    // The approval at a level we hold no link for is not our link's result.
+    expect((await detail(w)).json().status).toBe('declined');
+    expect(await kycStatus(w)).toBe('rejected');
+    const second = await createLink(ctx, w, { level: 'basic' });
+    standin.control.moveLevel(a.id, 'basic-kyc-level');
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    standin.control.moveLevel(a.id, 'standard-kyc-level');
+    await standin.control.decide(a.id, 'approve');
+    await standin.control.reset(a.id);
+    const history = (await api(ctx, 'GET', `/kyc/detail/${w.userId}/history`, w.caller.headers)).json()
+      .records as { verification_id: string; status: string }[];
+    expect(history.find((r) => r.verification_id === second.verification_id)?.status).toBe('pending');
+    expect(await kycStatus(w)).toBe('pending');
+  });
+});
+
 describe('production guards', () => {
   it('a webhook with sandboxMode: true is acknowledged and ignored by a production deployment', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });

@@ -186,11 +186,12 @@ export async function refreshSession(
   deps: Deps,
   session: SessionRow,
   source: StatusSource,
+  read: Pick<SessionContext, 'latest' | 'notice'> = {},
 ): Promise<{ applied: boolean; found: boolean }> {
-  const result = await deps.providers.verification.fetchResult(
-    session.providerRef!,
-    await sessionContext(deps, session),
-  );
+  const result = await deps.providers.verification.fetchResult(session.providerRef!, {
+    ...(await sessionContext(deps, session)),
+    ...read,
+  });
   await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
   if (!result) return { applied: false, found: false };
   return { ...(await applyVerificationResult(deps, session, result, source)), found: true };
@@ -214,17 +215,26 @@ const SESSIONS_PER_SUBJECT_NOTIFICATION = 5;
  * its links whose result the vendor now reports: the newest link may be at another level (its
  * review not started) while the profile's review finished at an older link's level.
  */
-async function refreshSubjectSessions(deps: Deps, subjectRef: string): Promise<{ applied: boolean } | null> {
+async function refreshSubjectSessions(
+  deps: Deps,
+  subjectRef: string,
+  notice: string | null,
+): Promise<{ applied: boolean } | null> {
   const sessions = await findSessionsOfProviderSubject(
     deps.db,
     subjectRef,
     SESSIONS_PER_SUBJECT_NOTIFICATION,
   );
   if (sessions.length === 0) return null;
+  // The newest link with a provider reference is the subject's latest: a rejection or a reset
+  // decided at any level applies to it (see SessionContext.latest).
+  let latest = true;
   for (const session of sessions) {
     if (!session.providerRef) continue;
-    const r = await refreshSession(deps, session, 'provider_webhook');
+    const r = await refreshSession(deps, session, 'provider_webhook', { latest, notice });
     if (r.found) return r;
+    // Past the newest recorded link, older links are no longer the subject's latest.
+    if (latest && (await findRecordBySession(deps.db, session.id))) latest = false;
   }
   return { applied: false };
 }
@@ -248,7 +258,7 @@ export const verificationRereadJob = defineJob<VerificationRereadPayload>({
   kind: 'kyc.verification_reread',
   async run(deps, p, ctx) {
     let r: { applied: boolean } | null;
-    if (p.scope === 'applicant') r = await refreshSubjectSessions(deps, p.providerRef);
+    if (p.scope === 'applicant') r = await refreshSubjectSessions(deps, p.providerRef, p.type);
     else {
       const session = await findSessionByProviderRef(deps.db, p.providerRef);
       r = session ? await refreshSession(deps, session, 'provider_webhook') : null;

@@ -141,6 +141,15 @@ export interface SessionContext {
   level?: string;
   /** The service already holds a record of this session (a reset must be recorded, not skipped). */
   recorded?: boolean;
+  /**
+   * The read concerns the subject's latest link (a notification about the vendor's profile of the
+   * person, or the sweep of approved subjects): a result that undoes a verification (a completed
+   * rejection, a reset, a deactivation) applies to it whatever level it was decided at, so the
+   * subject is no longer verified; an approval stays bound to its own level.
+   */
+  latest?: boolean;
+  /** The type of the vendor notification that asked for this read (a hint, e.g. a reset), if any. */
+  notice?: string | null;
 }
 
 export interface VerificationProvider {

@@ -79,6 +79,11 @@ export interface SumsubStandinControl {
   /** Resets the applicant as the dashboard's "Reset" does (back to init, documents inactive) and notifies `applicantReset`. */
   reset(applicantId: string): Promise<void>;
   byExternalUserId(externalUserId: string): Applicant | undefined;
+  /**
+   * A workflow, an officer or the dashboard moves the applicant to another level (its review starts
+   * over there), as `moveToLevel` does; no webhook.
+   */
+  moveLevel(applicantId: string, levelName: string): void;
   /** Where company beneficiaries are kept: `kyb1` (info, one `type`) or `kyb2` (fixedInfo, `types[]`). */
   kybFlow: 'kyb1' | 'kyb2';
 }
@@ -495,6 +500,12 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       await doReset(a);
     },
     byExternalUserId,
+    moveLevel: (applicantId, levelName) => {
+      const a = applicants.get(applicantId);
+      const level = levels.get(levelName);
+      if (!a || !level) throw new Error(`unknown applicant ${applicantId} or level ${levelName}`);
+      moveToLevel(a, level, new Date());
+    },
     kybFlow: 'kyb1',
   };
   return {

@@ -283,11 +283,20 @@ export class SumsubVerificationProvider implements VerificationProvider {
     // session's level: `attemptCnt` counts attempts "on the same verification level"
     // (https://docs.sumsub.com/reference/get-applicant-review-status). An approval at `basic`
     // never approves an `enhanced` link, and a later link's level leaves an older record alone.
-    if (session?.level && applicant.review?.levelName !== this.sumsubLevel(kind, session.level)) return null;
+    // A result that undoes a verification is not level-bound: a completed RED, or a reset
+    // announced by `applicantReset`, decided at a level we hold no link for (a level moved by a
+    // workflow, an officer or the dashboard) applies to the subject's latest link, so an approved
+    // subject is no longer verified. A GREEN only approves the session of its own level.
+    const status = applicant.review?.reviewStatus ?? 'init';
+    const red = status === 'completed' && applicant.review?.reviewResult?.reviewAnswer === 'RED';
+    const reset = status === 'init' && session?.notice === 'applicantReset' && session.recorded === true;
+    const undoes = session?.latest === true && (red || reset);
+    if (session?.level && applicant.review?.levelName !== this.sumsubLevel(kind, session.level) && !undoes)
+      return null;
     // Nothing submitted yet: no result, so an unused link leaves no record behind. A session that
     // has a record and is back at `init` was reset (documents inactive, statuses removed:
     // https://docs.sumsub.com/reference/reset-applicant): that is recorded (pending).
-    if ((applicant.review?.reviewStatus ?? 'init') === 'init' && !session?.recorded) return null;
+    if (status === 'init' && !session?.recorded) return null;
     const steps = await this.readSteps(ref.applicantId);
     const checks = session?.checks ?? [];
     return toVerificationResult({
