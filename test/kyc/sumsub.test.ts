@@ -375,6 +375,45 @@ describe('a rejection or a reset at a level we hold no link for', () => {
   });
 });
 
+describe.each(['check', 'profile'] as const)(
+  'review.createDate %s: a reset or a new attempt is never discarded as older',
+  (mode) => {
+    beforeAll(() => {
+      standin.control.createDate = mode;
+    });
+    afterAll(() => {
+      standin.control.createDate = 'check';
+    });
+    // The profile was created an hour before the checks (only seen in mode `profile`).
+    const backdate = (a: { createdAt: string }) => {
+      a.createdAt = new Date(Date.now() - 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+    };
+
+    it('a reset after an approval is applied (the subject is no longer verified)', async () => {
+      const w = await createKycWorld(ctx, { productionAccess: true });
+      await createLink(ctx, w, {});
+      const a = applicantOfUser(w.userId);
+      backdate(a);
+      await standin.control.decide(a.id, 'approve');
+      expect(await kycStatus(w)).toBe('approved');
+      await standin.control.reset(a.id);
+      expect((await detail(w)).json().status).toBe('pending');
+      expect(await kycStatus(w)).toBe('pending');
+    });
+
+    it('a new attempt after an approval is applied', async () => {
+      const w = await createKycWorld(ctx, { productionAccess: true });
+      await createLink(ctx, w, {});
+      const a = applicantOfUser(w.userId);
+      backdate(a);
+      await standin.control.decide(a.id, 'approve');
+      expect(await kycStatus(w)).toBe('approved');
+      await standin.control.decide(a.id, 'review');
+      expect((await detail(w)).json().status).toBe('in_review');
+    });
+  },
+);
+
 describe('production guards', () => {
   it('a webhook with sandboxMode: true is acknowledged and ignored by a production deployment', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });

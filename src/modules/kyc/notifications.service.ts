@@ -148,10 +148,19 @@ export async function applyVerificationResult(
     if (result.version) {
       // A vendor that re-decides: a changed state applies unless it is older than the recorded one;
       // the record's revision then simply counts the states applied.
+      // A new attempt, or a restart (reset) after a recorded decision, always applies: the vendor's
+      // time of it may not be renewed, so it can look older than the decision it replaces.
+      const v = result.version;
+      const newAttempt =
+        v.attempt !== undefined &&
+        existing?.providerVersion != null &&
+        !existing.providerVersion.startsWith(`${v.attempt}|`);
+      const restartAfterDecision =
+        v.restart === true && (existing?.status === 'approved' || existing?.status === 'declined');
       if (
         existing &&
-        (existing.providerVersion === result.version.key ||
-          existing.providerUpdatedAt.getTime() > result.version.at.getTime())
+        (existing.providerVersion === v.key ||
+          (!newAttempt && !restartAfterDecision && existing.providerUpdatedAt.getTime() > v.at.getTime()))
       )
         return { applied: false, record: existing };
       revision = (existing?.providerRevision ?? 0) + 1;

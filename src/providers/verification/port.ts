@@ -53,9 +53,12 @@ export interface VerificationResult {
    * Vendors whose decision can change within one attempt (an officer turning an approval into a
    * rejection, ongoing monitoring): the vendor's own time of this state and a key of what it says.
    * The service applies a result whose key differs from the recorded one unless it is older than
-   * the recorded state (`revision` is then not compared).
+   * the recorded state (`revision` is then not compared). `attempt` names the attempt (the key
+   * starts with `<attempt>|`) and `restart` marks a state that starts over (a reset): a new attempt
+   * or a restart after a recorded decision always applies, since the vendor's time of it may not
+   * be renewed (it can be earlier than the recorded decision's).
    */
-  version?: { at: Date; key: string };
+  version?: { at: Date; key: string; attempt?: string; restart?: boolean };
   identity: {
     firstName: string | null;
     lastName: string | null;

@@ -84,6 +84,8 @@ export interface SumsubStandinControl {
    * over there), as `moveToLevel` does; no webhook.
    */
   moveLevel(applicantId: string, levelName: string): void;
+  /** How `review.createDate` behaves: renewed per check (`check`) or the profile's creation time (`profile`). */
+  createDate: 'check' | 'profile';
   /** Where company beneficiaries are kept: `kyb1` (info, one `type`) or `kyb2` (fixedInfo, `types[]`). */
   kybFlow: 'kyb1' | 'kyb2';
 }
@@ -233,6 +235,7 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
   async function submit(a: Applicant, decision: Decision, aml: boolean) {
     const level = levels.get(a.review.levelName)!;
     uploadDocuments(a, level.steps, images, new Date());
+    stampCreateDate(a);
     if (a.type === 'company') addBeneficiaries(a);
     await notify('applicantPending', a);
     if (decision === 'review') return;
@@ -244,7 +247,17 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
 
   async function doReset(a: Applicant) {
     resetApplicant(a, new Date());
+    stampCreateDate(a);
     await notify('applicantReset', a);
+  }
+
+  /**
+   * `review.createDate` is documented as when "the applicant check was initiated" (renewed by each
+   * attempt and reset: mode `check`, the default); an older version of the docs said "the profile
+   * was created" (mode `profile`: it stays the applicant's creation time).
+   */
+  function stampCreateDate(a: Applicant) {
+    if (control.createDate === 'profile') a.review.createDate = `${a.createdAt}+0000`;
   }
 
   function checkSignature(req: IncomingMessage, path: string, body: Buffer, res: ServerResponse): boolean {
@@ -507,6 +520,7 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       moveToLevel(a, level, new Date());
     },
     kybFlow: 'kyb1',
+    createDate: 'check',
   };
   return {
     url: baseUrl,
