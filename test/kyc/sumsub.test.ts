@@ -6,7 +6,10 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KycMessages } from '../../src/modules/kyc/kyc.messages';
-import { reconcileVerifications } from '../../src/modules/kyc/reconcile.service';
+import {
+  recheckApprovedVerifications,
+  reconcileVerifications,
+} from '../../src/modules/kyc/reconcile.service';
 import { toVerificationResult } from '../../src/providers/verification/sumsub/mapping';
 import type { TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
@@ -413,6 +416,42 @@ describe.each(['check', 'profile'] as const)(
     });
   },
 );
+
+describe('re-check of approved subjects (a lost webhook of a later rejection)', () => {
+  it('an officer rejects the approved applicant at another level, its webhook lost: found at the next daily re-check', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    standin.control.webhooks.settings.drop = true;
+    try {
+      standin.control.moveLevel(a.id, 'standard-kyc-level');
+      await standin.control.decide(a.id, 'reject_final');
+    } finally {
+      standin.control.webhooks.settings.drop = false;
+    }
+    // Reconciliation leaves decided links alone; the re-check waits for its cadence (shortened
+    // here to two minutes, the default being a day, so the callers' tokens stay valid).
+    const sumsub = ctx.deps.config.sumsub!;
+    const cadence = sumsub.recheckApprovedSeconds;
+    sumsub.recheckApprovedSeconds = 120;
+    try {
+      ctx.clock.advance(61 * 1000);
+      await reconcileVerifications(ctx.deps, 500);
+      await recheckApprovedVerifications(ctx.deps, 500);
+      expect(await kycStatus(w)).toBe('approved');
+      ctx.clock.advance(121 * 1000);
+      expect(await recheckApprovedVerifications(ctx.deps, 500)).toBeGreaterThanOrEqual(1);
+    } finally {
+      sumsub.recheckApprovedSeconds = cadence;
+    }
+    expect((await detail(w)).json().status).toBe('declined');
+    expect(await kycStatus(w)).toBe('rejected');
+    const events = await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed');
+    expect((events.at(-1)!.data as { source: string }).source).toBe('system');
+  });
+});
 
 describe('production guards', () => {
   it('a webhook with sandboxMode: true is acknowledged and ignored by a production deployment', async () => {
