@@ -453,6 +453,34 @@ describe('re-check of approved subjects (a lost webhook of a later rejection)', 
   });
 });
 
+describe('deactivated or deleted applicants', () => {
+  it('a deactivated applicant (deleted: true) no longer verifies the subject', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    await standin.control.deactivate(a.id);
+    expect((await detail(w)).json()).toMatchObject({
+      status: 'pending',
+      data_trusted: false,
+      decision_at: null,
+    });
+    expect(await kycStatus(w)).toBe('pending');
+  });
+
+  it('an applicant Sumsub answers 404 for (deleted) no longer verifies the subject', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    await standin.control.remove(a.id);
+    expect((await detail(w)).json()).toMatchObject({ status: 'pending', data_trusted: false });
+    expect(await kycStatus(w)).toBe('pending');
+  });
+});
+
 describe('production guards', () => {
   it('a webhook with sandboxMode: true is acknowledged and ignored by a production deployment', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });

@@ -84,6 +84,10 @@ export interface SumsubStandinControl {
    * over there), as `moveToLevel` does; no webhook.
    */
   moveLevel(applicantId: string, levelName: string): void;
+  /** Deactivates the profile (`deleted: true`, reference/deactivate-applicant-profile) and notifies `applicantDeactivated`. */
+  deactivate(applicantId: string): Promise<void>;
+  /** Deletes the applicant for good (its reads answer 404) and notifies `applicantDeleted`. */
+  remove(applicantId: string): Promise<void>;
   /** How `review.createDate` behaves: renewed per check (`check`) or the profile's creation time (`profile`). */
   createDate: 'check' | 'profile';
   /** Where company beneficiaries are kept: `kyb1` (info, one `type`) or `kyb2` (fixedInfo, `types[]`). */
@@ -518,6 +522,18 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       const level = levels.get(levelName);
       if (!a || !level) throw new Error(`unknown applicant ${applicantId} or level ${levelName}`);
       moveToLevel(a, level, new Date());
+    },
+    deactivate: async (applicantId) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      a.deleted = true;
+      await notify('applicantDeactivated', a);
+    },
+    remove: async (applicantId) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      applicants.delete(applicantId);
+      await notify('applicantDeleted', a);
     },
     kybFlow: 'kyb1',
     createDate: 'check',

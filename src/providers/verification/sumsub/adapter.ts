@@ -276,7 +276,28 @@ export class SumsubVerificationProvider implements VerificationProvider {
   async fetchResult(providerRef: string, session?: SessionContext): Promise<VerificationResult | null> {
     const ref = parseProviderRef(providerRef);
     if (!ref) return null;
-    const applicant = await this.readApplicant(ref.applicantId);
+    const read = await this.readApplicant(ref.applicantId);
+    // Row 14 (docs/vendors/sumsub.md, "Deactivated or deleted applicants"): a deactivated profile
+    // (`deleted: true`, https://docs.sumsub.com/reference/deactivate-applicant-profile: "as if it
+    // never existed", the person resubmits from scratch) or one Sumsub no longer has (404, deleted)
+    // no longer verifies anyone: a recorded session becomes `pending`, data not trusted, as a reset.
+    const withdrawn = !read || read.deleted === true;
+    if (withdrawn && !session?.recorded) return null;
+    const applicant: SumsubApplicant | null = withdrawn
+      ? {
+          id: ref.applicantId,
+          inspectionId: read?.inspectionId ?? '',
+          externalUserId: read?.externalUserId ?? '',
+          type: read?.type,
+          review: {
+            levelName: session?.level
+              ? this.sumsubLevel(session.kind, session.level)
+              : read?.review?.levelName,
+            attemptId: read ? 'deactivated' : 'deleted',
+            reviewStatus: 'init',
+          },
+        }
+      : read;
     if (!applicant) return null;
     const kind: VerificationKind = session?.kind ?? (applicant.type === 'company' ? 'kyb' : 'kyc');
     // The applicant serves every link of the person; its review is this session's only at the
@@ -290,14 +311,14 @@ export class SumsubVerificationProvider implements VerificationProvider {
     const status = applicant.review?.reviewStatus ?? 'init';
     const red = status === 'completed' && applicant.review?.reviewResult?.reviewAnswer === 'RED';
     const reset = status === 'init' && session?.notice === 'applicantReset' && session.recorded === true;
-    const undoes = session?.latest === true && (red || reset);
+    const undoes = session?.latest === true && (red || reset || withdrawn);
     if (session?.level && applicant.review?.levelName !== this.sumsubLevel(kind, session.level) && !undoes)
       return null;
     // Nothing submitted yet: no result, so an unused link leaves no record behind. A session that
     // has a record and is back at `init` was reset (documents inactive, statuses removed:
     // https://docs.sumsub.com/reference/reset-applicant): that is recorded (pending).
     if (status === 'init' && !session?.recorded) return null;
-    const steps = await this.readSteps(ref.applicantId);
+    const steps = withdrawn ? {} : await this.readSteps(ref.applicantId);
     const checks = session?.checks ?? [];
     return toVerificationResult({
       providerRef,
@@ -307,7 +328,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
       kind,
       keyPeople: kind === 'kyb' && checks.includes('key_people') ? await this.keyPeople(applicant) : null,
       amlCase:
-        checks.includes('aml') && applicant.review?.reviewStatus === 'completed'
+        checks.includes('aml') && !withdrawn && applicant.review?.reviewStatus === 'completed'
           ? await this.amlCase(ref.applicantId)
           : null,
       now: this.now(),

@@ -21,6 +21,8 @@ export interface SumsubApplicant {
   info?: Record<string, unknown>;
   fixedInfo?: Record<string, unknown>;
   questionnaires?: { id?: string; sections?: Record<string, { items?: Record<string, QItem> }> }[];
+  /** `true` once the profile is deactivated (https://docs.sumsub.com/reference/deactivate-applicant-profile). */
+  deleted?: boolean;
   review?: {
     attemptId?: string;
     attemptCnt?: number;
