@@ -208,11 +208,13 @@ export async function refreshSession(
 
 /** What the adapter is told about the session it reads (its level; whether a record exists). */
 export async function sessionContext(deps: Deps, session: SessionRow): Promise<SessionContext> {
+  const record = await findRecordBySession(deps.db, session.id);
   return {
     kind: session.kind as VerificationKind,
     checks: session.checks,
     level: session.level,
-    recorded: (await findRecordBySession(deps.db, session.id)) !== undefined,
+    recorded: record !== undefined,
+    recordedVersion: record?.providerVersion ?? null,
   };
 }
 

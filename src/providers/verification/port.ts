@@ -151,6 +151,8 @@ export interface SessionContext {
    * subject is no longer verified; an approval stays bound to its own level.
    */
   latest?: boolean;
+  /** The version key of the recorded result (VerificationResult.version.key), if any: an unchanged state needs no costly reads. */
+  recordedVersion?: string | null;
   /** The type of the vendor notification that asked for this read (a hint, e.g. a reset), if any. */
   notice?: string | null;
 }

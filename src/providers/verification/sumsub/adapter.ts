@@ -27,6 +27,7 @@ import {
   type SumsubApplicant,
   type SumsubSteps,
   toVerificationResult,
+  versionOf,
 } from './mapping';
 
 export const externalUserIdOf = (kind: VerificationKind, subjectId: string) => `svc-${kind}-${subjectId}`;
@@ -327,8 +328,14 @@ export class SumsubVerificationProvider implements VerificationProvider {
       checks,
       kind,
       keyPeople: kind === 'kyb' && checks.includes('key_people') ? await this.keyPeople(applicant) : null,
+      // The AML case is rate-limited to 10 requests a minute (https://docs.sumsub.com/reference/rate-limits,
+      // docs/vendors/sumsub.md): it is read once per review state, not again when the recorded
+      // state is unchanged (the service then applies nothing anyway).
       amlCase:
-        checks.includes('aml') && !withdrawn && applicant.review?.reviewStatus === 'completed'
+        checks.includes('aml') &&
+        !withdrawn &&
+        applicant.review?.reviewStatus === 'completed' &&
+        versionOf(applicant, this.now()).key !== session?.recordedVersion
           ? await this.amlCase(ref.applicantId)
           : null,
       now: this.now(),
