@@ -522,9 +522,12 @@ describe('AML from the AML case', () => {
     const amlReads = () =>
       standin.control.requests.filter((r) => r.path === `/resources/api/applicants/${a.id}/amlCase`).length;
     expect(amlReads()).toBe(1);
-    // A resent webhook and the re-check read the same review state: the AML case (10 requests a
+    // A second notification of the same review state: the AML case (10 requests a
     // minute) is not read again.
-    await standin.control.webhooks.resendLast();
+    await standin.control.webhooks.send('applicantReviewed', {
+      ...webhookPayload('applicantReviewed', a, new Date()),
+      correlationId: 'a-second-notification',
+    });
     expect(amlReads()).toBe(1);
     // A changed state is read with its AML case.
     await standin.control.redecide(a.id, 'reject_final', { aml: true });
