@@ -6,7 +6,10 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KycMessages } from '../../src/modules/kyc/kyc.messages';
-import { reconcileVerifications } from '../../src/modules/kyc/reconcile.service';
+import {
+  recheckApprovedVerifications,
+  reconcileVerifications,
+} from '../../src/modules/kyc/reconcile.service';
 import { toVerificationResult } from '../../src/providers/verification/sumsub/mapping';
 import type { TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
@@ -333,6 +336,151 @@ describe('re-decisions and resets', () => {
   });
 });
 
+describe('a rejection or a reset at a level we hold no link for', () => {
+  it('an officer moves the approved applicant to another level and rejects it there: the subject is no longer verified', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    const link = await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    standin.control.moveLevel(a.id, 'standard-kyc-level');
+    await standin.control.decide(a.id, 'reject_final');
+    expect(a.review).toMatchObject({ levelName: 'standard-kyc-level', reviewStatus: 'completed' });
+    expect((await detail(w)).json()).toMatchObject({
+      verification_id: link.verification_id,
+      status: 'declined',
+    });
+    expect(await kycStatus(w)).toBe('rejected');
+  });
+
+  it('a GREEN at another level approves nothing; a reset there leaves the subject unverified', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'reject_retry');
+    expect(await kycStatus(w)).toBe('rejected');
+    standin.control.moveLevel(a.id, 'standard-kyc-level');
+    await standin.control.decide(a.id, 'approve');
+    // The approval at a level we hold no link for is not our link's result.
+    expect((await detail(w)).json().status).toBe('declined');
+    expect(await kycStatus(w)).toBe('rejected');
+    const second = await createLink(ctx, w, { level: 'basic' });
+    standin.control.moveLevel(a.id, 'basic-kyc-level');
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    standin.control.moveLevel(a.id, 'standard-kyc-level');
+    await standin.control.decide(a.id, 'approve');
+    await standin.control.reset(a.id);
+    const history = (await api(ctx, 'GET', `/kyc/detail/${w.userId}/history`, w.caller.headers)).json()
+      .records as { verification_id: string; status: string }[];
+    expect(history.find((r) => r.verification_id === second.verification_id)?.status).toBe('pending');
+    expect(await kycStatus(w)).toBe('pending');
+  });
+});
+
+describe.each(['check', 'profile'] as const)(
+  'review.createDate %s: a reset or a new attempt is never discarded as older',
+  (mode) => {
+    beforeAll(() => {
+      standin.control.createDate = mode;
+    });
+    afterAll(() => {
+      standin.control.createDate = 'check';
+    });
+    // The profile was created an hour before the checks (only seen in mode `profile`).
+    const backdate = (a: { createdAt: string }) => {
+      a.createdAt = new Date(Date.now() - 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+    };
+
+    it('a reset after an approval is applied (the subject is no longer verified)', async () => {
+      const w = await createKycWorld(ctx, { productionAccess: true });
+      await createLink(ctx, w, {});
+      const a = applicantOfUser(w.userId);
+      backdate(a);
+      await standin.control.decide(a.id, 'approve');
+      expect(await kycStatus(w)).toBe('approved');
+      await standin.control.reset(a.id);
+      expect((await detail(w)).json().status).toBe('pending');
+      expect(await kycStatus(w)).toBe('pending');
+    });
+
+    it('a new attempt after an approval is applied', async () => {
+      const w = await createKycWorld(ctx, { productionAccess: true });
+      await createLink(ctx, w, {});
+      const a = applicantOfUser(w.userId);
+      backdate(a);
+      await standin.control.decide(a.id, 'approve');
+      expect(await kycStatus(w)).toBe('approved');
+      await standin.control.decide(a.id, 'review');
+      expect((await detail(w)).json().status).toBe('in_review');
+    });
+  },
+);
+
+describe('re-check of approved subjects (a lost webhook of a later rejection)', () => {
+  it('an officer rejects the approved applicant at another level, its webhook lost: found at the next daily re-check', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, { level: 'basic' });
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    standin.control.webhooks.settings.drop = true;
+    try {
+      standin.control.moveLevel(a.id, 'standard-kyc-level');
+      await standin.control.decide(a.id, 'reject_final');
+    } finally {
+      standin.control.webhooks.settings.drop = false;
+    }
+    // Reconciliation leaves decided links alone; the re-check waits for its cadence (shortened
+    // here to two minutes, the default being a day, so the callers' tokens stay valid).
+    const sumsub = ctx.deps.config.sumsub!;
+    const cadence = sumsub.recheckApprovedSeconds;
+    sumsub.recheckApprovedSeconds = 120;
+    try {
+      ctx.clock.advance(61 * 1000);
+      await reconcileVerifications(ctx.deps, 500);
+      await recheckApprovedVerifications(ctx.deps, 500);
+      expect(await kycStatus(w)).toBe('approved');
+      ctx.clock.advance(121 * 1000);
+      expect(await recheckApprovedVerifications(ctx.deps, 500)).toBeGreaterThanOrEqual(1);
+    } finally {
+      sumsub.recheckApprovedSeconds = cadence;
+    }
+    expect((await detail(w)).json().status).toBe('declined');
+    expect(await kycStatus(w)).toBe('rejected');
+    const events = await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed');
+    expect((events.at(-1)!.data as { source: string }).source).toBe('system');
+  });
+});
+
+describe('deactivated or deleted applicants', () => {
+  it('a deactivated applicant (deleted: true) no longer verifies the subject', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    await standin.control.deactivate(a.id);
+    expect((await detail(w)).json()).toMatchObject({
+      status: 'pending',
+      data_trusted: false,
+      decision_at: null,
+    });
+    expect(await kycStatus(w)).toBe('pending');
+  });
+
+  it('an applicant Sumsub answers 404 for (deleted) no longer verifies the subject', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    await standin.control.remove(a.id);
+    expect((await detail(w)).json()).toMatchObject({ status: 'pending', data_trusted: false });
+    expect(await kycStatus(w)).toBe('pending');
+  });
+});
+
 describe('production guards', () => {
   it('a webhook with sandboxMode: true is acknowledged and ignored by a production deployment', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });
@@ -371,9 +519,19 @@ describe('AML from the AML case', () => {
     await setGroups(ctx, w.caller.clientId, ALL_GROUPS);
     const hits = (await detail(w)).json().aml_hits as { hit_id: string; name: string }[];
     expect(hits.map((h) => h.name)).toEqual(['Jane Doe (PEP list)', 'J. Doe (sanctions list)']);
-    expect(standin.control.requests.some((r) => r.path === `/resources/api/applicants/${a.id}/amlCase`)).toBe(
-      true,
-    );
+    const amlReads = () =>
+      standin.control.requests.filter((r) => r.path === `/resources/api/applicants/${a.id}/amlCase`).length;
+    expect(amlReads()).toBe(1);
+    // A second notification of the same review state: the AML case (10 requests a
+    // minute) is not read again.
+    await standin.control.webhooks.send('applicantReviewed', {
+      ...webhookPayload('applicantReviewed', a, new Date()),
+      correlationId: 'a-second-notification',
+    });
+    expect(amlReads()).toBe(1);
+    // A changed state is read with its AML case.
+    await standin.control.redecide(a.id, 'reject_final', { aml: true });
+    expect(amlReads()).toBe(2);
   });
 
   it('COMPROMISED_PERSONS is an AML label; the undocumented AML is not', () => {

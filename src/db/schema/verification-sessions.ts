@@ -49,6 +49,10 @@ export const verificationSessions = pgTable(
     uniqueIndex('verification_sessions_provider_ref_uq').on(t.providerRef),
     // The link-expiry sweeper's queue: only unused links are indexed.
     index('verification_sessions_pending_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    // The reconciliation and re-check queues: links the provider knows, by when it was last heard of.
+    index('verification_sessions_referenced_updated_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.providerRef} is not null`),
     index('verification_sessions_client_user_idx').on(t.clientId, t.userId, desc(t.createdAt)),
     index('verification_sessions_client_business_idx').on(
       t.clientId,

@@ -9,7 +9,7 @@ import { levelsRoutes } from './levels.routes';
 import { expireUnusedVerificationLinks } from './link-expiry.service';
 import { verificationNotificationRoutes } from './notifications.routes';
 import { verificationRereadJob } from './notifications.service';
-import { reconcileVerifications } from './reconcile.service';
+import { recheckApprovedVerifications, reconcileVerifications } from './reconcile.service';
 import { verifyPageRoutes } from './verify-page.routes';
 
 export const kycModule = defineModule({
@@ -20,13 +20,14 @@ export const kycModule = defineModule({
   workers: (deps) => [
     // Unused verification links past expires_at expire; a subject left with nothing under way falls back from pending.
     sweepWorker(deps, 'verification-link-expiry-sweeper', () => expireUnusedVerificationLinks(deps, 100)),
-    // Verification results a provider never notified are re-read after a bound (Sumsub only).
+    // Verification results a provider never notified are re-read after a bound, and approved
+    // subjects' latest links once per re-check cadence (Sumsub only).
     ...(deps.providers.verification.reconciles
       ? [
           sweepWorker(
             deps,
             'verification-reconciliation',
-            () => reconcileVerifications(deps),
+            async () => (await reconcileVerifications(deps)) + (await recheckApprovedVerifications(deps)),
             Math.max(deps.config.workerPollMs, 5000),
           ),
         ]

@@ -148,10 +148,19 @@ export async function applyVerificationResult(
     if (result.version) {
       // A vendor that re-decides: a changed state applies unless it is older than the recorded one;
       // the record's revision then simply counts the states applied.
+      // A new attempt, or a restart (reset) after a recorded decision, always applies: the vendor's
+      // time of it may not be renewed, so it can look older than the decision it replaces.
+      const v = result.version;
+      const newAttempt =
+        v.attempt !== undefined &&
+        existing?.providerVersion != null &&
+        !existing.providerVersion.startsWith(`${v.attempt}|`);
+      const restartAfterDecision =
+        v.restart === true && (existing?.status === 'approved' || existing?.status === 'declined');
       if (
         existing &&
-        (existing.providerVersion === result.version.key ||
-          existing.providerUpdatedAt.getTime() > result.version.at.getTime())
+        (existing.providerVersion === v.key ||
+          (!newAttempt && !restartAfterDecision && existing.providerUpdatedAt.getTime() > v.at.getTime()))
       )
         return { applied: false, record: existing };
       revision = (existing?.providerRevision ?? 0) + 1;
@@ -186,11 +195,12 @@ export async function refreshSession(
   deps: Deps,
   session: SessionRow,
   source: StatusSource,
+  read: Pick<SessionContext, 'latest' | 'notice'> = {},
 ): Promise<{ applied: boolean; found: boolean }> {
-  const result = await deps.providers.verification.fetchResult(
-    session.providerRef!,
-    await sessionContext(deps, session),
-  );
+  const result = await deps.providers.verification.fetchResult(session.providerRef!, {
+    ...(await sessionContext(deps, session)),
+    ...read,
+  });
   await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
   if (!result) return { applied: false, found: false };
   return { ...(await applyVerificationResult(deps, session, result, source)), found: true };
@@ -198,11 +208,13 @@ export async function refreshSession(
 
 /** What the adapter is told about the session it reads (its level; whether a record exists). */
 export async function sessionContext(deps: Deps, session: SessionRow): Promise<SessionContext> {
+  const record = await findRecordBySession(deps.db, session.id);
   return {
     kind: session.kind as VerificationKind,
     checks: session.checks,
     level: session.level,
-    recorded: (await findRecordBySession(deps.db, session.id)) !== undefined,
+    recorded: record !== undefined,
+    recordedVersion: record?.providerVersion ?? null,
   };
 }
 
@@ -214,17 +226,26 @@ const SESSIONS_PER_SUBJECT_NOTIFICATION = 5;
  * its links whose result the vendor now reports: the newest link may be at another level (its
  * review not started) while the profile's review finished at an older link's level.
  */
-async function refreshSubjectSessions(deps: Deps, subjectRef: string): Promise<{ applied: boolean } | null> {
+async function refreshSubjectSessions(
+  deps: Deps,
+  subjectRef: string,
+  notice: string | null,
+): Promise<{ applied: boolean } | null> {
   const sessions = await findSessionsOfProviderSubject(
     deps.db,
     subjectRef,
     SESSIONS_PER_SUBJECT_NOTIFICATION,
   );
   if (sessions.length === 0) return null;
+  // The newest link with a provider reference is the subject's latest: a rejection or a reset
+  // decided at any level applies to it (see SessionContext.latest).
+  let latest = true;
   for (const session of sessions) {
     if (!session.providerRef) continue;
-    const r = await refreshSession(deps, session, 'provider_webhook');
+    const r = await refreshSession(deps, session, 'provider_webhook', { latest, notice });
     if (r.found) return r;
+    // Past the newest recorded link, older links are no longer the subject's latest.
+    if (latest && (await findRecordBySession(deps.db, session.id))) latest = false;
   }
   return { applied: false };
 }
@@ -248,7 +269,7 @@ export const verificationRereadJob = defineJob<VerificationRereadPayload>({
   kind: 'kyc.verification_reread',
   async run(deps, p, ctx) {
     let r: { applied: boolean } | null;
-    if (p.scope === 'applicant') r = await refreshSubjectSessions(deps, p.providerRef);
+    if (p.scope === 'applicant') r = await refreshSubjectSessions(deps, p.providerRef, p.type);
     else {
       const session = await findSessionByProviderRef(deps.db, p.providerRef);
       r = session ? await refreshSession(deps, session, 'provider_webhook') : null;

@@ -7,7 +7,12 @@
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { refreshSession } from './notifications.service';
-import { findSessionsToReconcile, isLatestLinkOfSubject, updateSession } from './verification.repo';
+import {
+  findApprovedSessionsToRecheck,
+  findSessionsToReconcile,
+  isLatestLinkOfSubject,
+  updateSession,
+} from './verification.repo';
 
 /** One batch; returns how many links were re-read (the worker loops while a batch is full). */
 export async function reconcileVerifications(deps: Deps, limit = 20): Promise<number> {
@@ -27,6 +32,35 @@ export async function reconcileVerifications(deps: Deps, limit = 20): Promise<nu
     } catch (err) {
       // The provider is unreachable: stop this round, the breaker and the next round take it from here.
       deps.log.warn({ err, verificationId: session.id }, 'verification reconciliation failed');
+      break;
+    }
+  }
+  return done;
+}
+
+/**
+ * The re-check of approved subjects: Sumsub can reject an approved applicant later (an officer,
+ * ongoing monitoring, a level moved by a workflow) and a lost webhook would leave the subject
+ * approved. Each approved subject's latest link is re-read once per SVC_SUMSUB_RECHECK_APPROVED_SECONDS
+ * (default daily; the session's updated_at is the clock), a bounded batch per round; a rejection or
+ * reset at any level applies to it. Returns how many links were re-read.
+ */
+export async function recheckApprovedVerifications(deps: Deps, limit = 20): Promise<number> {
+  if (!deps.providers.verification.reconciles) return 0;
+  const every = deps.config.sumsub?.recheckApprovedSeconds ?? 86400;
+  const due = await findApprovedSessionsToRecheck(deps.db, addSeconds(deps.clock.now(), -every), limit);
+  let done = 0;
+  for (const session of due) {
+    try {
+      // Only the subject's latest link speaks for it; an older approved one just waits a cadence.
+      if (!(await isLatestLinkOfSubject(deps.db, session))) {
+        await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
+        continue;
+      }
+      await refreshSession(deps, session, 'system', { latest: true });
+      done++;
+    } catch (err) {
+      deps.log.warn({ err, verificationId: session.id }, 'approved verification re-check failed');
       break;
     }
   }

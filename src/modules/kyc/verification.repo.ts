@@ -112,6 +112,32 @@ export async function findSessionsToReconcile(db: DbOrTx, before: Date, limit: n
     .limit(limit);
 }
 
+/**
+ * Approved links whose provider was last heard from before `before` (the re-check of approved
+ * subjects), oldest first: served by the partial index on referenced links' updated_at and the
+ * records' session index.
+ */
+export async function findApprovedSessionsToRecheck(db: DbOrTx, before: Date, limit: number) {
+  const s = verificationSessions;
+  return db
+    .select()
+    .from(s)
+    .where(
+      and(
+        sql`${s.providerRef} is not null`,
+        lte(s.updatedAt, before),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(verificationRecords)
+            .where(and(eq(verificationRecords.sessionId, s.id), eq(verificationRecords.status, 'approved'))),
+        ),
+      ),
+    )
+    .orderBy(asc(s.updatedAt))
+    .limit(limit);
+}
+
 /** Rows of one subject under one client, in a table with client, user and business columns. */
 const ofSubject = (
   t: { clientId: AnyPgColumn; userId: AnyPgColumn; businessCustomerId: AnyPgColumn },

@@ -53,9 +53,12 @@ export interface VerificationResult {
    * Vendors whose decision can change within one attempt (an officer turning an approval into a
    * rejection, ongoing monitoring): the vendor's own time of this state and a key of what it says.
    * The service applies a result whose key differs from the recorded one unless it is older than
-   * the recorded state (`revision` is then not compared).
+   * the recorded state (`revision` is then not compared). `attempt` names the attempt (the key
+   * starts with `<attempt>|`) and `restart` marks a state that starts over (a reset): a new attempt
+   * or a restart after a recorded decision always applies, since the vendor's time of it may not
+   * be renewed (it can be earlier than the recorded decision's).
    */
-  version?: { at: Date; key: string };
+  version?: { at: Date; key: string; attempt?: string; restart?: boolean };
   identity: {
     firstName: string | null;
     lastName: string | null;
@@ -141,6 +144,17 @@ export interface SessionContext {
   level?: string;
   /** The service already holds a record of this session (a reset must be recorded, not skipped). */
   recorded?: boolean;
+  /**
+   * The read concerns the subject's latest link (a notification about the vendor's profile of the
+   * person, or the sweep of approved subjects): a result that undoes a verification (a completed
+   * rejection, a reset, a deactivation) applies to it whatever level it was decided at, so the
+   * subject is no longer verified; an approval stays bound to its own level.
+   */
+  latest?: boolean;
+  /** The version key of the recorded result (VerificationResult.version.key), if any: an unchanged state needs no costly reads. */
+  recordedVersion?: string | null;
+  /** The type of the vendor notification that asked for this read (a hint, e.g. a reset), if any. */
+  notice?: string | null;
 }
 
 export interface VerificationProvider {

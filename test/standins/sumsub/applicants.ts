@@ -71,6 +71,8 @@ export interface StepStatus {
 export interface Applicant {
   id: string;
   createdAt: string;
+  /** `true` once deactivated (reference/deactivate-applicant-profile). */
+  deleted?: boolean;
   key: string;
   clientId: string;
   inspectionId: string;

@@ -79,6 +79,17 @@ export interface SumsubStandinControl {
   /** Resets the applicant as the dashboard's "Reset" does (back to init, documents inactive) and notifies `applicantReset`. */
   reset(applicantId: string): Promise<void>;
   byExternalUserId(externalUserId: string): Applicant | undefined;
+  /**
+   * A workflow, an officer or the dashboard moves the applicant to another level (its review starts
+   * over there), as `moveToLevel` does; no webhook.
+   */
+  moveLevel(applicantId: string, levelName: string): void;
+  /** Deactivates the profile (`deleted: true`, reference/deactivate-applicant-profile) and notifies `applicantDeactivated`. */
+  deactivate(applicantId: string): Promise<void>;
+  /** Deletes the applicant for good (its reads answer 404) and notifies `applicantDeleted`. */
+  remove(applicantId: string): Promise<void>;
+  /** How `review.createDate` behaves: renewed per check (`check`) or the profile's creation time (`profile`). */
+  createDate: 'check' | 'profile';
   /** Where company beneficiaries are kept: `kyb1` (info, one `type`) or `kyb2` (fixedInfo, `types[]`). */
   kybFlow: 'kyb1' | 'kyb2';
 }
@@ -228,6 +239,7 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
   async function submit(a: Applicant, decision: Decision, aml: boolean) {
     const level = levels.get(a.review.levelName)!;
     uploadDocuments(a, level.steps, images, new Date());
+    stampCreateDate(a);
     if (a.type === 'company') addBeneficiaries(a);
     await notify('applicantPending', a);
     if (decision === 'review') return;
@@ -239,7 +251,17 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
 
   async function doReset(a: Applicant) {
     resetApplicant(a, new Date());
+    stampCreateDate(a);
     await notify('applicantReset', a);
+  }
+
+  /**
+   * `review.createDate` is documented as when "the applicant check was initiated" (renewed by each
+   * attempt and reset: mode `check`, the default); an older version of the docs said "the profile
+   * was created" (mode `profile`: it stays the applicant's creation time).
+   */
+  function stampCreateDate(a: Applicant) {
+    if (control.createDate === 'profile') a.review.createDate = `${a.createdAt}+0000`;
   }
 
   function checkSignature(req: IncomingMessage, path: string, body: Buffer, res: ServerResponse): boolean {
@@ -495,7 +517,26 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       await doReset(a);
     },
     byExternalUserId,
+    moveLevel: (applicantId, levelName) => {
+      const a = applicants.get(applicantId);
+      const level = levels.get(levelName);
+      if (!a || !level) throw new Error(`unknown applicant ${applicantId} or level ${levelName}`);
+      moveToLevel(a, level, new Date());
+    },
+    deactivate: async (applicantId) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      a.deleted = true;
+      await notify('applicantDeactivated', a);
+    },
+    remove: async (applicantId) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      applicants.delete(applicantId);
+      await notify('applicantDeleted', a);
+    },
     kybFlow: 'kyb1',
+    createDate: 'check',
   };
   return {
     url: baseUrl,

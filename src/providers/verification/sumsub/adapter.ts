@@ -27,6 +27,7 @@ import {
   type SumsubApplicant,
   type SumsubSteps,
   toVerificationResult,
+  versionOf,
 } from './mapping';
 
 export const externalUserIdOf = (kind: VerificationKind, subjectId: string) => `svc-${kind}-${subjectId}`;
@@ -276,19 +277,49 @@ export class SumsubVerificationProvider implements VerificationProvider {
   async fetchResult(providerRef: string, session?: SessionContext): Promise<VerificationResult | null> {
     const ref = parseProviderRef(providerRef);
     if (!ref) return null;
-    const applicant = await this.readApplicant(ref.applicantId);
+    const read = await this.readApplicant(ref.applicantId);
+    // Row 14 (docs/vendors/sumsub.md, "Deactivated or deleted applicants"): a deactivated profile
+    // (`deleted: true`, https://docs.sumsub.com/reference/deactivate-applicant-profile: "as if it
+    // never existed", the person resubmits from scratch) or one Sumsub no longer has (404, deleted)
+    // no longer verifies anyone: a recorded session becomes `pending`, data not trusted, as a reset.
+    const withdrawn = !read || read.deleted === true;
+    if (withdrawn && !session?.recorded) return null;
+    const applicant: SumsubApplicant | null = withdrawn
+      ? {
+          id: ref.applicantId,
+          inspectionId: read?.inspectionId ?? '',
+          externalUserId: read?.externalUserId ?? '',
+          type: read?.type,
+          review: {
+            levelName: session?.level
+              ? this.sumsubLevel(session.kind, session.level)
+              : read?.review?.levelName,
+            attemptId: read ? 'deactivated' : 'deleted',
+            reviewStatus: 'init',
+          },
+        }
+      : read;
     if (!applicant) return null;
     const kind: VerificationKind = session?.kind ?? (applicant.type === 'company' ? 'kyb' : 'kyc');
     // The applicant serves every link of the person; its review is this session's only at the
     // session's level: `attemptCnt` counts attempts "on the same verification level"
     // (https://docs.sumsub.com/reference/get-applicant-review-status). An approval at `basic`
     // never approves an `enhanced` link, and a later link's level leaves an older record alone.
-    if (session?.level && applicant.review?.levelName !== this.sumsubLevel(kind, session.level)) return null;
+    // A result that undoes a verification is not level-bound: a completed RED, or a reset
+    // announced by `applicantReset`, decided at a level we hold no link for (a level moved by a
+    // workflow, an officer or the dashboard) applies to the subject's latest link, so an approved
+    // subject is no longer verified. A GREEN only approves the session of its own level.
+    const status = applicant.review?.reviewStatus ?? 'init';
+    const red = status === 'completed' && applicant.review?.reviewResult?.reviewAnswer === 'RED';
+    const reset = status === 'init' && session?.notice === 'applicantReset' && session.recorded === true;
+    const undoes = session?.latest === true && (red || reset || withdrawn);
+    if (session?.level && applicant.review?.levelName !== this.sumsubLevel(kind, session.level) && !undoes)
+      return null;
     // Nothing submitted yet: no result, so an unused link leaves no record behind. A session that
     // has a record and is back at `init` was reset (documents inactive, statuses removed:
     // https://docs.sumsub.com/reference/reset-applicant): that is recorded (pending).
-    if ((applicant.review?.reviewStatus ?? 'init') === 'init' && !session?.recorded) return null;
-    const steps = await this.readSteps(ref.applicantId);
+    if (status === 'init' && !session?.recorded) return null;
+    const steps = withdrawn ? {} : await this.readSteps(ref.applicantId);
     const checks = session?.checks ?? [];
     return toVerificationResult({
       providerRef,
@@ -297,8 +328,14 @@ export class SumsubVerificationProvider implements VerificationProvider {
       checks,
       kind,
       keyPeople: kind === 'kyb' && checks.includes('key_people') ? await this.keyPeople(applicant) : null,
+      // The AML case is rate-limited to 10 requests a minute (https://docs.sumsub.com/reference/rate-limits,
+      // docs/vendors/sumsub.md): it is read once per review state, not again when the recorded
+      // state is unchanged (the service then applies nothing anyway).
       amlCase:
-        checks.includes('aml') && applicant.review?.reviewStatus === 'completed'
+        checks.includes('aml') &&
+        !withdrawn &&
+        applicant.review?.reviewStatus === 'completed' &&
+        versionOf(applicant, this.now()).key !== session?.recordedVersion
           ? await this.amlCase(ref.applicantId)
           : null,
       now: this.now(),

@@ -18,6 +18,12 @@ export interface SumsubConfig {
   /** The reconciliation worker re-reads an applicant when nothing was heard of it for this long. */
   reconcileAfterSeconds: number;
   /**
+   * An approved subject's latest link is re-read this long after Sumsub was last heard of it
+   * (`SVC_SUMSUB_RECHECK_APPROVED_SECONDS`, default a day): a later rejection whose webhook was lost
+   * is found without it.
+   */
+  recheckApprovedSeconds: number;
+  /**
    * The account's KYB flow (`SVC_SUMSUB_KYB_FLOW`): `kyb2` keeps companyInfo and its beneficiaries in
    * `fixedInfo` (https://docs.sumsub.com/reference/link-beneficiary-to-company-kyb-20), `kyb1` in `info`.
    */
@@ -111,6 +117,7 @@ export function loadSumsubConfig(
     maxAttempts: int(env, problems, 'SVC_SUMSUB_MAX_ATTEMPTS', 3, 1, 10),
     websdkLinkTtlSeconds: int(env, problems, 'SVC_SUMSUB_WEBSDK_LINK_TTL_SECONDS', 1800, 60, 86400),
     reconcileAfterSeconds: int(env, problems, 'SVC_SUMSUB_RECONCILE_AFTER_SECONDS', 3600, 10, 30 * 86400),
+    recheckApprovedSeconds: int(env, problems, 'SVC_SUMSUB_RECHECK_APPROVED_SECONDS', 86400, 60, 30 * 86400),
     kybFlow: kybFlow(env, problems),
   };
 }

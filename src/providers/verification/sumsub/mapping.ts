@@ -21,6 +21,8 @@ export interface SumsubApplicant {
   info?: Record<string, unknown>;
   fixedInfo?: Record<string, unknown>;
   questionnaires?: { id?: string; sections?: Record<string, { items?: Record<string, QItem> }> }[];
+  /** `true` once the profile is deactivated (https://docs.sumsub.com/reference/deactivate-applicant-profile). */
+  deleted?: boolean;
   review?: {
     attemptId?: string;
     attemptCnt?: number;
@@ -76,20 +78,26 @@ export function revisionOf(a: SumsubApplicant): number {
  * "Re-decisions"), and an officer or ongoing monitoring can change the answer within one attempt:
  * a result whose key differs is applied unless its time is older than the recorded one.
  */
-export function versionOf(a: SumsubApplicant, now: Date): { at: Date; key: string } {
+export function versionOf(
+  a: SumsubApplicant,
+  now: Date,
+): { at: Date; key: string; attempt: string; restart: boolean } {
   const r = a.review ?? {};
   const result = r.reviewResult ?? {};
   const at = parseSumsubDate(r.reviewDate) ?? parseSumsubDate(r.createDate) ?? now;
   const labels = [...(result.rejectLabels ?? [])].sort().join(',');
+  // `createDate` is "the applicant check was initiated" (reference/get-applicant-review-status);
+  // an older version of the docs said "the profile was created", so it may not be renewed by a new
+  // attempt or a reset: those are recognised by the attempt and the `init` status instead.
+  const attempt = [r.levelName ?? '', r.attemptId ?? String(r.attemptCnt ?? 0)].join('|');
   const key = [
-    r.levelName ?? '',
-    r.attemptId ?? String(r.attemptCnt ?? 0),
+    attempt,
     r.reviewStatus ?? '',
     result.reviewAnswer ?? '',
     result.reviewRejectType ?? '',
     labels,
   ].join('|');
-  return { at, key };
+  return { at, key, attempt, restart: (r.reviewStatus ?? 'init') === 'init' };
 }
 
 /** Ambiguity 5. */

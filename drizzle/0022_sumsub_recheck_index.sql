@@ -1,0 +1,1 @@
+CREATE INDEX "verification_sessions_referenced_updated_idx" ON "verification_sessions" USING btree ("updated_at") WHERE "verification_sessions"."provider_ref" is not null;
