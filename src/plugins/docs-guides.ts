@@ -49,7 +49,6 @@ const ORDER = [
   'sandbox',
   'dashboard',
   'operations',
-  'performance',
   'going-live-tokenio',
   'going-live-sumsub',
 ];

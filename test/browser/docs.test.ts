@@ -160,7 +160,7 @@ describe.skipIf(!hasChromium)('API reference pages in Chromium', () => {
     expect(index.body).not.toContain('<script');
     const slugs = [...index.body.matchAll(/<li><a href="\/docs\/guides\/([a-z0-9-]+)"/g)].map((m) => m[1]!);
     expect(slugs).toEqual(
-      expect.arrayContaining(['quickstart', 'payments', 'sandbox', 'operations', 'performance']),
+      expect.arrayContaining(['quickstart', 'payments', 'sandbox', 'operations', 'dashboard']),
     );
     const bodies = new Map<string, string>([['', index.body]]);
     for (const slug of slugs) {

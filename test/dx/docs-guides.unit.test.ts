@@ -58,8 +58,11 @@ describe('rendering the guides', () => {
 
   it('renders every guide of the repository, and the going-live guides and vendor notes beside them', () => {
     const all = renderGuides(GUIDES_DIR);
-    for (const slug of ['index', 'quickstart', 'payments', 'sandbox', 'operations', 'performance'])
+    for (const slug of ['index', 'quickstart', 'payments', 'sandbox', 'operations', 'dashboard'])
       expect(all.has(slug), slug).toBe(true);
+    // Maintainer documents (bench history, internals) live outside docs/guides and are not served.
+    for (const slug of ['performance', 'dashboard-internals', 'hosted-pages'])
+      expect(all.has(slug), slug).toBe(false);
     for (const slug of ['going-live-tokenio', 'going-live-sumsub', 'vendor-tokenio', 'vendor-sumsub'])
       expect(all.has(slug), slug).toBe(true);
     // A guide's link to them is a link now, not grey text; maintainer documents stay text.
