@@ -1,5 +1,5 @@
 /** Small shared pieces: error display, form fields, status badge, money, async state. */
-import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { type ReactNode, useCallback, useId, useState } from 'react';
 import { detailOf, SvcApiError } from '../api';
 import { formatMoney } from './format';
 
@@ -95,36 +95,6 @@ export function Badge({ value }: { value: string }) {
 export const money = formatMoney;
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-GB') : '—');
-
-/** Loads on mount and whenever `deps` change; `reload` reruns; `pollMs` refetches quietly. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[], pollMs?: number) {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [tick, setTick] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists what the loader depends on
-  const run = useCallback(load, deps);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `tick` is how reload() asks for a fresh load
-  useEffect(() => {
-    let live = true;
-    const go = () =>
-      run().then(
-        (d) => {
-          if (live) {
-            setData(d);
-            setError(null);
-          }
-        },
-        (e) => live && setError(e),
-      );
-    go();
-    const timer = pollMs ? window.setInterval(go, pollMs) : undefined;
-    return () => {
-      live = false;
-      if (timer) window.clearInterval(timer);
-    };
-  }, [run, tick, pollMs]);
-  return { data, error, reload: () => setTick((t) => t + 1) };
-}
 
 /** A button that runs an action, shows "Working…" meanwhile and reports the API's error. */
 export function useAction() {
