@@ -11,31 +11,44 @@ import {
   findApprovedSessionsToRecheck,
   findSessionsToReconcile,
   isLatestLinkOfSubject,
+  type SessionRow,
   updateSession,
 } from './verification.repo';
+
+/**
+ * Re-reads a batch of links, each only when it is its subject's latest (an older link just moves to
+ * the next cadence: the later one carries the provider's news); stops at the first provider failure
+ * (the breaker and the next round take it from here). Returns how many links were re-read.
+ */
+async function rereadLatestLinks(
+  deps: Deps,
+  due: SessionRow[],
+  options: Parameters<typeof refreshSession>[3],
+  failure: string,
+): Promise<number> {
+  let done = 0;
+  for (const session of due) {
+    try {
+      if (!(await isLatestLinkOfSubject(deps.db, session))) {
+        await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
+        continue;
+      }
+      await refreshSession(deps, session, 'system', options);
+      done++;
+    } catch (err) {
+      deps.log.warn({ err, verificationId: session.id }, failure);
+      break;
+    }
+  }
+  return done;
+}
 
 /** One batch; returns how many links were re-read (the worker loops while a batch is full). */
 export async function reconcileVerifications(deps: Deps, limit = 20): Promise<number> {
   if (!deps.providers.verification.reconciles) return 0;
   const bound = deps.config.sumsub?.reconcileAfterSeconds ?? 3600;
   const due = await findSessionsToReconcile(deps.db, addSeconds(deps.clock.now(), -bound), limit);
-  let done = 0;
-  for (const session of due) {
-    try {
-      // A later link of the same person carries the provider's news now; this one keeps its record.
-      if (!(await isLatestLinkOfSubject(deps.db, session))) {
-        await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
-        continue;
-      }
-      await refreshSession(deps, session, 'system');
-      done++;
-    } catch (err) {
-      // The provider is unreachable: stop this round, the breaker and the next round take it from here.
-      deps.log.warn({ err, verificationId: session.id }, 'verification reconciliation failed');
-      break;
-    }
-  }
-  return done;
+  return rereadLatestLinks(deps, due, undefined, 'verification reconciliation failed');
 }
 
 /**
@@ -49,20 +62,5 @@ export async function recheckApprovedVerifications(deps: Deps, limit = 20): Prom
   if (!deps.providers.verification.reconciles) return 0;
   const every = deps.config.sumsub?.recheckApprovedSeconds ?? 86400;
   const due = await findApprovedSessionsToRecheck(deps.db, addSeconds(deps.clock.now(), -every), limit);
-  let done = 0;
-  for (const session of due) {
-    try {
-      // Only the subject's latest link speaks for it; an older approved one just waits a cadence.
-      if (!(await isLatestLinkOfSubject(deps.db, session))) {
-        await updateSession(deps.db, session.id, { updatedAt: deps.clock.now() });
-        continue;
-      }
-      await refreshSession(deps, session, 'system', { latest: true });
-      done++;
-    } catch (err) {
-      deps.log.warn({ err, verificationId: session.id }, 'approved verification re-check failed');
-      break;
-    }
-  }
-  return done;
+  return rereadLatestLinks(deps, due, { latest: true }, 'approved verification re-check failed');
 }

@@ -135,49 +135,45 @@ export function Page({
   );
 }
 
+/** Copies `value` to the clipboard; says "Copied" once it is there. */
+function CopyButton(props: { value: string; className?: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className={props.className}
+      aria-label={props.label}
+      onClick={() =>
+        navigator.clipboard?.writeText(props.value).then(
+          () => setCopied(true),
+          () => undefined,
+        )
+      }
+    >
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
 /** An id the API asks for (project_id, user_id), shown whole with a copy button. */
 export function CopyId({ value, what }: { value: string; what: string }) {
-  const [copied, setCopied] = useState(false);
   return (
     <span className="copy-id">
       <code>{value}</code>{' '}
-      <button
-        type="button"
-        className="secondary small"
-        aria-label={`Copy the ${what} id ${value}`}
-        onClick={() =>
-          navigator.clipboard?.writeText(value).then(
-            () => setCopied(true),
-            () => undefined,
-          )
-        }
-      >
-        {copied ? 'Copied' : 'Copy'}
-      </button>
+      <CopyButton value={value} className="secondary small" label={`Copy the ${what} id ${value}`} />
     </span>
   );
 }
 
 /** Shown once: a secret with a copy button and the warning that it will not be shown again. */
 export function SecretOnce({ label, value }: { label: string; value: string }) {
-  const [copied, setCopied] = useState(false);
   return (
     <div className="secret" role="status">
       <p>
         <strong>{label}</strong> — copy it now: it is shown only once.
       </p>
       <code data-testid="secret-value">{value}</code>
-      <button
-        type="button"
-        onClick={() =>
-          navigator.clipboard?.writeText(value).then(
-            () => setCopied(true),
-            () => undefined,
-          )
-        }
-      >
-        {copied ? 'Copied' : 'Copy'}
-      </button>
+      <CopyButton value={value} />
     </div>
   );
 }
