@@ -98,8 +98,11 @@ export interface BankNotification {
   providerStatus: string;
   occurredAt: Date;
   reason: string | null;
-  /** `mandate` for a VRP mandate's notification (ref_id is then the mandate_ref); `payment` otherwise. */
-  kind: 'payment' | 'mandate';
+  /**
+   * `mandate` for a VRP mandate's notification (ref_id is then the mandate_ref); `refund` for a
+   * refund's (ref_id is then our refund id, provider_status a RefundOutcome); `payment` otherwise.
+   */
+  kind: 'payment' | 'mandate' | 'refund';
 }
 
 /** A VRP mandate the payer is asked to authorize at a bank (limits as decimal strings). */
@@ -153,6 +156,65 @@ export interface MandateNetwork {
   simulateMandate?(mandateRef: string, code: MandateCode): Promise<void>;
   /** Sandbox only: settles the mandate payments whose settlement time has come. */
   settleDueMandatePayments?(): Promise<number>;
+}
+
+/** A refund of a paid payment, sent back to the payer's account by the network. */
+export interface RefundInput {
+  /** Our refund id: the network's idempotency reference (Token.io `refId`). One network refund per id. */
+  refundId: string;
+  transactionId: string;
+  /** The network's id of the paid payment (the transaction's transfer_id). */
+  originalTransferId: string;
+  /** Decimal string in major units, at most the refundable amount (checked by the caller). */
+  amount: string;
+  currency: string;
+  /** Remittance text the payer sees (the merchant's reason or reference); may be trimmed by the network. */
+  description: string | null;
+  /** The opco that was paid: the refund leaves its account, on behalf of its Sub-TPP. */
+  payee: Payee;
+}
+
+/** Outcome codes of a refund on the network, normalized by the adapter. */
+export const REFUND_OUTCOMES = ['processing', 'succeeded', 'failed'] as const;
+export type RefundOutcome = (typeof REFUND_OUTCOMES)[number];
+
+/** What the network says of a refund now. */
+export interface RefundRead {
+  /** The network's id of the refund, once it has one. */
+  networkRefundId: string | null;
+  outcome: RefundOutcome;
+  /** Raw upstream status, for logs and the timeline (never shown to payers). */
+  providerStatus: string;
+  /** Why it failed, a sentence safe to show the merchant; null unless `failed`. */
+  reason: string | null;
+}
+
+/** Refunds: the part of the network that sends a paid payment's money back. */
+export interface RefundNetwork {
+  /**
+   * Why this paid payment cannot be refunded over the network (a sentence safe to show the
+   * merchant, e.g. the bank returned no refund account), or null when it can.
+   */
+  refundProblem(payment: {
+    transactionId: string;
+    transferId: string | null;
+    currency: string;
+  }): Promise<string | null>;
+  /**
+   * Sends the refund. Idempotent per `refundId`: when an earlier answer was lost the network's
+   * refund is found by that reference, never sent twice. Throws BankRefusedError when the network
+   * refuses it as it is (the refund fails with that reason), BankProviderError when it cannot be
+   * reached (retried later).
+   */
+  initiateRefund(input: RefundInput): Promise<RefundRead>;
+  /** Reads a refund by the network's id, else by our reference; null when the network has none. */
+  getRefund(ref: {
+    refundId: string;
+    networkRefundId: string | null;
+    onBehalfOfId: string | null;
+  }): Promise<RefundRead | null>;
+  /** Sandbox only: make the network report an outcome for a refund (same path as a real notification). */
+  simulateRefund?(refundId: string, outcome: RefundOutcome): Promise<void>;
 }
 
 /** The network could not be reached or failed: the request may be retried later (503). */
@@ -218,6 +280,8 @@ export interface BankProvider {
   attach?(ctx: BankAttachContext): void;
   /** VRP mandates; absent when the network has none. */
   readonly mandates?: MandateNetwork;
+  /** Refunds; absent when the network cannot refund (the API then answers 422). */
+  readonly refunds?: RefundNetwork;
 }
 
 export interface BankAttachContext {
