@@ -139,9 +139,10 @@ const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 
 /** Every catalogue as Markdown: a heading and a table of the messages, verbatim. */
 export function messagesMarkdown(): string {
-  return MESSAGE_CATALOGUES.map(([title, cat, file]) => {
+  // The guide is for merchants: the catalogue's source file (third entry) is for maintainers only.
+  return MESSAGE_CATALOGUES.map(([title, cat]) => {
     const rows = Object.values(cat).map((v) => `| ${cell(messageText(v))} |`);
-    return [`### ${title}`, '', `\`${file}\``, '', '| Message |', '|---|', ...rows].join('\n');
+    return [`### ${title}`, '', '| Message |', '|---|', ...rows].join('\n');
   }).join('\n\n');
 }
 
