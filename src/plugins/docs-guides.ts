@@ -84,7 +84,10 @@ h1,h2,h3{line-height:1.25}
 h2{margin-top:2rem;border-bottom:1px solid #d8dee4;padding-bottom:.3rem}
 .repo-path{border-bottom:1px dotted #57606a}
 figure.machine{margin:1rem 0}figure.machine caption{text-align:left;font-weight:600;padding:.3rem 0}figure.machine figcaption{color:#57606a;font-size:.9rem}
-.docs-loading{padding:2rem 1.25rem;color:#57606a}
+.docs-loading{padding:2rem 1.25rem 0;color:#57606a}
+.docs-outline{padding:0 1.25rem 2rem;font:15px/1.5 system-ui,sans-serif;columns:24rem auto;column-gap:2rem}
+.docs-outline section{break-inside:avoid}.docs-outline h2{font-size:1.05rem;margin:1rem 0 .3rem}
+.docs-outline ul{list-style:none;margin:0;padding:0}.docs-outline code{font-size:.8rem;color:#57606a}
 .docs-bar{display:flex;gap:1rem;padding:.4rem 1rem;font:14px system-ui,sans-serif;border-bottom:1px solid #d0d7de;background:#f6f8fa}
 @media (max-width:760px){.layout{display:block}.side{position:static;max-height:none;border-right:0;border-bottom:1px solid #d0d7de}main{padding:1rem}}
 `;

@@ -10,8 +10,9 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { FAVICON_LINKS, html } from '../shared/html';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FAVICON_LINKS, html, type SafeHtml } from '../shared/html';
 
 const DOCS = {
   '/docs': { title: 'Payments Platform API reference', spec: '/api/v1/openapi.json' },
@@ -52,7 +53,40 @@ function loadBundle(): string {
   return fs.readFileSync(path.join(path.dirname(entry), 'js', 'standalone.js'), 'utf8');
 }
 
-function page(title: string, spec: string): string {
+/** The parts of an OpenAPI document the outline reads. */
+export interface OutlineDoc {
+  tags?: { name: string }[];
+  paths: Record<string, Record<string, { summary?: string; tags?: string[] } | unknown>>;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/**
+ * Every operation by tag, in the document's tag order, as plain HTML: the page shows it at once,
+ * while Scalar (3.5 MB) and the document load and render, and Scalar replaces it when ready.
+ */
+export function outlineOf(doc: OutlineDoc): SafeHtml {
+  const byTag = new Map<string, { method: string; path: string; summary: string }[]>();
+  for (const t of doc.tags ?? []) byTag.set(t.name, []);
+  for (const [p, item] of Object.entries(doc.paths)) {
+    for (const m of METHODS) {
+      const op = item[m] as { summary?: string; tags?: string[] } | undefined;
+      if (!op) continue;
+      const tag = op.tags?.[0] ?? 'Other';
+      if (!byTag.has(tag)) byTag.set(tag, []);
+      byTag.get(tag)!.push({ method: m.toUpperCase(), path: p, summary: op.summary ?? '' });
+    }
+  }
+  const sections = [...byTag].filter(([, ops]) => ops.length > 0);
+  return html`<div class="docs-outline">${sections.map(
+    ([tag, ops]) =>
+      html`<section><h2>${tag}</h2><ul>${ops.map(
+        (o) => html`<li><code>${o.method} ${o.path}</code> ${o.summary}</li>`,
+      )}</ul></section>`,
+  )}</div>`;
+}
+
+function page(title: string, spec: string, outline: SafeHtml | null): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -65,38 +99,68 @@ ${FAVICON_LINKS}
 <body>
 <nav class="docs-bar" aria-label="Documentation"><a href="/docs/guides">Guides</a><a href="/docs">API reference</a></nav>
 <noscript>This page needs JavaScript. The OpenAPI document is at <a href="${spec}">${spec}</a>.</noscript>
-<div id="app"><p class="docs-loading" role="status">Loading the API reference… The OpenAPI document is also at <a href="${spec}">${spec}</a>; the <a href="/docs/guides">guides</a> open at once.</p></div>
+<div id="app"><p class="docs-loading" role="status">Loading the interactive API reference… The OpenAPI document is also at <a href="${spec}">${spec}</a>; the <a href="/docs/guides">guides</a> open at once.${outline ? ' Meanwhile, every operation:' : ''}</p>${outline}</div>
 <script src="/docs/assets/scalar.js"></script>
 <script src="/docs/assets/init.js" data-url="${spec}"></script>
 </body>
 </html>`.value;
 }
 
-const sendAsset = (reply: FastifyReply, type: string, body: string) =>
-  reply
-    .header('content-type', `${type}; charset=utf-8`)
-    .header('cache-control', 'public, max-age=3600')
-    .header('x-content-type-options', 'nosniff')
-    .send(body);
+/** A large, unchanging text body, compressed once (brotli and gzip) and sent in the encoding the client accepts. */
+export class CompressedText {
+  private br: Buffer | null = null;
+  private gz: Buffer | null = null;
+  constructor(readonly text: string) {}
 
-export async function docsPages(app: FastifyInstance) {
-  let bundle: string | null = null;
-  const opts = { schema: { hide: true }, config: { auth: 'public' as const } };
+  send(req: FastifyRequest, reply: FastifyReply, type: string, cacheControl: string) {
+    reply
+      .header('content-type', `${type}; charset=utf-8`)
+      .header('cache-control', cacheControl)
+      .header('vary', 'accept-encoding')
+      .header('x-content-type-options', 'nosniff');
+    const accepted = String(req.headers['accept-encoding'] ?? '');
+    if (/\bbr\b/.test(accepted)) {
+      this.br ??= zlib.brotliCompressSync(this.text, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 },
+      });
+      return reply.header('content-encoding', 'br').send(this.br);
+    }
+    if (/\bgzip\b/.test(accepted)) {
+      this.gz ??= zlib.gzipSync(this.text);
+      return reply.header('content-encoding', 'gzip').send(this.gz);
+    }
+    return reply.send(this.text);
+  }
+}
+
+const ASSET_CACHE = 'public, max-age=3600';
+
+/** `documentOf(spec)`: the OpenAPI document a page shows, for its outline. */
+export async function docsPages(app: FastifyInstance, opts: { documentOf?: (spec: string) => OutlineDoc }) {
+  let bundle: CompressedText | null = null;
+  const init = new CompressedText(INIT_JS);
+  const routeOpts = { schema: { hide: true }, config: { auth: 'public' as const } };
   for (const [url, d] of Object.entries(DOCS)) {
-    const body = page(d.title, d.spec);
-    app.get(url, opts, async (_req, reply) =>
+    let body: string | null = null;
+    const bodyOf = () => {
+      body ??= page(d.title, d.spec, opts.documentOf ? outlineOf(opts.documentOf(d.spec)) : null);
+      return body;
+    };
+    app.get(url, routeOpts, async (_req, reply) =>
       reply
         .header('content-type', 'text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
         .header('content-security-policy', CSP)
         .header('x-frame-options', 'DENY')
         .header('referrer-policy', 'no-referrer')
-        .send(body),
+        .send(bodyOf()),
     );
   }
-  app.get('/docs/assets/scalar.js', opts, async (_req, reply) => {
-    bundle ??= loadBundle();
-    return sendAsset(reply, 'text/javascript', bundle);
+  app.get('/docs/assets/scalar.js', routeOpts, async (req, reply) => {
+    bundle ??= new CompressedText(loadBundle());
+    return bundle.send(req, reply, 'text/javascript', ASSET_CACHE);
   });
-  app.get('/docs/assets/init.js', opts, async (_req, reply) => sendAsset(reply, 'text/javascript', INIT_JS));
+  app.get('/docs/assets/init.js', routeOpts, async (req, reply) =>
+    init.send(req, reply, 'text/javascript', ASSET_CACHE),
+  );
 }

@@ -34,7 +34,7 @@ import { markNamed } from '../platform/openapi/schema-names';
 import { guideLink } from '../platform/openapi/tags';
 import { ERROR_SCHEMA_FIELDS } from '../shared/error-schema';
 import { docsGuides } from './docs-guides';
-import { docsPages } from './docs-page';
+import { CompressedText, docsPages, type OutlineDoc } from './docs-page';
 import { finishDocument, merchantDocument, type OpenApiDoc, staffDocument } from './openapi-documents';
 import { registerSchemaNames } from './openapi-names';
 
@@ -434,15 +434,30 @@ export const openapiPlugin = fp(
       return staff;
     };
     // The reference pages: /docs (merchant API only) and /docs/staff.
-    await app.register(docsPages);
+    await app.register(docsPages, {
+      documentOf: (spec) => (spec.includes('/admin/') ? staffDoc() : merchantDoc()) as unknown as OutlineDoc,
+    });
     // The guides (docs/guides/*.md): /docs/guides and /docs/guides/<slug>.
     await app.register(docsGuides);
 
-    app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () =>
-      merchantDoc(),
+    // Serialized and compressed once: the merchant document is about 650 KB of JSON.
+    let merchantJson: CompressedText | null = null;
+    let staffJson: CompressedText | null = null;
+    app.get(
+      '/api/v1/openapi.json',
+      { schema: { hide: true }, config: { auth: 'public' } },
+      async (req, reply) => {
+        merchantJson ??= new CompressedText(JSON.stringify(merchantDoc()));
+        return merchantJson.send(req, reply, 'application/json', 'no-cache');
+      },
     );
-    app.get('/api/v1/admin/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () =>
-      staffDoc(),
+    app.get(
+      '/api/v1/admin/openapi.json',
+      { schema: { hide: true }, config: { auth: 'public' } },
+      async (req, reply) => {
+        staffJson ??= new CompressedText(JSON.stringify(staffDoc()));
+        return staffJson.send(req, reply, 'application/json', 'no-cache');
+      },
     );
   },
   { name: 'openapi' },

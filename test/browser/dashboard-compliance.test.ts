@@ -88,7 +88,11 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
 
   it('contracts: sends an uploaded PDF, signs it through the sandbox simulator, downloads the signed PDF', async () => {
     const { page, context } = await signedIn('/contracts', 'Contracts');
-    await page.getByText('No contracts.').waitFor();
+    await page.getByText('No contracts yet.').waitFor();
+    // An empty area says what it is for and links its guide.
+    expect(await page.getByRole('link', { name: 'Contracts guide' }).getAttribute('href')).toBe(
+      '/docs/guides/contracts',
+    );
     await expectAccessible(page, 'contracts');
     await page.getByRole('link', { name: 'Send a contract' }).click();
     await heading1(page, 'Send a contract');
@@ -212,7 +216,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
       `ten,EUR,${userId},inv-3,Third`,
     ].join('\n');
     const { page, context } = await signedIn('/bulk-links', 'Bulk payment links');
-    await page.getByText('No bulk uploads.').waitFor();
+    await page.getByText('No bulk uploads yet.').waitFor();
     await expectAccessible(page, 'bulk uploads');
     await page.getByRole('link', { name: 'Upload a file' }).click();
     await heading1(page, 'Upload payment links');

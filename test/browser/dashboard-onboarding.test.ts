@@ -247,6 +247,8 @@ describe.skipIf(!hasChromium)('dashboard onboarding: register to a paid sandbox 
 
     await page.getByRole('link', { name: 'Open the payment' }).click();
     await page.getByTestId('payment-status').filter({ hasText: 'success' }).waitFor({ timeout: 20_000 });
+    // Each of the payment's deliveries says which status its event carried.
+    await page.getByRole('link', { name: 'payment.status_changed (success)' }).waitFor({ timeout: 20_000 });
     await checked('payment detail');
 
     // The webhook delivery, delivered, in the inspector.

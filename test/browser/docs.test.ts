@@ -5,6 +5,7 @@
  * (/docs/guides, rendered from docs/guides/*.md) open from the reference page, pass axe, and every
  * link between them reaches a served page and an existing anchor.
  */
+import zlib from 'node:zlib';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -111,6 +112,26 @@ describe.skipIf(!hasChromium)('API reference pages in Chromium', () => {
     expect(js.statusCode).toBe(200);
     expect(js.headers['content-type']).toContain('javascript');
     expect(js.body).toContain('createApiReference');
+  });
+
+  it('shows every operation at once, before the reference has loaded, and sends the large files compressed', async () => {
+    const res = await ctx.app.inject({ url: '/docs' });
+    // The outline is in the HTML itself: a reader sees the operations while Scalar loads.
+    expect(res.body).toContain('<h2>Payments</h2>');
+    expect(res.body).toMatch(/<code>POST \/api\/v1\/checkout\/paylink<\/code> Create a payment link/);
+    expect(res.body.indexOf('<h2>Auth')).toBeLessThan(res.body.indexOf('<h2>Payments'));
+    const plain = await ctx.app.inject({ url: '/docs/assets/scalar.js' });
+    const br = await ctx.app.inject({
+      url: '/docs/assets/scalar.js',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const doc = await ctx.app.inject({ url: '/api/v1/openapi.json', headers: { 'accept-encoding': 'gzip' } });
+    expect(doc.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(doc.rawPayload).toString()).openapi).toMatch(/^3\.1/);
   });
   it('the guides open from the reference page, render under the CSP and pass axe', async () => {
     const { page, problems } = await open(`${base}/docs`);

@@ -232,6 +232,7 @@ describe('destinations', () => {
         'delivery_id',
         'destination_id',
         'event_id',
+        'event_status',
         'event_type',
         'last_attempt_at',
         'last_error',

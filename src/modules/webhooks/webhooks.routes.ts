@@ -36,6 +36,16 @@ const destinationView = (d: DestinationRow) => ({
   updated_at: d.updatedAt.toISOString(),
 });
 
+/**
+ * The status an event announced, read from the envelope the delivery sends (its body): the
+ * payment's `current_payment_status`, another resource's `current_status`, or a plain `status`.
+ */
+function eventStatusOf(body: string): string | null {
+  const data = (JSON.parse(body) as { data?: Record<string, unknown> }).data ?? {};
+  const status = data.current_payment_status ?? data.current_status ?? data.status;
+  return typeof status === 'string' ? status : null;
+}
+
 /** `viewer` at `now`: the caller's actions on the delivery. */
 export const deliveryView = (
   d: DeliveryRow & { destinationGone?: boolean },
@@ -45,6 +55,7 @@ export const deliveryView = (
   delivery_id: d.id,
   event_id: d.eventId,
   event_type: d.eventType,
+  event_status: eventStatusOf(d.body),
   destination_id: d.destinationId,
   url: d.url,
   status: d.status,

@@ -137,6 +137,12 @@ export const DeliverySchema = Type.Object({
   delivery_id: Uuid,
   event_id: Uuid,
   event_type: Type.String(),
+  event_status: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The status the event announced (`data.current_payment_status`, `data.current_status` or ' +
+      "`data.status`: e.g. `success` for a payment's `payment.status_changed`); null for an event " +
+      'that carries no status',
+  }),
   destination_id: Type.Union([Uuid, Type.Null()], { description: 'null for the main webhook_url' }),
   url: Type.String(),
   status: DeliveryStatus,

@@ -67,7 +67,8 @@ export function BulkLinksPage() {
               rows={data.bulk_jobs}
               rowKey={(j) => j.bulk_id}
               href={(j) => `/bulk-links/${j.bulk_id}`}
-              empty="No bulk uploads."
+              empty="No bulk uploads yet. Upload a CSV or XLSX file to create many payment links at once."
+              guide={{ slug: 'bulk-links', title: 'Bulk links guide' }}
               columns={[
                 { label: 'File', cell: (j) => j.file_name ?? `${j.source} ${shortId(j.bulk_id)}` },
                 { label: 'Status', cell: (j) => <Badge value={j.status} /> },

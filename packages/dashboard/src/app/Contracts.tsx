@@ -64,7 +64,8 @@ export function ContractsPage() {
               rows={data.contract_requests}
               rowKey={(r) => r.contract_request_id}
               href={(r) => `/contracts/${r.contract_request_id}`}
-              empty="No contracts."
+              empty="No contracts yet. A contract request sends a document to be signed by its participants, optionally with a payment at completion."
+              guide={{ slug: 'contracts', title: 'Contracts guide' }}
               columns={[
                 { label: 'Contract', cell: (r) => r.title },
                 { label: 'Status', cell: (r) => <Badge value={r.status} /> },

@@ -40,7 +40,8 @@ export function InvoicesPage() {
               rows={data.invoices}
               rowKey={(i) => i.invoice_id}
               href={(i) => `/invoices/${i.invoice_id}`}
-              empty="No invoices."
+              empty="No invoices yet. Invoices bill your usage of the platform each period."
+              guide={{ slug: 'invoices', title: 'Invoices guide' }}
               columns={[
                 { label: 'Invoice', cell: (i) => i.number },
                 { label: 'Total', cell: (i) => money(i.total, i.currency) },

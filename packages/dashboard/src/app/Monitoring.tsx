@@ -67,7 +67,8 @@ export function MonitoringPage() {
               rows={data.monitored_transactions}
               rowKey={(m) => m.monitored_transaction_id}
               href={(m) => `/monitoring/${m.monitored_transaction_id}`}
-              empty="No monitored transactions."
+              empty="No monitored transactions yet. Submitted transactions are checked against your monitoring policy and held for review when a rule hits."
+              guide={{ slug: 'monitoring', title: 'Monitoring guide' }}
               columns={[
                 { label: 'Reference', cell: (m) => m.client_reference },
                 { label: 'Amount', cell: (m) => `${money(m.amount, m.currency)} ${m.direction}` },

@@ -180,9 +180,12 @@ function PaymentDeliveries({ transactionId }: { transactionId: string }) {
         <ul className="plain">
           {list.data.deliveries.map((d) => (
             <li key={d.delivery_id}>
-              <Link to={`/webhooks/deliveries/${d.delivery_id}`}>{d.event_type}</Link> of{' '}
-              <time dateTime={d.created_at}>{when(d.created_at)}</time> → {d.url}: <Badge value={d.status} />{' '}
-              ({d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
+              <Link to={`/webhooks/deliveries/${d.delivery_id}`}>
+                {d.event_type}
+                {d.event_status ? ` (${d.event_status})` : ''}
+              </Link>{' '}
+              of <time dateTime={d.created_at}>{when(d.created_at)}</time> → {d.url}:{' '}
+              <Badge value={d.status} /> ({d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
               {d.last_response_status ? `, last HTTP ${d.last_response_status}` : ''})
             </li>
           ))}

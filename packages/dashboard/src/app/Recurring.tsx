@@ -59,7 +59,8 @@ export function RecurringPage() {
               rows={data.recurring_payments}
               rowKey={(r) => r.definition_id}
               href={(r) => `/recurring/${r.definition_id}`}
-              empty="No recurring payments."
+              empty="No recurring payments yet. A recurring payment charges a payer under a mandate they approved once at their bank."
+              guide={{ slug: 'recurring', title: 'Recurring payments guide' }}
               columns={[
                 { label: 'Recurring payment', cell: (r) => r.description || shortId(r.definition_id) },
                 { label: 'Amount', cell: amountOf },

@@ -76,7 +76,8 @@ export function SchedulesPage() {
               rows={data.payment_schedules}
               rowKey={(s) => s.schedule_id}
               href={(s) => `/schedules/${s.schedule_id}`}
-              empty="No payment schedules."
+              empty="No payment schedules yet. A schedule issues payment links on set dates, for instalments or recurring invoices."
+              guide={{ slug: 'schedules', title: 'Schedules guide' }}
               columns={[
                 { label: 'Schedule', cell: (s) => s.description || shortId(s.schedule_id) },
                 { label: 'Total', cell: (s) => money(s.total_amount, s.currency) },

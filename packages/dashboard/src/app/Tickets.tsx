@@ -62,7 +62,8 @@ export function TicketsPage() {
               rows={data.tickets}
               rowKey={(t) => t.ticket_id}
               href={(t) => `/tickets/${t.ticket_id}`}
-              empty="No tickets."
+              empty="No tickets yet. A ticket is a support conversation with our team about a payment, a verification or your account."
+              guide={{ slug: 'tickets', title: 'Tickets guide' }}
               columns={[
                 { label: 'Ticket', cell: (t) => `#${t.number} ${t.subject}` },
                 { label: 'Status', cell: (t) => <Badge value={t.status} /> },

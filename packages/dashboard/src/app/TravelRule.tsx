@@ -84,7 +84,8 @@ export function TravelRulePage() {
               rows={data.transfers}
               rowKey={(t) => t.transfer_id}
               href={(t) => `/travel-rule/${t.transfer_id}`}
-              empty="No travel-rule transfers."
+              empty="No travel-rule transfers yet. A travel-rule transfer exchanges originator and beneficiary details with the counterparty provider of a crypto transfer."
+              guide={{ slug: 'travel-rule', title: 'Travel rule guide' }}
               columns={[
                 { label: 'Transfer', cell: (t) => t.client_reference ?? shortId(t.transfer_id) },
                 { label: 'Amount', cell: (t) => `${t.amount} ${t.asset} ${t.direction}` },

@@ -98,7 +98,8 @@ export function WalletsPage() {
               rows={data.wallets}
               rowKey={(w) => w.wallet_id}
               href={(w) => `/wallets/${w.wallet_id}`}
-              empty="No screened wallets."
+              empty="No screened wallets yet. Screening rates a crypto wallet address for sanctions and risk before you pay it or accept from it."
+              guide={{ slug: 'screening', title: 'Screening guide' }}
               columns={[
                 { label: 'Wallet', cell: (w) => w.label || w.address },
                 { label: 'Chain', cell: (w) => w.chain },

@@ -212,6 +212,7 @@ function Deliveries() {
               <tr key={d.delivery_id} data-testid="delivery-row">
                 <td>
                   <Link to={`/webhooks/deliveries/${d.delivery_id}`}>{d.event_type}</Link>
+                  {d.event_status ? <span className="muted"> → {d.event_status}</span> : null}
                 </td>
                 <td>
                   <code>{d.url}</code>

@@ -22,7 +22,13 @@ export type TransactionRow = TransactionPage['transactions'][number];
 export type Pagination = TransactionPage['pagination'];
 
 export function TransactionTable({ rows }: { rows: TransactionRow[] }) {
-  if (rows.length === 0) return <p className="empty">No payments yet.</p>;
+  if (rows.length === 0)
+    return (
+      <p className="empty">
+        No payments yet. Create a payment link and send it to the payer: they pay from their bank account on
+        our checkout. <a href="/docs/guides/payments">Payments guide</a>
+      </p>
+    );
   return (
     <div className="table-wrap">
       <table>

@@ -28,9 +28,23 @@ export function LinkTable<T>(props: {
   columns: Column<T>[];
   href(row: T): string;
   rowKey(row: T): string;
+  /** What an empty list says: a sentence on what the area is for. */
   empty: string;
+  /** The guide (its slug under /docs/guides) linked after the empty sentence. */
+  guide?: { slug: string; title: string };
 }) {
-  if (props.rows.length === 0) return <p className="empty">{props.empty}</p>;
+  if (props.rows.length === 0)
+    return (
+      <p className="empty">
+        {props.empty}
+        {props.guide ? (
+          <>
+            {' '}
+            <a href={`/docs/guides/${props.guide.slug}`}>{props.guide.title}</a>
+          </>
+        ) : null}
+      </p>
+    );
   const [first, ...rest] = props.columns;
   return (
     <div className="table-wrap">

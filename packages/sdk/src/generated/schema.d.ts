@@ -5344,6 +5344,8 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             event_type: string;
+            /** @description The status the event announced (`data.current_payment_status`, `data.current_status` or `data.status`: e.g. `success` for a payment's `payment.status_changed`); null for an event that carries no status */
+            event_status: string | null;
             /** @description null for the main webhook_url */
             destination_id: string | null;
             url: string;
@@ -5370,6 +5372,8 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             event_type: string;
+            /** @description The status the event announced (`data.current_payment_status`, `data.current_status` or `data.status`: e.g. `success` for a payment's `payment.status_changed`); null for an event that carries no status */
+            event_status: string | null;
             /** @description null for the main webhook_url */
             destination_id: string | null;
             url: string;
