@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FAVICON_LINKS, html, type SafeHtml } from '../shared/html';
@@ -106,13 +107,16 @@ ${FAVICON_LINKS}
 </html>`.value;
 }
 
-/** A large, unchanging text body, compressed once (brotli and gzip) and sent in the encoding the client accepts. */
+/**
+ * A large, unchanging text body, compressed once (brotli and gzip, off the event loop on libuv's
+ * pool) and sent in the encoding the client accepts.
+ */
 export class CompressedText {
-  private br: Buffer | null = null;
-  private gz: Buffer | null = null;
+  private br: Promise<Buffer> | null = null;
+  private gz: Promise<Buffer> | null = null;
   constructor(readonly text: string) {}
 
-  send(req: FastifyRequest, reply: FastifyReply, type: string, cacheControl: string) {
+  async send(req: FastifyRequest, reply: FastifyReply, type: string, cacheControl: string) {
     reply
       .header('content-type', `${type}; charset=utf-8`)
       .header('cache-control', cacheControl)
@@ -120,18 +124,19 @@ export class CompressedText {
       .header('x-content-type-options', 'nosniff');
     const accepted = String(req.headers['accept-encoding'] ?? '');
     if (/\bbr\b/.test(accepted)) {
-      this.br ??= zlib.brotliCompressSync(this.text, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 },
-      });
-      return reply.header('content-encoding', 'br').send(this.br);
+      this.br ??= brotli(this.text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
+      return reply.header('content-encoding', 'br').send(await this.br);
     }
     if (/\bgzip\b/.test(accepted)) {
-      this.gz ??= zlib.gzipSync(this.text);
-      return reply.header('content-encoding', 'gzip').send(this.gz);
+      this.gz ??= gzip(this.text);
+      return reply.header('content-encoding', 'gzip').send(await this.gz);
     }
     return reply.send(this.text);
   }
 }
+
+const brotli = promisify(zlib.brotliCompress) as (text: string, opts: zlib.BrotliOptions) => Promise<Buffer>;
+const gzip = promisify(zlib.gzip) as (text: string) => Promise<Buffer>;
 
 const ASSET_CACHE = 'public, max-age=3600';
 
