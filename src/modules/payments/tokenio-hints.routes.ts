@@ -20,6 +20,7 @@ import { syncMandate } from '../recurring/mandate-page.service';
 import { findDefinitionBy } from '../recurring/recurring.repo';
 import { syncByTransferId, syncWithNetwork } from './network-sync';
 import { ErrorSchema, NotificationAckSchema } from './payments.schemas';
+import { applyBankNotification } from './payments.service';
 
 export const TOKENIO_WEBHOOK_PATH = '/api/v1/providers/tokenio/webhook';
 
@@ -28,7 +29,12 @@ export function tokenioWebhookUrl(deps: Pick<Deps, 'config'>): string {
   return `${deps.config.publicUrl}${TOKENIO_WEBHOOK_PATH}/${deps.config.tokenio?.webhookPathSecret ?? ''}`;
 }
 
-async function applyHint(deps: Deps, hint: TokenioHint): Promise<boolean> {
+async function applyHint(deps: Deps, bank: TokenioBank, hint: TokenioHint): Promise<boolean> {
+  if (hint.refundId) {
+    // A refund: read at Token.io, then applied by the refunds feature as any network's refund notification.
+    const n = await bank.refunds.notificationFor(hint.refundId, deps.clock.now());
+    return n ? (await applyBankNotification(deps, n)).applied : false;
+  }
   if (hint.consentId) {
     const d = await findDefinitionBy(deps.db, { mandateRef: hint.consentId });
     return d ? syncMandate(deps, d) : false;
@@ -43,7 +49,8 @@ async function applyHint(deps: Deps, hint: TokenioHint): Promise<boolean> {
 
 export async function tokenioWebhookRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  if (!(deps.providers.bank instanceof TokenioBank) || !deps.config.tokenio) return;
+  const bank = deps.providers.bank;
+  if (!(bank instanceof TokenioBank) || !deps.config.tokenio) return;
   const secret = deps.config.tokenio.webhookPathSecret;
   keepRawJsonBody(app);
   app.post(
@@ -67,7 +74,7 @@ export async function tokenioWebhookRoutes(app: FastifyInstance, opts: { deps: D
         return { received: true, applied: false };
       }
       try {
-        return { received: true, applied: await applyHint(deps, hint) };
+        return { received: true, applied: await applyHint(deps, bank, hint) };
       } catch (err) {
         // Token.io could not be read now: the reconciliation worker reads the payment later.
         request.log.warn({ err }, 'Token.io hint could not be checked; left to reconciliation');
