@@ -1,7 +1,8 @@
 /**
  * Token.io's notifications (PUT /webhook/config points here). Token.io documents no way to
- * authenticate them, so a notification is only a hint: the route takes the payment or consent id
- * from it, reads that object from Token.io, and moves our status from what Token.io answers
+ * authenticate them, so a notification is only a hint: the route takes the payment, consent or
+ * refund id from it, reads that object from Token.io, and moves our status from what Token.io
+ * answers (a refund through the refunds feature's notification handling)
  * (docs/vendors/tokenio.md, point 1). The random last path segment keeps strangers from making us
  * spend API calls. Duplicates, late and out-of-order deliveries change nothing: every hint is a
  * fresh read; a lost one is caught by the reconciliation worker.

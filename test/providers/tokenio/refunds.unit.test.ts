@@ -5,6 +5,7 @@
  * documented refund status, refundProblem, refund hints, and what a real network does wrong.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config';
 import {
   BankProviderError,
   BankRefusedError,
@@ -18,6 +19,7 @@ import {
   refundDescription,
   tokenioRefundRefId,
 } from '../../../src/providers/bank/tokenio/refunds';
+import { PRODUCTION_ENV } from '../../helpers/app';
 import { REFUND_STATUSES } from '../../standins/tokenio/fixtures';
 import { type AdapterWorld, activatedPayee, freshAdapters, startAdapterWorld } from './fixtures';
 
@@ -350,5 +352,55 @@ describe('refund notifications', () => {
     });
     expect(JSON.stringify(n1)).not.toContain('Account closed');
     expect(await bank().refunds.notificationFor('rf:none:x', new Date())).toBeNull();
+  });
+});
+
+describe('settings', () => {
+  const base = {
+    SVC_BANK_PROVIDER: 'tokenio',
+    SVC_TOKENIO_API_URL: 'https://api.sandbox.token.io',
+    SVC_TOKENIO_MEMBER_ID: 'm:abc:def',
+    SVC_TOKENIO_API_KEY: 'key',
+    SVC_TOKENIO_WEBHOOK_SECRET: 'a-long-random-path-segment',
+  };
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (err) {
+      if (err instanceof ConfigError) return err.problems;
+      throw err;
+    }
+  };
+
+  it('SVC_TOKENIO_RETURN_REFUND_ACCOUNT: on in sandbox, off in production until Token.io grants the permission', () => {
+    expect(loadConfig(base).tokenio!.refunds).toEqual({
+      returnRefundAccount: true,
+      consentText: DEFAULT_CONSENT_REFUND_TEXT,
+    });
+    const prod = {
+      ...PRODUCTION_ENV,
+      ...base,
+      SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010',
+      SVC_TOKENIO_ALLOW_STANDIN: 'true',
+      SVC_TOKENIO_TERMS_URL: 'https://terms.example/tokenio',
+    };
+    expect(loadConfig(prod).tokenio!.refunds.returnRefundAccount).toBe(false);
+    expect(
+      loadConfig({ ...prod, SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true' }).tokenio!.refunds.returnRefundAccount,
+    ).toBe(true);
+  });
+
+  it('SVC_TOKENIO_CONSENT_REFUND_TEXT must name the beneficiary', () => {
+    expect(problemsOf({ ...base, SVC_TOKENIO_CONSENT_REFUND_TEXT: 'We will ask your bank.' })).toEqual([
+      'SVC_TOKENIO_CONSENT_REFUND_TEXT must name the beneficiary with {beneficiary}',
+    ]);
+    expect(
+      problemsOf({
+        ...base,
+        SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'false',
+        SVC_TOKENIO_CONSENT_REFUND_TEXT: 'We will ask your bank.',
+      }),
+    ).toEqual([]);
   });
 });
