@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opcos, transactions } from '../../../src/db/schema/index';
 import { refundAccountOfTransaction } from '../../../src/modules/payments/network-sync';
+import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
 import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
 import type { TokenioBank } from '../../../src/providers/bank/tokenio/bank';
 import type { TestContext } from '../../helpers/app';
@@ -143,6 +144,41 @@ describe('refund notifications', () => {
     expect((await hint({ refund: { id: 'rf:unknown:x' } })).json()).toEqual({
       received: true,
       applied: false,
+    });
+  });
+});
+
+describe('refund notifications from Token.io', () => {
+  it('REFUND_STATUS_CHANGED is subscribed; doubled, held and reversed deliveries are each read and acknowledged', async () => {
+    await createTokenioWorker(ctx.deps)!.runOnce(); // PUT /webhook/config
+    expect(standin.control.notifier.config?.type).toContain('REFUND_STATUS_CHANGED');
+    const { transferId } = await paidAt('ob-modelo');
+    await standin.control.notifier.idle();
+    const bank = ctx.deps.providers.bank as TokenioBank;
+    const from = standin.control.notifier.deliveries.length;
+    standin.control.notifier.hold();
+    standin.control.notifier.setDuplicate(true);
+    const r = await bank.refunds.initiateRefund({
+      refundId: '0193a0c4-0000-7000-8000-0000000000ba',
+      transactionId: '0193a0c4-0000-7000-8000-0000000000bb',
+      originalTransferId: transferId,
+      amount: '2.00',
+      currency: 'GBP',
+      description: null,
+      payee: { name: 'Acme', iban: 'GB82WEST12345698765432', bic: null, subTppId },
+    });
+    expect(r.outcome).toBe('succeeded');
+    await standin.control.notifier.release({ reverse: true });
+    standin.control.notifier.reset();
+    const refundDeliveries = standin.control.notifier.deliveries
+      .slice(from)
+      .filter((d) => d.eventType === 'REFUND_STATUS_CHANGED');
+    // Created, processing, completed: each twice, newest first, every one answered 200.
+    expect(refundDeliveries).toHaveLength(6);
+    expect(refundDeliveries.every((d) => d.outcome === 200)).toBe(true);
+    expect(JSON.parse(refundDeliveries[0]!.body)).toMatchObject({
+      eventType: 'REFUND_STATUS_CHANGED',
+      refund: { id: r.networkRefundId, status: 'INITIATION_COMPLETED' },
     });
   });
 });
