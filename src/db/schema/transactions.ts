@@ -52,6 +52,11 @@ export const transactions = pgTable(
     refId: text('ref_id').notNull(),
     /** Network identifier of the current session; null until the payer picked a bank. */
     transferId: text('transfer_id'),
+    /**
+     * The payer's account as the bank shared it for refunds (Token.io `refundDetails.refundAccount`),
+     * AES-GCM sealed with the data key (shared/crypto `encrypt`); never logged, never in responses or webhooks.
+     */
+    refundAccountEnc: text('refund_account_enc'),
     /** Bank picked for the current session (sandbox bank id). */
     bankId: text('bank_id'),
     /** Where this payment's payer returns after checkout instead of the client's callback_url (optional). */

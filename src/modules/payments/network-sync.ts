@@ -5,13 +5,14 @@
  * than a bound is read again, with backoff, until final). Network calls happen outside database
  * transactions; the moves are compare-and-set, so several nodes may do this at once.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
 import { mapRow } from '../../db/hot';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import type { BankSession, SessionRef } from '../../providers/bank/port';
+import type { BankSession, RefundAccount, SessionRef } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
+import { decrypt, encrypt } from '../../shared/crypto';
 import { payeeOfProject } from './payee';
 import {
   isCanceledAtNetworkOpen,
@@ -116,24 +117,49 @@ export async function recordNetworkAnswer(
  * as it is now and whether anything changed; nothing is written when the report is old news.
  */
 export async function applySession(
-  deps: Pick<Deps, 'db' | 'clock' | 'events'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'events' | 'secrets'>,
   t: TransactionRow,
   session: BankSession,
   actor: Actor = AUTOMATIC,
 ): Promise<{ transaction: TransactionRow; changed: boolean }> {
   const reported = normalizeProviderStatus(session.providerStatus);
   const sameSession = !session.transferId || session.transferId === t.transferId;
-  if (reported === t.providerStatus && sameSession) return { transaction: t, changed: false };
-  const result = await deps.db.transaction((tx) =>
-    applyCodes(tx, t.id, t.status, session.providerStatus, {
+  // The payer's refund account, the first time the network shares it: sealed, kept with the payment.
+  const account =
+    session.refundAccount && !t.refundAccountEnc
+      ? encrypt(deps.secrets.encryptionKey, JSON.stringify(session.refundAccount))
+      : null;
+  const keepAccount = (tx: DbOrTx) =>
+    tx
+      .update(transactions)
+      .set({ refundAccountEnc: account })
+      .where(and(eq(transactions.id, t.id), isNull(transactions.refundAccountEnc)));
+  if (reported === t.providerStatus && sameSession) {
+    if (account) await keepAccount(deps.db);
+    return { transaction: t, changed: false };
+  }
+  const result = await deps.db.transaction(async (tx) => {
+    const r = await applyCodes(tx, t.id, t.status, session.providerStatus, {
       occurredAt: session.updatedAt,
       now: deps.clock.now(),
       actor,
       transferId: session.transferId,
       events: deps.events,
-    }),
-  );
+    });
+    if (account) await keepAccount(tx);
+    return r;
+  });
   return { transaction: result.transaction, changed: result.decision !== 'noop' };
+}
+
+/** The payer's refund account the network shared for `t` (decrypted), or null. Never log it. */
+export function refundAccountOfTransaction(
+  deps: Pick<Deps, 'secrets'>,
+  t: Pick<TransactionRow, 'refundAccountEnc'>,
+): RefundAccount | null {
+  return t.refundAccountEnc
+    ? (JSON.parse(decrypt(deps.secrets.encryptionKey, t.refundAccountEnc)) as RefundAccount)
+    : null;
 }
 
 /** Reads the transaction's session at the network and applies it. Throws the network's error (the caller decides). */

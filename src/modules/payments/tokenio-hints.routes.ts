@@ -1,7 +1,8 @@
 /**
  * Token.io's notifications (PUT /webhook/config points here). Token.io documents no way to
- * authenticate them, so a notification is only a hint: the route takes the payment or consent id
- * from it, reads that object from Token.io, and moves our status from what Token.io answers
+ * authenticate them, so a notification is only a hint: the route takes the payment, consent or
+ * refund id from it, reads that object from Token.io, and moves our status from what Token.io
+ * answers (a refund through the refunds feature's notification handling)
  * (docs/vendors/tokenio.md, point 1). The random last path segment keeps strangers from making us
  * spend API calls. Duplicates, late and out-of-order deliveries change nothing: every hint is a
  * fresh read; a lost one is caught by the reconciliation worker.
@@ -20,6 +21,7 @@ import { syncMandate } from '../recurring/mandate-page.service';
 import { findDefinitionBy } from '../recurring/recurring.repo';
 import { syncByTransferId, syncWithNetwork } from './network-sync';
 import { ErrorSchema, NotificationAckSchema } from './payments.schemas';
+import { applyBankNotification } from './payments.service';
 
 export const TOKENIO_WEBHOOK_PATH = '/api/v1/providers/tokenio/webhook';
 
@@ -28,7 +30,12 @@ export function tokenioWebhookUrl(deps: Pick<Deps, 'config'>): string {
   return `${deps.config.publicUrl}${TOKENIO_WEBHOOK_PATH}/${deps.config.tokenio?.webhookPathSecret ?? ''}`;
 }
 
-async function applyHint(deps: Deps, hint: TokenioHint): Promise<boolean> {
+async function applyHint(deps: Deps, bank: TokenioBank, hint: TokenioHint): Promise<boolean> {
+  if (hint.refundId) {
+    // A refund: read at Token.io, then applied by the refunds feature as any network's refund notification.
+    const n = await bank.refunds.notificationFor(hint.refundId, deps.clock.now());
+    return n ? (await applyBankNotification(deps, n)).applied : false;
+  }
   if (hint.consentId) {
     const d = await findDefinitionBy(deps.db, { mandateRef: hint.consentId });
     return d ? syncMandate(deps, d) : false;
@@ -43,7 +50,8 @@ async function applyHint(deps: Deps, hint: TokenioHint): Promise<boolean> {
 
 export async function tokenioWebhookRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
-  if (!(deps.providers.bank instanceof TokenioBank) || !deps.config.tokenio) return;
+  const bank = deps.providers.bank;
+  if (!(bank instanceof TokenioBank) || !deps.config.tokenio) return;
   const secret = deps.config.tokenio.webhookPathSecret;
   keepRawJsonBody(app);
   app.post(
@@ -67,7 +75,7 @@ export async function tokenioWebhookRoutes(app: FastifyInstance, opts: { deps: D
         return { received: true, applied: false };
       }
       try {
-        return { received: true, applied: await applyHint(deps, hint) };
+        return { received: true, applied: await applyHint(deps, bank, hint) };
       } catch (err) {
         // Token.io could not be read now: the reconciliation worker reads the payment later.
         request.log.warn({ err }, 'Token.io hint could not be checked; left to reconciliation');

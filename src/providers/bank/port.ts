@@ -56,6 +56,21 @@ export interface BankSession {
   /** Where the payer authorizes this session, once a bank is picked. */
   authorizationUrl: string | null;
   updatedAt: Date;
+  /**
+   * The payer's account as the bank shared it for refunds (Token.io `refundDetails.refundAccount`,
+   * asked with `returnRefundAccount`); absent when the network did not return one. Personal data:
+   * stored encrypted, never logged, never in webhooks or API responses.
+   */
+  refundAccount?: RefundAccount;
+}
+
+/** The account a refund goes back to: an IBAN (SEPA) or a UK sort code and account number. */
+export interface RefundAccount {
+  name: string | null;
+  iban: string | null;
+  bic: string | null;
+  sortCode: string | null;
+  accountNumber: string | null;
 }
 
 export interface StartAuthorizationInput {

@@ -86,7 +86,12 @@ describe('payments', () => {
   it('registers our webhook URL; a link makes no call; bank choice initiates on behalf of the Sub-TPP', async () => {
     await worker().runOnce();
     expect(standin.control.notifier.config).toEqual({
-      type: ['PAYMENT_STATUS_CHANGED', 'VRP_STATUS_CHANGED', 'VRP_CONSENT_STATUS_CHANGED'],
+      type: [
+        'PAYMENT_STATUS_CHANGED',
+        'VRP_STATUS_CHANGED',
+        'VRP_CONSENT_STATUS_CHANGED',
+        'REFUND_STATUS_CHANGED',
+      ],
       url: `${base}${TOKENIO_WEBHOOK_PATH}/${WEBHOOK_SECRET}`,
     });
     const before = standin.control.store.payments.size;

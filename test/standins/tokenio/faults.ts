@@ -24,6 +24,9 @@ export const OPERATIONS = [
   'vrp.consents.get',
   'vrp.consents.list',
   'vrp.consents.revoke',
+  'refunds.initiate',
+  'refunds.get',
+  'refunds.list',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 

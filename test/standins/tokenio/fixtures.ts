@@ -106,6 +106,62 @@ export interface Payment {
     tokenExternalError?: boolean;
     tokenTraceId?: string;
   };
+  /** Reference `RefundDetails`: only when the initiation asked `returnRefundAccount` (and the bank shared it). */
+  refundDetails?: RefundDetails;
+}
+
+/** Reference `RefundAccount`: an IBAN (SEPA, SEPA Instant) or a UK account, with the owner's name. */
+export type RefundAccount =
+  | { name?: string; iban: string; bic?: string }
+  | { name?: string; sortCode: string; accountNumber: string };
+
+/** Reference `RefundDetails` (on a Payment). */
+export interface RefundDetails {
+  refundAccount: RefundAccount;
+  paymentRefundStatus: 'NONE' | 'PARTIAL' | 'FULL';
+  settledRefundAmount: Amount;
+  remainingRefundAmount: Amount;
+}
+
+/** Reference `StatusRefund`. */
+export const REFUND_STATUSES = [
+  'INITIATION_PENDING',
+  'INITIATION_PROCESSING',
+  'INITIATION_COMPLETED',
+  'INITIATION_REJECTED',
+  'INITIATION_FAILED',
+  'INITIATION_NO_FINAL_STATUS_AVAILABLE',
+] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+export const FINAL_REFUND_STATUSES: ReadonlySet<string> = new Set([
+  'INITIATION_COMPLETED',
+  'INITIATION_REJECTED',
+  'INITIATION_FAILED',
+  'INITIATION_NO_FINAL_STATUS_AVAILABLE',
+]);
+
+/** Reference `RefundInitiation` (POST /refunds body `initiation`). */
+export interface RefundInitiation {
+  refId: string;
+  originalPaymentId: string;
+  amount: Amount;
+  localInstrument: 'SEPA' | 'SEPA_INSTANT' | 'FASTER_PAYMENTS';
+  description: string;
+  onBehalfOfId?: string;
+  [extra: string]: unknown;
+}
+
+/** Reference `Refund` (as in `RefundResponse`); `initiation` is the reference's `ResolvedRefundInitiation`. */
+export interface Refund {
+  id: string;
+  memberId: string;
+  status: RefundStatus;
+  statusReasonInformation?: string;
+  bankPaymentStatus?: string;
+  bankTransactionId?: string;
+  createdDateTime: string;
+  updatedDateTime: string;
+  initiation: RefundInitiation & { debtor: Record<string, unknown>; creditor: Record<string, unknown> };
 }
 
 /** VrpConsentInitiation (reference: POST /vrp-consents body `initiation`). */
@@ -189,6 +245,7 @@ function bank(
   countries: string[],
   instruments: string[],
   vrp: boolean,
+  refundAccount = false,
 ): BankV2 {
   return {
     id,
@@ -201,7 +258,7 @@ function bank(
     supportsSinglePayment: true,
     supportsScheduledPayment: false,
     supportsVariableRecurringPayment: vrp,
-    supportsReturnRefundAccount: false,
+    supportsReturnRefundAccount: refundAccount,
     supportsFundsConfirmation: true,
     mandatoryFields: [],
     maintenanceWindow: [],
@@ -211,9 +268,10 @@ function bank(
 
 /** The stand-in's connected banks (`ob-modelo` is the id the reference's examples use). */
 export const STANDIN_BANKS: BankV2[] = [
-  bank('ob-modelo', 'Modelo Bank', 'MODOGB22', ['GB'], ['FASTER_PAYMENTS'], true),
+  // Modelo and Rheinbank share the payer's account for refunds (`supportsReturnRefundAccount`).
+  bank('ob-modelo', 'Modelo Bank', 'MODOGB22', ['GB'], ['FASTER_PAYMENTS'], true, true),
   bank('ob-greenleaf', 'Greenleaf Bank', 'GRNLGB2L', ['GB'], ['FASTER_PAYMENTS'], false),
-  bank('ngp-rheinbank', 'Rheinbank', 'RHEIDEFF', ['DE', 'AT'], ['SEPA', 'SEPA_INSTANT'], false),
+  bank('ngp-rheinbank', 'Rheinbank', 'RHEIDEFF', ['DE', 'AT'], ['SEPA', 'SEPA_INSTANT'], false, true),
   bank('ngp-baltic', 'Baltic Savings', 'BALTLV22', ['LV', 'LT', 'EE'], ['SEPA', 'SEPA_INSTANT'], false),
   bank('ob-harbour', 'Harbour Building Society', 'HRBRGB21', ['GB'], ['FASTER_PAYMENTS'], true),
   // A bank without SEPA Instant: EUR payments go by plain SEPA credit transfer.

@@ -6,7 +6,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkAuth, type StandinAuth } from './auth';
 import type { Fault, Faults, Operation } from './faults';
-import { errorBody, type PaymentInitiation, STANDIN_BANKS, type VrpConsentInitiation } from './fixtures';
+import {
+  errorBody,
+  type PaymentInitiation,
+  type RefundInitiation,
+  STANDIN_BANKS,
+  type VrpConsentInitiation,
+} from './fixtures';
 import { checkAgainstReference } from './openapi-check';
 import { closedPage, consentPage, paymentPage } from './pages';
 import { type BankOutcome, type ConsentOutcome, StandinError, type TokenioStore } from './store';
@@ -111,6 +117,9 @@ function apiRoute(method: string, path: string): { op: Operation; params: string
   if (is('GET', 'vrp-consents')) return { op: 'vrp.consents.list', params: [] };
   if (is('GET', 'vrp-consents', null)) return { op: 'vrp.consents.get', params: [seg[1]!] };
   if (is('DELETE', 'vrp-consents', null)) return { op: 'vrp.consents.revoke', params: [seg[1]!] };
+  if (is('POST', 'refunds')) return { op: 'refunds.initiate', params: [] };
+  if (is('GET', 'refunds')) return { op: 'refunds.list', params: [] };
+  if (is('GET', 'refunds', null)) return { op: 'refunds.get', params: [seg[1]!] };
   return null;
 }
 
@@ -239,6 +248,33 @@ async function handleApi(
       store.consentListReads += 1;
       const { slice, pageInfo } = page(list, q, 'limit', 'offset');
       return ok({ vrpConsents: slice, pageInfo });
+    }
+    case 'refunds.initiate': {
+      const b = parseJson(body) as { initiation?: RefundInitiation };
+      return ok({ refund: store.createRefund(b.initiation!) });
+    }
+    case 'refunds.get': {
+      const r = store.refunds.get(params[0]!);
+      return r ? ok({ refund: r }) : notFound('The refund', { refundId: params[0] });
+    }
+    case 'refunds.list': {
+      // GetRefunds: `onBehalfOfIds` "is mandatory for unregulated TPPs" (reference GET /refunds).
+      if (!q.getAll('onBehalfOfIds').length)
+        return {
+          status: 400,
+          body: errorBody('InvalidArgument', 'onBehalfOfIds is required for unregulated TPPs', {
+            paths: ['onBehalfOfIds'],
+          }),
+        };
+      const list = store.listRefunds({
+        ids: q.getAll('ids'),
+        refIds: q.getAll('refIds'),
+        statuses: q.getAll('statuses'),
+        onBehalfOfIds: q.getAll('onBehalfOfIds'),
+      });
+      const { slice, pageInfo } = page(list, q, 'limit', 'offset');
+      // Reference `RefundsResponse`: `paging` (`PagingInfo`: limit, offset of the next page).
+      return ok({ refunds: slice, paging: { limit: pageInfo.limit, offset: pageInfo.nextOffset } });
     }
     case 'vrp.consents.revoke': {
       const c = store.consents.get(params[0]!);

@@ -13,7 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { type Fault, Faults, type Operation } from './faults';
-import type { PaymentStatus, SubTppStatus, VrpConsentStatus } from './fixtures';
+import type { PaymentStatus, RefundStatus, SubTppStatus, VrpConsentStatus } from './fixtures';
 import type { Notifier } from './notifier';
 import { handleRequest } from './routes';
 import { type StoreOptions, TokenioStore } from './store';
@@ -38,6 +38,8 @@ export interface StandinControl {
   setPaymentStatus(paymentId: string, status: PaymentStatus, reason?: string): void;
   setConsentStatus(consentId: string, status: VrpConsentStatus, reason?: string): void;
   decideSubTpp(subTppId: string, status: SubTppStatus, reason?: string): void;
+  /** Moves a refund (announced as REFUND_STATUS_CHANGED). */
+  setRefundStatus(refundId: string, status: RefundStatus, reason?: string): void;
   /** The bank's outcome of a payment that ended without a final status (see store.reportLate). */
   reportLate(paymentId: string, status: 'INITIATION_COMPLETED' | 'INITIATION_REJECTED'): void;
   /** Forgets every fault and notification mode (not the data). */
@@ -61,6 +63,7 @@ export async function startTokenioStandin(opts: StandinOptions = {}): Promise<Ru
     processingMs: opts.processingMs ?? 0,
     vrpSettleMs: opts.vrpSettleMs ?? 0,
     subTppReviewMs: opts.subTppReviewMs === undefined ? null : opts.subTppReviewMs,
+    refundSettleMs: opts.refundSettleMs ?? 0,
   });
   const faults = new Faults();
   const jwtKeys: Record<string, KeyObject> = {};
@@ -76,6 +79,7 @@ export async function startTokenioStandin(opts: StandinOptions = {}): Promise<Ru
     reportLate: (id, status) => void store.reportLate(id, status),
     setConsentStatus: (id, status, reason) => void store.setConsentStatus(id, status, reason),
     decideSubTpp: (id, status, reason) => void store.decideSubTpp(id, status, reason),
+    setRefundStatus: (id, status, reason) => void store.setRefundStatus(id, status, reason),
     reset: () => {
       faults.clear();
       store.notifier.reset();
@@ -125,12 +129,16 @@ async function runCommand(c: StandinControl, cmd: Record<string, unknown>): Prom
       // Drops payments and consents (the bench calls it between scenarios; sub-TPPs stay).
       c.store.payments.clear();
       c.store.consents.clear();
+      c.store.refunds.clear();
       return {};
     case 'setPaymentStatus':
       c.setPaymentStatus(s('paymentId'), s('status') as PaymentStatus, cmd.reason as string | undefined);
       return {};
     case 'reportLate':
       c.reportLate(s('paymentId'), s('status') as 'INITIATION_COMPLETED');
+      return {};
+    case 'setRefundStatus':
+      c.setRefundStatus(s('refundId'), s('status') as RefundStatus, cmd.reason as string | undefined);
       return {};
     case 'decideSubTpp':
       c.decideSubTpp(s('subTppId'), s('status') as SubTppStatus, cmd.reason as string | undefined);
@@ -147,6 +155,7 @@ async function runCommand(c: StandinControl, cmd: Record<string, unknown>): Prom
         payments: [...c.store.payments.values()],
         vrpConsents: [...c.store.consents.values()],
         subTpps: [...c.store.subTpps.values()],
+        refunds: [...c.store.refunds.values()],
         webhook: c.notifier.config,
         deliveries: c.notifier.deliveries,
       };
@@ -170,6 +179,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     subTppReviewMs: review === undefined ? 2000 : Number(review),
     processingMs: Number(arg('processing-ms') ?? 1000),
     vrpSettleMs: Number(arg('vrp-settle-ms') ?? 2000),
+    refundSettleMs: Number(arg('refund-settle-ms') ?? 2000),
   }).then((s) => {
     process.stdout.write(
       `Token.io stand-in listening on ${s.url} (member ${s.memberId}, API key "${s.apiKey}")\n`,

@@ -10,10 +10,16 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  errorBody,
   FINAL_PAYMENT_STATUSES,
+  FINAL_REFUND_STATUSES,
   type Payment,
   type PaymentInitiation,
   type PaymentStatus,
+  type Refund,
+  type RefundAccount,
+  type RefundInitiation,
+  type RefundStatus,
   type SubTpp,
   type SubTppStatus,
   type VrpConsent,
@@ -32,6 +38,8 @@ export interface StoreOptions {
   vrpSettleMs: number;
   /** Delay of Token.io's sub-TPP review; null: only control.decideSubTpp decides. */
   subTppReviewMs: number | null;
+  /** Delay from a refund's INITIATION_PROCESSING to its final status. */
+  refundSettleMs: number;
 }
 
 /**
@@ -64,6 +72,9 @@ export class TokenioStore {
   readonly payments = new Map<string, Payment>();
   readonly consents = new Map<string, VrpConsent>();
   readonly subTpps = new Map<string, SubTpp>();
+  readonly refunds = new Map<string, Refund>();
+  /** POST /refunds bodies received (a test checks a refund is never sent twice). */
+  refundCreations = 0;
   /** GET /vrp-consents calls answered (a test checks the adapter no longer scans every consent). */
   consentListReads = 0;
   /** Requests refused because Token.io's OpenAPI document does not allow them (tests assert none). */
@@ -143,7 +154,10 @@ export class TokenioStore {
     p.updatedDateTime = new Date().toISOString();
     if (reason) p.statusReasonInformation = reason;
     if (FINAL_PAYMENT_STATUSES.has(status)) delete p.authentication;
-    if (status === 'INITIATION_COMPLETED') p.bankTransactionId = `bt${token(10)}`;
+    if (status === 'INITIATION_COMPLETED') {
+      p.bankTransactionId = `bt${token(10)}`;
+      this.shareRefundAccount(p);
+    }
     for (const w of this.waiters.get(id) ?? []) w();
     this.waiters.delete(id);
     this.notifier.send('PAYMENT_STATUS_CHANGED', { payment: p });
@@ -309,6 +323,130 @@ export class TokenioStore {
       'vrp-consent-id': c.id,
       state: c.initiation.callbackState,
     });
+  }
+
+  // ---- refunds (reference "Refunds"; docs "Refunds" under settlement accounts) ----
+
+  /**
+   * The bank shares the payer's account when the initiation asked `returnRefundAccount` and the bank
+   * supports it (reference `PaymentInitiation.returnRefundAccount`, BankV2 `supportsReturnRefundAccount`).
+   */
+  private shareRefundAccount(p: Payment): void {
+    if (p.initiation.returnRefundAccount !== true || p.refundDetails) return;
+    const fps = p.initiation.localInstrument === 'FASTER_PAYMENTS';
+    const refundAccount: RefundAccount = fps
+      ? { name: 'Pat Payer', sortCode: '040004', accountNumber: '41234567' }
+      : { name: 'Pat Payer', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' };
+    p.refundDetails = {
+      refundAccount,
+      paymentRefundStatus: 'NONE',
+      settledRefundAmount: { value: '0.00', currency: p.initiation.amount.currency },
+      remainingRefundAmount: { ...p.initiation.amount },
+    };
+  }
+
+  /** What Token.io checks before it takes a refund (docs "Refunds"); a refusal is a 400 as the reference lists. */
+  createRefund(initiation: RefundInitiation): Refund {
+    this.refundCreations += 1;
+    const refuse = (message: string, paths: string[] = []) => {
+      throw new StandinError(400, errorBody('InvalidArgument', message, { paths }));
+    };
+    const p = this.payments.get(initiation.originalPaymentId);
+    if (!p) throw new StandinError(404, errorBody('NOT_FOUND', 'The original payment was not found'));
+    // "If you're an unregulated TPP, you'll always need to pass the onBehalfOfId field".
+    if (!initiation.onBehalfOfId) refuse('onBehalfOfId is required for unregulated TPPs', ['onBehalfOfId']);
+    if (initiation.onBehalfOfId !== p.initiation.onBehalfOfId)
+      refuse('onBehalfOfId does not match the original payment', ['onBehalfOfId']);
+    if (p.status !== 'INITIATION_COMPLETED') refuse('The original payment is not completed');
+    // "The creditor field can be optional if the information is available in the original payment."
+    if (!p.refundDetails) refuse('No refund account is available for the original payment');
+    if (initiation.amount.currency !== p.initiation.amount.currency)
+      refuse('The currency differs from the original payment', ['amount.currency']);
+    const cents = (v: string) => Math.round(Number(v) * 100);
+    // "Token.io ensures that the TPP cannot initiate a refund where the total refunded amount will exceed the original payment amount."
+    if (
+      cents(initiation.amount.value) <= 0 ||
+      cents(initiation.amount.value) > cents(p.refundDetails!.remainingRefundAmount.value)
+    )
+      refuse('The amount exceeds the remaining refund amount', ['amount.value']);
+    const now = new Date().toISOString();
+    const r: Refund = {
+      id: `rf:${token(20)}:${token(8)}`,
+      memberId: this.opts.memberId,
+      status: 'INITIATION_PENDING',
+      createdDateTime: now,
+      updatedDateTime: now,
+      initiation: {
+        ...initiation,
+        debtor: {
+          name: String((p.initiation.creditor as { name?: unknown }).name ?? ''),
+          ...p.initiation.creditor,
+        },
+        creditor: { ...p.refundDetails!.refundAccount, name: p.refundDetails!.refundAccount.name ?? 'Payer' },
+      },
+    };
+    this.refunds.set(r.id, r);
+    this.recountRefunds(p);
+    this.notifier.send('REFUND_STATUS_CHANGED', { refund: r });
+    this.setRefundStatus(r.id, 'INITIATION_PROCESSING', 'The refund is processing on the bank side');
+    // Amount cents steer the outcome like the VRP payments: .52 rejected, .51 failed, .53 stays
+    // processing, .55 no final status; anything else completes.
+    const settle = () => {
+      const c = (initiation.amount.value.split('.')[1] ?? '00').padEnd(2, '0').slice(0, 2);
+      if (c === '52') this.setRefundStatus(r.id, 'INITIATION_REJECTED', 'The bank rejected the refund');
+      else if (c === '51') this.setRefundStatus(r.id, 'INITIATION_FAILED', 'The bank is not available');
+      else if (c === '55')
+        this.setRefundStatus(r.id, 'INITIATION_NO_FINAL_STATUS_AVAILABLE', 'No final status from the bank');
+      else if (c !== '53') this.setRefundStatus(r.id, 'INITIATION_COMPLETED', 'The refund is completed');
+    };
+    if (this.opts.refundSettleMs <= 0) settle();
+    else this.later(this.opts.refundSettleMs, settle);
+    return r;
+  }
+
+  /** Moves a refund (announced as REFUND_STATUS_CHANGED); a final refund never moves again. */
+  setRefundStatus(id: string, status: RefundStatus, reason?: string): Refund | null {
+    const r = this.refunds.get(id);
+    if (!r || FINAL_REFUND_STATUSES.has(r.status)) return null;
+    r.status = status;
+    r.updatedDateTime = new Date().toISOString();
+    if (reason) r.statusReasonInformation = reason;
+    if (status === 'INITIATION_COMPLETED') r.bankTransactionId = `bt${token(10)}`;
+    const p = this.payments.get(r.initiation.originalPaymentId);
+    if (p) this.recountRefunds(p);
+    this.notifier.send('REFUND_STATUS_CHANGED', { refund: r });
+    return r;
+  }
+
+  /** The payment's refundDetails amounts (reference: settled = COMPLETED refunds, remaining = amount - non-failed). */
+  private recountRefunds(p: Payment): void {
+    const d = p.refundDetails;
+    if (!d) return;
+    const cents = (v: string) => Math.round(Number(v) * 100);
+    const mine = [...this.refunds.values()].filter((r) => r.initiation.originalPaymentId === p.id);
+    const live = mine.filter((r) => r.status !== 'INITIATION_REJECTED' && r.status !== 'INITIATION_FAILED');
+    const settled = mine.filter((r) => r.status === 'INITIATION_COMPLETED');
+    const sum = (rs: Refund[]) => rs.reduce((a, r) => a + cents(r.initiation.amount.value), 0);
+    const fmt = (c: number) => (c / 100).toFixed(2);
+    const remaining = cents(p.initiation.amount.value) - sum(live);
+    d.settledRefundAmount = { value: fmt(sum(settled)), currency: d.settledRefundAmount.currency };
+    d.remainingRefundAmount = { value: fmt(remaining), currency: d.remainingRefundAmount.currency };
+    d.paymentRefundStatus = sum(settled) === 0 ? 'NONE' : remaining <= 0 ? 'FULL' : 'PARTIAL';
+  }
+
+  listRefunds(f: {
+    ids?: string[];
+    refIds?: string[];
+    statuses?: string[];
+    onBehalfOfIds?: string[];
+  }): Refund[] {
+    return [...this.refunds.values()].filter(
+      (r) =>
+        (!f.ids?.length || f.ids.includes(r.id)) &&
+        (!f.refIds?.length || f.refIds.includes(r.initiation.refId)) &&
+        (!f.statuses?.length || f.statuses.includes(r.status)) &&
+        (!f.onBehalfOfIds?.length || f.onBehalfOfIds.includes(r.initiation.onBehalfOfId ?? '')),
+    );
   }
 
   // ---- sub-TPPs ----

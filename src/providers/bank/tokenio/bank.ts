@@ -26,6 +26,7 @@ import type { TokenioConfig } from './config';
 import { creditorFor, currenciesOf } from './creditor';
 import { TokenioMandates } from './mandates';
 import { newRefId } from './ref-id';
+import { refundAccountOf, TokenioRefunds } from './refunds';
 import { awaitsPayer, providerStatusOf } from './status-map';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -36,6 +37,8 @@ export interface TokenioHint {
   /** Our ref_id as the payment carries it (`initiation.refId`), for a payment whose id we never recorded. */
   refId: string | null;
   consentId: string | null;
+  /** A refund's Token.io id (REFUND_STATUS_CHANGED): `refId` is then the refund's refId (refunds.ts). */
+  refundId?: string | null;
 }
 
 /**
@@ -55,8 +58,12 @@ export function parseHint(rawBody: string): TokenioHint | { keys: string[] } | n
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   type Named = { id?: unknown; initiation?: { refId?: unknown; vrpConsentId?: unknown } };
-  const b = body as { payment?: Named; vrp?: Named; vrpConsent?: { id?: unknown } };
+  const b = body as { payment?: Named; vrp?: Named; vrpConsent?: { id?: unknown }; refund?: Named };
   const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : null);
+  // A refund (reference `Refund`, the object GET /refunds/{id} answers): a hint to read it again.
+  const refundId = str(b.refund?.id);
+  if (refundId)
+    return { paymentId: null, refId: str(b.refund?.initiation?.refId), consentId: null, refundId };
   const pay = b.payment ?? b.vrp;
   const paymentId = str(pay?.id);
   const consentId = str(b.vrpConsent?.id) ?? (paymentId ? null : str(pay?.initiation?.vrpConsentId));
@@ -91,6 +98,7 @@ export interface TokenioBankOptions {
 export class TokenioBank implements BankProvider {
   readonly name = 'tokenio';
   readonly mandates: TokenioMandates;
+  readonly refunds: TokenioRefunds;
   private banks: { at: number; list: TokenioBankV2[] } | null = null;
   private banksLoading: Promise<TokenioBankV2[]> | null = null;
 
@@ -101,6 +109,7 @@ export class TokenioBank implements BankProvider {
       opts.config.redirectWaitMs,
       opts.config.vrp,
     );
+    this.refunds = new TokenioRefunds(opts.client);
   }
 
   get client(): TokenioClient {
@@ -113,8 +122,10 @@ export class TokenioBank implements BankProvider {
   consentNotice(beneficiary: string): ConsentNotice | null {
     const c = this.opts.config.consent;
     if (c.collect !== 'ours') return null;
+    // Payments that ask the bank for the payer's account carry Token.io's amended sentence.
+    const text = this.opts.config.refunds.returnRefundAccount ? this.opts.config.refunds.consentText : c.text;
     return {
-      text: c.text.replaceAll('{beneficiary}', beneficiary),
+      text: text.replaceAll('{beneficiary}', beneficiary),
       termsUrl: c.termsUrl ?? 'https://token.io',
       termsLead: c.termsLead,
       termsLabel: 'Terms & Conditions',
@@ -211,6 +222,10 @@ export class TokenioBank implements BankProvider {
       callbackUrl: input.returnUrl,
       callbackState: input.refId,
       flowType: 'EMBEDDED_HOSTED_PAGES',
+      // The payer's account for refunds, from banks that support it (BankV2 `supportsReturnRefundAccount`).
+      ...(this.opts.config.refunds.returnRefundAccount && chosen?.supportsReturnRefundAccount
+        ? { returnRefundAccount: true }
+        : {}),
     };
     let p: TokenioPayment;
     try {
@@ -254,7 +269,9 @@ export class TokenioBank implements BankProvider {
       : ((await c.findPaymentByRefId(ref.refId, false, ref.onBehalfOfId ?? null)) ??
         (await c.findPaymentByRefId(ref.refId, true, ref.onBehalfOfId ?? null)));
     if (!p) return null;
+    const refundAccount = refundAccountOf(p.refundDetails);
     return {
+      ...(refundAccount ? { refundAccount } : {}),
       refId: ref.refId,
       transferId: p.id,
       providerStatus: providerStatusOf(p.status),
@@ -279,6 +296,7 @@ export class TokenioBank implements BankProvider {
       'PAYMENT_STATUS_CHANGED',
       'VRP_STATUS_CHANGED',
       'VRP_CONSENT_STATUS_CHANGED',
+      'REFUND_STATUS_CHANGED',
     ]);
   }
 }

@@ -20,6 +20,35 @@ interface TokenioResource {
 
 export interface TokenioPayment extends TokenioResource {
   initiation: { refId: string; vrpConsentId?: string; [k: string]: unknown };
+  /** Reference `RefundDetails`: only with `returnRefundAccount` and Token.io's permission. */
+  refundDetails?: TokenioRefundDetails;
+}
+
+/** Reference `RefundDetails` (on a Payment) and `RefundAccount` (an IBAN or a UK account, and a name). */
+export interface TokenioRefundDetails {
+  refundAccount?: {
+    name?: string;
+    iban?: string;
+    bic?: string;
+    sortCode?: string;
+    accountNumber?: string;
+  };
+  paymentRefundStatus?: 'NONE' | 'PARTIAL' | 'FULL';
+  settledRefundAmount?: { value: string; currency: string };
+  remainingRefundAmount?: { value: string; currency: string };
+}
+
+/** Reference `Refund` (answer of POST /refunds and GET /refunds/{id} as `{ refund }`). */
+export interface TokenioRefund {
+  id: string;
+  memberId: string;
+  status: string;
+  statusReasonInformation?: string;
+  bankPaymentStatus?: string;
+  bankTransactionId?: string;
+  createdDateTime: string;
+  updatedDateTime: string;
+  initiation?: { refId?: string; originalPaymentId?: string; [k: string]: unknown };
 }
 
 export interface TokenioConsent extends TokenioResource {
@@ -43,6 +72,7 @@ export interface TokenioBankV2 {
   supportedLocalInstruments?: string[];
   supportsSinglePayment?: boolean;
   supportsVariableRecurringPayment?: boolean;
+  supportsReturnRefundAccount?: boolean;
 }
 
 type Query = Record<string, string | number | boolean | string[] | undefined>;
@@ -325,5 +355,39 @@ export class TokenioClient {
       throw new BankProviderError(
         `Token.io vrp.consents.revoke: consent is ${status.slice(0, 40)}, not REVOKED`,
       );
+  }
+  // ---- refunds (reference "Refunds": POST /refunds, GET /refunds/{id}, GET /refunds) ----
+
+  /** POST /refunds: sent once (Token.io documents no de-duplication by refId); an unknown outcome is resolved by refId. */
+  initiateRefund(initiation: Record<string, unknown>): Promise<TokenioRefund> {
+    return this.createOne(
+      'refunds.initiate',
+      '/refunds',
+      { initiation },
+      'The payment network refused the refund',
+      'refund',
+    );
+  }
+
+  getRefund(id: string): Promise<TokenioRefund | null> {
+    return this.getOne('refunds.get', `/refunds/${encodeURIComponent(id)}`, 'refund');
+  }
+
+  /**
+   * The refund with this refId, looked up on behalf of the Sub-TPP (GetRefunds' `onBehalfOfIds` "is
+   * mandatory for unregulated TPPs", reference GET /refunds).
+   */
+  async findRefundByRefId(refId: string, onBehalfOfId: string | null): Promise<TokenioRefund | null> {
+    const r = await this.call<{ refunds?: TokenioRefund[] }>(
+      {
+        operation: 'refunds.list',
+        method: 'GET',
+        path: `/refunds${qs({ limit: 10, refIds: [refId], onBehalfOfIds: onBehalfOfId ? [onBehalfOfId] : undefined })}`,
+        retrySafe: true,
+      },
+      'Refunds could not be listed',
+    );
+    const found = (r?.refunds ?? []).filter((x) => x.initiation?.refId === refId);
+    return found.sort((a, b) => b.createdDateTime.localeCompare(a.createdDateTime))[0] ?? null;
   }
 }

@@ -58,11 +58,24 @@ export interface TokenioConfig {
    * `hosted` sends false and Token.io's hosted page collects it.
    */
   consent: { collect: 'ours' | 'hosted'; text: string; termsLead: string; termsUrl: string | null };
+  /**
+   * Refunds (docs/vendors/tokenio.md, "Refunds"). `returnRefundAccount`: payments ask banks that
+   * support it (`supportsReturnRefundAccount`) for the payer's account, with Token.io's amended
+   * consent sentence `consentText` on our pages (SVC_TOKENIO_CONSENT_REFUND_TEXT).
+   */
+  refunds: { returnRefundAccount: boolean; consentText: string };
 }
 
 /** Token.io's consent sentence for payments ("[TPP name]" becomes {beneficiary}). */
 export const DEFAULT_CONSENT_TEXT =
   "You can use Token.io's payment service to make a secure payment directly from your bank account to the benefit of {beneficiary}.";
+
+/**
+ * Token.io's consent sentence when the payment asks the bank for the payer's account
+ * (`returnRefundAccount`), from the same page: "We will ask your bank to share your account details.
+ * We will only use these details when necessary such as processing a refund request."
+ */
+export const DEFAULT_CONSENT_REFUND_TEXT = `${DEFAULT_CONSENT_TEXT} We will ask your bank to share your account details. We will only use these details when necessary such as processing a refund request.`;
 
 /**
  * Token.io's prescribed words before the link to its Terms & Conditions
@@ -207,6 +220,10 @@ export function readTokenioConfig(
       termsLead: r.optional('SVC_TOKENIO_CONSENT_TERMS_TEXT') ?? DEFAULT_CONSENT_TERMS_LEAD,
       termsUrl: r.url('SVC_TOKENIO_TERMS_URL', null, ['https:']),
     },
+    refunds: {
+      returnRefundAccount: r.bool('SVC_TOKENIO_RETURN_REFUND_ACCOUNT', environment !== 'production'),
+      consentText: r.optional('SVC_TOKENIO_CONSENT_REFUND_TEXT') ?? DEFAULT_CONSENT_REFUND_TEXT,
+    },
     vrp: {
       enabled: r.bool('SVC_TOKENIO_VRP_ENABLED', environment !== 'production'),
       scheme: r.optional('SVC_TOKENIO_VRP_SCHEME') ?? 'OBL_SWEEPING',
@@ -223,6 +240,8 @@ export function readTokenioConfig(
   else if (config.consent.collect === 'ours') {
     if (!config.consent.text.includes('{beneficiary}'))
       r.problems.push('SVC_TOKENIO_CONSENT_TEXT must name the beneficiary with {beneficiary}');
+    if (config.refunds.returnRefundAccount && !config.refunds.consentText.includes('{beneficiary}'))
+      r.problems.push('SVC_TOKENIO_CONSENT_REFUND_TEXT must name the beneficiary with {beneficiary}');
     if (!config.consent.termsUrl && environment === 'production')
       r.problems.push(
         "SVC_TOKENIO_TERMS_URL is required in production with SVC_TOKENIO_CONSENT=ours (the payer must be shown Token.io's Terms)",

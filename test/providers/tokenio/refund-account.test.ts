@@ -1,0 +1,184 @@
+/**
+ * The service in production mode against the Token.io stand-in with SVC_TOKENIO_RETURN_REFUND_ACCOUNT
+ * on: the checkout shows Token.io's amended consent sentence, the payment asks the bank for the
+ * payer's account, and the account the paid payment returns (`refundDetails`) is kept on the
+ * transaction sealed with the data key, never in the API answer, the webhooks or the logs. A
+ * REFUND_STATUS_CHANGED notification is a hint: the refund is read at Token.io before anything.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { opcos, transactions } from '../../../src/db/schema/index';
+import { refundAccountOfTransaction } from '../../../src/modules/payments/network-sync';
+import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
+import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
+import type { TokenioBank } from '../../../src/providers/bank/tokenio/bank';
+import type { TestContext } from '../../helpers/app';
+import { rememberSecret } from '../../helpers/log-capture';
+import { eventsOf } from '../../org/fixtures';
+import {
+  createPaylink,
+  createPaymentWorld,
+  type PaymentWorld,
+  pickBank,
+  tokenOf,
+} from '../../payments/fixtures';
+import { type RunningStandin, startTokenioStandin } from '../../standins/tokenio/server';
+import { startTokenioApp, WEBHOOK_SECRET } from './fixtures';
+
+let standin: RunningStandin;
+let ctx: TestContext;
+let w: PaymentWorld;
+let subTppId: string;
+const ACCOUNT_NUMBER = '41234567';
+
+beforeAll(async () => {
+  standin = await startTokenioStandin();
+  ctx = await startTokenioApp(standin, { SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true' });
+  w = await createPaymentWorld(ctx, { productionAccess: true });
+  const s = standin.control.store.createSubTpp({
+    name: 'Acme Payments',
+    domain: 'acme.example.com',
+    merchant: { iban: 'GB82WEST12345698765432' },
+  });
+  standin.control.decideSubTpp(s.id, 'ACTIVATED');
+  subTppId = s.id;
+  await ctx.db.update(opcos).set({ subTppId: s.id }).where(eq(opcos.id, w.opcoId));
+  // The stand-in bank's payer account: it must never reach a log line.
+  rememberSecret(ACCOUNT_NUMBER, 'payer refund account number');
+}, 60_000);
+afterAll(async () => {
+  const violations = standin?.control.store.referenceViolations ?? [];
+  await ctx?.close();
+  await standin?.close();
+  expect(violations).toEqual([]);
+});
+
+const tx = async (id: string) =>
+  (await ctx.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
+const hint = (body: unknown) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: `${TOKENIO_WEBHOOK_PATH}/${WEBHOOK_SECRET}`,
+    payload: body as object,
+  });
+
+async function paidAt(bankId: string) {
+  const t = await createPaylink(ctx, w, { amount: '20.00', currency: 'GBP' });
+  await pickBank(ctx, t.checkout_url, bankId);
+  await standin.control.notifier.idle();
+  const transferId = (await tx(t.transaction_id)).transferId!;
+  standin.control.store.decidePayment(transferId, 'approve');
+  // The payer is back: the return page reads the payment at Token.io (no webhook registered here).
+  await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}/return` });
+  return { t, transferId };
+}
+
+describe('the payer’s refund account (returnRefundAccount)', () => {
+  it('the checkout shows Token.io’s amended consent sentence', async () => {
+    const t = await createPaylink(ctx, w, { amount: '21.50', currency: 'GBP' });
+    const page = await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}` });
+    expect(page.body).toContain(
+      'We will ask your bank to share your account details. We will only use these details when necessary such as processing a refund request.',
+    );
+  });
+
+  it('kept sealed on the transaction when the paid payment returns it; never in the API answer or the webhooks', async () => {
+    const { t, transferId } = await paidAt('ob-modelo');
+    expect(standin.control.store.payments.get(transferId)!.initiation.returnRefundAccount).toBe(true);
+    const row = await tx(t.transaction_id);
+    expect(row.status).toBe('success');
+    expect(row.refundAccountEnc).toMatch(/^v1\./);
+    expect(row.refundAccountEnc).not.toContain(ACCOUNT_NUMBER);
+    expect(refundAccountOfTransaction(ctx.deps, row)).toEqual({
+      name: 'Pat Payer',
+      iban: null,
+      bic: null,
+      sortCode: '040004',
+      accountNumber: ACCOUNT_NUMBER,
+    });
+    const api = await ctx.app.inject({
+      url: `/api/v1/transactions/${t.transaction_id}`,
+      headers: w.caller.headers,
+    });
+    expect(api.statusCode).toBe(200);
+    expect(api.body).not.toContain(ACCOUNT_NUMBER);
+    expect(api.body).not.toContain('refund_account');
+    const events = await eventsOf(ctx, w.caller.clientId, 'payment.status_changed');
+    expect(JSON.stringify(events)).not.toContain(ACCOUNT_NUMBER);
+    // A later read of the same payment does not seal it again.
+    await hint({ payment: { id: transferId } });
+    expect((await tx(t.transaction_id)).refundAccountEnc).toBe(row.refundAccountEnc);
+  });
+
+  it('a bank that does not support it is not asked; nothing is stored', async () => {
+    const { t, transferId } = await paidAt('ob-greenleaf');
+    expect(standin.control.store.payments.get(transferId)!.initiation).not.toHaveProperty(
+      'returnRefundAccount',
+    );
+    const row = await tx(t.transaction_id);
+    expect(row.status).toBe('success');
+    expect(row.refundAccountEnc).toBeNull();
+  });
+});
+
+describe('refund notifications', () => {
+  it('a REFUND_STATUS_CHANGED hint is read at Token.io first: a forged or unknown refund changes nothing', async () => {
+    const { transferId } = await paidAt('ob-modelo');
+    const bank = ctx.deps.providers.bank as TokenioBank;
+    const r = await bank.refunds.initiateRefund({
+      refundId: '0193a0c4-0000-7000-8000-0000000000aa',
+      transactionId: '0193a0c4-0000-7000-8000-0000000000ab',
+      originalTransferId: transferId,
+      amount: '1.53',
+      currency: 'GBP',
+      description: 'Refund',
+      payee: { name: 'Acme', iban: 'GB82WEST12345698765432', bic: null, subTppId },
+    });
+    const res = await hint({
+      eventType: 'REFUND_STATUS_CHANGED',
+      refund: { id: r.networkRefundId, status: 'INITIATION_COMPLETED' },
+    });
+    expect(res.statusCode).toBe(200);
+    // Without a refund of ours under that reference nothing is applied (the refunds feature decides).
+    expect(res.json()).toEqual({ received: true, applied: false });
+    expect((await hint({ refund: { id: 'rf:unknown:x' } })).json()).toEqual({
+      received: true,
+      applied: false,
+    });
+  });
+});
+
+describe('refund notifications from Token.io', () => {
+  it('REFUND_STATUS_CHANGED is subscribed; doubled, held and reversed deliveries are each read and acknowledged', async () => {
+    await createTokenioWorker(ctx.deps)!.runOnce(); // PUT /webhook/config
+    expect(standin.control.notifier.config?.type).toContain('REFUND_STATUS_CHANGED');
+    const { transferId } = await paidAt('ob-modelo');
+    await standin.control.notifier.idle();
+    const bank = ctx.deps.providers.bank as TokenioBank;
+    const from = standin.control.notifier.deliveries.length;
+    standin.control.notifier.hold();
+    standin.control.notifier.setDuplicate(true);
+    const r = await bank.refunds.initiateRefund({
+      refundId: '0193a0c4-0000-7000-8000-0000000000ba',
+      transactionId: '0193a0c4-0000-7000-8000-0000000000bb',
+      originalTransferId: transferId,
+      amount: '2.00',
+      currency: 'GBP',
+      description: null,
+      payee: { name: 'Acme', iban: 'GB82WEST12345698765432', bic: null, subTppId },
+    });
+    expect(r.outcome).toBe('succeeded');
+    await standin.control.notifier.release({ reverse: true });
+    standin.control.notifier.reset();
+    const refundDeliveries = standin.control.notifier.deliveries
+      .slice(from)
+      .filter((d) => d.eventType === 'REFUND_STATUS_CHANGED');
+    // Created, processing, completed: each twice, newest first, every one answered 200.
+    expect(refundDeliveries).toHaveLength(6);
+    expect(refundDeliveries.every((d) => d.outcome === 200)).toBe(true);
+    expect(JSON.parse(refundDeliveries[0]!.body)).toMatchObject({
+      eventType: 'REFUND_STATUS_CHANGED',
+      refund: { id: r.networkRefundId, status: 'INITIATION_COMPLETED' },
+    });
+  });
+});
