@@ -16,6 +16,7 @@ import {
 import { RefundMessages } from '../../src/modules/refunds/refunds.messages';
 import { reconcileRefunds, submitRefund } from '../../src/modules/refunds/refunds.service';
 import { BankProviderError } from '../../src/providers/bank/port';
+import { SandboxBank } from '../../src/providers/bank/simulator';
 import {
   SANDBOX_REFUND_REFUSED_REASON,
   SANDBOX_REFUND_RETURNED_REASON,
@@ -435,5 +436,34 @@ describe('GET /refunds', () => {
     ).toEqual([b.refund_id]);
     expect((await get(`transaction_id=${id}&to=${from}`)).refunds).toHaveLength(1);
     expect((await get(`transaction_id=${id}&page_size=1&page=2`)).refunds[0].refund_id).toBe(a.refund_id);
+  });
+});
+
+describe('a network without refunds', () => {
+  it('answers 422 with a sentence that says so, and writes nothing', async () => {
+    const own = await createTestApp({
+      providers: {
+        bank: Object.defineProperty(
+          new SandboxBank({ secret: 'refundless', publicUrl: 'http://localhost', sessionTtlSeconds: 600 }),
+          'refunds',
+          { value: undefined },
+        ),
+      },
+    });
+    try {
+      const world = await createPaymentWorld(own);
+      const id = await paidPayment(own, world, '10.00');
+      const r = await postRefund(own, world.caller, id);
+      expect(r.statusCode).toBe(422);
+      expect(r.json().detail[0]).toMatchObject({
+        loc: ['path', 'transaction_id'],
+        msg: RefundMessages.networkCannotRefund,
+      });
+      expect(await own.db.select().from(refunds)).toHaveLength(0);
+      // The payment still lists the action (the API names the reason): allowed_actions reads the row only.
+      expect((await readTransaction(own, world.caller, id)).refundable_amount).toBe('10.00');
+    } finally {
+      await own.close();
+    }
   });
 });
