@@ -139,9 +139,13 @@ function refundScenario(outcome: 'succeeded' | 'failed'): Scenario {
       ctx.out(`created refund ${refund.refund_id} (${refund.status})`);
       const done =
         refund.status === 'processing'
-          ? await ctx.session.call<{ status: string }>('POST', `/sandbox/refunds/${refund.refund_id}/simulate`, {
-              body: { outcome },
-            })
+          ? await ctx.session.call<{ status: string }>(
+              'POST',
+              `/sandbox/refunds/${refund.refund_id}/simulate`,
+              {
+                body: { outcome },
+              },
+            )
           : refund;
       ctx.out(`refund ${refund.refund_id} is ${done.status}`);
     },

@@ -1,6 +1,7 @@
 /** Refund fixtures: a paid sandbox payment, refund requests, and the sandbox bank's settlement. */
 import { expect } from 'vitest';
 import { SandboxBank } from '../../src/providers/bank/simulator';
+import { createWorkers } from '../../src/workers/index';
 import type { TestContext } from '../helpers/app';
 import type { TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
@@ -49,10 +50,17 @@ export function sandboxBank(ctx: TestContext): SandboxBank {
   return bank;
 }
 
-/** Lets the sandbox bank's settlement time pass, settles, and runs the jobs the notifications owe. */
+/** One tick of a background worker of the app (the sandbox bank's settlement, the refund reconciliation). */
+export function runWorker(ctx: TestContext, name: 'sandbox-bank-refunds' | 'refund-reconciliation') {
+  const worker = createWorkers(ctx.deps).find((w) => w.name === name);
+  if (!worker) throw new Error(`no worker ${name}`);
+  return worker.runOnce();
+}
+
+/** Lets the sandbox bank's settlement time pass, settles (its worker), and runs the jobs the notifications owe. */
 export async function settleRefunds(ctx: TestContext): Promise<number> {
   ctx.clock.advanceSeconds(ctx.config.sandboxRefundSettleSeconds + 1);
-  const n = await sandboxBank(ctx).refunds.settleDue();
+  const n = await runWorker(ctx, 'sandbox-bank-refunds');
   await runJobs(ctx);
   return n;
 }

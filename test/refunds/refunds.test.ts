@@ -14,18 +14,26 @@ import {
   sandboxBankSessions,
 } from '../../src/db/schema/index';
 import { RefundMessages } from '../../src/modules/refunds/refunds.messages';
-import { reconcileRefunds, submitRefund } from '../../src/modules/refunds/refunds.service';
+import { submitRefund } from '../../src/modules/refunds/refunds.service';
 import { BankProviderError } from '../../src/providers/bank/port';
-import { SandboxBank } from '../../src/providers/bank/simulator';
 import {
   SANDBOX_REFUND_REFUSED_REASON,
   SANDBOX_REFUND_RETURNED_REASON,
 } from '../../src/providers/bank/sandbox-refunds';
+import { SandboxBank } from '../../src/providers/bank/simulator';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
 import { createPaylink, createPaymentWorld, newKey, type PaymentWorld, simulate } from '../payments/fixtures';
-import { paidPayment, postRefund, readRefund, readTransaction, sandboxBank, settleRefunds } from './fixtures';
+import {
+  paidPayment,
+  postRefund,
+  readRefund,
+  readTransaction,
+  runWorker,
+  sandboxBank,
+  settleRefunds,
+} from './fixtures';
 
 let ctx: TestContext;
 let w: PaymentWorld;
@@ -405,10 +413,10 @@ describe('the network side', () => {
       .update(sandboxBankRefunds)
       .set({ status: 'succeeded' })
       .where(eq(sandboxBankRefunds.refundId, r.refund_id));
-    await reconcileRefunds(ctx.deps);
+    await runWorker(ctx, 'refund-reconciliation');
     expect((await readRefund(ctx, w.caller, r.refund_id)).status).toBe('processing');
     ctx.clock.advanceSeconds(ctx.config.refundReconcileSeconds + 1);
-    await reconcileRefunds(ctx.deps);
+    await runWorker(ctx, 'refund-reconciliation');
     expect((await readRefund(ctx, w.caller, r.refund_id)).status).toBe('succeeded');
     expect((await readTransaction(ctx, w.caller, id)).refunded_amount).toBe('4.53');
   });
