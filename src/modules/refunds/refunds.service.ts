@@ -16,7 +16,6 @@ import { defineJob, enqueueJobId, type JobDefinition, runJobsNow } from '../../p
 import type { ClientAuth } from '../../plugins/auth';
 import {
   type BankNotification,
-  BankProviderError,
   BankRefusedError,
   type RefundNetwork,
   type RefundRead,
