@@ -27,6 +27,7 @@ const BOTH_ENGINES = [
   'test/payments/paylink.test.ts',
   'test/payments/statement-count.test.ts',
   'test/payments/transaction-counts.test.ts',
+  'test/refunds/concurrency.test.ts',
   'test/admin/cli.test.ts',
 ];
 /** Files that mock a module (vi.mock) need a fresh module graph: they run isolated. */

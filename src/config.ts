@@ -138,6 +138,10 @@ export interface Config extends PaymentLimits {
   recurringMaxAttempts: number;
   /** Sandbox bank: mandate-payment settlement delay. */
   sandboxBankSettleSeconds: number;
+  /** Sandbox bank: delay before a refund settles (succeeds, or fails by its magic amount). */
+  sandboxRefundSettleSeconds: number;
+  /** Refunds: how often a processing refund is read again at the network (the reconciliation sweep). */
+  refundReconcileSeconds: number;
   /** Payment network: `simulator` (sandbox default), `tokenio`, or `none` (production default: creation answers 503). */
   bankProvider: 'simulator' | 'tokenio' | 'none';
   /** Token.io settings (SVC_TOKENIO_*), set when bankProvider is `tokenio`. */
@@ -378,6 +382,8 @@ export function loadConfig(env: Env = process.env): Config {
     recurringRetryHours: r.hours('SVC_RECURRING_RETRY_HOURS', [24, 72]),
     recurringMaxAttempts: r.int('SVC_RECURRING_MAX_ATTEMPTS', 10, 1, 100),
     sandboxBankSettleSeconds: r.int('SVC_SANDBOX_BANK_SETTLE_SECONDS', 2, 0, 86400),
+    sandboxRefundSettleSeconds: r.int('SVC_SANDBOX_REFUND_SETTLE_SECONDS', 5, 0, 86400),
+    refundReconcileSeconds: r.int('SVC_REFUND_RECONCILE_SECONDS', 600, 5, 86400),
     bankProvider: r.oneOf(
       'SVC_BANK_PROVIDER',
       ['simulator', 'tokenio', 'none'] as const,

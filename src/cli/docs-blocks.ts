@@ -28,6 +28,8 @@ import { projectMachine } from '../modules/projects/projects.machine';
 import { recurringMachine } from '../modules/recurring/recurring.machine';
 import { RecurringMessages } from '../modules/recurring/recurring.messages';
 import { runMachine as recurringRunMachine } from '../modules/recurring/runs.machine';
+import { refundMachine } from '../modules/refunds/refunds.machine';
+import { RefundMessages } from '../modules/refunds/refunds.messages';
 import { instalmentMachine, scheduleMachine } from '../modules/schedules/schedules.machine';
 import { ScheduleMessages } from '../modules/schedules/schedules.messages';
 import { ownershipMachine } from '../modules/screening/ownership.machine';
@@ -53,6 +55,7 @@ interface DrawableMachine {
 export const MACHINE_DIAGRAMS: Record<string, { guide: string; machine: DrawableMachine }> = {
   'machine:client': { guide: 'environments', machine: clientMachine },
   'machine:transaction': { guide: 'payments', machine: transactionMachine },
+  'machine:refund': { guide: 'refunds', machine: refundMachine },
   'machine:opco': { guide: 'opcos-projects', machine: opcoMachine },
   'machine:project': { guide: 'opcos-projects', machine: projectMachine },
   'machine:invoice': { guide: 'invoices', machine: invoiceMachine },
@@ -103,6 +106,7 @@ export const MESSAGE_CATALOGUES: [string, Catalogue, string][] = [
   ],
   ['HTTP (request format, authentication headers)', HttpMessages, 'src/shared/http.messages.ts'],
   ['Payments and checkout', PaymentMessages, 'src/modules/payments/payments.messages.ts'],
+  ['Refunds', RefundMessages, 'src/modules/refunds/refunds.messages.ts'],
   ['KYC/KYB verification', KycMessages, 'src/modules/kyc/kyc.messages.ts'],
   ['Workflows', WorkflowMessages, 'src/modules/workflows/workflows.messages.ts'],
   ['Billing invoices', BillingMessages, 'src/modules/billing/billing.messages.ts'],
@@ -182,6 +186,7 @@ export function writeBlock(doc: string, name: string, content: string): string {
 /** The guides that list endpoints, by path prefix (under /api/v1); a route goes to its longest prefix. */
 export const ENDPOINT_GUIDES: Record<string, readonly string[]> = {
   payments: ['/checkout/paylink', '/checkout/intent', '/transactions'],
+  refunds: ['/refunds', '/transactions/{transaction_id}/refunds'],
   'bulk-links': ['/checkout/paylink/bulk'],
   verification: ['/kyc', '/kyb'],
   'opcos-projects': ['/opcos', '/projects'],

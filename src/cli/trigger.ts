@@ -111,12 +111,55 @@ const opcoActivated: Scenario = {
   },
 };
 
+function refundScenario(outcome: 'succeeded' | 'failed'): Scenario {
+  return {
+    summary: `a paid payment refunded in full, the refund ${outcome} (refund.created, refund.status_changed)`,
+    async run(ctx) {
+      const event = `refund.${outcome}`;
+      const link = await ctx.session.call<{ transaction_id: string }>('POST', '/checkout/paylink', {
+        headers: { 'x-idempotency-key': randomUUID() },
+        body: {
+          amount: '10.00',
+          currency: 'EUR',
+          project_id: await projectOf(ctx),
+          ...(ctx.userId ? { user_id: ctx.userId } : {}),
+          description: `svc trigger ${event}`,
+          metadata: { trigger: event },
+        },
+      });
+      await ctx.session.call('POST', `/sandbox/transactions/${link.transaction_id}/simulate`, {
+        body: { outcome: 'success' },
+      });
+      ctx.out(`transaction ${link.transaction_id} is success`);
+      const refund = await ctx.session.call<{ refund_id: string; status: string }>(
+        'POST',
+        `/transactions/${link.transaction_id}/refunds`,
+        { headers: { 'x-idempotency-key': randomUUID() }, body: { reason: `svc trigger ${event}` } },
+      );
+      ctx.out(`created refund ${refund.refund_id} (${refund.status})`);
+      const done =
+        refund.status === 'processing'
+          ? await ctx.session.call<{ status: string }>(
+              'POST',
+              `/sandbox/refunds/${refund.refund_id}/simulate`,
+              {
+                body: { outcome },
+              },
+            )
+          : refund;
+      ctx.out(`refund ${refund.refund_id} is ${done.status}`);
+    },
+  };
+}
+
 /** The scenarios by name (`svc trigger --help` lists them). */
 export const SCENARIOS: Record<string, Scenario> = {
   'payment.succeeded': paymentScenario('success', 'payment.succeeded'),
   'payment.failed': paymentScenario('failed', 'payment.failed'),
   'payment.expired': paymentScenario('expired', 'payment.expired'),
   'payment.canceled': paymentScenario('canceled', 'payment.canceled'),
+  'refund.succeeded': refundScenario('succeeded'),
+  'refund.failed': refundScenario('failed'),
   'kyc.approved': kycScenario('approved'),
   'kyc.declined': kycScenario('declined'),
   'opco.activated': opcoActivated,

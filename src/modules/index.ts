@@ -26,6 +26,7 @@ import { opcosModule } from './opcos/index';
 import { paymentsModule } from './payments/index';
 import { projectsModule } from './projects/index';
 import { recurringModule } from './recurring/index';
+import { refundsModule } from './refunds/index';
 import { schedulesModule } from './schedules/index';
 import { screeningModule } from './screening/index';
 import { siteModule } from './site/index';
@@ -45,6 +46,7 @@ export const modules: readonly ModuleManifest[] = [
   kycModule,
   adminModule,
   paymentsModule,
+  refundsModule,
   webhooksModule,
   workflowsModule,
   ticketsModule,

@@ -25,6 +25,9 @@ export const EVENT_TYPES = [
   'ticket.status_changed',
   'ticket.message.created',
   'billing.invoice.status_changed',
+  // Refunds (docs/guides/refunds.md).
+  'refund.created',
+  'refund.status_changed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

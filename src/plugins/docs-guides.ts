@@ -32,6 +32,7 @@ const ORDER = [
   'metadata',
   'webhooks',
   'payments',
+  'refunds',
   'verification',
   'opcos-projects',
   'workflows',

@@ -28,6 +28,7 @@ import * as opcos from '../modules/opcos/opcos.schemas';
 import * as payments from '../modules/payments/payments.schemas';
 import * as projects from '../modules/projects/projects.schemas';
 import * as recurring from '../modules/recurring/recurring.schemas';
+import * as refunds from '../modules/refunds/refunds.schemas';
 import * as schedules from '../modules/schedules/schedules.schemas';
 import * as ownership from '../modules/screening/ownership.schemas';
 import * as screening from '../modules/screening/screening.schemas';
@@ -52,6 +53,17 @@ const AREAS: Area[] = [
       PaylinkBodySchema: 'PaylinkRequest',
       SimulateBodySchema: 'TransactionSimulationRequest',
       NotificationAckSchema: 'BankNotificationAck',
+    },
+  ],
+  [
+    'Refund',
+    refunds,
+    {
+      RefundSchema: 'Refund',
+      RefundListSchema: 'RefundList',
+      TransactionRefundListSchema: 'TransactionRefundList',
+      CreateRefundBody: 'RefundCreateRequest',
+      RefundSimulateBody: 'RefundSimulationRequest',
     },
   ],
   [

@@ -41,6 +41,7 @@ function bankProviders(
             publicUrl: config.publicUrl,
             sessionTtlSeconds: config.bankSessionTtlSeconds,
             settleSeconds: config.sandboxBankSettleSeconds,
+            refundSettleSeconds: config.sandboxRefundSettleSeconds,
           })
         : new UnconfiguredBank(),
     // Without a real network, opcos are activated by staff (admin approve) from this simulated registry.

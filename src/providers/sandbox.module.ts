@@ -5,10 +5,19 @@
  * registers nothing unless the bank provider is the sandbox bank.
  */
 import { defineModule } from '../platform/module';
+import { sweepWorker } from '../workers/loop';
 import { sandboxMandateRoutes } from './bank/sandbox-mandate.routes';
+import { SandboxBank } from './bank/simulator';
 import { sandboxBankRoutes } from './bank/simulator.routes';
 
 export const sandboxProvidersModule = defineModule({
   name: 'sandbox-providers',
   pages: [sandboxBankRoutes, sandboxMandateRoutes],
+  // The sandbox bank's refunds settle after SVC_SANDBOX_REFUND_SETTLE_SECONDS (signed notifications).
+  workers: (deps) => {
+    const bank = deps.providers.bank;
+    return bank instanceof SandboxBank
+      ? [sweepWorker(deps, 'sandbox-bank-refunds', () => bank.refunds.settleDue())]
+      : [];
+  },
 });

@@ -16,6 +16,7 @@ const GUIDES = path.resolve(import.meta.dirname, '../../docs/guides');
 /** What each example must print once it has run (beyond answering no error). */
 const REACHES: Record<string, RegExp[]> = {
   payments: [/"status": "success"/, /"page_size": 10/],
+  refunds: [/"refundable_amount": "0.00"/, /"refunded_amount": "15.53"/, /"amount": "24.47"/],
   verification: [/"status":"approved"/, /"verification_url"/],
   'opcos-projects': [/"project_name": "Web"/],
   workflows: [/"greeting": "hello Pat"/],

@@ -24,7 +24,7 @@ type Doc = {
 };
 
 const GUIDE_SLUGS = new Set(
-  'quickstart environments roles-permissions authentication idempotency pagination errors metadata webhooks payments verification opcos-projects workflows contracts monitoring screening travel-rule recurring schedules bulk-links tickets invoices notifications activity-logs sandbox operations performance dashboard'.split(
+  'quickstart environments roles-permissions authentication idempotency pagination errors metadata webhooks payments refunds verification opcos-projects workflows contracts monitoring screening travel-rule recurring schedules bulk-links tickets invoices notifications activity-logs sandbox operations performance dashboard'.split(
     ' ',
   ),
 );
@@ -33,6 +33,8 @@ const GUIDE_SLUGS = new Set(
 const DOMAIN: [name: string, method: string, path: string, status: string][] = [
   ['Transaction', 'get', '/api/v1/transactions/{transaction_id}', '200'],
   ['TransactionList', 'get', '/api/v1/transactions', '200'],
+  ['Refund', 'get', '/api/v1/refunds/{refund_id}', '200'],
+  ['RefundList', 'get', '/api/v1/refunds', '200'],
   ['Opco', 'get', '/api/v1/opcos/{opco_id}', '200'],
   ['OpcoList', 'get', '/api/v1/opcos', '200'],
   ['Project', 'get', '/api/v1/projects/{project_id}', '200'],

@@ -120,7 +120,7 @@ describe('permissions and event types', () => {
     expect(dev).toContain('tickets.write');
   });
 
-  it('lists the spec 13 event types first, then the named-area types in order', async () => {
+  it('lists the spec 13 event types first, then the named-area types in order, then refunds', async () => {
     const res = await ctx.app.inject({ url: '/api/v1/webhooks/events', headers: w.caller.headers });
     const types = res.json().event_types as string[];
     expect(types.slice(0, 13)).toEqual(EVENT_TYPES.slice(0, 13));
@@ -136,6 +136,8 @@ describe('permissions and event types', () => {
       'ticket.status_changed',
       'ticket.message.created',
       'billing.invoice.status_changed',
+      'refund.created',
+      'refund.status_changed',
     ]);
   });
 });

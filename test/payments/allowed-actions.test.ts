@@ -40,7 +40,7 @@ const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }
     },
   },
   success: {
-    expected: [],
+    expected: ['refund'],
     make: async () => {
       const t = await createPaylink(ctx, w);
       await pickBank(ctx, t.checkout_url);
@@ -48,16 +48,28 @@ const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }
       return t.transaction_id;
     },
   },
+  'success, fully refunded': {
+    expected: [],
+    make: async () => {
+      const id = await STATES.success!.make();
+      expect((await perform('refund', id, w.caller)).statusCode).toBe(201);
+      return id;
+    },
+  },
 };
 
+let refundKey = 0;
 function perform(action: Action, id: string, caller: TestCaller) {
   const url = {
     cancel: `/api/v1/checkout/intent/${id}/cancel`,
     refresh_status: `/api/v1/transactions/${id}/refresh-status`,
+    refund: `/api/v1/transactions/${id}/refunds`,
     simulate: `/api/v1/sandbox/transactions/${id}/simulate`,
   }[action];
-  const payload = action === 'simulate' ? { outcome: 'success' } : undefined;
-  return ctx.app.inject({ method: 'POST', url, headers: caller.headers, ...(payload ? { payload } : {}) });
+  const payload = action === 'simulate' ? { outcome: 'success' } : action === 'refund' ? {} : undefined;
+  const headers =
+    action === 'refund' ? { ...caller.headers, 'x-idempotency-key': `aa-${++refundKey}` } : caller.headers;
+  return ctx.app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
 }
 
 const read = async (id: string, caller = w.caller) =>
@@ -72,7 +84,8 @@ describe('transaction allowed_actions', () => {
         const id = await make();
         const before = await read(id);
         const r = await perform(action, id, w.caller);
-        if (expected.includes(action)) expect(r.statusCode, `${action}: ${r.body}`).toBe(200);
+        if (expected.includes(action))
+          expect(r.statusCode, `${action}: ${r.body}`).toBe(action === 'refund' ? 201 : 200);
         else if (action === 'simulate') expect((await read(id)).status).toBe(before.status);
         else expect([400, 409], `${action}: ${r.body}`).toContain(r.statusCode);
       }
@@ -91,7 +104,8 @@ describe('transaction allowed_actions', () => {
     const rows = r.json().transactions as { status: string; allowed_actions: string[] }[];
     expect(rows.length).toBeGreaterThan(4);
     for (const row of rows)
-      if (row.status === 'canceled' || row.status === 'success') expect(row.allowed_actions).toEqual([]);
+      if (row.status === 'canceled') expect(row.allowed_actions).toEqual([]);
+      else if (row.status === 'success') expect(row.allowed_actions).not.toContain('cancel');
       else expect(row.allowed_actions).toContain('cancel');
   });
 });

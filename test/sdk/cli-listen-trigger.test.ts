@@ -67,6 +67,8 @@ it('svc trigger --help lists the scenarios', async () => {
     'kyc.approved',
     'kyc.declined',
     'opco.activated',
+    'refund.succeeded',
+    'refund.failed',
   ])
     expect(help.out).toContain(name);
   const unknown = await run(['trigger', 'payment.nope'], { ...env, ...credentialEnv });
@@ -138,6 +140,27 @@ it('svc listen forwards a triggered payment, signed with the printed secret, and
           e.type === 'opco.status_changed' &&
           e.data.opco_id === opcoId &&
           e.data.current_opco_status === 'activated'
+        );
+      }),
+    () => `${l.output()}\nreceived: ${receiver.requests.map((r) => r.rawBody).join('\n')}`,
+  );
+
+  // A refund of a paid payment reaches the stream: refund.created, then refund.status_changed to succeeded.
+  const refund = await run(['trigger', 'refund.succeeded'], { ...env, ...credentialEnv });
+  expect(refund.code, refund.out).toBe(0);
+  const refundId = /refund ([0-9a-f-]{36}) is succeeded/.exec(refund.out)![1]!;
+  await waitUntil(
+    () =>
+      receiver.requests.some((r) => {
+        const e = JSON.parse(r.rawBody);
+        return e.type === 'refund.created' && e.data.refund_id === refundId;
+      }) &&
+      receiver.requests.some((r) => {
+        const e = JSON.parse(r.rawBody);
+        return (
+          e.type === 'refund.status_changed' &&
+          e.data.refund_id === refundId &&
+          e.data.current_status === 'succeeded'
         );
       }),
     () => `${l.output()}\nreceived: ${receiver.requests.map((r) => r.rawBody).join('\n')}`,

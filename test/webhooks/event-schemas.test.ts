@@ -30,6 +30,7 @@ import {
   type PaymentWorld,
   simulate as simulatePayment,
 } from '../payments/fixtures';
+import { paidPayment, postRefund, settleRefunds } from '../refunds/fixtures';
 import { createSchedule } from '../schedules/fixtures';
 import { drain as drainWorkflows, simpleGraph, api as workflowApi } from '../workflows/fixtures';
 
@@ -192,6 +193,11 @@ describe('real deliveries', () => {
     await createSchedule(ctx, w, {
       plan: { total_amount: '30.00', count: 3, interval: 'month', start_date: '2027-01-31' },
     });
+    // refund.created, refund.status_changed (processing, then succeeded at the sandbox bank)
+    const paid = await paidPayment(ctx, w, '20.00');
+    const refund = await postRefund(ctx, w.caller, paid, { amount: '5.00', reason: 'Schema' });
+    expect(refund.statusCode, refund.body).toBe(201);
+    await settleRefunds(ctx);
     // webhook.test
     const test = await call(ctx, w.caller)('POST', '/webhooks/subscription/test');
     expect(test.statusCode, test.body).toBeLessThan(300);
@@ -234,6 +240,8 @@ describe('real deliveries', () => {
         'ticket.status_changed',
         'ticket.message.created',
         'webhook.test',
+        'refund.created',
+        'refund.status_changed',
         'monitoring.transaction.status_changed',
         'screening.wallet.completed',
         'payment_schedule.status_changed',

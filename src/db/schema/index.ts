@@ -29,6 +29,7 @@ export * from './recurring-attempts';
 export * from './recurring-payments';
 export * from './recurring-runs';
 export * from './refresh-sessions';
+export * from './refunds';
 export * from './sandbox-bank';
 export * from './sandbox-bank-mandates';
 export * from './sandbox-esign';

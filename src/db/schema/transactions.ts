@@ -71,6 +71,10 @@ export const transactions = pgTable(
     /** Reads since the last news (the worker's backoff). */
     networkChecks: integer('network_checks').notNull().default(0),
     completedAt: ts('completed_at'),
+    /** Sum of the succeeded refunds (modules/refunds), moved with each refund's status. */
+    refundedAmount: numeric('refunded_amount').notNull().default('0'),
+    /** Sum of the refunds still under way (pending, processing): reserved, not refundable again. */
+    refundHeldAmount: numeric('refund_held_amount').notNull().default('0'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -33,6 +33,7 @@ export const PERMISSION_MATRIX = {
   'payments.read': [ALL, 'Read transactions and their timelines'],
   'payments.write': [OWNER_OPS, 'Create payment links and cancel intents'],
   'payments.refresh': [ALL, 'Refresh a transaction status from the payment network'],
+  'payments.refund': [OWNER_OPS, 'Refund successful payments and cancel pending refunds'],
   'sandbox.simulate': [ALL, 'Drive sandbox simulators (sandbox deployments only)'],
   'projects.read': [ALL, 'Read projects'],
   'projects.write': [OWNER_OPS, 'Create, update, archive projects'],

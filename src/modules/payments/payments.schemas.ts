@@ -70,6 +70,16 @@ export const TransactionSchema = Type.Object(
     ),
     expires_at: Type.String({ format: 'date-time' }),
     completed_at: Nullable(Type.String({ format: 'date-time' })),
+    refunded_amount: Type.String({
+      description: 'Decimal string: the sum of the succeeded refunds of this payment ("0.00" when none)',
+      examples: ['0.00'],
+    }),
+    refundable_amount: Type.String({
+      description:
+        'Decimal string: what can still be refunded, the amount less the pending, processing and succeeded ' +
+        'refunds ("0.00" unless the payment succeeded)',
+      examples: ['125.50'],
+    }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
     allowed_actions: TransactionActionsSchema,

@@ -4,6 +4,7 @@ import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ActionViewer } from '../../platform/actions';
+import { toCurrencyScale } from '../../platform/decimal';
 import type { AuthRow, ClientAuth } from '../../plugins/auth';
 import type { BankNotification } from '../../providers/bank/port';
 import { addSeconds, secondsUntil } from '../../shared/clock';
@@ -13,7 +14,7 @@ import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { sessionRefOf, syncWithNetwork } from './network-sync';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
-import { transactionActions } from './payments.actions';
+import { refundableAmount, transactionActions } from './payments.actions';
 import { isTerminal, normalizeProviderStatus, PROVIDER_STATUS_MAP } from './payments.machine';
 import { PaymentMessages } from './payments.messages';
 import {
@@ -65,6 +66,8 @@ export function toTransactionDto(deps: Deps, t: TransactionRow, viewer: ActionVi
     redirect_url: t.redirectUrl,
     expires_at: t.expiresAt.toISOString(),
     completed_at: iso(t.completedAt),
+    refunded_amount: toCurrencyScale(t.refundedAmount, t.currency, 'exact'),
+    refundable_amount: refundableAmount(t),
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
     allowed_actions: transactionActions.of(t, viewer),
@@ -246,6 +249,11 @@ export async function applyBankNotification(
     return {
       received: true,
       applied: await deps.db.transaction((tx) => deps.events.emit(tx, 'payments.mandate_notification', n)),
+    };
+  if (n.kind === 'refund')
+    return {
+      received: true,
+      applied: await deps.db.transaction((tx) => deps.events.emit(tx, 'payments.refund_notification', n)),
     };
   const t = await findTransactionByRef(deps.db, n.refId);
   if (!t) {

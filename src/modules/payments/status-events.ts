@@ -8,6 +8,8 @@
  * - `payments.mandate_notification`: the bank notified a VRP mandate's status (same signed route as
  *   payment notifications, `kind: "mandate"`, ref_id = the mandate_ref); recurring payments own
  *   mandates. A listener returns true when it applied the notification.
+ * - `payments.refund_notification`: the bank notified a refund (`kind: "refund"`, ref_id = our refund
+ *   id); the refunds feature takes it as a hint and reads the refund at the network.
  */
 
 import type { Deps } from '../../deps';
@@ -30,6 +32,7 @@ declare module '../../platform/events' {
   interface AppEvents {
     'payments.status_changed': PaymentStatusChange;
     'payments.mandate_notification': BankNotification;
+    'payments.refund_notification': BankNotification;
   }
 }
 

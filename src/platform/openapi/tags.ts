@@ -54,6 +54,10 @@ export const TAG_GUIDES: Record<string, [slug: string, description: string]> = {
     'operations',
     'Signed notification routes the payment network and the verification providers call.',
   ],
+  Refunds: [
+    'refunds',
+    'Send a paid payment back to the payer, in whole or in part, and follow each refund to its outcome.',
+  ],
   'Recurring payments': [
     'recurring',
     'Variable recurring payments under a bank mandate, on a schedule or on demand.',

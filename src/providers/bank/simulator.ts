@@ -25,6 +25,7 @@ import {
   type StartedAuthorization,
 } from './port';
 import { SandboxMandates } from './sandbox-mandates';
+import { SandboxRefunds } from './sandbox-refunds';
 import { signBankPayload, verifyBankSignature } from './signature';
 
 /** The sandbox banks take every currency of payment (no `currencies`), so any currency can be tried. */
@@ -59,15 +60,19 @@ export interface SandboxBankOptions {
   sessionTtlSeconds: number;
   /** Mandate payments settle this long after they are initiated (SVC_SANDBOX_BANK_SETTLE_SECONDS). */
   settleSeconds?: number;
+  /** Refunds settle this long after they are initiated (SVC_SANDBOX_REFUND_SETTLE_SECONDS). */
+  refundSettleSeconds?: number;
 }
 
 export class SandboxBank implements BankProvider {
   readonly name = 'sandbox';
   private ctx: BankAttachContext | null = null;
   readonly mandates: SandboxMandates;
+  readonly refunds: SandboxRefunds;
 
   constructor(private readonly opts: SandboxBankOptions) {
     this.mandates = new SandboxMandates(this, opts);
+    this.refunds = new SandboxRefunds(this, { settleSeconds: opts.refundSettleSeconds });
   }
 
   /** The attached service context (database, clock, delivery). */
@@ -188,7 +193,7 @@ export class SandboxBank implements BankProvider {
       providerStatus: body.provider_status,
       occurredAt: Number.isNaN(occurred.getTime()) ? this.clock.now() : occurred,
       reason: typeof body.reason === 'string' ? body.reason : null,
-      kind: body.kind === 'mandate' ? 'mandate' : 'payment',
+      kind: body.kind === 'mandate' || body.kind === 'refund' ? body.kind : 'payment',
     };
   }
 
@@ -243,7 +248,7 @@ export class SandboxBank implements BankProvider {
     refId: string;
     transferId: string | null;
     providerStatus: string;
-    kind?: 'payment' | 'mandate';
+    kind?: 'payment' | 'mandate' | 'refund';
   }): Promise<void> {
     if (!this.ctx) throw new BankProviderError('sandbox bank is not attached to the service');
     const now = this.clock.now();
@@ -253,7 +258,7 @@ export class SandboxBank implements BankProvider {
       transfer_id: n.transferId,
       provider_status: n.providerStatus,
       occurred_at: now.toISOString(),
-      ...(n.kind === 'mandate' ? { kind: 'mandate' } : {}),
+      ...(n.kind === 'mandate' || n.kind === 'refund' ? { kind: n.kind } : {}),
     });
     const res = await this.ctx.deliver(rawBody, {
       'content-type': 'application/json',

@@ -9,6 +9,7 @@ import { Badge, CopyId, ErrorBox, money, Page, when } from '../ui/kit';
 import { QueryError, QueryView } from '../ui/states';
 import { ManualReviewNotice, SandboxSimulation } from './PaymentSandbox';
 import type { Transaction } from './payments-shared';
+import { PaymentRefunds } from './Refunds';
 
 const TERMINAL: readonly Transaction['status'][] = ['success', 'failed', 'expired', 'canceled'];
 const live = (t: Transaction | undefined) => (t && TERMINAL.includes(t.status) ? false : 2000);
@@ -107,6 +108,7 @@ export function PaymentDetailPage() {
               />
             ) : null}
             <ErrorBox error={act.error} />
+            <PaymentRefunds t={t} />
             <h2>Timeline</h2>
             <QueryError error={events.error} what="the payment's timeline" />
             <ol className="timeline">

@@ -24,6 +24,7 @@ import { PaymentsPage } from './Payments';
 import { ProjectFormPage } from './ProjectForm';
 import { RecurringDetailPage, RecurringPage } from './Recurring';
 import { RecurringCreatePage } from './RecurringActions';
+import { RefundsPage } from './Refunds';
 import { ScheduleCreatePage } from './ScheduleActions';
 import { ScheduleDetailPage, SchedulesPage } from './Schedules';
 import { SettingsPage } from './Settings';
@@ -38,6 +39,7 @@ import { WebhooksPage } from './Webhooks';
 const NAV: [string, string, Permission][] = [
   ['/', 'Overview', 'payments.read'],
   ['/payments', 'Payments', 'payments.read'],
+  ['/refunds', 'Refunds', 'payments.read'],
   ['/recurring', 'Recurring payments', 'recurring.read'],
   ['/schedules', 'Payment schedules', 'schedules.read'],
   ['/wallets', 'Wallets', 'screening.read'],
@@ -128,6 +130,7 @@ export default function Shell() {
           <Route path="/payments" element={<PaymentsPage />} />
           <Route path="/payments/new" element={<CreatePaymentLinkPage />} />
           <Route path="/payments/:id" element={<PaymentDetailPage />} />
+          <Route path="/refunds" element={<RefundsPage />} />
           <Route path="/customers" element={<CustomersPage />} />
           <Route path="/opcos" element={<OpcosProjectsPage />} />
           <Route path="/opcos/new" element={<OpcoFormPage />} />

@@ -8,6 +8,10 @@ export const IDEMPOTENT_OPERATIONS: readonly (readonly [string, string])[] = [
   ],
   [
     "POST",
+    "/api/v1/transactions/{transaction_id}/refunds"
+  ],
+  [
+    "POST",
     "/api/v1/workflows/{definition_id}/runs"
   ],
   [

@@ -1409,6 +1409,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/{transaction_id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payment's refunds
+         * @description Oldest first.
+         *
+         *     Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
+         */
+        get: operations["getTransactionsByTransactionIdRefunds"];
+        put?: never;
+        /**
+         * Refund a payment, in whole or in part
+         * @description Only a `success` payment (another status: 409). No `amount` refunds what is left; an amount above the refundable amount, zero, negative or with more decimals than the currency is 422 at body.amount. The refunds of a payment never exceed it, also when requests race: a refund of nothing left is 409 `Refund exceeds the refundable amount…`. A network that cannot refund this payment is 422 with the reason. A frozen or archived project still refunds. Requires a non-empty `X-Idempotency-Key` (the payment-link rules: the same key and body replays the refund with 200; another body 409). Emits refund.created, then refund.status_changed as the network takes and settles it.
+         *
+         *     Permission `payments.refund` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.refund"`.
+         */
+        post: operations["postTransactionsByTransactionIdRefunds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List refunds
+         * @description Newest first; filters apply before pagination (page_size default 20, maximum 200).
+         *
+         *     Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
+         */
+        get: operations["getRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds/{refund_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a refund
+         * @description Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
+         */
+        get: operations["getRefundsByRefundId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds/{refund_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a refund before the network takes it
+         * @description Only while `pending` and not yet handed to the payment network (`submitted_at` null; `allowed_actions` lists `cancel`). Once submitted, or in another status: 409. Emits refund.status_changed.
+         *
+         *     Permission `payments.refund` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.refund"`.
+         */
+        post: operations["postRefundsByRefundIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/refunds/{refund_id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the sandbox bank settle or fail a processing refund
+         * @description Sandbox deployments only (404 in production). The sandbox bank reports the outcome through the signed notification route, as it does when a refund settles by itself after SVC_SANDBOX_REFUND_SETTLE_SECONDS; the refund is then read back. A refund that is not `processing`: 409.
+         *
+         *     Permission `sandbox.simulate` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="sandbox.simulate"`.
+         */
+        post: operations["postSandboxRefundsByRefundIdSimulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/events": {
         parameters: {
             query?: never;
@@ -4711,6 +4825,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "refund.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event refund.created
+         * @description refund.created: a refund of a paid payment was requested
+         */
+        post: operations["webhookRefundCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event refund.status_changed
+         * @description refund.status_changed: a refund moved
+         */
+        post: operations["webhookRefundStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -5213,12 +5367,22 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             completed_at: string | null;
+            /**
+             * @description Decimal string: the sum of the succeeded refunds of this payment ("0.00" when none)
+             * @example 0.00
+             */
+            refunded_amount: string;
+            /**
+             * @description Decimal string: what can still be refunded, the amount less the pending, processing and succeeded refunds ("0.00" unless the payment succeeded)
+             * @example 125.50
+             */
+            refundable_amount: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
-            allowed_actions: ("cancel" | "refresh_status" | "simulate")[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /checkout/intent/{transaction_id}/cancel (pending or processing); `refresh_status`: POST /transactions/{transaction_id}/refresh-status (pending or processing, once the payer picked a bank); `refund`: POST /transactions/{transaction_id}/refunds (success, with a refundable amount left); `simulate`: POST /sandbox/transactions/{transaction_id}/simulate (sandbox, pending or processing). */
+            allowed_actions: ("cancel" | "refresh_status" | "refund" | "simulate")[];
         };
         TransactionList: {
             transactions: components["schemas"]["Transaction"][];
@@ -5254,6 +5418,66 @@ export interface components {
             transaction_id: string;
             status_events: components["schemas"]["TransactionStatusEvent"][];
         };
+        /** @description A refund of a paid payment */
+        Refund: {
+            /**
+             * Format: uuid
+             * @description Stable key of the refund (also its reference at the payment network)
+             */
+            refund_id: string;
+            /**
+             * Format: uuid
+             * @description The refunded payment
+             */
+            transaction_id: string;
+            /**
+             * Format: uuid
+             * @description The payment's project
+             */
+            project_id: string;
+            /**
+             * @description Decimal string in major units of the currency ("25.00"; never minor units)
+             * @example 25.00
+             */
+            amount: string;
+            /**
+             * @description The payment's currency
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description `pending` (written, not yet handed to the payment network; cancelable), `processing` (the network has it), `succeeded` (money sent back), `failed` (see failure_reason), `canceled`
+             * @enum {unknown}
+             */
+            status: "pending" | "processing" | "succeeded" | "failed" | "canceled";
+            reason: string | null;
+            failure_reason: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            submitted_at: string | null;
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `cancel`: POST /refunds/{refund_id}/cancel (pending, not yet handed to the payment network); `simulate`: POST /sandbox/refunds/{refund_id}/simulate (sandbox, processing). */
+            allowed_actions: ("cancel" | "simulate")[];
+        };
+        TransactionRefundList: {
+            /** Format: uuid */
+            transaction_id: string;
+            refunds: components["schemas"]["Refund"][];
+        };
+        RefundList: {
+            refunds: components["schemas"]["Refund"][];
+            pagination: {
+                total: number;
+                page: number;
+                page_size: number;
+                total_pages: number;
+            };
+        };
         WebhookEventTypes: {
             /**
              * @example [
@@ -5280,7 +5504,9 @@ export interface components {
              *       "paylink.bulk.status_changed",
              *       "ticket.status_changed",
              *       "ticket.message.created",
-             *       "billing.invoice.status_changed"
+             *       "billing.invoice.status_changed",
+             *       "refund.created",
+             *       "refund.status_changed"
              *     ]
              */
             event_types: string[];
@@ -6817,7 +7043,7 @@ export interface components {
             label: string;
             role?: components["schemas"]["CredentialRole"];
             /**
-             * @description A custom permission set instead of a role (exactly one of role and permissions). Known names: account.read, account.mfa, account.password, security.challenge, mfa.defaults.read, mfa.defaults.write, team.read, team.write, credentials.read, credentials.write, settings.read, settings.write, webhooks.read, webhooks.write, payments.read, payments.write, payments.refresh, sandbox.simulate, projects.read, projects.write, opcos.read, opcos.write, kyc.users.read, kyc.users.write, kyc.levels.read, kyc.levels.write, kyb.businesses.read, kyb.businesses.write, workflows.read, workflows.write, contracts.read, contracts.templates.write, contracts.send, monitoring.read, monitoring.write, monitoring.review, monitoring.policy.write, screening.read, screening.write, travel_rule.read, travel_rule.write, recurring.read, recurring.write, schedules.read, schedules.write, tickets.read, tickets.write, billing.read, billing.write, notifications.read, notifications.write, activity.read. Unknown names are 422 with their loc. A custom credential is reported with role `developer` and this explicit list; its tokens carry exactly these permissions.
+             * @description A custom permission set instead of a role (exactly one of role and permissions). Known names: account.read, account.mfa, account.password, security.challenge, mfa.defaults.read, mfa.defaults.write, team.read, team.write, credentials.read, credentials.write, settings.read, settings.write, webhooks.read, webhooks.write, payments.read, payments.write, payments.refresh, payments.refund, sandbox.simulate, projects.read, projects.write, opcos.read, opcos.write, kyc.users.read, kyc.users.write, kyc.levels.read, kyc.levels.write, kyb.businesses.read, kyb.businesses.write, workflows.read, workflows.write, contracts.read, contracts.templates.write, contracts.send, monitoring.read, monitoring.write, monitoring.review, monitoring.policy.write, screening.read, screening.write, travel_rule.read, travel_rule.write, recurring.read, recurring.write, schedules.read, schedules.write, tickets.read, tickets.write, billing.read, billing.write, notifications.read, notifications.write, activity.read. Unknown names are 422 with their loc. A custom credential is reported with role `developer` and this explicit list; its tokens carry exactly these permissions.
              * @example [
              *       "payments.read",
              *       "payments.refresh"
@@ -7056,6 +7282,31 @@ export interface components {
              * @enum {unknown}
              */
             outcome?: "success" | "failed" | "insufficient_funds" | "expired" | "canceled";
+        };
+        RefundCreateRequest: {
+            /**
+             * @description Decimal string in major units of the payment currency, greater than 0, within the currency precision and at most the refundable amount (the payment amount less its pending, processing and succeeded refunds). Absent: the whole refundable amount.
+             * @example 25.00
+             */
+            amount?: string;
+            /**
+             * @description Optional check: must be the payment's currency
+             * @example EUR
+             */
+            currency?: string;
+            /** @description Shown to the payer as the remittance text where the network allows (may be trimmed) */
+            reason?: string;
+            /** @description Free-form key/value data, returned as given and in the refund webhooks */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        RefundSimulationRequest: {
+            /**
+             * @description What the sandbox bank reports for the processing refund: `succeeded` or `failed`
+             * @enum {unknown}
+             */
+            outcome: "succeeded" | "failed";
         };
         WebhookSubscriptionUpdateRequest: {
             /**
@@ -8064,7 +8315,7 @@ export interface components {
             environment: "sandbox" | "production";
             payment_currencies: string[] | null;
             /** @description The token's permissions (the SDK exports their union as `Permission`) */
-            permissions: ("account.read" | "account.mfa" | "account.password" | "security.challenge" | "mfa.defaults.read" | "mfa.defaults.write" | "team.read" | "team.write" | "credentials.read" | "credentials.write" | "settings.read" | "settings.write" | "webhooks.read" | "webhooks.write" | "payments.read" | "payments.write" | "payments.refresh" | "sandbox.simulate" | "projects.read" | "projects.write" | "opcos.read" | "opcos.write" | "kyc.users.read" | "kyc.users.write" | "kyc.levels.read" | "kyc.levels.write" | "kyb.businesses.read" | "kyb.businesses.write" | "workflows.read" | "workflows.write" | "contracts.read" | "contracts.templates.write" | "contracts.send" | "monitoring.read" | "monitoring.write" | "monitoring.review" | "monitoring.policy.write" | "screening.read" | "screening.write" | "travel_rule.read" | "travel_rule.write" | "recurring.read" | "recurring.write" | "schedules.read" | "schedules.write" | "tickets.read" | "tickets.write" | "billing.read" | "billing.write" | "notifications.read" | "notifications.write" | "activity.read")[];
+            permissions: ("account.read" | "account.mfa" | "account.password" | "security.challenge" | "mfa.defaults.read" | "mfa.defaults.write" | "team.read" | "team.write" | "credentials.read" | "credentials.write" | "settings.read" | "settings.write" | "webhooks.read" | "webhooks.write" | "payments.read" | "payments.write" | "payments.refresh" | "payments.refund" | "sandbox.simulate" | "projects.read" | "projects.write" | "opcos.read" | "opcos.write" | "kyc.users.read" | "kyc.users.write" | "kyc.levels.read" | "kyc.levels.write" | "kyb.businesses.read" | "kyb.businesses.write" | "workflows.read" | "workflows.write" | "contracts.read" | "contracts.templates.write" | "contracts.send" | "monitoring.read" | "monitoring.write" | "monitoring.review" | "monitoring.policy.write" | "screening.read" | "screening.write" | "travel_rule.read" | "travel_rule.write" | "recurring.read" | "recurring.write" | "schedules.read" | "schedules.write" | "tickets.read" | "tickets.write" | "billing.read" | "billing.write" | "notifications.read" | "notifications.write" | "activity.read")[];
             /** Format: date-time */
             token_expires_at: string;
         };
@@ -8493,6 +8744,54 @@ export interface components {
             amount_due: string;
             currency: string;
             due_date: string | null;
+        };
+        /** @description refund.created: a refund of a paid payment was requested */
+        RefundCreatedData: {
+            /** Format: uuid */
+            refund_id: string;
+            /**
+             * Format: uuid
+             * @description The refunded payment
+             */
+            transaction_id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @description Decimal string in major units, in the payment currency */
+            amount: string;
+            currency: string;
+            previous_status: ("pending" | "processing" | "succeeded" | "failed" | "canceled") | null;
+            /** @enum {unknown} */
+            current_status: "pending" | "processing" | "succeeded" | "failed" | "canceled";
+            reason: string | null;
+            failure_reason: string | null;
+            /** @description The refund's own metadata */
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description refund.status_changed: a refund moved */
+        RefundStatusChangedData: {
+            /** Format: uuid */
+            refund_id: string;
+            /**
+             * Format: uuid
+             * @description The refunded payment
+             */
+            transaction_id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @description Decimal string in major units, in the payment currency */
+            amount: string;
+            currency: string;
+            previous_status: ("pending" | "processing" | "succeeded" | "failed" | "canceled") | null;
+            /** @enum {unknown} */
+            current_status: "pending" | "processing" | "succeeded" | "failed" | "canceled";
+            reason: string | null;
+            failure_reason: string | null;
+            /** @description The refund's own metadata */
+            metadata: {
+                [key: string]: unknown;
+            };
         };
         /** @description webhook.test: sent by POST /webhooks/subscription/test */
         WebhookTestData: {
@@ -11085,6 +11384,234 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTransactionsByTransactionIdRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction refunds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionRefundList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postTransactionsByTransactionIdRefunds: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required and non-empty (missing or empty: 400 `X-Idempotency-Key must not be empty`): the same key with the same body replays the original (200); another body 409; still in flight 409 */
+                "x-idempotency-key": string;
+            };
+            path: {
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "25.00",
+                 *       "reason": "Returned item",
+                 *       "metadata": {
+                 *         "order_id": "42"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The existing refund (a repeated request) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description The created refund */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRefunds: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. Default: `1`. */
+                page?: number;
+                /** @description Items per page (default 20, maximum 200; above the maximum is 422). Default: `20`. */
+                page_size?: number;
+                status?: "pending" | "processing" | "succeeded" | "failed" | "canceled";
+                /** @description Only refunds of this payment */
+                transaction_id?: string;
+                /** @description Only refunds of payments of this project */
+                project_id?: string;
+                /** @description created_at >= from */
+                from?: string;
+                /** @description created_at < to */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRefundsByRefundId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postRefundsByRefundIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSandboxRefundsByRefundIdSimulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -17965,6 +18492,138 @@ export interface operations {
                     /** @constant */
                     type?: "billing.invoice.status_changed";
                     data?: components["schemas"]["BillingInvoiceStatusChangedData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRefundCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "refund.created",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "refund_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "transaction_id": "0190f5f4-2d3c-7b4f-8e52-3c8d9f6b2a11",
+                 *         "project_id": "0190f5f4-5a6f-7e72-9b85-6fb02c9e5d44",
+                 *         "amount": "25.00",
+                 *         "currency": "EUR",
+                 *         "reason": "Returned item",
+                 *         "failure_reason": null,
+                 *         "metadata": {
+                 *           "order_id": "42"
+                 *         },
+                 *         "previous_status": null,
+                 *         "current_status": "pending"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "refund.created";
+                    data?: components["schemas"]["RefundCreatedData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRefundStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (same as `id`): deduplicate on it */
+                "X-SVC-Event-Id": string;
+                /** @description The event type (same as `type`) */
+                "X-SVC-Event-Type": string;
+                /** @description Always `v1` */
+                "X-SVC-Event-Version": "v1";
+                /** @description Unix seconds at signing; reject older than 300 s */
+                "X-SVC-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the `whsec_…` secret */
+                "X-SVC-Signature": string;
+                /** @description Standard Webhooks: the event id (same as `id`) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same Unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded text after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190f5f5-1111-7aaa-8bbb-cccccccccccc",
+                 *       "type": "refund.status_changed",
+                 *       "version": "v1",
+                 *       "occurred_at": "2026-11-27T10:15:30.000Z",
+                 *       "client_id": "0190f5f4-1c2b-7a3e-9d41-2b7c8e5a1f00",
+                 *       "data": {
+                 *         "refund_id": "0190f5f4-f409-781c-952f-095ac65f7eee",
+                 *         "transaction_id": "0190f5f4-2d3c-7b4f-8e52-3c8d9f6b2a11",
+                 *         "project_id": "0190f5f4-5a6f-7e72-9b85-6fb02c9e5d44",
+                 *         "amount": "25.00",
+                 *         "currency": "EUR",
+                 *         "reason": "Returned item",
+                 *         "failure_reason": null,
+                 *         "metadata": {
+                 *           "order_id": "42"
+                 *         },
+                 *         "previous_status": "processing",
+                 *         "current_status": "succeeded"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "refund.status_changed";
+                    data?: components["schemas"]["RefundStatusChangedData"];
                 };
             };
         };

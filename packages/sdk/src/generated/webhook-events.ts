@@ -45,6 +45,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'ticket.status_changed',
   'ticket.message.created',
   'billing.invoice.status_changed',
+  'refund.created',
+  'refund.status_changed',
   'webhook.test'
 ] as const;
 
@@ -98,6 +100,10 @@ export type TicketStatusChangedEvent = WebhookEventOf<'ticket.status_changed'>;
 export type TicketMessageCreatedEvent = WebhookEventOf<'ticket.message.created'>;
 /** billing.invoice.status_changed */
 export type BillingInvoiceStatusChangedEvent = WebhookEventOf<'billing.invoice.status_changed'>;
+/** refund.created: a refund of a paid payment was requested */
+export type RefundCreatedEvent = WebhookEventOf<'refund.created'>;
+/** refund.status_changed: a refund moved */
+export type RefundStatusChangedEvent = WebhookEventOf<'refund.status_changed'>;
 /** webhook.test: sent by POST /webhooks/subscription/test */
 export type WebhookTestEvent = WebhookEventOf<'webhook.test'>;
 
@@ -127,4 +133,6 @@ export type WebhookEvent =
   | TicketStatusChangedEvent
   | TicketMessageCreatedEvent
   | BillingInvoiceStatusChangedEvent
+  | RefundCreatedEvent
+  | RefundStatusChangedEvent
   | WebhookTestEvent;

@@ -8,11 +8,15 @@ import type { AnyEventType } from '../../../outbox/event-types';
 import { CONTRACT_WORKFLOW_EVENT_DATA } from './contracts-workflows';
 import { CORE_EVENT_DATA } from './core';
 import { NAMED_AREA_EVENT_DATA } from './named-areas';
+import { REFUND_EVENT_DATA } from './refunds';
 import type { EventDataEntry } from './schema-kit';
 
 export type { EventDataEntry } from './schema-kit';
 
-type Entries = typeof CORE_EVENT_DATA & typeof CONTRACT_WORKFLOW_EVENT_DATA & typeof NAMED_AREA_EVENT_DATA;
+type Entries = typeof CORE_EVENT_DATA &
+  typeof CONTRACT_WORKFLOW_EVENT_DATA &
+  typeof NAMED_AREA_EVENT_DATA &
+  typeof REFUND_EVENT_DATA;
 /**
  * The fields of an event type's `data`, by name, as its schema lists them: `emitEvent` takes exactly
  * these keys (a missing or an undocumented field does not compile); the tests check the values.
@@ -25,6 +29,7 @@ export const EVENT_DATA: Readonly<Record<AnyEventType, EventDataEntry>> = {
   ...CORE_EVENT_DATA,
   ...CONTRACT_WORKFLOW_EVENT_DATA,
   ...NAMED_AREA_EVENT_DATA,
+  ...REFUND_EVENT_DATA,
 };
 
 /** `payment.status_changed` -> `PaymentStatusChangedData` (the component schema's name). */

@@ -1,0 +1,174 @@
+/**
+ * The refund status machine. `pending` is written and not yet handed to the network; the submit job
+ * sets `submitted_at` (compare-and-set while pending) before it calls the network, so a cancel can
+ * never race a refund the network may have taken. Every move goes through `moveRefund` (the
+ * platform's `transition`), which also moves the payment's refund sums, records `refunded` on the
+ * payment's timeline when money went back, emits `refund.status_changed`, and writes the activity
+ * entry and the notification, all in the caller's transaction.
+ */
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { REFUND_STATUSES, type RefundStatus, refunds } from '../../db/schema/index';
+import { emitEvent } from '../../outbox/emit';
+import { defineMachine, machineTable, type TriggerOf, transition } from '../../platform/machine';
+import { conflict } from '../../shared/errors';
+import { newId } from '../../shared/ids';
+import { recordActivity } from '../activity/activity.writer';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { findTransactionById } from '../payments/payments.repo';
+import { type Actor, AUTOMATIC, recordTimelineEntry } from '../payments/status.service';
+import { RefundMessages } from './refunds.messages';
+
+export { REFUND_STATUSES, type RefundStatus };
+export type RefundRow = typeof refunds.$inferSelect;
+
+export const REFUND_TERMINAL: readonly RefundStatus[] = ['succeeded', 'failed', 'canceled'];
+
+export const REFUND_TRANSITIONS = {
+  /** The network took the refund (it answered, or reported it under way). */
+  submit: { from: ['pending'], to: 'processing' },
+  /** The network refused it as it is (BankRefusedError): never sent again. */
+  refuse: { from: ['pending'], to: 'failed' },
+  /** The merchant canceled it before it was handed to the network. */
+  cancel: { from: ['pending'], to: 'canceled' },
+  /** The network reports the money sent back. */
+  succeed: { from: ['processing'], to: 'succeeded' },
+  /** The network reports the refund failed. */
+  fail: { from: ['processing'], to: 'failed' },
+} as const satisfies Record<string, { from: readonly RefundStatus[]; to: RefundStatus }>;
+export type RefundTrigger = keyof typeof REFUND_TRANSITIONS;
+
+export const refundMachine = defineMachine({
+  name: 'refund',
+  statuses: REFUND_STATUSES,
+  transitions: REFUND_TRANSITIONS,
+  terminal: REFUND_TERMINAL,
+  refused: (trigger, from) =>
+    conflict(trigger === 'cancel' ? RefundMessages.cannotCancel(from) : RefundMessages.notAllowed(from)),
+});
+export type RefundMachineTrigger = TriggerOf<typeof refundMachine>;
+
+export const isRefundTerminal = refundMachine.isTerminal;
+/** Statuses whose amount counts against the payment's refundable amount. */
+export const holdsAmount = (s: RefundStatus) => s === 'pending' || s === 'processing' || s === 'succeeded';
+/** Cancel is offered while the refund waits to be handed to the network. */
+export const cancelable = (r: Pick<RefundRow, 'status' | 'submittedAt'>) =>
+  r.status === 'pending' && r.submittedAt === null;
+
+const refundTable = machineTable(refundMachine, refunds, { conflict: RefundMessages.changedMeanwhile });
+
+export interface RefundMoveContext {
+  now: Date;
+  actor?: Actor;
+  /** Columns written with the status (failure reason, network id, provider status). */
+  set?: Partial<Pick<RefundRow, 'failureReason' | 'networkRefundId' | 'providerStatus' | 'networkCheckAt'>>;
+  /** A move lost to another writer returns null instead of the 409 (workers, notifications). */
+  lenient?: boolean;
+}
+
+/** The refund.status_changed and refund.created data (docs/guides/webhooks.md). */
+export function refundEventData(r: RefundRow, previous: RefundStatus | null) {
+  return {
+    refund_id: r.id,
+    transaction_id: r.transactionId,
+    project_id: r.projectId,
+    amount: r.amount,
+    currency: r.currency,
+    previous_status: previous,
+    current_status: r.status,
+    reason: r.reason,
+    failure_reason: r.failureReason,
+    metadata: r.metadata ?? {},
+  };
+}
+
+const TITLES: Record<RefundStatus, string> = {
+  pending: 'Refund requested',
+  processing: 'Refund sent to the bank',
+  succeeded: 'Refund completed',
+  failed: 'Refund failed',
+  canceled: 'Refund canceled',
+};
+
+export async function refundNotification(tx: Tx, r: RefundRow, now: Date): Promise<void> {
+  const detail = r.failureReason ? `: ${r.failureReason}` : '';
+  await notify(tx, {
+    clientId: r.clientId,
+    category: 'payments',
+    severity: r.status === 'failed' ? 'warning' : 'info',
+    title: TITLES[r.status],
+    body: `Refund ${r.id} of ${r.amount} ${r.currency} for payment ${r.transactionId} is ${r.status}${detail}.`,
+    item: null,
+    audience: { roles: OWNER_AND_OPERATIONS },
+    at: now,
+  });
+}
+
+function systemActor(actor: Actor | undefined) {
+  return !actor || actor.actorType === null
+    ? { actor: { type: 'system' as const, accountId: null, credentialId: null } }
+    : {};
+}
+
+/**
+ * Moves a refund. The payment's sums follow in the same statement order every time (refund row,
+ * then the payment row), so two refunds of one payment moving at once never deadlock.
+ */
+export async function moveRefund(
+  tx: Tx,
+  refund: RefundRow,
+  trigger: RefundTrigger,
+  ctx: RefundMoveContext,
+): Promise<RefundRow | null> {
+  const to = REFUND_TRANSITIONS[trigger].to;
+  const finished = isRefundTerminal(to);
+  return transition(tx, refundTable, refund, trigger, {
+    set: { ...ctx.set, updatedAt: ctx.now, ...(finished ? { completedAt: ctx.now } : {}) },
+    ...(ctx.lenient ? { lost: 'null' as const } : {}),
+    before: async (r) => {
+      if (to === 'succeeded') {
+        await tx.execute(sql`update transactions
+          set refunded_amount = refunded_amount + ${r.amount}::numeric,
+              refund_held_amount = refund_held_amount - ${r.amount}::numeric
+          where id = ${r.transactionId}::uuid`);
+        const t = await findTransactionById(tx, r.transactionId);
+        if (t)
+          await recordTimelineEntry(
+            tx,
+            t,
+            t.status,
+            { occurredAt: ctx.now, now: ctx.now, actor: ctx.actor ?? AUTOMATIC },
+            {
+              kind: 'detail',
+              providerStatus: 'refunded',
+              reason: `Refunded ${r.amount} ${r.currency} (refund ${r.id})`,
+            },
+          );
+      } else if (to === 'failed' || to === 'canceled') {
+        await tx.execute(sql`update transactions
+          set refund_held_amount = refund_held_amount - ${r.amount}::numeric
+          where id = ${r.transactionId}::uuid`);
+      }
+    },
+    event: async (r, { from }) => {
+      await emitEvent(tx, {
+        clientId: r.clientId,
+        type: 'refund.status_changed',
+        data: refundEventData(r, from),
+        occurredAt: ctx.now,
+        dedupKey: `refund:${r.id}:${r.status}:${newId()}`,
+      });
+    },
+    activity: (r, { from }) =>
+      recordActivity(tx, {
+        clientId: r.clientId,
+        action: `refund.${to}`,
+        at: ctx.now,
+        target: { type: 'refund', id: r.id, label: `${r.amount} ${r.currency}` },
+        changes: { status: { from, to } },
+        metadata: { transaction_id: r.transactionId, failure_reason: r.failureReason },
+        ...systemActor(ctx.actor),
+      }),
+    notify: (r) => refundNotification(tx, r, ctx.now),
+  });
+}
