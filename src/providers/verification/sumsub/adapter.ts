@@ -8,6 +8,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { UpstreamError } from '../../../platform/upstream';
 import {
+  type ConsentAcceptance,
+  type ConsentDisclosure,
   type CreateVerificationInput,
   type DownloadedFile,
   type SessionContext,
@@ -16,6 +18,7 @@ import {
   type VerificationProvider,
   VerificationProviderError,
   type VerificationResult,
+  type VerificationSubject,
 } from '../port';
 import { SumsubApiError, type SumsubClient } from './client';
 import type { SumsubConfig } from './config';
@@ -60,7 +63,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
   constructor(
     private readonly client: SumsubClient,
     private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'> &
-      Partial<Pick<SumsubConfig, 'kybFlow'>>,
+      Partial<Pick<SumsubConfig, 'kybFlow' | 'consent'>>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -77,7 +80,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
     try {
       const applicant =
         (await this.applicantByExternalId(externalUserId)) ??
-        (await this.createApplicant(externalUserId, levelName, input));
+        (await this.createApplicant(externalUserId, levelName, s.kind));
       return { providerRef: `${applicant.id}:${input.verificationId}` };
     } catch (err) {
       throw refusal(err);
@@ -93,31 +96,15 @@ export class SumsubVerificationProvider implements VerificationProvider {
     });
   }
 
-  /** Keyed by externalUserId (Sumsub refuses a second applicant for it), so a repeat cannot duplicate. */
-  private async createApplicant(externalUserId: string, levelName: string, input: CreateVerificationInput) {
-    const s = input.subject;
-    const body =
-      s.kind === 'kyc'
-        ? {
-            externalUserId,
-            email: s.email,
-            type: 'individual',
-            fixedInfo: { firstName: s.firstName ?? undefined, lastName: s.lastName ?? undefined },
-          }
-        : {
-            externalUserId,
-            email: s.email,
-            type: 'company',
-            // KYB 2.0 keeps the company's data in fixedInfo, KYB 1.0 in info (ambiguity 15).
-            [this.kybFlow === 'kyb2' ? 'fixedInfo' : 'info']: {
-              companyInfo: {
-                companyName: s.companyName ?? undefined,
-                registrationNumber: s.registrationNumber ?? undefined,
-                // Sumsub wants ISO alpha-3 (reference/import-applicants, companyInfo): alpha-2 is converted.
-                country: toAlpha3(s.country) ?? undefined,
-              },
-            },
-          };
+  /**
+   * Keyed by externalUserId (Sumsub refuses a second applicant for it), so a repeat cannot duplicate.
+   * Created lean: `externalUserId`, `type` and the level only. Sumsub must not receive personal data
+   * before the person accepted the disclosure
+   * (https://docs.sumsub.com/docs/applicant-privacy-disclosures-and-consent-requirements); names,
+   * email and company data are sent by sendPersonalData once they have, on our hosted page.
+   */
+  private async createApplicant(externalUserId: string, levelName: string, kind: VerificationKind) {
+    const body = { externalUserId, type: kind === 'kyc' ? 'individual' : 'company' };
     try {
       const created = await this.client.json<SumsubApplicant>({
         operation: 'applicants.create',
@@ -138,15 +125,95 @@ export class SumsubVerificationProvider implements VerificationProvider {
     }
   }
 
+  /**
+   * The person's data, sent after they accepted the disclosure (see createApplicant), only what
+   * Sumsub does not hold yet:
+   * - names: `PATCH /resources/applicants/{id}/fixedInfo` (https://docs.sumsub.com/reference/change-provided-info-fixedinfo;
+   *   not for companies);
+   * - email: `PATCH /resources/applicants` with `{id, email}` (https://docs.sumsub.com/reference/change-profile-data-details;
+   *   "null fields are ignored");
+   * - company, KYB 2.0: `PATCH /resources/applicants/{id}/fixedInfo/companyInfo` with the changed
+   *   fields only ("to retain current values, omit those fields",
+   *   https://docs.sumsub.com/reference/change-provided-company-data); KYB 1.0:
+   *   `PATCH /resources/applicants/{id}/info/companyInfo`, which unsets every field left out
+   *   (https://docs.sumsub.com/reference/change-company-data): the applicant's companyInfo is sent
+   *   whole with only our missing fields added, and nothing when Sumsub already has them all.
+   */
+  private async sendPersonalData(applicant: SumsubApplicant, s: VerificationSubject): Promise<void> {
+    const patch = (operation: string, path: string, body: Record<string, unknown>) =>
+      this.client.json<unknown>({ operation, method: 'PATCH', path, body, retrySafe: true });
+    const given = <T extends Record<string, unknown>>(o: T) =>
+      Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== ''));
+    const changed = (have: Record<string, unknown> | undefined, want: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(want).filter(([k, v]) => have?.[k] !== v));
+    if (s.email && applicant.email !== s.email)
+      await patch('applicants.change_profile', '/resources/applicants', { id: applicant.id, email: s.email });
+    if (s.kind === 'kyc') {
+      const names = changed(applicant.fixedInfo, given({ firstName: s.firstName, lastName: s.lastName }));
+      if (Object.keys(names).length)
+        await patch('applicants.change_fixed_info', `/resources/applicants/${applicant.id}/fixedInfo`, names);
+      return;
+    }
+    const company = given({
+      companyName: s.companyName,
+      registrationNumber: s.registrationNumber,
+      // Sumsub wants ISO alpha-3 (reference/import-applicants, companyInfo): alpha-2 is converted.
+      country: toAlpha3(s.country),
+    });
+    if (this.kybFlow === 'kyb2') {
+      const diff = changed(applicant.fixedInfo?.companyInfo as Record<string, unknown> | undefined, company);
+      if (Object.keys(diff).length)
+        await patch(
+          'applicants.change_company_info',
+          `/resources/applicants/${applicant.id}/fixedInfo/companyInfo`,
+          diff,
+        );
+      return;
+    }
+    const have = (applicant.info?.companyInfo ?? {}) as Record<string, unknown>;
+    const missing = Object.fromEntries(Object.entries(company).filter(([k]) => have[k] == null));
+    if (Object.keys(missing).length)
+      await patch(
+        'applicants.change_company_info',
+        `/resources/applicants/${applicant.id}/info/companyInfo`,
+        {
+          ...have,
+          ...missing,
+        },
+      );
+  }
+
+  get consent(): ConsentDisclosure | undefined {
+    return this.config.consent;
+  }
+
+  /**
+   * Called by our hosted page after the person accepted the disclosure (POST, never on a GET: a mail
+   * scanner following the link changes nothing at Sumsub): sends their data, moves the applicant to
+   * the link's level, and answers a fresh WebSDK link.
+   */
   async hostedVerificationUrl(
     providerRef: string,
-    input: { level: string; kind: VerificationKind; email: string | null; returnUrl: string },
+    input: {
+      level: string;
+      kind: VerificationKind;
+      subject: VerificationSubject;
+      consent: ConsentAcceptance | null;
+      returnUrl: string;
+    },
   ): Promise<string> {
     const ref = parseProviderRef(providerRef);
     if (!ref) throw new VerificationProviderError('not a Sumsub session reference');
+    if (this.config.consent && !input.consent)
+      throw new VerificationProviderError('the person has not accepted the disclosure');
     const applicant = await this.readApplicant(ref.applicantId);
     if (!applicant) throw new VerificationProviderError('the Sumsub applicant no longer exists');
     const levelName = this.sumsubLevel(input.kind, input.level);
+    try {
+      await this.sendPersonalData(applicant, input.subject);
+    } catch (err) {
+      throw refusal(err);
+    }
     await this.moveToLevel(applicant, levelName);
     const res = await this.client
       .json<{ url?: string }>({
@@ -156,7 +223,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
         body: {
           levelName,
           userId: applicant.externalUserId,
-          ...(input.email ? { applicantIdentifiers: { email: input.email } } : {}),
+          ...(input.subject.email ? { applicantIdentifiers: { email: input.subject.email } } : {}),
           ttlInSecs: this.config.websdkLinkTtlSeconds,
           redirect: { successUrl: input.returnUrl, rejectUrl: input.returnUrl },
         },

@@ -18,6 +18,7 @@ export interface SumsubApplicant {
   externalUserId: string;
   type?: string;
   createdAt?: string;
+  email?: string;
   info?: Record<string, unknown>;
   fixedInfo?: Record<string, unknown>;
   questionnaires?: { id?: string; sections?: Record<string, { items?: Record<string, QItem> }> }[];
