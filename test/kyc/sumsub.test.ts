@@ -527,6 +527,36 @@ describe('re-check of approved subjects (a lost webhook of a later rejection)', 
   });
 });
 
+describe('applicantPersonalInfoChanged', () => {
+  it('corrected identity data are stored though the review state is unchanged; the decision stays', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    const before = (await detail(w)).json();
+    expect(before).toMatchObject({ status: 'approved', last_name: 'Doe', date_of_birth: '1990-04-12' });
+    const events = (await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).length;
+    // An officer corrects the name and date of birth read from the document.
+    await standin.control.correctInfo(a.id, { lastName: 'Doe-Smith', dob: '1990-04-21' });
+    expect(standin.control.webhooks.sent.at(-1)).toMatchObject({ status: 200 });
+    expect(JSON.parse(standin.control.webhooks.sent.at(-1)!.body).type).toBe('applicantPersonalInfoChanged');
+    const after = (await detail(w)).json();
+    expect(after).toMatchObject({
+      status: 'approved',
+      data_trusted: true,
+      last_name: 'Doe-Smith',
+      full_name: 'Jane Doe-Smith',
+      date_of_birth: '1990-04-21',
+      decision_at: before.decision_at,
+    });
+    expect(await kycStatus(w)).toBe('approved');
+    expect(await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).toHaveLength(events);
+    // Another applicantPersonalInfoChanged with nothing new: nothing more changes.
+    await standin.control.correctInfo(a.id, { lastName: 'Doe-Smith' });
+    expect((await detail(w)).json()).toEqual(after);
+  });
+});
+
 describe('deactivated or deleted applicants', () => {
   it('a deactivated applicant (deleted: true) no longer verifies the subject', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });

@@ -135,6 +135,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * Names changed by PATCH get their Latin forms too ("there could also be additional fields with
+ * automatic transliteration", reference/change-applicant-information-extracted-by-sumsub); the
+ * stand-in's names are Latin already.
+ */
+function transliterated(data: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...data };
+  for (const f of ['firstName', 'middleName', 'lastName'])
+    if (typeof out[f] === 'string' && out[`${f}En`] === undefined) out[`${f}En`] = out[f];
+  return out;
+}
+
 function sameHex(a: string, b: string): boolean {
   const x = Buffer.from(a, 'utf8');
   const y = Buffer.from(b, 'utf8');
@@ -423,8 +435,8 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
           400,
           company ? 'Not a company applicant' : 'Use the company data methods for a company',
         );
-      if (where === 'fixedInfo') a.fixedInfo = { ...(a.fixedInfo ?? {}), ...given };
-      else if (where === 'info') a.info = { ...a.info, ...given };
+      if (where === 'fixedInfo') a.fixedInfo = { ...(a.fixedInfo ?? {}), ...transliterated(given) };
+      else if (where === 'info') a.info = { ...a.info, ...transliterated(given) };
       else if (where === 'fixedInfo/companyInfo')
         a.fixedInfo = {
           ...(a.fixedInfo ?? {}),
@@ -579,7 +591,7 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
     correctInfo: async (applicantId, info) => {
       const a = applicants.get(applicantId);
       if (!a) throw new Error(`unknown applicant ${applicantId}`);
-      a.info = { ...a.info, ...info };
+      a.info = { ...a.info, ...transliterated(info) };
       await notify('applicantPersonalInfoChanged', a);
     },
     deactivate: async (applicantId) => {
