@@ -573,6 +573,29 @@ describe('deactivated or deleted applicants', () => {
     expect(await kycStatus(w)).toBe('pending');
   });
 
+  it('a new link after a deactivation gets a new applicant (the deactivated one is never reused)', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const old = applicantOfUser(w.userId);
+    await standin.control.decide(old.id, 'approve');
+    await standin.control.deactivate(old.id);
+    expect(await kycStatus(w)).toBe('pending');
+    const link = await createLink(ctx, w, {});
+    const fresh = standin.control.byExternalUserId(`svc-kyc-${w.userId}-2`)!;
+    expect(fresh).toBeDefined();
+    expect(fresh.id).not.toBe(old.id);
+    expect((await sessionRow(link.verification_id)).providerRef).toBe(`${fresh.id}:${link.verification_id}`);
+    // The person starts from scratch in the new profile and is verified again.
+    expect((await handOver(link.verification_url)).statusCode).toBe(303);
+    expect(fresh.fixedInfo).toEqual({ firstName: 'Jane', lastName: 'Roe' });
+    await standin.control.decide(fresh.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    // The next link reuses the new applicant.
+    const next = await createLink(ctx, w, {});
+    expect((await sessionRow(next.verification_id)).providerRef).toBe(`${fresh.id}:${next.verification_id}`);
+    expect(old.review.reviewStatus).toBe('completed');
+  });
+
   it('an applicant Sumsub answers 404 for (deleted) no longer verifies the subject', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });
     await createLink(ctx, w, {});

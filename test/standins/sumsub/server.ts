@@ -435,7 +435,7 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
           400,
           company ? 'Not a company applicant' : 'Use the company data methods for a company',
         );
-      if (where === 'fixedInfo') a.fixedInfo = { ...(a.fixedInfo ?? {}), ...transliterated(given) };
+      if (where === 'fixedInfo') a.fixedInfo = { ...(a.fixedInfo ?? {}), ...given };
       else if (where === 'info') a.info = { ...a.info, ...transliterated(given) };
       else if (where === 'fixedInfo/companyInfo')
         a.fixedInfo = {

@@ -1,7 +1,8 @@
 /**
  * The Sumsub adapter behind the VerificationProvider port (see docs/vendors/sumsub.md and
- * docs/going-live-sumsub.md). One Sumsub applicant per user or business customer
- * (`externalUserId` = `svc-kyc-<user id>` / `svc-kyb-<business id>`), reused by every link; a
+ * docs/going-live-sumsub.md). One active Sumsub applicant per user or business customer
+ * (`externalUserId` = `svc-kyc-<user id>` / `svc-kyb-<business id>`, then `-2`, `-3`, … after a
+ * deactivation), reused by every link; a
  * session's reference is `<applicantId>:<verification id>`. Results are always read from the
  * applicant; webhooks are only hints. Files are fetched from Sumsub when downloaded, never stored.
  */
@@ -35,6 +36,8 @@ import {
 
 export const externalUserIdOf = (kind: VerificationKind, subjectId: string) => `svc-${kind}-${subjectId}`;
 const MAX_KEY_PEOPLE = 20;
+/** How many deactivated applicants of one person are walked past before giving up. */
+const MAX_APPLICANT_GENERATIONS = 20;
 /** Review statuses in which Sumsub is checking the applicant (its level cannot be changed). */
 const MID_REVIEW = new Set(['pending', 'prechecked', 'queued', 'onHold']);
 /** Ambiguity 1: the documented default, and SHA512; legacy SHA1 is refused. */
@@ -75,16 +78,40 @@ export class SumsubVerificationProvider implements VerificationProvider {
 
   async createSession(input: CreateVerificationInput): Promise<{ providerRef: string }> {
     const s = input.subject;
-    const externalUserId = externalUserIdOf(s.kind, input.subjectId);
     const levelName = this.sumsubLevel(s.kind, input.level);
     try {
-      const applicant =
-        (await this.applicantByExternalId(externalUserId)) ??
-        (await this.createApplicant(externalUserId, levelName, s.kind));
+      const applicant = await this.currentApplicant(
+        externalUserIdOf(s.kind, input.subjectId),
+        levelName,
+        s.kind,
+      );
       return { providerRef: `${applicant.id}:${input.verificationId}` };
     } catch (err) {
       throw refusal(err);
     }
+  }
+
+  /**
+   * The person's applicant: the one of `externalUserId`, created when absent. A deactivated
+   * applicant (`deleted: true`) is never reused: Sumsub makes it "as if it never existed", allows no
+   * change to it, and the person "will have to resubmit their personal details from scratch" in a
+   * new profile (https://docs.sumsub.com/reference/deactivate-applicant-profile,
+   * https://docs.sumsub.com/docs/make-applicant-profile-inactive). Whether Sumsub accepts the same
+   * `externalUserId` for the new profile is not documented, so the person's next profile is keyed
+   * `<externalUserId>-2` (then `-3`, …): deterministic, so a repeated call finds what an earlier one
+   * created, and every later link finds the person's active applicant by walking the same chain.
+   */
+  private async currentApplicant(base: string, levelName: string, kind: VerificationKind) {
+    for (let generation = 1; generation <= MAX_APPLICANT_GENERATIONS; generation++) {
+      const externalUserId = generation === 1 ? base : `${base}-${generation}`;
+      const found =
+        (await this.applicantByExternalId(externalUserId)) ??
+        (await this.createApplicant(externalUserId, levelName, kind));
+      if (found && found.deleted !== true) return found;
+    }
+    throw new VerificationProviderError(
+      `more than ${MAX_APPLICANT_GENERATIONS} deactivated Sumsub applicants for one person`,
+    );
   }
 
   private applicantByExternalId(externalUserId: string) {
@@ -116,7 +143,8 @@ export class SumsubVerificationProvider implements VerificationProvider {
       if (!created) throw new VerificationProviderError(`Sumsub level not found: ${levelName}`);
       return created;
     } catch (err) {
-      // A repeat after an unanswered first attempt: the applicant exists, read it.
+      // A repeat after an unanswered first attempt: the applicant exists, read it (a deactivated
+      // one is skipped by the caller).
       if (err instanceof SumsubApiError && err.status === 409) {
         const existing = await this.applicantByExternalId(externalUserId);
         if (existing) return existing;
@@ -207,7 +235,9 @@ export class SumsubVerificationProvider implements VerificationProvider {
     if (this.config.consent && !input.consent)
       throw new VerificationProviderError('the person has not accepted the disclosure');
     const applicant = await this.readApplicant(ref.applicantId);
-    if (!applicant) throw new VerificationProviderError('the Sumsub applicant no longer exists');
+    // A deactivated applicant takes no data and no link: the person needs a new link (a new applicant).
+    if (!applicant || applicant.deleted === true)
+      throw new VerificationProviderError('the Sumsub applicant no longer exists or was deactivated');
     const levelName = this.sumsubLevel(input.kind, input.level);
     try {
       await this.sendPersonalData(applicant, input.subject);
