@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verificationSessions } from '../../src/db/schema/index';
+import { verificationRecords, verificationSessions } from '../../src/db/schema/index';
 import { KycMessages } from '../../src/modules/kyc/kyc.messages';
 import {
   recheckApprovedVerifications,
@@ -258,6 +258,21 @@ describe('KYB through Sumsub', () => {
       'Alex Director',
       'Sam Owner',
     ]);
+    // A re-read of the same state and data (key people and registry details as jsonb) changes nothing.
+    const revision = async () =>
+      (
+        await ctx.db
+          .select()
+          .from(verificationRecords)
+          .where(eq(verificationRecords.sessionId, link.verification_id))
+      )[0]!.providerRevision;
+    const rev = await revision();
+    await new Promise((res) => setTimeout(res, 5)); // another createdAtMs: not a resend
+    await standin.control.webhooks.send(
+      'applicantPersonalInfoChanged',
+      webhookPayload('applicantPersonalInfoChanged', a, new Date()),
+    );
+    expect(await revision()).toBe(rev);
   });
 });
 

@@ -17,6 +17,7 @@ import type {
 } from '../../providers/verification/port';
 import { decrypt, encrypt } from '../../shared/crypto';
 import { unauthorized } from '../../shared/errors';
+import { canonicalJson } from '../../shared/fingerprint';
 import { PaymentMessages } from '../payments/payments.messages';
 import { statusFromLatestRecord } from './kyc.machine';
 import { changeBusiness, changeUser, type StatusSource } from './subject-status';
@@ -128,8 +129,9 @@ function changedPersonData(
   existing: RecordRow,
   values: Omit<RecordInsert, 'clientId' | 'sessionId' | 'kind'>,
 ): Partial<RecordInsert> {
+  // jsonb columns come back with their keys reordered: compared as canonical JSON.
   const plain = (column: string, v: unknown) =>
-    column.endsWith('Enc') && typeof v === 'string' ? decrypt(key, v) : JSON.stringify(v ?? null);
+    column.endsWith('Enc') && typeof v === 'string' ? decrypt(key, v) : canonicalJson(v ?? null);
   const changed: Partial<RecordInsert> = {};
   for (const c of PERSON_COLUMNS)
     if (plain(c, existing[c]) !== plain(c, values[c]))
