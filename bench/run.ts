@@ -7,7 +7,7 @@
 import { runApiBench } from './api';
 import { formatBulkBench, runBulkBench } from './bulk';
 import { formatDeliveryBench, runDeliveryBenchSuite } from './delivery';
-import { formatSumsubBench, runSumsubBench } from './sumsub';
+import { formatSumsubBench, formatSumsubRecheckBench, runSumsubBench, runSumsubRecheckBench } from './sumsub';
 import { runTokenioBench } from './tokenio';
 
 console.log(`## API (${new Date().toISOString()})\n`);
@@ -29,6 +29,8 @@ console.log('|---|---:|---:|---:|---:|---:|');
 console.log(formatBulkBench(bulk));
 console.log('\n## Sumsub adapter overhead\n');
 console.log(formatSumsubBench(await runSumsubBench()));
+console.log('\n## Sumsub approved re-check sweep\n');
+console.log(formatSumsubRecheckBench(await runSumsubRecheckBench()));
 console.log('\n## Bank choice through the Token.io adapter (against the stand-in)\n');
 await runTokenioBench();
 console.log(`\nAPI service peak RSS: ${api.peakRssMb ?? 'n/a'} MB`);

@@ -48,10 +48,18 @@ describe.skipIf(!hasChromium || !onPostgres)('Sumsub in production, end to end',
     }),
   );
 
+  /** Opens our link, accepts the disclosure (nothing reaches Sumsub before), is handed to the WebSDK. */
+  async function openLink(url: string) {
+    await page.goto(url);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Before you start');
+    await page.getByRole('checkbox', { name: /I have read this and agree/ }).check();
+    await page.getByRole('button', { name: 'Continue to verification' }).click();
+    await page.waitForURL(/\/websdk\/p\//);
+  }
+
   /** Opens our link, is handed to the WebSDK, submits with the tester's choice, lands on our result page. */
   async function verifyInBrowser(url: string, button: RegExp) {
-    await page.goto(url);
-    expect(page.url()).toMatch(/\/websdk\/p\//);
+    await openLink(url);
     await page.getByRole('button', { name: button }).click();
     await page.waitForURL(/\/verify\/[^/]+\/complete$/);
     return page.getByRole('heading', { level: 1 }).textContent();
@@ -95,7 +103,7 @@ describe.skipIf(!hasChromium || !onPostgres)('Sumsub in production, end to end',
     expect((await detail(other)).status).toBe('declined');
     const again = await api(ctx, 'POST', `/kyc/${other.userId}/resubmit`, other.caller.headers, {});
     expect(again.statusCode).toBe(201);
-    await page.goto(again.json().verification_url);
+    await openLink(again.json().verification_url);
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/clearer photo/);
     await page.getByRole('button', { name: /approve \(GREEN\)/ }).click();
     await page.waitForURL(/\/complete$/);
@@ -109,7 +117,7 @@ describe.skipIf(!hasChromium || !onPostgres)('Sumsub in production, end to end',
     const link = await createLink(ctx, other, {});
     expect(await verifyInBrowser(link.verification_url, /for good/)).toBe('Verification declined');
     const again = await api(ctx, 'POST', `/kyc/${other.userId}/resubmit`, other.caller.headers, {});
-    await page.goto(again.json().verification_url);
+    await openLink(again.json().verification_url);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
       'Verification rejected',
     );
@@ -137,8 +145,7 @@ describe.skipIf(!hasChromium || !onPostgres)('Sumsub in production, end to end',
     expect(await verifyInBrowser(basic.verification_url, /approve \(GREEN\)/)).toBe('Verification approved');
     const enhanced = await createLink(ctx, other, { level: 'enhanced' });
     // Opening the enhanced link moves the applicant to the enhanced level: its review starts over.
-    await page.goto(enhanced.verification_url);
-    expect(page.url()).toMatch(/\/websdk\/p\//);
+    await openLink(enhanced.verification_url);
     await expect(page.getByText('enhanced-kyc-level').count()).resolves.toBe(1);
     const a = standin.control.byExternalUserId(`svc-kyc-${other.userId}`)!;
     expect(a.review).toMatchObject({ levelName: 'enhanced-kyc-level', reviewStatus: 'init' });

@@ -4,7 +4,9 @@
  * never sent), the record and the subject's status, files, resubmission, KYB, and Sumsub down.
  */
 import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verificationRecords, verificationSessions } from '../../src/db/schema/index';
 import { KycMessages } from '../../src/modules/kyc/kyc.messages';
 import {
   recheckApprovedVerifications,
@@ -30,6 +32,23 @@ afterAll(async () => {
 });
 
 const applicantOfUser = (userId: string) => standin.control.byExternalUserId(`svc-kyc-${userId}`)!;
+const openPage = (url: string) => ctx.app.inject({ method: 'GET', url: `/verify/${tokenOf(url)}` });
+const postPage = (url: string, form: Record<string, string>) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: `/verify/${tokenOf(url)}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(form).toString(),
+  });
+/** The person opens our link, accepts the disclosure and is handed over to the WebSDK (303). */
+async function handOver(url: string) {
+  const page = await openPage(url);
+  expect(page.statusCode).toBe(200);
+  const version = /name="consent_version" value="([^"]+)"/.exec(page.body)![1]!;
+  return postPage(url, { consent: 'accept', consent_version: version });
+}
+const sessionRow = async (id: string) =>
+  (await ctx.db.select().from(verificationSessions).where(eq(verificationSessions.id, id)))[0]!;
 const detail = (w: KycWorld) => api(ctx, 'GET', `/kyc/detail/${w.userId}`, w.caller.headers);
 const kycStatus = async (w: KycWorld) =>
   (await api(ctx, 'GET', `/kyc/users/${w.userId}`, w.caller.headers)).json().kyc_status;
@@ -40,15 +59,64 @@ describe('KYC through Sumsub', () => {
     w = await createKycWorld(ctx, { productionAccess: true });
   });
 
-  it('a link creates the applicant at the mapped level; the hosted page hands over to the WebSDK', async () => {
+  it('a link creates the applicant lean: no personal data reaches Sumsub before the person consents on our page', async () => {
     const link = await createLink(ctx, w, { level: 'enhanced' });
     const a = applicantOfUser(w.userId);
     expect(a.review.levelName).toBe('enhanced-kyc-level');
+    expect(a.fixedInfo).toBeUndefined();
+    expect(a.email).toBeUndefined();
+    const create = standin.control.requests.findLast(
+      (r) => r.method === 'POST' && r.path.startsWith('/resources/applicants?'),
+    )!;
+    expect(create.body).toEqual({ externalUserId: `svc-kyc-${w.userId}`, type: 'individual' });
+    // Opening the link shows the disclosure and calls nobody.
+    const before = standin.control.requests.length;
+    const page = await openPage(link.verification_url);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Before you start');
+    expect(page.body).toContain('uses Sumsub, an identity verification provider');
+    expect(page.body).toContain('name="consent" id="consent-accept"');
+    // Continue without ticking the box: refused, still nothing sent.
+    const version = ctx.deps.providers.verification.consent!.version;
+    const refused = await postPage(link.verification_url, { consent_version: version });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('Tick the box');
+    // A page shown with an older text: the person reads the current one first.
+    expect(
+      (await postPage(link.verification_url, { consent: 'accept', consent_version: 'sha256:old' }))
+        .statusCode,
+    ).toBe(409);
+    expect(standin.control.requests.length).toBe(before);
+    expect((await sessionRow(link.verification_id)).consentAcceptedAt).toBeNull();
+    // Accepted: recorded with its time and the text's version, then the data, then the WebSDK.
+    const at = ctx.clock.now();
+    const res = await postPage(link.verification_url, { consent: 'accept', consent_version: version });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toMatch(new RegExp(`^${standin.url}/websdk/p/`));
+    const row = await sessionRow(link.verification_id);
+    expect(row.consentAcceptedAt?.getTime()).toBe(at.getTime());
+    expect(row.consentVersion).toBe(version);
+    expect(version).toMatch(/^sha256:[0-9a-f]{16}$/);
     expect(a.fixedInfo).toEqual({ firstName: 'Jane', lastName: 'Roe' });
-    const page = await ctx.app.inject({ method: 'GET', url: `/verify/${tokenOf(link.verification_url)}` });
-    expect(page.statusCode).toBe(303);
-    expect(page.headers.location).toMatch(new RegExp(`^${standin.url}/websdk/p/`));
+    expect(a.email).toBe(w.email);
+    // (The reads in between are the re-reads of Sumsub's applicantPersonalInfoChanged webhooks.)
+    const after = standin.control.requests
+      .slice(before)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.path.split('?')[0]}`);
+    expect(after).toEqual([
+      'PATCH /resources/applicants',
+      `PATCH /resources/applicants/${a.id}/fixedInfo`,
+      'POST /resources/sdkIntegrations/levels/-/websdkLink',
+    ]);
     expect(await kycStatus(w)).toBe('pending');
+    // Coming back (to resubmit): the acceptance is shown, a click hands over again, nothing re-sent.
+    const again = await openPage(link.verification_url);
+    expect(again.body).toContain('You accepted this on');
+    const n = standin.control.requests.length;
+    expect((await handOver(link.verification_url)).statusCode).toBe(303);
+    expect(standin.control.requests.slice(n).filter((r) => r.method === 'PATCH')).toEqual([]);
+    expect((await sessionRow(link.verification_id)).consentAcceptedAt?.getTime()).toBe(at.getTime());
   });
 
   it('the decision arrives by signed webhook; the record is read from the applicant; groups only when granted', async () => {
@@ -171,9 +239,11 @@ describe('ordering, missed webhooks, resubmission', () => {
 describe('KYB through Sumsub', () => {
   it('a company applicant with key people', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });
-    await createLink(ctx, w, {}, 'kyb');
+    const link = await createLink(ctx, w, {}, 'kyb');
     const a = standin.control.byExternalUserId(`svc-kyb-${w.businessId}`)!;
     expect(a.type).toBe('company');
+    expect(a.fixedInfo).toBeUndefined();
+    expect((await handOver(link.verification_url)).statusCode).toBe(303);
     await standin.control.decide(a.id, 'approve');
     const r = (await api(ctx, 'GET', `/kyb/detail/${w.businessId}`, w.caller.headers)).json();
     expect(r).toMatchObject({
@@ -188,6 +258,21 @@ describe('KYB through Sumsub', () => {
       'Alex Director',
       'Sam Owner',
     ]);
+    // A re-read of the same state and data (key people and registry details as jsonb) changes nothing.
+    const revision = async () =>
+      (
+        await ctx.db
+          .select()
+          .from(verificationRecords)
+          .where(eq(verificationRecords.sessionId, link.verification_id))
+      )[0]!.providerRevision;
+    const rev = await revision();
+    await new Promise((res) => setTimeout(res, 5)); // another createdAtMs: not a resend
+    await standin.control.webhooks.send(
+      'applicantPersonalInfoChanged',
+      webhookPayload('applicantPersonalInfoChanged', a, new Date()),
+    );
+    expect(await revision()).toBe(rev);
   });
 });
 
@@ -212,7 +297,6 @@ describe('levels: the applicant serves every link of the person', () => {
       status: string;
       poa_status: string | null;
     }[];
-  const open = (url: string) => ctx.app.inject({ method: 'GET', url: `/verify/${tokenOf(url)}` });
 
   it('approved at basic, an enhanced link: no approval until the enhanced review', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });
@@ -221,8 +305,13 @@ describe('levels: the applicant serves every link of the person', () => {
     await standin.control.decide(a.id, 'approve');
     expect(await kycStatus(w)).toBe('approved');
     const enhanced = await createLink(ctx, w, { level: 'enhanced' });
-    expect((await open(enhanced.verification_url)).statusCode).toBe(303);
-    // Opening the enhanced link moved the applicant: its review starts over there.
+    // A GET alone (a mail scanner following the link, a preview) moves nothing.
+    for (let i = 0; i < 2; i++) expect((await openPage(enhanced.verification_url)).statusCode).toBe(200);
+    expect(a.review).toMatchObject({ levelName: 'basic-kyc-level', reviewStatus: 'completed' });
+    expect(standin.control.requests.some((r) => r.path.includes(`/${a.id}/moveToLevel`))).toBe(false);
+    expect(await kycStatus(w)).toBe('approved');
+    expect((await handOver(enhanced.verification_url)).statusCode).toBe(303);
+    // The person's click on the enhanced link moved the applicant: its review starts over there.
     expect(a.review).toMatchObject({ levelName: 'enhanced-kyc-level', reviewStatus: 'init', attemptCnt: 0 });
     expect(
       standin.control.requests.some((r) => r.path.includes(`/${a.id}/moveToLevel?name=enhanced-kyc-level`)),
@@ -251,7 +340,7 @@ describe('levels: the applicant serves every link of the person', () => {
     const a = applicantOfUser(w.userId);
     await standin.control.decide(a.id, 'review');
     const enhanced = await createLink(ctx, w, { level: 'enhanced' });
-    expect((await open(enhanced.verification_url)).statusCode).toBe(303);
+    expect((await handOver(enhanced.verification_url)).statusCode).toBe(303);
     expect(a.review.levelName).toBe('basic-kyc-level');
     expect(standin.control.requests.some((r) => r.path.includes(`/${a.id}/moveToLevel`))).toBe(false);
     // The basic review completes: it is the basic link's result, not the enhanced one's.
@@ -453,6 +542,36 @@ describe('re-check of approved subjects (a lost webhook of a later rejection)', 
   });
 });
 
+describe('applicantPersonalInfoChanged', () => {
+  it('corrected identity data are stored though the review state is unchanged; the decision stays', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    const before = (await detail(w)).json();
+    expect(before).toMatchObject({ status: 'approved', last_name: 'Doe', date_of_birth: '1990-04-12' });
+    const events = (await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).length;
+    // An officer corrects the name and date of birth read from the document.
+    await standin.control.correctInfo(a.id, { lastName: 'Doe-Smith', dob: '1990-04-21' });
+    expect(standin.control.webhooks.sent.at(-1)).toMatchObject({ status: 200 });
+    expect(JSON.parse(standin.control.webhooks.sent.at(-1)!.body).type).toBe('applicantPersonalInfoChanged');
+    const after = (await detail(w)).json();
+    expect(after).toMatchObject({
+      status: 'approved',
+      data_trusted: true,
+      last_name: 'Doe-Smith',
+      full_name: 'Jane Doe-Smith',
+      date_of_birth: '1990-04-21',
+      decision_at: before.decision_at,
+    });
+    expect(await kycStatus(w)).toBe('approved');
+    expect(await eventsOf(ctx, w.caller.clientId, 'kyc.status_changed')).toHaveLength(events);
+    // Another applicantPersonalInfoChanged with nothing new: nothing more changes.
+    await standin.control.correctInfo(a.id, { lastName: 'Doe-Smith' });
+    expect((await detail(w)).json()).toEqual(after);
+  });
+});
+
 describe('deactivated or deleted applicants', () => {
   it('a deactivated applicant (deleted: true) no longer verifies the subject', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });
@@ -467,6 +586,29 @@ describe('deactivated or deleted applicants', () => {
       decision_at: null,
     });
     expect(await kycStatus(w)).toBe('pending');
+  });
+
+  it('a new link after a deactivation gets a new applicant (the deactivated one is never reused)', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const old = applicantOfUser(w.userId);
+    await standin.control.decide(old.id, 'approve');
+    await standin.control.deactivate(old.id);
+    expect(await kycStatus(w)).toBe('pending');
+    const link = await createLink(ctx, w, {});
+    const fresh = standin.control.byExternalUserId(`svc-kyc-${w.userId}-2`)!;
+    expect(fresh).toBeDefined();
+    expect(fresh.id).not.toBe(old.id);
+    expect((await sessionRow(link.verification_id)).providerRef).toBe(`${fresh.id}:${link.verification_id}`);
+    // The person starts from scratch in the new profile and is verified again.
+    expect((await handOver(link.verification_url)).statusCode).toBe(303);
+    expect(fresh.fixedInfo).toEqual({ firstName: 'Jane', lastName: 'Roe' });
+    await standin.control.decide(fresh.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    // The next link reuses the new applicant.
+    const next = await createLink(ctx, w, {});
+    expect((await sessionRow(next.verification_id)).providerRef).toBe(`${fresh.id}:${next.verification_id}`);
+    expect(old.review.reviewStatus).toBe('completed');
   });
 
   it('an applicant Sumsub answers 404 for (deleted) no longer verifies the subject', async () => {
@@ -560,8 +702,9 @@ describe('KYB 2.0', () => {
     const w = await createKycWorld(ctx, { productionAccess: true });
     standin.control.kybFlow = 'kyb2';
     try {
-      await createLink(ctx, w, {}, 'kyb');
+      const link = await createLink(ctx, w, {}, 'kyb');
       const a = standin.control.byExternalUserId(`svc-kyb-${w.businessId}`)!;
+      expect((await handOver(link.verification_url)).statusCode).toBe(303);
       expect((a.fixedInfo!.companyInfo as { country: string }).country).toBe('GBR');
       await standin.control.decide(a.id, 'approve');
       const r = (await api(ctx, 'GET', `/kyb/detail/${w.businessId}`, w.caller.headers)).json();

@@ -41,6 +41,12 @@ export const verificationSessions = pgTable(
     status: text('status').$type<VerificationSessionStatus>().notNull().default('creating'),
     expiresAt: ts('expires_at').notNull(),
     submittedAt: ts('submitted_at'),
+    /**
+     * When the person accepted the privacy disclosure on our hosted page (vendors that must not
+     * receive personal data before it, e.g. Sumsub), and the version of the text they accepted.
+     */
+    consentAcceptedAt: ts('consent_accepted_at'),
+    consentVersion: text('consent_version'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

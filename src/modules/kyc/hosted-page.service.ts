@@ -1,7 +1,12 @@
 /** The hosted verification page's use cases: load a link by its token, submit the tester's outcome. */
 import type { Deps } from '../../deps';
 import { UpstreamError } from '../../platform/upstream';
-import type { SimulatedChecks, SimulatedOutcome } from '../../providers/verification/port';
+import type {
+  ConsentAcceptance,
+  SimulatedChecks,
+  SimulatedOutcome,
+  VerificationSubject,
+} from '../../providers/verification/port';
 import { AppError, notFound } from '../../shared/errors';
 import { findClientBusiness, findClientUser } from '../customers/customers.repo';
 import { KycMessages } from './kyc.messages';
@@ -10,6 +15,7 @@ import {
   findRecordBySession,
   findSessionByToken,
   markSessionSubmitted,
+  recordSessionConsent,
   type SessionRow,
   updateSession,
 } from './verification.repo';
@@ -21,6 +27,8 @@ export interface HostedLink {
   session: SessionRow;
   view: VerifyView;
   state: LinkState;
+  /** The person's data as the vendor gets it (only once they accepted its disclosure, when it has one). */
+  subject: VerificationSubject;
 }
 
 export async function loadLink(deps: Deps, token: string): Promise<HostedLink> {
@@ -30,20 +38,30 @@ export async function loadLink(deps: Deps, token: string): Promise<HostedLink> {
   const client = await findClient(deps.db, session.clientId);
   let subjectName = '';
   let subjectEmail = '';
+  let subject: VerificationSubject;
   if (session.kind === 'kyc') {
     const u = await findClientUser(deps.db, session.clientId, session.userId!);
     subjectName = [u?.firstName, u?.lastName].filter(Boolean).join(' ') || (u?.email ?? '');
     subjectEmail = u?.email ?? '';
+    subject = { kind: 'kyc', firstName: u?.firstName, lastName: u?.lastName, email: subjectEmail };
   } else {
     const b = await findClientBusiness(deps.db, session.clientId, session.businessCustomerId!);
     subjectName = b?.companyName ?? '';
     subjectEmail = b?.email ?? '';
+    subject = {
+      kind: 'kyb',
+      email: subjectEmail,
+      companyName: b?.companyName,
+      registrationNumber: b?.registrationNumber,
+      country: b?.country,
+    };
   }
   const state: LinkState =
     session.status === 'submitted' ? 'used' : session.expiresAt <= deps.clock.now() ? 'expired' : 'open';
   return {
     session,
     state,
+    subject,
     view: {
       token,
       merchantName: client?.companyName ?? 'Verification',
@@ -100,19 +118,49 @@ export function providerReturnUrl(deps: Pick<Deps, 'config'>, link: HostedLink):
   return returnUrlOf(link.session) ?? `${deps.config.publicUrl}/verify/${link.view.token}/complete`;
 }
 
+/** The link's recorded acceptance of the vendor's disclosure, if any. */
+export function consentOf(link: HostedLink): ConsentAcceptance | null {
+  const s = link.session;
+  return s.consentAcceptedAt && s.consentVersion
+    ? { acceptedAt: s.consentAcceptedAt, version: s.consentVersion }
+    : null;
+}
+
 /**
- * Vendor-hosted verification (Sumsub's WebSDK): the link is marked used on the first visit (so the
- * expiry sweeper knows it was not left unused) and every visit gets a fresh vendor link, so the
- * person can come back to it, for example to resubmit after a RETRY rejection.
+ * The person accepted the disclosure shown to them (`version`: what the page showed). Recorded on
+ * the link with its time before any personal data reaches the vendor; a text changed since the page
+ * was shown is refused (the person must read the current one). Answers the acceptance, or null.
  */
-export async function handOverToProvider(deps: Deps, link: HostedLink): Promise<string> {
+export async function acceptConsent(
+  deps: Deps,
+  link: HostedLink,
+  version: string,
+): Promise<ConsentAcceptance | null> {
+  const disclosure = deps.providers.verification.consent;
+  if (!disclosure || version !== disclosure.version) return null;
+  return recordSessionConsent(deps.db, link.session.id, version, deps.clock.now());
+}
+
+/**
+ * Vendor-hosted verification (Sumsub's WebSDK), after a click on our page (never on a GET, so a mail
+ * scanner following the link sends nothing and moves nothing at the vendor) and, for a vendor with a
+ * disclosure, after the person accepted it: the vendor gets the person's data and answers a fresh
+ * link. The link is marked used on the first hand-over (so the expiry sweeper knows it was not left
+ * unused); it can be reopened, for example to resubmit after a RETRY rejection.
+ */
+export async function handOverToProvider(
+  deps: Deps,
+  link: HostedLink,
+  consent: ConsentAcceptance | null,
+): Promise<string> {
   const provider = deps.providers.verification;
   if (!provider.hostedVerificationUrl) throw new AppError(503, KycMessages.providerUnavailable);
   try {
     const url = await provider.hostedVerificationUrl(link.session.providerRef!, {
       level: link.session.level,
       kind: link.view.kind,
-      email: link.view.subjectEmail || null,
+      subject: link.subject,
+      consent,
       returnUrl: providerReturnUrl(deps, link),
     });
     await markSessionSubmitted(deps.db, link.session.id, deps.clock.now());

@@ -15,8 +15,9 @@ import type {
   VerificationNotification,
   VerificationResult,
 } from '../../providers/verification/port';
-import { encrypt } from '../../shared/crypto';
+import { decrypt, encrypt } from '../../shared/crypto';
 import { unauthorized } from '../../shared/errors';
+import { canonicalJson } from '../../shared/fingerprint';
 import { PaymentMessages } from '../payments/payments.messages';
 import { statusFromLatestRecord } from './kyc.machine';
 import { changeBusiness, changeUser, type StatusSource } from './subject-status';
@@ -97,6 +98,47 @@ export function recordValues(
   };
 }
 
+/** The record's data about the person or the company (not the review's state). */
+const PERSON_COLUMNS = [
+  'firstName',
+  'lastName',
+  'fullName',
+  'dateOfBirthEnc',
+  'nationality',
+  'documentType',
+  'documentIssuingCountry',
+  'documentExpiry',
+  'gender',
+  'documentNumberEnc',
+  'poaEnc',
+  'companyName',
+  'registrationNumber',
+  'registrationCountry',
+  'companyType',
+  'incorporationDate',
+  'businessRegistryDetails',
+  'businessKeyPeople',
+] as const satisfies readonly (keyof RecordInsert & keyof RecordRow)[];
+
+/**
+ * The person data of `values` that differ from the record's (encrypted columns compared in clear:
+ * their ciphertexts differ on every encryption); empty when nothing changed.
+ */
+function changedPersonData(
+  key: Buffer,
+  existing: RecordRow,
+  values: Omit<RecordInsert, 'clientId' | 'sessionId' | 'kind'>,
+): Partial<RecordInsert> {
+  // jsonb columns come back with their keys reordered: compared as canonical JSON.
+  const plain = (column: string, v: unknown) =>
+    column.endsWith('Enc') && typeof v === 'string' ? decrypt(key, v) : canonicalJson(v ?? null);
+  const changed: Partial<RecordInsert> = {};
+  for (const c of PERSON_COLUMNS)
+    if (plain(c, existing[c]) !== plain(c, values[c]))
+      (changed as Record<string, unknown>)[c] = values[c] ?? null;
+  return changed;
+}
+
 /** Recomputes the subject's status from its latest deciding record (subject row locked by the caller). */
 async function followRecords(
   tx: Tx,
@@ -157,10 +199,28 @@ export async function applyVerificationResult(
         !existing.providerVersion.startsWith(`${v.attempt}|`);
       const restartAfterDecision =
         v.restart === true && (existing?.status === 'approved' || existing?.status === 'declined');
+      if (existing && existing.providerVersion === v.key) {
+        // The same review state, but the person's data may have been corrected (Sumsub's
+        // applicantPersonalInfoChanged: "Applicant personal information has been changed",
+        // https://docs.sumsub.com/docs/webhook-types): the corrected data are stored, the state,
+        // the decision and the subject's status stay as they are.
+        const changed = changedPersonData(key, existing, recordValues(key, result, deps.clock.now()));
+        if (Object.keys(changed).length === 0) return { applied: false, record: existing };
+        const now = deps.clock.now();
+        const next = existing.providerRevision + 1;
+        const row = await updateRecordIfOlder(tx, existing.id, next, {
+          ...changed,
+          providerRevision: next,
+          fetchedAt: now,
+          updatedAt: now,
+        });
+        return { applied: row !== undefined, record: row ?? existing };
+      }
       if (
         existing &&
-        (existing.providerVersion === v.key ||
-          (!newAttempt && !restartAfterDecision && existing.providerUpdatedAt.getTime() > v.at.getTime()))
+        !newAttempt &&
+        !restartAfterDecision &&
+        existing.providerUpdatedAt.getTime() > v.at.getTime()
       )
         return { applied: false, record: existing };
       revision = (existing?.providerRevision ?? 0) + 1;

@@ -1,5 +1,20 @@
 /** Queries of the verification feature: sessions (links), records, subject rows under lock. */
-import { and, asc, desc, eq, exists, gt, inArray, like, lte, not, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  gt,
+  inArray,
+  isNull,
+  like,
+  lte,
+  not,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import {
@@ -206,6 +221,28 @@ export async function markSessionSubmitted(db: DbOrTx, id: string, now: Date) {
     )
     .returning({ id: verificationSessions.id });
   return rows.length === 1;
+}
+
+/**
+ * Records the person's acceptance of the disclosure on an open link (the first acceptance is kept);
+ * answers the acceptance now on the link, or null when the link is expired or unknown.
+ */
+export async function recordSessionConsent(db: DbOrTx, id: string, version: string, now: Date) {
+  await db
+    .update(verificationSessions)
+    .set({ consentAcceptedAt: now, consentVersion: version, updatedAt: now })
+    .where(
+      and(
+        eq(verificationSessions.id, id),
+        isNull(verificationSessions.consentAcceptedAt),
+        gt(verificationSessions.expiresAt, now),
+      ),
+    );
+  const [row] = await db
+    .select({ at: verificationSessions.consentAcceptedAt, version: verificationSessions.consentVersion })
+    .from(verificationSessions)
+    .where(eq(verificationSessions.id, id));
+  return row?.at && row.version ? { acceptedAt: row.at, version: row.version } : null;
 }
 
 export async function findRecordBySession(db: DbOrTx, sessionId: string) {

@@ -10,6 +10,8 @@ import {
 import { AppError } from '../../shared/errors';
 import { sendHtmlPage } from '../../shared/html-page';
 import {
+  acceptConsent,
+  consentOf,
   type HostedLink,
   handOverToProvider,
   linkOutcome,
@@ -17,7 +19,7 @@ import {
   returnUrlOf,
   submitLink,
 } from './hosted-page.service';
-import { verifyErrorPage, verifyPage, verifyResultPage } from './views/verify';
+import { verifyConsentPage, verifyErrorPage, verifyPage, verifyResultPage } from './views/verify';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
 
@@ -69,6 +71,25 @@ function parseChecks(kind: 'kyc' | 'kyb', form: Form): SimulatedChecks | string 
 
 export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
+  const provider = deps.providers.verification;
+  /** A vendor-hosted flow (Sumsub's WebSDK): our page is its first step (disclosure, a click), then the vendor's. */
+  const vendorHosted = !!provider.hostedVerificationUrl;
+
+  const consentPage = (reply: FastifyReply, link: HostedLink, status: number, error?: string) =>
+    sendHtmlPage(
+      reply,
+      status,
+      verifyConsentPage(
+        link.view,
+        {
+          text: provider.consent?.text ?? '{merchant} uses an identity verification provider to verify you.',
+          privacyUrl: provider.consent?.privacyUrl ?? null,
+          version: provider.consent?.version ?? '',
+          acceptedAt: consentOf(link)?.acceptedAt ?? null,
+        },
+        error,
+      ),
+    );
 
   app.get(
     '/verify/:token',
@@ -77,9 +98,10 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
       try {
         if (request.validationError) return sendHtmlPage(reply, 404, notFoundPage());
         const link = await loadLink(deps, (request.params as { token: string }).token);
-        // A vendor-hosted flow may be reopened after the first visit (to resubmit); only expiry closes it.
-        if (deps.providers.verification.hostedVerificationUrl && link.state !== 'expired')
-          return reply.redirect(await handOverToProvider(deps, link), 303);
+        // A vendor-hosted flow may be reopened after the first visit (to resubmit); only expiry closes
+        // it. A GET calls no vendor: mail scanners and link previews follow links; the hand-over
+        // (data, level, vendor link) waits for the person's click (POST).
+        if (vendorHosted && link.state !== 'expired') return consentPage(reply, link, 200);
         if (link.state !== 'open') return closedPage(reply, link);
         return sendHtmlPage(reply, 200, verifyPage(link.view));
       } catch (err) {
@@ -122,8 +144,26 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
         if (request.validationError?.validationContext === 'params')
           return sendHtmlPage(reply, 404, notFoundPage());
         const link = await loadLink(deps, (request.params as { token: string }).token);
-        if (link.state !== 'open') return closedPage(reply, link);
         const form = (request.body ?? {}) as Form;
+        if (vendorHosted) {
+          if (link.state === 'expired') return closedPage(reply, link);
+          let consent = consentOf(link);
+          if (provider.consent && !consent) {
+            if (form.consent !== 'accept')
+              return consentPage(reply, link, 422, 'Tick the box to accept before you continue.');
+            if (form.consent_version !== provider.consent.version)
+              return consentPage(
+                reply,
+                link,
+                409,
+                'The text changed since you opened the page: read it again.',
+              );
+            consent = await acceptConsent(deps, link, provider.consent.version);
+            if (!consent) return closedPage(reply, { ...link, state: 'expired' });
+          }
+          return reply.redirect(await handOverToProvider(deps, link, consent), 303);
+        }
+        if (link.state !== 'open') return closedPage(reply, link);
         const outcome = form.outcome ?? '';
         if (!(SIMULATED_OUTCOMES as readonly string[]).includes(outcome))
           return sendHtmlPage(reply, 422, verifyPage(link.view, 'Choose an outcome to continue.'));

@@ -157,8 +157,31 @@ export interface SessionContext {
   notice?: string | null;
 }
 
+/**
+ * A disclosure the person must accept on our hosted page before the vendor receives their personal
+ * data (Sumsub: docs/going-live-sumsub.md §3a). `version` is recorded with the acceptance.
+ */
+export interface ConsentDisclosure {
+  /** Plain text; `{merchant}` is replaced by the client's name. */
+  text: string;
+  privacyUrl: string | null;
+  version: string;
+}
+
+/** The person's acceptance of the disclosure, as recorded on the link. */
+export interface ConsentAcceptance {
+  acceptedAt: Date;
+  version: string;
+}
+
 export interface VerificationProvider {
   readonly name: string;
+  /**
+   * Vendors that must not receive personal data before the person accepted a disclosure: the hosted
+   * page shows it, records the acceptance, and only then calls hostedVerificationUrl (which sends the
+   * data). createSession then sends no personal data.
+   */
+  readonly consent?: ConsentDisclosure;
   /** Opens a verification session at the vendor; returns its reference. */
   createSession(input: CreateVerificationInput): Promise<{ providerRef: string }>;
   /**
@@ -182,7 +205,14 @@ export interface VerificationProvider {
    */
   hostedVerificationUrl?(
     providerRef: string,
-    input: { level: string; kind: VerificationKind; email: string | null; returnUrl: string },
+    input: {
+      level: string;
+      kind: VerificationKind;
+      /** The person's data, sent to the vendor now (after the consent, when the vendor needs one). */
+      subject: VerificationSubject;
+      consent: ConsentAcceptance | null;
+      returnUrl: string;
+    },
   ): Promise<string>;
   /** Results can be missed (notifications are hints): the reconciliation worker re-reads open sessions. */
   readonly reconciles?: boolean;

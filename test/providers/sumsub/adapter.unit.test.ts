@@ -23,7 +23,11 @@ const ENHANCED = ['liveness', 'face_match', 'nfc', 'poa', 'aml', 'sof_questionna
 let standin: SumsubStandin;
 let seq = 0;
 
-function adapter(overrides: { appToken?: string; secretKey?: string } = {}) {
+const CONSENT = { acceptedAt: new Date('2026-11-29T08:00:00Z'), version: 'sha256:test' };
+
+function adapter(
+  overrides: { appToken?: string; secretKey?: string; consent?: boolean; kybFlow?: 'kyb1' | 'kyb2' } = {},
+) {
   const client = new SumsubClient(
     {
       apiUrl: standin.url,
@@ -38,6 +42,10 @@ function adapter(overrides: { appToken?: string; secretKey?: string } = {}) {
     levels: LEVELS,
     webhookSecret: 'standin-webhook-secret',
     websdkLinkTtlSeconds: 600,
+    ...(overrides.kybFlow ? { kybFlow: overrides.kybFlow } : {}),
+    ...(overrides.consent
+      ? { consent: { text: 'Disclosure', privacyUrl: null, version: 'sha256:test' } }
+      : {}),
   });
 }
 
@@ -65,14 +73,19 @@ beforeEach(() => {
 });
 
 describe('applicants', () => {
-  it('creates the applicant at the mapped level with our names, and reuses it for the next link', async () => {
+  it('creates the applicant lean at the mapped level (no personal data before consent), and reuses it for the next link', async () => {
     const p = adapter();
     const subjectId = uuid();
     const first = await p.createSession(kycInput(subjectId));
     const a = applicantOf(first.providerRef);
     expect(a.externalUserId).toBe(`svc-kyc-${subjectId}`);
     expect(a.review.levelName).toBe('enhanced-kyc-level');
-    expect(a.fixedInfo).toEqual({ firstName: 'Ann', lastName: 'Lee' });
+    expect(a.fixedInfo).toBeUndefined();
+    expect(a.email).toBeUndefined();
+    const create = standin.control.requests.findLast(
+      (r) => r.method === 'POST' && /^\/resources\/applicants\?/.test(r.path),
+    )!;
+    expect(create.body).toEqual({ externalUserId: `svc-kyc-${subjectId}`, type: 'individual' });
     const second = await p.createSession(kycInput(subjectId));
     expect(second.providerRef.split(':')[0]).toBe(a.id);
     expect(second.providerRef).not.toBe(first.providerRef);
@@ -94,15 +107,17 @@ describe('applicants', () => {
     expect(p.sumsubLevel('kyc', 'BASIC')).toBe('basic-kyc-level');
   });
 
-  it('creates a company applicant with its companyInfo (alpha-2 country sent as alpha-3)', async () => {
-    const { providerRef } = await adapter().createSession({
-      subject: {
-        kind: 'kyb',
-        email: 'co@example.com',
-        companyName: 'Acme Ltd',
-        registrationNumber: '0999',
-        country: 'GB',
-      },
+  it('a company applicant is created lean; its companyInfo goes after consent (alpha-2 country sent as alpha-3)', async () => {
+    const subject = {
+      kind: 'kyb' as const,
+      email: 'co@example.com',
+      companyName: 'Acme Ltd',
+      registrationNumber: '0999',
+      country: 'GB',
+    };
+    const p = adapter();
+    const { providerRef } = await p.createSession({
+      subject,
       level: 'kyb-standard',
       checks: ['registry', 'key_people', 'aml'],
       verificationId: uuid(),
@@ -110,8 +125,89 @@ describe('applicants', () => {
     });
     const a = applicantOf(providerRef);
     expect(a.type).toBe('company');
+    expect(a.fixedInfo).toBeUndefined();
+    await p.hostedVerificationUrl(providerRef, {
+      level: 'kyb-standard',
+      kind: 'kyb',
+      subject,
+      consent: CONSENT,
+      returnUrl: 'https://merchant.example/back',
+    });
     expect(a.fixedInfo).toEqual({
       companyInfo: { companyName: 'Acme Ltd', registrationNumber: '0999', country: 'GBR' },
+    });
+    expect(a.email).toBe('co@example.com');
+    // The same data again is not sent again.
+    const before = standin.control.requests.length;
+    await p.hostedVerificationUrl(providerRef, {
+      level: 'kyb-standard',
+      kind: 'kyb',
+      subject,
+      consent: CONSENT,
+      returnUrl: 'https://merchant.example/back',
+    });
+    expect(standin.control.requests.slice(before).filter((r) => r.method === 'PATCH')).toEqual([]);
+  });
+
+  it('the data goes after consent: names by PATCH fixedInfo, email by PATCH applicants; refused without consent', async () => {
+    const p = adapter({ consent: true });
+    const input = kycInput();
+    const { providerRef } = await p.createSession(input);
+    const hand = (consent: typeof CONSENT | null) =>
+      p.hostedVerificationUrl(providerRef, {
+        level: 'enhanced',
+        kind: 'kyc',
+        subject: input.subject,
+        consent,
+        returnUrl: 'https://merchant.example/back',
+      });
+    const before = standin.control.requests.length;
+    await expect(hand(null)).rejects.toBeInstanceOf(VerificationProviderError);
+    expect(standin.control.requests.length).toBe(before);
+    expect(await hand(CONSENT)).toMatch(/\/websdk\/p\//);
+    const sent = standin.control.requests.slice(before);
+    expect(sent.filter((r) => r.method === 'PATCH').map((r) => [r.path, r.body])).toEqual([
+      ['/resources/applicants', { id: applicantOf(providerRef).id, email: 'ann@example.com' }],
+      [
+        `/resources/applicants/${applicantOf(providerRef).id}/fixedInfo`,
+        { firstName: 'Ann', lastName: 'Lee' },
+      ],
+    ]);
+    // The WebSDK link is asked for only after the data.
+    expect(sent.at(-1)!.path).toBe('/resources/sdkIntegrations/levels/-/websdkLink');
+    expect(applicantOf(providerRef).fixedInfo).toMatchObject({ firstName: 'Ann', lastName: 'Lee' });
+  });
+
+  it('KYB 1.0: companyInfo in info is completed, never overwritten (the method unsets what is left out)', async () => {
+    const p = adapter({ kybFlow: 'kyb1' });
+    const subject = {
+      kind: 'kyb' as const,
+      email: 'k1@example.com',
+      companyName: 'Beta Ltd',
+      registrationNumber: '0777',
+      country: 'DE',
+    };
+    const { providerRef } = await p.createSession({
+      subject,
+      level: 'kyb-standard',
+      checks: ['registry'],
+      verificationId: uuid(),
+      subjectId: uuid(),
+    });
+    const a = applicantOf(providerRef);
+    a.info = { companyInfo: { companyName: 'Beta Limited (registry)', legalAddress: 'Berlin' } };
+    await p.hostedVerificationUrl(providerRef, {
+      level: 'kyb-standard',
+      kind: 'kyb',
+      subject,
+      consent: CONSENT,
+      returnUrl: 'https://merchant.example/back',
+    });
+    expect(a.info.companyInfo).toEqual({
+      companyName: 'Beta Limited (registry)',
+      legalAddress: 'Berlin',
+      registrationNumber: '0777',
+      country: 'DEU',
     });
   });
 });
@@ -171,7 +267,8 @@ describe('results', () => {
     const url = await p.hostedVerificationUrl(providerRef, {
       level: 'enhanced',
       kind: 'kyc',
-      email: 'ann@example.com',
+      subject: kycInput().subject,
+      consent: CONSENT,
       returnUrl: 'https://merchant.example/back',
     });
     expect(url).toMatch(/\/websdk\/p\//);
@@ -259,18 +356,26 @@ describe('results', () => {
 
   it('maps a company applicant: company fields and key people from its beneficiaries, no identity', async () => {
     const p = adapter();
+    const subject = {
+      kind: 'kyb' as const,
+      email: 'co@example.com',
+      companyName: 'Acme Ltd',
+      registrationNumber: '0999',
+      country: 'GBR',
+    };
     const { providerRef } = await p.createSession({
-      subject: {
-        kind: 'kyb',
-        email: 'co@example.com',
-        companyName: 'Acme Ltd',
-        registrationNumber: '0999',
-        country: 'GBR',
-      },
+      subject,
       level: 'kyb-standard',
       checks: ['registry', 'key_people', 'aml'],
       verificationId: uuid(),
       subjectId: uuid(),
+    });
+    await p.hostedVerificationUrl(providerRef, {
+      level: 'kyb-standard',
+      kind: 'kyb',
+      subject,
+      consent: CONSENT,
+      returnUrl: 'https://merchant.example/back',
     });
     await standin.control.decide(applicantOf(providerRef).id, 'approve');
     const r = (await p.fetchResult(providerRef, { kind: 'kyb', checks: ['registry', 'key_people', 'aml'] }))!;

@@ -72,3 +72,23 @@ describe('SVC_SUMSUB_KYB_FLOW', () => {
     ]);
   });
 });
+
+describe('SVC_SUMSUB_CONSENT_TEXT and SVC_SUMSUB_PRIVACY_URL', () => {
+  it('a built-in disclosure by default; its version follows the text and the link; the link must be http(s)', () => {
+    const env = { ...PRODUCTION_ENV, ...sumsubEnv('https://api.sumsub.com') };
+    const base = loadConfig(env).sumsub!.consent;
+    expect(base.text).toMatch(/^\{merchant\} uses Sumsub/);
+    expect(base.privacyUrl).toBeNull();
+    expect(base.version).toMatch(/^sha256:[0-9a-f]{16}$/);
+    const withUrl = loadConfig({ ...env, SVC_SUMSUB_PRIVACY_URL: 'https://example.com/privacy' }).sumsub!
+      .consent;
+    expect(withUrl.privacyUrl).toBe('https://example.com/privacy');
+    expect(withUrl.version).not.toBe(base.version);
+    const own = loadConfig({ ...env, SVC_SUMSUB_CONSENT_TEXT: 'Our own words.' }).sumsub!.consent;
+    expect(own.text).toBe('Our own words.');
+    expect(own.version).not.toBe(base.version);
+    expect(problemsOf({ ...env, SVC_SUMSUB_PRIVACY_URL: 'privacy page' })).toEqual([
+      'SVC_SUMSUB_PRIVACY_URL must be an http(s) URL',
+    ]);
+  });
+});

@@ -57,8 +57,8 @@ interface Failure {
 export interface SumsubStandinControl {
   readonly applicants: Map<string, Applicant>;
   readonly webhooks: WebhookSender;
-  /** Requests received on /resources (method and path), for assertions. */
-  readonly requests: { method: string; path: string; status: number }[];
+  /** Requests received on /resources (method, path and JSON body), for assertions. */
+  readonly requests: { method: string; path: string; status: number; body?: unknown }[];
   /** The next `count` API requests (optionally only those whose path matches) answer `status`. */
   failNext(f: Failure): void;
   /** Every API request answers 503 until switched back. */
@@ -84,6 +84,13 @@ export interface SumsubStandinControl {
    * over there), as `moveToLevel` does; no webhook.
    */
   moveLevel(applicantId: string, levelName: string): void;
+  /**
+   * Someone (an officer in the dashboard, or the applicant) corrects the data recognised from the
+   * documents, as `PATCH /resources/applicants/{id}/info` does
+   * (reference/change-applicant-information-extracted-by-sumsub): the review stays as it is and
+   * Sumsub notifies `applicantPersonalInfoChanged` (docs/webhook-types).
+   */
+  correctInfo(applicantId: string, info: Record<string, unknown>): Promise<void>;
   /** Deactivates the profile (`deleted: true`, reference/deactivate-applicant-profile) and notifies `applicantDeactivated`. */
   deactivate(applicantId: string): Promise<void>;
   /** Deletes the applicant for good (its reads answer 404) and notifies `applicantDeleted`. */
@@ -126,6 +133,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
+}
+
+/**
+ * Names changed by PATCH get their Latin forms too ("there could also be additional fields with
+ * automatic transliteration", reference/change-applicant-information-extracted-by-sumsub); the
+ * stand-in's names are Latin already.
+ */
+function transliterated(data: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...data };
+  for (const f of ['firstName', 'middleName', 'lastName'])
+    if (typeof out[f] === 'string' && out[`${f}En`] === undefined) out[`${f}En`] = out[f];
+  return out;
 }
 
 function sameHex(a: string, b: string): boolean {
@@ -389,6 +408,45 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       if (!a?.amlCase) return apiError(res, 404, 'AML case not found');
       return json(res, a.amlCase);
     }
+    // Changing data (reference/change-profile-data-details, change-provided-info-fixedinfo,
+    // change-applicant-information-extracted-by-sumsub, change-provided-company-data, change-company-data).
+    if (method === 'PATCH') {
+      const b = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+      const given = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== null && v !== undefined));
+      if (p === '/resources/applicants') {
+        const a = applicants.get(String(b.id ?? ''));
+        if (!a) return apiError(res, 404, 'Applicant not found');
+        if (a.deleted) return apiError(res, 409, 'Applicant is deactivated', { errorCode: 1008 });
+        if (typeof given.email === 'string') a.email = given.email;
+        return json(res, applicantView(a));
+      }
+      const m =
+        /^\/resources\/applicants\/([0-9a-z]{24})\/(fixedInfo|info|fixedInfo\/companyInfo|info\/companyInfo)$/.exec(
+          p,
+        );
+      const a = m && applicants.get(m[1]!);
+      if (!m || !a) return apiError(res, 404, m ? 'Applicant not found' : 'Not found');
+      if (a.deleted) return apiError(res, 409, 'Applicant is deactivated', { errorCode: 1008 });
+      const where = m[2]!;
+      const company = where.endsWith('companyInfo');
+      if (company !== (a.type === 'company'))
+        return apiError(
+          res,
+          400,
+          company ? 'Not a company applicant' : 'Use the company data methods for a company',
+        );
+      if (where === 'fixedInfo') a.fixedInfo = { ...(a.fixedInfo ?? {}), ...given };
+      else if (where === 'info') a.info = { ...a.info, ...transliterated(given) };
+      else if (where === 'fixedInfo/companyInfo')
+        a.fixedInfo = {
+          ...(a.fixedInfo ?? {}),
+          companyInfo: { ...((a.fixedInfo?.companyInfo as object) ?? {}), ...given },
+        };
+      // KYB 1.0's companyInfo is replaced whole: "Null fields at the companyInfo will be unset".
+      else a.info = { ...a.info, companyInfo: given };
+      await notify('applicantPersonalInfoChanged', a);
+      return json(res, company ? given : where === 'info' ? a.info : a.fixedInfo);
+    }
     const move = match('POST', /^\/resources\/applicants\/([0-9a-z]{24})\/moveToLevel$/);
     if (move) {
       const a = applicants.get(move[1]!);
@@ -463,7 +521,14 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       if (page) return await websdk(req, res, page[1]!, body);
       if (!path.startsWith('/resources/')) return apiError(res, 404, 'Not found');
       if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
-      const record = (status: number) => requests.push({ method: req.method ?? 'GET', path, status });
+      let parsed: unknown;
+      try {
+        parsed = body.length ? JSON.parse(body.toString('utf8')) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      const record = (status: number) =>
+        requests.push({ method: req.method ?? 'GET', path, status, body: parsed });
       if (down) {
         record(503);
         return apiError(res, 503, 'Service unavailable');
@@ -522,6 +587,12 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       const level = levels.get(levelName);
       if (!a || !level) throw new Error(`unknown applicant ${applicantId} or level ${levelName}`);
       moveToLevel(a, level, new Date());
+    },
+    correctInfo: async (applicantId, info) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      a.info = { ...a.info, ...transliterated(info) };
+      await notify('applicantPersonalInfoChanged', a);
     },
     deactivate: async (applicantId) => {
       const a = applicants.get(applicantId);

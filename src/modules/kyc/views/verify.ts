@@ -55,6 +55,52 @@ function summary(v: VerifyView) {
 </section>`;
 }
 
+export interface ConsentView {
+  text: string;
+  privacyUrl: string | null;
+  version: string;
+  /** Set when the person already accepted on this link (they come back, e.g. to resubmit). */
+  acceptedAt: Date | null;
+}
+
+const vendorFooter = 'Identity verification is carried out by our verification provider.';
+
+/**
+ * A vendor-hosted verification's first step: the disclosure, accepted by a click before the vendor
+ * receives any of the person's data (and before the link's level is set at the vendor). A GET of this
+ * page sends nothing anywhere.
+ */
+export function verifyConsentPage(v: VerifyView, c: ConsentView, error?: string): string {
+  const text = c.text.replaceAll('{merchant}', v.merchantName);
+  const body = html`${summary(v)}
+<section class="card" aria-labelledby="consent-h">
+<h1 id="consent-h">Before you start</h1>
+${error ? html`<div class="alert alert-error" role="alert" id="consent-error">${error}</div>` : ''}
+<p class="lead" id="consent-text">${text}</p>
+${c.privacyUrl ? html`<p><a href="${c.privacyUrl}" target="_blank" rel="noopener">How your data is processed (privacy notice)</a></p>` : ''}
+<form method="post" action="/verify/${v.token}" class="stack">
+<input type="hidden" name="consent_version" value="${c.version}">
+${
+  c.acceptedAt
+    ? html`<input type="hidden" name="consent" value="accept">
+<p class="fine" role="status">You accepted this on ${formatDate(c.acceptedAt)}.</p>`
+    : html`<div class="checks"><label class="bank" for="consent-accept">
+<input type="checkbox" name="consent" id="consent-accept" value="accept" required${error ? html` aria-describedby="consent-error"` : ''}>
+<span class="txt"><strong>I have read this and agree that my data is sent to the verification provider</strong></span>
+</label></div>`
+}
+<button type="submit" class="btn btn-primary">Continue to verification</button>
+</form>
+</section>`;
+  return layout({
+    title: 'Verification',
+    merchantName: v.merchantName,
+    body,
+    secureLabel,
+    footer: vendorFooter,
+  });
+}
+
 export function verifyPage(v: VerifyView, error?: string): string {
   const levelHas = (c: string) => v.checks.includes(c);
   const body = html`${summary(v)}

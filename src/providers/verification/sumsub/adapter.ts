@@ -1,13 +1,16 @@
 /**
  * The Sumsub adapter behind the VerificationProvider port (see docs/vendors/sumsub.md and
- * docs/going-live-sumsub.md). One Sumsub applicant per user or business customer
- * (`externalUserId` = `svc-kyc-<user id>` / `svc-kyb-<business id>`), reused by every link; a
+ * docs/going-live-sumsub.md). One active Sumsub applicant per user or business customer
+ * (`externalUserId` = `svc-kyc-<user id>` / `svc-kyb-<business id>`, then `-2`, `-3`, … after a
+ * deactivation), reused by every link; a
  * session's reference is `<applicantId>:<verification id>`. Results are always read from the
  * applicant; webhooks are only hints. Files are fetched from Sumsub when downloaded, never stored.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { UpstreamError } from '../../../platform/upstream';
 import {
+  type ConsentAcceptance,
+  type ConsentDisclosure,
   type CreateVerificationInput,
   type DownloadedFile,
   type SessionContext,
@@ -16,6 +19,7 @@ import {
   type VerificationProvider,
   VerificationProviderError,
   type VerificationResult,
+  type VerificationSubject,
 } from '../port';
 import { SumsubApiError, type SumsubClient } from './client';
 import type { SumsubConfig } from './config';
@@ -32,6 +36,8 @@ import {
 
 export const externalUserIdOf = (kind: VerificationKind, subjectId: string) => `svc-${kind}-${subjectId}`;
 const MAX_KEY_PEOPLE = 20;
+/** How many deactivated applicants of one person are walked past before giving up. */
+const MAX_APPLICANT_GENERATIONS = 20;
 /** Review statuses in which Sumsub is checking the applicant (its level cannot be changed). */
 const MID_REVIEW = new Set(['pending', 'prechecked', 'queued', 'onHold']);
 /** Ambiguity 1: the documented default, and SHA512; legacy SHA1 is refused. */
@@ -60,7 +66,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
   constructor(
     private readonly client: SumsubClient,
     private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'> &
-      Partial<Pick<SumsubConfig, 'kybFlow'>>,
+      Partial<Pick<SumsubConfig, 'kybFlow' | 'consent'>>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -72,16 +78,40 @@ export class SumsubVerificationProvider implements VerificationProvider {
 
   async createSession(input: CreateVerificationInput): Promise<{ providerRef: string }> {
     const s = input.subject;
-    const externalUserId = externalUserIdOf(s.kind, input.subjectId);
     const levelName = this.sumsubLevel(s.kind, input.level);
     try {
-      const applicant =
-        (await this.applicantByExternalId(externalUserId)) ??
-        (await this.createApplicant(externalUserId, levelName, input));
+      const applicant = await this.currentApplicant(
+        externalUserIdOf(s.kind, input.subjectId),
+        levelName,
+        s.kind,
+      );
       return { providerRef: `${applicant.id}:${input.verificationId}` };
     } catch (err) {
       throw refusal(err);
     }
+  }
+
+  /**
+   * The person's applicant: the one of `externalUserId`, created when absent. A deactivated
+   * applicant (`deleted: true`) is never reused: Sumsub makes it "as if it never existed", allows no
+   * change to it, and the person "will have to resubmit their personal details from scratch" in a
+   * new profile (https://docs.sumsub.com/reference/deactivate-applicant-profile,
+   * https://docs.sumsub.com/docs/make-applicant-profile-inactive). Whether Sumsub accepts the same
+   * `externalUserId` for the new profile is not documented, so the person's next profile is keyed
+   * `<externalUserId>-2` (then `-3`, …): deterministic, so a repeated call finds what an earlier one
+   * created, and every later link finds the person's active applicant by walking the same chain.
+   */
+  private async currentApplicant(base: string, levelName: string, kind: VerificationKind) {
+    for (let generation = 1; generation <= MAX_APPLICANT_GENERATIONS; generation++) {
+      const externalUserId = generation === 1 ? base : `${base}-${generation}`;
+      const found =
+        (await this.applicantByExternalId(externalUserId)) ??
+        (await this.createApplicant(externalUserId, levelName, kind));
+      if (found && found.deleted !== true) return found;
+    }
+    throw new VerificationProviderError(
+      `more than ${MAX_APPLICANT_GENERATIONS} deactivated Sumsub applicants for one person`,
+    );
   }
 
   private applicantByExternalId(externalUserId: string) {
@@ -93,31 +123,15 @@ export class SumsubVerificationProvider implements VerificationProvider {
     });
   }
 
-  /** Keyed by externalUserId (Sumsub refuses a second applicant for it), so a repeat cannot duplicate. */
-  private async createApplicant(externalUserId: string, levelName: string, input: CreateVerificationInput) {
-    const s = input.subject;
-    const body =
-      s.kind === 'kyc'
-        ? {
-            externalUserId,
-            email: s.email,
-            type: 'individual',
-            fixedInfo: { firstName: s.firstName ?? undefined, lastName: s.lastName ?? undefined },
-          }
-        : {
-            externalUserId,
-            email: s.email,
-            type: 'company',
-            // KYB 2.0 keeps the company's data in fixedInfo, KYB 1.0 in info (ambiguity 15).
-            [this.kybFlow === 'kyb2' ? 'fixedInfo' : 'info']: {
-              companyInfo: {
-                companyName: s.companyName ?? undefined,
-                registrationNumber: s.registrationNumber ?? undefined,
-                // Sumsub wants ISO alpha-3 (reference/import-applicants, companyInfo): alpha-2 is converted.
-                country: toAlpha3(s.country) ?? undefined,
-              },
-            },
-          };
+  /**
+   * Keyed by externalUserId (Sumsub refuses a second applicant for it), so a repeat cannot duplicate.
+   * Created lean: `externalUserId`, `type` and the level only. Sumsub must not receive personal data
+   * before the person accepted the disclosure
+   * (https://docs.sumsub.com/docs/applicant-privacy-disclosures-and-consent-requirements); names,
+   * email and company data are sent by sendPersonalData once they have, on our hosted page.
+   */
+  private async createApplicant(externalUserId: string, levelName: string, kind: VerificationKind) {
+    const body = { externalUserId, type: kind === 'kyc' ? 'individual' : 'company' };
     try {
       const created = await this.client.json<SumsubApplicant>({
         operation: 'applicants.create',
@@ -129,7 +143,8 @@ export class SumsubVerificationProvider implements VerificationProvider {
       if (!created) throw new VerificationProviderError(`Sumsub level not found: ${levelName}`);
       return created;
     } catch (err) {
-      // A repeat after an unanswered first attempt: the applicant exists, read it.
+      // A repeat after an unanswered first attempt: the applicant exists, read it (a deactivated
+      // one is skipped by the caller).
       if (err instanceof SumsubApiError && err.status === 409) {
         const existing = await this.applicantByExternalId(externalUserId);
         if (existing) return existing;
@@ -138,15 +153,97 @@ export class SumsubVerificationProvider implements VerificationProvider {
     }
   }
 
+  /**
+   * The person's data, sent after they accepted the disclosure (see createApplicant), only what
+   * Sumsub does not hold yet:
+   * - names: `PATCH /resources/applicants/{id}/fixedInfo` (https://docs.sumsub.com/reference/change-provided-info-fixedinfo;
+   *   not for companies);
+   * - email: `PATCH /resources/applicants` with `{id, email}` (https://docs.sumsub.com/reference/change-profile-data-details;
+   *   "null fields are ignored");
+   * - company, KYB 2.0: `PATCH /resources/applicants/{id}/fixedInfo/companyInfo` with the changed
+   *   fields only ("to retain current values, omit those fields",
+   *   https://docs.sumsub.com/reference/change-provided-company-data); KYB 1.0:
+   *   `PATCH /resources/applicants/{id}/info/companyInfo`, which unsets every field left out
+   *   (https://docs.sumsub.com/reference/change-company-data): the applicant's companyInfo is sent
+   *   whole with only our missing fields added, and nothing when Sumsub already has them all.
+   */
+  private async sendPersonalData(applicant: SumsubApplicant, s: VerificationSubject): Promise<void> {
+    const patch = (operation: string, path: string, body: Record<string, unknown>) =>
+      this.client.json<unknown>({ operation, method: 'PATCH', path, body, retrySafe: true });
+    const given = <T extends Record<string, unknown>>(o: T) =>
+      Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== ''));
+    const changed = (have: Record<string, unknown> | undefined, want: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(want).filter(([k, v]) => have?.[k] !== v));
+    if (s.email && applicant.email !== s.email)
+      await patch('applicants.change_profile', '/resources/applicants', { id: applicant.id, email: s.email });
+    if (s.kind === 'kyc') {
+      const names = changed(applicant.fixedInfo, given({ firstName: s.firstName, lastName: s.lastName }));
+      if (Object.keys(names).length)
+        await patch('applicants.change_fixed_info', `/resources/applicants/${applicant.id}/fixedInfo`, names);
+      return;
+    }
+    const company = given({
+      companyName: s.companyName,
+      registrationNumber: s.registrationNumber,
+      // Sumsub wants ISO alpha-3 (reference/import-applicants, companyInfo): alpha-2 is converted.
+      country: toAlpha3(s.country),
+    });
+    if (this.kybFlow === 'kyb2') {
+      const diff = changed(applicant.fixedInfo?.companyInfo as Record<string, unknown> | undefined, company);
+      if (Object.keys(diff).length)
+        await patch(
+          'applicants.change_company_info',
+          `/resources/applicants/${applicant.id}/fixedInfo/companyInfo`,
+          diff,
+        );
+      return;
+    }
+    const have = (applicant.info?.companyInfo ?? {}) as Record<string, unknown>;
+    const missing = Object.fromEntries(Object.entries(company).filter(([k]) => have[k] == null));
+    if (Object.keys(missing).length)
+      await patch(
+        'applicants.change_company_info',
+        `/resources/applicants/${applicant.id}/info/companyInfo`,
+        {
+          ...have,
+          ...missing,
+        },
+      );
+  }
+
+  get consent(): ConsentDisclosure | undefined {
+    return this.config.consent;
+  }
+
+  /**
+   * Called by our hosted page after the person accepted the disclosure (POST, never on a GET: a mail
+   * scanner following the link changes nothing at Sumsub): sends their data, moves the applicant to
+   * the link's level, and answers a fresh WebSDK link.
+   */
   async hostedVerificationUrl(
     providerRef: string,
-    input: { level: string; kind: VerificationKind; email: string | null; returnUrl: string },
+    input: {
+      level: string;
+      kind: VerificationKind;
+      subject: VerificationSubject;
+      consent: ConsentAcceptance | null;
+      returnUrl: string;
+    },
   ): Promise<string> {
     const ref = parseProviderRef(providerRef);
     if (!ref) throw new VerificationProviderError('not a Sumsub session reference');
+    if (this.config.consent && !input.consent)
+      throw new VerificationProviderError('the person has not accepted the disclosure');
     const applicant = await this.readApplicant(ref.applicantId);
-    if (!applicant) throw new VerificationProviderError('the Sumsub applicant no longer exists');
+    // A deactivated applicant takes no data and no link: the person needs a new link (a new applicant).
+    if (!applicant || applicant.deleted === true)
+      throw new VerificationProviderError('the Sumsub applicant no longer exists or was deactivated');
     const levelName = this.sumsubLevel(input.kind, input.level);
+    try {
+      await this.sendPersonalData(applicant, input.subject);
+    } catch (err) {
+      throw refusal(err);
+    }
     await this.moveToLevel(applicant, levelName);
     const res = await this.client
       .json<{ url?: string }>({
@@ -156,7 +253,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
         body: {
           levelName,
           userId: applicant.externalUserId,
-          ...(input.email ? { applicantIdentifiers: { email: input.email } } : {}),
+          ...(input.subject.email ? { applicantIdentifiers: { email: input.subject.email } } : {}),
           ttlInSecs: this.config.websdkLinkTtlSeconds,
           redirect: { successUrl: input.returnUrl, rejectUrl: input.returnUrl },
         },

@@ -22,7 +22,7 @@ export class SumsubApiError extends Error {
 
 export interface SumsubCall {
   operation: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   body?: unknown;
   retrySafe: boolean;

@@ -2,7 +2,9 @@
  * Settings of the Sumsub adapter, read and validated with the rest of the configuration
  * (src/config.ts lists every problem and the server exits 78). See docs/going-live-sumsub.md.
  */
+import { createHash } from 'node:crypto';
 import { BUILTIN_LEVELS } from '../levels';
+import type { ConsentDisclosure } from '../port';
 
 export interface SumsubConfig {
   apiUrl: string;
@@ -28,6 +30,31 @@ export interface SumsubConfig {
    * `fixedInfo` (https://docs.sumsub.com/reference/link-beneficiary-to-company-kyb-20), `kyb1` in `info`.
    */
   kybFlow: 'kyb1' | 'kyb2';
+  /**
+   * The privacy disclosure the person accepts on our hosted page before Sumsub receives any of their
+   * personal data (https://docs.sumsub.com/docs/applicant-privacy-disclosures-and-consent-requirements):
+   * `SVC_SUMSUB_CONSENT_TEXT`, `SVC_SUMSUB_PRIVACY_URL`; its version is a digest of both.
+   */
+  consent: ConsentDisclosure;
+}
+
+/** The default disclosure ({merchant} becomes the client's company name). */
+export const DEFAULT_SUMSUB_CONSENT_TEXT =
+  '{merchant} uses Sumsub, an identity verification provider, to verify you. When you continue, your name and email address (for a business: its name, registration number and country), the documents and photos you upload and the checks made on them are sent to Sumsub, which processes them to verify your identity on behalf of {merchant} and, where the law makes it a controller, for its own legal obligations.';
+
+/** The version recorded with an acceptance: changes whenever the text or the privacy link changes. */
+export const consentVersionOf = (text: string, privacyUrl: string | null) =>
+  `sha256:${createHash('sha256')
+    .update(`${text}\n${privacyUrl ?? ''}`)
+    .digest('hex')
+    .slice(0, 16)}`;
+
+function consent(env: Env, problems: string[]): ConsentDisclosure {
+  const text = raw(env, 'SVC_SUMSUB_CONSENT_TEXT') ?? DEFAULT_SUMSUB_CONSENT_TEXT;
+  const privacyUrl = raw(env, 'SVC_SUMSUB_PRIVACY_URL') ?? null;
+  if (privacyUrl !== null && !/^https?:\/\/\S+$/.test(privacyUrl))
+    problems.push('SVC_SUMSUB_PRIVACY_URL must be an http(s) URL');
+  return { text, privacyUrl, version: consentVersionOf(text, privacyUrl) };
 }
 
 type Env = Record<string, string | undefined>;
@@ -119,5 +146,6 @@ export function loadSumsubConfig(
     reconcileAfterSeconds: int(env, problems, 'SVC_SUMSUB_RECONCILE_AFTER_SECONDS', 3600, 10, 30 * 86400),
     recheckApprovedSeconds: int(env, problems, 'SVC_SUMSUB_RECHECK_APPROVED_SECONDS', 86400, 60, 30 * 86400),
     kybFlow: kybFlow(env, problems),
+    consent: consent(env, problems),
   };
 }

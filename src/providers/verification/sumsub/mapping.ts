@@ -18,6 +18,7 @@ export interface SumsubApplicant {
   externalUserId: string;
   type?: string;
   createdAt?: string;
+  email?: string;
   info?: Record<string, unknown>;
   fixedInfo?: Record<string, unknown>;
   questionnaires?: { id?: string; sections?: Record<string, { items?: Record<string, QItem> }> }[];
@@ -84,7 +85,12 @@ export function versionOf(
 ): { at: Date; key: string; attempt: string; restart: boolean } {
   const r = a.review ?? {};
   const result = r.reviewResult ?? {};
-  const at = parseSumsubDate(r.reviewDate) ?? parseSumsubDate(r.createDate) ?? now;
+  // Sumsub's times have whole seconds: a state without one (a deactivated applicant's) is dated to
+  // the second too, so it never sorts after a review Sumsub completed later within the same second.
+  const at =
+    parseSumsubDate(r.reviewDate) ??
+    parseSumsubDate(r.createDate) ??
+    new Date(Math.floor(now.getTime() / 1000) * 1000);
   const labels = [...(result.rejectLabels ?? [])].sort().join(',');
   // `createDate` is "the applicant check was initiated" (reference/get-applicant-review-status);
   // an older version of the docs said "the profile was created", so it may not be renewed by a new
