@@ -126,6 +126,30 @@ describe('payments', () => {
     });
   });
 
+  it('a bank that can take none of the payment’s rails, or requires fields we do not send, is not offered and is refused before anything is created (brief H2 point 1)', async () => {
+    const listed = await bank().listBanks({ purpose: 'payment' });
+    const currencies = Object.fromEntries(listed.map((b) => [b.id, b.currencies]));
+    // SEPA only: EUR goes by SEPA, so the bank takes EUR.
+    expect(currencies['ngp-laguna']).toEqual(['EUR']);
+    // Requires initiation.debtor (mandatoryFields): no currency at all.
+    expect(currencies['ngp-pohjola']).toEqual([]);
+    // Elixir only: none of our rails.
+    expect(currencies['pl-wisla']).toEqual([]);
+    expect(currencies['ob-modelo']).toEqual(['GBP']);
+    const eur = await activatedPayee(w, 'DE89370400440532013000');
+    const before = paymentsAtStandin();
+    const debtor = await start({ bankId: 'ngp-pohjola', currency: 'EUR', payee: eur }).catch((e) => e);
+    expect(debtor).toBeInstanceOf(BankRefusedError);
+    expect(debtor.reason).toMatch(/initiation\.debtor/);
+    const elixir = await start({ bankId: 'pl-wisla', currency: 'EUR', payee: eur }).catch((e) => e);
+    expect(elixir).toBeInstanceOf(BankRefusedError);
+    // A GBP payment at a SEPA-only bank is refused by us, not sent for Token.io to refuse.
+    const gbp = await start({ bankId: 'ngp-laguna', currency: 'GBP' }).catch((e) => e);
+    expect(gbp).toBeInstanceOf(BankRefusedError);
+    expect(gbp.reason).toMatch(/cannot take GBP/);
+    expect(paymentsAtStandin()).toBe(before);
+  });
+
   it('refusals are ours: no Sub-TPP, a GBP payee without a UK account, a bank Token.io refuses (no payment made)', async () => {
     const before = paymentsAtStandin();
     await expect(start({ payee: { ...payee, subTppId: null } })).rejects.toBeInstanceOf(BankRefusedError);

@@ -23,7 +23,7 @@ import {
 } from '../port';
 import type { TokenioBankV2, TokenioClient, TokenioPayment } from './client';
 import type { TokenioConfig } from './config';
-import { creditorFor, currenciesOf } from './creditor';
+import { creditorFor, currenciesOf, railAt } from './creditor';
 import { TokenioMandates } from './mandates';
 import { newRefId } from './ref-id';
 import { awaitsPayer, providerStatusOf } from './status-map';
@@ -163,7 +163,9 @@ export class TokenioBank implements BankProvider {
         id: b.id,
         name: b.name,
         description: (b.countries ?? []).join(', '),
-        currencies: currenciesOf(b),
+        // Only the currencies this bank can take for the product: a rail it lists and no field it
+        // requires that we do not send (docs/vendors/tokenio.md, point 19).
+        currencies: currenciesOf(b, filter.purpose === 'mandate' ? 'VRP' : 'SIP'),
       }));
   }
 
@@ -187,16 +189,15 @@ export class TokenioBank implements BankProvider {
     const { payment } = input;
     if (!payment.payee.subTppId)
       throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
-    // The bank's instruments from the cached list; without the list, the default instrument (the
-    // bank refuses at initiation if it cannot take it).
+    // The bank's instruments and required fields from the cached list: a bank that cannot take the
+    // payment is refused here, before anything is created (the checkout does not offer it either).
+    // Without the list, the rail's default instrument (the bank refuses at initiation if it cannot).
     const chosen = (await this.allBanks().catch(() => [] as TokenioBankV2[])).find(
       (b) => b.id === input.bankId,
     );
-    const { localInstrument, creditor } = creditorFor(
-      payment.payee,
-      payment.currency,
-      chosen?.supportedLocalInstruments,
-    );
+    const rail = railAt(chosen, payment.currency);
+    if ('problem' in rail) throw new BankRefusedError(rail.problem);
+    const { localInstrument, creditor } = creditorFor(payment.payee, payment.currency, rail.instrument);
     const initiation = {
       bankId: input.bankId,
       refId: input.refId,

@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Upstream, UpstreamError, type UpstreamRequest } from '../../../platform/upstream';
 import { BankProviderError, BankRefusedError } from '../port';
+import type { MandatoryFieldsEntry } from './creditor';
 
 /** What payments (`Payment`) and VRP consents (`VrpConsent`) have in common. */
 interface TokenioResource {
@@ -43,6 +44,8 @@ export interface TokenioBankV2 {
   supportedLocalInstruments?: string[];
   supportsSinglePayment?: boolean;
   supportsVariableRecurringPayment?: boolean;
+  /** Fields the bank requires in the request (reference `MandatoryFieldsv2`). */
+  mandatoryFields?: MandatoryFieldsEntry[];
 }
 
 type Query = Record<string, string | number | boolean | string[] | undefined>;
