@@ -71,6 +71,11 @@ export interface StartAuthorizationInput {
     /** The merchant's own reference (the payment's description), for networks with a second remittance field. */
     merchantReference?: string | null;
   };
+  /**
+   * The payer at our checkout, for the network's risk checks: the IP address of the payer's request
+   * and a stable pseudonymous id (never personal data in clear). Absent when not known.
+   */
+  payer?: { ipAddress: string | null; psuId: string | null };
 }
 
 export interface StartedAuthorization {

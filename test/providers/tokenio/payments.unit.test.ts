@@ -109,6 +109,27 @@ describe('payments', () => {
     );
   });
 
+  it('the payer’s IP goes as token-customer-ip-address, the psuId and the payment context code in risk; nothing when unknown (brief H2 points 2, 3)', async () => {
+    const refId = (await bank().createSession({} as never)).refId;
+    const started = await bank().startAuthorization({
+      refId,
+      bankId: 'ob-modelo',
+      returnUrl,
+      payment: { amount: '12.50', currency: 'GBP', payee },
+      payer: { ipAddress: '198.51.100.4', psuId: 'psu-0123456789abcdef' },
+    });
+    expect(w.standin.control.store.customerIp.get(started.transferId)).toBe('198.51.100.4');
+    expect(w.standin.control.store.payments.get(started.transferId)!.initiation.risk).toEqual({
+      psuId: 'psu-0123456789abcdef',
+      paymentContextCode: 'BILLING_GOODS_AND_SERVICES_IN_ADVANCE',
+    });
+    const { started: bare } = await start();
+    expect(w.standin.control.store.customerIp.get(bare.transferId)).toBeNull();
+    expect(w.standin.control.store.payments.get(bare.transferId)!.initiation.risk).toEqual({
+      paymentContextCode: 'BILLING_GOODS_AND_SERVICES_IN_ADVANCE',
+    });
+  });
+
   it('EUR goes by SEPA Instant to the IBAN', async () => {
     const eur = await activatedPayee(w, 'DE89370400440532013000');
     const { started } = await start({ bankId: 'ngp-rheinbank', currency: 'EUR', payee: eur });

@@ -115,6 +115,33 @@ describe('payments', () => {
     expect(await statusChanges(t.transaction_id)).toEqual(['pending->processing', 'processing->success']);
   });
 
+  it('the payer’s IP goes as token-customer-ip-address and a pseudonymous risk.psuId, stable per payer, with risk.paymentContextCode (brief H2 points 2, 3)', async () => {
+    const pick = async () => {
+      const t = await createPaylink(ctx, w, { amount: '21.00', currency: 'GBP' });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/checkout/${tokenOf(t.checkout_url)}/bank`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'bank_id=ob-modelo',
+        remoteAddress: '203.0.113.7',
+      });
+      expect(res.statusCode).toBe(303);
+      const row = await tx(t.transaction_id);
+      return { row, p: standin.control.store.payments.get(row.transferId!)! };
+    };
+    const one = await pick();
+    expect(standin.control.store.customerIp.get(one.p.id)).toBe('203.0.113.7');
+    const risk = one.p.initiation.risk as { psuId: string; paymentContextCode: string };
+    expect(risk.paymentContextCode).toBe('BILLING_GOODS_AND_SERVICES_IN_ADVANCE');
+    expect(risk.psuId).toMatch(/^psu-[0-9a-f]{40}$/);
+    // Nothing of ours in clear: neither the payer record nor the client.
+    const payer = one.row.userId ?? one.row.businessCustomerId!;
+    expect(risk.psuId).not.toContain(payer.replaceAll('-', '').slice(0, 8));
+    // The same payer of the same merchant: the same id.
+    const two = await pick();
+    expect((two.p.initiation.risk as { psuId: string }).psuId).toBe(risk.psuId);
+  });
+
   it('a notification is only a hint: a forged status changes nothing; reversed and doubled deliveries end the same', async () => {
     const { t, transferId } = await paid();
     expect((await hint({}, 'not-the-secret')).statusCode).toBe(404);

@@ -72,6 +72,8 @@ export class TokenioStore {
   holdRevocations = false;
   /** The `pispConsentAccepted` each payment was created with (false or absent: Token.io's hosted page asks). */
   readonly consentAccepted = new Map<string, boolean>();
+  /** The `token-customer-ip-address` header each payment was initiated with (TB-1236), by payment id. */
+  readonly customerIp = new Map<string, string | null>();
   readonly notifier = new Notifier();
   /** Where the stand-in's own bank pages live (set once the server listens). */
   baseUrl = '';

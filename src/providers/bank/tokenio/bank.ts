@@ -81,6 +81,19 @@ function secondaryRemittance(ref: string | null | undefined): { remittanceInform
   return clean ? { remittanceInformationSecondary: clean } : {};
 }
 
+/**
+ * `risk` of a single payment [REF `Risk`]: `psuId`, "the merchant's unique customer identifier for
+ * the user" (ours is pseudonymous: a keyed hash, never a name or an email), and
+ * `paymentContextCode` (SVC_TOKENIO_PAYMENT_CONTEXT_CODE). Absent when both are.
+ */
+export function riskOf(psuId: string | null, paymentContextCode: string | null) {
+  const risk = {
+    ...(psuId ? { psuId } : {}),
+    ...(paymentContextCode ? { paymentContextCode } : {}),
+  };
+  return Object.keys(risk).length ? { risk } : {};
+}
+
 export interface TokenioBankOptions {
   config: TokenioConfig;
   publicUrl: string;
@@ -212,10 +225,13 @@ export class TokenioBank implements BankProvider {
       callbackUrl: input.returnUrl,
       callbackState: input.refId,
       flowType: 'EMBEDDED_HOSTED_PAGES',
+      ...riskOf(input.payer?.psuId ?? null, this.opts.config.paymentContextCode),
     };
     let p: TokenioPayment;
     try {
-      p = await this.opts.client.initiatePayment(initiation);
+      p = await this.opts.client.initiatePayment(initiation, {
+        customerIpAddress: input.payer?.ipAddress ?? null,
+      });
     } catch (err) {
       if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
       // Outcome unknown (timeout, 5xx, dropped connection): it exists only if Token.io can find it.

@@ -53,6 +53,11 @@ export interface TokenioConfig {
    */
   vrp: { enabled: boolean; scheme: string; paymentContextCode: string | null };
   /**
+   * `risk.paymentContextCode` of single payments (reference `Risk`, `PaymentContextCode`: "We
+   * recommend that the TPP populates this field"); null sends none (SVC_TOKENIO_PAYMENT_CONTEXT_CODE=none).
+   */
+  paymentContextCode: string | null;
+  /**
    * Consent under Token.io's licence (https://docs.token.io/products/tpp/integration-considerations/user-consent-collection):
    * `ours` shows the sentence and the Terms link on our pages and sends pispConsentAccepted: true;
    * `hosted` sends false and Token.io's hosted page collects it.
@@ -212,6 +217,8 @@ export function readTokenioConfig(
       scheme: r.optional('SVC_TOKENIO_VRP_SCHEME') ?? 'OBL_SWEEPING',
       paymentContextCode: r.optional('SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE') ?? 'TRANSFER_TO_SELF',
     },
+    paymentContextCode:
+      r.optional('SVC_TOKENIO_PAYMENT_CONTEXT_CODE') ?? 'BILLING_GOODS_AND_SERVICES_IN_ADVANCE',
     review: {
       // Token.io's reference suggests a poll every 120 minutes for a payment still processing.
       intervalSeconds: r.int('SVC_TOKENIO_REVIEW_INTERVAL_SECONDS', 7200, 60, 7 * 86400),
@@ -235,6 +242,12 @@ export function readTokenioConfig(
   else if (code && !(PAYMENT_CONTEXT_CODES as readonly string[]).includes(code))
     r.problems.push(
       `SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE must be one of ${PAYMENT_CONTEXT_CODES.join(', ')} or none`,
+    );
+  const single = config.paymentContextCode;
+  if (single === 'none') config.paymentContextCode = null;
+  else if (single && !(PAYMENT_CONTEXT_CODES as readonly string[]).includes(single))
+    r.problems.push(
+      `SVC_TOKENIO_PAYMENT_CONTEXT_CODE must be one of ${PAYMENT_CONTEXT_CODES.join(', ')} or none`,
     );
   if (config.reconcile.maxIntervalSeconds < config.reconcile.intervalSeconds)
     r.problems.push(
