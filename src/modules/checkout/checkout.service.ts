@@ -168,16 +168,41 @@ export async function startBankAuthorization(
     return started.authorizationUrl ?? waitingPage(token);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    deps.log.error({ err, transactionId: t.id }, 'could not start bank authorization');
-    await deps.db
-      .update(transactions)
-      .set({ reconciliationState: 'none' })
-      .where(
-        and(
-          eq(transactions.id, t.id),
-          eq(transactions.reconciliationState, 'awaiting_provider_confirmation'),
-        ),
-      );
+    const traceId = err instanceof BankProviderError ? err.traceId : null;
+    deps.log.error(
+      { err, transactionId: t.id, bankId, networkTraceId: traceId },
+      'could not start bank authorization',
+    );
+    await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(transactions)
+        .set({ reconciliationState: 'none' })
+        .where(
+          and(
+            eq(transactions.id, t.id),
+            eq(transactions.reconciliationState, 'awaiting_provider_confirmation'),
+          ),
+        )
+        .returning();
+      // The failed call on the payment's timeline (our words, the network's trace id for support).
+      if (row && err instanceof BankProviderError) {
+        const now = deps.clock.now();
+        await recordTimelineEntry(
+          tx,
+          row,
+          row.status,
+          { occurredAt: now, now, actor: PAYER, networkTrace: traceId },
+          {
+            kind: 'detail',
+            providerStatus: null,
+            reason:
+              err instanceof BankRefusedError
+                ? `The payment network refused the payment at bank ${bankId}: ${err.reason}`
+                : `The payment network could not be reached when the payer chose bank ${bankId}`,
+          },
+        );
+      }
+    });
     if (err instanceof BankRefusedError) throw new AppError(422, BANK_REFUSED);
     if (err instanceof BankProviderError) throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
     throw err;

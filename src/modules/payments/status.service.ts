@@ -44,6 +44,14 @@ export interface ChangeContext {
   actor: Actor;
   /** Network transfer id carried by a notification (kept on the transaction). */
   transferId?: string | null;
+  /** The network's trace id of an unsuccessful outcome (e.g. Token.io `tokenTraceId`): added to the timeline's reason. */
+  networkTrace?: string | null;
+}
+
+/** The timeline's reason with the network's trace id, when there is one. */
+export function withTrace(reason: string | null, trace: string | null | undefined): string | null {
+  if (!trace) return reason;
+  return `${reason ?? 'Payment network error'} (network trace ${trace})`;
 }
 
 /** A move of the status also tells the features that listen (the app's event bus). */
@@ -109,7 +117,7 @@ function timelineRow(
     providerStatus: extra.providerStatus,
     reconciliationState: t.reconciliationState,
     kind: extra.kind,
-    reason: extra.reason,
+    reason: withTrace(extra.reason, ctx.networkTrace),
     refId: t.refId,
     actorType: ctx.actor.actorType,
     actorAccountId: ctx.actor.actorType === 'service_internal' ? null : ctx.actor.actorAccountId,

@@ -56,6 +56,8 @@ export interface BankSession {
   /** Where the payer authorizes this session, once a bank is picked. */
   authorizationUrl: string | null;
   updatedAt: Date;
+  /** The network's trace id of an unsuccessful outcome (Token.io `errorInfo.tokenTraceId`), kept on the timeline. */
+  traceId?: string | null;
 }
 
 export interface StartAuthorizationInput {
@@ -224,9 +226,12 @@ export interface RefundNetwork {
 
 /** The network could not be reached or failed: the request may be retried later (503). */
 export class BankProviderError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The network's trace id of the failed call (Token.io `tokenTraceId`), for logs and the timeline; never a secret. */
+  readonly traceId: string | null;
+  constructor(message: string, options?: { cause?: unknown; traceId?: string | null }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'BankProviderError';
+    this.traceId = options?.traceId ?? null;
   }
 }
 
@@ -234,7 +239,7 @@ export class BankProviderError extends Error {
 export class BankRefusedError extends BankProviderError {
   constructor(
     readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; traceId?: string | null },
   ) {
     super(reason, options);
     this.name = 'BankRefusedError';

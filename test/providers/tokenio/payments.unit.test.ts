@@ -180,6 +180,8 @@ describe('payments', () => {
     const err = await start({ bankId: 'ob-nonexistent' }).catch((e) => e);
     expect(err).toBeInstanceOf(BankRefusedError);
     expect(err.reason).toBe('The bank cannot take this payment'); // not Token.io's text
+    // Token.io's tokenTraceId of the failed call travels with the error (brief H2 point 4).
+    expect(err.traceId).toMatch(/^trace[a-z0-9]+$/);
     expect(paymentsAtStandin()).toBe(before);
   });
 
@@ -287,9 +289,12 @@ describe('a real network misbehaving', () => {
       started.transferId,
     );
     w.standin.control.fail('payments.get', { kind: 'status', status: 500 }, 3);
-    await expect(bank().getSession({ refId, transferId: started.transferId })).rejects.toBeInstanceOf(
-      BankProviderError,
-    );
+    const err = await bank()
+      .getSession({ refId, transferId: started.transferId })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(BankProviderError);
+    // The 5xx body's tokenTraceId is kept (brief H2 point 4).
+    expect(err.traceId).toMatch(/^trace[a-z0-9]+$/);
   });
 
   it('initiation is never repeated: a 429 or 5xx before Token.io acted fails, and nothing is created', async () => {

@@ -22,6 +22,7 @@ import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hint
 import { RecurringMessages } from '../../../src/modules/recurring/recurring.messages';
 import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
 import type { TestContext } from '../../helpers/app';
+import { capturedLogLines } from '../../helpers/log-capture';
 import { companyBody, eventsOf } from '../../org/fixtures';
 import {
   createPaylink,
@@ -295,6 +296,33 @@ describe('payments', () => {
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('This bank cannot take this payment right now');
     expect((await tx(t.transaction_id)).transferId).toBeNull();
+    // Token.io's tokenTraceId of the refusal is in our log and on the timeline (brief H2 point 4).
+    const timeline = await ctx.db
+      .select()
+      .from(transactionStatusEvents)
+      .where(eq(transactionStatusEvents.transactionId, t.transaction_id));
+    const refusal = timeline.find((e) => e.reason?.includes('refused the payment at bank ngp-rheinbank'));
+    const trace = /\(network trace (trace[a-z0-9]+)\)$/.exec(refusal?.reason ?? '')?.[1];
+    expect(trace).toBeDefined();
+    expect(capturedLogLines().some((l) => l.includes(`"tokenTraceId":"${trace}"`))).toBe(true);
+  });
+
+  it('a payment the bank rejects: Token.io’s errorInfo.tokenTraceId is on the timeline’s failed entry (brief H2 point 4)', async () => {
+    const t = await createPaylink(ctx, w, { amount: '8.00', currency: 'GBP' });
+    await pickBank(ctx, t.checkout_url, 'ob-modelo');
+    const row = await tx(t.transaction_id);
+    standin.control.notifier.hold();
+    standin.control.store.decidePayment(row.transferId!, 'reject');
+    const trace = standin.control.store.payments.get(row.transferId!)!.errorInfo!.tokenTraceId!;
+    await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}/return` });
+    expect((await tx(t.transaction_id)).status).toBe('failed');
+    const failed = (
+      await ctx.db
+        .select()
+        .from(transactionStatusEvents)
+        .where(eq(transactionStatusEvents.transactionId, t.transaction_id))
+    ).find((e) => e.toStatus === 'failed');
+    expect(failed?.reason).toContain(`(network trace ${trace})`);
   });
 });
 

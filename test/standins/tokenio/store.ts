@@ -51,6 +51,8 @@ export type ConsentOutcome = 'authorize' | 'reject' | 'abandon';
 
 const token = (n: number) => randomBytes(n).toString('base64url').replace(/[-_]/g, 'x');
 
+const SUCCESSFUL: ReadonlySet<string> = new Set(['INITIATION_COMPLETED', 'SETTLEMENT_COMPLETED']);
+
 export class StandinError extends Error {
   constructor(
     readonly status: number,
@@ -145,6 +147,15 @@ export class TokenioStore {
     p.updatedDateTime = new Date().toISOString();
     if (reason) p.statusReasonInformation = reason;
     if (FINAL_PAYMENT_STATUSES.has(status)) delete p.authentication;
+    // `errorInfo` (reference `Payment.errorInfo`): "populated if the status is final and the payment
+    // is not successful", with the call's `tokenTraceId`.
+    if (FINAL_PAYMENT_STATUSES.has(status) && !SUCCESSFUL.has(status))
+      p.errorInfo = {
+        httpErrorCode: 400,
+        message: reason ?? status,
+        tokenExternalError: false,
+        tokenTraceId: `trace${token(12)}`,
+      };
     if (status === 'INITIATION_COMPLETED') p.bankTransactionId = `bt${token(10)}`;
     for (const w of this.waiters.get(id) ?? []) w();
     this.waiters.delete(id);

@@ -21,7 +21,7 @@ import {
   type StartAuthorizationInput,
   type StartedAuthorization,
 } from '../port';
-import type { TokenioBankV2, TokenioClient, TokenioPayment } from './client';
+import { cleanTraceId, type TokenioBankV2, type TokenioClient, type TokenioPayment } from './client';
 import type { TokenioConfig } from './config';
 import { creditorFor, currenciesOf, railAt } from './creditor';
 import { TokenioMandates } from './mandates';
@@ -279,6 +279,7 @@ export class TokenioBank implements BankProvider {
       expired: false,
       authorizationUrl: awaitsPayer(p.status) ? (p.authentication?.redirectUrl ?? null) : null,
       updatedAt: new Date(p.updatedDateTime),
+      traceId: cleanTraceId(p.errorInfo?.tokenTraceId),
     };
   }
 
