@@ -1,6 +1,7 @@
 /** Transactions: reads, refresh-status, cancel, sandbox simulate, inbound bank notifications, link expiry. */
 
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ActionViewer } from '../../platform/actions';
@@ -322,12 +323,7 @@ async function expirePendingLinks(deps: Deps, batch: number): Promise<number> {
     const due = await claimExpiredPending(tx, now, batch);
     let moved = 0;
     for (const t of due) {
-      const r = await moveTransaction(tx, t.id, 'expired', 'expired', {
-        occurredAt: t.expiresAt,
-        now,
-        actor: AUTOMATIC,
-        events: deps.events,
-      });
+      const r = await expireLink(deps, tx, t, now);
       if (r) moved++;
     }
     return moved;
@@ -338,13 +334,22 @@ async function expirePendingLinks(deps: Deps, batch: number): Promise<number> {
 export async function expireIfDue(deps: Deps, t: TransactionRow): Promise<TransactionRow> {
   const now = deps.clock.now();
   if (t.status !== 'pending' || t.expiresAt > now) return t;
-  const r = await deps.db.transaction((tx) =>
-    moveTransaction(tx, t.id, 'expired', 'expired', {
-      occurredAt: t.expiresAt,
-      now,
-      actor: AUTOMATIC,
-      events: deps.events,
-    }),
-  );
+  const r = await deps.db.transaction((tx) => expireLink(deps, tx, t, now));
   return r?.transaction ?? t;
+}
+
+/** Why a held payment (e.g. a lost creation answer) stays held when its link expires. */
+export const HELD_AT_EXPIRY_REASON =
+  'The payment link expired while the payment was held for review: the payment network may still have the payment; held for manual review';
+
+/**
+ * Expires a pending payment whose link lapsed. One held for manual review (the network may hold a
+ * payment we cannot see yet) stays held: expired with no final status, read on the slow cadence
+ * (readHeldPayments) so a late completion reaches the merchant, and never retried automatically.
+ */
+function expireLink(deps: Pick<Deps, 'events'>, tx: Tx, t: TransactionRow, now: Date) {
+  const ctx = { occurredAt: t.expiresAt, now, actor: AUTOMATIC, events: deps.events };
+  return t.reconciliationState === 'manual_review_required'
+    ? moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, HELD_AT_EXPIRY_REASON, { review: true })
+    : moveTransaction(tx, t.id, 'expired', 'expired', ctx);
 }

@@ -247,6 +247,20 @@ export class BankRefusedError extends BankProviderError {
 }
 
 /**
+ * A creation whose outcome is unknown (its answer was lost: a timeout, a 5xx, a dropped connection)
+ * and that a look-up by our reference does not find. The network may still hold it (its list may
+ * not be read-after-write), and it does not document that a second creation with the same
+ * reference is refused: sending again could pay twice, so the caller holds the payment for manual
+ * review and keeps reading it by reference instead.
+ */
+export class BankOutcomeUnknownError extends BankProviderError {
+  constructor(message: string, options?: { cause?: unknown; traceId?: string | null }) {
+    super(message, options);
+    this.name = 'BankOutcomeUnknownError';
+  }
+}
+
+/**
  * What the payer must be shown and agree to on our page before the bank (a network acting under
  * its own licence, e.g. Token.io's for an API-only integration): the consent sentence and the
  * link to the network's terms. The page shows it with the amount, the beneficiary and the reference.

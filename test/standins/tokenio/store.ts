@@ -74,6 +74,12 @@ export class TokenioStore {
   holdRevocations = false;
   /** The `pispConsentAccepted` each payment was created with (false or absent: Token.io's hosted page asks). */
   readonly consentAccepted = new Map<string, boolean>();
+  /**
+   * GET /v2/payments does not list a payment created less than this long ago: Token.io does not
+   * document that its list is read-after-write, so the stand-in can model a list that lags behind
+   * creations (0: it does not lag).
+   */
+  listLagMs = 0;
   /** The `token-customer-ip-address` header each payment was initiated with (TB-1236), by payment id. */
   readonly customerIp = new Map<string, string | null>();
   readonly notifier = new Notifier();
@@ -235,8 +241,10 @@ export class TokenioStore {
     onBehalfOfId?: string;
   }): Payment[] {
     const vrp = f.type === 'VARIABLE_RECURRING_PAYMENT';
+    const visibleBefore = new Date(Date.now() - this.listLagMs).toISOString();
     return [...this.payments.values()].filter(
       (p) =>
+        (this.listLagMs <= 0 || p.createdDateTime <= visibleBefore) &&
         Boolean(p.initiation.vrpConsentId) === vrp &&
         (!f.ids?.length || f.ids.includes(p.id)) &&
         (!f.refIds?.length || f.refIds.includes(p.initiation.refId)) &&
