@@ -279,6 +279,12 @@ export async function expireDuePayments(deps: Deps, batch = 100): Promise<number
   return (await expirePendingLinks(deps, batch)) + (await timeOutLapsedAuthorizations(deps, batch));
 }
 
+/** Detail statuses at which the bank holds the payment (the payer approved) but has not finished it. */
+const BANK_HAS_PAYMENT: ReadonlySet<string> = new Set(['processing', 'settling', 'awaiting_redemption']);
+
+export const LINK_EXPIRED_WHILE_PROCESSING =
+  'The payment link expired while the bank was still processing the payment: money may move; held for manual review';
+
 async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<number> {
   const now = deps.clock.now();
   const lapsed = await findLapsedProcessing(deps.db, now, batch);
@@ -289,14 +295,30 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
       return undefined;
     });
     if (session === undefined) continue;
+    const ctx = { occurredAt: now, now, actor: AUTOMATIC, events: deps.events };
     if (session && !session.expired) {
       const target = normalizeProviderStatus(session.providerStatus);
       const final =
         target !== 'unknown' &&
         PROVIDER_STATUS_MAP[target] !== null &&
         PROVIDER_STATUS_MAP[target] !== 'processing';
-      if (!final) continue; // the bank still has an open authorization window
+      if (!final) {
+        // The bank has the payment (the payer approved) and has not finished: our link's lifetime
+        // is over but money may still move, so the payment is held, not silently expired (brief
+        // H2 point 7): expired with no final status, manual review, read on the slow cadence.
+        if (BANK_HAS_PAYMENT.has(target)) {
+          const held = await deps.db.transaction((tx) =>
+            moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, LINK_EXPIRED_WHILE_PROCESSING, {
+              review: true,
+            }),
+          );
+          if (held) moved++;
+        }
+        continue; // otherwise the bank still has an open authorization window
+      }
     }
+    // No session to read any more: held when the bank last had the payment, plainly expired otherwise.
+    const lastHeld = !session || session.expired ? BANK_HAS_PAYMENT.has(t.providerStatus ?? '') : false;
     const r = await deps.db.transaction((tx) =>
       session && !session.expired
         ? applyProviderStatus(tx, t.id, session.providerStatus, {
@@ -305,12 +327,11 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
             actor: AUTOMATIC,
             events: deps.events,
           })
-        : moveTransaction(tx, t.id, 'expired', 'no_final_status', {
-            occurredAt: now,
-            now,
-            actor: AUTOMATIC,
-            events: deps.events,
-          }),
+        : lastHeld
+          ? moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, LINK_EXPIRED_WHILE_PROCESSING, {
+              review: true,
+            })
+          : moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx),
     );
     if (r && r.transaction.status !== 'processing') moved++;
   }

@@ -17,6 +17,10 @@ import {
 import { registerSubTppJob } from '../../../src/modules/opcos/opco-network.service';
 import { approveOpco } from '../../../src/modules/opcos/opco-review.service';
 import { PaymentMessages } from '../../../src/modules/payments/payments.messages';
+import {
+  expireDuePayments,
+  LINK_EXPIRED_WHILE_PROCESSING,
+} from '../../../src/modules/payments/payments.service';
 import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
 import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
 import { RecurringMessages } from '../../../src/modules/recurring/recurring.messages';
@@ -547,6 +551,47 @@ describe('money that may have moved (issue 36, point 7)', () => {
     standin.control.reportLate(held.transferId, 'INITIATION_COMPLETED');
     await standin.control.notifier.idle();
     expect((await tx(held.t.transaction_id)).providerStatus).toBe('completed');
+  });
+
+  it('our own link lifetime ending while Token.io still processes the payment: held for review and read slowly, not silently expired (brief H2 point 7)', async () => {
+    const startedAt = ctx.clock.now();
+    const held = await paid('34.00');
+    standin.control.store.decidePayment(held.transferId, 'approve_only');
+    await standin.control.notifier.idle();
+    expect((await tx(held.t.transaction_id)).providerStatus).toBe('processing');
+    await ctx.db
+      .update(transactions)
+      .set({ expiresAt: new Date(ctx.clock.now().getTime() - 1000) })
+      .where(eq(transactions.id, held.t.transaction_id));
+    await expireDuePayments(ctx.deps);
+    expect(await tx(held.t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'no_final_status',
+      reconciliationState: 'manual_review_required',
+      statusReason: LINK_EXPIRED_WHILE_PROCESSING,
+    });
+    expect(await lastStatusEvent(held.t.transaction_id)).toMatchObject({
+      previous_payment_status: 'processing',
+      current_payment_status: 'expired',
+      reconciliation_state: 'manual_review_required',
+    });
+    expect(await notes(held.t.ref_id)).toEqual(['critical']);
+    // Still processing at Token.io: the slow reads record nothing; the late completion is raised.
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    expect((await tx(held.t.transaction_id)).providerStatus).toBe('no_final_status');
+    standin.control.notifier.dropNext(100);
+    standin.control.setPaymentStatus(held.transferId, 'INITIATION_COMPLETED');
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    expect(await tx(held.t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'completed',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await notes(held.t.ref_id)).toEqual(['critical', 'critical']);
+    // Back to where the test clock was: the caller's access token stays valid for the next tests.
+    ctx.clock.set(startedAt);
   });
 
   it('expired while the payer was at the bank is held too (the payer may have approved and closed the browser); a link that expired before any bank was chosen is not', async () => {
