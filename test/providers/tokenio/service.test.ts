@@ -26,12 +26,14 @@ import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hint
 import { RecurringMessages } from '../../../src/modules/recurring/recurring.messages';
 import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
 import type { TestContext } from '../../helpers/app';
+import { createTestClient } from '../../helpers/clients';
 import { capturedLogLines } from '../../helpers/log-capture';
 import { companyBody, eventsOf } from '../../org/fixtures';
 import {
   createPaylink,
   createPaymentWorld,
   type PaymentWorld,
+  paylinkBody,
   pickBank,
   tokenOf,
 } from '../../payments/fixtures';
@@ -700,5 +702,45 @@ describe('money that may have moved (issue 36, point 7)', () => {
     ctx.clock.set(new Date(ended.getTime() + (ctx.config.tokenio!.review.days * 86400 + 60) * 1000));
     await worker().runOnce();
     expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status');
+  });
+});
+
+describe('a Sub-TPP that Token.io deactivates later (brief H2 point 5)', () => {
+  it('the daily re-read deactivates the opco with Token.io’s reason, tells the merchant, and new payment links are refused saying why', async () => {
+    // The clock moved on in earlier tests: a fresh access token for the merchant.
+    w.caller = await createTestClient(ctx, { clientId: w.caller.clientId });
+    const [o] = await ctx.db.select().from(opcos).where(eq(opcos.id, w.opcoId));
+    expect(o!.status).toBe('activated');
+    // Still active at Token.io: the re-read changes nothing.
+    await worker().runOnce();
+    expect((await ctx.db.select().from(opcos).where(eq(opcos.id, w.opcoId)))[0]!.status).toBe('activated');
+    standin.control.decideSubTpp(o!.subTppId!, 'DEACTIVATED', 'Merchant offboarded by compliance');
+    // The next round (SVC_TOKENIO_SUBTPP_REREAD_SECONDS later, on a new worker) sees it.
+    await worker().runOnce();
+    const [after] = await ctx.db.select().from(opcos).where(eq(opcos.id, w.opcoId));
+    expect(after).toMatchObject({
+      status: 'deactivated',
+      statusReason: 'The payment network deactivated the Sub-TPP: Merchant offboarded by compliance',
+    });
+    const changed = (await eventsOf(ctx, w.caller.clientId, 'opco.status_changed')).at(-1)!.data;
+    expect(changed).toMatchObject({
+      opco_id: w.opcoId,
+      previous_opco_status: 'activated',
+      current_opco_status: 'deactivated',
+      opco_status_reason: 'The payment network deactivated the Sub-TPP: Merchant offboarded by compliance',
+    });
+    const alerts = (
+      await ctx.db.select().from(notifications).where(eq(notifications.clientId, w.caller.clientId))
+    ).filter((n) => n.title.includes('deactivated by the payment network'));
+    expect(alerts.length).toBeGreaterThan(0);
+    expect(alerts[0]!.severity).toBe('critical');
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/checkout/paylink',
+      headers: { ...w.caller.headers, 'x-idempotency-key': `k-${Date.now()}` },
+      payload: paylinkBody(w, { amount: '5.00', currency: 'GBP' }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: PaymentMessages.opcoDeactivated });
   });
 });

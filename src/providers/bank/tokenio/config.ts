@@ -38,6 +38,8 @@ export interface TokenioConfig {
   bankCountries: string[];
   reconcile: { afterSeconds: number; intervalSeconds: number; maxIntervalSeconds: number; pollMs: number };
   subTppPollSeconds: number;
+  /** Activated Sub-TPPs are all read again this often, so a later `DEACTIVATED` stops new payments. */
+  subTppRereadSeconds: number;
   /** Authorized VRP consents are all read again this often, so a revocation at the payer's bank is seen before the next charge. */
   consentRereadSeconds: number;
   /**
@@ -205,6 +207,7 @@ export function readTokenioConfig(
       pollMs: r.int('SVC_TOKENIO_RECONCILE_POLL_MS', 5_000, 50, 3_600_000),
     },
     subTppPollSeconds: r.int('SVC_TOKENIO_SUBTPP_POLL_SECONDS', 300, 1, 86400),
+    subTppRereadSeconds: r.int('SVC_TOKENIO_SUBTPP_REREAD_SECONDS', 86400, 60, 7 * 86400),
     consentRereadSeconds: r.int('SVC_TOKENIO_CONSENT_REREAD_SECONDS', 86400, 60, 7 * 86400),
     consent: {
       collect: (r.optional('SVC_TOKENIO_CONSENT') ?? 'ours') as 'ours' | 'hosted',
