@@ -43,7 +43,7 @@ export class TokenioSubTppNetwork implements SubTppNetwork {
     const s = await this.client.getSubTpp(subTppId);
     if (!s) throw new BankProviderError('The Sub-TPP is not found at Token.io');
     if (s.status !== 'DEACTIVATED' && s.status !== 'REJECTED') return { active: true };
-    const why = s.statusReasonInformation?.replace(/[\u0000-\u001f]/g, ' ').slice(0, 256);
+    const why = s.statusReasonInformation?.replace(/\p{Cc}/gu, ' ').slice(0, 256);
     return {
       active: false,
       reason: why
