@@ -2,13 +2,14 @@
  * `npm run bench`: every benchmark of the service in sequence: the API against its floor routes
  * (payment creation, reads and lists, login), webhook delivery (status change to 2xx at a
  * receiver; the paced run at the measured payment creation rate), bulk payment links, and bank
- * choice through the Token.io adapter against its raw HTTP call (bench/tokenio.ts).
+ * choice through the Token.io adapter against its raw HTTP call, and the held-payment re-read
+ * sweep against its GETs (bench/tokenio.ts).
  */
 import { runApiBench } from './api';
 import { formatBulkBench, runBulkBench } from './bulk';
 import { formatDeliveryBench, runDeliveryBenchSuite } from './delivery';
 import { formatSumsubBench, formatSumsubRecheckBench, runSumsubBench, runSumsubRecheckBench } from './sumsub';
-import { runTokenioBench } from './tokenio';
+import { runHeldReadBench, runTokenioBench } from './tokenio';
 
 console.log(`## API (${new Date().toISOString()})\n`);
 const api = await runApiBench();
@@ -33,4 +34,6 @@ console.log('\n## Sumsub approved re-check sweep\n');
 console.log(formatSumsubRecheckBench(await runSumsubRecheckBench()));
 console.log('\n## Bank choice through the Token.io adapter (against the stand-in)\n');
 await runTokenioBench();
+console.log('\n## Held-payment re-read sweep (Token.io)\n');
+await runHeldReadBench();
 console.log(`\nAPI service peak RSS: ${api.peakRssMb ?? 'n/a'} MB`);

@@ -7,13 +7,17 @@
  * BENCH_CONNECTIONS (calls in flight, default 10).
  */
 import { spawn } from 'node:child_process';
+import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { request } from 'undici';
 import { loadConfig } from '../src/config';
+import type { Deps } from '../src/deps';
+import { readHeldPayments } from '../src/modules/payments/network-sync';
 import type { Payee } from '../src/providers/bank/port';
 import { createTokenio } from '../src/providers/bank/tokenio/index';
-import { freePort } from './api';
+import { systemClock } from '../src/shared/clock';
+import { freePort, openBenchDatabase, seed } from './api';
 import { type Measured, printTable, stopChild } from './report';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
@@ -179,4 +183,156 @@ async function waitListening(url: string): Promise<void> {
   throw new Error(`${url} did not become ready`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await runTokenioBench();
+/**
+ * The held-payment re-read sweep (`readHeldPayments`, run by the Token.io worker on the slow
+ * cadence): HELD payments expired without a final status and held for manual review, LATE of them
+ * completed late at Token.io. One full sweep (claims of 20 with SKIP LOCKED, a GET per payment,
+ * the late completions raised through the status machine) on a fresh database, against its floor:
+ * the same GETs sent one after the other with undici (the sweep reads one payment at a time).
+ * Options (env): BENCH_HELD (default 500), BENCH_HELD_LATE (default 50).
+ */
+export async function runHeldReadBench(): Promise<{ held: number; sweepMs: number; floorMs: number }> {
+  const HELD = Number(process.env.BENCH_HELD ?? 500);
+  const LATE = Math.min(HELD, Number(process.env.BENCH_HELD_LATE ?? 50));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const standin = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'test/standins/tokenio/server.ts',
+      '--port',
+      String(port),
+      '--api-key',
+      API_KEY,
+      '--auto-approve-ms',
+      '0',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const env: Record<string, string | undefined> = {};
+  const { database, cleanup } = await openBenchDatabase(env, 'bench_held');
+  try {
+    await waitListening(`${base}/v2/banks?perPage=1`);
+    await database.migrate();
+    const config = loadConfig({
+      SVC_BANK_PROVIDER: 'tokenio',
+      SVC_TOKENIO_API_URL: base,
+      SVC_TOKENIO_MEMBER_ID: 'm:bench:member',
+      SVC_TOKENIO_API_KEY: API_KEY,
+      SVC_TOKENIO_WEBHOOK_SECRET: 'bench-webhook-path-secret',
+      LOG_LEVEL: 'silent',
+    });
+    const log = pino({ level: 'silent' });
+    const { bank, subTpp } = createTokenio(config.tokenio!, 'http://127.0.0.1:8000', {
+      metrics: new Registry(),
+      log,
+    });
+    const { registrationId } = await subTpp.register({
+      opcoId: 'bench',
+      clientId: 'bench',
+      name: 'Bench Held Opco',
+      domain: 'bench.example.com',
+      countryCode: 'GB',
+      registrationNumber: '1',
+      mcc: '5999',
+      parentSubTppId: null,
+      legalEntityName: 'Bench Opco Ltd',
+      primaryUseCase: 'PIS: eCommerce merchant payment',
+      settlementIban: 'GB33BUKB20201555555555',
+      settlementBic: null,
+      registrationId: null,
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const control = (cmd: Record<string, unknown>) =>
+      request(`${base}/_standin/control`, { method: 'POST', body: JSON.stringify(cmd) }).then((r) =>
+        r.body.arrayBuffer(),
+      );
+    // HELD payments at Token.io without a final status; LATE of them then report a completion.
+    const ids: string[] = [];
+    for (let i = 0; i < HELD; i++) {
+      const ref = `held${i.toString(36).padStart(14, '0')}`;
+      const r = await request(`${base}/v2/payments`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          initiation: {
+            bankId: 'ob-modelo',
+            refId: ref,
+            remittanceInformationPrimary: ref,
+            onBehalfOfId: registrationId,
+            amount: { value: '12.50', currency: 'GBP' },
+            localInstrument: 'FASTER_PAYMENTS',
+            creditor: { name: 'Bench Opco Ltd', sortCode: '202015', accountNumber: '55555555' },
+            callbackUrl: 'http://127.0.0.1:8000/checkout/x/return',
+            callbackState: ref,
+            flowType: 'EMBEDDED_HOSTED_PAGES',
+          },
+          pispConsentAccepted: true,
+        }),
+      });
+      const id = ((await r.body.json()) as { payment: { id: string } }).payment.id;
+      await control({
+        action: 'setPaymentStatus',
+        paymentId: id,
+        status: 'INITIATION_NO_FINAL_STATUS_AVAILABLE',
+      });
+      if (i < LATE) await control({ action: 'reportLate', paymentId: id, status: 'INITIATION_COMPLETED' });
+      ids.push(id);
+    }
+    const s = await seed(database, 2000);
+    await database.db.execute(sql`
+      insert into transactions (id, client_id, project_id, user_id, amount, currency, status, provider_status,
+                                reconciliation_state, ref_id, checkout_token, transfer_id, expires_at,
+                                completed_at, created_at, updated_at)
+      select gen_random_uuid(), ${s.clientId}::uuid, ${s.projectId}::uuid, ${s.userId}::uuid, 12.50, 'GBP',
+             'expired', 'no_final_status', 'manual_review_required', 'held' || g, 'tok_held_' || g,
+             (string_to_array(${ids.join(',')}, ','))[g], now() - interval '1 hour', now() - interval '10 minutes',
+             now() - interval '1 hour', now() - interval '10 minutes'
+        from generate_series(1, ${HELD}) as g`);
+    const deps = {
+      db: database.db,
+      database,
+      clock: systemClock,
+      config,
+      providers: { bank },
+      events: { emit: async () => false },
+      log,
+    } as unknown as Deps;
+    const t0 = performance.now();
+    let read = 0;
+    for (let n = 1; n > 0; read += n) n = await readHeldPayments(deps, { intervalSeconds: 7200, days: 5 });
+    const sweepMs = performance.now() - t0;
+    const late = await database.db.execute(
+      sql`select count(*)::int as n from transactions where provider_status = 'completed' and reconciliation_state = 'manual_review_required'`,
+    );
+    const raised = ((late as unknown as { rows?: { n: number }[] }).rows ??
+      (late as unknown as { n: number }[]))[0]?.n;
+    const t1 = performance.now();
+    for (const id of ids) {
+      const r = await request(`${base}/v2/payments/${encodeURIComponent(id)}`, {
+        headers: { authorization: `Basic ${API_KEY}` },
+      });
+      await r.body.json();
+    }
+    const floorMs = performance.now() - t1;
+    console.log(
+      `held-payment re-read sweep: ${read} payments read in ${sweepMs.toFixed(0)} ms (${(sweepMs / read).toFixed(2)} ms each, ${((read * 1000) / sweepMs).toFixed(0)}/s), ${raised} late completions raised of ${LATE}`,
+    );
+    console.log(
+      `floor, the same ${ids.length} GETs one after the other: ${floorMs.toFixed(0)} ms (${(floorMs / ids.length).toFixed(2)} ms each); sweep/floor ${(sweepMs / floorMs).toFixed(2)}x`,
+    );
+    return { held: read, sweepMs, floorMs };
+  } finally {
+    await stopChild(standin);
+    await database.close?.();
+    await cleanup();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runTokenioBench();
+  console.log('\n## Held-payment re-read sweep\n');
+  await runHeldReadBench();
+}

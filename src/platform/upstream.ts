@@ -75,7 +75,7 @@ export class UpstreamError extends Error {
     readonly kind: UpstreamErrorKind,
     readonly upstream: string,
     readonly operation: string,
-    detail: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+    detail: { status?: number; retryAfterMs?: number; cause?: unknown; response?: UpstreamResponse } = {},
   ) {
     super(
       `${upstream} ${operation}: ${kind}${detail.status ? ` (HTTP ${detail.status})` : ''}`,
@@ -84,9 +84,12 @@ export class UpstreamError extends Error {
     this.name = 'UpstreamError';
     this.status = detail.status;
     this.retryAfterMs = detail.retryAfterMs;
+    this.response = detail.response;
   }
   readonly status?: number;
   readonly retryAfterMs?: number;
+  /** The last answer when the upstream answered with an error status (5xx, 429): its body may say more. */
+  readonly response?: UpstreamResponse;
 }
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
@@ -101,6 +104,7 @@ type Attempt =
       status?: number;
       retryAfterMs?: number;
       cause?: unknown;
+      response?: UpstreamResponse;
     };
 
 interface UpstreamMetrics {
@@ -310,11 +314,17 @@ export class Upstream {
       if (status === 429 || status === 503) {
         const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.opts.now());
         observe(status === 429 ? 'rate_limited' : 'server_error');
-        return { ok: false, kind: status === 429 ? 'rate_limited' : 'server', status, retryAfterMs };
+        return {
+          ok: false,
+          kind: status === 429 ? 'rate_limited' : 'server',
+          status,
+          retryAfterMs,
+          response,
+        };
       }
       if (status >= 500 || status === 408) {
         observe('server_error');
-        return { ok: false, kind: 'server', status };
+        return { ok: false, kind: 'server', status, response };
       }
       observe(status < 400 ? 'ok' : 'client_error');
       return { ok: true, response };

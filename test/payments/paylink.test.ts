@@ -254,11 +254,15 @@ describe('business checks', () => {
       w.caller.clientId,
       await insertOpco(ctx, w.caller.clientId, { status: 'deactivated' }),
     );
-    for (const project_id of [unbound, awaiting, noSubTpp, deactivated]) {
+    for (const project_id of [unbound, awaiting, noSubTpp]) {
       const res = await post(paylinkBody(w, { project_id }), { 'x-idempotency-key': newKey() });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: M.opcoNoSubTpp });
     }
+    // A deactivated opco (by staff, or its Sub-TPP by the payment network) says so.
+    const res = await post(paylinkBody(w, { project_id: deactivated }), { 'x-idempotency-key': newKey() });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: PaymentMessages.opcoDeactivated });
   });
 
   it('a failed check does not burn the idempotency key', async () => {

@@ -81,6 +81,7 @@ function fieldOfRule(msg: string, input: RowInput, byEmail: boolean): string | n
     msg === M.projectNotFound ||
     msg === M.projectFrozen ||
     msg === PaymentMessages.projectArchived ||
+    msg === PaymentMessages.opcoDeactivated ||
     msg === M.opcoNoSubTpp
   )
     return 'project_id';

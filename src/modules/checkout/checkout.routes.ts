@@ -149,7 +149,8 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { deps: Deps })
             checkoutPage(viewOf(deps, state), offered, { error: 'Choose your bank to continue.' }),
           );
         }
-        const url = await startBankAuthorization(deps, token, bankId);
+        // The payer's IP (request.ip honours SVC_TRUST_PROXY behind a proxy) for the network's risk checks.
+        const url = await startBankAuthorization(deps, token, bankId, request.ip || null);
         return reply.redirect(url, 303);
       } catch (err) {
         if (err instanceof AppError && err.statusCode === 422) {

@@ -8,6 +8,7 @@ import {
   bankTakes,
   type ConsentNotice,
 } from '../../providers/bank/port';
+import { keyedHash } from '../../shared/crypto';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { buildCallbackRedirect } from '../payments/callback-url';
@@ -107,7 +108,12 @@ const waitingPage = (token: string) => `/checkout/${encodeURIComponent(token)}`;
  * network call outside any database transaction, then its answer through the status machine.
  * Returns where to send the payer.
  */
-export async function startBankAuthorization(deps: Deps, token: string, bankId: string): Promise<string> {
+export async function startBankAuthorization(
+  deps: Deps,
+  token: string,
+  bankId: string,
+  payerIp: string | null = null,
+): Promise<string> {
   const state = await loadCheckout(deps, token);
   let t = state.transaction;
   if (isTerminal(t.status)) throw conflict(M.terminalCannotCheckout);
@@ -145,6 +151,7 @@ export async function startBankAuthorization(deps: Deps, token: string, bankId: 
       bankId,
       returnUrl: `${deps.config.publicUrl}/checkout/${token}/return`,
       payment: { amount: t.amount, currency: t.currency, payee, merchantReference: t.description },
+      payer: { ipAddress: payerIp, psuId: psuIdOf(deps, t) },
     });
     if (started.providerStatus)
       await recordNetworkAnswer(
@@ -161,20 +168,57 @@ export async function startBankAuthorization(deps: Deps, token: string, bankId: 
     return started.authorizationUrl ?? waitingPage(token);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    deps.log.error({ err, transactionId: t.id }, 'could not start bank authorization');
-    await deps.db
-      .update(transactions)
-      .set({ reconciliationState: 'none' })
-      .where(
-        and(
-          eq(transactions.id, t.id),
-          eq(transactions.reconciliationState, 'awaiting_provider_confirmation'),
-        ),
-      );
+    const traceId = err instanceof BankProviderError ? err.traceId : null;
+    deps.log.error(
+      { err, transactionId: t.id, bankId, networkTraceId: traceId },
+      'could not start bank authorization',
+    );
+    await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(transactions)
+        .set({ reconciliationState: 'none' })
+        .where(
+          and(
+            eq(transactions.id, t.id),
+            eq(transactions.reconciliationState, 'awaiting_provider_confirmation'),
+          ),
+        )
+        .returning();
+      // The failed call on the payment's timeline (our words, the network's trace id for support).
+      if (row && err instanceof BankProviderError) {
+        const now = deps.clock.now();
+        await recordTimelineEntry(
+          tx,
+          row,
+          row.status,
+          { occurredAt: now, now, actor: PAYER, networkTrace: traceId },
+          {
+            kind: 'detail',
+            providerStatus: null,
+            reason:
+              err instanceof BankRefusedError
+                ? `The payment network refused the payment at bank ${bankId}: ${err.reason}`
+                : `The payment network could not be reached when the payer chose bank ${bankId}`,
+          },
+        );
+      }
+    });
     if (err instanceof BankRefusedError) throw new AppError(422, BANK_REFUSED);
     if (err instanceof BankProviderError) throw new AppError(503, PaymentMessages.paymentNetworkUnavailable);
     throw err;
   }
+}
+
+/**
+ * A stable pseudonymous id of the payer for the network's risk checks (Token.io `risk.psuId`, "the
+ * merchant's unique customer identifier for the user"): a keyed hash of the client and the payer
+ * record (user or business customer), so the same payer of the same merchant always gets the same
+ * id and nothing personal, nor our own ids, leaves in clear. Null without a payer record.
+ */
+export function psuIdOf(deps: Pick<Deps, 'secrets'>, t: TransactionRow): string | null {
+  const payer = t.userId ?? t.businessCustomerId;
+  if (!payer) return null;
+  return `psu-${keyedHash(deps.secrets.hashKey, `psu:v1:${t.clientId}:${payer}`).slice(0, 40)}`;
 }
 
 /** What the payer reads when the network refuses the payment at this bank (its own reason stays in our log). */

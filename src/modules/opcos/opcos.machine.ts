@@ -25,6 +25,8 @@ export const OPCO_TRANSITIONS = {
   network_reject: { from: ['awaiting_approval'], to: 'rejected' },
   staff_reject: { from: ['pending_superadmin_review', 'awaiting_approval'], to: 'rejected' },
   staff_deactivate: { from: ['activated'], to: 'deactivated' },
+  /** The payment network withdrew an activated Sub-TPP (Token.io `DEACTIVATED`), seen by the daily re-read. */
+  network_deactivate: { from: ['activated'], to: 'deactivated' },
 } as const satisfies Record<string, { from: readonly OpcoStatus[]; to: OpcoStatus }>;
 
 export type OpcoTransition = keyof typeof OPCO_TRANSITIONS;

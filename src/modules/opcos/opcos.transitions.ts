@@ -58,6 +58,19 @@ export function applyOpcoTransition(
         metadata: { reason: row.statusReason, sub_tpp_id: row.subTppId },
       }),
     notify: async (row, { to }) => {
+      if (trigger === 'network_deactivate') {
+        await notify(tx, {
+          clientId: row.clientId,
+          category: 'opcos',
+          severity: 'critical',
+          title: `Opco ${row.name} deactivated by the payment network`,
+          body: `${row.name} (Sub-TPP ${row.subTppId ?? '-'}) was deactivated by the payment network${row.statusReason ? `: ${row.statusReason}` : '.'} Its projects take no new payments; payments already under way go on.`,
+          item: { type: 'opco', id: row.id },
+          audience: { roles: OWNER_AND_OPERATIONS },
+          at: opts.now,
+        });
+        return;
+      }
       if (to !== 'activated' && to !== 'rejected') return;
       await notify(tx, {
         clientId: row.clientId,
@@ -85,4 +98,5 @@ const ACTION_OF: Record<OpcoTransition, string> = {
   network_reject: 'opco.rejected',
   staff_reject: 'opco.rejected',
   staff_deactivate: 'opco.deactivated',
+  network_deactivate: 'opco.deactivated',
 };

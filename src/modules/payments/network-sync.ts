@@ -144,6 +144,7 @@ export async function applySession(
       now: deps.clock.now(),
       actor,
       transferId: session.transferId,
+      networkTrace: session.traceId ?? null,
       events: deps.events,
     });
     if (account) await keepAccount(tx);

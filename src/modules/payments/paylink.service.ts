@@ -112,6 +112,7 @@ export function assertPaylinkAllowed(f: PaylinkFacts, opts: { forExistingRequest
   if (!f.project_found) throw notFound(M.projectNotFound);
   if (f.project_frozen) throw forbidden(M.projectFrozen);
   if (f.project_archived && !opts.forExistingRequest) throw badRequest(PaymentMessages.projectArchived);
+  if (f.opco_status === 'deactivated') throw badRequest(PaymentMessages.opcoDeactivated);
   if (f.opco_status !== 'activated' || !f.sub_tpp_id?.trim()) throw badRequest(M.opcoNoSubTpp);
 }
 

@@ -1,6 +1,7 @@
 /** Transactions: reads, refresh-status, cancel, sandbox simulate, inbound bank notifications, link expiry. */
 
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ActionViewer } from '../../platform/actions';
@@ -286,6 +287,12 @@ export async function expireDuePayments(deps: Deps, batch = 100): Promise<number
   return (await expirePendingLinks(deps, batch)) + (await timeOutLapsedAuthorizations(deps, batch));
 }
 
+/** Detail statuses at which the bank holds the payment (the payer approved) but has not finished it. */
+const BANK_HAS_PAYMENT: ReadonlySet<string> = new Set(['processing', 'settling', 'awaiting_redemption']);
+
+export const LINK_EXPIRED_WHILE_PROCESSING =
+  'The payment link expired while the bank was still processing the payment: money may move; held for manual review';
+
 async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<number> {
   const now = deps.clock.now();
   const lapsed = await findLapsedProcessing(deps.db, now, batch);
@@ -296,14 +303,30 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
       return undefined;
     });
     if (session === undefined) continue;
+    const ctx = { occurredAt: now, now, actor: AUTOMATIC, events: deps.events };
     if (session && !session.expired) {
       const target = normalizeProviderStatus(session.providerStatus);
       const final =
         target !== 'unknown' &&
         PROVIDER_STATUS_MAP[target] !== null &&
         PROVIDER_STATUS_MAP[target] !== 'processing';
-      if (!final) continue; // the bank still has an open authorization window
+      if (!final) {
+        // The bank has the payment (the payer approved) and has not finished: our link's lifetime
+        // is over but money may still move, so the payment is held, not silently expired (brief
+        // H2 point 7): expired with no final status, manual review, read on the slow cadence.
+        if (BANK_HAS_PAYMENT.has(target)) {
+          const held = await deps.db.transaction((tx) =>
+            moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, LINK_EXPIRED_WHILE_PROCESSING, {
+              review: true,
+            }),
+          );
+          if (held) moved++;
+        }
+        continue; // otherwise the bank still has an open authorization window
+      }
     }
+    // No session to read any more: held when the bank last had the payment, plainly expired otherwise.
+    const lastHeld = !session || session.expired ? BANK_HAS_PAYMENT.has(t.providerStatus ?? '') : false;
     const r = await deps.db.transaction((tx) =>
       session && !session.expired
         ? applyProviderStatus(tx, t.id, session.providerStatus, {
@@ -312,12 +335,11 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
             actor: AUTOMATIC,
             events: deps.events,
           })
-        : moveTransaction(tx, t.id, 'expired', 'no_final_status', {
-            occurredAt: now,
-            now,
-            actor: AUTOMATIC,
-            events: deps.events,
-          }),
+        : lastHeld
+          ? moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, LINK_EXPIRED_WHILE_PROCESSING, {
+              review: true,
+            })
+          : moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx),
     );
     if (r && r.transaction.status !== 'processing') moved++;
   }
@@ -330,12 +352,7 @@ async function expirePendingLinks(deps: Deps, batch: number): Promise<number> {
     const due = await claimExpiredPending(tx, now, batch);
     let moved = 0;
     for (const t of due) {
-      const r = await moveTransaction(tx, t.id, 'expired', 'expired', {
-        occurredAt: t.expiresAt,
-        now,
-        actor: AUTOMATIC,
-        events: deps.events,
-      });
+      const r = await expireLink(deps, tx, t, now);
       if (r) moved++;
     }
     return moved;
@@ -346,13 +363,22 @@ async function expirePendingLinks(deps: Deps, batch: number): Promise<number> {
 export async function expireIfDue(deps: Deps, t: TransactionRow): Promise<TransactionRow> {
   const now = deps.clock.now();
   if (t.status !== 'pending' || t.expiresAt > now) return t;
-  const r = await deps.db.transaction((tx) =>
-    moveTransaction(tx, t.id, 'expired', 'expired', {
-      occurredAt: t.expiresAt,
-      now,
-      actor: AUTOMATIC,
-      events: deps.events,
-    }),
-  );
+  const r = await deps.db.transaction((tx) => expireLink(deps, tx, t, now));
   return r?.transaction ?? t;
+}
+
+/** Why a held payment (e.g. a lost creation answer) stays held when its link expires. */
+export const HELD_AT_EXPIRY_REASON =
+  'The payment link expired while the payment was held for review: the payment network may still have the payment; held for manual review';
+
+/**
+ * Expires a pending payment whose link lapsed. One held for manual review (the network may hold a
+ * payment we cannot see yet) stays held: expired with no final status, read on the slow cadence
+ * (readHeldPayments) so a late completion reaches the merchant, and never retried automatically.
+ */
+function expireLink(deps: Pick<Deps, 'events'>, tx: Tx, t: TransactionRow, now: Date) {
+  const ctx = { occurredAt: t.expiresAt, now, actor: AUTOMATIC, events: deps.events };
+  return t.reconciliationState === 'manual_review_required'
+    ? moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, HELD_AT_EXPIRY_REASON, { review: true })
+    : moveTransaction(tx, t.id, 'expired', 'expired', ctx);
 }

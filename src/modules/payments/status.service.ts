@@ -44,6 +44,14 @@ export interface ChangeContext {
   actor: Actor;
   /** Network transfer id carried by a notification (kept on the transaction). */
   transferId?: string | null;
+  /** The network's trace id of an unsuccessful outcome (e.g. Token.io `tokenTraceId`): added to the timeline's reason. */
+  networkTrace?: string | null;
+}
+
+/** The timeline's reason with the network's trace id, when there is one. */
+export function withTrace(reason: string | null, trace: string | null | undefined): string | null {
+  if (!trace) return reason;
+  return `${reason ?? 'Payment network error'} (network trace ${trace})`;
 }
 
 /** A move of the status also tells the features that listen (the app's event bus). */
@@ -109,7 +117,7 @@ function timelineRow(
     providerStatus: extra.providerStatus,
     reconciliationState: t.reconciliationState,
     kind: extra.kind,
-    reason: extra.reason,
+    reason: withTrace(extra.reason, ctx.networkTrace),
     refId: t.refId,
     actorType: ctx.actor.actorType,
     actorAccountId: ctx.actor.actorType === 'service_internal' ? null : ctx.actor.actorAccountId,
@@ -249,6 +257,8 @@ export async function moveTransaction(
   providerStatus: string,
   ctx: MoveContext,
   reasonOverride?: string,
+  /** Money may have moved: the move holds the payment for manual review (state, event, notification). */
+  opts: { review?: boolean } = {},
 ): Promise<ChangeResult | null> {
   const current = await findTransactionById(tx, transactionId);
   if (!current) return null;
@@ -262,7 +272,7 @@ export async function moveTransaction(
     {
       set: ({ from }) => ({
         providerStatus,
-        reconciliationState: 'none' satisfies ReconciliationState,
+        reconciliationState: (opts.review ? 'manual_review_required' : 'none') satisfies ReconciliationState,
         statusReason: reasonOf(from),
         updatedAt: ctx.now,
         completedAt: isTerminal(to) ? ctx.occurredAt : null,
@@ -271,7 +281,41 @@ export async function moveTransaction(
       ...fx.hooks,
     },
   );
+  if (moved && opts.review) await raiseReview(tx, moved, reasonOf(current.status), ctx.now);
   return moved ? { transaction: moved, decision: 'transition', statusEvent: fx.out.statusEvent } : null;
+}
+
+/**
+ * Holds a payment that has not ended for manual review without moving its status: the network may
+ * have the payment although we cannot see it (e.g. a creation whose answer was lost and that a
+ * look-up does not find). reconciliation_state manual_review_required, a `manual_review` timeline
+ * entry, payment.status_changed with previous == current, and the critical notification.
+ */
+export async function holdForReview(
+  tx: Tx,
+  transactionId: string,
+  reason: string,
+  ctx: MoveContext,
+): Promise<TransactionRow | null> {
+  for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt++) {
+    const current = await findTransactionById(tx, transactionId);
+    if (!current || isTerminal(current.status)) return null;
+    if (current.reconciliationState === 'manual_review_required') return current;
+    const updated = await compareAndSet(tx, transactionTable, current, {
+      updatedAt: ctx.now,
+      reconciliationState: 'manual_review_required',
+      statusReason: reason,
+    });
+    if (!updated) continue;
+    const ev = await insertStatusEvent(
+      tx,
+      timelineRow(updated, current.status, ctx, { kind: 'manual_review', providerStatus: null, reason }),
+    );
+    await emitStatusChanged(tx, updated, current.status, ev, ctx.actor);
+    await raiseReview(tx, updated, reason, ctx.now);
+    return updated;
+  }
+  throw conflict(PaymentMessages.transactionChangedMeanwhile);
 }
 
 /** A timeline entry that changes no status (creation, session restart). */

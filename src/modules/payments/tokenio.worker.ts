@@ -11,7 +11,7 @@ import type { Deps } from '../../deps';
 import { TokenioBank } from '../../providers/bank/tokenio/bank';
 import { addSeconds } from '../../shared/clock';
 import { loopWorker, type Worker } from '../../workers/loop';
-import { followNetworkReviews } from '../opcos/opco-network.service';
+import { followNetworkReviews, rereadActivatedSubTpps } from '../opcos/opco-network.service';
 import { syncMandate } from '../recurring/mandate-page.service';
 import { readHeldPayments, reconcileDuePayments } from './network-sync';
 import { tokenioWebhookUrl } from './tokenio-hints.routes';
@@ -75,6 +75,7 @@ export function createTokenioWorker(deps: Deps): Worker | null {
   let mandatesReadAt = 0;
   // In memory: a restart reads every consent once more, which is only safer.
   let consentsRereadAt = 0;
+  let subTppsRereadAt = 0;
   return loopWorker(
     'tokenio-reconcile',
     cfg.reconcile.pollMs,
@@ -99,6 +100,12 @@ export function createTokenioWorker(deps: Deps): Worker | null {
       if (now - consentsRereadAt >= cfg.consentRereadSeconds * 1000) {
         consentsRereadAt = now;
         await rereadActiveMandates(deps);
+      }
+      // Activated Sub-TPPs, read again once per SVC_TOKENIO_SUBTPP_REREAD_SECONDS (Token.io may
+      // deactivate one later, and says so by no webhook).
+      if (now - subTppsRereadAt >= cfg.subTppRereadSeconds * 1000) {
+        subTppsRereadAt = now;
+        await rereadActivatedSubTpps(deps);
       }
       return did;
     },

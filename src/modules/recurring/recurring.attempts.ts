@@ -10,13 +10,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../db/client';
 import { recurringAttempts, recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { BankRefusedError } from '../../providers/bank/port';
+import { BankOutcomeUnknownError, BankRefusedError } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { recordNetworkAnswer } from '../payments/network-sync';
+import { recordNetworkAnswer, scheduleNetworkCheck } from '../payments/network-sync';
 import { payeeOfProject } from '../payments/payee';
 import { createPlatformPaymentLink } from '../payments/paylink.service';
-import { type Actor, AUTOMATIC } from '../payments/status.service';
+import { type Actor, AUTOMATIC, holdForReview } from '../payments/status.service';
 import { fitsMandateLimits, type Period } from './recurring.limits';
 import {
   type AttemptRow,
@@ -145,6 +145,10 @@ export async function failAttempt(
   return moveRun(tx, d, r, 'fail', at, { failureReason: reason, willRetry: false, nextRetryAt: null });
 }
 
+/** Why a recurring payment is held when its creation's answer was lost and the network cannot find it. */
+export const HELD_UNKNOWN_OUTCOME =
+  'The bank’s answer to the payment was lost and the payment network cannot find it yet: it may have been made, so it is not sent again; held for manual review';
+
 /**
  * Claims attempts whose launch is due (new ones, or ones a crash left half-launched). The lease is the
  * idempotency stale period: a relaunch before it would find the paylink key still in flight.
@@ -174,6 +178,7 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
   const d = r ? await findDefinitionById(deps.db, r.definitionId) : null;
   if (!r || !d) return;
   const network = deps.providers.bank.mandates;
+  let transactionId = a.transactionId;
   try {
     if (!network || !d.mandateRef) throw new AppError(503, 'Bank provider is not configured');
     const { transaction: t } = await createPlatformPaymentLink(deps, {
@@ -191,6 +196,7 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
       },
       origin: { type: 'recurring', id: d.id },
     });
+    transactionId = t.id;
     if (a.transactionId !== t.id) {
       await deps.db.transaction(async (tx) => {
         await tx.update(recurringAttempts).set({ transactionId: t.id }).where(eq(recurringAttempts.id, a.id));
@@ -215,6 +221,32 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
       .set({ launchDueAt: null, launchError: null })
       .where(and(eq(recurringAttempts.id, a.id), sql`${recurringAttempts.outcome} is null`));
   } catch (err) {
+    if (err instanceof BankOutcomeUnknownError && transactionId) {
+      // The network may hold the payment although it cannot be found: never launched again. The
+      // payment is held for manual review and read by its reference on the reconciliation cadence;
+      // a late answer moves it (and the run) as any other; an expiry keeps it held (no retry).
+      const now = deps.clock.now();
+      const heldId = transactionId;
+      deps.log.error(
+        { attemptId, transactionId: heldId, networkTraceId: err.traceId },
+        'recurring payment creation outcome unknown and not found; held for manual review, not sent again',
+      );
+      await deps.db.transaction(async (tx) => {
+        await holdForReview(tx, heldId, HELD_UNKNOWN_OUTCOME, {
+          occurredAt: now,
+          now,
+          actor: AUTOMATIC,
+          events: deps.events,
+          networkTrace: err.traceId,
+        });
+        await tx
+          .update(recurringAttempts)
+          .set({ launchDueAt: null, launchError: HELD_UNKNOWN_OUTCOME })
+          .where(and(eq(recurringAttempts.id, a.id), sql`${recurringAttempts.outcome} is null`));
+        await scheduleNetworkCheck(tx, heldId, deps.config.tokenio?.reconcile.afterSeconds ?? 300, now);
+      });
+      return;
+    }
     const refused = err instanceof BankRefusedError;
     if (refused || (err instanceof AppError && err.statusCode < 500 && err.statusCode !== 409)) {
       // The payment cannot be made at all (the paylink rules refused it): a non-retryable failure.

@@ -56,6 +56,8 @@ export interface BankSession {
   /** Where the payer authorizes this session, once a bank is picked. */
   authorizationUrl: string | null;
   updatedAt: Date;
+  /** The network's trace id of an unsuccessful outcome (Token.io `errorInfo.tokenTraceId`), kept on the timeline. */
+  traceId?: string | null;
   /**
    * The payer's account as the bank shared it for refunds (Token.io `refundDetails.refundAccount`,
    * asked with `returnRefundAccount`); absent when the network did not return one. Personal data:
@@ -86,6 +88,11 @@ export interface StartAuthorizationInput {
     /** The merchant's own reference (the payment's description), for networks with a second remittance field. */
     merchantReference?: string | null;
   };
+  /**
+   * The payer at our checkout, for the network's risk checks: the IP address of the payer's request
+   * and a stable pseudonymous id (never personal data in clear). Absent when not known.
+   */
+  payer?: { ipAddress: string | null; psuId: string | null };
 }
 
 export interface StartedAuthorization {
@@ -234,9 +241,12 @@ export interface RefundNetwork {
 
 /** The network could not be reached or failed: the request may be retried later (503). */
 export class BankProviderError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The network's trace id of the failed call (Token.io `tokenTraceId`), for logs and the timeline; never a secret. */
+  readonly traceId: string | null;
+  constructor(message: string, options?: { cause?: unknown; traceId?: string | null }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'BankProviderError';
+    this.traceId = options?.traceId ?? null;
   }
 }
 
@@ -244,10 +254,24 @@ export class BankProviderError extends Error {
 export class BankRefusedError extends BankProviderError {
   constructor(
     readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; traceId?: string | null },
   ) {
     super(reason, options);
     this.name = 'BankRefusedError';
+  }
+}
+
+/**
+ * A creation whose outcome is unknown (its answer was lost: a timeout, a 5xx, a dropped connection)
+ * and that a look-up by our reference does not find. The network may still hold it (its list may
+ * not be read-after-write), and it does not document that a second creation with the same
+ * reference is refused: sending again could pay twice, so the caller holds the payment for manual
+ * review and keeps reading it by reference instead.
+ */
+export class BankOutcomeUnknownError extends BankProviderError {
+  constructor(message: string, options?: { cause?: unknown; traceId?: string | null }) {
+    super(message, options);
+    this.name = 'BankOutcomeUnknownError';
   }
 }
 

@@ -36,4 +36,9 @@ export interface SubTppNetwork {
    * the same opco returns the same Sub-TPP id.
    */
   decide(application: SubTppApplication): Promise<SubTppDecision>;
+  /**
+   * Networks that can withdraw an approval later (Token.io's `DEACTIVATED`): reads an approved
+   * Sub-TPP again. `active: false` carries the network's reason in our words.
+   */
+  recheck?(subTppId: string): Promise<{ active: true } | { active: false; reason: string }>;
 }

@@ -209,3 +209,18 @@ describe('SVC_BANK_PROVIDER', () => {
     expect(r.stderr).toContain('SVC_TOKENIO_TIMEOUT_MS must be an integer between 2000 and 60000');
   });
 });
+
+describe('SVC_TOKENIO_PAYMENT_CONTEXT_CODE (brief H2 point 3)', () => {
+  it('single payments carry BILLING_GOODS_AND_SERVICES_IN_ADVANCE by default; none sends nothing; a code the reference does not list is refused', () => {
+    expect(loadConfig(base).tokenio!.paymentContextCode).toBe('BILLING_GOODS_AND_SERVICES_IN_ADVANCE');
+    expect(
+      loadConfig({ ...base, SVC_TOKENIO_PAYMENT_CONTEXT_CODE: 'none' }).tokenio!.paymentContextCode,
+    ).toBeNull();
+    expect(
+      loadConfig({ ...base, SVC_TOKENIO_PAYMENT_CONTEXT_CODE: 'PISP_PAYEE' }).tokenio!.paymentContextCode,
+    ).toBe('PISP_PAYEE');
+    expect(problemsOf({ ...base, SVC_TOKENIO_PAYMENT_CONTEXT_CODE: 'ECOMMERCE_GOODS' })).toEqual([
+      expect.stringMatching(/^SVC_TOKENIO_PAYMENT_CONTEXT_CODE must be one of/),
+    ]);
+  });
+});

@@ -5,7 +5,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BankProviderError, BankRefusedError, type Payee } from '../../../src/providers/bank/port';
+import {
+  BankOutcomeUnknownError,
+  BankProviderError,
+  BankRefusedError,
+  type Payee,
+} from '../../../src/providers/bank/port';
 import { periodicLimitFor } from '../../../src/providers/bank/tokenio/creditor';
 import { createTokenio } from '../../../src/providers/bank/tokenio/index';
 import { captureLogger } from '../../helpers/log-capture';
@@ -187,6 +192,36 @@ describe('VRP mandates', () => {
       payee,
     });
     expect(r?.providerStatus).toBe('completed');
+  });
+
+  it('a lost answer the refId look-up cannot find (a lagging list) is never sent again: outcome unknown, one payment at Token.io (brief H2 point 6)', async () => {
+    const { mandateRef } = await mandate();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    // Token.io makes the payment, the answer is lost, and its list does not show it yet.
+    w.standin.control.store.listLagMs = 60_000;
+    w.standin.control.fail('payments.initiate', { kind: 'status', status: 502, afterEffect: true });
+    const input = {
+      refId: 'vrprun000000000005',
+      mandateRef,
+      amount: '10.00',
+      currency: 'GBP',
+      attemptNumber: 1,
+      payee,
+    };
+    const err = await w.adapters.bank.mandates.initiateMandatePayment(input).catch((e) => e);
+    expect(err).toBeInstanceOf(BankOutcomeUnknownError);
+    expect(err.traceId).toMatch(/^trace/);
+    w.standin.control.store.listLagMs = 0;
+    expect(
+      w.standin.control.store.listPayments({ type: 'VARIABLE_RECURRING_PAYMENT', refIds: [input.refId] }),
+    ).toHaveLength(1);
+    // Throttled (429) before Token.io acted: a plain unavailability, tried again later.
+    w.standin.control.fail('payments.initiate', { kind: 'status', status: 429, retryAfter: '120' });
+    const throttled = await w.adapters.bank.mandates
+      .initiateMandatePayment({ ...input, refId: 'vrprun000000000006' })
+      .catch((e) => e);
+    expect(throttled).toBeInstanceOf(BankProviderError);
+    expect(throttled).not.toBeInstanceOf(BankOutcomeUnknownError);
   });
 
   it('with VRP off (production default) no consent is asked for: refused in our words, nothing created', async () => {

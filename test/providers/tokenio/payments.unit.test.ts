@@ -109,6 +109,27 @@ describe('payments', () => {
     );
   });
 
+  it('the payer’s IP goes as token-customer-ip-address, the psuId and the payment context code in risk; nothing when unknown (brief H2 points 2, 3)', async () => {
+    const refId = (await bank().createSession({} as never)).refId;
+    const started = await bank().startAuthorization({
+      refId,
+      bankId: 'ob-modelo',
+      returnUrl,
+      payment: { amount: '12.50', currency: 'GBP', payee },
+      payer: { ipAddress: '198.51.100.4', psuId: 'psu-0123456789abcdef' },
+    });
+    expect(w.standin.control.store.customerIp.get(started.transferId)).toBe('198.51.100.4');
+    expect(w.standin.control.store.payments.get(started.transferId)!.initiation.risk).toEqual({
+      psuId: 'psu-0123456789abcdef',
+      paymentContextCode: 'BILLING_GOODS_AND_SERVICES_IN_ADVANCE',
+    });
+    const { started: bare } = await start();
+    expect(w.standin.control.store.customerIp.get(bare.transferId)).toBeNull();
+    expect(w.standin.control.store.payments.get(bare.transferId)!.initiation.risk).toEqual({
+      paymentContextCode: 'BILLING_GOODS_AND_SERVICES_IN_ADVANCE',
+    });
+  });
+
   it('EUR goes by SEPA Instant to the IBAN', async () => {
     const eur = await activatedPayee(w, 'DE89370400440532013000');
     const { started } = await start({ bankId: 'ngp-rheinbank', currency: 'EUR', payee: eur });
@@ -126,6 +147,30 @@ describe('payments', () => {
     });
   });
 
+  it('a bank that can take none of the payment’s rails, or requires fields we do not send, is not offered and is refused before anything is created (brief H2 point 1)', async () => {
+    const listed = await bank().listBanks({ purpose: 'payment' });
+    const currencies = Object.fromEntries(listed.map((b) => [b.id, b.currencies]));
+    // SEPA only: EUR goes by SEPA, so the bank takes EUR.
+    expect(currencies['ngp-laguna']).toEqual(['EUR']);
+    // Requires initiation.debtor (mandatoryFields): no currency at all.
+    expect(currencies['ngp-pohjola']).toEqual([]);
+    // Elixir only: none of our rails.
+    expect(currencies['pl-wisla']).toEqual([]);
+    expect(currencies['ob-modelo']).toEqual(['GBP']);
+    const eur = await activatedPayee(w, 'DE89370400440532013000');
+    const before = paymentsAtStandin();
+    const debtor = await start({ bankId: 'ngp-pohjola', currency: 'EUR', payee: eur }).catch((e) => e);
+    expect(debtor).toBeInstanceOf(BankRefusedError);
+    expect(debtor.reason).toMatch(/initiation\.debtor/);
+    const elixir = await start({ bankId: 'pl-wisla', currency: 'EUR', payee: eur }).catch((e) => e);
+    expect(elixir).toBeInstanceOf(BankRefusedError);
+    // A GBP payment at a SEPA-only bank is refused by us, not sent for Token.io to refuse.
+    const gbp = await start({ bankId: 'ngp-laguna', currency: 'GBP' }).catch((e) => e);
+    expect(gbp).toBeInstanceOf(BankRefusedError);
+    expect(gbp.reason).toMatch(/cannot take GBP/);
+    expect(paymentsAtStandin()).toBe(before);
+  });
+
   it('refusals are ours: no Sub-TPP, a GBP payee without a UK account, a bank Token.io refuses (no payment made)', async () => {
     const before = paymentsAtStandin();
     await expect(start({ payee: { ...payee, subTppId: null } })).rejects.toBeInstanceOf(BankRefusedError);
@@ -135,6 +180,8 @@ describe('payments', () => {
     const err = await start({ bankId: 'ob-nonexistent' }).catch((e) => e);
     expect(err).toBeInstanceOf(BankRefusedError);
     expect(err.reason).toBe('The bank cannot take this payment'); // not Token.io's text
+    // Token.io's tokenTraceId of the failed call travels with the error (brief H2 point 4).
+    expect(err.traceId).toMatch(/^trace[a-z0-9]+$/);
     expect(paymentsAtStandin()).toBe(before);
   });
 
@@ -242,9 +289,12 @@ describe('a real network misbehaving', () => {
       started.transferId,
     );
     w.standin.control.fail('payments.get', { kind: 'status', status: 500 }, 3);
-    await expect(bank().getSession({ refId, transferId: started.transferId })).rejects.toBeInstanceOf(
-      BankProviderError,
-    );
+    const err = await bank()
+      .getSession({ refId, transferId: started.transferId })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(BankProviderError);
+    // The 5xx body's tokenTraceId is kept (brief H2 point 4).
+    expect(err.traceId).toMatch(/^trace[a-z0-9]+$/);
   });
 
   it('initiation is never repeated: a 429 or 5xx before Token.io acted fails, and nothing is created', async () => {

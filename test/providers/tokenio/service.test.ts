@@ -17,16 +17,23 @@ import {
 import { registerSubTppJob } from '../../../src/modules/opcos/opco-network.service';
 import { approveOpco } from '../../../src/modules/opcos/opco-review.service';
 import { PaymentMessages } from '../../../src/modules/payments/payments.messages';
+import {
+  expireDuePayments,
+  LINK_EXPIRED_WHILE_PROCESSING,
+} from '../../../src/modules/payments/payments.service';
 import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
 import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
 import { RecurringMessages } from '../../../src/modules/recurring/recurring.messages';
 import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
 import type { TestContext } from '../../helpers/app';
+import { createTestClient } from '../../helpers/clients';
+import { capturedLogLines } from '../../helpers/log-capture';
 import { companyBody, eventsOf } from '../../org/fixtures';
 import {
   createPaylink,
   createPaymentWorld,
   type PaymentWorld,
+  paylinkBody,
   pickBank,
   tokenOf,
 } from '../../payments/fixtures';
@@ -118,6 +125,33 @@ describe('payments', () => {
     expect(back.statusCode).toBe(303);
     expect((await tx(t.transaction_id)).status).toBe('success');
     expect(await statusChanges(t.transaction_id)).toEqual(['pending->processing', 'processing->success']);
+  });
+
+  it('the payer’s IP goes as token-customer-ip-address and a pseudonymous risk.psuId, stable per payer, with risk.paymentContextCode (brief H2 points 2, 3)', async () => {
+    const pick = async () => {
+      const t = await createPaylink(ctx, w, { amount: '21.00', currency: 'GBP' });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/checkout/${tokenOf(t.checkout_url)}/bank`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'bank_id=ob-modelo',
+        remoteAddress: '203.0.113.7',
+      });
+      expect(res.statusCode).toBe(303);
+      const row = await tx(t.transaction_id);
+      return { row, p: standin.control.store.payments.get(row.transferId!)! };
+    };
+    const one = await pick();
+    expect(standin.control.store.customerIp.get(one.p.id)).toBe('203.0.113.7');
+    const risk = one.p.initiation.risk as { psuId: string; paymentContextCode: string };
+    expect(risk.paymentContextCode).toBe('BILLING_GOODS_AND_SERVICES_IN_ADVANCE');
+    expect(risk.psuId).toMatch(/^psu-[0-9a-f]{40}$/);
+    // Nothing of ours in clear: neither the payer record nor the client.
+    const payer = one.row.userId ?? one.row.businessCustomerId!;
+    expect(risk.psuId).not.toContain(payer.replaceAll('-', '').slice(0, 8));
+    // The same payer of the same merchant: the same id.
+    const two = await pick();
+    expect((two.p.initiation.risk as { psuId: string }).psuId).toBe(risk.psuId);
   });
 
   it('a notification is only a hint: a forged status changes nothing; reversed and doubled deliveries end the same', async () => {
@@ -273,6 +307,33 @@ describe('payments', () => {
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('This bank cannot take this payment right now');
     expect((await tx(t.transaction_id)).transferId).toBeNull();
+    // Token.io's tokenTraceId of the refusal is in our log and on the timeline (brief H2 point 4).
+    const timeline = await ctx.db
+      .select()
+      .from(transactionStatusEvents)
+      .where(eq(transactionStatusEvents.transactionId, t.transaction_id));
+    const refusal = timeline.find((e) => e.reason?.includes('refused the payment at bank ngp-rheinbank'));
+    const trace = /\(network trace (trace[a-z0-9]+)\)$/.exec(refusal?.reason ?? '')?.[1];
+    expect(trace).toBeDefined();
+    expect(capturedLogLines().some((l) => l.includes(`"tokenTraceId":"${trace}"`))).toBe(true);
+  });
+
+  it('a payment the bank rejects: Token.io’s errorInfo.tokenTraceId is on the timeline’s failed entry (brief H2 point 4)', async () => {
+    const t = await createPaylink(ctx, w, { amount: '8.00', currency: 'GBP' });
+    await pickBank(ctx, t.checkout_url, 'ob-modelo');
+    const row = await tx(t.transaction_id);
+    standin.control.notifier.hold();
+    standin.control.store.decidePayment(row.transferId!, 'reject');
+    const trace = standin.control.store.payments.get(row.transferId!)!.errorInfo!.tokenTraceId!;
+    await ctx.app.inject({ url: `/checkout/${tokenOf(t.checkout_url)}/return` });
+    expect((await tx(t.transaction_id)).status).toBe('failed');
+    const failed = (
+      await ctx.db
+        .select()
+        .from(transactionStatusEvents)
+        .where(eq(transactionStatusEvents.transactionId, t.transaction_id))
+    ).find((e) => e.toStatus === 'failed');
+    expect(failed?.reason).toContain(`(network trace ${trace})`);
   });
 });
 
@@ -499,6 +560,47 @@ describe('money that may have moved (issue 36, point 7)', () => {
     expect((await tx(held.t.transaction_id)).providerStatus).toBe('completed');
   });
 
+  it('our own link lifetime ending while Token.io still processes the payment: held for review and read slowly, not silently expired (brief H2 point 7)', async () => {
+    const startedAt = ctx.clock.now();
+    const held = await paid('34.00');
+    standin.control.store.decidePayment(held.transferId, 'approve_only');
+    await standin.control.notifier.idle();
+    expect((await tx(held.t.transaction_id)).providerStatus).toBe('processing');
+    await ctx.db
+      .update(transactions)
+      .set({ expiresAt: new Date(ctx.clock.now().getTime() - 1000) })
+      .where(eq(transactions.id, held.t.transaction_id));
+    await expireDuePayments(ctx.deps);
+    expect(await tx(held.t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'no_final_status',
+      reconciliationState: 'manual_review_required',
+      statusReason: LINK_EXPIRED_WHILE_PROCESSING,
+    });
+    expect(await lastStatusEvent(held.t.transaction_id)).toMatchObject({
+      previous_payment_status: 'processing',
+      current_payment_status: 'expired',
+      reconciliation_state: 'manual_review_required',
+    });
+    expect(await notes(held.t.ref_id)).toEqual(['critical']);
+    // Still processing at Token.io: the slow reads record nothing; the late completion is raised.
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    expect((await tx(held.t.transaction_id)).providerStatus).toBe('no_final_status');
+    standin.control.notifier.dropNext(100);
+    standin.control.setPaymentStatus(held.transferId, 'INITIATION_COMPLETED');
+    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    await worker().runOnce();
+    expect(await tx(held.t.transaction_id)).toMatchObject({
+      status: 'expired',
+      providerStatus: 'completed',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(await notes(held.t.ref_id)).toEqual(['critical', 'critical']);
+    // Back to where the test clock was: the caller's access token stays valid for the next tests.
+    ctx.clock.set(startedAt);
+  });
+
   it('expired while the payer was at the bank is held too (the payer may have approved and closed the browser); a link that expired before any bank was chosen is not', async () => {
     const atBank = await paid('33.00');
     expect((await tx(atBank.t.transaction_id)).providerStatus).toBe('awaiting_bank_authorization');
@@ -605,5 +707,45 @@ describe('money that may have moved (issue 36, point 7)', () => {
     ctx.clock.set(new Date(ended.getTime() + (ctx.config.tokenio!.review.days * 86400 + 60) * 1000));
     await worker().runOnce();
     expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status');
+  });
+});
+
+describe('a Sub-TPP that Token.io deactivates later (brief H2 point 5)', () => {
+  it('the daily re-read deactivates the opco with Token.io’s reason, tells the merchant, and new payment links are refused saying why', async () => {
+    // The clock moved on in earlier tests: a fresh access token for the merchant.
+    w.caller = await createTestClient(ctx, { clientId: w.caller.clientId });
+    const [o] = await ctx.db.select().from(opcos).where(eq(opcos.id, w.opcoId));
+    expect(o!.status).toBe('activated');
+    // Still active at Token.io: the re-read changes nothing.
+    await worker().runOnce();
+    expect((await ctx.db.select().from(opcos).where(eq(opcos.id, w.opcoId)))[0]!.status).toBe('activated');
+    standin.control.decideSubTpp(o!.subTppId!, 'DEACTIVATED', 'Merchant offboarded by compliance');
+    // The next round (SVC_TOKENIO_SUBTPP_REREAD_SECONDS later, on a new worker) sees it.
+    await worker().runOnce();
+    const [after] = await ctx.db.select().from(opcos).where(eq(opcos.id, w.opcoId));
+    expect(after).toMatchObject({
+      status: 'deactivated',
+      statusReason: 'The payment network deactivated the Sub-TPP: Merchant offboarded by compliance',
+    });
+    const changed = (await eventsOf(ctx, w.caller.clientId, 'opco.status_changed')).at(-1)!.data;
+    expect(changed).toMatchObject({
+      opco_id: w.opcoId,
+      previous_opco_status: 'activated',
+      current_opco_status: 'deactivated',
+      opco_status_reason: 'The payment network deactivated the Sub-TPP: Merchant offboarded by compliance',
+    });
+    const alerts = (
+      await ctx.db.select().from(notifications).where(eq(notifications.clientId, w.caller.clientId))
+    ).filter((n) => n.title.includes('deactivated by the payment network'));
+    expect(alerts.length).toBeGreaterThan(0);
+    expect(alerts[0]!.severity).toBe('critical');
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/checkout/paylink',
+      headers: { ...w.caller.headers, 'x-idempotency-key': `k-${Date.now()}` },
+      payload: paylinkBody(w, { amount: '5.00', currency: 'GBP' }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: PaymentMessages.opcoDeactivated });
   });
 });

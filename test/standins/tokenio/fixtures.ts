@@ -233,7 +233,12 @@ export interface BankV2 {
   supportsVariableRecurringPayment: boolean;
   supportsReturnRefundAccount: boolean;
   supportsFundsConfirmation: boolean;
-  mandatoryFields: unknown[];
+  mandatoryFields: {
+    products?: string[];
+    fieldPaths?: string[];
+    paymentTypes?: string[];
+    localInstruments?: string[];
+  }[];
   maintenanceWindow: unknown[];
   operationalTime: string;
 }
@@ -246,6 +251,7 @@ function bank(
   instruments: string[],
   vrp: boolean,
   refundAccount = false,
+  mandatoryFields: BankV2['mandatoryFields'] = [],
 ): BankV2 {
   return {
     id,
@@ -260,7 +266,7 @@ function bank(
     supportsVariableRecurringPayment: vrp,
     supportsReturnRefundAccount: refundAccount,
     supportsFundsConfirmation: true,
-    mandatoryFields: [],
+    mandatoryFields,
     maintenanceWindow: [],
     operationalTime: 'MON to SUN, 00:00 to 24:00 GMT',
   };
@@ -276,6 +282,13 @@ export const STANDIN_BANKS: BankV2[] = [
   bank('ob-harbour', 'Harbour Building Society', 'HRBRGB21', ['GB'], ['FASTER_PAYMENTS'], true),
   // A bank without SEPA Instant: EUR payments go by plain SEPA credit transfer.
   bank('ngp-laguna', 'Banca Laguna', 'LAGUITMM', ['IT'], ['SEPA'], false),
+  // A bank that requires the payer's account in the request (reference `MandatoryFieldsv2`, example
+  // `initiation.debtor`): our checkout does not collect it, so it is never offered.
+  bank('ngp-pohjola', 'Pohjola Savings', 'POHJFIHH', ['FI'], ['SEPA', 'SEPA_INSTANT'], false, false, [
+    { products: ['SIP'], fieldPaths: ['initiation.debtor'], paymentTypes: ['Domestic'] },
+  ]),
+  // A bank whose only rail is one we never send (Elixir, Poland): it can take none of our payments.
+  bank('pl-wisla', 'Bank Wisla', 'WISLPLPW', ['PL'], ['ELIXIR'], false),
 ];
 
 /** Error bodies (reference: `inline_response_*`, `ErrorWithCode`). */

@@ -169,6 +169,8 @@ async function handleApi(
         p.id,
         (parseJson(body) as { pispConsentAccepted?: unknown }).pispConsentAccepted === true,
       );
+      const ip = headers['token-customer-ip-address'];
+      store.customerIp.set(p.id, typeof ip === 'string' ? ip : null);
       const timeout = Number(headers['request-timeout']);
       // `request-timeout` (seconds): answer by then with the payment as it stands (reference InitiatePayment).
       const timeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : Number.POSITIVE_INFINITY;

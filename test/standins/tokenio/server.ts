@@ -83,6 +83,7 @@ export async function startTokenioStandin(opts: StandinOptions = {}): Promise<Ru
     reset: () => {
       faults.clear();
       store.notifier.reset();
+      store.listLagMs = 0;
     },
   };
 

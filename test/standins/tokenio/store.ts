@@ -59,6 +59,8 @@ export type ConsentOutcome = 'authorize' | 'reject' | 'abandon';
 
 const token = (n: number) => randomBytes(n).toString('base64url').replace(/[-_]/g, 'x');
 
+const SUCCESSFUL: ReadonlySet<string> = new Set(['INITIATION_COMPLETED', 'SETTLEMENT_COMPLETED']);
+
 export class StandinError extends Error {
   constructor(
     readonly status: number,
@@ -83,6 +85,14 @@ export class TokenioStore {
   holdRevocations = false;
   /** The `pispConsentAccepted` each payment was created with (false or absent: Token.io's hosted page asks). */
   readonly consentAccepted = new Map<string, boolean>();
+  /**
+   * GET /v2/payments does not list a payment created less than this long ago: Token.io does not
+   * document that its list is read-after-write, so the stand-in can model a list that lags behind
+   * creations (0: it does not lag).
+   */
+  listLagMs = 0;
+  /** The `token-customer-ip-address` header each payment was initiated with (TB-1236), by payment id. */
+  readonly customerIp = new Map<string, string | null>();
   readonly notifier = new Notifier();
   /** Where the stand-in's own bank pages live (set once the server listens). */
   baseUrl = '';
@@ -154,6 +164,15 @@ export class TokenioStore {
     p.updatedDateTime = new Date().toISOString();
     if (reason) p.statusReasonInformation = reason;
     if (FINAL_PAYMENT_STATUSES.has(status)) delete p.authentication;
+    // `errorInfo` (reference `Payment.errorInfo`): "populated if the status is final and the payment
+    // is not successful", with the call's `tokenTraceId`.
+    if (FINAL_PAYMENT_STATUSES.has(status) && !SUCCESSFUL.has(status))
+      p.errorInfo = {
+        httpErrorCode: 400,
+        message: reason ?? status,
+        tokenExternalError: false,
+        tokenTraceId: `trace${token(12)}`,
+      };
     if (status === 'INITIATION_COMPLETED') {
       p.bankTransactionId = `bt${token(10)}`;
       this.shareRefundAccount(p);
@@ -236,8 +255,10 @@ export class TokenioStore {
     onBehalfOfId?: string;
   }): Payment[] {
     const vrp = f.type === 'VARIABLE_RECURRING_PAYMENT';
+    const visibleBefore = new Date(Date.now() - this.listLagMs).toISOString();
     return [...this.payments.values()].filter(
       (p) =>
+        (this.listLagMs <= 0 || p.createdDateTime <= visibleBefore) &&
         Boolean(p.initiation.vrpConsentId) === vrp &&
         (!f.ids?.length || f.ids.includes(p.id)) &&
         (!f.refIds?.length || f.refIds.includes(p.initiation.refId)) &&

@@ -107,6 +107,16 @@ export function checkPaymentInitiation(body: unknown, rules: PaymentRules): Obj 
       );
     if (!bank.supportedLocalInstruments.includes(String(i.localInstrument)))
       fail(`The bank does not support ${i.localInstrument}`, ['initiation.localInstrument']);
+    // The bank's `mandatoryFields` (reference `MandatoryFieldsv2`) for a single payment by this instrument.
+    for (const e of bank.mandatoryFields) {
+      if (e.products?.length && !e.products.includes('SIP')) continue;
+      if (e.localInstruments?.length && !e.localInstruments.includes(String(i.localInstrument))) continue;
+      for (const path of e.fieldPaths ?? []) {
+        let v: unknown = { initiation: i };
+        for (const k of path.split('.')) v = isObj(v) ? v[k] : undefined;
+        if (v === undefined || v === null || v === '') fail(`${path} is required by this bank`, [path]);
+      }
+    }
   }
   return i;
 }

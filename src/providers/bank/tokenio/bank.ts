@@ -21,9 +21,9 @@ import {
   type StartAuthorizationInput,
   type StartedAuthorization,
 } from '../port';
-import type { TokenioBankV2, TokenioClient, TokenioPayment } from './client';
+import { cleanTraceId, type TokenioBankV2, type TokenioClient, type TokenioPayment } from './client';
 import type { TokenioConfig } from './config';
-import { creditorFor, currenciesOf } from './creditor';
+import { creditorFor, currenciesOf, railAt } from './creditor';
 import { TokenioMandates } from './mandates';
 import { newRefId } from './ref-id';
 import { refundAccountOf, TokenioRefunds } from './refunds';
@@ -86,6 +86,19 @@ function secondaryRemittance(ref: string | null | undefined): { remittanceInform
     .slice(0, 140)
     .trim();
   return clean ? { remittanceInformationSecondary: clean } : {};
+}
+
+/**
+ * `risk` of a single payment [REF `Risk`]: `psuId`, "the merchant's unique customer identifier for
+ * the user" (ours is pseudonymous: a keyed hash, never a name or an email), and
+ * `paymentContextCode` (SVC_TOKENIO_PAYMENT_CONTEXT_CODE). Absent when both are.
+ */
+export function riskOf(psuId: string | null, paymentContextCode: string | null) {
+  const risk = {
+    ...(psuId ? { psuId } : {}),
+    ...(paymentContextCode ? { paymentContextCode } : {}),
+  };
+  return Object.keys(risk).length ? { risk } : {};
 }
 
 export interface TokenioBankOptions {
@@ -174,7 +187,9 @@ export class TokenioBank implements BankProvider {
         id: b.id,
         name: b.name,
         description: (b.countries ?? []).join(', '),
-        currencies: currenciesOf(b),
+        // Only the currencies this bank can take for the product: a rail it lists and no field it
+        // requires that we do not send (docs/vendors/tokenio.md, point 19).
+        currencies: currenciesOf(b, filter.purpose === 'mandate' ? 'VRP' : 'SIP'),
       }));
   }
 
@@ -198,16 +213,15 @@ export class TokenioBank implements BankProvider {
     const { payment } = input;
     if (!payment.payee.subTppId)
       throw new BankRefusedError('The opco has no Sub-TPP id at the payment network');
-    // The bank's instruments from the cached list; without the list, the default instrument (the
-    // bank refuses at initiation if it cannot take it).
+    // The bank's instruments and required fields from the cached list: a bank that cannot take the
+    // payment is refused here, before anything is created (the checkout does not offer it either).
+    // Without the list, the rail's default instrument (the bank refuses at initiation if it cannot).
     const chosen = (await this.allBanks().catch(() => [] as TokenioBankV2[])).find(
       (b) => b.id === input.bankId,
     );
-    const { localInstrument, creditor } = creditorFor(
-      payment.payee,
-      payment.currency,
-      chosen?.supportedLocalInstruments,
-    );
+    const rail = railAt(chosen, payment.currency);
+    if ('problem' in rail) throw new BankRefusedError(rail.problem);
+    const { localInstrument, creditor } = creditorFor(payment.payee, payment.currency, rail.instrument);
     const initiation = {
       bankId: input.bankId,
       refId: input.refId,
@@ -226,10 +240,13 @@ export class TokenioBank implements BankProvider {
       ...(this.opts.config.refunds.returnRefundAccount && chosen?.supportsReturnRefundAccount
         ? { returnRefundAccount: true }
         : {}),
+      ...riskOf(input.payer?.psuId ?? null, this.opts.config.paymentContextCode),
     };
     let p: TokenioPayment;
     try {
-      p = await this.opts.client.initiatePayment(initiation);
+      p = await this.opts.client.initiatePayment(initiation, {
+        customerIpAddress: input.payer?.ipAddress ?? null,
+      });
     } catch (err) {
       if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
       // Outcome unknown (timeout, 5xx, dropped connection): it exists only if Token.io can find it.
@@ -279,6 +296,7 @@ export class TokenioBank implements BankProvider {
       expired: false,
       authorizationUrl: awaitsPayer(p.status) ? (p.authentication?.redirectUrl ?? null) : null,
       updatedAt: new Date(p.updatedDateTime),
+      traceId: cleanTraceId(p.errorInfo?.tokenTraceId),
     };
   }
 

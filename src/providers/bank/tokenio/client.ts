@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Upstream, UpstreamError, type UpstreamRequest } from '../../../platform/upstream';
 import { BankProviderError, BankRefusedError } from '../port';
+import type { MandatoryFieldsEntry } from './creditor';
 
 /** What payments (`Payment`) and VRP consents (`VrpConsent`) have in common. */
 interface TokenioResource {
@@ -20,6 +21,8 @@ interface TokenioResource {
 
 export interface TokenioPayment extends TokenioResource {
   initiation: { refId: string; vrpConsentId?: string; [k: string]: unknown };
+  /** Reference `Payment.errorInfo`: set when the payment ended unsuccessfully or hit an error. */
+  errorInfo?: { httpErrorCode?: number; message?: string; tokenTraceId?: string };
   /** Reference `RefundDetails`: only with `returnRefundAccount` and Token.io's permission. */
   refundDetails?: TokenioRefundDetails;
 }
@@ -73,6 +76,27 @@ export interface TokenioBankV2 {
   supportsSinglePayment?: boolean;
   supportsVariableRecurringPayment?: boolean;
   supportsReturnRefundAccount?: boolean;
+  /** Fields the bank requires in the request (reference `MandatoryFieldsv2`). */
+  mandatoryFields?: MandatoryFieldsEntry[];
+}
+
+/**
+ * `tokenTraceId` of an error answer: inside `error` (`inline_response_*`: `{ error: { errorCode,
+ * message, tokenTraceId } }`) or at the top (`Error`); letters, digits, `-`, `_`, `:` and `.` only, at
+ * most 100 characters (it goes to logs and the timeline). Null when absent or unreadable.
+ */
+export function traceIdOf(res: { json<T>(): T }): string | null {
+  let body: { tokenTraceId?: unknown; error?: { tokenTraceId?: unknown } };
+  try {
+    body = res.json();
+  } catch {
+    return null;
+  }
+  return cleanTraceId(body?.error?.tokenTraceId ?? body?.tokenTraceId);
+}
+
+export function cleanTraceId(v: unknown): string | null {
+  return typeof v === 'string' && /^[A-Za-z0-9_.:-]{1,100}$/.test(v) ? v : null;
 }
 
 type Query = Record<string, string | number | boolean | string[] | undefined>;
@@ -98,7 +122,12 @@ export class TokenioClient {
     private readonly pispConsentAccepted = true,
   ) {}
 
-  /** One call; `refused` is what a 4xx becomes (our words). 404 answers null when `notFoundIsNull`. */
+  /**
+   * One call; `refused` is what a 4xx becomes (our words). 404 answers null when `notFoundIsNull`.
+   * Every failed call is logged with Token.io's `tokenTraceId` from the error body (reference
+   * `Error`, `BadRequestError`, `ServerError`: "The trace identifier for the given call"), which the
+   * error also carries; never the body itself.
+   */
   private async call<T>(
     req: Omit<UpstreamRequest, 'sign'>,
     refused: string,
@@ -108,8 +137,15 @@ export class TokenioClient {
     try {
       res = await this.upstream.request({ ...req, sign: this.sign });
     } catch (err) {
-      if (err instanceof UpstreamError)
-        throw new BankProviderError(`Token.io ${req.operation}: ${err.kind}`, { cause: err });
+      if (err instanceof UpstreamError) {
+        const traceId = err.response ? traceIdOf(err.response) : null;
+        if (traceId)
+          this.log.warn(
+            { operation: req.operation, status: err.status, kind: err.kind, tokenTraceId: traceId },
+            'Token.io call failed',
+          );
+        throw new BankProviderError(`Token.io ${req.operation}: ${err.kind}`, { cause: err, traceId });
+      }
       throw err;
     }
     if (res.status < 300) {
@@ -122,20 +158,25 @@ export class TokenioClient {
     if (res.status === 404 && opts.notFoundIsNull) return null;
     const code = (() => {
       try {
-        return res.json<{ error?: { errorCode?: string } }>().error?.errorCode ?? null;
+        const e = res.json<{ error?: { errorCode?: unknown } }>().error?.errorCode;
+        return typeof e === 'string' ? e.slice(0, 100) : null;
       } catch {
         return null;
       }
     })();
+    const traceId = traceIdOf(res);
     if (res.status === 401 || res.status === 403) {
-      this.log.error({ operation: req.operation, status: res.status }, 'Token.io refused our credentials');
-      throw new BankProviderError(`Token.io ${req.operation}: HTTP ${res.status}`);
+      this.log.error(
+        { operation: req.operation, status: res.status, tokenTraceId: traceId },
+        'Token.io refused our credentials',
+      );
+      throw new BankProviderError(`Token.io ${req.operation}: HTTP ${res.status}`, { traceId });
     }
     this.log.warn(
-      { operation: req.operation, status: res.status, errorCode: code },
+      { operation: req.operation, status: res.status, errorCode: code, tokenTraceId: traceId },
       'Token.io refused the request',
     );
-    throw new BankRefusedError(refused, { cause: { status: res.status, errorCode: code } });
+    throw new BankRefusedError(refused, { cause: { status: res.status, errorCode: code }, traceId });
   }
 
   /** GET of one object by id, answered as `{ [key]: object }`; null when Token.io does not know it. */
@@ -170,15 +211,25 @@ export class TokenioClient {
     return r[key];
   }
 
-  /** POST /v2/payments: sent once (a repeat could pay twice); an unknown outcome is resolved by refId. */
-  initiatePayment(initiation: Record<string, unknown>): Promise<TokenioPayment> {
+  /**
+   * POST /v2/payments: sent once (a repeat could pay twice); an unknown outcome is resolved by refId.
+   * `customerIpAddress`: the payer's IP as `token-customer-ip-address`, which Token.io recommends
+   * whenever the user is present (https://docs.token.io/products/tpp/tech-bulletins/tb-1236).
+   */
+  initiatePayment(
+    initiation: Record<string, unknown>,
+    opts: { customerIpAddress?: string | null } = {},
+  ): Promise<TokenioPayment> {
     return this.createOne(
       'payments.initiate',
       '/v2/payments',
       { initiation, pispConsentAccepted: this.pispConsentAccepted },
       'The bank cannot take this payment',
       'payment',
-      { 'request-timeout': String(this.requestTimeoutSeconds) },
+      {
+        'request-timeout': String(this.requestTimeoutSeconds),
+        ...(opts.customerIpAddress ? { 'token-customer-ip-address': opts.customerIpAddress } : {}),
+      },
     );
   }
 

@@ -38,6 +38,8 @@ export interface TokenioConfig {
   bankCountries: string[];
   reconcile: { afterSeconds: number; intervalSeconds: number; maxIntervalSeconds: number; pollMs: number };
   subTppPollSeconds: number;
+  /** Activated Sub-TPPs are all read again this often, so a later `DEACTIVATED` stops new payments. */
+  subTppRereadSeconds: number;
   /** Authorized VRP consents are all read again this often, so a revocation at the payer's bank is seen before the next charge. */
   consentRereadSeconds: number;
   /**
@@ -52,6 +54,11 @@ export interface TokenioConfig {
    * default in production; the scheme and risk.paymentContextCode sent are settings.
    */
   vrp: { enabled: boolean; scheme: string; paymentContextCode: string | null };
+  /**
+   * `risk.paymentContextCode` of single payments (reference `Risk`, `PaymentContextCode`: "We
+   * recommend that the TPP populates this field"); null sends none (SVC_TOKENIO_PAYMENT_CONTEXT_CODE=none).
+   */
+  paymentContextCode: string | null;
   /**
    * Consent under Token.io's licence (https://docs.token.io/products/tpp/integration-considerations/user-consent-collection):
    * `ours` shows the sentence and the Terms link on our pages and sends pispConsentAccepted: true;
@@ -213,6 +220,7 @@ export function readTokenioConfig(
       pollMs: r.int('SVC_TOKENIO_RECONCILE_POLL_MS', 5_000, 50, 3_600_000),
     },
     subTppPollSeconds: r.int('SVC_TOKENIO_SUBTPP_POLL_SECONDS', 300, 1, 86400),
+    subTppRereadSeconds: r.int('SVC_TOKENIO_SUBTPP_REREAD_SECONDS', 86400, 60, 7 * 86400),
     consentRereadSeconds: r.int('SVC_TOKENIO_CONSENT_REREAD_SECONDS', 86400, 60, 7 * 86400),
     consent: {
       collect: (r.optional('SVC_TOKENIO_CONSENT') ?? 'ours') as 'ours' | 'hosted',
@@ -229,6 +237,8 @@ export function readTokenioConfig(
       scheme: r.optional('SVC_TOKENIO_VRP_SCHEME') ?? 'OBL_SWEEPING',
       paymentContextCode: r.optional('SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE') ?? 'TRANSFER_TO_SELF',
     },
+    paymentContextCode:
+      r.optional('SVC_TOKENIO_PAYMENT_CONTEXT_CODE') ?? 'BILLING_GOODS_AND_SERVICES_IN_ADVANCE',
     review: {
       // Token.io's reference suggests a poll every 120 minutes for a payment still processing.
       intervalSeconds: r.int('SVC_TOKENIO_REVIEW_INTERVAL_SECONDS', 7200, 60, 7 * 86400),
@@ -254,6 +264,12 @@ export function readTokenioConfig(
   else if (code && !(PAYMENT_CONTEXT_CODES as readonly string[]).includes(code))
     r.problems.push(
       `SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE must be one of ${PAYMENT_CONTEXT_CODES.join(', ')} or none`,
+    );
+  const single = config.paymentContextCode;
+  if (single === 'none') config.paymentContextCode = null;
+  else if (single && !(PAYMENT_CONTEXT_CODES as readonly string[]).includes(single))
+    r.problems.push(
+      `SVC_TOKENIO_PAYMENT_CONTEXT_CODE must be one of ${PAYMENT_CONTEXT_CODES.join(', ')} or none`,
     );
   if (config.reconcile.maxIntervalSeconds < config.reconcile.intervalSeconds)
     r.problems.push(

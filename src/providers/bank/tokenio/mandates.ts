@@ -4,7 +4,9 @@
  * vrpConsentId). Creations are sent once and an unknown outcome is resolved by refId, so nothing is
  * created twice (docs/vendors/tokenio.md, point 3).
  */
+import { UpstreamError } from '../../../platform/upstream';
 import {
+  BankOutcomeUnknownError,
   BankProviderError,
   BankRefusedError,
   type CreateMandateInput,
@@ -102,24 +104,37 @@ export class TokenioMandates implements MandateNetwork {
         cause: err,
       });
     });
-    const p: TokenioPayment =
-      existing ??
-      (await orFound(
-        () =>
-          this.client.initiatePayment({
-            refId: input.refId,
-            remittanceInformationPrimary: input.refId,
-            onBehalfOfId: input.payee.subTppId,
-            vrpConsentId: input.mandateRef,
-            amount: { value: input.amount, currency: input.currency },
-            localInstrument: 'FASTER_PAYMENTS',
-            creditor: vrpCreditorFor(input.payee, input.currency),
-            callbackUrl: this.publicUrl,
-            callbackState: input.refId,
-            flowType: 'API_ONLY',
-          }),
-        () => this.client.findPaymentByRefId(input.refId, true, onBehalfOf),
-      ));
+    if (existing) return { transferId: existing.id, providerStatus: providerStatusOf(existing.status) };
+    let p: TokenioPayment;
+    try {
+      p = await this.client.initiatePayment({
+        refId: input.refId,
+        remittanceInformationPrimary: input.refId,
+        onBehalfOfId: input.payee.subTppId,
+        vrpConsentId: input.mandateRef,
+        amount: { value: input.amount, currency: input.currency },
+        localInstrument: 'FASTER_PAYMENTS',
+        creditor: vrpCreditorFor(input.payee, input.currency),
+        callbackUrl: this.publicUrl,
+        callbackState: input.refId,
+        flowType: 'API_ONLY',
+      });
+    } catch (err) {
+      if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
+      // Not sent (open breaker) or refused as throttling (429): Token.io did nothing, a later try is safe.
+      const kind = err.cause instanceof UpstreamError ? err.cause.kind : null;
+      if (kind === 'circuit_open' || kind === 'rate_limited') throw err;
+      const found = await this.client.findPaymentByRefId(input.refId, true, onBehalfOf).catch(() => null);
+      if (found) return { transferId: found.id, providerStatus: providerStatusOf(found.status) };
+      // The answer was lost and the look-up finds nothing: Token.io documents neither that its list
+      // is read-after-write nor that a second POST with this refId is refused, so sending again could
+      // charge the payer twice. The run is held for manual review and read by refId from now on
+      // (docs/vendors/tokenio.md, point 22).
+      throw new BankOutcomeUnknownError(
+        'Token.io VRP payment: the answer was lost and the payment is not found by its refId; never sent again, held for review',
+        { cause: err, traceId: err.traceId },
+      );
+    }
     return { transferId: p.id, providerStatus: providerStatusOf(p.status) };
   }
 

@@ -34,6 +34,24 @@ export class TokenioSubTppNetwork implements SubTppNetwork {
     return { registrationId };
   }
 
+  /**
+   * An activated Sub-TPP read again (GET /member/sub-tpps/{id}): `DEACTIVATED` (or `REJECTED`) is a
+   * withdrawn approval (reference `member.SubTpp.Status`); unknown at Token.io is an error to retry,
+   * never a deactivation.
+   */
+  async recheck(subTppId: string): Promise<{ active: true } | { active: false; reason: string }> {
+    const s = await this.client.getSubTpp(subTppId);
+    if (!s) throw new BankProviderError('The Sub-TPP is not found at Token.io');
+    if (s.status !== 'DEACTIVATED' && s.status !== 'REJECTED') return { active: true };
+    const why = s.statusReasonInformation?.replace(/\p{Cc}/gu, ' ').slice(0, 256);
+    return {
+      active: false,
+      reason: why
+        ? `The payment network deactivated the Sub-TPP: ${why}`
+        : 'The payment network deactivated the Sub-TPP',
+    };
+  }
+
   async decide(app: SubTppApplication): Promise<SubTppDecision> {
     if (!app.registrationId) return { outcome: 'pending' };
     const s = await this.client.getSubTpp(app.registrationId);

@@ -1,0 +1,90 @@
+/**
+ * A recurring payment whose creation answer was lost and that the network cannot find by its
+ * reference (brief H2 point 6): it may have been made, so it is never sent again. The payment is
+ * held for manual review (reconciliation_state, event, critical notification), read by reference
+ * later, and when its link expires it stays held and the run is not retried.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notifications, recurringAttempts, transactions } from '../../src/db/schema/index';
+import { expireDuePayments } from '../../src/modules/payments/payments.service';
+import { HELD_UNKNOWN_OUTCOME } from '../../src/modules/recurring/recurring.attempts';
+import { BankOutcomeUnknownError } from '../../src/providers/bank/port';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { eventsOf } from '../org/fixtures';
+import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { advance, createActive, DAY, drainRecurring, HOUR, runsOf } from './fixtures';
+
+let ctx: TestContext;
+let w: PaymentWorld;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  w = await createPaymentWorld(ctx);
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('a lost creation answer the network cannot find', () => {
+  it('holds the payment for review, never sends it again, and an expiry keeps it held without a retry', async () => {
+    const mandates = ctx.deps.providers.bank.mandates!;
+    let sent = 0;
+    mandates.initiateMandatePayment = async () => {
+      sent++;
+      throw new BankOutcomeUnknownError('answer lost, not found by refId', { traceId: 'trace-lost-1' });
+    };
+    const d = await createActive(ctx, w, { amount: '10.00' });
+    await drainRecurring(ctx);
+    expect(sent).toBe(1);
+    const [run] = await runsOf(ctx, w, d.definition_id);
+    const attempts = await ctx.db
+      .select()
+      .from(recurringAttempts)
+      .where(eq(recurringAttempts.runId, run!.run_id));
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({
+      launchDueAt: null,
+      launchError: HELD_UNKNOWN_OUTCOME,
+      outcome: null,
+    });
+    const t = (
+      await ctx.db.select().from(transactions).where(eq(transactions.id, attempts[0]!.transactionId!))
+    )[0]!;
+    expect(t).toMatchObject({ status: 'pending', reconciliationState: 'manual_review_required' });
+    expect(t.networkCheckAt).not.toBeNull();
+    const held = (await eventsOf(ctx, w.caller.clientId, 'payment.status_changed')).filter(
+      (e) => e.data.transaction_id === t.id,
+    );
+    expect(held.at(-1)?.data).toMatchObject({
+      previous_payment_status: 'pending',
+      current_payment_status: 'pending',
+      reconciliation_state: 'manual_review_required',
+    });
+    const [alert] = await ctx.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.clientId, w.caller.clientId), eq(notifications.severity, 'critical')));
+    expect(alert?.title).toBe(`Payment ${t.refId} needs a manual review`);
+
+    // Hours later the worker does not launch it again.
+    await advance(ctx, w, 2 * HOUR);
+    await drainRecurring(ctx);
+    expect(sent).toBe(1);
+
+    // The link expires: still held (no final status, read on the slow cadence), and no retry.
+    await advance(ctx, w, 8 * DAY);
+    await expireDuePayments(ctx.deps);
+    await drainRecurring(ctx);
+    const after = (await ctx.db.select().from(transactions).where(eq(transactions.id, t.id)))[0]!;
+    expect(after).toMatchObject({
+      status: 'expired',
+      providerStatus: 'no_final_status',
+      reconciliationState: 'manual_review_required',
+    });
+    expect(
+      await ctx.db.select().from(recurringAttempts).where(eq(recurringAttempts.runId, run!.run_id)),
+    ).toHaveLength(1);
+    expect(sent).toBe(1);
+  });
+});
