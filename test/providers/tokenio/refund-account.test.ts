@@ -125,7 +125,7 @@ describe('refund notifications', () => {
   it('a REFUND_STATUS_CHANGED hint is read at Token.io first: a forged or unknown refund changes nothing', async () => {
     const { transferId } = await paidAt('ob-modelo');
     const bank = ctx.deps.providers.bank as TokenioBank;
-    const r = await bank.refunds.initiateRefund({
+    const r = await bank.refunds!.initiateRefund({
       refundId: '0193a0c4-0000-7000-8000-0000000000aa',
       transactionId: '0193a0c4-0000-7000-8000-0000000000ab',
       originalTransferId: transferId,
@@ -158,7 +158,7 @@ describe('refund notifications from Token.io', () => {
     const from = standin.control.notifier.deliveries.length;
     standin.control.notifier.hold();
     standin.control.notifier.setDuplicate(true);
-    const r = await bank.refunds.initiateRefund({
+    const r = await bank.refunds!.initiateRefund({
       refundId: '0193a0c4-0000-7000-8000-0000000000ba',
       transactionId: '0193a0c4-0000-7000-8000-0000000000bb',
       originalTransferId: transferId,
