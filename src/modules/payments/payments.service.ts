@@ -10,7 +10,7 @@ import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { sessionRefOf, syncWithNetwork } from './network-sync';
+import { keepRefundAccount, sessionRefOf, syncWithNetwork } from './network-sync';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
 import { transactionActions } from './payments.actions';
@@ -296,8 +296,10 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
         PROVIDER_STATUS_MAP[target] !== 'processing';
       if (!final) continue; // the bank still has an open authorization window
     }
-    const r = await deps.db.transaction((tx) =>
-      session && !session.expired
+    const r = await deps.db.transaction(async (tx) => {
+      // The payer's refund account, when this read is the first to return it (as applySession does).
+      if (session) await keepRefundAccount(deps, tx, t, session);
+      return session && !session.expired
         ? applyProviderStatus(tx, t.id, session.providerStatus, {
             occurredAt: session.updatedAt,
             now,
@@ -309,8 +311,8 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
             now,
             actor: AUTOMATIC,
             events: deps.events,
-          }),
-    );
+          });
+    });
     if (r && r.transaction.status !== 'processing') moved++;
   }
   return moved;
