@@ -244,7 +244,10 @@ export interface RefundNetwork {
    * BankProviderError when it cannot be reached (retried later).
    */
   initiateRefund(input: RefundInput): Promise<RefundRead>;
-  /** Reads a refund by the network's id, else by our reference; null when the network has none. */
+  /**
+   * Reads a refund by the network's id, else by our reference; null when the network has none.
+   * RefundNeedsReviewError when the reference names several refunds at the network.
+   */
   getRefund(ref: {
     refundId: string;
     networkRefundId: string | null;
