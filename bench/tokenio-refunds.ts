@@ -166,8 +166,8 @@ export async function runTokenioRefundsBench(): Promise<{
       return list.statusCode === 200 && pay.statusCode === 200 && (await rawPost(ref));
     };
     const viaAdapter = () =>
-      bank.refunds
-        .initiateRefund({
+      bank
+        .refunds!.initiateRefund({
           refundId: nextRef(),
           transactionId: 'bench',
           originalTransferId: paymentId,

@@ -97,6 +97,10 @@ export const transactions = pgTable(
       .on(t.clientId, t.contractRequestId)
       .where(sql`contract_request_id is not null`),
     index('transactions_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending'`),
+    // The retention sweep of the payer's sealed refund account (SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS).
+    index('transactions_refund_account_retention_idx')
+      .on(t.createdAt)
+      .where(sql`refund_account_enc is not null`),
     index('transactions_processing_expiry_idx').on(t.expiresAt).where(sql`status = 'processing'`),
     index('transactions_network_check_idx')
       .on(t.networkCheckAt)

@@ -28,11 +28,18 @@ export interface CheckoutState {
   consent: (ConsentNotice & { beneficiary: string }) | null;
 }
 
-/** The network's consent notice for a payment to this project's opco (null when the network collects it). */
-export async function consentFor(deps: Deps, projectId: string): Promise<CheckoutState['consent']> {
+/**
+ * The network's consent notice for a payment (or a mandate) to this project's opco (null when the
+ * network collects it). A mandate never asks the bank for the payer's account: no refund variant.
+ */
+export async function consentFor(
+  deps: Deps,
+  projectId: string,
+  purpose: 'payment' | 'mandate' = 'payment',
+): Promise<CheckoutState['consent']> {
   if (!deps.providers.bank.consentNotice) return null;
   const beneficiary = (await payeeOfProject(deps.db, projectId))?.name ?? '';
-  const notice = deps.providers.bank.consentNotice(beneficiary);
+  const notice = deps.providers.bank.consentNotice(beneficiary, purpose);
   return notice ? { ...notice, beneficiary } : null;
 }
 

@@ -7,6 +7,7 @@ import { quiet, sweepWorker } from '../../workers/loop';
 import { bankNotificationRoutes } from './bank-notifications.routes';
 import { paymentsRoutes } from './payments.routes';
 import { expireDuePayments } from './payments.service';
+import { eraseLapsedRefundAccounts } from './refund-account-retention';
 import { createTokenioWorker } from './tokenio.worker';
 import { tokenioWebhookRoutes } from './tokenio-hints.routes';
 import { compactTransactionCounts } from './transaction-counts';
@@ -17,8 +18,17 @@ export const paymentsModule = defineModule({
   workers: (deps) => {
     // Token.io (SVC_BANK_PROVIDER=tokenio): payment reconciliation, Sub-TPP reviews, pending VRP consents.
     const tokenio = createTokenioWorker(deps);
+    const retentionDays = deps.config.tokenio?.refunds.retentionDays;
     return [
       ...(tokenio ? [tokenio] : []),
+      // The payer's sealed refund account is erased after SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS (in batches).
+      ...(retentionDays
+        ? [
+            sweepWorker(deps, 'refund-account-retention', () =>
+              eraseLapsedRefundAccounts(deps, retentionDays),
+            ),
+          ]
+        : []),
       // Pending payment links past expires_at become expired (claimed with FOR UPDATE SKIP LOCKED, in batches).
       sweepWorker(deps, 'payment-expiry-sweeper', () => expireDuePayments(deps, 100)),
       // Folds the transaction count deltas (GET /transactions totals).

@@ -113,6 +113,23 @@ export async function recordNetworkAnswer(
 }
 
 /**
+ * The payer's refund account from `session`, sealed with the data key onto `t` the first time the
+ * network shares it (a row that already has one keeps it). Nothing when the session has none.
+ */
+export async function keepRefundAccount(
+  deps: Pick<Deps, 'secrets'>,
+  tx: DbOrTx,
+  t: Pick<TransactionRow, 'id' | 'refundAccountEnc'>,
+  session: Pick<BankSession, 'refundAccount'>,
+): Promise<void> {
+  if (!session.refundAccount || t.refundAccountEnc) return;
+  await tx
+    .update(transactions)
+    .set({ refundAccountEnc: encrypt(deps.secrets.encryptionKey, JSON.stringify(session.refundAccount)) })
+    .where(and(eq(transactions.id, t.id), isNull(transactions.refundAccountEnc)));
+}
+
+/**
  * Applies what the network reports for `t` (a session read a moment ago). Returns the transaction
  * as it is now and whether anything changed; nothing is written when the report is old news.
  */
@@ -125,17 +142,8 @@ export async function applySession(
   const reported = normalizeProviderStatus(session.providerStatus);
   const sameSession = !session.transferId || session.transferId === t.transferId;
   // The payer's refund account, the first time the network shares it: sealed, kept with the payment.
-  const account =
-    session.refundAccount && !t.refundAccountEnc
-      ? encrypt(deps.secrets.encryptionKey, JSON.stringify(session.refundAccount))
-      : null;
-  const keepAccount = (tx: DbOrTx) =>
-    tx
-      .update(transactions)
-      .set({ refundAccountEnc: account })
-      .where(and(eq(transactions.id, t.id), isNull(transactions.refundAccountEnc)));
   if (reported === t.providerStatus && sameSession) {
-    if (account) await keepAccount(deps.db);
+    await keepRefundAccount(deps, deps.db, t, session);
     return { transaction: t, changed: false };
   }
   const result = await deps.db.transaction(async (tx) => {
@@ -147,7 +155,7 @@ export async function applySession(
       networkTrace: session.traceId ?? null,
       events: deps.events,
     });
-    if (account) await keepAccount(tx);
+    await keepRefundAccount(deps, tx, t, session);
     return r;
   });
   return { transaction: result.transaction, changed: result.decision !== 'noop' };

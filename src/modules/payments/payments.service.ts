@@ -12,7 +12,7 @@ import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { sessionRefOf, syncWithNetwork } from './network-sync';
+import { keepRefundAccount, sessionRefOf, syncWithNetwork } from './network-sync';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
 import { refundableAmount, transactionActions } from './payments.actions';
@@ -327,8 +327,10 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
     }
     // No session to read any more: held when the bank last had the payment, plainly expired otherwise.
     const lastHeld = !session || session.expired ? BANK_HAS_PAYMENT.has(t.providerStatus ?? '') : false;
-    const r = await deps.db.transaction((tx) =>
-      session && !session.expired
+    const r = await deps.db.transaction(async (tx) => {
+      // The payer's refund account, when this read is the first to return it (as applySession does).
+      if (session) await keepRefundAccount(deps, tx, t, session);
+      return session && !session.expired
         ? applyProviderStatus(tx, t.id, session.providerStatus, {
             occurredAt: session.updatedAt,
             now,
@@ -339,8 +341,8 @@ async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<n
           ? moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, LINK_EXPIRED_WHILE_PROCESSING, {
               review: true,
             })
-          : moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx),
-    );
+          : moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx);
+    });
     if (r && r.transaction.status !== 'processing') moved++;
   }
   return moved;

@@ -32,6 +32,8 @@ export function tokenioWebhookUrl(deps: Pick<Deps, 'config'>): string {
 
 async function applyHint(deps: Deps, bank: TokenioBank, hint: TokenioHint): Promise<boolean> {
   if (hint.refundId) {
+    // Refunds through Token.io off (SVC_TOKENIO_REFUNDS_ENABLED): none of ours to move.
+    if (!bank.refunds) return false;
     // A refund: read at Token.io, then applied by the refunds feature as any network's refund notification.
     const n = await bank.refunds.notificationFor(hint.refundId, deps.clock.now());
     return n ? (await applyBankNotification(deps, n)).applied : false;

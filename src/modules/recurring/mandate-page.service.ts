@@ -46,7 +46,7 @@ export async function loadMandatePage(deps: Deps, token: string): Promise<Mandat
     merchantName: c?.name ?? 'Merchant',
     callbackUrl: c?.callbackUrl ?? null,
     expired,
-    consent: await consentFor(deps, d.projectId),
+    consent: await consentFor(deps, d.projectId, 'mandate'),
   };
 }
 

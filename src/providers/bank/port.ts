@@ -14,6 +14,11 @@ export interface BankChoice {
    * absent when the network does not say (any currency). See `bankTakes`.
    */
   currencies?: readonly string[];
+  /**
+   * A payment at this bank asks it for the payer's account (Token.io `returnRefundAccount`): the
+   * page shows the consent's `refundAccount` variant when this bank is chosen.
+   */
+  asksRefundAccount?: boolean;
 }
 
 /** Can `bank` take a payment in `currency`? */
@@ -122,7 +127,10 @@ export interface BankNotification {
   reason: string | null;
   /**
    * `mandate` for a VRP mandate's notification (ref_id is then the mandate_ref); `refund` for a
-   * refund's (ref_id is then our refund id, provider_status a RefundOutcome); `payment` otherwise.
+   * refund's: `refId` is then the reference the network holds for the refund (it may be a digest of
+   * our refund id, not our id: Token.io's refId is at most 18 characters), `transferId` the
+   * network's refund id (match it against the refund's network_refund_id first) and
+   * `providerStatus` a RefundOutcome; `payment` otherwise.
    */
   kind: 'payment' | 'mandate' | 'refund';
 }
@@ -194,6 +202,13 @@ export interface RefundInput {
   description: string | null;
   /** The opco that was paid: the refund leaves its account, on behalf of its Sub-TPP. */
   payee: Payee;
+  /**
+   * Decimal string: the sum of this payment's other refunds that may have reached the network (sent
+   * or under way, not failed). With it the network adapter checks, before it sends, that the network
+   * shows no refund we do not know of (Token.io `refundDetails.remainingRefundAmount` lower than the
+   * payment amount minus this) and throws RefundNeedsReviewError if it does. Absent: not checked.
+   */
+  alreadyRefunded?: string;
 }
 
 /** Outcome codes of a refund on the network, normalized by the adapter. */
@@ -209,6 +224,12 @@ export interface RefundRead {
   providerStatus: string;
   /** Why it failed, a sentence safe to show the merchant; null unless `failed`. */
   reason: string | null;
+  /**
+   * Set (a sentence safe to show the merchant) when the network gives a final answer that says
+   * neither success nor failure (Token.io INITIATION_NO_FINAL_STATUS_AVAILABLE): the outcome stays
+   * `processing` (the money may have moved) and the refund must be held for manual review.
+   */
+  needsReview?: string;
 }
 
 /** Refunds: the part of the network that sends a paid payment's money back. */
@@ -225,11 +246,15 @@ export interface RefundNetwork {
   /**
    * Sends the refund. Idempotent per `refundId`: when an earlier answer was lost the network's
    * refund is found by that reference, never sent twice. Throws BankRefusedError when the network
-   * refuses it as it is (the refund fails with that reason), BankProviderError when it cannot be
-   * reached (retried later).
+   * refuses it as it is (the refund fails with that reason), RefundNeedsReviewError when the
+   * network shows a refund we do not know of (hold for manual review, never retried),
+   * BankProviderError when it cannot be reached (retried later).
    */
   initiateRefund(input: RefundInput): Promise<RefundRead>;
-  /** Reads a refund by the network's id, else by our reference; null when the network has none. */
+  /**
+   * Reads a refund by the network's id, else by our reference; null when the network has none.
+   * RefundNeedsReviewError when the reference names several refunds at the network.
+   */
   getRefund(ref: {
     refundId: string;
     networkRefundId: string | null;
@@ -276,6 +301,21 @@ export class BankOutcomeUnknownError extends BankProviderError {
 }
 
 /**
+ * The network shows something that does not add up with what we sent (a refund we do not know of,
+ * or several under one reference): sending now could pay the payer twice. Not retried; the refund
+ * is held for manual review. `reason` is ours, safe to show the merchant.
+ */
+export class RefundNeedsReviewError extends BankProviderError {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+    this.name = 'RefundNeedsReviewError';
+  }
+}
+
+/**
  * What the payer must be shown and agree to on our page before the bank (a network acting under
  * its own licence, e.g. Token.io's for an API-only integration): the consent sentence and the
  * link to the network's terms. The page shows it with the amount, the beneficiary and the reference.
@@ -287,12 +327,18 @@ export interface ConsentNotice {
   /** The words before the Terms link, as the network prescribes them. */
   termsLead: string;
   termsLabel: string;
+  /**
+   * The variant for a payment that asks the bank for the payer's account (refunds): shown instead of
+   * `text`/`termsLead` only when the chosen bank is asked (BankChoice `asksRefundAccount`), with a
+   * link to the merchant-side privacy notice (GDPR: we are the data controller). Never for mandates.
+   */
+  refundAccount?: { text: string; termsLead: string; privacyNoticeUrl: string | null };
 }
 
 export interface BankProvider {
   readonly name: string;
   /** The notice for a payment (or mandate) to `beneficiary`; absent or null when the network collects consent itself. */
-  consentNotice?(beneficiary: string): ConsentNotice | null;
+  consentNotice?(beneficiary: string, purpose?: 'payment' | 'mandate'): ConsentNotice | null;
   /** false: no network is configured (`SVC_BANK_PROVIDER=none`); payment creation answers 503 and writes nothing. */
   readonly available?: boolean;
   /** Banks the payer may choose (cached by networks that fetch them), each with the currencies it takes. */

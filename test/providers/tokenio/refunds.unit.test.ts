@@ -4,6 +4,7 @@
  * and read back, POST /refunds sent once and resolved by refId, reads by id and by refId, every
  * documented refund status, refundProblem, refund hints, and what a real network does wrong.
  */
+import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config';
 import {
@@ -11,15 +12,22 @@ import {
   BankRefusedError,
   type Payee,
   type RefundInput,
+  RefundNeedsReviewError,
 } from '../../../src/providers/bank/port';
 import { isHint, parseHint } from '../../../src/providers/bank/tokenio/bank';
-import { DEFAULT_CONSENT_REFUND_TEXT } from '../../../src/providers/bank/tokenio/config';
 import {
+  DEFAULT_CONSENT_REFUND_TERMS_LEAD,
+  DEFAULT_CONSENT_REFUND_TEXT,
+} from '../../../src/providers/bank/tokenio/config';
+import { createTokenio } from '../../../src/providers/bank/tokenio/index';
+import {
+  NO_FINAL_STATUS_REVIEW,
   REFUND_STATUS_MAP,
   refundDescription,
   tokenioRefundRefId,
 } from '../../../src/providers/bank/tokenio/refunds';
 import { PRODUCTION_ENV } from '../../helpers/app';
+import { captureLogger } from '../../helpers/log-capture';
 import { REFUND_STATUSES } from '../../standins/tokenio/fixtures';
 import { type AdapterWorld, activatedPayee, freshAdapters, startAdapterWorld } from './fixtures';
 
@@ -95,13 +103,26 @@ describe('the payer’s refund account', () => {
     ).toBe(undefined);
   });
 
-  it('the consent sentence is Token.io’s amended one (the bank is asked to share the account)', () => {
-    expect(bank().consentNotice('Acme Ltd')?.text).toBe(
-      DEFAULT_CONSENT_REFUND_TEXT.replace('{beneficiary}', 'Acme Ltd'),
-    );
-    expect(DEFAULT_CONSENT_REFUND_TEXT).toContain(
-      'We will ask your bank to share your account details. We will only use these details when necessary such as processing a refund request.',
-    );
+  it('the amended consent is Token.io’s word for word, offered for payments only, next to the plain one', () => {
+    // https://docs.token.io/products/tpp/integration-considerations/user-consent-collection,
+    // "PIS with returnRefundAccount consent" ("Token's", "the [TPP name]").
+    const notice = bank().consentNotice('Acme Ltd')!;
+    expect(notice.refundAccount).toEqual({
+      text: "You can use Token's payment service to make a secure payment directly from your bank account to the benefit of the Acme Ltd. We will ask your bank to share your account details. We will only use these details when necessary such as processing a refund request.",
+      termsLead: "The terms governing your use of Token's service can be found at",
+      privacyNoticeUrl: null,
+    });
+    expect(DEFAULT_CONSENT_REFUND_TERMS_LEAD).toBe(notice.refundAccount!.termsLead);
+    // The plain sentence stays for banks that are not asked; a mandate never asks for the account.
+    expect(notice.text).not.toContain('share your account details');
+    expect(bank().consentNotice('Acme Ltd', 'mandate')).not.toHaveProperty('refundAccount');
+  });
+
+  it('the bank list says which banks are asked for the account (payments only)', async () => {
+    const banks = await bank().listBanks();
+    expect(banks.find((b) => b.id === 'ob-modelo')?.asksRefundAccount).toBe(true);
+    expect(banks.find((b) => b.id === 'ob-greenleaf')).not.toHaveProperty('asksRefundAccount');
+    expect((await bank().listBanks({ purpose: 'mandate' })).some((b) => b.asksRefundAccount)).toBe(false);
   });
 });
 
@@ -109,21 +130,21 @@ describe('refundProblem', () => {
   it('null for a paid payment with a refund account; a sentence otherwise', async () => {
     const ok = await paid();
     expect(
-      await bank().refunds.refundProblem({ transactionId: 'x', transferId: ok.transferId, currency: 'GBP' }),
+      await bank().refunds!.refundProblem({ transactionId: 'x', transferId: ok.transferId, currency: 'GBP' }),
     ).toBeNull();
     const noAccount = await paid({ bankId: 'ob-greenleaf' });
     expect(
-      await bank().refunds.refundProblem({
+      await bank().refunds!.refundProblem({
         transactionId: 'x',
         transferId: noAccount.transferId,
         currency: 'GBP',
       }),
     ).toMatch(/did not share the payer's account.*bank transfer/);
     expect(
-      await bank().refunds.refundProblem({ transactionId: 'x', transferId: null, currency: 'GBP' }),
+      await bank().refunds!.refundProblem({ transactionId: 'x', transferId: null, currency: 'GBP' }),
     ).toMatch(/no Token.io payment/);
     expect(
-      await bank().refunds.refundProblem({
+      await bank().refunds!.refundProblem({
         transactionId: 'x',
         transferId: 'pm2:unknown:x',
         currency: 'GBP',
@@ -135,7 +156,7 @@ describe('refundProblem', () => {
     const ok = await paid();
     store().payments.get(ok.transferId)!.initiation.localInstrument = 'EU_DOMESTIC_NON_EURO_INSTANT';
     expect(
-      await bank().refunds.refundProblem({ transactionId: 'x', transferId: ok.transferId, currency: 'PLN' }),
+      await bank().refunds!.refundProblem({ transactionId: 'x', transferId: ok.transferId, currency: 'PLN' }),
     ).toMatch(/only go by SEPA, SEPA Instant or Faster Payments/);
   });
 });
@@ -144,7 +165,7 @@ describe('initiateRefund', () => {
   it('POST /refunds with the documented body on behalf of the Sub-TPP; partial then full', async () => {
     const { transferId } = await paid();
     const one = input(transferId, { amount: '5.00' });
-    const r = await bank().refunds.initiateRefund(one);
+    const r = await bank().refunds!.initiateRefund(one);
     expect(r).toMatchObject({ outcome: 'succeeded', providerStatus: 'INITIATION_COMPLETED', reason: null });
     expect(r.networkRefundId).toMatch(/^rf:/);
     const sent = store().refunds.get(r.networkRefundId!)!;
@@ -157,7 +178,7 @@ describe('initiateRefund', () => {
       onBehalfOfId: payee.subTppId,
     });
     // The rest, in full: Token.io's remaining amount reaches zero.
-    expect((await bank().refunds.initiateRefund(input(transferId, { amount: '15.00' }))).outcome).toBe(
+    expect((await bank().refunds!.initiateRefund(input(transferId, { amount: '15.00' }))).outcome).toBe(
       'succeeded',
     );
     expect(store().payments.get(transferId)!.refundDetails).toMatchObject({
@@ -166,7 +187,7 @@ describe('initiateRefund', () => {
     });
     // Above what is left: Token.io refuses (4xx), our sentence, nothing sent twice.
     const err = await bank()
-      .refunds.initiateRefund(input(transferId, { amount: '1.00' }))
+      .refunds!.initiateRefund(input(transferId, { amount: '1.00' }))
       .catch((e) => e);
     expect(err).toBeInstanceOf(BankRefusedError);
     expect(err.reason).toMatch(/already refunded in full|refused the refund/);
@@ -175,7 +196,7 @@ describe('initiateRefund', () => {
   it('EUR goes back by the rail the payment took (SEPA Instant)', async () => {
     const eur = await activatedPayee(w, 'DE89370400440532013000');
     const { transferId } = await paid({ bankId: 'ngp-rheinbank', currency: 'EUR', payee: eur });
-    const r = await bank().refunds.initiateRefund(
+    const r = await bank().refunds!.initiateRefund(
       input(transferId, { currency: 'EUR', payee: eur, amount: '2.50', description: null }),
     );
     expect(store().refunds.get(r.networkRefundId!)!.initiation).toMatchObject({
@@ -190,11 +211,11 @@ describe('initiateRefund', () => {
     const before = store().refundCreations;
     // Token.io takes the refund, the answer is lost (connection dropped after the work).
     w.standin.control.fail('refunds.initiate', { kind: 'reset', afterEffect: true });
-    const r = await bank().refunds.initiateRefund(one);
+    const r = await bank().refunds!.initiateRefund(one);
     expect(r.outcome).toBe('succeeded');
     expect(store().refundCreations).toBe(before + 1);
     // The feature's job runs again with the same refund id: found by refId, no second POST.
-    const again = await bank().refunds.initiateRefund(one);
+    const again = await bank().refunds!.initiateRefund(one);
     expect(again.networkRefundId).toBe(r.networkRefundId);
     expect(store().refundCreations).toBe(before + 1);
   });
@@ -203,17 +224,17 @@ describe('initiateRefund', () => {
     const { transferId } = await paid();
     const before = store().refundCreations;
     w.standin.control.fail('refunds.initiate', { kind: 'status', status: 503 });
-    await expect(bank().refunds.initiateRefund(input(transferId))).rejects.toBeInstanceOf(BankProviderError);
+    await expect(bank().refunds!.initiateRefund(input(transferId))).rejects.toBeInstanceOf(BankProviderError);
     w.standin.control.fail('refunds.initiate', { kind: 'status', status: 429, retryAfter: '1' });
     const err = await bank()
-      .refunds.initiateRefund(input(transferId))
+      .refunds!.initiateRefund(input(transferId))
       .catch((e) => e);
     expect(err).toBeInstanceOf(BankProviderError);
     expect(err).not.toBeInstanceOf(BankRefusedError);
     expect(store().refundCreations).toBe(before);
     // The look-up before the POST failing too: unknown, retried later, never a blind POST.
     w.standin.control.fail('refunds.list', { kind: 'status', status: 500 }, 3);
-    await expect(bank().refunds.initiateRefund(input(transferId))).rejects.toBeInstanceOf(BankProviderError);
+    await expect(bank().refunds!.initiateRefund(input(transferId))).rejects.toBeInstanceOf(BankProviderError);
     expect(store().refundCreations).toBe(before);
   });
 
@@ -221,21 +242,116 @@ describe('initiateRefund', () => {
     const { transferId } = await paid({ bankId: 'ob-greenleaf' });
     const before = store().refundCreations;
     const err = await bank()
-      .refunds.initiateRefund(input(transferId))
+      .refunds!.initiateRefund(input(transferId))
       .catch((e) => e);
     expect(err).toBeInstanceOf(BankRefusedError);
     expect(err.reason).toMatch(/did not share the payer's account/);
     await expect(
-      bank().refunds.initiateRefund(input(transferId, { payee: { ...payee, subTppId: null } })),
+      bank().refunds!.initiateRefund(input(transferId, { payee: { ...payee, subTppId: null } })),
     ).rejects.toBeInstanceOf(BankRefusedError);
     expect(store().refundCreations).toBe(before);
   });
 
   it('the bank rejecting the refund: failed with our sentence (Token.io’s text stays in the logs)', async () => {
     const { transferId } = await paid();
-    const r = await bank().refunds.initiateRefund(input(transferId, { amount: '1.52' }));
+    const r = await bank().refunds!.initiateRefund(input(transferId, { amount: '1.52' }));
     expect(r).toMatchObject({ outcome: 'failed', providerStatus: 'INITIATION_REJECTED' });
-    expect(r.reason).toBe("The payer's bank rejected the refund");
+    expect(r.reason).toBe('The bank rejected the refund');
+  });
+});
+
+describe('never refunded twice (review 2.2, 2.3, 2.4)', () => {
+  it('a retry whose earlier POST reached Token.io but is not listed yet: remainingRefundAmount shows it, no second POST', async () => {
+    const { transferId } = await paid();
+    const one = input(transferId, { amount: '5.00', alreadyRefunded: '0.00' });
+    const before = store().refundCreations;
+    // Token.io takes the refund, the answer is lost, and GET /refunds does not list it yet.
+    store().refundListingLag = true;
+    w.standin.control.fail('refunds.initiate', { kind: 'reset', afterEffect: true });
+    await expect(bank().refunds!.initiateRefund(one)).rejects.toBeInstanceOf(BankProviderError);
+    expect(store().refundCreations).toBe(before + 1);
+    // The job tries again: the refId look-up still finds nothing, the payment shows 15.00 left, not 20.00.
+    const err = await bank()
+      .refunds!.initiateRefund(one)
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(RefundNeedsReviewError);
+    expect(err).not.toBeInstanceOf(BankRefusedError);
+    expect(err.reason).toMatch(/a refund we do not know of.*not sent/);
+    expect(store().refundCreations).toBe(before + 1);
+  });
+
+  it('what Token.io shows matches our own refunds: sent (a second partial refund, or Token.io showing more left)', async () => {
+    const { transferId } = await paid();
+    await bank().refunds!.initiateRefund(input(transferId, { amount: '5.00', alreadyRefunded: '0.00' }));
+    const r = await bank().refunds!.initiateRefund(
+      input(transferId, { amount: '5.00', alreadyRefunded: '5.00' }),
+    );
+    expect(r.outcome).toBe('succeeded');
+    // One of ours that never reached Token.io counts as refunded on our side: more left there is fine.
+    expect(
+      (await bank().refunds!.initiateRefund(input(transferId, { amount: '1.00', alreadyRefunded: '12.00' })))
+        .outcome,
+    ).toBe('succeeded');
+    // Less left there than ours leave: held.
+    await expect(
+      bank().refunds!.initiateRefund(input(transferId, { amount: '1.00', alreadyRefunded: '5.00' })),
+    ).rejects.toBeInstanceOf(RefundNeedsReviewError);
+  });
+
+  it('several refunds under one refId at Token.io: held for review, whether sending or reading', async () => {
+    const { transferId } = await paid();
+    const one = input(transferId, { amount: '1.00' });
+    const refId = tokenioRefundRefId(one.refundId);
+    const initiation = {
+      refId,
+      originalPaymentId: transferId,
+      amount: { value: '1.00', currency: 'GBP' },
+      localInstrument: 'FASTER_PAYMENTS',
+      description: 'Refund',
+      onBehalfOfId: payee.subTppId!,
+    };
+    store().createRefund(initiation as never);
+    store().createRefund(initiation as never);
+    const before = store().refundCreations;
+    await expect(bank().refunds!.initiateRefund(one)).rejects.toBeInstanceOf(RefundNeedsReviewError);
+    await expect(
+      bank().refunds!.getRefund({
+        refundId: one.refundId,
+        networkRefundId: null,
+        onBehalfOfId: payee.subTppId,
+      }),
+    ).rejects.toThrow(/several refunds under this refund’s reference/);
+    expect(store().refundCreations).toBe(before);
+  });
+
+  it('a 403 on POST /refunds is a refusal (refunds not enabled for the member), not a credentials problem retried for days', async () => {
+    const { transferId } = await paid();
+    w.standin.control.fail('refunds.initiate', { kind: 'status', status: 403 });
+    const err = await bank()
+      .refunds!.initiateRefund(input(transferId))
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(BankRefusedError);
+    expect(err.reason).toMatch(/^Refunds are not enabled for this Token.io member/);
+  });
+});
+
+describe('which payments can be refunded (review 5.2)', () => {
+  it('only INITIATION_COMPLETED and SETTLEMENT_COMPLETED; SETTLEMENT_IN_PROGRESS and SETTLEMENT_INCOMPLETE say why', async () => {
+    const ok = await paid();
+    const problem = () =>
+      bank().refunds!.refundProblem({ transactionId: 'x', transferId: ok.transferId, currency: 'GBP' });
+    const payment = store().payments.get(ok.transferId)!;
+    payment.status = 'SETTLEMENT_COMPLETED';
+    expect(await problem()).toBeNull();
+    payment.status = 'SETTLEMENT_IN_PROGRESS';
+    expect(await problem()).toMatch(/not yet seen this payment reach the merchant’s account/);
+    payment.status = 'SETTLEMENT_INCOMPLETE';
+    expect(await problem()).toMatch(/reconciliation failed.*bank transfer/);
+    const before = store().refundCreations;
+    await expect(bank().refunds!.initiateRefund(input(ok.transferId))).rejects.toBeInstanceOf(
+      BankRefusedError,
+    );
+    expect(store().refundCreations).toBe(before);
   });
 });
 
@@ -243,30 +359,30 @@ describe('getRefund and statuses', () => {
   it('reads by Token.io’s id, else by refId on behalf of the Sub-TPP; null when Token.io has none', async () => {
     const { transferId } = await paid();
     const one = input(transferId, { amount: '1.53' });
-    const r = await bank().refunds.initiateRefund(one);
+    const r = await bank().refunds!.initiateRefund(one);
     expect(r.outcome).toBe('processing');
     store().setRefundStatus(r.networkRefundId!, 'INITIATION_COMPLETED');
-    const byId = await bank().refunds.getRefund({
+    const byId = await bank().refunds!.getRefund({
       refundId: one.refundId,
       networkRefundId: r.networkRefundId,
       onBehalfOfId: null,
     });
     expect(byId).toMatchObject({ outcome: 'succeeded', networkRefundId: r.networkRefundId });
-    const byRef = await bank().refunds.getRefund({
+    const byRef = await bank().refunds!.getRefund({
       refundId: one.refundId,
       networkRefundId: null,
       onBehalfOfId: payee.subTppId,
     });
     expect(byRef?.networkRefundId).toBe(r.networkRefundId);
     expect(
-      await bank().refunds.getRefund({
+      await bank().refunds!.getRefund({
         refundId: refundId(),
         networkRefundId: null,
         onBehalfOfId: payee.subTppId,
       }),
     ).toBeNull();
     expect(
-      await bank().refunds.getRefund({
+      await bank().refunds!.getRefund({
         refundId: one.refundId,
         networkRefundId: 'rf:none:x',
         onBehalfOfId: null,
@@ -278,7 +394,7 @@ describe('getRefund and statuses', () => {
     expect(REFUND_STATUSES.filter((s) => !Object.hasOwn(REFUND_STATUS_MAP, s))).toEqual([]);
     const { transferId } = await paid();
     const one = input(transferId, { amount: '1.53' });
-    const r = await bank().refunds.initiateRefund(one);
+    const r = await bank().refunds!.initiateRefund(one);
     const expected = {
       INITIATION_PENDING: 'processing',
       INITIATION_PROCESSING: 'processing',
@@ -289,18 +405,22 @@ describe('getRefund and statuses', () => {
     } as const;
     for (const status of REFUND_STATUSES) {
       store().refunds.get(r.networkRefundId!)!.status = status;
-      const read = await bank().refunds.getRefund({
+      const read = await bank().refunds!.getRefund({
         refundId: one.refundId,
         networkRefundId: r.networkRefundId,
         onBehalfOfId: null,
       });
       expect(read?.outcome).toBe(expected[status]);
       expect(read?.reason === null).toBe(expected[status] !== 'failed');
+      // No final status: still processing (the money may have moved), held for review (review 1.4).
+      expect(read?.needsReview).toBe(
+        status === 'INITIATION_NO_FINAL_STATUS_AVAILABLE' ? NO_FINAL_STATUS_REVIEW : undefined,
+      );
     }
     store().refunds.get(r.networkRefundId!)!.status = 'INITIATION_SOMETHING_NEW' as never;
     expect(
       (
-        await bank().refunds.getRefund({
+        await bank().refunds!.getRefund({
           refundId: one.refundId,
           networkRefundId: r.networkRefundId,
           onBehalfOfId: null,
@@ -340,18 +460,18 @@ describe('refund notifications', () => {
   it('the hint is read at Token.io and becomes a refund notification with the outcome read now', async () => {
     const { transferId } = await paid();
     const one = input(transferId, { amount: '1.53' });
-    const r = await bank().refunds.initiateRefund(one);
+    const r = await bank().refunds!.initiateRefund(one);
     store().setRefundStatus(r.networkRefundId!, 'INITIATION_REJECTED', 'Account closed at the bank');
-    const n1 = await bank().refunds.notificationFor(r.networkRefundId!, new Date());
+    const n1 = await bank().refunds!.notificationFor(r.networkRefundId!, new Date());
     expect(n1).toMatchObject({
       kind: 'refund',
       refId: tokenioRefundRefId(one.refundId),
       transferId: r.networkRefundId,
       providerStatus: 'failed',
-      reason: "The payer's bank rejected the refund",
+      reason: 'The bank rejected the refund',
     });
     expect(JSON.stringify(n1)).not.toContain('Account closed');
-    expect(await bank().refunds.notificationFor('rf:none:x', new Date())).toBeNull();
+    expect(await bank().refunds!.notificationFor('rf:none:x', new Date())).toBeNull();
   });
 });
 
@@ -375,8 +495,12 @@ describe('settings', () => {
 
   it('SVC_TOKENIO_RETURN_REFUND_ACCOUNT: on in sandbox, off in production until Token.io grants the permission', () => {
     expect(loadConfig(base).tokenio!.refunds).toEqual({
+      enabled: true,
       returnRefundAccount: true,
       consentText: DEFAULT_CONSENT_REFUND_TEXT,
+      termsLead: DEFAULT_CONSENT_REFUND_TERMS_LEAD,
+      privacyNoticeUrl: null,
+      retentionDays: 180,
     });
     const prod = {
       ...PRODUCTION_ENV,
@@ -387,8 +511,38 @@ describe('settings', () => {
     };
     expect(loadConfig(prod).tokenio!.refunds.returnRefundAccount).toBe(false);
     expect(
-      loadConfig({ ...prod, SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true' }).tokenio!.refunds.returnRefundAccount,
+      loadConfig({
+        ...prod,
+        SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true',
+        SVC_PRIVACY_NOTICE_URL: 'https://acme.example/privacy',
+      }).tokenio!.refunds.returnRefundAccount,
     ).toBe(true);
+    // The payer's account is personal data we control (GDPR): production shows our privacy notice.
+    expect(problemsOf({ ...prod, SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true' })).toEqual([
+      expect.stringMatching(/^SVC_PRIVACY_NOTICE_URL is required in production/),
+    ]);
+  });
+
+  it('SVC_TOKENIO_REFUNDS_ENABLED: its own setting, off in production, on in sandbox; off means no refunds at all', () => {
+    const prod = {
+      ...PRODUCTION_ENV,
+      ...base,
+      SVC_TOKENIO_API_URL: 'http://127.0.0.1:4010',
+      SVC_TOKENIO_ALLOW_STANDIN: 'true',
+      SVC_TOKENIO_TERMS_URL: 'https://terms.example/tokenio',
+      SVC_PRIVACY_NOTICE_URL: 'https://acme.example/privacy',
+    };
+    // Independent of the refund account: asking for the account does not turn refunds on.
+    const off = loadConfig({ ...prod, SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true' }).tokenio!;
+    expect(off.refunds).toMatchObject({ enabled: false, returnRefundAccount: true });
+    expect(loadConfig({ ...prod, SVC_TOKENIO_REFUNDS_ENABLED: 'true' }).tokenio!.refunds.enabled).toBe(true);
+    expect(problemsOf({ ...base, SVC_TOKENIO_REFUNDS_ENABLED: 'maybe' })).toEqual([
+      'SVC_TOKENIO_REFUNDS_ENABLED must be true or false (got "maybe")',
+    ]);
+    const adapters = (c: typeof off) =>
+      createTokenio(c, 'http://127.0.0.1:8000', { metrics: new Registry(), log: captureLogger('trace') });
+    expect(adapters(off).bank.refunds).toBeUndefined();
+    expect(adapters(loadConfig(base).tokenio!).bank.refunds).toBeDefined();
   });
 
   it('SVC_TOKENIO_CONSENT_REFUND_TEXT must name the beneficiary', () => {

@@ -82,6 +82,7 @@ export async function startTokenioStandin(opts: StandinOptions = {}): Promise<Ru
     setRefundStatus: (id, status, reason) => void store.setRefundStatus(id, status, reason),
     reset: () => {
       faults.clear();
+      store.listAllRefunds();
       store.notifier.reset();
       store.listLagMs = 0;
     },

@@ -77,6 +77,12 @@ export class TokenioStore {
   readonly refunds = new Map<string, Refund>();
   /** POST /refunds bodies received (a test checks a refund is never sent twice). */
   refundCreations = 0;
+  /**
+   * While on, new refunds are not yet in GET /refunds (a list that lags the creation: Token.io
+   * documents no read-after-write for it); they are on the payment's refundDetails at once.
+   */
+  refundListingLag = false;
+  private readonly unlistedRefunds = new Set<string>();
   /** GET /vrp-consents calls answered (a test checks the adapter no longer scans every consent). */
   consentListReads = 0;
   /** Requests refused because Token.io's OpenAPI document does not allow them (tests assert none). */
@@ -407,6 +413,7 @@ export class TokenioStore {
       },
     };
     this.refunds.set(r.id, r);
+    if (this.refundListingLag) this.unlistedRefunds.add(r.id);
     this.recountRefunds(p);
     this.notifier.send('REFUND_STATUS_CHANGED', { refund: r });
     this.setRefundStatus(r.id, 'INITIATION_PROCESSING', 'The refund is processing on the bank side');
@@ -423,6 +430,12 @@ export class TokenioStore {
     if (this.opts.refundSettleMs <= 0) settle();
     else this.later(this.opts.refundSettleMs, settle);
     return r;
+  }
+
+  /** The lagging list catches up: every refund is listed again. */
+  listAllRefunds(): void {
+    this.refundListingLag = false;
+    this.unlistedRefunds.clear();
   }
 
   /** Moves a refund (announced as REFUND_STATUS_CHANGED); a final refund never moves again. */
@@ -463,6 +476,7 @@ export class TokenioStore {
   }): Refund[] {
     return [...this.refunds.values()].filter(
       (r) =>
+        !this.unlistedRefunds.has(r.id) &&
         (!f.ids?.length || f.ids.includes(r.id)) &&
         (!f.refIds?.length || f.refIds.includes(r.initiation.refId)) &&
         (!f.statuses?.length || f.statuses.includes(r.status)) &&

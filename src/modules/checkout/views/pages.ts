@@ -28,12 +28,36 @@ export interface PaymentView {
 
 /**
  * The consent a network acting under its own licence requires on our page: the amount, the
- * beneficiary account name, the reference, and its sentence with the link to its Terms.
+ * beneficiary account name, the reference, and its sentence with the link to its Terms. `banks`:
+ * the banks offered with the consent; the variant for a payment that asks the bank for the payer's
+ * account (`refundAccount`, with our privacy notice) is shown only for those that are asked: alone
+ * when every bank is, else next to the plain sentence, the style sheet showing the one that fits the
+ * checked bank (where the browser cannot tell, the variant stays shown: never less than is asked).
  */
 export function consentBlock(
   c: ConsentNotice & { beneficiary: string },
   facts: { amount: SafeHtml | string; reference: string | null },
+  banks: readonly BankChoice[] = [],
 ): SafeHtml {
+  const terms = (lead: string) =>
+    html`${lead} <a href="${c.termsUrl}" target="_blank" rel="noopener">${c.termsLabel}</a>. By continuing you consent to this payment.`;
+  const plain = (cls: string) => html`<p class="${cls}">${c.text} ${terms(c.termsLead)}</p>`;
+  const asked = c.refundAccount ? banks.filter((b) => b.asksRefundAccount).length : 0;
+  const ra = c.refundAccount;
+  const variant = (cls: string) =>
+    ra
+      ? html`<p class="${cls}">${ra.text} ${terms(ra.termsLead)}${
+          ra.privacyNoticeUrl
+            ? html` How we use your account details: <a href="${ra.privacyNoticeUrl}" target="_blank" rel="noopener">privacy notice</a>.`
+            : ''
+        }</p>`
+      : '';
+  const sentences =
+    asked === 0
+      ? plain('fine')
+      : asked === banks.length
+        ? variant('fine')
+        : html`<div class="consent-toggle">${plain('fine consent-plain')}${variant('fine consent-ra')}</div>`;
   return html`<section class="consent" aria-labelledby="consent-h">
 <h2 id="consent-h" class="sr-only">Your consent</h2>
 <dl class="facts">
@@ -41,7 +65,7 @@ export function consentBlock(
 <dt>Paid to</dt><dd>${c.beneficiary}</dd>
 ${facts.reference ? html`<dt>Reference</dt><dd>${facts.reference}</dd>` : ''}
 </dl>
-<p class="fine">${c.text} ${c.termsLead} <a href="${c.termsUrl}" target="_blank" rel="noopener">${c.termsLabel}</a>. By continuing you consent to this payment.</p>
+${sentences}
 </section>`;
 }
 
@@ -80,13 +104,13 @@ ${opts.error ? html`<div class="alert alert-error" role="alert" id="bank-error">
 <legend>Your bank</legend>
 ${banks.map(
   (b, i) => html`<label class="bank" for="bank-${b.id}">
-<input type="radio" name="bank_id" id="bank-${b.id}" value="${b.id}" required${i === 0 ? html` checked` : ''}>
+<input type="radio" name="bank_id" id="bank-${b.id}" value="${b.id}" required${i === 0 ? html` checked` : ''}${b.asksRefundAccount ? html` data-refund-account` : ''}>
 <span class="logo" style="background:${bankColor(i)}" aria-hidden="true">${b.name.charAt(0)}</span>
 <span class="txt"><strong>${b.name}</strong><small>${b.description}</small></span>
 </label>`,
 )}
 </fieldset>
-${p.consent ? consentBlock(p.consent, { amount: formatMoney(p.amount, p.currency), reference: p.reference }) : ''}
+${p.consent ? consentBlock(p.consent, { amount: formatMoney(p.amount, p.currency), reference: p.reference }, banks) : ''}
 <button type="submit" class="btn btn-primary">Continue to bank · ${formatMoney(p.amount, p.currency)}</button>
 </form>
 ${cancelForm(p)}

@@ -65,4 +65,10 @@ a:focus-visible,button:focus-visible,input:focus-visible,.bank:focus-within{outl
 .field small{color:var(--muted)}
 .icon.approved{background:var(--ok)}.icon.declined{background:var(--bad)}.icon.in_review{background:var(--brand)}
 footer{text-align:center;color:var(--muted);font-size:.8125rem;padding-bottom:2rem}
+.consent-toggle .consent-plain{display:none}
+@supports selector(:has(*)){
+.consent-toggle .consent-plain{display:block}
+form:has(input[data-refund-account]:checked) .consent-toggle .consent-plain{display:none}
+form:not(:has(input[data-refund-account]:checked)) .consent-toggle .consent-ra{display:none}
+}
 `;

@@ -111,7 +111,8 @@ export interface TokenioBankOptions {
 export class TokenioBank implements BankProvider {
   readonly name = 'tokenio';
   readonly mandates: TokenioMandates;
-  readonly refunds: TokenioRefunds;
+  /** Absent unless SVC_TOKENIO_REFUNDS_ENABLED (the API then answers that refunds are not available). */
+  readonly refunds?: TokenioRefunds;
   private banks: { at: number; list: TokenioBankV2[] } | null = null;
   private banksLoading: Promise<TokenioBankV2[]> | null = null;
 
@@ -122,7 +123,7 @@ export class TokenioBank implements BankProvider {
       opts.config.redirectWaitMs,
       opts.config.vrp,
     );
-    this.refunds = new TokenioRefunds(opts.client);
+    if (opts.config.refunds.enabled) this.refunds = new TokenioRefunds(opts.client);
   }
 
   get client(): TokenioClient {
@@ -131,17 +132,30 @@ export class TokenioBank implements BankProvider {
 
   attach(_ctx: BankAttachContext): void {}
 
-  /** Token.io's consent sentence and Terms link, when our pages collect consent (SVC_TOKENIO_CONSENT=ours). */
-  consentNotice(beneficiary: string): ConsentNotice | null {
+  /**
+   * Token.io's consent sentence and Terms link, when our pages collect consent (SVC_TOKENIO_CONSENT=ours).
+   * For a payment (not a mandate) with SVC_TOKENIO_RETURN_REFUND_ACCOUNT on, also Token.io's amended
+   * variant and our privacy notice: the page shows it only for banks that are asked for the account
+   * (BankChoice `asksRefundAccount`).
+   */
+  consentNotice(beneficiary: string, purpose: 'payment' | 'mandate' = 'payment'): ConsentNotice | null {
     const c = this.opts.config.consent;
     if (c.collect !== 'ours') return null;
-    // Payments that ask the bank for the payer's account carry Token.io's amended sentence.
-    const text = this.opts.config.refunds.returnRefundAccount ? this.opts.config.refunds.consentText : c.text;
+    const r = this.opts.config.refunds;
     return {
-      text: text.replaceAll('{beneficiary}', beneficiary),
+      text: c.text.replaceAll('{beneficiary}', beneficiary),
       termsUrl: c.termsUrl ?? 'https://token.io',
       termsLead: c.termsLead,
       termsLabel: 'Terms & Conditions',
+      ...(purpose === 'payment' && r.returnRefundAccount
+        ? {
+            refundAccount: {
+              text: r.consentText.replaceAll('{beneficiary}', beneficiary),
+              termsLead: r.termsLead,
+              privacyNoticeUrl: r.privacyNoticeUrl,
+            },
+          }
+        : {}),
     };
   }
 
@@ -190,6 +204,12 @@ export class TokenioBank implements BankProvider {
         // Only the currencies this bank can take for the product: a rail it lists and no field it
         // requires that we do not send (docs/vendors/tokenio.md, point 19).
         currencies: currenciesOf(b, filter.purpose === 'mandate' ? 'VRP' : 'SIP'),
+        // Payments at this bank ask for the payer's account (startAuthorization): the page shows the amended consent.
+        ...(filter.purpose !== 'mandate' &&
+        this.opts.config.refunds.returnRefundAccount &&
+        b.supportsReturnRefundAccount
+          ? { asksRefundAccount: true }
+          : {}),
       }));
   }
 

@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { type Upstream, UpstreamError, type UpstreamRequest } from '../../../platform/upstream';
-import { BankProviderError, BankRefusedError } from '../port';
+import { BankProviderError, BankRefusedError, RefundNeedsReviewError } from '../port';
 import type { MandatoryFieldsEntry } from './creditor';
 
 /** What payments (`Payment`) and VRP consents (`VrpConsent`) have in common. */
@@ -131,7 +131,7 @@ export class TokenioClient {
   private async call<T>(
     req: Omit<UpstreamRequest, 'sign'>,
     refused: string,
-    opts: { notFoundIsNull?: boolean } = {},
+    opts: { notFoundIsNull?: boolean; forbidden?: string } = {},
   ): Promise<T | null> {
     let res: Awaited<ReturnType<Upstream['request']>>;
     try {
@@ -164,6 +164,14 @@ export class TokenioClient {
         return null;
       }
     })();
+    if (res.status === 403 && opts.forbidden) {
+      // Our credentials work elsewhere; this member may not use the operation: a refusal, not retried.
+      this.log.warn(
+        { operation: req.operation, status: res.status, errorCode: code },
+        'Token.io forbade the operation',
+      );
+      throw new BankRefusedError(opts.forbidden, { cause: { status: res.status, errorCode: code } });
+    }
     const traceId = traceIdOf(res);
     if (res.status === 401 || res.status === 403) {
       this.log.error(
@@ -409,15 +417,23 @@ export class TokenioClient {
   }
   // ---- refunds (reference "Refunds": POST /refunds, GET /refunds/{id}, GET /refunds) ----
 
-  /** POST /refunds: sent once (Token.io documents no de-duplication by refId); an unknown outcome is resolved by refId. */
-  initiateRefund(initiation: Record<string, unknown>): Promise<TokenioRefund> {
-    return this.createOne(
-      'refunds.initiate',
-      '/refunds',
-      { initiation },
+  /**
+   * POST /refunds: sent once (Token.io documents no de-duplication by refId); an unknown outcome is
+   * resolved by refId. A 403 is a refusal ("refunds not enabled"), not a credentials problem: the
+   * same credentials answer every other call, and retrying for two days would not enable refunds.
+   */
+  async initiateRefund(initiation: Record<string, unknown>): Promise<TokenioRefund> {
+    const { body, headers } = this.json({ initiation });
+    const r = await this.call<{ refund?: TokenioRefund }>(
+      { operation: 'refunds.initiate', method: 'POST', path: '/refunds', body, headers, retrySafe: false },
       'The payment network refused the refund',
-      'refund',
+      {
+        forbidden:
+          'Refunds are not enabled for this Token.io member: ask Token.io to enable refunds, and refund this payment by bank transfer meanwhile.',
+      },
     );
+    if (!r?.refund) throw new BankProviderError('Token.io refunds.initiate: answer without refund');
+    return r.refund;
   }
 
   getRefund(id: string): Promise<TokenioRefund | null> {
@@ -439,6 +455,11 @@ export class TokenioClient {
       'Refunds could not be listed',
     );
     const found = (r?.refunds ?? []).filter((x) => x.initiation?.refId === refId);
-    return found.sort((a, b) => b.createdDateTime.localeCompare(a.createdDateTime))[0] ?? null;
+    // One refund per refId by our own rules: several mean the money may have gone back twice.
+    if (found.length > 1)
+      throw new RefundNeedsReviewError(
+        'Token.io holds several refunds under this refund’s reference: the payer may have been refunded twice. Check this payment’s refunds at Token.io.',
+      );
+    return found[0] ?? null;
   }
 }

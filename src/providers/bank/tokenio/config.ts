@@ -66,11 +66,23 @@ export interface TokenioConfig {
    */
   consent: { collect: 'ours' | 'hosted'; text: string; termsLead: string; termsUrl: string | null };
   /**
-   * Refunds (docs/vendors/tokenio.md, "Refunds"). `returnRefundAccount`: payments ask banks that
+   * Refunds (docs/vendors/tokenio.md, "Refunds"). `enabled` (SVC_TOKENIO_REFUNDS_ENABLED): refunds
+   * go through Token.io (POST /refunds); off by default in production until Token.io confirms in
+   * writing that payments paid straight to the opco's own account can be refunded (Token.io documents
+   * refunds as debits from a settlement account). `returnRefundAccount`: payments ask banks that
    * support it (`supportsReturnRefundAccount`) for the payer's account, with Token.io's amended
-   * consent sentence `consentText` on our pages (SVC_TOKENIO_CONSENT_REFUND_TEXT).
+   * consent sentence `consentText` and Terms lead `termsLead` on our pages (only where the account
+   * is asked for), next to our privacy notice (SVC_PRIVACY_NOTICE_URL). The sealed account is
+   * erased `retentionDays` after the payment (SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS).
    */
-  refunds: { returnRefundAccount: boolean; consentText: string };
+  refunds: {
+    enabled: boolean;
+    returnRefundAccount: boolean;
+    consentText: string;
+    termsLead: string;
+    privacyNoticeUrl: string | null;
+    retentionDays: number;
+  };
 }
 
 /** Token.io's consent sentence for payments ("[TPP name]" becomes {beneficiary}). */
@@ -78,11 +90,15 @@ export const DEFAULT_CONSENT_TEXT =
   "You can use Token.io's payment service to make a secure payment directly from your bank account to the benefit of {beneficiary}.";
 
 /**
- * Token.io's consent sentence when the payment asks the bank for the payer's account
- * (`returnRefundAccount`), from the same page: "We will ask your bank to share your account details.
- * We will only use these details when necessary such as processing a refund request."
+ * Token.io's consent when the payment asks the bank for the payer's account (`returnRefundAccount`),
+ * word for word from the same page ("PIS with returnRefundAccount consent"; "Token's", "the [TPP name]").
  */
-export const DEFAULT_CONSENT_REFUND_TEXT = `${DEFAULT_CONSENT_TEXT} We will ask your bank to share your account details. We will only use these details when necessary such as processing a refund request.`;
+export const DEFAULT_CONSENT_REFUND_TEXT =
+  "You can use Token's payment service to make a secure payment directly from your bank account to the benefit of the {beneficiary}. We will ask your bank to share your account details. We will only use these details when necessary such as processing a refund request.";
+
+/** The words before the Terms link in that variant, word for word ("Token's service"). */
+export const DEFAULT_CONSENT_REFUND_TERMS_LEAD =
+  "The terms governing your use of Token's service can be found at";
 
 /**
  * Token.io's prescribed words before the link to its Terms & Conditions
@@ -229,8 +245,12 @@ export function readTokenioConfig(
       termsUrl: r.url('SVC_TOKENIO_TERMS_URL', null, ['https:']),
     },
     refunds: {
+      enabled: r.bool('SVC_TOKENIO_REFUNDS_ENABLED', environment !== 'production'),
       returnRefundAccount: r.bool('SVC_TOKENIO_RETURN_REFUND_ACCOUNT', environment !== 'production'),
       consentText: r.optional('SVC_TOKENIO_CONSENT_REFUND_TEXT') ?? DEFAULT_CONSENT_REFUND_TEXT,
+      termsLead: DEFAULT_CONSENT_REFUND_TERMS_LEAD,
+      privacyNoticeUrl: r.url('SVC_PRIVACY_NOTICE_URL', null, ['https:']),
+      retentionDays: r.int('SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS', 180, 1, 3650),
     },
     vrp: {
       enabled: r.bool('SVC_TOKENIO_VRP_ENABLED', environment !== 'production'),
@@ -252,6 +272,14 @@ export function readTokenioConfig(
       r.problems.push('SVC_TOKENIO_CONSENT_TEXT must name the beneficiary with {beneficiary}');
     if (config.refunds.returnRefundAccount && !config.refunds.consentText.includes('{beneficiary}'))
       r.problems.push('SVC_TOKENIO_CONSENT_REFUND_TEXT must name the beneficiary with {beneficiary}');
+    if (
+      config.refunds.returnRefundAccount &&
+      !config.refunds.privacyNoticeUrl &&
+      environment === 'production'
+    )
+      r.problems.push(
+        'SVC_PRIVACY_NOTICE_URL is required in production with SVC_TOKENIO_RETURN_REFUND_ACCOUNT=true (the payer must be shown how their account details are used; we are the data controller)',
+      );
     if (!config.consent.termsUrl && environment === 'production')
       r.problems.push(
         "SVC_TOKENIO_TERMS_URL is required in production with SVC_TOKENIO_CONSENT=ours (the payer must be shown Token.io's Terms)",

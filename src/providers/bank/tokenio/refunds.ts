@@ -4,16 +4,21 @@
  * opco's Sub-TPP; Token.io sends the money back to the account the payer's bank shared at payment
  * time (`refundDetails.refundAccount`, asked with `returnRefundAccount`). The creation is sent once:
  * an earlier attempt is looked for by `refId` first, and an answer lost on the way is resolved by
- * the same look-up, never by a second POST (Token.io documents no de-duplication by refId).
+ * the same look-up, never by a second POST (Token.io documents no de-duplication by refId). Before
+ * any POST the payment's `refundDetails.remainingRefundAmount` is compared with what our own refunds
+ * leave: less at Token.io means a refund we do not know of (one not yet listed by refId), so nothing
+ * is sent and the refund is held for review (RefundNeedsReviewError).
  * Statuses are read (GET /refunds/{id}, else by refId); notifications are only hints.
  */
 import { createHash } from 'node:crypto';
+import { compare, isDecimal, sub } from '../../../platform/decimal';
 import {
   type BankNotification,
   BankProviderError,
   BankRefusedError,
   type RefundAccount,
   type RefundInput,
+  RefundNeedsReviewError,
   type RefundNetwork,
   type RefundOutcome,
   type RefundRead,
@@ -43,13 +48,21 @@ export const REFUND_STATUS_MAP: Readonly<Record<string, RefundOutcome>> = {
 
 /** Our sentence for a failed refund (Token.io's `statusReasonInformation` may quote the bank: logs only). */
 const FAILURE_REASONS: Readonly<Record<string, string>> = {
-  INITIATION_REJECTED: "The payer's bank rejected the refund",
+  INITIATION_REJECTED: 'The bank rejected the refund',
   INITIATION_FAILED: 'Token.io could not send the refund to the bank (the bank was unavailable)',
 };
 
 export function refundOutcomeOf(status: string): RefundOutcome {
   return REFUND_STATUS_MAP[status] ?? 'processing';
 }
+
+/**
+ * NO_FINAL_STATUS_AVAILABLE: "a final status, but it doesn't indicate success or failure. Please
+ * contact the bank" (reference `StatusRefund`). Token.io will not move it again, so reading it
+ * again would never settle it: someone must confirm with the bank.
+ */
+export const NO_FINAL_STATUS_REVIEW =
+  'Token.io has no final status from the bank for this refund: the money may have been sent. Check with the bank before refunding again.';
 
 export function refundReadOf(r: TokenioRefund): RefundRead {
   const outcome = refundOutcomeOf(r.status);
@@ -58,6 +71,7 @@ export function refundReadOf(r: TokenioRefund): RefundRead {
     outcome,
     providerStatus: r.status.slice(0, 64),
     reason: outcome === 'failed' ? (FAILURE_REASONS[r.status] ?? 'The refund failed at the bank') : null,
+    ...(r.status === 'INITIATION_NO_FINAL_STATUS_AVAILABLE' ? { needsReview: NO_FINAL_STATUS_REVIEW } : {}),
   };
 }
 
@@ -108,10 +122,25 @@ export function refundAccountOf(d: TokenioRefundDetails | undefined): RefundAcco
 
 const MANUAL = 'Refund it by bank transfer to the payer instead.';
 
+/**
+ * The payment statuses a refund may start from (reference `PaymentStatus`): INITIATION_COMPLETED
+ * (the bank accepted the payment) and SETTLEMENT_COMPLETED (it reached the payee's account). Not
+ * SETTLEMENT_IN_PROGRESS ("waiting for the payment to reach the payee bank") nor
+ * SETTLEMENT_INCOMPLETE ("reconciliation has failed"): the money is not known to be with the opco.
+ */
+export const REFUNDABLE_PAYMENT_STATUSES: readonly string[] = [
+  'INITIATION_COMPLETED',
+  'SETTLEMENT_COMPLETED',
+];
+
 /** Why Token.io cannot refund this payment (a sentence for the merchant), or null when it can. */
 export function paymentRefundProblem(p: TokenioPayment, currency: string): string | null {
   const instrument = String(p.initiation.localInstrument ?? '');
-  if (p.status !== 'INITIATION_COMPLETED' && !p.status.startsWith('SETTLEMENT_'))
+  if (p.status === 'SETTLEMENT_IN_PROGRESS')
+    return 'Token.io has not yet seen this payment reach the merchant’s account; try the refund again once it has.';
+  if (p.status === 'SETTLEMENT_INCOMPLETE')
+    return `Token.io could not confirm that this payment reached the merchant’s account (its reconciliation failed), so it cannot refund it. ${MANUAL}`;
+  if (!REFUNDABLE_PAYMENT_STATUSES.includes(p.status))
     return `Token.io has not completed this payment, so it cannot refund it. ${MANUAL}`;
   if (!(REFUND_INSTRUMENTS as readonly string[]).includes(instrument))
     return `Token.io refunds only go by SEPA, SEPA Instant or Faster Payments; this ${currency} payment went by another rail. ${MANUAL}`;
@@ -122,13 +151,47 @@ export function paymentRefundProblem(p: TokenioPayment, currency: string): strin
   return null;
 }
 
+/**
+ * Refuses to send when Token.io shows less left to refund than our own refunds leave
+ * (`remainingRefundAmount`: "the payment amount minus the total amount of non-failed refunds",
+ * reference `RefundDetails`): a refund of this payment exists that we do not know of, typically an
+ * earlier attempt of this very refund that reached Token.io but is not listed by refId yet. Sending
+ * again could pay twice. Decimal strings only.
+ */
+export function checkRemaining(p: TokenioPayment, input: RefundInput): void {
+  if (input.alreadyRefunded === undefined) return;
+  const amount = p.initiation.amount as { value?: unknown; currency?: unknown } | undefined;
+  const remaining = p.refundDetails?.remainingRefundAmount;
+  const review = (why: string) =>
+    new RefundNeedsReviewError(
+      `Token.io shows ${why}, so the refund was not sent: check this payment's refunds at Token.io before refunding again.`,
+    );
+  if (
+    !remaining ||
+    typeof amount?.value !== 'string' ||
+    !isDecimal(amount.value) ||
+    !isDecimal(remaining.value) ||
+    !isDecimal(input.alreadyRefunded) ||
+    remaining.currency !== input.currency
+  )
+    throw review('no amount left to refund that we can compare with our refunds');
+  const expected = sub(amount.value, input.alreadyRefunded);
+  if (compare(remaining.value, expected) < 0)
+    throw review(
+      'less left to refund on this payment than our own refunds leave (a refund we do not know of)',
+    );
+}
+
 /** Unknown outcome of the creation: look it up; rethrow when it does not exist. */
 async function orFound<T>(create: () => Promise<T>, find: () => Promise<T | null>): Promise<T> {
   try {
     return await create();
   } catch (err) {
     if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
-    const found = await find().catch(() => null);
+    const found = await find().catch((e) => {
+      if (e instanceof RefundNeedsReviewError) throw e;
+      return null;
+    });
     if (!found) throw err;
     return found;
   }
@@ -160,6 +223,8 @@ export class TokenioRefunds implements RefundNetwork {
     if (!original) throw new BankRefusedError('Token.io does not know the payment to refund');
     const problem = paymentRefundProblem(original, input.currency);
     if (problem) throw new BankRefusedError(problem);
+    // An earlier attempt may have reached Token.io without being listed by refId yet: never a second POST.
+    checkRemaining(original, input);
     const localInstrument = String(original.initiation.localInstrument);
     const initiation = {
       refId,

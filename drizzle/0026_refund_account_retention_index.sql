@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_refund_account_retention_idx" ON "transactions" USING btree ("created_at") WHERE refund_account_enc is not null;
