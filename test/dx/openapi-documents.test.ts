@@ -107,6 +107,6 @@ describe('OpenAPI documents', () => {
         expect((op as Record<string, unknown>)['x-codeSamples']).toBeDefined();
     // The reference page says it is loading (and where the document is) until the script replaces it.
     const page = await ctx.app.inject({ url: '/docs' });
-    expect(page.body).toContain('Loading the API reference');
+    expect(page.body).toContain('Loading the interactive API reference');
   });
 });

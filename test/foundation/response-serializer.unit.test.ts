@@ -35,6 +35,8 @@ function transaction(i: number) {
     completed_at: odd ? null : '2026-01-02T00:00:00.000Z',
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
+    refunded_amount: odd ? '0.00' : '1.25',
+    refundable_amount: odd ? '10.00' : '8.75',
     allowed_actions: odd ? [] : ['cancel', 'simulate'],
     not_in_schema: 'dropped',
   };
