@@ -17,6 +17,7 @@ import type { ClientAuth } from '../../plugins/auth';
 import {
   type BankNotification,
   BankRefusedError,
+  RefundNeedsReviewError,
   type RefundNetwork,
   type RefundRead,
 } from '../../providers/bank/port';
@@ -37,6 +38,7 @@ import {
 import { withRefundActions } from './refunds.actions';
 import {
   cancelable,
+  holdRefundForReview,
   isRefundTerminal,
   moveRefund,
   type RefundRow,
@@ -69,6 +71,8 @@ export function toRefundDto(r: RefundRow) {
     status: r.status,
     reason: r.reason,
     failure_reason: r.failureReason,
+    reconciliation_state: r.reconciliationState,
+    review_reason: r.reviewReason,
     metadata: r.metadata ?? {},
     submitted_at: iso(r.submittedAt),
     completed_at: iso(r.completedAt),
@@ -304,14 +308,28 @@ export async function applyRefundRead(
       })) ?? (await findRefundById(tx, refundId));
     if (r?.status !== 'processing') return r;
   }
+  // A final status resolves a refund held for manual review: the review state is cleared with the move.
+  const resolved = { reconciliationState: 'none' as const, reviewReason: null };
   if (read.outcome === 'succeeded')
-    return (await moveRefund(tx, r, 'succeed', { now, lenient: true, set: facts })) ?? r;
+    return (await moveRefund(tx, r, 'succeed', { now, lenient: true, set: { ...facts, ...resolved } })) ?? r;
   if (read.outcome === 'failed')
     return (
       (await moveRefund(tx, r, 'fail', {
         now,
         lenient: true,
-        set: { ...facts, failureReason: read.reason ?? RefundMessages.refusedByNetwork },
+        set: {
+          ...facts,
+          ...resolved,
+          failureReason: read.reason ?? RefundMessages.refusedByNetwork,
+        },
+      })) ?? r
+    );
+  if (read.needsReview)
+    return (
+      (await holdRefundForReview(tx, r, read.needsReview, {
+        now,
+        nextCheckAt: addSeconds(now, deps.config.refundReviewReconcileSeconds),
+        set: facts,
       })) ?? r
     );
   if (r.providerStatus !== read.providerStatus || (read.networkRefundId && !r.networkRefundId))
@@ -349,6 +367,20 @@ export async function submitRefund(deps: Deps, refundId: string): Promise<void> 
         set: { failureReason: reason },
       }),
     );
+  // An earlier attempt may have reached the network and cannot be found: never sent again. The
+  // refund is processing (the money may have moved) and held for review; the job ends here.
+  const holdForReview = (reason: string) =>
+    deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const moved =
+        (await moveRefund(tx, refund, 'submit', { now, lenient: true })) ??
+        (await findRefundById(tx, refund.id));
+      if (moved)
+        await holdRefundForReview(tx, moved, reason, {
+          now,
+          nextCheckAt: addSeconds(now, deps.config.refundReviewReconcileSeconds),
+        });
+    });
   if (!network) return void (await refuse(RefundMessages.networkCannotRefund));
   if (!t || !payee) return void (await refuse(RefundMessages.refusedByNetwork));
   let read: RefundRead;
@@ -365,6 +397,7 @@ export async function submitRefund(deps: Deps, refundId: string): Promise<void> 
       payee,
     });
   } catch (err) {
+    if (err instanceof RefundNeedsReviewError) return void (await holdForReview(err.reason));
     if (err instanceof BankRefusedError) return void (await refuse(err.reason));
     // BankProviderError: the outcome is unknown; the job retries with the same refund id.
     throw err;
@@ -452,7 +485,12 @@ export async function reconcileRefunds(deps: Deps, batch = 20): Promise<number> 
     } catch (err) {
       deps.log.warn({ err, refundId: r.id }, 'refund read at the network failed; retrying next interval');
     }
-    await scheduleNextCheck(deps.db, r, addSeconds(now, deps.config.refundReconcileSeconds));
+    await scheduleNextCheck(
+      deps.db,
+      r,
+      addSeconds(now, deps.config.refundReconcileSeconds),
+      addSeconds(now, deps.config.refundReviewReconcileSeconds),
+    );
   }
   return due.length;
 }

@@ -202,6 +202,8 @@ export interface RefundRead {
   providerStatus: string;
   /** Why it failed, a sentence safe to show the merchant; null unless `failed`. */
   reason: string | null;
+  /** The network cannot say whether money moved (e.g. Token.io NO_FINAL_STATUS_AVAILABLE): a safe sentence. */
+  needsReview?: string | null;
 }
 
 /** Refunds: the part of the network that sends a paid payment's money back. */
@@ -248,6 +250,17 @@ export class BankRefusedError extends BankProviderError {
   ) {
     super(reason, options);
     this.name = 'BankRefusedError';
+  }
+}
+
+/** An earlier attempt may have reached the network and cannot be found, or it shows a refund we do not know: do not send again. */
+export class RefundNeedsReviewError extends BankProviderError {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+    this.name = 'RefundNeedsReviewError';
   }
 }
 
