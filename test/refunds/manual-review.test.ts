@@ -217,3 +217,29 @@ describe('a submission that finds an earlier attempt it cannot resolve (RefundNe
     expect(fake.initiate).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('a read that throws RefundNeedsReviewError', () => {
+  it('holds a processing refund for review; the sweep then reads it at the slow cadence', async () => {
+    const id = await paidPayment(ctx, w, '10.00');
+    fake.initiate.mockResolvedValue(read({ networkRefundId: 'nr-3' }));
+    const r = (await postRefund(ctx, w.caller, id, { amount: '2.00' })).json();
+    expect(r).toMatchObject({ status: 'processing', reconciliation_state: 'none' });
+    fake.read.mockRejectedValue(new RefundNeedsReviewError(UNRESOLVED));
+    ctx.clock.advanceSeconds(ctx.config.refundReconcileSeconds + 1);
+    await runWorker(ctx, 'refund-reconciliation');
+    expect(await readRefund(ctx, w.caller, r.refund_id)).toMatchObject({
+      status: 'processing',
+      reconciliation_state: 'manual_review_required',
+      review_reason: UNRESOLVED,
+    });
+    expect((await statusEvents(r.refund_id)).at(-1)).toBe('processing->processing:manual_review_required');
+    const calls = fake.read.mock.calls.length;
+    ctx.clock.advanceSeconds(ctx.config.refundReconcileSeconds + 1);
+    await runWorker(ctx, 'refund-reconciliation');
+    expect(fake.read.mock.calls.length).toBe(calls);
+    ctx.clock.advanceSeconds(ctx.config.refundReviewReconcileSeconds);
+    await runWorker(ctx, 'refund-reconciliation');
+    expect(fake.read.mock.calls.length).toBe(calls + 1);
+    expect(await statusEvents(r.refund_id)).toHaveLength(2);
+  });
+});

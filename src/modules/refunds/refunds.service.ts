@@ -341,6 +341,24 @@ export async function applyRefundRead(
 }
 
 /**
+ * Holds a submitted refund for manual review (RefundNeedsReviewError): a pending one is first
+ * `processing` (the network may have it), then held; a terminal one is left alone.
+ */
+async function holdSubmittedForReview(deps: Deps, refundId: string, reason: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    let r = await findRefundById(tx, refundId);
+    if (r?.status === 'pending' && r.submittedAt)
+      r = (await moveRefund(tx, r, 'submit', { now, lenient: true })) ?? (await findRefundById(tx, refundId));
+    if (r?.status === 'processing')
+      await holdRefundForReview(tx, r, reason, {
+        now,
+        nextCheckAt: addSeconds(now, deps.config.refundReviewReconcileSeconds),
+      });
+  });
+}
+
+/**
  * The submit job: claims the refund (`submitted_at`, compare-and-set while pending), then hands it
  * to the network with our refund id as its reference. A lost answer (BankProviderError) is retried
  * with the same id (the network finds the refund by it); a refusal fails the refund with its reason.
@@ -367,20 +385,6 @@ export async function submitRefund(deps: Deps, refundId: string): Promise<void> 
         set: { failureReason: reason },
       }),
     );
-  // An earlier attempt may have reached the network and cannot be found: never sent again. The
-  // refund is processing (the money may have moved) and held for review; the job ends here.
-  const holdForReview = (reason: string) =>
-    deps.db.transaction(async (tx) => {
-      const now = deps.clock.now();
-      const moved =
-        (await moveRefund(tx, refund, 'submit', { now, lenient: true })) ??
-        (await findRefundById(tx, refund.id));
-      if (moved)
-        await holdRefundForReview(tx, moved, reason, {
-          now,
-          nextCheckAt: addSeconds(now, deps.config.refundReviewReconcileSeconds),
-        });
-    });
   if (!network) return void (await refuse(RefundMessages.networkCannotRefund));
   if (!t || !payee) return void (await refuse(RefundMessages.refusedByNetwork));
   let read: RefundRead;
@@ -397,7 +401,10 @@ export async function submitRefund(deps: Deps, refundId: string): Promise<void> 
       payee,
     });
   } catch (err) {
-    if (err instanceof RefundNeedsReviewError) return void (await holdForReview(err.reason));
+    // An earlier attempt may have reached the network and cannot be found: never sent again. The
+    // refund is processing (the money may have moved) and held for review; the job ends here.
+    if (err instanceof RefundNeedsReviewError)
+      return void (await holdSubmittedForReview(deps, refund.id, err.reason));
     if (err instanceof BankRefusedError) return void (await refuse(err.reason));
     // BankProviderError: the outcome is unknown; the job retries with the same refund id.
     throw err;
@@ -425,11 +432,19 @@ export async function syncRefund(deps: Deps, refundId: string): Promise<boolean>
   if (!r || !network || isRefundTerminal(r.status) || !r.submittedAt) return false;
   const t = await findTransactionById(deps.db, r.transactionId);
   const payee = t ? await payeeOfProject(deps.db, t.projectId) : null;
-  const read = await network.getRefund({
-    refundId: r.id,
-    networkRefundId: r.networkRefundId,
-    onBehalfOfId: payee?.subTppId ?? null,
-  });
+  let read: RefundRead | null;
+  try {
+    read = await network.getRefund({
+      refundId: r.id,
+      networkRefundId: r.networkRefundId,
+      onBehalfOfId: payee?.subTppId ?? null,
+    });
+  } catch (err) {
+    // The network shows something about this refund that cannot be resolved: held for review.
+    if (!(err instanceof RefundNeedsReviewError)) throw err;
+    await holdSubmittedForReview(deps, r.id, err.reason);
+    return false;
+  }
   if (!read) return false;
   const after = await deps.db.transaction((tx) => applyRefundRead(deps, tx, r.id, read));
   return !!after && after.status !== r.status;
