@@ -489,7 +489,8 @@ export async function onRefundNotification(deps: Deps, tx: Tx, n: BankNotificati
 
 /**
  * The reconciliation sweep: processing refunds due for a read (every SVC_REFUND_RECONCILE_SECONDS)
- * are read at the network; one still processing is read again an interval later.
+ * are read at the network; one still processing is read again an interval later, one held for
+ * manual review at the slow cadence (SVC_REFUND_REVIEW_RECONCILE_SECONDS).
  */
 export async function reconcileRefunds(deps: Deps, batch = 20): Promise<number> {
   const now = deps.clock.now();
