@@ -142,6 +142,8 @@ export interface Config extends PaymentLimits {
   sandboxRefundSettleSeconds: number;
   /** Refunds: how often a processing refund is read again at the network (the reconciliation sweep). */
   refundReconcileSeconds: number;
+  /** Refunds held for manual review are read again this often (the slow cadence). */
+  refundReviewReconcileSeconds: number;
   /** Payment network: `simulator` (sandbox default), `tokenio`, or `none` (production default: creation answers 503). */
   bankProvider: 'simulator' | 'tokenio' | 'none';
   /** Token.io settings (SVC_TOKENIO_*), set when bankProvider is `tokenio`. */
@@ -384,6 +386,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxBankSettleSeconds: r.int('SVC_SANDBOX_BANK_SETTLE_SECONDS', 2, 0, 86400),
     sandboxRefundSettleSeconds: r.int('SVC_SANDBOX_REFUND_SETTLE_SECONDS', 5, 0, 86400),
     refundReconcileSeconds: r.int('SVC_REFUND_RECONCILE_SECONDS', 600, 5, 86400),
+    refundReviewReconcileSeconds: r.int('SVC_REFUND_REVIEW_RECONCILE_SECONDS', 21600, 60, 7 * 86400),
     bankProvider: r.oneOf(
       'SVC_BANK_PROVIDER',
       ['simulator', 'tokenio', 'none'] as const,

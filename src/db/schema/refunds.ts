@@ -8,6 +8,8 @@ import { transactions } from './transactions';
 /** pending (written, not yet handed to the network), processing, succeeded, failed, canceled. */
 export const REFUND_STATUSES = ['pending', 'processing', 'succeeded', 'failed', 'canceled'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
+export const REFUND_RECONCILIATION_STATES = ['none', 'manual_review_required'] as const;
+export type RefundReconciliationState = (typeof REFUND_RECONCILIATION_STATES)[number];
 
 /**
  * A refund of a paid payment (modules/refunds). The status column is moved only by
@@ -43,6 +45,17 @@ export const refunds = pgTable(
     submittedAt: ts('submitted_at'),
     /** When the reconciliation sweep reads a processing refund next; null = not scheduled. */
     networkCheckAt: ts('network_check_at'),
+    /**
+     * `none`, or `manual_review_required`: the network cannot say whether the money moved (no final
+     * status, or an earlier attempt that cannot be found). The refund stays processing and its amount
+     * stays held; a later final status clears it.
+     */
+    reconciliationState: text('reconciliation_state')
+      .$type<RefundReconciliationState>()
+      .notNull()
+      .default('none'),
+    /** Why it is held for review (a sentence safe to show the merchant); null unless held. */
+    reviewReason: text('review_reason'),
     /** Reads since the last news (the sweep's backoff). */
     networkChecks: integer('network_checks').notNull().default(0),
     completedAt: ts('completed_at'),
@@ -52,6 +65,9 @@ export const refunds = pgTable(
   (t) => [
     index('refunds_client_created_idx').on(t.clientId, desc(t.createdAt), desc(t.id)),
     index('refunds_client_status_created_idx').on(t.clientId, t.status, desc(t.createdAt)),
+    index('refunds_client_review_created_idx')
+      .on(t.clientId, desc(t.createdAt))
+      .where(sql`reconciliation_state = 'manual_review_required'`),
     index('refunds_client_project_created_idx').on(t.clientId, t.projectId, desc(t.createdAt)),
     index('refunds_transaction_created_idx').on(t.transactionId, t.createdAt, t.id),
     uniqueIndex('refunds_network_refund_id_uq')

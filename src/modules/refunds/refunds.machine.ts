@@ -6,7 +6,7 @@
  * payment's timeline when money went back, emits `refund.status_changed`, and writes the activity
  * entry and the notification, all in the caller's transaction.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { REFUND_STATUSES, type RefundStatus, refunds } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
@@ -61,7 +61,17 @@ export interface RefundMoveContext {
   now: Date;
   actor?: Actor;
   /** Columns written with the status (failure reason, network id, provider status). */
-  set?: Partial<Pick<RefundRow, 'failureReason' | 'networkRefundId' | 'providerStatus' | 'networkCheckAt'>>;
+  set?: Partial<
+    Pick<
+      RefundRow,
+      | 'failureReason'
+      | 'networkRefundId'
+      | 'providerStatus'
+      | 'networkCheckAt'
+      | 'reconciliationState'
+      | 'reviewReason'
+    >
+  >;
   /** A move lost to another writer returns null instead of the 409 (workers, notifications). */
   lenient?: boolean;
 }
@@ -78,6 +88,8 @@ export function refundEventData(r: RefundRow, previous: RefundStatus | null) {
     current_status: r.status,
     reason: r.reason,
     failure_reason: r.failureReason,
+    reconciliation_state: r.reconciliationState,
+    review_reason: r.reviewReason,
     metadata: r.metadata ?? {},
   };
 }
@@ -171,4 +183,66 @@ export async function moveRefund(
       }),
     notify: (r) => refundNotification(tx, r, ctx.now),
   });
+}
+
+/**
+ * Holds a processing refund for manual review: the network cannot say whether the money moved (no
+ * final status, or an earlier attempt that cannot be found). The status stays `processing` and the
+ * amount stays held against the payment; `reconciliation_state` becomes `manual_review_required`
+ * with the reason; `refund.status_changed` is emitted with previous == current status, the
+ * merchant's owners and operations get a critical notification, and the activity log an entry,
+ * all in the caller's transaction. The reconciliation sweep reads it again at `nextCheckAt`.
+ * Returns null (nothing written) when the refund is not processing or is already held for the
+ * same reason.
+ */
+export async function holdRefundForReview(
+  tx: Tx,
+  refund: RefundRow,
+  reason: string,
+  ctx: { now: Date; nextCheckAt: Date; set?: Partial<Pick<RefundRow, 'providerStatus' | 'networkRefundId'>> },
+): Promise<RefundRow | null> {
+  if (
+    refund.status !== 'processing' ||
+    (refund.reconciliationState === 'manual_review_required' && refund.reviewReason === reason)
+  )
+    return null;
+  const [held] = await tx
+    .update(refunds)
+    .set({
+      ...ctx.set,
+      reconciliationState: 'manual_review_required',
+      reviewReason: reason,
+      networkCheckAt: ctx.nextCheckAt,
+      updatedAt: ctx.now,
+    })
+    .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'processing')))
+    .returning();
+  if (!held) return null;
+  await emitEvent(tx, {
+    clientId: held.clientId,
+    type: 'refund.status_changed',
+    data: refundEventData(held, held.status),
+    occurredAt: ctx.now,
+    dedupKey: `refund:${held.id}:manual_review_required:${newId()}`,
+  });
+  await recordActivity(tx, {
+    clientId: held.clientId,
+    action: 'refund.manual_review_required',
+    at: ctx.now,
+    target: { type: 'refund', id: held.id, label: `${held.amount} ${held.currency}` },
+    changes: { reconciliation_state: { from: refund.reconciliationState, to: 'manual_review_required' } },
+    metadata: { transaction_id: held.transactionId, review_reason: reason },
+    actor: { type: 'system', accountId: null, credentialId: null },
+  });
+  await notify(tx, {
+    clientId: held.clientId,
+    category: 'payments',
+    severity: 'critical',
+    title: `Refund ${held.id} needs a manual review`,
+    body: `Refund ${held.id} of ${held.amount} ${held.currency} for payment ${held.transactionId}: ${reason}. Check with the bank before refunding again.`,
+    item: null,
+    audience: { roles: OWNER_AND_OPERATIONS },
+    at: ctx.now,
+  });
+  return held;
 }

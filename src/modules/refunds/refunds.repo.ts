@@ -1,7 +1,7 @@
 /** Queries of the refunds feature. Every client-facing query filters by client_id. */
 import { and, asc, count, desc, eq, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { type RefundStatus, refunds } from '../../db/schema/index';
+import { type RefundReconciliationState, type RefundStatus, refunds } from '../../db/schema/index';
 import type { PageParams } from '../../shared/pagination';
 import type { RefundRow } from './refunds.machine';
 
@@ -67,6 +67,7 @@ export interface RefundFilters {
   status?: RefundStatus;
   transactionId?: string;
   projectId?: string;
+  reconciliationState?: RefundReconciliationState;
   from?: string;
   to?: string;
 }
@@ -82,6 +83,7 @@ export async function listRefunds(
   if (f.status) conds.push(eq(refunds.status, f.status));
   if (f.transactionId) conds.push(eq(refunds.transactionId, f.transactionId));
   if (f.projectId) conds.push(eq(refunds.projectId, f.projectId));
+  if (f.reconciliationState) conds.push(eq(refunds.reconciliationState, f.reconciliationState));
   if (f.from) conds.push(sql`${refunds.createdAt} >= ${f.from}::timestamptz`);
   if (f.to) conds.push(sql`${refunds.createdAt} < ${f.to}::timestamptz`);
   const where = and(...conds);
@@ -114,9 +116,17 @@ export async function findDueProcessing(db: DbOrTx, now: Date, limit: number): P
     .limit(limit);
 }
 
-export async function scheduleNextCheck(db: DbOrTx, r: RefundRow, at: Date): Promise<void> {
+/**
+ * The sweep's next read of a processing refund: `at`, or `heldAt` (the slow cadence) when it is
+ * held for manual review, as the row says at the time of the write.
+ */
+export async function scheduleNextCheck(db: DbOrTx, r: RefundRow, at: Date, heldAt: Date): Promise<void> {
   await db
     .update(refunds)
-    .set({ networkCheckAt: at, networkChecks: sql`${refunds.networkChecks} + 1` })
+    .set({
+      networkCheckAt: sql`case when ${refunds.reconciliationState} = 'manual_review_required'
+        then ${heldAt.toISOString()}::timestamptz else ${at.toISOString()}::timestamptz end`,
+      networkChecks: sql`${refunds.networkChecks} + 1`,
+    })
     .where(and(eq(refunds.id, r.id), eq(refunds.status, 'processing')));
 }

@@ -102,7 +102,9 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Deps }) 
       schema: {
         tags,
         summary: 'List refunds',
-        description: 'Newest first; filters apply before pagination (page_size default 20, maximum 200).',
+        description:
+          'Newest first; filters apply before pagination (page_size default 20, maximum 200). ' +
+          '`reconciliation_state=manual_review_required` lists the refunds held for manual review.',
         querystring: RefundListQuerySchema,
         response: { 200: RefundListSchema },
       },
@@ -117,6 +119,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Deps }) 
           status: q.status,
           transactionId: q.transaction_id,
           projectId: q.project_id,
+          reconciliationState: q.reconciliation_state,
           from: q.from,
           to: q.to,
         },

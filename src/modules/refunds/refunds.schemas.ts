@@ -1,5 +1,6 @@
 /** Request and response schemas of the refunds endpoints (they are the OpenAPI document too). */
 import { Type } from 'typebox';
+import { REFUND_RECONCILIATION_STATES } from '../../db/schema/index';
 import { dateRangeQuerySchema, pageEnvelope, pageQuerySchema } from '../../shared/pagination';
 import { RefundActionsSchema } from './refunds.actions';
 import { REFUND_STATUSES } from './refunds.machine';
@@ -33,6 +34,15 @@ export const RefundSchema = Type.Object(
     reason: Nullable(Type.String({ description: "The merchant's reason, as given" })),
     failure_reason: Nullable(
       Type.String({ description: 'Why the network refused or failed it; null unless failed' }),
+    ),
+    reconciliation_state: Type.Enum(REFUND_RECONCILIATION_STATES, {
+      description:
+        '`none`, or `manual_review_required`: the payment network cannot say whether the money moved (no final ' +
+        'status, or an earlier attempt it cannot find). The refund stays `processing` and its amount stays held ' +
+        'against the payment; check with the bank before refunding again. A later final status clears it.',
+    }),
+    review_reason: Nullable(
+      Type.String({ description: 'Why the refund is held for manual review; null unless held' }),
     ),
     metadata: Type.Record(Type.String(), Type.Unknown()),
     submitted_at: Nullable(
@@ -103,6 +113,11 @@ export const RefundListQuerySchema = Type.Object({
   status: Type.Optional(Type.Enum(REFUND_STATUSES)),
   transaction_id: Type.Optional(Uuid('Only refunds of this payment')),
   project_id: Type.Optional(Uuid('Only refunds of payments of this project')),
+  reconciliation_state: Type.Optional(
+    Type.Enum(REFUND_RECONCILIATION_STATES, {
+      description: 'Only refunds in this reconciliation state, e.g. `manual_review_required`',
+    }),
+  ),
   ...dateRangeQuerySchema,
 });
 

@@ -17,6 +17,7 @@ import type { ClientAuth } from '../../plugins/auth';
 import {
   type BankNotification,
   BankRefusedError,
+  RefundNeedsReviewError,
   type RefundNetwork,
   type RefundRead,
 } from '../../providers/bank/port';
@@ -37,6 +38,7 @@ import {
 import { withRefundActions } from './refunds.actions';
 import {
   cancelable,
+  holdRefundForReview,
   isRefundTerminal,
   moveRefund,
   type RefundRow,
@@ -69,6 +71,8 @@ export function toRefundDto(r: RefundRow) {
     status: r.status,
     reason: r.reason,
     failure_reason: r.failureReason,
+    reconciliation_state: r.reconciliationState,
+    review_reason: r.reviewReason,
     metadata: r.metadata ?? {},
     submitted_at: iso(r.submittedAt),
     completed_at: iso(r.completedAt),
@@ -304,14 +308,28 @@ export async function applyRefundRead(
       })) ?? (await findRefundById(tx, refundId));
     if (r?.status !== 'processing') return r;
   }
+  // A final status resolves a refund held for manual review: the review state is cleared with the move.
+  const resolved = { reconciliationState: 'none' as const, reviewReason: null };
   if (read.outcome === 'succeeded')
-    return (await moveRefund(tx, r, 'succeed', { now, lenient: true, set: facts })) ?? r;
+    return (await moveRefund(tx, r, 'succeed', { now, lenient: true, set: { ...facts, ...resolved } })) ?? r;
   if (read.outcome === 'failed')
     return (
       (await moveRefund(tx, r, 'fail', {
         now,
         lenient: true,
-        set: { ...facts, failureReason: read.reason ?? RefundMessages.refusedByNetwork },
+        set: {
+          ...facts,
+          ...resolved,
+          failureReason: read.reason ?? RefundMessages.refusedByNetwork,
+        },
+      })) ?? r
+    );
+  if (read.needsReview)
+    return (
+      (await holdRefundForReview(tx, r, read.needsReview, {
+        now,
+        nextCheckAt: addSeconds(now, deps.config.refundReviewReconcileSeconds),
+        set: facts,
       })) ?? r
     );
   if (r.providerStatus !== read.providerStatus || (read.networkRefundId && !r.networkRefundId))
@@ -320,6 +338,24 @@ export async function applyRefundRead(
       .set({ ...facts, updatedAt: now })
       .where(and(eq(refunds.id, r.id), eq(refunds.status, 'processing')));
   return r;
+}
+
+/**
+ * Holds a submitted refund for manual review (RefundNeedsReviewError): a pending one is first
+ * `processing` (the network may have it), then held; a terminal one is left alone.
+ */
+async function holdSubmittedForReview(deps: Deps, refundId: string, reason: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    let r = await findRefundById(tx, refundId);
+    if (r?.status === 'pending' && r.submittedAt)
+      r = (await moveRefund(tx, r, 'submit', { now, lenient: true })) ?? (await findRefundById(tx, refundId));
+    if (r?.status === 'processing')
+      await holdRefundForReview(tx, r, reason, {
+        now,
+        nextCheckAt: addSeconds(now, deps.config.refundReviewReconcileSeconds),
+      });
+  });
 }
 
 /**
@@ -365,6 +401,10 @@ export async function submitRefund(deps: Deps, refundId: string): Promise<void> 
       payee,
     });
   } catch (err) {
+    // An earlier attempt may have reached the network and cannot be found: never sent again. The
+    // refund is processing (the money may have moved) and held for review; the job ends here.
+    if (err instanceof RefundNeedsReviewError)
+      return void (await holdSubmittedForReview(deps, refund.id, err.reason));
     if (err instanceof BankRefusedError) return void (await refuse(err.reason));
     // BankProviderError: the outcome is unknown; the job retries with the same refund id.
     throw err;
@@ -392,11 +432,19 @@ export async function syncRefund(deps: Deps, refundId: string): Promise<boolean>
   if (!r || !network || isRefundTerminal(r.status) || !r.submittedAt) return false;
   const t = await findTransactionById(deps.db, r.transactionId);
   const payee = t ? await payeeOfProject(deps.db, t.projectId) : null;
-  const read = await network.getRefund({
-    refundId: r.id,
-    networkRefundId: r.networkRefundId,
-    onBehalfOfId: payee?.subTppId ?? null,
-  });
+  let read: RefundRead | null;
+  try {
+    read = await network.getRefund({
+      refundId: r.id,
+      networkRefundId: r.networkRefundId,
+      onBehalfOfId: payee?.subTppId ?? null,
+    });
+  } catch (err) {
+    // The network shows something about this refund that cannot be resolved: held for review.
+    if (!(err instanceof RefundNeedsReviewError)) throw err;
+    await holdSubmittedForReview(deps, r.id, err.reason);
+    return false;
+  }
   if (!read) return false;
   const after = await deps.db.transaction((tx) => applyRefundRead(deps, tx, r.id, read));
   return !!after && after.status !== r.status;
@@ -441,7 +489,8 @@ export async function onRefundNotification(deps: Deps, tx: Tx, n: BankNotificati
 
 /**
  * The reconciliation sweep: processing refunds due for a read (every SVC_REFUND_RECONCILE_SECONDS)
- * are read at the network; one still processing is read again an interval later.
+ * are read at the network; one still processing is read again an interval later, one held for
+ * manual review at the slow cadence (SVC_REFUND_REVIEW_RECONCILE_SECONDS).
  */
 export async function reconcileRefunds(deps: Deps, batch = 20): Promise<number> {
   const now = deps.clock.now();
@@ -452,7 +501,12 @@ export async function reconcileRefunds(deps: Deps, batch = 20): Promise<number> 
     } catch (err) {
       deps.log.warn({ err, refundId: r.id }, 'refund read at the network failed; retrying next interval');
     }
-    await scheduleNextCheck(deps.db, r, addSeconds(now, deps.config.refundReconcileSeconds));
+    await scheduleNextCheck(
+      deps.db,
+      r,
+      addSeconds(now, deps.config.refundReconcileSeconds),
+      addSeconds(now, deps.config.refundReviewReconcileSeconds),
+    );
   }
   return due.length;
 }

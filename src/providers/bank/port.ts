@@ -229,7 +229,7 @@ export interface RefundRead {
    * neither success nor failure (Token.io INITIATION_NO_FINAL_STATUS_AVAILABLE): the outcome stays
    * `processing` (the money may have moved) and the refund must be held for manual review.
    */
-  needsReview?: string;
+  needsReview?: string | null;
 }
 
 /** Refunds: the part of the network that sends a paid payment's money back. */

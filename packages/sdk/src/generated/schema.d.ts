@@ -1446,7 +1446,7 @@ export interface paths {
         };
         /**
          * List refunds
-         * @description Newest first; filters apply before pagination (page_size default 20, maximum 200).
+         * @description Newest first; filters apply before pagination (page_size default 20, maximum 200). `reconciliation_state=manual_review_required` lists the refunds held for manual review.
          *
          *     Permission `payments.read` required (roles: owner, operations, developer); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="payments.read"`.
          */
@@ -4856,7 +4856,7 @@ export interface webhooks {
         put?: never;
         /**
          * Event refund.status_changed
-         * @description refund.status_changed: a refund moved
+         * @description refund.status_changed: a refund moved, or was held for manual review (previous_status == current_status)
          */
         post: operations["webhookRefundStatusChanged"];
         delete?: never;
@@ -5452,6 +5452,12 @@ export interface components {
             status: "pending" | "processing" | "succeeded" | "failed" | "canceled";
             reason: string | null;
             failure_reason: string | null;
+            /**
+             * @description `none`, or `manual_review_required`: the payment network cannot say whether the money moved (no final status, or an earlier attempt it cannot find). The refund stays `processing` and its amount stays held against the payment; check with the bank before refunding again. A later final status clears it.
+             * @enum {unknown}
+             */
+            reconciliation_state: "none" | "manual_review_required";
+            review_reason: string | null;
             metadata: {
                 [key: string]: unknown;
             };
@@ -8764,12 +8770,18 @@ export interface components {
             current_status: "pending" | "processing" | "succeeded" | "failed" | "canceled";
             reason: string | null;
             failure_reason: string | null;
+            /**
+             * @description `manual_review_required`: the network cannot say whether the money moved; the refund stays processing (an event with previous_status == current_status announces it)
+             * @enum {unknown}
+             */
+            reconciliation_state: "none" | "manual_review_required";
+            review_reason: string | null;
             /** @description The refund's own metadata */
             metadata: {
                 [key: string]: unknown;
             };
         };
-        /** @description refund.status_changed: a refund moved */
+        /** @description refund.status_changed: a refund moved, or was held for manual review (previous_status == current_status) */
         RefundStatusChangedData: {
             /** Format: uuid */
             refund_id: string;
@@ -8788,6 +8800,12 @@ export interface components {
             current_status: "pending" | "processing" | "succeeded" | "failed" | "canceled";
             reason: string | null;
             failure_reason: string | null;
+            /**
+             * @description `manual_review_required`: the network cannot say whether the money moved; the refund stays processing (an event with previous_status == current_status announces it)
+             * @enum {unknown}
+             */
+            reconciliation_state: "none" | "manual_review_required";
+            review_reason: string | null;
             /** @description The refund's own metadata */
             metadata: {
                 [key: string]: unknown;
@@ -11492,6 +11510,8 @@ export interface operations {
                 transaction_id?: string;
                 /** @description Only refunds of payments of this project */
                 project_id?: string;
+                /** @description Only refunds in this reconciliation state, e.g. `manual_review_required` */
+                reconciliation_state?: "none" | "manual_review_required";
                 /** @description created_at >= from */
                 from?: string;
                 /** @description created_at < to */
@@ -18546,6 +18566,8 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "reason": "Returned item",
                  *         "failure_reason": null,
+                 *         "reconciliation_state": "none",
+                 *         "review_reason": null,
                  *         "metadata": {
                  *           "order_id": "42"
                  *         },
@@ -18612,6 +18634,8 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "reason": "Returned item",
                  *         "failure_reason": null,
+                 *         "reconciliation_state": "none",
+                 *         "review_reason": null,
                  *         "metadata": {
                  *           "order_id": "42"
                  *         },

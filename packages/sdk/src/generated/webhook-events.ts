@@ -102,7 +102,7 @@ export type TicketMessageCreatedEvent = WebhookEventOf<'ticket.message.created'>
 export type BillingInvoiceStatusChangedEvent = WebhookEventOf<'billing.invoice.status_changed'>;
 /** refund.created: a refund of a paid payment was requested */
 export type RefundCreatedEvent = WebhookEventOf<'refund.created'>;
-/** refund.status_changed: a refund moved */
+/** refund.status_changed: a refund moved, or was held for manual review (previous_status == current_status) */
 export type RefundStatusChangedEvent = WebhookEventOf<'refund.status_changed'>;
 /** webhook.test: sent by POST /webhooks/subscription/test */
 export type WebhookTestEvent = WebhookEventOf<'webhook.test'>;

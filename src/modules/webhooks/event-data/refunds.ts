@@ -1,6 +1,6 @@
 /** `data` of the refund events (docs/guides/refunds.md). */
 import { Type } from 'typebox';
-import { REFUND_STATUSES } from '../../../db/schema/index';
+import { REFUND_RECONCILIATION_STATES, REFUND_STATUSES } from '../../../db/schema/index';
 import { Decimal, Enum, type EventDataEntry, EX, eventData, N, Uuid } from './schema-kit';
 
 const refundFields = (previous: boolean) => ({
@@ -15,6 +15,13 @@ const refundFields = (previous: boolean) => ({
   current_status: Enum(REFUND_STATUSES),
   reason: N(Type.String({ description: "The merchant's reason" })),
   failure_reason: N(Type.String({ description: 'Why the network refused or failed it' })),
+  reconciliation_state: Enum(
+    REFUND_RECONCILIATION_STATES,
+    '`manual_review_required`: the network cannot say whether the money moved; the refund stays processing (an event with previous_status == current_status announces it)',
+  ),
+  review_reason: N(
+    Type.String({ description: 'Why the refund is held for manual review; null unless held' }),
+  ),
   metadata: Type.Record(Type.String(), Type.Unknown(), { description: "The refund's own metadata" }),
 });
 
@@ -22,7 +29,10 @@ const createdData = eventData(
   'refund.created: a refund of a paid payment was requested',
   refundFields(false),
 );
-const statusData = eventData('refund.status_changed: a refund moved', refundFields(true));
+const statusData = eventData(
+  'refund.status_changed: a refund moved, or was held for manual review (previous_status == current_status)',
+  refundFields(true),
+);
 
 const example = {
   refund_id: EX.id1,
@@ -32,6 +42,8 @@ const example = {
   currency: 'EUR',
   reason: 'Returned item',
   failure_reason: null,
+  reconciliation_state: 'none',
+  review_reason: null,
   metadata: { order_id: '42' },
 };
 
