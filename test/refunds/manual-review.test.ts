@@ -243,3 +243,23 @@ describe('a read that throws RefundNeedsReviewError', () => {
     expect(await statusEvents(r.refund_id)).toHaveLength(2);
   });
 });
+
+describe('what the network is told was refunded before', () => {
+  it('passes the other refunds that may have reached it (succeeded and held), never this one', async () => {
+    const id = await paidPayment(ctx, w, '10.00');
+    fake.initiate.mockResolvedValueOnce(
+      read({ networkRefundId: 'nr-a1', outcome: 'succeeded', providerStatus: 'INITIATION_COMPLETED' }),
+    );
+    expect((await postRefund(ctx, w.caller, id, { amount: '2.50' })).statusCode).toBe(201);
+    fake.initiate.mockResolvedValueOnce(read({ networkRefundId: 'nr-a2' }));
+    expect((await postRefund(ctx, w.caller, id, { amount: '3.00' })).statusCode).toBe(201);
+    fake.initiate.mockResolvedValueOnce(read({ networkRefundId: 'nr-a3' }));
+    expect((await postRefund(ctx, w.caller, id, { amount: '1.00' })).statusCode).toBe(201);
+    expect(fake.initiate.mock.calls.map(([input]) => [input.amount, input.alreadyRefunded])).toEqual([
+      ['2.50', '0.00'],
+      ['3.00', '2.50'],
+      // 2.50 succeeded plus 3.00 still processing at the network.
+      ['1.00', '5.50'],
+    ]);
+  });
+});

@@ -10,7 +10,15 @@ import { refunds, transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { emitEvent } from '../../outbox/emit';
 import type { ActionViewer } from '../../platform/actions';
-import { compare, currencyScale, isZero, normalizeAmount, toCurrencyScale } from '../../platform/decimal';
+import {
+  add,
+  compare,
+  currencyScale,
+  isZero,
+  normalizeAmount,
+  sub,
+  toCurrencyScale,
+} from '../../platform/decimal';
 import { runIdempotent } from '../../platform/idempotency';
 import { defineJob, enqueueJobId, type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
@@ -397,6 +405,13 @@ export async function submitRefund(deps: Deps, refundId: string): Promise<void> 
       originalTransferId: t.transferId ?? t.refId,
       amount: toCurrencyScale(refund.amount, refund.currency, 'exact'),
       currency: refund.currency,
+      // Every other refund of this payment that may have reached the network (succeeded, and the
+      // ones still held, this one excluded): the network's remaining amount must not be lower.
+      alreadyRefunded: toCurrencyScale(
+        sub(add(t.refundedAmount, t.refundHeldAmount), refund.amount),
+        refund.currency,
+        'exact',
+      ),
       description: refund.reason ?? t.description ?? null,
       payee,
     });
