@@ -39,6 +39,12 @@ function RefundRows({ rows, showPayment }: { rows: readonly Refund[]; showPaymen
                 <td>{money(r.amount, r.currency)}</td>
                 <td>
                   <Badge value={r.status} />
+                  {r.reconciliation_state === 'manual_review_required' ? (
+                    <div className="hint" data-testid="refund-review">
+                      <Badge value="manual review" /> {r.review_reason} Check with the bank before refunding
+                      again.
+                    </div>
+                  ) : null}
                   {r.failure_reason ? <div className="hint">{r.failure_reason}</div> : null}
                 </td>
                 <td>{r.reason ?? '—'}</td>
@@ -187,7 +193,15 @@ export function PaymentRefunds({ t }: { t: Transaction }) {
   );
 }
 
-const FILTERS = ['status', 'project_id', 'transaction_id', 'from', 'to', 'page'] as const;
+const FILTERS = [
+  'status',
+  'reconciliation_state',
+  'project_id',
+  'transaction_id',
+  'from',
+  'to',
+  'page',
+] as const;
 /** A date input (YYYY-MM-DD) as the API's date-time bound. */
 const dayStart = (d: string | null) => (d ? `${d}T00:00:00.000Z` : null);
 
@@ -215,6 +229,13 @@ export function RefundsPage() {
           value={params.get('status') ?? ''}
           onChange={(v) => setFilter('status', v)}
           options={['', ...REFUND_STATUSES]}
+        />
+        <Select
+          label="Review"
+          name="reconciliation_state"
+          value={params.get('reconciliation_state') ?? ''}
+          onChange={(v) => setFilter('reconciliation_state', v)}
+          options={['', 'manual_review_required']}
         />
         <ProjectPicker
           label="Project"
@@ -250,7 +271,10 @@ export function RefundsPage() {
               <Pager p={data.pagination} go={(n) => setFilter('page', String(n))} />
             </>
           ) : (
-            <p className="empty">No refunds match.</p>
+            <p className="empty">
+              No refunds match. A refund sends a paid payment's money back to the payer, in full or in part,
+              from the payment's page. <a href="/docs/guides/refunds">Refunds guide</a>
+            </p>
           )
         }
       </QueryView>
