@@ -84,6 +84,29 @@ export async function findLatestSessionOfProviderSubject(db: DbOrTx, subjectRef:
   return row;
 }
 
+/** The subject's newest link the provider accepted (its reference names the provider's profile of the person). */
+export async function latestReferencedSessionOfSubject(
+  db: DbOrTx,
+  kind: 'kyc' | 'kyb',
+  clientId: string,
+  subjectId: string,
+) {
+  const s = verificationSessions;
+  const [row] = await db
+    .select()
+    .from(s)
+    .where(
+      and(
+        eq(s.clientId, clientId),
+        kind === 'kyc' ? eq(s.userId, subjectId) : eq(s.businessCustomerId, subjectId),
+        sql`${s.providerRef} is not null`,
+      ),
+    )
+    .orderBy(desc(s.createdAt), desc(s.id))
+    .limit(1);
+  return row;
+}
+
 /** The latest links of a provider's profile of a person, newest first (see findLatestSessionOfProviderSubject). */
 export function findSessionsOfProviderSubject(db: DbOrTx, subjectRef: string, limit: number) {
   return db

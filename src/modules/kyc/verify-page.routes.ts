@@ -53,6 +53,8 @@ function closedPage(reply: FastifyReply, link: HostedLink) {
 
 function sendError(reply: FastifyReply, err: unknown) {
   if (err instanceof AppError && err.statusCode === 404) return sendHtmlPage(reply, 404, notFoundPage());
+  if (err instanceof AppError && err.statusCode === 410)
+    return sendHtmlPage(reply, 410, verifyErrorPage('This verification link is no longer valid', err.detail));
   if (err instanceof AppError)
     return sendHtmlPage(reply, err.statusCode, verifyErrorPage('Something went wrong', err.detail));
   throw err;

@@ -95,6 +95,13 @@ export interface SumsubStandinControl {
   deactivate(applicantId: string): Promise<void>;
   /** Deletes the applicant for good (its reads answer 404) and notifies `applicantDeleted`. */
   remove(applicantId: string): Promise<void>;
+  /** An officer reactivates a deactivated profile (reference/activate-applicant-profile). */
+  reactivate(applicantId: string): void;
+  /**
+   * Whether a lookup by externalUserId finds a deactivated profile. Not documented either way:
+   * `false` answers 404 for it while its externalUserId stays taken (a create answers 409).
+   */
+  deactivatedFoundByExternalId: boolean;
   /** How `review.createDate` behaves: renewed per check (`check`) or the profile's creation time (`profile`). */
   createDate: 'check' | 'profile';
   /** Where company beneficiaries are kept: `kyb1` (info, one `type`) or `kyb2` (fixedInfo, `types[]`). */
@@ -348,7 +355,9 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
     const byExt = match('GET', /^\/resources\/applicants\/-;externalUserId=([^/]+)\/one$/);
     if (byExt) {
       const a = byExternalUserId(decodeURIComponent(byExt[1]!));
-      return a ? json(res, applicantView(a)) : apiError(res, 404, 'Applicant not found');
+      return a && (!a.deleted || control.deactivatedFoundByExternalId)
+        ? json(res, applicantView(a))
+        : apiError(res, 404, 'Applicant not found');
     }
     if (method === 'GET' && p === '/resources/applicants/-/levels')
       return json(res, {
@@ -606,6 +615,12 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       applicants.delete(applicantId);
       await notify('applicantDeleted', a);
     },
+    reactivate: (applicantId) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      a.deleted = false;
+    },
+    deactivatedFoundByExternalId: true,
     kybFlow: 'kyb1',
     createDate: 'check',
   };
