@@ -87,7 +87,7 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
           text: provider.consent?.text ?? '{merchant} uses an identity verification provider to verify you.',
           privacyUrl: provider.consent?.privacyUrl ?? null,
           version: provider.consent?.version ?? '',
-          acceptedAt: consentOf(link)?.acceptedAt ?? null,
+          acceptedAt: consentOf(link, provider.consent?.version ?? null)?.acceptedAt ?? null,
         },
         error,
       ),
@@ -149,7 +149,7 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
         const form = (request.body ?? {}) as Form;
         if (vendorHosted) {
           if (link.state === 'expired') return closedPage(reply, link);
-          let consent = consentOf(link);
+          let consent = consentOf(link, provider.consent?.version ?? null);
           if (provider.consent && !consent) {
             if (form.consent !== 'accept')
               return consentPage(reply, link, 422, 'Tick the box to accept before you continue.');
@@ -160,7 +160,10 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
                 409,
                 'The text changed since you opened the page: read it again.',
               );
-            consent = await acceptConsent(deps, link, provider.consent.version);
+            consent = await acceptConsent(deps, link, provider.consent.version, {
+              ip: request.ip ?? null,
+              userAgent: request.headers['user-agent'] ?? null,
+            });
             if (!consent) return closedPage(reply, { ...link, state: 'expired' });
           }
           return reply.redirect(await handOverToProvider(deps, link, consent), 303);
