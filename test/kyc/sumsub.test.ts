@@ -646,6 +646,34 @@ describe('deactivated or deleted applicants', () => {
     expect(old.review.reviewStatus).toBe('completed');
   });
 
+  it("an officer reactivates the old profile: the next link keeps the latest link's applicant (the person is not split)", async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const old = applicantOfUser(w.userId);
+    await standin.control.deactivate(old.id);
+    await createLink(ctx, w, {});
+    const fresh = standin.control.byExternalUserId(`svc-kyc-${w.userId}-2`)!;
+    standin.control.reactivate(old.id);
+    const next = await createLink(ctx, w, {});
+    expect((await sessionRow(next.verification_id)).providerRef).toBe(`${fresh.id}:${next.verification_id}`);
+  });
+
+  it('a deactivated profile Sumsub no longer finds by externalUserId (404, id still taken): the next number is used', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    await standin.control.deactivate(applicantOfUser(w.userId).id);
+    standin.control.deactivatedFoundByExternalId = false;
+    try {
+      const link = await createLink(ctx, w, {});
+      const fresh = standin.control.byExternalUserId(`svc-kyc-${w.userId}-2`)!;
+      expect((await sessionRow(link.verification_id)).providerRef).toBe(
+        `${fresh.id}:${link.verification_id}`,
+      );
+    } finally {
+      standin.control.deactivatedFoundByExternalId = true;
+    }
+  });
+
   it('an applicant Sumsub answers 404 for (deleted) no longer verifies the subject', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });
     await createLink(ctx, w, {});
