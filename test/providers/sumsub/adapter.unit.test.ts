@@ -294,6 +294,27 @@ describe('review fixes: Sumsub data is never overwritten', () => {
     expect(patchesAfter(before)).toEqual([]);
   });
 
+  it('a PATCH refused because the check completed meanwhile: the link all the same; any other refusal is an error', async () => {
+    const p = adapter({ consent: true });
+    const { providerRef } = await p.createSession(kycInput());
+    const a = applicantOf(providerRef);
+    a.email = 'kept@example.com';
+    standin.control.failNext({
+      status: 409,
+      count: 1,
+      path: /\/fixedInfo$/,
+      meanwhile: () => {
+        a.review.reviewStatus = 'completed';
+        a.review.reviewResult = { reviewAnswer: 'GREEN' } as never;
+      },
+    });
+    expect(await hand(p, providerRef)).toMatch(/^https?:\/\//);
+    const other = await p.createSession(kycInput());
+    applicantOf(other.providerRef).email = 'kept@example.com';
+    standin.control.failNext({ status: 400, count: 1, path: /\/fixedInfo$/ });
+    await expect(hand(p, other.providerRef)).rejects.toBeInstanceOf(VerificationProviderError);
+  });
+
   it('a RETRY rejection takes the missing data (the person resubmits)', async () => {
     const p = adapter({ consent: true });
     const { providerRef } = await p.createSession(kycInput());

@@ -52,6 +52,8 @@ interface Failure {
   count: number;
   retryAfter?: string;
   path?: RegExp;
+  /** Runs when the failure fires: a change made at Sumsub meanwhile (e.g. an officer completes the review). */
+  meanwhile?: () => void;
 }
 
 export interface SumsubStandinControl {
@@ -545,6 +547,7 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       const f = failures.find((x) => x.count > 0 && (!x.path || x.path.test(path)));
       if (f) {
         f.count--;
+        f.meanwhile?.();
         record(f.status);
         if (f.retryAfter) res.setHeader('retry-after', f.retryAfter);
         return apiError(res, f.status, f.status === 429 ? 'Too many requests' : 'Internal error');
