@@ -79,7 +79,12 @@ export function createProviders(config: Config, secrets: Secrets, runtime: Provi
 
 function createVerificationProvider(config: Config, secrets: Secrets, runtime: ProviderRuntime) {
   if (config.verificationProvider === 'sumsub' && config.sumsub)
-    return new SumsubVerificationProvider(new SumsubClient(config.sumsub, runtime), config.sumsub);
+    return new SumsubVerificationProvider(
+      new SumsubClient(config.sumsub, runtime),
+      config.sumsub,
+      undefined,
+      runtime.log,
+    );
   if (config.verificationProvider === 'simulator')
     return new SandboxVerificationProvider({
       secret: secrets.providerWebhookSecret,

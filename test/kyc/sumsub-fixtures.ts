@@ -19,6 +19,7 @@ export function sumsubEnv(standinUrl: string): Record<string, string> {
     SVC_SUMSUB_LEVELS: SUMSUB_LEVELS,
     SVC_SUMSUB_TIMEOUT_MS: '2000',
     SVC_SUMSUB_RECONCILE_AFTER_SECONDS: '60',
+    SVC_SUMSUB_PRIVACY_URL: 'https://sumsub.example/privacy-notice',
   };
 }
 

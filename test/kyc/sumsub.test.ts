@@ -6,7 +6,13 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verificationRecords, verificationSessions } from '../../src/db/schema/index';
+import {
+  activityLogs,
+  clients,
+  verificationConsents,
+  verificationRecords,
+  verificationSessions,
+} from '../../src/db/schema/index';
 import { KycMessages } from '../../src/modules/kyc/kyc.messages';
 import {
   recheckApprovedVerifications,
@@ -570,6 +576,35 @@ describe('applicantPersonalInfoChanged', () => {
     await standin.control.correctInfo(a.id, { lastName: 'Doe-Smith' });
     expect((await detail(w)).json()).toEqual(after);
   });
+
+  it('on an approved record: an audit entry names the changed fields (no values); a value no longer reported never blanks one', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    const { nationality } = (await detail(w)).json();
+    expect(nationality).toEqual(expect.any(String));
+    // Sumsub no longer reports the nationality (nor a country to fall back on).
+    await standin.control.correctInfo(a.id, {
+      lastName: 'Doe-Smith',
+      nationality: undefined,
+      country: undefined,
+    });
+    expect((await detail(w)).json()).toMatchObject({
+      status: 'approved',
+      last_name: 'Doe-Smith',
+      date_of_birth: '1990-04-12',
+      nationality,
+    });
+    const entries = await ctx.db
+      .select()
+      .from(activityLogs)
+      .where(eq(activityLogs.action, 'verification_record.data_corrected'));
+    const mine = entries.filter((e) => e.clientId === w.caller.clientId);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.metadata).toMatchObject({ status: 'approved', fields: ['last_name', 'full_name'] });
+    expect(JSON.stringify(mine[0])).not.toContain('Doe-Smith');
+  });
 });
 
 describe('deactivated or deleted applicants', () => {
@@ -611,6 +646,34 @@ describe('deactivated or deleted applicants', () => {
     expect(old.review.reviewStatus).toBe('completed');
   });
 
+  it("an officer reactivates the old profile: the next link keeps the latest link's applicant (the person is not split)", async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    const old = applicantOfUser(w.userId);
+    await standin.control.deactivate(old.id);
+    await createLink(ctx, w, {});
+    const fresh = standin.control.byExternalUserId(`svc-kyc-${w.userId}-2`)!;
+    standin.control.reactivate(old.id);
+    const next = await createLink(ctx, w, {});
+    expect((await sessionRow(next.verification_id)).providerRef).toBe(`${fresh.id}:${next.verification_id}`);
+  });
+
+  it('a deactivated profile Sumsub no longer finds by externalUserId (404, id still taken): the next number is used', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    await standin.control.deactivate(applicantOfUser(w.userId).id);
+    standin.control.deactivatedFoundByExternalId = false;
+    try {
+      const link = await createLink(ctx, w, {});
+      const fresh = standin.control.byExternalUserId(`svc-kyc-${w.userId}-2`)!;
+      expect((await sessionRow(link.verification_id)).providerRef).toBe(
+        `${fresh.id}:${link.verification_id}`,
+      );
+    } finally {
+      standin.control.deactivatedFoundByExternalId = true;
+    }
+  });
+
   it('an applicant Sumsub answers 404 for (deleted) no longer verifies the subject', async () => {
     const w = await createKycWorld(ctx, { productionAccess: true });
     await createLink(ctx, w, {});
@@ -620,6 +683,92 @@ describe('deactivated or deleted applicants', () => {
     await standin.control.remove(a.id);
     expect((await detail(w)).json()).toMatchObject({ status: 'pending', data_trusted: false });
     expect(await kycStatus(w)).toBe('pending');
+  });
+});
+
+describe('review fixes: the hosted page', () => {
+  it('the old link of a deactivated applicant is closed (410, ask for a new link), not retry-later', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    const link = await createLink(ctx, w, {});
+    const a = applicantOfUser(w.userId);
+    await standin.control.deactivate(a.id);
+    const res = await handOver(link.verification_url);
+    expect(res.statusCode).toBe(410);
+    expect(res.body).toContain('This verification link is no longer valid');
+    expect(res.body).toContain(KycMessages.linkWithdrawn);
+  });
+
+  it('an approved person whose WebSDK link Sumsub refuses sees our final page, not a 503; nothing is PATCHed', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    const link = await createLink(ctx, w, {});
+    expect((await handOver(link.verification_url)).statusCode).toBe(303);
+    const a = applicantOfUser(w.userId);
+    await standin.control.decide(a.id, 'approve');
+    expect(await kycStatus(w)).toBe('approved');
+    const before = standin.control.requests.length;
+    standin.control.failNext({ status: 400, count: 1, path: /websdkLink/ });
+    const res = await handOver(link.verification_url);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toMatch(new RegExp(`/verify/${tokenOf(link.verification_url)}/complete$`));
+    expect(standin.control.requests.slice(before).filter((r) => r.method === 'PATCH')).toEqual([]);
+  });
+
+  it('an acceptance of an older text is asked again; every acceptance is kept with the text shown, IP and user agent', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    const link = await createLink(ctx, w, {});
+    const current = ctx.deps.providers.verification.consent!;
+    const page = await openPage(link.verification_url);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/verify/${tokenOf(link.verification_url)}`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': 'Mozilla/5.0 (consent test)',
+      },
+      remoteAddress: '203.0.113.7',
+      payload: new URLSearchParams({
+        consent: 'accept',
+        consent_version: /name="consent_version" value="([^"]+)"/.exec(page.body)![1]!,
+      }).toString(),
+    });
+    expect(res.statusCode).toBe(303);
+    const [merchant] = await ctx.db.select().from(clients).where(eq(clients.id, w.caller.clientId));
+    const evidence = await ctx.db
+      .select()
+      .from(verificationConsents)
+      .where(eq(verificationConsents.sessionId, link.verification_id));
+    expect(evidence).toEqual([
+      expect.objectContaining({
+        clientId: w.caller.clientId,
+        provider: 'sumsub',
+        version: current.version,
+        text: current.text.replaceAll('{merchant}', merchant!.companyName!),
+        privacyUrl: 'https://sumsub.example/privacy-notice',
+        ip: '203.0.113.7',
+        userAgent: 'Mozilla/5.0 (consent test)',
+      }),
+    ]);
+    expect(evidence[0]!.text).not.toContain('{merchant}');
+    // The person had accepted an older text: the page asks again (the box, no "You accepted").
+    await ctx.db
+      .update(verificationSessions)
+      .set({ consentVersion: 'sha256:0000000000000000' })
+      .where(eq(verificationSessions.id, link.verification_id));
+    const again = await openPage(link.verification_url);
+    expect(again.body).toContain('name="consent" id="consent-accept"');
+    expect(again.body).not.toContain('You accepted this on');
+    const n = standin.control.requests.length;
+    expect((await postPage(link.verification_url, { consent_version: current.version })).statusCode).toBe(
+      422,
+    );
+    expect(standin.control.requests.length).toBe(n);
+    expect((await handOver(link.verification_url)).statusCode).toBe(303);
+    expect((await sessionRow(link.verification_id)).consentVersion).toBe(current.version);
+    const all = await ctx.db
+      .select()
+      .from(verificationConsents)
+      .where(eq(verificationConsents.sessionId, link.verification_id));
+    expect(all.map((e) => e.version)).toEqual([current.version, current.version]);
   });
 });
 

@@ -43,6 +43,7 @@ export * from './totp-enrollments';
 export * from './transaction-count-deltas';
 export * from './transactions';
 export * from './travel-rule';
+export * from './verification-consents';
 export * from './verification-levels';
 export * from './verification-records';
 export * from './verification-sessions';

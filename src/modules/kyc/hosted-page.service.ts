@@ -1,11 +1,12 @@
 /** The hosted verification page's use cases: load a link by its token, submit the tester's outcome. */
 import type { Deps } from '../../deps';
 import { UpstreamError } from '../../platform/upstream';
-import type {
-  ConsentAcceptance,
-  SimulatedChecks,
-  SimulatedOutcome,
-  VerificationSubject,
+import {
+  type ConsentAcceptance,
+  type SimulatedChecks,
+  type SimulatedOutcome,
+  VerificationProviderError,
+  type VerificationSubject,
 } from '../../providers/verification/port';
 import { AppError, notFound } from '../../shared/errors';
 import { findClientBusiness, findClientUser } from '../customers/customers.repo';
@@ -19,7 +20,7 @@ import {
   type SessionRow,
   updateSession,
 } from './verification.repo';
-import type { VerifyView } from './views/verify';
+import { renderConsentText, type VerifyView } from './views/verify';
 
 export type LinkState = 'open' | 'used' | 'expired';
 
@@ -118,27 +119,45 @@ export function providerReturnUrl(deps: Pick<Deps, 'config'>, link: HostedLink):
   return returnUrlOf(link.session) ?? `${deps.config.publicUrl}/verify/${link.view.token}/complete`;
 }
 
-/** The link's recorded acceptance of the vendor's disclosure, if any. */
-export function consentOf(link: HostedLink): ConsentAcceptance | null {
+/**
+ * The link's recorded acceptance of the vendor's disclosure, if any; an acceptance of another
+ * version than `currentVersion` (the text changed since) does not count: the person is asked again.
+ */
+export function consentOf(link: HostedLink, currentVersion: string | null): ConsentAcceptance | null {
   const s = link.session;
-  return s.consentAcceptedAt && s.consentVersion
-    ? { acceptedAt: s.consentAcceptedAt, version: s.consentVersion }
-    : null;
+  if (!s.consentAcceptedAt || !s.consentVersion) return null;
+  if (currentVersion !== null && s.consentVersion !== currentVersion) return null;
+  return { acceptedAt: s.consentAcceptedAt, version: s.consentVersion };
 }
 
 /**
  * The person accepted the disclosure shown to them (`version`: what the page showed). Recorded on
- * the link with its time before any personal data reaches the vendor; a text changed since the page
+ * the link with its time before any personal data reaches the vendor, with its evidence (the text
+ * as shown, the IP address and user agent of the acceptance, append-only in verification_consents); a text changed since the page
  * was shown is refused (the person must read the current one). Answers the acceptance, or null.
  */
 export async function acceptConsent(
   deps: Deps,
   link: HostedLink,
   version: string,
+  from: { ip: string | null; userAgent: string | null },
 ): Promise<ConsentAcceptance | null> {
-  const disclosure = deps.providers.verification.consent;
+  const provider = deps.providers.verification;
+  const disclosure = provider.consent;
   if (!disclosure || version !== disclosure.version) return null;
-  return recordSessionConsent(deps.db, link.session.id, version, deps.clock.now());
+  return recordSessionConsent(
+    deps.db,
+    link.session,
+    {
+      provider: provider.name,
+      version,
+      text: renderConsentText(disclosure.text, link.view.merchantName),
+      privacyUrl: disclosure.privacyUrl,
+      ip: from.ip,
+      userAgent: from.userAgent?.slice(0, 512) ?? null,
+    },
+    deps.clock.now(),
+  );
 }
 
 /**
@@ -166,9 +185,16 @@ export async function handOverToProvider(
     await markSessionSubmitted(deps.db, link.session.id, deps.clock.now());
     return url;
   } catch (err) {
+    // The vendor's profile behind this link was deactivated or deleted: the link never works again.
+    if (err instanceof VerificationProviderError && err.code === 'withdrawn')
+      throw new AppError(410, KycMessages.linkWithdrawn);
     if (err instanceof UpstreamError) deps.log.warn({ kind: err.kind }, 'verification provider unavailable');
     else
       deps.log.error({ err, verificationId: link.session.id }, 'verification provider gave no hosted link');
+    // A decided verification (approved, or declined) needs nothing more from the person: our usual
+    // final page (or the client's redirect) rather than a retry-later error.
+    const outcome = err instanceof UpstreamError ? null : await linkOutcome(deps, link);
+    if (outcome === 'approved' || outcome === 'declined') return providerReturnUrl(deps, link);
     throw new AppError(503, KycMessages.providerUnavailable);
   }
 }

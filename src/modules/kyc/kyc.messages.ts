@@ -12,5 +12,6 @@ export const KycMessages = {
   nothingToResubmit: 'There is no verification to resubmit',
   notResubmittable: (status: string) =>
     `A verification in status '${status}' cannot be resubmitted (only declined, expired or in_review)`,
+  linkWithdrawn: 'This verification link is no longer valid; ask for a new link.',
   providerUnavailable: 'Verification provider unavailable, please retry later',
 } as const;

@@ -18,6 +18,7 @@ import type {
 import { decrypt, encrypt } from '../../shared/crypto';
 import { unauthorized } from '../../shared/errors';
 import { canonicalJson } from '../../shared/fingerprint';
+import { recordActivity } from '../activity/activity.writer';
 import { PaymentMessages } from '../payments/payments.messages';
 import { statusFromLatestRecord } from './kyc.machine';
 import { changeBusiness, changeUser, type StatusSource } from './subject-status';
@@ -122,7 +123,9 @@ const PERSON_COLUMNS = [
 
 /**
  * The person data of `values` that differ from the record's (encrypted columns compared in clear:
- * their ciphertexts differ on every encryption); empty when nothing changed.
+ * their ciphertexts differ on every encryption); empty when nothing changed. A value the provider
+ * no longer reports never blanks a column that holds one: a correction changes data, it does not
+ * erase them (an erasure comes with a reset or a new review, which replace the whole record).
  */
 function changedPersonData(
   key: Buffer,
@@ -133,11 +136,17 @@ function changedPersonData(
   const plain = (column: string, v: unknown) =>
     column.endsWith('Enc') && typeof v === 'string' ? decrypt(key, v) : canonicalJson(v ?? null);
   const changed: Partial<RecordInsert> = {};
-  for (const c of PERSON_COLUMNS)
-    if (plain(c, existing[c]) !== plain(c, values[c]))
-      (changed as Record<string, unknown>)[c] = values[c] ?? null;
+  for (const c of PERSON_COLUMNS) {
+    const next = values[c] ?? null;
+    if (next === null && existing[c] !== null && existing[c] !== undefined) continue;
+    if (plain(c, existing[c]) !== plain(c, next)) (changed as Record<string, unknown>)[c] = next;
+  }
   return changed;
 }
+
+/** A record column's name as the API spells it (`dateOfBirthEnc` -> `date_of_birth`). */
+const fieldName = (column: string) =>
+  column.replace(/Enc$/, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Recomputes the subject's status from its latest deciding record (subject row locked by the caller). */
 async function followRecords(
@@ -214,6 +223,20 @@ export async function applyVerificationResult(
           fetchedAt: now,
           updatedAt: now,
         });
+        // The audit trail names the changed fields, never their values (personal data).
+        if (row)
+          await recordActivity(tx, {
+            clientId: session.clientId,
+            action: 'verification_record.data_corrected',
+            at: now,
+            target: { type: 'verification_record', id: row.id, label: null },
+            metadata: {
+              verification_id: session.id,
+              status: row.status,
+              fields: Object.keys(changed).map(fieldName),
+              source,
+            },
+          });
         return { applied: row !== undefined, record: row ?? existing };
       }
       if (

@@ -10,17 +10,19 @@ import {
   isNull,
   like,
   lte,
+  ne,
   not,
   or,
   type SQL,
   sql,
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import {
   businessCustomers,
   clients,
   kycUsers,
+  verificationConsents,
   verificationRecords,
   verificationSessions,
 } from '../../db/schema/index';
@@ -81,6 +83,29 @@ export async function findSessionByProviderRef(db: DbOrTx, providerRef: string) 
  */
 export async function findLatestSessionOfProviderSubject(db: DbOrTx, subjectRef: string) {
   const [row] = await findSessionsOfProviderSubject(db, subjectRef, 1);
+  return row;
+}
+
+/** The subject's newest link the provider accepted (its reference names the provider's profile of the person). */
+export async function latestReferencedSessionOfSubject(
+  db: DbOrTx,
+  kind: 'kyc' | 'kyb',
+  clientId: string,
+  subjectId: string,
+) {
+  const s = verificationSessions;
+  const [row] = await db
+    .select()
+    .from(s)
+    .where(
+      and(
+        eq(s.clientId, clientId),
+        kind === 'kyc' ? eq(s.userId, subjectId) : eq(s.businessCustomerId, subjectId),
+        sql`${s.providerRef} is not null`,
+      ),
+    )
+    .orderBy(desc(s.createdAt), desc(s.id))
+    .limit(1);
   return row;
 }
 
@@ -223,26 +248,64 @@ export async function markSessionSubmitted(db: DbOrTx, id: string, now: Date) {
   return rows.length === 1;
 }
 
+/** What is kept as evidence of an acceptance (verification_consents, append-only). */
+export interface ConsentEvidence {
+  provider: string;
+  version: string;
+  text: string;
+  privacyUrl: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
 /**
- * Records the person's acceptance of the disclosure on an open link (the first acceptance is kept);
- * answers the acceptance now on the link, or null when the link is expired or unknown.
+ * Records the person's acceptance of the disclosure on an open link, with its evidence (the text
+ * shown, IP address, user agent) in the same transaction. A link accepted under another version of
+ * the text takes the new acceptance (the person was asked again); the same version accepted twice
+ * keeps the first. Answers the acceptance now on the link (null when the link is expired or unknown).
  */
-export async function recordSessionConsent(db: DbOrTx, id: string, version: string, now: Date) {
-  await db
-    .update(verificationSessions)
-    .set({ consentAcceptedAt: now, consentVersion: version, updatedAt: now })
-    .where(
-      and(
-        eq(verificationSessions.id, id),
-        isNull(verificationSessions.consentAcceptedAt),
-        gt(verificationSessions.expiresAt, now),
-      ),
-    );
-  const [row] = await db
-    .select({ at: verificationSessions.consentAcceptedAt, version: verificationSessions.consentVersion })
-    .from(verificationSessions)
-    .where(eq(verificationSessions.id, id));
-  return row?.at && row.version ? { acceptedAt: row.at, version: row.version } : null;
+export async function recordSessionConsent(
+  db: Db,
+  session: { id: string; clientId: string },
+  evidence: ConsentEvidence,
+  now: Date,
+) {
+  const s = verificationSessions;
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(s)
+      .set({ consentAcceptedAt: now, consentVersion: evidence.version, updatedAt: now })
+      .where(
+        and(
+          eq(s.id, session.id),
+          eq(s.clientId, session.clientId),
+          or(isNull(s.consentAcceptedAt), isNull(s.consentVersion), ne(s.consentVersion, evidence.version)),
+          gt(s.expiresAt, now),
+        ),
+      )
+      .returning({ id: s.id });
+    if (updated)
+      await tx.insert(verificationConsents).values({
+        clientId: session.clientId,
+        sessionId: session.id,
+        ...evidence,
+        acceptedAt: now,
+      });
+    const [row] = await tx
+      .select({ at: s.consentAcceptedAt, version: s.consentVersion })
+      .from(s)
+      .where(and(eq(s.id, session.id), eq(s.clientId, session.clientId)));
+    return row?.at && row.version === evidence.version ? { acceptedAt: row.at, version: row.version } : null;
+  });
+}
+
+/** A link's consent evidence, oldest first. */
+export function findSessionConsents(db: DbOrTx, clientId: string, sessionId: string) {
+  return db
+    .select()
+    .from(verificationConsents)
+    .where(and(eq(verificationConsents.clientId, clientId), eq(verificationConsents.sessionId, sessionId)))
+    .orderBy(verificationConsents.acceptedAt, verificationConsents.id);
 }
 
 export async function findRecordBySession(db: DbOrTx, sessionId: string) {

@@ -40,6 +40,7 @@ import {
   findRecordBySession,
   findSession,
   insertSession,
+  latestReferencedSessionOfSubject,
   latestReportedRecord,
   lockBusiness,
   lockUser,
@@ -114,12 +115,14 @@ export async function createVerificationLink(
   });
   let providerRef: string;
   try {
+    const previous = await latestReferencedSessionOfSubject(deps.db, kind, auth.clientId, subject.id);
     ({ providerRef } = await deps.providers.verification.createSession({
       subject: subjectOf(kind, subject),
       level: level.name,
       checks: level.checks,
       verificationId: session.id,
       subjectId: subject.id,
+      previousProviderRef: previous?.providerRef ?? null,
     }));
   } catch (err) {
     // Nothing else was written: the link is marked failed (never usable) and the subject is untouched.

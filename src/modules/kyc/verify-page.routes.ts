@@ -53,6 +53,8 @@ function closedPage(reply: FastifyReply, link: HostedLink) {
 
 function sendError(reply: FastifyReply, err: unknown) {
   if (err instanceof AppError && err.statusCode === 404) return sendHtmlPage(reply, 404, notFoundPage());
+  if (err instanceof AppError && err.statusCode === 410)
+    return sendHtmlPage(reply, 410, verifyErrorPage('This verification link is no longer valid', err.detail));
   if (err instanceof AppError)
     return sendHtmlPage(reply, err.statusCode, verifyErrorPage('Something went wrong', err.detail));
   throw err;
@@ -85,7 +87,7 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
           text: provider.consent?.text ?? '{merchant} uses an identity verification provider to verify you.',
           privacyUrl: provider.consent?.privacyUrl ?? null,
           version: provider.consent?.version ?? '',
-          acceptedAt: consentOf(link)?.acceptedAt ?? null,
+          acceptedAt: consentOf(link, provider.consent?.version ?? null)?.acceptedAt ?? null,
         },
         error,
       ),
@@ -147,7 +149,7 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
         const form = (request.body ?? {}) as Form;
         if (vendorHosted) {
           if (link.state === 'expired') return closedPage(reply, link);
-          let consent = consentOf(link);
+          let consent = consentOf(link, provider.consent?.version ?? null);
           if (provider.consent && !consent) {
             if (form.consent !== 'accept')
               return consentPage(reply, link, 422, 'Tick the box to accept before you continue.');
@@ -158,7 +160,10 @@ export async function verifyPageRoutes(app: FastifyInstance, opts: { deps: Deps 
                 409,
                 'The text changed since you opened the page: read it again.',
               );
-            consent = await acceptConsent(deps, link, provider.consent.version);
+            consent = await acceptConsent(deps, link, provider.consent.version, {
+              ip: request.ip ?? null,
+              userAgent: request.headers['user-agent'] ?? null,
+            });
             if (!consent) return closedPage(reply, { ...link, state: 'expired' });
           }
           return reply.redirect(await handOverToProvider(deps, link, consent), 303);

@@ -30,6 +30,11 @@ export interface CreateVerificationInput {
   verificationId: string;
   /** The user's or business customer's id: vendors that keep one profile per person key it on this. */
   subjectId: string;
+  /**
+   * The provider reference of the person's latest earlier link, if any: a vendor that keeps one
+   * profile per person reuses the profile it names while it is still active.
+   */
+  previousProviderRef?: string | null;
 }
 
 export interface DocumentRef {
@@ -118,9 +123,12 @@ export interface DownloadedFile {
 }
 
 export class VerificationProviderError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** `withdrawn`: the vendor's profile behind the link was deactivated or deleted (the link can never work again). */
+  readonly code: 'withdrawn' | null;
+  constructor(message: string, options?: { cause?: unknown; code?: 'withdrawn' }) {
     super(message, options);
     this.name = 'VerificationProviderError';
+    this.code = options?.code ?? null;
   }
 }
 

@@ -212,6 +212,180 @@ describe('applicants', () => {
   });
 });
 
+describe('review fixes: Sumsub data is never overwritten', () => {
+  const hand = (p: SumsubVerificationProvider, providerRef: string, subject = kycInput().subject) =>
+    p.hostedVerificationUrl(providerRef, {
+      level: 'enhanced',
+      kind: 'kyc',
+      subject,
+      consent: CONSENT,
+      returnUrl: 'https://merchant.example/back',
+    });
+  const patchesAfter = (before: number) =>
+    standin.control.requests
+      .slice(before)
+      .filter((r) => r.method === 'PATCH')
+      .map((r) => [r.path, r.body]);
+
+  it('fills only blanks: a name and an email Sumsub already holds are not sent (nor on a second click)', async () => {
+    const p = adapter({ consent: true });
+    const { providerRef } = await p.createSession(kycInput());
+    const a = applicantOf(providerRef);
+    a.fixedInfo = { firstName: 'Anna' };
+    a.email = 'anna@elsewhere.example';
+    const before = standin.control.requests.length;
+    await hand(p, providerRef);
+    expect(patchesAfter(before)).toEqual([[`/resources/applicants/${a.id}/fixedInfo`, { lastName: 'Lee' }]]);
+    expect(a.fixedInfo).toEqual({ firstName: 'Anna', lastName: 'Lee' });
+    expect(a.email).toBe('anna@elsewhere.example');
+    const again = standin.control.requests.length;
+    await hand(p, providerRef);
+    expect(patchesAfter(again)).toEqual([]);
+  });
+
+  it('KYB 2.0: only the company fields Sumsub lacks are sent', async () => {
+    const p = adapter({ kybFlow: 'kyb2' });
+    const subject = {
+      kind: 'kyb' as const,
+      email: 'c2@example.com',
+      companyName: 'Gamma Ltd',
+      registrationNumber: '0555',
+      country: 'FR',
+    };
+    const { providerRef } = await p.createSession({
+      subject,
+      level: 'kyb-standard',
+      checks: ['registry'],
+      verificationId: uuid(),
+      subjectId: uuid(),
+    });
+    const a = applicantOf(providerRef);
+    a.fixedInfo = { companyInfo: { companyName: 'Gamma SAS (registry)' } };
+    const before = standin.control.requests.length;
+    await p.hostedVerificationUrl(providerRef, {
+      level: 'kyb-standard',
+      kind: 'kyb',
+      subject,
+      consent: CONSENT,
+      returnUrl: 'https://merchant.example/back',
+    });
+    expect(patchesAfter(before)).toContainEqual([
+      `/resources/applicants/${a.id}/fixedInfo/companyInfo`,
+      { registrationNumber: '0555', country: 'FRA' },
+    ]);
+    expect(a.fixedInfo.companyInfo).toMatchObject({ companyName: 'Gamma SAS (registry)' });
+  });
+
+  it.each([
+    ['pending', undefined],
+    ['queued', undefined],
+    ['onHold', undefined],
+    ['prechecked', undefined],
+    ['completed', { reviewAnswer: 'GREEN' }],
+    ['completed', { reviewAnswer: 'RED', reviewRejectType: 'FINAL' }],
+  ] as const)('no data step while %s %o (a WebSDK link all the same)', async (status, result) => {
+    const p = adapter({ consent: true });
+    const { providerRef } = await p.createSession(kycInput());
+    const a = applicantOf(providerRef);
+    a.review.reviewStatus = status;
+    if (result) a.review.reviewResult = { ...result } as never;
+    const before = standin.control.requests.length;
+    expect(await hand(p, providerRef)).toMatch(/^https?:\/\//);
+    expect(patchesAfter(before)).toEqual([]);
+  });
+
+  it('a PATCH refused because the check completed meanwhile: the link all the same; any other refusal is an error', async () => {
+    const p = adapter({ consent: true });
+    const { providerRef } = await p.createSession(kycInput());
+    const a = applicantOf(providerRef);
+    a.email = 'kept@example.com';
+    standin.control.failNext({
+      status: 409,
+      count: 1,
+      path: /\/fixedInfo$/,
+      meanwhile: () => {
+        a.review.reviewStatus = 'completed';
+        a.review.reviewResult = { reviewAnswer: 'GREEN' } as never;
+      },
+    });
+    expect(await hand(p, providerRef)).toMatch(/^https?:\/\//);
+    const other = await p.createSession(kycInput());
+    applicantOf(other.providerRef).email = 'kept@example.com';
+    standin.control.failNext({ status: 400, count: 1, path: /\/fixedInfo$/ });
+    await expect(hand(p, other.providerRef)).rejects.toBeInstanceOf(VerificationProviderError);
+  });
+
+  it('a RETRY rejection takes the missing data (the person resubmits)', async () => {
+    const p = adapter({ consent: true });
+    const { providerRef } = await p.createSession(kycInput());
+    const a = applicantOf(providerRef);
+    a.review.reviewStatus = 'completed';
+    a.review.reviewResult = { reviewAnswer: 'RED', reviewRejectType: 'RETRY' } as never;
+    const before = standin.control.requests.length;
+    await hand(p, providerRef);
+    expect(patchesAfter(before).length).toBe(2);
+  });
+
+  it('a deactivated applicant is a "withdrawn" refusal (the link can never work again)', async () => {
+    const p = adapter({ consent: true });
+    const { providerRef } = await p.createSession(kycInput());
+    await standin.control.deactivate(applicantOf(providerRef).id);
+    const err = await hand(p, providerRef).catch((e) => e);
+    expect(err).toBeInstanceOf(VerificationProviderError);
+    expect(err.code).toBe('withdrawn');
+  });
+});
+
+describe("review fixes: which applicant is the person's", () => {
+  it('a taken externalUserId whose profile cannot be read (404) is skipped: the next number is created', async () => {
+    const p = adapter();
+    const subjectId = uuid();
+    const first = await p.createSession(kycInput(subjectId));
+    await standin.control.deactivate(applicantOf(first.providerRef).id);
+    standin.control.deactivatedFoundByExternalId = false;
+    try {
+      const next = await p.createSession(kycInput(subjectId));
+      expect(applicantOf(next.providerRef).externalUserId).toBe(`svc-kyc-${subjectId}-2`);
+      expect(applicantOf(next.providerRef).deleted).not.toBe(true);
+    } finally {
+      standin.control.deactivatedFoundByExternalId = true;
+    }
+  });
+
+  it("a reactivated old profile: the latest link's applicant is kept; without it the newest active one, with a warning", async () => {
+    const warnings: unknown[] = [];
+    const client = new SumsubClient(
+      {
+        apiUrl: standin.url,
+        appToken: 'sbx:standin-app-token',
+        secretKey: 'standin-secret-key',
+        timeoutMs: 2000,
+        maxAttempts: 3,
+      },
+      { metrics: new Registry(), log: pino({ level: 'silent' }), backoffMs: 1, sleep: async () => {} },
+    );
+    const p = new SumsubVerificationProvider(
+      client,
+      { levels: LEVELS, webhookSecret: 'standin-webhook-secret', websdkLinkTtlSeconds: 600 },
+      undefined,
+      { warn: (obj) => warnings.push(obj) },
+    );
+    const subjectId = uuid();
+    const first = await p.createSession(kycInput(subjectId));
+    const old = applicantOf(first.providerRef);
+    await standin.control.deactivate(old.id);
+    const second = await p.createSession(kycInput(subjectId));
+    const current = applicantOf(second.providerRef);
+    expect(current.externalUserId).toBe(`svc-kyc-${subjectId}-2`);
+    standin.control.reactivate(old.id);
+    const known = await p.createSession({ ...kycInput(subjectId), previousProviderRef: second.providerRef });
+    expect(known.providerRef.split(':')[0]).toBe(current.id);
+    const walked = await p.createSession(kycInput(subjectId));
+    expect(walked.providerRef.split(':')[0]).toBe(current.id);
+    expect(warnings).toEqual([expect.objectContaining({ applicantIds: [old.id, current.id] })]);
+  });
+});
+
 describe('failures', () => {
   it('a bad signature or token is a refusal (VerificationProviderError), not an outage', async () => {
     await expect(adapter({ secretKey: 'wrong' }).createSession(kycInput())).rejects.toBeInstanceOf(

@@ -74,8 +74,23 @@ describe('SVC_SUMSUB_KYB_FLOW', () => {
 });
 
 describe('SVC_SUMSUB_CONSENT_TEXT and SVC_SUMSUB_PRIVACY_URL', () => {
+  it('production requires the privacy link (sandbox does not)', () => {
+    const { SVC_SUMSUB_PRIVACY_URL: _, ...env } = sumsubEnv('https://api.sumsub.com');
+    expect(problemsOf({ ...PRODUCTION_ENV, ...env })).toEqual([
+      'SVC_SUMSUB_PRIVACY_URL is required in production when SVC_VERIFICATION_PROVIDER=sumsub',
+    ]);
+    expect(problemsOf(env)).toEqual([]);
+  });
+
+  it('the default text says that Sumsub processes the data and points to the privacy notice', () => {
+    const text = loadConfig({ ...PRODUCTION_ENV, ...sumsubEnv('https://api.sumsub.com') }).sumsub!.consent
+      .text;
+    expect(text).toContain('sent to Sumsub, which processes them');
+    expect(text).toContain('How Sumsub processes your personal data is explained in the privacy notice');
+  });
+
   it('a built-in disclosure by default; its version follows the text and the link; the link must be http(s)', () => {
-    const env = { ...PRODUCTION_ENV, ...sumsubEnv('https://api.sumsub.com') };
+    const { SVC_SUMSUB_PRIVACY_URL: _, ...env } = sumsubEnv('https://api.sumsub.com');
     const base = loadConfig(env).sumsub!.consent;
     expect(base.text).toMatch(/^\{merchant\} uses Sumsub/);
     expect(base.privacyUrl).toBeNull();

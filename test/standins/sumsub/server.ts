@@ -52,6 +52,8 @@ interface Failure {
   count: number;
   retryAfter?: string;
   path?: RegExp;
+  /** Runs when the failure fires: a change made at Sumsub meanwhile (e.g. an officer completes the review). */
+  meanwhile?: () => void;
 }
 
 export interface SumsubStandinControl {
@@ -95,6 +97,13 @@ export interface SumsubStandinControl {
   deactivate(applicantId: string): Promise<void>;
   /** Deletes the applicant for good (its reads answer 404) and notifies `applicantDeleted`. */
   remove(applicantId: string): Promise<void>;
+  /** An officer reactivates a deactivated profile (reference/activate-applicant-profile). */
+  reactivate(applicantId: string): void;
+  /**
+   * Whether a lookup by externalUserId finds a deactivated profile. Not documented either way:
+   * `false` answers 404 for it while its externalUserId stays taken (a create answers 409).
+   */
+  deactivatedFoundByExternalId: boolean;
   /** How `review.createDate` behaves: renewed per check (`check`) or the profile's creation time (`profile`). */
   createDate: 'check' | 'profile';
   /** Where company beneficiaries are kept: `kyb1` (info, one `type`) or `kyb2` (fixedInfo, `types[]`). */
@@ -348,7 +357,9 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
     const byExt = match('GET', /^\/resources\/applicants\/-;externalUserId=([^/]+)\/one$/);
     if (byExt) {
       const a = byExternalUserId(decodeURIComponent(byExt[1]!));
-      return a ? json(res, applicantView(a)) : apiError(res, 404, 'Applicant not found');
+      return a && (!a.deleted || control.deactivatedFoundByExternalId)
+        ? json(res, applicantView(a))
+        : apiError(res, 404, 'Applicant not found');
     }
     if (method === 'GET' && p === '/resources/applicants/-/levels')
       return json(res, {
@@ -536,6 +547,7 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       const f = failures.find((x) => x.count > 0 && (!x.path || x.path.test(path)));
       if (f) {
         f.count--;
+        f.meanwhile?.();
         record(f.status);
         if (f.retryAfter) res.setHeader('retry-after', f.retryAfter);
         return apiError(res, f.status, f.status === 429 ? 'Too many requests' : 'Internal error');
@@ -606,6 +618,12 @@ export async function startSumsubStandin(opts: SumsubStandinOptions = {}): Promi
       applicants.delete(applicantId);
       await notify('applicantDeleted', a);
     },
+    reactivate: (applicantId) => {
+      const a = applicants.get(applicantId);
+      if (!a) throw new Error(`unknown applicant ${applicantId}`);
+      a.deleted = false;
+    },
+    deactivatedFoundByExternalId: true,
     kybFlow: 'kyb1',
     createDate: 'check',
   };

@@ -63,6 +63,10 @@ export interface ConsentView {
   acceptedAt: Date | null;
 }
 
+/** The disclosure's text as the person sees it (the client's name filled in). */
+export const renderConsentText = (text: string, merchantName: string) =>
+  text.replaceAll('{merchant}', merchantName);
+
 const vendorFooter = 'Identity verification is carried out by our verification provider.';
 
 /**
@@ -71,7 +75,7 @@ const vendorFooter = 'Identity verification is carried out by our verification p
  * page sends nothing anywhere.
  */
 export function verifyConsentPage(v: VerifyView, c: ConsentView, error?: string): string {
-  const text = c.text.replaceAll('{merchant}', v.merchantName);
+  const text = renderConsentText(c.text, v.merchantName);
   const body = html`${summary(v)}
 <section class="card" aria-labelledby="consent-h">
 <h1 id="consent-h">Before you start</h1>

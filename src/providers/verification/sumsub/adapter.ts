@@ -35,6 +35,10 @@ import {
 } from './mapping';
 
 export const externalUserIdOf = (kind: VerificationKind, subjectId: string) => `svc-${kind}-${subjectId}`;
+/** The person's `generation`-th profile: the base id, then `<base>-2`, `<base>-3`, … */
+const chainId = (base: string, generation: number) => (generation === 1 ? base : `${base}-${generation}`);
+const isOfChain = (externalUserId: string | undefined, base: string) =>
+  externalUserId === base || new RegExp(`^${base.replace(/[-]/g, '\\-')}-\\d+$`).test(externalUserId ?? '');
 const MAX_KEY_PEOPLE = 20;
 /** How many deactivated applicants of one person are walked past before giving up. */
 const MAX_APPLICANT_GENERATIONS = 20;
@@ -48,6 +52,19 @@ const EXTENSIONS: Record<string, string> = {
   'application/pdf': 'pdf',
   'image/webp': 'webp',
 };
+
+/**
+ * Whether the applicant's data may be completed now: not while Sumsub checks it, not once the
+ * check is complete with GREEN or a FINAL rejection (a RETRY rejection is resubmitted by the person).
+ */
+function takesData(a: SumsubApplicant): boolean {
+  const review = a.review ?? {};
+  const status = review.reviewStatus ?? 'init';
+  if (MID_REVIEW.has(status)) return false;
+  if (status !== 'completed') return true;
+  const result = review.reviewResult ?? {};
+  return result.reviewAnswer === 'RED' && result.reviewRejectType !== 'FINAL';
+}
 
 export function parseProviderRef(ref: string): { applicantId: string; verificationId: string } | null {
   const m = /^([0-9a-z]{24}):([0-9a-f-]{36})$/.exec(ref);
@@ -68,6 +85,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
     private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'> &
       Partial<Pick<SumsubConfig, 'kybFlow' | 'consent'>>,
     private readonly now: () => Date = () => new Date(),
+    private readonly log?: { warn(obj: object, msg: string): void },
   ) {}
 
   /** Ambiguity 13: our level -> Sumsub level; an unmapped custom level gets the widest of its kind. */
@@ -84,6 +102,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
         externalUserIdOf(s.kind, input.subjectId),
         levelName,
         s.kind,
+        parseProviderRef(input.previousProviderRef ?? '')?.applicantId ?? null,
       );
       return { providerRef: `${applicant.id}:${input.verificationId}` };
     } catch (err) {
@@ -92,22 +111,47 @@ export class SumsubVerificationProvider implements VerificationProvider {
   }
 
   /**
-   * The person's applicant: the one of `externalUserId`, created when absent. A deactivated
-   * applicant (`deleted: true`) is never reused: Sumsub makes it "as if it never existed", allows no
-   * change to it, and the person "will have to resubmit their personal details from scratch" in a
-   * new profile (https://docs.sumsub.com/reference/deactivate-applicant-profile,
+   * The person's applicant, created when they have no active one. A deactivated applicant
+   * (`deleted: true`) is never reused: Sumsub makes it "as if it never existed", allows no change to
+   * it, and the person "will have to resubmit their personal details from scratch" in a new profile
+   * (https://docs.sumsub.com/reference/deactivate-applicant-profile,
    * https://docs.sumsub.com/docs/make-applicant-profile-inactive). Whether Sumsub accepts the same
    * `externalUserId` for the new profile is not documented, so the person's next profile is keyed
    * `<externalUserId>-2` (then `-3`, …): deterministic, so a repeated call finds what an earlier one
-   * created, and every later link finds the person's active applicant by walking the same chain.
+   * created.
+   *
+   * Which one: the applicant of the person's latest link while it is active (`knownId`), else the
+   * newest active profile of the chain (an officer may reactivate an old one: two active profiles
+   * are logged, the newest is used, so the person is not split further), else a new one at the
+   * first free number. A number whose create answers 409 but whose profile cannot be read (a
+   * deactivated profile may answer 404 by externalUserId) is taken: the next number is tried.
    */
-  private async currentApplicant(base: string, levelName: string, kind: VerificationKind) {
-    for (let generation = 1; generation <= MAX_APPLICANT_GENERATIONS; generation++) {
-      const externalUserId = generation === 1 ? base : `${base}-${generation}`;
-      const found =
-        (await this.applicantByExternalId(externalUserId)) ??
-        (await this.createApplicant(externalUserId, levelName, kind));
-      if (found && found.deleted !== true) return found;
+  private async currentApplicant(
+    base: string,
+    levelName: string,
+    kind: VerificationKind,
+    knownId: string | null,
+  ): Promise<SumsubApplicant> {
+    if (knownId) {
+      const known = await this.readApplicant(knownId);
+      if (known && known.deleted !== true && isOfChain(known.externalUserId, base)) return known;
+    }
+    const active: SumsubApplicant[] = [];
+    let generation = 1;
+    for (; generation <= MAX_APPLICANT_GENERATIONS; generation++) {
+      const found = await this.applicantByExternalId(chainId(base, generation));
+      if (!found) break;
+      if (found.deleted !== true) active.push(found);
+    }
+    if (active.length > 1)
+      this.log?.warn(
+        { externalUserId: base, applicantIds: active.map((a) => a.id) },
+        'more than one active Sumsub applicant for one person: the newest is used',
+      );
+    if (active.length) return active.at(-1)!;
+    for (; generation <= MAX_APPLICANT_GENERATIONS; generation++) {
+      const created = await this.createApplicant(chainId(base, generation), levelName, kind);
+      if (created && created.deleted !== true) return created;
     }
     throw new VerificationProviderError(
       `more than ${MAX_APPLICANT_GENERATIONS} deactivated Sumsub applicants for one person`,
@@ -130,7 +174,11 @@ export class SumsubVerificationProvider implements VerificationProvider {
    * (https://docs.sumsub.com/docs/applicant-privacy-disclosures-and-consent-requirements); names,
    * email and company data are sent by sendPersonalData once they have, on our hosted page.
    */
-  private async createApplicant(externalUserId: string, levelName: string, kind: VerificationKind) {
+  private async createApplicant(
+    externalUserId: string,
+    levelName: string,
+    kind: VerificationKind,
+  ): Promise<SumsubApplicant | null> {
     const body = { externalUserId, type: kind === 'kyc' ? 'individual' : 'company' };
     try {
       const created = await this.client.json<SumsubApplicant>({
@@ -145,51 +193,56 @@ export class SumsubVerificationProvider implements VerificationProvider {
     } catch (err) {
       // A repeat after an unanswered first attempt: the applicant exists, read it (a deactivated
       // one is skipped by the caller).
-      if (err instanceof SumsubApiError && err.status === 409) {
-        const existing = await this.applicantByExternalId(externalUserId);
-        if (existing) return existing;
-      }
+      // Nothing readable behind a taken externalUserId (a deactivated profile answering 404):
+      // null, the caller moves on to the next number.
+      if (err instanceof SumsubApiError && err.status === 409)
+        return await this.applicantByExternalId(externalUserId);
       throw err;
     }
   }
 
   /**
-   * The person's data, sent after they accepted the disclosure (see createApplicant), only what
-   * Sumsub does not hold yet:
-   * - names: `PATCH /resources/applicants/{id}/fixedInfo` (https://docs.sumsub.com/reference/change-provided-info-fixedinfo;
-   *   not for companies);
-   * - email: `PATCH /resources/applicants` with `{id, email}` (https://docs.sumsub.com/reference/change-profile-data-details;
-   *   "null fields are ignored");
-   * - company, KYB 2.0: `PATCH /resources/applicants/{id}/fixedInfo/companyInfo` with the changed
-   *   fields only ("to retain current values, omit those fields",
-   *   https://docs.sumsub.com/reference/change-provided-company-data); KYB 1.0:
-   *   `PATCH /resources/applicants/{id}/info/companyInfo`, which unsets every field left out
+   * The person's data, sent after they accepted the disclosure (see createApplicant). Sumsub's data
+   * are never overwritten: only what Sumsub does not hold yet is sent (blanks filled), and nothing
+   * at all while the applicant is being checked (`pending`, `queued`, `onHold`, `prechecked`) or once
+   * its check is complete (GREEN, or RED with a FINAL rejection): a change of the checked data would
+   * need a new review ("if you need to re-check the applicant once the information has been
+   * changed, you need to revert the applicant status to pending",
+   * https://docs.sumsub.com/reference/change-provided-info-fixedinfo).
+   * - names: `PATCH /resources/applicants/{id}/fixedInfo` (not for companies);
+   * - email: `PATCH /resources/applicants` with `{id, email}`, only when Sumsub has none
+   *   (https://docs.sumsub.com/reference/change-profile-data-details);
+   * - company, KYB 2.0: `PATCH /resources/applicants/{id}/fixedInfo/companyInfo` with the missing
+   *   fields only ("submitting new information will overwrite the previously stored data. To retain
+   *   current values, omit those fields", https://docs.sumsub.com/reference/change-provided-company-data);
+   *   KYB 1.0: `PATCH /resources/applicants/{id}/info/companyInfo`, which unsets every field left out
    *   (https://docs.sumsub.com/reference/change-company-data): the applicant's companyInfo is sent
    *   whole with only our missing fields added, and nothing when Sumsub already has them all.
    */
   private async sendPersonalData(applicant: SumsubApplicant, s: VerificationSubject): Promise<void> {
+    if (!takesData(applicant)) return;
     const patch = (operation: string, path: string, body: Record<string, unknown>) =>
       this.client.json<unknown>({ operation, method: 'PATCH', path, body, retrySafe: true });
-    const given = <T extends Record<string, unknown>>(o: T) =>
-      Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== ''));
-    const changed = (have: Record<string, unknown> | undefined, want: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(want).filter(([k, v]) => have?.[k] !== v));
-    if (s.email && applicant.email !== s.email)
+    const blank = (v: unknown) => v === null || v === undefined || v === '';
+    /** Our non-blank fields that Sumsub holds no value for. */
+    const missing = (have: Record<string, unknown> | undefined, want: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(want).filter(([k, v]) => !blank(v) && blank(have?.[k])));
+    if (s.email && blank(applicant.email))
       await patch('applicants.change_profile', '/resources/applicants', { id: applicant.id, email: s.email });
     if (s.kind === 'kyc') {
-      const names = changed(applicant.fixedInfo, given({ firstName: s.firstName, lastName: s.lastName }));
+      const names = missing(applicant.fixedInfo, { firstName: s.firstName, lastName: s.lastName });
       if (Object.keys(names).length)
         await patch('applicants.change_fixed_info', `/resources/applicants/${applicant.id}/fixedInfo`, names);
       return;
     }
-    const company = given({
+    const company = {
       companyName: s.companyName,
       registrationNumber: s.registrationNumber,
       // Sumsub wants ISO alpha-3 (reference/import-applicants, companyInfo): alpha-2 is converted.
       country: toAlpha3(s.country),
-    });
+    };
     if (this.kybFlow === 'kyb2') {
-      const diff = changed(applicant.fixedInfo?.companyInfo as Record<string, unknown> | undefined, company);
+      const diff = missing(applicant.fixedInfo?.companyInfo as Record<string, unknown> | undefined, company);
       if (Object.keys(diff).length)
         await patch(
           'applicants.change_company_info',
@@ -199,14 +252,14 @@ export class SumsubVerificationProvider implements VerificationProvider {
       return;
     }
     const have = (applicant.info?.companyInfo ?? {}) as Record<string, unknown>;
-    const missing = Object.fromEntries(Object.entries(company).filter(([k]) => have[k] == null));
-    if (Object.keys(missing).length)
+    const add = missing(have, company);
+    if (Object.keys(add).length)
       await patch(
         'applicants.change_company_info',
         `/resources/applicants/${applicant.id}/info/companyInfo`,
         {
           ...have,
-          ...missing,
+          ...add,
         },
       );
   }
@@ -237,12 +290,17 @@ export class SumsubVerificationProvider implements VerificationProvider {
     const applicant = await this.readApplicant(ref.applicantId);
     // A deactivated applicant takes no data and no link: the person needs a new link (a new applicant).
     if (!applicant || applicant.deleted === true)
-      throw new VerificationProviderError('the Sumsub applicant no longer exists or was deactivated');
+      throw new VerificationProviderError('the Sumsub applicant no longer exists or was deactivated', {
+        code: 'withdrawn',
+      });
     const levelName = this.sumsubLevel(input.kind, input.level);
     try {
       await this.sendPersonalData(applicant, input.subject);
     } catch (err) {
-      throw refusal(err);
+      // Refused because the applicant's check started or completed since it was read: the data
+      // step is skipped (Sumsub keeps what it checked), the person still gets their WebSDK link.
+      const now = err instanceof SumsubApiError ? await this.readApplicant(ref.applicantId) : null;
+      if (!now || takesData(now)) throw refusal(err);
     }
     await this.moveToLevel(applicant, levelName);
     const res = await this.client

@@ -40,7 +40,7 @@ export interface SumsubConfig {
 
 /** The default disclosure ({merchant} becomes the client's company name). */
 export const DEFAULT_SUMSUB_CONSENT_TEXT =
-  '{merchant} uses Sumsub, an identity verification provider, to verify you. When you continue, your name and email address (for a business: its name, registration number and country), the documents and photos you upload and the checks made on them are sent to Sumsub, which processes them to verify your identity on behalf of {merchant} and, where the law makes it a controller, for its own legal obligations.';
+  '{merchant} uses Sumsub, an identity verification provider, to verify you. When you continue, your name and email address (for a business: its name, registration number and country), the documents and photos you upload and the checks made on them are sent to Sumsub, which processes them to verify your identity on behalf of {merchant} and, where the law makes it a controller, for its own legal obligations. How Sumsub processes your personal data is explained in the privacy notice linked below.';
 
 /** The version recorded with an acceptance: changes whenever the text or the privacy link changes. */
 export const consentVersionOf = (text: string, privacyUrl: string | null) =>
@@ -49,9 +49,14 @@ export const consentVersionOf = (text: string, privacyUrl: string | null) =>
     .digest('hex')
     .slice(0, 16)}`;
 
-function consent(env: Env, problems: string[]): ConsentDisclosure {
+function consent(env: Env, problems: string[], environment: 'sandbox' | 'production'): ConsentDisclosure {
   const text = raw(env, 'SVC_SUMSUB_CONSENT_TEXT') ?? DEFAULT_SUMSUB_CONSENT_TEXT;
   const privacyUrl = raw(env, 'SVC_SUMSUB_PRIVACY_URL') ?? null;
+  // The disclosure must say how the data are processed, with the privacy notice
+  // (https://docs.sumsub.com/docs/applicant-privacy-disclosures-and-consent-requirements): a
+  // production deployment does not show people a disclosure without it.
+  if (environment === 'production' && privacyUrl === null)
+    problems.push('SVC_SUMSUB_PRIVACY_URL is required in production when SVC_VERIFICATION_PROVIDER=sumsub');
   if (privacyUrl !== null && !/^https?:\/\/\S+$/.test(privacyUrl))
     problems.push('SVC_SUMSUB_PRIVACY_URL must be an http(s) URL');
   return { text, privacyUrl, version: consentVersionOf(text, privacyUrl) };
@@ -146,6 +151,6 @@ export function loadSumsubConfig(
     reconcileAfterSeconds: int(env, problems, 'SVC_SUMSUB_RECONCILE_AFTER_SECONDS', 3600, 10, 30 * 86400),
     recheckApprovedSeconds: int(env, problems, 'SVC_SUMSUB_RECHECK_APPROVED_SECONDS', 86400, 60, 30 * 86400),
     kybFlow: kybFlow(env, problems),
-    consent: consent(env, problems),
+    consent: consent(env, problems, environment),
   };
 }
