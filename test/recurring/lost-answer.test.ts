@@ -13,7 +13,7 @@ import { BankOutcomeUnknownError } from '../../src/providers/bank/port';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
-import { advance, createActive, DAY, drainRecurring, HOUR, runsOf } from './fixtures';
+import { advance, api, createActive, DAY, drainRecurring, HOUR, runsOf } from './fixtures';
 
 let ctx: TestContext;
 let w: PaymentWorld;
@@ -82,6 +82,24 @@ describe('a lost creation answer the network cannot find', () => {
       providerStatus: 'no_final_status',
       reconciliationState: 'manual_review_required',
     });
+    expect(
+      await ctx.db.select().from(recurringAttempts).where(eq(recurringAttempts.runId, run!.run_id)),
+    ).toHaveLength(1);
+    expect(sent).toBe(1);
+
+    // The run failed with a reason of its own, never retried automatically.
+    const [failed] = await runsOf(ctx, w, d.definition_id);
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: 'outcome_unknown', will_retry: false });
+    await advance(ctx, w, 4 * DAY);
+    await drainRecurring(ctx);
+    expect(sent).toBe(1);
+
+    // A manual retry would send a new payment under the same consent: refused while held.
+    for (const body of [{}, { run_id: run!.run_id }]) {
+      const res = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, body);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().detail).toMatch(/manual review/);
+    }
     expect(
       await ctx.db.select().from(recurringAttempts).where(eq(recurringAttempts.runId, run!.run_id)),
     ).toHaveLength(1);
