@@ -105,4 +105,32 @@ describe('a lost creation answer the network cannot find', () => {
     ).toHaveLength(1);
     expect(sent).toBe(1);
   });
+
+  it('commits a "sent" marker before the send: a relaunch after an error tells the network it may have been sent (review H8 point 2)', async () => {
+    const mandates = ctx.deps.providers.bank.mandates!;
+    const seen: (boolean | undefined)[] = [];
+    const markers: (Date | null)[] = [];
+    mandates.initiateMandatePayment = async (input) => {
+      seen.push(input.sentBefore);
+      const [a] = await ctx.db
+        .select()
+        .from(recurringAttempts)
+        .where(
+          eq(
+            recurringAttempts.transactionId,
+            (await ctx.db.select().from(transactions).where(eq(transactions.refId, input.refId)))[0]!.id,
+          ),
+        );
+      markers.push(a?.networkSentAt ?? null);
+      if (seen.length === 1) throw new Error('connection reset after the send');
+      throw new BankOutcomeUnknownError('sent before and not found by refId');
+    };
+    await createActive(ctx, w, { amount: '11.00' });
+    await drainRecurring(ctx);
+    expect(seen).toEqual([false]);
+    expect(markers[0]).not.toBeNull();
+    await advance(ctx, w, 2 * 60_000);
+    await drainRecurring(ctx);
+    expect(seen).toEqual([false, true]);
+  });
 });

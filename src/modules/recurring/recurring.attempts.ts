@@ -207,7 +207,16 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
       });
     }
     const payee = await payeeOfProject(deps.db, d.projectId);
+    // The "sent" marker, committed on its own before the send: a relaunch (crash, lease expiry, an
+    // error after the send) that finds it set never sends again when the look-up finds nothing.
+    const sentBefore = a.networkSentAt !== null;
+    if (!sentBefore)
+      await deps.db
+        .update(recurringAttempts)
+        .set({ networkSentAt: deps.clock.now() })
+        .where(eq(recurringAttempts.id, a.id));
     const answer = await network.initiateMandatePayment({
+      sentBefore,
       refId: t.refId,
       mandateRef: d.mandateRef,
       amount: r.amount,

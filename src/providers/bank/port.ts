@@ -157,6 +157,12 @@ export interface MandatePaymentInput {
   currency: string;
   attemptNumber: number;
   payee: Payee;
+  /**
+   * An earlier launch of this payment may have reached the network (crash, lease expiry or error after
+   * the send): when the look-up by refId finds nothing, the payment is not sent again but reported
+   * as BankOutcomeUnknownError (held for review).
+   */
+  sentBefore?: boolean;
 }
 
 /** Mandate notification codes (provider_status of a `mandate` notification). */
