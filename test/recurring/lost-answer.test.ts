@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, recurringAttempts, transactions } from '../../src/db/schema/index';
 import { expireDuePayments } from '../../src/modules/payments/payments.service';
 import { HELD_UNKNOWN_OUTCOME } from '../../src/modules/recurring/recurring.attempts';
-import { BankOutcomeUnknownError } from '../../src/providers/bank/port';
+import { BankOutcomeUnknownError, BankProviderError } from '../../src/providers/bank/port';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
@@ -132,5 +132,24 @@ describe('a lost creation answer the network cannot find', () => {
     await advance(ctx, w, 2 * 60_000);
     await drainRecurring(ctx);
     expect(seen).toEqual([false, true]);
+  });
+
+  it('a send the network certainly did not act on (429, 401/403, open breaker) clears the marker: the relaunch sends normally', async () => {
+    const mandates = ctx.deps.providers.bank.mandates!;
+    const seen: (boolean | undefined)[] = [];
+    mandates.initiateMandatePayment = async (input) => {
+      seen.push(input.sentBefore);
+      if (seen.length === 1) {
+        const e = new BankProviderError('Token.io payments.initiate: HTTP 401');
+        e.notSent = true;
+        throw e;
+      }
+      throw new BankOutcomeUnknownError('stop here');
+    };
+    await createActive(ctx, w, { amount: '12.00' });
+    await drainRecurring(ctx);
+    await advance(ctx, w, 2 * 60_000);
+    await drainRecurring(ctx);
+    expect(seen).toEqual([false, false]);
   });
 });

@@ -267,6 +267,7 @@ describe('VRP mandates', () => {
         .catch((e) => e);
       expect(err).toBeInstanceOf(BankProviderError);
       expect(err).not.toBeInstanceOf(BankOutcomeUnknownError);
+      expect(err.notSent).toBe(true);
       expect(
         w.standin.control.store.listPayments({ type: 'VARIABLE_RECURRING_PAYMENT', refIds: [refId] }),
       ).toHaveLength(0);

@@ -135,9 +135,11 @@ export class TokenioMandates implements MandateNetwork {
       if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
       // Not sent (open breaker) or refused as throttling (429): Token.io did nothing, a later try is safe.
       const kind = err.cause instanceof UpstreamError ? err.cause.kind : null;
-      if (kind === 'circuit_open' || kind === 'rate_limited') throw err;
       // 401/403: Token.io refused our credentials before acting on the payment: as safe to retry as a 429.
-      if (authRefused(err)) throw err;
+      if (kind === 'circuit_open' || kind === 'rate_limited' || authRefused(err)) {
+        err.notSent = true;
+        throw err;
+      }
       const found = await this.client.findPaymentByRefId(input.refId, true, onBehalfOf).catch(() => null);
       if (found) return { transferId: found.id, providerStatus: providerStatusOf(found.status) };
       // The answer was lost and the look-up finds nothing: Token.io documents neither that its list
