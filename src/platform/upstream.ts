@@ -84,12 +84,22 @@ export class UpstreamError extends Error {
     this.name = 'UpstreamError';
     this.status = detail.status;
     this.retryAfterMs = detail.retryAfterMs;
-    this.response = detail.response;
+    // Not enumerable: the body may carry the vendor's details (or personal data), and loggers
+    // (pino's err serializer) and JSON.stringify copy enumerable fields only.
+    Object.defineProperty(this, 'response', {
+      value: detail.response,
+      enumerable: false,
+      writable: false,
+      configurable: false,
+    });
   }
   readonly status?: number;
   readonly retryAfterMs?: number;
-  /** The last answer when the upstream answered with an error status (5xx, 429): its body may say more. */
-  readonly response?: UpstreamResponse;
+  /**
+   * The last answer when the upstream answered with an error status (5xx, 429): its body may say
+   * more. Non-enumerable, so a logged error never writes the body.
+   */
+  declare readonly response?: UpstreamResponse;
 }
 
 export type BreakerState = 'closed' | 'open' | 'half_open';

@@ -10,6 +10,7 @@ import {
   MAY_HAVE_MOVED_REASON,
   PROVIDER_STATUS_MAP,
   PROVIDER_STATUSES,
+  SETTLEMENT_INCOMPLETE_REASON,
   TRANSACTION_STATUSES,
   TRANSITIONS,
   type TransactionStatus,
@@ -40,7 +41,9 @@ const SPEC_MAPPING: [string, TransactionStatus | null][] = [
   ['rejected', 'failed'],
   ['rejected_insufficient_funds', 'failed'],
   ['failed', 'failed'],
-  ['settlement_incomplete', 'failed'],
+  // Not `failed`: Token.io reports it after INITIATION_COMPLETED ("Reconciliation has failed"), so the
+  // money most likely left the payer; held for manual review, status unchanged (tested below).
+  ['settlement_incomplete', null],
   ['expired', 'expired'],
   ['no_final_status', 'expired'],
   ['declined', 'canceled'],
@@ -82,7 +85,15 @@ describe('provider_status mapping table', () => {
     for (const current of TRANSACTION_STATUSES) {
       it(`${current} + ${code}`, () => {
         const d = decideProviderStatus(current, code);
-        if (coarse === null) {
+        if (code === 'settlement_incomplete') {
+          expect(d).toMatchObject({
+            kind: 'manual_review',
+            providerStatus: code,
+            reconciliation: 'manual_review_required',
+            reason: SETTLEMENT_INCOMPLETE_REASON,
+            emitEvent: true,
+          });
+        } else if (coarse === null) {
           expect(d).toMatchObject({ kind: 'detail', providerStatus: code, emitEvent: false });
         } else if (isTerminal(current)) {
           expect(d.kind).toBe(coarse === current ? 'detail' : 'ignored');
@@ -109,6 +120,19 @@ describe('provider_status mapping table', () => {
       });
     }
   }
+
+  it('settlement_incomplete is never a failure: held for review once, then recorded on the timeline', () => {
+    const held = { providerStatus: 'settlement_incomplete', reconciliationState: 'manual_review_required' };
+    for (const current of TRANSACTION_STATUSES)
+      expect(decideProviderStatus(current, 'settlement_incomplete', held)).toMatchObject({
+        kind: 'detail',
+        emitEvent: false,
+      });
+    expect(decideProviderStatus('success', 'SETTLEMENT_INCOMPLETE')).toMatchObject({
+      kind: 'manual_review',
+      reconciliation: 'manual_review_required',
+    });
+  });
 
   it('money may have moved: no final status, or expired after processing, is expired and held for review', () => {
     for (const current of ['pending', 'processing'] as const)

@@ -208,3 +208,32 @@ describe('Upstream', () => {
     expect(parseRetryAfter(undefined, 0)).toBeUndefined();
   });
 });
+
+describe('a logged UpstreamError (review H8 point 4)', () => {
+  it('keeps the error answer for the adapter but never writes its body to the log', () => {
+    const body = Buffer.from('{"error":{"message":"secret-vendor-detail payer@example.com"}}');
+    const err = new UpstreamError('server', 'tokenio', 'createPayment', {
+      status: 503,
+      response: {
+        status: 503,
+        headers: { 'x-trace': 'abc' },
+        body,
+        text: () => body.toString('utf8'),
+        json: () => JSON.parse(body.toString('utf8')),
+      },
+    });
+    expect(err.response?.status).toBe(503);
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(l) });
+    log.warn({ err }, 'upstream failed');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('createPayment');
+    expect(lines[0]).not.toContain('secret-vendor-detail');
+    expect(lines[0]).not.toContain('payer@example.com');
+    // Neither the body's text nor its bytes (a Buffer serializes as its byte array).
+    const logged = JSON.parse(lines[0]!).err as Record<string, unknown>;
+    expect(logged).not.toHaveProperty('response');
+    expect(lines[0]).not.toContain(JSON.stringify([...body]).slice(1, 40));
+    expect(JSON.parse(JSON.stringify(err))).not.toHaveProperty('response');
+  });
+});

@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, recurringAttempts, transactions } from '../../src/db/schema/index';
 import { expireDuePayments } from '../../src/modules/payments/payments.service';
 import { HELD_UNKNOWN_OUTCOME } from '../../src/modules/recurring/recurring.attempts';
-import { BankOutcomeUnknownError } from '../../src/providers/bank/port';
+import { BankOutcomeUnknownError, BankProviderError } from '../../src/providers/bank/port';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
-import { advance, createActive, DAY, drainRecurring, HOUR, runsOf } from './fixtures';
+import { advance, api, createActive, DAY, drainRecurring, HOUR, runsOf } from './fixtures';
 
 let ctx: TestContext;
 let w: PaymentWorld;
@@ -86,5 +86,70 @@ describe('a lost creation answer the network cannot find', () => {
       await ctx.db.select().from(recurringAttempts).where(eq(recurringAttempts.runId, run!.run_id)),
     ).toHaveLength(1);
     expect(sent).toBe(1);
+
+    // The run failed with a reason of its own, never retried automatically.
+    const [failed] = await runsOf(ctx, w, d.definition_id);
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: 'outcome_unknown', will_retry: false });
+    await advance(ctx, w, 4 * DAY);
+    await drainRecurring(ctx);
+    expect(sent).toBe(1);
+
+    // A manual retry would send a new payment under the same consent: refused while held.
+    for (const body of [{}, { run_id: run!.run_id }]) {
+      const res = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, body);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().detail).toMatch(/manual review/);
+    }
+    expect(
+      await ctx.db.select().from(recurringAttempts).where(eq(recurringAttempts.runId, run!.run_id)),
+    ).toHaveLength(1);
+    expect(sent).toBe(1);
+  });
+
+  it('commits a "sent" marker before the send: a relaunch after an error tells the network it may have been sent (review H8 point 2)', async () => {
+    const mandates = ctx.deps.providers.bank.mandates!;
+    const seen: (boolean | undefined)[] = [];
+    const markers: (Date | null)[] = [];
+    mandates.initiateMandatePayment = async (input) => {
+      seen.push(input.sentBefore);
+      const [a] = await ctx.db
+        .select()
+        .from(recurringAttempts)
+        .where(
+          eq(
+            recurringAttempts.transactionId,
+            (await ctx.db.select().from(transactions).where(eq(transactions.refId, input.refId)))[0]!.id,
+          ),
+        );
+      markers.push(a?.networkSentAt ?? null);
+      if (seen.length === 1) throw new Error('connection reset after the send');
+      throw new BankOutcomeUnknownError('sent before and not found by refId');
+    };
+    await createActive(ctx, w, { amount: '11.00' });
+    await drainRecurring(ctx);
+    expect(seen).toEqual([false]);
+    expect(markers[0]).not.toBeNull();
+    await advance(ctx, w, 2 * 60_000);
+    await drainRecurring(ctx);
+    expect(seen).toEqual([false, true]);
+  });
+
+  it('a send the network certainly did not act on (429, 401/403, open breaker) clears the marker: the relaunch sends normally', async () => {
+    const mandates = ctx.deps.providers.bank.mandates!;
+    const seen: (boolean | undefined)[] = [];
+    mandates.initiateMandatePayment = async (input) => {
+      seen.push(input.sentBefore);
+      if (seen.length === 1) {
+        const e = new BankProviderError('Token.io payments.initiate: HTTP 401');
+        e.notSent = true;
+        throw e;
+      }
+      throw new BankOutcomeUnknownError('stop here');
+    };
+    await createActive(ctx, w, { amount: '12.00' });
+    await drainRecurring(ctx);
+    await advance(ctx, w, 2 * 60_000);
+    await drainRecurring(ctx);
+    expect(seen).toEqual([false, false]);
   });
 });

@@ -9,7 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RECURRING_TRANSITIONS } from '../../src/modules/recurring/recurring.machine';
-import { RUN_TRANSITIONS } from '../../src/modules/recurring/runs.machine';
+import {
+  autoRetryDelayHours,
+  failureReasonOf,
+  isRetryable,
+  RUN_TRANSITIONS,
+} from '../../src/modules/recurring/runs.machine';
 import { INSTALMENT_TRANSITIONS, SCHEDULE_TRANSITIONS } from '../../src/modules/schedules/schedules.machine';
 
 type Cover = [file: string, title: string];
@@ -184,5 +189,22 @@ describe.each(TABLES)('%s status table', (_name, machine, rows) => {
         expect(file.endsWith('.unit.test.ts'), file).toBe(false);
         expect(source(file), `${file}: ${title}`).toContain(title);
       }
+  });
+});
+
+describe('failure reasons (review H8)', () => {
+  it('settlement_incomplete is not a retryable bank failure; outcome_unknown is never retried', () => {
+    expect(failureReasonOf('settlement_incomplete', 'failed')).not.toBe('bank_unavailable');
+    expect(isRetryable('outcome_unknown')).toBe(false);
+    expect(
+      autoRetryDelayHours({
+        reason: 'outcome_unknown',
+        autoRetry: true,
+        retryAfterHours: [24, 72],
+        autoRetriesUsed: 0,
+        attemptsSoFar: 1,
+        maxAttempts: 4,
+      }),
+    ).toBeNull();
   });
 });

@@ -28,6 +28,12 @@ export const recurringAttempts = pgTable(
     failureReason: text('failure_reason'),
     launchDueAt: ts('launch_due_at'),
     launchError: text('launch_error'),
+    /**
+     * Committed (in its own transaction) just before the payment is sent to the network: a relaunch
+     * that finds it set and the payment not found by reference holds the attempt for review instead
+     * of sending again (the network's list may lag behind a payment it made).
+     */
+    networkSentAt: ts('network_sent_at'),
   },
   (t) => [
     uniqueIndex('recurring_attempts_run_number_uq').on(t.runId, t.attemptNumber),

@@ -107,7 +107,11 @@ export const PROVIDER_STATUS_MAP = {
   rejected: 'failed',
   rejected_insufficient_funds: 'failed',
   failed: 'failed',
-  settlement_incomplete: 'failed',
+  /**
+   * Token.io: after the initiation completed, "Reconciliation has failed" (the money was not matched in
+   * the settlement account): the money most likely left the payer. No coarse change; held for review.
+   */
+  settlement_incomplete: null,
   expired: 'expired',
   no_final_status: 'expired',
   declined: 'canceled',
@@ -219,6 +223,8 @@ export function mayHaveMoved(code: ProviderStatus, previous: string | null, sent
 
 export const MAY_HAVE_MOVED_REASON =
   'The bank gave no final status: money may have moved; held for manual review';
+export const SETTLEMENT_INCOMPLETE_REASON =
+  'The network could not match the payment in the settlement account after the bank completed it: money most likely moved; held for manual review';
 export const LATE_SUCCESS_REASON =
   'The bank reported the payment completed after it had ended: money has moved; held for manual review';
 
@@ -247,6 +253,18 @@ export function decideProviderStatus(
   if (code === UNKNOWN_PROVIDER_STATUS)
     return { kind: 'detail', providerStatus: code, reason: 'Unrecognized upstream status', emitEvent: false };
   const target = PROVIDER_STATUS_MAP[code];
+  if (code === 'settlement_incomplete') {
+    // Never a failure (the money most likely left the payer) nor a success: held, status unchanged.
+    if (known.reconciliationState === 'manual_review_required')
+      return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
+    return {
+      kind: 'manual_review',
+      providerStatus: code,
+      reconciliation: 'manual_review_required',
+      reason: SETTLEMENT_INCOMPLETE_REASON,
+      emitEvent: true,
+    };
+  }
   if (isTerminal(current) && known.reconciliationState === 'manual_review_required' && target !== null) {
     // A payment held for review after it ended is still read from the network: a late completion
     // is raised (event with previous == current), any other late news is recorded on the timeline.

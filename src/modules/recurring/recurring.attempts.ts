@@ -10,7 +10,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../db/client';
 import { recurringAttempts, recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { BankOutcomeUnknownError, BankRefusedError } from '../../providers/bank/port';
+import { BankOutcomeUnknownError, BankProviderError, BankRefusedError } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { recordNetworkAnswer, scheduleNetworkCheck } from '../payments/network-sync';
@@ -207,7 +207,16 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
       });
     }
     const payee = await payeeOfProject(deps.db, d.projectId);
+    // The "sent" marker, committed on its own before the send: a relaunch (crash, lease expiry, an
+    // error after the send) that finds it set never sends again when the look-up finds nothing.
+    const sentBefore = a.networkSentAt !== null;
+    if (!sentBefore)
+      await deps.db
+        .update(recurringAttempts)
+        .set({ networkSentAt: deps.clock.now() })
+        .where(eq(recurringAttempts.id, a.id));
     const answer = await network.initiateMandatePayment({
+      sentBefore,
       refId: t.refId,
       mandateRef: d.mandateRef,
       amount: r.amount,
@@ -269,9 +278,12 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
       return;
     }
     deps.log.warn({ err, attemptId }, 'recurring attempt launch failed; the worker retries it');
+    // The network certainly did not act on the send: the relaunch may send it again.
+    const notSent = err instanceof BankProviderError && err.notSent;
     await deps.db
       .update(recurringAttempts)
       .set({
+        ...(notSent ? { networkSentAt: null } : {}),
         launchDueAt: addSeconds(deps.clock.now(), 60),
         launchError: String((err as Error).message ?? err),
       })

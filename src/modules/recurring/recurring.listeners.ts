@@ -47,12 +47,15 @@ export const settleRunOnPayment = onPaymentStatus(
         await moveRun(tx, d, r, 'succeed', at, { transactionId: transaction.id, failureReason: null });
       return;
     }
-    const reason =
-      d.mandateStatus === 'revoked' && d.status === 'revoked'
+    // No final status from the bank: money may have moved, so a second charge is never tried
+    // (automatically here, by hand in recurring.retry.ts) while the payment is held for review.
+    const held = transaction.reconciliationState === 'manual_review_required';
+    const reason = held
+      ? 'outcome_unknown'
+      : d.mandateStatus === 'revoked' && d.status === 'revoked'
         ? 'mandate_revoked'
         : failureReasonOf(transaction.providerStatus, to);
-    // No final status from the bank: money may have moved, so a second charge is never tried automatically.
-    const retry = transaction.reconciliationState !== 'manual_review_required';
+    const retry = !held;
     await failAttempt(deps, tx, d, r, a, reason, at, retry);
   },
 );

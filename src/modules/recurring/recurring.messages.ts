@@ -8,6 +8,8 @@ export const RecurringMessages = {
   noFailedRun: 'No failed run to retry',
   onlyFailedRuns: 'Only failed runs can be retried',
   maxAttempts: 'Run has reached the maximum number of attempts',
+  outcomeUnknown:
+    'The latest attempt of this run has no final status from the bank and may have been paid; it is held for manual review, so it cannot be retried until the review settles it',
   // Our own (the spec is silent on these).
   actionNotAllowed: (status: string) => `Recurring payment in status '${status}' does not allow this action`,
   runActionNotAllowed: (status: string) => `Run in status '${status}' does not allow this action`,

@@ -6,12 +6,12 @@
  * succeeded -> nothing new, `replayed: true`. So a repeated call never charges twice.
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
-import { recurringRuns } from '../../db/schema/index';
+import { rowsOf, type Tx } from '../../db/client';
+import { recurringRuns, transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
-import { badRequest, notFound } from '../../shared/errors';
+import { badRequest, conflict, notFound } from '../../shared/errors';
 import { assertFeatureEnabled } from '../features/features';
 import { actorOf } from '../payments/paylink.service';
 import {
@@ -55,6 +55,15 @@ async function defaultTarget(deps: Deps, definitionId: string): Promise<RunRow> 
   return r;
 }
 
+async function heldForReview(tx: Tx, transactionId: string | null): Promise<boolean> {
+  if (!transactionId) return false;
+  const [t] = await tx
+    .select({ state: transactions.reconciliationState })
+    .from(transactions)
+    .where(eq(transactions.id, transactionId));
+  return t?.state === 'manual_review_required';
+}
+
 async function retryOnce(
   deps: Deps,
   auth: ClientAuth,
@@ -77,6 +86,9 @@ async function retryOnce(
     if (!mandateChargeable(d, now)) throw badRequest(RecurringMessages.mandateNotAuthorized);
     const n = await latestAttempt(tx, target.id);
     if (!n) throw badRequest(RecurringMessages.onlyFailedRuns);
+    // A payment the bank gave no final status for may have been made: a new one under the same
+    // consent could charge the payer twice, so no retry while it is held for review.
+    if (await heldForReview(tx, n.transactionId)) throw conflict(RecurringMessages.outcomeUnknown);
     if (n.outcome !== 'failed') {
       if (n.retryOfAttempt !== null) return { kind: 'replayed', runId: target.id } as const;
       throw badRequest(RecurringMessages.onlyFailedRuns);

@@ -62,6 +62,12 @@ export const FAILURE_REASONS = [
   'bank_rejected',
   'mandate_revoked',
   'mandate_limit_exceeded',
+  /**
+   * The bank never gave a final status (lost creation answer, or a payment still processing when its
+   * link expired): money may have moved, so it is never retried, automatically or by hand, while the
+   * payment is held for manual review.
+   */
+  'outcome_unknown',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
@@ -76,10 +82,7 @@ export const isRetryable = (r: FailureReason): boolean =>
  */
 export function failureReasonOf(providerStatus: string | null, txStatus: string): FailureReason {
   if (providerStatus === 'rejected_insufficient_funds') return 'insufficient_funds';
-  if (
-    txStatus === 'expired' ||
-    ['failed', 'settlement_incomplete', 'no_final_status'].includes(providerStatus ?? '')
-  )
+  if (txStatus === 'expired' || ['failed', 'no_final_status'].includes(providerStatus ?? ''))
     return 'bank_unavailable';
   return 'bank_rejected';
 }

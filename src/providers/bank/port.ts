@@ -157,6 +157,12 @@ export interface MandatePaymentInput {
   currency: string;
   attemptNumber: number;
   payee: Payee;
+  /**
+   * An earlier launch of this payment may have reached the network (crash, lease expiry or error after
+   * the send): when the look-up by refId finds nothing, the payment is not sent again but reported
+   * as BankOutcomeUnknownError (held for review).
+   */
+  sentBefore?: boolean;
 }
 
 /** Mandate notification codes (provider_status of a `mandate` notification). */
@@ -268,6 +274,8 @@ export interface RefundNetwork {
 export class BankProviderError extends Error {
   /** The network's trace id of the failed call (Token.io `tokenTraceId`), for logs and the timeline; never a secret. */
   readonly traceId: string | null;
+  /** The network certainly did not act on the request (open breaker, 429, 401/403): a resend is safe. */
+  notSent = false;
   constructor(message: string, options?: { cause?: unknown; traceId?: string | null }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'BankProviderError';

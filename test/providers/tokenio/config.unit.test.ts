@@ -224,3 +224,10 @@ describe('SVC_TOKENIO_PAYMENT_CONTEXT_CODE (brief H2 point 3)', () => {
     ]);
   });
 });
+
+describe('SVC_TOKENIO_REVIEW_DAYS (review H8 point 5)', () => {
+  it('defaults to 31 days: Token.io keeps polling a processing payment for about 30 days', () => {
+    expect(loadConfig(base).tokenio?.review).toEqual({ intervalSeconds: 7200, days: 31 });
+    expect(loadConfig({ ...base, SVC_TOKENIO_REVIEW_DAYS: '5' }).tokenio?.review.days).toBe(5);
+  });
+});

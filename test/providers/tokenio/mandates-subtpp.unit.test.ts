@@ -224,6 +224,56 @@ describe('VRP mandates', () => {
     expect(throttled).not.toBeInstanceOf(BankOutcomeUnknownError);
   });
 
+  it('a relaunch after an earlier send (crash, lease expiry) that the lagging list does not show is held, never sent again (review H8 point 2)', async () => {
+    const { mandateRef } = await mandate();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    const input = {
+      refId: 'vrprun000000000021',
+      mandateRef,
+      amount: '10.00',
+      currency: 'GBP',
+      attemptNumber: 1,
+      payee,
+    };
+    // The first launch sends the payment; the process dies before it records the answer.
+    w.standin.control.store.listLagMs = 60_000;
+    await w.adapters.bank.mandates.initiateMandatePayment({ ...input, sentBefore: false });
+    // The relaunch: the "sent" marker is set and Token.io's list does not show the payment yet.
+    const err = await w.adapters.bank.mandates
+      .initiateMandatePayment({ ...input, sentBefore: true })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(BankOutcomeUnknownError);
+    w.standin.control.store.listLagMs = 0;
+    expect(
+      w.standin.control.store.listPayments({ type: 'VARIABLE_RECURRING_PAYMENT', refIds: [input.refId] }),
+    ).toHaveLength(1);
+  });
+
+  it('401/403 on the VRP payment: Token.io did nothing, a later try is safe (not held) (review H8 point 7)', async () => {
+    const { mandateRef } = await mandate();
+    w.standin.control.store.decideConsent(mandateRef, 'authorize');
+    for (const [i, status] of [401, 403].entries()) {
+      const refId = `vrprun00000000003${i}`;
+      w.standin.control.fail('payments.initiate', { kind: 'status', status });
+      const err = await w.adapters.bank.mandates
+        .initiateMandatePayment({
+          refId,
+          mandateRef,
+          amount: '10.00',
+          currency: 'GBP',
+          attemptNumber: 1,
+          payee,
+        })
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(BankProviderError);
+      expect(err).not.toBeInstanceOf(BankOutcomeUnknownError);
+      expect(err.notSent).toBe(true);
+      expect(
+        w.standin.control.store.listPayments({ type: 'VARIABLE_RECURRING_PAYMENT', refIds: [refId] }),
+      ).toHaveLength(0);
+    }
+  });
+
   it('with VRP off (production default) no consent is asked for: refused in our words, nothing created', async () => {
     const off = createTokenio(
       { ...w.config.tokenio!, vrp: { ...w.config.tokenio!.vrp, enabled: false } },

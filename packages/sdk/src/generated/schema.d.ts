@@ -6925,7 +6925,7 @@ export interface components {
             finished_at: string | null;
             /** @enum {unknown} */
             outcome: "processing" | "succeeded" | "failed";
-            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
+            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded" | "outcome_unknown") | null;
         };
         RecurringRun: {
             /** Format: uuid */
@@ -6943,7 +6943,7 @@ export interface components {
             /** @enum {unknown} */
             status: "scheduled" | "processing" | "succeeded" | "retry_scheduled" | "failed" | "skipped" | "canceled";
             transaction_id: string | null;
-            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded") | null;
+            failure_reason: ("insufficient_funds" | "bank_unavailable" | "bank_rejected" | "mandate_revoked" | "mandate_limit_exceeded" | "outcome_unknown") | null;
             will_retry: boolean;
             next_retry_at: string | null;
             /** Format: date-time */

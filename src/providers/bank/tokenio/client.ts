@@ -178,7 +178,10 @@ export class TokenioClient {
         { operation: req.operation, status: res.status, tokenTraceId: traceId },
         'Token.io refused our credentials',
       );
-      throw new BankProviderError(`Token.io ${req.operation}: HTTP ${res.status}`, { traceId });
+      throw new BankProviderError(`Token.io ${req.operation}: HTTP ${res.status}`, {
+        cause: { status: res.status, authRefused: true },
+        traceId,
+      });
     }
     this.log.warn(
       { operation: req.operation, status: res.status, errorCode: code, tokenTraceId: traceId },

@@ -262,7 +262,7 @@ export function readTokenioConfig(
     review: {
       // Token.io's reference suggests a poll every 120 minutes for a payment still processing.
       intervalSeconds: r.int('SVC_TOKENIO_REVIEW_INTERVAL_SECONDS', 7200, 60, 7 * 86400),
-      days: r.int('SVC_TOKENIO_REVIEW_DAYS', 5, 0, 90),
+      days: r.int('SVC_TOKENIO_REVIEW_DAYS', 31, 0, 90),
     },
   };
   if (!['ours', 'hosted'].includes(config.consent.collect))

@@ -39,6 +39,12 @@ async function orFound<T>(create: () => Promise<T>, find: () => Promise<T | null
   }
 }
 
+/** Token.io answered 401/403 (our credentials refused): nothing was done with the request. */
+function authRefused(err: BankProviderError): boolean {
+  const c = err.cause as { authRefused?: unknown } | undefined;
+  return typeof c === 'object' && c !== null && c.authRefused === true;
+}
+
 export class TokenioMandates implements MandateNetwork {
   constructor(
     private readonly client: TokenioClient,
@@ -105,6 +111,12 @@ export class TokenioMandates implements MandateNetwork {
       });
     });
     if (existing) return { transferId: existing.id, providerStatus: providerStatusOf(existing.status) };
+    if (input.sentBefore)
+      // An earlier launch may have sent it and Token.io's list may not show it yet (its list is not
+      // documented as read-after-write): sending again could charge the payer twice.
+      throw new BankOutcomeUnknownError(
+        'Token.io VRP payment: an earlier launch may have sent it and it is not found by its refId; never sent again, held for review',
+      );
     let p: TokenioPayment;
     try {
       p = await this.client.initiatePayment({
@@ -123,7 +135,11 @@ export class TokenioMandates implements MandateNetwork {
       if (err instanceof BankRefusedError || !(err instanceof BankProviderError)) throw err;
       // Not sent (open breaker) or refused as throttling (429): Token.io did nothing, a later try is safe.
       const kind = err.cause instanceof UpstreamError ? err.cause.kind : null;
-      if (kind === 'circuit_open' || kind === 'rate_limited') throw err;
+      // 401/403: Token.io refused our credentials before acting on the payment: as safe to retry as a 429.
+      if (kind === 'circuit_open' || kind === 'rate_limited' || authRefused(err)) {
+        err.notSent = true;
+        throw err;
+      }
       const found = await this.client.findPaymentByRefId(input.refId, true, onBehalfOf).catch(() => null);
       if (found) return { transferId: found.id, providerStatus: providerStatusOf(found.status) };
       // The answer was lost and the look-up finds nothing: Token.io documents neither that its list

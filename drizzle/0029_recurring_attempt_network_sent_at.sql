@@ -1,0 +1,1 @@
+ALTER TABLE "recurring_attempts" ADD COLUMN "network_sent_at" timestamp with time zone;
