@@ -41,9 +41,9 @@ const SPEC_MAPPING: [string, TransactionStatus | null][] = [
   ['rejected', 'failed'],
   ['rejected_insufficient_funds', 'failed'],
   ['failed', 'failed'],
-  // Not `failed`: Token.io reports it after INITIATION_COMPLETED ("Reconciliation has failed"), so the
-  // money most likely left the payer; held for manual review, status unchanged (tested below).
-  ['settlement_incomplete', null],
+  // Failed, as the spec says; held for manual review as well (Token.io reports it after
+  // INITIATION_COMPLETED, so the money most likely left the payer; tested below).
+  ['settlement_incomplete', 'failed'],
   ['expired', 'expired'],
   ['no_final_status', 'expired'],
   ['declined', 'canceled'],
@@ -85,15 +85,7 @@ describe('provider_status mapping table', () => {
     for (const current of TRANSACTION_STATUSES) {
       it(`${current} + ${code}`, () => {
         const d = decideProviderStatus(current, code);
-        if (code === 'settlement_incomplete') {
-          expect(d).toMatchObject({
-            kind: 'manual_review',
-            providerStatus: code,
-            reconciliation: 'manual_review_required',
-            reason: SETTLEMENT_INCOMPLETE_REASON,
-            emitEvent: true,
-          });
-        } else if (coarse === null) {
+        if (coarse === null) {
           expect(d).toMatchObject({ kind: 'detail', providerStatus: code, emitEvent: false });
         } else if (isTerminal(current)) {
           expect(d.kind).toBe(coarse === current ? 'detail' : 'ignored');
@@ -105,8 +97,12 @@ describe('provider_status mapping table', () => {
             kind: 'transition',
             to: coarse,
             providerStatus: code,
-            // "No final status": money may have moved, so the payment is also held for review.
-            reconciliation: code === 'no_final_status' ? 'manual_review_required' : 'none',
+            // "No final status" and an incomplete settlement: money may have moved, so the payment is
+            // also held for review.
+            reconciliation:
+              code === 'no_final_status' || code === 'settlement_incomplete'
+                ? 'manual_review_required'
+                : 'none',
             emitEvent: true,
           });
         } else {
@@ -121,17 +117,17 @@ describe('provider_status mapping table', () => {
     }
   }
 
-  it('settlement_incomplete is never a failure: held for review once, then recorded on the timeline', () => {
-    const held = { providerStatus: 'settlement_incomplete', reconciliationState: 'manual_review_required' };
-    for (const current of TRANSACTION_STATUSES)
-      expect(decideProviderStatus(current, 'settlement_incomplete', held)).toMatchObject({
-        kind: 'detail',
-        emitEvent: false,
+  it('settlement_incomplete fails the payment as the spec maps it, held for review with its own reason', () => {
+    for (const current of ['pending', 'processing'] as const)
+      expect(decideProviderStatus(current, 'SETTLEMENT_INCOMPLETE')).toMatchObject({
+        kind: 'transition',
+        to: 'failed',
+        reconciliation: 'manual_review_required',
+        reason: SETTLEMENT_INCOMPLETE_REASON,
+        emitEvent: true,
       });
-    expect(decideProviderStatus('success', 'SETTLEMENT_INCOMPLETE')).toMatchObject({
-      kind: 'manual_review',
-      reconciliation: 'manual_review_required',
-    });
+    // After success (Token.io's order): the money moved; the late code is not a failure.
+    expect(decideProviderStatus('success', 'settlement_incomplete').kind).toBe('ignored');
   });
 
   it('money may have moved: no final status, or expired after processing, is expired and held for review', () => {

@@ -93,7 +93,10 @@ describe('mapping table x non-terminal statuses', () => {
             current_payment_status: coarse,
             status_detail: code,
             // "No final status": money may have moved, so the payment is also held for review.
-            reconciliation_state: code === 'no_final_status' ? 'manual_review_required' : 'none',
+            reconciliation_state:
+              code === 'no_final_status' || code === 'settlement_incomplete'
+                ? 'manual_review_required'
+                : 'none',
           });
           expect(ev.dedupKey).toBe(`payment:${id}:${coarse}:${last.status_event_id}`);
           if (isTerminal(coarse)) expect(t.completed_at).not.toBeNull();

@@ -194,7 +194,7 @@ describe.each(TABLES)('%s status table', (_name, machine, rows) => {
 
 describe('failure reasons (review H8)', () => {
   it('settlement_incomplete is not a retryable bank failure; outcome_unknown is never retried', () => {
-    expect(failureReasonOf('settlement_incomplete', 'failed')).not.toBe('bank_unavailable');
+    expect(failureReasonOf('settlement_incomplete', 'failed')).toBe('outcome_unknown');
     expect(isRetryable('outcome_unknown')).toBe(false);
     expect(
       autoRetryDelayHours({

@@ -108,10 +108,11 @@ export const PROVIDER_STATUS_MAP = {
   rejected_insufficient_funds: 'failed',
   failed: 'failed',
   /**
-   * Token.io: after the initiation completed, "Reconciliation has failed" (the money was not matched in
-   * the settlement account): the money most likely left the payer. No coarse change; held for review.
+   * The spec maps it to failed; Token.io sends it after the initiation completed ("Reconciliation has
+   * failed": the money was not matched in the settlement account), so the money most likely left the
+   * payer: the failure is held for manual review (mayHaveMoved) and never retried.
    */
-  settlement_incomplete: null,
+  settlement_incomplete: 'failed',
   expired: 'expired',
   no_final_status: 'expired',
   declined: 'canceled',
@@ -218,7 +219,11 @@ export function isCanceledAtNetworkOpen(t: KnownState & { status: string }): boo
  * The coarse status is `expired` as the mapping table says, and the payment is held for manual review.
  */
 export function mayHaveMoved(code: ProviderStatus, previous: string | null, sentToBank = false): boolean {
-  return code === 'no_final_status' || (code === 'expired' && (sentToBank || previous === 'processing'));
+  return (
+    code === 'no_final_status' ||
+    code === 'settlement_incomplete' ||
+    (code === 'expired' && (sentToBank || previous === 'processing'))
+  );
 }
 
 export const MAY_HAVE_MOVED_REASON =
@@ -253,18 +258,6 @@ export function decideProviderStatus(
   if (code === UNKNOWN_PROVIDER_STATUS)
     return { kind: 'detail', providerStatus: code, reason: 'Unrecognized upstream status', emitEvent: false };
   const target = PROVIDER_STATUS_MAP[code];
-  if (code === 'settlement_incomplete') {
-    // Never a failure (the money most likely left the payer) nor a success: held, status unchanged.
-    if (known.reconciliationState === 'manual_review_required')
-      return { kind: 'detail', providerStatus: code, reason: null, emitEvent: false };
-    return {
-      kind: 'manual_review',
-      providerStatus: code,
-      reconciliation: 'manual_review_required',
-      reason: SETTLEMENT_INCOMPLETE_REASON,
-      emitEvent: true,
-    };
-  }
   if (isTerminal(current) && known.reconciliationState === 'manual_review_required' && target !== null) {
     // A payment held for review after it ended is still read from the network: a late completion
     // is raised (event with previous == current), any other late news is recorded on the timeline.
@@ -317,7 +310,11 @@ export function decideProviderStatus(
       to: target,
       providerStatus: code,
       reconciliation: review ? 'manual_review_required' : 'none',
-      reason: review ? MAY_HAVE_MOVED_REASON : row.reason,
+      reason: review
+        ? code === 'settlement_incomplete'
+          ? SETTLEMENT_INCOMPLETE_REASON
+          : MAY_HAVE_MOVED_REASON
+        : row.reason,
       emitEvent: true,
     };
   }

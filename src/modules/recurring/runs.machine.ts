@@ -82,6 +82,8 @@ export const isRetryable = (r: FailureReason): boolean =>
  */
 export function failureReasonOf(providerStatus: string | null, txStatus: string): FailureReason {
   if (providerStatus === 'rejected_insufficient_funds') return 'insufficient_funds';
+  // Failed by the spec's mapping, but the bank had completed it: money most likely moved.
+  if (providerStatus === 'settlement_incomplete') return 'outcome_unknown';
   if (txStatus === 'expired' || ['failed', 'no_final_status'].includes(providerStatus ?? ''))
     return 'bank_unavailable';
   return 'bank_rejected';
