@@ -8,15 +8,9 @@
  * bare POST it is the price of never sending a refund twice. Options (env): BENCH_DURATION (s,
  * default 15), BENCH_CONNECTIONS (calls in flight, default 10).
  */
-import { spawn } from 'node:child_process';
-import pino from 'pino';
-import { Registry } from 'prom-client';
 import { request } from 'undici';
-import { loadConfig } from '../src/config';
-import type { Payee } from '../src/providers/bank/port';
-import { createTokenio } from '../src/providers/bank/tokenio/index';
-import { freePort } from './api';
-import { type Measured, printTable, stopChild } from './report';
+import { type Measured, printTable } from './report';
+import { withBenchTokenio } from './tokenio';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -46,78 +40,12 @@ async function closedLoop(name: string, seconds: number, call: () => Promise<boo
   return m;
 }
 
-async function waitListening(url: string): Promise<void> {
-  for (const until = Date.now() + 60_000; Date.now() < until; ) {
-    const ok = await fetch(url, { headers: auth }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not become ready`);
-}
-
 export async function runTokenioRefundsBench(): Promise<{
   adapter: Measured;
   raw: Measured;
   raw3: Measured;
 }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const standin = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'test/standins/tokenio/server.ts',
-      '--port',
-      String(port),
-      '--api-key',
-      API_KEY,
-      '--auto-approve-ms',
-      '0',
-      '--refund-settle-ms',
-      '0',
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  try {
-    await waitListening(`${base}/v2/banks?perPage=1`);
-    const config = loadConfig({
-      SVC_BANK_PROVIDER: 'tokenio',
-      SVC_TOKENIO_API_URL: base,
-      SVC_TOKENIO_MEMBER_ID: 'm:bench:member',
-      SVC_TOKENIO_API_KEY: API_KEY,
-      SVC_TOKENIO_WEBHOOK_SECRET: 'bench-webhook-path-secret',
-      LOG_LEVEL: 'silent',
-    });
-    const { bank, subTpp } = createTokenio(config.tokenio!, 'http://127.0.0.1:8000', {
-      metrics: new Registry(),
-      log: pino({ level: 'silent' }),
-    });
-    const { registrationId } = await subTpp.register({
-      opcoId: 'bench',
-      clientId: 'bench',
-      name: 'Bench Opco',
-      domain: 'bench.example.com',
-      countryCode: 'GB',
-      registrationNumber: '1',
-      mcc: '5999',
-      parentSubTppId: null,
-      legalEntityName: 'Bench Opco Ltd',
-      primaryUseCase: 'PIS: eCommerce merchant payment',
-      settlementIban: 'GB33BUKB20201555555555',
-      settlementBic: null,
-      registrationId: null,
-    });
-    await new Promise((r) => setTimeout(r, 200)); // the stand-in's review (--auto-approve-ms 0)
-    const payee: Payee = {
-      name: 'Bench Opco Ltd',
-      iban: 'GB33BUKB20201555555555',
-      bic: null,
-      subTppId: registrationId,
-    };
+  return withBenchTokenio(['--refund-settle-ms', '0'], async ({ base, bank, payee, registrationId }) => {
     const control = (cmd: unknown) =>
       fetch(`${base}/_standin/control`, { method: 'POST', body: JSON.stringify(cmd) }).then((r) => r.json());
     // One large paid payment that asked for the payer's account: every refund takes 0.01 of it.
@@ -201,9 +129,7 @@ export async function runTokenioRefundsBench(): Promise<{
       `\nadapter vs its three raw calls: ${(raw3M.rps / adapterM.rps).toFixed(2)}x the time per call (p50 ${adapterM.p50} vs ${raw3M.p50} ms); vs the bare POST: ${(rawM.rps / adapterM.rps).toFixed(2)}x (p50 ${rawM.p50} ms)`,
     );
     return { adapter: adapterM, raw: rawM, raw3: raw3M };
-  } finally {
-    await stopChild(standin);
-  }
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runTokenioRefundsBench();

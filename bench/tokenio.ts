@@ -47,7 +47,19 @@ async function closedLoop(name: string, seconds: number, call: () => Promise<boo
   return m;
 }
 
-export async function runTokenioBench(): Promise<{ adapter: Measured; raw: Measured }> {
+/** The Token.io stand-in in its own process, the adapter wired to it and a Sub-TPP registered as the payee. */
+export interface BenchTokenio {
+  base: string;
+  bank: ReturnType<typeof createTokenio>['bank'];
+  payee: Payee;
+  registrationId: string;
+}
+
+/** Runs `run` against a fresh stand-in (started with `extraArgs` too), stopped afterwards. */
+export async function withBenchTokenio<T>(
+  extraArgs: string[],
+  run: (t: BenchTokenio) => Promise<T>,
+): Promise<T> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // The stand-in in its own process, so it does not share this process's CPU with the client.
@@ -63,6 +75,7 @@ export async function runTokenioBench(): Promise<{ adapter: Measured; raw: Measu
       API_KEY,
       '--auto-approve-ms',
       '0',
+      ...extraArgs,
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
@@ -102,6 +115,14 @@ export async function runTokenioBench(): Promise<{ adapter: Measured; raw: Measu
       bic: null,
       subTppId: registrationId,
     };
+    return await run({ base, bank, payee, registrationId });
+  } finally {
+    await stopChild(standin);
+  }
+}
+
+export async function runTokenioBench(): Promise<{ adapter: Measured; raw: Measured }> {
+  return withBenchTokenio([], async ({ base, bank, payee, registrationId }) => {
     let n = 0;
     const refId = () => `bench${(++n).toString(36).padStart(12, '0')}`;
     const rawBody = (ref: string) =>
@@ -166,9 +187,7 @@ export async function runTokenioBench(): Promise<{ adapter: Measured; raw: Measu
       `\nadapter overhead: ${(rawM.rps / adapterM.rps).toFixed(2)}x the raw call's time per call at equal concurrency (p50 ${adapterM.p50} vs ${rawM.p50} ms)`,
     );
     return { adapter: adapterM, raw: rawM };
-  } finally {
-    await stopChild(standin);
-  }
+  });
 }
 
 async function waitListening(url: string): Promise<void> {
