@@ -106,6 +106,8 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
       ctx = await startTokenioApp(standin, {
         // The refund-account permission granted by Token.io, and the Refunds product.
         SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true',
+        // Required with the refund account in production: the checkout links the merchant's notice.
+        SVC_PRIVACY_NOTICE_URL: 'https://merchant.example.com/privacy',
         SVC_TOKENIO_REFUNDS_ENABLED: 'true',
         // A short sweep, so the clock never passes the caller's access token.
         SVC_REFUND_RECONCILE_SECONDS: '60',
