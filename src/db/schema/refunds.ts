@@ -90,10 +90,10 @@ export const sandboxBankRefunds = pgTable(
     originalTransferId: text('original_transfer_id').notNull(),
     amount: numeric('amount').notNull(),
     currency: text('currency').notNull(),
-    /** processing | succeeded | failed */
-    status: text('status').notNull(),
+    /** The sandbox bank's own refund status (the bank port's refund outcomes). */
+    status: text('status').$type<'processing' | 'succeeded' | 'failed'>().notNull(),
     /** The outcome reported at settle_at (succeeded, failed), null = stays processing. */
-    outcome: text('outcome'),
+    outcome: text('outcome').$type<'succeeded' | 'failed'>(),
     reason: text('reason'),
     settleAt: ts('settle_at'),
     createdAt: createdAt(),

@@ -82,12 +82,11 @@ export class SandboxRefunds implements RefundNetwork {
   }
 
   private read(r: Row): RefundRead {
-    const outcome = r.status as RefundOutcome;
     return {
       networkRefundId: r.networkRefundId,
-      outcome,
+      outcome: r.status,
       providerStatus: r.status,
-      reason: outcome === 'failed' ? r.reason : null,
+      reason: r.status === 'failed' ? r.reason : null,
     };
   }
 
