@@ -158,7 +158,7 @@ export class SandboxRefunds implements RefundNetwork {
       return rows;
     });
     for (const r of claimed) {
-      const outcome = (r.outcome ?? 'succeeded') as RefundOutcome;
+      const outcome: RefundOutcome = r.outcome ?? 'succeeded';
       await this.db
         .update(sandboxBankRefunds)
         .set({ status: outcome, settleAt: null, updatedAt: now })
