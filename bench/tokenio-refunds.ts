@@ -10,35 +10,10 @@
  */
 import { request } from 'undici';
 import { type Measured, printTable } from './report';
-import { withBenchTokenio } from './tokenio';
+import { API_KEY, closedLoop, withBenchTokenio } from './tokenio';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const API_KEY = 'bench-api-key';
 const auth = { authorization: `Basic ${API_KEY}` };
-
-/** Runs `call` with CONNECTIONS in flight for `seconds`; latencies in ms. */
-async function closedLoop(name: string, seconds: number, call: () => Promise<boolean>): Promise<Measured> {
-  const latencies: number[] = [];
-  let failed = 0;
-  const end = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        const ok = await call().catch(() => false);
-        latencies.push(performance.now() - t0);
-        if (!ok) failed++;
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2));
-  const m = { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), non2xx: failed, errors: 0 };
-  console.log(`${name}: ${m.rps.toFixed(0)} calls/s, p50 ${m.p50} ms, p99 ${m.p99} ms, failed ${failed}`);
-  return m;
-}
 
 export async function runTokenioRefundsBench(): Promise<{
   adapter: Measured;

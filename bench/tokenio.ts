@@ -22,10 +22,14 @@ import { type Measured, printTable, stopChild } from './report';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const API_KEY = 'bench-api-key';
+export const API_KEY = 'bench-api-key';
 
 /** Runs `call` with CONNECTIONS in flight for `seconds`; latencies in ms. */
-async function closedLoop(name: string, seconds: number, call: () => Promise<boolean>): Promise<Measured> {
+export async function closedLoop(
+  name: string,
+  seconds: number,
+  call: () => Promise<boolean>,
+): Promise<Measured> {
   const latencies: number[] = [];
   let failed = 0;
   const end = performance.now() + seconds * 1000;
