@@ -34,21 +34,26 @@ async function projectOf(ctx: TriggerContext): Promise<string> {
   return p.project_id;
 }
 
+/** A EUR 10.00 payment link for the scenario of `event` (its description and metadata name it). */
+async function createTriggerLink(ctx: TriggerContext, event: string) {
+  return ctx.session.call<{ transaction_id: string }>('POST', '/checkout/paylink', {
+    headers: { 'x-idempotency-key': randomUUID() },
+    body: {
+      amount: '10.00',
+      currency: 'EUR',
+      project_id: await projectOf(ctx),
+      ...(ctx.userId ? { user_id: ctx.userId } : {}),
+      description: `svc trigger ${event}`,
+      metadata: { trigger: event },
+    },
+  });
+}
+
 function paymentScenario(outcome: 'success' | 'failed' | 'expired' | 'canceled', event: string): Scenario {
   return {
     summary: `a payment link walked to ${outcome} (payment.status_changed ... -> ${outcome})`,
     async run(ctx) {
-      const link = await ctx.session.call<{ transaction_id: string }>('POST', '/checkout/paylink', {
-        headers: { 'x-idempotency-key': randomUUID() },
-        body: {
-          amount: '10.00',
-          currency: 'EUR',
-          project_id: await projectOf(ctx),
-          ...(ctx.userId ? { user_id: ctx.userId } : {}),
-          description: `svc trigger ${event}`,
-          metadata: { trigger: event },
-        },
-      });
+      const link = await createTriggerLink(ctx, event);
       ctx.out(`created transaction ${link.transaction_id}`);
       const tx = await ctx.session.call<{ status: string }>(
         'POST',
@@ -116,17 +121,7 @@ function refundScenario(outcome: 'succeeded' | 'failed'): Scenario {
     summary: `a paid payment refunded in full, the refund ${outcome} (refund.created, refund.status_changed)`,
     async run(ctx) {
       const event = `refund.${outcome}`;
-      const link = await ctx.session.call<{ transaction_id: string }>('POST', '/checkout/paylink', {
-        headers: { 'x-idempotency-key': randomUUID() },
-        body: {
-          amount: '10.00',
-          currency: 'EUR',
-          project_id: await projectOf(ctx),
-          ...(ctx.userId ? { user_id: ctx.userId } : {}),
-          description: `svc trigger ${event}`,
-          metadata: { trigger: event },
-        },
-      });
+      const link = await createTriggerLink(ctx, event);
       await ctx.session.call('POST', `/sandbox/transactions/${link.transaction_id}/simulate`, {
         body: { outcome: 'success' },
       });
