@@ -98,4 +98,23 @@ describe('login refusals before argon2', () => {
     expect(argon.maxRunning).toBeGreaterThan(0);
     expect(argon.maxRunning).toBeLessThanOrEqual(os.availableParallelism());
   });
+
+  it('recorded failures and attempts in flight share the limit: one short of the lock, a burst runs one verification', async () => {
+    const ip = nextIp();
+    const recorded = await verificationsOf(async () => {
+      for (let i = 0; i < LOGIN_IP_RULE.limit - 1; i++)
+        expect((await login(uniqueEmail('spray'), 'wrong password!', ip)).statusCode).toBe(401);
+    });
+    expect(recorded).toBe(LOGIN_IP_RULE.limit - 1);
+    let statuses: number[] = [];
+    const verified = await verificationsOf(async () => {
+      const burst = await Promise.all(
+        Array.from({ length: 5 }, () => login(uniqueEmail('spray'), 'wrong password!', ip)),
+      );
+      statuses = burst.map((res) => res.statusCode);
+    });
+    expect(verified).toBe(1);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+  });
 });

@@ -65,6 +65,18 @@ export function activeLockOf(
   return found;
 }
 
+/** The failures of a throttle row that still count at `now` (the same window rule as recordFailure). */
+export function failuresInWindow(
+  row: { failures: number; windowStartedAt: Date; lockedUntil: Date | null },
+  rule: ThrottleRule,
+  now: Date,
+): number {
+  const stale =
+    row.windowStartedAt <= addSeconds(now, -rule.windowSeconds) ||
+    (row.lockedUntil !== null && row.lockedUntil <= now);
+  return stale ? 0 : row.failures;
+}
+
 /**
  * Counts one failure for `key` in a single atomic statement: a failure outside the window (or
  * after an expired lock) starts a new window; reaching the limit sets the lock and resets the count.

@@ -16,6 +16,7 @@ import { sendAuthMail } from './auth-mail';
 import {
   activeLockOf,
   clearThrottle,
+  failuresInWindow,
   LOGIN_EMAIL_RULE,
   LOGIN_IP_RULE,
   lockedError,
@@ -23,7 +24,12 @@ import {
   loginIpKey,
   recordFailure,
 } from './auth-throttle';
-import { type AccountWithClient, findAccountForLogin, findLoginThrottles } from './login.statements';
+import {
+  type AccountWithClient,
+  findAccountForLogin,
+  findLoginThrottles,
+  type LoginThrottle,
+} from './login.statements';
 import { acquireLoginSlots, releaseLoginSlots } from './login-inflight';
 import { effectiveMfa, type MfaMethod } from './mfa-policy';
 import { verifyPassword } from './passwords';
@@ -57,25 +63,40 @@ export async function login(
   const emailKey = loginEmailKey(email);
   const ipKey = loginIpKey(ip);
   const now = deps.clock.now();
-  // Lockout first: a locked email or IP is refused before the account read and before argon2.
-  const throttles = await findLoginThrottles(deps.database, [emailKey, ipKey]);
-  const lock = activeLockOf(throttles, now);
-  if (lock) {
-    const limit = lock.key === ipKey ? LOGIN_IP_RULE.limit : LOGIN_EMAIL_RULE.limit;
-    throw lockedError(lock, now, limit, M.tooManyAttempts);
-  }
-
-  const slots = [
-    { key: emailKey, limit: LOGIN_EMAIL_RULE.limit },
-    { key: ipKey, limit: LOGIN_IP_RULE.limit },
+  const rules = [
+    { key: emailKey, rule: LOGIN_EMAIL_RULE, limit: LOGIN_EMAIL_RULE.limit },
+    { key: ipKey, rule: LOGIN_IP_RULE, limit: LOGIN_IP_RULE.limit },
   ];
-  const full = acquireLoginSlots(slots);
-  if (full) {
-    const limit = full === ipKey ? LOGIN_IP_RULE.limit : LOGIN_EMAIL_RULE.limit;
-    throw lockedError({ key: full, lockedUntil: addSeconds(now, 1) }, now, limit, M.tooManyAttempts);
+  const limitOf = (key: string) => (key === ipKey ? LOGIN_IP_RULE.limit : LOGIN_EMAIL_RULE.limit);
+  // The slot is taken before anything is awaited (login-inflight.ts says why).
+  const slots = acquireLoginSlots(rules);
+  if ('full' in slots) {
+    throw lockedError(
+      { key: slots.full, lockedUntil: addSeconds(now, 1) },
+      now,
+      limitOf(slots.full),
+      M.tooManyAttempts,
+    );
   }
   let row: AccountWithClient | undefined;
+  let throttles: LoginThrottle[];
   try {
+    // Lockout first: a locked email or IP is refused before the account read and before argon2.
+    throttles = await findLoginThrottles(deps.database, [emailKey, ipKey]);
+    const lock = activeLockOf(throttles, now);
+    if (lock) throw lockedError(lock, now, limitOf(lock.key), M.tooManyAttempts);
+    const over = rules.find(({ key, rule }, i) => {
+      const recorded = throttles.find((t) => t.key === key);
+      return (recorded ? failuresInWindow(recorded, rule, now) : 0) + slots.inFlight[i]! > rule.limit;
+    });
+    if (over)
+      throw lockedError(
+        { key: over.key, lockedUntil: addSeconds(now, 1) },
+        now,
+        over.limit,
+        M.tooManyAttempts,
+      );
+
     row = await findAccountForLogin(deps.database, email);
     // Unknown emails cost the same argon2 verification as known ones.
     const ok = await verifyPassword(row?.account.passwordHash, input.password);
@@ -97,7 +118,7 @@ export async function login(
       throw unauthorized(M.incorrectLogin);
     }
   } finally {
-    releaseLoginSlots(slots);
+    releaseLoginSlots(rules);
   }
   // Only an email with recorded failures has a row to clear (saves a statement per login).
   if (throttles.some((t) => t.key === emailKey)) await clearThrottle(deps.db, emailKey);

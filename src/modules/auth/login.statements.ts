@@ -9,16 +9,26 @@ import type { Database } from '../../db/client';
 import { mapRow } from '../../db/hot';
 import { accounts, authThrottles, clients } from '../../db/schema/index';
 
-const THROTTLES = 'select key, locked_until from auth_throttles where key = any($1::text[])';
+const THROTTLES =
+  'select key, failures, window_started_at, locked_until from auth_throttles where key = any($1::text[])';
 
-export async function findLoginThrottles(
-  database: Database,
-  keys: string[],
-): Promise<{ key: string; lockedUntil: Date | null }[]> {
+export interface LoginThrottle {
+  key: string;
+  failures: number;
+  windowStartedAt: Date;
+  lockedUntil: Date | null;
+}
+
+export async function findLoginThrottles(database: Database, keys: string[]): Promise<LoginThrottle[]> {
   const rows = await database.query<Record<string, unknown>>('login_throttles', THROTTLES, [keys]);
   return rows.map((r) => {
     const row = mapRow(authThrottles, r);
-    return { key: row.key, lockedUntil: row.lockedUntil };
+    return {
+      key: row.key,
+      failures: row.failures,
+      windowStartedAt: row.windowStartedAt,
+      lockedUntil: row.lockedUntil,
+    };
   });
 }
 
