@@ -5,9 +5,11 @@ import { defineConfig } from 'vitest/config';
  * Which engine a test file runs on (docs/testing.md):
  * - with TEST_DATABASE_URL (CI always has it), every file runs once on PostgreSQL, production's
  *   engine; the files whose behaviour depends on the engine (the database client, hot statements,
- *   claim and locking races, idempotency races, crash, multi-node and process tests, the embedded
- *   start-up) run on PGlite as well, and the Chromium page tests run on PGlite only (the engine of
- *   `npm start`, whose single connection serializes a page's parallel requests);
+ *   claim and locking races, idempotency races, one crash test for the embedded database's
+ *   recovery, the embedded start-up) run on PGlite as well (the other process tests, which start
+ *   service processes for tens of seconds each, prove nothing engine-specific a second time),
+ *   and the Chromium page tests run on PGlite only (the engine of `npm start`, whose single
+ *   connection serializes a page's parallel requests);
  * - without it, everything runs on PGlite.
  */
 const BOTH_ENGINES = [
@@ -16,19 +18,15 @@ const BOTH_ENGINES = [
   'test/foundation/health.test.ts',
   'test/platform/jobs.test.ts',
   'test/platform/idempotency.test.ts',
-  'test/auth/revocation-nodes.test.ts',
   'test/auth/login-burst.test.ts',
   'test/billing/gapless-numbers.test.ts',
-  'test/bulk-links/crash.test.ts',
   'test/webhooks/crash.test.ts',
   'test/webhooks/dispatch-batch.test.ts',
   'test/recurring/concurrency.test.ts',
-  'test/recurring/processes.test.ts',
   'test/payments/paylink.test.ts',
   'test/payments/statement-count.test.ts',
   'test/payments/transaction-counts.test.ts',
   'test/refunds/concurrency.test.ts',
-  'test/admin/cli.test.ts',
 ];
 /** Files that mock a module (vi.mock) need a fresh module graph: they run isolated. */
 const ISOLATED = ['test/auth/login-before-argon2.test.ts'];
@@ -40,46 +38,101 @@ const PGLITE_ONLY = [
   'test/hardening/npm-start.test.ts',
 ];
 
-const projects = process.env.TEST_DATABASE_URL
-  ? [
-      {
-        extends: true as const,
-        test: {
-          name: 'postgres',
-          env: { TEST_ENGINE: 'postgres' },
-          include: ['test/**/*.test.ts'],
-          exclude: [...PGLITE_ONLY, ...ISOLATED],
+/**
+ * CI's second pass on Node 24 (`SVC_TEST_PASS=runtime`, PostgreSQL only): what leans on the runtime
+ * (native argon2, crypto and tokens, the HTTP server as a process, webhook signing) and the unit
+ * tests, except those that only compare files or measure memory and the auth files about route
+ * access or several nodes.
+ */
+const RUNTIME_PASS = {
+  include: [
+    'test/auth/**/*.test.ts',
+    'test/platform/**/*.test.ts',
+    'test/foundation/server-process.test.ts',
+    'test/webhooks/standard-webhooks.test.ts',
+    'test/**/*.unit.test.ts',
+  ],
+  exclude: [
+    'test/sdk/generated.unit.test.ts',
+    'test/dx/openapi-names.unit.test.ts',
+    'test/bulk-links/parse-memory.unit.test.ts',
+    'test/auth/route-access.test.ts',
+    'test/auth/login-lockout.test.ts',
+    'test/auth/revocation-nodes.test.ts',
+  ],
+};
+
+const projects =
+  process.env.SVC_TEST_PASS === 'runtime'
+    ? [
+        {
+          extends: true as const,
+          test: {
+            name: 'postgres',
+            env: { TEST_ENGINE: 'postgres' },
+            include: RUNTIME_PASS.include,
+            exclude: [...RUNTIME_PASS.exclude, ...ISOLATED],
+          },
         },
-      },
-      {
-        extends: true as const,
-        test: {
-          name: 'postgres-isolated',
-          env: { TEST_ENGINE: 'postgres' },
-          include: ISOLATED,
-          isolate: true,
+        {
+          extends: true as const,
+          test: {
+            name: 'postgres-isolated',
+            env: { TEST_ENGINE: 'postgres' },
+            include: ISOLATED,
+            isolate: true,
+          },
         },
-      },
-      {
-        extends: true as const,
-        test: { name: 'pglite', env: { TEST_ENGINE: 'pglite' }, include: [...BOTH_ENGINES, ...PGLITE_ONLY] },
-      },
-    ]
-  : [
-      {
-        extends: true as const,
-        test: {
-          name: 'pglite',
-          env: { TEST_ENGINE: 'pglite' },
-          include: ['test/**/*.test.ts'],
-          exclude: ISOLATED,
-        },
-      },
-      {
-        extends: true as const,
-        test: { name: 'pglite-isolated', env: { TEST_ENGINE: 'pglite' }, include: ISOLATED, isolate: true },
-      },
-    ];
+      ]
+    : process.env.TEST_DATABASE_URL
+      ? [
+          {
+            extends: true as const,
+            test: {
+              name: 'postgres',
+              env: { TEST_ENGINE: 'postgres' },
+              include: ['test/**/*.test.ts'],
+              exclude: [...PGLITE_ONLY, ...ISOLATED],
+            },
+          },
+          {
+            extends: true as const,
+            test: {
+              name: 'postgres-isolated',
+              env: { TEST_ENGINE: 'postgres' },
+              include: ISOLATED,
+              isolate: true,
+            },
+          },
+          {
+            extends: true as const,
+            test: {
+              name: 'pglite',
+              env: { TEST_ENGINE: 'pglite' },
+              include: [...BOTH_ENGINES, ...PGLITE_ONLY],
+            },
+          },
+        ]
+      : [
+          {
+            extends: true as const,
+            test: {
+              name: 'pglite',
+              env: { TEST_ENGINE: 'pglite' },
+              include: ['test/**/*.test.ts'],
+              exclude: ISOLATED,
+            },
+          },
+          {
+            extends: true as const,
+            test: {
+              name: 'pglite-isolated',
+              env: { TEST_ENGINE: 'pglite' },
+              include: ISOLATED,
+              isolate: true,
+            },
+          },
+        ];
 
 export default defineConfig({
   // The SDK from its sources (its package exports point at a build only `npm pack` makes).
@@ -96,7 +149,7 @@ export default defineConfig({
     setupFiles: ['test/helpers/setup.ts'],
     // Migrates one template database per engine; worker databases copy it (test/helpers/db.ts).
     globalSetup: ['test/helpers/global-setup.ts'],
-    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    reporters: process.env.CI ? ['default', 'json', './test/helpers/timing-reporter.ts'] : ['default'],
     outputFile: { json: 'test-results/vitest.json' },
     projects,
   },

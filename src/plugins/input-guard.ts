@@ -14,6 +14,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { FastifyInstance, FastifyServerOptions, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { findUnsafeInput, withNumericBounds } from '../shared/input-safety';
+import { memoizedCompiler } from './compile-cache';
 import { buildSerializer } from './response-serializer';
 
 type ValidateFn = ((data: unknown, dataCxt?: unknown) => unknown) & {
@@ -86,8 +87,9 @@ export const schemaController: FastifyServerOptions['schemaController'] = {
           externalSchemas,
           { ...base, customOptions: { ...base.customOptions, coerceTypes }, onCreate: storableDateFormats },
         );
-      const strict = build(false);
-      const coercing = build('array');
+      const settings = { externalSchemas, ajvOptions: base };
+      const strict = memoizedCompiler({ ...settings, coerceTypes: false }, build(false));
+      const coercing = memoizedCompiler({ ...settings, coerceTypes: 'array' }, build('array'));
       return (input: CompilerInput) =>
         input.httpPart === 'body' ? guarded(strict(input), false) : guarded(coercing(input), true);
     },

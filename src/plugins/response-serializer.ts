@@ -9,6 +9,7 @@
  * validation, the OpenAPI document) are left as they are.
  */
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { memoizedCompiler } from './compile-cache';
 
 const SCALARS = new Set(['string', 'number', 'integer', 'boolean']);
 
@@ -63,6 +64,9 @@ type Factory = (externalSchemas: unknown, opts: unknown) => (input: { schema: un
 
 /** Fastify `schemaController.compilersFactory.buildSerializer`: the default one, on serializerSchema copies. */
 export function buildSerializer(externalSchemas: unknown, serializerOpts: unknown) {
-  const compile = (SerializerSelector as unknown as () => Factory)()(externalSchemas, serializerOpts);
+  const compile = memoizedCompiler(
+    { serializer: true, externalSchemas, serializerOpts },
+    (SerializerSelector as unknown as () => Factory)()(externalSchemas, serializerOpts),
+  );
   return (input: { schema: unknown }) => compile({ ...input, schema: serializerSchema(input.schema) });
 }
