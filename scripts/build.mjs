@@ -22,45 +22,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { filesUnder, inputHash, isFresh, readOr, stampFile } from './build-inputs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
-const stampFile = path.join(dist, '.build-hash');
 const lockDir = path.join(root, '.dist.lock');
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
-
-function filesUnder(p) {
-  const stat = fs.statSync(p, { throwIfNoEntry: false });
-  if (!stat) return [];
-  if (!stat.isDirectory()) return [p];
-  return fs
-    .readdirSync(p)
-    .sort()
-    .flatMap((name) => filesUnder(path.join(p, name)));
-}
-
-/** Hash of every build input's path and content. */
-function inputHash() {
-  const h = createHash('sha256');
-  for (const input of INPUTS)
-    for (const file of filesUnder(path.join(root, input))) {
-      h.update(path.relative(root, file));
-      h.update('\0');
-      h.update(fs.readFileSync(file));
-      h.update('\0');
-    }
-  return h.digest('hex');
-}
-
-function readOr(file, fallback) {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return fallback;
-  }
-}
-
-const isFresh = (hash) => fs.existsSync(path.join(dist, 'server.js')) && readOr(stampFile, '') === hash;
 
 function alive(pid) {
   try {
