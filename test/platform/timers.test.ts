@@ -176,9 +176,9 @@ describe('timers as jobs', () => {
     await advance(3_600_000);
     expect(await runDueJobs(ctx.deps, backfill, { onlyDefinedKinds: true })).toBe(1);
     expect(await timerOf(t.ticket_id)).toHaveLength(1);
-    // The backfilled job is due at once, finds the ticket not yet due and moves itself to its time.
-    expect(await autoCloseResolvedTickets(ctx.deps)).toBe(0);
+    // Due at the ticket's own time (resolved_at + SVC_TICKET_AUTO_CLOSE_DAYS).
     expect((await timerOf(t.ticket_id))[0]!.runAt.getTime()).toBe(resolvedAt + 7 * DAY);
+    expect(await autoCloseResolvedTickets(ctx.deps)).toBe(0);
     await advance(7 * DAY);
     expect(await autoCloseResolvedTickets(ctx.deps)).toBe(1);
     expect(await statusOf(t.ticket_id)).toBe('closed');

@@ -19,7 +19,8 @@ import { INVOICE_OVERDUE, moveInvoice } from './invoices.transitions';
 export const invoiceOverdueTimer = defineTimer<{ invoiceId: string }>({
   ...INVOICE_OVERDUE,
   label: 'Invoice overdue',
-  backfill: sql`select 'invoice:' || id::text as key, jsonb_build_object('invoiceId', id::text) as payload,
+  backfill:
+    () => sql`select 'invoice:' || id::text as key, jsonb_build_object('invoiceId', id::text) as payload,
                        client_id, (due_date + 1)::timestamp at time zone 'UTC' as run_at
                   from invoices where status = 'open' and due_date is not null`,
   async fire(deps, { invoiceId }) {

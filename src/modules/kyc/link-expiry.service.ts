@@ -44,7 +44,8 @@ export function setLinkExpiryTimer(tx: DbOrTx, clock: Clock, link: SessionRow): 
 export const linkExpiryTimer = defineTimer<{ verificationId: string }>({
   ...LINK_EXPIRY,
   label: 'Verification link expiry',
-  backfill: sql`select 'verification:' || id::text as key, jsonb_build_object('verificationId', id::text) as payload,
+  backfill:
+    () => sql`select 'verification:' || id::text as key, jsonb_build_object('verificationId', id::text) as payload,
                        client_id, expires_at as run_at
                   from verification_sessions where status = 'pending'`,
   async fire(deps, { verificationId }) {

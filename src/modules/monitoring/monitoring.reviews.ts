@@ -290,7 +290,7 @@ export async function expireRemediationIfDue(deps: D, clientId: string, id: stri
 export const remediationExpiryTimer = defineTimer<{ monitoredTransactionId: string; clientId: string }>({
   ...REMEDIATION_EXPIRY,
   label: 'Remediation expiry',
-  backfill: sql`select 'monitored:' || id::text as key,
+  backfill: () => sql`select 'monitored:' || id::text as key,
                        jsonb_build_object('monitoredTransactionId', id::text, 'clientId', client_id::text) as payload,
                        client_id, remediation_expires_at as run_at
                   from monitored_transactions

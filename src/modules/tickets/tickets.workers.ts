@@ -18,9 +18,10 @@ import { AUTO_CLOSE, moveTicket } from './tickets.transitions';
 export const ticketAutoCloseTimer = defineTimer<{ ticketId: string }>({
   ...AUTO_CLOSE,
   label: 'Ticket auto-close',
-  backfill: sql`select 'ticket:' || id::text as key, jsonb_build_object('ticketId', id::text) as payload,
-                       client_id, resolved_at as run_at
-                  from tickets where status = 'resolved' and resolved_at is not null`,
+  backfill: (deps) => sql`
+    select 'ticket:' || id::text as key, jsonb_build_object('ticketId', id::text) as payload, client_id,
+           resolved_at + make_interval(days => ${deps.config.ticketAutoCloseDays}::int) as run_at
+      from tickets where status = 'resolved' and resolved_at is not null`,
   async fire(deps, { ticketId }) {
     const days = deps.config.ticketAutoCloseDays;
     return deps.db.transaction(async (tx) => {

@@ -12,7 +12,8 @@
  * - The handler (`fire`) re-reads the row under lock and acts only when it is still due; a timer that
  *   was moved, or whose row became final, is a no-op when it runs. It reports whether it acted.
  * - `runDueTimers` runs the due jobs of some timer kinds at once (the features' sweep functions,
- *   kept for tests, the CLI and benches) and returns how many acted.
+ *   kept for tests, the CLI and benches) and returns how many acted; it first brings forward the
+ *   timers of rows whose due time is already past (a time changed by hand in the database).
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
@@ -29,7 +30,7 @@ export interface TimerDefinition<P extends Record<string, unknown>> extends JobD
   keyOf(payload: P): string;
   fire(deps: Deps, payload: P, ctx: JobContext): Promise<boolean>;
   /** See `TimerSpec.backfill`. */
-  backfill?: SQL;
+  backfill?: (deps: Pick<Deps, 'config'>) => SQL;
 }
 
 /**
@@ -62,7 +63,7 @@ export interface TimerSpec<P extends Record<string, unknown>> {
    * `(key text, payload jsonb, client_id uuid, run_at timestamptz)` over the rows still due: the
    * backfill job gives each a timer (see `timersBackfillJob`).
    */
-  backfill?: SQL;
+  backfill?: (deps: Pick<Deps, 'config'>) => SQL;
 }
 
 /** Types a timer and makes its job definition (`run` calls `fire`). */
@@ -140,6 +141,29 @@ export async function cancelTimer<P extends Record<string, unknown>>(
 }
 
 /**
+ * Rows whose due time is now past but whose timer is later or missing (a due time moved by hand in
+ * the database, a row of the previous release) get their timer due now. Only the features' sweep
+ * functions call this (tests, the CLI): the runner trusts the timers.
+ */
+async function pullForward(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  def: TimerDefinition<never>,
+): Promise<void> {
+  if (!def.backfill) return;
+  const now = deps.clock.now();
+  await deps.db.execute(sql`
+    insert into jobs (id, kind, payload, client_id, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at)
+    select gen_random_uuid(), ${def.kind}, r.payload, r.client_id, r.key, 'pending', 0,
+           ${def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, r.run_at, ${now}, ${now}
+      from (${def.backfill(deps)}) r
+     where r.run_at <= ${now}
+    on conflict (kind, dedupe_key) where dedupe_key is not null do update
+       set run_at = excluded.run_at, status = 'pending', updated_at = excluded.updated_at,
+           max_attempts = greatest(jobs.max_attempts, jobs.attempts + excluded.max_attempts)
+     where jobs.status = 'pending' and jobs.run_at > excluded.run_at`);
+}
+
+/**
  * Runs the due timers of `defs` until none is left (as the jobs runner would, on the injected clock);
  * returns how many acted (a timer whose row was no longer due counts 0).
  */
@@ -154,6 +178,7 @@ export async function runDueTimers(deps: Deps, defs: readonly TimerDefinition<ne
     }),
   );
   const registry = jobRegistry(counting);
+  for (const def of defs) await pullForward(deps, def);
   for (let i = 0; i < 1000; i++) {
     if ((await runDueJobs(deps, registry, { onlyDefinedKinds: true, batch: 100 })) === 0) break;
   }
@@ -178,7 +203,7 @@ export function timersBackfillJob(timers: readonly TimerDefinition<never>[]): Jo
           insert into jobs (id, kind, payload, client_id, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at)
           select gen_random_uuid(), ${def.kind}, r.payload, r.client_id, r.key, 'pending', 0,
                  ${def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, r.run_at, ${now}, ${now}
-            from (${def.backfill}) r
+            from (${def.backfill(deps)}) r
           on conflict (kind, dedupe_key) where dedupe_key is not null do nothing
           returning id`);
         const added = rowsOf(result).length;
