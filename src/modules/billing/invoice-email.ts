@@ -48,7 +48,6 @@ export const invoiceEmailJob = defineJob<{ invoiceId: string }>({
         emailState: 'sent',
         emailedAt: deps.clock.now(),
         emailAttempts: ctx.attempt,
-        emailNextAt: null,
       });
     } catch (err) {
       const message =
@@ -58,7 +57,6 @@ export const invoiceEmailJob = defineJob<{ invoiceId: string }>({
         emailState: giveUp ? 'failed' : 'pending',
         emailAttempts: ctx.attempt,
         emailLastError: message.slice(0, 500),
-        emailNextAt: null,
       });
       throw err;
     }
