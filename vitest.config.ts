@@ -17,6 +17,7 @@ const BOTH_ENGINES = [
   'test/foundation/server-process.test.ts',
   'test/foundation/health.test.ts',
   'test/platform/jobs.test.ts',
+  'test/platform/timers.test.ts',
   'test/platform/idempotency.test.ts',
   'test/auth/login-burst.test.ts',
   'test/billing/gapless-numbers.test.ts',

@@ -6,7 +6,7 @@
  */
 import type { Deps } from '../deps';
 import { createEventBus, type EventBus } from '../platform/events';
-import type { JobDefinition } from '../platform/jobs/index';
+import { type JobDefinition, type TimerDefinition, timersBackfillJob } from '../platform/jobs/index';
 import type { AppSubscription, ModuleManifest } from '../platform/module';
 import { sandboxProvidersModule } from '../providers/sandbox.module';
 import { activityModule } from './activity/index';
@@ -64,8 +64,23 @@ export const modules: readonly ModuleManifest[] = [
   siteModule,
 ];
 
-/** Every job kind the modules define (docs/platform.md, "Jobs"); the jobs runner dispatches on these. */
-export const jobDefinitions: readonly JobDefinition<never>[] = modules.flatMap((m) => m.jobs ?? []);
+/** Every timer kind the modules define (docs/platform.md, "Timers"). */
+export const timerDefinitions: readonly TimerDefinition<never>[] = modules.flatMap((m) => m.timers ?? []);
+
+/**
+ * Every job kind the modules define, their timers and the timers' backfill (docs/platform.md,
+ * "Jobs"); the jobs runner dispatches on these.
+ */
+export const jobDefinitions: readonly JobDefinition<never>[] = [
+  ...modules.flatMap((m) => m.jobs ?? []),
+  ...timerDefinitions,
+  timersBackfillJob(timerDefinitions),
+];
+
+/** What staff read for a job kind: a timer's label, else the kind itself. */
+export function jobKindLabel(kind: string): string {
+  return timerDefinitions.find((t) => t.kind === kind)?.label ?? kind;
+}
 
 /**
  * The event bus of one app, with every module's subscriptions (then `extra`, a test's own);

@@ -9,6 +9,7 @@ import type { Deps } from '../deps';
 import type { Worker } from '../workers/loop';
 import { type AppEvents, type Listener, type Subscription, subscribe } from './events';
 import type { JobDefinition } from './jobs/define';
+import type { TimerDefinition } from './jobs/timers';
 
 /** A Fastify plugin of a feature's routes. */
 export type RoutesPlugin = (app: FastifyInstance, opts: { deps: Deps }) => Promise<void>;
@@ -24,6 +25,11 @@ export interface ModuleManifest {
   pages?: RoutesPlugin[];
   /** The job kinds the feature enqueues; the jobs runner dispatches on their `kind`. */
   jobs?: JobDefinition<never>[];
+  /**
+   * The feature's one-shot due times (a link's expiry, an auto-close): job kinds set with `setTimer`
+   * in the transaction that sets the row's due time, run by the jobs runner (docs/platform.md, "Timers").
+   */
+  timers?: TimerDefinition<never>[];
   /** The feature's background workers (started after listen when SVC_WORKERS_ENABLED is on). */
   workers?: (deps: Deps) => Worker[];
   /** Reactions to other features' events, run inside the emitter's transaction (see events.ts). */

@@ -244,7 +244,8 @@ describe('link expiry', () => {
     const long = await createPaylink(ctx, ew, { expires_in_seconds: 7200 });
     const started = await createPaylink(ctx, ew, { expires_in_seconds: 600 });
     await pickBank(ctx, started.checkout_url);
-    const sweeper = createWorkers(ctx.deps).find((x) => x.name === 'payment-expiry-sweeper')!;
+    // Link expiry is a timer job: the jobs runner's tick runs it.
+    const sweeper = createWorkers(ctx.deps).find((x) => x.name === 'jobs')!;
     await sweeper.runOnce();
     expect((await get(`/api/v1/transactions/${short.transaction_id}`, ew.caller.headers)).json().status).toBe(
       'pending',
@@ -298,7 +299,8 @@ describe('link expiry', () => {
       .where(eq(sandboxBankSessions.refId, open.ref_id));
     ctx.clock.advanceSeconds(3601);
     ew.caller = await createTestClient(ctx, { clientId: ew.caller.clientId });
-    const sweeper = createWorkers(ctx.deps).find((x) => x.name === 'payment-expiry-sweeper')!;
+    // Link expiry is a timer job: the jobs runner's tick runs it.
+    const sweeper = createWorkers(ctx.deps).find((x) => x.name === 'jobs')!;
     await sweeper.runOnce();
     expect((await get(`/api/v1/transactions/${open.transaction_id}`, ew.caller.headers)).json().status).toBe(
       'processing',

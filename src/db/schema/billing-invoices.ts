@@ -84,6 +84,7 @@ export const invoices = pgTable(
     emailState: text('email_state').notNull().default('none'),
     emailRecipient: text('email_recipient'),
     emailAttempts: integer('email_attempts').notNull().default(0),
+    /** Unused since the retries became jobs; dropped in the next release (docs/guides/operations.md, "Schema changes"). */
     emailNextAt: ts('email_next_at'),
     emailLastError: text('email_last_error'),
     emailedAt: ts('emailed_at'),
@@ -101,7 +102,6 @@ export const invoices = pgTable(
     index('invoices_created_idx').on(desc(t.createdAt), desc(t.id)),
     index('invoices_status_created_idx').on(t.status, desc(t.createdAt)),
     index('invoices_open_due_idx').on(t.dueDate).where(sql`status = 'open'`),
-    index('invoices_email_due_idx').on(t.emailNextAt).where(sql`email_state = 'pending'`),
     index('invoices_payment_link_due_idx').on(t.paymentLinkNextAt).where(sql`payment_link_state = 'pending'`),
   ],
 );

@@ -70,7 +70,9 @@ export const contractRequests = pgTable(
     nextReminderAt: ts('next_reminder_at'),
     /** The provider's envelope, once created; null while pending without one (a worker retries). */
     envelopeRef: text('envelope_ref'),
+    /** Unused since the retries became jobs; dropped in the next release (docs/guides/operations.md, "Schema changes"). */
     envelopeAttempts: integer('envelope_attempts').notNull().default(0),
+    /** Unused since the retries became jobs; dropped in the next release (docs/guides/operations.md, "Schema changes"). */
     nextEnvelopeAttemptAt: ts('next_envelope_attempt_at'),
     /** Highest provider revision applied: replays and older notifications change nothing. */
     providerRevision: integer('provider_revision').notNull().default(0),
@@ -95,7 +97,6 @@ export const contractRequests = pgTable(
     index('contract_requests_client_created_idx').on(t.clientId, desc(t.createdAt), desc(t.id)),
     index('contract_requests_expiry_idx').on(t.expiresAt).where(sql`status in ('sent','in_progress')`),
     index('contract_requests_reminder_idx').on(t.nextReminderAt).where(sql`next_reminder_at is not null`),
-    index('contract_requests_pending_idx').on(t.nextEnvelopeAttemptAt).where(sql`status = 'pending'`),
     uniqueIndex('contract_requests_envelope_uq').on(t.envelopeRef),
     uniqueIndex('contract_requests_view_token_uq').on(t.viewTokenHash),
   ],

@@ -30,6 +30,7 @@ export const notifications = pgTable(
     /** none, pending, sent, failed: the email channel, sent by the notification email worker. */
     emailState: text('email_state').notNull().default('none'),
     emailAttempts: integer('email_attempts').notNull().default(0),
+    /** Unused since the retries became jobs; dropped in the next release (docs/guides/operations.md, "Schema changes"). */
     emailNextAt: ts('email_next_at'),
     createdAt: createdAt(),
     seenAt: ts('seen_at'),
@@ -40,7 +41,6 @@ export const notifications = pgTable(
     index('notifications_account_created_idx')
       .on(t.accountId, desc(t.createdAt), desc(t.id))
       .where(sql`in_app`),
-    index('notifications_email_due_idx').on(t.emailNextAt).where(sql`email_state = 'pending'`),
     index('notifications_retention_idx').on(t.createdAt),
   ],
 );

@@ -250,12 +250,3 @@ export async function upsertBillingDetails(
 // ---- due work ----
 
 /** Open invoices whose due date is over (before `today`), row-locked with SKIP LOCKED. */
-export async function claimOverdueInvoices(tx: DbOrTx, today: string, limit: number): Promise<InvoiceRow[]> {
-  return tx
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.status, 'open'), sql`${invoices.dueDate} < ${today}::date`))
-    .orderBy(asc(invoices.dueDate))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-}

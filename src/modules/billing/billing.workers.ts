@@ -1,21 +1,33 @@
 /**
- * Billing background work: the overdue sweeper (due rows claimed with FOR UPDATE SKIP LOCKED on the
- * injected clock). The invoice email and payment link are jobs (invoice-email.ts, invoice-payment-link.ts).
+ * Billing background work: the overdue timer of open invoices (a job row set when an invoice opens,
+ * invoices.transitions.ts). The invoice email and payment link are jobs (invoice-email.ts,
+ * invoice-payment-link.ts).
  */
+import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { isoDate } from '../../platform/calendar';
+import { defineTimer, runDueTimers } from '../../platform/jobs/index';
 import { recordActivity } from '../activity/activity.writer';
-import { claimOverdueInvoices } from './billing.repo';
+import { findInvoice } from './billing.repo';
 import { invoiceTarget } from './invoices.service';
-import { moveInvoice } from './invoices.transitions';
+import { INVOICE_OVERDUE, moveInvoice } from './invoices.transitions';
 
-/** Open invoices whose due date has passed (in UTC) become overdue (actor: automatic). */
-export async function markOverdueInvoices(deps: Pick<Deps, 'db' | 'clock'>, limit = 100): Promise<number> {
-  const now = deps.clock.now();
-  const today = isoDate(now);
-  return deps.db.transaction(async (tx) => {
-    const due = await claimOverdueInvoices(tx, today, limit);
-    for (const inv of due) {
+/**
+ * An open invoice whose due date has passed (in UTC) becomes overdue (actor: automatic). The handler
+ * re-reads the invoice under lock: paid or voided meanwhile, it does nothing.
+ */
+export const invoiceOverdueTimer = defineTimer<{ invoiceId: string }>({
+  ...INVOICE_OVERDUE,
+  label: 'Invoice overdue',
+  backfill:
+    () => sql`select 'invoice:' || id::text as key, jsonb_build_object('invoiceId', id::text) as payload,
+                       client_id, (due_date + 1)::timestamp at time zone 'UTC' as run_at
+                  from invoices where status = 'open' and due_date is not null`,
+  async fire(deps, { invoiceId }) {
+    return deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const inv = await findInvoice(tx, invoiceId, { forUpdate: true });
+      if (inv?.status !== 'open' || !inv.dueDate || inv.dueDate >= isoDate(now)) return false;
       const row = await moveInvoice(tx, inv, 'mark_overdue', { now });
       await recordActivity(tx, {
         clientId: inv.clientId,
@@ -25,7 +37,12 @@ export async function markOverdueInvoices(deps: Pick<Deps, 'db' | 'clock'>, limi
         changes: { status: { from: 'open', to: row.status } },
         metadata: { due_date: inv.dueDate, amount_due: inv.amountDue },
       });
-    }
-    return due.length;
-  });
+      return true;
+    });
+  },
+});
+
+/** Runs the due overdue timers now (tests, the CLI); returns how many invoices became overdue. */
+export async function markOverdueInvoices(deps: Deps): Promise<number> {
+  return runDueTimers(deps, [invoiceOverdueTimer]);
 }

@@ -2,7 +2,14 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { invoices } from '../../db/schema/index';
-import { defineJob, EMAIL_RETRY, enqueueJobId, PermanentJobError } from '../../platform/jobs/index';
+import {
+  defineJob,
+  EMAIL_RETRY,
+  emailErrorText,
+  enqueueJobId,
+  PermanentJobError,
+  sendEmailThenMark,
+} from '../../platform/jobs/index';
 import { findPdf, updateInvoice } from './billing.repo';
 
 export const INVOICE_EMAIL_MAX_ATTEMPTS = EMAIL_RETRY.maxAttempts;
@@ -28,39 +35,34 @@ export const invoiceEmailJob = defineJob<{ invoiceId: string }>({
   async run(deps, { invoiceId }, ctx) {
     const [inv] = await deps.db.select().from(invoices).where(eq(invoices.id, invoiceId));
     if (inv?.emailState !== 'pending') return;
-    try {
-      const pdf = await findPdf(deps.db, inv.id);
-      if (!pdf || !inv.emailRecipient) throw new PermanentJobError('invoice has no PDF or recipient');
-      const pay = inv.paymentUrl
-        ? `Pay online: ${inv.paymentUrl}\n`
-        : `Pay by bank transfer to ${inv.paymentInstructions?.payee_name ?? ''}, IBAN ${inv.paymentInstructions?.iban ?? ''}, BIC ${inv.paymentInstructions?.bic ?? ''}, reference ${inv.number}.\n`;
-      await deps.mailer.send({
-        to: inv.emailRecipient,
-        subject: `Invoice ${inv.number}: ${inv.currency} ${inv.total} due ${inv.dueDate}`,
-        text:
-          `Invoice ${inv.number} for the period ${inv.periodStart} to ${inv.periodEnd} is attached.\n\n` +
-          `Total: ${inv.currency} ${inv.total}\nDue date: ${inv.dueDate}\n${pay}`,
-        attachments: [
-          { filename: `${inv.number}.pdf`, content: pdf.content, contentType: 'application/pdf' },
-        ],
-      });
-      await updateInvoice(deps.db, inv.id, {
-        emailState: 'sent',
-        emailedAt: deps.clock.now(),
-        emailAttempts: ctx.attempt,
-        emailNextAt: null,
-      });
-    } catch (err) {
-      const message =
-        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-      const giveUp = ctx.lastAttempt || err instanceof PermanentJobError;
-      await updateInvoice(deps.db, inv.id, {
-        emailState: giveUp ? 'failed' : 'pending',
-        emailAttempts: ctx.attempt,
-        emailLastError: message.slice(0, 500),
-        emailNextAt: null,
-      });
-      throw err;
-    }
+    await sendEmailThenMark(
+      deps,
+      ctx,
+      async () => {
+        const pdf = await findPdf(deps.db, inv.id);
+        if (!pdf || !inv.emailRecipient) throw new PermanentJobError('invoice has no PDF or recipient');
+        const pay = inv.paymentUrl
+          ? `Pay online: ${inv.paymentUrl}\n`
+          : `Pay by bank transfer to ${inv.paymentInstructions?.payee_name ?? ''}, IBAN ${inv.paymentInstructions?.iban ?? ''}, BIC ${inv.paymentInstructions?.bic ?? ''}, reference ${inv.number}.\n`;
+        await deps.mailer.send({
+          to: inv.emailRecipient,
+          subject: `Invoice ${inv.number}: ${inv.currency} ${inv.total} due ${inv.dueDate}`,
+          text:
+            `Invoice ${inv.number} for the period ${inv.periodStart} to ${inv.periodEnd} is attached.\n\n` +
+            `Total: ${inv.currency} ${inv.total}\nDue date: ${inv.dueDate}\n${pay}`,
+          attachments: [
+            { filename: `${inv.number}.pdf`, content: pdf.content, contentType: 'application/pdf' },
+          ],
+        });
+      },
+      (o) =>
+        updateInvoice(
+          deps.db,
+          inv.id,
+          o.state === 'sent'
+            ? { emailState: o.state, emailedAt: o.sentAt, emailAttempts: o.attempts }
+            : { emailState: o.state, emailAttempts: o.attempts, emailLastError: emailErrorText(o.error) },
+        ),
+    );
   },
 });

@@ -6,6 +6,8 @@
 import type { DbOrTx } from '../../db/client';
 import { invoices } from '../../db/schema/billing-invoices';
 import { emitEvent } from '../../outbox/emit';
+import { addDays, startOfDay } from '../../platform/calendar';
+import { cancelTimer, setTimer, timerRef } from '../../platform/jobs/index';
 import { machineTable, transition } from '../../platform/machine';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
 import { type InvoiceStatus, type InvoiceTransition, invoiceMachine } from './billing.machine';
@@ -13,6 +15,18 @@ import { BillingMessages } from './billing.messages';
 import type { InvoiceChanges, InvoiceRow } from './billing.repo';
 
 const invoiceTable = machineTable(invoiceMachine, invoices, { conflict: BillingMessages.changedMeanwhile });
+
+/**
+ * The overdue timer of an open invoice (billing.workers.ts handles it): set when the invoice opens,
+ * to the start (UTC) of the day after its due date; removed when it leaves `open` first.
+ */
+export const INVOICE_OVERDUE = timerRef<{ invoiceId: string }>({
+  kind: 'billing.invoice_overdue',
+  keyOf: (p) => `invoice:${p.invoiceId}`,
+});
+
+/** The first moment an invoice due on `dueDate` is overdue: the start of the next day, UTC. */
+export const overdueAt = (dueDate: string): Date => startOfDay(addDays(dueDate, 1));
 
 /** Callers hold the invoice row lock; a lost compare-and-set means a caller forgot it (409). */
 export function moveInvoice(
@@ -41,6 +55,16 @@ export function moveInvoice(
         dedupKey: `invoice:${updated.id}:${to}`,
       }),
     notify: (updated, { to }) => notifyInvoice(tx, updated, to, ctx.now),
+    after: async (updated, { from, to }) => {
+      const timer = { invoiceId: updated.id };
+      if (to === 'open' && updated.dueDate)
+        await setTimer(tx, { now: () => ctx.now }, INVOICE_OVERDUE, {
+          payload: timer,
+          runAt: overdueAt(updated.dueDate),
+          clientId: updated.clientId,
+        });
+      else if (from === 'open') await cancelTimer(tx, INVOICE_OVERDUE, timer);
+    },
   });
 }
 

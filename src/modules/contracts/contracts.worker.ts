@@ -6,28 +6,34 @@
  * (contracts.jobs.ts).
  */
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
+import { defineTimer, runDueTimers } from '../../platform/jobs/index';
 import { recordActivity } from '../activity/activity.writer';
 import { isActiveTurn } from './participants.machine';
 import { runEffects } from './requests.after-commit';
 import { type Effects, noEffects } from './requests.effects';
-import { endRequest, oweInvitation } from './requests.progress';
-import { lockRequestById, participantsOf, updateParticipant, updateRequest } from './requests.repo';
-import { AUTOMATIC } from './requests.transitions';
+import { endRequest, oweInvitation, setReminder } from './requests.progress';
+import { lockRequestById, participantsOf, updateParticipant } from './requests.repo';
+import { AUTOMATIC, CONTRACT_EXPIRY, CONTRACT_REMINDER } from './requests.transitions';
 
-export async function expireDueRequests(deps: Deps, limit = 50): Promise<number> {
-  const now = deps.clock.now();
-  const fx: Effects = noEffects();
-  const n = await deps.db.transaction(async (tx) => {
-    const res = await tx.execute(sql`
-      select id from contract_requests where status in ('sent','in_progress') and expires_at <= ${now}
-       order by expires_at limit ${limit} for update skip locked`);
-    const ids = rowsOf<{ id: string }>(res).map((r) => r.id);
-    for (const id of ids) {
-      const r = await lockRequestById(tx, id);
-      if (!r) continue;
+/**
+ * A sent or in-progress request past expires_at expires (the expiry timer's handler): re-read under
+ * lock, a request that ended meanwhile, or is not yet due, is left alone.
+ */
+export const contractExpiryTimer = defineTimer<{ requestId: string }>({
+  ...CONTRACT_EXPIRY,
+  label: 'Contract request expiry',
+  backfill: () => sql`
+    select 'contract:' || id::text as key, jsonb_build_object('requestId', id::text) as payload, client_id,
+           expires_at as run_at
+      from contract_requests where status in ('sent', 'in_progress')`,
+  async fire(deps, { requestId }) {
+    const fx: Effects = noEffects();
+    const acted = await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const r = await lockRequestById(tx, requestId);
+      if (!r || (r.status !== 'sent' && r.status !== 'in_progress') || r.expiresAt > now) return false;
       await endRequest(tx, r, 'expire', { now, actor: AUTOMATIC }, fx);
       await recordActivity(tx, {
         clientId: r.clientId,
@@ -36,38 +42,63 @@ export async function expireDueRequests(deps: Deps, limit = 50): Promise<number>
         actor: { type: 'system', accountId: null, credentialId: null },
         target: { type: 'contract_request', id: r.id, label: r.title },
       });
-    }
-    return ids.length;
-  });
-  await runEffects(deps, fx);
-  return n;
-}
+      return true;
+    });
+    await runEffects(deps, fx);
+    return acted;
+  },
+});
 
-export async function sendDueReminders(deps: Deps, limit = 50): Promise<number> {
-  const now = deps.clock.now();
-  const minGap = deps.config.contractReminderMinIntervalSeconds * 1000;
-  const fx: Effects = noEffects();
-  const n = await deps.db.transaction(async (tx) => {
-    const res = await tx.execute(sql`
-      select id from contract_requests
-       where status in ('sent','in_progress') and delivery = 'email' and next_reminder_at <= ${now}
-       order by next_reminder_at limit ${limit} for update skip locked`);
-    const ids = rowsOf<{ id: string }>(res).map((r) => r.id);
-    for (const id of ids) {
-      const r = await lockRequestById(tx, id);
-      if (!r?.reminderIntervalDays) continue;
+/**
+ * The automatic reminder (every reminder_interval_days; at most one per participant per
+ * SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS): the reminder timer's handler. Re-read under lock: a
+ * request that ended, or whose next reminder is not yet due, is left alone; after reminding, the
+ * next reminder is set (with its timer).
+ */
+export const contractReminderTimer = defineTimer<{ requestId: string }>({
+  ...CONTRACT_REMINDER,
+  label: 'Contract reminder',
+  backfill: () => sql`
+    select 'contract:' || id::text as key, jsonb_build_object('requestId', id::text) as payload, client_id,
+           next_reminder_at as run_at
+      from contract_requests
+     where status in ('sent', 'in_progress') and delivery = 'email' and next_reminder_at is not null`,
+  async fire(deps, { requestId }) {
+    const minGap = deps.config.contractReminderMinIntervalSeconds * 1000;
+    const fx: Effects = noEffects();
+    const acted = await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const r = await lockRequestById(tx, requestId);
+      if (
+        !r?.reminderIntervalDays ||
+        (r.status !== 'sent' && r.status !== 'in_progress') ||
+        r.delivery !== 'email' ||
+        !r.nextReminderAt ||
+        r.nextReminderAt > now
+      )
+        return false;
       for (const p of await participantsOf(tx, r.id)) {
         if (!isActiveTurn(p.status) || p.status === 'bounced') continue;
         if (p.lastRemindedAt && now.getTime() < p.lastRemindedAt.getTime() + minGap) continue;
         await updateParticipant(tx, p.id, { lastRemindedAt: now, updatedAt: now });
         await oweInvitation(tx, now, fx, p.id, true);
       }
-      await updateRequest(tx, r.id, { nextReminderAt: addDays(now, r.reminderIntervalDays) });
-    }
-    return ids.length;
-  });
-  await runEffects(deps, fx);
-  return n;
+      await setReminder(tx, r, now, addDays(now, r.reminderIntervalDays));
+      return true;
+    });
+    await runEffects(deps, fx);
+    return acted;
+  },
+});
+
+/** Runs the due expiry timers now (the contracts pass, tests); returns how many requests expired. */
+export async function expireDueRequests(deps: Deps): Promise<number> {
+  return runDueTimers(deps, [contractExpiryTimer]);
+}
+
+/** Runs the due reminder timers now (the contracts pass, tests); returns how many requests reminded. */
+export async function sendDueReminders(deps: Deps): Promise<number> {
+  return runDueTimers(deps, [contractReminderTimer]);
 }
 
 export async function runContractsWorker(deps: Deps): Promise<number> {

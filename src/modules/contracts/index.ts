@@ -3,7 +3,7 @@ import { defineModule } from '../../platform/module';
 import { sweepWorker } from '../../workers/loop';
 import { contractJobs } from './contracts.jobs';
 import { contractsRoutes } from './contracts.routes';
-import { runContractsWorker } from './contracts.worker';
+import { contractExpiryTimer, contractReminderTimer, runContractsWorker } from './contracts.worker';
 import { esignNotificationRoutes } from './esign-notifications.routes';
 import { contractRequestsRoutes } from './requests.routes';
 import { signPageRoutes } from './sign-page.routes';
@@ -13,8 +13,11 @@ export const contractsModule = defineModule({
   api: [contractsRoutes, contractRequestsRoutes, esignNotificationRoutes],
   pages: [signPageRoutes],
   jobs: contractJobs,
+  // A sent request's expiry and its automatic reminders.
+  timers: [contractExpiryTimer, contractReminderTimer],
   workers: (deps) => [
-    // Expiry, automatic reminders, the sandbox provider's auto-sign/decline.
+    // The sandbox provider's auto-sign/decline (and, for the tests' passes, the due contract timers,
+    // which the jobs runner runs anyway).
     sweepWorker(deps, 'contracts', () => runContractsWorker(deps)),
   ],
 });

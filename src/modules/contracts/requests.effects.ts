@@ -54,13 +54,23 @@ export async function owe(
   fx.jobIds.push(await enqueueJobId(tx, { now: () => now }, spec, { payload, runAt: now, ...opts }));
 }
 
-export type EffectHooks = {
-  requestTerminal?: (deps: Deps, requestId: string) => Promise<void>;
-};
-export const effectHooks: EffectHooks = {};
+/** Contract requests that reached a terminal status (or were sent): a workflow waiting on one wakes. */
+export interface ContractRequestsMovedEvent {
+  requestIds: string[];
+}
 
-/** Wakes the workflow runs waiting on requests that reached a terminal status (after the commit). */
+declare module '../../platform/events' {
+  interface AppEvents {
+    'contracts.requests_moved': ContractRequestsMovedEvent;
+  }
+}
+
+/**
+ * Tells the app's bus which requests moved (after the change committed, in a transaction of its
+ * own): the workflows feature wakes the runs waiting on them. Nothing is registered at import time.
+ */
 export async function wakeWorkflowRuns(deps: Deps, fx: Effects): Promise<void> {
-  for (const id of fx.workflowRequestIds)
-    if (effectHooks.requestTerminal) await effectHooks.requestTerminal(deps, id);
+  if (fx.workflowRequestIds.length === 0) return;
+  const requestIds = [...new Set(fx.workflowRequestIds)];
+  await deps.db.transaction((tx) => deps.events.emit(tx, 'contracts.requests_moved', { requestIds }));
 }

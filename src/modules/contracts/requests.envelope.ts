@@ -42,7 +42,7 @@ export async function createEnvelopeFor(deps: Deps, requestId: string): Promise<
     let sent = await moveRequest(tx, cur, 'accept', {
       now,
       actor: AUTOMATIC,
-      extra: { envelopeRef: result.ref, nextEnvelopeAttemptAt: null },
+      extra: { envelopeRef: result.ref },
     });
     sent = await inviteNextGroups(deps, tx, sent, now, fx);
     if (sent.delivery === 'email' && sent.viewTokenEnc) {

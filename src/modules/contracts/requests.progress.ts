@@ -9,6 +9,7 @@ import type { DbOrTx } from '../../db/client';
 import { contractDocuments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
+import { setTimer } from '../../platform/jobs/index';
 import { decrypt } from '../../shared/crypto';
 import { recordActivity } from '../activity/activity.writer';
 import { buildCertificate, type SealInput, sealPdf, sha256Hex } from './contracts.pdf';
@@ -25,6 +26,7 @@ import {
 } from './requests.repo';
 import {
   AUTOMATIC,
+  CONTRACT_REMINDER,
   type ContractActor,
   cancelOpenParticipants,
   moveParticipant,
@@ -70,7 +72,7 @@ export async function inviteNextGroups(
       participantIds: invited.map((p) => p.id),
     });
   if (invited.length > 0 && r.reminderIntervalDays && r.delivery === 'email')
-    return updateRequest(tx, r.id, { nextReminderAt: addDays(now, r.reminderIntervalDays) });
+    return setReminder(tx, r, now, addDays(now, r.reminderIntervalDays));
   return r;
 }
 
@@ -259,4 +261,15 @@ export async function endRequest(
   await cancelOpenParticipants(tx, await participantsOf(tx, r.id), ctx.now, ctx.exceptParticipantId);
   fx.workflowRequestIds.push(r.id);
   return moved;
+}
+
+/** Sets the request's next automatic reminder and its timer (in the caller's transaction). */
+export async function setReminder(tx: DbOrTx, r: RequestRow, now: Date, at: Date): Promise<RequestRow> {
+  const updated = await updateRequest(tx, r.id, { nextReminderAt: at });
+  await setTimer(tx, { now: () => now }, CONTRACT_REMINDER, {
+    payload: { requestId: r.id },
+    runAt: at,
+    clientId: r.clientId,
+  });
+  return updated;
 }

@@ -6,6 +6,7 @@
 import type { DbOrTx } from '../../db/client';
 import { contractParticipants, contractRequests } from '../../db/schema/contract-requests';
 import { emitEvent } from '../../outbox/emit';
+import { cancelTimer, setTimer, timerRef } from '../../platform/jobs/index';
 import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
 import { ContractMessages } from './contracts.messages';
@@ -24,6 +25,28 @@ export interface ContractActor {
   actorAccountId: string | null;
 }
 export const AUTOMATIC: ContractActor = { actorType: null, actorAccountId: null };
+
+/**
+ * A request's timers (contracts.worker.ts handles them): its expiry, due at expires_at once it is
+ * sent, and its next automatic reminder, due at next_reminder_at (set with it, requests.progress.ts).
+ * Both are removed when the request ends.
+ */
+export const CONTRACT_EXPIRY = timerRef<{ requestId: string }>({
+  kind: 'contracts.request_expiry',
+  keyOf: (p) => `contract:${p.requestId}`,
+});
+export const CONTRACT_REMINDER = timerRef<{ requestId: string }>({
+  kind: 'contracts.reminder',
+  keyOf: (p) => `contract:${p.requestId}`,
+});
+
+const FINAL_REQUEST: ReadonlySet<RequestStatus> = new Set([
+  'completed',
+  'declined',
+  'voided',
+  'expired',
+  'failed',
+]);
 
 type RequestChanges = Partial<typeof contractRequests.$inferInsert>;
 type ParticipantChanges = Partial<typeof contractParticipants.$inferInsert>;
@@ -90,6 +113,19 @@ export function moveRequest(
     set: ({ to }) => ({ ...ctx.extra, ...requestTimestamps(to, ctx.now), updatedAt: ctx.now }),
     event: (u, { from }) => emitRequestStatus(tx, u, from, ctx.actor, ctx.now),
     activity: (_u, { to }) => addAudit(tx, { requestId: r.id, type: `request.${to}`, at: ctx.now }),
+    after: async (u, { to }) => {
+      const timer = { requestId: u.id };
+      if (to === 'sent')
+        await setTimer(tx, { now: () => ctx.now }, CONTRACT_EXPIRY, {
+          payload: timer,
+          runAt: u.expiresAt,
+          clientId: u.clientId,
+        });
+      else if (FINAL_REQUEST.has(to)) {
+        await cancelTimer(tx, CONTRACT_EXPIRY, timer);
+        await cancelTimer(tx, CONTRACT_REMINDER, timer);
+      }
+    },
   });
 }
 

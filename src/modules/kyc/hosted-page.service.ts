@@ -11,6 +11,7 @@ import {
 import { AppError, notFound } from '../../shared/errors';
 import { findClientBusiness, findClientUser } from '../customers/customers.repo';
 import { KycMessages } from './kyc.messages';
+import { setLinkExpiryTimer } from './link-expiry.service';
 import {
   findClient,
   findRecordBySession,
@@ -102,11 +103,14 @@ export async function submitLink(
     await provider.simulate(link.session.providerRef!, outcome, checks);
   } catch (err) {
     deps.log.error({ err, verificationId: link.session.id }, 'sandbox verification failed');
-    // Give the link back so the person can try again.
-    await updateSession(deps.db, link.session.id, {
-      status: 'pending',
-      submittedAt: null,
-      updatedAt: deps.clock.now(),
+    // Give the link back so the person can try again (usable again: its expiry timer too).
+    await deps.db.transaction(async (tx) => {
+      const back = await updateSession(tx, link.session.id, {
+        status: 'pending',
+        submittedAt: null,
+        updatedAt: deps.clock.now(),
+      });
+      if (back) await setLinkExpiryTimer(tx, deps.clock, back);
     });
     throw new AppError(503, KycMessages.providerUnavailable);
   }

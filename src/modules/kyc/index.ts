@@ -6,7 +6,7 @@ import { defineModule } from '../../platform/module';
 import { sweepWorker } from '../../workers/loop';
 import { kycRoutes } from './kyc.routes';
 import { levelsRoutes } from './levels.routes';
-import { expireUnusedVerificationLinks } from './link-expiry.service';
+import { linkExpiryTimer } from './link-expiry.service';
 import { verificationNotificationRoutes } from './notifications.routes';
 import { verificationRereadJob } from './notifications.service';
 import { recheckApprovedVerifications, reconcileVerifications } from './reconcile.service';
@@ -17,9 +17,9 @@ export const kycModule = defineModule({
   api: [kycRoutes, levelsRoutes, verificationNotificationRoutes],
   pages: [verifyPageRoutes],
   jobs: [verificationRereadJob],
+  // Unused verification links past expires_at expire; a subject left with nothing under way falls back from pending.
+  timers: [linkExpiryTimer],
   workers: (deps) => [
-    // Unused verification links past expires_at expire; a subject left with nothing under way falls back from pending.
-    sweepWorker(deps, 'verification-link-expiry-sweeper', () => expireUnusedVerificationLinks(deps, 100)),
     // Verification results a provider never notified are re-read after a bound, and approved
     // subjects' latest links once per re-check cadence (Sumsub only).
     ...(deps.providers.verification.reconciles

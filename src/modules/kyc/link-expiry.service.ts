@@ -4,12 +4,16 @@
  * records say (the latest deciding record, or `none`), with a kyc.status_changed /
  * kyb.status_changed event of source `system` in the same transaction.
  */
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
+import { defineTimer, runDueTimers, setTimer, timerRef } from '../../platform/jobs/index';
 import type { VerificationKind } from '../../providers/verification/port';
+import type { Clock } from '../../shared/clock';
 import { statusFromLatestRecord } from './kyc.machine';
 import { changeBusiness, changeUser } from './subject-status';
 import {
-  findDueUnusedLinks,
+  findSession,
   hasOpenVerification,
   latestReportedRecord,
   lockBusiness,
@@ -18,12 +22,42 @@ import {
   type SessionRow,
 } from './verification.repo';
 
-/** One batch; returns how many links it expired (the worker loops while a batch is full). */
-export async function expireUnusedVerificationLinks(deps: Deps, limit = 100): Promise<number> {
-  const due = await findDueUnusedLinks(deps.db, deps.clock.now(), limit);
-  let expired = 0;
-  for (const link of due) if (await expireLink(deps, link)) expired++;
-  return expired;
+/**
+ * The expiry timer of a usable link: set to expires_at when the link becomes usable (`pending`),
+ * in that transaction (verification.service.ts, and the sandbox page giving a link back). The
+ * handler re-reads the link: submitted, expired or failed meanwhile, or not yet due, it does nothing.
+ */
+export const LINK_EXPIRY = timerRef<{ verificationId: string }>({
+  kind: 'kyc.link_expiry',
+  keyOf: (p) => `verification:${p.verificationId}`,
+});
+
+/** Sets the expiry timer of a link that just became usable (in the caller's transaction). */
+export function setLinkExpiryTimer(tx: DbOrTx, clock: Clock, link: SessionRow): Promise<void> {
+  return setTimer(tx, clock, LINK_EXPIRY, {
+    payload: { verificationId: link.id },
+    runAt: link.expiresAt,
+    clientId: link.clientId,
+  });
+}
+
+export const linkExpiryTimer = defineTimer<{ verificationId: string }>({
+  ...LINK_EXPIRY,
+  label: 'Verification link expiry',
+  backfill:
+    () => sql`select 'verification:' || id::text as key, jsonb_build_object('verificationId', id::text) as payload,
+                       client_id, expires_at as run_at
+                  from verification_sessions where status = 'pending'`,
+  async fire(deps, { verificationId }) {
+    const link = await findSession(deps.db, verificationId);
+    if (link?.status !== 'pending' || link.expiresAt > deps.clock.now()) return false;
+    return expireLink(deps, link);
+  },
+});
+
+/** Runs the due link expiry timers now (tests, the CLI); returns how many links expired. */
+export async function expireUnusedVerificationLinks(deps: Deps): Promise<number> {
+  return runDueTimers(deps, [linkExpiryTimer]);
 }
 
 async function expireLink(deps: Deps, link: SessionRow): Promise<boolean> {

@@ -413,14 +413,6 @@ export async function lockBusiness(db: DbOrTx, clientId: string, id: string) {
 }
 
 /** Unused links past their lifetime, oldest first (served by the partial index on pending links). */
-export async function findDueUnusedLinks(db: DbOrTx, now: Date, limit: number) {
-  return db
-    .select()
-    .from(verificationSessions)
-    .where(and(eq(verificationSessions.status, 'pending'), lte(verificationSessions.expiresAt, now)))
-    .orderBy(asc(verificationSessions.expiresAt))
-    .limit(limit);
-}
 
 /** Marks an unused link expired (compare-and-set: a submission that won first keeps it). */
 export async function markLinkExpired(db: DbOrTx, id: string, now: Date) {

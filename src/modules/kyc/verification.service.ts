@@ -31,6 +31,7 @@ import {
 } from './kyc.machine';
 import { KycMessages } from './kyc.messages';
 import { findLevel } from './levels';
+import { setLinkExpiryTimer } from './link-expiry.service';
 import { applyVerificationResult, sessionContext } from './notifications.service';
 import { toRecordView } from './records.view';
 import { changeBusiness, changeUser } from './subject-status';
@@ -137,7 +138,8 @@ export async function createVerificationLink(
 
   await deps.db.transaction(async (tx) => {
     const at = deps.clock.now();
-    await updateSession(tx, session.id, { providerRef, status: 'pending', updatedAt: at });
+    const usable = await updateSession(tx, session.id, { providerRef, status: 'pending', updatedAt: at });
+    if (usable) await setLinkExpiryTimer(tx, deps.clock, usable);
     const ctx = {
       source: 'client_api' as const,
       occurredAt: at,

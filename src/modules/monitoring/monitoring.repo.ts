@@ -1,5 +1,5 @@
 /** The queries of transaction monitoring (Drizzle). Every query filters by client_id. */
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import {
   type Decision,
@@ -222,23 +222,6 @@ export async function allowlistKeys(db: DbOrTx, clientId: string, nameKeys: stri
 export async function addToAllowlist(db: DbOrTx, rows: (typeof monitoringSanctionsAllowlist.$inferInsert)[]) {
   if (rows.length === 0) return;
   await db.insert(monitoringSanctionsAllowlist).values(rows).onConflictDoNothing();
-}
-
-/** Pending remediations past their TTL, claimed for the caller's transaction. */
-export async function claimExpiredRemediations(db: DbOrTx, now: Date, limit: number) {
-  return db
-    .select()
-    .from(mt)
-    .where(
-      and(
-        eq(mt.decision, 'AWAITING_USER'),
-        eq(mt.remediationStatus, 'pending'),
-        lte(mt.remediationExpiresAt, now),
-      ),
-    )
-    .orderBy(asc(mt.remediationExpiresAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
 }
 
 /** The client's monitored transactions created since `since`, oldest first, at most `limit`. */

@@ -3,9 +3,11 @@
  * submission, remediation expiry (worker and sandbox simulate). Each locks the row, asks the
  * machine, and commits the move with its event, activity entry and notifications.
  */
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { MonitoredTransactionInsert } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { defineTimer, runDueTimers } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
 import { AppError, badRequest, forbidden, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -32,7 +34,6 @@ import {
 } from './monitoring.remediation';
 import {
   addToAllowlist,
-  claimExpiredRemediations,
   findByToken,
   findMonitored,
   insertReview,
@@ -42,7 +43,7 @@ import {
 import { nameKey } from './monitoring.sanctions';
 import type { ReviewInput } from './monitoring.schemas';
 import { viewOf } from './monitoring.service';
-import { moveDecision } from './monitoring.transitions';
+import { moveDecision, REMEDIATION_EXPIRY } from './monitoring.transitions';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 
@@ -264,13 +265,43 @@ export async function expireRow(when: MoveAt, tx: DbOrTx, cur: MonitoredTransact
   return moved;
 }
 
-/** Worker: pending remediations past their TTL move to the policy's on_remediation_expiry. */
-export async function expireDueRemediations(deps: D, limit = 100) {
+/**
+ * A pending remediation past its TTL moves to the policy's on_remediation_expiry (the timer's
+ * handler, monitoring.workers.ts): re-read under lock, it acts only while the remediation is still
+ * pending, AWAITING_USER and due; true when it acted.
+ */
+export async function expireRemediationIfDue(deps: D, clientId: string, id: string): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
-    const due = await claimExpiredRemediations(tx, deps.clock.now(), limit);
-    for (const r of due) await expireRow(at(deps), tx, r);
-    return due.length;
+    const cur = await lockRow(tx, clientId, id).catch(() => null);
+    const when = at(deps);
+    if (
+      cur?.decision !== 'AWAITING_USER' ||
+      cur.remediationStatus !== 'pending' ||
+      !cur.remediationExpiresAt ||
+      cur.remediationExpiresAt > when.now
+    )
+      return false;
+    await expireRow(when, tx, cur);
+    return true;
   });
+}
+
+/** The remediation expiry timer (set by every decision change, monitoring.transitions.ts). */
+export const remediationExpiryTimer = defineTimer<{ monitoredTransactionId: string; clientId: string }>({
+  ...REMEDIATION_EXPIRY,
+  label: 'Remediation expiry',
+  backfill: () => sql`select 'monitored:' || id::text as key,
+                       jsonb_build_object('monitoredTransactionId', id::text, 'clientId', client_id::text) as payload,
+                       client_id, remediation_expires_at as run_at
+                  from monitored_transactions
+                 where decision = 'AWAITING_USER' and remediation_status = 'pending'
+                   and remediation_expires_at is not null`,
+  fire: (deps, p) => expireRemediationIfDue(deps, p.clientId, p.monitoredTransactionId),
+});
+
+/** Runs the due remediation expiry timers now (tests, the CLI); returns how many expired. */
+export async function expireDueRemediations(deps: Deps): Promise<number> {
+  return runDueTimers(deps, [remediationExpiryTimer]);
 }
 
 /** POST /sandbox/monitoring/transactions/{id}/simulate (404 in production). */

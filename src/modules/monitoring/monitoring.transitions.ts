@@ -6,6 +6,7 @@
 import type { DbOrTx } from '../../db/client';
 import { type MonitoredTransactionInsert, monitoredTransactions } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
+import { cancelTimer, setTimer, timerRef } from '../../platform/jobs/index';
 import { machineTable, transition } from '../../platform/machine';
 import { newId, randomToken } from '../../shared/ids';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
@@ -30,6 +31,27 @@ export function issueRemediation(
     remediationRevokedAt: null,
     remediationAnswers: null,
   };
+}
+
+/**
+ * The expiry timer of a pending remediation (monitoring.workers.ts handles it): set to
+ * remediation_expires_at while the transaction is AWAITING_USER with a pending remediation, removed
+ * when it leaves that state first. Kept in step by every decision change (emitDecisionChanged).
+ */
+export const REMEDIATION_EXPIRY = timerRef<{ monitoredTransactionId: string; clientId: string }>({
+  kind: 'monitoring.remediation_expiry',
+  keyOf: (p) => `monitored:${p.monitoredTransactionId}`,
+});
+
+async function syncRemediationTimer(tx: DbOrTx, row: MonitoredTransactionRow, previous: string, now: Date) {
+  const timer = { monitoredTransactionId: row.id, clientId: row.clientId };
+  if (row.decision === 'AWAITING_USER' && row.remediationStatus === 'pending' && row.remediationExpiresAt)
+    await setTimer(tx, { now: () => now }, REMEDIATION_EXPIRY, {
+      payload: timer,
+      runAt: row.remediationExpiresAt,
+      clientId: row.clientId,
+    });
+  else if (previous === 'AWAITING_USER') await cancelTimer(tx, REMEDIATION_EXPIRY, timer);
 }
 
 /** The event of a decision change; `previous` is "NONE" for the first decision. */
@@ -57,6 +79,7 @@ export async function emitDecisionChanged(
     dedupKey: `monitoring:${row.id}:decision:${newId()}`,
   });
   await notifyDecision(tx, row, now);
+  await syncRemediationTimer(tx, row, previous, now);
 }
 
 /** IN_REVIEW and AWAITING_USER go to owner and operations. */

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
-import { defineJob, EMAIL_RETRY, enqueueJobs } from '../../platform/jobs/index';
+import { defineJob, EMAIL_RETRY, enqueueJobs, sendEmailThenMark } from '../../platform/jobs/index';
 import { currentLink, type NotificationLink } from './links';
 
 export const notificationEmailJob = defineJob<{ notificationId: string }>({
@@ -27,24 +27,23 @@ export const notificationEmailJob = defineJob<{ notificationId: string }>({
       email_state: string;
     }>(res)[0];
     if (e?.email_state !== 'pending') return;
-    let state = 'sent';
-    try {
-      // Rows written before the dashboard paths existed are answered with today's path.
-      const path = currentLink(e.link)?.path;
-      const link = path ? `\n\nOpen: ${deps.config.publicUrl}${path}\n` : '\n';
-      await deps.mailer.send({
-        to: e.email,
-        subject: e.severity === 'info' ? e.title : `[${e.severity}] ${e.title}`,
-        text: `${e.body}${link}\nYou receive this because of your ${e.category} notification preferences.\n`,
-      });
-    } catch (err) {
-      state = ctx.lastAttempt ? 'failed' : 'pending';
-      throw err;
-    } finally {
-      await deps.db.execute(sql`
-        update notifications set email_state = ${state}, email_attempts = ${ctx.attempt}
-         where id = ${e.id}::uuid`);
-    }
+    // Rows written before the dashboard paths existed are answered with today's path.
+    const path = currentLink(e.link)?.path;
+    const link = path ? `\n\nOpen: ${deps.config.publicUrl}${path}\n` : '\n';
+    await sendEmailThenMark(
+      deps,
+      ctx,
+      () =>
+        deps.mailer.send({
+          to: e.email,
+          subject: e.severity === 'info' ? e.title : `[${e.severity}] ${e.title}`,
+          text: `${e.body}${link}\nYou receive this because of your ${e.category} notification preferences.\n`,
+        }),
+      (o) =>
+        deps.db.execute(sql`
+          update notifications set email_state = ${o.state}, email_attempts = ${o.attempts}
+           where id = ${e.id}::uuid`),
+    );
   },
 });
 

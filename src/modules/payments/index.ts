@@ -6,7 +6,7 @@ import { defineModule } from '../../platform/module';
 import { quiet, sweepWorker } from '../../workers/loop';
 import { bankNotificationRoutes } from './bank-notifications.routes';
 import { paymentsRoutes } from './payments.routes';
-import { expireDuePayments } from './payments.service';
+import { paymentLinkExpiryTimer } from './payments.service';
 import { eraseLapsedRefundAccounts } from './refund-account-retention';
 import { createTokenioWorker } from './tokenio.worker';
 import { tokenioWebhookRoutes } from './tokenio-hints.routes';
@@ -15,6 +15,8 @@ import { compactTransactionCounts } from './transaction-counts';
 export const paymentsModule = defineModule({
   name: 'payments',
   api: [paymentsRoutes, bankNotificationRoutes, tokenioWebhookRoutes],
+  // Payment links past expires_at: pending ones expire, processing ones are read from the network.
+  timers: [paymentLinkExpiryTimer],
   workers: (deps) => {
     // Token.io (SVC_BANK_PROVIDER=tokenio): payment reconciliation, Sub-TPP reviews, pending VRP consents.
     const tokenio = createTokenioWorker(deps);
@@ -29,8 +31,6 @@ export const paymentsModule = defineModule({
             ),
           ]
         : []),
-      // Pending payment links past expires_at become expired (claimed with FOR UPDATE SKIP LOCKED, in batches).
-      sweepWorker(deps, 'payment-expiry-sweeper', () => expireDuePayments(deps, 100)),
       // Folds the transaction count deltas (GET /transactions totals).
       sweepWorker(
         deps,

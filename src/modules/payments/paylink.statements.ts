@@ -8,6 +8,8 @@
 import type { Database } from '../../db/client';
 import { ASYNC_COMMIT, mapRow } from '../../db/hot';
 import { type OpcoStatus, transactions } from '../../db/schema/index';
+import { DEFAULT_MAX_ATTEMPTS } from '../../platform/jobs/define';
+import { timerRef } from '../../platform/jobs/index';
 import { newId, randomToken } from '../../shared/ids';
 import { type ActivityInput, activityInsertText, activityValues } from '../activity/activity.writer';
 import type { Origin } from './origin';
@@ -106,6 +108,17 @@ export async function claimKeyWithFacts(
 }
 
 const ACTIVITY_FROM = 23;
+/** The placeholder of the expiry timer's job id, after the activity entry's 18 values. */
+const TIMER_ID = ACTIVITY_FROM + 18;
+
+/**
+ * The expiry timer of a payment link (payments.service.ts handles it): one job row per transaction,
+ * due at expires_at, written by the link's insert below.
+ */
+export const PAYMENT_LINK_EXPIRY = timerRef<{ transactionId: string }>({
+  kind: 'payments.link_expiry',
+  keyOf: (p) => `transaction:${p.transactionId}`,
+});
 
 // Nothing is written unless the claim is still ours (a stale claim may have been taken over).
 const INSERT_PAYMENT = `with done as (
@@ -128,6 +141,11 @@ const INSERT_PAYMENT = `with done as (
     from t
 ), activity as (
   ${activityInsertText(ACTIVITY_FROM)} from t
+), timer as (
+  insert into jobs (id, kind, payload, client_id, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at)
+  select $${TIMER_ID}::uuid, '${PAYMENT_LINK_EXPIRY.kind}', jsonb_build_object('transactionId', t.id::text), t.client_id,
+         'transaction:' || t.id::text, 'pending', 0, ${DEFAULT_MAX_ATTEMPTS}, t.expires_at, $17::timestamptz, $17::timestamptz
+    from t
 )
 select * from t`;
 
@@ -183,6 +201,7 @@ export async function insertPaymentLink(database: Database, p: NewPayment): Prom
     p.actor.actorType === 'service_internal' ? null : p.actor.actorAccountId,
     p.body.redirect_url ?? null,
     ...activityValues(p.activity),
+    newId(),
   ]);
   return row ? mapRow(transactions, row) : null;
 }

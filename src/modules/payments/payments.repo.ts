@@ -183,37 +183,6 @@ export async function insertStatusEvent(
   return row!;
 }
 
-/** Claims up to `limit` pending transactions past their expiry (safe across nodes). */
-export async function claimExpiredPending(db: DbOrTx, now: Date, limit: number): Promise<TransactionRow[]> {
-  return db
-    .select()
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.status, 'pending'),
-        sql`${transactions.expiresAt} <= ${now.toISOString()}::timestamptz`,
-      ),
-    )
-    .orderBy(asc(transactions.expiresAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-}
-
-/** Processing transactions whose link lifetime is over (candidates for a network status check). */
-export async function findLapsedProcessing(db: DbOrTx, now: Date, limit: number): Promise<TransactionRow[]> {
-  return db
-    .select()
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.status, 'processing'),
-        sql`${transactions.expiresAt} <= ${now.toISOString()}::timestamptz`,
-      ),
-    )
-    .orderBy(asc(transactions.expiresAt))
-    .limit(limit);
-}
-
 /** The spec's transaction fields shared by the API view and the payment.status_changed event. */
 export function transactionCoreFields(t: TransactionRow) {
   return {

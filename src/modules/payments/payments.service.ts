@@ -1,11 +1,12 @@
 /** Transactions: reads, refresh-status, cancel, sandbox simulate, inbound bank notifications, link expiry. */
 
-import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import type { ActionViewer } from '../../platform/actions';
 import { toCurrencyScale } from '../../platform/decimal';
+import { defineTimer, runDueTimers, setTimer } from '../../platform/jobs/index';
 import type { AuthRow, ClientAuth } from '../../plugins/auth';
 import type { BankNotification } from '../../providers/bank/port';
 import { addSeconds, secondsUntil } from '../../shared/clock';
@@ -15,12 +16,12 @@ import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { keepRefundAccount, sessionRefOf, syncWithNetwork } from './network-sync';
 import type { OriginType } from './origin';
 import { actorOf } from './paylink.service';
+import { PAYMENT_LINK_EXPIRY } from './paylink.statements';
 import { refundableAmount, transactionActions } from './payments.actions';
 import { isTerminal, normalizeProviderStatus, PROVIDER_STATUS_MAP } from './payments.machine';
 import { PaymentMessages } from './payments.messages';
 import {
-  claimExpiredPending,
-  findLapsedProcessing,
+  findTransactionById,
   findTransactionByRef,
   listStatusEvents,
   listTransactions,
@@ -277,14 +278,53 @@ export async function applyBankNotification(
 }
 
 /**
- * One sweep: pending transactions past expires_at become expired (claimed with SKIP LOCKED), and
- * processing transactions whose link lifetime is over are reconciled with the network: its final
- * status when it has one, else the bank authentication timed out (processing -> expired,
- * provider_status no_final_status). Network calls happen outside database transactions; the
- * moves are compare-and-set, so several nodes may sweep at once.
+ * The expiry timer of a payment link: set to expires_at when the link is created (in its insert,
+ * paylink.statements.ts). At that time a pending transaction becomes expired, and a processing one
+ * is reconciled with the network: its final status when it has one, else the bank authentication
+ * timed out (processing -> expired, provider_status no_final_status). While the bank still holds an
+ * open authorization window, or the network cannot be read, the timer comes back after
+ * LAPSED_RECHECK_SECONDS. Network calls happen outside database transactions; the moves are
+ * compare-and-set, so a timer run twice acts once.
  */
-export async function expireDuePayments(deps: Deps, batch = 100): Promise<number> {
-  return (await expirePendingLinks(deps, batch)) + (await timeOutLapsedAuthorizations(deps, batch));
+export const paymentLinkExpiryTimer = defineTimer<{ transactionId: string }>({
+  ...PAYMENT_LINK_EXPIRY,
+  label: 'Payment link expiry',
+  backfill:
+    () => sql`select 'transaction:' || id::text as key, jsonb_build_object('transactionId', id::text) as payload,
+                       client_id, expires_at as run_at
+                  from transactions where status in ('pending', 'processing')`,
+  async fire(deps, { transactionId }) {
+    const t = await findTransactionById(deps.db, transactionId);
+    const now = deps.clock.now();
+    if (!t || t.expiresAt > now) return false;
+    if (t.status === 'pending')
+      return deps.db.transaction(async (tx) => {
+        // Under the row lock: a payer choosing a bank meanwhile keeps the payment processing.
+        const [cur] = await tx.select().from(transactions).where(eq(transactions.id, t.id)).for('update');
+        if (cur?.status !== 'pending' || cur.expiresAt > now) return false;
+        return (await expireLink(deps, tx, cur, now)) !== null;
+      });
+    if (t.status !== 'processing') return false;
+    const outcome = await timeOutLapsedAuthorization(deps, t);
+    if (outcome === 'waiting')
+      await setTimer(deps.db, deps.clock, PAYMENT_LINK_EXPIRY, {
+        payload: { transactionId },
+        runAt: addSeconds(deps.clock.now(), LAPSED_RECHECK_SECONDS),
+        clientId: t.clientId,
+      });
+    return outcome === 'moved';
+  },
+});
+
+/** How soon a lapsed processing payment whose bank window is still open is read again. */
+const LAPSED_RECHECK_SECONDS = 10;
+
+/**
+ * Runs the due payment link expiry timers now (tests, the CLI); returns how many payments moved.
+ * A link whose expires_at was moved earlier by hand is due at its new time.
+ */
+export async function expireDuePayments(deps: Deps): Promise<number> {
+  return runDueTimers(deps, [paymentLinkExpiryTimer]);
 }
 
 /** Detail statuses at which the bank holds the payment (the payer approved) but has not finished it. */
@@ -293,72 +333,55 @@ const BANK_HAS_PAYMENT: ReadonlySet<string> = new Set(['processing', 'settling',
 export const LINK_EXPIRED_WHILE_PROCESSING =
   'The payment link expired while the bank was still processing the payment: money may move; held for manual review';
 
-async function timeOutLapsedAuthorizations(deps: Deps, batch: number): Promise<number> {
+/** One processing payment whose link lapsed: moved, or waiting (read again later). */
+async function timeOutLapsedAuthorization(deps: Deps, t: TransactionRow): Promise<'moved' | 'waiting'> {
   const now = deps.clock.now();
-  const lapsed = await findLapsedProcessing(deps.db, now, batch);
-  let moved = 0;
-  for (const t of lapsed) {
-    const session = await deps.providers.bank.getSession(await sessionRefOf(deps, t)).catch((err) => {
-      deps.log.warn({ err, transactionId: t.id }, 'network status check failed; retrying next sweep');
-      return undefined;
-    });
-    if (session === undefined) continue;
-    const ctx = { occurredAt: now, now, actor: AUTOMATIC, events: deps.events };
-    if (session && !session.expired) {
-      const target = normalizeProviderStatus(session.providerStatus);
-      const final =
-        target !== 'unknown' &&
-        PROVIDER_STATUS_MAP[target] !== null &&
-        PROVIDER_STATUS_MAP[target] !== 'processing';
-      if (!final) {
-        // The bank has the payment (the payer approved) and has not finished: our link's lifetime
-        // is over but money may still move, so the payment is held, not silently expired (brief
-        // H2 point 7): expired with no final status, manual review, read on the slow cadence.
-        if (BANK_HAS_PAYMENT.has(target)) {
-          const held = await deps.db.transaction((tx) =>
-            moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, LINK_EXPIRED_WHILE_PROCESSING, {
-              review: true,
-            }),
-          );
-          if (held) moved++;
-        }
-        continue; // otherwise the bank still has an open authorization window
-      }
-    }
-    // No session to read any more: held when the bank last had the payment, plainly expired otherwise.
-    const lastHeld = !session || session.expired ? BANK_HAS_PAYMENT.has(t.providerStatus ?? '') : false;
-    const r = await deps.db.transaction(async (tx) => {
-      // The payer's refund account, when this read is the first to return it (as applySession does).
-      if (session) await keepRefundAccount(deps, tx, t, session);
-      return session && !session.expired
-        ? applyProviderStatus(tx, t.id, session.providerStatus, {
-            occurredAt: session.updatedAt,
-            now,
-            actor: AUTOMATIC,
-            events: deps.events,
-          })
-        : lastHeld
-          ? moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, LINK_EXPIRED_WHILE_PROCESSING, {
-              review: true,
-            })
-          : moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx);
-    });
-    if (r && r.transaction.status !== 'processing') moved++;
-  }
-  return moved;
-}
-
-async function expirePendingLinks(deps: Deps, batch: number): Promise<number> {
-  const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
-    const due = await claimExpiredPending(tx, now, batch);
-    let moved = 0;
-    for (const t of due) {
-      const r = await expireLink(deps, tx, t, now);
-      if (r) moved++;
-    }
-    return moved;
+  const session = await deps.providers.bank.getSession(await sessionRefOf(deps, t)).catch((err) => {
+    deps.log.warn({ err, transactionId: t.id }, 'network status check failed; retrying later');
+    return undefined;
   });
+  if (session === undefined) return 'waiting';
+  const ctx = { occurredAt: now, now, actor: AUTOMATIC, events: deps.events };
+  if (session && !session.expired) {
+    const target = normalizeProviderStatus(session.providerStatus);
+    const final =
+      target !== 'unknown' &&
+      PROVIDER_STATUS_MAP[target] !== null &&
+      PROVIDER_STATUS_MAP[target] !== 'processing';
+    if (!final) {
+      // The bank has the payment (the payer approved) and has not finished: our link's lifetime
+      // is over but money may still move, so the payment is held, not silently expired (brief
+      // H2 point 7): expired with no final status, manual review, read on the slow cadence.
+      if (BANK_HAS_PAYMENT.has(target)) {
+        const held = await deps.db.transaction((tx) =>
+          moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, LINK_EXPIRED_WHILE_PROCESSING, {
+            review: true,
+          }),
+        );
+        return held ? 'moved' : 'waiting';
+      }
+      return 'waiting'; // otherwise the bank still has an open authorization window
+    }
+  }
+  // No session to read any more: held when the bank last had the payment, plainly expired otherwise.
+  const lastHeld = !session || session.expired ? BANK_HAS_PAYMENT.has(t.providerStatus ?? '') : false;
+  const r = await deps.db.transaction(async (tx) => {
+    // The payer's refund account, when this read is the first to return it (as applySession does).
+    if (session) await keepRefundAccount(deps, tx, t, session);
+    return session && !session.expired
+      ? applyProviderStatus(tx, t.id, session.providerStatus, {
+          occurredAt: session.updatedAt,
+          now,
+          actor: AUTOMATIC,
+          events: deps.events,
+        })
+      : lastHeld
+        ? moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx, LINK_EXPIRED_WHILE_PROCESSING, {
+            review: true,
+          })
+        : moveTransaction(tx, t.id, 'expired', 'no_final_status', ctx);
+  });
+  return r && r.transaction.status !== 'processing' ? 'moved' : 'waiting';
 }
 
 /** Expires one pending transaction now if its link lapsed (the checkout page does not wait for the sweeper). */

@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../db/client';
 import { type InstalmentStatus, paymentScheduleEmails } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { defineJob, EMAIL_RETRY, enqueueJobs } from '../../platform/jobs/index';
+import { defineJob, EMAIL_RETRY, enqueueJobs, sendEmailThenMark } from '../../platform/jobs/index';
 
 interface DueEmail {
   id: string;
@@ -84,17 +84,22 @@ export const schedulePayerEmailJob = defineJob<{ emailId: string }>({
       await mark({ state: 'skipped' });
       return;
     }
-    try {
-      await deps.mailer.send({ to: e.payer_email!, ...compose(e) });
-      await mark({ state: 'sent', attempts: ctx.attempt, sentAt: deps.clock.now() });
-    } catch (err) {
-      await mark({
-        state: ctx.lastAttempt ? 'failed' : 'pending',
-        attempts: ctx.attempt,
-        lastError: err instanceof Error ? err.message.slice(0, 500) : 'send failed',
-      });
-      throw err;
-    }
+    await sendEmailThenMark(
+      deps,
+      ctx,
+      () => deps.mailer.send({ to: e.payer_email!, ...compose(e) }),
+      (o) =>
+        mark(
+          o.sentAt
+            ? { state: o.state, attempts: o.attempts, sentAt: o.sentAt }
+            : {
+                state: o.state,
+                attempts: o.attempts,
+                // This row keeps the outer message (as before), not the cause's.
+                lastError: o.error instanceof Error ? o.error.message.slice(0, 500) : 'send failed',
+              },
+        ),
+    );
   },
 });
 

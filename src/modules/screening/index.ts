@@ -7,6 +7,7 @@ import { sweepWorker } from '../../workers/loop';
 import { screeningNotificationRoutes } from './notifications.routes';
 import { ownershipProofEmailJob } from './ownership.jobs';
 import { ownershipRoutes } from './ownership.routes';
+import { ownershipExpiryTimer } from './ownership.service';
 import { walletProofPageRoutes } from './proof-page.routes';
 import { screeningRoutes } from './screening.routes';
 import { runScreeningWorker } from './screening.worker';
@@ -16,8 +17,11 @@ export const screeningModule = defineModule({
   api: [screeningRoutes, ownershipRoutes, screeningNotificationRoutes],
   pages: [walletProofPageRoutes],
   jobs: [ownershipProofEmailJob],
+  // Ownership requests past expires_at expire; a satoshi test past its deposit window fails.
+  timers: [ownershipExpiryTimer],
   workers: (deps) => [
-    // Monitored re-screens, ownership expiry, the sandbox provider's due notifications.
+    // Monitored re-screens, the sandbox provider's due notifications (and, for the tests' passes,
+    // the due ownership timers, which the jobs runner runs anyway).
     sweepWorker(deps, 'wallet-screening', () => runScreeningWorker(deps)),
   ],
 });

@@ -9,7 +9,15 @@ import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { fromUnits } from '../../platform/decimal';
 import type { EventBus } from '../../platform/events';
-import { enqueueJobId, type JobDefinition, runJobsNow } from '../../platform/jobs/index';
+import {
+  defineTimer,
+  enqueueJobId,
+  type JobDefinition,
+  runDueTimers,
+  runJobsNow,
+  setTimer,
+  timerRef,
+} from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
 import {
   type Chain,
@@ -135,6 +143,11 @@ export async function createOwnershipInTx(
     updatedAt: now,
   });
   await updateWallet(tx, wallet.id, { ownershipStatus: 'pending', updatedAt: now });
+  await setTimer(tx, { now: () => now }, OWNERSHIP_EXPIRY, {
+    payload: { requestId: r.id },
+    runAt: r.expiresAt,
+    clientId,
+  });
   await emitOwnershipEvent(tx, r, null, now);
   await recordActivity(tx, {
     clientId,
@@ -253,6 +266,12 @@ export async function applyProof(
         satoshiTest: { deposit_address: depositAddress, amount, asset, expires_at: until.toISOString() },
       },
     });
+    // The deposit window ends first: the expiry timer moves to its end.
+    await setTimer(tx, { now: () => now }, OWNERSHIP_EXPIRY, {
+      payload: { requestId: r.id },
+      runAt: until,
+      clientId: r.clientId,
+    });
     return { row, invalid: false };
   }
   const signature = input.signature?.trim();
@@ -335,22 +354,36 @@ export async function cancelOwnershipRequest(deps: D, auth: ClientAuth, id: stri
   return toOwnershipView(row, deps.config.publicUrl);
 }
 
-/** Worker: pending/verifying requests past expires_at expire; Satoshi windows that closed earlier fail. */
-export async function expireOwnershipRequests(
-  deps: Pick<Deps, 'db' | 'clock' | 'events'>,
-  limit = 50,
-): Promise<number> {
-  const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
-    const res = await tx.execute(sql`
-      select id from wallet_ownership_requests
-      where (status = 'pending' and expires_at <= ${now.toISOString()}::timestamptz)
-         or (status = 'verifying' and (expires_at <= ${now.toISOString()}::timestamptz
-             or (satoshi_test->>'expires_at')::timestamptz <= ${now.toISOString()}::timestamptz))
-      order by expires_at limit ${limit} for update skip locked`);
-    const ids = rowsOf<{ id: string }>(res).map((r) => r.id);
-    for (const id of ids) {
-      const r = (await findOwnership(tx, null, id))!;
+/**
+ * The expiry timer of an ownership request: due at expires_at when the request is created, and at
+ * the deposit window's end (never later than expires_at) when a satoshi test starts. The handler
+ * re-reads the request under lock: past expires_at a pending or verifying request expires; a
+ * verifying one past its deposit window fails (deposit window closed); anything else is left alone.
+ */
+export const OWNERSHIP_EXPIRY = timerRef<{ requestId: string }>({
+  kind: 'screening.ownership_expiry',
+  keyOf: (p) => `ownership:${p.requestId}`,
+});
+
+export const ownershipExpiryTimer = defineTimer<{ requestId: string }>({
+  ...OWNERSHIP_EXPIRY,
+  label: 'Wallet ownership request expiry',
+  backfill: () => sql`
+    select 'ownership:' || id::text as key, jsonb_build_object('requestId', id::text) as payload, client_id,
+           least(expires_at, coalesce((satoshi_test->>'expires_at')::timestamptz, expires_at)) as run_at
+      from wallet_ownership_requests where status in ('pending', 'verifying')`,
+  async fire(deps, { requestId }) {
+    return deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const res = await tx.execute(sql`
+        select id from wallet_ownership_requests
+         where id = ${requestId}::uuid
+           and ((status = 'pending' and expires_at <= ${now.toISOString()}::timestamptz)
+             or (status = 'verifying' and (expires_at <= ${now.toISOString()}::timestamptz
+                 or (satoshi_test->>'expires_at')::timestamptz <= ${now.toISOString()}::timestamptz)))
+         for update`);
+      if (rowsOf(res).length === 0) return false;
+      const r = (await findOwnership(tx, null, requestId))!;
       const events = deps.events;
       if (r.expiresAt <= now) await moveOwnership(tx, r, 'expired', { now, events });
       else
@@ -359,7 +392,12 @@ export async function expireOwnershipRequests(
           events,
           set: { failureReason: ScreeningMessages.depositWindowClosed },
         });
-    }
-    return ids.length;
-  });
+      return true;
+    });
+  },
+});
+
+/** Runs the due ownership expiry timers now (the screening worker's pass, tests); returns how many moved. */
+export async function expireOwnershipRequests(deps: Deps, _limit = 50): Promise<number> {
+  return runDueTimers(deps, [ownershipExpiryTimer]);
 }

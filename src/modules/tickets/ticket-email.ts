@@ -5,7 +5,13 @@
  * the row is `failed`. A job that finds its row already sent (a re-run after a crash) sends nothing.
  */
 import type { DbOrTx } from '../../db/client';
-import { defineJob, EMAIL_RETRY, enqueueJobId } from '../../platform/jobs/index';
+import {
+  defineJob,
+  EMAIL_RETRY,
+  emailErrorText,
+  enqueueJobId,
+  sendEmailThenMark,
+} from '../../platform/jobs/index';
 import { markTicketEmail, ticketEmailWithReply } from './tickets.repo';
 
 export const ticketReplyEmailJob = defineJob<{ ticketEmailId: string }>({
@@ -14,29 +20,26 @@ export const ticketReplyEmailJob = defineJob<{ ticketEmailId: string }>({
   async run(deps, { ticketEmailId }, ctx) {
     const e = await ticketEmailWithReply(deps.db, ticketEmailId);
     if (e?.state !== 'pending') return;
-    try {
-      await deps.mailer.send({
-        to: e.recipient,
-        subject: `[Ticket #${e.number}] Re: ${e.subject}`,
-        text:
-          `Support replied to your ticket #${e.number} (${e.subject}):\n\n${e.body}\n\n` +
-          `Reply from the dashboard, or with POST /api/v1/tickets/${e.ticket_id}/messages.\n`,
-      });
-      await markTicketEmail(deps.db, e.id, {
-        state: 'sent',
-        attempts: ctx.attempt,
-        sentAt: deps.clock.now(),
-      });
-    } catch (err) {
-      const message =
-        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-      await markTicketEmail(deps.db, e.id, {
-        state: ctx.lastAttempt ? 'failed' : 'pending',
-        attempts: ctx.attempt,
-        lastError: message.slice(0, 500),
-      });
-      throw err;
-    }
+    await sendEmailThenMark(
+      deps,
+      ctx,
+      () =>
+        deps.mailer.send({
+          to: e.recipient,
+          subject: `[Ticket #${e.number}] Re: ${e.subject}`,
+          text:
+            `Support replied to your ticket #${e.number} (${e.subject}):\n\n${e.body}\n\n` +
+            `Reply from the dashboard, or with POST /api/v1/tickets/${e.ticket_id}/messages.\n`,
+        }),
+      (o) =>
+        markTicketEmail(
+          deps.db,
+          e.id,
+          o.sentAt
+            ? { state: o.state, attempts: o.attempts, sentAt: o.sentAt }
+            : { state: o.state, attempts: o.attempts, lastError: emailErrorText(o.error) },
+        ),
+    );
   },
 });
 

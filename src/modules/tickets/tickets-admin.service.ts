@@ -159,7 +159,12 @@ export async function postStaffMessage(
         updatedAt: now,
       };
       const after = transition
-        ? await moveTicket(tx, t, transition, { now, actorType: 'service_internal', extra: counters })
+        ? await moveTicket(tx, t, transition, {
+            now,
+            actorType: 'service_internal',
+            autoCloseDays: deps.config.ticketAutoCloseDays,
+            extra: counters,
+          })
         : await updateTicket(tx, t.id, counters);
       await emitMessageCreated(tx, t, message);
       const recipients = await replyRecipients(tx, t);
@@ -223,7 +228,12 @@ export async function patchAdminTicket(
     };
     const extra = { ...fields, updatedAt: now };
     const row = transition
-      ? await moveTicket(tx, t, transition, { now, actorType: 'service_internal', extra })
+      ? await moveTicket(tx, t, transition, {
+          now,
+          actorType: 'service_internal',
+          autoCloseDays: deps.config.ticketAutoCloseDays,
+          extra,
+        })
       : await updateTicket(tx, t.id, extra);
     // Staff stay anonymous to the client: the assignee shows up only as "changed".
     await recordActivity(tx, {

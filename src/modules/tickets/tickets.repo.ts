@@ -225,14 +225,3 @@ export async function markTicketEmail(
 }
 
 /** Resolved tickets past the auto-close cutoff, row-locked (SKIP LOCKED) for the caller's transaction. */
-export async function claimTicketsToAutoClose(tx: DbOrTx, cutoff: Date, limit: number): Promise<TicketRow[]> {
-  return tx
-    .select()
-    .from(tickets)
-    .where(
-      and(eq(tickets.status, 'resolved'), sql`${tickets.resolvedAt} <= ${cutoff.toISOString()}::timestamptz`),
-    )
-    .orderBy(asc(tickets.resolvedAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-}

@@ -276,7 +276,12 @@ export async function postClientMessage(
       updatedAt: now,
     };
     const after = transition
-      ? await moveTicket(tx, t, transition, { now, actorType: auth.actorType, extra: counters })
+      ? await moveTicket(tx, t, transition, {
+          now,
+          actorType: auth.actorType,
+          autoCloseDays: deps.config.ticketAutoCloseDays,
+          extra: counters,
+        })
       : await updateTicket(tx, t.id, counters);
     await emitMessageCreated(tx, t, message);
     await recordActivity(tx, {
@@ -302,7 +307,11 @@ async function clientMove(
   const now = deps.clock.now();
   const moved = await deps.db.transaction(async (tx) => {
     const t = await lockTicket(tx, auth.clientId, id);
-    const row = await moveTicket(tx, t, decide(t, now), { now, actorType: auth.actorType });
+    const row = await moveTicket(tx, t, decide(t, now), {
+      now,
+      actorType: auth.actorType,
+      autoCloseDays: deps.config.ticketAutoCloseDays,
+    });
     await recordActivity(tx, {
       clientId: t.clientId,
       action,

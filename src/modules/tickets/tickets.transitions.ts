@@ -5,6 +5,8 @@
 import type { DbOrTx } from '../../db/client';
 import { tickets } from '../../db/schema/tickets';
 import { emitEvent } from '../../outbox/emit';
+import { addDays } from '../../platform/calendar';
+import { cancelTimer, setTimer, timerRef } from '../../platform/jobs/index';
 import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
 import { notify, OWNER_ONLY } from '../notifications/notify';
@@ -13,6 +15,15 @@ import { TicketMessages } from './tickets.messages';
 import type { TicketChanges, TicketRow } from './tickets.repo';
 
 const ticketTable = machineTable(ticketMachine, tickets, { conflict: TicketMessages.changedMeanwhile });
+
+/**
+ * The auto-close timer of a resolved ticket (tickets.workers.ts handles it): set when the ticket is
+ * resolved, to resolved_at + SVC_TICKET_AUTO_CLOSE_DAYS; removed when it leaves `resolved` first.
+ */
+export const AUTO_CLOSE = timerRef<{ ticketId: string }>({
+  kind: 'tickets.auto_close',
+  keyOf: (p) => `ticket:${p.ticketId}`,
+});
 
 /** Who moved it, as events name it: the client's actor type, service_internal for staff, null when automatic. */
 export type TicketActorType = 'client_user' | 'client_api' | 'service_internal' | null;
@@ -34,7 +45,13 @@ export function moveTicket(
   tx: DbOrTx,
   ticket: TicketRow,
   trigger: TicketTransition,
-  ctx: { now: Date; actorType: TicketActorType; extra?: TicketChanges },
+  ctx: {
+    now: Date;
+    actorType: TicketActorType;
+    /** SVC_TICKET_AUTO_CLOSE_DAYS, for the auto-close timer; unknown, the timer runs now and moves itself. */
+    autoCloseDays?: number;
+    extra?: TicketChanges;
+  },
 ): Promise<TicketRow> {
   return transition(tx, ticketTable, ticket, trigger, {
     set: ({ to }) => ({ ...ctx.extra, ...timestampsFor(to, ctx.now), updatedAt: ctx.now }),
@@ -54,6 +71,16 @@ export function moveTicket(
       }),
     notify: async (updated, { to }) => {
       if (to === 'resolved') await notifyTicket(tx, updated, ctx.now, 'resolved');
+    },
+    after: async (_updated, { from, to }) => {
+      const timer = { ticketId: ticket.id };
+      if (to === 'resolved')
+        await setTimer(tx, { now: () => ctx.now }, AUTO_CLOSE, {
+          payload: timer,
+          runAt: addDays(ctx.now, ctx.autoCloseDays ?? 0),
+          clientId: ticket.clientId,
+        });
+      else if (from === 'resolved') await cancelTimer(tx, AUTO_CLOSE, timer);
     },
   });
 }

@@ -9,10 +9,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { Value } from 'typebox/value';
 import { workflowRunSteps, workflowRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { on } from '../../platform/module';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { SendBody, type SendInput } from '../contracts/contracts.schemas';
-import { effectHooks } from '../contracts/requests.effects';
 import { isTerminalRequest } from '../contracts/requests.machine';
 import { sendContract } from '../contracts/requests.send';
 import { getRequest } from '../contracts/requests.service';
@@ -137,19 +137,21 @@ export async function runContractStep(
   return 'stop';
 }
 
-/** A request moved (sent or terminal): its waiting runs are due now. */
-export async function wakeRunsOfRequest(deps: Deps, requestId: string): Promise<void> {
-  const now = deps.clock.now();
-  await deps.db
-    .update(workflowRuns)
-    .set({ dueAt: now })
-    .where(
-      and(
-        eq(workflowRuns.status, 'waiting'),
-        sql`exists (select 1 from ${workflowRunSteps} s where s.run_id = ${workflowRuns.id} and s.node_type = 'contract'
-                    and s.status = 'waiting' and s.output->>'contract_request_id' = ${requestId})`,
-      ),
-    );
-}
-
-effectHooks.requestTerminal = wakeRunsOfRequest;
+/** Requests moved (sent or terminal): the runs waiting on them are due now (in the emitter's transaction). */
+export const wakeRunsOnContractRequests = on(
+  'contracts.requests_moved',
+  async ({ requestIds }, { tx, deps }) => {
+    const now = deps.clock.now();
+    for (const requestId of requestIds)
+      await tx
+        .update(workflowRuns)
+        .set({ dueAt: now })
+        .where(
+          and(
+            eq(workflowRuns.status, 'waiting'),
+            sql`exists (select 1 from ${workflowRunSteps} s where s.run_id = ${workflowRuns.id} and s.node_type = 'contract'
+                      and s.status = 'waiting' and s.output->>'contract_request_id' = ${requestId})`,
+          ),
+        );
+  },
+);

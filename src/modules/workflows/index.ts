@@ -1,6 +1,7 @@
 /** Workflows: definitions, triggers and the engine that runs them. */
 import { defineModule } from '../../platform/module';
 import { INTERACTIVE_IDLE_MAX_MS, sweepWorker } from '../../workers/loop';
+import { wakeRunsOnContractRequests } from './contract-node';
 import { workflowTriggerRoutes } from './triggers.routes';
 import { processDueWorkflowRuns } from './workflows.engine';
 import { workflowsRoutes } from './workflows.routes';
@@ -8,6 +9,8 @@ import { workflowsRoutes } from './workflows.routes';
 export const workflowsModule = defineModule({
   name: 'workflows',
   api: [workflowsRoutes, workflowTriggerRoutes],
+  // A contract request a contract node waits on moved: the run is due now.
+  subscriptions: [wakeRunsOnContractRequests],
   workers: (deps) => [
     // Claims due runs (FOR UPDATE SKIP LOCKED + lease) and executes their steps.
     sweepWorker(

@@ -1,0 +1,230 @@
+/**
+ * Timers: a one-shot due time of a row (a link's expiry, a ticket's auto-close, an invoice's due
+ * date) is a job row of the `jobs` table, written in the transaction that sets the time, with the
+ * row's id as dedupe key: one job per (kind, row), whatever the number of times the time is set.
+ * See docs/platform.md, "Timers".
+ *
+ * - `setTimer` writes the job or moves it: an existing job of that kind and key (pending, done, dead,
+ *   or running) becomes pending at the new time. A run in flight then cannot record its outcome
+ *   (the runner's completion is compare-and-set on status running and the attempt), so the moved
+ *   timer runs at its new time; attempts never go back, `max_attempts` grows instead.
+ * - `cancelTimer` removes a pending timer when its row reaches a final state before the time.
+ * - The handler (`fire`) re-reads the row under lock and acts only when it is still due; a timer that
+ *   was moved, or whose row became final, is a no-op when it runs. It reports whether it acted.
+ * - `runDueTimers` runs the due jobs of some timer kinds at once (the features' sweep functions,
+ *   kept for tests, the CLI and benches) and returns how many acted; it first brings forward the
+ *   timers of rows whose due time is already past (a time changed by hand in the database).
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import { type DbOrTx, rowsOf } from '../../db/client';
+import type { Deps } from '../../deps';
+import type { Clock } from '../../shared/clock';
+import { newId } from '../../shared/ids';
+import { DEFAULT_MAX_ATTEMPTS, type JobContext, type JobDefinition } from './define';
+import { jobRegistry, runDueJobs } from './runner';
+
+export interface TimerDefinition<P extends Record<string, unknown>> extends JobDefinition<P> {
+  /** What staff read for this kind in a list of jobs ("Payment link expiry"). */
+  label: string;
+  /** The dedupe key of the timer of `payload` (the row it is about). */
+  keyOf(payload: P): string;
+  fire(deps: Deps, payload: P, ctx: JobContext): Promise<boolean>;
+  /** See `TimerSpec.backfill`. */
+  backfill?: (deps: Pick<Deps, 'config'>) => SQL;
+}
+
+/**
+ * What setting a timer needs (its kind and key), apart from its handler: a feature sets timers where
+ * it moves its rows and handles them where its workers live, without an import cycle.
+ */
+export type TimerRef<P extends Record<string, unknown>> = Pick<
+  TimerDefinition<P>,
+  'kind' | 'keyOf' | 'maxAttempts'
+>;
+
+/** Names a timer kind (see `TimerRef`); `defineTimer({...ref, label, fire})` adds its handler. */
+export function timerRef<P extends Record<string, unknown>>(ref: TimerRef<P>): TimerRef<P> {
+  return ref;
+}
+
+export interface TimerSpec<P extends Record<string, unknown>> {
+  kind: string;
+  label: string;
+  keyOf(payload: P): string;
+  maxAttempts?: number;
+  backoffSeconds?: readonly number[];
+  /**
+   * Re-reads the row under lock and acts only when it is still due; true when it acted. Throwing
+   * retries with the backoff, as any job.
+   */
+  fire(deps: Deps, payload: P, ctx: JobContext): Promise<boolean>;
+  /**
+   * The rows whose due time was set before this timer was a job, as a select of
+   * `(key text, payload jsonb, client_id uuid, run_at timestamptz)` over the rows still due: the
+   * backfill job gives each a timer (see `timersBackfillJob`).
+   */
+  backfill?: (deps: Pick<Deps, 'config'>) => SQL;
+}
+
+/** Types a timer and makes its job definition (`run` calls `fire`). */
+export function defineTimer<P extends Record<string, unknown>>(spec: TimerSpec<P>): TimerDefinition<P> {
+  return {
+    kind: spec.kind,
+    label: spec.label,
+    keyOf: spec.keyOf,
+    maxAttempts: spec.maxAttempts,
+    backoffSeconds: spec.backoffSeconds,
+    fire: spec.fire,
+    backfill: spec.backfill,
+    run: async (deps, payload, ctx) => {
+      await spec.fire(deps, payload, ctx);
+    },
+  };
+}
+
+/**
+ * Sets the timer of `payload`'s row to `runAt`, in the caller's transaction: a new job, or the
+ * existing one of that kind and key moved to the new time (pending again).
+ */
+export async function setTimer<P extends Record<string, unknown>>(
+  tx: DbOrTx,
+  clock: Clock,
+  def: TimerRef<P>,
+  timer: { payload: P; runAt: Date; clientId?: string | null },
+): Promise<void> {
+  const now = clock.now();
+  const max = def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  await tx.execute(sql`
+    insert into jobs (id, kind, payload, client_id, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at)
+    values (${newId()}, ${def.kind}, ${JSON.stringify(timer.payload)}::jsonb, ${timer.clientId ?? null},
+            ${def.keyOf(timer.payload)}, 'pending', 0, ${max}, ${timer.runAt}, ${now}, ${now})
+    on conflict (kind, dedupe_key) where dedupe_key is not null do update
+       set run_at = excluded.run_at, payload = excluded.payload, status = 'pending',
+           max_attempts = jobs.attempts + ${max}, last_error = null, finished_at = null,
+           updated_at = excluded.updated_at`);
+}
+
+/** Sets several timers of one kind in one statement (a batch of rows given due times at once). */
+export async function setTimers<P extends Record<string, unknown>>(
+  tx: DbOrTx,
+  clock: Clock,
+  def: TimerRef<P>,
+  timers: readonly { payload: P; runAt: Date; clientId?: string | null }[],
+): Promise<void> {
+  if (timers.length === 0) return;
+  const now = clock.now();
+  const max = def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const rows = timers.map(
+    (t) => sql`(${newId()}, ${def.kind}, ${JSON.stringify(t.payload)}::jsonb, ${t.clientId ?? null}::uuid,
+      ${def.keyOf(t.payload)}, 'pending', 0, ${max}, ${t.runAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz)`,
+  );
+  await tx.execute(sql`
+    insert into jobs (id, kind, payload, client_id, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at)
+    values ${sql.join(rows, sql`, `)}
+    on conflict (kind, dedupe_key) where dedupe_key is not null do update
+       set run_at = excluded.run_at, payload = excluded.payload, status = 'pending',
+           max_attempts = jobs.attempts + ${max}, last_error = null, finished_at = null,
+           updated_at = excluded.updated_at`);
+}
+
+/**
+ * Removes the pending timer of `payload`'s row (its row reached a final state first). A timer
+ * already running is left to finish: its handler finds the row final and does nothing.
+ */
+export async function cancelTimer<P extends Record<string, unknown>>(
+  tx: DbOrTx,
+  def: TimerRef<P>,
+  payload: P,
+): Promise<void> {
+  await tx.execute(sql`
+    delete from jobs where kind = ${def.kind} and dedupe_key = ${def.keyOf(payload)} and status = 'pending'`);
+}
+
+/**
+ * Rows whose due time is now past but whose timer is later or missing (a due time moved by hand in
+ * the database, a row of the previous release) get their timer due now. Only the features' sweep
+ * functions call this (tests, the CLI): the runner trusts the timers.
+ */
+async function pullForward(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  def: TimerDefinition<never>,
+): Promise<void> {
+  if (!def.backfill) return;
+  const now = deps.clock.now();
+  await deps.db.execute(sql`
+    insert into jobs (id, kind, payload, client_id, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at)
+    select gen_random_uuid(), ${def.kind}, r.payload, r.client_id, r.key, 'pending', 0,
+           ${def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, r.run_at, ${now}, ${now}
+      from (${def.backfill(deps)}) r
+     where r.run_at <= ${now}
+    on conflict (kind, dedupe_key) where dedupe_key is not null do update
+       set run_at = excluded.run_at, status = 'pending', updated_at = excluded.updated_at,
+           max_attempts = greatest(jobs.max_attempts, jobs.attempts + excluded.max_attempts)
+     where jobs.status = 'pending' and jobs.run_at > excluded.run_at`);
+}
+
+/**
+ * Runs the due timers of `defs` until none is left (as the jobs runner would, on the injected clock);
+ * returns how many acted (a timer whose row was no longer due counts 0).
+ */
+export async function runDueTimers(deps: Deps, defs: readonly TimerDefinition<never>[]): Promise<number> {
+  let acted = 0;
+  const counting = (defs as unknown as readonly TimerDefinition<Record<string, unknown>>[]).map(
+    (def): JobDefinition => ({
+      ...def,
+      run: async (dd, payload, ctx) => {
+        if (await def.fire(dd, payload, ctx)) acted++;
+      },
+    }),
+  );
+  const registry = jobRegistry(counting);
+  for (const def of defs) await pullForward(deps, def);
+  for (let i = 0; i < 1000; i++) {
+    if ((await runDueJobs(deps, registry, { onlyDefinedKinds: true, batch: 100 })) === 0) break;
+  }
+  return acted;
+}
+
+/**
+ * The backfill: rows whose due time was set before their timer was a job (written by the previous
+ * release, or by its nodes still running during a rolling deploy) get one. Each timer kind's
+ * `backfill` select inserts the missing jobs (`on conflict do nothing`: an existing timer is never
+ * moved by it). Idempotent; `enqueueTimersBackfill` runs it at every start and once more an hour
+ * later, which covers the rows the previous release's nodes write until the rollout ends.
+ */
+export function timersBackfillJob(timers: readonly TimerDefinition<never>[]): JobDefinition {
+  return {
+    kind: 'timers.backfill',
+    async run(deps) {
+      for (const def of timers) {
+        if (!def.backfill) continue;
+        const now = deps.clock.now();
+        const result = await deps.db.execute(sql`
+          insert into jobs (id, kind, payload, client_id, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at)
+          select gen_random_uuid(), ${def.kind}, r.payload, r.client_id, r.key, 'pending', 0,
+                 ${def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, r.run_at, ${now}, ${now}
+            from (${def.backfill(deps)}) r
+          on conflict (kind, dedupe_key) where dedupe_key is not null do nothing
+          returning id`);
+        const added = rowsOf(result).length;
+        if (added > 0) deps.log.info({ kind: def.kind, added }, 'timers backfilled');
+      }
+    },
+  };
+}
+
+/** At start: the backfill now, and again in an hour (the end of a rolling deploy). */
+export async function enqueueTimersBackfill(deps: Pick<Deps, 'db' | 'clock'>): Promise<void> {
+  const now = deps.clock.now();
+  const backfill = defineTimer<{ pass: string }>({
+    kind: 'timers.backfill',
+    label: 'Timers backfill',
+    keyOf: (p) => `timers.backfill:${p.pass}`,
+    fire: async () => false,
+  });
+  await setTimer(deps.db, deps.clock, backfill, { payload: { pass: 'start' }, runAt: now });
+  await setTimer(deps.db, deps.clock, backfill, {
+    payload: { pass: 'rollout' },
+    runAt: new Date(now.getTime() + 3_600_000),
+  });
+}
