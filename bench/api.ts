@@ -24,7 +24,7 @@ import { SignJWT } from 'jose';
 import pg from 'pg';
 import { type Database, openPglite, openPostgres } from '../src/db/client';
 import { accounts, clients, kycUsers, opcos, projects } from '../src/db/schema/index';
-import { signToken } from '../src/modules/auth/tokens';
+import { signToken } from '../src/modules/auth/sessions/tokens.service';
 import { runLoginScenarios, seedLoginAccounts } from './login';
 import {
   type Measured,

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { Page, Response } from 'playwright-core';
-import { hashPassword } from '../src/modules/auth/passwords';
+import { hashPassword } from '../src/modules/auth/passwords/hashing.service';
 import { launchChromium } from '../test/helpers/browser';
 import { freePort, openBenchDatabase, seed, waitReady } from './api';
 import { startService, stopChild } from './report';

@@ -14,7 +14,7 @@ import os from 'node:os';
 import type autocannon from 'autocannon';
 import type { Database } from '../src/db/client';
 import { accounts } from '../src/db/schema/index';
-import { hashPassword } from '../src/modules/auth/passwords';
+import { hashPassword } from '../src/modules/auth/passwords/hashing.service';
 import { autocannonRun, type Measured, measure } from './report';
 
 const ACCOUNTS = Number(process.env.BENCH_LOGIN_ACCOUNTS ?? 20);

@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../src/db/client';
 import { monitoringPolicies } from '../src/db/schema/index';
-import { signToken } from '../src/modules/auth/tokens';
+import { signToken } from '../src/modules/auth/sessions/tokens.service';
 import { benchService, openBenchDatabase, seed } from './api';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);

@@ -7,16 +7,16 @@
  */
 
 import { ActivityMessages } from '../modules/activity/activity.messages';
-import { type RouteAccess, specPath } from '../modules/auth/permissions-doc';
-import { clientMachine } from '../modules/auth/registration.machine';
+import { clientMachine } from '../modules/auth/registration/registration.machine';
+import { type RouteAccess, specPath } from '../modules/auth/team/permissions-doc.service';
 import { invoiceMachine } from '../modules/billing/billing.machine';
 import { BillingMessages } from '../modules/billing/billing.messages';
 import { jobMachine, rowMachine } from '../modules/bulk-links/bulk.machine';
 import { BulkLinkMessages } from '../modules/bulk-links/bulk.messages';
 import { ContractMessages } from '../modules/contracts/contracts.messages';
-import { flowMachine } from '../modules/contracts/flows.machine';
-import { participantMachine } from '../modules/contracts/participants.machine';
-import { requestMachine } from '../modules/contracts/requests.machine';
+import { flowMachine } from '../modules/contracts/flows/flows.machine';
+import { participantMachine } from '../modules/contracts/participants/participants.machine';
+import { requestMachine } from '../modules/contracts/requests/requests.machine';
 import { KycMessages } from '../modules/kyc/kyc.messages';
 import { decisionMachine } from '../modules/monitoring/monitoring.machine';
 import { MonitoringMessages } from '../modules/monitoring/monitoring.messages';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RouteOptions } from 'fastify';
-import { permissionsMarkdown, routeAccessOf } from '../modules/auth/permissions-doc';
+import { permissionsMarkdown, routeAccessOf } from '../modules/auth/team/permissions-doc.service';
 import { endpointBlocks, writeBlock } from './docs-blocks';
 import { withOfflineApp } from './offline-app';
 

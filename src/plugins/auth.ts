@@ -12,12 +12,16 @@ import fp from 'fastify-plugin';
 import { rowsOf } from '../db/client';
 import type { Deps } from '../deps';
 import {
+  type ClientTokenClaims,
+  type StaffTokenClaims,
+  verifyTokenWithReason,
+} from '../modules/auth/sessions/tokens.service';
+import {
   PERMISSION_MATRIX,
   type Permission,
   permissionsForRole,
   type Role,
-} from '../modules/auth/permissions';
-import { type ClientTokenClaims, type StaffTokenClaims, verifyTokenWithReason } from '../modules/auth/tokens';
+} from '../modules/auth/team/permissions.policy';
 import type { ActionViewer } from '../platform/actions';
 import { forbidden, insufficientScope, invalidToken } from '../shared/errors';
 import { M } from '../shared/messages';

@@ -10,16 +10,16 @@
  */
 import * as activity from '../modules/activity/activity.schemas';
 import * as admin from '../modules/admin/admin.schemas';
-import * as credentials from '../modules/auth/credentials.schemas';
-import * as login from '../modules/auth/login.schemas';
-import * as mfa from '../modules/auth/mfa.schemas';
-import * as registration from '../modules/auth/registration.schemas';
-import * as clientSettings from '../modules/auth/settings.schemas';
-import * as team from '../modules/auth/team.schemas';
+import * as credentials from '../modules/auth/api-keys/credentials.schemas';
+import * as login from '../modules/auth/login/login.schemas';
+import * as mfa from '../modules/auth/mfa/mfa.schemas';
+import * as registration from '../modules/auth/registration/registration.schemas';
+import * as clientSettings from '../modules/auth/settings/settings.schemas';
+import * as team from '../modules/auth/team/team.schemas';
 import * as billing from '../modules/billing/billing.schemas';
 import * as bulk from '../modules/bulk-links/bulk.schemas';
 import * as contracts from '../modules/contracts/contracts.schemas';
-import * as flows from '../modules/contracts/flows.schemas';
+import * as flows from '../modules/contracts/flows/flows.schemas';
 import * as customers from '../modules/customers/customers.schemas';
 import * as kyc from '../modules/kyc/kyc.schemas';
 import * as monitoring from '../modules/monitoring/monitoring.schemas';

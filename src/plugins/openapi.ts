@@ -28,7 +28,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { PERMISSION_MATRIX } from '../modules/auth/permissions';
+import { PERMISSION_MATRIX } from '../modules/auth/team/permissions.policy';
 import { moveRequestDefaults } from '../platform/openapi/request-defaults';
 import { markNamed } from '../platform/openapi/schema-names';
 import { guideLink } from '../platform/openapi/tags';

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
-import { hashPassword } from '../../src/modules/auth/passwords';
+import { hashPassword } from '../../src/modules/auth/passwords/hashing.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { securityHeaders } from '../helpers/challenge';
 import type { TestCaller } from '../helpers/clients';

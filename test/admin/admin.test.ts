@@ -1,7 +1,7 @@
 /** The staff admin API: login and lockout, token separation, client switches, visibility groups, settings, bootstrap. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/modules/admin/staff.service';
-import { signToken } from '../../src/modules/auth/tokens';
+import { signToken } from '../../src/modules/auth/sessions/tokens.service';
 import { M } from '../../src/shared/messages';
 import { runStartupTasks } from '../../src/startup';
 import { createTestApp, type TestContext } from '../helpers/app';

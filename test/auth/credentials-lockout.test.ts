@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyLockouts, clients } from '../../src/db/schema/index';
-import { sweepApiKeyLockouts } from '../../src/modules/auth/credentials.service';
+import { sweepApiKeyLockouts } from '../../src/modules/auth/api-keys/credentials.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, PRODUCTION_PAYEE_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LOGIN_EMAIL_RULE, LOGIN_IP_RULE } from '../../src/modules/auth/auth-throttle';
+import { LOGIN_EMAIL_RULE, LOGIN_IP_RULE } from '../../src/modules/auth/login/throttle.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { expect429, nextIp, post, registerVerified, uniqueEmail } from '../helpers/auth-flow';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';

@@ -4,7 +4,7 @@
  * with 429 before hashing, and once the failures are recorded the database lock refuses the IP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGIN_IP_RULE } from '../../src/modules/auth/auth-throttle';
+import { LOGIN_IP_RULE } from '../../src/modules/auth/login/throttle.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { nextIp, post, uniqueEmail } from '../helpers/auth-flow';
 

@@ -1,7 +1,7 @@
 /** GET /auth/me names the token's permissions from the permission enum, and the SDK types them. */
 import type { Permission } from '@svc/sdk';
 import { afterAll, beforeAll, expect, expectTypeOf, it } from 'vitest';
-import { PERMISSIONS, permissionsForRole } from '../../src/modules/auth/permissions';
+import { PERMISSIONS, permissionsForRole } from '../../src/modules/auth/team/permissions.policy';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 

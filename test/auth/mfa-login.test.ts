@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, clients } from '../../src/db/schema/index';
-import { currentTotp } from '../../src/modules/auth/totp';
+import { currentTotp } from '../../src/modules/auth/mfa/totp.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import {

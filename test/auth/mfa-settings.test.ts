@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentTotp } from '../../src/modules/auth/totp';
+import { currentTotp } from '../../src/modules/auth/mfa/totp.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { get, loginOk, post, put, registerVerified, type Session } from '../helpers/auth-flow';

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPostgres } from '../../src/db/client';
 import { accounts, clients } from '../../src/db/schema/index';
-import { signToken } from '../../src/modules/auth/tokens';
+import { signToken } from '../../src/modules/auth/sessions/tokens.service';
 import { M } from '../../src/shared/messages';
 import { testEngine } from '../helpers/db';
 import { isolatedServiceEnv, type ServiceProcess, startService } from '../helpers/process';

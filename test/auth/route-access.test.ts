@@ -17,14 +17,19 @@ import type { RouteOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { endpointBlocks, readBlock } from '../../src/cli/docs-blocks';
-import { PERMISSION_MATRIX, PERMISSIONS, ROLES, type Role } from '../../src/modules/auth/permissions';
+import { signToken } from '../../src/modules/auth/sessions/tokens.service';
+import {
+  PERMISSION_MATRIX,
+  PERMISSIONS,
+  ROLES,
+  type Role,
+} from '../../src/modules/auth/team/permissions.policy';
 import {
   permissionsMarkdown,
   type RouteAccess,
   routeAccessOf,
   specPath,
-} from '../../src/modules/auth/permissions-doc';
-import { signToken } from '../../src/modules/auth/tokens';
+} from '../../src/modules/auth/team/permissions-doc.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';

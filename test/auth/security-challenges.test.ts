@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../../src/db/schema/index';
+import { currentTotp, generateTotpSecret } from '../../src/modules/auth/mfa/totp.service';
 import {
   consumeSecurityChallenge,
   verifySecurityChallenge,
-} from '../../src/modules/auth/security-challenges';
-import { currentTotp, generateTotpSecret } from '../../src/modules/auth/totp';
+} from '../../src/modules/auth/security-challenges/security-challenges.service';
 import { clientAuthOf } from '../../src/plugins/auth';
 import { encrypt } from '../../src/shared/crypto';
 import { M } from '../../src/shared/messages';

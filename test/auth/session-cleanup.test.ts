@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
-import { purgeExpiredAuthRows } from '../../src/modules/auth/auth-cleanup';
+import { purgeExpiredAuthRows } from '../../src/modules/auth/sessions/auth-cleanup.worker';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { get, loginOk, post, registerVerified } from '../helpers/auth-flow';
 import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, activityLogs, refreshSessions, refreshTokens } from '../../src/db/schema/index';
-import { signToken } from '../../src/modules/auth/tokens';
+import { signToken } from '../../src/modules/auth/sessions/tokens.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { bearer, get, loginOk, post, type Registered, registerVerified } from '../helpers/auth-flow';

@@ -5,7 +5,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../../src/db/schema/index';
-import { verifyPassword } from '../../src/modules/auth/passwords';
+import { verifyPassword } from '../../src/modules/auth/passwords/hashing.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { securityHeaders } from '../helpers/challenge';

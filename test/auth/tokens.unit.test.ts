@@ -1,11 +1,11 @@
 /**
- * The HS256 verification done with node:crypto (tokens.ts) accepts and refuses what jose's jwtVerify
+ * The HS256 verification done with node:crypto (sessions/tokens.service.ts) accepts and refuses what jose's jwtVerify
  * (algorithms HS256, required sub, exp, jti) does, with the expired hint; only padding is refused too.
  */
 import { createHmac } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { signToken, verifyTokenWithReason } from '../../src/modules/auth/tokens';
+import { signToken, verifyTokenWithReason } from '../../src/modules/auth/sessions/tokens.service';
 
 const key = new TextEncoder().encode('unit-test-secret-which-is-long-enough-0123456789');
 const now = new Date('2026-01-15T10:00:00Z');

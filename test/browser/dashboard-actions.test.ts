@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { firstRowTimings, pct } from '../../bench/dashboard';
 import { accounts } from '../../src/db/schema/index';
-import { hashPassword } from '../../src/modules/auth/passwords';
+import { hashPassword } from '../../src/modules/auth/passwords/hashing.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { loginOk, registerVerified, uniqueEmail } from '../helpers/auth-flow';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { accounts } from '../../src/db/schema/index';
-import { hashPassword } from '../../src/modules/auth/passwords';
+import { hashPassword } from '../../src/modules/auth/passwords/hashing.service';
 import { runBulkWorker } from '../../src/modules/bulk-links/bulk.worker';
 import { makePdf, TWO_SIGNERS } from '../contracts/fixtures';
 import type { TestContext } from '../helpers/app';

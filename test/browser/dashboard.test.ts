@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { clients } from '../../src/db/schema/index';
-import { currentTotp } from '../../src/modules/auth/totp';
+import { currentTotp } from '../../src/modules/auth/mfa/totp.service';
 import { createWebhookDeliveryWorker } from '../../src/workers/webhook-delivery';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { uniqueEmail } from '../helpers/auth-flow';

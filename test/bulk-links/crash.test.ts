@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../../src/db/client';
 import { accounts, clients, kycUsers, opcos, projects } from '../../src/db/schema/index';
-import { signToken } from '../../src/modules/auth/tokens';
+import { signToken } from '../../src/modules/auth/sessions/tokens.service';
 import { deriveSecrets } from '../../src/shared/crypto';
 import { createScratchPostgresDatabase, testEngine } from '../helpers/db';
 import { freePort, type ServiceProcess, startService } from '../helpers/process';

@@ -1,6 +1,6 @@
 /** A contract flow's allowed_actions match what the API accepts, per state and per role. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flowActions } from '../../src/modules/contracts/flows.actions';
+import { flowActions } from '../../src/modules/contracts/flows/flows.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

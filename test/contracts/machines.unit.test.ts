@@ -5,13 +5,13 @@ import {
   canMoveParticipant,
   PARTICIPANT_TRANSITIONS,
   participantsToInvite,
-} from '../../src/modules/contracts/participants.machine';
+} from '../../src/modules/contracts/participants/participants.machine';
 import {
   canMoveRequest,
   isTerminalRequest,
   REQUEST_TRANSITIONS,
   requestTarget,
-} from '../../src/modules/contracts/requests.machine';
+} from '../../src/modules/contracts/requests/requests.machine';
 
 describe('request status table', () => {
   it('every row', () => {

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractParticipants, contractRequests } from '../../src/db/schema/index';
-import { requestActions } from '../../src/modules/contracts/requests.actions';
+import { requestActions } from '../../src/modules/contracts/requests/requests.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

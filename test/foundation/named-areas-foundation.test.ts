@@ -14,7 +14,7 @@ import {
   transactions,
 } from '../../src/db/schema/index';
 import { recordActivity } from '../../src/modules/activity/activity.writer';
-import { permissionsForRole } from '../../src/modules/auth/permissions';
+import { permissionsForRole } from '../../src/modules/auth/team/permissions.policy';
 import { assertFeatureEnabled, effectiveFeatures } from '../../src/modules/features/features';
 import { notify } from '../../src/modules/notifications/notify';
 import { createPlatformPaymentLink } from '../../src/modules/payments/paylink.service';

@@ -4,7 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { accounts } from '../../src/db/schema/index';
-import type { SecurityAction } from '../../src/modules/auth/security-challenges';
+import type { SecurityAction } from '../../src/modules/auth/security-challenges/security-challenges.service';
 import type { TestContext } from './app';
 import type { TestCaller } from './clients';
 import type { SmtpCapture } from './smtp';

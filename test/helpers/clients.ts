@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { accounts, clients } from '../../src/db/schema/index';
-import type { Permission, Role } from '../../src/modules/auth/permissions';
-import { signToken } from '../../src/modules/auth/tokens';
+import { signToken } from '../../src/modules/auth/sessions/tokens.service';
+import type { Permission, Role } from '../../src/modules/auth/team/permissions.policy';
 import type { TestContext } from './app';
 
 export interface TestCaller {

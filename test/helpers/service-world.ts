@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { type Database, openPglite, openPostgres } from '../../src/db/client';
 import { accounts, clients, kycUsers, opcos, projects } from '../../src/db/schema/index';
-import { signToken } from '../../src/modules/auth/tokens';
+import { signToken } from '../../src/modules/auth/sessions/tokens.service';
 import { deriveSecrets } from '../../src/shared/crypto';
 
 export interface ServiceWorld {

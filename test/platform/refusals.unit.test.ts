@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DbOrTx, Tx } from '../../src/db/client';
-import type { ParticipantRow, RequestRow } from '../../src/modules/contracts/requests.repo';
-import { moveParticipant, moveRequest } from '../../src/modules/contracts/requests.transitions';
+import type { ParticipantRow, RequestRow } from '../../src/modules/contracts/requests/requests.repo';
+import { moveParticipant, moveRequest } from '../../src/modules/contracts/requests/requests.transitions';
 import type { MonitoredTransactionRow } from '../../src/modules/monitoring/monitoring.repo';
 import { moveDecision } from '../../src/modules/monitoring/monitoring.transitions';
 import { moveOwnership, type OwnershipRow } from '../../src/modules/screening/ownership.machine';

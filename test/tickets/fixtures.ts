@@ -45,7 +45,7 @@ export async function openTicket(ctx: TestContext, caller: TestCaller, extra: Re
 
 /** A fresh token for the same account (tests that move the clock by days outlive the 30-minute tokens). */
 export async function renewToken(ctx: TestContext, caller: TestCaller): Promise<void> {
-  const { signToken } = await import('../../src/modules/auth/tokens');
+  const { signToken } = await import('../../src/modules/auth/sessions/tokens.service');
   const signed = await signToken(
     ctx.deps.secrets.jwtKey,
     {

@@ -41,7 +41,7 @@ export const PARTICIPANT_STATUSES = [
 export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
 
 /**
- * One sent contract request. `status` moves only through modules/contracts/requests.machine.ts
+ * One sent contract request. `status` moves only through modules/contracts/requests/requests.machine.ts
  * with compare-and-set updates.
  */
 export const contractRequests = pgTable(
@@ -102,7 +102,7 @@ export const contractRequests = pgTable(
   ],
 );
 
-/** One person's part in a request. `status` moves only through participants.machine.ts. */
+/** One person's part in a request. `status` moves only through modules/contracts/participants/participants.machine.ts. */
 export const contractParticipants = pgTable(
   'contract_participants',
   {

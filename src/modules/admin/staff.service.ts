@@ -9,8 +9,8 @@ import type { Deps } from '../../deps';
 import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { hashPassword, verifyPassword } from '../auth/passwords';
-import { signToken } from '../auth/tokens';
+import { hashPassword, verifyPassword } from '../auth/passwords/hashing.service';
+import { signToken } from '../auth/sessions/tokens.service';
 import { isUniqueViolation } from '../customers/customers.repo';
 
 export const STAFF_TOKEN_TTL_SECONDS = 30 * 60;

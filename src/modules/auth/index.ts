@@ -1,18 +1,18 @@
 /** Authentication, sessions, API credentials, team and settings. */
 import { defineModule } from '../../platform/module';
 import { periodicWorker, quiet } from '../../workers/loop';
-import { purgeExpiredAuthRows } from './auth-cleanup';
-import { credentialsRoutes } from './credentials.routes';
-import { sweepApiKeyLockouts } from './credentials.service';
-import { loginRoutes } from './login.routes';
-import { meRoutes } from './me.routes';
-import { mfaRoutes } from './mfa.routes';
-import { passwordRoutes } from './password.routes';
-import { registrationRoutes } from './registration.routes';
-import { securityRoutes } from './security.routes';
-import { sessionRoutes } from './sessions.routes';
-import { settingsRoutes } from './settings.routes';
-import { teamRoutes } from './team.routes';
+import { credentialsRoutes } from './api-keys/credentials.routes';
+import { sweepApiKeyLockouts } from './api-keys/credentials.service';
+import { loginRoutes } from './login/login.routes';
+import { mfaRoutes } from './mfa/mfa.routes';
+import { passwordRoutes } from './passwords/password.routes';
+import { registrationRoutes } from './registration/registration.routes';
+import { securityRoutes } from './security-challenges/security.routes';
+import { purgeExpiredAuthRows } from './sessions/auth-cleanup.worker';
+import { meRoutes } from './sessions/me.routes';
+import { sessionRoutes } from './sessions/sessions.routes';
+import { settingsRoutes } from './settings/settings.routes';
+import { teamRoutes } from './team/team.routes';
 
 export const authModule = defineModule({
   name: 'auth',

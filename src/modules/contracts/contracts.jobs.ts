@@ -1,5 +1,5 @@
 /**
- * The handlers of the contract jobs (kinds and retries in requests.effects.ts). Each reads the
+ * The handlers of the contract jobs (kinds and retries in requests/effects.service.ts). Each reads the
  * current rows and does nothing when its work has become pointless (a request ended meanwhile, a
  * participant no longer waiting for their turn), so a late retry never mails a stale invitation.
  */
@@ -8,14 +8,14 @@ import { contractDocuments, contractParticipants, contractRequests } from '../..
 import type { Deps } from '../../deps';
 import { defineJob, type JobDefinition, PermanentJobError } from '../../platform/jobs/index';
 import { decrypt } from '../../shared/crypto';
-import { settleContractPayment } from './contracts.payment';
-import type { ParticipantKind } from './participants.machine';
-import { allSignersCompleted, isActiveTurn } from './participants.machine';
-import { CONTRACT_JOBS, type Effects, noEffects, wakeWorkflowRuns } from './requests.effects';
-import { createEnvelopeFor } from './requests.envelope';
-import { ccOnSendMail, completedMail, invitationMail, paymentMail } from './requests.mail';
-import { completeRequest, sealDocuments, signUrl } from './requests.progress';
-import { lockRequestById, participantsOf } from './requests.repo';
+import type { ParticipantKind } from './participants/participants.machine';
+import { allSignersCompleted, isActiveTurn } from './participants/participants.machine';
+import { CONTRACT_JOBS, type Effects, noEffects, wakeWorkflowRuns } from './requests/effects.service';
+import { createEnvelopeFor } from './requests/envelope.service';
+import { ccOnSendMail, completedMail, invitationMail, paymentMail } from './requests/mail.service';
+import { settleContractPayment } from './requests/payment.service';
+import { completeRequest, sealDocuments, signUrl } from './requests/progress.service';
+import { lockRequestById, participantsOf } from './requests/requests.repo';
 
 const LIVE = ['sent', 'in_progress'];
 

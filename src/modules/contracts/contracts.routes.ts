@@ -16,7 +16,7 @@ import {
   TemplateParams,
   TemplateSchema,
 } from './contracts.schemas';
-import { withFlowActions } from './flows.actions';
+import { withFlowActions } from './flows/flows.actions';
 import {
   FlowBody,
   FlowListSchema,
@@ -24,7 +24,7 @@ import {
   FlowSchema,
   ListFlowsQuery,
   PatchFlowBody,
-} from './flows.schemas';
+} from './flows/flows.schemas';
 import {
   activateFlow,
   createFlow,
@@ -33,7 +33,7 @@ import {
   listFlows,
   patchFlow,
   setFlowArchived,
-} from './flows.service';
+} from './flows/flows.service';
 import {
   createTemplate,
   deleteTemplate,
@@ -42,7 +42,7 @@ import {
   patchTemplate,
   setTemplateArchived,
   templateDocument,
-} from './templates.service';
+} from './templates/templates.service';
 
 const tags = ['Contracts'];
 const read = { permission: 'contracts.read' as const };

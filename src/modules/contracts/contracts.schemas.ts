@@ -8,9 +8,9 @@ import {
   searchQuerySchema,
 } from '../../shared/pagination';
 import { withoutDefaults } from '../../shared/partial-update';
-import { PARTICIPANT_STATUSES } from './participants.machine';
-import { RequestActionsSchema } from './requests.actions';
-import { REQUEST_STATUSES } from './requests.machine';
+import { PARTICIPANT_STATUSES } from './participants/participants.machine';
+import { RequestActionsSchema } from './requests/requests.actions';
+import { REQUEST_STATUSES } from './requests/requests.machine';
 
 const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });

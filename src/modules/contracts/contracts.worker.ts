@@ -10,12 +10,12 @@ import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
 import { defineTimer, runDueTimers } from '../../platform/jobs/index';
 import { recordActivity } from '../activity/activity.writer';
-import { isActiveTurn } from './participants.machine';
-import { runEffects } from './requests.after-commit';
-import { type Effects, noEffects } from './requests.effects';
-import { endRequest, oweInvitation, setReminder } from './requests.progress';
-import { lockRequestById, participantsOf, updateParticipant } from './requests.repo';
-import { AUTOMATIC, CONTRACT_EXPIRY, CONTRACT_REMINDER } from './requests.transitions';
+import { isActiveTurn } from './participants/participants.machine';
+import { runEffects } from './requests/after-commit.service';
+import { type Effects, noEffects } from './requests/effects.service';
+import { endRequest, oweInvitation, setReminder } from './requests/progress.service';
+import { lockRequestById, participantsOf, updateParticipant } from './requests/requests.repo';
+import { AUTOMATIC, CONTRACT_EXPIRY, CONTRACT_REMINDER } from './requests/requests.transitions';
 
 /**
  * A sent or in-progress request past expires_at expires (the expiry timer's handler): re-read under

@@ -12,7 +12,7 @@ import { AppError } from '../../shared/errors';
 import { ContractMessages } from './contracts.messages';
 import { ErrorSchema } from './contracts.schemas';
 import { applyEsignNotification, verifyEsignNotification } from './requests.notifications';
-import './contracts.payment';
+import './requests/payment.service';
 
 export const ESIGN_NOTIFICATIONS_PATH = '/api/v1/providers/esign/notifications';
 

@@ -5,8 +5,8 @@ import { contractJobs } from './contracts.jobs';
 import { contractsRoutes } from './contracts.routes';
 import { contractExpiryTimer, contractReminderTimer, runContractsWorker } from './contracts.worker';
 import { esignNotificationRoutes } from './esign-notifications.routes';
-import { contractRequestsRoutes } from './requests.routes';
-import { signPageRoutes } from './sign-page.routes';
+import { contractRequestsRoutes } from './requests/requests.routes';
+import { signPageRoutes } from './signing-page/sign-page.routes';
 
 export const contractsModule = defineModule({
   name: 'contracts',

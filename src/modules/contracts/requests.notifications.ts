@@ -9,13 +9,18 @@ import type { EsignNotification } from '../../providers/esign/port';
 import { unauthorized } from '../../shared/errors';
 import { PaymentMessages } from '../payments/payments.messages';
 import { ContractMessages } from './contracts.messages';
-import { canMoveParticipant } from './participants.machine';
-import { runEffects } from './requests.after-commit';
-import { type Effects, noEffects } from './requests.effects';
-import { canMoveRequest } from './requests.machine';
-import { afterParticipantCompleted, endRequest } from './requests.progress';
-import { findRequestByEnvelope, lockRequestById, participantsOf, updateRequest } from './requests.repo';
-import { AUTOMATIC, moveParticipant, moveRequest } from './requests.transitions';
+import { canMoveParticipant } from './participants/participants.machine';
+import { runEffects } from './requests/after-commit.service';
+import { type Effects, noEffects } from './requests/effects.service';
+import { afterParticipantCompleted, endRequest } from './requests/progress.service';
+import { canMoveRequest } from './requests/requests.machine';
+import {
+  findRequestByEnvelope,
+  lockRequestById,
+  participantsOf,
+  updateRequest,
+} from './requests/requests.repo';
+import { AUTOMATIC, moveParticipant, moveRequest } from './requests/requests.transitions';
 
 export function verifyEsignNotification(
   deps: Deps,

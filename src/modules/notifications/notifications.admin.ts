@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
-import { ROLES } from '../auth/permissions';
+import { ROLES } from '../auth/team/permissions.policy';
 import type { BroadcastInput } from './notifications.schemas';
 import { notify } from './notify';
 

@@ -1,6 +1,6 @@
 /** Request and response schemas of the notification routes (docs/guides/notifications.md). */
 import { Type } from 'typebox';
-import { ROLES } from '../auth/permissions';
+import { ROLES } from '../auth/team/permissions.policy';
 import { NOTIFICATION_CATEGORIES, NOTIFICATION_SEVERITIES } from './notify';
 
 const uuid = Type.String({ format: 'uuid' });

@@ -7,7 +7,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
-import type { Role } from '../auth/permissions';
+import type { Role } from '../auth/team/permissions.policy';
 import { linkOf, type NotificationItem } from './links';
 import { oweNotificationEmails } from './notification-email';
 

@@ -13,9 +13,9 @@ import { on } from '../../platform/module';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { SendBody, type SendInput } from '../contracts/contracts.schemas';
-import { isTerminalRequest } from '../contracts/requests.machine';
-import { sendContract } from '../contracts/requests.send';
-import { getRequest } from '../contracts/requests.service';
+import { isTerminalRequest } from '../contracts/requests/requests.machine';
+import { getRequest } from '../contracts/requests/requests.service';
+import { sendContract } from '../contracts/requests/send.service';
 import type { GraphNode } from './workflows.graph';
 import { insertStep, type RunRow, type StepRow, updateLeasedRun, updateStep } from './workflows.repo';
 

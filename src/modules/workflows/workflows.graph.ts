@@ -18,7 +18,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { forbidden, ValidationError, type ValidationIssue } from '../../shared/errors';
-import type { Permission } from '../auth/permissions';
+import type { Permission } from '../auth/team/permissions.policy';
 import { WorkflowMessages } from './workflows.messages';
 
 export const NODE_TYPES = [

@@ -9,8 +9,8 @@ import { notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { assertOwnedReferences, type ReferenceKind } from '../../shared/references';
 import { ContractMessages } from '../contracts/contracts.messages';
-import { requireFlow } from '../contracts/flows.service';
-import { requireTemplate } from '../contracts/templates.service';
+import { requireFlow } from '../contracts/flows/flows.service';
+import { requireTemplate } from '../contracts/templates/templates.service';
 import type { Graph } from './workflows.graph';
 
 /** Config keys of each node type that hold an id of the client's resources. */

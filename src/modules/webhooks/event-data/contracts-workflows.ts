@@ -1,7 +1,7 @@
 /** `data` of the contract and workflow events. */
 import { Type } from 'typebox';
-import { PARTICIPANT_STATUSES } from '../../contracts/participants.machine';
-import { REQUEST_STATUSES } from '../../contracts/requests.machine';
+import { PARTICIPANT_STATUSES } from '../../contracts/participants/participants.machine';
+import { REQUEST_STATUSES } from '../../contracts/requests/requests.machine';
 import { NODE_TYPES } from '../../workflows/workflows.graph';
 import { ActorType, DateTime, Enum, type EventDataEntry, EX, eventData, N, Uuid } from './schema-kit';
 
