@@ -44,15 +44,7 @@ import {
   type TransactionRow,
 } from '../payments/payments.repo';
 import { withRefundActions } from './refunds.actions';
-import {
-  cancelable,
-  holdRefundForReview,
-  isRefundTerminal,
-  moveRefund,
-  type RefundRow,
-  refundEventData,
-  refundNotification,
-} from './refunds.machine';
+import { cancelable, isRefundTerminal, type RefundRow } from './refunds.machine';
 import { RefundMessages } from './refunds.messages';
 import {
   findDueProcessing,
@@ -66,6 +58,7 @@ import {
   type RefundFilters,
   scheduleNextCheck,
 } from './refunds.repo';
+import { holdRefundForReview, moveRefund, refundEventData, refundNotification } from './refunds.transitions';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
