@@ -233,7 +233,9 @@ describe('mandate and runs', () => {
 });
 
 describe("the bank's answer", () => {
-  it('is applied with the deps of the app whose payment moved, whatever app the process built last', { timeout: 90_000 }, async () => {
+  it('is applied with the deps of the app whose payment moved, whatever app the process built last', {
+    timeout: 90_000,
+  }, async () => {
     // A node allowing one attempt, then another app in the same process (default: 10 attempts).
     const oneAttempt = await createTestApp({ env: { SVC_RECURRING_MAX_ATTEMPTS: '1' } });
     const later = await createTestApp();
