@@ -4,6 +4,7 @@
  * Callers speak in normalized terms only: a hit names the list, the entry, the matched alias and the
  * score (0-100); the lists' raw codes never leave the provider.
  */
+import type { Db } from '../../db/client';
 
 /** The official lists this service can load (SVC_SANCTIONS_LISTS). */
 export const SANCTIONS_LIST_IDS = [
@@ -71,10 +72,10 @@ export interface ScreenParty {
 export interface SanctionsHit {
   /** The list's display name (`SANCTIONS_LIST_NAMES`), or the sandbox list. */
   list: string;
-  /** The entry's reference on that list. */
-  entry_id: string;
-  /** The entry's primary name. */
-  entry_name: string;
+  /** The entry's reference on that list (null on the sandbox list, whose entries are the names themselves). */
+  entry_id: string | null;
+  /** The entry's primary name (null on the sandbox list). */
+  entry_name: string | null;
   /** The name of the entry that matched (the primary name or an alias). */
   matched_name: string;
   alias_strength: NameStrength;
@@ -94,9 +95,50 @@ export class SanctionsUnavailableError extends Error {
   }
 }
 
+/** What the provider needs of the running service: the database (snapshots live there) and the clock. */
+export interface SanctionsContext {
+  db: Db;
+  clock: { now(): Date };
+}
+
+export type LoadOutcome =
+  | { outcome: 'loaded'; version: string; entries: number; added: number; removed: number }
+  | { outcome: 'unchanged'; version: string }
+  | { outcome: 'skipped'; reason: string };
+
+/** One configured list as staff see it (GET /admin/sanctions/status) and readiness reports it. */
+export interface ListStatus {
+  list: string;
+  name: string;
+  /** The URL's origin and path (never its query: the EU's carries a token), or `file`. */
+  source: string;
+  version: string | null;
+  published_at: string | null;
+  entry_count: number | null;
+  added_count: number | null;
+  removed_count: number | null;
+  loaded_at: string | null;
+  age_seconds: number | null;
+  /** No version yet, or older than SVC_SANCTIONS_MAX_AGE_HOURS. */
+  stale: boolean;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+}
+
 export interface SanctionsLists {
   /** False when no list is configured (production without SVC_SANCTIONS_LISTS): screening answers 503. */
   readonly configured: boolean;
+  /** The official lists configured, in order (the sandbox list is not one). */
+  readonly lists: readonly SanctionsListId[];
   /** The best hit per party (null: none at or above the threshold). Throws SanctionsUnavailableError. */
-  screen(parties: ScreenParty[], opts: ScreenOptions): Promise<(SanctionsHit | null)[]>;
+  screen(
+    ctx: SanctionsContext,
+    parties: ScreenParty[],
+    opts: ScreenOptions,
+  ): Promise<(SanctionsHit | null)[]>;
+  /** Loads one list into a new version if its content changed; throws (after recording why) on failure. */
+  load(ctx: SanctionsContext, list: SanctionsListId): Promise<LoadOutcome>;
+  status(ctx: SanctionsContext): Promise<ListStatus[]>;
 }
