@@ -357,12 +357,22 @@ export class NameIndex {
     return this.candidates(normalizeTokens(name)).size;
   }
 
+  /**
+   * The names sharing a key with the query; with two or more words in the query, only those sharing
+   * keys of two different words (a name matching one word of the query cannot reach a threshold:
+   * see tokenSetScore), unless the name itself has a single word.
+   */
   private candidates(tokens: readonly string[]): Set<number> {
-    const out = new Set<number>();
-    for (const t of tokens) {
-      if (t.length === 1) continue;
-      for (const k of keysOf(t)) for (const n of this.postings.get(k) ?? []) out.add(n);
+    const words = tokens.filter((t) => t.length > 1);
+    const hits = new Map<number, number>();
+    for (let w = 0; w < words.length; w++) {
+      const bit = 1 << Math.min(w, 30);
+      for (const k of keysOf(words[w]!))
+        for (const n of this.postings.get(k) ?? []) hits.set(n, (hits.get(n) ?? 0) | bit);
     }
+    const out = new Set<number>();
+    for (const [n, mask] of hits)
+      if (words.length < 2 || (mask & (mask - 1)) !== 0 || this.names[n]!.tokens.length === 1) out.add(n);
     return out;
   }
 
