@@ -30,4 +30,6 @@ CREATE TABLE "sanctions_list_state" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "travel_rule_transfers" ADD COLUMN "sanctions_matches" jsonb;--> statement-breakpoint
+ALTER TABLE "wallet_ownership_requests" ADD COLUMN "declarant_sanctions_matches" jsonb;--> statement-breakpoint
 CREATE INDEX "sanctions_list_snapshots_list_idx" ON "sanctions_list_snapshots" USING btree ("list","created_at");

@@ -55,3 +55,13 @@ export const sanctionsListState = pgTable('sanctions_list_state', {
   lastErrorAt: ts('last_error_at'),
   updatedAt: updatedAt(),
 });
+
+/** A sanctions hit as stored beside a screened party (wallet-ownership declarant, travel-rule parties). */
+export interface SanctionsNameMatch {
+  list: string;
+  matched_name: string;
+  match_score: number;
+  entry_id: string | null;
+  entry_name: string | null;
+  screened_name: string;
+}

@@ -6468,6 +6468,15 @@ export interface components {
             delivery: "email" | "none";
             client_reference: string | null;
             assurance: string | null;
+            declarant_sanctions_matches: {
+                list: string;
+                matched_name: string;
+                /** @description 0-100 */
+                match_score: number;
+                entry_id: string | null;
+                entry_name: string | null;
+                screened_name: string;
+            }[] | null;
             /** Format: date-time */
             expires_at: string;
             verified_at: string | null;
@@ -6539,6 +6548,15 @@ export interface components {
             repair_fields: string[] | null;
             tx_hash: string | null;
             name_match: ("exact" | "partial" | "none") | null;
+            sanctions_matches: {
+                list: string;
+                matched_name: string;
+                /** @description 0-100 */
+                match_score: number;
+                entry_id: string | null;
+                entry_name: string | null;
+                screened_name: string;
+            }[] | null;
             justification: string | null;
             client_reference: string | null;
             user_id: string | null;
