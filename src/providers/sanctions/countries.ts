@@ -25,6 +25,7 @@ const ALIASES: Record<string, string> = {
   'congo democratic republic of the': 'CD',
   'republic of the congo': 'CG',
   burma: 'MM',
+  myanmar: 'MM',
   'iran islamic republic of': 'IR',
   'syrian arab republic': 'SY',
   'russian federation': 'RU',
@@ -51,6 +52,25 @@ const ALIASES: Record<string, string> = {
   'the former yugoslav republic of macedonia': 'MK',
 };
 
+/** Withdrawn or exceptionally reserved codes that CLDR names after their successor (SU "Russia", BU "Myanmar"…). */
+const NOT_CURRENT = new Set([
+  'AN',
+  'BU',
+  'CS',
+  'DD',
+  'EU',
+  'EZ',
+  'FX',
+  'NT',
+  'QO',
+  'SU',
+  'TP',
+  'UK',
+  'UN',
+  'YU',
+  'ZR',
+]);
+
 let table: Map<string, string> | null = null;
 
 function build(): Map<string, string> {
@@ -60,7 +80,7 @@ function build(): Map<string, string> {
     for (let b = 65; b <= 90; b++) {
       const code = String.fromCharCode(a, b);
       const name = names.of(code);
-      if (name && name !== code) map.set(key(name), code);
+      if (name && name !== code && !NOT_CURRENT.has(code)) map.set(key(name), code);
     }
   for (const [name, code] of Object.entries(ALIASES)) map.set(key(name), code);
   return map;
