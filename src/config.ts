@@ -7,6 +7,7 @@ import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { type PrivateTargetAllowance, readAllowedPrivateTargets } from './outbox/ssrf';
 import { round } from './platform/decimal';
 import { readTokenioConfig, type TokenioConfig } from './providers/bank/tokenio/config';
+import { readSanctionsConfig, type SanctionsConfig } from './providers/sanctions/config';
 import { loadSumsubConfig, type SumsubConfig } from './providers/verification/sumsub/config';
 import { isUuid } from './shared/ids';
 import { type PaymentLimits, readPaymentLimits } from './shared/payment-money';
@@ -152,6 +153,8 @@ export interface Config extends PaymentLimits {
   verificationProvider: 'simulator' | 'sumsub' | 'none';
   /** Sumsub settings (SVC_SUMSUB_*), set when verificationProvider is `sumsub`. */
   sumsub: SumsubConfig | null;
+  /** Sanctions name screening: the lists (SVC_SANCTIONS_LISTS) and their sources, schedule and threshold. */
+  sanctions: SanctionsConfig;
 }
 
 export class ConfigError extends Error {
@@ -399,6 +402,7 @@ export function loadConfig(env: Env = process.env): Config {
       environment === 'sandbox' ? 'simulator' : 'none',
     ),
     sumsub: null,
+    sanctions: readSanctionsConfig(r, environment),
     ...readPaymentLimits(r.raw('SVC_PAYMENT_CURRENCIES'), r.raw('SVC_PAYMENT_MAX_AMOUNT'), r.problems),
   };
   if (config.bankProvider === 'tokenio') config.tokenio = readTokenioConfig(r, environment);

@@ -9,6 +9,7 @@ import { createTokenio } from './bank/tokenio/index';
 import { UnconfiguredBank } from './bank/unconfigured';
 import { SandboxEsign } from './esign/simulator';
 import { UnconfiguredEsign } from './esign/unconfigured';
+import { sanctionsProvider } from './sanctions/index';
 import { SandboxScreeningProvider } from './screening/simulator';
 import { UnconfiguredScreeningProvider } from './screening/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
@@ -74,6 +75,7 @@ export function createProviders(config: Config, secrets: Secrets, runtime: Provi
             autoSeconds: config.sandboxEsignAutoSeconds,
           })
         : new UnconfiguredEsign(),
+    sanctions: sanctionsProvider.create(config.sanctions, runtime),
   };
 }
 
