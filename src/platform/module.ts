@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import type { Worker } from '../workers/loop';
 import { type AppEvents, type Listener, type Subscription, subscribe } from './events';
+import type { InboundRoute } from './inbound';
 import type { JobDefinition } from './jobs/define';
 
 /** A Fastify plugin of a feature's routes. */
@@ -25,6 +26,8 @@ export interface ModuleManifest {
   /** The job kinds the feature enqueues; the jobs runner dispatches on their `kind`. */
   jobs?: JobDefinition<never>[];
   /** The feature's background workers (started after listen when SVC_WORKERS_ENABLED is on). */
+  /** How the feature takes a provider kind's notifications (one generic route serves them all: platform/inbound.ts). */
+  inbound?: InboundRoute[];
   workers?: (deps: Deps) => Worker[];
   /** Reactions to other features' events, run inside the emitter's transaction (see events.ts). */
   subscriptions?: AppSubscription[];

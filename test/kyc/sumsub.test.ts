@@ -18,6 +18,7 @@ import {
   recheckApprovedVerifications,
   reconcileVerifications,
 } from '../../src/modules/kyc/reconcile.service';
+import { sumsubSettings } from '../../src/providers/verification/sumsub/config';
 import { toVerificationResult } from '../../src/providers/verification/sumsub/mapping';
 import type { TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
@@ -528,7 +529,7 @@ describe('re-check of approved subjects (a lost webhook of a later rejection)', 
     }
     // Reconciliation leaves decided links alone; the re-check waits for its cadence (shortened
     // here to two minutes, the default being a day, so the callers' tokens stay valid).
-    const sumsub = ctx.deps.config.sumsub!;
+    const sumsub = sumsubSettings(ctx.deps.config)!;
     const cadence = sumsub.recheckApprovedSeconds;
     sumsub.recheckApprovedSeconds = 120;
     try {

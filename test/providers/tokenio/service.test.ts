@@ -16,15 +16,15 @@ import {
 } from '../../../src/db/schema/index';
 import { registerSubTppJob } from '../../../src/modules/opcos/opco-network.service';
 import { approveOpco } from '../../../src/modules/opcos/opco-review.service';
+import { createNetworkReconcileWorker as createTokenioWorker } from '../../../src/modules/payments/network-reconcile.worker';
 import { PaymentMessages } from '../../../src/modules/payments/payments.messages';
 import {
   expireDuePayments,
   LINK_EXPIRED_WHILE_PROCESSING,
 } from '../../../src/modules/payments/payments.service';
-import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
-import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
 import { RecurringMessages } from '../../../src/modules/recurring/recurring.messages';
 import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
+import { TOKENIO_WEBHOOK_PATH, tokenioSettings } from '../../../src/providers/bank/tokenio/config';
 import type { TestContext } from '../../helpers/app';
 import { createTestClient } from '../../helpers/clients';
 import { capturedLogLines } from '../../helpers/log-capture';
@@ -507,7 +507,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     standin.control.reportLate(transferId, 'INITIATION_COMPLETED');
     await worker().runOnce();
     expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status'); // not due yet
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     const row = await tx(t.transaction_id);
     expect(row).toMatchObject({
@@ -537,7 +537,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     });
     expect(await notes(t.ref_id)).toEqual(['critical', 'critical']);
     // Final news ends the reads: nothing more is written.
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     expect(await statusChanges(t.transaction_id)).toHaveLength(3);
   });
@@ -584,12 +584,12 @@ describe('money that may have moved (issue 36, point 7)', () => {
     });
     expect(await notes(held.t.ref_id)).toEqual(['critical']);
     // Still processing at Token.io: the slow reads record nothing; the late completion is raised.
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     expect((await tx(held.t.transaction_id)).providerStatus).toBe('no_final_status');
     standin.control.notifier.dropNext(100);
     standin.control.setPaymentStatus(held.transferId, 'INITIATION_COMPLETED');
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     expect(await tx(held.t.transaction_id)).toMatchObject({
       status: 'expired',
@@ -651,7 +651,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     // The payer approves at the bank anyway; Token.io's notification is lost: the slow reads find it.
     standin.control.notifier.dropNext(100);
     standin.control.setPaymentStatus(read.transferId, 'INITIATION_COMPLETED');
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     expect(await tx(read.t.transaction_id)).toMatchObject({
       status: 'canceled',
@@ -704,7 +704,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     standin.control.notifier.dropNext(100);
     standin.control.reportLate(transferId, 'INITIATION_COMPLETED');
     const ended = (await tx(t.transaction_id)).completedAt!;
-    ctx.clock.set(new Date(ended.getTime() + (ctx.config.tokenio!.review.days * 86400 + 60) * 1000));
+    ctx.clock.set(new Date(ended.getTime() + (tokenioSettings(ctx.config)!.review.days * 86400 + 60) * 1000));
     await worker().runOnce();
     expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status');
   });

@@ -18,6 +18,7 @@ import {
   type VerificationNotification,
   type VerificationProvider,
   VerificationProviderError,
+  type VerificationReconcile,
   type VerificationResult,
   type VerificationSubject,
 } from '../port';
@@ -78,15 +79,21 @@ const header = (h: Record<string, string | string[] | undefined>, name: string) 
 
 export class SumsubVerificationProvider implements VerificationProvider {
   readonly name = 'sumsub';
-  readonly reconciles = true;
+  /** Sumsub's webhooks can be lost: open sessions and approved subjects are read again (SVC_SUMSUB_RECONCILE_AFTER_SECONDS, SVC_SUMSUB_RECHECK_APPROVED_SECONDS). */
+  readonly reconcile: VerificationReconcile;
 
   constructor(
     private readonly client: SumsubClient,
     private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'> &
-      Partial<Pick<SumsubConfig, 'kybFlow' | 'consent'>>,
+      Partial<Pick<SumsubConfig, 'kybFlow' | 'consent' | 'reconcileAfterSeconds' | 'recheckApprovedSeconds'>>,
     private readonly now: () => Date = () => new Date(),
     private readonly log?: { warn(obj: object, msg: string): void },
-  ) {}
+  ) {
+    this.reconcile = {
+      afterSeconds: config.reconcileAfterSeconds ?? 3600,
+      recheckApprovedSeconds: config.recheckApprovedSeconds ?? 86400,
+    };
+  }
 
   /** Ambiguity 13: our level -> Sumsub level; an unmapped custom level gets the widest of its kind. */
   sumsubLevel(kind: VerificationKind, level: string): string {
