@@ -80,7 +80,12 @@ const header = (h: Record<string, string | string[] | undefined>, name: string) 
 export class SumsubVerificationProvider implements VerificationProvider {
   readonly name = 'sumsub';
   /** Sumsub's webhooks can be lost: open sessions and approved subjects are read again (SVC_SUMSUB_RECONCILE_AFTER_SECONDS, SVC_SUMSUB_RECHECK_APPROVED_SECONDS). */
-  readonly reconcile: VerificationReconcile;
+  get reconcile(): VerificationReconcile {
+    return {
+      afterSeconds: this.config.reconcileAfterSeconds ?? 3600,
+      recheckApprovedSeconds: this.config.recheckApprovedSeconds ?? 86400,
+    };
+  }
 
   constructor(
     private readonly client: SumsubClient,
@@ -88,12 +93,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
       Partial<Pick<SumsubConfig, 'kybFlow' | 'consent' | 'reconcileAfterSeconds' | 'recheckApprovedSeconds'>>,
     private readonly now: () => Date = () => new Date(),
     private readonly log?: { warn(obj: object, msg: string): void },
-  ) {
-    this.reconcile = {
-      afterSeconds: config.reconcileAfterSeconds ?? 3600,
-      recheckApprovedSeconds: config.recheckApprovedSeconds ?? 86400,
-    };
-  }
+  ) {}
 
   /** Ambiguity 13: our level -> Sumsub level; an unmapped custom level gets the widest of its kind. */
   sumsubLevel(kind: VerificationKind, level: string): string {
