@@ -865,3 +865,38 @@ describe('KYB 2.0', () => {
     }
   });
 });
+
+describe('notification URLs', () => {
+  it('the URL registered with Sumsub and the generic provider URL both take a signed webhook', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    await standin.control.decide(applicantOfUser(w.userId).id, 'approve');
+    const body = standin.control.webhooks.sent.at(-1)!.body;
+    const digest = createHmac('sha256', 'standin-webhook-secret').update(body).digest('hex');
+    for (const url of [
+      '/api/v1/providers/verification/notifications',
+      '/api/v1/providers/verification/sumsub/notifications',
+    ]) {
+      const signed = await ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          'x-payload-digest': digest,
+          'x-payload-digest-alg': 'HMAC_SHA256_HEX',
+        },
+      });
+      expect(signed.statusCode, url).toBe(200);
+      expect(signed.json()).toMatchObject({ received: true });
+      const unsigned = await ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(unsigned.statusCode, url).toBe(401);
+    }
+    expect(await kycStatus(w)).toBe('approved');
+  });
+});

@@ -89,6 +89,23 @@ const paid = async (amount = '20.00') => {
   return { t, bankUrl, transferId: (await tx(t.transaction_id)).transferId! };
 };
 
+describe('notification URLs', () => {
+  it('the URL registered with Token.io and the generic provider URL both take a hint; a wrong secret is 404 on each', async () => {
+    const generic = '/api/v1/providers/bank/tokenio/notifications';
+    for (const url of [`${TOKENIO_WEBHOOK_PATH}/${WEBHOOK_SECRET}`, `${generic}/${WEBHOOK_SECRET}`]) {
+      const { t, transferId } = await paid();
+      standin.control.notifier.dropNext(100);
+      standin.control.store.decidePayment(transferId, 'approve');
+      const res = await ctx.app.inject({ method: 'POST', url, payload: { payment: { id: transferId } } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json()).toEqual({ received: true, applied: true });
+      expect((await tx(t.transaction_id)).status).toBe('success');
+    }
+    for (const url of [`${TOKENIO_WEBHOOK_PATH}/not-the-secret`, `${generic}/not-the-secret`, generic])
+      expect((await ctx.app.inject({ method: 'POST', url, payload: {} })).statusCode, url).toBe(404);
+  });
+});
+
 describe('payments', () => {
   it('registers our webhook URL; a link makes no call; bank choice initiates on behalf of the Sub-TPP', async () => {
     await worker().runOnce();
