@@ -15,7 +15,7 @@ import { createNetworkReconcileWorker as createTokenioWorker } from '../../../sr
 import { refundAccountOfTransaction } from '../../../src/modules/payments/network-sync';
 import { expireDuePayments } from '../../../src/modules/payments/payments.service';
 import { eraseLapsedRefundAccounts } from '../../../src/modules/payments/refund-account-retention';
-import type { TokenioBank } from '../../../src/providers/bank/tokenio/bank';
+import type { TokenioBank } from '../../../src/providers/bank/tokenio/adapter';
 import { TOKENIO_WEBHOOK_PATH, tokenioSettings } from '../../../src/providers/bank/tokenio/config';
 import { tokenioRefundRefId } from '../../../src/providers/bank/tokenio/refunds';
 import type { TestContext } from '../../helpers/app';

@@ -14,7 +14,7 @@ import {
   type RefundInput,
   RefundNeedsReviewError,
 } from '../../../src/providers/bank/port';
-import { isHint, parseHint } from '../../../src/providers/bank/tokenio/bank';
+import { isHint, parseHint } from '../../../src/providers/bank/tokenio/adapter';
 import {
   DEFAULT_CONSENT_REFUND_TERMS_LEAD,
   DEFAULT_CONSENT_REFUND_TEXT,

@@ -30,9 +30,9 @@ import { cleanTraceId, type TokenioBankV2, type TokenioClient, type TokenioPayme
 import { type TokenioConfig, tokenioWebhookUrl } from './config';
 import { creditorFor, currenciesOf, railAt } from './creditor';
 import { TokenioMandates } from './mandates';
+import { awaitsPayer, providerStatusOf } from './mapping';
 import { newRefId } from './ref-id';
 import { refundAccountOf, TokenioRefunds } from './refunds';
-import { awaitsPayer, providerStatusOf } from './status-map';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
