@@ -8,7 +8,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
-import { SandboxScreeningProvider } from '../../providers/screening/simulator';
 import { AppError } from '../../shared/errors';
 import { FAVICON_LINKS, html, type SafeHtml } from '../../shared/html';
 import { sendHtmlPage } from '../../shared/html-page';
@@ -134,7 +133,7 @@ export async function walletProofPageRoutes(app: FastifyInstance, { deps }: { de
       const form = (request.body ?? {}) as Record<string, string | undefined>;
       try {
         if (form.action === 'sent') {
-          if (l.row.status === 'verifying' && deps.providers.screening instanceof SandboxScreeningProvider)
+          if (l.row.status === 'verifying' && deps.providers.screening.sandbox)
             await reportSandboxDeposit(deps, l.row, true);
         } else {
           const input =

@@ -113,4 +113,22 @@ export interface ScreeningProvider {
     rawBody: string,
     headers: Record<string, string | string[] | undefined>,
   ): ScreeningNotification | null;
+  /** Sandbox deployments only: what the simulator offers testers; absent on a real adapter. */
+  readonly sandbox?: ScreeningSandbox;
+}
+
+/** The sandbox simulator's hooks (a capability: features call `provider.sandbox?.…`, never a class check). */
+export interface ScreeningSandbox {
+  /** The pending screening gets this result, through the signed notification route. */
+  simulateScreening(
+    screeningId: string,
+    outcome: Exclude<ScreenOutcome, { status: 'pending' }>,
+  ): Promise<void>;
+  /** The chain observer saw a deposit (the proof page's "I sent it", or the simulate endpoint). */
+  simulateDeposit(
+    requestId: string,
+    deposit: { from_address: string; to_address: string; amount: string; asset: string },
+  ): Promise<void>;
+  /** Delivers the scheduled notifications that are due; returns how many. */
+  deliverDue(limit?: number): Promise<number>;
 }

@@ -19,6 +19,7 @@ import {
   type ScreeningNotification,
   type ScreeningProvider,
   ScreeningProviderError,
+  type ScreeningSandbox,
   type ScreenOutcome,
   type ScreenRequest,
   type WalletRisk,
@@ -122,7 +123,11 @@ export interface SandboxScreeningOptions {
   delaySeconds: number;
 }
 
-export class SandboxScreeningProvider implements ScreeningProvider {
+export class SandboxScreeningProvider implements ScreeningProvider, ScreeningSandbox {
+  /** The simulator is its own sandbox capability. */
+  get sandbox(): ScreeningSandbox {
+    return this;
+  }
   readonly configured = true;
   private ctx: ScreeningAttachContext | null = null;
   constructor(private readonly opts: SandboxScreeningOptions) {}
