@@ -4,7 +4,8 @@
  * and calendar, which import nothing of the service); providers never import a feature; features reach other
  * features only through what those export on purpose (their service, schemas, views are fine); a
  * feature is wired in only through its manifest (`src/modules/<feature>/index.ts`, listed once in
- * src/modules/index.ts), so no other feature imports its routes.
+ * src/modules/index.ts), so no other feature imports its routes; nothing outside src/providers imports
+ * a vendor folder (src/providers/<kind>/<vendor>/): features use the ports.
  */
 module.exports = {
   forbidden: [
@@ -45,6 +46,14 @@ module.exports = {
       comment: 'Adapters speak the vendor and the port; what a feature shows (views, services) stays in the feature.',
       from: { path: '^src/providers/' },
       to: { path: '^src/modules/' },
+    },
+    {
+      name: 'no-vendor-outside-providers',
+      severity: 'error',
+      comment:
+        "A feature (or any layer but the providers') reaches a vendor only through its kind's port and capabilities; a vendor folder (src/providers/<kind>/<vendor>/) is used by the registry alone (docs/architecture.md, \"Adding a provider\").",
+      from: { path: '^src/', pathNot: '^src/providers/' },
+      to: { path: '^src/providers/[^/]+/[^/]+/' },
     },
     {
       name: 'routes-through-manifests',

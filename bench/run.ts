@@ -3,11 +3,13 @@
  * (payment creation, reads and lists, login), webhook delivery (status change to 2xx at a
  * receiver; the paced run at the measured payment creation rate), bulk payment links, and bank
  * choice through the Token.io adapter against its raw HTTP call, and the held-payment re-read
- * sweep against its GETs (bench/tokenio.ts).
+ * sweep against its GETs (bench/tokenio.ts), and the sanctions lists at their real sizes (load time,
+ * memory, match time per name against an exact lookup; bench/sanctions.ts).
  */
 import { runApiBench } from './api';
 import { formatBulkBench, runBulkBench } from './bulk';
 import { formatDeliveryBench, runDeliveryBenchSuite } from './delivery';
+import { formatSanctionsBench, runSanctionsBench } from './sanctions';
 import { formatSumsubBench, formatSumsubRecheckBench, runSumsubBench, runSumsubRecheckBench } from './sumsub';
 import { runHeldReadBench, runTokenioBench } from './tokenio';
 
@@ -36,4 +38,6 @@ console.log('\n## Bank choice through the Token.io adapter (against the stand-in
 await runTokenioBench();
 console.log('\n## Held-payment re-read sweep (Token.io)\n');
 await runHeldReadBench();
+console.log('\n## Sanctions lists at their real sizes\n');
+console.log(formatSanctionsBench(await runSanctionsBench()));
 console.log(`\nAPI service peak RSS: ${api.peakRssMb ?? 'n/a'} MB`);

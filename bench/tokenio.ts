@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config';
 import type { Deps } from '../src/deps';
 import { readHeldPayments } from '../src/modules/payments/network-sync';
 import type { Payee } from '../src/providers/bank/port';
+import { tokenioSettings } from '../src/providers/bank/tokenio/config';
 import { createTokenio } from '../src/providers/bank/tokenio/index';
 import { systemClock } from '../src/shared/clock';
 import { freePort, openBenchDatabase, seed } from './api';
@@ -93,7 +94,7 @@ export async function withBenchTokenio<T>(
       SVC_TOKENIO_WEBHOOK_SECRET: 'bench-webhook-path-secret',
       LOG_LEVEL: 'silent',
     });
-    const { bank, subTpp } = createTokenio(config.tokenio!, 'http://127.0.0.1:8000', {
+    const { bank, subTpp } = createTokenio(tokenioSettings(config)!, 'http://127.0.0.1:8000', {
       metrics: new Registry(),
       log: pino({ level: 'silent' }),
     });
@@ -248,7 +249,7 @@ export async function runHeldReadBench(): Promise<{ held: number; sweepMs: numbe
       LOG_LEVEL: 'silent',
     });
     const log = pino({ level: 'silent' });
-    const { bank, subTpp } = createTokenio(config.tokenio!, 'http://127.0.0.1:8000', {
+    const { bank, subTpp } = createTokenio(tokenioSettings(config)!, 'http://127.0.0.1:8000', {
       metrics: new Registry(),
       log,
     });

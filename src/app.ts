@@ -4,6 +4,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Deps } from './deps';
 import { modules } from './modules/index';
+import { inboundNotificationRoutes } from './platform/inbound';
 import { activityDenialsPlugin } from './plugins/activity-denials';
 import { authPlugin } from './plugins/auth';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler';
@@ -63,6 +64,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await app.register(
     async (api) => {
       for (const mod of modules) for (const plugin of mod.api ?? []) await api.register(plugin, { deps });
+      // Every provider's notifications, on one generic route (platform/inbound.ts).
+      await api.register(inboundNotificationRoutes(modules.flatMap((mod) => mod.inbound ?? [])), { deps });
     },
     { prefix: '/api/v1' },
   );

@@ -10,6 +10,7 @@ import type { Database } from './db/client';
 import type { Deps, Providers } from './deps';
 import { createAppEvents } from './modules/index';
 import type { AppSubscription } from './platform/module';
+import type { AnyProviderDefinition } from './providers/definition';
 import { createProviders } from './providers/index';
 import type { Mailer } from './providers/mail/port';
 import { type Clock, systemClock } from './shared/clock';
@@ -25,6 +26,11 @@ export interface DepsParts {
   clock?: Clock;
   /** Replaces some of the configured providers (tests' fakes). */
   providers?: Partial<Providers>;
+  /**
+   * Provider definitions beside the registry's (a test's fake vendor); the configuration must have
+   * been loaded with them too (`loadConfig(env, { providers })`) to select one.
+   */
+  providerDefinitions?: readonly AnyProviderDefinition[];
   /** Subscriptions beside the manifests' (tests). */
   subscriptions?: readonly AppSubscription[];
 }
@@ -39,7 +45,10 @@ export function assembleDeps(parts: DepsParts): Deps {
     clock: parts.clock ?? systemClock,
     secrets,
     mailer,
-    providers: { ...createProviders(config, secrets, { metrics, log }), ...parts.providers } as Providers,
+    providers: {
+      ...createProviders(config, secrets, { metrics, log }, parts.providerDefinitions),
+      ...parts.providers,
+    } as Providers,
     log,
     metrics,
     events: createAppEvents(() => deps, parts.subscriptions),

@@ -6,8 +6,10 @@ import path from 'node:path';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { type PrivateTargetAllowance, readAllowedPrivateTargets } from './outbox/ssrf';
 import { round } from './platform/decimal';
-import { readTokenioConfig, type TokenioConfig } from './providers/bank/tokenio/config';
-import { loadSumsubConfig, type SumsubConfig } from './providers/verification/sumsub/config';
+import type { AnyProviderDefinition, ProviderSelection } from './providers/definition';
+import { providerDefinitions, readProviderSelection } from './providers/registry';
+import { readSanctionsConfig, type SanctionsConfig } from './providers/sanctions/config';
+import { type Env, ConfigReader as Reader } from './shared/config-reader';
 import { isUuid } from './shared/ids';
 import { type PaymentLimits, readPaymentLimits } from './shared/payment-money';
 
@@ -86,8 +88,8 @@ export interface Config extends PaymentLimits {
   billingPayeeName: string | null;
   billingPayeeIban: string | null;
   billingPayeeBic: string | null;
-  /** Contracts: e-signing adapter (`simulator` or `none`). */
-  esignProvider: 'simulator' | 'none';
+  /** Contracts: e-signing adapter (SVC_ESIGN_PROVIDER: `simulator` or `none`). */
+  esignProvider: string;
   /** Contracts: largest PDF for templates and ad hoc documents (decoded bytes). */
   contractMaxDocumentBytes: number;
   /** Contracts: minimum gap between two reminders to one participant. */
@@ -107,7 +109,7 @@ export interface Config extends PaymentLimits {
   /** Payment schedules: payment links per instalment in all (first, automatic re-issues and reissues). */
   scheduleMaxLinksPerInstalment: number;
   /** Wallet screening: adapter (`simulator`, or `none`: 503 `Screening provider is not configured`). */
-  screeningProvider: 'simulator' | 'none';
+  screeningProvider: string;
   /** Wallet screening: wait inside POST /screening/wallet before answering `pending`. */
   screeningSyncTimeoutMs: number;
   /** Monitoring reuses a completed counterparty wallet screening younger than this; 0 screens every time. */
@@ -119,7 +121,7 @@ export interface Config extends PaymentLimits {
   /** Sandbox: delay before the `5555` screening completes through the signed route. */
   sandboxScreeningDelaySeconds: number;
   /** Travel rule: network adapter (`simulator`, or `none`: 503 `Travel-rule network provider is not configured`). */
-  travelRuleProvider: 'simulator' | 'none';
+  travelRuleProvider: string;
   /** Travel rule: default threshold of new clients' settings (amount and ISO 4217 currency). */
   travelRuleDefaultThreshold: { amount: string; currency: string };
   /** Travel rule: counterparty answer window before a transfer expires. */
@@ -144,105 +146,23 @@ export interface Config extends PaymentLimits {
   refundReconcileSeconds: number;
   /** Refunds held for manual review are read again this often (the slow cadence). */
   refundReviewReconcileSeconds: number;
-  /** Payment network: `simulator` (sandbox default), `tokenio`, or `none` (production default: creation answers 503). */
-  bankProvider: 'simulator' | 'tokenio' | 'none';
-  /** Token.io settings (SVC_TOKENIO_*), set when bankProvider is `tokenio`. */
-  tokenio: TokenioConfig | null;
-  /** KYC/KYB: the verification adapter (`simulator`, `sumsub`, or `none`: links fail with 500). */
-  verificationProvider: 'simulator' | 'sumsub' | 'none';
-  /** Sumsub settings (SVC_SUMSUB_*), set when verificationProvider is `sumsub`. */
-  sumsub: SumsubConfig | null;
+  /** Payment network (SVC_BANK_PROVIDER): a bank provider's name (sandbox default `simulator`), or `none` (production default: creation answers 503). */
+  bankProvider: string;
+  /** KYC/KYB (SVC_VERIFICATION_PROVIDER): a verification provider's name, or `none` (links fail with 500). */
+  verificationProvider: string;
+  /**
+   * The provider chosen for each kind, with its own settings as its definition read them
+   * (src/providers/registry.ts lists the definitions; the vendors' settings are read there, not here).
+   */
+  providers: ProviderSelection;
+  /** Sanctions name screening: the lists (SVC_SANCTIONS_LISTS) and their sources, schedule and threshold. */
+  sanctions: SanctionsConfig;
 }
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
     this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-class Reader {
-  readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
-
-  raw(name: string): string | undefined {
-    const v = this.env[name];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  }
-
-  string(name: string, fallback: string): string {
-    return this.raw(name) ?? fallback;
-  }
-
-  optional(name: string): string | null {
-    return this.raw(name) ?? null;
-  }
-
-  int(name: string, fallback: number, min: number, max: number): number {
-    const v = this.raw(name);
-    if (v === undefined) return fallback;
-    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${v}")`);
-      return fallback;
-    }
-    return Number(v);
-  }
-
-  bool(name: string, fallback: boolean): boolean {
-    const v = this.raw(name)?.toLowerCase();
-    if (v === undefined) return fallback;
-    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-    if (['0', 'false', 'no', 'off'].includes(v)) return false;
-    this.problems.push(`${name} must be true or false (got "${v}")`);
-    return fallback;
-  }
-
-  oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
-    const v = this.raw(name);
-    if (v === undefined) return fallback;
-    if (!values.includes(v as T)) {
-      this.problems.push(`${name} must be one of ${values.join(', ')} (got "${v}")`);
-      return fallback;
-    }
-    return v as T;
-  }
-
-  url(name: string, fallback: string | null, protocols: string[]): string | null {
-    const v = this.raw(name);
-    if (v === undefined) return fallback;
-    try {
-      const u = new URL(v);
-      if (!protocols.includes(u.protocol)) throw new Error('protocol');
-      return v.replace(/\/+$/, '');
-    } catch {
-      this.problems.push(`${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL`);
-      return fallback;
-    }
-  }
-
-  seconds(name: string, fallback: number[]): number[] {
-    const v = this.raw(name);
-    if (v === undefined) return fallback;
-    const parts = v.split(',').map((p) => p.trim());
-    if (parts.length !== 8 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) {
-      this.problems.push(`${name} must be 8 comma-separated non-negative numbers of seconds (got "${v}")`);
-      return fallback;
-    }
-    return parts.map(Number);
-  }
-
-  /** 1-5 comma-separated whole numbers of hours (1-8760). */
-  hours(name: string, fallback: number[]): number[] {
-    const v = this.raw(name);
-    if (v === undefined) return fallback;
-    const parts = v.split(',').map((p) => p.trim());
-    if (parts.length > 5 || parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1 || Number(p) > 8760)) {
-      this.problems.push(`${name} must be 1-5 comma-separated whole numbers of hours (got "${v}")`);
-      return fallback;
-    }
-    return parts.map(Number);
   }
 }
 
@@ -266,11 +186,20 @@ export const DEFAULT_WEBHOOK_BACKOFF = [0, 10, 20, 40, 80, 160, 320, 640];
 /** Delivery is bound by receivers' latency, not CPU: 16 slots drained a backlog at half the rate of 64. */
 export const DEFAULT_WEBHOOK_CONCURRENCY = 64;
 
-export function loadConfig(env: Env = process.env): Config {
+/** Test apps and tools may list provider definitions beside the registry's (e.g. a fake bank). */
+export interface LoadConfigOptions {
+  providers?: readonly AnyProviderDefinition[];
+}
+
+export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): Config {
   const r = new Reader(env);
   const port = r.int('PORT', 8000, 0, 65535);
   const environment = r.oneOf('SVC_ENVIRONMENT', ['sandbox', 'production'] as const, 'sandbox');
   const databaseUrl = r.url('DATABASE_URL', null, ['postgres:', 'postgresql:']);
+  const providers = readProviderSelection(r, environment, [
+    ...providerDefinitions,
+    ...(options.providers ?? []),
+  ]);
   const config: Config = {
     port,
     host: r.string('HOST', '0.0.0.0'),
@@ -333,11 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
     billingPayeeName: r.optional('SVC_BILLING_PAYEE_NAME'),
     billingPayeeIban: r.optional('SVC_BILLING_PAYEE_IBAN'),
     billingPayeeBic: r.optional('SVC_BILLING_PAYEE_BIC'),
-    esignProvider: r.oneOf(
-      'SVC_ESIGN_PROVIDER',
-      ['simulator', 'none'] as const,
-      environment === 'sandbox' ? 'simulator' : 'none',
-    ),
+    esignProvider: providers.esign.name,
     contractMaxDocumentBytes: r.int('SVC_CONTRACT_MAX_DOCUMENT_BYTES', 10485760, 1024, 100 * 1024 * 1024),
     contractReminderMinIntervalSeconds: r.int(
       'SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS',
@@ -352,11 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     scheduleIssueDaysBefore: r.int('SVC_SCHEDULE_ISSUE_DAYS_BEFORE', 3, 0, 30),
     scheduleGraceDays: r.int('SVC_SCHEDULE_GRACE_DAYS', 7, 0, 60),
     scheduleMaxLinksPerInstalment: r.int('SVC_SCHEDULE_MAX_LINKS_PER_INSTALMENT', 3, 1, 100),
-    screeningProvider: r.oneOf(
-      'SVC_SCREENING_PROVIDER',
-      ['simulator', 'none'] as const,
-      environment === 'sandbox' ? 'simulator' : 'none',
-    ),
+    screeningProvider: providers.screening.name,
     screeningSyncTimeoutMs: r.int('SVC_SCREENING_SYNC_TIMEOUT_MS', 5000, 0, 60000),
     monitoringWalletMaxAgeSeconds: r.int('SVC_MONITORING_WALLET_MAX_AGE_SECONDS', 86400, 0, 604800),
     remediationMaxDocumentBytes: r.int(
@@ -369,11 +290,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxScreeningDelaySeconds: r.int('SVC_SANDBOX_SCREENING_DELAY_SECONDS', 5, 0, 86400),
     walletOwnershipTtlSeconds: r.int('SVC_WALLET_OWNERSHIP_TTL_SECONDS', 86400, 300, 604800),
     walletOwnershipMaxAttempts: r.int('SVC_WALLET_OWNERSHIP_MAX_ATTEMPTS', 5, 1, 100),
-    travelRuleProvider: r.oneOf(
-      'SVC_TRAVEL_RULE_PROVIDER',
-      ['simulator', 'none'] as const,
-      environment === 'sandbox' ? 'simulator' : 'none',
-    ),
+    travelRuleProvider: providers['travel-rule'].name,
     travelRuleDefaultThreshold: parseThreshold(
       r,
       r.string('SVC_TRAVEL_RULE_DEFAULT_THRESHOLD', '1000.00 EUR'),
@@ -387,28 +304,12 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxRefundSettleSeconds: r.int('SVC_SANDBOX_REFUND_SETTLE_SECONDS', 5, 0, 86400),
     refundReconcileSeconds: r.int('SVC_REFUND_RECONCILE_SECONDS', 600, 5, 86400),
     refundReviewReconcileSeconds: r.int('SVC_REFUND_REVIEW_RECONCILE_SECONDS', 21600, 60, 7 * 86400),
-    bankProvider: r.oneOf(
-      'SVC_BANK_PROVIDER',
-      ['simulator', 'tokenio', 'none'] as const,
-      environment === 'sandbox' ? 'simulator' : 'none',
-    ),
-    tokenio: null,
-    verificationProvider: r.oneOf(
-      'SVC_VERIFICATION_PROVIDER',
-      ['simulator', 'sumsub', 'none'] as const,
-      environment === 'sandbox' ? 'simulator' : 'none',
-    ),
-    sumsub: null,
+    bankProvider: providers.bank.name,
+    verificationProvider: providers.verification.name,
+    providers,
+    sanctions: readSanctionsConfig(r, environment),
     ...readPaymentLimits(r.raw('SVC_PAYMENT_CURRENCIES'), r.raw('SVC_PAYMENT_MAX_AMOUNT'), r.problems),
   };
-  if (config.bankProvider === 'tokenio') config.tokenio = readTokenioConfig(r, environment);
-  if (config.bankProvider === 'simulator' && environment === 'production')
-    r.problems.push('SVC_BANK_PROVIDER=simulator is for sandbox deployments (production: tokenio or none)');
-  if (config.verificationProvider === 'sumsub')
-    config.sumsub = loadSumsubConfig(env, r.problems, environment);
-  if (environment === 'production' && config.verificationProvider === 'simulator')
-    r.problems.push('SVC_VERIFICATION_PROVIDER=simulator is for sandbox deployments (use sumsub or none)');
-
   if ((config.bootstrapStaffEmail === null) !== (config.bootstrapStaffPassword === null)) {
     r.problems.push('SVC_BOOTSTRAP_STAFF_EMAIL and SVC_BOOTSTRAP_STAFF_PASSWORD must be set together');
   }

@@ -10,6 +10,7 @@ import type { EventBus } from './platform/events';
 import type { BankProvider } from './providers/bank/port';
 import type { EsignProvider } from './providers/esign/port';
 import type { Mailer } from './providers/mail/port';
+import type { SanctionsLists } from './providers/sanctions/port';
 import type { ScreeningProvider } from './providers/screening/port';
 import type { SubTppNetwork } from './providers/subtpp/port';
 import type { TravelRuleNetwork } from './providers/travel-rule/port';
@@ -31,6 +32,8 @@ export interface Providers {
   travelRule: TravelRuleNetwork;
   /** E-signing provider (sandbox simulator on sandbox deployments; unconfigured answers 503). */
   esign: EsignProvider;
+  /** Sanctions name screening: the official lists (SVC_SANCTIONS_LISTS) and, on sandbox, the sandbox list. */
+  sanctions: SanctionsLists;
 }
 
 export interface Deps {

@@ -8,6 +8,7 @@ import type { Deps } from '../deps';
 import { createEventBus, type EventBus } from '../platform/events';
 import { type JobDefinition, type TimerDefinition, timersBackfillJob } from '../platform/jobs/index';
 import type { AppSubscription, ModuleManifest } from '../platform/module';
+import { sanctionsListsModule } from '../providers/sanctions/sanctions.module';
 import { sandboxProvidersModule } from '../providers/sandbox.module';
 import { activityModule } from './activity/index';
 import { adminModule } from './admin/index';
@@ -39,6 +40,7 @@ export const modules: readonly ModuleManifest[] = [
   healthModule,
   checkoutModule,
   sandboxProvidersModule,
+  sanctionsListsModule,
   authModule,
   opcosModule,
   projectsModule,

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import type { Worker } from '../workers/loop';
 import { type AppEvents, type Listener, type Subscription, subscribe } from './events';
+import type { InboundRoute } from './inbound';
 import type { JobDefinition } from './jobs/define';
 import type { TimerDefinition } from './jobs/timers';
 
@@ -31,6 +32,8 @@ export interface ModuleManifest {
    */
   timers?: TimerDefinition<never>[];
   /** The feature's background workers (started after listen when SVC_WORKERS_ENABLED is on). */
+  /** How the feature takes a provider kind's notifications (one generic route serves them all: platform/inbound.ts). */
+  inbound?: InboundRoute[];
   workers?: (deps: Deps) => Worker[];
   /** Reactions to other features' events, run inside the emitter's transaction (see events.ts). */
   subscriptions?: AppSubscription[];

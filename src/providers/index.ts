@@ -1,22 +1,21 @@
-/** Chooses each external party's adapter: the sandbox simulators on sandbox deployments, real adapters in production. */
+/**
+ * Builds each kind's adapter from the configuration's choice (Config.providers): the chosen
+ * definition's factory (src/providers/registry.ts, or a definition a test or tool adds), or the
+ * kind's unconfigured adapter for `none`.
+ */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { Providers } from '../deps';
 import type { Secrets } from '../shared/crypto';
-import { SandboxBank } from './bank/simulator';
-import { createTokenio } from './bank/tokenio/index';
 import { UnconfiguredBank } from './bank/unconfigured';
-import { SandboxEsign } from './esign/simulator';
+import type { AnyProviderDefinition, ProviderKind } from './definition';
 import { UnconfiguredEsign } from './esign/unconfigured';
-import { SandboxScreeningProvider } from './screening/simulator';
+import { providerDefinitions } from './registry';
+import { sanctionsProvider } from './sanctions/index';
 import { UnconfiguredScreeningProvider } from './screening/unconfigured';
 import { SubTppSimulator } from './subtpp/simulator';
-import { SandboxTravelRuleNetwork } from './travel-rule/simulator';
 import { UnconfiguredTravelRuleNetwork } from './travel-rule/unconfigured';
-import { SandboxVerificationProvider } from './verification/simulator';
-import { SumsubVerificationProvider } from './verification/sumsub/adapter';
-import { SumsubClient } from './verification/sumsub/client';
 import { UnconfiguredVerificationProvider } from './verification/unconfigured';
 
 /** What real adapters need from the running service: where their metrics go, and the log. */
@@ -25,70 +24,43 @@ export interface ProviderRuntime {
   log: FastifyBaseLogger;
 }
 
-/** The payment network and its Sub-TPP registry (SVC_BANK_PROVIDER). */
-function bankProviders(
+export function createProviders(
   config: Config,
   secrets: Secrets,
   runtime: ProviderRuntime,
-): Pick<Providers, 'bank' | 'subTpp'> {
-  if (config.bankProvider === 'tokenio' && config.tokenio)
-    return createTokenio(config.tokenio, config.publicUrl, runtime);
-  return {
-    bank:
-      config.bankProvider === 'simulator'
-        ? new SandboxBank({
-            secret: secrets.providerWebhookSecret,
-            publicUrl: config.publicUrl,
-            sessionTtlSeconds: config.bankSessionTtlSeconds,
-            settleSeconds: config.sandboxBankSettleSeconds,
-            refundSettleSeconds: config.sandboxRefundSettleSeconds,
-          })
-        : new UnconfiguredBank(),
-    // Without a real network, opcos are activated by staff (admin approve) from this simulated registry.
-    subTpp: new SubTppSimulator(secrets.hashKey),
+  extra: readonly AnyProviderDefinition[] = [],
+): Providers {
+  const definitions = [...providerDefinitions, ...extra];
+  const chosen = (kind: ProviderKind) => {
+    const { name, settings } = config.providers[kind];
+    const definition = definitions.find((d) => d.kind === kind && d.name === name);
+    return { definition, ctx: { settings, host: config, secrets, ...runtime } };
   };
-}
-
-export function createProviders(config: Config, secrets: Secrets, runtime: ProviderRuntime): Providers {
+  const b = chosen('bank');
+  const v = chosen('verification');
+  const s = chosen('screening');
+  const t = chosen('travel-rule');
+  const e = chosen('esign');
+  const { bank, subTpp } =
+    b.definition?.kind === 'bank'
+      ? b.definition.create(b.ctx)
+      : {
+          bank: new UnconfiguredBank(),
+          // Without a real network, opcos are activated by staff (admin approve) from this simulated registry.
+          subTpp: new SubTppSimulator(secrets.hashKey),
+        };
   return {
-    ...bankProviders(config, secrets, runtime),
-    verification: createVerificationProvider(config, secrets, runtime),
+    bank,
+    subTpp,
+    verification:
+      v.definition?.kind === 'verification'
+        ? v.definition.create(v.ctx)
+        : new UnconfiguredVerificationProvider(),
     screening:
-      config.screeningProvider === 'simulator'
-        ? new SandboxScreeningProvider({
-            secret: secrets.providerWebhookSecret,
-            delaySeconds: config.sandboxScreeningDelaySeconds,
-          })
-        : new UnconfiguredScreeningProvider(),
+      s.definition?.kind === 'screening' ? s.definition.create(s.ctx) : new UnconfiguredScreeningProvider(),
     travelRule:
-      config.travelRuleProvider === 'simulator'
-        ? new SandboxTravelRuleNetwork({
-            secret: secrets.providerWebhookSecret,
-            delaySeconds: config.sandboxTravelRuleDelaySeconds,
-          })
-        : new UnconfiguredTravelRuleNetwork(),
-    esign:
-      config.esignProvider === 'simulator'
-        ? new SandboxEsign({
-            secret: secrets.providerWebhookSecret,
-            autoSeconds: config.sandboxEsignAutoSeconds,
-          })
-        : new UnconfiguredEsign(),
+      t.definition?.kind === 'travel-rule' ? t.definition.create(t.ctx) : new UnconfiguredTravelRuleNetwork(),
+    esign: e.definition?.kind === 'esign' ? e.definition.create(e.ctx) : new UnconfiguredEsign(),
+    sanctions: sanctionsProvider.create(config.sanctions, runtime),
   };
-}
-
-function createVerificationProvider(config: Config, secrets: Secrets, runtime: ProviderRuntime) {
-  if (config.verificationProvider === 'sumsub' && config.sumsub)
-    return new SumsubVerificationProvider(
-      new SumsubClient(config.sumsub, runtime),
-      config.sumsub,
-      undefined,
-      runtime.log,
-    );
-  if (config.verificationProvider === 'simulator')
-    return new SandboxVerificationProvider({
-      secret: secrets.providerWebhookSecret,
-      encryptionKey: secrets.encryptionKey,
-    });
-  return new UnconfiguredVerificationProvider();
 }

@@ -14,11 +14,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, opcos, recurringPayments, transactions } from '../../src/db/schema/index';
 import { registerSubTppJob } from '../../src/modules/opcos/opco-network.service';
+import { createNetworkReconcileWorker as createTokenioWorker } from '../../src/modules/payments/network-reconcile.worker';
 import { PaymentMessages } from '../../src/modules/payments/payments.messages';
-import { createTokenioWorker } from '../../src/modules/payments/tokenio.worker';
 import { runRecurringWorker } from '../../src/modules/recurring/recurring.worker';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { jobRegistry, runDueJobs } from '../../src/platform/jobs/index';
+import { tokenioSettings } from '../../src/providers/bank/tokenio/config';
 import { systemClock } from '../../src/shared/clock';
 import type { TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
@@ -323,7 +324,7 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
       standin.control.notifier.dropNext(100);
       const row = await tx(t.transaction_id);
       standin.control.reportLate(row.transferId!, 'INITIATION_COMPLETED');
-      ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+      ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
       await worker().runOnce();
       expect(await tx(t.transaction_id)).toMatchObject({
         status: 'expired',
@@ -415,7 +416,7 @@ describe.skipIf(!hasChromium || testEngine() !== 'postgres')(
         .where(eq(recurringPayments.id, d.definition_id));
       standin.control.notifier.dropNext(100);
       standin.control.setConsentStatus(def!.mandateRef!, 'REVOKED', 'Revoked by the payer at the bank');
-      ctx.clock.advanceSeconds(ctx.config.tokenio!.consentRereadSeconds);
+      ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.consentRereadSeconds);
       await worker().runOnce();
       const [after] = await ctx.db
         .select()

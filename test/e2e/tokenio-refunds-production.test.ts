@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opcos, refunds, transactions } from '../../src/db/schema/index';
 import { registerSubTppJob } from '../../src/modules/opcos/opco-network.service';
-import { createTokenioWorker } from '../../src/modules/payments/tokenio.worker';
+import { createNetworkReconcileWorker as createTokenioWorker } from '../../src/modules/payments/network-reconcile.worker';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { jobRegistry, runDueJobs } from '../../src/platform/jobs/index';
 import { systemClock } from '../../src/shared/clock';

@@ -11,6 +11,7 @@ import { type Config, loadConfig } from '../../src/config';
 import type { Database } from '../../src/db/client';
 import type { Deps, Providers } from '../../src/deps';
 import type { AppSubscription } from '../../src/platform/module';
+import type { AnyProviderDefinition } from '../../src/providers/definition';
 import type { Mailer, MailMessage } from '../../src/providers/mail/port';
 import { ManualClock } from '../../src/shared/clock';
 import { deriveSecrets } from '../../src/shared/crypto';
@@ -70,6 +71,11 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   mailer?: Mailer;
   providers?: Partial<Providers>;
+  /**
+   * Provider definitions beside the registry's (a test's fake vendor), selectable by name through
+   * the usual setting (e.g. `SVC_BANK_PROVIDER`) in `env`.
+   */
+  providerDefinitions?: readonly AnyProviderDefinition[];
   /** Reuse an existing database (e.g. to simulate a second API node over the same data). */
   database?: Database;
   /** Level of the captured log (default trace: every line is scanned for secrets). */
@@ -94,13 +100,16 @@ interface Built {
 }
 
 async function buildTestApp(opts: TestAppOptions, database: Database, mailer: Mailer): Promise<Built> {
-  const config = loadConfig({
-    SVC_DATA_DIR: `/tmp/svc-test-${randomBytes(4).toString('hex')}`,
-    SVC_PUBLIC_URL: 'http://localhost:8000',
-    SVC_WORKERS_ENABLED: 'false',
-    LOG_LEVEL: 'silent',
-    ...opts.env,
-  });
+  const config = loadConfig(
+    {
+      SVC_DATA_DIR: `/tmp/svc-test-${randomBytes(4).toString('hex')}`,
+      SVC_PUBLIC_URL: 'http://localhost:8000',
+      SVC_WORKERS_ENABLED: 'false',
+      LOG_LEVEL: 'silent',
+      ...opts.env,
+    },
+    { providers: opts.providerDefinitions },
+  );
   const clock = new ManualClock(TEST_CLOCK_START);
   const secrets =
     opts.secrets ??
@@ -115,6 +124,7 @@ async function buildTestApp(opts: TestAppOptions, database: Database, mailer: Ma
     mailer,
     log,
     providers: opts.providers,
+    providerDefinitions: opts.providerDefinitions,
     subscriptions: opts.subscriptions,
   });
   const app = await buildApp(deps, {

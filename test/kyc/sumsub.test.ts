@@ -18,6 +18,7 @@ import {
   recheckApprovedVerifications,
   reconcileVerifications,
 } from '../../src/modules/kyc/reconcile.service';
+import { sumsubSettings } from '../../src/providers/verification/sumsub/config';
 import { toVerificationResult } from '../../src/providers/verification/sumsub/mapping';
 import type { TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';
@@ -528,7 +529,7 @@ describe('re-check of approved subjects (a lost webhook of a later rejection)', 
     }
     // Reconciliation leaves decided links alone; the re-check waits for its cadence (shortened
     // here to two minutes, the default being a day, so the callers' tokens stay valid).
-    const sumsub = ctx.deps.config.sumsub!;
+    const sumsub = sumsubSettings(ctx.deps.config)!;
     const cadence = sumsub.recheckApprovedSeconds;
     sumsub.recheckApprovedSeconds = 120;
     try {
@@ -862,5 +863,40 @@ describe('KYB 2.0', () => {
     } finally {
       standin.control.kybFlow = 'kyb1';
     }
+  });
+});
+
+describe('notification URLs', () => {
+  it('the URL registered with Sumsub and the generic provider URL both take a signed webhook', async () => {
+    const w = await createKycWorld(ctx, { productionAccess: true });
+    await createLink(ctx, w, {});
+    await standin.control.decide(applicantOfUser(w.userId).id, 'approve');
+    const body = standin.control.webhooks.sent.at(-1)!.body;
+    const digest = createHmac('sha256', 'standin-webhook-secret').update(body).digest('hex');
+    for (const url of [
+      '/api/v1/providers/verification/notifications',
+      '/api/v1/providers/verification/sumsub/notifications',
+    ]) {
+      const signed = await ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          'x-payload-digest': digest,
+          'x-payload-digest-alg': 'HMAC_SHA256_HEX',
+        },
+      });
+      expect(signed.statusCode, url).toBe(200);
+      expect(signed.json()).toMatchObject({ received: true });
+      const unsigned = await ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(unsigned.statusCode, url).toBe(401);
+    }
+    expect(await kycStatus(w)).toBe('approved');
   });
 });

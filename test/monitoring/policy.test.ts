@@ -50,7 +50,7 @@ describe('monitoring policy', () => {
       rules: [],
       review_score: 50,
       decline_score: 100,
-      sanctions: { enabled: true, action: 'review' },
+      sanctions: { enabled: true, action: 'review', match_threshold: null },
       remediation_ttl_hours: 72,
       on_remediation_expiry: 'IN_REVIEW',
       updated_at: null,
@@ -77,9 +77,12 @@ describe('monitoring policy', () => {
     });
     expect(rules[2]!.params).toEqual({ amount: '5000.50', currency: 'EUR', window_hours: 24 });
     expect(rules[6]!.enabled).toBe(false);
-    const v2 = await putPolicy(ctx, owner, { rules: [], sanctions: { action: 'decline' } });
+    const v2 = await putPolicy(ctx, owner, {
+      rules: [],
+      sanctions: { action: 'decline', match_threshold: 90 },
+    });
     expect(v2.version).toBe(2);
-    expect(v2.sanctions).toEqual({ enabled: true, action: 'decline' });
+    expect(v2.sanctions).toEqual({ enabled: true, action: 'decline', match_threshold: 90 });
     expect((await call('GET', '/monitoring/policy', owner)).json()).toMatchObject({ version: 2, rules: [] });
   });
 

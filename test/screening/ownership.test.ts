@@ -191,6 +191,28 @@ describe('self declaration, Satoshi test, expiry, cancel', () => {
     ).json();
     const ok = await proof(r.request_id, { method: 'self_declaration', declarant_name: 'Jane Roe' });
     expect(ok.json()).toMatchObject({ status: 'verified', method: 'self_declaration', assurance: 'low' });
+    expect(ok.json().declarant_sanctions_matches).toEqual([]);
+  });
+
+  it("self declaration: the declarant's name is screened against the sanctions lists, the hit reported", async () => {
+    const r = (
+      await create({ chain: 'ethereum', address: evmAddr(12), methods: ['self_declaration'] })
+    ).json();
+    expect(r.declarant_sanctions_matches).toBeNull();
+    const ok = (
+      await proof(r.request_id, { method: 'self_declaration', declarant_name: 'Olga Sanctioned' })
+    ).json();
+    expect(ok).toMatchObject({ status: 'verified', assurance: 'low' });
+    expect(ok.declarant_sanctions_matches).toEqual([
+      {
+        list: 'Sandbox sanctions list',
+        matched_name: 'Olga Sanctioned',
+        match_score: 100,
+        entry_id: null,
+        entry_name: null,
+        screened_name: 'Olga Sanctioned',
+      },
+    ]);
   });
 
   it('satoshi_test: verifying with deposit details; the exact deposit verifies', async () => {

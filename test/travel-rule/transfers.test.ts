@@ -128,6 +128,7 @@ describe('the five sandbox VASPs and discovery', () => {
       counterparty_wallet: { hosted: true, risk_level: 'low' },
     });
     expect(t.counterparty_wallet.screening_id).toBeTruthy();
+    expect(t.sanctions_matches).toEqual([]); // both parties screened, no hit
     expect(t.expires_at).toBe(new Date(ctx.clock.now().getTime() + 48 * 3600_000).toISOString());
     ctx.clock.advanceSeconds(1);
     await runWorker(ctx);
@@ -269,6 +270,29 @@ describe('the five sandbox VASPs and discovery', () => {
       status: 'rejected',
       status_reason: 'Wallet ownership request expired',
     });
+  });
+});
+
+describe('party sanctions screening', () => {
+  it("screens the originator's and beneficiary's names: the hit is reported, the transfer goes on", async () => {
+    const body = transferBody(evm('abce'));
+    const res = await create({
+      ...body,
+      beneficiary: { ...body.beneficiary, last_name: 'SANCTIONED Receiver' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'awaiting_counterparty' });
+    expect(res.json().sanctions_matches).toEqual([
+      {
+        list: 'Sandbox sanctions list',
+        matched_name: 'Bob SANCTIONED Receiver',
+        match_score: 100,
+        entry_id: null,
+        entry_name: null,
+        screened_name: 'Bob SANCTIONED Receiver',
+      },
+    ]);
+    expect((await get(res.json().transfer_id)).sanctions_matches).toHaveLength(1);
   });
 });
 

@@ -30,6 +30,7 @@ export * from './recurring-payments';
 export * from './recurring-runs';
 export * from './refresh-sessions';
 export * from './refunds';
+export * from './sanctions-lists';
 export * from './sandbox-bank';
 export * from './sandbox-bank-mandates';
 export * from './sandbox-esign';

@@ -12,6 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
+import type { SanctionsNameMatch } from './sanctions-lists';
 
 export interface OriginatorVasp {
   name: string;
@@ -83,6 +84,11 @@ export const travelRuleTransfers = pgTable(
     repairFields: jsonb('repair_fields').$type<string[] | null>(),
     txHash: text('tx_hash'),
     nameMatch: text('name_match'),
+    /**
+     * The originator's and beneficiary's names screened against the sanctions lists when the transfer
+     * was created or received: the hits (empty: none); null when not screened. Reported, never decided on.
+     */
+    sanctionsMatches: jsonb('sanctions_matches').$type<SanctionsNameMatch[]>(),
     justification: text('justification'),
     clientReference: text('client_reference'),
     userId: uuid('user_id'),

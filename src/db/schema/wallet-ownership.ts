@@ -2,6 +2,7 @@ import { desc } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
+import type { SanctionsNameMatch } from './sanctions-lists';
 import { screeningWallets, type WalletOwnershipStatus } from './screening';
 
 export interface SatoshiTest {
@@ -55,6 +56,11 @@ export const walletOwnershipRequests = pgTable(
     clientReference: text('client_reference'),
     /** Self declaration: who declared, recorded with assurance "low". */
     declarantName: text('declarant_name'),
+    /**
+     * The declarant name screened against the sanctions lists when declared: the hits (empty: none);
+     * null when not screened (another method, or a deployment without lists). Reported, never decided on.
+     */
+    declarantSanctionsMatches: jsonb('declarant_sanctions_matches').$type<SanctionsNameMatch[]>(),
     assurance: text('assurance'),
     /** The wallet's ownership status before this request (restored on expiry or cancel). */
     previousOwnershipStatus: text('previous_ownership_status').$type<WalletOwnershipStatus>().notNull(),

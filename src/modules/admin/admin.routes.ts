@@ -19,6 +19,7 @@ import {
   ClientListSchema,
   ListClientsQuery,
   ReasonBody,
+  SanctionsStatusSchema,
   SettingsBody,
   SettingsSchema,
   StaffLoginBody,
@@ -69,6 +70,26 @@ export async function adminRoutes(app: FastifyInstance, { deps }: { deps: Deps }
       },
     },
     async (req) => listClients(deps, toPageParams(req.query, 20), req.query.q),
+  );
+
+  r.get(
+    '/admin/sanctions/status',
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: 'Sanctions lists status',
+        description:
+          'Every configured sanctions list (SVC_SANCTIONS_LISTS): its current version, entry count, when it was loaded, ' +
+          'and the outcome of the last load. A failed load keeps the current version and shows its error here.',
+        response: { 200: SanctionsStatusSchema },
+      },
+    },
+    async () => ({
+      configured: deps.providers.sanctions.configured,
+      match_threshold: deps.config.sanctions.matchThreshold,
+      lists: await deps.providers.sanctions.status(deps),
+    }),
   );
 
   r.get(

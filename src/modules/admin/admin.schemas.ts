@@ -101,3 +101,43 @@ export const AdminOpcosQuery = Type.Object({
   ...pageQuerySchema(20, 200),
   status: Type.Optional(Type.Enum(OPCO_STATUSES)),
 });
+
+const NullableStr = Type.Union([Type.String(), Type.Null()]);
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+
+/** GET /admin/sanctions/status: every configured sanctions list, its current version and last load. */
+export const SanctionsStatusSchema = Type.Object({
+  configured: Type.Boolean({ description: 'False: no list is configured (screening answers 503)' }),
+  match_threshold: Type.Integer({
+    description: 'The default match threshold (SVC_SANCTIONS_MATCH_THRESHOLD)',
+  }),
+  lists: Type.Array(
+    Type.Object({
+      list: Type.String({
+        description: '`sandbox`, `ofac_sdn`, `ofac_consolidated`, `eu_fsf`, `uk_sanctions_list` or `un_sc`',
+      }),
+      name: Type.String(),
+      source: Type.String({
+        description: "The URL's origin and path (never its query), `file` or `built in`",
+      }),
+      version: NullableStr,
+      published_at: Type.Union([
+        Type.String({ description: "The list's own publication date" }),
+        Type.Null(),
+      ]),
+      entry_count: NullableInt,
+      added_count: NullableInt,
+      removed_count: NullableInt,
+      loaded_at: NullableStr,
+      age_seconds: NullableInt,
+      stale: Type.Boolean({ description: 'No version yet, or older than SVC_SANCTIONS_MAX_AGE_HOURS' }),
+      last_attempt_at: NullableStr,
+      last_success_at: NullableStr,
+      last_error: Type.Union([
+        Type.String({ description: 'Why the last load failed (the current version stayed)' }),
+        Type.Null(),
+      ]),
+      last_error_at: NullableStr,
+    }),
+  ),
+});

@@ -4,13 +4,14 @@ import { sweepWorker } from '../../workers/loop';
 import { contractJobs } from './contracts.jobs';
 import { contractsRoutes } from './contracts.routes';
 import { contractExpiryTimer, contractReminderTimer, runContractsWorker } from './contracts.worker';
-import { esignNotificationRoutes } from './esign-notifications.routes';
+import { esignInbound } from './esign.inbound';
 import { contractRequestsRoutes } from './requests/requests.routes';
 import { signPageRoutes } from './signing-page/sign-page.routes';
 
 export const contractsModule = defineModule({
   name: 'contracts',
-  api: [contractsRoutes, contractRequestsRoutes, esignNotificationRoutes],
+  api: [contractsRoutes, contractRequestsRoutes],
+  inbound: [esignInbound],
   pages: [signPageRoutes],
   jobs: contractJobs,
   // A sent request's expiry and its automatic reminders.

@@ -23,8 +23,27 @@ export async function healthRoutes(app: FastifyInstance, opts: { deps: Deps }) {
       schema: {
         tags: ['health'],
         summary: 'Readiness: database reachable and migrations applied',
+        description:
+          '`sanctions` (when official lists are configured) details each list: its version, age, whether it is stale ' +
+          'and the last failed load. A stale or failed list does not make the node unready (every node reads the same ' +
+          'versions from the database); it is reported here and in `svc_sanctions_list_age_seconds`.',
         response: {
-          200: Type.Object({ status: Type.Literal('ready'), database: Type.String() }),
+          200: Type.Object({
+            status: Type.Literal('ready'),
+            database: Type.String(),
+            sanctions: Type.Optional(
+              Type.Array(
+                Type.Object({
+                  list: Type.String(),
+                  version: Type.Union([Type.String(), Type.Null()]),
+                  loaded_at: Type.Union([Type.String(), Type.Null()]),
+                  age_seconds: Type.Union([Type.Integer(), Type.Null()]),
+                  stale: Type.Boolean(),
+                  last_error: Type.Union([Type.String(), Type.Null()]),
+                }),
+              ),
+            ),
+          }),
           503: Type.Object({ detail: Type.String() }),
         },
       },
@@ -32,7 +51,23 @@ export async function healthRoutes(app: FastifyInstance, opts: { deps: Deps }) {
     async (_request, reply) => {
       const r = await deps.database.ready();
       if (!r.ok) return reply.status(503).send({ detail: `Not ready: ${r.reason}` });
-      return { status: 'ready' as const, database: deps.database.engine };
+      if (deps.providers.sanctions.lists.length === 0)
+        return { status: 'ready' as const, database: deps.database.engine };
+      const lists = await deps.providers.sanctions.status(deps);
+      return {
+        status: 'ready' as const,
+        database: deps.database.engine,
+        sanctions: lists
+          .filter((l) => l.list !== 'sandbox')
+          .map((l) => ({
+            list: l.list,
+            version: l.version,
+            loaded_at: l.loaded_at,
+            age_seconds: l.age_seconds,
+            stale: l.stale,
+            last_error: l.last_error,
+          })),
+      };
     },
   );
 }

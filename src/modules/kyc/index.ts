@@ -7,14 +7,15 @@ import { sweepWorker } from '../../workers/loop';
 import { kycRoutes } from './kyc.routes';
 import { levelsRoutes } from './levels.routes';
 import { linkExpiryTimer } from './link-expiry.service';
-import { verificationNotificationRoutes } from './notifications.routes';
 import { verificationRereadJob } from './notifications.service';
 import { recheckApprovedVerifications, reconcileVerifications } from './reconcile.service';
+import { verificationInbound } from './verification.inbound';
 import { verifyPageRoutes } from './verify-page.routes';
 
 export const kycModule = defineModule({
   name: 'kyc',
-  api: [kycRoutes, levelsRoutes, verificationNotificationRoutes],
+  api: [kycRoutes, levelsRoutes],
+  inbound: [verificationInbound],
   pages: [verifyPageRoutes],
   jobs: [verificationRereadJob],
   // Unused verification links past expires_at expire; a subject left with nothing under way falls back from pending.
@@ -22,7 +23,7 @@ export const kycModule = defineModule({
   workers: (deps) => [
     // Verification results a provider never notified are re-read after a bound, and approved
     // subjects' latest links once per re-check cadence (Sumsub only).
-    ...(deps.providers.verification.reconciles
+    ...(deps.providers.verification.reconcile
       ? [
           sweepWorker(
             deps,

@@ -2,7 +2,7 @@
  * Reconciliation: a provider's notifications can be missed (Sumsub resends a failed webhook only
  * four times over a day), so links whose result may still change and whose provider was last heard
  * from longer ago than the bound (SVC_SUMSUB_RECONCILE_AFTER_SECONDS) are re-read, oldest first.
- * Only for providers that ask for it (`reconciles`); the sandbox simulator always notifies.
+ * Only for providers that ask for it (`reconcile`); the sandbox simulator always notifies.
  */
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
@@ -45,8 +45,9 @@ async function rereadLatestLinks(
 
 /** One batch; returns how many links were re-read (the worker loops while a batch is full). */
 export async function reconcileVerifications(deps: Deps, limit = 20): Promise<number> {
-  if (!deps.providers.verification.reconciles) return 0;
-  const bound = deps.config.sumsub?.reconcileAfterSeconds ?? 3600;
+  const policy = deps.providers.verification.reconcile;
+  if (!policy) return 0;
+  const bound = policy.afterSeconds;
   const due = await findSessionsToReconcile(deps.db, addSeconds(deps.clock.now(), -bound), limit);
   return rereadLatestLinks(deps, due, undefined, 'verification reconciliation failed');
 }
@@ -59,8 +60,9 @@ export async function reconcileVerifications(deps: Deps, limit = 20): Promise<nu
  * reset at any level applies to it. Returns how many links were re-read.
  */
 export async function recheckApprovedVerifications(deps: Deps, limit = 20): Promise<number> {
-  if (!deps.providers.verification.reconciles) return 0;
-  const every = deps.config.sumsub?.recheckApprovedSeconds ?? 86400;
+  const policy = deps.providers.verification.reconcile;
+  if (!policy) return 0;
+  const every = policy.recheckApprovedSeconds;
   const due = await findApprovedSessionsToRecheck(deps.db, addSeconds(deps.clock.now(), -every), limit);
   return rereadLatestLinks(deps, due, { latest: true }, 'approved verification re-check failed');
 }

@@ -222,7 +222,7 @@ export async function resubmitVerification(
  */
 async function recordFinalDecline(deps: Deps, verificationId: string) {
   const session = await findSession(deps.db, verificationId);
-  if (!session?.providerRef || !deps.providers.verification.reconciles) return;
+  if (!session?.providerRef || !deps.providers.verification.reconcile) return;
   try {
     const result = await deps.providers.verification.fetchResult(
       session.providerRef,

@@ -135,9 +135,15 @@ export function factsOf(n: NormalizedTx, clientReference: string | null): TxFact
 export function partiesOf(n: NormalizedTx): ScreenedParty[] {
   const cp = n.input.counterparty;
   const parties: ScreenedParty[] = [
-    { name: cp.name, identifier: cp.account_identifier ?? cp.wallet?.address ?? '' },
+    {
+      name: cp.name,
+      identifier: cp.account_identifier ?? cp.wallet?.address ?? '',
+      type: cp.type,
+      country: cp.country ?? null,
+    },
   ];
-  if (n.customerName) parties.push({ name: n.customerName, identifier: n.subjectKey });
+  if (n.customerName)
+    parties.push({ name: n.customerName, identifier: n.subjectKey, country: n.customerCountry });
   return parties;
 }
 

@@ -49,6 +49,9 @@ export interface SanctionsMatch {
   list: string;
   matched_name: string;
   match_score: number;
+  entry_id?: string;
+  entry_name?: string;
+  screened_name?: string;
 }
 
 export interface RuleHit {

@@ -19,7 +19,11 @@ export interface PolicyBody {
   rules: Rule[];
   review_score: number;
   decline_score: number;
-  sanctions: { enabled: boolean; action: (typeof SANCTIONS_ACTIONS)[number] };
+  /**
+   * `match_threshold` (50-100): the lowest name-match score that counts as a sanctions hit for this
+   * client; null (or absent in policies stored before it existed) is SVC_SANCTIONS_MATCH_THRESHOLD.
+   */
+  sanctions: { enabled: boolean; action: (typeof SANCTIONS_ACTIONS)[number]; match_threshold: number | null };
   remediation_ttl_hours: number;
   on_remediation_expiry: (typeof EXPIRY_DECISIONS)[number];
 }
@@ -34,7 +38,7 @@ export const DEFAULT_POLICY: PolicyBody = {
   rules: [],
   review_score: 50,
   decline_score: 100,
-  sanctions: { enabled: true, action: 'review' },
+  sanctions: { enabled: true, action: 'review', match_threshold: null },
   remediation_ttl_hours: 72,
   on_remediation_expiry: 'IN_REVIEW',
 };
@@ -53,7 +57,11 @@ export interface PolicyInput {
   }[];
   review_score?: number;
   decline_score?: number;
-  sanctions?: { enabled?: boolean; action?: (typeof SANCTIONS_ACTIONS)[number] };
+  sanctions?: {
+    enabled?: boolean;
+    action?: (typeof SANCTIONS_ACTIONS)[number];
+    match_threshold?: number | null;
+  };
   remediation_ttl_hours?: number;
   on_remediation_expiry?: (typeof EXPIRY_DECISIONS)[number];
 }
@@ -104,6 +112,7 @@ export function parsePolicy(input: PolicyInput, base: (string | number)[]): Poli
     sanctions: {
       enabled: input.sanctions?.enabled ?? DEFAULT_POLICY.sanctions.enabled,
       action: input.sanctions?.action ?? DEFAULT_POLICY.sanctions.action,
+      match_threshold: input.sanctions?.match_threshold ?? null,
     },
     remediation_ttl_hours: input.remediation_ttl_hours ?? DEFAULT_POLICY.remediation_ttl_hours,
     on_remediation_expiry: input.on_remediation_expiry ?? DEFAULT_POLICY.on_remediation_expiry,
@@ -120,9 +129,11 @@ export function policyView(
   } | null,
 ): Policy {
   if (!row) return { version: 0, ...DEFAULT_POLICY, updated_at: null, updated_by_account_id: null };
+  const body = row.policy as unknown as PolicyBody;
   return {
     version: row.version,
-    ...(row.policy as unknown as PolicyBody),
+    ...body,
+    sanctions: { ...body.sanctions, match_threshold: body.sanctions.match_threshold ?? null },
     updated_at: row.createdAt.toISOString(),
     updated_by_account_id: row.updatedByAccountId,
   };

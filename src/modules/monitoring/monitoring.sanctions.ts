@@ -1,11 +1,15 @@
 /**
- * Sanctions name screening of a monitored transaction's parties through the screening provider port
- * (sandbox: a name containing `SANCTIONED` matches the `Sandbox sanctions list`), minus the client's
- * allowlist. A deployment without a screening adapter answers 503 before anything is stored.
- * The provider is asked outside any database transaction; the allowlist is applied inside it.
+ * Sanctions name screening of a monitored transaction's parties through the sanctions port (the
+ * official lists of SVC_SANCTIONS_LISTS; on sandbox deployments the sandbox list, where a name
+ * containing `SANCTIONED` matches the `Sandbox sanctions list`), minus the client's allowlist. The
+ * client's policy sets the match threshold (`sanctions.match_threshold`, default
+ * SVC_SANCTIONS_MATCH_THRESHOLD). A deployment without lists answers 503 before anything is stored;
+ * lists configured but not loaded yet, or unreadable, answer 503 too (fail closed).
+ * The lists are read outside any database transaction; the allowlist is applied inside it.
  */
 import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
+import { SanctionsUnavailableError } from '../../providers/sanctions/port';
 import { AppError } from '../../shared/errors';
 import type { SanctionsMatch } from './monitoring.evaluate';
 import { MonitoringMessages } from './monitoring.messages';
@@ -15,6 +19,9 @@ export interface ScreenedParty {
   name: string;
   /** account identifier, wallet address or customer id ('' when none): the allowlist key with the name. */
   identifier: string;
+  type?: 'natural' | 'legal';
+  country?: string | null;
+  dateOfBirth?: string | null;
 }
 
 /** A party whose name the provider matched, before the allowlist. */
@@ -25,23 +32,48 @@ export interface PartyMatch {
 
 export const nameKey = (name: string) => name.trim().toLowerCase().replace(/\s+/g, ' ');
 
-/** Asks the provider about every party's name; 503 when the deployment has no screening adapter. */
+/** Asks the lists about every party's name; 503 when the deployment has none, or they cannot answer. */
 export async function screenPartyNames(
-  deps: Pick<Deps, 'providers' | 'log'>,
+  deps: Pick<Deps, 'providers' | 'log' | 'db' | 'clock' | 'config'>,
   parties: ScreenedParty[],
+  threshold: number | null | undefined,
 ): Promise<PartyMatch[]> {
-  const provider = deps.providers.screening;
-  if (!provider.configured) throw new AppError(503, MonitoringMessages.screeningNotConfigured);
-  let results: Awaited<ReturnType<typeof provider.screenNames>>;
+  const lists = deps.providers.sanctions;
+  if (!lists.configured) throw new AppError(503, MonitoringMessages.screeningNotConfigured);
+  let results: Awaited<ReturnType<typeof lists.screen>>;
   try {
-    results = await provider.screenNames(parties.map((p) => p.name));
+    results = await lists.screen(
+      deps,
+      parties.map((p) => ({ name: p.name, type: p.type, country: p.country, dateOfBirth: p.dateOfBirth })),
+      { threshold: threshold ?? deps.config.sanctions.matchThreshold },
+    );
   } catch (err) {
-    deps.log.error({ err }, 'sanctions name screening failed');
+    if (err instanceof SanctionsUnavailableError)
+      deps.log.warn({ err: err.message }, 'sanctions lists unavailable');
+    else deps.log.error({ err }, 'sanctions name screening failed');
     throw new AppError(503, MonitoringMessages.screeningUnavailable);
   }
   return parties.flatMap((p, i) => {
     const m = results[i];
-    return m ? [{ p, m: { list: m.list, matched_name: m.matched_name, match_score: m.match_score } }] : [];
+    return m
+      ? [
+          {
+            p,
+            // The sandbox list's hits keep their shape; an official list's also name the entry.
+            m:
+              m.entry_id === null
+                ? { list: m.list, matched_name: m.matched_name, match_score: m.match_score }
+                : {
+                    list: m.list,
+                    matched_name: m.matched_name,
+                    match_score: m.match_score,
+                    entry_id: m.entry_id,
+                    entry_name: m.entry_name ?? m.matched_name,
+                    screened_name: p.name,
+                  },
+          },
+        ]
+      : [];
   });
 }
 
@@ -61,7 +93,7 @@ export async function withoutAllowlisted(
   const kept = found.filter((x) => !cleared.has(`${nameKey(x.p.name)}\u0000${x.p.identifier}`));
   const seen = new Set<string>();
   const unique = kept.filter((x) => {
-    const k = nameKey(x.m.matched_name);
+    const k = `${x.m.list}\u0000${x.m.entry_id ?? ''}\u0000${nameKey(x.m.matched_name)}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -49,6 +49,16 @@ export const PolicyInputSchema = Type.Object(
         {
           enabled: Type.Optional(Type.Boolean({ default: true })),
           action: Type.Optional(Type.Enum(SANCTIONS_ACTIONS, { default: 'review' })),
+          match_threshold: Type.Optional(
+            Nullable(
+              Type.Integer({
+                minimum: 50,
+                maximum: 100,
+                description:
+                  'Lowest name-match score (0-100) that is a sanctions hit for this client; null or absent: the deployment default (SVC_SANCTIONS_MATCH_THRESHOLD, 85).',
+              }),
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -75,7 +85,11 @@ export const PolicySchema = Type.Object({
   rules: Type.Array(Rule),
   review_score: Type.Integer(),
   decline_score: Type.Integer(),
-  sanctions: Type.Object({ enabled: Type.Boolean(), action: Type.String() }),
+  sanctions: Type.Object({
+    enabled: Type.Boolean(),
+    action: Type.String(),
+    match_threshold: Nullable(Type.Integer({ description: 'null: the deployment default' })),
+  }),
   remediation_ttl_hours: Type.Integer(),
   on_remediation_expiry: Type.String(),
   updated_at: Nullable(DateTime),
@@ -142,8 +156,13 @@ const RuleHit = Type.Object({
 });
 const SanctionsMatch = Type.Object({
   list: Type.String(),
-  matched_name: Type.String(),
-  match_score: Type.Number(),
+  matched_name: Type.String({
+    description: 'The name of the list entry that matched (its primary name or an alias)',
+  }),
+  match_score: Type.Number({ description: '0-100' }),
+  entry_id: Type.Optional(Type.String({ description: "The entry's reference on its list" })),
+  entry_name: Type.Optional(Type.String({ description: "The entry's primary name" })),
+  screened_name: Type.Optional(Type.String({ description: 'The party name that was screened' })),
 });
 
 const evaluationFields = {

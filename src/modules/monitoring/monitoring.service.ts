@@ -100,7 +100,9 @@ export async function prescreen(
   policy: PolicyBody,
   wallet: 'start' | 'read',
 ): Promise<Prescreen> {
-  const names = policy.sanctions.enabled ? await screenPartyNames(deps, partiesOf(n)) : [];
+  const names = policy.sanctions.enabled
+    ? await screenPartyNames(deps, partiesOf(n), policy.sanctions.match_threshold)
+    : [];
   const w = n.input.counterparty.wallet;
   const needsWallet = policy.rules.some((r) => r.enabled && r.type === 'counterparty_wallet_risk');
   if (!w || !needsWallet) return { names, wallet: undefined };

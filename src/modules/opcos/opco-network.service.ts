@@ -42,7 +42,7 @@ export const registerSubTppJob = defineJob<{ opcoId: string }>({
 export async function followNetworkReviews(deps: D, batch = 20): Promise<number> {
   const network = deps.providers.subTpp;
   if (!network.register) return 0;
-  const pollSeconds = deps.config.tokenio?.subTppPollSeconds ?? 300;
+  const pollSeconds = deps.providers.bank.reconcile?.subTppPollSeconds ?? 300;
   const now = deps.clock.now();
   const claimed = await deps.db.transaction((tx) =>
     claimDueActivations(tx, now, batch, addSeconds(now, pollSeconds), 'networkCheckAt'),

@@ -4,26 +4,27 @@
  */
 import { defineModule } from '../../platform/module';
 import { quiet, sweepWorker } from '../../workers/loop';
-import { bankNotificationRoutes } from './bank-notifications.routes';
+import { bankInbound } from './bank.inbound';
+import { createNetworkReconcileWorker } from './network-reconcile.worker';
 import { paymentsRoutes } from './payments.routes';
 import { paymentLinkExpiryTimer } from './payments.service';
 import { eraseLapsedRefundAccounts } from './refund-account-retention';
-import { createTokenioWorker } from './tokenio.worker';
-import { tokenioWebhookRoutes } from './tokenio-hints.routes';
 import { compactTransactionCounts } from './transaction-counts';
 
 export const paymentsModule = defineModule({
   name: 'payments',
-  api: [paymentsRoutes, bankNotificationRoutes, tokenioWebhookRoutes],
+  api: [paymentsRoutes],
+  inbound: [bankInbound],
   // Payment links past expires_at: pending ones expire, processing ones are read from the network.
   timers: [paymentLinkExpiryTimer],
   workers: (deps) => {
-    // Token.io (SVC_BANK_PROVIDER=tokenio): payment reconciliation, Sub-TPP reviews, pending VRP consents.
-    const tokenio = createTokenioWorker(deps);
-    const retentionDays = deps.config.tokenio?.refunds.retentionDays;
+    // A network whose news can be lost (bank.reconcile; Token.io): payment reconciliation, Sub-TPP reviews, mandates.
+    const reconcile = createNetworkReconcileWorker(deps);
+    const retentionDays = deps.providers.bank.refundAccountRetentionDays;
     return [
-      ...(tokenio ? [tokenio] : []),
-      // The payer's sealed refund account is erased after SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS (in batches).
+      ...(reconcile ? [reconcile] : []),
+      // The payer's sealed refund account is erased after the network's retention (Token.io:
+      // SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS), in batches.
       ...(retentionDays
         ? [
             sweepWorker(deps, 'refund-account-retention', () =>

@@ -93,7 +93,7 @@ export async function scheduleNetworkCheck(
  * by notification instead): both go through the status machine, and the reconciliation reads start.
  */
 export async function recordNetworkAnswer(
-  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'events'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'events' | 'providers'>,
   transactionId: string,
   answer: { transferId: string; providerStatus: string; occurredAt?: Date },
   actor: Actor = AUTOMATIC,
@@ -108,7 +108,12 @@ export async function recordNetworkAnswer(
       transferId: answer.transferId,
       events: deps.events,
     });
-    await scheduleNetworkCheck(tx, transactionId, deps.config.tokenio?.reconcile.afterSeconds ?? 300, now);
+    await scheduleNetworkCheck(
+      tx,
+      transactionId,
+      deps.providers.bank.reconcile?.payments.afterSeconds ?? 300,
+      now,
+    );
   });
 }
 

@@ -252,7 +252,12 @@ export async function launchAttempt(deps: Deps, attemptId: string, actor: Actor 
           .update(recurringAttempts)
           .set({ launchDueAt: null, launchError: HELD_UNKNOWN_OUTCOME })
           .where(and(eq(recurringAttempts.id, a.id), sql`${recurringAttempts.outcome} is null`));
-        await scheduleNetworkCheck(tx, heldId, deps.config.tokenio?.reconcile.afterSeconds ?? 300, now);
+        await scheduleNetworkCheck(
+          tx,
+          heldId,
+          deps.providers.bank.reconcile?.payments.afterSeconds ?? 300,
+          now,
+        );
       });
       return;
     }

@@ -127,8 +127,8 @@ export async function createRecurring(
   body: CreateRecurringBody,
 ) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'recurring_payments');
-  // Token.io VRP for merchants is commercial VRP: off until the deployment enables it (SVC_TOKENIO_VRP_ENABLED).
-  if (deps.config.bankProvider === 'tokenio' && deps.config.tokenio && !deps.config.tokenio.vrp.enabled)
+  // A network whose mandates are off for this deployment (Token.io: commercial VRP, SVC_TOKENIO_VRP_ENABLED).
+  if (deps.providers.bank.mandatesEnabled === false)
     throw new AppError(403, RecurringMessages.bankMandatesDisabled);
   return runIdempotent(
     deps,

@@ -4,17 +4,18 @@
  */
 import { defineModule } from '../../platform/module';
 import { sweepWorker } from '../../workers/loop';
-import { screeningNotificationRoutes } from './notifications.routes';
 import { ownershipProofEmailJob } from './ownership.jobs';
 import { ownershipRoutes } from './ownership.routes';
 import { ownershipExpiryTimer } from './ownership.service';
 import { walletProofPageRoutes } from './proof-page.routes';
+import { screeningInbound } from './screening.inbound';
 import { screeningRoutes } from './screening.routes';
 import { runScreeningWorker } from './screening.worker';
 
 export const screeningModule = defineModule({
   name: 'screening',
-  api: [screeningRoutes, ownershipRoutes, screeningNotificationRoutes],
+  api: [screeningRoutes, ownershipRoutes],
+  inbound: [screeningInbound],
   pages: [walletProofPageRoutes],
   jobs: [ownershipProofEmailJob],
   // Ownership requests past expires_at expire; a satoshi test past its deposit window fails.

@@ -3,7 +3,6 @@ import type { Deps } from '../../deps';
 import { add, compare, parseDecimal } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import type { ScreeningNotification } from '../../providers/screening/port';
-import { SandboxScreeningProvider } from '../../providers/screening/simulator';
 import { type Chain, normalizeAddress } from '../../shared/chain-addresses';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -59,8 +58,8 @@ export async function applyDepositNotification(
 
 /** Asks the sandbox chain observer to report the deposit (exact, or off by 0.00001). */
 export async function reportSandboxDeposit(deps: Pick<Deps, 'providers'>, r: OwnershipRow, exact: boolean) {
-  const sim = deps.providers.screening;
-  if (!(sim instanceof SandboxScreeningProvider)) throw notFound(M.notFound);
+  const sim = deps.providers.screening.sandbox;
+  if (!sim) throw notFound(M.notFound);
   const s = r.satoshiTest!;
   const amount = exact ? s.amount : add(s.amount, '0.00001');
   await sim.simulateDeposit(r.id, {
@@ -79,11 +78,7 @@ export async function simulateOwnership(
   id: string,
   action: 'deposit_received' | 'deposit_wrong_amount' | 'expire',
 ) {
-  if (
-    deps.config.environment !== 'sandbox' ||
-    !(deps.providers.screening instanceof SandboxScreeningProvider)
-  )
-    throw notFound(M.notFound);
+  if (deps.config.environment !== 'sandbox' || !deps.providers.screening.sandbox) throw notFound(M.notFound);
   const r = await findOwnership(deps.db, auth.clientId, id);
   if (!r) throw notFound(ScreeningMessages.ownershipNotFound);
   if (TERMINAL.includes(r.status)) throw badRequest(ScreeningMessages.terminal(r.status));

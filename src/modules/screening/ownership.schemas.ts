@@ -38,6 +38,22 @@ export const OwnershipSchema = Type.Object({
   assurance: nullable(
     Type.String({ description: '`low` for a self declaration, `high` for a verified signature' }),
   ),
+  declarant_sanctions_matches: nullable(
+    Type.Array(
+      Type.Object({
+        list: Type.String(),
+        matched_name: Type.String(),
+        match_score: Type.Number({ description: '0-100' }),
+        entry_id: nullable(Type.String()),
+        entry_name: nullable(Type.String()),
+        screened_name: Type.String(),
+      }),
+      {
+        description:
+          "A self declaration's declarant name screened against the sanctions lists: the hits (empty: none); null when not screened. Reported, never decided on.",
+      },
+    ),
+  ),
   expires_at: dateTime,
   verified_at: nullable(dateTime),
   created_at: dateTime,

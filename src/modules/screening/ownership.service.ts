@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf, type Tx } from '../../db/client';
+import type { SanctionsNameMatch } from '../../db/schema/sanctions-lists';
 import type { Deps } from '../../deps';
 import { fromUnits } from '../../platform/decimal';
 import type { EventBus } from '../../platform/events';
@@ -25,7 +26,7 @@ import {
   normalizeAddress,
   supportsMessageSigning,
 } from '../../shared/chain-addresses';
-import { badRequest, conflict, invalidField, notFound } from '../../shared/errors';
+import { AppError, badRequest, conflict, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
@@ -72,6 +73,7 @@ export function toOwnershipView(r: OwnershipRow, publicUrl: string) {
     delivery: r.delivery as 'email' | 'none',
     client_reference: r.clientReference,
     assurance: r.assurance,
+    declarant_sanctions_matches: r.declarantSanctionsMatches ?? null,
     expires_at: r.expiresAt.toISOString(),
     verified_at: r.verifiedAt ? r.verifiedAt.toISOString() : null,
     created_at: r.createdAt.toISOString(),
@@ -223,6 +225,45 @@ export interface ProofInput {
   method: OwnershipMethod;
   signature?: string;
   declarant_name?: string;
+  /** The declarant name's sanctions hits, screened before the transaction (`screenDeclarant`). */
+  declarantMatches?: SanctionsNameMatch[] | null;
+}
+
+/**
+ * Screens a self-declaration's declarant name against the sanctions lists, before the proof's
+ * transaction (the lists read the database). The hits are recorded on the request and reported,
+ * never decided on: a declaration stays `low` assurance either way. Null when there is nothing to
+ * screen or the deployment has no lists; 503 when lists are configured but cannot answer.
+ */
+export async function screenDeclarant(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>,
+  input: Pick<ProofInput, 'method' | 'declarant_name'>,
+): Promise<SanctionsNameMatch[] | null> {
+  const name = input.declarant_name?.trim();
+  if (input.method !== 'self_declaration' || !name || !deps.providers.sanctions.configured) return null;
+  try {
+    const [hit] = await deps.providers.sanctions.screen(deps, [{ name, type: 'natural' }], {
+      threshold: deps.config.sanctions.matchThreshold,
+    });
+    return hit
+      ? [
+          {
+            list: hit.list,
+            matched_name: hit.matched_name,
+            match_score: hit.match_score,
+            entry_id: hit.entry_id,
+            entry_name: hit.entry_name,
+            screened_name: name,
+          },
+        ]
+      : [];
+  } catch (err) {
+    deps.log.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'declarant sanctions screening failed',
+    );
+    throw new AppError(503, ScreeningMessages.providerUnavailable);
+  }
 }
 
 /** Applies a proof to the (row-locked) request; `invalid` means a wrong signature was counted. */
@@ -242,7 +283,12 @@ export async function applyProof(
     const row = await moveOwnership(tx, r, 'verified', {
       now,
       events: deps.events,
-      set: { method: 'self_declaration', declarantName: name, assurance: 'low' },
+      set: {
+        method: 'self_declaration',
+        declarantName: name,
+        assurance: 'low',
+        declarantSanctionsMatches: input.declarantMatches ?? null,
+      },
     });
     return { row, invalid: false };
   }
@@ -311,10 +357,11 @@ export async function applyProof(
 
 export async function submitProof(deps: D, auth: ClientAuth, id: string, input: ProofInput) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');
+  const declarantMatches = await screenDeclarant(deps, input);
   const res = await deps.db.transaction(async (tx) => {
     const r = await findOwnership(tx, auth.clientId, id, true);
     if (!r) throw notFound(ScreeningMessages.ownershipNotFound);
-    return applyProof(deps, tx, r, input);
+    return applyProof(deps, tx, r, { ...input, declarantMatches });
   });
   if (res.invalid) throw badRequest(ScreeningMessages.invalidSignature);
   return toOwnershipView(res.row, deps.config.publicUrl);

@@ -8,14 +8,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
-import { SandboxScreeningProvider } from '../../providers/screening/simulator';
 import { AppError } from '../../shared/errors';
 import { FAVICON_LINKS, html, type SafeHtml } from '../../shared/html';
 import { sendHtmlPage } from '../../shared/html-page';
 import { reportSandboxDeposit } from './ownership.deposits';
 import type { OwnershipRow } from './ownership.machine';
 import { findOwnershipByToken } from './ownership.repo';
-import { applyProof } from './ownership.service';
+import { applyProof, screenDeclarant } from './ownership.service';
 import { SANDBOX_TEST_ADDRESS, SANDBOX_TEST_PRIVATE_KEY, signEip191 } from './signatures';
 
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) });
@@ -134,7 +133,7 @@ export async function walletProofPageRoutes(app: FastifyInstance, { deps }: { de
       const form = (request.body ?? {}) as Record<string, string | undefined>;
       try {
         if (form.action === 'sent') {
-          if (l.row.status === 'verifying' && deps.providers.screening instanceof SandboxScreeningProvider)
+          if (l.row.status === 'verifying' && deps.providers.screening.sandbox)
             await reportSandboxDeposit(deps, l.row, true);
         } else {
           const input =
@@ -149,9 +148,10 @@ export async function walletProofPageRoutes(app: FastifyInstance, { deps }: { de
                         ? signEip191(l.row.challengeMessage, SANDBOX_TEST_PRIVATE_KEY)
                         : form.signature,
                   };
+          const declarantMatches = await screenDeclarant(deps, input);
           const res = await deps.db.transaction(async (tx) => {
             const locked = (await findOwnershipByToken(tx, token, true))!;
-            return applyProof(deps, tx, locked, input);
+            return applyProof(deps, tx, locked, { ...input, declarantMatches });
           });
           if (res.invalid && res.row.status === 'pending')
             return sendHtmlPage(reply, 400, proofPage(deps, res.row, 'Invalid signature'));

@@ -6,6 +6,7 @@ export const ScreeningMessages = {
   ownershipNotFound: 'Wallet ownership request not found',
   invalidAddress: (chain: string) => `Invalid address for chain '${chain}'`,
   providerError: 'Screening provider error',
+  providerUnavailable: 'Screening provider is unavailable',
   notPending: (status: string) => `Screening in status '${status}' cannot be simulated`,
   invalidSignature: 'Invalid signature',
   methodNotSupported: (method: string, chain: string) =>

@@ -8,7 +8,7 @@ import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import type { ClientAuth } from '../../plugins/auth';
 import type { RiskCategory, RiskLevel, ScreenOutcome } from '../../providers/screening/port';
-import { SandboxScreeningProvider, sandboxRisk } from '../../providers/screening/simulator';
+import { sandboxRisk } from '../../providers/screening/simulator';
 import { type Chain, isValidAddress, normalizeAddress } from '../../shared/chain-addresses';
 import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -289,9 +289,8 @@ export async function simulateScreening(
   id: string,
   input: { risk_level: RiskLevel; sanctions_hit?: boolean; categories?: RiskCategory[] },
 ) {
-  const sim = deps.providers.screening;
-  if (deps.config.environment !== 'sandbox' || !(sim instanceof SandboxScreeningProvider))
-    throw notFound(M.notFound);
+  const sim = deps.providers.screening.sandbox;
+  if (deps.config.environment !== 'sandbox' || !sim) throw notFound(M.notFound);
   const s = await findScreening(deps.db, auth.clientId, id);
   if (!s) throw notFound(ScreeningMessages.screeningNotFound);
   if (s.status !== 'pending') throw badRequest(ScreeningMessages.notPending(s.status));

@@ -1,14 +1,15 @@
 /** Travel rule: transfers, VASP discovery and the network's signed notifications. */
 import { defineModule } from '../../platform/module';
 import { sweepWorker } from '../../workers/loop';
-import { travelRuleNotificationRoutes } from './notifications.routes';
+import { travelRuleInbound } from './travel-rule.inbound';
 import { followOwnershipRequest } from './travel-rule.listeners';
 import { travelRuleRoutes } from './travel-rule.routes';
 import { runTravelRuleWorker } from './travel-rule.worker';
 
 export const travelRuleModule = defineModule({
   name: 'travel-rule',
-  api: [travelRuleRoutes, travelRuleNotificationRoutes],
+  api: [travelRuleRoutes],
+  inbound: [travelRuleInbound],
   subscriptions: [followOwnershipRequest],
   workers: (deps) => [
     // Unanswered transfers expire; the sandbox network's due counterparty answers.

@@ -11,12 +11,12 @@ import { type Chain, normalizeAddress } from '../../shared/chain-addresses';
 import { isUuid } from '../../shared/ids';
 import { findWalletByAddress } from '../screening/screening.repo';
 import { responseDeadline } from './dispatch';
-import { matchNames, partyName } from './parties';
+import { matchNames, partyName, screenPartyNames } from './parties';
 import { moveTransfer, recordTransferStatus, type Trigger } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findByNetworkRef, findTransfer, insertTransfer } from './travel-rule.repo';
 
-type D = Pick<Deps, 'db' | 'clock' | 'config'>;
+type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
 
 const TRIGGER: Record<Exclude<TravelRuleNotification['type'], 'transfer.inbound'>, Trigger> = {
   'transfer.accepted': 'counterparty_accepted',
@@ -68,6 +68,15 @@ async function ownerName(db: DbOrTx, w: { userId: string | null; businessCustome
 async function createInbound(deps: D, n: Extract<TravelRuleNotification, { type: 'transfer.inbound' }>) {
   if (!isUuid(n.recipient)) return false;
   const d = n.transfer;
+  // Screened before the transaction (the lists read the database); an inbound message is kept even
+  // when the lists cannot answer (null: not screened), since refusing it would lose the transfer.
+  const sanctionsMatches = await screenPartyNames(deps, [d.originator, d.beneficiary]).catch((err) => {
+    deps.log.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'party sanctions screening failed',
+    );
+    return null;
+  });
   return deps.db.transaction(async (tx) => {
     if (await findByNetworkRef(tx, n.reference)) return false;
     const c = await tx.execute(sql`select 1 from clients where id = ${n.recipient}::uuid`);
@@ -98,6 +107,7 @@ async function createInbound(deps: D, n: Extract<TravelRuleNotification, { type:
       counterpartyHosted: true,
       walletId: wallet?.id ?? null,
       nameMatch: matchNames(partyName(d.beneficiary), known),
+      sanctionsMatches,
       userId: wallet?.userId ?? null,
       businessCustomerId: wallet?.businessCustomerId ?? null,
       networkRef: n.reference,

@@ -1,4 +1,6 @@
 /** Party checks (422 at the field) and name matching for inbound transfers (docs/guides/travel-rule.md). */
+import type { SanctionsNameMatch } from '../../db/schema/sanctions-lists';
+import type { Deps } from '../../deps';
 import { ValidationError, type ValidationIssue } from '../../shared/errors';
 import { TravelRuleMessages } from './travel-rule.messages';
 
@@ -55,4 +57,46 @@ export function matchNames(given: string, known: string | null): 'exact' | 'part
   if (a.length === 0 || b.length === 0) return 'none';
   if ([...a].sort().join(' ') === [...b].sort().join(' ')) return 'exact';
   return a.some((w) => b.includes(w)) ? 'partial' : 'none';
+}
+
+/**
+ * The originator's and beneficiary's names screened against the sanctions lists (with each party's
+ * date of birth and address country, where given), outside any transaction. The hits are stored on
+ * the transfer and reported, never decided on. Null when the deployment has no lists. Throws
+ * SanctionsUnavailableError (or another error) when configured lists cannot answer.
+ */
+export async function screenPartyNames(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'providers'>,
+  parties: Record<string, unknown>[],
+): Promise<SanctionsNameMatch[] | null> {
+  if (!deps.providers.sanctions.configured) return null;
+  const screened = parties.map((p) => {
+    const address = (p.address ?? null) as { country?: unknown } | null;
+    return {
+      name: partyName(p),
+      type: p.type === 'legal' ? ('legal' as const) : ('natural' as const),
+      dateOfBirth: typeof p.date_of_birth === 'string' ? p.date_of_birth : null,
+      country: typeof address?.country === 'string' ? address.country : null,
+    };
+  });
+  const hits = await deps.providers.sanctions.screen(
+    deps,
+    screened.filter((p) => p.name !== ''),
+    { threshold: deps.config.sanctions.matchThreshold },
+  );
+  const named = screened.filter((p) => p.name !== '');
+  return hits.flatMap((h, i) =>
+    h
+      ? [
+          {
+            list: h.list,
+            matched_name: h.matched_name,
+            match_score: h.match_score,
+            entry_id: h.entry_id,
+            entry_name: h.entry_name,
+            screened_name: named[i]!.name,
+          },
+        ]
+      : [],
+  );
 }

@@ -1,6 +1,6 @@
 /** Sandbox simulate endpoints: the network simulator emits a notification; the signed route applies it. */
 import type { ClientAuth } from '../../plugins/auth';
-import { SandboxTravelRuleNetwork, type SimulateAction } from '../../providers/travel-rule/simulator';
+import type { SimulateAction, TravelRuleSandbox } from '../../providers/travel-rule/port';
 import type { Chain } from '../../shared/chain-addresses';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
@@ -19,10 +19,9 @@ const TRIGGER: Record<SimulateAction, Trigger> = {
   expire: 'expire',
 };
 
-function simulator(deps: D): SandboxTravelRuleNetwork {
-  const sim = deps.providers.travelRule;
-  if (deps.config.environment !== 'sandbox' || !(sim instanceof SandboxTravelRuleNetwork))
-    throw notFound(M.notFound);
+function simulator(deps: D): TravelRuleSandbox {
+  const sim = deps.providers.travelRule.sandbox;
+  if (deps.config.environment !== 'sandbox' || !sim) throw notFound(M.notFound);
   return sim;
 }
 

@@ -1,6 +1,7 @@
 /** Travel-rule messages, the product's own wording verbatim (docs/guides/travel-rule.md). */
 export const TravelRuleMessages = {
   providerNotConfigured: 'Travel-rule network provider is not configured',
+  screeningUnavailable: 'Screening provider is unavailable',
   settingsIncomplete: 'Travel rule settings are incomplete: originator VASP identity is missing',
   duplicateReference: 'Transfer with this client_reference already exists',
   transferNotFound: 'Transfer not found',

@@ -30,6 +30,7 @@ export function toTransferView(t: TransferWithRisk) {
     repair_fields: t.repairFields ?? null,
     tx_hash: t.txHash,
     name_match: (t.nameMatch as 'exact' | 'partial' | 'none' | null) ?? null,
+    sanctions_matches: t.sanctionsMatches ?? null,
     justification: t.justification,
     client_reference: t.clientReference,
     user_id: t.userId,

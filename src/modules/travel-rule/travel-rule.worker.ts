@@ -2,7 +2,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
-import { SandboxTravelRuleNetwork } from '../../providers/travel-rule/simulator';
 import { moveTransfer } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer } from './travel-rule.repo';
@@ -28,7 +27,7 @@ export async function expireDueTransfers(deps: Pick<Deps, 'db' | 'clock'>, limit
 
 export async function runTravelRuleWorker(deps: Deps): Promise<number> {
   let n = await expireDueTransfers(deps, 50);
-  const net = deps.providers.travelRule;
-  if (net instanceof SandboxTravelRuleNetwork) n += await net.deliverDue(20);
+  const sandbox = deps.providers.travelRule.sandbox;
+  if (sandbox) n += await sandbox.deliverDue(20);
   return n;
 }

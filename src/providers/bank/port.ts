@@ -4,6 +4,7 @@
  * Calls are made outside database transactions.
  */
 import type { Clock } from '../../shared/clock';
+import type { InboundCapability } from '../capabilities';
 
 export interface BankChoice {
   id: string;
@@ -266,6 +267,11 @@ export interface RefundNetwork {
     networkRefundId: string | null;
     onBehalfOfId: string | null;
   }): Promise<RefundRead | null>;
+  /**
+   * For networks whose notifications are hints: the refund's notification as read now from the
+   * network (its id `networkRefundId`), for the refunds feature to apply; null when unknown there.
+   */
+  notificationFor?(networkRefundId: string, now: Date): Promise<BankNotification | null>;
   /** Sandbox only: make the network report an outcome for a refund (same path as a real notification). */
   simulateRefund?(refundId: string, outcome: RefundOutcome): Promise<void>;
 }
@@ -373,8 +379,53 @@ export interface BankProvider {
   attach?(ctx: BankAttachContext): void;
   /** VRP mandates; absent when the network has none. */
   readonly mandates?: MandateNetwork;
+  /** false: the network has mandates but this deployment has not enabled them (creation answers 403). */
+  readonly mandatesEnabled?: boolean;
+  /**
+   * The inbound part, for networks whose notifications are not signed `BankNotification`s (they are
+   * then hints: the generic notification route re-reads what they name). Absent: `verifyNotification`.
+   */
+  readonly inbound?: InboundCapability<BankNotification, BankHint>;
+  /** Networks whose notifications can be missed: the generic network sweep reads due payments with this policy. */
+  readonly reconcile?: BankReconcile;
+  /** Days after a payment that the payer's sealed refund account is kept (absent: never asked for one). */
+  readonly refundAccountRetentionDays?: number;
   /** Refunds; absent when the network cannot refund (the API then answers 422). */
   readonly refunds?: RefundNetwork;
+}
+
+/** What an unsigned notification names: the objects to read again from the network. */
+export interface BankHint {
+  /** The network's payment id. */
+  paymentId: string | null;
+  /** Our ref_id as the payment carries it, for a payment whose network id we never recorded. */
+  refId: string | null;
+  /** A mandate's (VRP consent's) id at the network. */
+  consentId: string | null;
+  /** A refund's id at the network (`refId` is then the refund's reference). */
+  refundId?: string | null;
+}
+
+/**
+ * The reconcile part of a network whose news can be lost: when and how often the generic network
+ * sweep (payments feature) reads payments, mandates and Sub-TPPs again. The read itself is the
+ * port's (`getSession`, `mandates.readMandate`, the Sub-TPP registry).
+ */
+export interface BankReconcile {
+  /** How often the sweep runs. */
+  pollMs: number;
+  /** Payments: read once their last news is older than `afterSeconds`, then every `intervalSeconds`, doubling up to `maxIntervalSeconds`. */
+  payments: { afterSeconds: number; intervalSeconds: number; maxIntervalSeconds: number };
+  /** A payment that ended without a final status is still read every `intervalSeconds` for `days` days. */
+  review: { intervalSeconds: number; days: number };
+  /** Authorized mandates are all read again this often (a revocation at the bank is seen before the next charge). */
+  consentRereadSeconds: number;
+  /** Activated Sub-TPPs are all read again this often. */
+  subTppRereadSeconds: number;
+  /** How often a Sub-TPP under review at the network is read. */
+  subTppPollSeconds: number;
+  /** Once, at the sweep's first pass (retried on the next one when it throws): e.g. registering our notification URL. */
+  start?(): Promise<void>;
 }
 
 export interface BankAttachContext {

@@ -1,6 +1,6 @@
 /**
- * The screening provider adapter (docs/guides/screening.md): wallet risk, sanctions name screening
- * (transaction monitoring, section 2) and the chain observer used by Satoshi tests. The screening module talks to a vendor only through this interface and only in
+ * The screening provider adapter (docs/guides/screening.md): wallet risk and the chain observer used
+ * by Satoshi tests. Sanctions name screening has its own port (src/providers/sanctions). The screening module talks to a vendor only through this interface and only in
  * normalized terms (risk fields of the spec; vendor names and raw codes never leave the adapter).
  * Calls are made outside database transactions. Results that are not answered at once arrive later
  * as signed notifications on POST /providers/screening/notifications.
@@ -44,13 +44,6 @@ export type ScreenOutcome =
   | { status: 'completed'; risk: WalletRisk }
   | { status: 'failed'; reason: string }
   | { status: 'pending' };
-
-/** A sanctions-list match of a screened name (vendor names and raw codes never leave the adapter). */
-export interface NameMatch {
-  list: string;
-  matched_name: string;
-  match_score: number;
-}
 
 export interface ScreenRequest {
   /** The service's screening id; notifications name it as `reference`. */
@@ -113,8 +106,6 @@ export interface ScreeningProvider {
   readonly configured: boolean;
   attach?(ctx: ScreeningAttachContext): void;
   screenWallet(req: ScreenRequest): Promise<ScreenOutcome>;
-  /** Sanctions name screening: one entry per name, null when that name matches no list. */
-  screenNames(names: string[]): Promise<(NameMatch | null)[]>;
   /** Asks the chain observer to report a deposit from `fromAddress`; returns where to send it. */
   watchDeposit(req: DepositWatchRequest): Promise<{ depositAddress: string }>;
   /** Checks the signature and parses the body; null when unsigned, badly signed, stale or malformed. */
@@ -122,4 +113,22 @@ export interface ScreeningProvider {
     rawBody: string,
     headers: Record<string, string | string[] | undefined>,
   ): ScreeningNotification | null;
+  /** Sandbox deployments only: what the simulator offers testers; absent on a real adapter. */
+  readonly sandbox?: ScreeningSandbox;
+}
+
+/** The sandbox simulator's hooks (a capability: features call `provider.sandbox?.…`, never a class check). */
+export interface ScreeningSandbox {
+  /** The pending screening gets this result, through the signed notification route. */
+  simulateScreening(
+    screeningId: string,
+    outcome: Exclude<ScreenOutcome, { status: 'pending' }>,
+  ): Promise<void>;
+  /** The chain observer saw a deposit (the proof page's "I sent it", or the simulate endpoint). */
+  simulateDeposit(
+    requestId: string,
+    deposit: { from_address: string; to_address: string; amount: string; asset: string },
+  ): Promise<void>;
+  /** Delivers the scheduled notifications that are due; returns how many. */
+  deliverDue(limit?: number): Promise<number>;
 }

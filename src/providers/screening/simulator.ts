@@ -12,7 +12,6 @@ import { claimDueSandboxJobs } from '../sandbox-jobs';
 import { signProviderPayload, verifyProviderSignature } from '../signature';
 import {
   type DepositWatchRequest,
-  type NameMatch,
   type RiskCategory,
   type RiskLevel,
   SCREENING_SIGNATURE_HEADER,
@@ -20,12 +19,11 @@ import {
   type ScreeningNotification,
   type ScreeningProvider,
   ScreeningProviderError,
+  type ScreeningSandbox,
   type ScreenOutcome,
   type ScreenRequest,
   type WalletRisk,
 } from './port';
-
-export const SANDBOX_SANCTIONS_LIST = 'Sandbox sanctions list';
 
 const SCORE: Record<RiskLevel, number> = { unknown: 0, low: 5, medium: 45, high: 72, severe: 95 };
 
@@ -125,7 +123,11 @@ export interface SandboxScreeningOptions {
   delaySeconds: number;
 }
 
-export class SandboxScreeningProvider implements ScreeningProvider {
+export class SandboxScreeningProvider implements ScreeningProvider, ScreeningSandbox {
+  /** The simulator is its own sandbox capability. */
+  get sandbox(): ScreeningSandbox {
+    return this;
+  }
   readonly configured = true;
   private ctx: ScreeningAttachContext | null = null;
   constructor(private readonly opts: SandboxScreeningOptions) {}
@@ -161,15 +163,6 @@ export class SandboxScreeningProvider implements ScreeningProvider {
       new Date(now.getTime() + this.opts.delaySeconds * 1000),
     );
     return { status: 'pending' };
-  }
-
-  /** A name containing `SANCTIONED` (any case) matches the `Sandbox sanctions list`. */
-  async screenNames(names: string[]): Promise<(NameMatch | null)[]> {
-    return names.map((name) =>
-      /sanctioned/i.test(name)
-        ? { list: SANDBOX_SANCTIONS_LIST, matched_name: name.trim(), match_score: 100 }
-        : null,
-    );
   }
 
   async watchDeposit(req: DepositWatchRequest): Promise<{ depositAddress: string }> {

@@ -1,13 +1,10 @@
 /** The screening adapter of a deployment without one: the service answers 503 before storing anything. */
-import type { NameMatch, ScreeningNotification, ScreeningProvider, ScreenOutcome } from './port';
+import type { ScreeningNotification, ScreeningProvider, ScreenOutcome } from './port';
 import { ScreeningProviderError } from './port';
 
 export class UnconfiguredScreeningProvider implements ScreeningProvider {
   readonly configured = false;
   async screenWallet(): Promise<ScreenOutcome> {
-    throw new ScreeningProviderError('Screening provider is not configured');
-  }
-  async screenNames(): Promise<(NameMatch | null)[]> {
     throw new ScreeningProviderError('Screening provider is not configured');
   }
   async watchDeposit(): Promise<{ depositAddress: string }> {

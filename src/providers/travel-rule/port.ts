@@ -98,4 +98,21 @@ export interface TravelRuleNetwork {
     rawBody: string,
     headers: Record<string, string | string[] | undefined>,
   ): TravelRuleNotification | null;
+  /** Sandbox deployments only: what the simulator offers testers; absent on a real network adapter. */
+  readonly sandbox?: TravelRuleSandbox;
+}
+
+export type SimulateAction = 'accept' | 'reject' | 'request_repair' | 'expire';
+
+/** The sandbox network's hooks (a capability: features call `network.sandbox?.…`, never a class check). */
+export interface TravelRuleSandbox {
+  /** The counterparty answers now, through the signed notification route. */
+  simulate(transferId: string, action: SimulateAction, repairFields: string[] | null): Promise<void>;
+  /** An originator VASP sends `recipientClientId` a transfer; returns its network reference. */
+  simulateInbound(
+    recipientClientId: string,
+    data: Omit<InboundTransferData, 'originator_vasp'>,
+  ): Promise<string>;
+  /** Delivers the scheduled answers that are due; returns how many. */
+  deliverDue(limit?: number): Promise<number>;
 }

@@ -12,12 +12,14 @@ import { signProviderPayload, verifyProviderSignature } from '../signature';
 import {
   type Discovery,
   type InboundTransferData,
+  type SimulateAction,
   TRAVEL_RULE_SIGNATURE_HEADER,
   type TransferMessage,
   type TravelRuleAttachContext,
   type TravelRuleNetwork,
   type TravelRuleNotification,
   TravelRuleProviderError,
+  type TravelRuleSandbox,
   type Vasp,
 } from './port';
 
@@ -77,10 +79,14 @@ export const SANDBOX_VASP_DOC =
 
 const byId = (id: string) => SANDBOX_VASPS.find((v) => v.vasp_id === id);
 
-export type SimulateAction = 'accept' | 'reject' | 'request_repair' | 'expire';
+export type { SimulateAction } from './port';
 
-export class SandboxTravelRuleNetwork implements TravelRuleNetwork {
+export class SandboxTravelRuleNetwork implements TravelRuleNetwork, TravelRuleSandbox {
   readonly configured = true;
+  /** The simulator is its own sandbox capability. */
+  get sandbox(): TravelRuleSandbox {
+    return this;
+  }
   private ctx: TravelRuleAttachContext | null = null;
   constructor(private readonly opts: { secret: string; delaySeconds: number }) {}
 

@@ -222,8 +222,18 @@ export interface VerificationProvider {
       returnUrl: string;
     },
   ): Promise<string>;
-  /** Results can be missed (notifications are hints): the reconciliation worker re-reads open sessions. */
-  readonly reconciles?: boolean;
+  /**
+   * The reconcile part, for vendors whose results can be missed (notifications are hints): the
+   * kyc reconciliation sweep re-reads open sessions and re-checks approved subjects on this policy.
+   */
+  readonly reconcile?: VerificationReconcile;
+}
+
+export interface VerificationReconcile {
+  /** An open session is read again when nothing was heard of it for this long. */
+  afterSeconds: number;
+  /** An approved subject's latest session is read again this long after the vendor was last heard of it. */
+  recheckApprovedSeconds: number;
 }
 
 export interface VerificationAttachContext {

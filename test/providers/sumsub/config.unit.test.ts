@@ -1,6 +1,7 @@
 /** SVC_VERIFICATION_PROVIDER and the SVC_SUMSUB_* settings are validated at start, every problem listed. */
 import { describe, expect, it } from 'vitest';
 import { type ConfigError, loadConfig } from '../../../src/config';
+import { sumsubSettings } from '../../../src/providers/verification/sumsub/config';
 import { PRODUCTION_ENV } from '../../helpers/app';
 import { SUMSUB_LEVELS, sumsubEnv } from '../../kyc/sumsub-fixtures';
 
@@ -49,8 +50,8 @@ describe('verification provider configuration', () => {
       ...sumsubEnv('https://api.sumsub.com'),
       SVC_SUMSUB_LEVELS: `${SUMSUB_LEVELS},Gold Tier=gold-kyc-level`,
     });
-    expect(c.sumsub).toMatchObject({ apiUrl: 'https://api.sumsub.com', timeoutMs: 2000 });
-    expect(c.sumsub!.levels['gold tier']).toBe('gold-kyc-level');
+    expect(sumsubSettings(c)).toMatchObject({ apiUrl: 'https://api.sumsub.com', timeoutMs: 2000 });
+    expect(sumsubSettings(c)!.levels['gold tier']).toBe('gold-kyc-level');
   });
 
   it('production refuses a Sumsub sandbox app token (sbx:); sandbox accepts it', () => {
@@ -65,8 +66,8 @@ describe('verification provider configuration', () => {
 describe('SVC_SUMSUB_KYB_FLOW', () => {
   it('kyb2 by default; kyb1 or kyb2 only', () => {
     const env = { ...PRODUCTION_ENV, ...sumsubEnv('https://api.sumsub.com') };
-    expect(loadConfig(env).sumsub!.kybFlow).toBe('kyb2');
-    expect(loadConfig({ ...env, SVC_SUMSUB_KYB_FLOW: 'kyb1' }).sumsub!.kybFlow).toBe('kyb1');
+    expect(sumsubSettings(loadConfig(env))!.kybFlow).toBe('kyb2');
+    expect(sumsubSettings(loadConfig({ ...env, SVC_SUMSUB_KYB_FLOW: 'kyb1' }))!.kybFlow).toBe('kyb1');
     expect(problemsOf({ ...env, SVC_SUMSUB_KYB_FLOW: '2.0' })).toEqual([
       'SVC_SUMSUB_KYB_FLOW must be kyb1 or kyb2 (got "2.0")',
     ]);
@@ -83,23 +84,24 @@ describe('SVC_SUMSUB_CONSENT_TEXT and SVC_SUMSUB_PRIVACY_URL', () => {
   });
 
   it('the default text says that Sumsub processes the data and points to the privacy notice', () => {
-    const text = loadConfig({ ...PRODUCTION_ENV, ...sumsubEnv('https://api.sumsub.com') }).sumsub!.consent
-      .text;
+    const text = sumsubSettings(loadConfig({ ...PRODUCTION_ENV, ...sumsubEnv('https://api.sumsub.com') }))!
+      .consent.text;
     expect(text).toContain('sent to Sumsub, which processes them');
     expect(text).toContain('How Sumsub processes your personal data is explained in the privacy notice');
   });
 
   it('a built-in disclosure by default; its version follows the text and the link; the link must be http(s)', () => {
     const { SVC_SUMSUB_PRIVACY_URL: _, ...env } = sumsubEnv('https://api.sumsub.com');
-    const base = loadConfig(env).sumsub!.consent;
+    const base = sumsubSettings(loadConfig(env))!.consent;
     expect(base.text).toMatch(/^\{merchant\} uses Sumsub/);
     expect(base.privacyUrl).toBeNull();
     expect(base.version).toMatch(/^sha256:[0-9a-f]{16}$/);
-    const withUrl = loadConfig({ ...env, SVC_SUMSUB_PRIVACY_URL: 'https://example.com/privacy' }).sumsub!
-      .consent;
+    const withUrl = sumsubSettings(
+      loadConfig({ ...env, SVC_SUMSUB_PRIVACY_URL: 'https://example.com/privacy' }),
+    )!.consent;
     expect(withUrl.privacyUrl).toBe('https://example.com/privacy');
     expect(withUrl.version).not.toBe(base.version);
-    const own = loadConfig({ ...env, SVC_SUMSUB_CONSENT_TEXT: 'Our own words.' }).sumsub!.consent;
+    const own = sumsubSettings(loadConfig({ ...env, SVC_SUMSUB_CONSENT_TEXT: 'Our own words.' }))!.consent;
     expect(own.text).toBe('Our own words.');
     expect(own.version).not.toBe(base.version);
     expect(problemsOf({ ...env, SVC_SUMSUB_PRIVACY_URL: 'privacy page' })).toEqual([

@@ -4,6 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config';
+import { tokenioSettings } from '../../../src/providers/bank/tokenio/config';
 import { PRODUCTION_ENV } from '../../helpers/app';
 
 const problemsOf = (env: Record<string, string>): string[] => {
@@ -97,7 +98,7 @@ describe('SVC_BANK_PROVIDER', () => {
   });
 
   it('VRP mandates: off by default in production, on in sandbox; scheme and risk.paymentContextCode configurable (issue 36 point 9)', () => {
-    const sandbox = loadConfig({ ...base }).tokenio!;
+    const sandbox = tokenioSettings(loadConfig({ ...base }))!;
     expect(sandbox.vrp).toEqual({
       enabled: true,
       scheme: 'OBL_SWEEPING',
@@ -110,21 +111,24 @@ describe('SVC_BANK_PROVIDER', () => {
       SVC_TOKENIO_ALLOW_STANDIN: 'true',
       SVC_TOKENIO_TERMS_URL: 'https://terms.example/tokenio',
     };
-    expect(loadConfig(prod).tokenio!.vrp.enabled).toBe(false);
+    expect(tokenioSettings(loadConfig(prod))!.vrp.enabled).toBe(false);
     expect(
-      loadConfig({
-        ...prod,
-        SVC_TOKENIO_VRP_ENABLED: 'true',
-        SVC_TOKENIO_VRP_SCHEME: 'OBL_COMMERCIAL',
-        SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'BILLING_GOODS_AND_SERVICES_IN_ARREARS',
-      }).tokenio!.vrp,
+      tokenioSettings(
+        loadConfig({
+          ...prod,
+          SVC_TOKENIO_VRP_ENABLED: 'true',
+          SVC_TOKENIO_VRP_SCHEME: 'OBL_COMMERCIAL',
+          SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'BILLING_GOODS_AND_SERVICES_IN_ARREARS',
+        }),
+      )!.vrp,
     ).toEqual({
       enabled: true,
       scheme: 'OBL_COMMERCIAL',
       paymentContextCode: 'BILLING_GOODS_AND_SERVICES_IN_ARREARS',
     });
     expect(
-      loadConfig({ ...base, SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'none' }).tokenio!.vrp.paymentContextCode,
+      tokenioSettings(loadConfig({ ...base, SVC_TOKENIO_VRP_PAYMENT_CONTEXT_CODE: 'none' }))!.vrp
+        .paymentContextCode,
     ).toBeNull();
     expect(problemsOf({ ...base, SVC_TOKENIO_VRP_SCHEME: 'sweeping please' })).toEqual([
       'SVC_TOKENIO_VRP_SCHEME must be a Token.io VRP scheme name such as OBL_SWEEPING',
@@ -135,8 +139,13 @@ describe('SVC_BANK_PROVIDER', () => {
   });
 
   it('consent: ours (sentence + Terms, required in production) or Token.io’s hosted page (issue 36 point 8)', () => {
-    expect(loadConfig({ ...base }).tokenio!.consent).toMatchObject({ collect: 'ours', termsUrl: null });
-    expect(loadConfig({ ...base, SVC_TOKENIO_CONSENT: 'hosted' }).tokenio!.consent.collect).toBe('hosted');
+    expect(tokenioSettings(loadConfig({ ...base }))!.consent).toMatchObject({
+      collect: 'ours',
+      termsUrl: null,
+    });
+    expect(tokenioSettings(loadConfig({ ...base, SVC_TOKENIO_CONSENT: 'hosted' }))!.consent.collect).toBe(
+      'hosted',
+    );
     expect(problemsOf({ ...base, SVC_TOKENIO_CONSENT: 'maybe' })).toEqual([
       'SVC_TOKENIO_CONSENT must be ours or hosted',
     ]);
@@ -167,7 +176,7 @@ describe('SVC_BANK_PROVIDER', () => {
       SVC_TOKENIO_KEY_ID: 'k1',
     };
     const ok = loadConfig({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: ed.replace(/\n/g, '\\n') });
-    expect(ok.tokenio?.auth).toMatchObject({ kind: 'jwt', keyId: 'k1', alg: 'EdDSA' });
+    expect(tokenioSettings(ok)?.auth).toMatchObject({ kind: 'jwt', keyId: 'k1', alg: 'EdDSA' });
     // RS256 (issue 36 point 13): Token.io enrols RSA keys; a 1024-bit one is too weak.
     expect(problemsOf({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: rsa })).toEqual([
       'SVC_TOKENIO_PRIVATE_KEY must be an Ed25519, P-256 (ES256) or RSA of 2048 bits or more (RS256) key',
@@ -175,7 +184,7 @@ describe('SVC_BANK_PROVIDER', () => {
     const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 })
       .privateKey.export({ format: 'pem', type: 'pkcs8' })
       .toString();
-    expect(loadConfig({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: rsa2048 }).tokenio?.auth).toMatchObject({
+    expect(tokenioSettings(loadConfig({ ...jwt, SVC_TOKENIO_PRIVATE_KEY: rsa2048 }))?.auth).toMatchObject({
       kind: 'jwt',
       alg: 'RS256',
     });
@@ -212,12 +221,15 @@ describe('SVC_BANK_PROVIDER', () => {
 
 describe('SVC_TOKENIO_PAYMENT_CONTEXT_CODE (brief H2 point 3)', () => {
   it('single payments carry BILLING_GOODS_AND_SERVICES_IN_ADVANCE by default; none sends nothing; a code the reference does not list is refused', () => {
-    expect(loadConfig(base).tokenio!.paymentContextCode).toBe('BILLING_GOODS_AND_SERVICES_IN_ADVANCE');
+    expect(tokenioSettings(loadConfig(base))!.paymentContextCode).toBe(
+      'BILLING_GOODS_AND_SERVICES_IN_ADVANCE',
+    );
     expect(
-      loadConfig({ ...base, SVC_TOKENIO_PAYMENT_CONTEXT_CODE: 'none' }).tokenio!.paymentContextCode,
+      tokenioSettings(loadConfig({ ...base, SVC_TOKENIO_PAYMENT_CONTEXT_CODE: 'none' }))!.paymentContextCode,
     ).toBeNull();
     expect(
-      loadConfig({ ...base, SVC_TOKENIO_PAYMENT_CONTEXT_CODE: 'PISP_PAYEE' }).tokenio!.paymentContextCode,
+      tokenioSettings(loadConfig({ ...base, SVC_TOKENIO_PAYMENT_CONTEXT_CODE: 'PISP_PAYEE' }))!
+        .paymentContextCode,
     ).toBe('PISP_PAYEE');
     expect(problemsOf({ ...base, SVC_TOKENIO_PAYMENT_CONTEXT_CODE: 'ECOMMERCE_GOODS' })).toEqual([
       expect.stringMatching(/^SVC_TOKENIO_PAYMENT_CONTEXT_CODE must be one of/),
@@ -227,7 +239,7 @@ describe('SVC_TOKENIO_PAYMENT_CONTEXT_CODE (brief H2 point 3)', () => {
 
 describe('SVC_TOKENIO_REVIEW_DAYS (review H8 point 5)', () => {
   it('defaults to 31 days: Token.io keeps polling a processing payment for about 30 days', () => {
-    expect(loadConfig(base).tokenio?.review).toEqual({ intervalSeconds: 7200, days: 31 });
-    expect(loadConfig({ ...base, SVC_TOKENIO_REVIEW_DAYS: '5' }).tokenio?.review.days).toBe(5);
+    expect(tokenioSettings(loadConfig(base))?.review).toEqual({ intervalSeconds: 7200, days: 31 });
+    expect(tokenioSettings(loadConfig({ ...base, SVC_TOKENIO_REVIEW_DAYS: '5' }))?.review.days).toBe(5);
   });
 });

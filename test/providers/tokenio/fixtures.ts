@@ -2,6 +2,7 @@
 import { Registry } from 'prom-client';
 import { type Config, loadConfig } from '../../../src/config';
 import type { Payee } from '../../../src/providers/bank/port';
+import { tokenioSettings } from '../../../src/providers/bank/tokenio/config';
 import { createTokenio } from '../../../src/providers/bank/tokenio/index';
 import type { SubTppApplication } from '../../../src/providers/subtpp/port';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../../helpers/app';
@@ -70,14 +71,17 @@ export async function startAdapterWorld(
   const config = loadConfig({ SVC_PUBLIC_URL: 'http://127.0.0.1:8000', ...tokenioEnv(standin, env) });
   if (standin.apiKey) rememberSecret(standin.apiKey, 'Token.io API key');
   const metrics = new Registry();
-  const adapters = createTokenio(config.tokenio!, config.publicUrl, { metrics, log: captureLogger('trace') });
+  const adapters = createTokenio(tokenioSettings(config)!, config.publicUrl, {
+    metrics,
+    log: captureLogger('trace'),
+  });
   return { standin, config, metrics, adapters };
 }
 
 /** New adapters (their own breaker and caches) over the same stand-in: tests stay independent. */
 export function freshAdapters(w: AdapterWorld): void {
   w.metrics = new Registry();
-  w.adapters = createTokenio(w.config.tokenio!, w.config.publicUrl, {
+  w.adapters = createTokenio(tokenioSettings(w.config)!, w.config.publicUrl, {
     metrics: w.metrics,
     log: captureLogger('trace'),
   });

@@ -11,6 +11,7 @@ import {
   BankRefusedError,
   type Payee,
 } from '../../../src/providers/bank/port';
+import { tokenioSettings } from '../../../src/providers/bank/tokenio/config';
 import { periodicLimitFor } from '../../../src/providers/bank/tokenio/creditor';
 import { createTokenio } from '../../../src/providers/bank/tokenio/index';
 import { captureLogger } from '../../helpers/log-capture';
@@ -276,7 +277,7 @@ describe('VRP mandates', () => {
 
   it('with VRP off (production default) no consent is asked for: refused in our words, nothing created', async () => {
     const off = createTokenio(
-      { ...w.config.tokenio!, vrp: { ...w.config.tokenio!.vrp, enabled: false } },
+      { ...tokenioSettings(w.config)!, vrp: { ...tokenioSettings(w.config)!.vrp, enabled: false } },
       w.config.publicUrl,
       { metrics: new Registry(), log: captureLogger('trace') },
     );

@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BankProviderError, BankRefusedError, type Payee } from '../../../src/providers/bank/port';
-import { isHint, parseHint } from '../../../src/providers/bank/tokenio/bank';
-import { PAYMENT_STATUS_MAP, providerStatusOf } from '../../../src/providers/bank/tokenio/status-map';
+import { isHint, parseHint } from '../../../src/providers/bank/tokenio/adapter';
+import { PAYMENT_STATUS_MAP, providerStatusOf } from '../../../src/providers/bank/tokenio/mapping';
 import { PAYMENT_STATUSES } from '../../standins/tokenio/fixtures';
 import { type AdapterWorld, activatedPayee, freshAdapters, metricValue, startAdapterWorld } from './fixtures';
 

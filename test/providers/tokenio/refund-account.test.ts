@@ -11,12 +11,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opcos, transactions } from '../../../src/db/schema/index';
 import { consentFor } from '../../../src/modules/checkout/checkout.service';
+import { createNetworkReconcileWorker as createTokenioWorker } from '../../../src/modules/payments/network-reconcile.worker';
 import { refundAccountOfTransaction } from '../../../src/modules/payments/network-sync';
 import { expireDuePayments } from '../../../src/modules/payments/payments.service';
 import { eraseLapsedRefundAccounts } from '../../../src/modules/payments/refund-account-retention';
-import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
-import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
-import type { TokenioBank } from '../../../src/providers/bank/tokenio/bank';
+import type { TokenioBank } from '../../../src/providers/bank/tokenio/adapter';
+import { TOKENIO_WEBHOOK_PATH, tokenioSettings } from '../../../src/providers/bank/tokenio/config';
 import { tokenioRefundRefId } from '../../../src/providers/bank/tokenio/refunds';
 import type { TestContext } from '../../helpers/app';
 import { rememberSecret } from '../../helpers/log-capture';
@@ -153,7 +153,7 @@ describe('the payer’s refund account (returnRefundAccount)', () => {
   });
 
   it('erased after SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS (GDPR: we are the data controller)', async () => {
-    expect(ctx.deps.config.tokenio!.refunds.retentionDays).toBe(180);
+    expect(tokenioSettings(ctx.deps.config)!.refunds.retentionDays).toBe(180);
     const old = await paidAt('ob-modelo');
     const recent = await paidAt('ob-modelo');
     expect((await tx(old.t.transaction_id)).refundAccountEnc).not.toBeNull();

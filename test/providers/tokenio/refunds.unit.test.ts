@@ -14,10 +14,11 @@ import {
   type RefundInput,
   RefundNeedsReviewError,
 } from '../../../src/providers/bank/port';
-import { isHint, parseHint } from '../../../src/providers/bank/tokenio/bank';
+import { isHint, parseHint } from '../../../src/providers/bank/tokenio/adapter';
 import {
   DEFAULT_CONSENT_REFUND_TERMS_LEAD,
   DEFAULT_CONSENT_REFUND_TEXT,
+  tokenioSettings,
 } from '../../../src/providers/bank/tokenio/config';
 import { createTokenio } from '../../../src/providers/bank/tokenio/index';
 import {
@@ -494,7 +495,7 @@ describe('settings', () => {
   };
 
   it('SVC_TOKENIO_RETURN_REFUND_ACCOUNT: on in sandbox, off in production until Token.io grants the permission', () => {
-    expect(loadConfig(base).tokenio!.refunds).toEqual({
+    expect(tokenioSettings(loadConfig(base))!.refunds).toEqual({
       enabled: true,
       returnRefundAccount: true,
       consentText: DEFAULT_CONSENT_REFUND_TEXT,
@@ -509,13 +510,15 @@ describe('settings', () => {
       SVC_TOKENIO_ALLOW_STANDIN: 'true',
       SVC_TOKENIO_TERMS_URL: 'https://terms.example/tokenio',
     };
-    expect(loadConfig(prod).tokenio!.refunds.returnRefundAccount).toBe(false);
+    expect(tokenioSettings(loadConfig(prod))!.refunds.returnRefundAccount).toBe(false);
     expect(
-      loadConfig({
-        ...prod,
-        SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true',
-        SVC_PRIVACY_NOTICE_URL: 'https://acme.example/privacy',
-      }).tokenio!.refunds.returnRefundAccount,
+      tokenioSettings(
+        loadConfig({
+          ...prod,
+          SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true',
+          SVC_PRIVACY_NOTICE_URL: 'https://acme.example/privacy',
+        }),
+      )!.refunds.returnRefundAccount,
     ).toBe(true);
     // The payer's account is personal data we control (GDPR): production shows our privacy notice.
     expect(problemsOf({ ...prod, SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true' })).toEqual([
@@ -533,16 +536,18 @@ describe('settings', () => {
       SVC_PRIVACY_NOTICE_URL: 'https://acme.example/privacy',
     };
     // Independent of the refund account: asking for the account does not turn refunds on.
-    const off = loadConfig({ ...prod, SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true' }).tokenio!;
+    const off = tokenioSettings(loadConfig({ ...prod, SVC_TOKENIO_RETURN_REFUND_ACCOUNT: 'true' }))!;
     expect(off.refunds).toMatchObject({ enabled: false, returnRefundAccount: true });
-    expect(loadConfig({ ...prod, SVC_TOKENIO_REFUNDS_ENABLED: 'true' }).tokenio!.refunds.enabled).toBe(true);
+    expect(
+      tokenioSettings(loadConfig({ ...prod, SVC_TOKENIO_REFUNDS_ENABLED: 'true' }))!.refunds.enabled,
+    ).toBe(true);
     expect(problemsOf({ ...base, SVC_TOKENIO_REFUNDS_ENABLED: 'maybe' })).toEqual([
       'SVC_TOKENIO_REFUNDS_ENABLED must be true or false (got "maybe")',
     ]);
     const adapters = (c: typeof off) =>
       createTokenio(c, 'http://127.0.0.1:8000', { metrics: new Registry(), log: captureLogger('trace') });
     expect(adapters(off).bank.refunds).toBeUndefined();
-    expect(adapters(loadConfig(base).tokenio!).bank.refunds).toBeDefined();
+    expect(adapters(tokenioSettings(loadConfig(base))!).bank.refunds).toBeDefined();
   });
 
   it('SVC_TOKENIO_CONSENT_REFUND_TEXT must name the beneficiary', () => {

@@ -16,15 +16,15 @@ import {
 } from '../../../src/db/schema/index';
 import { registerSubTppJob } from '../../../src/modules/opcos/opco-network.service';
 import { approveOpco } from '../../../src/modules/opcos/opco-review.service';
+import { createNetworkReconcileWorker as createTokenioWorker } from '../../../src/modules/payments/network-reconcile.worker';
 import { PaymentMessages } from '../../../src/modules/payments/payments.messages';
 import {
   expireDuePayments,
   LINK_EXPIRED_WHILE_PROCESSING,
 } from '../../../src/modules/payments/payments.service';
-import { createTokenioWorker } from '../../../src/modules/payments/tokenio.worker';
-import { TOKENIO_WEBHOOK_PATH } from '../../../src/modules/payments/tokenio-hints.routes';
 import { RecurringMessages } from '../../../src/modules/recurring/recurring.messages';
 import { jobRegistry, runDueJobs } from '../../../src/platform/jobs/index';
+import { TOKENIO_WEBHOOK_PATH, tokenioSettings } from '../../../src/providers/bank/tokenio/config';
 import type { TestContext } from '../../helpers/app';
 import { createTestClient } from '../../helpers/clients';
 import { capturedLogLines } from '../../helpers/log-capture';
@@ -88,6 +88,23 @@ const paid = async (amount = '20.00') => {
   await standin.control.notifier.idle();
   return { t, bankUrl, transferId: (await tx(t.transaction_id)).transferId! };
 };
+
+describe('notification URLs', () => {
+  it('the URL registered with Token.io and the generic provider URL both take a hint; a wrong secret is 404 on each', async () => {
+    const generic = '/api/v1/providers/bank/tokenio/notifications';
+    for (const url of [`${TOKENIO_WEBHOOK_PATH}/${WEBHOOK_SECRET}`, `${generic}/${WEBHOOK_SECRET}`]) {
+      const { t, transferId } = await paid();
+      standin.control.notifier.dropNext(100);
+      standin.control.store.decidePayment(transferId, 'approve');
+      const res = await ctx.app.inject({ method: 'POST', url, payload: { payment: { id: transferId } } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json()).toEqual({ received: true, applied: true });
+      expect((await tx(t.transaction_id)).status).toBe('success');
+    }
+    for (const url of [`${TOKENIO_WEBHOOK_PATH}/not-the-secret`, `${generic}/not-the-secret`, generic])
+      expect((await ctx.app.inject({ method: 'POST', url, payload: {} })).statusCode, url).toBe(404);
+  });
+});
 
 describe('payments', () => {
   it('registers our webhook URL; a link makes no call; bank choice initiates on behalf of the Sub-TPP', async () => {
@@ -507,7 +524,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     standin.control.reportLate(transferId, 'INITIATION_COMPLETED');
     await worker().runOnce();
     expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status'); // not due yet
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     const row = await tx(t.transaction_id);
     expect(row).toMatchObject({
@@ -537,7 +554,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     });
     expect(await notes(t.ref_id)).toEqual(['critical', 'critical']);
     // Final news ends the reads: nothing more is written.
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     expect(await statusChanges(t.transaction_id)).toHaveLength(3);
   });
@@ -584,12 +601,12 @@ describe('money that may have moved (issue 36, point 7)', () => {
     });
     expect(await notes(held.t.ref_id)).toEqual(['critical']);
     // Still processing at Token.io: the slow reads record nothing; the late completion is raised.
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     expect((await tx(held.t.transaction_id)).providerStatus).toBe('no_final_status');
     standin.control.notifier.dropNext(100);
     standin.control.setPaymentStatus(held.transferId, 'INITIATION_COMPLETED');
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     expect(await tx(held.t.transaction_id)).toMatchObject({
       status: 'expired',
@@ -651,7 +668,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     // The payer approves at the bank anyway; Token.io's notification is lost: the slow reads find it.
     standin.control.notifier.dropNext(100);
     standin.control.setPaymentStatus(read.transferId, 'INITIATION_COMPLETED');
-    ctx.clock.advanceSeconds(ctx.config.tokenio!.review.intervalSeconds + 1);
+    ctx.clock.advanceSeconds(tokenioSettings(ctx.config)!.review.intervalSeconds + 1);
     await worker().runOnce();
     expect(await tx(read.t.transaction_id)).toMatchObject({
       status: 'canceled',
@@ -704,7 +721,7 @@ describe('money that may have moved (issue 36, point 7)', () => {
     standin.control.notifier.dropNext(100);
     standin.control.reportLate(transferId, 'INITIATION_COMPLETED');
     const ended = (await tx(t.transaction_id)).completedAt!;
-    ctx.clock.set(new Date(ended.getTime() + (ctx.config.tokenio!.review.days * 86400 + 60) * 1000));
+    ctx.clock.set(new Date(ended.getTime() + (tokenioSettings(ctx.config)!.review.days * 86400 + 60) * 1000));
     await worker().runOnce();
     expect((await tx(t.transaction_id)).providerStatus).toBe('no_final_status');
   });

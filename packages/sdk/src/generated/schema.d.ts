@@ -25,7 +25,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database reachable and migrations applied */
+        /**
+         * Readiness: database reachable and migrations applied
+         * @description `sanctions` (when official lists are configured) details each list: its version, age, whether it is stale and the last failed load. A stale or failed list does not make the node unready (every node reads the same versions from the database); it is reported here and in `svc_sanctions_list_age_seconds`.
+         */
         get: operations["getReadyz"];
         put?: never;
         post?: never;
@@ -6214,8 +6217,16 @@ export interface components {
             sanctions_hit: boolean;
             sanctions_matches: {
                 list: string;
+                /** @description The name of the list entry that matched (its primary name or an alias) */
                 matched_name: string;
+                /** @description 0-100 */
                 match_score: number;
+                /** @description The entry's reference on its list */
+                entry_id?: string;
+                /** @description The entry's primary name */
+                entry_name?: string;
+                /** @description The party name that was screened */
+                screened_name?: string;
             }[];
             wallet_screening_id: string | null;
             remediation: {
@@ -6280,6 +6291,7 @@ export interface components {
             sanctions: {
                 enabled: boolean;
                 action: string;
+                match_threshold: number | null;
             };
             remediation_ttl_hours: number;
             on_remediation_expiry: string;
@@ -6456,6 +6468,15 @@ export interface components {
             delivery: "email" | "none";
             client_reference: string | null;
             assurance: string | null;
+            declarant_sanctions_matches: {
+                list: string;
+                matched_name: string;
+                /** @description 0-100 */
+                match_score: number;
+                entry_id: string | null;
+                entry_name: string | null;
+                screened_name: string;
+            }[] | null;
             /** Format: date-time */
             expires_at: string;
             verified_at: string | null;
@@ -6527,6 +6548,15 @@ export interface components {
             repair_fields: string[] | null;
             tx_hash: string | null;
             name_match: ("exact" | "partial" | "none") | null;
+            sanctions_matches: {
+                list: string;
+                matched_name: string;
+                /** @description 0-100 */
+                match_score: number;
+                entry_id: string | null;
+                entry_name: string | null;
+                screened_name: string;
+            }[] | null;
             justification: string | null;
             client_reference: string | null;
             user_id: string | null;
@@ -7714,6 +7744,7 @@ export interface components {
                  * @enum {unknown}
                  */
                 action?: "review" | "decline";
+                match_threshold?: number | null;
             };
             /** @description Default: `72`. */
             remediation_ttl_hours?: number;
@@ -8276,6 +8307,14 @@ export interface components {
             /** @enum {string} */
             status: "ready";
             database: string;
+            sanctions?: {
+                list: string;
+                version: string | null;
+                loaded_at: string | null;
+                age_seconds: number | null;
+                stale: boolean;
+                last_error: string | null;
+            }[];
         };
         AuthSecurityRequestCodeRequest: {
             /** @description The protected action this challenge authorizes */

@@ -4,6 +4,7 @@
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
+import type { ProviderSelection } from '../../definition';
 
 /** What this module needs of src/config.ts's reader (structural: the adapter does not import the config module). */
 export interface Reader {
@@ -83,6 +84,27 @@ export interface TokenioConfig {
     privacyNoticeUrl: string | null;
     retentionDays: number;
   };
+}
+
+/** The Token.io settings of a configuration whose bank provider is Token.io, else null. */
+export function tokenioSettings(config: { providers: ProviderSelection }): TokenioConfig | null {
+  const { name, settings } = config.providers.bank;
+  return name === 'tokenio' && isTokenioConfig(settings) ? settings : null;
+}
+
+function isTokenioConfig(v: unknown): v is TokenioConfig {
+  return typeof v === 'object' && v !== null && 'webhookPathSecret' in v && 'memberId' in v;
+}
+
+/** The public path Token.io posts notifications to (PUT /webhook/config); the last segment is the path secret. */
+export const TOKENIO_WEBHOOK_PATH = '/api/v1/providers/tokenio/webhook';
+
+/** The URL to register with Token.io (PUT /webhook/config). */
+export function tokenioWebhookUrl(
+  publicUrl: string,
+  config: Pick<TokenioConfig, 'webhookPathSecret'>,
+): string {
+  return `${publicUrl}${TOKENIO_WEBHOOK_PATH}/${config.webhookPathSecret}`;
 }
 
 /** Token.io's consent sentence for payments ("[TPP name]" becomes {beneficiary}). */

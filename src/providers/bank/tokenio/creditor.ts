@@ -54,7 +54,7 @@ export function instrumentFor(currency: string, instruments?: readonly string[])
 }
 
 /**
- * The initiation fields every payment of ours carries (bank.ts, mandates.ts): a bank whose
+ * The initiation fields every payment of ours carries (adapter.ts, mandates.ts): a bank whose
  * `mandatoryFields` names anything else (e.g. `initiation.debtor`, the payer's account or name) needs
  * a detail our checkout does not collect, so it is not offered (docs/vendors/tokenio.md, point 19).
  * A required path is met when we send it or a field inside it (`initiation.creditor` by

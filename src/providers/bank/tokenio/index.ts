@@ -1,11 +1,15 @@
-/** Builds the Token.io adapters (payment network and Sub-TPP registry) over one resilient client. */
+/**
+ * The Token.io provider: its definition (below), and the factory building the adapters (payment
+ * network and Sub-TPP registry) over one resilient client.
+ */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import { Upstream } from '../../../platform/upstream';
+import { defineProvider, type ProviderContext } from '../../definition';
+import { TokenioBank } from './adapter';
 import { requestSigner } from './auth';
-import { TokenioBank } from './bank';
 import { TokenioClient } from './client';
-import type { TokenioConfig } from './config';
+import { readTokenioConfig, type TokenioConfig } from './config';
 import { TokenioSubTppNetwork } from './subtpp';
 
 export function createTokenio(
@@ -37,3 +41,11 @@ export function createTokenio(
     subTpp: new TokenioSubTppNetwork(client),
   };
 }
+
+/** The Token.io bank provider (SVC_BANK_PROVIDER=tokenio), listed in src/providers/registry.ts. */
+export const tokenioProvider = defineProvider({
+  kind: 'bank',
+  name: 'tokenio',
+  readConfig: readTokenioConfig,
+  create: (ctx: ProviderContext<TokenioConfig>) => createTokenio(ctx.settings, ctx.host.publicUrl, ctx),
+});

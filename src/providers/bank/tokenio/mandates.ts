@@ -17,8 +17,8 @@ import {
 import type { TokenioClient, TokenioConsent, TokenioPayment } from './client';
 import type { TokenioConfig } from './config';
 import { periodicLimitFor, vrpCreditorFor } from './creditor';
+import { mandateCodeOf, providerStatusOf } from './mapping';
 import { newRefId } from './ref-id';
-import { mandateCodeOf, providerStatusOf } from './status-map';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const LOOKUP_SKEW_MS = 10 * 60_000;

@@ -18,6 +18,7 @@ import {
   type VerificationNotification,
   type VerificationProvider,
   VerificationProviderError,
+  type VerificationReconcile,
   type VerificationResult,
   type VerificationSubject,
 } from '../port';
@@ -78,12 +79,18 @@ const header = (h: Record<string, string | string[] | undefined>, name: string) 
 
 export class SumsubVerificationProvider implements VerificationProvider {
   readonly name = 'sumsub';
-  readonly reconciles = true;
+  /** Sumsub's webhooks can be lost: open sessions and approved subjects are read again (SVC_SUMSUB_RECONCILE_AFTER_SECONDS, SVC_SUMSUB_RECHECK_APPROVED_SECONDS). */
+  get reconcile(): VerificationReconcile {
+    return {
+      afterSeconds: this.config.reconcileAfterSeconds ?? 3600,
+      recheckApprovedSeconds: this.config.recheckApprovedSeconds ?? 86400,
+    };
+  }
 
   constructor(
     private readonly client: SumsubClient,
     private readonly config: Pick<SumsubConfig, 'levels' | 'webhookSecret' | 'websdkLinkTtlSeconds'> &
-      Partial<Pick<SumsubConfig, 'kybFlow' | 'consent'>>,
+      Partial<Pick<SumsubConfig, 'kybFlow' | 'consent' | 'reconcileAfterSeconds' | 'recheckApprovedSeconds'>>,
     private readonly now: () => Date = () => new Date(),
     private readonly log?: { warn(obj: object, msg: string): void },
   ) {}

@@ -1,20 +1,20 @@
 /**
- * The Token.io worker (SVC_TOKENIO_RECONCILE_POLL_MS): reads non-final payments whose last news is
- * older than SVC_TOKENIO_RECONCILE_AFTER_SECONDS (with backoff up to the max interval), follows
- * Token.io's Sub-TPP reviews, reads pending VRP consents, and registers our webhook URL once when
- * SVC_TOKENIO_REGISTER_WEBHOOK is on. Token.io says a final status can take time and notifications
- * can be missed; this is what makes every payment end.
+ * The network sweep, for a payment network with a reconcile part (`bank.reconcile`; Token.io:
+ * SVC_TOKENIO_RECONCILE_*): reads non-final payments whose last news is older than its bound (with
+ * backoff up to the max interval), payments held for review, the network's Sub-TPP reviews, pending
+ * and authorized mandates and activated Sub-TPPs, each on the network's policy, and runs the
+ * network's start-up call once (`reconcile.start`, e.g. registering our notification URL). Such a
+ * network says a final status can take time and notifications can be missed; this is what makes
+ * every payment end.
  */
 import { and, eq, gt, inArray, isNotNull, lte } from 'drizzle-orm';
 import { recurringPayments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
-import { TokenioBank } from '../../providers/bank/tokenio/bank';
 import { addSeconds } from '../../shared/clock';
 import { loopWorker, type Worker } from '../../workers/loop';
 import { followNetworkReviews, rereadActivatedSubTpps } from '../opcos/opco-network.service';
 import { syncMandate } from '../recurring/mandate-page.service';
 import { readHeldPayments, reconcileDuePayments } from './network-sync';
-import { tokenioWebhookUrl } from './tokenio-hints.routes';
 
 /** Pending mandates whose last news is older than the bound, read at most every reconcile interval. */
 async function readPendingMandates(deps: Deps, afterSeconds: number, batch = 20): Promise<number> {
@@ -67,43 +67,41 @@ export async function rereadActiveMandates(deps: Deps, page = 100): Promise<numb
   }
 }
 
-export function createTokenioWorker(deps: Deps): Worker | null {
-  const cfg = deps.config.tokenio;
-  const bank = deps.providers.bank;
-  if (!cfg || !(bank instanceof TokenioBank)) return null;
-  let webhookRegistered = !cfg.registerWebhook;
+export function createNetworkReconcileWorker(deps: Deps): Worker | null {
+  const policy = deps.providers.bank.reconcile;
+  if (!policy) return null;
+  let started = !policy.start;
   let mandatesReadAt = 0;
   // In memory: a restart reads every consent once more, which is only safer.
   let consentsRereadAt = 0;
   let subTppsRereadAt = 0;
   return loopWorker(
-    'tokenio-reconcile',
-    cfg.reconcile.pollMs,
+    'network-reconcile',
+    policy.pollMs,
     async () => {
-      if (!webhookRegistered) {
+      if (!started) {
         try {
-          await bank.registerWebhook(tokenioWebhookUrl(deps));
-          webhookRegistered = true;
-          deps.log.info('Token.io webhook URL registered');
+          await policy.start?.();
+          started = true;
         } catch (err) {
-          deps.log.warn({ err }, 'Token.io webhook registration failed; retried on the next tick');
+          deps.log.warn({ err }, 'payment network start-up call failed; retried on the next tick');
         }
       }
-      let did = await reconcileDuePayments(deps, cfg.reconcile);
-      did += await readHeldPayments(deps, cfg.review);
+      let did = await reconcileDuePayments(deps, policy.payments);
+      did += await readHeldPayments(deps, policy.review);
       did += await followNetworkReviews(deps);
       const now = deps.clock.now().getTime();
-      if (now - mandatesReadAt >= cfg.reconcile.intervalSeconds * 1000) {
+      if (now - mandatesReadAt >= policy.payments.intervalSeconds * 1000) {
         mandatesReadAt = now;
-        await readPendingMandates(deps, cfg.reconcile.afterSeconds);
+        await readPendingMandates(deps, policy.payments.afterSeconds);
       }
-      if (now - consentsRereadAt >= cfg.consentRereadSeconds * 1000) {
+      if (now - consentsRereadAt >= policy.consentRereadSeconds * 1000) {
         consentsRereadAt = now;
         await rereadActiveMandates(deps);
       }
-      // Activated Sub-TPPs, read again once per SVC_TOKENIO_SUBTPP_REREAD_SECONDS (Token.io may
-      // deactivate one later, and says so by no webhook).
-      if (now - subTppsRereadAt >= cfg.subTppRereadSeconds * 1000) {
+      // Activated Sub-TPPs, read again once per the network's re-read interval (the network may
+      // deactivate one later, and say so by no notification).
+      if (now - subTppsRereadAt >= policy.subTppRereadSeconds * 1000) {
         subTppsRereadAt = now;
         await rereadActivatedSubTpps(deps);
       }

@@ -6,12 +6,17 @@
  * reconciliation worker all read rather than trust a notification (docs/vendors/tokenio.md).
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { safeEqual } from '../../../shared/crypto';
+import type { InboundCapability } from '../../capabilities';
 import {
   type BankAttachContext,
   type BankChoice,
   type BankFilter,
+  type BankHint,
+  type BankNotification,
   type BankProvider,
   BankProviderError,
+  type BankReconcile,
   BankRefusedError,
   type BankSession,
   type ConsentNotice,
@@ -22,24 +27,20 @@ import {
   type StartedAuthorization,
 } from '../port';
 import { cleanTraceId, type TokenioBankV2, type TokenioClient, type TokenioPayment } from './client';
-import type { TokenioConfig } from './config';
+import { type TokenioConfig, tokenioWebhookUrl } from './config';
 import { creditorFor, currenciesOf, railAt } from './creditor';
 import { TokenioMandates } from './mandates';
+import { awaitsPayer, providerStatusOf } from './mapping';
 import { newRefId } from './ref-id';
 import { refundAccountOf, TokenioRefunds } from './refunds';
-import { awaitsPayer, providerStatusOf } from './status-map';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** What an inbound Token.io notification names (its status is never used: it is only a hint). */
-export interface TokenioHint {
-  paymentId: string | null;
-  /** Our ref_id as the payment carries it (`initiation.refId`), for a payment whose id we never recorded. */
-  refId: string | null;
-  consentId: string | null;
-  /** A refund's Token.io id (REFUND_STATUS_CHANGED): `refId` is then the refund's refId (refunds.ts). */
-  refundId?: string | null;
-}
+/**
+ * What an inbound Token.io notification names (its status is never used: it is only a hint). A
+ * refund's hint (REFUND_STATUS_CHANGED) carries the refund's refId as `refId` (refunds.ts).
+ */
+export type TokenioHint = BankHint;
 
 /**
  * What a notification names. Payments come as `payment` (webhooks page: "similar" to
@@ -116,7 +117,57 @@ export class TokenioBank implements BankProvider {
   private banks: { at: number; list: TokenioBankV2[] } | null = null;
   private banksLoading: Promise<TokenioBankV2[]> | null = null;
 
+  /**
+   * Token.io signs nothing: a notification is a hint, accepted only on a URL ending in the random
+   * SVC_TOKENIO_WEBHOOK_PATH_SECRET (a wrong one is 404), and the objects it names are read again.
+   */
+  readonly inbound: InboundCapability<BankNotification, BankHint> = {
+    aliases: [
+      {
+        path: '/providers/tokenio/webhook/:secret',
+        summary: 'Token.io notification (a hint: the payment is read from Token.io before anything changes)',
+      },
+    ],
+    parse: (req) => {
+      if (!safeEqual(req.pathSecret ?? '', this.opts.config.webhookPathSecret))
+        return { type: 'refused', status: 404 };
+      const hint = parseHint(req.rawBody);
+      if (!hint) return { type: 'ignored' };
+      return 'keys' in hint ? { type: 'ignored', keys: hint.keys } : { type: 'hint', hint };
+    },
+  };
+  /** Token.io says a final status can take time and notifications can be missed: the sweep reads. */
+  readonly reconcile: BankReconcile;
+  /** Commercial VRP is off until the deployment enables it (SVC_TOKENIO_VRP_ENABLED). */
+  readonly mandatesEnabled: boolean;
+  /** SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS. */
+  readonly refundAccountRetentionDays: number;
+
   constructor(readonly opts: TokenioBankOptions) {
+    const c = opts.config;
+    this.reconcile = {
+      pollMs: c.reconcile.pollMs,
+      payments: {
+        afterSeconds: c.reconcile.afterSeconds,
+        intervalSeconds: c.reconcile.intervalSeconds,
+        maxIntervalSeconds: c.reconcile.maxIntervalSeconds,
+      },
+      review: c.review,
+      consentRereadSeconds: c.consentRereadSeconds,
+      subTppRereadSeconds: c.subTppRereadSeconds,
+      subTppPollSeconds: c.subTppPollSeconds,
+      // SVC_TOKENIO_REGISTER_WEBHOOK: PUT /webhook/config with our URL once, at the sweep's first pass.
+      ...(c.registerWebhook
+        ? {
+            start: async () => {
+              await this.registerWebhook(tokenioWebhookUrl(opts.publicUrl, c));
+              opts.log.info('Token.io webhook URL registered');
+            },
+          }
+        : {}),
+    };
+    this.mandatesEnabled = c.vrp.enabled;
+    this.refundAccountRetentionDays = c.refunds.retentionDays;
     this.mandates = new TokenioMandates(
       opts.client,
       opts.publicUrl,
@@ -323,7 +374,7 @@ export class TokenioBank implements BankProvider {
   /** Payments v2 has no cancel operation: the payment ends at Token.io when the payer leaves the bank. */
   async cancelSession(_refId: string): Promise<void> {}
 
-  /** Token.io's notifications are unsigned: they arrive on their own route as hints (webhook.routes.ts). */
+  /** Token.io's notifications are unsigned: they are hints (`inbound`), never verified notifications. */
   verifyNotification(): null {
     return null;
   }

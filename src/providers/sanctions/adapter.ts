@@ -1,0 +1,262 @@
+/**
+ * The official lists behind the sanctions port: loading a list into a new version (client, mapping,
+ * store), and screening names against the current versions, indexed in memory per node and rebuilt
+ * from the database when a list's current version changes (every node screens against the version
+ * the database names). With `sandbox` on (sandbox deployments), a name containing SANCTIONED also
+ * matches the `Sandbox sanctions list`, exactly as before the official lists existed.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { fetchListFile } from './client';
+import type { ListSource, SanctionsConfig } from './config';
+import { LIST_PARSERS } from './mapping';
+import { NameIndex } from './matching';
+import {
+  type ListStatus,
+  type LoadOutcome,
+  SANCTIONS_LIST_NAMES,
+  type SanctionsContext,
+  type SanctionsHit,
+  type SanctionsListId,
+  type SanctionsLists,
+  SanctionsUnavailableError,
+  type ScreenOptions,
+  type ScreenParty,
+} from './port';
+import { type ListStateRow, readEntries, readListStates, recordAttempt, writeVersion } from './store';
+
+export const SANDBOX_SANCTIONS_LIST = 'Sandbox sanctions list';
+
+interface Runtime {
+  metrics: Registry;
+  log: FastifyBaseLogger;
+}
+
+/** The sandbox list of section 2: a name containing `SANCTIONED` (any case). */
+function sandboxHit(name: string): SanctionsHit | null {
+  return /sanctioned/i.test(name)
+    ? {
+        list: SANDBOX_SANCTIONS_LIST,
+        entry_id: null,
+        entry_name: null,
+        matched_name: name.trim(),
+        alias_strength: 'primary',
+        match_score: 100,
+      }
+    : null;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export class OfficialSanctionsLists implements SanctionsLists {
+  readonly configured: boolean;
+  readonly lists: readonly SanctionsListId[];
+  private readonly indexes = new Map<string, { snapshotId: string; index: Promise<NameIndex> }>();
+  /** The last database handle used, for the age gauge's collection at scrape time. */
+  private lastCtx: SanctionsContext | null = null;
+  private readonly loads: Counter<'list' | 'outcome'>;
+
+  constructor(
+    readonly config: SanctionsConfig,
+    private readonly runtime: Runtime,
+  ) {
+    this.configured = config.sandbox || config.lists.length > 0;
+    this.lists = config.lists.map((l) => l.list);
+    const self = this;
+    const lists = config.lists.map((l) => l.list);
+    this.loads = new Counter({
+      name: 'svc_sanctions_list_loads_total',
+      help: 'Sanctions list load attempts by outcome (loaded, unchanged, failed)',
+      labelNames: ['list', 'outcome'],
+      registers: [runtime.metrics],
+    });
+    new Gauge({
+      name: 'svc_sanctions_list_age_seconds',
+      help: "Age of each list's current version (since it was loaded); -1 when none is loaded",
+      labelNames: ['list'],
+      registers: [runtime.metrics],
+      async collect() {
+        const ctx = self.lastCtx;
+        if (!ctx || lists.length === 0) return;
+        const states = await readListStates(ctx.db, lists).catch(() => null);
+        if (!states) return;
+        const now = ctx.clock.now().getTime();
+        for (const list of lists) {
+          const s = states.find((x) => x.list === list);
+          this.set({ list }, s?.loadedAt ? Math.round((now - s.loadedAt.getTime()) / 1000) : -1);
+        }
+      },
+    });
+    new Gauge({
+      name: 'svc_sanctions_list_entries',
+      help: "Entries in each list's current version",
+      labelNames: ['list'],
+      registers: [runtime.metrics],
+      async collect() {
+        const ctx = self.lastCtx;
+        if (!ctx || lists.length === 0) return;
+        const states = await readListStates(ctx.db, lists).catch(() => null);
+        for (const s of states ?? []) this.set({ list: s.list }, s.entryCount ?? 0);
+      },
+    });
+  }
+
+  private source(list: string): ListSource | undefined {
+    return this.config.lists.find((l) => l.list === list);
+  }
+
+  /** The index of a list's current version, built once per version per node. */
+  private indexFor(ctx: SanctionsContext, list: string, snapshotId: string): Promise<NameIndex> {
+    const cached = this.indexes.get(list);
+    if (cached?.snapshotId === snapshotId) return cached.index;
+    const index = readEntries(ctx.db, snapshotId).then((entries) => new NameIndex(entries));
+    index.catch(() => this.indexes.delete(list));
+    this.indexes.set(list, { snapshotId, index });
+    return index;
+  }
+
+  async screen(
+    ctx: SanctionsContext,
+    parties: ScreenParty[],
+    opts: ScreenOptions,
+  ): Promise<(SanctionsHit | null)[]> {
+    this.lastCtx = ctx;
+    const official = this.config.lists.map((l) => l.list);
+    const indexes: { list: SanctionsListId; index: NameIndex }[] = [];
+    if (official.length > 0) {
+      const states = await readListStates(ctx.db, official);
+      for (const list of official) {
+        const state = states.find((s) => s.list === list);
+        // Fail closed: a configured list with no version yet would make a clean answer a guess.
+        if (!state?.snapshotId) throw new SanctionsUnavailableError(`${list} has no loaded version yet`);
+        indexes.push({ list, index: await this.indexFor(ctx, list, state.snapshotId) });
+      }
+    }
+    return parties.map((party) => {
+      if (this.config.sandbox) {
+        const hit = sandboxHit(party.name);
+        if (hit) return hit;
+      }
+      let best: SanctionsHit | null = null;
+      for (const { list, index } of indexes) {
+        const c = index.best(party, opts.threshold);
+        if (c && (!best || c.score > best.match_score))
+          best = {
+            list: SANCTIONS_LIST_NAMES[list],
+            entry_id: c.entryId,
+            entry_name: c.entryName,
+            matched_name: c.matchedName,
+            alias_strength: c.strength,
+            match_score: c.score,
+          };
+      }
+      return best;
+    });
+  }
+
+  /**
+   * Loads a list from its source into a new version when its content changed. Throws on any failure
+   * (download, format, a suspicious drop in size) after recording it: the current version stays.
+   */
+  async load(ctx: SanctionsContext, list: SanctionsListId): Promise<LoadOutcome> {
+    this.lastCtx = ctx;
+    const src = this.source(list);
+    if (!src) return { outcome: 'skipped', reason: `${list} is not configured` };
+    const [state] = await readListStates(ctx.db, [list]);
+    const startedAt = ctx.clock.now();
+    try {
+      const bytes = await fetchListFile(src.source, this.config);
+      const sha = createHash('sha256').update(bytes).digest('hex');
+      if (state?.snapshotId && state.contentSha256 === sha) {
+        await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: true });
+        this.loads.inc({ list, outcome: 'unchanged' });
+        return { outcome: 'unchanged', version: state.version ?? '' };
+      }
+      const parsed = LIST_PARSERS[list](bytes.toString('utf8'));
+      const previous = state?.entryCount ?? 0;
+      const floor = Math.ceil((previous * (100 - this.config.maxDropPercent)) / 100);
+      if (state?.snapshotId && parsed.entries.length < floor)
+        throw new Error(
+          `the new file has ${parsed.entries.length} entries against ${previous} (more than ${this.config.maxDropPercent}% fewer): refused`,
+        );
+      const version = `${parsed.publishedAt ?? startedAt.toISOString()}#${sha.slice(0, 12)}`;
+      const written = await writeVersion(
+        ctx.db,
+        ctx.clock.now(),
+        { list, version, publishedAt: parsed.publishedAt, contentSha256: sha, entries: parsed.entries },
+        state?.snapshotId ?? null,
+      );
+      if (!written.applied) return { outcome: 'skipped', reason: 'another node loaded this list first' };
+      this.loads.inc({ list, outcome: 'loaded' });
+      this.runtime.log.info(
+        { list, version, entries: parsed.entries.length, added: written.added, removed: written.removed },
+        'sanctions list loaded',
+      );
+      return {
+        outcome: 'loaded',
+        version,
+        entries: parsed.entries.length,
+        added: written.added,
+        removed: written.removed,
+      };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: false, error: message });
+      this.loads.inc({ list, outcome: 'failed' });
+      this.runtime.log.warn({ list, err: message }, 'sanctions list load failed; the current version stays');
+      throw err;
+    }
+  }
+
+  /** Per configured list: its current version, counts, age and the last load's outcome. */
+  async status(ctx: SanctionsContext): Promise<ListStatus[]> {
+    this.lastCtx = ctx;
+    const now = ctx.clock.now().getTime();
+    const states = await readListStates(
+      ctx.db,
+      this.config.lists.map((l) => l.list),
+    );
+    const out: ListStatus[] = this.config.lists.map((l) => {
+      const s: Partial<ListStateRow> = states.find((x) => x.list === l.list) ?? {};
+      const age = s.loadedAt ? Math.round((now - s.loadedAt.getTime()) / 1000) : null;
+      return {
+        list: l.list,
+        name: SANCTIONS_LIST_NAMES[l.list],
+        source:
+          l.source.kind === 'url' ? new URL(l.source.url).origin + new URL(l.source.url).pathname : 'file',
+        version: s.version ?? null,
+        published_at: s.publishedAt ?? null,
+        entry_count: s.entryCount ?? null,
+        added_count: s.addedCount ?? null,
+        removed_count: s.removedCount ?? null,
+        loaded_at: iso(s.loadedAt ?? null),
+        age_seconds: age,
+        stale: age === null || age > this.config.maxAgeHours * 3600,
+        last_attempt_at: iso(s.lastAttemptAt ?? null),
+        last_success_at: iso(s.lastSuccessAt ?? null),
+        last_error: s.lastError ?? null,
+        last_error_at: iso(s.lastErrorAt ?? null),
+      };
+    });
+    if (this.config.sandbox)
+      out.unshift({
+        list: 'sandbox',
+        name: SANDBOX_SANCTIONS_LIST,
+        source: 'built in',
+        version: 'sandbox',
+        published_at: null,
+        entry_count: null,
+        added_count: null,
+        removed_count: null,
+        loaded_at: null,
+        age_seconds: null,
+        stale: false,
+        last_attempt_at: null,
+        last_success_at: null,
+        last_error: null,
+        last_error_at: null,
+      });
+    return out;
+  }
+}

@@ -1,0 +1,415 @@
+/**
+ * Name matching the way compliance teams expect (docs/vendors/sanctions-lists.md, "Matching"):
+ * case, diacritics, punctuation and word order do not matter; Cyrillic and Greek are transliterated
+ * (other scripts compare in their own script, and every list gives its Latin forms too); aliases are
+ * names of the entry; initials match the word they abbreviate; small typos are absorbed by
+ * Jaro-Winkler over the normalized tokens with a token-set alignment. Date of birth and country move
+ * the score where both sides have them. Weak aliases only count when a date of birth or a country
+ * corroborates them (OFAC FAQ 124). An index from token keys to names keeps a screening from
+ * comparing a name with every entry.
+ */
+import type { EntryKind, ListEntry, NameStrength, ScreenParty } from './port';
+
+// ---------------------------------------------------------------------------------------------
+// Normalization
+
+/** ICAO 9303 / BGN-like Russian, Ukrainian and Belarusian letters, then Greek (ELOT 743). */
+const TRANSLIT: Record<string, string> = {
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  г: 'g',
+  ґ: 'g',
+  д: 'd',
+  е: 'e',
+  ё: 'e',
+  є: 'ie',
+  ж: 'zh',
+  з: 'z',
+  и: 'i',
+  і: 'i',
+  ї: 'i',
+  й: 'i',
+  к: 'k',
+  л: 'l',
+  м: 'm',
+  н: 'n',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  у: 'u',
+  ў: 'u',
+  ф: 'f',
+  х: 'kh',
+  ц: 'ts',
+  ч: 'ch',
+  ш: 'sh',
+  щ: 'shch',
+  ъ: '',
+  ы: 'y',
+  ь: '',
+  э: 'e',
+  ю: 'iu',
+  я: 'ia',
+  α: 'a',
+  β: 'v',
+  γ: 'g',
+  δ: 'd',
+  ε: 'e',
+  ζ: 'z',
+  η: 'i',
+  θ: 'th',
+  ι: 'i',
+  κ: 'k',
+  λ: 'l',
+  μ: 'm',
+  ν: 'n',
+  ξ: 'x',
+  ο: 'o',
+  π: 'p',
+  ρ: 'r',
+  σ: 's',
+  ς: 's',
+  τ: 't',
+  υ: 'y',
+  φ: 'f',
+  χ: 'ch',
+  ψ: 'ps',
+  ω: 'o',
+  ß: 'ss',
+  æ: 'ae',
+  ø: 'o',
+  œ: 'oe',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  ı: 'i',
+  þ: 'th',
+};
+
+/** Legal forms and honorifics that say nothing about who a party is. */
+const NOISE = new Set([
+  'ltd',
+  'llc',
+  'inc',
+  'corp',
+  'co',
+  'plc',
+  'gmbh',
+  'ag',
+  'sa',
+  'sarl',
+  'srl',
+  'bv',
+  'nv',
+  'oy',
+  'ab',
+  'limited',
+  'company',
+  'corporation',
+  'ooo',
+  'oao',
+  'zao',
+  'pao',
+  'ao',
+  'jsc',
+  'pjsc',
+  'ojsc',
+  'cjsc',
+  'llp',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'the',
+]);
+
+/** Lower case, no diacritics, Cyrillic and Greek in Latin letters, punctuation as spaces; the tokens. */
+export function normalizeTokens(name: string): string[] {
+  const decomposed = name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+  let out = '';
+  for (const ch of decomposed) out += TRANSLIT[ch] ?? ch;
+  return out
+    .replace(/['’`ʼ]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0 && !NOISE.has(t));
+}
+
+/** The normalized name as one string (tokens in order). */
+export const normalizeName = (name: string): string => normalizeTokens(name).join(' ');
+
+// ---------------------------------------------------------------------------------------------
+// Jaro-Winkler
+
+export function jaroWinkler(a: string, b: string): number {
+  if (a === b) return 1;
+  const la = a.length;
+  const lb = b.length;
+  if (la === 0 || lb === 0) return 0;
+  const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
+  const ma = new Uint8Array(la);
+  const mb = new Uint8Array(lb);
+  let matches = 0;
+  for (let i = 0; i < la; i++) {
+    const lo = Math.max(0, i - window);
+    const hi = Math.min(lb - 1, i + window);
+    for (let j = lo; j <= hi; j++) {
+      if (mb[j] || a.charCodeAt(i) !== b.charCodeAt(j)) continue;
+      ma[i] = 1;
+      mb[j] = 1;
+      matches++;
+      break;
+    }
+  }
+  if (matches === 0) return 0;
+  let t = 0;
+  let k = 0;
+  for (let i = 0; i < la; i++) {
+    if (!ma[i]) continue;
+    while (!mb[k]) k++;
+    if (a.charCodeAt(i) !== b.charCodeAt(k)) t++;
+    k++;
+  }
+  const jaro = (matches / la + matches / lb + (matches - t / 2) / matches) / 3;
+  let prefix = 0;
+  while (prefix < 4 && prefix < la && prefix < lb && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token-set alignment
+
+/** Token pairs below this similarity do not align (a different word, not a typo). */
+const TOKEN_MIN = 0.84;
+/** An initial ("J") aligned with the word it abbreviates ("John"). */
+const INITIAL_SIM = 0.85;
+
+function tokenSim(q: string, c: string): number {
+  if (q === c) return 1;
+  if (q.length === 1 || c.length === 1) return q[0] === c[0] ? INITIAL_SIM : 0;
+  // Very short words differ by one letter in too many unrelated names to count as typos.
+  if (Math.min(q.length, c.length) <= 3) return 0;
+  const s = jaroWinkler(q, c);
+  return s >= TOKEN_MIN ? s : 0;
+}
+
+const weight = (t: string) => (t.length === 1 ? 1 : t.length);
+
+/** Candidate-side weights: middle words (patronymics, second given names) count half. */
+function candidateWeights(c: readonly string[]): number[] {
+  return c.map((t, j) => (j > 0 && j < c.length - 1 ? 0.5 : 1) * weight(t));
+}
+
+/**
+ * 0-1: how well the two token sets align, whatever the order. Each query token pairs with at most one
+ * candidate token (best pairs first). The score is 0.6 of the better-explained side plus 0.4 of the
+ * other, where the list name's middle words count half (a missing patronymic or second given name costs
+ * little) and an initial explains the word it abbreviates at 0.85. At least one whole word must align,
+ * and a single aligned word scores the mean of both sides (one shared word of a longer name is no hit).
+ */
+export function tokenSetScore(q: readonly string[], c: readonly string[]): number {
+  if (q.length === 0 || c.length === 0) return 0;
+  const pairs: { i: number; j: number; s: number }[] = [];
+  for (let i = 0; i < q.length; i++)
+    for (let j = 0; j < c.length; j++) {
+      const s = tokenSim(q[i]!, c[j]!);
+      if (s > 0) pairs.push({ i, j, s });
+    }
+  if (pairs.length === 0) return 0;
+  pairs.sort((x, y) => y.s - x.s);
+  const cw = candidateWeights(c);
+  const usedQ = new Uint8Array(q.length);
+  const usedC = new Uint8Array(c.length);
+  let explainedQ = 0;
+  let explainedC = 0;
+  let aligned = 0;
+  let words = 0;
+  for (const p of pairs) {
+    if (usedQ[p.i] || usedC[p.j]) continue;
+    usedQ[p.i] = 1;
+    usedC[p.j] = 1;
+    aligned++;
+    if (q[p.i]!.length > 1 && c[p.j]!.length > 1) words++;
+    explainedQ += weight(q[p.i]!) * p.s;
+    explainedC += cw[p.j]! * p.s;
+  }
+  if (words === 0) return 0;
+  const rq = explainedQ / q.reduce((n, t) => n + weight(t), 0);
+  const rc = explainedC / cw.reduce((n, w) => n + w, 0);
+  if (aligned === 1 && q.length + c.length > 2) return (rq + rc) / 2;
+  return 0.6 * Math.max(rq, rc) + 0.4 * Math.min(rq, rc);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Date of birth and country
+
+/** +0.05 when a date of birth agrees (same year, and same day where both have one), -0.15 when none is within a year. */
+export function dobAdjustment(party: string | null | undefined, entry: readonly string[]): number {
+  if (!party || entry.length === 0) return 0;
+  const py = Number(party.slice(0, 4));
+  if (!Number.isFinite(py)) return 0;
+  let near = false;
+  for (const d of entry) {
+    const y = Number(d.slice(0, 4));
+    if (!Number.isFinite(y)) continue;
+    if (d.length === 10 && party.length === 10) {
+      if (d === party) return 0.05;
+      if (Math.abs(y - py) <= 1) near = true;
+      continue;
+    }
+    if (y === py) return 0.05;
+    if (Math.abs(y - py) <= 1) near = true;
+  }
+  return near ? 0 : -0.15;
+}
+
+/** +0.03 when the party's country is one of the entry's, -0.05 when the entry has others only. */
+export function countryAdjustment(party: string | null | undefined, entry: readonly string[]): number {
+  if (!party || entry.length === 0) return 0;
+  return entry.includes(party.toUpperCase()) ? 0.03 : -0.05;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Index
+
+interface IndexedName {
+  entry: number;
+  name: string;
+  tokens: string[];
+  strength: NameStrength;
+}
+
+interface IndexedEntry {
+  id: string;
+  kind: EntryKind;
+  primary: string;
+  dobs: string[];
+  countries: string[];
+}
+
+export interface Candidate {
+  entryId: string;
+  entryName: string;
+  matchedName: string;
+  strength: NameStrength;
+  /** 0-100. */
+  score: number;
+}
+
+/** Blocking keys of a token: its first three and last three letters (whole when shorter). */
+function keysOf(token: string): string[] {
+  if (token.length <= 3) return [`w:${token}`];
+  return [`p:${token.slice(0, 3)}`, `s:${token.slice(-3)}`];
+}
+
+/**
+ * The names of one list snapshot, indexed by token keys: a screening scores only the names that share
+ * a key with the query (a word's first or last three letters), not every entry of the list.
+ */
+export class NameIndex {
+  private readonly entries: IndexedEntry[] = [];
+  private readonly names: IndexedName[] = [];
+  private readonly postings = new Map<string, number[]>();
+
+  constructor(entries: readonly ListEntry[]) {
+    for (const e of entries) {
+      const entryNo = this.entries.length;
+      this.entries.push({
+        id: e.id,
+        kind: e.kind,
+        primary: e.names[0]?.name ?? '',
+        dobs: e.dobs,
+        countries: e.countries,
+      });
+      const seen = new Set<string>();
+      for (const n of e.names) {
+        const tokens = normalizeTokens(n.name);
+        const key = tokens.join(' ');
+        if (tokens.length === 0 || seen.has(key)) continue;
+        seen.add(key);
+        const nameNo = this.names.length;
+        this.names.push({ entry: entryNo, name: n.name, tokens, strength: n.strength });
+        const keys = new Set(tokens.filter((t) => t.length > 1).flatMap(keysOf));
+        for (const k of keys) {
+          const list = this.postings.get(k);
+          if (list) list.push(nameNo);
+          else this.postings.set(k, [nameNo]);
+        }
+      }
+    }
+  }
+
+  get entryCount(): number {
+    return this.entries.length;
+  }
+
+  get nameCount(): number {
+    return this.names.length;
+  }
+
+  /** How many names a query would score (for the bench and tests). */
+  candidateCount(name: string): number {
+    return this.candidates(normalizeTokens(name)).size;
+  }
+
+  /**
+   * The names sharing a key with the query; with two or more words in the query, only those sharing
+   * keys of two different words (a name matching one word of the query cannot reach a threshold:
+   * see tokenSetScore), unless the name itself has a single word.
+   */
+  private candidates(tokens: readonly string[]): Set<number> {
+    const words = tokens.filter((t) => t.length > 1);
+    const hits = new Map<number, number>();
+    for (let w = 0; w < words.length; w++) {
+      const bit = 1 << Math.min(w, 30);
+      for (const k of keysOf(words[w]!))
+        for (const n of this.postings.get(k) ?? []) hits.set(n, (hits.get(n) ?? 0) | bit);
+    }
+    const out = new Set<number>();
+    for (const [n, mask] of hits)
+      if (words.length < 2 || (mask & (mask - 1)) !== 0 || this.names[n]!.tokens.length === 1) out.add(n);
+    return out;
+  }
+
+  /** The best-scoring entry for the party at or above `threshold` (0-100), or null. */
+  best(party: ScreenParty, threshold: number): Candidate | null {
+    const tokens = normalizeTokens(party.name);
+    if (tokens.length === 0) return null;
+    let best: Candidate | null = null;
+    for (const n of this.candidates(tokens)) {
+      const name = this.names[n]!;
+      const entry = this.entries[name.entry]!;
+      const base = tokenSetScore(tokens, name.tokens);
+      if (base === 0) continue;
+      const dob = dobAdjustment(party.dateOfBirth, entry.dobs);
+      const country = countryAdjustment(party.country, entry.countries);
+      // OFAC FAQ 124: a weak AKA alone is no hit; it counts when other identifiers corroborate it.
+      if (name.strength === 'weak' && !(dob > 0 || country > 0)) continue;
+      const kind = kindAdjustment(party.type, entry.kind);
+      const score = Math.round(Math.max(0, Math.min(1, base + dob + country + kind)) * 100);
+      if (score < threshold) continue;
+      if (!best || score > best.score || (score === best.score && name.strength === 'primary')) {
+        best = {
+          entryId: entry.id,
+          entryName: entry.primary,
+          matchedName: name.name,
+          strength: name.strength,
+          score,
+        };
+      }
+    }
+    return best;
+  }
+}
+
+/** A person against an entity (or the reverse) is less likely the same party; vessels are never persons. */
+function kindAdjustment(type: ScreenParty['type'], kind: EntryKind): number {
+  if (!type || kind === 'other') return 0;
+  if (type === 'natural') return kind === 'individual' ? 0 : kind === 'entity' ? -0.05 : -1;
+  return kind === 'individual' ? -0.05 : 0;
+}

@@ -1,0 +1,144 @@
+/**
+ * The sanctions-lists port (docs/vendors/sanctions-lists.md): name screening of parties against the
+ * official lists (OFAC SDN and consolidated, EU, UK, UN) or, on sandbox deployments, the sandbox list.
+ * Callers speak in normalized terms only: a hit names the list, the entry, the matched alias and the
+ * score (0-100); the lists' raw codes never leave the provider.
+ */
+import type { Db } from '../../db/client';
+
+/** The official lists this service can load (SVC_SANCTIONS_LISTS). */
+export const SANCTIONS_LIST_IDS = [
+  'ofac_sdn',
+  'ofac_consolidated',
+  'eu_fsf',
+  'uk_sanctions_list',
+  'un_sc',
+] as const;
+export type SanctionsListId = (typeof SANCTIONS_LIST_IDS)[number];
+
+/** The name shown in hits (`list`) and in the staff status. */
+export const SANCTIONS_LIST_NAMES: Record<SanctionsListId, string> = {
+  ofac_sdn: 'OFAC SDN List',
+  ofac_consolidated: 'OFAC Consolidated Sanctions List',
+  eu_fsf: 'EU Consolidated Financial Sanctions List',
+  uk_sanctions_list: 'UK Sanctions List',
+  un_sc: 'UN Security Council Consolidated List',
+};
+
+export const ENTRY_KINDS = ['individual', 'entity', 'vessel', 'aircraft', 'other'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/**
+ * How much a list trusts a name: `primary` (the listed name and its spelling variations), `strong`
+ * (a good-quality alias) or `weak` (OFAC's weak AKA, the UN's and UK's "Low quality" alias, EU
+ * `strong="false"`): weak names only corroborate (docs/vendors/sanctions-lists.md, "Weak aliases").
+ */
+export type NameStrength = 'primary' | 'strong' | 'weak';
+
+export interface ListName {
+  name: string;
+  strength: NameStrength;
+}
+
+/** One entry of a list, as the mapping reads it from the published file. */
+export interface ListEntry {
+  /** The list's own reference: OFAC uid, EU logicalId, UK UniqueID, UN DATAID. */
+  id: string;
+  kind: EntryKind;
+  /** The first is the primary name. */
+  names: ListName[];
+  /** Dates of birth as `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (a range is kept as its years). */
+  dobs: string[];
+  /** ISO 3166 alpha-2 codes of nationality, citizenship and address countries. */
+  countries: string[];
+}
+
+export interface ParsedList {
+  /** The list's own publication date (ISO 8601), when the file states one. */
+  publishedAt: string | null;
+  entries: ListEntry[];
+}
+
+/** A party to screen; date of birth and country lower false positives where both sides have them. */
+export interface ScreenParty {
+  name: string;
+  type?: 'natural' | 'legal';
+  /** `YYYY-MM-DD` or `YYYY`. */
+  dateOfBirth?: string | null;
+  /** ISO 3166 alpha-2. */
+  country?: string | null;
+}
+
+export interface SanctionsHit {
+  /** The list's display name (`SANCTIONS_LIST_NAMES`), or the sandbox list. */
+  list: string;
+  /** The entry's reference on that list (null on the sandbox list, whose entries are the names themselves). */
+  entry_id: string | null;
+  /** The entry's primary name (null on the sandbox list). */
+  entry_name: string | null;
+  /** The name of the entry that matched (the primary name or an alias). */
+  matched_name: string;
+  alias_strength: NameStrength;
+  /** 0-100. */
+  match_score: number;
+}
+
+export interface ScreenOptions {
+  /** 0-100: hits at or above it are reported. */
+  threshold: number;
+}
+
+export class SanctionsUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SanctionsUnavailableError';
+  }
+}
+
+/** What the provider needs of the running service: the database (snapshots live there) and the clock. */
+export interface SanctionsContext {
+  db: Db;
+  clock: { now(): Date };
+}
+
+export type LoadOutcome =
+  | { outcome: 'loaded'; version: string; entries: number; added: number; removed: number }
+  | { outcome: 'unchanged'; version: string }
+  | { outcome: 'skipped'; reason: string };
+
+/** One configured list as staff see it (GET /admin/sanctions/status) and readiness reports it. */
+export interface ListStatus {
+  list: string;
+  name: string;
+  /** The URL's origin and path (never its query: the EU's carries a token), or `file`. */
+  source: string;
+  version: string | null;
+  published_at: string | null;
+  entry_count: number | null;
+  added_count: number | null;
+  removed_count: number | null;
+  loaded_at: string | null;
+  age_seconds: number | null;
+  /** No version yet, or older than SVC_SANCTIONS_MAX_AGE_HOURS. */
+  stale: boolean;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+}
+
+export interface SanctionsLists {
+  /** False when no list is configured (production without SVC_SANCTIONS_LISTS): screening answers 503. */
+  readonly configured: boolean;
+  /** The official lists configured, in order (the sandbox list is not one). */
+  readonly lists: readonly SanctionsListId[];
+  /** The best hit per party (null: none at or above the threshold). Throws SanctionsUnavailableError. */
+  screen(
+    ctx: SanctionsContext,
+    parties: ScreenParty[],
+    opts: ScreenOptions,
+  ): Promise<(SanctionsHit | null)[]>;
+  /** Loads one list into a new version if its content changed; throws (after recording why) on failure. */
+  load(ctx: SanctionsContext, list: SanctionsListId): Promise<LoadOutcome>;
+  status(ctx: SanctionsContext): Promise<ListStatus[]>;
+}
