@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { EXPORT_MAX_ROWS, exportActivityLogs } from '../../src/modules/activity/activity.service';
 import { recordActivity } from '../../src/modules/activity/activity.writer';
-import { purgeOldActivityLogs } from '../../src/modules/notifications/notifications.workers';
+import { purgeOldActivityLogs } from '../../src/modules/notifications/notifications.worker';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { staffHeaders } from '../org/fixtures';

@@ -7,8 +7,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, clients } from '../../src/db/schema/index';
-import { invoiceEmailJob } from '../../src/modules/billing/invoice-email';
-import { invoicePaymentLinkJob } from '../../src/modules/billing/invoice-payment-link';
+import { invoiceEmailJob } from '../../src/modules/billing/invoice-email.service';
+import { invoicePaymentLinkJob } from '../../src/modules/billing/invoice-payment-link.service';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';

@@ -5,8 +5,8 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutPage } from '../../src/modules/checkout/views/pages';
-import { CHECKOUT_CSS } from '../../src/modules/checkout/views/styles';
+import { checkoutPage } from '../../src/modules/checkout/views/pages.view';
+import { CHECKOUT_CSS } from '../../src/modules/checkout/views/styles.view';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
 
 const consent = {

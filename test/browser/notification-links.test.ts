@@ -3,13 +3,13 @@
  * is created through the API, a notification is written for it the way the services write theirs
  * (notify with the item), and Chromium follows each "Open …" link of the inbox to a page showing the
  * item, with no error. The notification email's "Open:" link leads to the same page. One service,
- * one browser context; the list of kinds comes from src/modules/notifications/links.ts, so a new kind
+ * one browser context; the list of kinds comes from src/modules/notifications/links.service.ts, so a new kind
  * without a case here fails.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DASHBOARD_PATHS, type NotificationItemType } from '../../src/modules/notifications/links';
-import { notificationEmailJob } from '../../src/modules/notifications/notification-email';
-import { notify } from '../../src/modules/notifications/notify';
+import { DASHBOARD_PATHS, type NotificationItemType } from '../../src/modules/notifications/links.service';
+import { notificationEmailJob } from '../../src/modules/notifications/notification-email.service';
+import { notify } from '../../src/modules/notifications/notify.service';
 import { makePdf } from '../contracts/fixtures';
 import { loginOk, registerVerified } from '../helpers/auth-flow';
 import { hasChromium } from '../helpers/browser';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseBulkFile } from '../../src/modules/bulk-links/bulk.parse';
+import { parseBulkFile } from '../../src/modules/bulk-links/bulk-parse.service';
 import { ValidationError } from '../../src/shared/errors';
 import { bigXlsx } from './fixtures';
 

@@ -15,8 +15,8 @@ import {
 } from '../../src/db/schema/index';
 import { recordActivity } from '../../src/modules/activity/activity.writer';
 import { permissionsForRole } from '../../src/modules/auth/team/permissions.policy';
-import { assertFeatureEnabled, effectiveFeatures } from '../../src/modules/features/features';
-import { notify } from '../../src/modules/notifications/notify';
+import { assertFeatureEnabled, effectiveFeatures } from '../../src/modules/features/features.service';
+import { notify } from '../../src/modules/notifications/notify.service';
 import { createPlatformPaymentLink } from '../../src/modules/payments/paylink.service';
 import { AUTOMATIC } from '../../src/modules/payments/status.service';
 import { onPaymentStatus, type PaymentStatusChange } from '../../src/modules/payments/status-events';

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
-import { notificationEmailJob } from '../../src/modules/notifications/notification-email';
+import { notificationEmailJob } from '../../src/modules/notifications/notification-email.service';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';

@@ -7,9 +7,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
-import { notificationEmailJob } from '../../src/modules/notifications/notification-email';
-import { purgeOldNotifications } from '../../src/modules/notifications/notifications.workers';
-import { notify } from '../../src/modules/notifications/notify';
+import { notificationEmailJob } from '../../src/modules/notifications/notification-email.service';
+import { purgeOldNotifications } from '../../src/modules/notifications/notifications.worker';
+import { notify } from '../../src/modules/notifications/notify.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';

@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, tickets } from '../../src/db/schema/index';
 import { jobDefinitions, jobKindLabel, timerDefinitions } from '../../src/modules/index';
-import { autoCloseResolvedTickets, ticketAutoCloseTimer } from '../../src/modules/tickets/tickets.workers';
+import { autoCloseResolvedTickets, ticketAutoCloseTimer } from '../../src/modules/tickets/tickets.worker';
 import { jobRegistry, runDueJobs, timersBackfillJob } from '../../src/platform/jobs/index';
 import { enqueueTimersBackfill } from '../../src/platform/jobs/timers';
 import { createTestApp, type TestContext } from '../helpers/app';

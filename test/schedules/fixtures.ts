@@ -1,6 +1,7 @@
 /** Payment schedule test helpers. */
-import { schedulePayerEmailJob } from '../../src/modules/schedules/schedules.emails';
+
 import { runSchedulesWorker } from '../../src/modules/schedules/schedules.worker';
+import { schedulePayerEmailJob } from '../../src/modules/schedules/schedules-emails.service';
 import type { TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';

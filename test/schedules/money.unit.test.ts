@@ -1,7 +1,12 @@
 /** Plan splits are decimal-exact (BigInt minor units), dates are UTC calendar dates. */
 import { describe, expect, it } from 'vitest';
 import { deriveScheduleTrigger } from '../../src/modules/schedules/schedules.machine';
-import { graceEndOf, issueAtOf, splitPlan, sumAmounts } from '../../src/modules/schedules/schedules.money';
+import {
+  graceEndOf,
+  issueAtOf,
+  splitPlan,
+  sumAmounts,
+} from '../../src/modules/schedules/schedules-money.policy';
 import { addMonths } from '../../src/platform/calendar';
 
 describe('plan split', () => {

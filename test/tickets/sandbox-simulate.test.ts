@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, notifications } from '../../src/db/schema/index';
-import { ticketReplyEmailJob } from '../../src/modules/tickets/ticket-email';
+import { ticketReplyEmailJob } from '../../src/modules/tickets/ticket-email.service';
 import { createTestApp, type MemoryMailer, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';

@@ -6,8 +6,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, notifications, tickets } from '../../src/db/schema/index';
-import { ticketReplyEmailJob } from '../../src/modules/tickets/ticket-email';
-import { autoCloseResolvedTickets } from '../../src/modules/tickets/tickets.workers';
+import { ticketReplyEmailJob } from '../../src/modules/tickets/ticket-email.service';
+import { autoCloseResolvedTickets } from '../../src/modules/tickets/tickets.worker';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';

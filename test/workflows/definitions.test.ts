@@ -1,7 +1,7 @@
 /** Workflow definitions: CRUD, state rules, templates, fork, archive, graph validation, access. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowMessages } from '../../src/modules/workflows/workflows.messages';
-import { WORKFLOW_TEMPLATES } from '../../src/modules/workflows/workflows.templates';
+import { WORKFLOW_TEMPLATES } from '../../src/modules/workflows/workflows-templates.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

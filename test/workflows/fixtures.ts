@@ -1,6 +1,6 @@
 /** Workflow test helpers: API calls, small graphs, trigger signing, engine ticks. */
 
-import { processDueWorkflowRuns } from '../../src/modules/workflows/workflows.engine';
+import { processDueWorkflowRuns } from '../../src/modules/workflows/workflows-engine.service';
 import { hmacSha256Hex } from '../../src/shared/crypto';
 import type { TestContext } from '../helpers/app';
 import type { TestCaller } from '../helpers/clients';

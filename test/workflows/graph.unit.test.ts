@@ -1,6 +1,6 @@
 /** The template resolver and condition operators (pure functions). */
 import { describe, expect, it } from 'vitest';
-import { evaluateCondition, resolveTemplates } from '../../src/modules/workflows/workflows.graph';
+import { evaluateCondition, resolveTemplates } from '../../src/modules/workflows/workflows-graph.policy';
 
 const ctx = {
   input: { email: 'a@b.c', n: 5, tags: ['x'] },

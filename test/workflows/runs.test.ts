@@ -2,8 +2,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, kycUsers, transactions, workflowRunSteps, workflowRuns } from '../../src/db/schema/index';
-import { processDueWorkflowRuns } from '../../src/modules/workflows/workflows.engine';
 import { WorkflowMessages } from '../../src/modules/workflows/workflows.messages';
+import { processDueWorkflowRuns } from '../../src/modules/workflows/workflows-engine.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';

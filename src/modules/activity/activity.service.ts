@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Deps } from '../../deps';
 import { badRequest, notFound } from '../../shared/errors';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
-import { safeCell } from '../bulk-links/bulk.results';
+import { safeCell } from '../bulk-links/bulk-results.service';
 import { ActivityMessages } from './activity.messages';
 import {
   type ActivityFilters,

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
 import type { CliCommand, CliContext } from '../../cli/command';
 import { createProviders } from '../../providers/index';
-import { FEATURES, type Feature } from '../features/features';
+import { FEATURES, type Feature } from '../features/features.service';
 import { approveOpco, deactivateOpco, rejectOpco } from '../opcos/opco-review.service';
 import { setProjectFrozen } from '../projects/projects.service';
 import {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
-import { FEATURE_AREAS, FEATURES } from '../features/features';
+import { FEATURE_AREAS, FEATURES } from '../features/features.service';
 import { OPCO_STATUSES } from '../opcos/opcos.machine';
 import { VISIBILITY_GROUPS } from './clients-admin.service';
 

@@ -9,7 +9,7 @@ import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
 import { containsPattern } from '../customers/customers.repo';
-import { effectiveFeatures, type Feature } from '../features/features';
+import { effectiveFeatures, type Feature } from '../features/features.service';
 
 export const VISIBILITY_GROUPS = [
   'document_number',

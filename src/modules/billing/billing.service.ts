@@ -28,14 +28,14 @@ import {
   upsertPriceList,
 } from './billing.repo';
 import { type LineInputT, PRICE_KEYS, type PriceKey } from './billing.schemas';
+import { toInvoiceView } from './billing.view';
 import {
   type EffectivePriceList,
   estimateCurrentUsage,
   findEffectivePriceList,
   priceColumns,
   priceOf,
-} from './billing.usage';
-import { toInvoiceView } from './billing.view';
+} from './billing-usage.service';
 import { finalizeInvoice } from './invoice-finalize.service';
 import { createDraftInvoice, invoiceTarget, markInvoicePaid } from './invoices.service';
 import { moveInvoice } from './invoices.transitions';

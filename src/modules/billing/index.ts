@@ -2,9 +2,9 @@
 import { defineModule } from '../../platform/module';
 import { markInvoicePaidOnPayment } from './billing.listeners';
 import { billingRoutes } from './billing.routes';
-import { invoiceOverdueTimer } from './billing.workers';
-import { invoiceEmailJob } from './invoice-email';
-import { invoicePaymentLinkJob } from './invoice-payment-link';
+import { invoiceOverdueTimer } from './billing.worker';
+import { invoiceEmailJob } from './invoice-email.service';
+import { invoicePaymentLinkJob } from './invoice-payment-link.service';
 
 export const billingModule = defineModule({
   name: 'billing',

@@ -19,9 +19,9 @@ import { recordActivity } from '../activity/activity.writer';
 import { assertCanApply } from './billing.machine';
 import { BillingMessages } from './billing.messages';
 import { findBillingDetails, findInvoice, insertPdf, linesOf, nextInvoiceNumber } from './billing.repo';
-import { oweInvoiceEmail } from './invoice-email';
-import { invoicePaymentLinkJob, oweInvoicePaymentLink } from './invoice-payment-link';
-import { renderInvoicePdf } from './invoice-pdf';
+import { oweInvoiceEmail } from './invoice-email.service';
+import { invoicePaymentLinkJob, oweInvoicePaymentLink } from './invoice-payment-link.service';
+import { renderInvoicePdf } from './invoice-pdf.service';
 import { getAdminInvoice, invoiceTarget } from './invoices.service';
 import { moveInvoice } from './invoices.transitions';
 

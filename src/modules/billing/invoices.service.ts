@@ -39,8 +39,8 @@ import {
   updateInvoice,
 } from './billing.repo';
 import type { CreateInvoiceInput, LineInputT, PatchInvoiceInput } from './billing.schemas';
-import { requirePriceList, usageLines } from './billing.usage';
 import { toAdminInvoiceView } from './billing.view';
+import { requirePriceList, usageLines } from './billing-usage.service';
 import { moveInvoice } from './invoices.transitions';
 
 export const invoiceTarget = (i: InvoiceRow) => ({ type: 'invoice', id: i.id, label: i.number ?? 'draft' });

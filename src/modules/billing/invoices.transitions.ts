@@ -9,7 +9,7 @@ import { emitEvent } from '../../outbox/emit';
 import { addDays, startOfDay } from '../../platform/calendar';
 import { cancelTimer, setTimer, timerRef } from '../../platform/jobs/index';
 import { machineTable, transition } from '../../platform/machine';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { type InvoiceStatus, type InvoiceTransition, invoiceMachine } from './billing.machine';
 import { BillingMessages } from './billing.messages';
 import type { InvoiceChanges, InvoiceRow } from './billing.repo';
@@ -17,7 +17,7 @@ import type { InvoiceChanges, InvoiceRow } from './billing.repo';
 const invoiceTable = machineTable(invoiceMachine, invoices, { conflict: BillingMessages.changedMeanwhile });
 
 /**
- * The overdue timer of an open invoice (billing.workers.ts handles it): set when the invoice opens,
+ * The overdue timer of an open invoice (billing.worker.ts handles it): set when the invoice opens,
  * to the start (UTC) of the day after its due date; removed when it leaves `open` first.
  */
 export const INVOICE_OVERDUE = timerRef<{ invoiceId: string }>({

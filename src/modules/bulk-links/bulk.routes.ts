@@ -7,7 +7,6 @@ import { toPageParams } from '../../shared/pagination';
 import { paylinkBodyChecker } from '../payments/paylink.validation';
 import { ErrorSchema } from '../payments/payments.schemas';
 import { withJobActions } from './bulk.actions';
-import { parseStatusList, resultsCsv, templateCsv } from './bulk.results';
 import {
   BulkCreateBodySchema,
   BulkParamsSchema,
@@ -33,6 +32,7 @@ import {
   retryBulkJob,
 } from './bulk.service';
 import type { JobDto } from './bulk.view';
+import { parseStatusList, resultsCsv, templateCsv } from './bulk-results.service';
 
 const TAGS = ['bulk payment links'];
 

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import { fileResponse, MEDIA } from '../../shared/download';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
 import { JobActionsSchema } from './bulk.actions';
-import { BASE_COLUMNS, MAX_ROWS } from './bulk.columns';
 import { JOB_STATUSES, ROW_STATUSES } from './bulk.machine';
+import { BASE_COLUMNS, MAX_ROWS } from './bulk-columns.schemas';
 
 const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });

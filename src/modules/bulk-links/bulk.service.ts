@@ -18,14 +18,6 @@ import { assertOwnedReference } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
 import type { PaylinkBodyCheck } from '../payments/paylink.validation';
 import {
-  columnsOf,
-  isKnownColumn,
-  type JobDefaults,
-  jsonRowInput,
-  MAX_ROWS,
-  type RowInput,
-} from './bulk.columns';
-import {
   assertJobTransition,
   initialJobStatus,
   isRetryableRow,
@@ -34,12 +26,20 @@ import {
   type RowStatus,
 } from './bulk.machine';
 import { BulkLinkMessages } from './bulk.messages';
-import { parseBulkFile, tooManyRows } from './bulk.parse';
 import { allRows, countRows, findJob, type JobRow, listJobs, listRows, moveRows } from './bulk.repo';
 import { emitJobStatus, moveJob } from './bulk.transitions';
-import { type RowVerdict, validateRows } from './bulk.validate';
 import { type JobDto, toJobDto, toRowDto } from './bulk.view';
 import { cancelCreatedLinks } from './bulk.worker';
+import {
+  columnsOf,
+  isKnownColumn,
+  type JobDefaults,
+  jsonRowInput,
+  MAX_ROWS,
+  type RowInput,
+} from './bulk-columns.schemas';
+import { parseBulkFile, tooManyRows } from './bulk-parse.service';
+import { type RowVerdict, validateRows } from './bulk-validate.service';
 
 export interface BulkCreateBody {
   rows?: Record<string, unknown>[];

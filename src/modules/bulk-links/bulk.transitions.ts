@@ -8,7 +8,7 @@ import { bulkPaymentJobs } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { recordActivity } from '../activity/activity.writer';
-import { notify, OWNER_ONLY } from '../notifications/notify';
+import { notify, OWNER_ONLY } from '../notifications/notify.service';
 import { isFinalJobStatus, type JobStatus, type JobTrigger, jobMachine } from './bulk.machine';
 import { BulkLinkMessages } from './bulk.messages';
 import { countRows, type JobCounts, type JobRow } from './bulk.repo';

@@ -34,7 +34,7 @@ import {
   pendingLinksOf,
 } from './bulk.repo';
 import { moveJob } from './bulk.transitions';
-import { errorOfIssue } from './bulk.validate';
+import { errorOfIssue } from './bulk-validate.service';
 
 /** Links created at once within a batch (each is a few queries plus the bank call). */
 const LINK_CONCURRENCY = 8;

@@ -17,8 +17,14 @@ import {
   startBankAuthorization,
   syncOnReturn,
 } from './checkout.service';
-import { checkoutPage, confirmingPage, inProgressPage, type PaymentView, resultPage } from './views/pages';
-import { CHECKOUT_CSS } from './views/styles';
+import {
+  checkoutPage,
+  confirmingPage,
+  inProgressPage,
+  type PaymentView,
+  resultPage,
+} from './views/pages.view';
+import { CHECKOUT_CSS } from './views/styles.view';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
 

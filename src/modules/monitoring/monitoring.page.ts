@@ -11,7 +11,7 @@ import { AppError, ValidationError } from '../../shared/errors';
 import { sendHtmlPage } from '../../shared/html-page';
 import { verificationLinkState } from '../kyc/verification.service';
 import { ownershipLinkState } from '../screening/ownership.service';
-import { checkAttachments } from '../tickets/tickets.attachments';
+import { checkAttachments } from '../tickets/tickets-attachments.service';
 import {
   type RemediationView,
   remediationDonePage,

@@ -12,7 +12,7 @@ import type { ClientAuth } from '../../plugins/auth';
 import { AppError, badRequest, forbidden, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { findClient } from '../kyc/verification.repo';
 import { lockOwnershipInTx } from '../screening/ownership.service';
 import {

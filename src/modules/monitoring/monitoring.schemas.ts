@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { fileResponse } from '../../shared/download';
 import { dateRangeQuerySchema, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
-import { ATTACHMENT_MEDIA_TYPES } from '../tickets/tickets.attachments';
+import { ATTACHMENT_MEDIA_TYPES } from '../tickets/tickets-attachments.service';
 import { MonitoringActionsSchema } from './monitoring.actions';
 import { DECISIONS } from './monitoring.evaluate';
 import { EXPIRY_DECISIONS, SANCTIONS_ACTIONS } from './monitoring.policy';

@@ -11,7 +11,7 @@ import type { ClientAuth } from '../../plugins/auth';
 import { conflict, notFound } from '../../shared/errors';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { screenedWalletRisk, screenWalletForMonitoring } from '../screening/wallet-risk';
 import {
   evalContextOf,

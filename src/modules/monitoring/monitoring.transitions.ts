@@ -9,7 +9,7 @@ import { emitEvent } from '../../outbox/emit';
 import { cancelTimer, setTimer, timerRef } from '../../platform/jobs/index';
 import { machineTable, transition } from '../../platform/machine';
 import { newId, randomToken } from '../../shared/ids';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { type Decision, type DecisionTransition, decisionMachine } from './monitoring.machine';
 import { MonitoringMessages } from './monitoring.messages';
 import type { MonitoredTransactionRow } from './monitoring.repo';

@@ -1,9 +1,9 @@
 /** In-app notifications and their emails; retention of notifications and activity-log entries. */
 import { defineModule } from '../../platform/module';
 import { periodicWorker } from '../../workers/loop';
-import { notificationEmailJob } from './notification-email';
+import { notificationEmailJob } from './notification-email.service';
 import { notificationsRoutes } from './notifications.routes';
-import { purgeOldActivityLogs, purgeOldNotifications } from './notifications.workers';
+import { purgeOldActivityLogs, purgeOldNotifications } from './notifications.worker';
 
 export const notificationsModule = defineModule({
   name: 'notifications',

@@ -7,7 +7,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps';
 import { clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
-import { broadcast } from './notifications.admin';
 import {
   BroadcastBody,
   BroadcastResultSchema,
@@ -33,6 +32,7 @@ import {
   patchNotification,
   putPreferences,
 } from './notifications.service';
+import { broadcast } from './notifications-admin.service';
 
 const tags = ['Notifications'];
 const read = { permission: 'notifications.read' as const, dashboardOnly: true };

@@ -1,7 +1,7 @@
 /** Request and response schemas of the notification routes (docs/guides/notifications.md). */
 import { Type } from 'typebox';
 import { ROLES } from '../auth/team/permissions.policy';
-import { NOTIFICATION_CATEGORIES, NOTIFICATION_SEVERITIES } from './notify';
+import { NOTIFICATION_CATEGORIES, NOTIFICATION_SEVERITIES } from './notify.service';
 
 const uuid = Type.String({ format: 'uuid' });
 const dateTime = Type.String({ format: 'date-time' });

@@ -8,10 +8,10 @@ import type { Deps } from '../../deps';
 import { badRequest, notFound } from '../../shared/errors';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
-import { currentLink, type NotificationLink } from './links';
+import { currentLink, type NotificationLink } from './links.service';
 import { NotificationMessages } from './notifications.messages';
 import type { PreferencesInput } from './notifications.schemas';
-import { MANDATORY_IN_APP, NOTIFICATION_CATEGORIES, type NotificationCategory } from './notify';
+import { MANDATORY_IN_APP, NOTIFICATION_CATEGORIES, type NotificationCategory } from './notify.service';
 
 export interface Member {
   clientId: string;

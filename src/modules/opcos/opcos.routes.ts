@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { normalizeSearchQuery, toPageParams } from '../../shared/pagination';
-import { MCC_CODES } from './mcc-catalogue';
+import { MCC_CODES } from './mcc-catalogue.policy';
 import { withOpcoActions } from './opcos.actions';
 import {
   CreateOpcoBody,

@@ -19,8 +19,8 @@ import {
 } from './opcos.repo';
 import { type CreateOpcoInput, DEFAULT_PRIMARY_USE_CASE, type UpdateOpcoInput } from './opcos.schemas';
 import { applyOpcoTransition } from './opcos.transitions';
-import { checkFields, checkTypeRules } from './opcos.validation';
 import { toOpcoView } from './opcos.view';
+import { checkFields, checkTypeRules } from './opcos-validation.policy';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 

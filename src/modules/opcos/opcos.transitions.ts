@@ -10,7 +10,7 @@ import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { type OpcoTransition, opcoMachine } from './opcos.machine';
 import type { OpcoChanges, OpcoRow } from './opcos.repo';
 

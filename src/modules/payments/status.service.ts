@@ -12,7 +12,7 @@ import type { EventBus } from '../../platform/events';
 import { compareAndSet, machineTable, transition } from '../../platform/machine';
 import { conflict } from '../../shared/errors';
 import { recordActivity } from '../activity/activity.writer';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import {
   type Decision,
   decideProviderStatus,

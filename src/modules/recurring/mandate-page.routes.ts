@@ -13,7 +13,7 @@ import {
   startMandateAuthorization,
   syncMandate,
 } from './mandate-page.service';
-import { mandateChoosePage, mandateResultPage } from './mandate-page.views';
+import { mandateChoosePage, mandateResultPage } from './mandate-page.view';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
 

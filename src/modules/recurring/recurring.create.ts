@@ -17,7 +17,7 @@ import { newId, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import type { PaymentLimits } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import {
   actorOf,
   assertPaylinkAllowed,

@@ -12,7 +12,7 @@ import type { Deps } from '../../deps';
 import { runIdempotent } from '../../platform/idempotency';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, conflict, notFound } from '../../shared/errors';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { actorOf } from '../payments/paylink.service';
 import {
   insertAttempt,

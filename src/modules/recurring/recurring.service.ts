@@ -11,7 +11,7 @@ import { badRequest, notFound, ValidationError } from '../../shared/errors';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { paymentAmountProblem } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { actorOf } from '../payments/paylink.service';
 import { insertAttempt, launchAttempt, mandateChargeable, withinLimits } from './recurring.attempts';
 import { type CreateRecurringBody, decimalLte, scheduleIssues } from './recurring.create';

@@ -11,7 +11,7 @@ import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { AppError } from '../../shared/errors';
 import { recordActivity } from '../activity/activity.writer';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import type { Actor } from '../payments/status.service';
 import { canApplyRecurring, type RecurringTrigger, recurringMachine } from './recurring.machine';
 import { RecurringMessages } from './recurring.messages';

@@ -12,7 +12,7 @@ import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { findTransactionById } from '../payments/payments.repo';
 import { type Actor, AUTOMATIC, recordTimelineEntry } from '../payments/status.service';
 import {

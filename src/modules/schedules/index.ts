@@ -1,10 +1,10 @@
 /** Payment schedules: instalments, each collected by a payment link. */
 import { defineModule } from '../../platform/module';
 import { sweepWorker } from '../../workers/loop';
-import { schedulePayerEmailJob } from './schedules.emails';
 import { moveInstalmentOnPayment } from './schedules.listeners';
 import { schedulesRoutes } from './schedules.routes';
 import { runSchedulesWorker } from './schedules.worker';
+import { schedulePayerEmailJob } from './schedules-emails.service';
 
 export const schedulesModule = defineModule({
   name: 'schedules',

@@ -6,7 +6,6 @@ import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { ErrorSchema } from '../payments/payments.schemas';
 import { withScheduleActions } from './schedules.actions';
-import { createSchedule } from './schedules.create';
 import {
   CancelScheduleBodySchema,
   CreateScheduleBodySchema,
@@ -31,6 +30,7 @@ import {
   simulateInstalmentOverdue,
 } from './schedules.service';
 import type { ScheduleDto } from './schedules.view';
+import { createSchedule } from './schedules-create.service';
 
 const TAGS = ['payment schedules'];
 const ok = { 200: ScheduleSchema, 400: ErrorSchema };

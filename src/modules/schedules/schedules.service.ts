@@ -12,19 +12,16 @@ import { badRequest, notFound, ValidationError } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { diffChanges, recordActivity } from '../activity/activity.writer';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { actorOf } from '../payments/paylink.service';
 import { isTerminal } from '../payments/payments.machine';
 import { findTransactionById } from '../payments/payments.repo';
-import { checkAmount } from './schedules.create';
-import { issueInstalment } from './schedules.issue';
 import {
   assertInstalmentEditable,
   assertInstalmentTransition,
   assertScheduleWritable,
 } from './schedules.machine';
 import { ScheduleMessages } from './schedules.messages';
-import { graceEndOf, issueAtOf } from './schedules.money';
 import {
   findSchedule,
   type InstalmentRow,
@@ -36,6 +33,9 @@ import {
 import { moveInstalment, syncSchedule } from './schedules.transitions';
 import { type ScheduleDto, toScheduleDto } from './schedules.view';
 import { cancelDueIntents, markOverdue } from './schedules.worker';
+import { checkAmount } from './schedules-create.service';
+import { issueInstalment } from './schedules-issue.service';
+import { graceEndOf, issueAtOf } from './schedules-money.policy';
 
 async function requireSchedule(deps: Pick<Deps, 'db'>, clientId: string, id: string): Promise<ScheduleRow> {
   const s = await findSchedule(deps.db, clientId, id);

@@ -9,7 +9,7 @@ import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { AppError } from '../../shared/errors';
 import { recordActivity } from '../activity/activity.writer';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import {
   deriveScheduleTrigger,
   type InstalmentStatus,
@@ -19,8 +19,8 @@ import {
   scheduleMachine,
 } from './schedules.machine';
 import { ScheduleMessages } from './schedules.messages';
-import { sumAmounts } from './schedules.money';
 import { findScheduleById, type InstalmentRow, instalmentsOf, type ScheduleRow } from './schedules.repo';
+import { sumAmounts } from './schedules-money.policy';
 
 const instalmentTable = machineTable(instalmentMachine, paymentScheduleInstalments, {
   version: 'version',

@@ -1,6 +1,7 @@
 /** The schedule body of the API. */
-import { sumAmounts } from './schedules.money';
+
 import type { InstalmentRow, ScheduleRow } from './schedules.repo';
+import { sumAmounts } from './schedules-money.policy';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

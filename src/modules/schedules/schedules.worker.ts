@@ -2,7 +2,7 @@
  * The schedules worker. Every timer is a column with a due time, claimed with FOR UPDATE SKIP LOCKED
  * on the injected clock: links due (`issue_due_at`, leased while the link is made), grace ends
  * (`grace_end_at`) and pending intents to cancel (`intent_cancel_due_at`). Provider calls happen
- * outside transactions; payer emails are jobs (schedules.emails.ts).
+ * outside transactions; payer emails are jobs (schedules-emails.service.ts).
  */
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../db/client';
@@ -13,9 +13,9 @@ import { AppError } from '../../shared/errors';
 import { findTransactionById } from '../payments/payments.repo';
 import { cancelTransaction } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';
-import { issueInstalment } from './schedules.issue';
 import { findScheduleById, type InstalmentRow } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
+import { issueInstalment } from './schedules-issue.service';
 
 const LEASE_SECONDS = 120;
 

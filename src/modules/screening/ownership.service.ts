@@ -30,7 +30,7 @@ import { AppError, badRequest, conflict, invalidField, notFound } from '../../sh
 import { randomToken } from '../../shared/ids';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { ownershipProofEmailJob } from './ownership.jobs';
 import {
   emitOwnershipEvent,

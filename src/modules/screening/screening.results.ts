@@ -15,7 +15,7 @@ import {
   type WalletRisk,
 } from '../../providers/screening/port';
 import { recordActivity } from '../activity/activity.writer';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import {
   findScreening,
   findWallet,

@@ -15,7 +15,7 @@ import { M } from '../../shared/messages';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { assertOwnedReferences } from '../../shared/references';
 import { recordActivity } from '../activity/activity.writer';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { ScreeningMessages } from './screening.messages';
 import {
   findScreening,

@@ -1,4 +1,4 @@
-/** Billing usage of wallet screening (billing.usage.ts counts it). */
+/** Billing usage of wallet screening (billing-usage.service.ts counts it). */
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 

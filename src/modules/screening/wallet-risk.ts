@@ -9,7 +9,7 @@ import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { CHAINS, type Chain, isValidAddress, normalizeAddress } from '../../shared/chain-addresses';
 import { AppError } from '../../shared/errors';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { findWalletByAddress, freshCompletedScreening, type ScreeningRow } from './screening.repo';
 import { assertScreeningConfigured, createPendingScreening, runProvider } from './screening.service';
 

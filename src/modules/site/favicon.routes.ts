@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps';
-import { favicons, type Icon } from './favicon';
+import { favicons, type Icon } from './favicon.view';
 
 const CACHE = 'public, max-age=86400, stale-while-revalidate=604800';
 

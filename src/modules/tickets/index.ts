@@ -1,8 +1,8 @@
 /** Support tickets. */
 import { defineModule } from '../../platform/module';
-import { ticketReplyEmailJob } from './ticket-email';
+import { ticketReplyEmailJob } from './ticket-email.service';
 import { ticketsRoutes } from './tickets.routes';
-import { ticketAutoCloseTimer } from './tickets.workers';
+import { ticketAutoCloseTimer } from './tickets.worker';
 
 export const ticketsModule = defineModule({
   name: 'tickets',

@@ -12,8 +12,7 @@ import { badRequest, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
 import { diffChanges, recordActivity } from '../activity/activity.writer';
-import { oweTicketEmails } from './ticket-email';
-import { checkAttachments } from './tickets.attachments';
+import { oweTicketEmails } from './ticket-email.service';
 import { decideStaffMove, type TicketStatus } from './tickets.machine';
 import { TicketMessages } from './tickets.messages';
 import {
@@ -32,6 +31,7 @@ import type { TicketCategory, TicketPriority } from './tickets.schemas';
 import { requireText, storeAttachments } from './tickets.service';
 import { emitMessageCreated, moveTicket, notifyTicket } from './tickets.transitions';
 import { toAdminMessageViews, toAdminTicketView } from './tickets.view';
+import { checkAttachments } from './tickets-attachments.service';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 

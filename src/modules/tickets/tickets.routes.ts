@@ -6,8 +6,6 @@ import { actionViewer, clientAuthOf, staffAuthOf } from '../../plugins/auth';
 import { sendDownload } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
 import { withTicketActions } from './tickets.actions';
-import { attachmentBodyLimit } from './tickets.attachments';
-import { simulateTicket } from './tickets.sandbox';
 import {
   AdminListTicketsQuery,
   AdminMessageBody,
@@ -51,6 +49,8 @@ import {
   patchAdminTicket,
   postStaffMessage,
 } from './tickets-admin.service';
+import { attachmentBodyLimit } from './tickets-attachments.service';
+import { simulateTicket } from './tickets-sandbox.service';
 
 const tags = ['Support tickets'];
 const adminTags = ['Admin (staff)'];

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import { fileResponse } from '../../shared/download';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
 import { TicketActionsSchema } from './tickets.actions';
-import { ATTACHMENT_MEDIA_TYPES } from './tickets.attachments';
 import { TICKET_STATUSES } from './tickets.machine';
+import { ATTACHMENT_MEDIA_TYPES } from './tickets-attachments.service';
 
 export const TICKET_CATEGORIES = [
   'payments',

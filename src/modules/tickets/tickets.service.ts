@@ -12,7 +12,6 @@ import { invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
 import { diffChanges, recordActivity } from '../activity/activity.writer';
-import { type CheckedAttachment, checkAttachments } from './tickets.attachments';
 import {
   assertCanFollowUp,
   assertCanRate,
@@ -39,6 +38,7 @@ import {
 import type { CreateTicketInput, TicketCategory, TicketPriority } from './tickets.schemas';
 import { emitMessageCreated, moveTicket } from './tickets.transitions';
 import { toMessageViews, toTicketView } from './tickets.view';
+import { type CheckedAttachment, checkAttachments } from './tickets-attachments.service';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 

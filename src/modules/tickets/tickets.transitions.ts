@@ -9,7 +9,7 @@ import { addDays } from '../../platform/calendar';
 import { cancelTimer, setTimer, timerRef } from '../../platform/jobs/index';
 import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
-import { notify, OWNER_ONLY } from '../notifications/notify';
+import { notify, OWNER_ONLY } from '../notifications/notify.service';
 import { type TicketStatus, type TicketTransition, ticketMachine } from './tickets.machine';
 import { TicketMessages } from './tickets.messages';
 import type { TicketChanges, TicketRow } from './tickets.repo';
@@ -17,7 +17,7 @@ import type { TicketChanges, TicketRow } from './tickets.repo';
 const ticketTable = machineTable(ticketMachine, tickets, { conflict: TicketMessages.changedMeanwhile });
 
 /**
- * The auto-close timer of a resolved ticket (tickets.workers.ts handles it): set when the ticket is
+ * The auto-close timer of a resolved ticket (tickets.worker.ts handles it): set when the ticket is
  * resolved, to resolved_at + SVC_TICKET_AUTO_CLOSE_DAYS; removed when it leaves `resolved` first.
  */
 export const AUTO_CLOSE = timerRef<{ ticketId: string }>({

@@ -4,7 +4,7 @@ import type { SimulateAction, TravelRuleSandbox } from '../../providers/travel-r
 import type { Chain } from '../../shared/chain-addresses';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { checkAddress } from '../screening/screening.service';
 import { checkParties, type Party } from './parties';
 import { type D, getTransfer } from './transfers.service';

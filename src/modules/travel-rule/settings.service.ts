@@ -4,7 +4,7 @@ import { isKnownCurrency } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { invalidField } from '../../shared/errors';
 import { recordActivity } from '../activity/activity.writer';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { findSettings, upsertSettings } from './travel-rule.repo';
 import { toSettingsView } from './travel-rule.view';
 

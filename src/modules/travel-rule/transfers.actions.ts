@@ -2,7 +2,7 @@
 import type { DbOrTx } from '../../db/client';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound } from '../../shared/errors';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { sendTo } from './dispatch';
 import { checkParties, type Party } from './parties';
 import { actorOf, assertNetworkConfigured, type D, getTransfer } from './transfers.service';

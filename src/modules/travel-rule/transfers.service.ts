@@ -8,7 +8,7 @@ import type { ClientAuth } from '../../plugins/auth';
 import type { Chain } from '../../shared/chain-addresses';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import {
   checkAddress,
   checkCustomer,

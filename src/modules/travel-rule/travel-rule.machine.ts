@@ -12,7 +12,7 @@ import { defineMachine, machineTable, transition } from '../../platform/machine'
 import { badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { recordActivity } from '../activity/activity.writer';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { TravelRuleMessages } from './travel-rule.messages';
 
 export { TRANSFER_STATUSES, type TransferStatus };

@@ -8,10 +8,10 @@ import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../../outbox/event-types';
 import type { ActionViewer } from '../../platform/actions';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { deliveryActionsOf } from './webhooks.actions';
-import { registerWebhookMetrics } from './webhooks.metrics';
 import type { AttemptRow, DeliveryRow, DestinationRow } from './webhooks.repo';
 import * as S from './webhooks.schemas';
 import * as svc from './webhooks.service';
+import { registerWebhookMetrics } from './webhooks-metrics.service';
 
 const tags = ['webhooks'];
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -1,10 +1,10 @@
 /** Workflows: definitions, triggers and the engine that runs them. */
 import { defineModule } from '../../platform/module';
 import { INTERACTIVE_IDLE_MAX_MS, sweepWorker } from '../../workers/loop';
-import { wakeRunsOnContractRequests } from './contract-node';
+import { wakeRunsOnContractRequests } from './contract-node.service';
 import { workflowTriggerRoutes } from './triggers.routes';
-import { processDueWorkflowRuns } from './workflows.engine';
 import { workflowsRoutes } from './workflows.routes';
+import { processDueWorkflowRuns } from './workflows-engine.service';
 
 export const workflowsModule = defineModule({
   name: 'workflows',

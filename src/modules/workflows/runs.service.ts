@@ -12,7 +12,6 @@ import { requestFingerprint } from '../../shared/fingerprint';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity.writer';
-import { assertMayUseNodes, type Graph, type NodeType, startNodeOf } from './workflows.graph';
 import { canStartRun, type RunStatus, runMachine } from './workflows.machine';
 import { WorkflowMessages } from './workflows.messages';
 import {
@@ -29,7 +28,8 @@ import {
   stepsOfRun,
 } from './workflows.repo';
 import { triggerSecretOf } from './workflows.service';
-import { findTemplate } from './workflows.templates';
+import { assertMayUseNodes, type Graph, type NodeType, startNodeOf } from './workflows-graph.policy';
+import { findTemplate } from './workflows-templates.service';
 
 export const TRIGGER_TOLERANCE_SECONDS = 300;
 

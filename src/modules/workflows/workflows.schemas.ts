@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
-import { GraphSchema, NODE_TYPES } from './workflows.graph';
 import { DEFINITION_STATUSES, RUN_STATUSES, STEP_STATUSES } from './workflows.machine';
+import { GraphSchema, NODE_TYPES } from './workflows-graph.policy';
 
 const uuid = Type.String({ format: 'uuid' });
 const dateTime = Type.String({ format: 'date-time' });

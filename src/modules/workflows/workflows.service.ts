@@ -12,10 +12,8 @@ import { badRequest, conflict, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { type ActivityInput, diffChanges, recordActivity, withActivity } from '../activity/activity.writer';
-import { assertMayUseNodes, type Graph, UNSUPPORTED_NODE_TYPES, validateGraph } from './workflows.graph';
 import { canPublish, type DefinitionStatus, definitionMachine, isEditable } from './workflows.machine';
 import { WorkflowMessages } from './workflows.messages';
-import { assertGraphReferences } from './workflows.references';
 import {
   type DefinitionRow,
   definitionHasRuns,
@@ -25,7 +23,14 @@ import {
   listClientDefinitions,
   updateDefinition,
 } from './workflows.repo';
-import { findTemplate, WORKFLOW_TEMPLATES, type WorkflowTemplate } from './workflows.templates';
+import {
+  assertMayUseNodes,
+  type Graph,
+  UNSUPPORTED_NODE_TYPES,
+  validateGraph,
+} from './workflows-graph.policy';
+import { assertGraphReferences } from './workflows-references.service';
+import { findTemplate, WORKFLOW_TEMPLATES, type WorkflowTemplate } from './workflows-templates.service';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>;
 

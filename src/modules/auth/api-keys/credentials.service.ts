@@ -24,7 +24,7 @@ import {
 import { randomToken } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
 import { recordActivity } from '../../activity/activity.writer';
-import { notify, OWNER_ONLY } from '../../notifications/notify';
+import { notify, OWNER_ONLY } from '../../notifications/notify.service';
 import { consumeSecurityChallenge } from '../security-challenges/security-challenges.service';
 import { signToken } from '../sessions/tokens.service';
 import { isPermission, type Permission, type Role } from '../team/permissions.policy';

@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../../../shared/errors';
 import { randomToken } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
 import { diffChanges, recordActivity } from '../../activity/activity.writer';
-import { notify, OWNER_ONLY } from '../../notifications/notify';
+import { notify, OWNER_ONLY } from '../../notifications/notify.service';
 import {
   consumeSecurityChallenge,
   verifySecurityChallenge,

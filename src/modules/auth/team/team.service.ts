@@ -18,7 +18,7 @@ import { AppError, badRequest, invalidField, notFound } from '../../../shared/er
 import { randomToken } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
 import { diffChanges, recordActivity } from '../../activity/activity.writer';
-import { notify, OWNER_ONLY } from '../../notifications/notify';
+import { notify, OWNER_ONLY } from '../../notifications/notify.service';
 import { hashPassword } from '../passwords/hashing.service';
 import { consumeSecurityChallenge } from '../security-challenges/security-challenges.service';
 import type { Role } from './permissions.policy';

@@ -23,7 +23,7 @@ import {
 import { checkPaymentMoney } from '../../../shared/payment-money';
 import { assertOwnedReference } from '../../../shared/references';
 import { recordActivity } from '../../activity/activity.writer';
-import { assertFeatureEnabled } from '../../features/features';
+import { assertFeatureEnabled } from '../../features/features.service';
 import { ContractMessages } from '../contracts.messages';
 import { markTemplatesUsed, requireTemplate } from '../templates/templates.service';
 import { mergeRoles } from '../templates/validate.service';

@@ -13,7 +13,7 @@ import { contractRequests } from '../../../db/schema/index';
 import type { Deps } from '../../../deps';
 import { AppError } from '../../../shared/errors';
 import { recordActivity } from '../../activity/activity.writer';
-import { notify, OWNER_AND_OPERATIONS } from '../../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../../notifications/notify.service';
 import { createPlatformPaymentLink } from '../../payments/paylink.service';
 import { checkoutUrl } from '../../payments/payments.service';
 import { AUTOMATIC } from '../../payments/status.service';

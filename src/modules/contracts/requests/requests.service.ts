@@ -10,7 +10,7 @@ import { badRequest, notFound, tooManyRequests } from '../../../shared/errors';
 import { randomToken } from '../../../shared/ids';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../../shared/pagination';
 import { recordActivity } from '../../activity/activity.writer';
-import { assertFeatureEnabled } from '../../features/features';
+import { assertFeatureEnabled } from '../../features/features.service';
 import { ContractMessages } from '../contracts.messages';
 import { assertNotCompleted, canMoveParticipant, isActiveTurn } from '../participants/participants.machine';
 import { runEffects } from './after-commit.service';

@@ -24,7 +24,7 @@ import { AppError, badRequest, invalidField, ValidationError } from '../../../sh
 import { randomToken } from '../../../shared/ids';
 import { assertOwnedReferences } from '../../../shared/references';
 import { recordActivity } from '../../activity/activity.writer';
-import { assertFeatureEnabled } from '../../features/features';
+import { assertFeatureEnabled } from '../../features/features.service';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../../payments/paylink.service';
 import { ContractMessages } from '../contracts.messages';
 import type { SendInput } from '../contracts.schemas';

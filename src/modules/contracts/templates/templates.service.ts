@@ -16,7 +16,7 @@ import {
   paginationMeta,
 } from '../../../shared/pagination';
 import { recordActivity } from '../../activity/activity.writer';
-import { assertFeatureEnabled } from '../../features/features';
+import { assertFeatureEnabled } from '../../features/features.service';
 import { ContractMessages } from '../contracts.messages';
 import type { CreateTemplateInput, PatchTemplateInput } from '../contracts.schemas';
 import { checkDocument, checkRolesAndFields, type FieldInput, type RoleInput } from './validate.service';

@@ -7,7 +7,7 @@ import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
 import { ROLES } from '../auth/team/permissions.policy';
 import type { BroadcastInput } from './notifications.schemas';
-import { notify } from './notify';
+import { notify } from './notify.service';
 
 export async function broadcast(deps: Pick<Deps, 'db' | 'clock'>, input: BroadcastInput) {
   if (input.client_id && input.all_clients)

@@ -1,6 +1,6 @@
 /**
  * Background work of notifications and activity logs: the two retention sweeps. The email channel
- * is a job (notification-email.ts).
+ * is a job (notification-email.service.ts).
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';

@@ -15,12 +15,12 @@ import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { maxPaymentAmount, type PaymentLimits } from '../../shared/payment-money';
 import { recordActivity } from '../activity/activity.writer';
-import { assertFeatureEnabled } from '../features/features';
+import { assertFeatureEnabled } from '../features/features.service';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../payments/paylink.service';
 import { ScheduleMessages } from './schedules.messages';
-import { graceEndOf, issueAtOf, splitPlan, sumAmounts } from './schedules.money';
 import { emitInstalmentEvent, emitScheduleEvent } from './schedules.transitions';
 import { type ScheduleDto, toScheduleDto } from './schedules.view';
+import { graceEndOf, issueAtOf, splitPlan, sumAmounts } from './schedules-money.policy';
 
 export interface CreateScheduleBody {
   project_id: string;

@@ -1,6 +1,6 @@
 /**
  * The ticket background work: the auto-close timer of resolved tickets (a job row set when a ticket
- * is resolved, tickets.transitions.ts). The emails owed for staff replies are jobs (ticket-email.ts).
+ * is resolved, tickets.transitions.ts). The emails owed for staff replies are jobs (ticket-email.service.ts).
  */
 import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';

@@ -2,7 +2,7 @@
  * System templates: read-only example definitions every client sees in GET /workflows
  * (`is_template: true`) and can fork into an own draft. They live in code, with fixed ids.
  */
-import type { Graph } from './workflows.graph';
+import type { Graph } from './workflows-graph.policy';
 
 export interface WorkflowTemplate {
   id: string;

@@ -6,7 +6,7 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { badRequest, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { isKnownMcc } from './mcc-catalogue';
+import { isKnownMcc } from './mcc-catalogue.policy';
 import type { OpcoType } from './opcos.schemas';
 
 export const MAX_LOGO_BYTES = 512 * 1024;

@@ -10,7 +10,7 @@ import {
 } from '../../platform/pages/layout';
 import type { BankChoice } from '../../providers/bank/port';
 import { html } from '../../shared/html';
-import { consentBlock } from '../checkout/views/pages';
+import { consentBlock } from '../checkout/views/pages.view';
 import type { MandatePageState } from './mandate-page.service';
 
 /** How often the scheduled amount is taken: "per month", "every 2 weeks"; on demand: "per payment". */

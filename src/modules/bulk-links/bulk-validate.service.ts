@@ -14,8 +14,8 @@ import { M } from '../../shared/messages';
 import { assertPaylinkAllowed, loadPaylinkFacts, type PaylinkInput } from '../payments/paylink.service';
 import type { PaylinkBodyCheck } from '../payments/paylink.validation';
 import { PaymentMessages } from '../payments/payments.messages';
-import { type JobDefaults, paylinkBodyOf, type RowInput } from './bulk.columns';
 import { BulkLinkMessages } from './bulk.messages';
+import { type JobDefaults, paylinkBodyOf, type RowInput } from './bulk-columns.schemas';
 
 /** Stands in for a payer that will be created from `email`, so the rest of the body is still checked. */
 const PAYER_PLACEHOLDER = '00000000-0000-4000-8000-000000000000';

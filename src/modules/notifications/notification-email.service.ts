@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import { defineJob, EMAIL_RETRY, enqueueJobs, sendEmailThenMark } from '../../platform/jobs/index';
-import { currentLink, type NotificationLink } from './links';
+import { currentLink, type NotificationLink } from './links.service';
 
 export const notificationEmailJob = defineJob<{ notificationId: string }>({
   kind: 'notifications.email',

@@ -11,7 +11,7 @@ import { assertOwnedReferences, type ReferenceKind } from '../../shared/referenc
 import { ContractMessages } from '../contracts/contracts.messages';
 import { requireFlow } from '../contracts/flows/flows.service';
 import { requireTemplate } from '../contracts/templates/templates.service';
-import type { Graph } from './workflows.graph';
+import type { Graph } from './workflows-graph.policy';
 
 /** Config keys of each node type that hold an id of the client's resources. */
 const NODE_REFERENCES: Partial<Record<string, Partial<Record<string, ReferenceKind>>>> = {

@@ -7,10 +7,10 @@ import { stringify } from 'csv-stringify/sync';
 import type { Deps } from '../../deps';
 import { notFound, ValidationError } from '../../shared/errors';
 import { checkoutUrlOfToken } from '../payments/payments.service';
-import { BASE_COLUMNS } from './bulk.columns';
 import { ROW_STATUSES, type RowStatus, rowMachine } from './bulk.machine';
 import { BulkLinkMessages } from './bulk.messages';
 import { findJob, listRows } from './bulk.repo';
+import { BASE_COLUMNS } from './bulk-columns.schemas';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 

@@ -19,7 +19,7 @@ import { checkoutUrl } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';
 import { isCollectible } from './billing.machine';
 import { type InvoiceRow, updateInvoice } from './billing.repo';
-import { oweInvoiceEmail } from './invoice-email';
+import { oweInvoiceEmail } from './invoice-email.service';
 
 export const PAYMENT_LINK_MAX_ATTEMPTS = 6;
 

@@ -16,8 +16,8 @@ import { SendBody, type SendInput } from '../contracts/contracts.schemas';
 import { isTerminalRequest } from '../contracts/requests/requests.machine';
 import { getRequest } from '../contracts/requests/requests.service';
 import { sendContract } from '../contracts/requests/send.service';
-import type { GraphNode } from './workflows.graph';
 import { insertStep, type RunRow, type StepRow, updateLeasedRun, updateStep } from './workflows.repo';
+import type { GraphNode } from './workflows-graph.policy';
 
 /** How often a waiting contract step looks again when no wake-up came (e.g. after a restart). */
 export const CONTRACT_POLL_SECONDS = 300;

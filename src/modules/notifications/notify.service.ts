@@ -2,14 +2,14 @@
  * Fans a notable change out to team members (docs/guides/notifications.md). Call `notify` with the
  * transaction that makes the change: one row per target account is written in one statement,
  * honouring each member's preferences. An email wanted is the `notifications.email` job, written in
- * the same transaction (notification-email.ts), so a rolled-back change never sends mail and a
+ * the same transaction (notification-email.service.ts), so a rolled-back change never sends mail and a
  * committed one always does.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Role } from '../auth/team/permissions.policy';
-import { linkOf, type NotificationItem } from './links';
-import { oweNotificationEmails } from './notification-email';
+import { linkOf, type NotificationItem } from './links.service';
+import { oweNotificationEmails } from './notification-email.service';
 
 export const NOTIFICATION_CATEGORIES = [
   'payments',
@@ -42,7 +42,7 @@ export interface NotificationInput {
   severity: NotificationSeverity;
   title: string;
   body: string;
-  /** What it is about: the notification links to that item's dashboard page (links.ts). */
+  /** What it is about: the notification links to that item's dashboard page (links.service.ts). */
   item?: NotificationItem | null;
   /** Active members having any of `roles`, plus the named accounts (deduplicated). */
   audience: { roles?: readonly Role[]; accountIds?: readonly (string | null | undefined)[] };

@@ -21,10 +21,8 @@ import { emitEvent } from '../../outbox/emit';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
-import { runContractStep } from './contract-node';
-import { type Graph, type GraphNode, resolveTemplates } from './workflows.graph';
+import { runContractStep } from './contract-node.service';
 import { isTerminalRun } from './workflows.machine';
-import { executeNode, RETRY_SAFE, StepError, type StepResult } from './workflows.nodes';
 import {
   claimDueRuns,
   findDefinition,
@@ -35,6 +33,8 @@ import {
   updateLeasedRun,
   updateStep,
 } from './workflows.repo';
+import { type Graph, type GraphNode, resolveTemplates } from './workflows-graph.policy';
+import { executeNode, RETRY_SAFE, StepError, type StepResult } from './workflows-nodes.service';
 
 export const RUN_LEASE_MS = 5 * 60_000;
 /** Steps executed per claim before the run goes back to the queue (fairness between runs). */

@@ -14,17 +14,17 @@ import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity.writer';
-import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify';
+import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { createPlatformPaymentLink, type PaylinkInput } from '../payments/paylink.service';
 import { isTerminal } from '../payments/payments.machine';
 import { findTransactionById } from '../payments/payments.repo';
 import { checkoutUrl } from '../payments/payments.service';
 import type { Actor } from '../payments/status.service';
-import { queueScheduleEmails } from './schedules.emails';
 import { canApplyInstalment } from './schedules.machine';
 import { ScheduleMessages } from './schedules.messages';
 import { findInstalmentById, findScheduleById, type InstalmentRow, type ScheduleRow } from './schedules.repo';
 import { moveInstalment, syncSchedule } from './schedules.transitions';
+import { queueScheduleEmails } from './schedules-emails.service';
 
 export type IssueTrigger = 'issue' | 'auto_reissue' | 'reissue';
 export type IssueOutcome =

@@ -7,8 +7,8 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { ValidationError } from '../../shared/errors';
-import { fileRowInput, MAX_ROWS, mapHeader, type RowInput } from './bulk.columns';
 import { BulkLinkMessages } from './bulk.messages';
+import { fileRowInput, MAX_ROWS, mapHeader, type RowInput } from './bulk-columns.schemas';
 
 export interface ParsedFile {
   source: 'csv' | 'xlsx';

@@ -19,7 +19,12 @@ import { createOpco, getOpco } from '../opcos/opcos.service';
 import { actorOf, createPlatformPaymentLink } from '../payments/paylink.service';
 import { checkoutUrl } from '../payments/payments.service';
 import { getProject } from '../projects/projects.service';
-import { type ConditionOperator, evaluateCondition, type GraphNode, type NodeType } from './workflows.graph';
+import {
+  type ConditionOperator,
+  evaluateCondition,
+  type GraphNode,
+  type NodeType,
+} from './workflows-graph.policy';
 
 /** A failure with a message fit for the run's error_message (no internals). */
 export class StepError extends Error {

@@ -1,7 +1,7 @@
 /**
  * Billing background work: the overdue timer of open invoices (a job row set when an invoice opens,
- * invoices.transitions.ts). The invoice email and payment link are jobs (invoice-email.ts,
- * invoice-payment-link.ts).
+ * invoices.transitions.ts). The invoice email and payment link are jobs (invoice-email.service.ts,
+ * invoice-payment-link.service.ts).
  */
 import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';

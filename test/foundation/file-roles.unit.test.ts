@@ -1,0 +1,125 @@
+/**
+ * File roles (docs/architecture.md, "File roles"): every file under src/modules/ ends in
+ * `.<role>.ts` with a role from one closed list, or is a feature's manifest (`<feature>/index.ts`,
+ * and src/modules/index.ts, the list of manifests). Machine files hold the status table only: no
+ * writes (insert, update, delete, a transaction or raw SQL); the writes are in the transitions,
+ * service or repo files.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+
+const FILE_ROLES = [
+  'routes',
+  'schemas',
+  'service',
+  'repo',
+  'machine',
+  'transitions',
+  'actions',
+  'view',
+  'jobs',
+  'listeners',
+  'messages',
+  'page',
+  'worker',
+  'policy',
+  'statements',
+  'inbound',
+] as const;
+
+/**
+ * Files not renamed yet. TODO(issue 38): give each a role from FILE_ROLES. They sit in areas other
+ * work was changing when the roles were introduced (payments, kyc, monitoring, screening,
+ * travel-rule, admin, recurring's attempts and creation, the inbound e-sign notifications, the
+ * widely imported activity writer and the webhook event-data catalogue), left so those merges stay
+ * easy. The list only shrinks: a name here that now has a role, or no longer exists, fails the test.
+ */
+const NOT_YET_RENAMED = [
+  'activity/activity.writer.ts',
+  'admin/admin.cli.ts',
+  'admin/platform-settings.ts',
+  'billing/billing.cli.ts',
+  'contracts/requests.notifications.ts',
+  'kyc/levels.ts',
+  'kyc/subject-status.ts',
+  'kyc/verification-events.ts',
+  'kyc/views/verify.ts',
+  'monitoring/monitoring.backtest.ts',
+  'monitoring/monitoring.context.ts',
+  'monitoring/monitoring.evaluate.ts',
+  'monitoring/monitoring.page-view.ts',
+  'monitoring/monitoring.remediation.ts',
+  'monitoring/monitoring.reviews.ts',
+  'monitoring/monitoring.rules.ts',
+  'monitoring/monitoring.sanctions.ts',
+  'payments/callback-url.ts',
+  'payments/network-currency.ts',
+  'payments/network-sync.ts',
+  'payments/origin.ts',
+  'payments/payee.ts',
+  'payments/paylink.validation.ts',
+  'payments/refund-account-retention.ts',
+  'payments/sandbox-outcome.ts',
+  'payments/status-events.ts',
+  'payments/transaction-counts.ts',
+  'recurring/recurring.attempts.ts',
+  'recurring/recurring.create.ts',
+  'recurring/recurring.limits.ts',
+  'recurring/recurring.retry.ts',
+  'recurring/recurring.sandbox.ts',
+  'recurring/recurring.schedule.ts',
+  'screening/magic-addresses.ts',
+  'screening/ownership-events.ts',
+  'screening/ownership.deposits.ts',
+  'screening/screening.results.ts',
+  'screening/screening.usage.ts',
+  'screening/signatures.ts',
+  'screening/wallet-risk.ts',
+  'travel-rule/dispatch.ts',
+  'travel-rule/parties.ts',
+  'travel-rule/transfers.allowed-actions.ts',
+  'webhooks/event-data/contracts-workflows.ts',
+  'webhooks/event-data/core.ts',
+  'webhooks/event-data/index.ts',
+  'webhooks/event-data/named-areas.ts',
+  'webhooks/event-data/refunds.ts',
+  'webhooks/event-data/schema-kit.ts',
+];
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const MODULES = path.join(ROOT, 'src/modules');
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return filesUnder(full);
+    return e.name.endsWith('.ts') ? [path.relative(MODULES, full).split(path.sep).join('/')] : [];
+  });
+}
+
+const ROLE = new RegExp(`\\.(${FILE_ROLES.join('|')})\\.ts$`);
+const isManifest = (f: string) => f === 'index.ts' || /^[^/]+\/index\.ts$/.test(f);
+
+it('every file under src/modules has a role from the closed list, or is a manifest', () => {
+  const files = filesUnder(MODULES);
+  const without = files.filter((f) => !ROLE.test(f) && !isManifest(f) && !NOT_YET_RENAMED.includes(f));
+  expect(without).toEqual([]);
+  // The exceptions only shrink: each still exists and still has no role.
+  expect(NOT_YET_RENAMED.filter((f) => !files.includes(f) || ROLE.test(f))).toEqual([]);
+  expect(FILE_ROLES.length).toBeLessThanOrEqual(16);
+});
+
+it('machine files hold the table only: no inserts, updates, deletes, transactions or SQL', () => {
+  const machines = filesUnder(MODULES).filter((f) => f.endsWith('.machine.ts'));
+  expect(machines.length).toBeGreaterThan(10);
+  const writes = machines.flatMap((f) => {
+    const code = fs
+      .readFileSync(path.join(MODULES, f), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
+    const found = code.match(/\.(insert|update|delete|transaction|execute|query)\s*\(|\bsql\s*`/g) ?? [];
+    return found.map((w) => `${f}: ${w}`);
+  });
+  expect(writes).toEqual([]);
+});
