@@ -74,6 +74,28 @@ export interface InboundRoute {
   prepare(deps: Deps, req: InboundRequest, log: FastifyBaseLogger): () => Promise<InboundAck>;
 }
 
+/**
+ * The documented body and description of a notification signed like our simulators' (screening,
+ * travel rule): `{header}: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">`, 300 s tolerance.
+ */
+export function signedNotificationDoc(header: string, types: string) {
+  return {
+    description:
+      `Signed with \`${header}: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">\` ` +
+      'using the provider webhook secret; older than 300 s, unsigned or badly signed: 401. Types: ' +
+      `${types} A replayed or older notification changes nothing.`,
+    body: Type.Object(
+      {
+        event_id: Type.Optional(Type.String()),
+        type: Type.Optional(Type.String()),
+        reference: Type.Optional(Type.String()),
+        revision: Type.Optional(Type.Integer()),
+      },
+      { additionalProperties: true },
+    ),
+  };
+}
+
 export function defineInbound<N, H = never>(h: InboundHandler<N, H>): InboundRoute {
   return {
     kind: h.kind,

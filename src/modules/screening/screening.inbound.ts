@@ -4,8 +4,7 @@
  * (src/platform/inbound.ts). Public but signed (`X-Provider-Signature`, 300 s tolerance,
  * constant-time); unsigned, badly signed or stale is 401.
  */
-import { Type } from 'typebox';
-import { defineInbound } from '../../platform/inbound';
+import { defineInbound, signedNotificationDoc } from '../../platform/inbound';
 import { SCREENING_SIGNATURE_HEADER, type ScreeningNotification } from '../../providers/screening/port';
 import { unauthorized } from '../../shared/errors';
 import { PaymentMessages } from '../payments/payments.messages';
@@ -18,19 +17,9 @@ export const screeningInbound = defineInbound<ScreeningNotification>({
   port: (deps) => deps.providers.screening,
   doc: {
     summary: 'Screening provider notification (signed)',
-    description:
-      `Signed with \`${SCREENING_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">\` ` +
-      'using the provider webhook secret; older than 300 s, unsigned or badly signed: 401. Types: ' +
-      '`screening.result` (reference = screening_id) and `deposit.observed` (reference = ownership request). ' +
-      'A replayed or older notification changes nothing.',
-    body: Type.Object(
-      {
-        event_id: Type.Optional(Type.String()),
-        type: Type.Optional(Type.String()),
-        reference: Type.Optional(Type.String()),
-        revision: Type.Optional(Type.Integer()),
-      },
-      { additionalProperties: true },
+    ...signedNotificationDoc(
+      SCREENING_SIGNATURE_HEADER,
+      '`screening.result` (reference = screening_id) and `deposit.observed` (reference = ownership request).',
     ),
     response: { 200: NotificationAckSchema, 401: ErrorSchema },
   },
