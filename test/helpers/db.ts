@@ -142,6 +142,13 @@ async function openWorkerDatabase(): Promise<WorkerDatabase> {
   );
   const sequences = new Map<string, string[]>();
   for (const o of owned) sequences.set(o.table, [...(sequences.get(o.table) ?? []), o.sequence]);
+  if (database.engine === 'postgres') {
+    // Emptied by DELETE, a table keeps its pages; a vacuum would let new rows fill the freed space,
+    // and a select without ORDER BY would no longer return them in insertion order, as it did after
+    // a TRUNCATE. The worker's database is short-lived: no vacuum on its tables (PGlite runs none).
+    for (const t of tables)
+      await database.db.execute(sql.raw(`alter table ${ident(t.name)} set (autovacuum_enabled = false)`));
+  }
   return { database, leased: false, nonEmpty, sequences };
 }
 

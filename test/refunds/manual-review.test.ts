@@ -67,7 +67,11 @@ const read = (over: Partial<RefundRead>): RefundRead => ({
 });
 
 async function statusEvents(refundId: string) {
-  const rows = await ctx.db.select().from(events).where(eq(events.type, 'refund.status_changed'));
+  const rows = await ctx.db
+    .select()
+    .from(events)
+    .where(eq(events.type, 'refund.status_changed'))
+    .orderBy(events.createdAt, events.id);
   return rows
     .map((e) => e.data as Record<string, unknown>)
     .filter((d) => d.refund_id === refundId)
