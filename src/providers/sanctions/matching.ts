@@ -391,7 +391,11 @@ export class NameIndex {
       // OFAC FAQ 124: a weak AKA alone is no hit; it counts when other identifiers corroborate it.
       if (name.strength === 'weak' && !(dob > 0 || country > 0)) continue;
       const kind = kindAdjustment(party.type, entry.kind);
-      const score = Math.round(Math.max(0, Math.min(1, base + dob + country + kind)) * 100);
+      // A mismatch never lowers a name match below the threshold (OFAC FAQ 5: identifiers judge a
+      // hit after it is found; list dates are often approximate): only agreement adds, and only a
+      // person against a vessel or aircraft rules the entry out.
+      if (kind <= -1) continue;
+      const score = Math.round(Math.min(1, base + Math.max(0, dob) + Math.max(0, country)) * 100);
       if (score < threshold) continue;
       if (!best || score > best.score || (score === best.score && name.strength === 'primary')) {
         best = {
