@@ -20,6 +20,7 @@ import {
   timerRef,
 } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
+import { reportedMatch } from '../../providers/sanctions/port';
 import {
   type Chain,
   NATIVE_ASSET,
@@ -245,18 +246,7 @@ export async function screenDeclarant(
     const [hit] = await deps.providers.sanctions.screen(deps, [{ name, type: 'natural' }], {
       threshold: deps.config.sanctions.matchThreshold,
     });
-    return hit
-      ? [
-          {
-            list: hit.list,
-            matched_name: hit.matched_name,
-            match_score: hit.match_score,
-            entry_id: hit.entry_id,
-            entry_name: hit.entry_name,
-            screened_name: name,
-          },
-        ]
-      : [];
+    return hit ? [reportedMatch(hit, name)] : [];
   } catch (err) {
     deps.log.warn(
       { err: err instanceof Error ? err.message : String(err) },

@@ -1,6 +1,8 @@
 /** Party checks (422 at the field) and name matching for inbound transfers (docs/guides/travel-rule.md). */
+
 import type { SanctionsNameMatch } from '../../db/schema/sanctions-lists';
 import type { Deps } from '../../deps';
+import { reportedMatch } from '../../providers/sanctions/port';
 import { ValidationError, type ValidationIssue } from '../../shared/errors';
 import { TravelRuleMessages } from './travel-rule.messages';
 
@@ -85,18 +87,5 @@ export async function screenPartyNames(
     { threshold: deps.config.sanctions.matchThreshold },
   );
   const named = screened.filter((p) => p.name !== '');
-  return hits.flatMap((h, i) =>
-    h
-      ? [
-          {
-            list: h.list,
-            matched_name: h.matched_name,
-            match_score: h.match_score,
-            entry_id: h.entry_id,
-            entry_name: h.entry_name,
-            screened_name: named[i]!.name,
-          },
-        ]
-      : [],
-  );
+  return hits.flatMap((h, i) => (h ? [reportedMatch(h, named[i]!.name)] : []));
 }

@@ -83,6 +83,18 @@ export interface SanctionsHit {
   match_score: number;
 }
 
+/** A hit as reported beside the party whose `screenedName` was screened (ownership declarant, travel-rule parties). */
+export function reportedMatch(hit: SanctionsHit, screenedName: string) {
+  return {
+    list: hit.list,
+    matched_name: hit.matched_name,
+    match_score: hit.match_score,
+    entry_id: hit.entry_id,
+    entry_name: hit.entry_name,
+    screened_name: screenedName,
+  };
+}
+
 export interface ScreenOptions {
   /** 0-100: hits at or above it are reported. */
   threshold: number;
