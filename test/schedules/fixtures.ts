@@ -1,6 +1,6 @@
 /** Payment schedule test helpers. */
 
-import { runSchedulesWorker } from '../../src/modules/schedules/schedules.worker';
+import { runDueScheduleTimers } from '../../src/modules/schedules/schedules.worker';
 import { schedulePayerEmailJob } from '../../src/modules/schedules/schedules-emails.service';
 import type { TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
@@ -77,9 +77,9 @@ export function instalmentAction(
 }
 
 export async function drainSchedules(ctx: TestContext): Promise<void> {
-  // The schedules worker's timers, then the payer emails they owe (jobs).
+  // The schedules' due timers, then the payer emails they owe (jobs).
   for (let n = 0; n < 100; n++)
-    if ((await runSchedulesWorker(ctx.deps)) + (await runJobs(ctx, schedulePayerEmailJob)) === 0) return;
+    if ((await runDueScheduleTimers(ctx.deps)) + (await runJobs(ctx, schedulePayerEmailJob)) === 0) return;
   throw new Error('schedules worker did not settle');
 }
 

@@ -8,10 +8,11 @@ export const INSTALMENT_STATUSES = ['scheduled', 'issued', 'paid', 'overdue', 'c
 export type InstalmentStatus = (typeof INSTALMENT_STATUSES)[number];
 
 /**
- * One instalment. Its timers are columns with due times read by the schedules worker (FOR UPDATE
- * SKIP LOCKED): `issue_due_at` (first issue at issue_at, hourly retries after an issue error, an
- * automatic re-issue after a failed link; also the worker's lease), `grace_end_at` (overdue), and
- * `intent_cancel_due_at` (a pending intent to cancel after an overdue/cancel).
+ * One instalment. Its due times are columns, each with a timer job written beside it
+ * (src/modules/schedules/schedules.worker.ts): `issue_due_at` (first issue at issue_at, hourly
+ * retries after an issue error, an automatic re-issue after a failed link), `grace_end_at` (overdue
+ * while issued), and `intent_cancel_due_at` (a pending intent to cancel after an overdue/cancel).
+ * The partial indexes served the previous release's sweep (and the timers' backfill select).
  */
 export const paymentScheduleInstalments = pgTable(
   'payment_schedule_instalments',

@@ -18,7 +18,7 @@ import { recordActivity } from '../activity/activity.writer';
 import { assertFeatureEnabled } from '../features/features.service';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../payments/paylink.service';
 import { ScheduleMessages } from './schedules.messages';
-import { emitInstalmentEvent, emitScheduleEvent } from './schedules.transitions';
+import { emitInstalmentEvent, emitScheduleEvent, syncInstalmentTimers } from './schedules.transitions';
 import { type ScheduleDto, toScheduleDto } from './schedules.view';
 import { graceEndOf, issueAtOf, splitPlan, sumAmounts } from './schedules-money.policy';
 
@@ -189,6 +189,7 @@ export async function createSchedule(
             }),
           )
           .returning();
+        await syncInstalmentTimers(tx, now, instalments);
         await emitScheduleEvent(tx, s!, null, sumAmounts([], body.currency), now);
         for (const i of instalments) await emitInstalmentEvent(tx, s!, i, null, now);
         await recordActivity(tx, {

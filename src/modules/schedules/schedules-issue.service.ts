@@ -23,7 +23,7 @@ import type { Actor } from '../payments/status.service';
 import { canApplyInstalment } from './schedules.machine';
 import { ScheduleMessages } from './schedules.messages';
 import { findInstalmentById, findScheduleById, type InstalmentRow, type ScheduleRow } from './schedules.repo';
-import { moveInstalment, syncSchedule } from './schedules.transitions';
+import { moveInstalment, syncInstalmentTimers, syncSchedule } from './schedules.transitions';
 import { queueScheduleEmails } from './schedules-emails.service';
 
 export type IssueTrigger = 'issue' | 'auto_reissue' | 'reissue';
@@ -123,10 +123,12 @@ export async function issueInstalment(
     if (current.linkNumber >= next) return current; // recorded by a concurrent attempt
     if (!stillApplies(trigger, current)) {
       // Canceled or paid meanwhile: the new link must not stay payable.
-      await tx
+      const marked = await tx
         .update(paymentScheduleInstalments)
         .set({ intentToCancel: link.transaction.id, intentCancelDueAt: at })
-        .where(eq(paymentScheduleInstalments.id, i.id));
+        .where(eq(paymentScheduleInstalments.id, i.id))
+        .returning();
+      await syncInstalmentTimers(tx, at, marked);
       return null;
     }
     const moved = await moveInstalment(tx, s, current, trigger, at, {
@@ -154,6 +156,7 @@ async function recordIssueError(deps: Deps, s: ScheduleRow, i: InstalmentRow, de
       .where(and(eq(paymentScheduleInstalments.id, i.id), eq(paymentScheduleInstalments.status, i.status)))
       .returning();
     if (!row) return;
+    await syncInstalmentTimers(tx, now, [row]);
     await recordActivity(tx, {
       clientId: s.clientId,
       action: 'payment_schedule.instalment_issue_failed',

@@ -1,7 +1,7 @@
 /**
  * Reacts to the status changes of schedule links, inside the transaction that moves the payment:
  * success -> the instalment is paid; failed, expired or canceled -> before the grace end with links
- * left, the instalment is marked due for a new link (the worker makes it, outside this transaction);
+ * left, the instalment is marked due for a new link (its issue timer makes it, outside this transaction);
  * otherwise it is overdue.
  */
 import { and, eq } from 'drizzle-orm';
@@ -9,7 +9,7 @@ import { paymentScheduleInstalments } from '../../db/schema/index';
 import { onPaymentStatus } from '../payments/status-events';
 import { canApplyInstalment } from './schedules.machine';
 import { findScheduleById } from './schedules.repo';
-import { moveInstalment, syncSchedule } from './schedules.transitions';
+import { moveInstalment, syncInstalmentTimers, syncSchedule } from './schedules.transitions';
 import { markOverdue } from './schedules.worker';
 
 export const moveInstalmentOnPayment = onPaymentStatus(
@@ -44,10 +44,12 @@ export const moveInstalmentOnPayment = onPaymentStatus(
     const s = await findScheduleById(tx, i.scheduleId);
     if (!s) return;
     if (at < i.graceEndAt && i.linkNumber < s.maxLinks) {
-      await tx
+      const due = await tx
         .update(paymentScheduleInstalments)
         .set({ issueDueAt: at, updatedAt: at })
-        .where(eq(paymentScheduleInstalments.id, i.id));
+        .where(eq(paymentScheduleInstalments.id, i.id))
+        .returning();
+      await syncInstalmentTimers(tx, at, due);
       return;
     }
     await markOverdue(tx, i, at);

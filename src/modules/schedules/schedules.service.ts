@@ -30,9 +30,9 @@ import {
   type ScheduleFilters,
   type ScheduleRow,
 } from './schedules.repo';
-import { moveInstalment, syncSchedule } from './schedules.transitions';
+import { moveInstalment, syncInstalmentTimers, syncSchedule } from './schedules.transitions';
 import { type ScheduleDto, toScheduleDto } from './schedules.view';
-import { cancelDueIntents, markOverdue } from './schedules.worker';
+import { cancelIntentsNow, markOverdue } from './schedules.worker';
 import { checkAmount } from './schedules-create.service';
 import { issueInstalment } from './schedules-issue.service';
 import { graceEndOf, issueAtOf } from './schedules-money.policy';
@@ -156,7 +156,7 @@ export async function cancelSchedule(deps: Deps, auth: ClientAuth, id: string, r
     await syncSchedule(tx, s.id, now, { forced: 'cancel', set: { cancelReason: reason } });
     return ids;
   });
-  await cancelDueIntents(deps, canceled);
+  await cancelIntentsNow(deps, canceled);
   return scheduleDto(deps, auth.clientId, id);
 }
 
@@ -239,6 +239,7 @@ export async function patchInstalment(
       throw badRequest(
         ScheduleMessages.instalmentActionNotAllowed((await requireInstalment(deps, s, i.id)).status),
       );
+    await syncInstalmentTimers(tx, now, [row]);
     await tx.execute(sql`
       update payment_schedules set total_amount =
         (select sum(amount) from payment_schedule_instalments where schedule_id = ${s.id}::uuid),
@@ -301,7 +302,7 @@ export async function cancelInstalment(deps: Deps, auth: ClientAuth, id: string,
     if (!moved) throw badRequest(ScheduleMessages.instalmentActionNotAllowed(current!.status));
     await syncSchedule(tx, s.id, now);
   });
-  await cancelDueIntents(deps, [i.id]);
+  await cancelIntentsNow(deps, [i.id]);
   return scheduleDto(deps, auth.clientId, id);
 }
 
@@ -328,6 +329,6 @@ export async function simulateInstalmentOverdue(
     assertInstalmentTransition('overdue', current!.status);
     await markOverdue(tx, current!, now);
   });
-  await cancelDueIntents(deps, [i.id]);
+  await cancelIntentsNow(deps, [i.id]);
   return scheduleDto(deps, auth.clientId, id);
 }

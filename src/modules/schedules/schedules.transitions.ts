@@ -1,11 +1,13 @@
 /**
  * Persists what schedules.machine.ts decides, in the caller's transaction: the compare-and-set, the
  * event (`payment_schedule.instalment.status_changed` / `payment_schedule.status_changed`), the
- * activity entry and, for an overdue instalment, the notification to owners and operations.
+ * activity entry and, for an overdue instalment, the notification to owners and operations; and the
+ * instalment's timers (job rows, docs/platform.md "Timers"), which follow its row.
  */
 import type { Tx } from '../../db/client';
 import { paymentScheduleInstalments, paymentSchedules } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
+import { cancelTimers, setTimers, type TimerRef, timerRef } from '../../platform/jobs/index';
 import { machineTable, transition } from '../../platform/machine';
 import { AppError } from '../../shared/errors';
 import { recordActivity } from '../activity/activity.writer';
@@ -21,6 +23,54 @@ import {
 import { ScheduleMessages } from './schedules.messages';
 import { findScheduleById, type InstalmentRow, instalmentsOf, type ScheduleRow } from './schedules.repo';
 import { sumAmounts } from './schedules-money.policy';
+
+type InstalmentTimer = { instalmentId: string };
+const byInstalment = (p: InstalmentTimer) => `instalment:${p.instalmentId}`;
+
+/** The next payment link is due (`issue_due_at`) while the instalment is scheduled or issued. */
+export const INSTALMENT_ISSUE = timerRef<InstalmentTimer>({
+  kind: 'schedules.instalment_issue',
+  keyOf: byInstalment,
+});
+/** An issued instalment becomes overdue at its grace end (`grace_end_at`). */
+export const INSTALMENT_OVERDUE = timerRef<InstalmentTimer>({
+  kind: 'schedules.instalment_overdue',
+  keyOf: byInstalment,
+});
+/** A link of an overdue or canceled instalment still pending is canceled (`intent_cancel_due_at`). */
+export const INSTALMENT_INTENT_CANCEL = timerRef<InstalmentTimer>({
+  kind: 'schedules.intent_cancel',
+  keyOf: byInstalment,
+});
+
+/** Each timer of an instalment and its due time given the row as written (null: no timer). */
+const INSTALMENT_TIMERS: readonly [TimerRef<InstalmentTimer>, (i: InstalmentRow) => Date | null][] = [
+  [INSTALMENT_ISSUE, (i) => (i.status === 'scheduled' || i.status === 'issued' ? i.issueDueAt : null)],
+  [INSTALMENT_OVERDUE, (i) => (i.status === 'issued' ? i.graceEndAt : null)],
+  [INSTALMENT_INTENT_CANCEL, (i) => i.intentCancelDueAt],
+];
+
+/**
+ * Makes the instalments' timers match their rows, in the transaction that wrote them: every write of
+ * an instalment's status, `issue_due_at`, `grace_end_at` or `intent_cancel_due_at` calls this with
+ * the rows as written. A due time sets (or moves) its timer; no due time removes the pending one.
+ * The handlers (schedules.worker.ts) re-read the row, so a timer a concurrent write made stale is a
+ * no-op when it runs.
+ */
+export async function syncInstalmentTimers(tx: Tx, now: Date, rows: readonly InstalmentRow[]): Promise<void> {
+  const clock = { now: () => now };
+  for (const [ref, dueOf] of INSTALMENT_TIMERS) {
+    const set: { payload: InstalmentTimer; runAt: Date; clientId: string }[] = [];
+    const cancel: InstalmentTimer[] = [];
+    for (const i of rows) {
+      const at = dueOf(i);
+      if (at) set.push({ payload: { instalmentId: i.id }, runAt: at, clientId: i.clientId });
+      else cancel.push({ instalmentId: i.id });
+    }
+    await setTimers(tx, clock, ref, set);
+    await cancelTimers(tx, ref, cancel);
+  }
+}
 
 const instalmentTable = machineTable(instalmentMachine, paymentScheduleInstalments, {
   version: 'version',
@@ -140,6 +190,7 @@ export function moveInstalment(
         at,
       });
     },
+    after: (moved) => syncInstalmentTimers(tx, at, [moved]),
   });
 }
 

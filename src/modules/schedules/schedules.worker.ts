@@ -1,61 +1,97 @@
 /**
- * The schedules worker. Every timer is a column with a due time, claimed with FOR UPDATE SKIP LOCKED
- * on the injected clock: links due (`issue_due_at`, leased while the link is made), grace ends
- * (`grace_end_at`) and pending intents to cancel (`intent_cancel_due_at`). Provider calls happen
- * outside transactions; payer emails are jobs (schedules-emails.service.ts).
+ * The schedules' timers (job rows, docs/platform.md "Timers"), one of each kind per instalment, kept
+ * in step with the row by `syncInstalmentTimers` (schedules.transitions.ts) in every transaction that
+ * writes it: the next payment link (`issue_due_at`: issue_at, an hourly retry after an issue error,
+ * an automatic re-issue after a failed link), the grace end of an issued instalment (`grace_end_at`)
+ * and a pending link to cancel (`intent_cancel_due_at`). Each handler re-reads the row and acts only
+ * when it is still due; one found not yet due moves its timer to the row's time. Provider calls
+ * happen outside transactions; payer emails are jobs (schedules-emails.service.ts).
  */
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
-import { rowsOf, type Tx } from '../../db/client';
-import { type InstalmentStatus, paymentScheduleInstalments } from '../../db/schema/index';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { paymentScheduleInstalments } from '../../db/schema/index';
 import type { Deps } from '../../deps';
+import { defineTimer, runDueTimers, setTimer } from '../../platform/jobs/index';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { findTransactionById } from '../payments/payments.repo';
 import { cancelTransaction } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';
-import { findScheduleById, type InstalmentRow } from './schedules.repo';
-import { moveInstalment, syncSchedule } from './schedules.transitions';
+import { findInstalmentById, findScheduleById, type InstalmentRow } from './schedules.repo';
+import {
+  INSTALMENT_INTENT_CANCEL,
+  INSTALMENT_ISSUE,
+  INSTALMENT_OVERDUE,
+  moveInstalment,
+  syncInstalmentTimers,
+  syncSchedule,
+} from './schedules.transitions';
 import { issueInstalment } from './schedules-issue.service';
 
-const LEASE_SECONDS = 120;
+/** A link still in the making elsewhere (its idempotency key held) is tried again this much later. */
+const RETRY_SECONDS = 120;
 
-/** Instalments whose link is due: scheduled at issue_at (or an hourly retry), issued after a failed link. */
-export async function issueDueInstalments(deps: Deps, limit = 20): Promise<number> {
-  const now = deps.clock.now();
-  const res = await deps.db.execute(sql`
-    update payment_schedule_instalments i
-       set issue_due_at = ${addSeconds(now, Math.max(LEASE_SECONDS, deps.config.idempotencyStaleSeconds)).toISOString()}::timestamptz
-      from (select id from payment_schedule_instalments
-             where issue_due_at <= ${now.toISOString()}::timestamptz and status in ('scheduled', 'issued')
-             order by issue_due_at limit ${limit}
-             for update skip locked) c
-     where i.id = c.id
-    returning i.id, i.status`);
-  const due = rowsOf<{ id: string; status: InstalmentStatus }>(res);
-  for (const d of due) {
-    const out = await issueInstalment(
-      deps,
-      d.id,
-      d.status === 'scheduled' ? 'issue' : 'auto_reissue',
-      AUTOMATIC,
-    );
-    if (out.kind === 'skipped') {
-      // Moved meanwhile: stop the timer unless the instalment still waits for a link.
-      await deps.db
-        .update(paymentScheduleInstalments)
-        .set({ issueDueAt: null })
-        .where(
-          and(
-            eq(paymentScheduleInstalments.id, d.id),
-            sql`${paymentScheduleInstalments.status} not in ('scheduled', 'issued')`,
-          ),
-        );
-    }
-  }
-  return due.length;
+/** The timers' backfill and pull-forward select (see `TimerSpec.backfill`) over the rows `where`. */
+const instalmentRows = (dueColumn: string, where: string) =>
+  sql.raw(`select 'instalment:' || id::text as key, jsonb_build_object('instalmentId', id::text) as payload,
+                  client_id, ${dueColumn} as run_at
+             from payment_schedule_instalments where ${where}`);
+
+/** Moves a timer found early to the row's own due time. */
+async function notYet(deps: Deps, i: InstalmentRow, ref: typeof INSTALMENT_ISSUE, at: Date): Promise<false> {
+  await setTimer(deps.db, deps.clock, ref, {
+    payload: { instalmentId: i.id },
+    runAt: at,
+    clientId: i.clientId,
+  });
+  return false;
 }
 
-/** issued -> overdue for one instalment (worker at grace end, or the sandbox simulation); the pending intent is canceled after. */
+/**
+ * The instalment's next payment link at `issue_due_at`: the first one of a scheduled instalment, or
+ * an automatic re-issue of an issued one whose link failed. A failure records `issue_error` and moves
+ * the timer an hour on (schedules-issue.service.ts); a link another attempt is still making, or one
+ * not yet finished, is tried again later; a moved instalment (paid, canceled, overdue) ends it.
+ */
+export const instalmentIssueTimer = defineTimer<{ instalmentId: string }>({
+  ...INSTALMENT_ISSUE,
+  label: 'Instalment payment link',
+  backfill: () =>
+    instalmentRows('issue_due_at', `issue_due_at is not null and status in ('scheduled', 'issued')`),
+  async fire(deps, { instalmentId }) {
+    const i = await findInstalmentById(deps.db, instalmentId);
+    if (!i?.issueDueAt || (i.status !== 'scheduled' && i.status !== 'issued')) return false;
+    const now = deps.clock.now();
+    if (i.issueDueAt > now) return notYet(deps, i, INSTALMENT_ISSUE, i.issueDueAt);
+    const out = await issueInstalment(
+      deps,
+      i.id,
+      i.status === 'scheduled' ? 'issue' : 'auto_reissue',
+      AUTOMATIC,
+    );
+    if (out.kind !== 'skipped') return true;
+    // Moved meanwhile: the timer stops, unless the instalment still waits for a link (then later).
+    const retryAt = addSeconds(now, Math.max(RETRY_SECONDS, deps.config.idempotencyStaleSeconds));
+    await deps.db.transaction(async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(paymentScheduleInstalments)
+        .where(eq(paymentScheduleInstalments.id, i.id))
+        .for('update');
+      if (!current?.issueDueAt || current.issueDueAt > now) return;
+      const waiting = current.status === 'scheduled' || current.status === 'issued';
+      const written = await tx
+        .update(paymentScheduleInstalments)
+        .set({ issueDueAt: waiting ? retryAt : null })
+        .where(eq(paymentScheduleInstalments.id, i.id))
+        .returning();
+      await syncInstalmentTimers(tx, now, written);
+    });
+    return false;
+  },
+});
+
+/** issued -> overdue for one instalment (at grace end, or the sandbox simulation); the pending intent is canceled after. */
 export async function markOverdue(tx: Tx, i: InstalmentRow, at: Date): Promise<InstalmentRow | null> {
   const s = await findScheduleById(tx, i.scheduleId);
   if (!s) return null;
@@ -68,76 +104,79 @@ export async function markOverdue(tx: Tx, i: InstalmentRow, at: Date): Promise<I
   return moved;
 }
 
-export async function markLapsedInstalmentsOverdue(deps: Deps, limit = 50): Promise<number> {
-  const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
-    const due = await tx
-      .select()
-      .from(paymentScheduleInstalments)
-      .where(
-        and(eq(paymentScheduleInstalments.status, 'issued'), lte(paymentScheduleInstalments.graceEndAt, now)),
-      )
-      .orderBy(paymentScheduleInstalments.graceEndAt)
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    for (const i of due) await markOverdue(tx, i, now);
-    return due.length;
-  });
-}
+/** An issued instalment whose grace end passed unpaid becomes overdue (under its row lock). */
+export const instalmentOverdueTimer = defineTimer<{ instalmentId: string }>({
+  ...INSTALMENT_OVERDUE,
+  label: 'Instalment overdue',
+  backfill: () => instalmentRows('grace_end_at', `status = 'issued'`),
+  async fire(deps, { instalmentId }) {
+    const now = deps.clock.now();
+    const outcome = await deps.db.transaction(async (tx) => {
+      const i = await findInstalmentById(tx, instalmentId, true);
+      if (i?.status !== 'issued') return { acted: false, early: null };
+      if (i.graceEndAt > now) return { acted: false, early: i };
+      return { acted: (await markOverdue(tx, i, now)) !== null, early: null };
+    });
+    if (outcome.early) return notYet(deps, outcome.early, INSTALMENT_OVERDUE, outcome.early.graceEndAt);
+    return outcome.acted;
+  },
+});
 
 /**
- * Cancels the pending intents recorded on instalments (intent-cancel rules, each in its own
- * transaction; a processing or finished payment is left alone). `ids` limits it to some instalments
- * (the request that canceled them); the worker takes every due one.
+ * Cancels the pending link recorded on an instalment (`intent_to_cancel`; a processing or finished
+ * payment is left alone), then clears it unless a newer intent replaced it. Concurrent runs (the
+ * timer and the request that recorded the intent) are safe: the payment's own compare-and-set lets
+ * one cancel it, the other finds it canceled.
  */
-export async function cancelDueIntents(deps: Deps, ids?: string[], limit = 20): Promise<number> {
+async function cancelIntent(deps: Deps, instalmentId: string): Promise<boolean> {
+  const i = await findInstalmentById(deps.db, instalmentId);
+  if (!i?.intentCancelDueAt) return false;
   const now = deps.clock.now();
-  const claimed = await deps.db.transaction(async (tx) => {
-    const rows = await tx
-      .select({ id: paymentScheduleInstalments.id, tx: paymentScheduleInstalments.intentToCancel })
-      .from(paymentScheduleInstalments)
-      .where(
-        and(
-          lte(paymentScheduleInstalments.intentCancelDueAt, now),
-          ids ? inArray(paymentScheduleInstalments.id, ids) : undefined,
-        ),
-      )
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    if (rows.length > 0)
-      await tx
-        .update(paymentScheduleInstalments)
-        .set({ intentCancelDueAt: addSeconds(now, LEASE_SECONDS) })
-        .where(
-          inArray(
-            paymentScheduleInstalments.id,
-            rows.map((r) => r.id),
-          ),
-        );
-    return rows;
-  });
-  for (const c of claimed) {
-    const t = c.tx ? await findTransactionById(deps.db, c.tx) : null;
-    if (t && t.status === 'pending') {
-      try {
-        await cancelTransaction(deps, t, AUTOMATIC, 'Canceled with its payment schedule instalment');
-      } catch (err) {
-        if (!(err instanceof AppError && err.statusCode === 409)) throw err;
-      }
+  if (i.intentCancelDueAt > now) return notYet(deps, i, INSTALMENT_INTENT_CANCEL, i.intentCancelDueAt);
+  const t = i.intentToCancel ? await findTransactionById(deps.db, i.intentToCancel) : null;
+  if (t && t.status === 'pending') {
+    try {
+      await cancelTransaction(deps, t, AUTOMATIC, 'Canceled with its payment schedule instalment');
+    } catch (err) {
+      if (!(err instanceof AppError && err.statusCode === 409)) throw err;
     }
-    await deps.db
+  }
+  await deps.db.transaction(async (tx) => {
+    const cleared = await tx
       .update(paymentScheduleInstalments)
       .set({ intentCancelDueAt: null, intentToCancel: null })
-      .where(eq(paymentScheduleInstalments.id, c.id));
-  }
-  return claimed.length;
+      .where(
+        and(
+          eq(paymentScheduleInstalments.id, i.id),
+          i.intentToCancel
+            ? eq(paymentScheduleInstalments.intentToCancel, i.intentToCancel)
+            : isNull(paymentScheduleInstalments.intentToCancel),
+        ),
+      )
+      .returning();
+    await syncInstalmentTimers(tx, now, cleared);
+  });
+  return true;
 }
 
-/** One tick of the schedules worker. */
-export async function runSchedulesWorker(deps: Deps): Promise<number> {
-  let did = 0;
-  did += await issueDueInstalments(deps);
-  did += await markLapsedInstalmentsOverdue(deps);
-  did += await cancelDueIntents(deps);
-  return did;
+export const instalmentIntentCancelTimer = defineTimer<{ instalmentId: string }>({
+  ...INSTALMENT_INTENT_CANCEL,
+  label: 'Instalment link cancel',
+  backfill: () => instalmentRows('intent_cancel_due_at', 'intent_cancel_due_at is not null'),
+  fire: (deps, { instalmentId }) => cancelIntent(deps, instalmentId),
+});
+
+/**
+ * The pending intents of the instalments a request just canceled or made overdue, canceled before it
+ * answers (each in its own transaction); their timers remain for a run that fails here.
+ */
+export async function cancelIntentsNow(deps: Deps, ids: readonly string[]): Promise<void> {
+  for (const id of ids) await cancelIntent(deps, id);
+}
+
+export const scheduleTimers = [instalmentIssueTimer, instalmentOverdueTimer, instalmentIntentCancelTimer];
+
+/** Runs every due timer of the schedules now (tests, the CLI); returns how many acted. */
+export function runDueScheduleTimers(deps: Deps): Promise<number> {
+  return runDueTimers(deps, scheduleTimers);
 }

@@ -4,6 +4,7 @@ export { enqueueJob, enqueueJobId, enqueueJobs, type NewJob } from './enqueue';
 export { createJobRunner, jobRegistry, purgeFinishedJobs, runDueJobs, runJobsNow } from './runner';
 export {
   cancelTimer,
+  cancelTimers,
   defineTimer,
   enqueueTimersBackfill,
   runDueTimers,

@@ -140,6 +140,18 @@ export async function cancelTimer<P extends Record<string, unknown>>(
     delete from jobs where kind = ${def.kind} and dedupe_key = ${def.keyOf(payload)} and status = 'pending'`);
 }
 
+/** Removes the pending timers of several rows of one kind in one statement (see `cancelTimer`). */
+export async function cancelTimers<P extends Record<string, unknown>>(
+  tx: DbOrTx,
+  def: TimerRef<P>,
+  payloads: readonly P[],
+): Promise<void> {
+  if (payloads.length === 0) return;
+  const keys = payloads.map((p) => sql`${def.keyOf(p)}`);
+  await tx.execute(sql`
+    delete from jobs where kind = ${def.kind} and dedupe_key in (${sql.join(keys, sql`, `)}) and status = 'pending'`);
+}
+
 /**
  * Rows whose due time is now past but whose timer is later or missing (a due time moved by hand in
  * the database, a row of the previous release) get their timer due now. Only the features' sweep
