@@ -101,8 +101,10 @@ export const walletScreenings = pgTable(
 );
 
 /**
- * The sandbox screening provider's own state: every request it received (3333 answers differently on
- * later requests for the same reference) and its scheduled notifications (5555, simulate, deposits).
+ * Unused since the sandbox screening provider's delayed notifications became timer jobs
+ * (src/providers/sandbox-deliveries.ts) and its `3333` memory reads the wallet's screenings: no longer
+ * written; the timers' backfill reads the previous release's undelivered rows. Dropped in the next
+ * release (docs/guides/operations.md, "Schema changes").
  */
 export const sandboxScreeningJobs = pgTable(
   'sandbox_screening_jobs',

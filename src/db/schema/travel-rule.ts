@@ -115,7 +115,11 @@ export const travelRuleTransfers = pgTable(
   ],
 );
 
-/** The sandbox network simulator's log: messages it received and notifications it owes (due_at). */
+/**
+ * The sandbox network simulator's log: messages it received and answers it gave (the Repair VASP's
+ * second answer and the answers' revisions follow from it). Its delayed answers are timer jobs
+ * (src/providers/sandbox-deliveries.ts).
+ */
 export const sandboxTravelRuleJobs = pgTable(
   'sandbox_travel_rule_jobs',
   {
@@ -123,6 +127,9 @@ export const sandboxTravelRuleJobs = pgTable(
     subjectRef: text('subject_ref').notNull(),
     kind: text('kind').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>(),
+    /** `due_at` and `delivered_at`: unused since the answers became jobs (written only on the previous
+     * release's rows, see src/providers/sandbox-delivery.timers.ts); dropped in the next release
+     * (docs/guides/operations.md, "Schema changes"). */
     dueAt: ts('due_at'),
     deliveredAt: ts('delivered_at'),
     createdAt: createdAt(),

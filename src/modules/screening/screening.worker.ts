@@ -1,5 +1,6 @@
 /** One pass of the wallet-screening worker: monitored re-screens, ownership expiry, sandbox notifications. */
 import type { Deps } from '../../deps';
+import { deliverDueSandboxScreening } from '../../providers/sandbox-delivery.timers';
 import { expireOwnershipRequests } from './ownership.service';
 import { rescreenDueWallets } from './screening.service';
 
@@ -7,7 +8,8 @@ export async function runScreeningWorker(deps: Deps): Promise<number> {
   let n = 0;
   n += await rescreenDueWallets(deps, 20);
   n += await expireOwnershipRequests(deps, 50);
-  const sandbox = deps.providers.screening.sandbox;
-  if (sandbox) n += await sandbox.deliverDue(20);
+  // The sandbox provider's due notifications are timer jobs the jobs runner sends; the pass runs
+  // them too, for its callers (tests).
+  if (deps.providers.screening.sandbox) n += await deliverDueSandboxScreening(deps);
   return n;
 }

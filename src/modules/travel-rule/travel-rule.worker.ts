@@ -1,7 +1,8 @@
-/** One pass of the travel-rule worker: expiry of unanswered transfers, the sandbox network's due answers. */
+/** One pass of the travel-rule worker: expiry of unanswered transfers (and the sandbox network's due answers, for tests). */
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { deliverDueSandboxTravelRule } from '../../providers/sandbox-delivery.timers';
 import { moveTransfer } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer } from './travel-rule.repo';
@@ -27,7 +28,8 @@ export async function expireDueTransfers(deps: Pick<Deps, 'db' | 'clock'>, limit
 
 export async function runTravelRuleWorker(deps: Deps): Promise<number> {
   let n = await expireDueTransfers(deps, 50);
-  const sandbox = deps.providers.travelRule.sandbox;
-  if (sandbox) n += await sandbox.deliverDue(20);
+  // The sandbox network's due answers are timer jobs the jobs runner sends; the pass runs them too,
+  // for its callers (tests).
+  if (deps.providers.travelRule.sandbox) n += await deliverDueSandboxTravelRule(deps);
   return n;
 }

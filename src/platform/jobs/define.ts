@@ -28,7 +28,7 @@ export interface JobDefinition<P extends Record<string, unknown> = Record<string
   onDead?(deps: Deps, payload: P, error: string): Promise<void>;
 }
 
-export const DEFAULT_MAX_ATTEMPTS = 10;
+export { DEFAULT_MAX_ATTEMPTS } from './timer-rows';
 export const DEFAULT_BACKOFF_SECONDS: readonly number[] = [5, 15, 60, 300, 900, 3600];
 
 /**

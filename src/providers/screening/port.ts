@@ -129,6 +129,9 @@ export interface ScreeningSandbox {
     requestId: string,
     deposit: { from_address: string; to_address: string; amount: string; asset: string },
   ): Promise<void>;
-  /** Delivers the scheduled notifications that are due; returns how many. */
-  deliverDue(limit?: number): Promise<number>;
+  /**
+   * Posts a notification the simulator scheduled earlier, now (its delivery timer's handler,
+   * src/providers/sandbox-delivery.timers.ts); throws when the route refuses it.
+   */
+  deliverScheduled(body: Record<string, unknown>): Promise<void>;
 }

@@ -1,14 +1,14 @@
 /**
  * The deterministic sandbox screening provider (docs/guides/screening.md). It decides by the last
- * 4 characters of the address, keeps its own request log and scheduled notifications in
- * sandbox_screening_jobs, and delivers every asynchronous result through the signed inbound route,
- * so the production code path runs. `deliverDue` is driven by the sandbox-screening worker.
+ * 4 characters of the address (`3333` by whether the wallet was screened before) and delivers every
+ * asynchronous result through the signed inbound route, so the production code path runs; a delayed
+ * result is a timer job (src/providers/sandbox-deliveries.ts) run by the jobs runner.
  */
-import { and, count, eq, isNotNull, isNull, lte } from 'drizzle-orm';
-import { sandboxScreeningJobs } from '../../db/schema/screening';
+import { and, count, eq, ne } from 'drizzle-orm';
+import { walletScreenings } from '../../db/schema/screening';
 import { derivedAddress } from '../../shared/chain-addresses';
 import { newId } from '../../shared/ids';
-import { claimDueSandboxJobs } from '../sandbox-jobs';
+import { SANDBOX_SCREENING_DELIVERY, scheduleSandboxDelivery } from '../sandbox-deliveries';
 import { signProviderPayload, verifyProviderSignature } from '../signature';
 import {
   type DepositWatchRequest,
@@ -143,25 +143,25 @@ export class SandboxScreeningProvider implements ScreeningProvider, ScreeningSan
 
   async screenWallet(req: ScreenRequest): Promise<ScreenOutcome> {
     const { db, clock } = this.c;
+    // The provider has seen the wallet before when the service screened it before (each screening
+    // is one request to the provider).
     const [seen] = await db
       .select({ n: count() })
-      .from(sandboxScreeningJobs)
-      .where(and(eq(sandboxScreeningJobs.subjectRef, req.walletId), isNull(sandboxScreeningJobs.payload)));
+      .from(walletScreenings)
+      .where(and(eq(walletScreenings.walletId, req.walletId), ne(walletScreenings.id, req.screeningId)));
     const decision = decideBySuffix(req.address, (seen?.n ?? 0) > 0);
-    const now = clock.now();
-    await db.insert(sandboxScreeningJobs).values({ subjectRef: req.walletId, createdAt: now });
     if (decision !== 'async') return decision;
-    await this.schedule(
-      req.screeningId,
-      {
+    await scheduleSandboxDelivery(db, clock, SANDBOX_SCREENING_DELIVERY, {
+      subject: req.screeningId,
+      body: {
         type: 'screening.result',
         reference: req.screeningId,
         revision: 1,
         status: 'completed',
         risk: sandboxRisk('low'),
       },
-      new Date(now.getTime() + this.opts.delaySeconds * 1000),
-    );
+      dueAt: new Date(clock.now().getTime() + this.opts.delaySeconds * 1000),
+    });
     return { status: 'pending' };
   }
 
@@ -186,34 +186,8 @@ export class SandboxScreeningProvider implements ScreeningProvider, ScreeningSan
     await this.send({ type: 'deposit.observed', reference: requestId, revision: 1, deposit });
   }
 
-  /** Delivers scheduled notifications that are due; returns how many. */
-  async deliverDue(limit = 20): Promise<number> {
-    const { db, clock } = this.c;
-    const now = clock.now();
-    const due = await claimDueSandboxJobs(db, 'sandbox_screening_jobs', now, limit);
-    for (const payload of due) await this.send(payload);
-    return due.length;
-  }
-
-  /** Pending scheduled notifications (tests and docs/guides/sandbox.md). */
-  async pendingJobs(): Promise<number> {
-    const [r] = await this.c.db
-      .select({ n: count() })
-      .from(sandboxScreeningJobs)
-      .where(
-        and(
-          isNull(sandboxScreeningJobs.deliveredAt),
-          isNotNull(sandboxScreeningJobs.dueAt),
-          lte(sandboxScreeningJobs.dueAt, this.c.clock.now()),
-        ),
-      );
-    return r?.n ?? 0;
-  }
-
-  private async schedule(subjectRef: string, payload: Record<string, unknown>, dueAt: Date) {
-    await this.c.db
-      .insert(sandboxScreeningJobs)
-      .values({ subjectRef, payload, dueAt, createdAt: this.c.clock.now() });
+  async deliverScheduled(body: Record<string, unknown>): Promise<void> {
+    await this.send(body);
   }
 
   private async send(payload: Record<string, unknown>) {

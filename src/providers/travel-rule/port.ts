@@ -113,6 +113,9 @@ export interface TravelRuleSandbox {
     recipientClientId: string,
     data: Omit<InboundTransferData, 'originator_vasp'>,
   ): Promise<string>;
-  /** Delivers the scheduled answers that are due; returns how many. */
-  deliverDue(limit?: number): Promise<number>;
+  /**
+   * Posts an answer the simulator scheduled earlier, now (its delivery timer's handler,
+   * src/providers/sandbox-delivery.timers.ts); throws when the route refuses it.
+   */
+  deliverScheduled(body: Record<string, unknown>): Promise<void>;
 }

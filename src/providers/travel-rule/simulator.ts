@@ -1,13 +1,19 @@
 /**
  * The sandbox travel-rule network (docs/guides/travel-rule.md): a directory of five VASPs with fixed
  * ids and fixed behaviour, discovery by address suffix, and counterparty answers delivered through
- * the signed inbound route (scheduled in sandbox_travel_rule_jobs, delivered by the travel-rule
- * worker), so the production code path runs.
+ * the signed inbound route, so the production code path runs. A delayed answer is a timer job
+ * (src/providers/sandbox-deliveries.ts) run by the jobs runner. `sandbox_travel_rule_jobs` is the
+ * network's own log (what it received, what it answered: the Repair VASP's second answer and the
+ * answers' revisions follow from it); its `due_at` and `delivered_at` are no longer written.
  */
 import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { sandboxTravelRuleJobs } from '../../db/schema/travel-rule';
 import { newId } from '../../shared/ids';
-import { claimDueSandboxJobs } from '../sandbox-jobs';
+import {
+  cancelSandboxDeliveries,
+  SANDBOX_TRAVEL_RULE_DELIVERY,
+  scheduleSandboxDelivery,
+} from '../sandbox-deliveries';
 import { signProviderPayload, verifyProviderSignature } from '../signature';
 import {
   type Discovery,
@@ -152,11 +158,17 @@ export class SandboxTravelRuleNetwork implements TravelRuleNetwork, TravelRuleSa
 
   async cancel(transferId: string, vaspId: string): Promise<void> {
     const { db, clock } = this.c;
+    // The answer not yet sent is never sent (and a previous release's scheduled row is marked sent).
+    await cancelSandboxDeliveries(db, SANDBOX_TRAVEL_RULE_DELIVERY, transferId);
     await db
       .update(sandboxTravelRuleJobs)
       .set({ deliveredAt: clock.now() })
       .where(
-        and(eq(sandboxTravelRuleJobs.subjectRef, transferId), isNull(sandboxTravelRuleJobs.deliveredAt)),
+        and(
+          eq(sandboxTravelRuleJobs.subjectRef, transferId),
+          isNull(sandboxTravelRuleJobs.deliveredAt),
+          isNotNull(sandboxTravelRuleJobs.dueAt),
+        ),
       );
     await this.log(transferId, 'canceled', { vasp_id: vaspId });
   }
@@ -209,13 +221,8 @@ export class SandboxTravelRuleNetwork implements TravelRuleNetwork, TravelRuleSa
       .orderBy(sandboxTravelRuleJobs.createdAt);
   }
 
-  /** Delivers scheduled answers that are due (FOR UPDATE SKIP LOCKED); returns how many. */
-  async deliverDue(limit = 20): Promise<number> {
-    const { db, clock } = this.c;
-    const now = clock.now();
-    const due = await claimDueSandboxJobs(db, 'sandbox_travel_rule_jobs', now, limit);
-    for (const payload of due) await this.send_(payload);
-    return due.length;
+  async deliverScheduled(body: Record<string, unknown>): Promise<void> {
+    await this.send_(body);
   }
 
   private async nextRevision(subjectRef: string) {
@@ -231,19 +238,27 @@ export class SandboxTravelRuleNetwork implements TravelRuleNetwork, TravelRuleSa
       subjectRef,
       kind,
       payload: payload === null ? null : { log: payload },
-      deliveredAt: this.c.clock.now(),
       createdAt: this.c.clock.now(),
     });
   }
 
+  /** Logs the answer (its revision counts) and schedules its delivery, in one transaction. */
   private async schedule(subjectRef: string, type: string, extra: Record<string, unknown>, dueAt: Date) {
+    const { db, clock } = this.c;
     const revision = await this.nextRevision(subjectRef);
-    await this.c.db.insert(sandboxTravelRuleJobs).values({
-      subjectRef,
-      kind: 'answer',
-      payload: { type, reference: subjectRef, revision, ...extra },
-      dueAt,
-      createdAt: this.c.clock.now(),
+    const body = { type, reference: subjectRef, revision, ...extra };
+    await db.transaction(async (tx) => {
+      await tx.insert(sandboxTravelRuleJobs).values({
+        subjectRef,
+        kind: 'answer',
+        payload: body,
+        createdAt: clock.now(),
+      });
+      await scheduleSandboxDelivery(tx, clock, SANDBOX_TRAVEL_RULE_DELIVERY, {
+        subject: subjectRef,
+        body,
+        dueAt,
+      });
     });
   }
 

@@ -1,0 +1,181 @@
+/**
+ * The sandbox simulators' delayed notifications are timer jobs (src/providers/sandbox-deliveries.ts):
+ * a `5555` screening's result and a sandbox VASP's answer are job rows due after the simulated delay,
+ * sent by the jobs runner through the signed route; a canceled transfer's answer is removed; nothing
+ * is written to the previous release's queue tables, whose undelivered rows are backfilled and sent
+ * once.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs, sandboxScreeningJobs, sandboxTravelRuleJobs } from '../../src/db/schema/index';
+import { jobKindLabel, timerDefinitions } from '../../src/modules/index';
+import { jobRegistry, runDueJobs, timersBackfillJob } from '../../src/platform/jobs/index';
+import { enqueueTimersBackfill } from '../../src/platform/jobs/timers';
+import { SANDBOX_VASP_IDS } from '../../src/providers/travel-rule/simulator';
+import { createTestApp, type TestContext } from '../helpers/app';
+import type { TestCaller } from '../helpers/clients';
+import { runJobs } from '../helpers/jobs';
+import { createKycWorld } from '../kyc/fixtures';
+import { api, evm } from '../screening/fixtures';
+import { transferBody } from '../travel-rule/fixtures';
+
+let ctx: TestContext;
+let call: ReturnType<typeof api>;
+let caller: TestCaller;
+
+beforeAll(async () => {
+  ctx = await createTestApp({
+    env: {
+      SVC_SANDBOX_SCREENING_DELAY_SECONDS: '5',
+      SVC_SANDBOX_TRAVEL_RULE_DELAY_SECONDS: '2',
+      SVC_SCREENING_SYNC_TIMEOUT_MS: '60000',
+    },
+  });
+  call = api(ctx);
+  caller = (await createKycWorld(ctx)).caller;
+  const put = await call('PUT', '/travel-rule/settings', caller.headers, {
+    originator_vasp: { name: 'Acme VASP', country: 'DE' },
+  });
+  expect(put.statusCode).toBe(200);
+}, 120_000);
+afterAll(() => ctx?.close());
+
+const jobsOf = (kind: string) => ctx.db.select().from(jobs).where(eq(jobs.kind, kind));
+const screening = async (id: string) =>
+  (await call('GET', `/screening/wallet/${id}`, caller.headers)).json() as { status: string };
+const transfer = async (id: string) =>
+  (await call('GET', `/travel-rule/transfers/${id}`, caller.headers)).json() as { status: string };
+
+describe('sandbox deliveries as jobs', () => {
+  it("a 5555 screening's result is a job due after the delay, sent by the jobs runner", async () => {
+    expect(timerDefinitions.map((d) => d.kind)).toEqual(
+      expect.arrayContaining(['sandbox.screening_delivery', 'sandbox.travel_rule_delivery']),
+    );
+    expect(jobKindLabel('sandbox.screening_delivery')).toBe('Sandbox screening notification');
+    expect(jobKindLabel('sandbox.travel_rule_delivery')).toBe('Sandbox travel-rule answer');
+
+    const s = (
+      await call('POST', '/screening/wallet', caller.headers, { chain: 'ethereum', address: evm('5555') })
+    ).json();
+    expect(s.status).toBe('pending');
+    const [job] = await jobsOf('sandbox.screening_delivery');
+    expect(job).toMatchObject({
+      status: 'pending',
+      payload: {
+        subject: s.screening_id,
+        body: { type: 'screening.result', reference: s.screening_id, revision: 1, status: 'completed' },
+      },
+    });
+    expect(job!.runAt.getTime()).toBe(ctx.clock.now().getTime() + 5000);
+    // The simulator's old queue table is no longer written.
+    expect(await ctx.db.select().from(sandboxScreeningJobs)).toEqual([]);
+
+    ctx.clock.advance(4000);
+    await runJobs(ctx);
+    expect((await screening(s.screening_id)).status).toBe('pending');
+    ctx.clock.advance(1000);
+    await runJobs(ctx);
+    expect((await screening(s.screening_id)).status).toBe('completed');
+    expect((await jobsOf('sandbox.screening_delivery'))[0]).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it("a VASP's answer is a job (logged, not queued, in the network's log); a cancel removes it", async () => {
+    const a = (
+      await call('POST', '/travel-rule/transfers', caller.headers, transferBody(evm('abcd')))
+    ).json();
+    expect(a.status).toBe('awaiting_counterparty');
+    const answers = (await jobsOf('sandbox.travel_rule_delivery')).filter(
+      (j) => (j.payload as { subject: string }).subject === a.transfer_id,
+    );
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({
+      status: 'pending',
+      payload: { body: { type: 'transfer.accepted', reference: a.transfer_id, revision: 2 } },
+    });
+    const log = await ctx.db
+      .select()
+      .from(sandboxTravelRuleJobs)
+      .where(eq(sandboxTravelRuleJobs.subjectRef, a.transfer_id));
+    expect(log.map((l) => [l.kind, l.dueAt, l.deliveredAt])).toEqual([
+      ['sent', null, null],
+      ['answer', null, null],
+    ]);
+    ctx.clock.advanceSeconds(2);
+    await runJobs(ctx);
+    expect((await transfer(a.transfer_id)).status).toBe('accepted');
+
+    // Repair asks again later; the transfer is canceled before: its answer is never sent.
+    const r = (
+      await call(
+        'POST',
+        '/travel-rule/transfers',
+        caller.headers,
+        transferBody(evm('abce'), { beneficiary_vasp_id: SANDBOX_VASP_IDS.repair }),
+      )
+    ).json();
+    const pending = () =>
+      jobsOf('sandbox.travel_rule_delivery').then((rows) =>
+        rows.filter((j) => (j.payload as { subject: string }).subject === r.transfer_id),
+      );
+    expect(await pending()).toHaveLength(1);
+    expect(
+      (await call('POST', `/travel-rule/transfers/${r.transfer_id}/cancel`, caller.headers)).json(),
+    ).toMatchObject({
+      status: 'canceled',
+    });
+    expect(await pending()).toEqual([]);
+  });
+
+  it('undelivered rows of the previous release are backfilled, sent once and marked sent', async () => {
+    const s = (
+      await call('POST', '/screening/wallet', caller.headers, { chain: 'ethereum', address: evm('5555') })
+    ).json();
+    // As the previous release scheduled it: a row of its queue table, no job.
+    await ctx.db.delete(jobs).where(eq(jobs.kind, 'sandbox.screening_delivery'));
+    const [legacy] = await ctx.db
+      .insert(sandboxScreeningJobs)
+      .values({
+        subjectRef: s.screening_id,
+        payload: {
+          type: 'screening.result',
+          reference: s.screening_id,
+          revision: 1,
+          status: 'completed',
+          risk: {
+            risk_level: 'low',
+            risk_score: 5,
+            sanctions_hit: false,
+            categories: [],
+            exposures: [],
+            cluster: null,
+            risk_reasons: [],
+          },
+        },
+        dueAt: new Date(ctx.clock.now().getTime() + 5000),
+        createdAt: ctx.clock.now(),
+      })
+      .returning();
+    await enqueueTimersBackfill(ctx.deps);
+    const backfill = jobRegistry([timersBackfillJob(timerDefinitions)]);
+    await runDueJobs(ctx.deps, backfill, { onlyDefinedKinds: true });
+    const [job] = await jobsOf('sandbox.screening_delivery');
+    expect(job).toMatchObject({
+      status: 'pending',
+      dedupeKey: `sandbox-delivery:${legacy!.id}`,
+      payload: { legacy: true, subject: s.screening_id },
+    });
+    expect(job!.runAt.getTime()).toBe(legacy!.dueAt!.getTime());
+    ctx.clock.advance(5000);
+    await runJobs(ctx);
+    expect((await screening(s.screening_id)).status).toBe('completed');
+    const [row] = await ctx.db
+      .select()
+      .from(sandboxScreeningJobs)
+      .where(eq(sandboxScreeningJobs.id, legacy!.id));
+    expect(row!.deliveredAt).not.toBeNull();
+    // A second copy of its timer (a node of either release got there first) sends nothing.
+    await ctx.db.update(jobs).set({ status: 'pending', runAt: ctx.clock.now() }).where(eq(jobs.id, job!.id));
+    await runJobs(ctx);
+    expect((await jobsOf('sandbox.screening_delivery'))[0]).toMatchObject({ status: 'done' });
+  });
+});
