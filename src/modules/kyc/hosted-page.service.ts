@@ -1,12 +1,12 @@
 /** The hosted verification page's use cases: load a link by its token, submit the tester's outcome. */
 import type { Deps } from '../../deps';
-import { UpstreamError } from '../../platform/upstream';
 import {
   type ConsentAcceptance,
   type SimulatedChecks,
   type SimulatedOutcome,
   VerificationProviderError,
   type VerificationSubject,
+  VerificationUnavailableError,
 } from '../../providers/verification/port';
 import { AppError, notFound } from '../../shared/errors';
 import { findClientBusiness, findClientUser } from '../customers/customers.repo';
@@ -192,12 +192,13 @@ export async function handOverToProvider(
     // The vendor's profile behind this link was deactivated or deleted: the link never works again.
     if (err instanceof VerificationProviderError && err.code === 'withdrawn')
       throw new AppError(410, KycMessages.linkWithdrawn);
-    if (err instanceof UpstreamError) deps.log.warn({ kind: err.kind }, 'verification provider unavailable');
+    if (err instanceof VerificationUnavailableError)
+      deps.log.warn({ kind: err.kind }, 'verification provider unavailable');
     else
       deps.log.error({ err, verificationId: link.session.id }, 'verification provider gave no hosted link');
     // A decided verification (approved, or declined) needs nothing more from the person: our usual
     // final page (or the client's redirect) rather than a retry-later error.
-    const outcome = err instanceof UpstreamError ? null : await linkOutcome(deps, link);
+    const outcome = err instanceof VerificationUnavailableError ? null : await linkOutcome(deps, link);
     if (outcome === 'approved' || outcome === 'declined') return providerReturnUrl(deps, link);
     throw new AppError(503, KycMessages.providerUnavailable);
   }

@@ -1,7 +1,7 @@
 /** Reading verification records: KYC detail and history, document and questionnaire-file downloads, KYB detail. */
 import type { Deps } from '../../deps';
-import { UpstreamError } from '../../platform/upstream';
 import type { DownloadedFile, VerificationKind } from '../../providers/verification/port';
+import { VerificationUnavailableError } from '../../providers/verification/port';
 import { AppError, notFound } from '../../shared/errors';
 import type { VisibilityGroup } from '../admin/clients-admin.service';
 import { KycMessages } from './kyc.messages';
@@ -51,7 +51,7 @@ async function fromProvider(deps: Deps, fetch: () => Promise<DownloadedFile | nu
     return await fetch();
   } catch (err) {
     deps.log.warn({ err }, 'downloading a verification file from the provider failed');
-    if (err instanceof UpstreamError) throw new AppError(503, KycMessages.providerUnavailable);
+    if (err instanceof VerificationUnavailableError) throw new AppError(503, KycMessages.providerUnavailable);
     return null;
   }
 }

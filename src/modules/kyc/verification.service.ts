@@ -6,10 +6,14 @@
  */
 
 import type { Deps } from '../../deps';
-import { UpstreamError } from '../../platform/upstream';
 import type { ClientAuth } from '../../plugins/auth';
 import { DEFAULT_LEVEL } from '../../providers/verification/levels';
-import type { SimulatedChecks, SimulatedOutcome, VerificationKind } from '../../providers/verification/port';
+import {
+  type SimulatedChecks,
+  type SimulatedOutcome,
+  type VerificationKind,
+  VerificationUnavailableError,
+} from '../../providers/verification/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, forbidden, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
@@ -128,7 +132,7 @@ export async function createVerificationLink(
   } catch (err) {
     // Nothing else was written: the link is marked failed (never usable) and the subject is untouched.
     await updateSession(deps.db, session.id, { status: 'failed', updatedAt: deps.clock.now() });
-    if (err instanceof UpstreamError) {
+    if (err instanceof VerificationUnavailableError) {
       deps.log.warn({ kind: err.kind, verificationId: session.id }, 'verification provider unavailable');
       throw new AppError(503, KycMessages.providerUnavailable);
     }

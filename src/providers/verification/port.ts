@@ -132,6 +132,21 @@ export class VerificationProviderError extends Error {
   }
 }
 
+/**
+ * The vendor could not be reached or failed (timeout, refused connection, 5xx, 429, open breaker):
+ * nothing is known to be wrong with the request, so the caller answers 503 and a later try may work.
+ * `kind` names the failure for logs (the platform's upstream error kinds, docs/platform.md).
+ * Adapters wrap their transport's errors in it, so features depend on the port only.
+ */
+export class VerificationUnavailableError extends VerificationProviderError {
+  readonly kind: string;
+  constructor(message: string, options: { cause?: unknown; kind: string }) {
+    super(message, { cause: options.cause });
+    this.name = 'VerificationUnavailableError';
+    this.kind = options.kind;
+  }
+}
+
 /** What a tester can make the sandbox provider report (hosted page and sandbox simulate endpoint). */
 export const SIMULATED_OUTCOMES = ['approved', 'declined', 'in_review', 'expired'] as const;
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];

@@ -5,7 +5,10 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../src/platform/upstream';
 import type { CreateVerificationInput } from '../../../src/providers/verification/port';
-import { VerificationProviderError } from '../../../src/providers/verification/port';
+import {
+  VerificationProviderError,
+  VerificationUnavailableError,
+} from '../../../src/providers/verification/port';
 import { SumsubVerificationProvider } from '../../../src/providers/verification/sumsub/adapter';
 import { SumsubClient } from '../../../src/providers/verification/sumsub/client';
 import { STANDIN_KEY_PEOPLE } from '../../kyc/sumsub-fixtures';
@@ -396,7 +399,7 @@ describe('failures', () => {
     );
   });
 
-  it('5xx is retried, then an UpstreamError; repeated outages open the breaker (nothing sent)', async () => {
+  it("5xx is retried, then the port's unavailable error (the UpstreamError its cause); repeated outages open the breaker (nothing sent)", async () => {
     const p = adapter();
     standin.control.failNext({ status: 502, count: 1 });
     await expect(p.createSession(kycInput())).resolves.toHaveProperty('providerRef');
@@ -405,8 +408,9 @@ describe('failures', () => {
     for (let i = 0; i < 4; i++) await p.createSession(kycInput()).catch(() => {});
     const before = standin.control.requests.length;
     const err = await p.createSession(kycInput()).catch((e) => e);
-    expect(err).toBeInstanceOf(UpstreamError);
+    expect(err).toBeInstanceOf(VerificationUnavailableError);
     expect(err.kind).toBe('circuit_open');
+    expect(err.cause).toBeInstanceOf(UpstreamError);
     expect(standin.control.requests.length).toBe(before);
   });
 

@@ -7,7 +7,6 @@
  * applicant; webhooks are only hints. Files are fetched from Sumsub when downloaded, never stored.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { UpstreamError } from '../../../platform/upstream';
 import {
   type ConsentAcceptance,
   type ConsentDisclosure,
@@ -577,9 +576,12 @@ export class SumsubVerificationProvider implements VerificationProvider {
   }
 }
 
-/** Outages stay UpstreamError (the caller answers 503); Sumsub's refusals become provider errors. */
+/**
+ * Outages are already the port's VerificationUnavailableError (client.ts; the caller answers 503);
+ * Sumsub's refusals become provider errors.
+ */
 function refusal(err: unknown): Error {
-  if (err instanceof UpstreamError || err instanceof VerificationProviderError) return err;
+  if (err instanceof VerificationProviderError) return err;
   if (err instanceof SumsubApiError) return new VerificationProviderError(err.message, { cause: err });
   return err as Error;
 }

@@ -3,10 +3,18 @@
  * breaker, metrics): every request signed with the app token (X-App-Token, X-App-Access-Ts,
  * X-App-Access-Sig = hex HMAC-SHA256 of ts + METHOD + path-with-query + body; docs/vendors/sumsub.md).
  * Sumsub's 4xx answers become SumsubApiError with its documented `{description, code, errorCode}`;
- * descriptions stay in logs at debug level only, never in merchant-facing errors.
+ * descriptions stay in logs at debug level only, never in merchant-facing errors. An outage (the
+ * upstream client's `UpstreamError`) leaves this file as the port's `VerificationUnavailableError`.
  */
 import { createHmac } from 'node:crypto';
-import { Upstream, type UpstreamOptions, type UpstreamResponse } from '../../../platform/upstream';
+import {
+  Upstream,
+  UpstreamError,
+  type UpstreamOptions,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from '../../../platform/upstream';
+import { VerificationUnavailableError } from '../port';
 import type { SumsubConfig } from './config';
 
 export class SumsubApiError extends Error {
@@ -65,10 +73,13 @@ export class SumsubClient {
     return this.upstream.breakerState();
   }
 
-  /** The raw answer (2xx or 404); other 4xx throw SumsubApiError, outages throw UpstreamError. */
+  /**
+   * The raw answer (2xx or 404); other 4xx throw SumsubApiError, outages throw the port's
+   * VerificationUnavailableError (the UpstreamError as its cause).
+   */
   async send(call: SumsubCall): Promise<UpstreamResponse> {
     const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body));
-    const res = await this.upstream.request({
+    const res = await this.request({
       operation: call.operation,
       method: call.method,
       path: call.path,
@@ -88,6 +99,19 @@ export class SumsubClient {
     if (res.status >= 400 && res.status !== 404)
       throw new SumsubApiError(call.operation, res.status, errorCodeOf(res));
     return res;
+  }
+
+  private async request(req: UpstreamRequest): Promise<UpstreamResponse> {
+    try {
+      return await this.upstream.request(req);
+    } catch (err) {
+      if (err instanceof UpstreamError)
+        throw new VerificationUnavailableError(`Sumsub ${req.operation}: ${err.kind}`, {
+          cause: err,
+          kind: err.kind,
+        });
+      throw err;
+    }
   }
 
   /** JSON of a 2xx answer; null for 404. */
