@@ -66,13 +66,12 @@ module.exports = {
       name: 'outbox-and-plugins-use-feature-surfaces',
       severity: 'error',
       comment:
-        "The outbox and the plugins sit beside the features: they may use what a feature exports on purpose (its schemas, service, machine table, policy, view, messages), never its internals (repo, routes, transitions, jobs, workers, listeners, pages, statements). Justified exceptions: the activity writer (recordActivity, written in the caller's transaction; to become activity.service.ts) and the webhook event-data catalogue (webhooks/event-data/), whose schemas the outbox and the OpenAPI documents read.",
+        "The outbox and the plugins sit beside the features: they may use what a feature exports on purpose (its schemas, service, machine table, policy, view, messages), never its internals (repo, routes, transitions, jobs, workers, listeners, pages, statements). Justified exception: the webhook event-data catalogue (webhooks/event-data/), whose schemas the outbox and the OpenAPI documents read.",
       from: { path: '^src/(outbox|plugins)/' },
       to: {
         path: '^src/modules/',
         pathNot: [
           '^src/modules/.+[.](schemas|service|machine|policy|view|messages)[.]ts$',
-          '^src/modules/activity/activity[.]writer[.]ts$',
           '^src/modules/webhooks/event-data/',
         ],
       },

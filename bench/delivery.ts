@@ -22,7 +22,7 @@ import { assembleDeps } from '../src/compose';
 import { DEFAULT_WEBHOOK_CONCURRENCY, loadConfig } from '../src/config';
 import { openPglite, openPostgres } from '../src/db/client';
 import { clients } from '../src/db/schema/index';
-import { CORE_EVENT_DATA } from '../src/modules/webhooks/event-data/core';
+import { CORE_EVENT_DATA } from '../src/modules/webhooks/event-data/core.schemas';
 import { emitEvent } from '../src/outbox/emit';
 import { deriveSecrets } from '../src/shared/crypto';
 import { newId } from '../src/shared/ids';

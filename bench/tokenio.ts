@@ -13,7 +13,7 @@ import { Registry } from 'prom-client';
 import { request } from 'undici';
 import { loadConfig } from '../src/config';
 import type { Deps } from '../src/deps';
-import { readHeldPayments } from '../src/modules/payments/network-sync';
+import { readHeldPayments } from '../src/modules/payments/network-sync.service';
 import type { Payee } from '../src/providers/bank/port';
 import { tokenioSettings } from '../src/providers/bank/tokenio/config';
 import { createTokenio } from '../src/providers/bank/tokenio/index';

@@ -1,6 +1,6 @@
 /** Every command of `svc`; the types of a command are in command.ts (features import those, not this list). */
-import { adminCommands } from '../modules/admin/admin.cli';
-import { billingCommands } from '../modules/billing/billing.cli';
+import { adminCommands } from '../modules/admin/admin-cli.service';
+import { billingCommands } from '../modules/billing/billing-cli.service';
 import type { CliCommand } from './command';
 import { devCommands } from './dev.cli';
 import { sandboxCommands } from './sandbox.cli';

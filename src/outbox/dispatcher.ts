@@ -9,7 +9,7 @@
  */
 import type { DbOrTx } from '../db/client';
 import type { Deps } from '../deps';
-import { recordActivity } from '../modules/activity/activity.writer';
+import { recordActivity } from '../modules/activity/activity-writer.service';
 import { notify as notifyMembers, OWNER_AND_DEVELOPER } from '../modules/notifications/notify.service';
 import {
   isSuccessStatus,

@@ -5,7 +5,7 @@
 
 import type { DbOrTx } from '../db/client';
 import { events } from '../db/schema/index';
-import type { EventFields } from '../modules/webhooks/event-data/index';
+import type { EventFields } from '../modules/webhooks/event-data/event-data.schemas';
 import { newId } from '../shared/ids';
 import type { AnyEventType } from './event-types';
 import { fanOutEvent } from './fanout';

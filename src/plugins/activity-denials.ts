@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../deps';
-import { recordActivity } from '../modules/activity/activity.writer';
+import { recordActivity } from '../modules/activity/activity-writer.service';
 import { AppError } from '../shared/errors';
 
 export const activityDenialsPlugin = fp(

@@ -14,7 +14,7 @@
  *    (/api/v1/admin/openapi.json: `/api/v1/admin/…` and the providers' notification routes).
  * `app.swagger()` stays the complete document (tests and the status recorder read it).
  */
-import { EVENT_DATA, eventDataSchemaName } from '../modules/webhooks/event-data/index';
+import { EVENT_DATA, eventDataSchemaName } from '../modules/webhooks/event-data/event-data.schemas';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../outbox/event-types';
 import { hoistNamedSchemas } from '../platform/openapi/hoist';
 import { describeResponses } from '../platform/openapi/response-descriptions';

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { EXPORT_MAX_ROWS, exportActivityLogs } from '../../src/modules/activity/activity.service';
-import { recordActivity } from '../../src/modules/activity/activity.writer';
+import { recordActivity } from '../../src/modules/activity/activity-writer.service';
 import { purgeOldActivityLogs } from '../../src/modules/notifications/notifications.worker';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

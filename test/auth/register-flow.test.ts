@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, clients } from '../../src/db/schema/index';
-import { setRegistrationEnabled } from '../../src/modules/admin/platform-settings';
+import { setRegistrationEnabled } from '../../src/modules/admin/platform-settings.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import {

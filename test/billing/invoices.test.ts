@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, invoicePdfs, notifications } from '../../src/db/schema/index';
-import { markOverdueInvoices } from '../../src/modules/billing/billing.worker';
+import { markOverdueInvoices } from '../../src/modules/billing/billing.jobs';
 import { invoiceEmailJob } from '../../src/modules/billing/invoice-email.service';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

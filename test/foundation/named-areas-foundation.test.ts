@@ -13,13 +13,13 @@ import {
   notifications,
   transactions,
 } from '../../src/db/schema/index';
-import { recordActivity } from '../../src/modules/activity/activity.writer';
+import { recordActivity } from '../../src/modules/activity/activity-writer.service';
 import { permissionsForRole } from '../../src/modules/auth/team/permissions.policy';
 import { assertFeatureEnabled, effectiveFeatures } from '../../src/modules/features/features.service';
 import { notify } from '../../src/modules/notifications/notify.service';
 import { createPlatformPaymentLink } from '../../src/modules/payments/paylink.service';
 import { AUTOMATIC } from '../../src/modules/payments/status.service';
-import { onPaymentStatus, type PaymentStatusChange } from '../../src/modules/payments/status-events';
+import { onPaymentStatus, type PaymentStatusChange } from '../../src/modules/payments/status-events.service';
 import { EVENT_TYPES } from '../../src/outbox/event-types';
 import { runIdempotent } from '../../src/platform/idempotency';
 import { createTestApp, type TestContext } from '../helpers/app';

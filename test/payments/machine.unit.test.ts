@@ -1,6 +1,6 @@
 /** The status machine, the mapping table and the callback URL rules, as pure functions. */
 import { describe, expect, it } from 'vitest';
-import { buildCallbackRedirect } from '../../src/modules/payments/callback-url';
+import { buildCallbackRedirect } from '../../src/modules/payments/callback-url.policy';
 import {
   canTransition,
   decideInternalMove,

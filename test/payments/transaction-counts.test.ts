@@ -9,7 +9,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { transactionCountDeltas, transactions } from '../../src/db/schema/index';
-import { compactTransactionCounts, countedTotal } from '../../src/modules/payments/transaction-counts';
+import { compactTransactionCounts, countedTotal } from '../../src/modules/payments/transaction-counts.repo';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createPaylink, createPaymentWorld, type PaymentWorld } from './fixtures';
 

@@ -7,9 +7,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recurringAttempts, transactions } from '../../src/db/schema/index';
-import { launchAttempt } from '../../src/modules/recurring/recurring.attempts';
 import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
 import { runRecurringWorker, startScheduledRun } from '../../src/modules/recurring/recurring.worker';
+import { launchAttempt } from '../../src/modules/recurring/recurring-attempts.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
 import { advance, api, createActive, DAY, drainRecurring, runsOf, settleBank } from './fixtures';

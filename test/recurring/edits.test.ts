@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
-import { NO_RUN_TO_START } from '../../src/modules/recurring/recurring.sandbox';
+import { NO_RUN_TO_START } from '../../src/modules/recurring/recurring-sandbox.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
 import {

@@ -1,6 +1,6 @@
 /** Mandate limit periods: the window containing an instant, at the edges, for every period and both alignments. */
 import { describe, expect, it } from 'vitest';
-import { PERIODS, periodWindow } from '../../src/modules/recurring/recurring.limits';
+import { PERIODS, periodWindow } from '../../src/modules/recurring/recurring-limits.service';
 import { addMonths } from '../../src/platform/calendar';
 
 const t = (s: string) => new Date(s);

@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, recurringAttempts, transactions } from '../../src/db/schema/index';
 import { expireDuePayments } from '../../src/modules/payments/payments.service';
-import { HELD_UNKNOWN_OUTCOME } from '../../src/modules/recurring/recurring.attempts';
+import { HELD_UNKNOWN_OUTCOME } from '../../src/modules/recurring/recurring-attempts.service';
 import { BankOutcomeUnknownError, BankProviderError } from '../../src/providers/bank/port';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { eventsOf } from '../org/fixtures';

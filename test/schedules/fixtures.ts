@@ -1,6 +1,6 @@
 /** Payment schedule test helpers. */
 
-import { runDueScheduleTimers } from '../../src/modules/schedules/schedules.worker';
+import { runDueScheduleTimers } from '../../src/modules/schedules/schedules.jobs';
 import { schedulePayerEmailJob } from '../../src/modules/schedules/schedules-emails.service';
 import type { TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

@@ -9,7 +9,7 @@ export type InstalmentStatus = (typeof INSTALMENT_STATUSES)[number];
 
 /**
  * One instalment. Its due times are columns, each with a timer job written beside it
- * (src/modules/schedules/schedules.worker.ts): `issue_due_at` (first issue at issue_at, hourly
+ * (src/modules/schedules/schedules.jobs.ts): `issue_due_at` (first issue at issue_at, hourly
  * retries after an issue error, an automatic re-issue after a failed link), `grace_end_at` (overdue
  * while issued), and `intent_cancel_due_at` (a pending intent to cancel after an overdue/cancel).
  * The partial indexes served the previous release's sweep (and the timers' backfill select).

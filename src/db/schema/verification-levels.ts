@@ -3,7 +3,7 @@ import { jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn } from './columns';
 
-/** Client-defined verification levels (the built-in ones live in code: modules/kyc/levels.ts). */
+/** Client-defined verification levels (the built-in ones live in code: modules/kyc/levels.repo.ts). */
 export const verificationLevels = pgTable(
   'verification_levels',
   {

@@ -29,7 +29,7 @@ import {
   VisibilityGroupsSchema,
 } from './admin.schemas';
 import { getClient, listClients, setVisibilityGroups, updateClientSwitches } from './clients-admin.service';
-import { isRegistrationEnabled, setRegistrationEnabled } from './platform-settings';
+import { isRegistrationEnabled, setRegistrationEnabled } from './platform-settings.service';
 import { loginStaff } from './staff.service';
 
 const tags = ['Admin (staff)'];

@@ -7,7 +7,7 @@ import type { Deps } from '../../deps';
 import { notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { containsPattern } from '../customers/customers.repo';
 import { effectiveFeatures, type Feature } from '../features/features.service';
 

@@ -2,8 +2,8 @@
  * An invoice's payment link succeeding marks the invoice paid, inside the transaction that moves the
  * payment (`payments.status_changed`). A success on an invoice that is already paid or void changes nothing.
  */
-import { recordActivity } from '../activity/activity.writer';
-import { onPaymentStatus } from '../payments/status-events';
+import { recordActivity } from '../activity/activity-writer.service';
+import { onPaymentStatus } from '../payments/status-events.service';
 import { canApply } from './billing.machine';
 import { findInvoice } from './billing.repo';
 import { invoiceTarget } from './invoices.service';

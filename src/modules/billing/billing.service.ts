@@ -10,7 +10,7 @@ import { isoDate, startOfMonth } from '../../platform/calendar';
 import { AppError, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { diffChanges, recordActivity } from '../activity/activity.writer';
+import { diffChanges, recordActivity } from '../activity/activity-writer.service';
 import { PaymentMessages } from '../payments/payments.messages';
 import { findTransactionById } from '../payments/payments.repo';
 import { assertCanApply, type InvoiceStatus } from './billing.machine';

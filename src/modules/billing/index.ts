@@ -1,8 +1,8 @@
 /** Billing: price lists, usage and the platform's invoices to its clients. */
 import { defineModule } from '../../platform/module';
+import { invoiceOverdueTimer } from './billing.jobs';
 import { markInvoicePaidOnPayment } from './billing.listeners';
 import { billingRoutes } from './billing.routes';
-import { invoiceOverdueTimer } from './billing.worker';
 import { invoiceEmailJob } from './invoice-email.service';
 import { invoicePaymentLinkJob } from './invoice-payment-link.service';
 

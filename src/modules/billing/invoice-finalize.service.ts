@@ -15,7 +15,7 @@ import { isZero } from '../../platform/decimal';
 import { type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { assertCanApply } from './billing.machine';
 import { BillingMessages } from './billing.messages';
 import { findBillingDetails, findInvoice, insertPdf, linesOf, nextInvoiceNumber } from './billing.repo';

@@ -12,7 +12,7 @@ import { notFound, ValidationError, type ValidationIssue } from '../../shared/er
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { type PaymentLimits, paymentCurrencyProblem } from '../../shared/payment-money';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { findTransactionById } from '../payments/payments.repo';
 import { cancelTransaction } from '../payments/payments.service';
 import { AUTOMATIC } from '../payments/status.service';

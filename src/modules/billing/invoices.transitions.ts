@@ -17,7 +17,7 @@ import type { InvoiceChanges, InvoiceRow } from './billing.repo';
 const invoiceTable = machineTable(invoiceMachine, invoices, { conflict: BillingMessages.changedMeanwhile });
 
 /**
- * The overdue timer of an open invoice (billing.worker.ts handles it): set when the invoice opens,
+ * The overdue timer of an open invoice (billing.jobs.ts handles it): set when the invoice opens,
  * to the start (UTC) of the day after its due date; removed when it leaves `open` first.
  */
 export const INVOICE_OVERDUE = timerRef<{ invoiceId: string }>({

@@ -12,7 +12,7 @@ import type { Deps } from '../../deps';
 import { AppError, type ValidationIssue } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { assertPaylinkAllowed, loadPaylinkFacts, type PaylinkInput } from '../payments/paylink.service';
-import type { PaylinkBodyCheck } from '../payments/paylink.validation';
+import type { PaylinkBodyCheck } from '../payments/paylink-validation.policy';
 import { PaymentMessages } from '../payments/payments.messages';
 import { BulkLinkMessages } from './bulk.messages';
 import { type JobDefaults, paylinkBodyOf, type RowInput } from './bulk-columns.schemas';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { actionViewer, type ClientAuth, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
-import { paylinkBodyChecker } from '../payments/paylink.validation';
+import { paylinkBodyChecker } from '../payments/paylink-validation.policy';
 import { ErrorSchema } from '../payments/payments.schemas';
 import { withJobActions } from './bulk.actions';
 import {

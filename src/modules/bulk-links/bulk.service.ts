@@ -15,8 +15,8 @@ import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { assertOwnedReference } from '../../shared/references';
-import { recordActivity } from '../activity/activity.writer';
-import type { PaylinkBodyCheck } from '../payments/paylink.validation';
+import { recordActivity } from '../activity/activity-writer.service';
+import type { PaylinkBodyCheck } from '../payments/paylink-validation.policy';
 import {
   assertJobTransition,
   initialJobStatus,

@@ -7,7 +7,7 @@ import type { Tx } from '../../db/client';
 import { bulkPaymentJobs } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { notify, OWNER_ONLY } from '../notifications/notify.service';
 import { isFinalJobStatus, type JobStatus, type JobTrigger, jobMachine } from './bulk.machine';
 import { BulkLinkMessages } from './bulk.messages';

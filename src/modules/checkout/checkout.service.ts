@@ -11,9 +11,9 @@ import {
 import { keyedHash } from '../../shared/crypto';
 import { AppError, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { buildCallbackRedirect } from '../payments/callback-url';
-import { recordNetworkAnswer, sessionRefOf, syncWithNetwork } from '../payments/network-sync';
-import { payeeOfProject } from '../payments/payee';
+import { buildCallbackRedirect } from '../payments/callback-url.policy';
+import { recordNetworkAnswer, sessionRefOf, syncWithNetwork } from '../payments/network-sync.service';
+import { payeeOfProject } from '../payments/payee.repo';
 import { isTerminal } from '../payments/payments.machine';
 import { PaymentMessages } from '../payments/payments.messages';
 import { findTransactionByToken, type TransactionRow } from '../payments/payments.repo';

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
 import { defineTimer, runDueTimers } from '../../platform/jobs/index';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { isActiveTurn } from './participants/participants.machine';
 import { runEffects } from './requests/after-commit.service';
 import { type Effects, noEffects } from './requests/effects.service';

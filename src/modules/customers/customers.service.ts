@@ -8,7 +8,7 @@ import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import {
   type BusinessRow,
   findClientBusiness,

@@ -21,7 +21,7 @@ import {
   type SessionRow,
   updateSession,
 } from './verification.repo';
-import { renderConsentText, type VerifyView } from './views/verify';
+import { renderConsentText, type VerifyView } from './verify-page.view';
 
 export type LinkState = 'open' | 'used' | 'expired';
 

@@ -1,6 +1,6 @@
 /**
  * KYC and KYB: verification links, levels, the provider's signed notifications and the hosted
- * verification page. Emits `kyc.verification_result` (verification-events.ts).
+ * verification page. Emits `kyc.verification_result` (declared in notifications.service.ts).
  */
 import { defineModule } from '../../platform/module';
 import { sweepWorker } from '../../workers/loop';

@@ -6,10 +6,10 @@ import type { Deps } from '../../deps';
 import { BUILTIN_LEVELS, CHECKS_OF } from '../../providers/verification/levels';
 import type { VerificationKind } from '../../providers/verification/port';
 import { conflict, invalidField, notFound } from '../../shared/errors';
-import { withActivity } from '../activity/activity.writer';
+import { withActivity } from '../activity/activity-writer.service';
 import { isUniqueViolation } from '../customers/customers.repo';
 import { KycMessages } from './kyc.messages';
-import { type CustomLevelRow, isBuiltinName, listCustomLevels } from './levels';
+import { type CustomLevelRow, isBuiltinName, listCustomLevels } from './levels.repo';
 
 function customView(kind: VerificationKind, r: CustomLevelRow) {
   return {

@@ -11,7 +11,7 @@ import { defineTimer, runDueTimers, setTimer, timerRef } from '../../platform/jo
 import type { VerificationKind } from '../../providers/verification/port';
 import type { Clock } from '../../shared/clock';
 import { statusFromLatestRecord } from './kyc.machine';
-import { changeBusiness, changeUser } from './subject-status';
+import { changeBusiness, changeUser } from './subject-status.transitions';
 import {
   findSession,
   hasOpenVerification,

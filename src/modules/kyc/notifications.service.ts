@@ -4,7 +4,8 @@
  * NOTIFICATION_ANSWER_BUDGET_MS. The job fetches the session's current result from the provider
  * (outside any transaction), then in ONE transaction: upsert the session's record (only when newer:
  * replays and late, older reads are no-ops), recompute the subject's status from its latest record
- * and emit kyc.status_changed / kyb.status_changed (source provider_webhook).
+ * and emit kyc.status_changed / kyb.status_changed (source provider_webhook), and the feature's
+ * own `kyc.verification_result` on the app's bus (declared below, beside its emitter).
  */
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../deps';
@@ -18,10 +19,10 @@ import type {
 import { decrypt, encrypt } from '../../shared/crypto';
 import { unauthorized } from '../../shared/errors';
 import { canonicalJson } from '../../shared/fingerprint';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { PaymentMessages } from '../payments/payments.messages';
 import { statusFromLatestRecord } from './kyc.machine';
-import { changeBusiness, changeUser, type StatusSource } from './subject-status';
+import { changeBusiness, changeUser, type StatusSource } from './subject-status.transitions';
 import {
   findRecordBySession,
   findSessionByProviderRef,
@@ -36,6 +37,24 @@ import {
   updateRecordIfOlder,
   updateSession,
 } from './verification.repo';
+
+/**
+ * The kyc feature's event on the app's bus (docs/platform.md, "Events"): `kyc.verification_result`,
+ * a provider's result recorded for a verification, inside the transaction that records it.
+ * Monitoring's identity_reverification remediation follows it.
+ */
+export interface VerificationResultEvent {
+  session: SessionRow;
+  record: RecordRow;
+  /** When the result was recorded. */
+  at: Date;
+}
+
+declare module '../../platform/events' {
+  interface AppEvents {
+    'kyc.verification_result': VerificationResultEvent;
+  }
+}
 
 export function verifyVerificationNotification(
   deps: Deps,

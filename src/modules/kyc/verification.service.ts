@@ -18,7 +18,7 @@ import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, forbidden, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import type { VisibilityGroup } from '../admin/clients-admin.service';
 import {
   type BusinessRow,
@@ -34,11 +34,11 @@ import {
   statusAfterNewLink,
 } from './kyc.machine';
 import { KycMessages } from './kyc.messages';
-import { findLevel } from './levels';
+import { findLevel } from './levels.repo';
 import { setLinkExpiryTimer } from './link-expiry.service';
 import { applyVerificationResult, sessionContext } from './notifications.service';
 import { toRecordView } from './records.view';
-import { changeBusiness, changeUser } from './subject-status';
+import { changeBusiness, changeUser } from './subject-status.transitions';
 import {
   findClient,
   findClientSession,

@@ -19,7 +19,7 @@ import {
   returnUrlOf,
   submitLink,
 } from './hosted-page.service';
-import { verifyConsentPage, verifyErrorPage, verifyPage, verifyResultPage } from './views/verify';
+import { verifyConsentPage, verifyErrorPage, verifyPage, verifyResultPage } from './verify-page.view';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
 

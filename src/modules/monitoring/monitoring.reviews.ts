@@ -11,7 +11,7 @@ import { defineTimer, runDueTimers } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
 import { AppError, badRequest, forbidden, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { findClient } from '../kyc/verification.repo';
 import { lockOwnershipInTx } from '../screening/ownership.service';

@@ -10,7 +10,7 @@ import { currencyScale } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { conflict, notFound } from '../../shared/errors';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { screenedWalletRisk, screenWalletForMonitoring } from '../screening/wallet-risk';
 import {

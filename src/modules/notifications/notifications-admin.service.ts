@@ -4,7 +4,7 @@ import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { ROLES } from '../auth/team/permissions.policy';
 import type { BroadcastInput } from './notifications.schemas';
 import { notify } from './notify.service';

@@ -7,7 +7,7 @@ import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { badRequest, notFound } from '../../shared/errors';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { currentLink, type NotificationLink } from './links.service';
 import { NotificationMessages } from './notifications.messages';
 import type { PreferencesInput } from './notifications.schemas';

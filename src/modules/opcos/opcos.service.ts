@@ -5,7 +5,7 @@ import { addSeconds } from '../../shared/clock';
 import { badRequest, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { diffChanges, recordActivity } from '../activity/activity.writer';
+import { diffChanges, recordActivity } from '../activity/activity-writer.service';
 import { isDeletable, isEditable, isSubmittable, type OpcoStatus } from './opcos.machine';
 import {
   countProjectsBoundTo,

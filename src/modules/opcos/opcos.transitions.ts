@@ -9,7 +9,7 @@ import { opcos } from '../../db/schema/opcos';
 import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { type OpcoTransition, opcoMachine } from './opcos.machine';
 import type { OpcoChanges, OpcoRow } from './opcos.repo';

@@ -16,7 +16,7 @@ import { notFound, unauthorized } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { syncMandate } from '../recurring/mandate-page.service';
 import { findDefinitionBy } from '../recurring/recurring.repo';
-import { syncByTransferId, syncWithNetwork } from './network-sync';
+import { syncByTransferId, syncWithNetwork } from './network-sync.service';
 import { PaymentMessages } from './payments.messages';
 import { ErrorSchema, NotificationAckSchema } from './payments.schemas';
 import { applyBankNotification } from './payments.service';

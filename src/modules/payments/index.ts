@@ -1,6 +1,6 @@
 /**
  * Payments: payment links and transactions, the payment network's signed notifications and hints.
- * Emits `payments.status_changed` and `payments.mandate_notification` (status-events.ts).
+ * Emits `payments.status_changed` and `payments.mandate_notification` (status-events.service.ts).
  */
 import { defineModule } from '../../platform/module';
 import { quiet, sweepWorker } from '../../workers/loop';
@@ -8,8 +8,8 @@ import { bankInbound } from './bank.inbound';
 import { createNetworkReconcileWorker } from './network-reconcile.worker';
 import { paymentsRoutes } from './payments.routes';
 import { paymentLinkExpiryTimer } from './payments.service';
-import { eraseLapsedRefundAccounts } from './refund-account-retention';
-import { compactTransactionCounts } from './transaction-counts';
+import { eraseLapsedRefundAccounts } from './refund-account-retention.worker';
+import { compactTransactionCounts } from './transaction-counts.repo';
 
 export const paymentsModule = defineModule({
   name: 'payments',

@@ -14,7 +14,7 @@ import { addSeconds } from '../../shared/clock';
 import { loopWorker, type Worker } from '../../workers/loop';
 import { followNetworkReviews, rereadActivatedSubTpps } from '../opcos/opco-network.service';
 import { syncMandate } from '../recurring/mandate-page.service';
-import { readHeldPayments, reconcileDuePayments } from './network-sync';
+import { readHeldPayments, reconcileDuePayments } from './network-sync.service';
 
 /** Pending mandates whose last news is older than the bound, read at most every reconcile interval. */
 async function readPendingMandates(deps: Deps, afterSeconds: number, batch = 20): Promise<number> {

@@ -15,8 +15,8 @@ import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { checkPaymentMoney, type PaymentLimits } from '../../shared/payment-money';
 import { checkClientUrl } from '../../shared/urls';
-import { networkCurrencyProblem } from './network-currency';
-import type { Origin } from './origin';
+import { networkCurrencyProblem } from './network-currency.service';
+import type { Origin } from './origin.policy';
 import {
   claimKeyWithFacts,
   factsInput,

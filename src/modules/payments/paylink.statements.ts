@@ -11,8 +11,8 @@ import { type OpcoStatus, transactions } from '../../db/schema/index';
 import { DEFAULT_MAX_ATTEMPTS } from '../../platform/jobs/define';
 import { timerRef } from '../../platform/jobs/index';
 import { newId, randomToken } from '../../shared/ids';
-import { type ActivityInput, activityInsertText, activityValues } from '../activity/activity.writer';
-import type { Origin } from './origin';
+import { type ActivityInput, activityInsertText, activityValues } from '../activity/activity-writer.service';
+import type { Origin } from './origin.policy';
 import type { TransactionRow } from './payments.repo';
 import type { Actor } from './status.service';
 

@@ -5,7 +5,7 @@ import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { ValidationError } from '../../shared/errors';
 import { normalizeSearchQuery, toPageParams } from '../../shared/pagination';
 import { createPaymentLink } from './paylink.service';
-import { amountTypeIssue } from './paylink.validation';
+import { amountTypeIssue } from './paylink-validation.policy';
 import { TRANSACTION_AUTH_READ } from './payments.repo';
 import {
   ErrorSchema,
@@ -27,7 +27,7 @@ import {
   simulateProviderStatus,
   toTransactionDto,
 } from './payments.service';
-import { simulateRequest } from './sandbox-outcome';
+import { simulateRequest } from './sandbox-outcome.policy';
 
 export async function paymentsRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;

@@ -1,7 +1,7 @@
 /** Request and response schemas of the payments endpoints (they are the OpenAPI document too). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema, prefixSearchQuerySchema } from '../../shared/pagination';
-import { ORIGIN_TYPES } from './origin';
+import { ORIGIN_TYPES } from './origin.policy';
 import { TransactionActionsSchema } from './payments.actions';
 import {
   MANUAL_REVIEW_SIGNAL,
@@ -9,7 +9,7 @@ import {
   RECONCILIATION_STATES,
   TRANSACTION_STATUSES,
 } from './payments.machine';
-import { SANDBOX_OUTCOMES } from './sandbox-outcome';
+import { SANDBOX_OUTCOMES } from './sandbox-outcome.policy';
 
 const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });

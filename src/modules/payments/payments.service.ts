@@ -13,8 +13,8 @@ import { addSeconds, secondsUntil } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { keepRefundAccount, sessionRefOf, syncWithNetwork } from './network-sync';
-import type { OriginType } from './origin';
+import { keepRefundAccount, sessionRefOf, syncWithNetwork } from './network-sync.service';
+import type { OriginType } from './origin.policy';
 import { actorOf } from './paylink.service';
 import { PAYMENT_LINK_EXPIRY } from './paylink.statements';
 import { refundableAmount, transactionActions } from './payments.actions';
@@ -33,7 +33,7 @@ import {
   transactionCoreFields,
   transactionOfAuthRow,
 } from './payments.repo';
-import { outcomePath, type SandboxOutcome } from './sandbox-outcome';
+import { outcomePath, type SandboxOutcome } from './sandbox-outcome.policy';
 import { AUTOMATIC, applyProviderStatus, moveTransaction } from './status.service';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -1,7 +1,7 @@
 /**
  * Persists what payments.machine.ts decides: the platform's compare-and-set of the transaction, one
  * timeline row per change, the payment.status_changed webhook event and the in-process
- * `payments.status_changed` event (status-events.ts), all in the caller's database transaction.
+ * `payments.status_changed` event (status-events.service.ts), all in the caller's database transaction.
  * Nothing else writes transactions.status.
  */
 
@@ -11,7 +11,7 @@ import { emitEvent } from '../../outbox/emit';
 import type { EventBus } from '../../platform/events';
 import { compareAndSet, machineTable, transition } from '../../platform/machine';
 import { conflict } from '../../shared/errors';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import {
   type Decision,

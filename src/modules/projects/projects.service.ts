@@ -8,7 +8,7 @@ import { badRequest, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { type ActivityChanges, diffChanges, recordActivity } from '../activity/activity.writer';
+import { type ActivityChanges, diffChanges, recordActivity } from '../activity/activity-writer.service';
 import { isBindable } from '../opcos/opcos.machine';
 import { findOpcoForShare } from '../opcos/opcos.repo';
 import { withProjectActions } from './projects.actions';

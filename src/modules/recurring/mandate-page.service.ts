@@ -11,7 +11,7 @@ import { BankProviderError, BankRefusedError, type MandateCode } from '../../pro
 import { AppError, badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { type CheckoutState, consentFor } from '../checkout/checkout.service';
-import { payeeOfProject } from '../payments/payee';
+import { payeeOfProject } from '../payments/payee.repo';
 import { PaymentMessages } from '../payments/payments.messages';
 import { applyMandateNotification } from './recurring.listeners';
 import { type DefinitionRow, findDefinitionBy } from './recurring.repo';
@@ -59,7 +59,7 @@ export function mandateReturnUrl(s: MandatePageState): string | null {
   return u.toString();
 }
 
-/** The mandate request at the bank, from the definition (the sandbox page of recurring.sandbox.ts uses it too). */
+/** The mandate request at the bank, from the definition (the sandbox page of recurring-sandbox.service.ts uses it too). */
 export async function createBankMandate(
   deps: Deps,
   d: DefinitionRow,

@@ -14,11 +14,11 @@ import type { Deps } from '../../deps';
 import { on } from '../../platform/module';
 import type { BankNotification } from '../../providers/bank/port';
 import { AUTOMATIC } from '../payments/status.service';
-import { onPaymentStatus } from '../payments/status-events';
-import { failAttempt } from './recurring.attempts';
+import { onPaymentStatus } from '../payments/status-events.service';
 import { canApplyRecurring, type MandateStatus, type RecurringTrigger } from './recurring.machine';
 import { findDefinitionBy, findDefinitionById, findRunById } from './recurring.repo';
 import { moveDefinition, moveRun } from './recurring.transitions';
+import { failAttempt } from './recurring-attempts.service';
 import { failureReasonOf } from './runs.machine';
 
 export const settleRunOnPayment = onPaymentStatus(
@@ -48,7 +48,7 @@ export const settleRunOnPayment = onPaymentStatus(
       return;
     }
     // No final status from the bank: money may have moved, so a second charge is never tried
-    // (automatically here, by hand in recurring.retry.ts) while the payment is held for review.
+    // (automatically here, by hand in recurring-retry.service.ts) while the payment is held for review.
     const held = transaction.reconciliationState === 'manual_review_required';
     const reason = held
       ? 'outcome_unknown'

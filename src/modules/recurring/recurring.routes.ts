@@ -6,9 +6,6 @@ import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { ErrorSchema } from '../payments/payments.schemas';
 import { withRecurringActions } from './recurring.actions';
-import { createRecurring } from './recurring.create';
-import { retryRun } from './recurring.retry';
-import { runNext, simulateRecurring } from './recurring.sandbox';
 import {
   CancelBodySchema,
   CreateRecurringBodySchema,
@@ -39,6 +36,9 @@ import {
   resumeRecurring,
   skipRun,
 } from './recurring.service';
+import { createRecurring } from './recurring-create.service';
+import { retryRun } from './recurring-retry.service';
+import { runNext, simulateRecurring } from './recurring-sandbox.service';
 
 const TAGS = ['recurring payments'];
 const ok = { 200: RecurringSchema, 400: ErrorSchema };

@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
 import { RecurringActionsSchema } from './recurring.actions';
-import { PERIODS } from './recurring.limits';
 import { MANDATE_STATUSES, RECURRING_STATUSES } from './recurring.machine';
+import { PERIODS } from './recurring-limits.service';
 import { FAILURE_REASONS, RUN_STATUSES } from './runs.machine';
 
 const Uuid = (description?: string) =>

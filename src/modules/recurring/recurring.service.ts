@@ -10,11 +10,9 @@ import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound, ValidationError } from '../../shared/errors';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { paymentAmountProblem } from '../../shared/payment-money';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { actorOf } from '../payments/paylink.service';
-import { insertAttempt, launchAttempt, mandateChargeable, withinLimits } from './recurring.attempts';
-import { type CreateRecurringBody, decimalLte, scheduleIssues } from './recurring.create';
 import { assertRecurringTransition, assertRecurringWritable } from './recurring.machine';
 import { RecurringMessages } from './recurring.messages';
 import {
@@ -37,6 +35,8 @@ import {
   scheduleNextRun,
 } from './recurring.transitions';
 import { toDefinitionDto, toRunDto } from './recurring.view';
+import { insertAttempt, launchAttempt, mandateChargeable, withinLimits } from './recurring-attempts.service';
+import { type CreateRecurringBody, decimalLte, scheduleIssues } from './recurring-create.service';
 
 /** next_run_at of each definition: its scheduled run's time, or the earliest due retry. */
 async function nextRunAtOf(db: DbOrTx, ids: string[]): Promise<Map<string, Date>> {

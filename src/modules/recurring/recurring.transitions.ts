@@ -10,13 +10,13 @@ import { recurringPayments, recurringRuns } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { AppError } from '../../shared/errors';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import type { Actor } from '../payments/status.service';
 import { canApplyRecurring, type RecurringTrigger, recurringMachine } from './recurring.machine';
 import { RecurringMessages } from './recurring.messages';
 import { type DefinitionRow, findDefinitionById, latestAttempt, type RunRow } from './recurring.repo';
-import { nextSlot } from './recurring.schedule';
+import { nextSlot } from './recurring-schedule.policy';
 import { isFinalRun, OPEN_RUN_STATUSES, type RunTrigger, runMachine } from './runs.machine';
 
 /** Definitions move (and PATCH writes) by compare-and-set on (status, version). */

@@ -1,6 +1,7 @@
 /** The recurring payment and run bodies of the API (docs/guides/recurring.md). */
-import type { Period } from './recurring.limits';
+
 import type { AttemptRow, DefinitionRow, RunRow } from './recurring.repo';
+import type { Period } from './recurring-limits.service';
 import type { FailureReason } from './runs.machine';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -10,6 +10,10 @@ import type { Tx } from '../../db/client';
 import { type RecurringRunStatus, recurringPayments, recurringRuns } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { AUTOMATIC } from '../payments/status.service';
+import { canApplyRecurring, type MandateStatus, type RecurringTrigger } from './recurring.machine';
+import { type DefinitionRow, findRunById, latestAttempt, type RunRow } from './recurring.repo';
+import { resumeDefinition } from './recurring.service';
+import { moveDefinition, moveRun } from './recurring.transitions';
 import {
   claimDueLaunches,
   failAttempt,
@@ -18,11 +22,7 @@ import {
   mandateChargeable,
   startRun,
   withinLimits,
-} from './recurring.attempts';
-import { canApplyRecurring, type MandateStatus, type RecurringTrigger } from './recurring.machine';
-import { type DefinitionRow, findRunById, latestAttempt, type RunRow } from './recurring.repo';
-import { resumeDefinition } from './recurring.service';
-import { moveDefinition, moveRun } from './recurring.transitions';
+} from './recurring-attempts.service';
 
 /** Locks definition then run (the module's lock order); null when another worker holds them. */
 async function lockPair(tx: Tx, runId: string): Promise<{ d: DefinitionRow; r: RunRow } | null> {

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { ValidationError } from '../../shared/errors';
 import { toPageParams } from '../../shared/pagination';
-import { amountTypeIssue } from '../payments/paylink.validation';
+import { amountTypeIssue } from '../payments/paylink-validation.policy';
 import {
   CreateRefundBody,
   ErrorSchema,

@@ -34,8 +34,8 @@ import { AppError, conflict, invalidField, notFound } from '../../shared/errors'
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { recordActivity } from '../activity/activity.writer';
-import { payeeOfProject } from '../payments/payee';
+import { recordActivity } from '../activity/activity-writer.service';
+import { payeeOfProject } from '../payments/payee.repo';
 import { actorOf } from '../payments/paylink.service';
 import { refundableAmount } from '../payments/payments.actions';
 import {

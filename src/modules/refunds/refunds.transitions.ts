@@ -11,7 +11,7 @@ import { refunds } from '../../db/schema/index';
 import { emitEvent } from '../../outbox/emit';
 import { machineTable, transition } from '../../platform/machine';
 import { newId } from '../../shared/ids';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { findTransactionById } from '../payments/payments.repo';
 import { type Actor, AUTOMATIC, recordTimelineEntry } from '../payments/status.service';

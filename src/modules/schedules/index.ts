@@ -1,8 +1,8 @@
 /** Payment schedules: instalments, each collected by a payment link. */
 import { defineModule } from '../../platform/module';
+import { scheduleTimers } from './schedules.jobs';
 import { moveInstalmentOnPayment } from './schedules.listeners';
 import { schedulesRoutes } from './schedules.routes';
-import { scheduleTimers } from './schedules.worker';
 import { schedulePayerEmailJob } from './schedules-emails.service';
 
 export const schedulesModule = defineModule({

@@ -14,7 +14,7 @@ import { notFound, ValidationError, type ValidationIssue } from '../../shared/er
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import { maxPaymentAmount, type PaymentLimits } from '../../shared/payment-money';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../payments/paylink.service';
 import { ScheduleMessages } from './schedules.messages';

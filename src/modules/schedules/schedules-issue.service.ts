@@ -13,7 +13,7 @@ import { addDays, startOfDay } from '../../platform/calendar';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { M } from '../../shared/messages';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { createPlatformPaymentLink, type PaylinkInput } from '../payments/paylink.service';
 import { isTerminal } from '../payments/payments.machine';

@@ -6,11 +6,11 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { paymentScheduleInstalments } from '../../db/schema/index';
-import { onPaymentStatus } from '../payments/status-events';
+import { onPaymentStatus } from '../payments/status-events.service';
+import { markOverdue } from './schedules.jobs';
 import { canApplyInstalment } from './schedules.machine';
 import { findScheduleById } from './schedules.repo';
 import { moveInstalment, syncInstalmentTimers, syncSchedule } from './schedules.transitions';
-import { markOverdue } from './schedules.worker';
 
 export const moveInstalmentOnPayment = onPaymentStatus(
   'schedule',

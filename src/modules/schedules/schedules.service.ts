@@ -11,11 +11,12 @@ import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound, ValidationError } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { diffChanges, recordActivity } from '../activity/activity.writer';
+import { diffChanges, recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { actorOf } from '../payments/paylink.service';
 import { isTerminal } from '../payments/payments.machine';
 import { findTransactionById } from '../payments/payments.repo';
+import { cancelIntentsNow, markOverdue } from './schedules.jobs';
 import {
   assertInstalmentEditable,
   assertInstalmentTransition,
@@ -32,7 +33,6 @@ import {
 } from './schedules.repo';
 import { moveInstalment, syncInstalmentTimers, syncSchedule } from './schedules.transitions';
 import { type ScheduleDto, toScheduleDto } from './schedules.view';
-import { cancelIntentsNow, markOverdue } from './schedules.worker';
 import { checkAmount } from './schedules-create.service';
 import { issueInstalment } from './schedules-issue.service';
 import { graceEndOf, issueAtOf } from './schedules-money.policy';

@@ -10,7 +10,7 @@ import { emitEvent } from '../../outbox/emit';
 import { cancelTimers, setTimers, type TimerRef, timerRef } from '../../platform/jobs/index';
 import { machineTable, transition } from '../../platform/machine';
 import { AppError } from '../../shared/errors';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import {
   deriveScheduleTrigger,
@@ -54,7 +54,7 @@ const INSTALMENT_TIMERS: readonly [TimerRef<InstalmentTimer>, (i: InstalmentRow)
  * Makes the instalments' timers match their rows, in the transaction that wrote them: every write of
  * an instalment's status, `issue_due_at`, `grace_end_at` or `intent_cancel_due_at` calls this with
  * the rows as written. A due time sets (or moves) its timer; no due time removes the pending one.
- * The handlers (schedules.worker.ts) re-read the row, so a timer a concurrent write made stale is a
+ * The handlers (schedules.jobs.ts) re-read the row, so a timer a concurrent write made stale is a
  * no-op when it runs.
  */
 export async function syncInstalmentTimers(tx: Tx, now: Date, rows: readonly InstalmentRow[]): Promise<void> {

@@ -18,7 +18,7 @@ import type { EventBus } from '../../platform/events';
 import { defineMachine, machineTable, transition } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { ScreeningMessages } from './screening.messages';
 import { updateWallet } from './screening.repo';
 

@@ -30,7 +30,7 @@ import {
 import { AppError, badRequest, conflict, invalidField, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { ownershipProofEmailJob } from './ownership.jobs';
 import {

@@ -14,7 +14,7 @@ import {
   type ScreenOutcome,
   type WalletRisk,
 } from '../../providers/screening/port';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import {
   findScreening,

@@ -14,7 +14,7 @@ import { AppError, badRequest, invalidField, notFound } from '../../shared/error
 import { M } from '../../shared/messages';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { assertOwnedReferences } from '../../shared/references';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { ScreeningMessages } from './screening.messages';
 import {

@@ -11,7 +11,7 @@ import type { Deps } from '../../deps';
 import { badRequest, invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
-import { diffChanges, recordActivity } from '../activity/activity.writer';
+import { diffChanges, recordActivity } from '../activity/activity-writer.service';
 import { oweTicketEmails } from './ticket-email.service';
 import { decideStaffMove, type TicketStatus } from './tickets.machine';
 import { TicketMessages } from './tickets.messages';

@@ -11,7 +11,7 @@ import type { ClientAuth } from '../../plugins/auth';
 import { invalidField, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../shared/pagination';
-import { diffChanges, recordActivity } from '../activity/activity.writer';
+import { diffChanges, recordActivity } from '../activity/activity-writer.service';
 import {
   assertCanFollowUp,
   assertCanRate,

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
 import { defineTimer, runDueTimers, setTimer } from '../../platform/jobs/index';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { findTicket } from './tickets.repo';
 import { AUTO_CLOSE, moveTicket } from './tickets.transitions';
 

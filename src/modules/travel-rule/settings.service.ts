@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import { isKnownCurrency } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { invalidField } from '../../shared/errors';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { findSettings, upsertSettings } from './travel-rule.repo';
 import { toSettingsView } from './travel-rule.view';

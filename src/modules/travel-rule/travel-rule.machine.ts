@@ -11,7 +11,7 @@ import { emitEvent } from '../../outbox/emit';
 import { defineMachine, machineTable, transition } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { TravelRuleMessages } from './travel-rule.messages';
 

@@ -9,7 +9,7 @@ import { encrypt } from '../../shared/crypto';
 import { badRequest, conflict, invalidField, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { M } from '../../shared/messages';
-import { type ActivityChanges, diffChanges, recordActivity } from '../activity/activity.writer';
+import { type ActivityChanges, diffChanges, recordActivity } from '../activity/activity-writer.service';
 import { isTerminalDelivery, nextDeliveryStatus } from './webhooks.machine';
 import * as repo from './webhooks.repo';
 

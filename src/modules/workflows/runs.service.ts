@@ -11,7 +11,7 @@ import { badRequest, conflict, notFound, unauthorized } from '../../shared/error
 import { requestFingerprint } from '../../shared/fingerprint';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { canStartRun, type RunStatus, runMachine } from './workflows.machine';
 import { WorkflowMessages } from './workflows.messages';
 import {

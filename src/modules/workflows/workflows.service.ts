@@ -11,7 +11,12 @@ import { decrypt, encrypt } from '../../shared/crypto';
 import { badRequest, conflict, notFound } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
-import { type ActivityInput, diffChanges, recordActivity, withActivity } from '../activity/activity.writer';
+import {
+  type ActivityInput,
+  diffChanges,
+  recordActivity,
+  withActivity,
+} from '../activity/activity-writer.service';
 import { canPublish, type DefinitionStatus, definitionMachine, isEditable } from './workflows.machine';
 import { WorkflowMessages } from './workflows.messages';
 import {

@@ -1,7 +1,7 @@
 /**
  * The built-in verification levels and the checks they name: what every verification adapter must
  * map (the Sumsub adapter requires a vendor level for each). The kyc feature adds the client's
- * custom levels on top (src/modules/kyc/levels.ts).
+ * custom levels on top (src/modules/kyc/levels.repo.ts).
  */
 import type { VerificationKind } from './port';
 

@@ -23,7 +23,7 @@ import {
 } from '../../../shared/errors';
 import { randomToken } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import { notify, OWNER_ONLY } from '../../notifications/notify.service';
 import { consumeSecurityChallenge } from '../security-challenges/security-challenges.service';
 import { signToken } from '../sessions/tokens.service';

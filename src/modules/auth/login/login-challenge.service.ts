@@ -14,7 +14,7 @@ import { decrypt, keyedHash, safeEqual } from '../../../shared/crypto';
 import { badRequest, tooManyRequests, unauthorized } from '../../../shared/errors';
 import { randomDigits } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import { sendAuthMail } from '../auth-mail.service';
 import type { MfaMethod } from '../mfa/mfa.policy';
 import { verifyTotp } from '../mfa/totp.service';

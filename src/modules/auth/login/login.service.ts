@@ -11,7 +11,7 @@ import { keyedHash } from '../../../shared/crypto';
 import { unauthorized } from '../../../shared/errors';
 import { randomDigits, randomToken } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import { sendAuthMail } from '../auth-mail.service';
 import { effectiveMfa, type MfaMethod } from '../mfa/mfa.policy';
 import { verifyPassword } from '../passwords/hashing.service';

@@ -11,7 +11,7 @@ import { decrypt, encrypt, keyedHash } from '../../../shared/crypto';
 import { badRequest, notFound } from '../../../shared/errors';
 import { randomToken } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
-import { diffChanges, recordActivity } from '../../activity/activity.writer';
+import { diffChanges, recordActivity } from '../../activity/activity-writer.service';
 import { notify, OWNER_ONLY } from '../../notifications/notify.service';
 import {
   consumeSecurityChallenge,

@@ -7,7 +7,7 @@ import type { Deps } from '../../../deps';
 import type { ClientAuth } from '../../../plugins/auth';
 import { badRequest, invalidField, notFound } from '../../../shared/errors';
 import { M } from '../../../shared/messages';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import {
   CHALLENGE_MAX_ATTEMPTS,
   consumeSecurityChallenge,

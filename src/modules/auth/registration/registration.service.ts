@@ -13,7 +13,7 @@ import { keyedHash, safeEqual } from '../../../shared/crypto';
 import { badRequest, forbidden, invalidField } from '../../../shared/errors';
 import { randomDigits } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
-import { isRegistrationEnabled } from '../../admin/platform-settings';
+import { isRegistrationEnabled } from '../../admin/platform-settings.service';
 import { sendAuthMail } from '../auth-mail.service';
 import {
   findActiveLock,

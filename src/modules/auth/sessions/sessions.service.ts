@@ -15,7 +15,7 @@ import { keyedHash } from '../../../shared/crypto';
 import { badRequest, forbidden, unauthorized } from '../../../shared/errors';
 import { newId, randomToken } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
-import { activityInsertText, activityValues } from '../../activity/activity.writer';
+import { activityInsertText, activityValues } from '../../activity/activity-writer.service';
 import { isAwaitingVerification } from '../registration/registration.machine';
 import type { Role } from '../team/permissions.policy';
 import { signToken } from './tokens.service';

@@ -8,7 +8,7 @@ import type { Deps } from '../../../deps';
 import { badRequest, notFound } from '../../../shared/errors';
 import { M } from '../../../shared/messages';
 import { checkClientUrl } from '../../../shared/urls';
-import { diffChanges, recordActivity } from '../../activity/activity.writer';
+import { diffChanges, recordActivity } from '../../activity/activity-writer.service';
 import { validateTargetUrl } from '../../webhooks/webhooks.service';
 import { findSettings, type SettingsRow, saveSettings } from './settings.repo';
 

@@ -17,7 +17,7 @@ import { MailDeliveryError } from '../../../providers/mail/port';
 import { AppError, badRequest, invalidField, notFound } from '../../../shared/errors';
 import { randomToken } from '../../../shared/ids';
 import { M } from '../../../shared/messages';
-import { diffChanges, recordActivity } from '../../activity/activity.writer';
+import { diffChanges, recordActivity } from '../../activity/activity-writer.service';
 import { notify, OWNER_ONLY } from '../../notifications/notify.service';
 import { hashPassword } from '../passwords/hashing.service';
 import { consumeSecurityChallenge } from '../security-challenges/security-challenges.service';

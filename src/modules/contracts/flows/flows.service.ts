@@ -22,7 +22,7 @@ import {
 } from '../../../shared/pagination';
 import { checkPaymentMoney } from '../../../shared/payment-money';
 import { assertOwnedReference } from '../../../shared/references';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../../features/features.service';
 import { ContractMessages } from '../contracts.messages';
 import { markTemplatesUsed, requireTemplate } from '../templates/templates.service';

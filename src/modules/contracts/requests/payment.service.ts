@@ -12,7 +12,7 @@ import { and, eq } from 'drizzle-orm';
 import { contractRequests } from '../../../db/schema/index';
 import type { Deps } from '../../../deps';
 import { AppError } from '../../../shared/errors';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import { notify, OWNER_AND_OPERATIONS } from '../../notifications/notify.service';
 import { createPlatformPaymentLink } from '../../payments/paylink.service';
 import { checkoutUrl } from '../../payments/payments.service';

@@ -11,7 +11,7 @@ import type { Deps } from '../../../deps';
 import { addDays } from '../../../platform/calendar';
 import { setTimer } from '../../../platform/jobs/index';
 import { decrypt } from '../../../shared/crypto';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import {
   allSignersCompleted,
   type ParticipantKind,

@@ -9,7 +9,7 @@ import { encrypt, keyedHash } from '../../../shared/crypto';
 import { badRequest, notFound, tooManyRequests } from '../../../shared/errors';
 import { randomToken } from '../../../shared/ids';
 import { normalizeSearchQuery, type PageParams, paginationMeta } from '../../../shared/pagination';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../../features/features.service';
 import { ContractMessages } from '../contracts.messages';
 import { assertNotCompleted, canMoveParticipant, isActiveTurn } from '../participants/participants.machine';

@@ -23,7 +23,7 @@ import { encrypt, keyedHash } from '../../../shared/crypto';
 import { AppError, badRequest, invalidField, ValidationError } from '../../../shared/errors';
 import { randomToken } from '../../../shared/ids';
 import { assertOwnedReferences } from '../../../shared/references';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../../features/features.service';
 import { assertPaylinkAllowed, loadPaylinkFacts, validatePaylinkInput } from '../../payments/paylink.service';
 import { ContractMessages } from '../contracts.messages';

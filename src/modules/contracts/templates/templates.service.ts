@@ -15,7 +15,7 @@ import {
   type PageParams,
   paginationMeta,
 } from '../../../shared/pagination';
-import { recordActivity } from '../../activity/activity.writer';
+import { recordActivity } from '../../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../../features/features.service';
 import { ContractMessages } from '../contracts.messages';
 import type { CreateTemplateInput, PatchTemplateInput } from '../contracts.schemas';

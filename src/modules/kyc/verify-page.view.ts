@@ -3,8 +3,8 @@
  * which level, and, on sandbox deployments, the tester's choice of outcome and checks.
  */
 
-import { formatDate, layout } from '../../../platform/pages/layout';
-import { html } from '../../../shared/html';
+import { formatDate, layout } from '../../platform/pages/layout';
+import { html } from '../../shared/html';
 
 export interface VerifyView {
   token: string;

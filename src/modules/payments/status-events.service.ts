@@ -16,7 +16,7 @@ import type { Deps } from '../../deps';
 import type { ListenerContext } from '../../platform/events';
 import { type AppSubscription, on } from '../../platform/module';
 import type { BankNotification } from '../../providers/bank/port';
-import type { OriginType } from './origin';
+import type { OriginType } from './origin.policy';
 import type { TransactionStatus } from './payments.machine';
 import type { TransactionRow } from './payments.repo';
 

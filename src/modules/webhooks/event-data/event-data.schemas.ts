@@ -5,13 +5,13 @@
  */
 import type { Type } from 'typebox';
 import type { AnyEventType } from '../../../outbox/event-types';
-import { CONTRACT_WORKFLOW_EVENT_DATA } from './contracts-workflows';
-import { CORE_EVENT_DATA } from './core';
-import { NAMED_AREA_EVENT_DATA } from './named-areas';
-import { REFUND_EVENT_DATA } from './refunds';
-import type { EventDataEntry } from './schema-kit';
+import { CONTRACT_WORKFLOW_EVENT_DATA } from './contracts-workflows.schemas';
+import { CORE_EVENT_DATA } from './core.schemas';
+import type { EventDataEntry } from './kit.schemas';
+import { NAMED_AREA_EVENT_DATA } from './named-areas.schemas';
+import { REFUND_EVENT_DATA } from './refunds.schemas';
 
-export type { EventDataEntry } from './schema-kit';
+export type { EventDataEntry } from './kit.schemas';
 
 type Entries = typeof CORE_EVENT_DATA &
   typeof CONTRACT_WORKFLOW_EVENT_DATA &

@@ -16,7 +16,7 @@ import { AppError, notFound, ValidationError, type ValidationIssue } from '../..
 import { newId, randomToken } from '../../shared/ids';
 import { M } from '../../shared/messages';
 import type { PaymentLimits } from '../../shared/payment-money';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import {
   actorOf,
@@ -24,10 +24,10 @@ import {
   loadPaylinkFacts,
   validatePaylinkInput,
 } from '../payments/paylink.service';
-import type { Period } from './recurring.limits';
 import { RecurringMessages } from './recurring.messages';
 import { emitDefinitionEvent } from './recurring.transitions';
 import { toDefinitionDto } from './recurring.view';
+import type { Period } from './recurring-limits.service';
 
 export interface CreateRecurringBody {
   project_id: string;

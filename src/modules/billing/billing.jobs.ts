@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { isoDate } from '../../platform/calendar';
 import { defineTimer, runDueTimers } from '../../platform/jobs/index';
-import { recordActivity } from '../activity/activity.writer';
+import { recordActivity } from '../activity/activity-writer.service';
 import { findInvoice } from './billing.repo';
 import { invoiceTarget } from './invoices.service';
 import { INVOICE_OVERDUE, moveInvoice } from './invoices.transitions';

@@ -11,7 +11,7 @@ import type { Deps } from '../../deps';
 import { isoDate, lastDateOfMonth, startOfMonth } from '../../platform/calendar';
 import { createLocalMailer } from '../../providers/mail/local';
 import { createSmtpMailer } from '../../providers/mail/smtp';
-import { UsageError } from '../admin/admin.cli';
+import { UsageError } from '../admin/admin-cli.service';
 import { LineInput } from './billing.schemas';
 
 // The services (and pdf-lib) load only when an invoice command runs, so other commands start as fast as before.

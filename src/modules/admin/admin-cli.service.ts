@@ -18,7 +18,7 @@ import {
   VISIBILITY_GROUPS,
   type VisibilityGroup,
 } from './clients-admin.service';
-import { isRegistrationEnabled, setRegistrationEnabled } from './platform-settings';
+import { isRegistrationEnabled, setRegistrationEnabled } from './platform-settings.service';
 import { createStaff } from './staff.service';
 
 export class UsageError extends Error {}

@@ -4,7 +4,7 @@ import { EXTERNAL_STATUSES, KYB_STATUSES, KYC_STATUSES } from '../../customers/c
 import { DECISIONS } from '../../monitoring/monitoring.evaluate';
 import { OPCO_STATUSES } from '../../opcos/opcos.machine';
 import { RECONCILIATION_STATES, TRANSACTION_STATUSES } from '../../payments/payments.machine';
-import { ActorType, Decimal, Enum, type EventDataEntry, EX, eventData, N, Uuid } from './schema-kit';
+import { ActorType, Decimal, Enum, type EventDataEntry, EX, eventData, N, Uuid } from './kit.schemas';
 
 const SOURCES = ['none', 'service', 'external'] as const;
 const STATUS_SOURCE = ['provider_webhook', 'client_api', 'system'] as const;

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { PARTICIPANT_STATUSES } from '../../contracts/participants/participants.machine';
 import { REQUEST_STATUSES } from '../../contracts/requests/requests.machine';
 import { NODE_TYPES } from '../../workflows/workflows-graph.policy';
-import { ActorType, DateTime, Enum, type EventDataEntry, EX, eventData, N, Uuid } from './schema-kit';
+import { ActorType, DateTime, Enum, type EventDataEntry, EX, eventData, N, Uuid } from './kit.schemas';
 
 const requestStatusData = eventData('contract.request.status_changed: every request status change', {
   contract_request_id: Uuid(),

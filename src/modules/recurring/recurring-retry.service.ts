@@ -14,17 +14,17 @@ import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, conflict, notFound } from '../../shared/errors';
 import { assertFeatureEnabled } from '../features/features.service';
 import { actorOf } from '../payments/paylink.service';
+import { assertRecurringWritable } from './recurring.machine';
+import { RecurringMessages } from './recurring.messages';
+import { findDefinitionById, findRun, latestAttempt, type RunRow } from './recurring.repo';
+import { getRun } from './recurring.service';
 import {
   insertAttempt,
   launchAttempt,
   mandateChargeable,
   startRun,
   withinLimits,
-} from './recurring.attempts';
-import { assertRecurringWritable } from './recurring.machine';
-import { RecurringMessages } from './recurring.messages';
-import { findDefinitionById, findRun, latestAttempt, type RunRow } from './recurring.repo';
-import { getRun } from './recurring.service';
+} from './recurring-attempts.service';
 
 type Outcome = { kind: 'created'; runId: string; attemptId: string } | { kind: 'replayed'; runId: string };
 

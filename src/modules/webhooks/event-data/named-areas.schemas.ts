@@ -18,7 +18,7 @@ import {
   eventData,
   N,
   Uuid,
-} from './schema-kit';
+} from './kit.schemas';
 
 const DateOnly = () => Type.String({ format: 'date' });
 const ClientActor = N(Enum(['client_user', 'client_api'] as const, 'Null when automatic'));

@@ -13,11 +13,10 @@ import type { Deps } from '../../deps';
 import { BankOutcomeUnknownError, BankProviderError, BankRefusedError } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { recordNetworkAnswer, scheduleNetworkCheck } from '../payments/network-sync';
-import { payeeOfProject } from '../payments/payee';
+import { recordNetworkAnswer, scheduleNetworkCheck } from '../payments/network-sync.service';
+import { payeeOfProject } from '../payments/payee.repo';
 import { createPlatformPaymentLink } from '../payments/paylink.service';
 import { type Actor, AUTOMATIC, holdForReview } from '../payments/status.service';
-import { fitsMandateLimits, type Period } from './recurring.limits';
 import {
   type AttemptRow,
   type DefinitionRow,
@@ -26,6 +25,7 @@ import {
   type RunRow,
 } from './recurring.repo';
 import { moveRun } from './recurring.transitions';
+import { fitsMandateLimits, type Period } from './recurring-limits.service';
 import { autoRetryDelayHours, type FailureReason, type RunTrigger } from './runs.machine';
 
 const LINK_LIFETIME_SECONDS = 7 * 86400;

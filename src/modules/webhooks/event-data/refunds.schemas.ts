@@ -1,7 +1,7 @@
 /** `data` of the refund events (docs/guides/refunds.md). */
 import { Type } from 'typebox';
 import { REFUND_RECONCILIATION_STATES, REFUND_STATUSES } from '../../../db/schema/index';
-import { Decimal, Enum, type EventDataEntry, EX, eventData, N, Uuid } from './schema-kit';
+import { Decimal, Enum, type EventDataEntry, EX, eventData, N, Uuid } from './kit.schemas';
 
 const refundFields = (previous: boolean) => ({
   refund_id: Uuid(),

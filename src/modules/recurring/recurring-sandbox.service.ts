@@ -12,7 +12,6 @@ import { AppError, badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { PaymentMessages } from '../payments/payments.messages';
 import { createBankMandate } from './mandate-page.service';
-import { launchAttempt, mandateChargeable } from './recurring.attempts';
 import {
   assertRecurringTransition,
   assertRecurringWritable,
@@ -21,6 +20,7 @@ import {
 import { RecurringMessages } from './recurring.messages';
 import { getRecurring, getRun, loadDefinition } from './recurring.service';
 import { startAutoRetry, startScheduledRun } from './recurring.worker';
+import { launchAttempt, mandateChargeable } from './recurring-attempts.service';
 
 const ACTIONS: Record<string, { trigger: RecurringTrigger; code: MandateCode }> = {
   authorize: { trigger: 'authorize', code: 'mandate_authorized' },

@@ -13,7 +13,7 @@ import type { Deps } from '../../deps';
 import type { BankSession, RefundAccount, SessionRef } from '../../providers/bank/port';
 import { addSeconds } from '../../shared/clock';
 import { decrypt, encrypt } from '../../shared/crypto';
-import { payeeOfProject } from './payee';
+import { payeeOfProject } from './payee.repo';
 import {
   isCanceledAtNetworkOpen,
   isTerminal,
