@@ -66,6 +66,8 @@ export interface Config extends PaymentLimits {
   /** PGlite only (no autovacuum there): seconds between the maintenance worker's ANALYZE runs. */
   pgliteAnalyzeSeconds: number;
   shutdownTimeoutSeconds: number;
+  /** After SIGTERM, how long readiness answers 503 while requests are still served, before the listener closes. */
+  shutdownDrainSeconds: number;
   apiTokenTtlSeconds: number;
   trustProxy: boolean;
   /** Support tickets: resolved tickets close after this many days without a client message. */
@@ -249,6 +251,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     workerPollMs: r.int('SVC_WORKER_POLL_MS', 500, 10, 60000),
     pgliteAnalyzeSeconds: r.int('SVC_PGLITE_ANALYZE_SECONDS', 300, 5, 86400),
     shutdownTimeoutSeconds: r.int('SVC_SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 600),
+    shutdownDrainSeconds: r.int('SVC_SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),
     apiTokenTtlSeconds: r.int('SVC_API_TOKEN_TTL_SECONDS', 7 * 86400, 60, 7 * 86400),
     trustProxy: r.bool('SVC_TRUST_PROXY', false),
     ticketAutoCloseDays: r.int('SVC_TICKET_AUTO_CLOSE_DAYS', 7, 0, 3650),

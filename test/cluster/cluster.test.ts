@@ -1,0 +1,147 @@
+/**
+ * Three service processes on one PostgreSQL database behind HAProxy (bench/cluster/harness.ts),
+ * driven through the load balancer as a merchant's integration would be: an idempotency-key burst
+ * spread over every node, a rolling restart under steady load, and a node killed in the middle of
+ * a creation burst. PostgreSQL only (PGlite is one process).
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Cluster, clusterClient, startCluster } from '../../bench/cluster/harness';
+import { provided, testEngine } from '../helpers/db';
+
+const onPostgres = testEngine() === 'postgres';
+
+interface Answer {
+  status: number;
+  node: string | null;
+  body: Record<string, unknown>;
+}
+
+describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
+  let cluster: Cluster;
+  let api: Awaited<ReturnType<typeof clusterClient>>;
+  let db: pg.Client;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ nodes: 3, templateDatabase: provided('postgresTemplate') });
+    api = await clusterClient(cluster);
+    db = new pg.Client({ connectionString: cluster.databaseUrl });
+    await db.connect();
+  }, 180_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await cluster?.stop();
+  }, 60_000);
+
+  const paylink = async (key: string, amount = '10.00'): Promise<Answer> => {
+    const res = await fetch(`${cluster.url}/api/v1/checkout/paylink`, {
+      method: 'POST',
+      headers: { ...api.headers, 'x-idempotency-key': key },
+      body: JSON.stringify({ amount, currency: 'EUR', project_id: api.projectId, user_id: api.userId }),
+    });
+    const text = await res.text();
+    return { status: res.status, node: res.headers.get('x-svc-node'), body: text ? JSON.parse(text) : {} };
+  };
+
+  const transactionCount = async (): Promise<number> =>
+    Number((await db.query('select count(*)::int as n from transactions')).rows[0].n);
+
+  it('one idempotency key sent 30 times at once over every node makes one transaction', async () => {
+    const before = await transactionCount();
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => paylink(key)));
+    // Round robin spread the burst over the three nodes.
+    expect(new Set(answers.map((a) => a.node))).toEqual(new Set(['n1', 'n2', 'n3']));
+    // One creation; the others replay it (200) or were refused while it was in flight (409).
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    for (const a of answers) expect([200, 201, 409]).toContain(a.status);
+    const ids = new Set(answers.filter((a) => a.status < 300).map((a) => a.body.transaction_id));
+    expect(ids.size).toBe(1);
+    expect(await transactionCount()).toBe(before + 1);
+    // Afterwards every node replays it.
+    const again = await Promise.all(Array.from({ length: 3 }, () => paylink(key)));
+    expect(again.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(new Set(again.map((a) => a.body.transaction_id))).toEqual(ids);
+  }, 60_000);
+
+  /** Steady traffic (creations and reads) until `stop()`; every answer is kept. */
+  const steadyLoad = (concurrency: number) => {
+    let running = true;
+    const answers: (Answer & { key?: string })[] = [];
+    const errors: string[] = [];
+    const loops = Array.from({ length: concurrency }, async (_, n) => {
+      while (running) {
+        try {
+          if (n % 2 === 0) {
+            const key = randomUUID();
+            answers.push({ ...(await paylink(key)), key });
+          } else {
+            const res = await fetch(`${cluster.url}/api/v1/transactions?page_size=5`, { headers: api.headers });
+            await res.arrayBuffer();
+            answers.push({ status: res.status, node: res.headers.get('x-svc-node'), body: {} });
+          }
+        } catch (err) {
+          errors.push(String(err));
+        }
+      }
+    });
+    return {
+      answers,
+      errors,
+      async stop() {
+        running = false;
+        await Promise.all(loops);
+      },
+    };
+  };
+
+  it('a rolling restart (SIGTERM, then the next node once the previous is ready) fails no request', async () => {
+    const load = steadyLoad(6);
+    await new Promise((r) => setTimeout(r, 500));
+    for (let i = 0; i < cluster.nodes.length; i++) {
+      const node = cluster.nodes[i]!;
+      node.child.kill('SIGTERM');
+      // Readiness goes to 503 first: the balancer takes the node out while it still serves.
+      await cluster.waitBalancer(i, false);
+      expect(await node.exited).toBe(0);
+      await cluster.restart(i);
+      await cluster.waitBalancer(i, true);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    await load.stop();
+    const failed = load.answers.filter((a) => a.status >= 300);
+    expect(load.errors).toEqual([]);
+    expect(failed.map((a) => `${a.status} on ${a.node}: ${JSON.stringify(a.body)}`)).toEqual([]);
+    expect(load.answers.length).toBeGreaterThan(50);
+    // Every node answered after its restart too.
+    expect(new Set(load.answers.slice(-30).map((a) => a.node)).size).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('a node killed with SIGKILL during a creation burst loses no acknowledged payment', async () => {
+    const load = steadyLoad(8);
+    await new Promise((r) => setTimeout(r, 800));
+    const victim = cluster.nodes[1]!;
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    await cluster.waitBalancer(1, false);
+    await new Promise((r) => setTimeout(r, 800));
+    await load.stop();
+    const created = load.answers.filter((a) => a.status === 201);
+    expect(created.length).toBeGreaterThan(10);
+    // The requests in flight on the killed node were sent again to another node (they carry an
+    // idempotency key): none failed.
+    expect(load.errors).toEqual([]);
+    expect(load.answers.filter((a) => a.status >= 300).map((a) => `${a.status} ${a.node}`)).toEqual([]);
+    // Every acknowledged creation is there, once.
+    const ids = created.map((a) => String(a.body.transaction_id));
+    const found = await db.query('select id::text from transactions where id = any($1::uuid[])', [ids]);
+    expect(found.rows.length).toBe(ids.length);
+    // After the kill, only the two living nodes answered.
+    const last = load.answers.slice(-20).map((a) => a.node);
+    expect(last).not.toContain('n2');
+    await cluster.restart(1);
+    await cluster.waitBalancer(1, true);
+  }, 120_000);
+});
