@@ -24,6 +24,11 @@ export interface Config extends PaymentLimits {
   dataDir: string;
   databaseUrl: string | null;
   databasePoolSize: number;
+  /**
+   * Named prepared statements for the hot statements (false behind a transaction-mode pooler that
+   * does not track them, such as PgBouncer before 1.21).
+   */
+  databasePreparedStatements: boolean;
   smtpUrl: string | null;
   /**
    * SVC_LOCAL_MAIL: mail goes to the log and $SVC_DATA_DIR/mail/ even in production (no mail server),
@@ -210,6 +215,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     dataDir: path.resolve(r.string('SVC_DATA_DIR', './data')),
     databaseUrl,
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 200),
+    databasePreparedStatements: r.bool('DATABASE_PREPARED_STATEMENTS', true),
     smtpUrl: r.url('SMTP_URL', null, ['smtp:', 'smtps:']),
     localMail: r.bool('SVC_LOCAL_MAIL', false),
     mailFrom: r.string('SVC_MAIL_FROM', 'Payments Platform <no-reply@localhost>'),

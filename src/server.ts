@@ -60,15 +60,21 @@ async function main() {
     // close their connections while requests are still served, so the load balancer's health check
     // takes the node out before its listener closes. SIGINT (a terminal) skips the drain.
     const drainMs = signal === 'SIGTERM' ? config.shutdownDrainSeconds * 1000 : 0;
-    const force = setTimeout(() => {
-      log.error('graceful shutdown timed out, exiting');
-      process.exit(1);
-    }, drainMs + config.shutdownTimeoutSeconds * 1000);
+    const force = setTimeout(
+      () => {
+        log.error('graceful shutdown timed out, exiting');
+        process.exit(1);
+      },
+      drainMs + config.shutdownTimeoutSeconds * 1000,
+    );
     force.unref();
     try {
       if (drainMs > 0) {
         app.inflight.startDraining();
-        log.info({ signal, drain_seconds: config.shutdownDrainSeconds }, 'draining: readiness is 503, still serving');
+        log.info(
+          { signal, drain_seconds: config.shutdownDrainSeconds },
+          'draining: readiness is 503, still serving',
+        );
         await new Promise((r) => setTimeout(r, drainMs));
       }
       log.info({ signal }, 'shutting down: no new requests, finishing in-flight work');

@@ -27,6 +27,12 @@ export interface ClusterOptions {
   workerNodes?: number;
   /** PostgreSQL server to create the cluster's database on (default TEST_DATABASE_URL or the local one). */
   adminUrl?: string;
+  /**
+   * Nodes reach PostgreSQL through PgBouncer in transaction mode (Debian's 1.18, which does not
+   * carry named prepared statements across transactions: the nodes run with
+   * DATABASE_PREPARED_STATEMENTS=false).
+   */
+  pgbouncer?: boolean;
   /** Extra environment for every node. */
   env?: Record<string, string>;
   /** SVC_SHUTDOWN_DRAIN_SECONDS of each node (default 1: above HAProxy's 250 ms × 1 check). */
@@ -145,8 +151,59 @@ async function waitReady(node: ClusterNode, timeoutMs: number): Promise<void> {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${node.name} did not become ready:\n${node.output().slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${node.name} did not become ready:\n${node.output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** PgBouncer in transaction mode in front of the admin URL's server (it refuses to run as root). */
+async function startPgbouncer(dir: string, adminUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const server = new URL(adminUrl);
+  const port = await freePort();
+  const ini = path.join(dir, 'pgbouncer.ini');
+  fs.writeFileSync(path.join(dir, 'userlist.txt'), `"${server.username || 'postgres'}" ""\n`);
+  fs.writeFileSync(
+    ini,
+    [
+      '[databases]',
+      `* = host=${server.hostname} port=${server.port || 5432}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      `unix_socket_dir = ${dir}`,
+      'auth_type = trust',
+      `auth_file = ${path.join(dir, 'userlist.txt')}`,
+      'pool_mode = transaction',
+      'max_client_conn = 500',
+      'default_pool_size = 20',
+      'ignore_startup_parameters = extra_float_digits,options',
+      '',
+    ].join('\n'),
+  );
+  fs.chmodSync(dir, 0o755);
+  const asRoot = process.getuid?.() === 0;
+  const child = asRoot
+    ? spawn('runuser', ['-u', 'postgres', '--', 'pgbouncer', ini], { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn('pgbouncer', [ini], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d) => {
+    err += d;
+  });
+  const url = `postgres://${server.username || 'postgres'}@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${err}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.end();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return { url, child };
+    if (Date.now() > deadline) throw new Error(`pgbouncer did not start: ${err}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -162,12 +219,15 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     `create database ${dbName}${opts.templateDatabase ? ` template ${opts.templateDatabase}` : ''}`,
   );
   const databaseUrl = withDatabase(adminUrl, dbName);
+  const bouncer = opts.pgbouncer ? await startPgbouncer(dir, adminUrl) : null;
+  const nodeDatabaseUrl = bouncer ? withDatabase(bouncer.url, dbName) : databaseUrl;
   const dataDir = path.join(dir, 'data');
   fs.mkdirSync(dataDir, { recursive: true });
   const frontPort = await freePort();
   const url = `http://127.0.0.1:${frontPort}`;
   const env: Record<string, string> = {
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: nodeDatabaseUrl,
+    ...(bouncer ? { DATABASE_PREPARED_STATEMENTS: 'false' } : {}),
     SVC_JWT_SECRET: randomBytes(32).toString('hex'),
     SVC_DATA_KEY: randomBytes(32).toString('base64'),
     SVC_PUBLIC_URL: url,
@@ -216,6 +276,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   let haproxy: ChildProcess | null = null;
   const stop = async () => {
     haproxy?.kill('SIGTERM');
+    bouncer?.child.kill('SIGTERM');
     await Promise.all(
       nodes.map(async (n) => {
         if (n.child.exitCode === null && n.child.signalCode === null) {
@@ -273,7 +334,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         }
         if (up ? state.startsWith('UP') : state.startsWith('DOWN')) return;
         if (haproxy?.exitCode != null) throw new Error(`haproxy exited: ${haproxyErr}`);
-        if (Date.now() > deadline) throw new Error(`haproxy never saw ${name} ${up ? 'up' : 'down'} (${state})`);
+        if (Date.now() > deadline)
+          throw new Error(`haproxy never saw ${name} ${up ? 'up' : 'down'} (${state})`);
         await new Promise((r) => setTimeout(r, 50));
       }
     };

@@ -92,7 +92,18 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
   };
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+export interface PostgresOptions {
+  poolSize?: number;
+  /**
+   * Run the hot statements as named prepared statements (parsed once per connection). Off behind
+   * a transaction-mode pooler that does not carry them across transactions (PgBouncer before 1.21):
+   * the next transaction may run on another server connection, where the name does not exist.
+   */
+  preparedStatements?: boolean;
+}
+
+export async function openPostgres(url: string, opts: PostgresOptions | number = {}): Promise<Database> {
+  const { poolSize = 10, preparedStatements = true } = typeof opts === 'number' ? { poolSize: opts } : opts;
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Query errors surface to callers.
@@ -102,18 +113,30 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     db,
     engine: 'postgres',
     migrate: async () => {
-      const conn = await pool.connect();
+      // Nodes starting together migrate one at a time. The lock is a transaction-scoped advisory
+      // lock held by an open transaction on a second connection: unlike a session lock, it works
+      // through a transaction-mode pooler (which pins a server connection for a transaction only)
+      // and is released by the commit, or by the connection's end if the node dies.
+      const lock = new pg.Client({ connectionString: url });
+      await lock.connect();
       try {
-        await conn.query('select pg_advisory_lock(724011)');
-        await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: MIGRATIONS_DIR });
+        await lock.query('begin');
+        await lock.query('select pg_advisory_xact_lock(724011)');
+        const conn = await pool.connect();
+        try {
+          await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: MIGRATIONS_DIR });
+        } finally {
+          conn.release();
+        }
+        await lock.query('commit');
       } finally {
-        await conn.query('select pg_advisory_unlock(724011)').catch(() => {});
-        conn.release();
+        await lock.end().catch(() => {});
       }
     },
     ready: () => checkReady(db),
     query: async <T>(name: string, text: string, params: unknown[]) =>
-      (await pool.query({ name, text, values: params })).rows as T[],
+      (await pool.query(preparedStatements ? { name, text, values: params } : { text, values: params }))
+        .rows as T[],
     close: () => pool.end(),
   };
 }
@@ -122,8 +145,13 @@ export async function openDatabase(config: {
   databaseUrl: string | null;
   dataDir: string;
   databasePoolSize: number;
+  databasePreparedStatements?: boolean;
 }): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize);
+  if (config.databaseUrl)
+    return openPostgres(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements ?? true,
+    });
   return openPglite({ dataDir: path.join(config.dataDir, 'pgdata') });
 }
 

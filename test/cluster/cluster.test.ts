@@ -78,7 +78,9 @@ describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
             const key = randomUUID();
             answers.push({ ...(await paylink(key)), key });
           } else {
-            const res = await fetch(`${cluster.url}/api/v1/transactions?page_size=5`, { headers: api.headers });
+            const res = await fetch(`${cluster.url}/api/v1/transactions?page_size=5`, {
+              headers: api.headers,
+            });
             await res.arrayBuffer();
             answers.push({ status: res.status, node: res.headers.get('x-svc-node'), body: {} });
           }
@@ -144,4 +146,46 @@ describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
     await cluster.restart(1);
     await cluster.waitBalancer(1, true);
   }, 120_000);
+});
+
+describe.skipIf(!onPostgres)('two nodes through PgBouncer in transaction mode', () => {
+  let cluster: Cluster;
+  let api: Awaited<ReturnType<typeof clusterClient>>;
+
+  beforeAll(async () => {
+    cluster = await startCluster({
+      nodes: 2,
+      pgbouncer: true,
+      templateDatabase: provided('postgresTemplate'),
+    });
+    api = await clusterClient(cluster);
+  }, 180_000);
+
+  afterAll(async () => {
+    await cluster?.stop();
+  }, 60_000);
+
+  it('the key burst makes one transaction, and a creation burst succeeds (hot statements unnamed)', async () => {
+    const post = async (key: string) => {
+      const res = await fetch(`${cluster.url}/api/v1/checkout/paylink`, {
+        method: 'POST',
+        headers: { ...api.headers, 'x-idempotency-key': key },
+        body: JSON.stringify({
+          amount: '10.00',
+          currency: 'EUR',
+          project_id: api.projectId,
+          user_id: api.userId,
+        }),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const key = randomUUID();
+    const burst = await Promise.all(Array.from({ length: 20 }, () => post(key)));
+    expect(burst.filter((a) => a.status === 201)).toHaveLength(1);
+    for (const a of burst) expect([200, 201, 409]).toContain(a.status);
+    expect(new Set(burst.filter((a) => a.status < 300).map((a) => a.body.transaction_id)).size).toBe(1);
+    // Many transactions from many client connections over few server connections.
+    const many = await Promise.all(Array.from({ length: 60 }, () => post(randomUUID())));
+    expect(many.map((a) => a.status).filter((s) => s !== 201)).toEqual([]);
+  }, 60_000);
 });
