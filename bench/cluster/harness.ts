@@ -364,7 +364,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
 }
 
 /** A sandbox client with an activated opco, a project, a payer and an API token, made through the balancer. */
-export async function clusterClient(cluster: Cluster): Promise<{
+export async function clusterClient(
+  cluster: Cluster,
+  opts: { webhookUrl?: string } = {},
+): Promise<{
   token: string;
   projectId: string;
   userId: string;
@@ -375,6 +378,7 @@ export async function clusterClient(cluster: Cluster): Promise<{
     { dataDir: cluster.dataDir },
     {
       baseUrl: cluster.url,
+      ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}),
       returnUrl: 'https://shop.example.com/return',
       fresh: true,
       activationTimeoutMs: 60_000,

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, clusterClient, startCluster } from '../../bench/cluster/harness';
 import { provided, testEngine } from '../helpers/db';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 const onPostgres = testEngine() === 'postgres';
 
@@ -22,10 +23,23 @@ describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
   let cluster: Cluster;
   let api: Awaited<ReturnType<typeof clusterClient>>;
   let db: pg.Client;
+  let receiver: Receiver;
+  /** Deliveries of one event in flight at once (by its webhook-id), at most. */
+  let overlapping = 0;
 
   beforeAll(async () => {
+    const inFlight = new Map<string, number>();
+    receiver = await startReceiver(async (req) => {
+      const id = String(req.headers['webhook-id']);
+      const n = (inFlight.get(id) ?? 0) + 1;
+      inFlight.set(id, n);
+      overlapping = Math.max(overlapping, n);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight.set(id, (inFlight.get(id) ?? 1) - 1);
+      return { status: 200 };
+    });
     cluster = await startCluster({ nodes: 3, templateDatabase: provided('postgresTemplate') });
-    api = await clusterClient(cluster);
+    api = await clusterClient(cluster, { webhookUrl: `${receiver.url}/hooks` });
     db = new pg.Client({ connectionString: cluster.databaseUrl });
     await db.connect();
   }, 180_000);
@@ -33,6 +47,7 @@ describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
   afterAll(async () => {
     await db?.end();
     await cluster?.stop();
+    await receiver?.close();
   }, 60_000);
 
   const paylink = async (key: string, amount = '10.00'): Promise<Answer> => {
@@ -65,6 +80,63 @@ describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
     expect(again.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(new Set(again.map((a) => a.body.transaction_id))).toEqual(ids);
   }, 60_000);
+
+  it('with three worker nodes every event is delivered once and every due timer runs once', async () => {
+    const statusEvents = () =>
+      receiver.requests.filter((r) => JSON.parse(r.rawBody).type === 'payment.status_changed');
+    const before = statusEvents().length;
+    const links = await Promise.all(Array.from({ length: 24 }, () => paylink(randomUUID())));
+    const ids = links.map((l) => String(l.body.transaction_id));
+    const settled = ids.slice(0, 16);
+    const expiring = ids.slice(16);
+    // Two status changes each for 16 payments, through the sandbox bank's notifications.
+    for (const providerStatus of ['processing', 'completed'])
+      await Promise.all(
+        settled.map(async (id) => {
+          const res = await fetch(`${cluster.url}/api/v1/sandbox/transactions/${id}/simulate`, {
+            method: 'POST',
+            headers: api.headers,
+            body: JSON.stringify({ provider_status: providerStatus }),
+          });
+          expect(res.status, await res.text()).toBe(200);
+        }),
+      );
+    // Eight links whose expiry timers (job rows) all fall due at once: three runners race for them.
+    await db.query(
+      "update transactions set expires_at = now() - interval '1 second' where id = any($1::uuid[])",
+      [expiring],
+    );
+    const moved = await db.query(
+      `update jobs set run_at = now() where kind = 'payments.link_expiry' and status = 'pending'
+         and dedupe_key = any($1::text[])`,
+      [expiring.map((id) => `transaction:${id}`)],
+    );
+    expect(moved.rowCount).toBe(expiring.length);
+    const expected = settled.length * 2 + expiring.length;
+    const deadline = Date.now() + 45_000;
+    while (statusEvents().length - before < expected && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1_000)); // a duplicate would arrive now
+    const events = statusEvents().slice(before);
+    const eventIds = events.map((r) => String(r.headers['webhook-id']));
+    expect(eventIds.length).toBe(expected);
+    expect(new Set(eventIds).size).toBe(expected); // none delivered twice
+    expect(overlapping).toBe(1);
+    // Each link expired exactly once.
+    const expired = await db.query(
+      `select transaction_id::text as id, count(*)::int as n from transaction_status_events
+        where transaction_id = any($1::uuid[]) and to_status = 'expired' and from_status <> 'expired' group by transaction_id`,
+      [expiring],
+    );
+    expect(expired.rows.map((r) => r.n)).toEqual(expiring.map(() => 1));
+    // Every job ran once: none was claimed a second time (the timers' backfill is queued again by
+    // every node's start, by design: one run per start).
+    const again = await db.query(
+      `select kind, attempts, status, last_error from jobs
+        where (attempts > 1 or status = 'running') and kind <> 'timers.backfill'`,
+    );
+    expect(again.rows).toEqual([]);
+  }, 90_000);
 
   /** Steady traffic (creations and reads) until `stop()`; every answer is kept. */
   const steadyLoad = (concurrency: number) => {
