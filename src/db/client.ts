@@ -92,6 +92,9 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
   };
 }
 
+/** "cached plan must not change result type" (feature_not_supported). */
+const STALE_PREPARED_STATEMENT = '0A000';
+
 export interface PostgresOptions {
   poolSize?: number;
   /**
@@ -134,9 +137,26 @@ export async function openPostgres(url: string, opts: PostgresOptions | number =
       }
     },
     ready: () => checkReady(db),
-    query: async <T>(name: string, text: string, params: unknown[]) =>
-      (await pool.query(preparedStatements ? { name, text, values: params } : { text, values: params }))
-        .rows as T[],
+    query: async <T>(name: string, text: string, params: unknown[]) => {
+      if (!preparedStatements) return (await pool.query({ text, values: params })).rows as T[];
+      const conn = await pool.connect();
+      try {
+        const rows = (await conn.query({ name, text, values: params })).rows as T[];
+        conn.release();
+        return rows;
+      } catch (err) {
+        if ((err as { code?: string }).code !== STALE_PREPARED_STATEMENT) {
+          conn.release();
+          throw err;
+        }
+        // A migration changed a table under this connection's prepared statement (the statement
+        // did not run). The connection is dropped, with its prepared statements, and this call
+        // runs unnamed; the hot statements name their columns (db/hot.ts, columnList), so only a
+        // migration that is not additive gets here.
+        conn.release(true);
+        return (await pool.query({ text, values: params })).rows as T[];
+      }
+    },
     close: () => pool.end(),
   };
 }

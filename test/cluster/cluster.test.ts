@@ -193,6 +193,33 @@ describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
     expect(new Set(load.answers.slice(-30).map((a) => a.node)).size).toBeGreaterThan(1);
   }, 120_000);
 
+  it('nodes of the previous version keep serving while an additive migration is applied', async () => {
+    const load = steadyLoad(6);
+    await new Promise((r) => setTimeout(r, 300));
+    // What an expand step of the next version does (docs/guides/scaling.md, "Migrations during a
+    // rolling deploy"): new nullable columns, a new table, an index built without blocking writes.
+    // The running nodes name their columns, so none of this reaches them.
+    await db.query('alter table transactions add column next_version_note text');
+    await db.query('alter table jobs add column next_version_hint text');
+    await db.query('create table next_version_things (id uuid primary key, note text)');
+    await db.query('create index concurrently next_version_tx_note on transactions (next_version_note)');
+    await new Promise((r) => setTimeout(r, 500));
+    await load.stop();
+    expect(load.errors).toEqual([]);
+    expect(
+      load.answers.filter((a) => a.status >= 300).map((a) => `${a.status} ${JSON.stringify(a.body)}`),
+    ).toEqual([]);
+    expect(load.answers.filter((a) => a.status === 201).length).toBeGreaterThan(3);
+    // A node restarted afterwards (the previous version again: a rollback) starts on the expanded schema.
+    const n = cluster.nodes[2]!;
+    n.child.kill('SIGTERM');
+    await cluster.waitBalancer(2, false);
+    expect(await n.exited).toBe(0);
+    await cluster.restart(2);
+    await cluster.waitBalancer(2, true);
+    expect((await paylink(randomUUID())).status).toBe(201);
+  }, 90_000);
+
   it('a node killed with SIGKILL during a creation burst loses no acknowledged payment', async () => {
     const load = steadyLoad(8);
     await new Promise((r) => setTimeout(r, 800));
