@@ -5,8 +5,8 @@
  * (test/cluster) and `npm run cluster` use it.
  *
  * HAProxy's settings are the ones the scaling guide recommends: round robin, a check every 250 ms
- * that takes a node out after one failed check (so the 503 of a draining node is seen well within
- * the drain), and retries on another node only when the request never reached a server or the
+ * that takes a node out after two failed checks (so the 503 of a draining node is seen well within
+ * the drain; a check may take up to 1 s on a busy node), and retries on another node only when the request never reached a server or the
  * server closed the connection without an answer, and then only for reads and for writes carrying
  * an Idempotency-Key (a write without one may have been applied).
  */
@@ -35,7 +35,7 @@ export interface ClusterOptions {
   pgbouncer?: boolean;
   /** Extra environment for every node. */
   env?: Record<string, string>;
-  /** SVC_SHUTDOWN_DRAIN_SECONDS of each node (default 1: above HAProxy's 250 ms × 1 check). */
+  /** SVC_SHUTDOWN_DRAIN_SECONDS of each node (default 2: well above HAProxy's 250 ms × 2 checks). */
   drainSeconds?: number;
   /** A migrated database to copy (the suite's template), so the first node applies no migration. */
   templateDatabase?: string;
@@ -118,6 +118,8 @@ function haproxyConfig(dir: string, frontPort: number, nodes: { name: string; po
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-keep-alive 10s',
+    // A check answered slowly by a busy node is not a failure; a draining node answers 503 at once.
+    '  timeout check 1s',
     '  retries 3',
     '  option redispatch 1',
     // A request that never reached a node, or whose node closed without answering (killed), goes to
@@ -134,7 +136,7 @@ function haproxyConfig(dir: string, frontPort: number, nodes: { name: string; po
     '  balance roundrobin',
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
-    '  default-server inter 250ms fastinter 250ms downinter 250ms fall 1 rise 1',
+    '  default-server inter 250ms fastinter 250ms downinter 250ms fall 2 rise 1',
     ...nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.port} check`),
     '',
   ].join('\n');
@@ -232,7 +234,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     SVC_DATA_KEY: randomBytes(32).toString('base64'),
     SVC_PUBLIC_URL: url,
     SVC_TRUST_PROXY: 'true',
-    SVC_SHUTDOWN_DRAIN_SECONDS: String(opts.drainSeconds ?? 1),
+    SVC_SHUTDOWN_DRAIN_SECONDS: String(opts.drainSeconds ?? 2),
     LOG_LEVEL: 'warn',
     ...opts.env,
   };
