@@ -4,10 +4,12 @@
  * receiver; the paced run at the measured payment creation rate), bulk payment links, and bank
  * choice through the Token.io adapter against its raw HTTP call, and the held-payment re-read
  * sweep against its GETs (bench/tokenio.ts), and the sanctions lists at their real sizes (load time,
- * memory, match time per name against an exact lookup; bench/sanctions.ts).
+ * memory, match time per name against an exact lookup; bench/sanctions.ts), and the cluster harness
+ * (one node against three, through PgBouncer, unnamed statements; bench/cluster/bench.ts).
  */
 import { runApiBench } from './api';
 import { formatBulkBench, runBulkBench } from './bulk';
+import { formatClusterBench, runClusterBench } from './cluster/bench';
 import { formatDeliveryBench, runDeliveryBenchSuite } from './delivery';
 import { formatSanctionsBench, runSanctionsBench } from './sanctions';
 import { formatSumsubBench, formatSumsubRecheckBench, runSumsubBench, runSumsubRecheckBench } from './sumsub';
@@ -40,4 +42,6 @@ console.log('\n## Held-payment re-read sweep (Token.io)\n');
 await runHeldReadBench();
 console.log('\n## Sanctions lists at their real sizes\n');
 console.log(formatSanctionsBench(await runSanctionsBench()));
+console.log('\n## Cluster: one node, three nodes, PgBouncer, unnamed statements\n');
+console.log(formatClusterBench(await runClusterBench()));
 console.log(`\nAPI service peak RSS: ${api.peakRssMb ?? 'n/a'} MB`);

@@ -24,6 +24,11 @@ export interface Config extends PaymentLimits {
   dataDir: string;
   databaseUrl: string | null;
   databasePoolSize: number;
+  /**
+   * Named prepared statements for the hot statements (false behind a transaction-mode pooler that
+   * does not track them, such as PgBouncer before 1.21).
+   */
+  databasePreparedStatements: boolean;
   smtpUrl: string | null;
   /**
    * SVC_LOCAL_MAIL: mail goes to the log and $SVC_DATA_DIR/mail/ even in production (no mail server),
@@ -66,6 +71,8 @@ export interface Config extends PaymentLimits {
   /** PGlite only (no autovacuum there): seconds between the maintenance worker's ANALYZE runs. */
   pgliteAnalyzeSeconds: number;
   shutdownTimeoutSeconds: number;
+  /** After SIGTERM, how long readiness answers 503 while requests are still served, before the listener closes. */
+  shutdownDrainSeconds: number;
   apiTokenTtlSeconds: number;
   trustProxy: boolean;
   /** Support tickets: resolved tickets close after this many days without a client message. */
@@ -208,6 +215,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     dataDir: path.resolve(r.string('SVC_DATA_DIR', './data')),
     databaseUrl,
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 200),
+    databasePreparedStatements: r.bool('DATABASE_PREPARED_STATEMENTS', true),
     smtpUrl: r.url('SMTP_URL', null, ['smtp:', 'smtps:']),
     localMail: r.bool('SVC_LOCAL_MAIL', false),
     mailFrom: r.string('SVC_MAIL_FROM', 'Payments Platform <no-reply@localhost>'),
@@ -249,6 +257,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     workerPollMs: r.int('SVC_WORKER_POLL_MS', 500, 10, 60000),
     pgliteAnalyzeSeconds: r.int('SVC_PGLITE_ANALYZE_SECONDS', 300, 5, 86400),
     shutdownTimeoutSeconds: r.int('SVC_SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 600),
+    shutdownDrainSeconds: r.int('SVC_SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),
     apiTokenTtlSeconds: r.int('SVC_API_TOKEN_TTL_SECONDS', 7 * 86400, 60, 7 * 86400),
     trustProxy: r.bool('SVC_TRUST_PROXY', false),
     ticketAutoCloseDays: r.int('SVC_TICKET_AUTO_CLOSE_DAYS', 7, 0, 3650),

@@ -56,13 +56,28 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: no new requests, finishing in-flight work');
-    const force = setTimeout(() => {
-      log.error('graceful shutdown timed out, exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutSeconds * 1000);
+    // SIGTERM (an orchestrator, a rolling deploy) drains first: readiness answers 503 and responses
+    // close their connections while requests are still served, so the load balancer's health check
+    // takes the node out before its listener closes. SIGINT (a terminal) skips the drain.
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainSeconds * 1000 : 0;
+    const force = setTimeout(
+      () => {
+        log.error('graceful shutdown timed out, exiting');
+        process.exit(1);
+      },
+      drainMs + config.shutdownTimeoutSeconds * 1000,
+    );
     force.unref();
     try {
+      if (drainMs > 0) {
+        app.inflight.startDraining();
+        log.info(
+          { signal, drain_seconds: config.shutdownDrainSeconds },
+          'draining: readiness is 503, still serving',
+        );
+        await new Promise((r) => setTimeout(r, drainMs));
+      }
+      log.info({ signal }, 'shutting down: no new requests, finishing in-flight work');
       await app.close(); // stops accepting, waits for open connections
       // Handlers of clients that disconnected may still be running: let them finish before the database closes.
       if (!(await app.inflight.drain(config.shutdownTimeoutSeconds * 500)))

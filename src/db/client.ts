@@ -92,7 +92,21 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
   };
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+/** "cached plan must not change result type" (feature_not_supported). */
+const STALE_PREPARED_STATEMENT = '0A000';
+
+export interface PostgresOptions {
+  poolSize?: number;
+  /**
+   * Run the hot statements as named prepared statements (parsed once per connection). Off behind
+   * a transaction-mode pooler that does not carry them across transactions (PgBouncer before 1.21):
+   * the next transaction may run on another server connection, where the name does not exist.
+   */
+  preparedStatements?: boolean;
+}
+
+export async function openPostgres(url: string, opts: PostgresOptions | number = {}): Promise<Database> {
+  const { poolSize = 10, preparedStatements = true } = typeof opts === 'number' ? { poolSize: opts } : opts;
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Query errors surface to callers.
@@ -102,18 +116,47 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     db,
     engine: 'postgres',
     migrate: async () => {
-      const conn = await pool.connect();
+      // Nodes starting together migrate one at a time. The lock is a transaction-scoped advisory
+      // lock held by an open transaction on a second connection: unlike a session lock, it works
+      // through a transaction-mode pooler (which pins a server connection for a transaction only)
+      // and is released by the commit, or by the connection's end if the node dies.
+      const lock = new pg.Client({ connectionString: url });
+      await lock.connect();
       try {
-        await conn.query('select pg_advisory_lock(724011)');
-        await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: MIGRATIONS_DIR });
+        await lock.query('begin');
+        await lock.query('select pg_advisory_xact_lock(724011)');
+        const conn = await pool.connect();
+        try {
+          await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: MIGRATIONS_DIR });
+        } finally {
+          conn.release();
+        }
+        await lock.query('commit');
       } finally {
-        await conn.query('select pg_advisory_unlock(724011)').catch(() => {});
-        conn.release();
+        await lock.end().catch(() => {});
       }
     },
     ready: () => checkReady(db),
-    query: async <T>(name: string, text: string, params: unknown[]) =>
-      (await pool.query({ name, text, values: params })).rows as T[],
+    query: async <T>(name: string, text: string, params: unknown[]) => {
+      if (!preparedStatements) return (await pool.query({ text, values: params })).rows as T[];
+      const conn = await pool.connect();
+      try {
+        const rows = (await conn.query({ name, text, values: params })).rows as T[];
+        conn.release();
+        return rows;
+      } catch (err) {
+        if ((err as { code?: string }).code !== STALE_PREPARED_STATEMENT) {
+          conn.release();
+          throw err;
+        }
+        // A migration changed a table under this connection's prepared statement (the statement
+        // did not run). The connection is dropped, with its prepared statements, and this call
+        // runs unnamed; the hot statements name their columns (db/hot.ts, columnList), so only a
+        // migration that is not additive gets here.
+        conn.release(true);
+        return (await pool.query({ text, values: params })).rows as T[];
+      }
+    },
     close: () => pool.end(),
   };
 }
@@ -122,8 +165,13 @@ export async function openDatabase(config: {
   databaseUrl: string | null;
   dataDir: string;
   databasePoolSize: number;
+  databasePreparedStatements?: boolean;
 }): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize);
+  if (config.databaseUrl)
+    return openPostgres(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements ?? true,
+    });
   return openPglite({ dataDir: path.join(config.dataDir, 'pgdata') });
 }
 

@@ -17,6 +17,20 @@ export function toSql(text: string, params: readonly unknown[]): SQL {
   return sql.join(chunks);
 }
 
+/**
+ * The table's columns as a select list (`alias.col, ...`), for the named prepared statements: a
+ * statement that selects `*` changes its result type when a later version adds a column, and
+ * PostgreSQL then refuses its cached plan ("cached plan must not change result type") on every
+ * connection that prepared it, so a node of the previous version would fail while the next
+ * version's expand migration runs (docs/guides/scaling.md). A named list keeps the result type.
+ */
+export function columnList(table: Table, alias?: string): string {
+  const prefix = alias ? `${alias}.` : '';
+  return Object.values(getTableColumns(table))
+    .map((c) => `${prefix}${c.name}`)
+    .join(', ');
+}
+
 type Mapper = (raw: Record<string, unknown>) => Record<string, unknown>;
 const mappers = new WeakMap<Table, Mapper>();
 

@@ -8,7 +8,13 @@ import fp from 'fastify-plugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    inflight: { count(): number; drain(timeoutMs: number): Promise<boolean> };
+    inflight: {
+      count(): number;
+      drain(timeoutMs: number): Promise<boolean>;
+      /** Shutdown's first phase: readiness answers 503 and every response closes its connection. */
+      startDraining(): void;
+      readonly draining: boolean;
+    };
   }
   interface FastifyRequest {
     inflightCounted: boolean;
@@ -20,6 +26,7 @@ declare module 'fastify' {
 export const inflightPlugin = fp(
   async (app: FastifyInstance) => {
     let count = 0;
+    let draining = false;
     // A request answered before this plugin's onRequest hook (the 503 while closing) was never counted.
     const finish = (request: { inflightDone: boolean; inflightCounted: boolean }) => {
       if (request.inflightDone || !request.inflightCounted) return;
@@ -36,7 +43,10 @@ export const inflightPlugin = fp(
       done();
     });
     // A handler that ran to completion always sends (even to a closed socket), so onSend marks the end.
-    app.addHook('onSend', (request, _reply, payload, done) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      // While draining, a keep-alive connection would keep bringing requests to a node about to
+      // close: the load balancer opens the next one to a ready node instead.
+      if (draining) reply.header('connection', 'close');
       finish(request);
       done(null, payload);
     });
@@ -56,6 +66,12 @@ export const inflightPlugin = fp(
     });
     app.decorate('inflight', {
       count: () => count,
+      startDraining() {
+        draining = true;
+      },
+      get draining() {
+        return draining;
+      },
       async drain(timeoutMs: number) {
         const deadline = Date.now() + timeoutMs;
         while (count > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

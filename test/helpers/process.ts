@@ -99,6 +99,8 @@ export async function startService(
       PORT: String(p),
       HOST: '127.0.0.1',
       SVC_PUBLIC_URL: `http://127.0.0.1:${p}`,
+      // No load balancer in front: SIGTERM closes at once (the cluster tests set a drain).
+      SVC_SHUTDOWN_DRAIN_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

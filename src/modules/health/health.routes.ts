@@ -48,7 +48,10 @@ export async function healthRoutes(app: FastifyInstance, opts: { deps: Deps }) {
         },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      // SIGTERM's drain phase (docs/guides/scaling.md): out of the load balancer before the listener closes.
+      if (request.server.inflight.draining)
+        return reply.status(503).send({ detail: 'Not ready: shutting down' });
       const r = await deps.database.ready();
       if (!r.ok) return reply.status(503).send({ detail: `Not ready: ${r.reason}` });
       if (deps.providers.sanctions.lists.length === 0)

@@ -6,7 +6,7 @@
  * statements (Database.query).
  */
 import type { Database } from '../../db/client';
-import { ASYNC_COMMIT, mapRow } from '../../db/hot';
+import { ASYNC_COMMIT, columnList, mapRow } from '../../db/hot';
 import { type OpcoStatus, transactions } from '../../db/schema/index';
 import { DEFAULT_MAX_ATTEMPTS } from '../../platform/jobs/define';
 import { timerRef } from '../../platform/jobs/index';
@@ -132,7 +132,7 @@ const INSERT_PAYMENT = `with done as (
   select $1::uuid, $3::uuid, $4::uuid, $5::uuid, $6::uuid, $7::uuid, $8, $9::uuid, $10::numeric, $11, $12,
          $13::jsonb, $22, 'pending', 'initiated', 'none', $14, $15, $16::timestamptz, $17::timestamptz, $17::timestamptz
     from done
-  returning *
+  returning ${columnList(transactions)}
 ), timeline as (
   insert into transaction_status_events (id, transaction_id, client_id, from_status, to_status, provider_status,
     reconciliation_state, kind, reason, ref_id, actor_type, actor_account_id, occurred_at)

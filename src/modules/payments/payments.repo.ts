@@ -1,10 +1,13 @@
 /** Queries of the payments feature. Every client-facing query filters by client_id. */
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/client';
-import { mapRow } from '../../db/hot';
+import { columnList, mapRow } from '../../db/hot';
 import { type TransactionStatus, transactionStatusEvents, transactions } from '../../db/schema/index';
 import { type AuthRead, type AuthRow, uuidPathKey } from '../../plugins/auth';
 import { type PageParams, prefixPattern } from '../../shared/pagination';
+
+/** Named, not `*`: see columnList. */
+const TX_COLUMNS = columnList(transactions);
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type StatusEventRow = typeof transactionStatusEvents.$inferSelect;
@@ -29,7 +32,7 @@ export async function readTransactionForClient(
 ): Promise<TransactionRow | null> {
   const [raw] = await database.query(
     'transaction_for_client',
-    'select * from transactions where id = $1::uuid and client_id = $2::uuid',
+    `select ${TX_COLUMNS} from transactions where id = $1::uuid and client_id = $2::uuid`,
     [id, clientId],
   );
   return raw ? mapRow(transactions, raw) : null;
@@ -38,7 +41,7 @@ export async function readTransactionForClient(
 /** GET /transactions/{id}'s read, done in the token check's statement ($1 client, $8 id). */
 export const TRANSACTION_AUTH_READ: AuthRead = {
   name: 'transaction_for_client',
-  sql: 'select * from transactions where id = $8::uuid and client_id = $1::uuid',
+  sql: `select ${TX_COLUMNS} from transactions where id = $8::uuid and client_id = $1::uuid`,
   key: uuidPathKey('transaction_id'),
 };
 
@@ -128,11 +131,11 @@ export async function listTransactions(
 // keeps the total when the page is empty. One text per filter shape, so each is planned for it;
 // both take the same four parameters (the unfiltered one only tests that $2 is null).
 const PAGE_TAIL = `order by created_at desc, id desc limit $3 offset $4) t on true`;
-const PAGE_ALL = `select tot.total_count__, t.*
+const PAGE_ALL = `select tot.total_count__, ${columnList(transactions, 't')}
   from (select coalesce(sum(n), 0)::bigint as total_count__ from transaction_count_deltas
          where client_id = $1::uuid and $2::text is null) tot
   left join lateral (select * from transactions where client_id = $1::uuid ${PAGE_TAIL}`;
-const PAGE_STATUS = `select tot.total_count__, t.*
+const PAGE_STATUS = `select tot.total_count__, ${columnList(transactions, 't')}
   from (select coalesce(sum(n), 0)::bigint as total_count__ from transaction_count_deltas
          where client_id = $1::uuid and status = $2::text) tot
   left join lateral (select * from transactions where client_id = $1::uuid and status = $2::text ${PAGE_TAIL}`;
