@@ -135,6 +135,11 @@ export const contractParticipants = pgTable(
     completedAt: ts('completed_at'),
     declinedAt: ts('declined_at'),
     declineReason: text('decline_reason'),
+    /**
+     * The e-signing provider's own reference of this participant (Documenso: its recipient id),
+     * learnt when the envelope is accepted; null with the sandbox simulator.
+     */
+    providerRecipientRef: text('provider_recipient_ref'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -177,6 +177,55 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
       const token = (req.params as { token: string }).token;
       let ctx = await loadSignContext(deps, token);
       if (!ctx) return notFoundPage(reply);
+      const hosted = deps.providers.esign.hosted;
+      if (hosted && ctx.kind === 'participant') {
+        // The vendor's own page collects the signature: handed over once our gate (the email code)
+        // is passed, and only when it is this participant's turn (docs/vendors/documenso.md).
+        const p = ctx.participant;
+        const ref = ctx.request.envelopeRef;
+        if (
+          ref &&
+          p.providerRecipientRef &&
+          (p.status === 'sent' || p.status === 'viewed') &&
+          !needsOtp(p) &&
+          !isLinkGone(ctx)
+        ) {
+          try {
+            const url = await hosted.signingUrl(ref, p.providerRecipientRef);
+            return reply
+              .header('cache-control', 'no-store')
+              .header('referrer-policy', 'no-referrer')
+              .redirect(url, 303);
+          } catch (err) {
+            req.log.warn({ err }, 'the e-signing provider could not hand the participant over');
+            return sendPage(
+              reply,
+              503,
+              messagePage(
+                ctx.merchantName,
+                ctx.request.title,
+                'Signing is unavailable',
+                ContractMessages.signingUnavailable,
+                'pending',
+              ),
+            );
+          }
+        }
+        // Its turn, past the gate, but the vendor's recipient is being replaced (a correction).
+        if ((p.status === 'sent' || p.status === 'viewed') && !needsOtp(p) && !isLinkGone(ctx))
+          return sendPage(
+            reply,
+            503,
+            messagePage(
+              ctx.merchantName,
+              ctx.request.title,
+              'Signing is unavailable',
+              ContractMessages.signingUnavailable,
+              'pending',
+            ),
+          );
+        return render(reply, ctx, token);
+      }
       if (
         ctx.kind === 'participant' &&
         ctx.participant.status === 'sent' &&
@@ -241,6 +290,8 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
         return reply.redirect(`/sign/${token}`, 303);
       }
       if (needsOtp(p)) return render(reply, ctx, token, 403, ContractMessages.otpRequired);
+      // Signing and declining happen on the vendor's page when it hosts the signing.
+      if (deps.providers.esign.hosted) return reply.redirect(`/sign/${token}`, 303);
       if (action === 'decline') {
         const reason = str(form.reason).trim().slice(0, 500) || null;
         await reportToProvider(deps, ctx, 'participant.declined', { ...seenOf(req), reason });

@@ -1,0 +1,1 @@
+ALTER TABLE "contract_participants" ADD COLUMN "provider_recipient_ref" text;
