@@ -89,8 +89,12 @@ export class DocumensoEsign implements EsignProvider {
       await this.client.cancel(ref, reason);
     } catch (err) {
       if (err instanceof DocumensoApiError && (err.status === 400 || err.status === 404)) {
-        const env = await this.client.getEnvelope(ref).catch(() => null);
-        if (!env || env.status !== 'PENDING') return;
+        // Cancelled, completed or rejected meanwhile, or gone: nothing is left to stop.
+        const env = await this.client.getEnvelope(ref).catch((e: unknown) => {
+          if (e instanceof DocumensoApiError && e.status === 404) return null;
+          throw this.wrap(e);
+        });
+        if (env?.status !== 'PENDING') return;
       }
       throw this.wrap(err);
     }
