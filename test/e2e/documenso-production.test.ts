@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractParticipants, events, transactions } from '../../src/db/schema/index';
+import { contractParticipants, contractRequests, events, transactions } from '../../src/db/schema/index';
+import { expireDueRequests } from '../../src/modules/contracts/contracts.worker';
 import { byRole, call, createTemplate, getReq, participants, send } from '../contracts/fixtures';
 import { createTestApp, type MemoryMailer, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
@@ -210,6 +211,25 @@ describe.skipIf(!hasChromium || !onPostgres)('Documenso in production, end to en
     expect(forged.status).toBe(401);
   });
 
+  it('a corrected participant: the old Documenso link stops working, the new one signs', async () => {
+    const r = await send(ctx, w.caller, { template_id: templateId, participants: participants('d7') });
+    const { env } = await envelopeOf(r.contract_request_id);
+    const oldToken = env.recipients[0]!.token;
+    const patched = await call(ctx, w.caller)(
+      'PATCH',
+      `/contracts/requests/${r.contract_request_id}/participants/${byRole(r, 'client').participant_id}`,
+      { email: 'cleo-new-d7@example.com' },
+    );
+    expect(patched.statusCode).toBe(200);
+    await runJobs(ctx);
+    expect((await fetch(`${standin.appUrl}/sign/${oldToken}`)).status).toBe(404);
+    const fresh = env.recipients.find((x) => x.email === 'cleo-new-d7@example.com')!;
+    expect(env.fields.filter((f) => f.recipientId === fresh.id).length).toBeGreaterThan(0);
+    await page.goto(byRole(patched.json(), 'client').signing_url!);
+    await signOnDocumenso();
+    expect(byRole(await getReq(ctx, w.caller, r.contract_request_id), 'client').status).toBe('completed');
+  });
+
   it('Documenso down: the request waits (nothing at Documenso), the signing page answers 503, the worker sends it once Documenso is back', async () => {
     const live = await send(ctx, w.caller, { template_id: templateId, participants: participants('d4') });
     const before = standin.control.store.envelopes.size;
@@ -231,5 +251,19 @@ describe.skipIf(!hasChromium || !onPostgres)('Documenso in production, end to en
     const sent = await getReq(ctx, w.caller, res.json().contract_request_id);
     expect(sent.status).toBe('sent');
     expect(standin.control.store.envelopes.size).toBe(before + 1);
+  });
+
+  it('an expired request is cancelled at Documenso (nobody can sign there any more)', async () => {
+    const late = await send(ctx, w.caller, { template_id: templateId, participants: participants('d8') });
+    const { env } = await envelopeOf(late.contract_request_id);
+    ctx.clock.advance(31 * 86_400_000);
+    expect(await expireDueRequests(ctx.deps)).toBeGreaterThanOrEqual(1);
+    await runJobs(ctx);
+    const [row] = await ctx.db
+      .select({ status: contractRequests.status })
+      .from(contractRequests)
+      .where(eq(contractRequests.id, late.contract_request_id));
+    expect(row?.status).toBe('expired');
+    expect(env.status).toBe('CANCELLED');
   });
 });

@@ -112,7 +112,9 @@ export const replaceRecipientJob = defineJob<{ participantId: string; oldRef: st
       .where(eq(contractParticipants.id, participantId));
     if (!p || p.providerRecipientRef !== null) return;
     const r = await requestById(deps, p.requestId);
-    if (!LIVE.includes(r.status) || !r.envelopeRef || !isActiveTurn(p.status)) return;
+    // A waiting participant is replaced too: its turn would otherwise find no recipient.
+    if (!LIVE.includes(r.status) || !r.envelopeRef || ['completed', 'declined', 'canceled'].includes(p.status))
+      return;
     const docs = await originalsOf(deps.db, r.id);
     const fields = docs.flatMap((d, documentIndex) =>
       d.fields.filter((f) => f.role === p.role).map((f) => ({ documentIndex, field: envelopeFieldOf(f, r) })),

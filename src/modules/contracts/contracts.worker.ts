@@ -12,7 +12,7 @@ import { defineTimer, runDueTimers } from '../../platform/jobs/index';
 import { recordActivity } from '../activity/activity.writer';
 import { isActiveTurn } from './participants/participants.machine';
 import { runEffects } from './requests/after-commit.service';
-import { type Effects, noEffects } from './requests/effects.service';
+import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests/effects.service';
 import { endRequest, oweInvitation, setReminder } from './requests/progress.service';
 import { lockRequestById, participantsOf, updateParticipant } from './requests/requests.repo';
 import { AUTOMATIC, CONTRACT_EXPIRY, CONTRACT_REMINDER } from './requests/requests.transitions';
@@ -35,6 +35,12 @@ export const contractExpiryTimer = defineTimer<{ requestId: string }>({
       const r = await lockRequestById(tx, requestId);
       if (!r || (r.status !== 'sent' && r.status !== 'in_progress') || r.expiresAt > now) return false;
       await endRequest(tx, r, 'expire', { now, actor: AUTOMATIC }, fx);
+      // A vendor hosting the signing would still let people sign there: its envelope is cancelled.
+      if (deps.providers.esign.hosted && r.envelopeRef)
+        await owe(tx, now, fx, CONTRACT_JOBS.voidEnvelope, {
+          ref: r.envelopeRef,
+          reason: 'Contract request expired',
+        });
       await recordActivity(tx, {
         clientId: r.clientId,
         action: 'contract_request.expired',
