@@ -113,7 +113,11 @@ export const replaceRecipientJob = defineJob<{ participantId: string; oldRef: st
     if (!p || p.providerRecipientRef !== null) return;
     const r = await requestById(deps, p.requestId);
     // A waiting participant is replaced too: its turn would otherwise find no recipient.
-    if (!LIVE.includes(r.status) || !r.envelopeRef || ['completed', 'declined', 'canceled'].includes(p.status))
+    if (
+      !LIVE.includes(r.status) ||
+      !r.envelopeRef ||
+      ['completed', 'declined', 'canceled'].includes(p.status)
+    )
       return;
     const docs = await originalsOf(deps.db, r.id);
     const fields = docs.flatMap((d, documentIndex) =>
