@@ -68,6 +68,7 @@ export async function runDocumensoBench(): Promise<{
         maxRetryAfterMs: 5000,
         breakerFailures: 5,
         breakerCooldownMs: 30000,
+        reconcileSeconds: 600,
       },
       { metrics: new Registry(), log: pino({ level: 'silent' }) },
     );

@@ -43,6 +43,7 @@ function build(timeoutMs = 2000) {
     maxRetryAfterMs: 5000,
     breakerFailures: 50,
     breakerCooldownMs: 1000,
+    reconcileSeconds: 600,
   };
   const log = pino({ level: 'silent' });
   const client = new DocumensoClient(config, { metrics, log, backoffMs: 1, sleep: async () => {} });

@@ -4,7 +4,8 @@
  * CC, the first behind our email code, is signed in Chromium on the stand-in's signing page and ends
  * completed with Documenso's sealed PDF byte for byte, our certificate and the payment link; a declined
  * one keeps its reason; duplicate, held and reordered webhooks change nothing twice; a wrong secret is
- * 401; Documenso down leaves the request pending with nothing written at Documenso and the signing page
+ * 401; lost webhooks are caught up by the sweep; a corrected participant's old Documenso link stops
+ * working; an expired request is cancelled at Documenso; Documenso down leaves the request pending with nothing written at Documenso and the signing page
  * answers 503, and the worker creates the envelope once Documenso is back.
  * Runs on the PostgreSQL pass only (skipped without Chromium). Screenshots go to
  * DOCUMENSO_SCREENSHOT_DIR when it is set.
@@ -14,7 +15,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractParticipants, contractRequests, events, transactions } from '../../src/db/schema/index';
-import { expireDueRequests } from '../../src/modules/contracts/contracts.worker';
+import { expireDueRequests, reconcileHostedEnvelopes } from '../../src/modules/contracts/contracts.worker';
 import { byRole, call, createTemplate, getReq, participants, send } from '../contracts/fixtures';
 import { createTestApp, type MemoryMailer, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
@@ -209,6 +210,29 @@ describe.skipIf(!hasChromium || !onPostgres)('Documenso in production, end to en
       body: JSON.stringify({ event: 'DOCUMENT_COMPLETED', payload: { envelopeId: env.id } }),
     });
     expect(forged.status).toBe(401);
+  });
+
+  it('lost webhooks: the sweep reads live envelopes again and catches up, to completion', async () => {
+    const r = await send(ctx, w.caller, { template_id: templateId, participants: participants('d9') });
+    const { env } = await envelopeOf(r.contract_request_id);
+    standin.control.webhooks.drop = true;
+    await standin.control.sign(env.id, env.recipients[0]!.id);
+    await standin.control.sign(env.id, env.recipients[1]!.id);
+    standin.control.webhooks.drop = false;
+    expect((await getReq(ctx, w.caller, r.contract_request_id)).status).toBe('sent');
+    ctx.clock.advance(601_000);
+    expect(await reconcileHostedEnvelopes(ctx.deps, 100)).toBeGreaterThanOrEqual(1);
+    await runJobs(ctx);
+    const cur = await getReq(ctx, w.caller, r.contract_request_id);
+    expect(cur.status).toBe('completed');
+    const signed = cur.documents.find((d) => d.kind === 'signed')!;
+    const pdf = await call(ctx, w.caller)(
+      'GET',
+      `/contracts/requests/${r.contract_request_id}/documents/${signed.document_id}`,
+    );
+    expect(pdf.rawPayload.equals(env.items[0]!.signed!)).toBe(true);
+    // Read just now: not claimed again before the interval.
+    expect(await reconcileHostedEnvelopes(ctx.deps, 100)).toBe(0);
   });
 
   it('a corrected participant: the old Documenso link stops working, the new one signs', async () => {

@@ -6,6 +6,7 @@
  * (contracts.jobs.ts).
  */
 import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
 import { defineTimer, runDueTimers } from '../../platform/jobs/index';
@@ -16,6 +17,7 @@ import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests/effects.
 import { endRequest, oweInvitation, setReminder } from './requests/progress.service';
 import { lockRequestById, participantsOf, updateParticipant } from './requests/requests.repo';
 import { AUTOMATIC, CONTRACT_EXPIRY, CONTRACT_REMINDER } from './requests/requests.transitions';
+import { rereadEsignEnvelope } from './requests.notifications';
 
 /**
  * A sent or in-progress request past expires_at expires (the expiry timer's handler): re-read under
@@ -107,10 +109,41 @@ export async function sendDueReminders(deps: Deps): Promise<number> {
   return runDueTimers(deps, [contractReminderTimer]);
 }
 
+/**
+ * A vendor hosting the signing notifies by webhooks that can be lost (Documenso sends each once):
+ * live requests whose envelope was not read for `reconcileAfterSeconds` are claimed (SKIP LOCKED, so
+ * nodes share the work) and read again through the same path as a webhook. Returns how many were read.
+ */
+export async function reconcileHostedEnvelopes(deps: Deps, limit = 20): Promise<number> {
+  const hosted = deps.providers.esign.hosted;
+  if (!hosted) return 0;
+  const now = deps.clock.now();
+  const due = new Date(now.getTime() - hosted.reconcileAfterSeconds * 1000);
+  const res = await deps.db.execute(sql`
+    update contract_requests set provider_checked_at = ${now}
+     where id in (select id from contract_requests
+                   where status in ('sent', 'in_progress') and envelope_ref is not null
+                     and (provider_checked_at is null or provider_checked_at <= ${due})
+                   order by provider_checked_at nulls first
+                   limit ${limit} for update skip locked)
+    returning envelope_ref`);
+  const rows = rowsOf<{ envelope_ref: string }>(res);
+  for (const r of rows) {
+    try {
+      await rereadEsignEnvelope(deps, { envelopeRef: r.envelope_ref });
+    } catch (err) {
+      // Documenso unreachable: the request is read again after the next interval.
+      deps.log.warn({ err }, 'e-signing envelope could not be read again; retried later');
+    }
+  }
+  return rows.length;
+}
+
 export async function runContractsWorker(deps: Deps): Promise<number> {
   let n = 0;
   n += await expireDueRequests(deps);
   n += await sendDueReminders(deps);
   if (deps.providers.esign.runDueActions) n += await deps.providers.esign.runDueActions(20);
+  n += await reconcileHostedEnvelopes(deps);
   return n;
 }

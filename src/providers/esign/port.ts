@@ -166,6 +166,8 @@ export interface EsignProvider {
 
 /** The part of a port whose vendor hosts the signing (docs/vendors/documenso.md). */
 export interface EsignHostedSigning {
+  /** A live envelope not read for this long is read again by the contracts sweep (webhooks can be lost). */
+  readonly reconcileAfterSeconds: number;
   /** What the vendor holds now. */
   readEnvelope(ref: string): Promise<EnvelopeSnapshot>;
   /** The vendor's signing page of one participant (asked afresh each time; never stored). */

@@ -38,13 +38,14 @@ export class DocumensoEsign implements EsignProvider {
 
   constructor(
     private readonly client: DocumensoClient,
-    opts: { apiUrl: string; webhookSecret: string },
+    opts: { apiUrl: string; webhookSecret: string; reconcileSeconds: number },
     private readonly log: FastifyBaseLogger,
   ) {
     this.appUrl = opts.apiUrl.replace(/\/api\/v2\/?$/, '');
     const secret = opts.webhookSecret;
     this.inbound = { parse: (req) => parseWebhook(req, (received) => safeEqual(received, secret)) };
     this.hosted = {
+      reconcileAfterSeconds: opts.reconcileSeconds,
       readEnvelope: (ref) => this.readEnvelope(ref),
       signingUrl: (ref, recipientRef) => this.signingUrl(ref, recipientRef),
       sealedDocuments: (ref) => this.sealedDocuments(ref),

@@ -17,6 +17,8 @@ export interface DocumensoConfig {
   maxRetryAfterMs: number;
   breakerFailures: number;
   breakerCooldownMs: number;
+  /** A live envelope not read for this long is read again (a lost webhook is caught up). */
+  reconcileSeconds: number;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -66,6 +68,7 @@ export function readDocumensoConfig(
     maxRetryAfterMs: r.int('SVC_DOCUMENSO_MAX_RETRY_AFTER_MS', 5000, 0, 60000),
     breakerFailures: r.int('SVC_DOCUMENSO_BREAKER_FAILURES', 5, 1, 100),
     breakerCooldownMs: r.int('SVC_DOCUMENSO_BREAKER_COOLDOWN_MS', 30000, 1000, 600000),
+    reconcileSeconds: r.int('SVC_DOCUMENSO_RECONCILE_SECONDS', 600, 30, 86400),
   };
 }
 

@@ -1,1 +1,0 @@
-ALTER TABLE "contract_participants" ADD COLUMN "provider_recipient_ref" text;
