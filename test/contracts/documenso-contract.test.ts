@@ -204,7 +204,7 @@ describe('Documenso adapter against the stand-in', () => {
     expect(standin.control.problems).toEqual([]);
   });
 
-  it('a rejection carries its reason; a void cancels, and a second void changes nothing', async () => {
+  it('a rejection carries its reason; a void cancels, a second void changes nothing; an envelope deleted there reads as cancelled', async () => {
     const res = await adapter.createEnvelope(input('c'));
     if (!res.accepted) throw new Error('refused');
     await standin.control.reject(res.ref, Number(res.recipients![0]!.ref), 'Wrong address');
@@ -217,6 +217,12 @@ describe('Documenso adapter against the stand-in', () => {
     expect(standin.control.store.envelope(other.ref).status).toBe('CANCELLED');
     await adapter.voidEnvelope(other.ref, 'Sent by mistake');
     await adapter.voidEnvelope(res.ref, 'Too late'); // already rejected: left as it is
+    standin.control.store.envelope(other.ref).deletedAt = new Date().toISOString();
+    expect(await adapter.hosted.readEnvelope(other.ref)).toEqual({
+      ref: other.ref,
+      status: 'cancelled',
+      recipients: [],
+    });
     expect(standin.control.problems).toEqual([]);
   });
 

@@ -119,6 +119,9 @@ export class DocumensoEsign implements EsignProvider {
     try {
       return snapshotOf(await this.client.getEnvelope(ref));
     } catch (err) {
+      // Deleted at Documenso (its dashboard): nobody can sign it any more, as if cancelled.
+      if (err instanceof DocumensoApiError && err.status === 404)
+        return { ref, status: 'cancelled', recipients: [] };
       throw this.wrap(err);
     }
   }
