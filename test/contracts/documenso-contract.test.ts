@@ -252,6 +252,29 @@ describe('Documenso adapter against the stand-in', () => {
     expect(
       e.fields.filter((f) => f.recipientId === fresh.id).map((f) => [f.type, f.page, f.positionX]),
     ).toEqual([['SIGNATURE', 2, 55]]);
+    // A retry after the fields failed reuses the recipient created before them (none left without fields).
+    const cory2 = {
+      participantId: 'p-company',
+      role: 'company',
+      kind: 'signer' as const,
+      signingOrder: 2,
+      name: 'Cory',
+      email: 'cory2@example.com',
+    };
+    standin.control.failNext({ status: 500, count: 1, path: /^\/envelope\/field\/create-many$/ });
+    await expect(
+      adapter.hosted.replaceRecipient(res.ref, ref, cory2, [
+        { documentIndex: 0, field: sig('company', 2, 0.55) },
+      ]),
+    ).rejects.toBeInstanceOf(EsignProviderError);
+    const again = await adapter.hosted.replaceRecipient(res.ref, ref, cory2, [
+      { documentIndex: 0, field: sig('company', 2, 0.55) },
+    ]);
+    const after = standin.control.store.envelope(res.ref);
+    expect(after.recipients.filter((r) => r.email === 'cory2@example.com').map((r) => String(r.id))).toEqual([
+      again,
+    ]);
+    expect(after.fields.filter((f) => String(f.recipientId) === again)).toHaveLength(1);
     expect(standin.control.problems).toEqual([]);
   });
 

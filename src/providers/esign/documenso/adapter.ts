@@ -174,9 +174,25 @@ export class DocumensoEsign implements EsignProvider {
       const items = [...env.envelopeItems].sort((a, b) => a.order - b.order);
       if (env.recipients.some((x) => String(x.id) === oldRef))
         await this.client.deleteRecipient(Number(oldRef));
-      const [created] = await this.client.createRecipients(ref, [
-        { email: p.email, name: p.name.slice(0, 255), role: ROLE_OF[p.kind], signingOrder: p.signingOrder },
-      ]);
+      const name = p.name.slice(0, 255);
+      // A previous attempt may have created the recipient and failed before its fields: reused, so a
+      // recipient without fields (who could never sign, and would hold the envelope open) is not left.
+      const leftover =
+        fields.length > 0
+          ? env.recipients.find(
+              (x) =>
+                x.email === p.email.toLowerCase() &&
+                x.name === name &&
+                x.role === ROLE_OF[p.kind] &&
+                x.signingStatus === 'NOT_SIGNED' &&
+                !env.fields.some((f) => f.recipientId === x.id),
+            )
+          : undefined;
+      const [created] = leftover
+        ? [leftover]
+        : await this.client.createRecipients(ref, [
+            { email: p.email, name, role: ROLE_OF[p.kind], signingOrder: p.signingOrder },
+          ]);
       if (!created) throw new EsignProviderError('documenso created no recipient');
       if (fields.length > 0)
         await this.client.createFields(
