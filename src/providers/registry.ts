@@ -14,6 +14,7 @@ import {
   type ProviderKind,
   type ProviderSelection,
 } from './definition';
+import { documensoProvider } from './esign/documenso/index';
 import {
   sandboxBankProvider,
   sandboxEsignProvider,
@@ -31,6 +32,7 @@ export const providerDefinitions: readonly AnyProviderDefinition[] = [
   sandboxScreeningProvider,
   sandboxTravelRuleProvider,
   sandboxEsignProvider,
+  documensoProvider,
 ];
 
 /** How the refusal of a sandbox-only provider in production names the alternatives, per kind. */

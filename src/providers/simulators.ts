@@ -61,6 +61,8 @@ export const sandboxTravelRuleProvider = defineProvider({
 export const sandboxEsignProvider = defineProvider({
   kind: 'esign',
   name: 'simulator',
+  // It signs nothing for real: production chooses documenso (or none) instead.
+  sandboxOnly: true,
   create: ({ host, secrets }) =>
     new SandboxEsign({ secret: secrets.providerWebhookSecret, autoSeconds: host.sandboxEsignAutoSeconds }),
 });

@@ -76,6 +76,11 @@ export const contractRequests = pgTable(
     nextEnvelopeAttemptAt: ts('next_envelope_attempt_at'),
     /** Highest provider revision applied: replays and older notifications change nothing. */
     providerRevision: integer('provider_revision').notNull().default(0),
+    /**
+     * When a vendor hosting the signing (Documenso) was last read for this live request by the
+     * contracts sweep: its webhooks can be lost, so a live envelope is read again on a cadence.
+     */
+    providerCheckedAt: ts('provider_checked_at'),
     /** The view-only link of `on_send` CC recipients (keyed hash for lookup, the token encrypted). */
     viewTokenHash: text('view_token_hash'),
     viewTokenEnc: text('view_token_enc'),
@@ -98,6 +103,9 @@ export const contractRequests = pgTable(
     index('contract_requests_expiry_idx').on(t.expiresAt).where(sql`status in ('sent','in_progress')`),
     index('contract_requests_reminder_idx').on(t.nextReminderAt).where(sql`next_reminder_at is not null`),
     uniqueIndex('contract_requests_envelope_uq').on(t.envelopeRef),
+    index('contract_requests_provider_check_idx')
+      .on(t.providerCheckedAt)
+      .where(sql`status in ('sent','in_progress') and envelope_ref is not null`),
     uniqueIndex('contract_requests_view_token_uq').on(t.viewTokenHash),
   ],
 );
@@ -135,6 +143,11 @@ export const contractParticipants = pgTable(
     completedAt: ts('completed_at'),
     declinedAt: ts('declined_at'),
     declineReason: text('decline_reason'),
+    /**
+     * The e-signing provider's own reference of this participant (Documenso: its recipient id),
+     * learnt when the envelope is accepted; null with the sandbox simulator.
+     */
+    providerRecipientRef: text('provider_recipient_ref'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -3,7 +3,7 @@
  * current rows and does nothing when its work has become pointless (a request ended meanwhile, a
  * participant no longer waiting for their turn), so a late retry never mails a stale invitation.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { contractDocuments, contractParticipants, contractRequests } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { defineJob, type JobDefinition, PermanentJobError } from '../../platform/jobs/index';
@@ -11,11 +11,11 @@ import { decrypt } from '../../shared/crypto';
 import type { ParticipantKind } from './participants/participants.machine';
 import { allSignersCompleted, isActiveTurn } from './participants/participants.machine';
 import { CONTRACT_JOBS, type Effects, noEffects, wakeWorkflowRuns } from './requests/effects.service';
-import { createEnvelopeFor } from './requests/envelope.service';
+import { createEnvelopeFor, envelopeFieldOf, envelopeParticipantOf } from './requests/envelope.service';
 import { ccOnSendMail, completedMail, invitationMail, paymentMail } from './requests/mail.service';
 import { settleContractPayment } from './requests/payment.service';
 import { completeRequest, sealDocuments, signUrl } from './requests/progress.service';
-import { lockRequestById, participantsOf } from './requests/requests.repo';
+import { lockRequestById, originalsOf, participantsOf } from './requests/requests.repo';
 
 const LIVE = ['sent', 'in_progress'];
 
@@ -97,6 +97,46 @@ export const participantsInvitedJob = defineJob<{ ref: string; participantIds: s
   },
 });
 
+/**
+ * A corrected participant of a vendor hosting the signing: its recipient is replaced there (new link,
+ * fields placed again) and the new reference stored, unless the participant changed meanwhile.
+ */
+export const replaceRecipientJob = defineJob<{ participantId: string; oldRef: string }>({
+  ...CONTRACT_JOBS.replaceRecipient,
+  async run(deps, { participantId, oldRef }) {
+    const hosted = deps.providers.esign.hosted;
+    if (!hosted) throw new PermanentJobError('the e-signing provider does not host the signing');
+    const [p] = await deps.db
+      .select()
+      .from(contractParticipants)
+      .where(eq(contractParticipants.id, participantId));
+    if (!p || p.providerRecipientRef !== null) return;
+    const r = await requestById(deps, p.requestId);
+    // A waiting participant is replaced too: its turn would otherwise find no recipient.
+    if (
+      !LIVE.includes(r.status) ||
+      !r.envelopeRef ||
+      ['completed', 'declined', 'canceled'].includes(p.status)
+    )
+      return;
+    const docs = await originalsOf(deps.db, r.id);
+    const fields = docs.flatMap((d, documentIndex) =>
+      d.fields.filter((f) => f.role === p.role).map((f) => ({ documentIndex, field: envelopeFieldOf(f, r) })),
+    );
+    const ref = await hosted.replaceRecipient(r.envelopeRef, oldRef, envelopeParticipantOf(p), fields);
+    await deps.db
+      .update(contractParticipants)
+      .set({ providerRecipientRef: ref, updatedAt: deps.clock.now() })
+      .where(
+        and(
+          eq(contractParticipants.id, p.id),
+          eq(contractParticipants.requestId, r.id),
+          isNull(contractParticipants.providerRecipientRef),
+        ),
+      );
+  },
+});
+
 export const createEnvelopeJob = defineJob<{ requestId: string }>({
   ...CONTRACT_JOBS.createEnvelope,
   async run(deps, { requestId }, ctx) {
@@ -114,7 +154,13 @@ export const sealJob = defineJob<{ requestId: string }>({
     const r = await requestById(deps, requestId);
     if (!LIVE.includes(r.status)) return;
     const now = deps.clock.now();
-    const sealed = await sealDocuments(deps.db, r, now);
+    // A vendor hosting the signing seals the documents itself: its bytes are kept (EsignNotReadyError,
+    // thrown until it has sealed them, makes the job try again later).
+    const hosted = deps.providers.esign.hosted;
+    const provided = hosted && r.envelopeRef ? await hosted.sealedDocuments(r.envelopeRef) : undefined;
+    if (provided && provided.length !== (await originalsOf(deps.db, r.id)).length)
+      throw new PermanentJobError(`provider sealed ${provided.length} documents for request ${r.id}`);
+    const sealed = await sealDocuments(deps.db, r, now, provided);
     const fx = noEffects();
     await deps.db.transaction(async (tx) => {
       const cur = await lockRequestById(tx, requestId);
@@ -142,6 +188,7 @@ export const contractJobs: JobDefinition<never>[] = [
   paymentEmailJob,
   voidEnvelopeJob,
   participantsInvitedJob,
+  replaceRecipientJob,
   createEnvelopeJob,
   sealJob,
   settlePaymentJob,

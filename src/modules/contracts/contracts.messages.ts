@@ -52,4 +52,6 @@ export const ContractMessages = {
     `Contract request in status '${status}' does not allow this action`,
   requestChangedMeanwhile: 'Contract request was changed meanwhile, please retry',
   participantChangedMeanwhile: 'Participant was changed meanwhile, please retry',
+  envelopeCancelledByProvider: 'The envelope was cancelled at the e-signing provider',
+  signingUnavailable: 'Signing is unavailable right now. Please try again in a few minutes.',
 } as const;

@@ -6,16 +6,18 @@
  * (contracts.jobs.ts).
  */
 import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
 import { defineTimer, runDueTimers } from '../../platform/jobs/index';
 import { recordActivity } from '../activity/activity-writer.service';
 import { isActiveTurn } from './participants/participants.machine';
 import { runEffects } from './requests/after-commit.service';
-import { type Effects, noEffects } from './requests/effects.service';
+import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests/effects.service';
 import { endRequest, oweInvitation, setReminder } from './requests/progress.service';
 import { lockRequestById, participantsOf, updateParticipant } from './requests/requests.repo';
 import { AUTOMATIC, CONTRACT_EXPIRY, CONTRACT_REMINDER } from './requests/requests.transitions';
+import { rereadEsignEnvelope } from './requests.notifications';
 
 /**
  * A sent or in-progress request past expires_at expires (the expiry timer's handler): re-read under
@@ -35,6 +37,12 @@ export const contractExpiryTimer = defineTimer<{ requestId: string }>({
       const r = await lockRequestById(tx, requestId);
       if (!r || (r.status !== 'sent' && r.status !== 'in_progress') || r.expiresAt > now) return false;
       await endRequest(tx, r, 'expire', { now, actor: AUTOMATIC }, fx);
+      // A vendor hosting the signing would still let people sign there: its envelope is cancelled.
+      if (deps.providers.esign.hosted && r.envelopeRef)
+        await owe(tx, now, fx, CONTRACT_JOBS.voidEnvelope, {
+          ref: r.envelopeRef,
+          reason: 'Contract request expired',
+        });
       await recordActivity(tx, {
         clientId: r.clientId,
         action: 'contract_request.expired',
@@ -101,10 +109,41 @@ export async function sendDueReminders(deps: Deps): Promise<number> {
   return runDueTimers(deps, [contractReminderTimer]);
 }
 
+/**
+ * A vendor hosting the signing notifies by webhooks that can be lost (Documenso sends each once):
+ * live requests whose envelope was not read for `reconcileAfterSeconds` are claimed (SKIP LOCKED, so
+ * nodes share the work) and read again through the same path as a webhook. Returns how many were read.
+ */
+export async function reconcileHostedEnvelopes(deps: Deps, limit = 20): Promise<number> {
+  const hosted = deps.providers.esign.hosted;
+  if (!hosted) return 0;
+  const now = deps.clock.now();
+  const due = new Date(now.getTime() - hosted.reconcileAfterSeconds * 1000);
+  const res = await deps.db.execute(sql`
+    update contract_requests set provider_checked_at = ${now}
+     where id in (select id from contract_requests
+                   where status in ('sent', 'in_progress') and envelope_ref is not null
+                     and (provider_checked_at is null or provider_checked_at <= ${due})
+                   order by provider_checked_at nulls first
+                   limit ${limit} for update skip locked)
+    returning envelope_ref`);
+  const rows = rowsOf<{ envelope_ref: string }>(res);
+  for (const r of rows) {
+    try {
+      await rereadEsignEnvelope(deps, { envelopeRef: r.envelope_ref });
+    } catch (err) {
+      // Documenso unreachable: the request is read again after the next interval.
+      deps.log.warn({ err }, 'e-signing envelope could not be read again; retried later');
+    }
+  }
+  return rows.length;
+}
+
 export async function runContractsWorker(deps: Deps): Promise<number> {
   let n = 0;
   n += await expireDueRequests(deps);
   n += await sendDueReminders(deps);
   if (deps.providers.esign.runDueActions) n += await deps.providers.esign.runDueActions(20);
+  n += await reconcileHostedEnvelopes(deps);
   return n;
 }

@@ -1,22 +1,24 @@
 /**
  * The e-signing provider's notifications, through the generic provider route
  * (src/platform/inbound.ts): public but signed (`X-Provider-Signature`, 300 s tolerance,
- * constant-time). Without an adapter (production, SVC_ESIGN_PROVIDER=none) the route answers 503
+ * constant-time). A vendor adapter with its own inbound part (Documenso: `X-Documenso-Secret`) posts to
+ * `/api/v1/providers/esign/{name}/notifications`; its notifications are hints, re-read before anything
+ * changes (requests.notifications.ts). Without an adapter (production, SVC_ESIGN_PROVIDER=none) the route answers 503
  * and stores nothing.
  */
 import { Type } from 'typebox';
 import { defineInbound } from '../../platform/inbound';
-import type { EsignNotification } from '../../providers/esign/port';
+import type { EsignHint, EsignNotification } from '../../providers/esign/port';
 import { AppError, unauthorized } from '../../shared/errors';
 import { PaymentMessages } from '../payments/payments.messages';
 import { ContractMessages } from './contracts.messages';
 import { ErrorSchema } from './contracts.schemas';
-import { applyEsignNotification } from './requests.notifications';
+import { applyEsignNotification, rereadEsignEnvelope } from './requests.notifications';
 import './requests/payment.service';
 
 export const ESIGN_NOTIFICATIONS_PATH = '/api/v1/providers/esign/notifications';
 
-export const esignInbound = defineInbound<EsignNotification>({
+export const esignInbound = defineInbound<EsignNotification, EsignHint>({
   kind: 'esign',
   port: (deps) => deps.providers.esign,
   doc: {
@@ -37,4 +39,6 @@ export const esignInbound = defineInbound<EsignNotification>({
   },
   refuse: () => unauthorized(PaymentMessages.invalidNotificationSignature),
   apply: (deps, n) => applyEsignNotification(deps, n),
+  // Vendors whose notifications are hints (Documenso): the envelope is read again first.
+  reread: (deps, hint) => rereadEsignEnvelope(deps, hint),
 });

@@ -5,7 +5,7 @@
  * acknowledged and ignored.
  */
 import type { Deps } from '../../deps';
-import type { EsignNotification } from '../../providers/esign/port';
+import type { EnvelopeSnapshot, EsignHint, EsignNotification } from '../../providers/esign/port';
 import { unauthorized } from '../../shared/errors';
 import { PaymentMessages } from '../payments/payments.messages';
 import { ContractMessages } from './contracts.messages';
@@ -17,6 +17,7 @@ import { canMoveRequest } from './requests/requests.machine';
 import {
   findRequestByEnvelope,
   lockRequestById,
+  type ParticipantRow,
   participantsOf,
   updateRequest,
 } from './requests/requests.repo';
@@ -41,9 +42,9 @@ export async function applyEsignNotification(
   const fx: Effects = noEffects();
   const applied = await deps.db.transaction(async (tx) => {
     const r = await lockRequestById(tx, id);
-    if (!r || n.revision <= r.providerRevision) return false;
+    if (!r || (n.revision !== null && n.revision <= r.providerRevision)) return false;
     const now = deps.clock.now();
-    let cur = await updateRequest(tx, r.id, { providerRevision: n.revision });
+    let cur = n.revision === null ? r : await updateRequest(tx, r.id, { providerRevision: n.revision });
     const status = cur.status;
     if (n.type === 'envelope.expired') {
       if (!canMoveRequest('expire', status)) return false;
@@ -92,4 +93,63 @@ export async function applyEsignNotification(
   });
   await runEffects(deps, fx);
   return { received: true, applied };
+}
+
+/** What a re-read envelope says happened, per participant, in the order it is applied. */
+function changesOf(
+  snapshot: EnvelopeSnapshot,
+  ps: ParticipantRow[],
+): { type: EsignNotification['type']; participantId: string | null; reason: string | null }[] {
+  const out: { type: EsignNotification['type']; participantId: string | null; reason: string | null }[] = [];
+  const byRef = new Map(snapshot.recipients.map((x) => [x.ref, x]));
+  // Signing order, then position: an earlier group's completion invites the next before it acts.
+  const ordered = [...ps].sort((a, b) => a.signingOrder - b.signingOrder || a.position - b.position);
+  for (const p of ordered) {
+    const x = p.providerRecipientRef ? byRef.get(p.providerRecipientRef) : undefined;
+    if (!x) continue;
+    if (x.viewed || x.completed || x.declined)
+      out.push({ type: 'participant.viewed', participantId: p.id, reason: null });
+    if (x.completed) out.push({ type: 'participant.signed', participantId: p.id, reason: null });
+    else if (x.declined)
+      out.push({ type: 'participant.declined', participantId: p.id, reason: x.declineReason });
+  }
+  if (snapshot.status === 'cancelled')
+    out.push({
+      type: 'envelope.failed',
+      participantId: null,
+      reason: ContractMessages.envelopeCancelledByProvider,
+    });
+  return out;
+}
+
+/**
+ * A vendor notification is a hint (docs/vendors/documenso.md): the envelope it names is read again
+ * and what the vendor now holds is applied through the same transitions as a signed notification,
+ * each change in its own transaction. A duplicate, late or reordered hint finds nothing new: every
+ * transition is refused from the state it already reached. True when something changed.
+ */
+export async function rereadEsignEnvelope(deps: Deps, hint: EsignHint): Promise<boolean> {
+  const hosted = deps.providers.esign.hosted;
+  if (!hosted) return false;
+  const id = await findRequestByEnvelope(deps.db, hint.envelopeRef);
+  if (!id) return false;
+  const snapshot = await hosted.readEnvelope(hint.envelopeRef);
+  const ps = await participantsOf(deps.db, id);
+  let changed = false;
+  for (const c of changesOf(snapshot, ps)) {
+    const res = await applyEsignNotification(deps, {
+      eventId: `reread:${hint.envelopeRef}`,
+      envelopeRef: hint.envelopeRef,
+      revision: null,
+      type: c.type,
+      participantId: c.participantId,
+      reason: c.reason,
+      ip: null,
+      userAgent: null,
+      values: {},
+      occurredAt: deps.clock.now(),
+    });
+    changed ||= res.applied;
+  }
+  return changed;
 }

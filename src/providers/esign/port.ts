@@ -5,17 +5,80 @@
  * arrives as a signed notification on POST /api/v1/providers/esign/notifications.
  */
 import type { Clock } from '../../shared/clock';
+import type { InboundCapability } from '../capabilities';
+
+/** A field to place for a role: page-relative fractions (0-1) from the page's top-left corner. */
+export interface EnvelopeField {
+  fieldId: string;
+  role: string;
+  type: 'signature' | 'initials' | 'name' | 'email' | 'date_signed' | 'text' | 'checkbox';
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string | null;
+  /** A value filled in by the sender (`field_values`), shown read-only. */
+  prefill: string | null;
+}
 
 export interface EnvelopeInput {
   requestId: string;
   title: string;
-  documents: { fileName: string; sha256: string }[];
-  participants: { participantId: string; role: string; name: string; email: string }[];
+  /** In envelope order; `content` and `fields` are what a vendor hosting the signing needs. */
+  documents: { fileName: string; sha256: string; content: Buffer; fields: EnvelopeField[] }[];
+  participants: {
+    participantId: string;
+    role: string;
+    kind: 'signer' | 'approver' | 'viewer';
+    signingOrder: number;
+    name: string;
+    email: string;
+  }[];
+  /** Copy recipients (they act on nothing; our own emails keep their timing). */
+  cc: { name: string | null; email: string }[];
+  /** Where the participant goes after acting on the vendor's page (the request's redirect_url). */
+  redirectUrl: string | null;
 }
 
 export type EnvelopeResult =
-  | { accepted: true; ref: string }
+  | {
+      accepted: true;
+      ref: string;
+      /** The vendor's reference of each participant, when it has one (stored on the participant). */
+      recipients?: { participantId: string; ref: string }[];
+    }
   | { accepted: false; ref: string | null; reason: string };
+
+/** What a vendor holds about an envelope now (its notifications are hints; this is the truth). */
+export interface EnvelopeSnapshot {
+  ref: string;
+  status: 'draft' | 'pending' | 'completed' | 'rejected' | 'cancelled';
+  recipients: {
+    /** The vendor's reference (EnvelopeResult.recipients). */
+    ref: string;
+    viewed: boolean;
+    /** Signed, approved or (viewer) acknowledged. */
+    completed: boolean;
+    completedAt: Date | null;
+    declined: boolean;
+    declineReason: string | null;
+  }[];
+}
+
+/** A vendor notification that only names an envelope: it is read again before anything changes. */
+export interface EsignHint {
+  envelopeRef: string;
+}
+
+/** The vendor is reachable but not ready (e.g. the sealed document is still being produced): retry later. */
+export class EsignNotReadyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EsignNotReadyError';
+  }
+}
 
 export const ESIGN_NOTIFICATION_TYPES = [
   'participant.viewed',
@@ -42,7 +105,11 @@ export interface ParticipantAction {
 export interface EsignNotification {
   eventId: string;
   envelopeRef: string;
-  revision: number;
+  /**
+   * The provider's revision of the envelope: an older or equal one changes nothing. Null for a
+   * change read from the vendor's envelope (EnvelopeSnapshot): the transitions alone guard it.
+   */
+  revision: number | null;
   type: EsignNotificationType;
   participantId: string | null;
   reason: string | null;
@@ -88,6 +155,35 @@ export interface EsignProvider {
   /** Sandbox only: run the delayed `+autosign` / `+autodecline` actions that are due. */
   runDueActions?(limit: number): Promise<number>;
   attach?(ctx: EsignAttachContext): void;
+  /**
+   * Vendors whose own page collects the signature (Documenso): our inbound part reads their
+   * notifications as hints, and the capabilities below let the contracts module re-read, hand the
+   * participant over after our own gate, and take the vendor's sealed documents.
+   */
+  readonly inbound?: InboundCapability<EsignNotification, EsignHint>;
+  hosted?: EsignHostedSigning;
+}
+
+/** The part of a port whose vendor hosts the signing (docs/vendors/documenso.md). */
+export interface EsignHostedSigning {
+  /** A live envelope not read for this long is read again by the contracts sweep (webhooks can be lost). */
+  readonly reconcileAfterSeconds: number;
+  /** What the vendor holds now. */
+  readEnvelope(ref: string): Promise<EnvelopeSnapshot>;
+  /** The vendor's signing page of one participant (asked afresh each time; never stored). */
+  signingUrl(ref: string, recipientRef: string): Promise<string>;
+  /** The vendor's sealed documents in envelope order; EsignNotReadyError until it has sealed them. */
+  sealedDocuments(ref: string): Promise<Buffer[]>;
+  /**
+   * A participant's email or name was corrected: the vendor's recipient is replaced (its old link
+   * stops working) and its fields placed again; returns the new recipient's reference.
+   */
+  replaceRecipient(
+    ref: string,
+    oldRecipientRef: string,
+    participant: EnvelopeInput['participants'][number],
+    fields: { documentIndex: number; field: EnvelopeField }[],
+  ): Promise<string>;
 }
 
 export interface EsignAttachContext {

@@ -19,6 +19,8 @@ export const CONTRACT_JOBS = {
   voidEnvelope: { kind: 'contracts.void_envelope', maxAttempts: 10 },
   /** The provider is told a signing group was invited (it may bounce an address). */
   participantsInvited: { kind: 'contracts.participants_invited', maxAttempts: 10 },
+  /** A vendor hosting the signing replaces a corrected participant's recipient (its old link stops working). */
+  replaceRecipient: { kind: 'contracts.replace_recipient', maxAttempts: 10 },
   /** The provider envelope of a sent request: 30 s doubling to 1 h, for about four days. */
   createEnvelope: {
     kind: 'contracts.create_envelope',

@@ -112,8 +112,17 @@ export interface Sealed {
   certificate: Buffer;
 }
 
-/** Seals every original and builds the certificate (CPU work, no transaction held). */
-export async function sealDocuments(tx: DbOrTx, r: RequestRow, now: Date): Promise<Sealed> {
+/**
+ * Seals every original and builds the certificate (CPU work, no transaction held). With `provided`
+ * (a vendor hosting the signing sealed them: its documents in envelope order) those bytes are kept
+ * as they are and only the certificate, over their digests, is ours.
+ */
+export async function sealDocuments(
+  tx: DbOrTx,
+  r: RequestRow,
+  now: Date,
+  provided?: Buffer[],
+): Promise<Sealed> {
   const ps = await participantsOf(tx, r.id);
   const originals = await originalsOf(tx, r.id);
   const trail = await auditOf(tx, r.id);
@@ -142,7 +151,7 @@ export async function sealDocuments(tx: DbOrTx, r: RequestRow, now: Date): Promi
       originalSha256: d.sha256,
       completedAt: now,
     };
-    const content = await sealPdf(d.content, input);
+    const content = provided ? provided[signed.length]! : await sealPdf(d.content, input);
     const fileName = d.fileName.replace(/\.pdf$/i, '') + '-signed.pdf';
     signed.push({ templateId: d.templateId, position: d.position, fields: d.fields, fileName, content });
   }

@@ -159,7 +159,15 @@ export async function correctParticipant(
       otpAttempts: 0,
       lastRemindedAt: null,
       updatedAt: now,
+      // A vendor hosting the signing replaces its recipient (the old link stops working); until
+      // then the participant is not handed over (contracts.replace_recipient).
+      ...(r.envelopeRef && p.providerRecipientRef ? { providerRecipientRef: null } : {}),
     };
+    if (r.envelopeRef && p.providerRecipientRef)
+      await owe(tx, now, fx, CONTRACT_JOBS.replaceRecipient, {
+        participantId: p.id,
+        oldRef: p.providerRecipientRef,
+      });
     let moved: ParticipantRow;
     if (canMoveParticipant('correct', p.status)) {
       moved = await moveParticipant(tx, p, 'correct', { now, extra: { ...values, viewedAt: null } });

@@ -177,6 +177,7 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
       const token = (req.params as { token: string }).token;
       let ctx = await loadSignContext(deps, token);
       if (!ctx) return notFoundPage(reply);
+      if (deps.providers.esign.hosted && ctx.kind === 'participant') return handOver(req, reply, ctx, token);
       if (
         ctx.kind === 'participant' &&
         ctx.participant.status === 'sent' &&
@@ -241,6 +242,8 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
         return reply.redirect(`/sign/${token}`, 303);
       }
       if (needsOtp(p)) return render(reply, ctx, token, 403, ContractMessages.otpRequired);
+      // Signing and declining happen on the vendor's page when it hosts the signing.
+      if (deps.providers.esign.hosted) return reply.redirect(`/sign/${token}`, 303);
       if (action === 'decline') {
         const reason = str(form.reason).trim().slice(0, 500) || null;
         await reportToProvider(deps, ctx, 'participant.declined', { ...seenOf(req), reason });
@@ -266,6 +269,43 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
       return finish(reply, ctx, token);
     },
   );
+
+  /**
+   * A vendor hosting the signing (docs/vendors/documenso.md): its own page collects the signature. The
+   * participant is handed over once our gate (the email code) is passed and only when it is their
+   * turn; the vendor's link is asked for on each visit, never stored. Otherwise our page says why.
+   */
+  async function handOver(req: FastifyRequest, reply: FastifyReply, ctx: PCtx, token: string) {
+    const hosted = deps.providers.esign.hosted!;
+    const p = ctx.participant;
+    const ref = ctx.request.envelopeRef;
+    const unavailable = () =>
+      sendPage(
+        reply,
+        503,
+        messagePage(
+          ctx.merchantName,
+          ctx.request.title,
+          'Signing is unavailable',
+          ContractMessages.signingUnavailable,
+          'pending',
+        ),
+      );
+    if ((p.status !== 'sent' && p.status !== 'viewed') || needsOtp(p) || isLinkGone(ctx))
+      return render(reply, ctx, token);
+    // Its turn and past the gate, but the vendor's recipient is being replaced (a correction).
+    if (!ref || !p.providerRecipientRef) return unavailable();
+    try {
+      const url = await hosted.signingUrl(ref, p.providerRecipientRef);
+      return reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .redirect(url, 303);
+    } catch (err) {
+      req.log.warn({ err }, 'the e-signing provider could not hand the participant over');
+      return unavailable();
+    }
+  }
 
   async function finish(reply: FastifyReply, ctx: PCtx, token: string) {
     const r = ctx.request;

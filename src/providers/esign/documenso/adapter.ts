@@ -1,0 +1,218 @@
+/**
+ * The Documenso e-signing adapter (docs/vendors/documenso.md). Documenso hosts the signing: the
+ * envelope is created with every participant as a recipient and every field placed, distributed
+ * without Documenso emails (`distributionMethod: NONE`); our own invitation links lead to our page,
+ * which asks for the email code when the participant needs one and then hands over to Documenso's
+ * signing page. Documenso's webhooks carry only a shared secret: they are hints, the envelope is read
+ * again (`hosted.readEnvelope`) and the contracts module applies what it holds. At completion the
+ * sealed PDFs are Documenso's; the certificate and the audit trail stay ours.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { safeEqual } from '../../../shared/crypto';
+import type { InboundCapability } from '../../capabilities';
+import {
+  type EnvelopeField,
+  type EnvelopeInput,
+  type EnvelopeResult,
+  type EnvelopeSnapshot,
+  type EsignHint,
+  type EsignHostedSigning,
+  type EsignNotification,
+  EsignNotReadyError,
+  type EsignProvider,
+  EsignProviderError,
+} from '../port';
+import { DocumensoApiError, type DocumensoClient } from './client';
+import { createPayload, fieldOf, matchRecipients, parseWebhook, ROLE_OF, snapshotOf } from './mapping';
+
+/** Documenso's refusal of a document we sent (400: the file or a field is not acceptable). */
+export const DOCUMENT_REFUSED = 'Document could not be processed';
+
+export class DocumensoEsign implements EsignProvider {
+  readonly name = 'documenso';
+  readonly configured = true;
+  readonly inbound: InboundCapability<EsignNotification, EsignHint>;
+  readonly hosted: EsignHostedSigning;
+  /** Documenso's web app, where `/sign/{token}` is served: the API URL without `/api/v2`. */
+  private readonly appUrl: string;
+
+  constructor(
+    private readonly client: DocumensoClient,
+    opts: { apiUrl: string; webhookSecret: string; reconcileSeconds: number },
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.appUrl = opts.apiUrl.replace(/\/api\/v2\/?$/, '');
+    const secret = opts.webhookSecret;
+    this.inbound = { parse: (req) => parseWebhook(req, (received) => safeEqual(received, secret)) };
+    this.hosted = {
+      reconcileAfterSeconds: opts.reconcileSeconds,
+      readEnvelope: (ref) => this.readEnvelope(ref),
+      signingUrl: (ref, recipientRef) => this.signingUrl(ref, recipientRef),
+      sealedDocuments: (ref) => this.sealedDocuments(ref),
+      replaceRecipient: (ref, oldRef, p, fields) => this.replaceRecipient(ref, oldRef, p, fields),
+    };
+  }
+
+  async createEnvelope(input: EnvelopeInput): Promise<EnvelopeResult> {
+    let id: string;
+    try {
+      ({ id } = await this.client.createEnvelope(
+        createPayload(input),
+        input.documents.map((d) => ({ fileName: d.fileName, content: d.content })),
+      ));
+    } catch (err) {
+      if (err instanceof DocumensoApiError && err.status === 400)
+        return { accepted: false, ref: null, reason: DOCUMENT_REFUSED };
+      throw this.wrap(err);
+    }
+    try {
+      const envelope = await this.client.getEnvelope(id);
+      const recipients = matchRecipients(input, envelope);
+      if (!recipients) throw new EsignProviderError('documenso envelope does not hold every participant');
+      await this.client.distribute(id);
+      return { accepted: true, ref: id, recipients };
+    } catch (err) {
+      // The draft reached no one (nothing is emailed by Documenso): removed, so a retry starts clean.
+      await this.client
+        .deleteEnvelope(id)
+        .catch((e) =>
+          this.log.warn({ err: e, upstream: 'documenso' }, 'documenso draft envelope left behind'),
+        );
+      if (err instanceof DocumensoApiError && err.status === 400)
+        return { accepted: false, ref: null, reason: DOCUMENT_REFUSED };
+      throw this.wrap(err);
+    }
+  }
+
+  /** POST /envelope/cancel; an envelope Documenso already ended (completed, rejected, cancelled) is left as it is. */
+  async voidEnvelope(ref: string, reason: string): Promise<void> {
+    try {
+      await this.client.cancel(ref, reason);
+    } catch (err) {
+      if (err instanceof DocumensoApiError && (err.status === 400 || err.status === 404)) {
+        // Cancelled, completed or rejected meanwhile, or gone: nothing is left to stop.
+        const env = await this.client.getEnvelope(ref).catch((e: unknown) => {
+          if (e instanceof DocumensoApiError && e.status === 404) return null;
+          throw this.wrap(e);
+        });
+        if (env?.status !== 'PENDING') return;
+      }
+      throw this.wrap(err);
+    }
+  }
+
+  /** Documenso sends no email (distribution NONE): there is nothing to tell it, and nothing bounces there. */
+  async participantsInvited(): Promise<void> {}
+
+  /**
+   * The participant acts on Documenso's page, which reports it; our page reports nothing
+   * (an open is Documenso's `readStatus`, read again from its webhook).
+   */
+  async reportAction(): Promise<void> {}
+
+  /** Documenso's webhooks are read by the inbound part (hints), never as signed notifications. */
+  verifyNotification(): null {
+    return null;
+  }
+
+  private async readEnvelope(ref: string): Promise<EnvelopeSnapshot> {
+    try {
+      return snapshotOf(await this.client.getEnvelope(ref));
+    } catch (err) {
+      // Deleted at Documenso (its dashboard): nobody can sign it any more, as if cancelled.
+      if (err instanceof DocumensoApiError && err.status === 404)
+        return { ref, status: 'cancelled', recipients: [] };
+      throw this.wrap(err);
+    }
+  }
+
+  /** `{app}/sign/{token}` of the recipient as Documenso holds it now (the token is never stored). */
+  private async signingUrl(ref: string, recipientRef: string): Promise<string> {
+    try {
+      const x = await this.client.getRecipient(Number(recipientRef));
+      if (x.envelopeId !== ref)
+        throw new EsignProviderError('documenso recipient belongs to another envelope');
+      return `${this.appUrl}/sign/${encodeURIComponent(x.token)}`;
+    } catch (err) {
+      throw this.wrap(err);
+    }
+  }
+
+  /** Each envelope item's `signed` version, in envelope order, once the envelope is COMPLETED. */
+  private async sealedDocuments(ref: string): Promise<Buffer[]> {
+    try {
+      const env = await this.client.getEnvelope(ref);
+      if (env.status !== 'COMPLETED')
+        throw new EsignNotReadyError(`documenso envelope is ${env.status}, not yet sealed`);
+      const items = [...env.envelopeItems].sort((a, b) => a.order - b.order);
+      const out: Buffer[] = [];
+      for (const item of items) {
+        const pdf = await this.client.downloadSigned(item.id);
+        if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-')
+          throw new EsignProviderError('documenso signed download is not a PDF');
+        out.push(pdf);
+      }
+      return out;
+    } catch (err) {
+      throw this.wrap(err);
+    }
+  }
+
+  /**
+   * Documenso keeps a recipient's token when its email changes, so a corrected participant's old
+   * link would still open: the recipient is deleted and created again (a new token), its fields
+   * placed again on the same envelope items.
+   */
+  private async replaceRecipient(
+    ref: string,
+    oldRef: string,
+    p: EnvelopeInput['participants'][number],
+    fields: { documentIndex: number; field: EnvelopeField }[],
+  ): Promise<string> {
+    try {
+      const env = await this.client.getEnvelope(ref);
+      const items = [...env.envelopeItems].sort((a, b) => a.order - b.order);
+      if (env.recipients.some((x) => String(x.id) === oldRef))
+        await this.client.deleteRecipient(Number(oldRef));
+      const name = p.name.slice(0, 255);
+      // A previous attempt may have created the recipient and failed before its fields: reused, so a
+      // recipient without fields (who could never sign, and would hold the envelope open) is not left.
+      const leftover =
+        fields.length > 0
+          ? env.recipients.find(
+              (x) =>
+                x.email === p.email.toLowerCase() &&
+                x.name === name &&
+                x.role === ROLE_OF[p.kind] &&
+                x.signingStatus === 'NOT_SIGNED' &&
+                !env.fields.some((f) => f.recipientId === x.id),
+            )
+          : undefined;
+      const [created] = leftover
+        ? [leftover]
+        : await this.client.createRecipients(ref, [
+            { email: p.email, name, role: ROLE_OF[p.kind], signingOrder: p.signingOrder },
+          ]);
+      if (!created) throw new EsignProviderError('documenso created no recipient');
+      if (fields.length > 0)
+        await this.client.createFields(
+          ref,
+          fields.map(({ documentIndex, field }) => ({
+            recipientId: created.id,
+            envelopeItemId: items[documentIndex]!.id,
+            ...fieldOf(field),
+          })),
+        );
+      return String(created.id);
+    } catch (err) {
+      throw this.wrap(err);
+    }
+  }
+
+  private wrap(err: unknown): Error {
+    if (err instanceof EsignProviderError || err instanceof EsignNotReadyError) return err;
+    return new EsignProviderError(err instanceof Error ? err.message : 'documenso call failed', {
+      cause: err,
+    });
+  }
+}

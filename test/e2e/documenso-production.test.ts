@@ -1,0 +1,293 @@
+/**
+ * End to end in production mode on PostgreSQL (SVC_ENVIRONMENT=production, SVC_ESIGN_PROVIDER=documenso
+ * against the Documenso stand-in, a test bank for the payment link): a contract with two signers and a
+ * CC, the first behind our email code, is signed in Chromium on the stand-in's signing page and ends
+ * completed with Documenso's sealed PDF byte for byte, our certificate and the payment link; a declined
+ * one keeps its reason; duplicate, held and reordered webhooks change nothing twice; a wrong secret is
+ * 401; lost webhooks are caught up by the sweep; a corrected participant's old Documenso link stops
+ * working; an expired request is cancelled at Documenso; Documenso down leaves the request pending with nothing written at Documenso and the signing page
+ * answers 503, and the worker creates the envelope once Documenso is back.
+ * Runs on the PostgreSQL pass only (skipped without Chromium). Screenshots go to
+ * DOCUMENSO_SCREENSHOT_DIR when it is set.
+ */
+import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractParticipants, contractRequests, events, transactions } from '../../src/db/schema/index';
+import { expireDueRequests, reconcileHostedEnvelopes } from '../../src/modules/contracts/contracts.worker';
+import { byRole, call, createTemplate, getReq, participants, send } from '../contracts/fixtures';
+import { createTestApp, type MemoryMailer, PRODUCTION_ENV, type TestContext } from '../helpers/app';
+import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
+import { runJobs } from '../helpers/jobs';
+import { freePort } from '../helpers/process';
+import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { acmeBankProvider } from '../providers/fakebank/index';
+import {
+  type DocumensoStandin,
+  STANDIN_API_KEY,
+  STANDIN_WEBHOOK_SECRET,
+  startDocumensoStandin,
+} from '../standins/documenso/server';
+
+const onPostgres = process.env.TEST_ENGINE === 'postgres';
+const SHOTS = process.env.DOCUMENSO_SCREENSHOT_DIR;
+
+describe.skipIf(!hasChromium || !onPostgres)('Documenso in production, end to end', () => {
+  let ctx: TestContext;
+  let standin: DocumensoStandin;
+  let browser: Browser;
+  let page: Page;
+  let w: PaymentWorld;
+  let templateId: string;
+  let hookUrl: string;
+
+  beforeAll(async () => {
+    standin = await startDocumensoStandin({ webhookUrl: null });
+    const port = await freePort();
+    ctx = await createTestApp({
+      env: {
+        ...PRODUCTION_ENV,
+        SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
+        SVC_ESIGN_PROVIDER: 'documenso',
+        SVC_DOCUMENSO_API_URL: standin.url,
+        SVC_DOCUMENSO_API_KEY: STANDIN_API_KEY,
+        SVC_DOCUMENSO_WEBHOOK_SECRET: STANDIN_WEBHOOK_SECRET,
+        SVC_DOCUMENSO_MAX_ATTEMPTS: '1',
+        SVC_BANK_PROVIDER: 'acmebank',
+        SVC_ACME_SECRET: 'acme-notification-secret',
+      },
+      providerDefinitions: [acmeBankProvider],
+    });
+    await ctx.app.listen({ port, host: '127.0.0.1' });
+    hookUrl = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/api/v1/providers/esign/documenso/notifications`;
+    standin.control.webhooks.url = hookUrl;
+    w = await createPaymentWorld(ctx, { productionAccess: true });
+    templateId = (await createTemplate(ctx, w.caller)).template_id;
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  }, 60_000);
+
+  afterAll(() =>
+    closeInTurn({
+      browser: () => browser?.close(),
+      ctx: () => ctx?.close(),
+      standin: () => standin?.close(),
+    }),
+  );
+
+  const mailer = () => ctx.mailer as MemoryMailer;
+  const envelopeOf = async (id: string) => {
+    const r = await getReq(ctx, w.caller, id);
+    const [row] = await ctx.db
+      .select({ ref: contractParticipants.providerRecipientRef })
+      .from(contractParticipants)
+      .where(eq(contractParticipants.id, r.participants[0]!.participant_id));
+    const env = [...standin.control.store.envelopes.values()].find((e) => e.externalId === id)!;
+    return { r, env, firstRef: row?.ref };
+  };
+
+  /** On the stand-in's page: fills the signature boxes and signs. */
+  async function signOnDocumenso(shot?: string) {
+    await page.waitForURL(`${standin.appUrl}/sign/**`);
+    await expect(page.locator('h1').textContent()).resolves.toContain('Service agreement');
+    for (const input of await page.locator('input[name^="field_"]:not([readonly])').all())
+      await input.fill('Signed in Chromium');
+    if (SHOTS && shot) await page.screenshot({ path: `${SHOTS}/${shot}.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Sign' }).click();
+    await page.getByRole('heading', { name: 'Document signed' }).waitFor();
+  }
+
+  it('two signers (one behind our email code) and a CC: signed in Chromium on Documenso, sealed PDF byte for byte, payment link created', async () => {
+    const ps = participants('d1');
+    const r = await send(ctx, w.caller, {
+      template_id: templateId,
+      participants: [{ ...ps[0], auth: 'email_otp' }, ps[1]],
+      cc_recipients: [{ email: 'carla-d1@example.com', name: 'Carla', when: 'on_send' }],
+      field_values: { note: 'Net 30' },
+      payment: { amount: '49.90', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+    });
+    expect(r.status).toBe('sent');
+    const { env } = await envelopeOf(r.contract_request_id);
+    expect(env.status).toBe('PENDING');
+    expect(env.meta.distributionMethod).toBe('NONE');
+    expect(env.recipients.map((x) => [x.email, x.role])).toEqual([
+      ['cleod1@example.com', 'SIGNER'],
+      ['coryd1@example.com', 'SIGNER'],
+      ['carla-d1@example.com', 'CC'],
+    ]);
+    expect(mailer().lastTo('carla-d1@example.com')).toBeTruthy();
+
+    // The client passes our email-code gate, then signs on Documenso's page.
+    await page.goto(byRole(r, 'client').signing_url!);
+    await page.getByRole('button', { name: 'Email me a code' }).click();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/documenso-our-gate.png`, fullPage: true });
+    const code = /Your code is (\d{6})/.exec(mailer().lastTo('cleod1@example.com')!.text)![1]!;
+    await page.fill('#code', code);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await signOnDocumenso('documenso-sign-client');
+    let cur = await getReq(ctx, w.caller, r.contract_request_id);
+    expect(byRole(cur, 'client').status).toBe('completed');
+    expect(byRole(cur, 'company').status).toBe('sent');
+    expect(cur.status).toBe('in_progress');
+
+    await page.goto(byRole(cur, 'company').signing_url!);
+    await signOnDocumenso('documenso-sign-company');
+    await runJobs(ctx);
+    cur = await getReq(ctx, w.caller, r.contract_request_id);
+    expect(cur.status).toBe('completed');
+    expect(cur.certificate_sha256).toMatch(/^[0-9a-f]{64}$/);
+    const signed = cur.documents.find((d) => d.kind === 'signed')!;
+    const pdf = await call(ctx, w.caller)(
+      'GET',
+      `/contracts/requests/${r.contract_request_id}/documents/${signed.document_id}`,
+    );
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.equals(env.items[0]!.signed!)).toBe(true);
+    expect(cur.payment?.transaction_id).toBeTruthy();
+    expect(cur.payment?.checkout_url).toMatch(/\/checkout\//);
+    const [tx] = await ctx.db
+      .select({ amount: transactions.amount, contract: transactions.contractRequestId })
+      .from(transactions)
+      .where(eq(transactions.id, cur.payment!.transaction_id!));
+    expect(tx).toMatchObject({ contract: r.contract_request_id });
+    const cert = await call(ctx, w.caller)('GET', `/contracts/requests/${r.contract_request_id}/certificate`);
+    expect(cert.statusCode).toBe(200);
+    const trail = (
+      await call(ctx, w.caller)('GET', `/contracts/requests/${r.contract_request_id}/events`)
+    ).json().events as { type: string }[];
+    expect(trail.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['participant.otp_verified', 'participant.completed', 'request.completed']),
+    );
+    expect(standin.control.problems).toEqual([]);
+  });
+
+  it('declined on Documenso with a reason: the request is declined, the other participant canceled', async () => {
+    const r = await send(ctx, w.caller, { template_id: templateId, participants: participants('d2') });
+    await page.goto(byRole(r, 'client').signing_url!);
+    await page.waitForURL(`${standin.appUrl}/sign/**`);
+    await page.fill('textarea[name="reason"]', 'The price is wrong');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/documenso-reject.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByRole('heading', { name: 'Document rejected' }).waitFor();
+    const cur = await getReq(ctx, w.caller, r.contract_request_id);
+    expect(cur.status).toBe('declined');
+    const client = cur.participants.find((p) => p.role === 'client') as unknown as {
+      status: string;
+      decline_reason: string;
+    };
+    expect(client).toMatchObject({ status: 'declined', decline_reason: 'The price is wrong' });
+    expect(byRole(cur, 'company').status).toBe('canceled');
+  });
+
+  it('duplicate, held and reordered webhooks change nothing twice; a wrong secret is 401', async () => {
+    const r = await send(ctx, w.caller, { template_id: templateId, participants: participants('d3') });
+    const { env } = await envelopeOf(r.contract_request_id);
+    const hooks = standin.control.webhooks;
+    hooks.duplicate = true;
+    hooks.hold = true;
+    await standin.control.open(env.id, env.recipients[0]!.id);
+    await standin.control.sign(env.id, env.recipients[0]!.id);
+    hooks.hold = false;
+    await hooks.flush(); // newest first, each twice
+    hooks.duplicate = false;
+    const cur = await getReq(ctx, w.caller, r.contract_request_id);
+    expect(byRole(cur, 'client').status).toBe('completed');
+    expect(byRole(cur, 'company').status).toBe('sent');
+    const moves = await ctx.db
+      .select({ data: events.data })
+      .from(events)
+      .where(and(eq(events.type, 'contract.participant.status_changed')));
+    const client = moves
+      .map((m) => m.data as { participant_id: string; current_status: string })
+      .filter((d) => d.participant_id === byRole(r, 'client').participant_id)
+      .map((d) => d.current_status);
+    // Each move once (the events' order within one manual-clock instant is not asserted).
+    expect(client.sort()).toEqual(['completed', 'sent', 'viewed', 'waiting']);
+    const forged = await fetch(hookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-documenso-secret': 'not-the-secret-at-all-0000' },
+      body: JSON.stringify({ event: 'DOCUMENT_COMPLETED', payload: { envelopeId: env.id } }),
+    });
+    expect(forged.status).toBe(401);
+  });
+
+  it('lost webhooks: the sweep reads live envelopes again and catches up, to completion', async () => {
+    const r = await send(ctx, w.caller, { template_id: templateId, participants: participants('d9') });
+    const { env } = await envelopeOf(r.contract_request_id);
+    standin.control.webhooks.drop = true;
+    await standin.control.sign(env.id, env.recipients[0]!.id);
+    await standin.control.sign(env.id, env.recipients[1]!.id);
+    standin.control.webhooks.drop = false;
+    expect((await getReq(ctx, w.caller, r.contract_request_id)).status).toBe('sent');
+    ctx.clock.advance(601_000);
+    expect(await reconcileHostedEnvelopes(ctx.deps, 100)).toBeGreaterThanOrEqual(1);
+    await runJobs(ctx);
+    const cur = await getReq(ctx, w.caller, r.contract_request_id);
+    expect(cur.status).toBe('completed');
+    const signed = cur.documents.find((d) => d.kind === 'signed')!;
+    const pdf = await call(ctx, w.caller)(
+      'GET',
+      `/contracts/requests/${r.contract_request_id}/documents/${signed.document_id}`,
+    );
+    expect(pdf.rawPayload.equals(env.items[0]!.signed!)).toBe(true);
+    // Read just now: not claimed again before the interval.
+    expect(await reconcileHostedEnvelopes(ctx.deps, 100)).toBe(0);
+  });
+
+  it('a corrected participant: the old Documenso link stops working, the new one signs', async () => {
+    const r = await send(ctx, w.caller, { template_id: templateId, participants: participants('d7') });
+    const { env } = await envelopeOf(r.contract_request_id);
+    const oldToken = env.recipients[0]!.token;
+    const patched = await call(ctx, w.caller)(
+      'PATCH',
+      `/contracts/requests/${r.contract_request_id}/participants/${byRole(r, 'client').participant_id}`,
+      { email: 'cleo-new-d7@example.com' },
+    );
+    expect(patched.statusCode).toBe(200);
+    await runJobs(ctx);
+    expect((await fetch(`${standin.appUrl}/sign/${oldToken}`)).status).toBe(404);
+    const fresh = env.recipients.find((x) => x.email === 'cleo-new-d7@example.com')!;
+    expect(env.fields.filter((f) => f.recipientId === fresh.id).length).toBeGreaterThan(0);
+    await page.goto(byRole(patched.json(), 'client').signing_url!);
+    await signOnDocumenso();
+    expect(byRole(await getReq(ctx, w.caller, r.contract_request_id), 'client').status).toBe('completed');
+  });
+
+  it('Documenso down: the request waits (nothing at Documenso), the signing page answers 503, the worker sends it once Documenso is back', async () => {
+    const live = await send(ctx, w.caller, { template_id: templateId, participants: participants('d4') });
+    const before = standin.control.store.envelopes.size;
+    standin.control.setDown(true);
+    const res = await call(ctx, w.caller)('POST', '/contracts/send', {
+      template_id: templateId,
+      participants: participants('d5'),
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().status).toBe('pending');
+    expect(standin.control.store.envelopes.size).toBe(before);
+    const handover = await fetch(byRole(live, 'client').signing_url!, { redirect: 'manual' });
+    expect(handover.status).toBe(503);
+    expect(await handover.text()).toContain('Signing is unavailable');
+    expect(byRole(await getReq(ctx, w.caller, live.contract_request_id), 'client').status).toBe('sent');
+    standin.control.setDown(false);
+    ctx.clock.advance(60_000);
+    await runJobs(ctx);
+    const sent = await getReq(ctx, w.caller, res.json().contract_request_id);
+    expect(sent.status).toBe('sent');
+    expect(standin.control.store.envelopes.size).toBe(before + 1);
+  });
+
+  it('an expired request is cancelled at Documenso (nobody can sign there any more)', async () => {
+    const late = await send(ctx, w.caller, { template_id: templateId, participants: participants('d8') });
+    const { env } = await envelopeOf(late.contract_request_id);
+    ctx.clock.advance(31 * 86_400_000);
+    expect(await expireDueRequests(ctx.deps)).toBeGreaterThanOrEqual(1);
+    await runJobs(ctx);
+    const [row] = await ctx.db
+      .select({ status: contractRequests.status })
+      .from(contractRequests)
+      .where(eq(contractRequests.id, late.contract_request_id));
+    expect(row?.status).toBe('expired');
+    expect(env.status).toBe('CANCELLED');
+  });
+});
