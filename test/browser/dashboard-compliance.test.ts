@@ -7,75 +7,41 @@
  */
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../../src/db/schema/index';
-import { hashPassword } from '../../src/modules/auth/passwords/hashing.service';
 import { runBulkWorker } from '../../src/modules/bulk-links/bulk.worker';
 import { makePdf, TWO_SIGNERS } from '../contracts/fixtures';
-import type { TestContext } from '../helpers/app';
-import { loginOk, type Registered, registerVerified, type Session } from '../helpers/auth-flow';
+import { loginOk, type Session } from '../helpers/auth-flow';
 import { hasChromium } from '../helpers/browser';
 import { createTestClient } from '../helpers/clients';
-import {
-  type DashboardService,
-  expectAccessible,
-  screenshots,
-  startDashboardService,
-} from '../helpers/dashboard';
+import { expectAccessible, screenshots } from '../helpers/dashboard';
+import { dashboardSuite, heading1 } from '../helpers/dashboard-suite';
 import { insertOpco, insertProject, insertUser } from '../payments/fixtures';
 import { evm, SANDBOX_VASP_IDS, transferBody } from '../travel-rule/fixtures';
 
 describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel rule', () => {
-  let svc: DashboardService;
-  let ctx: TestContext;
-  let browser: Browser;
-  let base: string;
-  let owner: Registered;
+  const suite = dashboardSuite();
   let session: Session;
 
   beforeAll(async () => {
-    svc = await startDashboardService();
-    ({ ctx, browser, base } = svc);
-    owner = await registerVerified(ctx, svc.smtp);
-    session = await loginOk(ctx, owner.email, owner.password);
-  }, 300_000);
-
-  afterAll(() => svc?.close());
+    session = await loginOk(suite.ctx, suite.owner.email, suite.owner.password);
+  }, 60_000);
 
   const api = async (method: 'POST' | 'PUT', url: string, payload?: object) => {
-    const res = await ctx.app.inject({ method, url: `/api/v1${url}`, headers: session.headers, payload });
+    const res = await suite.ctx.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: session.headers,
+      payload,
+    });
     expect(res.statusCode, res.body).toBeLessThan(300);
     return res.json();
   };
 
-  /** A phone-sized page signed in at `path`, printing the page's alerts if the test fails. */
-  async function signedIn(
-    path: string,
-    heading: string,
-    who: { email: string; password: string } = owner,
-  ): Promise<{ page: Page; context: BrowserContext }> {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 800 },
-      acceptDownloads: true,
-    });
-    const page = await context.newPage();
-    onTestFailed(async () => {
-      console.log(
-        'alerts:',
-        await page
-          .getByRole('alert')
-          .allTextContents()
-          .catch(() => []),
-      );
-    });
-    await page.goto(`${base}/dashboard${path}`);
-    await page.getByLabel('Email').fill(who.email);
-    await page.getByLabel('Password').fill(who.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await heading1(page, heading);
-    return { page, context };
-  }
+  /** A phone-sized page signed in at `path` (the owner unless `email` is given). */
+  const signedIn = (path: string, heading: string, email?: string) =>
+    suite.signedIn(path, heading, { email, viewport: { width: 390, height: 800 } });
 
   const go = async (page: Page, label: string, heading: string) => {
     await page.getByRole('button', { name: 'Menu' }).click();
@@ -116,7 +82,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await heading1(page, 'Mutual NDA');
     await page.getByRole('link', { name: 'Signing page of Sam Signer' }).waitFor();
     expect(await page.getByRole('link', { name: 'Signing page of Sam Signer' }).getAttribute('href')).toMatch(
-      new RegExp(`^${base}/sign/`),
+      new RegExp(`^${suite.base}/sign/`),
     );
     await page.getByRole('button', { name: 'Download PDF: nda.pdf' }).waitFor();
     await expectAccessible(page, 'contract (sent)');
@@ -200,14 +166,18 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     expect(await page.getByRole('link', { name: 'Signing page of Cory Company' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Send reminder' }).click();
     await page.getByRole('status').filter({ hasText: 'Reminder sent' }).waitFor();
-    await page.goto(`${base}/dashboard/contracts/00000000-0000-4000-8000-000000000000`);
+    await page.goto(`${suite.base}/dashboard/contracts/00000000-0000-4000-8000-000000000000`);
     await page.getByRole('alert').filter({ hasText: 'not found' }).waitFor();
     await context.close();
   }, 120_000);
 
   it('bulk payment links: upload, the preview with row errors, confirm, progress and rows, results file', async () => {
-    const projectId = await insertProject(ctx, owner.clientId, await insertOpco(ctx, owner.clientId));
-    const userId = await insertUser(ctx, owner.clientId);
+    const projectId = await insertProject(
+      suite.ctx,
+      suite.owner.clientId,
+      await insertOpco(suite.ctx, suite.owner.clientId),
+    );
+    const userId = await insertUser(suite.ctx, suite.owner.clientId);
     await api('PUT', '/auth/client/settings', { callback_url: 'https://shop.example.com/return' });
     const csv = [
       'amount,currency,user_id,reference,description',
@@ -245,7 +215,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await page.getByTestId('job-status').filter({ hasText: 'queued' }).waitFor();
 
     // The worker runs; the page follows the job until it is final.
-    for (let i = 0; i < 5 && (await runBulkWorker(ctx.deps)) > 0; i++);
+    for (let i = 0; i < 5 && (await runBulkWorker(suite.ctx.deps)) > 0; i++);
     await page.getByTestId('job-status').filter({ hasText: 'completed_with_errors' }).waitFor();
     await page.getByText('2 created, 0 failed, 1 invalid of 3').waitFor();
     await page.getByRole('link', { name: 'Checkout link of row 1' }).waitFor();
@@ -273,7 +243,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await page.getByLabel('amount of row 3').fill('15.00');
     await page.getByRole('button', { name: 'Fix and retry row 3' }).click();
     await page.getByTestId('job-status').filter({ hasText: 'processing' }).waitFor();
-    for (let i = 0; i < 5 && (await runBulkWorker(ctx.deps)) > 0; i++);
+    for (let i = 0; i < 5 && (await runBulkWorker(suite.ctx.deps)) > 0; i++);
     await page
       .getByTestId('job-status')
       .filter({ hasText: /^completed$/ })
@@ -336,7 +306,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     expect(await page.getByRole('button', { name: 'Cancel transfer' }).count()).toBe(0);
 
     // Not reachable: proceed with a justification, then report the tx hash.
-    await page.goto(`${base}/dashboard/travel-rule?q=tr-offline`);
+    await page.goto(`${suite.base}/dashboard/travel-rule?q=tr-offline`);
     await page.getByRole('link', { name: 'tr-offline' }).click();
     await heading1(page, 'Transfer tr-offline');
     // The API's own message for a justification that is too short.
@@ -353,7 +323,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     await expectAccessible(page, 'completed transfer');
 
     // Needs repair: the asked-for fields, an object one by its parts, prefilled; sent again.
-    await page.goto(`${base}/dashboard/travel-rule/${silent.transfer_id}`);
+    await page.goto(`${suite.base}/dashboard/travel-rule/${silent.transfer_id}`);
     await heading1(page, 'Transfer tr-repair');
     await expect(page.getByLabel('originator.address.city').inputValue()).resolves.toBe('Berlin');
     await page.getByLabel('beneficiary.last_name').fill('Receiver-Smith');
@@ -369,16 +339,10 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
   }, 120_000);
 
   it('a developer reads contracts and bulk uploads but is offered no send, upload or travel rule', async () => {
-    const dev = await createTestClient(ctx, { clientId: owner.clientId, role: 'developer' });
-    const login = {
-      email: `dev-${dev.accountId.slice(0, 8)}@example.com`,
-      password: 'correct horse battery',
-    };
-    await ctx.db
-      .update(accounts)
-      .set({ email: login.email, passwordHash: await hashPassword(login.password) })
-      .where(eq(accounts.id, dev.accountId));
-    const { page, context } = await signedIn('/contracts', 'Contracts', login);
+    const dev = await createTestClient(suite.ctx, { clientId: suite.owner.clientId, role: 'developer' });
+    const email = `dev-${dev.accountId.slice(0, 8)}@example.com`;
+    await suite.ctx.db.update(accounts).set({ email }).where(eq(accounts.id, dev.accountId));
+    const { page, context } = await signedIn('/contracts', 'Contracts', email);
     await page.getByRole('link', { name: 'Mutual NDA' }).waitFor();
     expect(await page.getByRole('link', { name: 'Send a contract' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Mutual NDA' }).click();
@@ -393,7 +357,7 @@ describe.skipIf(!hasChromium)('dashboard: contracts, bulk payment links, travel 
     expect(await page.getByRole('button', { name: 'Cancel upload' }).count()).toBe(0);
     const nav = page.getByRole('navigation', { name: 'Main' });
     expect(await nav.getByRole('link', { name: 'Travel rule' }).count()).toBe(0);
-    await page.goto(`${base}/dashboard/travel-rule`);
+    await page.goto(`${suite.base}/dashboard/travel-rule`);
     await page.getByRole('alert').filter({ hasText: 'Insufficient permissions' }).waitFor();
     await context.close();
   }, 60_000);
@@ -407,6 +371,3 @@ async function shots(page: Page, name: string) {
     `${name} at 390 px`,
   ).toBeLessThanOrEqual(390);
 }
-
-const heading1 = (page: Page, name: string | RegExp) =>
-  page.getByRole('heading', { level: 1, name }).waitFor();

@@ -5,29 +5,27 @@
  * that stops while the tab is hidden and resumes (with a refetch) when it is shown again, and a
  * canceled payment badged apart from a failed one.
  */
-import type { Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { loginOk, registerVerified, type Session } from '../helpers/auth-flow';
+import type { Route } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loginOk, type Session } from '../helpers/auth-flow';
 import { hasChromium } from '../helpers/browser';
-import { type DashboardService, expectAccessible, startDashboardService } from '../helpers/dashboard';
+import { expectAccessible } from '../helpers/dashboard';
+import { dashboardSuite, type SignInOptions } from '../helpers/dashboard-suite';
 import { insertOpco, insertProject, insertUser, newKey, setClient } from '../payments/fixtures';
 
 describe.skipIf(!hasChromium)('dashboard data layer', () => {
-  let s: DashboardService;
-  let owner: { email: string; password: string; clientId: string };
+  const s = dashboardSuite();
   let session: Session;
   let projectId: string;
   let userId: string;
 
   beforeAll(async () => {
-    s = await startDashboardService();
-    owner = await registerVerified(s.ctx, s.smtp);
+    const { owner } = s;
     session = await loginOk(s.ctx, owner.email, owner.password);
     projectId = await insertProject(s.ctx, owner.clientId, await insertOpco(s.ctx, owner.clientId));
     userId = await insertUser(s.ctx, owner.clientId);
     await setClient(s.ctx, owner.clientId, { callbackUrl: 'https://shop.example.com/return' });
-  }, 180_000);
-  afterAll(() => s?.close());
+  }, 60_000);
 
   const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
     const res = await s.ctx.app.inject({
@@ -51,26 +49,8 @@ describe.skipIf(!hasChromium)('dashboard data layer', () => {
   /** The payments list request (not a payment's own URL). */
   const isList = (url: URL) => url.pathname === '/api/v1/transactions';
 
-  async function signedIn(path: string, heading: string | RegExp, prepare?: (page: Page) => Promise<void>) {
-    const context = await s.browser.newContext();
-    const page = await context.newPage();
-    onTestFailed(async () => {
-      console.log(
-        'alerts:',
-        await page
-          .getByRole('alert')
-          .allTextContents()
-          .catch(() => []),
-      );
-    });
-    await prepare?.(page);
-    await page.goto(`${s.base}/dashboard${path}`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-    return page;
-  }
+  const signedIn = async (path: string, heading: string | RegExp, o: SignInOptions = {}) =>
+    (await s.signedIn(path, heading, o)).page;
 
   it('shows a skeleton until the list answers; a failed load in words, the detail under Details, and Try again', async () => {
     const failed = await paylink('10.00', 'Failed at the bank');
@@ -82,11 +62,12 @@ describe.skipIf(!hasChromium)('dashboard data layer', () => {
     const held = new Promise<void>((r) => {
       release = r;
     });
-    const page = await signedIn('/payments', 'Payments', async (p) => {
-      await p.route(isList, async (route: Route) => {
-        await held;
-        await route.continue();
-      });
+    const page = await signedIn('/payments', 'Payments', {
+      prepare: (p) =>
+        p.route(isList, async (route: Route) => {
+          await held;
+          await route.continue();
+        }),
     });
     // The list is held: its skeleton is on screen, announced as loading the payments.
     const skeleton = page.getByTestId('skeleton');
@@ -148,7 +129,8 @@ describe.skipIf(!hasChromium)('dashboard data layer', () => {
   }, 60_000);
 
   it('stops polling while the tab is hidden and refetches when it is shown again', async () => {
-    const page = await signedIn('/payments', 'Payments');
+    // The page's clock runs, and the test jumps it past the poll interval instead of waiting for it.
+    const page = await signedIn('/payments', 'Payments', { clock: true });
     await page.getByRole('table').waitFor();
     let requests = 0;
     page.on('request', (r) => {
@@ -162,11 +144,15 @@ describe.skipIf(!hasChromium)('dashboard data layer', () => {
       `);
 
     // Visible: the list polls every 5 s.
+    await page.clock.fastForward(5_500);
     await expect.poll(() => requests, { timeout: 8000 }).toBeGreaterThan(0);
     await setVisibility('hidden');
     await page.waitForTimeout(300);
     const atHide = requests;
-    await page.waitForTimeout(6500);
+    // Two poll intervals pass while hidden (each jump fires a due interval timer once).
+    await page.clock.fastForward(6_500);
+    await page.clock.fastForward(6_500);
+    await page.waitForTimeout(300);
     expect(requests, 'no poll while hidden').toBe(atHide);
     // Shown again: the stale list refetches at once, without waiting for the next tick.
     await setVisibility('visible');

@@ -6,33 +6,26 @@
  */
 import { sql } from 'drizzle-orm';
 import type { ConsoleMessage, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { loginOk, registerVerified, type Session } from '../helpers/auth-flow';
+import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { loginOk, type Session } from '../helpers/auth-flow';
 import { hasChromium } from '../helpers/browser';
-import {
-  type DashboardService,
-  expectAccessible,
-  screenshots,
-  startDashboardService,
-} from '../helpers/dashboard';
+import { expectAccessible, screenshots } from '../helpers/dashboard';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { insertOpco, insertProject, insertUser, newKey, setClient } from '../payments/fixtures';
 
 describe.skipIf(!hasChromium)('dashboard: refunds', () => {
-  let s: DashboardService;
-  let owner: { email: string; password: string; clientId: string };
+  const s = dashboardSuite();
   let session: Session;
   let projectId: string;
   let userId: string;
 
   beforeAll(async () => {
-    s = await startDashboardService();
-    owner = await registerVerified(s.ctx, s.smtp);
+    const { owner } = s;
     session = await loginOk(s.ctx, owner.email, owner.password);
     projectId = await insertProject(s.ctx, owner.clientId, await insertOpco(s.ctx, owner.clientId));
     userId = await insertUser(s.ctx, owner.clientId);
     await setClient(s.ctx, owner.clientId, { callbackUrl: 'https://shop.example.com/return' });
-  }, 180_000);
-  afterAll(() => s?.close());
+  }, 60_000);
 
   const paid = async (amount: string) => {
     const res = await s.ctx.app.inject({
@@ -64,23 +57,13 @@ describe.skipIf(!hasChromium)('dashboard: refunds', () => {
 
   it('refunds a paid payment in part and then in full, and lists the refunds', async () => {
     const id = await paid('40.00');
-    const page = await (await s.browser.newContext()).newPage();
-    const problems = watch(page);
-    onTestFailed(async () => {
-      console.log(
-        'problems:',
-        problems,
-        'alerts:',
-        await page
-          .getByRole('alert')
-          .allTextContents()
-          .catch(() => []),
-      );
+    let problems: string[] = [];
+    const { page } = await s.signedIn(`/payments/${id}`, /.*/, {
+      prepare: (p) => {
+        problems = watch(p);
+      },
     });
-    await page.goto(`${s.base}/dashboard/payments/${id}`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    onTestFailed(() => console.log('problems:', problems));
     const section = page.getByRole('region', { name: 'Refunds' });
     await section.waitFor();
     const amount = section.getByLabel('Amount (EUR)');

@@ -6,29 +6,27 @@
  * checkout and the dashboard with no console error.
  */
 import type { ConsoleMessage, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { loginOk, registerVerified, type Session } from '../helpers/auth-flow';
+import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { loginOk, type Session } from '../helpers/auth-flow';
 import { hasChromium } from '../helpers/browser';
-import { type DashboardService, expectAccessible, startDashboardService } from '../helpers/dashboard';
+import { expectAccessible } from '../helpers/dashboard';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { insertOpco, insertProject, insertUser, newKey, setClient } from '../payments/fixtures';
 
 describe.skipIf(!hasChromium)('dashboard: sandbox simulation, amounts, labels, icon', () => {
-  let s: DashboardService;
-  let owner: { email: string; password: string; clientId: string };
+  // Above the default maximum, to show an amount Number() cannot hold.
+  const s = dashboardSuite({ env: { SVC_PAYMENT_MAX_AMOUNT: '999999999999999.99' } });
   let session: Session;
   let projectId: string;
   let userId: string;
 
   beforeAll(async () => {
-    // Above the default maximum, to show an amount Number() cannot hold.
-    s = await startDashboardService({ SVC_PAYMENT_MAX_AMOUNT: '999999999999999.99' });
-    owner = await registerVerified(s.ctx, s.smtp);
+    const { owner } = s;
     session = await loginOk(s.ctx, owner.email, owner.password);
     projectId = await insertProject(s.ctx, owner.clientId, await insertOpco(s.ctx, owner.clientId));
     userId = await insertUser(s.ctx, owner.clientId);
     await setClient(s.ctx, owner.clientId, { callbackUrl: 'https://shop.example.com/return' });
-  }, 180_000);
-  afterAll(() => s?.close());
+  }, 60_000);
 
   const paylink = async (amount: string) => {
     const res = await s.ctx.app.inject({
@@ -109,25 +107,14 @@ describe.skipIf(!hasChromium)('dashboard: sandbox simulation, amounts, labels, i
     const big = await paylink('999999999999999.99');
     const first = await paylink('10.00');
     const second = await paylink('10.00');
-    const context = await s.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const problems = watch(page);
-    onTestFailed(async () => {
-      console.log(
-        'problems:',
-        problems,
-        'alerts:',
-        await page
-          .getByRole('alert')
-          .allTextContents()
-          .catch(() => []),
-      );
+    let problems: string[] = [];
+    const { page, context } = await s.signedIn('/payments', 'Payments', {
+      viewport: { width: 1280, height: 900 },
+      prepare: (p) => {
+        problems = watch(p);
+      },
     });
-    await page.goto(`${s.base}/dashboard/payments`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+    onTestFailed(() => console.log('problems:', problems));
     expect(await icons(page)).toEqual([
       expect.objectContaining({ href: '/favicon.ico', status: 200 }),
       expect.objectContaining({ href: '/favicon.svg', status: 200 }),

@@ -1,11 +1,14 @@
-/** A recurring payment's allowed_actions match what the API accepts, per status and per role. */
+/**
+ * The allowed_actions of a recurring payment and of its runs match what the API accepts, per status
+ * and per role.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recurringActions } from '../../src/modules/recurring/recurring.actions';
+import { recurringActions, runActions } from '../../src/modules/recurring/recurring.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
-import { api, createActive, createRecurring, simulate } from './fixtures';
+import { api, createActive, createRecurring, runsOf, settleBank, simulate } from './fixtures';
 
 let ctx: TestContext;
 let w: PaymentWorld;
@@ -75,5 +78,75 @@ describe('recurring payment allowed_actions', () => {
       allowed_actions: string[];
     }[];
     expect(list.find((d) => d.definition_id === id)?.allowed_actions).toEqual(['edit', 'pause', 'cancel']);
+  });
+});
+
+type RunAction = (typeof runActions.names)[number];
+
+/** A run is named `<definition_id>/<run_id>`: the first run of a new active recurring payment. */
+async function firstRun(amount: string, o: { settle?: boolean; revoke?: boolean } = {}) {
+  const d = await createActive(ctx, w, { amount });
+  if (o.settle) await settleBank(ctx, w);
+  if (o.revoke) await simulate(ctx, w, d.definition_id, 'revoke');
+  const [r] = await runsOf(ctx, w, d.definition_id);
+  return `${d.definition_id}/${r!.run_id}`;
+}
+
+async function runActionsOf(path: string): Promise<string[]> {
+  const [id, runId] = path.split('/');
+  const r = await api(ctx, w, 'GET', `/recurring-payments/${id}/runs/${runId}`);
+  expect(r.statusCode, r.body).toBe(200);
+  const fromList = (await runsOf(ctx, w, id!)).find((x) => x.run_id === runId) as unknown as {
+    allowed_actions: string[];
+  };
+  expect(fromList.allowed_actions, 'the list says the same').toEqual(r.json().allowed_actions);
+  return r.json().allowed_actions;
+}
+
+const performOnRun = (action: RunAction, path: string) => {
+  const [id, runId] = path.split('/');
+  return action === 'retry'
+    ? api(ctx, w, 'POST', `/recurring-payments/${id}/retry`, { run_id: runId })
+    : api(ctx, w, 'POST', `/recurring-payments/${id}/runs/${runId}/skip`, {});
+};
+
+// Amounts ending .51 and .52 make the sandbox bank refuse with a retryable and a final failure.
+const RUNS: Record<string, { expected: RunAction[]; make: () => Promise<string> }> = {
+  scheduled: { expected: ['skip'], make: () => firstRun('10.00') },
+  succeeded: { expected: [], make: () => firstRun('10.00', { settle: true }) },
+  retry_scheduled: { expected: ['retry'], make: () => firstRun('10.51', { settle: true }) },
+  failed: { expected: ['retry'], make: () => firstRun('10.52', { settle: true }) },
+  'failed, its recurring payment revoked': {
+    expected: [],
+    make: () => firstRun('10.52', { settle: true, revoke: true }),
+  },
+};
+
+describe('recurring run allowed_actions', () => {
+  for (const [state, { expected, make }] of Object.entries(RUNS))
+    it(`${state}: ${expected.join(', ') || 'nothing'}`, () =>
+      expectActionsAgree({
+        names: runActions.names,
+        expected,
+        make,
+        actionsOf: runActionsOf,
+        perform: performOnRun,
+      }));
+
+  it('the retry and skip answers carry the run’s actions after the change; a developer sees none', async () => {
+    const path = await firstRun('10.52', { settle: true });
+    const retried = await performOnRun('retry', path);
+    expect(retried.statusCode).toBe(202);
+    expect(retried.json()).toMatchObject({ status: 'processing', allowed_actions: [] });
+    const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
+    const scheduled = await firstRun('10.00');
+    const [sid, srun] = scheduled.split('/');
+    const seen = await ctx.app.inject({
+      url: `/api/v1/recurring-payments/${sid}/runs/${srun}`,
+      headers: dev.headers,
+    });
+    expect(seen.json().allowed_actions).toEqual([]);
+    const skipped = await performOnRun('skip', scheduled);
+    expect(skipped.json()).toMatchObject({ status: 'skipped', allowed_actions: [] });
   });
 });

@@ -42,16 +42,29 @@ const SCHEDULES: Record<string, { expected: ScheduleAction[]; make: () => Promis
 };
 
 /** An instalment is named `<schedule_id>/instalments/<instalment_id>`. */
-async function instalmentIn(verb: 'issue-now' | 'cancel' | null) {
+async function instalmentIn(verb: 'issue-now' | 'cancel' | 'overdue' | null) {
   const s = await fresh();
   const path = `${s.schedule_id}/instalments/${s.instalments[0]!.instalment_id}`;
-  if (verb) expect((await call('POST', `${path}/${verb}`)).statusCode).toBe(200);
+  if (verb === 'overdue') {
+    expect((await call('POST', `${path}/issue-now`)).statusCode).toBe(200);
+    expect((await simulateOverdue(path)).statusCode).toBe(200);
+  } else if (verb) expect((await call('POST', `${path}/${verb}`)).statusCode).toBe(200);
   return path;
 }
 
+const simulateOverdue = (path: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/sandbox/payment-schedules/${path}/simulate`,
+    headers: w.caller.headers,
+    payload: { action: 'overdue' },
+  });
+
 const INSTALMENTS: Record<string, { expected: InstalmentAction[]; make: () => Promise<string> }> = {
   scheduled: { expected: ['edit', 'issue_now', 'cancel'], make: () => instalmentIn(null) },
+  // Its link's payment is still open: a reissue is refused, so it is not listed.
   issued: { expected: ['cancel', 'simulate_overdue'], make: () => instalmentIn('issue-now') },
+  overdue: { expected: ['reissue', 'cancel'], make: () => instalmentIn('overdue') },
   canceled: { expected: [], make: () => instalmentIn('cancel') },
 };
 
@@ -86,13 +99,8 @@ describe('payment schedule allowed_actions', () => {
           action === 'edit'
             ? call('PATCH', path, { amount: '6.00' })
             : action === 'simulate_overdue'
-              ? ctx.app.inject({
-                  method: 'POST',
-                  url: `/api/v1/sandbox/payment-schedules/${path}/simulate`,
-                  headers: w.caller.headers,
-                  payload: { action: 'overdue' },
-                })
-              : call('POST', `${path}/${action === 'issue_now' ? 'issue-now' : 'cancel'}`),
+              ? simulateOverdue(path)
+              : call('POST', `${path}/${action === 'issue_now' ? 'issue-now' : action}`),
       }));
 
   it('a role without schedules.write sees none', async () => {

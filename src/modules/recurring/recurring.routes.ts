@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { ErrorSchema } from '../payments/payments.schemas';
-import { withRecurringActions } from './recurring.actions';
+import { type RunActionRow, withRecurringActions, withRunActions } from './recurring.actions';
 import {
   CancelBodySchema,
   CreateRecurringBodySchema,
@@ -34,6 +34,7 @@ import {
   patchRecurring,
   pauseRecurring,
   resumeRecurring,
+  runActionContext,
   skipRun,
 } from './recurring.service';
 import { createRecurring } from './recurring-create.service';
@@ -52,6 +53,22 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
     request: Parameters<typeof clientAuthOf>[0],
     dto: V,
   ) => withRecurringActions(dto, actionViewer(deps, clientAuthOf(request)));
+  /** Runs of one recurring payment with the caller's actions on each (their payment read once). */
+  const withRunsActions = async <V extends RunActionRow['run']>(
+    request: Parameters<typeof clientAuthOf>[0],
+    definitionId: string,
+    runs: V[],
+  ) => {
+    const auth = clientAuthOf(request);
+    const d = await runActionContext(deps, auth.clientId, definitionId);
+    const viewer = actionViewer(deps, auth);
+    return runs.map((run) => withRunActions(run, viewer, d, deps.config.recurringMaxAttempts));
+  };
+  const withRunActionsOne = async <V extends RunActionRow['run']>(
+    request: Parameters<typeof clientAuthOf>[0],
+    definitionId: string,
+    run: V,
+  ) => (await withRunsActions(request, definitionId, [run]))[0]!;
 
   r.post(
     '/recurring-payments',
@@ -228,7 +245,8 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
         request.headers['x-idempotency-key'],
         request.body,
       );
-      return reply.code(res.status as 202).send(res.body);
+      const body = await withRunActionsOne(request, request.params.definition_id, res.body);
+      return reply.code(res.status as 202).send(body);
     },
   );
 
@@ -244,14 +262,16 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: { 200: RunListSchema },
       },
     },
-    async (request) =>
-      listDefinitionRuns(
+    async (request) => {
+      const page = await listDefinitionRuns(
         deps,
         clientAuthOf(request).clientId,
         request.params.definition_id,
         request.query.status,
         toPageParams(request.query, 20),
-      ),
+      );
+      return { ...page, runs: await withRunsActions(request, request.params.definition_id, page.runs) };
+    },
   );
 
   r.get(
@@ -266,7 +286,16 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request) =>
-      getRun(deps, clientAuthOf(request).clientId, request.params.definition_id, request.params.run_id),
+      withRunActionsOne(
+        request,
+        request.params.definition_id,
+        await getRun(
+          deps,
+          clientAuthOf(request).clientId,
+          request.params.definition_id,
+          request.params.run_id,
+        ),
+      ),
   );
 
   r.post(
@@ -281,7 +310,11 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
       },
     },
     async (request) =>
-      skipRun(deps, clientAuthOf(request), request.params.definition_id, request.params.run_id),
+      withRunActionsOne(
+        request,
+        request.params.definition_id,
+        await skipRun(deps, clientAuthOf(request), request.params.definition_id, request.params.run_id),
+      ),
   );
 
   r.post(
@@ -308,7 +341,8 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
         request.headers['x-idempotency-key'],
         request.body ?? {},
       );
-      return reply.code(res.status).send(res.body);
+      const body = await withRunActionsOne(request, request.params.definition_id, res.body);
+      return reply.code(res.status).send(body);
     },
   );
 
@@ -347,6 +381,11 @@ export async function recurringRoutes(app: FastifyInstance, opts: { deps: Deps }
         response: { 200: RunSchema, 400: ErrorSchema },
       },
     },
-    async (request) => runNext(deps, clientAuthOf(request), request.params.definition_id),
+    async (request) =>
+      withRunActionsOne(
+        request,
+        request.params.definition_id,
+        await runNext(deps, clientAuthOf(request), request.params.definition_id),
+      ),
   );
 }

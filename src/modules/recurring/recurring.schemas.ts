@@ -1,7 +1,7 @@
 /** Request and response schemas of /recurring-payments (they feed OpenAPI). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema } from '../../shared/pagination';
-import { RecurringActionsSchema } from './recurring.actions';
+import { RecurringActionsSchema, RunActionsSchema } from './recurring.actions';
 import { MANDATE_STATUSES, RECURRING_STATUSES } from './recurring.machine';
 import { PERIODS } from './recurring-limits.service';
 import { FAILURE_REASONS, RUN_STATUSES } from './runs.machine';
@@ -181,6 +181,7 @@ export const RunSchema = Type.Object({
   updated_at: DateTime,
   attempts: Type.Array(AttemptSchema),
   replayed: Type.Optional(Type.Boolean()),
+  allowed_actions: RunActionsSchema,
 });
 
 export const DefinitionParamsSchema = Type.Object({ definition_id: Uuid() });

@@ -68,6 +68,12 @@ export async function loadDefinition(deps: Deps, clientId: string, id: string): 
   return d;
 }
 
+/** What the `allowed_actions` of this recurring payment's runs depend on: its status and its mandate now. */
+export async function runActionContext(deps: Deps, clientId: string, id: string) {
+  const d = await loadDefinition(deps, clientId, id);
+  return { status: d.status, chargeable: mandateChargeable(d, deps.clock.now()) };
+}
+
 export async function getRecurring(deps: Deps, clientId: string, id: string) {
   return definitionDto(deps, await loadDefinition(deps, clientId, id));
 }

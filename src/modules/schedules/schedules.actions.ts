@@ -17,13 +17,19 @@ export const scheduleActions = defineActions(scheduleMachine, (s: { status: Sche
   cancel: { permission: 'schedules.write', triggers: ['cancel'] },
 });
 
-/** `reissue` is not offered yet: on an issued instalment it depends on its link's payment, not on the row. */
+/**
+ * `reissue` is listed on an overdue instalment. The endpoint also takes an issued instalment whose
+ * link's payment has ended, which the service re-issues on its own until the grace period ends; that
+ * depends on the payment, not on the row, so it is not listed. A reissue once the instalment's links
+ * are used up is refused with the API's own message.
+ */
 export const instalmentActions = defineActions(
   instalmentMachine,
   (i: { status: InstalmentStatus }) => i.status,
   {
     edit: { permission: 'schedules.write', statuses: (s) => s === 'scheduled' },
     issue_now: { permission: 'schedules.write', triggers: ['issue'] },
+    reissue: { permission: 'schedules.write', triggers: ['reissue'], statuses: (s) => s === 'overdue' },
     cancel: { permission: 'schedules.write', triggers: ['cancel'] },
     simulate_overdue: { permission: 'sandbox.simulate', triggers: ['overdue'], sandboxOnly: true },
   },
@@ -37,6 +43,7 @@ export const ScheduleActionsSchema = allowedActionsSchema(scheduleActions, {
 export const InstalmentActionsSchema = allowedActionsSchema(instalmentActions, {
   edit: 'PATCH …/instalments/{instalment_id} (scheduled)',
   issue_now: 'POST …/instalments/{instalment_id}/issue-now (scheduled)',
+  reissue: 'POST …/instalments/{instalment_id}/reissue (overdue, while the instalment has links left)',
   cancel: 'POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue)',
   simulate_overdue:
     'POST /sandbox/payment-schedules/{schedule_id}/instalments/{instalment_id}/simulate with `action: overdue` (sandbox; issued)',

@@ -2,8 +2,9 @@
 import { Link, useParams } from 'react-router';
 import { type ApiData, useApiQuery } from '../query';
 import { Badge, Field, Page, Select, when } from '../ui/kit';
-import { ScrollRegion, useUrlFilters } from '../ui/list';
+import { useUrlFilters } from '../ui/list';
 import { QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 
 type ActivityEntry = ApiData<'get', '/activity-logs/{activity_id}'>;
@@ -80,34 +81,20 @@ export function ActivityPage() {
             <p className="empty">No activity matches.</p>
           ) : (
             <>
-              <div className="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Action</th>
-                      <th scope="col">Target</th>
-                      <th scope="col">Actor</th>
-                      <th scope="col">Outcome</th>
-                      <th scope="col">When</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.activity_logs.map((e) => (
-                      <tr key={e.activity_id}>
-                        <td>
-                          <Link to={`/activity/${e.activity_id}`}>{e.action}</Link>
-                        </td>
-                        <td>{e.target?.label ?? e.target?.id ?? '—'}</td>
-                        <td>{actorOf(e)}</td>
-                        <td>
-                          <Badge value={e.outcome} />
-                        </td>
-                        <td>{when(e.occurred_at)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                rows={data.activity_logs}
+                rowKey={(e) => e.activity_id}
+                columns={[
+                  {
+                    header: 'Action',
+                    cell: (e) => <Link to={`/activity/${e.activity_id}`}>{e.action}</Link>,
+                  },
+                  { header: 'Target', cell: (e) => e.target?.label ?? e.target?.id ?? '—' },
+                  { header: 'Actor', cell: (e) => actorOf(e) },
+                  { header: 'Outcome', cell: (e) => <Badge value={e.outcome} /> },
+                  { header: 'When', cell: (e) => when(e.occurred_at) },
+                ]}
+              />
               <Pager p={data} go={(n) => f.setFilter('page', String(n))} />
             </>
           )
@@ -150,26 +137,16 @@ export function ActivityDetailPage() {
             </dl>
             <h2>Changes</h2>
             {e.changes && Object.keys(e.changes).length > 0 ? (
-              <ScrollRegion label="Changes">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Field</th>
-                      <th scope="col">From</th>
-                      <th scope="col">To</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {Object.entries(e.changes).map(([k, c]) => (
-                      <tr key={k}>
-                        <td>{k}</td>
-                        <td>{JSON.stringify(c.from)}</td>
-                        <td>{JSON.stringify(c.to)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </ScrollRegion>
+              <DataTable
+                rows={Object.entries(e.changes)}
+                rowKey={([k]) => k}
+                region="Changes"
+                columns={[
+                  { header: 'Field', cell: ([k]) => k },
+                  { header: 'From', cell: ([, c]) => JSON.stringify(c.from) },
+                  { header: 'To', cell: ([, c]) => JSON.stringify(c.to) },
+                ]}
+              />
             ) : (
               <p className="empty">No field changes.</p>
             )}

@@ -11,9 +11,10 @@ import { useSession } from '../session';
 import { FileField, fileBase64, saveBlob } from '../ui/files';
 import { shortId } from '../ui/format';
 import { Badge, ErrorBox, Field, Page, Select, when } from '../ui/kit';
-import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
+import { useUrlFilters } from '../ui/list';
 import { FilterSelect } from '../ui/listing';
 import { QueryError, QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 
 type Job = ApiData<'get', '/checkout/paylink/bulk/{bulk_id}'>;
@@ -63,17 +64,17 @@ export function BulkLinksPage() {
       <QueryView q={list} what="the bulk uploads">
         {(data) => (
           <>
-            <LinkTable
+            <DataTable
               rows={data.bulk_jobs}
               rowKey={(j) => j.bulk_id}
-              href={(j) => `/bulk-links/${j.bulk_id}`}
+              rowLink={(j) => `/bulk-links/${j.bulk_id}`}
               empty="No bulk uploads yet. Upload a CSV or XLSX file to create many payment links at once."
               guide={{ slug: 'bulk-links', title: 'Bulk links guide' }}
               columns={[
-                { label: 'File', cell: (j) => j.file_name ?? `${j.source} ${shortId(j.bulk_id)}` },
-                { label: 'Status', cell: (j) => <Badge value={j.status} /> },
-                { label: 'Rows', cell: counts },
-                { label: 'Created', cell: (j) => when(j.created_at) },
+                { header: 'File', cell: (j) => j.file_name ?? `${j.source} ${shortId(j.bulk_id)}` },
+                { header: 'Status', cell: (j) => <Badge value={j.status} /> },
+                { header: 'Rows', cell: counts },
+                { header: 'Created', cell: (j) => when(j.created_at) },
               ]}
             />
             <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
@@ -330,46 +331,41 @@ const show = (v: unknown) => (v === undefined || v === null || v === '' ? '—' 
 function RowsTable({ rows, fix }: { rows: Row[]; fix?: (body: RetryBody) => void }) {
   if (rows.length === 0) return <p className="empty">No rows.</p>;
   return (
-    <ScrollRegion label="Rows">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Row</th>
-            <th scope="col">Reference</th>
-            <th scope="col">Amount</th>
-            <th scope="col">Status</th>
-            <th scope="col">Errors or link</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.row_number}>
-              <td>#{r.row_number}</td>
-              <td>{show(r.reference)}</td>
-              <td>
-                {show(r.input.amount)} {show(r.input.currency)}
-              </td>
-              <td>
-                <Badge value={r.status} />
-              </td>
-              <td style={{ minWidth: '14rem' }}>
-                {r.errors.map((e) => (
-                  <div key={`${e.field}-${e.msg}`}>
-                    {e.field ? `${e.field}: ` : ''}
-                    {e.msg}
-                    {e.field && e.value !== undefined && e.value !== null ? ` (${String(e.value)})` : ''}
-                  </div>
-                ))}
-                {r.checkout_url ? <a href={r.checkout_url}>Checkout link of row {r.row_number}</a> : null}
-                {fix && (r.status === 'invalid' || r.status === 'failed') ? (
-                  <RowFix row={r} fix={fix} />
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <DataTable
+      rows={rows}
+      rowKey={(r) => r.row_number}
+      region="Rows"
+      columns={[
+        { header: 'Row', cell: (r) => <>#{r.row_number}</> },
+        { header: 'Reference', cell: (r) => show(r.reference) },
+        {
+          header: 'Amount',
+          cell: (r) => (
+            <>
+              {show(r.input.amount)} {show(r.input.currency)}
+            </>
+          ),
+        },
+        { header: 'Status', cell: (r) => <Badge value={r.status} /> },
+        {
+          header: 'Errors or link',
+          cell: (r) => (
+            <>
+              {r.errors.map((e) => (
+                <div key={`${e.field}-${e.msg}`}>
+                  {e.field ? `${e.field}: ` : ''}
+                  {e.msg}
+                  {e.field && e.value !== undefined && e.value !== null ? ` (${String(e.value)})` : ''}
+                </div>
+              ))}
+              {r.checkout_url ? <a href={r.checkout_url}>Checkout link of row {r.row_number}</a> : null}
+              {fix && (r.status === 'invalid' || r.status === 'failed') ? <RowFix row={r} fix={fix} /> : null}
+            </>
+          ),
+          style: { minWidth: '14rem' },
+        },
+      ]}
+    />
   );
 }
 

@@ -9,9 +9,10 @@ import { type ApiData, allows, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { saveBlob } from '../ui/files';
 import { Badge, ErrorBox, Field, Page, when } from '../ui/kit';
-import { LinkTable, useUrlFilters } from '../ui/list';
+import { useUrlFilters } from '../ui/list';
 import { FilterSelect } from '../ui/listing';
 import { QueryError, QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 
 export type ContractRequest = ApiData<'get', '/contracts/requests/{contract_request_id}'>;
@@ -60,17 +61,17 @@ export function ContractsPage() {
       <QueryView q={list} what="the contracts">
         {(data) => (
           <>
-            <LinkTable
+            <DataTable
               rows={data.contract_requests}
               rowKey={(r) => r.contract_request_id}
-              href={(r) => `/contracts/${r.contract_request_id}`}
+              rowLink={(r) => `/contracts/${r.contract_request_id}`}
               empty="No contracts yet. A contract request sends a document to be signed by its participants, optionally with a payment at completion."
               guide={{ slug: 'contracts', title: 'Contracts guide' }}
               columns={[
-                { label: 'Contract', cell: (r) => r.title },
-                { label: 'Status', cell: (r) => <Badge value={r.status} /> },
-                { label: 'Participants', cell: (r) => r.participants.map((p) => p.name).join(', ') },
-                { label: 'Created', cell: (r) => when(r.created_at) },
+                { header: 'Contract', cell: (r) => r.title },
+                { header: 'Status', cell: (r) => <Badge value={r.status} /> },
+                { header: 'Participants', cell: (r) => r.participants.map((p) => p.name).join(', ') },
+                { header: 'Created', cell: (r) => when(r.created_at) },
               ]}
             />
             <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />

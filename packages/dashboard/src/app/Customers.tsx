@@ -5,6 +5,7 @@ import { useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, CopyId, ErrorBox, Field, Page, Select } from '../ui/kit';
 import { QueryView } from '../ui/states';
+import { DataTable, QueryTable } from '../ui/table';
 import { PayerForm } from './PayerForm';
 import { Pager } from './payments-shared';
 
@@ -54,102 +55,73 @@ export function CustomersPage() {
       <QueryView q={users} what="the users">
         {(data) => (
           <>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">User ID</th>
-                    <th scope="col">Name</th>
-                    <th scope="col">KYC</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.users.map((u) => (
-                    <tr key={u.user_id}>
-                      <td>{u.email}</td>
-                      <td>
-                        <CopyId value={u.user_id} what="payer" />
-                      </td>
-                      <td>{[u.first_name, u.last_name].filter(Boolean).join(' ') || '—'}</td>
-                      <td>
-                        <Badge value={u.kyc_status} />
-                      </td>
-                      <td>
-                        {write ? (
-                          <button
-                            type="button"
-                            className="secondary"
-                            onClick={() =>
-                              act
-                                .send('post', '/kyc/users/{user_id}/verification-link', {
-                                  path: { user_id: u.user_id },
-                                  body: {},
-                                })
-                                .then(showLink)
-                            }
-                          >
-                            Verification link
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              rows={data.users}
+              rowKey={(u) => u.user_id}
+              columns={[
+                { header: 'Email', cell: (u) => u.email },
+                { header: 'User ID', cell: (u) => <CopyId value={u.user_id} what="payer" /> },
+                { header: 'Name', cell: (u) => [u.first_name, u.last_name].filter(Boolean).join(' ') || '—' },
+                { header: 'KYC', cell: (u) => <Badge value={u.kyc_status} /> },
+                {
+                  header: 'Actions',
+                  cell: (u) =>
+                    write ? (
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() =>
+                          act
+                            .send('post', '/kyc/users/{user_id}/verification-link', {
+                              path: { user_id: u.user_id },
+                              body: {},
+                            })
+                            .then(showLink)
+                        }
+                      >
+                        Verification link
+                      </button>
+                    ) : null,
+                },
+              ]}
+            />
             <Pager p={data.pagination} go={(n) => setQ('page', String(n))} />
           </>
         )}
       </QueryView>
       <h2>Business customers</h2>
       {can('kyb.businesses.read') ? (
-        <QueryView q={businesses} what="the business customers">
-          {(data) => (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Company</th>
-                    <th scope="col">Country</th>
-                    <th scope="col">KYB</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.business_customers.map((b) => (
-                    <tr key={b.business_customer_id}>
-                      <td>{b.company_name}</td>
-                      <td>{b.country}</td>
-                      <td>
-                        <Badge value={b.kyb_status} />
-                      </td>
-                      <td>
-                        {can('kyb.businesses.write') ? (
-                          <button
-                            type="button"
-                            className="secondary"
-                            onClick={() =>
-                              act
-                                .send('post', '/kyb/businesses/{business_customer_id}/verification-link', {
-                                  path: { business_customer_id: b.business_customer_id },
-                                  body: {},
-                                })
-                                .then(showLink)
-                            }
-                          >
-                            Verification link
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </QueryView>
+        <QueryTable
+          q={businesses}
+          what="the business customers"
+          rows={(data) => data.business_customers}
+          rowKey={(b) => b.business_customer_id}
+          columns={[
+            { header: 'Company', cell: (b) => b.company_name },
+            { header: 'Country', cell: (b) => b.country },
+            { header: 'KYB', cell: (b) => <Badge value={b.kyb_status} /> },
+            {
+              header: 'Actions',
+              cell: (b) =>
+                can('kyb.businesses.write') ? (
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() =>
+                      act
+                        .send('post', '/kyb/businesses/{business_customer_id}/verification-link', {
+                          path: { business_customer_id: b.business_customer_id },
+                          body: {},
+                        })
+                        .then(showLink)
+                    }
+                  >
+                    Verification link
+                  </button>
+                ) : null,
+            },
+          ]}
+        />
       ) : null}
     </Page>
   );

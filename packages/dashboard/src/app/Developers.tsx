@@ -4,7 +4,7 @@ import { type ApiData, useApiActions, useApiQuery, useInvalidate } from '../quer
 import { useSession } from '../session';
 import { SecurityChallenge } from '../ui/dialogs';
 import { Badge, ErrorBox, Field, Page, SecretOnce, Select, when } from '../ui/kit';
-import { QueryView } from '../ui/states';
+import { QueryTable } from '../ui/table';
 
 type Credential = ApiData<'get', '/auth/api-credentials'>['credentials'][number];
 
@@ -72,58 +72,43 @@ export function DevelopersPage() {
           </button>
         </>
       ) : null}
-      <QueryView q={list} what="the API credentials">
-        {(data) => (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Label</th>
-                  <th scope="col">API key</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.credentials.map((c) => (
-                  <tr key={c.credential_id}>
-                    <td>{c.label}</td>
-                    <td>
-                      <code>{c.api_key}</code>
-                    </td>
-                    <td>{c.role}</td>
-                    <td>{when(c.last_used_at)}</td>
-                    <td>
-                      {c.disabled ? (
-                        <Badge value="disabled" />
-                      ) : write ? (
-                        <>
-                          <button type="button" className="secondary" onClick={() => setResetting(c)}>
-                            Reset secret
-                          </button>
-                          <button
-                            type="button"
-                            className="danger"
-                            aria-label={`Disable ${c.label}`}
-                            onClick={() =>
-                              act.send('post', '/auth/api-credentials/{credential_id}/disable', {
-                                path: { credential_id: c.credential_id },
-                              })
-                            }
-                          >
-                            Disable
-                          </button>
-                        </>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </QueryView>
+      <QueryTable
+        q={list}
+        what="the API credentials"
+        rows={(data) => data.credentials}
+        rowKey={(c) => c.credential_id}
+        columns={[
+          { header: 'Label', cell: (c) => c.label },
+          { header: 'API key', cell: (c) => <code>{c.api_key}</code> },
+          { header: 'Role', cell: (c) => c.role },
+          { header: 'Last used', cell: (c) => when(c.last_used_at) },
+          {
+            header: 'Actions',
+            cell: (c) =>
+              c.disabled ? (
+                <Badge value="disabled" />
+              ) : write ? (
+                <>
+                  <button type="button" className="secondary" onClick={() => setResetting(c)}>
+                    Reset secret
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={`Disable ${c.label}`}
+                    onClick={() =>
+                      act.send('post', '/auth/api-credentials/{credential_id}/disable', {
+                        path: { credential_id: c.credential_id },
+                      })
+                    }
+                  >
+                    Disable
+                  </button>
+                </>
+              ) : null,
+          },
+        ]}
+      />
       {resetting ? (
         <SecurityChallenge
           action="REFRESH_API_KEY"

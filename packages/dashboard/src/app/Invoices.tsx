@@ -3,8 +3,9 @@ import { Link, useParams } from 'react-router';
 import { type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, money, Page, Select, when } from '../ui/kit';
-import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
+import { useUrlFilters } from '../ui/list';
 import { QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 
 type Invoice = ApiData<'get', '/billing/invoices/{invoice_id}'>;
@@ -36,17 +37,17 @@ export function InvoicesPage() {
       <QueryView q={list} what="the invoices">
         {(data) => (
           <>
-            <LinkTable
+            <DataTable
               rows={data.invoices}
               rowKey={(i) => i.invoice_id}
-              href={(i) => `/invoices/${i.invoice_id}`}
+              rowLink={(i) => `/invoices/${i.invoice_id}`}
               empty="No invoices yet. Invoices bill your usage of the platform each period."
               guide={{ slug: 'invoices', title: 'Invoices guide' }}
               columns={[
-                { label: 'Invoice', cell: (i) => i.number },
-                { label: 'Total', cell: (i) => money(i.total, i.currency) },
-                { label: 'Status', cell: (i) => <Badge value={i.status} /> },
-                { label: 'Due', cell: (i) => i.due_date ?? '—' },
+                { header: 'Invoice', cell: (i) => i.number },
+                { header: 'Total', cell: (i) => money(i.total, i.currency) },
+                { header: 'Status', cell: (i) => <Badge value={i.status} /> },
+                { header: 'Due', cell: (i) => i.due_date ?? '—' },
               ]}
             />
             <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
@@ -165,29 +166,17 @@ function LinesTable({ invoice }: { invoice: Invoice }) {
   const lines = invoice.lines ?? [];
   if (lines.length === 0) return <p className="empty">No lines.</p>;
   return (
-    <ScrollRegion label="Invoice lines">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Description</th>
-            <th scope="col">Quantity</th>
-            <th scope="col">Unit</th>
-            <th scope="col">Tax</th>
-            <th scope="col">Amount</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((l) => (
-            <tr key={l.line_id}>
-              <td>{l.description}</td>
-              <td>{l.quantity}</td>
-              <td>{money(l.unit_amount, invoice.currency)}</td>
-              <td>{money(l.tax_amount, invoice.currency)}</td>
-              <td>{money(l.amount, invoice.currency)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <DataTable
+      rows={lines}
+      rowKey={(l) => l.line_id}
+      region="Invoice lines"
+      columns={[
+        { header: 'Description', cell: (l) => l.description },
+        { header: 'Quantity', cell: (l) => l.quantity },
+        { header: 'Unit', cell: (l) => money(l.unit_amount, invoice.currency) },
+        { header: 'Tax', cell: (l) => money(l.tax_amount, invoice.currency) },
+        { header: 'Amount', cell: (l) => money(l.amount, invoice.currency) },
+      ]}
+    />
   );
 }

@@ -3,8 +3,9 @@ import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { type ApiBody, type ApiData, allows, useApiActions, useApiQuery } from '../query';
 import { Badge, ErrorBox, Field, money, Page, Select, when } from '../ui/kit';
-import { LinkTable, ScrollRegion, urlPicker, useUrlFilters } from '../ui/list';
+import { urlPicker, useUrlFilters } from '../ui/list';
 import { QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 
 type Monitored = ApiData<'get', '/monitoring/transactions/{monitored_transaction_id}'>;
@@ -63,18 +64,18 @@ export function MonitoringPage() {
       <QueryView q={list} what="the monitored transactions">
         {(data) => (
           <>
-            <LinkTable
+            <DataTable
               rows={data.monitored_transactions}
               rowKey={(m) => m.monitored_transaction_id}
-              href={(m) => `/monitoring/${m.monitored_transaction_id}`}
+              rowLink={(m) => `/monitoring/${m.monitored_transaction_id}`}
               empty="No monitored transactions yet. Submitted transactions are checked against your monitoring policy and held for review when a rule hits."
               guide={{ slug: 'monitoring', title: 'Monitoring guide' }}
               columns={[
-                { label: 'Reference', cell: (m) => m.client_reference },
-                { label: 'Amount', cell: (m) => `${money(m.amount, m.currency)} ${m.direction}` },
-                { label: 'Counterparty', cell: (m) => text(m.counterparty.name) },
-                { label: 'Decision', cell: (m) => <Badge value={m.decision} /> },
-                { label: 'Score', cell: (m) => m.score },
+                { header: 'Reference', cell: (m) => m.client_reference },
+                { header: 'Amount', cell: (m) => `${money(m.amount, m.currency)} ${m.direction}` },
+                { header: 'Counterparty', cell: (m) => text(m.counterparty.name) },
+                { header: 'Decision', cell: (m) => <Badge value={m.decision} /> },
+                { header: 'Score', cell: (m) => m.score },
               ]}
             />
             <Pager p={data} go={(n) => f.setFilter('page', String(n))} />
@@ -138,28 +139,17 @@ export function MonitoringDetailPage() {
             {m.rule_hits.length === 0 ? (
               <p className="empty">No rule matched.</p>
             ) : (
-              <ScrollRegion label="Rule hits">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Rule</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Action</th>
-                      <th scope="col">Score</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {m.rule_hits.map((h) => (
-                      <tr key={h.rule_id}>
-                        <td>{h.name}</td>
-                        <td>{h.type}</td>
-                        <td>{h.action}</td>
-                        <td>{h.score}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </ScrollRegion>
+              <DataTable
+                rows={m.rule_hits}
+                rowKey={(h) => h.rule_id}
+                region="Rule hits"
+                columns={[
+                  { header: 'Rule', cell: (h) => h.name },
+                  { header: 'Type', cell: (h) => h.type },
+                  { header: 'Action', cell: (h) => h.action },
+                  { header: 'Score', cell: (h) => h.score },
+                ]}
+              />
             )}
             <h2>Reviews</h2>
             {m.reviews.length === 0 ? (

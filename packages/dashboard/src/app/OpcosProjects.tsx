@@ -5,6 +5,7 @@ import { allows, useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, CopyId, ErrorBox, Page, Select, when } from '../ui/kit';
 import { QueryError, Skeleton } from '../ui/states';
+import { DataTable } from '../ui/table';
 
 export function OpcosProjectsPage() {
   const { can } = useSession();
@@ -58,43 +59,28 @@ export function OpcosProjectsPage() {
         </p>
       ) : null}
       {!opcos.data && !opcos.error ? <Skeleton what="opcos" lines={3} /> : null}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Sub-TPP ID</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {opcos.data?.opcos.map((o) => (
-              <tr key={o.opco_id}>
-                <td>
-                  <Link to={`/opcos/${o.opco_id}`}>{o.name}</Link>
-                </td>
-                <td>
-                  <Badge value={o.status} />
-                </td>
-                <td>{o.sub_tpp_id ?? '—'}</td>
-                <td>{when(o.created_at)}</td>
-                <td>
-                  {allows(o, 'submit') ? (
-                    <button
-                      type="button"
-                      onClick={() => submit.mutate({ path: { opco_id: o.opco_id }, body: undefined })}
-                    >
-                      Submit
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={opcos.data?.opcos ?? []}
+        rowKey={(o) => o.opco_id}
+        columns={[
+          { header: 'Name', cell: (o) => <Link to={`/opcos/${o.opco_id}`}>{o.name}</Link> },
+          { header: 'Status', cell: (o) => <Badge value={o.status} /> },
+          { header: 'Sub-TPP ID', cell: (o) => o.sub_tpp_id ?? '—' },
+          { header: 'Created', cell: (o) => when(o.created_at) },
+          {
+            header: 'Actions',
+            cell: (o) =>
+              allows(o, 'submit') ? (
+                <button
+                  type="button"
+                  onClick={() => submit.mutate({ path: { opco_id: o.opco_id }, body: undefined })}
+                >
+                  Submit
+                </button>
+              ) : null,
+          },
+        ]}
+      />
       <h2>Projects</h2>
       {projects.data?.projects.length === 0 ? (
         <p className="empty">
@@ -102,84 +88,78 @@ export function OpcosProjectsPage() {
           <a href="/docs/guides/opcos-projects">Opcos and projects guide</a>
         </p>
       ) : null}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Project</th>
-              <th scope="col">Project ID</th>
-              <th scope="col">Opco</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {projects.data?.projects.map((p) => (
-              <tr key={p.project_id}>
-                <td>{p.project_name}</td>
-                <td>
-                  <CopyId value={p.project_id} what="project" />
-                </td>
-                <td>
-                  {changing === p.project_id && allows(p, 'edit') ? (
-                    <>
-                      <Select
-                        label={`Opco of ${p.project_name}`}
-                        name="opco_id"
-                        value={p.opco_id ?? ''}
-                        options={opcoOptions(p.opco_id)}
-                        onChange={(v) =>
-                          bind.mutate(
-                            { path: { project_id: p.project_id }, body: { opco_id: v || null } },
-                            { onSuccess: () => setChanging(null) },
-                          )
-                        }
-                      />
-                      <button type="button" className="secondary small" onClick={() => setChanging(null)}>
-                        Keep {opcoName(p.opco_id)}
-                      </button>
-                    </>
-                  ) : (
-                    <>
-                      {opcoName(p.opco_id)}{' '}
-                      {allows(p, 'edit') ? (
-                        <button
-                          type="button"
-                          className="secondary small"
-                          aria-label={`Change the opco of ${p.project_name}`}
-                          onClick={() => setChanging(p.project_id)}
-                        >
-                          Change
-                        </button>
-                      ) : null}
-                    </>
-                  )}
-                </td>
-                <td>
-                  {p.is_frozen ? <Badge value="frozen" /> : null}
-                  {p.archived_at ? <Badge value="archived" /> : <Badge value="active" />}
-                </td>
-                <td>
-                  {allows(p, 'archive') || allows(p, 'unarchive') ? (
+      <DataTable
+        rows={projects.data?.projects ?? []}
+        rowKey={(p) => p.project_id}
+        columns={[
+          { header: 'Project', cell: (p) => p.project_name },
+          { header: 'Project ID', cell: (p) => <CopyId value={p.project_id} what="project" /> },
+          {
+            header: 'Opco',
+            cell: (p) =>
+              changing === p.project_id && allows(p, 'edit') ? (
+                <>
+                  <Select
+                    label={`Opco of ${p.project_name}`}
+                    name="opco_id"
+                    value={p.opco_id ?? ''}
+                    options={opcoOptions(p.opco_id)}
+                    onChange={(v) =>
+                      bind.mutate(
+                        { path: { project_id: p.project_id }, body: { opco_id: v || null } },
+                        { onSuccess: () => setChanging(null) },
+                      )
+                    }
+                  />
+                  <button type="button" className="secondary small" onClick={() => setChanging(null)}>
+                    Keep {opcoName(p.opco_id)}
+                  </button>
+                </>
+              ) : (
+                <>
+                  {opcoName(p.opco_id)}{' '}
+                  {allows(p, 'edit') ? (
                     <button
                       type="button"
-                      className="secondary"
-                      onClick={() =>
-                        (allows(p, 'unarchive') ? unarchive : archive).mutate({
-                          path: { project_id: p.project_id },
-                          body: undefined,
-                        })
-                      }
+                      className="secondary small"
+                      aria-label={`Change the opco of ${p.project_name}`}
+                      onClick={() => setChanging(p.project_id)}
                     >
-                      {allows(p, 'unarchive') ? 'Unarchive' : 'Archive'}
+                      Change
                     </button>
                   ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                </>
+              ),
+          },
+          {
+            header: 'State',
+            cell: (p) => (
+              <>
+                {p.is_frozen ? <Badge value="frozen" /> : null}
+                {p.archived_at ? <Badge value="archived" /> : <Badge value="active" />}
+              </>
+            ),
+          },
+          {
+            header: 'Actions',
+            cell: (p) =>
+              allows(p, 'archive') || allows(p, 'unarchive') ? (
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() =>
+                    (allows(p, 'unarchive') ? unarchive : archive).mutate({
+                      path: { project_id: p.project_id },
+                      body: undefined,
+                    })
+                  }
+                >
+                  {allows(p, 'unarchive') ? 'Unarchive' : 'Archive'}
+                </button>
+              ) : null,
+          },
+        ]}
+      />
     </Page>
   );
 }

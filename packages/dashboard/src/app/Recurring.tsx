@@ -4,8 +4,9 @@ import { type ApiData, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { shortId } from '../ui/format';
 import { Badge, money, Page, Select, when } from '../ui/kit';
-import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
+import { useUrlFilters } from '../ui/list';
 import { QueryError, QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 import { type Recurring, RecurringActions } from './RecurringActions';
 import { CustomerFilters } from './Schedules';
@@ -55,17 +56,17 @@ export function RecurringPage() {
       <QueryView q={list} what="the recurring payments">
         {(data) => (
           <>
-            <LinkTable
+            <DataTable
               rows={data.recurring_payments}
               rowKey={(r) => r.definition_id}
-              href={(r) => `/recurring/${r.definition_id}`}
+              rowLink={(r) => `/recurring/${r.definition_id}`}
               empty="No recurring payments yet. A recurring payment charges a payer under a mandate they approved once at their bank."
               guide={{ slug: 'recurring', title: 'Recurring payments guide' }}
               columns={[
-                { label: 'Recurring payment', cell: (r) => r.description || shortId(r.definition_id) },
-                { label: 'Amount', cell: amountOf },
-                { label: 'Status', cell: (r) => <Badge value={r.status} /> },
-                { label: 'Next run', cell: (r) => when(r.next_run_at) },
+                { header: 'Recurring payment', cell: (r) => r.description || shortId(r.definition_id) },
+                { header: 'Amount', cell: amountOf },
+                { header: 'Status', cell: (r) => <Badge value={r.status} /> },
+                { header: 'Next run', cell: (r) => when(r.next_run_at) },
               ]}
             />
             <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
@@ -130,42 +131,42 @@ export function RecurringDetailPage() {
             {!runsQ.data ? null : runs.length === 0 ? (
               <p className="empty">No runs yet.</p>
             ) : (
-              <ScrollRegion label="Runs">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Run</th>
-                      <th scope="col">Scheduled for</th>
-                      <th scope="col">Amount</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Payment</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {runs.map((run) => (
-                      <tr key={run.run_id}>
-                        <td>
-                          #{run.sequence} {run.kind}
-                        </td>
-                        <td>{when(run.scheduled_for)}</td>
-                        <td>{money(run.amount, run.currency)}</td>
-                        <td>
-                          <Badge value={run.status} />
-                          {run.failure_reason ? ` ${run.failure_reason}` : ''}
-                          {run.next_retry_at ? ` · retry ${when(run.next_retry_at)}` : ''}
-                        </td>
-                        <td>
-                          {run.transaction_id ? (
-                            <Link to={`/payments/${run.transaction_id}`}>View payment</Link>
-                          ) : (
-                            '—'
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </ScrollRegion>
+              <DataTable
+                rows={runs}
+                rowKey={(run) => run.run_id}
+                region="Runs"
+                columns={[
+                  {
+                    header: 'Run',
+                    cell: (run) => (
+                      <>
+                        #{run.sequence} {run.kind}
+                      </>
+                    ),
+                  },
+                  { header: 'Scheduled for', cell: (run) => when(run.scheduled_for) },
+                  { header: 'Amount', cell: (run) => money(run.amount, run.currency) },
+                  {
+                    header: 'Status',
+                    cell: (run) => (
+                      <>
+                        <Badge value={run.status} />
+                        {run.failure_reason ? ` ${run.failure_reason}` : ''}
+                        {run.next_retry_at ? ` · retry ${when(run.next_retry_at)}` : ''}
+                      </>
+                    ),
+                  },
+                  {
+                    header: 'Payment',
+                    cell: (run) =>
+                      run.transaction_id ? (
+                        <Link to={`/payments/${run.transaction_id}`}>View payment</Link>
+                      ) : (
+                        '—'
+                      ),
+                  },
+                ]}
+              />
             )}
           </>
         )}

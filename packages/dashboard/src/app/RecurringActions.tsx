@@ -1,5 +1,5 @@
 /**
- * What a recurring payment's detail page offers, by permission and status (docs/guides/recurring.md): pause,
+ * What a recurring payment's detail page offers, from the API's allowed_actions (docs/guides/recurring.md): pause,
  * resume, cancel, edit, an on-demand run (own idempotency key), retry of a failed run, skipping a
  * scheduled run, and the sandbox simulator. Also the create form.
  */
@@ -29,14 +29,14 @@ export function RecurringActions({ r, runs }: { r: Recurring; runs: Run[] }) {
   const [runAmount, setRunAmount] = useState('');
   const [runKey, setRunKey] = useState(newIdempotencyKey);
   const path = { definition_id: r.definition_id };
-  // Pause, resume, cancel and edit follow the API's allowed_actions; retrying a run, skipping one and
-  // collecting on demand depend on the runs and the mandate, which the API does not list (yet).
+  // Pause, resume, cancel and edit follow the recurring payment's allowed_actions, retrying a run and
+  // skipping one the run's; collecting on demand depends on the mandate, which the API does not list.
   const write = can('recurring.write') && OPEN.includes(r.status);
   const sandbox = me?.environment === 'sandbox' && can('sandbox.simulate') && OPEN.includes(r.status);
   if (!write && !sandbox) return null;
   const authorized = r.mandate.status === 'authorized';
-  const failed = runs.find((x) => x.status === 'failed' || x.status === 'retry_scheduled');
-  const scheduled = runs.filter((x) => x.status === 'scheduled');
+  const failed = runs.find((x) => allows(x, 'retry'));
+  const scheduled = runs.filter((x) => allows(x, 'skip'));
   return (
     <section aria-labelledby="recurring-actions">
       <h2 id="recurring-actions">Actions</h2>
@@ -58,7 +58,7 @@ export function RecurringActions({ r, runs }: { r: Recurring; runs: Run[] }) {
                 fn={() => act.call('post', `${BASE}/resume`, { path, body: {} })}
               />
             ) : null}
-            {failed && authorized ? (
+            {failed ? (
               <ActButton
                 act={act}
                 label={`Retry run #${failed.sequence}`}

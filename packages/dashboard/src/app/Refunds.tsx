@@ -9,6 +9,7 @@ import { newIdempotencyKey, SvcApiError } from '../api';
 import { type ApiData, allows, useApiActions, useApiMutation, useApiQuery } from '../query';
 import { Badge, ErrorBox, Field, money, Page, Select, when } from '../ui/kit';
 import { QueryError, QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager, type Transaction } from './payments-shared';
 import { ProjectPicker } from './pickers';
 
@@ -21,88 +22,85 @@ function RefundRows({ rows, showPayment }: { rows: readonly Refund[]; showPaymen
   return (
     <>
       <ErrorBox error={act.error} />
-      <div className="table-wrap">
-        <table aria-label="Refunds">
-          <thead>
-            <tr>
-              <th>Amount</th>
-              <th>Status</th>
-              <th>Reason</th>
-              {showPayment ? <th>Payment</th> : null}
-              <th>Created</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.refund_id} data-testid="refund-row">
-                <td>{money(r.amount, r.currency)}</td>
-                <td>
-                  <Badge value={r.status} />
-                  {r.reconciliation_state === 'manual_review_required' ? (
-                    <div className="hint" data-testid="refund-review">
-                      <Badge value="manual review" /> {r.review_reason} Check with the bank before refunding
-                      again.
-                    </div>
-                  ) : null}
-                  {r.failure_reason ? <div className="hint">{r.failure_reason}</div> : null}
-                </td>
-                <td>{r.reason ?? '—'}</td>
-                {showPayment ? (
-                  <td>
-                    <Link to={`/payments/${r.transaction_id}`}>Open payment</Link>
-                  </td>
+      <DataTable
+        rows={rows}
+        rowKey={(r) => r.refund_id}
+        label="Refunds"
+        rowProps={() => ({ 'data-testid': 'refund-row' })}
+        columns={[
+          { header: 'Amount', cell: (r) => money(r.amount, r.currency) },
+          {
+            header: 'Status',
+            cell: (r) => (
+              <>
+                <Badge value={r.status} />
+                {r.reconciliation_state === 'manual_review_required' ? (
+                  <div className="hint" data-testid="refund-review">
+                    <Badge value="manual review" /> {r.review_reason} Check with the bank before refunding
+                    again.
+                  </div>
                 ) : null}
-                <td>{when(r.created_at)}</td>
-                <td>
-                  {allows(r, 'cancel') ? (
+                {r.failure_reason ? <div className="hint">{r.failure_reason}</div> : null}
+              </>
+            ),
+          },
+          { header: 'Reason', cell: (r) => r.reason ?? '—' },
+          showPayment && {
+            header: 'Payment',
+            cell: (r) => <Link to={`/payments/${r.transaction_id}`}>Open payment</Link>,
+          },
+          { header: 'Created', cell: (r) => when(r.created_at) },
+          {
+            header: '',
+            cell: (r) => (
+              <>
+                {allows(r, 'cancel') ? (
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={act.busy}
+                    onClick={() =>
+                      act.send('post', '/refunds/{refund_id}/cancel', { path: { refund_id: r.refund_id } })
+                    }
+                  >
+                    Cancel refund
+                  </button>
+                ) : null}
+                {allows(r, 'simulate') ? (
+                  <>
                     <button
                       type="button"
                       className="secondary"
                       disabled={act.busy}
                       onClick={() =>
-                        act.send('post', '/refunds/{refund_id}/cancel', { path: { refund_id: r.refund_id } })
+                        act.send('post', '/sandbox/refunds/{refund_id}/simulate', {
+                          path: { refund_id: r.refund_id },
+                          body: { outcome: 'succeeded' },
+                        })
                       }
                     >
-                      Cancel refund
+                      Simulate: refund settles
+                    </button>{' '}
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={act.busy}
+                      onClick={() =>
+                        act.send('post', '/sandbox/refunds/{refund_id}/simulate', {
+                          path: { refund_id: r.refund_id },
+                          body: { outcome: 'failed' },
+                        })
+                      }
+                    >
+                      Simulate: refund fails
                     </button>
-                  ) : null}
-                  {allows(r, 'simulate') ? (
-                    <>
-                      <button
-                        type="button"
-                        className="secondary"
-                        disabled={act.busy}
-                        onClick={() =>
-                          act.send('post', '/sandbox/refunds/{refund_id}/simulate', {
-                            path: { refund_id: r.refund_id },
-                            body: { outcome: 'succeeded' },
-                          })
-                        }
-                      >
-                        Simulate: refund settles
-                      </button>{' '}
-                      <button
-                        type="button"
-                        className="secondary"
-                        disabled={act.busy}
-                        onClick={() =>
-                          act.send('post', '/sandbox/refunds/{refund_id}/simulate', {
-                            path: { refund_id: r.refund_id },
-                            body: { outcome: 'failed' },
-                          })
-                        }
-                      >
-                        Simulate: refund fails
-                      </button>
-                    </>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                  </>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -22,11 +22,9 @@ const OPEN: readonly Schedule['status'][] = ['active', 'past_due'];
 const INSTALMENT = '/payment-schedules/{schedule_id}/instalments/{instalment_id}';
 
 export function InstalmentActions({ s, i }: { s: Schedule; i: Instalment }) {
-  const { can } = useSession();
   const act = useApiActions({ invalidate: ['/payment-schedules', '/transactions'] });
   if (!OPEN.includes(s.status)) return null;
   const path = { schedule_id: s.schedule_id, instalment_id: i.instalment_id };
-  const write = can('schedules.write');
   const context = `instalment #${i.sequence}`;
   const b = (text: string, op: '/issue-now' | '/reissue' | '/cancel') => (
     <ActButton
@@ -39,8 +37,7 @@ export function InstalmentActions({ s, i }: { s: Schedule; i: Instalment }) {
   return (
     <div className="actions">
       {allows(i, 'issue_now') ? b('Issue now', '/issue-now') : null}
-      {/* Reissuing depends on the link's payment, which allowed_actions does not cover. */}
-      {write && i.status === 'overdue' ? b('Reissue', '/reissue') : null}
+      {allows(i, 'reissue') ? b('Reissue', '/reissue') : null}
       {allows(i, 'cancel') ? b('Cancel', '/cancel') : null}
       {allows(i, 'simulate_overdue') ? (
         <ActButton

@@ -4,8 +4,9 @@ import { useApiQuery } from '../query';
 import { useSession } from '../session';
 import { shortId } from '../ui/format';
 import { Badge, money, Page, Select, when } from '../ui/kit';
-import { LinkTable, ScrollRegion, useUrlFilters } from '../ui/list';
+import { useUrlFilters } from '../ui/list';
 import { QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 import { BusinessCustomerPicker, PayerPicker, ProjectPicker } from './pickers';
 import { InstalmentActions, type Schedule, ScheduleActions } from './ScheduleActions';
@@ -72,17 +73,17 @@ export function SchedulesPage() {
       <QueryView q={list} what="the payment schedules">
         {(data) => (
           <>
-            <LinkTable
+            <DataTable
               rows={data.payment_schedules}
               rowKey={(s) => s.schedule_id}
-              href={(s) => `/schedules/${s.schedule_id}`}
+              rowLink={(s) => `/schedules/${s.schedule_id}`}
               empty="No payment schedules yet. A schedule issues payment links on set dates, for instalments or recurring invoices."
               guide={{ slug: 'schedules', title: 'Schedules guide' }}
               columns={[
-                { label: 'Schedule', cell: (s) => s.description || shortId(s.schedule_id) },
-                { label: 'Total', cell: (s) => money(s.total_amount, s.currency) },
-                { label: 'Paid', cell: (s) => money(s.amount_paid, s.currency) },
-                { label: 'Status', cell: (s) => <Badge value={s.status} /> },
+                { header: 'Schedule', cell: (s) => s.description || shortId(s.schedule_id) },
+                { header: 'Total', cell: (s) => money(s.total_amount, s.currency) },
+                { header: 'Paid', cell: (s) => money(s.amount_paid, s.currency) },
+                { header: 'Status', cell: (s) => <Badge value={s.status} /> },
               ]}
             />
             <Pager p={data.pagination} go={(n) => f.setFilter('page', String(n))} />
@@ -123,47 +124,37 @@ export function ScheduleDetailPage() {
               <dd>{when(s.created_at)}</dd>
             </dl>
             <h2>Instalments</h2>
-            <ScrollRegion label="Instalments">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Instalment</th>
-                    <th scope="col">Due</th>
-                    <th scope="col">Amount</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Payment</th>
-                    {acts ? <th scope="col">Actions</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {s.instalments.map((i) => (
-                    <tr key={i.instalment_id}>
-                      <td>#{i.sequence}</td>
-                      <td>{i.due_date}</td>
-                      <td>{money(i.amount, s.currency)}</td>
-                      <td>
-                        <Badge value={i.status} />
-                        {i.issue_error ? ` ${i.issue_error}` : ''}
-                      </td>
-                      <td>
-                        {i.transaction_id ? (
-                          <Link to={`/payments/${i.transaction_id}`}>View payment</Link>
-                        ) : i.status === 'scheduled' && i.issue_at ? (
-                          `link issued ${when(i.issue_at)}`
-                        ) : (
-                          '—'
-                        )}
-                      </td>
-                      {acts ? (
-                        <td>
-                          <InstalmentActions s={s} i={i} />
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollRegion>
+            <DataTable
+              rows={s.instalments}
+              rowKey={(i) => i.instalment_id}
+              region="Instalments"
+              columns={[
+                { header: 'Instalment', cell: (i) => <>#{i.sequence}</> },
+                { header: 'Due', cell: (i) => i.due_date },
+                { header: 'Amount', cell: (i) => money(i.amount, s.currency) },
+                {
+                  header: 'Status',
+                  cell: (i) => (
+                    <>
+                      <Badge value={i.status} />
+                      {i.issue_error ? ` ${i.issue_error}` : ''}
+                    </>
+                  ),
+                },
+                {
+                  header: 'Payment',
+                  cell: (i) =>
+                    i.transaction_id ? (
+                      <Link to={`/payments/${i.transaction_id}`}>View payment</Link>
+                    ) : i.status === 'scheduled' && i.issue_at ? (
+                      `link issued ${when(i.issue_at)}`
+                    ) : (
+                      '—'
+                    ),
+                },
+                acts && { header: 'Actions', cell: (i) => <InstalmentActions s={s} i={i} /> },
+              ]}
+            />
             <ScheduleActions s={s} />
           </>
         )}

@@ -4,7 +4,7 @@ import { type ApiData, useApiCall, useApiQuery, useInvalidate } from '../query';
 import { useSession } from '../session';
 import { type SecurityAction, SecurityChallenge, type SecurityHeaders } from '../ui/dialogs';
 import { Badge, Field, Page, Select, when } from '../ui/kit';
-import { QueryView } from '../ui/states';
+import { QueryTable } from '../ui/table';
 
 type Account = ApiData<'get', '/auth/team/accounts'>['accounts'][number];
 
@@ -82,79 +82,71 @@ export function TeamPage() {
         </form>
       ) : null}
       {done ? <p role="status">{done}</p> : null}
-      <QueryView q={list} what="your team">
-        {(data) => (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Last sign-in</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.accounts.map((a) => (
-                  <tr key={a.account_id}>
-                    <td>{a.full_name}</td>
-                    <td>{a.email}</td>
-                    <td>
-                      {write && a.is_active && a.account_id !== me?.account?.account_id ? (
-                        <Select
-                          label={`Role of ${a.email}`}
-                          name="role"
-                          value={a.role}
-                          options={ROLES}
-                          onChange={(role) =>
-                            challenge({
-                              action: 'UPDATE_MEMBER',
-                              title: `Make ${a.email} ${role}`,
-                              run: (headers) =>
-                                call('patch', '/auth/team/accounts/{account_id}', {
-                                  path: { account_id: a.account_id },
-                                  body: { role },
-                                  headers,
-                                }),
-                            })
-                          }
-                        />
-                      ) : (
-                        a.role
-                      )}
-                    </td>
-                    <td>{when(a.last_login_at)}</td>
-                    <td>
-                      <Badge value={a.is_active ? 'active' : 'inactive'} />
-                      {write && a.is_active && a.account_id !== me?.account?.account_id ? (
-                        <button
-                          type="button"
-                          className="danger"
-                          onClick={() =>
-                            challenge({
-                              action: 'UPDATE_MEMBER',
-                              title: `Deactivate ${a.email}`,
-                              run: (headers) =>
-                                call('patch', '/auth/team/accounts/{account_id}', {
-                                  path: { account_id: a.account_id },
-                                  body: { is_active: false },
-                                  headers,
-                                }),
-                            })
-                          }
-                        >
-                          Deactivate
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </QueryView>
+      <QueryTable
+        q={list}
+        what="your team"
+        rows={(data) => data.accounts}
+        rowKey={(a) => a.account_id}
+        columns={[
+          { header: 'Name', cell: (a) => a.full_name },
+          { header: 'Email', cell: (a) => a.email },
+          {
+            header: 'Role',
+            cell: (a) =>
+              write && a.is_active && a.account_id !== me?.account?.account_id ? (
+                <Select
+                  label={`Role of ${a.email}`}
+                  name="role"
+                  value={a.role}
+                  options={ROLES}
+                  onChange={(role) =>
+                    challenge({
+                      action: 'UPDATE_MEMBER',
+                      title: `Make ${a.email} ${role}`,
+                      run: (headers) =>
+                        call('patch', '/auth/team/accounts/{account_id}', {
+                          path: { account_id: a.account_id },
+                          body: { role },
+                          headers,
+                        }),
+                    })
+                  }
+                />
+              ) : (
+                a.role
+              ),
+          },
+          { header: 'Last sign-in', cell: (a) => when(a.last_login_at) },
+          {
+            header: 'Status',
+            cell: (a) => (
+              <>
+                <Badge value={a.is_active ? 'active' : 'inactive'} />
+                {write && a.is_active && a.account_id !== me?.account?.account_id ? (
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() =>
+                      challenge({
+                        action: 'UPDATE_MEMBER',
+                        title: `Deactivate ${a.email}`,
+                        run: (headers) =>
+                          call('patch', '/auth/team/accounts/{account_id}', {
+                            path: { account_id: a.account_id },
+                            body: { is_active: false },
+                            headers,
+                          }),
+                      })
+                    }
+                  >
+                    Deactivate
+                  </button>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+      />
       {pending ? (
         <SecurityChallenge
           action={pending.action}

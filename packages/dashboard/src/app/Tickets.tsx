@@ -4,8 +4,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { type ApiBody, type ApiData, allows, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, Select, when } from '../ui/kit';
-import { LinkTable, urlPicker, useUrlFilters } from '../ui/list';
+import { urlPicker, useUrlFilters } from '../ui/list';
 import { QueryError, QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 
 type Ticket = ApiData<'get', '/tickets/{ticket_id}'>;
@@ -58,18 +59,18 @@ export function TicketsPage() {
       <QueryView q={list} what="your tickets">
         {(data) => (
           <>
-            <LinkTable
+            <DataTable
               rows={data.tickets}
               rowKey={(t) => t.ticket_id}
-              href={(t) => `/tickets/${t.ticket_id}`}
+              rowLink={(t) => `/tickets/${t.ticket_id}`}
               empty="No tickets yet. A ticket is a support conversation with our team about a payment, a verification or your account."
               guide={{ slug: 'tickets', title: 'Tickets guide' }}
               columns={[
-                { label: 'Ticket', cell: (t) => `#${t.number} ${t.subject}` },
-                { label: 'Status', cell: (t) => <Badge value={t.status} /> },
-                { label: 'Priority', cell: (t) => t.priority },
+                { header: 'Ticket', cell: (t) => `#${t.number} ${t.subject}` },
+                { header: 'Status', cell: (t) => <Badge value={t.status} /> },
+                { header: 'Priority', cell: (t) => t.priority },
                 {
-                  label: 'Last message',
+                  header: 'Last message',
                   cell: (t) => `${when(t.last_message_at)} (${t.last_message_by ?? '—'})`,
                 },
               ]}

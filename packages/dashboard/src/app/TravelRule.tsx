@@ -9,9 +9,10 @@ import { Link, useParams } from 'react-router';
 import { type ApiBody, type ApiData, allows, useApiActions, useApiQuery } from '../query';
 import { shortId } from '../ui/format';
 import { Badge, ErrorBox, Field, Page, when } from '../ui/kit';
-import { LinkTable, useUrlFilters } from '../ui/list';
+import { useUrlFilters } from '../ui/list';
 import { FilterSelect } from '../ui/listing';
 import { QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 import { CHAINS } from './Wallets';
 
@@ -80,21 +81,21 @@ export function TravelRulePage() {
       <QueryView q={list} what="the travel-rule transfers">
         {(data) => (
           <>
-            <LinkTable
+            <DataTable
               rows={data.transfers}
               rowKey={(t) => t.transfer_id}
-              href={(t) => `/travel-rule/${t.transfer_id}`}
+              rowLink={(t) => `/travel-rule/${t.transfer_id}`}
               empty="No travel-rule transfers yet. A travel-rule transfer exchanges originator and beneficiary details with the counterparty provider of a crypto transfer."
               guide={{ slug: 'travel-rule', title: 'Travel rule guide' }}
               columns={[
-                { label: 'Transfer', cell: (t) => t.client_reference ?? shortId(t.transfer_id) },
-                { label: 'Amount', cell: (t) => `${t.amount} ${t.asset} ${t.direction}` },
+                { header: 'Transfer', cell: (t) => t.client_reference ?? shortId(t.transfer_id) },
+                { header: 'Amount', cell: (t) => `${t.amount} ${t.asset} ${t.direction}` },
                 {
-                  label: 'Counterparty',
+                  header: 'Counterparty',
                   cell: (t) => nameOf(t.direction === 'outbound' ? t.beneficiary : t.originator),
                 },
-                { label: 'Status', cell: (t) => <Badge value={t.status} /> },
-                { label: 'Created', cell: (t) => when(t.created_at) },
+                { header: 'Status', cell: (t) => <Badge value={t.status} /> },
+                { header: 'Created', cell: (t) => when(t.created_at) },
               ]}
             />
             <Pager p={data} go={(n) => f.setFilter('page', String(n))} />

@@ -7,8 +7,8 @@ import { Link, useParams } from 'react-router';
 import { type ApiBody, allows, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Page, Select, when } from '../ui/kit';
-import { LinkTable, ScrollRegion } from '../ui/list';
 import { QueryError, QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { ActButton } from './actions';
 import { useProjectPayer } from './pickers';
 import { RiskCell, type Wallet } from './Wallets';
@@ -80,48 +80,39 @@ export function WalletDetailPage() {
             ) : null}
             <ErrorBox error={act.error} />
             <h2>Screenings</h2>
-            <ScrollRegion label="Screenings">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Trigger</th>
-                    <th scope="col">Result</th>
-                    <th scope="col">Categories</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {w.screenings.map((s) => (
-                    <tr key={s.screening_id}>
-                      <td>{when(s.created_at)}</td>
-                      <td>{s.trigger}</td>
-                      <td>
-                        {s.status === 'completed' ? (
-                          <RiskCell level={s.risk_level} score={s.risk_score} sanctions={s.sanctions_hit} />
-                        ) : (
-                          <>
-                            <Badge value={s.status} /> {s.failure_reason ?? ''}
-                          </>
-                        )}
-                      </td>
-                      <td>{(s.categories ?? []).join(', ') || '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollRegion>
+            <DataTable
+              rows={w.screenings}
+              rowKey={(s) => s.screening_id}
+              region="Screenings"
+              columns={[
+                { header: 'When', cell: (s) => when(s.created_at) },
+                { header: 'Trigger', cell: (s) => s.trigger },
+                {
+                  header: 'Result',
+                  cell: (s) =>
+                    s.status === 'completed' ? (
+                      <RiskCell level={s.risk_level} score={s.risk_score} sanctions={s.sanctions_hit} />
+                    ) : (
+                      <>
+                        <Badge value={s.status} /> {s.failure_reason ?? ''}
+                      </>
+                    ),
+                },
+                { header: 'Categories', cell: (s) => (s.categories ?? []).join(', ') || '—' },
+              ]}
+            />
             <h2>Ownership requests</h2>
             <QueryError error={owned.error} what="the ownership requests" />
-            <LinkTable
+            <DataTable
               rows={requests}
               rowKey={(r) => r.request_id}
-              href={(r) => `/wallets/ownership/${r.request_id}`}
+              rowLink={(r) => `/wallets/ownership/${r.request_id}`}
               empty="No ownership requests."
               columns={[
-                { label: 'Requested', cell: (r) => when(r.created_at) },
-                { label: 'Status', cell: (r) => <Badge value={r.status} /> },
-                { label: 'Methods', cell: (r) => r.methods.join(', ') },
-                { label: 'Expires', cell: (r) => when(r.expires_at) },
+                { header: 'Requested', cell: (r) => when(r.created_at) },
+                { header: 'Status', cell: (r) => <Badge value={r.status} /> },
+                { header: 'Methods', cell: (r) => r.methods.join(', ') },
+                { header: 'Expires', cell: (r) => when(r.expires_at) },
               ]}
             />
             {/* The API takes a new request whatever the wallet's ownership status (no allowed_actions

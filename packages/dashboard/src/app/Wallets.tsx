@@ -4,8 +4,9 @@ import { Link } from 'react-router';
 import { type ApiBody, type ApiData, useApiActions, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, Select, when } from '../ui/kit';
-import { LinkTable, urlPicker, useUrlFilters } from '../ui/list';
+import { urlPicker, useUrlFilters } from '../ui/list';
 import { QueryView } from '../ui/states';
+import { DataTable } from '../ui/table';
 import { Pager } from './payments-shared';
 
 export type Wallet = ApiData<'get', '/screening/wallets/{wallet_id}'>;
@@ -94,23 +95,23 @@ export function WalletsPage() {
       <QueryView q={list} what="the screened wallets">
         {(data) => (
           <>
-            <LinkTable
+            <DataTable
               rows={data.wallets}
               rowKey={(w) => w.wallet_id}
-              href={(w) => `/wallets/${w.wallet_id}`}
+              rowLink={(w) => `/wallets/${w.wallet_id}`}
               empty="No screened wallets yet. Screening rates a crypto wallet address for sanctions and risk before you pay it or accept from it."
               guide={{ slug: 'screening', title: 'Screening guide' }}
               columns={[
-                { label: 'Wallet', cell: (w) => w.label || w.address },
-                { label: 'Chain', cell: (w) => w.chain },
+                { header: 'Wallet', cell: (w) => w.label || w.address },
+                { header: 'Chain', cell: (w) => w.chain },
                 {
-                  label: 'Risk',
+                  header: 'Risk',
                   cell: (w) => (
                     <RiskCell level={w.risk_level} score={w.risk_score} sanctions={w.sanctions_hit} />
                   ),
                 },
-                { label: 'Ownership', cell: (w) => <Badge value={w.ownership_status} /> },
-                { label: 'Last screened', cell: (w) => when(w.last_screened_at) },
+                { header: 'Ownership', cell: (w) => <Badge value={w.ownership_status} /> },
+                { header: 'Last screened', cell: (w) => when(w.last_screened_at) },
               ]}
             />
             <Pager p={data} go={(n) => f.setFilter('page', String(n))} />

@@ -7,6 +7,7 @@ import { Link, useParams } from 'react-router';
 import { allows, useApiMutation, useApiQuery } from '../query';
 import { Badge, ErrorBox, Page, when } from '../ui/kit';
 import { QueryError, Skeleton } from '../ui/states';
+import { DataTable } from '../ui/table';
 
 /** Headers each attempt sets when it is sent, so the delivery record cannot show their values. */
 const PER_ATTEMPT: [string, string][] = [
@@ -72,39 +73,35 @@ export function WebhookDeliveryPage() {
           ) : null}
           <h2>Attempts</h2>
           {attempts.data?.attempts.length ? (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">#</th>
-                    <th scope="col">Sent</th>
-                    <th scope="col">Answer</th>
-                    <th scope="col">Time</th>
-                    <th scope="col">Response body (first bytes)</th>
-                    <th scope="col">Result</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {attempts.data.attempts.map((a) => (
-                    <tr key={a.attempt} data-testid="attempt">
-                      <td>{a.attempt}</td>
-                      <td>
-                        <time dateTime={a.started_at}>{when(a.started_at)}</time>
-                      </td>
-                      <td>{a.response_status ? `HTTP ${a.response_status}` : (a.error ?? 'no answer')}</td>
-                      <td>{a.duration_ms} ms</td>
-                      <td>{a.response_body ? <code>{a.response_body}</code> : '—'}</td>
-                      <td>
-                        <Badge value={a.outcome} />
-                        {a.next_attempt_at ? (
-                          <small className="hint"> next {when(a.next_attempt_at)}</small>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              rows={attempts.data.attempts}
+              rowKey={(a) => a.attempt}
+              rowProps={() => ({ 'data-testid': 'attempt' })}
+              columns={[
+                { header: '#', cell: (a) => a.attempt },
+                { header: 'Sent', cell: (a) => <time dateTime={a.started_at}>{when(a.started_at)}</time> },
+                {
+                  header: 'Answer',
+                  cell: (a) => (a.response_status ? `HTTP ${a.response_status}` : (a.error ?? 'no answer')),
+                },
+                { header: 'Time', cell: (a) => <>{a.duration_ms} ms</> },
+                {
+                  header: 'Response body (first bytes)',
+                  cell: (a) => (a.response_body ? <code>{a.response_body}</code> : '—'),
+                },
+                {
+                  header: 'Result',
+                  cell: (a) => (
+                    <>
+                      <Badge value={a.outcome} />
+                      {a.next_attempt_at ? (
+                        <small className="hint"> next {when(a.next_attempt_at)}</small>
+                      ) : null}
+                    </>
+                  ),
+                },
+              ]}
+            />
           ) : (
             <p className="empty">No attempt yet.</p>
           )}

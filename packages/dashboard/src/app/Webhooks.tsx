@@ -5,6 +5,7 @@ import { allows, useApiMutation, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { Badge, ErrorBox, Field, Page, SecretOnce, Select, when } from '../ui/kit';
 import { QueryError } from '../ui/states';
+import { DataTable } from '../ui/table';
 
 const DELIVERY_STATUSES = ['', 'pending', 'succeeded', 'retrying', 'dead_letter'];
 
@@ -195,53 +196,50 @@ function Deliveries() {
       />
       <ErrorBox error={retry.error} />
       <QueryError error={list.error} what="the deliveries" retry={() => list.refetch()} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Endpoint</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.deliveries.map((d) => (
-              <tr key={d.delivery_id} data-testid="delivery-row">
-                <td>
-                  <Link to={`/webhooks/deliveries/${d.delivery_id}`}>{d.event_type}</Link>
-                  {d.event_status ? <span className="muted"> → {d.event_status}</span> : null}
-                </td>
-                <td>
-                  <code>{d.url}</code>
-                </td>
-                <td>
-                  <Badge value={d.status} />
-                  {d.last_response_status ? ` HTTP ${d.last_response_status}` : ''}
-                  {d.last_error && d.last_error !== `HTTP ${d.last_response_status}` ? (
-                    <small className="hint"> {d.last_error}</small>
-                  ) : null}
-                </td>
-                <td>{d.attempts}</td>
-                <td>{when(d.created_at)}</td>
-                <td>
-                  {allows(d, 'retry') ? (
-                    <button
-                      type="button"
-                      aria-label={`${d.status === 'succeeded' ? 'Resend' : 'Retry'} ${d.event_type} delivery`}
-                      onClick={() => retry.mutate({ path: { delivery_id: d.delivery_id }, body: undefined })}
-                    >
-                      {d.status === 'succeeded' ? 'Resend' : 'Retry'}
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={list.data?.deliveries ?? []}
+        rowKey={(d) => d.delivery_id}
+        rowProps={() => ({ 'data-testid': 'delivery-row' })}
+        columns={[
+          {
+            header: 'Event',
+            cell: (d) => (
+              <>
+                <Link to={`/webhooks/deliveries/${d.delivery_id}`}>{d.event_type}</Link>
+                {d.event_status ? <span className="muted"> → {d.event_status}</span> : null}
+              </>
+            ),
+          },
+          { header: 'Endpoint', cell: (d) => <code>{d.url}</code> },
+          {
+            header: 'Status',
+            cell: (d) => (
+              <>
+                <Badge value={d.status} />
+                {d.last_response_status ? ` HTTP ${d.last_response_status}` : ''}
+                {d.last_error && d.last_error !== `HTTP ${d.last_response_status}` ? (
+                  <small className="hint"> {d.last_error}</small>
+                ) : null}
+              </>
+            ),
+          },
+          { header: 'Attempts', cell: (d) => d.attempts },
+          { header: 'Created', cell: (d) => when(d.created_at) },
+          {
+            header: 'Actions',
+            cell: (d) =>
+              allows(d, 'retry') ? (
+                <button
+                  type="button"
+                  aria-label={`${d.status === 'succeeded' ? 'Resend' : 'Retry'} ${d.event_type} delivery`}
+                  onClick={() => retry.mutate({ path: { delivery_id: d.delivery_id }, body: undefined })}
+                >
+                  {d.status === 'succeeded' ? 'Resend' : 'Retry'}
+                </button>
+              ) : null,
+          },
+        ]}
+      />
       {list.data && list.data.total > list.data.limit ? (
         <nav className="pager" aria-label="Delivery pages">
           <button

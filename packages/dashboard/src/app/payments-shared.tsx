@@ -1,8 +1,8 @@
 /** Transaction types and the table used by the overview and the payments list. */
-import { Link } from 'react-router';
 import type { ApiData } from '../query';
 import { paymentLabel } from '../ui/format';
 import { Badge, money, when } from '../ui/kit';
+import { DataTable } from '../ui/table';
 
 export const TRANSACTION_STATUSES = [
   'pending',
@@ -22,40 +22,20 @@ export type TransactionRow = TransactionPage['transactions'][number];
 export type Pagination = TransactionPage['pagination'];
 
 export function TransactionTable({ rows }: { rows: TransactionRow[] }) {
-  if (rows.length === 0)
-    return (
-      <p className="empty">
-        No payments yet. Create a payment link and send it to the payer: they pay from their bank account on
-        our checkout. <a href="/docs/guides/payments">Payments guide</a>
-      </p>
-    );
   return (
-    <div className="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Payment</th>
-            <th scope="col">Amount</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((t) => (
-            <tr key={t.transaction_id}>
-              <td>
-                <Link to={`/payments/${t.transaction_id}`}>{paymentLabel(t)}</Link>
-              </td>
-              <td>{money(t.amount, t.currency)}</td>
-              <td>
-                <Badge value={t.status} />
-              </td>
-              <td>{when(t.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={rows}
+      rowKey={(t) => t.transaction_id}
+      rowLink={(t) => `/payments/${t.transaction_id}`}
+      empty="No payments yet. Create a payment link and send it to the payer: they pay from their bank account on our checkout."
+      guide={{ slug: 'payments', title: 'Payments guide' }}
+      columns={[
+        { header: 'Payment', cell: (t) => paymentLabel(t) },
+        { header: 'Amount', cell: (t) => money(t.amount, t.currency) },
+        { header: 'Status', cell: (t) => <Badge value={t.status} /> },
+        { header: 'Created', cell: (t) => when(t.created_at) },
+      ]}
+    />
   );
 }
 

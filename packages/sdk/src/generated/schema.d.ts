@@ -6140,8 +6140,8 @@ export interface components {
             link_number: number;
             issue_error: string | null;
             paid_at: string | null;
-            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue); `simulate_overdue`: POST /sandbox/payment-schedules/{schedule_id}/instalments/{instalment_id}/simulate with `action: overdue` (sandbox; issued). */
-            allowed_actions: ("edit" | "issue_now" | "cancel" | "simulate_overdue")[];
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `edit`: PATCH …/instalments/{instalment_id} (scheduled); `issue_now`: POST …/instalments/{instalment_id}/issue-now (scheduled); `reissue`: POST …/instalments/{instalment_id}/reissue (overdue, while the instalment has links left); `cancel`: POST …/instalments/{instalment_id}/cancel (scheduled, issued or overdue); `simulate_overdue`: POST /sandbox/payment-schedules/{schedule_id}/instalments/{instalment_id}/simulate with `action: overdue` (sandbox; issued). */
+            allowed_actions: ("edit" | "issue_now" | "reissue" | "cancel" | "simulate_overdue")[];
         };
         PaymentSchedule: {
             /** Format: uuid */
@@ -6982,6 +6982,8 @@ export interface components {
             updated_at: string;
             attempts: components["schemas"]["RecurringRunAttempt"][];
             replayed?: boolean;
+            /** @description What the caller can do with this resource now, from its status machine and the token's permissions (an action not listed is refused). `retry`: POST /recurring-payments/{definition_id}/retry with this `run_id` (failed or retry_scheduled, its latest attempt failed, attempts left, the mandate authorized; refused while that payment is held for review); `skip`: POST /recurring-payments/{definition_id}/runs/{run_id}/skip (scheduled). */
+            allowed_actions: ("retry" | "skip")[];
         };
         RecurringRunList: {
             runs: components["schemas"]["RecurringRun"][];
