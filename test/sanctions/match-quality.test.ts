@@ -17,6 +17,7 @@ const entries: ListEntry[] = [
   ...LIST_PARSERS.eu_fsf(fixture('eu-fsf.xml')).entries,
   ...LIST_PARSERS.uk_sanctions_list(fixture('uk-sanctions-list.xml')).entries,
   ...LIST_PARSERS.un_sc(fixture('un-consolidated.xml')).entries,
+  ...LIST_PARSERS.un_sc(fixture('un-variants.xml')).entries,
 ];
 const index = new NameIndex(entries);
 const THRESHOLD = 85;
@@ -62,6 +63,14 @@ const TABLE: Row[] = [
   ['UN good alias', p('Abdelrahman Yaseen'), '6909001'],
   ['UN entity alias', p('Nur Foundation'), '6909100'],
   ['UN entity, hyphen', p('Al Nur Charitable Foundation'), '6909100'],
+  // spelling variants the candidate index used to drop (review finding 2)
+  ['sound-alike spellings of both words', p('Mohammed Ahmed'), '6909200'],
+  ['sound-alike spellings, order', p('AHMED, Mohamed'), '6909200'],
+  ['joined on the list, apart in the query', p('Abd al-Rahman Khalid'), '6909201'],
+  ['apart on the list, joined in the query', p('Abdulrahman Yasin'), '6909001'],
+  ['three-letter word one vowel apart', p('Ali Hassan Mansour'), '6909202'],
+  ['same skeleton, Jaro-Winkler under 0.84', p('Yusuf Karimov'), '6909203'],
+  ['q/g/k and dh/dd', p('Muammar Gaddafi'), '6909204'],
   // non-hits
   ['different person, same first name', p('Vladimir Sorokin'), null],
   ['weak alias alone', p('Vova'), null],
@@ -80,6 +89,11 @@ const TABLE: Row[] = [
   ['unrelated', p('Jane Smith'), null],
   ['initials only', p('V. P. I.'), null],
   ['one shared word of an entity', p('Foundation Nur Holdings Energy'), null],
+  ['another name of the same root (Mahmoud / Muhammad)', p('Mahmoud Ahmed'), null],
+  ['three-letter word, a consonant apart', p('Alf Hassan Mansour'), null],
+  ['two of three words, family name missing', p('Ali Hassan'), null],
+  ['sound-alike given name only', p('Youssef Petrov'), null],
+  ['joined run of another name', p('Abdal Rahmani'), null],
 ];
 
 const printed: string[] = [];
