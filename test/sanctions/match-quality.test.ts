@@ -71,10 +71,16 @@ const TABLE: Row[] = [
   ['three-letter word one vowel apart', p('Ali Hassan Mansour'), '6909202'],
   ['same skeleton, Jaro-Winkler under 0.84', p('Yusuf Karimov'), '6909203'],
   ['q/g/k and dh/dd', p('Muammar Gaddafi'), '6909204'],
+  // approximate dates of birth (review finding 3): a weak alias counts only when the DOB agrees
+  ['weak alias, DOB inside OFAC circa 1970', p('Abu Ali', { dateOfBirth: '1971-06-01' }), '102'],
+  ['DOB inside UN APPROXIMATELY 1965', p('Mohammed Ahmed', { dateOfBirth: '1967-02-01' }), '6909200'],
+  ['DOB inside UN BETWEEN 1970-1974', p('Abd al-Rahman Khalid', { dateOfBirth: '1974-12-31' }), '6909201'],
   // non-hits
   ['different person, same first name', p('Vladimir Sorokin'), null],
   ['weak alias alone', p('Vova'), null],
   ['weak alias, wrong DOB', p('Vova', { dateOfBirth: '1990-01-01' }), null],
+  ['weak alias (UN Low), DOB another year', p('Abu Yasin', { dateOfBirth: '1975-01-01' }), null],
+  ['weak alias, DOB outside OFAC circa 1970', p('Abu Ali', { dateOfBirth: '1974-06-01' }), null],
   ['weak alias alone (UN)', p('Abu Yasin'), null],
   ['weak alias alone (UK)', p('Gosha'), null],
   ['weak alias alone (EU)', p('Sasha'), null],

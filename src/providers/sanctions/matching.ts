@@ -354,31 +354,49 @@ export function tokenSetScore(query: readonly string[], candidate: readonly stri
 // ---------------------------------------------------------------------------------------------
 // Date of birth and country
 
-/** +0.05 when a date of birth agrees (same year, and same day where both have one), -0.15 when none is within a year. */
-export function dobAdjustment(party: string | null | undefined, entry: readonly string[]): number {
-  if (!party || entry.length === 0) return 0;
+/** Whether an identifier both sides have agrees; null when either side has none. */
+export type IdentifierCheck = 'agrees' | 'differs' | null;
+
+/**
+ * The party's date of birth (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`) against the entry's: it agrees when
+ * it falls inside one of them. A window (`1958/1962`: a range or an approximate date) holds every
+ * date of its years; a year holds every date of that year; a month every day of it; a full date only
+ * itself, or its year when the party gives only a year.
+ */
+export function dobCheck(party: string | null | undefined, entry: readonly string[]): IdentifierCheck {
+  if (!party || entry.length === 0) return null;
   const py = Number(party.slice(0, 4));
-  if (!Number.isFinite(py)) return 0;
-  let near = false;
+  if (!Number.isInteger(py) || py < 1000) return null;
+  const pm = party.length >= 7 ? party.slice(0, 7) : null;
+  let compared = false;
   for (const d of entry) {
-    const y = Number(d.slice(0, 4));
-    if (!Number.isFinite(y)) continue;
-    if (d.length === 10 && party.length === 10) {
-      if (d === party) return 0.05;
-      if (Math.abs(y - py) <= 1) near = true;
+    const w = /^(\d{4})\/(\d{4})$/.exec(d);
+    if (w) {
+      compared = true;
+      if (py >= Number(w[1]) && py <= Number(w[2])) return 'agrees';
       continue;
     }
-    if (y === py) return 0.05;
-    if (Math.abs(y - py) <= 1) near = true;
+    const y = Number(d.slice(0, 4));
+    if (!Number.isInteger(y) || y < 1000) continue;
+    compared = true;
+    if (y !== py) continue;
+    if (d.length === 4) return 'agrees';
+    if (d.length === 7 && (pm === null || pm === d)) return 'agrees';
+    if (d.length === 10 && (party.length === 4 || (party.length === 7 && d.startsWith(party)) || d === party))
+      return 'agrees';
   }
-  return near ? 0 : -0.15;
+  return compared ? 'differs' : null;
 }
 
-/** +0.03 when the party's country is one of the entry's, -0.05 when the entry has others only. */
-export function countryAdjustment(party: string | null | undefined, entry: readonly string[]): number {
-  if (!party || entry.length === 0) return 0;
-  return entry.includes(party.toUpperCase()) ? 0.03 : -0.05;
+/** The party's country (ISO alpha-2) against the entry's nationality, citizenship and address countries. */
+export function countryCheck(party: string | null | undefined, entry: readonly string[]): IdentifierCheck {
+  if (!party || entry.length === 0) return null;
+  return entry.includes(party.toUpperCase()) ? 'agrees' : 'differs';
 }
+
+/** What an agreeing date of birth and country add to a name score (0-1); a difference takes nothing off. */
+const DOB_AGREES = 0.05;
+const COUNTRY_AGREES = 0.03;
 
 // ---------------------------------------------------------------------------------------------
 // Index
@@ -521,16 +539,21 @@ export class NameIndex {
       const entry = this.entries[name.entry]!;
       const base = tokenSetScore(tokens, name.tokens);
       if (base === 0) continue;
-      const dob = dobAdjustment(party.dateOfBirth, entry.dobs);
-      const country = countryAdjustment(party.country, entry.countries);
+      const dob = dobCheck(party.dateOfBirth, entry.dobs);
+      const country = countryCheck(party.country, entry.countries);
       // OFAC FAQ 124: a weak AKA alone is no hit; it counts when other identifiers corroborate it.
-      if (name.strength === 'weak' && !(dob > 0 || country > 0)) continue;
+      if (name.strength === 'weak' && dob !== 'agrees' && country !== 'agrees') continue;
       const kind = kindAdjustment(party.type, entry.kind);
       // A mismatch never lowers a name match below the threshold (OFAC FAQ 5: identifiers judge a
       // hit after it is found; list dates are often approximate): only agreement adds, and only a
       // person against a vessel or aircraft rules the entry out.
       if (kind <= -1) continue;
-      const score = Math.round(Math.min(1, base + Math.max(0, dob) + Math.max(0, country)) * 100);
+      const score = Math.round(
+        Math.min(
+          1,
+          base + (dob === 'agrees' ? DOB_AGREES : 0) + (country === 'agrees' ? COUNTRY_AGREES : 0),
+        ) * 100,
+      );
       if (score < threshold) continue;
       if (!best || score > best.score || (score === best.score && name.strength === 'primary')) {
         best = {

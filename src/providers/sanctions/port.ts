@@ -47,7 +47,11 @@ export interface ListEntry {
   kind: EntryKind;
   /** The first is the primary name. */
   names: ListName[];
-  /** Dates of birth as `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (a range is kept as its years). */
+  /**
+   * Dates of birth as `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, or a window of years `YYYY/YYYY` (a range, or
+   * an approximate date: OFAC `circa`, EU `circa="true"`, UN APPROXIMATELY). Versions stored before
+   * windows existed hold a range as its separate years, which reads the same.
+   */
   dobs: string[];
   /** ISO 3166 alpha-2 codes of nationality, citizenship and address countries. */
   countries: string[];
