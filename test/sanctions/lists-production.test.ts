@@ -5,7 +5,7 @@
  * a truncated or miscounted file keeping the last good version (readiness details, staff status,
  * metrics), and a second node screening the same version without loading anything.
  */
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,10 +200,89 @@ describe('official sanctions lists in production', () => {
       const hits = await node2.deps.providers.sanctions.screen(node2.deps, [{ name: 'Aleksandr Volkov' }], {
         threshold: 85,
       });
-      expect(hits[0]).toMatchObject({ list: 'EU Consolidated Financial Sanctions List', entry_id: '300' });
+      expect(hits[0]).toEqual([
+        expect.objectContaining({ list: 'EU Consolidated Financial Sanctions List', entry_id: '300' }),
+      ]);
     } finally {
       await node2.close();
     }
+  });
+
+  it('a cleared hit stays cleared for that entry, across list versions; a new entry of the same name alerts again', async () => {
+    const party = { type: 'natural', account_identifier: 'AC-YASIN-1' };
+    const submitYasin = async () =>
+      (
+        await api(ctx)(
+          'POST',
+          '/monitoring/transactions',
+          c,
+          txBody({ counterparty: { name: 'Abdul Rahman Yasin', ...party } }),
+        )
+      ).json();
+    const first = await submitYasin();
+    expect(first.sanctions_matches).toEqual([
+      expect.objectContaining({
+        list: 'UN Security Council Consolidated List',
+        entry_id: '6909001',
+        screened_name: 'Abdul Rahman Yasin',
+        list_version: expect.stringMatching(/^2026-11-05T00:00:09.554Z#[0-9a-f]{12}$/),
+      }),
+    ]);
+    const cleared = await api(ctx)(
+      'POST',
+      `/monitoring/transactions/${first.monitored_transaction_id}/review`,
+      c,
+      {
+        decision: 'APPROVED',
+        note: 'Another person: born 1991 in Amman',
+        clear_sanctions_match: true,
+      },
+    );
+    expect(cleared.statusCode).toBe(200);
+    expect((await submitYasin()).sanctions_hit).toBe(false);
+    // The UN designates another person of the same name: a new entry (and a new list version).
+    const un = readFileSync(path.join(FIXTURES, 'un-consolidated.xml'), 'utf8')
+      .replace('dateGenerated="2026-11-05T00:00:09.554Z"', 'dateGenerated="2026-11-12T00:00:01.000Z"')
+      .replace(
+        '  </INDIVIDUALS>',
+        `    <INDIVIDUAL>
+      <DATAID>6909002</DATAID>
+      <VERSIONNUM>1</VERSIONNUM>
+      <FIRST_NAME>ABDUL RAHMAN</FIRST_NAME>
+      <SECOND_NAME>YASIN</SECOND_NAME>
+      <UN_LIST_TYPE>Al-Qaida</UN_LIST_TYPE>
+      <REFERENCE_NUMBER>QDi.902</REFERENCE_NUMBER>
+      <LISTED_ON>2026-11-11</LISTED_ON>
+      <INDIVIDUAL_DATE_OF_BIRTH><TYPE_OF_DATE>EXACT</TYPE_OF_DATE><YEAR>1991</YEAR></INDIVIDUAL_DATE_OF_BIRTH>
+    </INDIVIDUAL>
+  </INDIVIDUALS>`,
+      );
+    writeFileSync(file('un.xml'), un);
+    expect(await ctx.deps.providers.sanctions.load(ctx.deps, 'un_sc')).toMatchObject({
+      outcome: 'loaded',
+      added: 1,
+    });
+    const again = await submitYasin();
+    expect(again.sanctions_hit).toBe(true);
+    expect(again.sanctions_matches).toEqual([
+      expect.objectContaining({
+        entry_id: '6909002',
+        list_version: expect.stringMatching(/^2026-11-12T00:00:01.000Z#/),
+      }),
+    ]);
+    // Another party of that name (another account) was never cleared: both entries alert.
+    const other = (
+      await api(ctx)(
+        'POST',
+        '/monitoring/transactions',
+        c,
+        txBody({ counterparty: { name: 'Abdul Rahman Yasin', type: 'natural', account_identifier: 'AC-2' } }),
+      )
+    ).json();
+    expect(other.sanctions_matches.map((m: { entry_id: string }) => m.entry_id).sort()).toEqual([
+      '6909001',
+      '6909002',
+    ]);
   });
 
   it('staff only: a client token is refused on the status route', async () => {

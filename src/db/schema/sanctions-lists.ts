@@ -64,4 +64,6 @@ export interface SanctionsNameMatch {
   entry_id: string | null;
   entry_name: string | null;
   screened_name: string;
+  /** The list version screened (absent on hits stored before it was recorded). */
+  list_version?: string;
 }

@@ -52,6 +52,8 @@ export interface SanctionsMatch {
   entry_id?: string;
   entry_name?: string;
   screened_name?: string;
+  /** The list version screened (official lists). */
+  list_version?: string;
 }
 
 export interface RuleHit {

@@ -163,6 +163,12 @@ const SanctionsMatch = Type.Object({
   entry_id: Type.Optional(Type.String({ description: "The entry's reference on its list" })),
   entry_name: Type.Optional(Type.String({ description: "The entry's primary name" })),
   screened_name: Type.Optional(Type.String({ description: 'The party name that was screened' })),
+  list_version: Type.Optional(
+    Type.String({
+      description:
+        "The list's version screened (`<publication date>#<content hash>`): clearing the match clears this entry of this list for the party, in this and later versions",
+    }),
+  ),
 });
 
 const evaluationFields = {

@@ -243,10 +243,10 @@ export async function screenDeclarant(
   const name = input.declarant_name?.trim();
   if (input.method !== 'self_declaration' || !name || !deps.providers.sanctions.configured) return null;
   try {
-    const [hit] = await deps.providers.sanctions.screen(deps, [{ name, type: 'natural' }], {
+    const [hits = []] = await deps.providers.sanctions.screen(deps, [{ name, type: 'natural' }], {
       threshold: deps.config.sanctions.matchThreshold,
     });
-    return hit ? [reportedMatch(hit, name)] : [];
+    return hits.map((hit) => reportedMatch(hit, name));
   } catch (err) {
     deps.log.warn(
       { err: err instanceof Error ? err.message : String(err) },

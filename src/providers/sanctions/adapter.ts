@@ -15,6 +15,7 @@ import { NameIndex } from './matching';
 import {
   type ListStatus,
   type LoadOutcome,
+  MAX_HITS_PER_PARTY,
   SANCTIONS_LIST_NAMES,
   type SanctionsContext,
   type SanctionsHit,
@@ -43,6 +44,7 @@ function sandboxHit(name: string): SanctionsHit | null {
         matched_name: name.trim(),
         alias_strength: 'primary',
         match_score: 100,
+        list_version: 'sandbox',
       }
     : null;
 }
@@ -120,38 +122,40 @@ export class OfficialSanctionsLists implements SanctionsLists {
     ctx: SanctionsContext,
     parties: ScreenParty[],
     opts: ScreenOptions,
-  ): Promise<(SanctionsHit | null)[]> {
+  ): Promise<SanctionsHit[][]> {
     this.lastCtx = ctx;
     const official = this.config.lists.map((l) => l.list);
-    const indexes: { list: SanctionsListId; index: NameIndex }[] = [];
+    const indexes: { list: SanctionsListId; version: string; index: NameIndex }[] = [];
     if (official.length > 0) {
       const states = await readListStates(ctx.db, official);
       for (const list of official) {
         const state = states.find((s) => s.list === list);
         // Fail closed: a configured list with no version yet would make a clean answer a guess.
         if (!state?.snapshotId) throw new SanctionsUnavailableError(`${list} has no loaded version yet`);
-        indexes.push({ list, index: await this.indexFor(ctx, list, state.snapshotId) });
+        indexes.push({
+          list,
+          version: state.version ?? '',
+          index: await this.indexFor(ctx, list, state.snapshotId),
+        });
       }
     }
     return parties.map((party) => {
-      if (this.config.sandbox) {
-        const hit = sandboxHit(party.name);
-        if (hit) return hit;
-      }
-      let best: SanctionsHit | null = null;
-      for (const { list, index } of indexes) {
-        const c = index.best(party, opts.threshold);
-        if (c && (!best || c.score > best.match_score))
-          best = {
+      const hits: SanctionsHit[] = [];
+      const sandbox = this.config.sandbox ? sandboxHit(party.name) : null;
+      if (sandbox) hits.push(sandbox);
+      for (const { list, version, index } of indexes)
+        for (const c of index.matches(party, opts.threshold, MAX_HITS_PER_PARTY))
+          hits.push({
             list: SANCTIONS_LIST_NAMES[list],
             entry_id: c.entryId,
             entry_name: c.entryName,
             matched_name: c.matchedName,
             alias_strength: c.strength,
             match_score: c.score,
-          };
-      }
-      return best;
+            list_version: version,
+          });
+      // Every list's hits, best first (a stable sort keeps the lists' order among equal scores).
+      return hits.sort((a, b) => b.match_score - a.match_score).slice(0, MAX_HITS_PER_PARTY);
     });
   }
 

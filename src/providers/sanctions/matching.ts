@@ -531,9 +531,18 @@ export class NameIndex {
 
   /** The best-scoring entry for the party at or above `threshold` (0-100), or null. */
   best(party: ScreenParty, threshold: number): Candidate | null {
+    return this.matches(party, threshold, 1)[0] ?? null;
+  }
+
+  /**
+   * Every entry matching the party at or above `threshold` (0-100), each with its best-scoring name,
+   * best first, at most `limit`: two entries of the same name (another person designated later)
+   * are two hits, so clearing one never hides the other.
+   */
+  matches(party: ScreenParty, threshold: number, limit: number): Candidate[] {
     const tokens = normalizeTokens(party.name);
-    if (tokens.length === 0) return null;
-    let best: Candidate | null = null;
+    if (tokens.length === 0) return [];
+    const byEntry = new Map<number, Candidate>();
     for (const n of this.candidates(tokens)) {
       const name = this.names[n]!;
       const entry = this.entries[name.entry]!;
@@ -555,17 +564,21 @@ export class NameIndex {
         ) * 100,
       );
       if (score < threshold) continue;
+      const best = byEntry.get(name.entry);
       if (!best || score > best.score || (score === best.score && name.strength === 'primary')) {
-        best = {
+        byEntry.set(name.entry, {
           entryId: entry.id,
           entryName: entry.primary,
           matchedName: name.name,
           strength: name.strength,
           score,
-        };
+        });
       }
     }
-    return best;
+    return [...byEntry.entries()]
+      .sort(([ea, a], [eb, b]) => b.score - a.score || ea - eb)
+      .slice(0, limit)
+      .map(([, c]) => c);
   }
 }
 

@@ -85,7 +85,12 @@ export interface SanctionsHit {
   alias_strength: NameStrength;
   /** 0-100. */
   match_score: number;
+  /** The list version screened (`<publication date>#<sha>`; `sandbox` on the sandbox list). */
+  list_version: string;
 }
+
+/** At most this many hits per screened party (every list, best first). */
+export const MAX_HITS_PER_PARTY = 10;
 
 /** A hit as reported beside the party whose `screenedName` was screened (ownership declarant, travel-rule parties). */
 export function reportedMatch(hit: SanctionsHit, screenedName: string) {
@@ -96,6 +101,7 @@ export function reportedMatch(hit: SanctionsHit, screenedName: string) {
     entry_id: hit.entry_id,
     entry_name: hit.entry_name,
     screened_name: screenedName,
+    list_version: hit.list_version,
   };
 }
 
@@ -148,12 +154,11 @@ export interface SanctionsLists {
   readonly configured: boolean;
   /** The official lists configured, in order (the sandbox list is not one). */
   readonly lists: readonly SanctionsListId[];
-  /** The best hit per party (null: none at or above the threshold). Throws SanctionsUnavailableError. */
-  screen(
-    ctx: SanctionsContext,
-    parties: ScreenParty[],
-    opts: ScreenOptions,
-  ): Promise<(SanctionsHit | null)[]>;
+  /**
+   * Per party, every hit at or above the threshold across the lists, one per entry, best first (at
+   * most MAX_HITS_PER_PARTY; empty: none). Throws SanctionsUnavailableError.
+   */
+  screen(ctx: SanctionsContext, parties: ScreenParty[], opts: ScreenOptions): Promise<SanctionsHit[][]>;
   /** Loads one list into a new version if its content changed; throws (after recording why) on failure. */
   load(ctx: SanctionsContext, list: SanctionsListId): Promise<LoadOutcome>;
   status(ctx: SanctionsContext): Promise<ListStatus[]>;

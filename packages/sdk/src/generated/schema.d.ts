@@ -6227,6 +6227,8 @@ export interface components {
                 entry_name?: string;
                 /** @description The party name that was screened */
                 screened_name?: string;
+                /** @description The list's version screened (`<publication date>#<content hash>`): clearing the match clears this entry of this list for the party, in this and later versions */
+                list_version?: string;
             }[];
             wallet_screening_id: string | null;
             remediation: {
