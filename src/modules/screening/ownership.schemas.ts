@@ -1,6 +1,7 @@
 /** Request and response schemas of wallet ownership requests (docs/guides/screening.md). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
+import { sanctionsNameMatches } from '../../shared/sanctions-match-schema';
 import { OwnershipActionsSchema } from './ownership.actions';
 import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from './ownership.machine';
 import { AddressSchema, ChainSchema } from './screening.schemas';
@@ -38,21 +39,8 @@ export const OwnershipSchema = Type.Object({
   assurance: nullable(
     Type.String({ description: '`low` for a self declaration, `high` for a verified signature' }),
   ),
-  declarant_sanctions_matches: nullable(
-    Type.Array(
-      Type.Object({
-        list: Type.String(),
-        matched_name: Type.String(),
-        match_score: Type.Number({ description: '0-100' }),
-        entry_id: nullable(Type.String()),
-        entry_name: nullable(Type.String()),
-        screened_name: Type.String(),
-      }),
-      {
-        description:
-          "A self declaration's declarant name screened against the sanctions lists: the hits (empty: none); null when not screened. Reported, never decided on.",
-      },
-    ),
+  declarant_sanctions_matches: sanctionsNameMatches(
+    "A self declaration's declarant name screened against the sanctions lists: the hits (empty: none); null when not screened. Reported, never decided on.",
   ),
   expires_at: dateTime,
   verified_at: nullable(dateTime),
