@@ -56,6 +56,9 @@ export const sanctionsListState = pgTable('sanctions_list_state', {
   updatedAt: updatedAt(),
 });
 
+/** Whether a party's name was screened (travel-rule transfers, ownership declarations). */
+export type SanctionsScreening = 'screened' | 'not_configured' | 'unavailable';
+
 /** A sanctions hit as stored beside a screened party (wallet-ownership declarant, travel-rule parties). */
 export interface SanctionsNameMatch {
   list: string;
@@ -64,6 +67,9 @@ export interface SanctionsNameMatch {
   entry_id: string | null;
   entry_name: string | null;
   screened_name: string;
-  /** The list version screened (absent on hits stored before it was recorded). */
+  /** The list version screened (absent on hits stored before it was recorded); likewise below. */
   list_version?: string;
+  alias_strength?: 'primary' | 'strong' | 'weak';
+  date_of_birth_check?: 'agrees' | 'differs';
+  country_check?: 'agrees' | 'differs';
 }

@@ -54,6 +54,9 @@ export interface SanctionsMatch {
   screened_name?: string;
   /** The list version screened (official lists). */
   list_version?: string;
+  alias_strength?: 'primary' | 'strong' | 'weak';
+  date_of_birth_check?: 'agrees' | 'differs';
+  country_check?: 'agrees' | 'differs';
 }
 
 export interface RuleHit {

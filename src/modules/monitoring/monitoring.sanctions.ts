@@ -9,7 +9,7 @@
  */
 import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
-import { SanctionsUnavailableError } from '../../providers/sanctions/port';
+import { identifierChecks, SanctionsUnavailableError } from '../../providers/sanctions/port';
 import { AppError } from '../../shared/errors';
 import type { SanctionsMatch } from './monitoring.evaluate';
 import { MonitoringMessages } from './monitoring.messages';
@@ -68,6 +68,8 @@ export async function screenPartyNames(
               entry_name: m.entry_name ?? m.matched_name,
               screened_name: p.name,
               list_version: m.list_version,
+              alias_strength: m.alias_strength,
+              ...identifierChecks(m),
             },
     })),
   );

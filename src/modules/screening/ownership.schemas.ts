@@ -1,7 +1,7 @@
 /** Request and response schemas of wallet ownership requests (docs/guides/screening.md). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
-import { sanctionsNameMatches } from '../../shared/sanctions-match-schema';
+import { sanctionsNameMatches, sanctionsScreeningSchema } from '../../shared/sanctions-match-schema';
 import { OwnershipActionsSchema } from './ownership.actions';
 import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from './ownership.machine';
 import { AddressSchema, ChainSchema } from './screening.schemas';
@@ -42,6 +42,10 @@ export const OwnershipSchema = Type.Object({
   declarant_sanctions_matches: sanctionsNameMatches(
     "A self declaration's declarant name screened against the sanctions lists: the hits (empty: none); null when not screened. Reported, never decided on.",
   ),
+  declarant_sanctions_screening: sanctionsScreeningSchema(
+    "A self declaration's declarant name: screened, or not_configured (the deployment has no sanctions lists); null for other methods",
+  ),
+
   expires_at: dateTime,
   verified_at: nullable(dateTime),
   created_at: dateTime,

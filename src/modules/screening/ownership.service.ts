@@ -75,6 +75,7 @@ export function toOwnershipView(r: OwnershipRow, publicUrl: string) {
     client_reference: r.clientReference,
     assurance: r.assurance,
     declarant_sanctions_matches: r.declarantSanctionsMatches ?? null,
+    declarant_sanctions_screening: r.declarantSanctionsScreening ?? null,
     expires_at: r.expiresAt.toISOString(),
     verified_at: r.verifiedAt ? r.verifiedAt.toISOString() : null,
     created_at: r.createdAt.toISOString(),
@@ -278,6 +279,7 @@ export async function applyProof(
         declarantName: name,
         assurance: 'low',
         declarantSanctionsMatches: input.declarantMatches ?? null,
+        declarantSanctionsScreening: input.declarantMatches ? 'screened' : 'not_configured',
       },
     });
     return { row, invalid: false };

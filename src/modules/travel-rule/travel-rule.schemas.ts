@@ -8,7 +8,7 @@ import {
   pageQuerySchema,
   searchQuerySchema,
 } from '../../shared/pagination';
-import { sanctionsNameMatches } from '../../shared/sanctions-match-schema';
+import { sanctionsNameMatches, sanctionsScreeningSchema } from '../../shared/sanctions-match-schema';
 import { TransferActionsSchema } from './transfers.allowed-actions';
 import { TRANSFER_STATUSES } from './travel-rule.machine';
 
@@ -174,6 +174,10 @@ export const TransferSchema = Type.Object({
   sanctions_matches: sanctionsNameMatches(
     "The originator's and beneficiary's names screened against the sanctions lists when the transfer was created or received: the hits (empty: none); null when not screened. Reported, never decided on.",
   ),
+  sanctions_screening: sanctionsScreeningSchema(
+    'Whether the parties were screened against the sanctions lists: screened, not_configured (the deployment has no lists), unavailable (an inbound transfer received while the lists could not answer: kept unscreened; screen the parties yourself)',
+  ),
+
   justification: nullable(Type.String()),
   client_reference: nullable(Type.String()),
   user_id: nullable(uuid),

@@ -423,6 +423,10 @@ export interface Candidate {
   strength: NameStrength;
   /** 0-100. */
   score: number;
+  /** The party's date of birth against the entry's (null: one side has none). */
+  dobCheck: IdentifierCheck;
+  /** The party's country against the entry's (null: one side has none). */
+  countryCheck: IdentifierCheck;
 }
 
 /**
@@ -572,6 +576,8 @@ export class NameIndex {
           matchedName: name.name,
           strength: name.strength,
           score,
+          dobCheck: dob,
+          countryCheck: country,
         });
       }
     }
