@@ -53,6 +53,12 @@ export const sanctionsListState = pgTable('sanctions_list_state', {
   /** The last failed load's reason (cleared by the next success). */
   lastError: text('last_error'),
   lastErrorAt: ts('last_error_at'),
+  /**
+   * The HTTP validators (ETag, Last-Modified) of the download the current version was read from (or
+   * last found unchanged): the next read is a conditional GET. Null for files and servers without them.
+   */
+  etag: text('etag'),
+  lastModified: text('last_modified'),
   updatedAt: updatedAt(),
 });
 

@@ -214,10 +214,23 @@ export class OfficialSanctionsLists implements SanctionsLists {
     const [state] = await readListStates(ctx.db, [list]);
     const startedAt = ctx.clock.now();
     try {
-      const bytes = await fetchListFile(src.source, this.config);
+      // A conditional GET once a version exists: a 304 is the list unchanged, not downloaded again.
+      const fetched = await fetchListFile(
+        src.source,
+        this.config,
+        state?.snapshotId && (state.etag || state.lastModified)
+          ? { etag: state.etag, lastModified: state.lastModified }
+          : null,
+      );
+      if (fetched.kind === 'not_modified') {
+        await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: true });
+        this.loads.inc({ list, outcome: 'unchanged' });
+        return { outcome: 'unchanged', version: state?.version ?? '' };
+      }
+      const bytes = fetched.bytes;
       const sha = createHash('sha256').update(bytes).digest('hex');
       if (state?.snapshotId && state.contentSha256 === sha) {
-        await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: true });
+        await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: true, validators: fetched.validators });
         this.loads.inc({ list, outcome: 'unchanged' });
         return { outcome: 'unchanged', version: state.version ?? '' };
       }
@@ -244,6 +257,7 @@ export class OfficialSanctionsLists implements SanctionsLists {
         state?.snapshotId ?? null,
       );
       if (!written.applied) return { outcome: 'skipped', reason: 'another node loaded this list first' };
+      await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: true, validators: fetched.validators });
       this.loads.inc({ list, outcome: 'loaded' });
       this.runtime.log.info(
         { list, version, entries: parsed.entries.length, added: written.added, removed: written.removed },

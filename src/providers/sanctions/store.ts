@@ -32,6 +32,8 @@ export interface ListStateRow {
   lastSuccessAt: Date | null;
   lastError: string | null;
   lastErrorAt: Date | null;
+  etag: string | null;
+  lastModified: string | null;
 }
 
 /** The state of each list (with its current snapshot's metadata); lists never attempted are absent. */
@@ -54,6 +56,8 @@ export async function readListStates(db: Db, lists: readonly string[]): Promise<
       lastSuccessAt: s.lastSuccessAt,
       lastError: s.lastError,
       lastErrorAt: s.lastErrorAt,
+      etag: s.etag,
+      lastModified: s.lastModified,
     })
     .from(s)
     .leftJoin(v, eq(v.id, s.currentSnapshotId))
@@ -99,10 +103,19 @@ export async function recordAttempt(
   db: Db,
   list: SanctionsListId,
   at: Date,
-  outcome: { ok: true } | { ok: false; error: string },
+  outcome:
+    | { ok: true; validators?: { etag: string | null; lastModified: string | null } }
+    | { ok: false; error: string },
 ): Promise<void> {
   const values = outcome.ok
-    ? { lastAttemptAt: at, lastSuccessAt: at, lastError: null, lastErrorAt: null, updatedAt: at }
+    ? {
+        lastAttemptAt: at,
+        lastSuccessAt: at,
+        lastError: null,
+        lastErrorAt: null,
+        updatedAt: at,
+        ...(outcome.validators ?? {}),
+      }
     : { lastAttemptAt: at, lastError: outcome.error.slice(0, 1000), lastErrorAt: at, updatedAt: at };
   await db
     .insert(sanctionsListState)
