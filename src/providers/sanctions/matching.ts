@@ -275,23 +275,30 @@ const JOIN_MIN = 0.9;
  */
 function joinRuns(a: readonly string[], b: readonly string[]): readonly string[] {
   if (a.length < 2) return a;
-  const long = b.filter((t) => t.length >= 6 && !a.includes(t));
-  if (long.length === 0) return a;
+  // Fast path (most pairs): a run can only stand for a long word of `b` that some word of `a`
+  // begins (same first letter) and is clearly shorter than.
+  let long: string[] | null = null;
+  for (const t of b) {
+    if (t.length < 6 || a.includes(t)) continue;
+    for (const w of a)
+      if (w[0] === t[0] && w.length + 2 < t.length) {
+        (long ??= []).push(t);
+        break;
+      }
+  }
+  if (!long) return a;
   let out: string[] | null = null;
   for (let i = 0; i < a.length; i++) {
     let joined: string | null = null;
     let span = 0;
     for (let k = Math.min(JOIN_MAX, a.length - i); k >= 2 && !joined; k--) {
       const run = a.slice(i, i + k).join('');
-      const same = (t: string) =>
-        t === run ||
-        (t[0] === run[0] &&
-          Math.abs(t.length - run.length) <= 2 &&
-          (jaroWinkler(run, t) >= JOIN_MIN || skeleton(run) === skeleton(t)));
-      if (long.some(same)) {
-        joined = run;
-        span = k;
-      }
+      for (const t of long)
+        if (sameJoined(run, t)) {
+          joined = run;
+          span = k;
+          break;
+        }
     }
     if (joined) {
       out ??= a.slice(0, i);
@@ -300,6 +307,16 @@ function joinRuns(a: readonly string[], b: readonly string[]): readonly string[]
     } else out?.push(a[i]!);
   }
   return out ?? a;
+}
+
+/** A run of joined words that is (nearly) the single word `t`. */
+function sameJoined(run: string, t: string): boolean {
+  return (
+    t === run ||
+    (t[0] === run[0] &&
+      Math.abs(t.length - run.length) <= 2 &&
+      (jaroWinkler(run, t) >= JOIN_MIN || skeleton(run) === skeleton(t)))
+  );
 }
 
 const weight = (t: string) => (t.length === 1 ? 1 : t.length);
