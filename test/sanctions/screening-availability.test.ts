@@ -9,6 +9,7 @@ import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rescreenUnavailableTransfers } from '../../src/modules/travel-rule/travel-rule.worker';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createKycWorld } from '../kyc/fixtures';
 import { api, evm, transferBody } from '../travel-rule/fixtures';
@@ -21,6 +22,7 @@ let listed: TestContext;
 let none: TestContext;
 let wl: World;
 let wn: World;
+let unscreenedId: string;
 
 beforeAll(async () => {
   copyFileSync(new URL('../fixtures/sanctions/un-consolidated.xml', import.meta.url).pathname, UN_FILE);
@@ -89,6 +91,9 @@ describe('lists configured but not loaded yet', () => {
     const t = await inbound(listed, wl, YASIN);
     expect(t.statusCode).toBe(201);
     expect(t.json()).toMatchObject({ sanctions_matches: null, sanctions_screening: 'unavailable' });
+    unscreenedId = t.json().transfer_id;
+    // The worker's pass leaves it while the lists still cannot answer.
+    expect(await rescreenUnavailableTransfers(listed.deps)).toBe(0);
   });
 
   it('once loaded, hits carry the list version, alias strength and the identifier checks', async () => {
@@ -133,6 +138,16 @@ describe('lists configured but not loaded yet', () => {
       await api(listed)('POST', '/travel-rule/transfers', wl.caller.headers, transferBody(evm('abe5')))
     ).json();
     expect(out).toMatchObject({ sanctions_matches: [], sanctions_screening: 'screened' });
+    // The inbound transfer kept unscreened is screened by the worker's next pass, once.
+    expect(await rescreenUnavailableTransfers(listed.deps)).toBe(1);
+    expect(await rescreenUnavailableTransfers(listed.deps)).toBe(0);
+    const kept = (
+      await api(listed)('GET', `/travel-rule/transfers/${unscreenedId}`, wl.caller.headers)
+    ).json();
+    expect(kept).toMatchObject({
+      sanctions_screening: 'screened',
+      sanctions_matches: [expect.objectContaining({ entry_id: '6909001', date_of_birth_check: 'differs' })],
+    });
   });
 });
 

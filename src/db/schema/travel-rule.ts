@@ -118,6 +118,10 @@ export const travelRuleTransfers = pgTable(
       .on(t.expiresAt)
       .where(sql`${t.status} in ('awaiting_counterparty', 'needs_repair', 'awaiting_review')`),
     index('travel_rule_transfers_ownership_idx').on(t.ownershipRequestId),
+    // The worker's sweep of inbound transfers to screen again (few rows, usually none).
+    index('travel_rule_transfers_unscreened_idx')
+      .on(t.createdAt)
+      .where(sql`${t.sanctionsScreening} = 'unavailable'`),
   ],
 );
 

@@ -277,16 +277,11 @@ function joinRuns(a: readonly string[], b: readonly string[]): readonly string[]
   if (a.length < 2) return a;
   // Fast path (most pairs): a run can only stand for a long word of `b` that some word of `a`
   // begins (same first letter) and is clearly shorter than.
-  let long: string[] | null = null;
-  for (const t of b) {
-    if (t.length < 6 || a.includes(t)) continue;
-    for (const w of a)
-      if (w[0] === t[0] && w.length + 2 < t.length) {
-        (long ??= []).push(t);
-        break;
-      }
-  }
-  if (!long) return a;
+  const long: string[] = [];
+  for (const t of b)
+    if (t.length >= 6 && !a.includes(t) && a.some((w) => w[0] === t[0] && w.length + 2 < t.length))
+      long.push(t);
+  if (long.length === 0) return a;
   let out: string[] | null = null;
   for (let i = 0; i < a.length; i++) {
     let joined: string | null = null;
