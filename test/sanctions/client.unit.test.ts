@@ -45,7 +45,8 @@ const get = (path: string, limits = { timeoutMs: 2000, maxBytes: 10_000_000 }) =
 
 describe('list download', () => {
   it('returns the file as served, with a User-Agent', async () => {
-    expect((await get('/ok')).equals(body)).toBe(true);
+    const got = await get('/ok');
+    expect(got.kind === 'file' && got.bytes.equals(body)).toBe(true);
     expect(agents.at(-1)).toMatch(/sanctions-lists loader/);
   });
   it('refuses an error status, a short body, a stall and an oversize file', async () => {

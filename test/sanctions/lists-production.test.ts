@@ -5,12 +5,16 @@
  * a truncated or miscounted file keeping the last good version (readiness details, staff status,
  * metrics), and a second node screening the same version without loading anything.
  */
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConfigError, loadConfig } from '../../src/config';
+import { sanctionsListEntries, sanctionsListSnapshots } from '../../src/db/schema/sanctions-lists';
 import { loadSanctionsListJob, scheduleSanctionsLoads } from '../../src/providers/sanctions/sanctions.module';
+import { readListStates } from '../../src/providers/sanctions/store';
+import { newId } from '../../src/shared/ids';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
@@ -111,8 +115,18 @@ describe('official sanctions lists in production', () => {
       entry_name: 'Vladimir Petrovich IVANOV',
       matched_name: 'Vladimir IVANOFF', // the strong AKA aligns better than the primary name
       screened_name: 'Vladimir Ivanov',
+      alias_strength: 'strong',
+      country_check: 'agrees',
     });
+    expect(t.sanctions_matches[0]).not.toHaveProperty('date_of_birth_check'); // the party gave none
     expect(t.sanctions_matches[0].match_score).toBeGreaterThanOrEqual(85);
+    // A country that differs is reported with the hit, and never lowers it (OFAC FAQ 5).
+    const fr = (await submit('Vladimir Petrovich Ivanov', { country: 'FR' })).json();
+    expect(fr.sanctions_matches[0]).toMatchObject({
+      entry_id: '100',
+      match_score: 100,
+      country_check: 'differs',
+    });
     const cyr = (await submit('Игорь Смирнов')).json();
     expect(cyr.sanctions_matches[0]).toMatchObject({ list: 'UK Sanctions List', entry_id: 'RUS9001' });
     expect((await submit('Jane Smith')).json()).toMatchObject({ decision: 'APPROVED', sanctions_hit: false });
@@ -200,10 +214,189 @@ describe('official sanctions lists in production', () => {
       const hits = await node2.deps.providers.sanctions.screen(node2.deps, [{ name: 'Aleksandr Volkov' }], {
         threshold: 85,
       });
-      expect(hits[0]).toMatchObject({ list: 'EU Consolidated Financial Sanctions List', entry_id: '300' });
+      expect(hits[0]).toEqual([
+        expect.objectContaining({ list: 'EU Consolidated Financial Sanctions List', entry_id: '300' }),
+      ]);
     } finally {
       await node2.close();
     }
+  });
+
+  it('a cleared hit stays cleared for that entry, across list versions; a new entry of the same name alerts again', async () => {
+    const party = { type: 'natural', account_identifier: 'AC-YASIN-1' };
+    const submitYasin = async () =>
+      (
+        await api(ctx)(
+          'POST',
+          '/monitoring/transactions',
+          c,
+          txBody({ counterparty: { name: 'Abdul Rahman Yasin', ...party } }),
+        )
+      ).json();
+    const first = await submitYasin();
+    expect(first.sanctions_matches).toEqual([
+      expect.objectContaining({
+        list: 'UN Security Council Consolidated List',
+        entry_id: '6909001',
+        screened_name: 'Abdul Rahman Yasin',
+        list_version: expect.stringMatching(/^2026-11-05T00:00:09.554Z#[0-9a-f]{12}$/),
+      }),
+    ]);
+    const cleared = await api(ctx)(
+      'POST',
+      `/monitoring/transactions/${first.monitored_transaction_id}/review`,
+      c,
+      {
+        decision: 'APPROVED',
+        note: 'Another person: born 1991 in Amman',
+        clear_sanctions_match: true,
+      },
+    );
+    expect(cleared.statusCode).toBe(200);
+    expect((await submitYasin()).sanctions_hit).toBe(false);
+    // The UN designates another person of the same name: a new entry (and a new list version).
+    const un = readFileSync(path.join(FIXTURES, 'un-consolidated.xml'), 'utf8')
+      .replace('dateGenerated="2026-11-05T00:00:09.554Z"', 'dateGenerated="2026-11-12T00:00:01.000Z"')
+      .replace(
+        '  </INDIVIDUALS>',
+        `    <INDIVIDUAL>
+      <DATAID>6909002</DATAID>
+      <VERSIONNUM>1</VERSIONNUM>
+      <FIRST_NAME>ABDUL RAHMAN</FIRST_NAME>
+      <SECOND_NAME>YASIN</SECOND_NAME>
+      <UN_LIST_TYPE>Al-Qaida</UN_LIST_TYPE>
+      <REFERENCE_NUMBER>QDi.902</REFERENCE_NUMBER>
+      <LISTED_ON>2026-11-11</LISTED_ON>
+      <INDIVIDUAL_DATE_OF_BIRTH><TYPE_OF_DATE>EXACT</TYPE_OF_DATE><YEAR>1991</YEAR></INDIVIDUAL_DATE_OF_BIRTH>
+    </INDIVIDUAL>
+  </INDIVIDUALS>`,
+      );
+    writeFileSync(file('un.xml'), un);
+    expect(await ctx.deps.providers.sanctions.load(ctx.deps, 'un_sc')).toMatchObject({
+      outcome: 'loaded',
+      added: 1,
+    });
+    const again = await submitYasin();
+    expect(again.sanctions_hit).toBe(true);
+    expect(again.sanctions_matches).toEqual([
+      expect.objectContaining({
+        entry_id: '6909002',
+        list_version: expect.stringMatching(/^2026-11-12T00:00:01.000Z#/),
+      }),
+    ]);
+    // Another party of that name (another account) was never cleared: both entries alert.
+    const other = (
+      await api(ctx)(
+        'POST',
+        '/monitoring/transactions',
+        c,
+        txBody({ counterparty: { name: 'Abdul Rahman Yasin', type: 'natural', account_identifier: 'AC-2' } }),
+      )
+    ).json();
+    expect(other.sanctions_matches.map((m: { entry_id: string }) => m.entry_id).sort()).toEqual([
+      '6909001',
+      '6909002',
+    ]);
+  });
+
+  it('refuses a publication older than the current version', async () => {
+    const before = await sdn();
+    put('ofac-sdn-v1.xml', 'sdn.xml'); // published 2026-11-02; v2 (2026-11-09) is current
+    await expect(ctx.deps.providers.sanctions.load(ctx.deps, 'ofac_sdn')).rejects.toThrow(
+      "the file was published 2026-11-02, before the current version's 2026-11-09: refused",
+    );
+    expect(await sdn()).toMatchObject({
+      version: before.version,
+      last_error: expect.stringMatching(/refused/),
+    });
+    put('ofac-sdn-v2.xml', 'sdn.xml');
+    await ctx.deps.providers.sanctions.load(ctx.deps, 'ofac_sdn');
+  });
+
+  it("the clean-up leaves another node's load in progress alone, and removes a crashed one", async () => {
+    const db = ctx.deps.db;
+    const now = ctx.clock.now();
+    const snapshot = async (status: string, createdAt: Date) => {
+      const id = newId();
+      await db.insert(sanctionsListSnapshots).values({
+        id,
+        list: 'ofac_sdn',
+        version: `test#${id.slice(0, 8)}`,
+        contentSha256: id,
+        entryCount: 1,
+        status: status as 'loading',
+        createdAt,
+      });
+      await db.insert(sanctionsListEntries).values({
+        snapshotId: id,
+        position: 0,
+        entryId: 'X',
+        data: { k: 'individual', n: [], d: [], c: [] },
+      });
+      return id;
+    };
+    const inProgress = await snapshot('loading', new Date(now.getTime() - 60_000));
+    const crashed = await snapshot('loading', new Date(now.getTime() - 2 * 3600_000));
+    // A load that changes the list (v1 is older than v2: published later here).
+    writeFileSync(
+      file('sdn.xml'),
+      readFileSync(path.join(FIXTURES, 'ofac-sdn-v2.xml'), 'utf8').replace('11/09/2026', '11/10/2026'),
+    );
+    expect(await ctx.deps.providers.sanctions.load(ctx.deps, 'ofac_sdn')).toMatchObject({
+      outcome: 'loaded',
+    });
+    const left = async (id: string) =>
+      (await db.select().from(sanctionsListEntries).where(eq(sanctionsListEntries.snapshotId, id))).length;
+    expect(await left(inProgress)).toBe(1);
+    expect(await left(crashed)).toBe(0);
+  });
+
+  it('a version read while another node replaces it never screens as a partial list', async () => {
+    const node2 = await createTestApp({
+      env: { ...PRODUCTION_ENV, ...LISTS_ENV },
+      database: ctx.deps.database,
+    });
+    try {
+      const [state] = await readListStates(ctx.deps.db, ['ofac_sdn']);
+      // The version's entries half gone (as when another node has just superseded and deleted them).
+      await ctx.deps.db
+        .delete(sanctionsListEntries)
+        .where(
+          and(eq(sanctionsListEntries.snapshotId, state!.snapshotId!), eq(sanctionsListEntries.position, 0)),
+        );
+      await expect(
+        node2.deps.providers.sanctions.screen(node2.deps, [{ name: 'Jose Maria Garcia Lopez' }], {
+          threshold: 85,
+        }),
+      ).rejects.toThrow(/ofac_sdn: read 3 of 4 entries/);
+    } finally {
+      await node2.close();
+    }
+    // Restore a whole version for the tests after this one.
+    writeFileSync(
+      file('sdn.xml'),
+      readFileSync(path.join(FIXTURES, 'ofac-sdn-v2.xml'), 'utf8').replace('11/09/2026', '11/11/2026'),
+    );
+    await ctx.deps.providers.sanctions.load(ctx.deps, 'ofac_sdn');
+  });
+
+  it('fails closed once a list is not confirmed current within SVC_SANCTIONS_MAX_AGE_HOURS, and says so in /readyz', async () => {
+    ctx.clock.advanceSeconds(49 * 3600); // default 48 hours, no load in between
+    c = await createTestClient(ctx, { productionAccess: true });
+    const res = await submit('Jane Smith');
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ detail: 'Screening provider is unavailable' });
+    const ready = await ctx.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ sanctions_screening: 'unavailable' });
+    expect(ready.json().sanctions[0]).toMatchObject({ list: 'ofac_sdn', stale: true });
+    // The scheduled checks find the files unchanged: confirmed current again, screening resumes.
+    await scheduleSanctionsLoads(ctx.deps);
+    await runJobs(ctx, loadSanctionsListJob);
+    expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({
+      sanctions_screening: 'available',
+    });
+    expect((await submit('Jane Smith')).statusCode).toBe(201);
   });
 
   it('staff only: a client token is refused on the status route', async () => {

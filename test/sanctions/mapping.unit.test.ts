@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LIST_PARSERS, ListFormatError, parseDob } from '../../src/providers/sanctions/mapping';
-import { normalizeTokens } from '../../src/providers/sanctions/matching';
+import { dobCheck, normalizeTokens } from '../../src/providers/sanctions/matching';
 
 const fixture = (f: string) => readFileSync(new URL(`../fixtures/sanctions/${f}`, import.meta.url), 'utf8');
 
@@ -28,12 +28,12 @@ describe('published formats', () => {
       countries: ['RU'],
     });
     expect(l.entries[1]!.countries).toEqual(['AE']);
-    expect(l.entries[2]!.dobs).toEqual(['1970']);
+    expect(l.entries[2]!.dobs).toEqual(['1968/1972']); // circa 1970
   });
 
-  it('OFAC consolidated: a DOB range keeps its years', () => {
+  it('OFAC consolidated: a DOB range is a window of years', () => {
     const l = LIST_PARSERS.ofac_consolidated(fixture('ofac-consolidated.xml'));
-    expect(l.entries[1]!.dobs).toEqual(['1958', '1959', '1960', '1961', '1962']);
+    expect(l.entries[1]!.dobs).toEqual(['1958/1962']);
   });
 
   it('EU FSF: Cyrillic and Greek names beside the Latin ones, strong="false" is weak, "00" is no country', () => {
@@ -85,10 +85,54 @@ describe('published formats', () => {
 
   it('dates of birth as the lists write them; normalization', () => {
     expect(parseDob('05 Mar 1975')).toEqual(['1975-03-05']);
-    expect(parseDob('Jan 1960')).toEqual(['1960']);
+    expect(parseDob('Jan 1960')).toEqual(['1960-01']);
     expect(parseDob('00/00/1960')).toEqual(['1960']);
+    expect(parseDob('00/03/1960')).toEqual(['1960-03']);
     expect(normalizeTokens('GARCÍA LÓPEZ, José-María Ltd.')).toEqual(['garcia', 'lopez', 'jose', 'maria']);
     expect(normalizeTokens('Щербаков Юрий')).toEqual(['shcherbakov', 'iurii']);
     expect(normalizeTokens('Παπαδόπουλος')).toEqual(['papadopoylos']);
+  });
+
+  it('approximate dates of birth are windows of years (review finding 3)', () => {
+    // OFAC: `circa` and `YYYY to YYYY` (SDN.XML dateOfBirth text).
+    expect(parseDob('circa 1960')).toEqual(['1958/1962']);
+    expect(parseDob('circa 12 Jan 1960')).toEqual(['1958/1962']);
+    expect(parseDob('1958 to 1962')).toEqual(['1958/1962']);
+    expect(parseDob('1958 - 1962')).toEqual(['1958/1962']);
+    expect(parseDob('1962 to 1958')).toEqual([]); // backwards: unreadable, dropped
+    // EU FSF: circa="true" around a year or a full date, yearRangeFrom/yearRangeTo, a month.
+    const eu = LIST_PARSERS.eu_fsf(fixture('eu-fsf-dob.xml'));
+    expect(eu.entries.map((e) => [e.id, e.dobs])).toEqual([
+      ['400', ['1964/1968']],
+      ['401', ['1971/1973']],
+      ['402', ['1957/1961', '1961-03']],
+    ]);
+    // UN: TYPE_OF_DATE APPROXIMATELY / BETWEEN / EXACT (DATE or YEAR).
+    const un = LIST_PARSERS.un_sc(fixture('un-variants.xml'));
+    expect(un.entries.map((e) => [e.id, e.dobs])).toEqual([
+      ['6909200', ['1963/1967']],
+      ['6909201', ['1970/1974']],
+      ['6909202', ['1975-03-05']],
+      ['6909203', ['1981', '1983']],
+      ['6909204', ['1940/1944']],
+    ]);
+  });
+
+  it("date-of-birth agreement: the party's date inside the entry's window, year, month or day", () => {
+    expect(dobCheck('1960-05-05', ['1958/1962'])).toBe('agrees');
+    expect(dobCheck('1962-12-31', ['1958/1962'])).toBe('agrees');
+    expect(dobCheck('1963-01-01', ['1958/1962'])).toBe('differs');
+    expect(dobCheck('1960', ['1958/1962'])).toBe('agrees');
+    expect(dobCheck('1961-01-12', ['1961-01-12'])).toBe('agrees');
+    expect(dobCheck('1961-01-13', ['1961-01-12'])).toBe('differs');
+    expect(dobCheck('1961', ['1961-01-12'])).toBe('agrees');
+    expect(dobCheck('1961-03-09', ['1961-03'])).toBe('agrees');
+    expect(dobCheck('1961-04-09', ['1961-03'])).toBe('differs');
+    expect(dobCheck('1982-06-01', ['1981', '1983'])).toBe('differs');
+    expect(dobCheck('1983-06-01', ['1981', '1983'])).toBe('agrees');
+    // Versions stored before windows hold a range as its years: the same answer.
+    expect(dobCheck('1960-05-05', ['1958', '1959', '1960', '1961', '1962'])).toBe('agrees');
+    expect(dobCheck(null, ['1960'])).toBeNull();
+    expect(dobCheck('1960-01-01', [])).toBeNull();
   });
 });

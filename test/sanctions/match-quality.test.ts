@@ -17,6 +17,7 @@ const entries: ListEntry[] = [
   ...LIST_PARSERS.eu_fsf(fixture('eu-fsf.xml')).entries,
   ...LIST_PARSERS.uk_sanctions_list(fixture('uk-sanctions-list.xml')).entries,
   ...LIST_PARSERS.un_sc(fixture('un-consolidated.xml')).entries,
+  ...LIST_PARSERS.un_sc(fixture('un-variants.xml')).entries,
 ];
 const index = new NameIndex(entries);
 const THRESHOLD = 85;
@@ -62,10 +63,24 @@ const TABLE: Row[] = [
   ['UN good alias', p('Abdelrahman Yaseen'), '6909001'],
   ['UN entity alias', p('Nur Foundation'), '6909100'],
   ['UN entity, hyphen', p('Al Nur Charitable Foundation'), '6909100'],
+  // spelling variants the candidate index used to drop (review finding 2)
+  ['sound-alike spellings of both words', p('Mohammed Ahmed'), '6909200'],
+  ['sound-alike spellings, order', p('AHMED, Mohamed'), '6909200'],
+  ['joined on the list, apart in the query', p('Abd al-Rahman Khalid'), '6909201'],
+  ['apart on the list, joined in the query', p('Abdulrahman Yasin'), '6909001'],
+  ['three-letter word one vowel apart', p('Ali Hassan Mansour'), '6909202'],
+  ['same skeleton, Jaro-Winkler under 0.84', p('Yusuf Karimov'), '6909203'],
+  ['q/g/k and dh/dd', p('Muammar Gaddafi'), '6909204'],
+  // approximate dates of birth (review finding 3): a weak alias counts only when the DOB agrees
+  ['weak alias, DOB inside OFAC circa 1970', p('Abu Ali', { dateOfBirth: '1971-06-01' }), '102'],
+  ['DOB inside UN APPROXIMATELY 1965', p('Mohammed Ahmed', { dateOfBirth: '1967-02-01' }), '6909200'],
+  ['DOB inside UN BETWEEN 1970-1974', p('Abd al-Rahman Khalid', { dateOfBirth: '1974-12-31' }), '6909201'],
   // non-hits
   ['different person, same first name', p('Vladimir Sorokin'), null],
   ['weak alias alone', p('Vova'), null],
   ['weak alias, wrong DOB', p('Vova', { dateOfBirth: '1990-01-01' }), null],
+  ['weak alias (UN Low), DOB another year', p('Abu Yasin', { dateOfBirth: '1975-01-01' }), null],
+  ['weak alias, DOB outside OFAC circa 1970', p('Abu Ali', { dateOfBirth: '1974-06-01' }), null],
   ['weak alias alone (UN)', p('Abu Yasin'), null],
   ['weak alias alone (UK)', p('Gosha'), null],
   ['weak alias alone (EU)', p('Sasha'), null],
@@ -80,6 +95,11 @@ const TABLE: Row[] = [
   ['unrelated', p('Jane Smith'), null],
   ['initials only', p('V. P. I.'), null],
   ['one shared word of an entity', p('Foundation Nur Holdings Energy'), null],
+  ['another name of the same root (Mahmoud / Muhammad)', p('Mahmoud Ahmed'), null],
+  ['three-letter word, a consonant apart', p('Alf Hassan Mansour'), null],
+  ['two of three words, family name missing', p('Ali Hassan'), null],
+  ['sound-alike given name only', p('Youssef Petrov'), null],
+  ['joined run of another name', p('Abdal Rahmani'), null],
 ];
 
 const printed: string[] = [];

@@ -192,6 +192,7 @@ describe('self declaration, Satoshi test, expiry, cancel', () => {
     const ok = await proof(r.request_id, { method: 'self_declaration', declarant_name: 'Jane Roe' });
     expect(ok.json()).toMatchObject({ status: 'verified', method: 'self_declaration', assurance: 'low' });
     expect(ok.json().declarant_sanctions_matches).toEqual([]);
+    expect(ok.json().declarant_sanctions_screening).toBe('screened');
   });
 
   it("self declaration: the declarant's name is screened against the sanctions lists, the hit reported", async () => {
@@ -199,6 +200,7 @@ describe('self declaration, Satoshi test, expiry, cancel', () => {
       await create({ chain: 'ethereum', address: evmAddr(12), methods: ['self_declaration'] })
     ).json();
     expect(r.declarant_sanctions_matches).toBeNull();
+    expect(r.declarant_sanctions_screening).toBeNull();
     const ok = (
       await proof(r.request_id, { method: 'self_declaration', declarant_name: 'Olga Sanctioned' })
     ).json();

@@ -292,6 +292,7 @@ describe('party sanctions screening', () => {
         screened_name: 'Bob SANCTIONED Receiver',
       },
     ]);
+    expect(res.json().sanctions_screening).toBe('screened');
     expect((await get(res.json().transfer_id)).sanctions_matches).toHaveLength(1);
   });
 });

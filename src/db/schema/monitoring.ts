@@ -160,7 +160,12 @@ export const monitoringReviews = pgTable(
   (t) => [index('monitoring_reviews_tx_idx').on(t.monitoredTransactionId, t.reviewedAt)],
 );
 
-/** Names (with the party's identifier) a reviewer cleared: they no longer match the sanctions screening. */
+/**
+ * Sanctions hits a reviewer cleared: this party (its name with its identifier) is not that list
+ * entry. The hit is keyed by list and entry, so another entry of the same name (designated later, or
+ * on another list) alerts again. Rows from before the hit was keyed have `list` '' and clear nothing
+ * (the migration copied them to keyed rows from the cleared transaction's matches).
+ */
 export const monitoringSanctionsAllowlist = pgTable(
   'monitoring_sanctions_allowlist',
   {
@@ -168,15 +173,23 @@ export const monitoringSanctionsAllowlist = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id),
-    /** Lower-cased, trimmed, inner whitespace collapsed. */
+    /** The screened party's name: lower-cased, trimmed, inner whitespace collapsed. */
     nameKey: text('name_key').notNull(),
     /** account_identifier or wallet address of the party; '' when it had none. */
     identifier: text('identifier').notNull(),
+    /** The cleared hit's list (its display name, e.g. `OFAC SDN List`); '' on rows from before. */
+    list: text('list').notNull().default(''),
+    /** The cleared hit's entry on that list; '' on the sandbox list (and rows from before). */
+    entryId: text('entry_id').notNull().default(''),
+    /** The list version in which the hit was cleared (for the record; the entry id is the key). */
+    listVersion: text('list_version'),
     monitoredTransactionId: uuid('monitored_transaction_id'),
     createdByAccountId: uuid('created_by_account_id'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('monitoring_allowlist_uq').on(t.clientId, t.nameKey, t.identifier)],
+  (t) => [
+    uniqueIndex('monitoring_allowlist_hit_uq').on(t.clientId, t.nameKey, t.identifier, t.list, t.entryId),
+  ],
 );
 
 export type MonitoredTransactionRow = typeof monitoredTransactions.$inferSelect;

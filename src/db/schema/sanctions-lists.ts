@@ -53,8 +53,17 @@ export const sanctionsListState = pgTable('sanctions_list_state', {
   /** The last failed load's reason (cleared by the next success). */
   lastError: text('last_error'),
   lastErrorAt: ts('last_error_at'),
+  /**
+   * The HTTP validators (ETag, Last-Modified) of the download the current version was read from (or
+   * last found unchanged): the next read is a conditional GET. Null for files and servers without them.
+   */
+  etag: text('etag'),
+  lastModified: text('last_modified'),
   updatedAt: updatedAt(),
 });
+
+/** Whether a party's name was screened (travel-rule transfers, ownership declarations). */
+export type SanctionsScreening = 'screened' | 'not_configured' | 'unavailable';
 
 /** A sanctions hit as stored beside a screened party (wallet-ownership declarant, travel-rule parties). */
 export interface SanctionsNameMatch {
@@ -64,4 +73,9 @@ export interface SanctionsNameMatch {
   entry_id: string | null;
   entry_name: string | null;
   screened_name: string;
+  /** The list version screened (absent on hits stored before it was recorded); likewise below. */
+  list_version?: string;
+  alias_strength?: 'primary' | 'strong' | 'weak';
+  date_of_birth_check?: 'agrees' | 'differs';
+  country_check?: 'agrees' | 'differs';
 }

@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
-import type { SanctionsNameMatch } from './sanctions-lists';
+import type { SanctionsNameMatch, SanctionsScreening } from './sanctions-lists';
 
 export interface OriginatorVasp {
   name: string;
@@ -89,6 +89,12 @@ export const travelRuleTransfers = pgTable(
      * was created or received: the hits (empty: none); null when not screened. Reported, never decided on.
      */
     sanctionsMatches: jsonb('sanctions_matches').$type<SanctionsNameMatch[]>(),
+    /**
+     * Whether the parties' names were screened: `screened`, `not_configured` (the deployment has no
+     * lists) or `unavailable` (lists configured but unable to answer: an inbound transfer is kept
+     * unscreened rather than lost; an outbound creation answers 503 instead). Null on older rows.
+     */
+    sanctionsScreening: text('sanctions_screening').$type<SanctionsScreening>(),
     justification: text('justification'),
     clientReference: text('client_reference'),
     userId: uuid('user_id'),
@@ -112,6 +118,10 @@ export const travelRuleTransfers = pgTable(
       .on(t.expiresAt)
       .where(sql`${t.status} in ('awaiting_counterparty', 'needs_repair', 'awaiting_review')`),
     index('travel_rule_transfers_ownership_idx').on(t.ownershipRequestId),
+    // The worker's sweep of inbound transfers to screen again (few rows, usually none).
+    index('travel_rule_transfers_unscreened_idx')
+      .on(t.createdAt)
+      .where(sql`${t.sanctionsScreening} = 'unavailable'`),
   ],
 );
 

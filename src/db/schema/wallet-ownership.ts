@@ -2,7 +2,7 @@ import { desc } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { createdAt, idColumn, ts, updatedAt } from './columns';
-import type { SanctionsNameMatch } from './sanctions-lists';
+import type { SanctionsNameMatch, SanctionsScreening } from './sanctions-lists';
 import { screeningWallets, type WalletOwnershipStatus } from './screening';
 
 export interface SatoshiTest {
@@ -61,6 +61,8 @@ export const walletOwnershipRequests = pgTable(
      * null when not screened (another method, or a deployment without lists). Reported, never decided on.
      */
     declarantSanctionsMatches: jsonb('declarant_sanctions_matches').$type<SanctionsNameMatch[]>(),
+    /** `screened` or `not_configured` (a deployment without lists) for a self declaration; null otherwise. */
+    declarantSanctionsScreening: text('declarant_sanctions_screening').$type<SanctionsScreening>(),
     assurance: text('assurance'),
     /** The wallet's ownership status before this request (restored on expiry or cancel). */
     previousOwnershipStatus: text('previous_ownership_status').$type<WalletOwnershipStatus>().notNull(),

@@ -130,7 +130,10 @@ export const SanctionsStatusSchema = Type.Object({
       removed_count: NullableInt,
       loaded_at: NullableStr,
       age_seconds: NullableInt,
-      stale: Type.Boolean({ description: 'No version yet, or older than SVC_SANCTIONS_MAX_AGE_HOURS' }),
+      stale: Type.Boolean({
+        description:
+          'No version yet, or not confirmed current (loaded, or its file found unchanged) within SVC_SANCTIONS_MAX_AGE_HOURS: screening answers 503 meanwhile',
+      }),
       last_attempt_at: NullableStr,
       last_success_at: NullableStr,
       last_error: Type.Union([

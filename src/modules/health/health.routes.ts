@@ -25,12 +25,17 @@ export async function healthRoutes(app: FastifyInstance, opts: { deps: Deps }) {
         summary: 'Readiness: database reachable and migrations applied',
         description:
           '`sanctions` (when official lists are configured) details each list: its version, age, whether it is stale ' +
-          'and the last failed load. A stale or failed list does not make the node unready (every node reads the same ' +
-          'versions from the database); it is reported here and in `svc_sanctions_list_age_seconds`.',
+          '(no version yet, or not confirmed current within SVC_SANCTIONS_MAX_AGE_HOURS) and the last failed load; ' +
+          '`sanctions_screening` is `unavailable` while any configured list is stale: name screening then answers 503 ' +
+          '(fails closed). This does not make the node unready (every node reads the same versions from the database); ' +
+          'it is reported here and in `svc_sanctions_list_age_seconds`.',
         response: {
           200: Type.Object({
             status: Type.Literal('ready'),
             database: Type.String(),
+            sanctions_screening: Type.Optional(
+              Type.Union([Type.Literal('available'), Type.Literal('unavailable')]),
+            ),
             sanctions: Type.Optional(
               Type.Array(
                 Type.Object({
@@ -57,19 +62,21 @@ export async function healthRoutes(app: FastifyInstance, opts: { deps: Deps }) {
       if (deps.providers.sanctions.lists.length === 0)
         return { status: 'ready' as const, database: deps.database.engine };
       const lists = await deps.providers.sanctions.status(deps);
+      const official = lists.filter((l) => l.list !== 'sandbox');
       return {
         status: 'ready' as const,
         database: deps.database.engine,
-        sanctions: lists
-          .filter((l) => l.list !== 'sandbox')
-          .map((l) => ({
-            list: l.list,
-            version: l.version,
-            loaded_at: l.loaded_at,
-            age_seconds: l.age_seconds,
-            stale: l.stale,
-            last_error: l.last_error,
-          })),
+        sanctions_screening: official.some((l) => l.stale)
+          ? ('unavailable' as const)
+          : ('available' as const),
+        sanctions: official.map((l) => ({
+          list: l.list,
+          version: l.version,
+          loaded_at: l.loaded_at,
+          age_seconds: l.age_seconds,
+          stale: l.stale,
+          last_error: l.last_error,
+        })),
       };
     },
   );

@@ -52,6 +52,11 @@ export interface SanctionsMatch {
   entry_id?: string;
   entry_name?: string;
   screened_name?: string;
+  /** The list version screened (official lists). */
+  list_version?: string;
+  alias_strength?: 'primary' | 'strong' | 'weak';
+  date_of_birth_check?: 'agrees' | 'differs';
+  country_check?: 'agrees' | 'differs';
 }
 
 export interface RuleHit {

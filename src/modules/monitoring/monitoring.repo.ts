@@ -209,6 +209,8 @@ export async function allowlistKeys(db: DbOrTx, clientId: string, nameKeys: stri
     .select({
       nameKey: monitoringSanctionsAllowlist.nameKey,
       identifier: monitoringSanctionsAllowlist.identifier,
+      list: monitoringSanctionsAllowlist.list,
+      entryId: monitoringSanctionsAllowlist.entryId,
     })
     .from(monitoringSanctionsAllowlist)
     .where(

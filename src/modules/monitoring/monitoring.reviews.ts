@@ -15,6 +15,7 @@ import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { findClient } from '../kyc/verification.repo';
 import { lockOwnershipInTx } from '../screening/ownership.service';
+import type { SanctionsMatch } from './monitoring.evaluate';
 import {
   decideRemediationExpiry,
   decideRemediationSubmit,
@@ -64,15 +65,22 @@ async function lockRow(tx: DbOrTx, clientId: string, id: string) {
   return row;
 }
 
-/** The allowlist entries of a cleared match: each matched party's name with its identifier. */
+/**
+ * The allowlist entries of a cleared match: per hit, the screened party (its name with its
+ * identifier) and the hit itself (list, entry, version).
+ */
 function clearedParties(row: MonitoredTransactionRow) {
   const cp = row.counterparty as { name: string; account_identifier?: string; wallet?: { address: string } };
   const cpKey = nameKey(cp.name);
-  return (row.sanctionsMatches as { matched_name: string }[]).map((m) => {
-    const key = nameKey(m.matched_name);
+  return (row.sanctionsMatches as unknown as SanctionsMatch[]).map((m) => {
+    // The sandbox list's hits have no screened_name: their matched name is the party's.
+    const key = nameKey(m.screened_name ?? m.matched_name);
     return {
       nameKey: key,
       identifier: key === cpKey ? (cp.account_identifier ?? cp.wallet?.address ?? '') : row.subjectKey,
+      list: m.list,
+      entryId: m.entry_id ?? '',
+      listVersion: m.list_version ?? null,
     };
   });
 }

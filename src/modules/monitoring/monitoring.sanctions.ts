@@ -9,7 +9,7 @@
  */
 import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
-import { SanctionsUnavailableError } from '../../providers/sanctions/port';
+import { identifierChecks, SanctionsUnavailableError } from '../../providers/sanctions/port';
 import { AppError } from '../../shared/errors';
 import type { SanctionsMatch } from './monitoring.evaluate';
 import { MonitoringMessages } from './monitoring.messages';
@@ -53,31 +53,38 @@ export async function screenPartyNames(
     else deps.log.error({ err }, 'sanctions name screening failed');
     throw new AppError(503, MonitoringMessages.screeningUnavailable);
   }
-  return parties.flatMap((p, i) => {
-    const m = results[i];
-    return m
-      ? [
-          {
-            p,
-            // The sandbox list's hits keep their shape; an official list's also name the entry.
-            m:
-              m.entry_id === null
-                ? { list: m.list, matched_name: m.matched_name, match_score: m.match_score }
-                : {
-                    list: m.list,
-                    matched_name: m.matched_name,
-                    match_score: m.match_score,
-                    entry_id: m.entry_id,
-                    entry_name: m.entry_name ?? m.matched_name,
-                    screened_name: p.name,
-                  },
-          },
-        ]
-      : [];
-  });
+  return parties.flatMap((p, i) =>
+    (results[i] ?? []).map((m) => ({
+      p,
+      // The sandbox list's hits keep their shape; an official list's also name the entry and version.
+      m:
+        m.entry_id === null
+          ? { list: m.list, matched_name: m.matched_name, match_score: m.match_score }
+          : {
+              list: m.list,
+              matched_name: m.matched_name,
+              match_score: m.match_score,
+              entry_id: m.entry_id,
+              entry_name: m.entry_name ?? m.matched_name,
+              screened_name: p.name,
+              list_version: m.list_version,
+              alias_strength: m.alias_strength,
+              ...identifierChecks(m),
+            },
+    })),
+  );
 }
 
-/** Matches per party (deduplicated), with parties the client cleared left out. */
+/**
+ * The allowlist key of a hit on a party: the party (its name and identifier) and the hit that was
+ * cleared (the list and the entry; the sandbox list's entries have no id). A reviewer clears "this
+ * party is not that entry": another entry of the same name, designated later or on another list,
+ * alerts again.
+ */
+export const clearedKey = (partyName: string, identifier: string, list: string, entryId: string | null) =>
+  [nameKey(partyName), identifier, list, entryId ?? ''].join('\u0000');
+
+/** Matches per party and entry (deduplicated), with the hits the client cleared for that party left out. */
 export async function withoutAllowlisted(
   db: DbOrTx,
   clientId: string,
@@ -89,8 +96,16 @@ export async function withoutAllowlisted(
     clientId,
     found.map((x) => nameKey(x.p.name)),
   );
-  const cleared = new Set(allowed.map((a) => `${a.nameKey}\u0000${a.identifier}`));
-  const kept = found.filter((x) => !cleared.has(`${nameKey(x.p.name)}\u0000${x.p.identifier}`));
+  // Rows kept from before hits were keyed (list '') clear nothing: their keyed copies were made by
+  // the migration from the cleared transaction's matches.
+  const cleared = new Set(
+    allowed
+      .filter((a) => a.list !== '')
+      .map((a) => [a.nameKey, a.identifier, a.list, a.entryId].join('\u0000')),
+  );
+  const kept = found.filter(
+    (x) => !cleared.has(clearedKey(x.p.name, x.p.identifier, x.m.list, x.m.entry_id ?? null)),
+  );
   const seen = new Set<string>();
   const unique = kept.filter((x) => {
     const k = `${x.m.list}\u0000${x.m.entry_id ?? ''}\u0000${nameKey(x.m.matched_name)}`;
@@ -98,5 +113,6 @@ export async function withoutAllowlisted(
     seen.add(k);
     return true;
   });
-  return { matches: unique.map((x) => x.m), matchedParties: kept.map((x) => x.p) };
+  const parties = [...new Set(kept.map((x) => x.p))];
+  return { matches: unique.map((x) => x.m), matchedParties: parties };
 }

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { fileResponse } from '../../shared/download';
 import { dateRangeQuerySchema, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
+import { sanctionsHitDetails } from '../../shared/sanctions-match-schema';
 import { ATTACHMENT_MEDIA_TYPES } from '../tickets/tickets-attachments.service';
 import { MonitoringActionsSchema } from './monitoring.actions';
 import { DECISIONS } from './monitoring.evaluate';
@@ -163,6 +164,7 @@ const SanctionsMatch = Type.Object({
   entry_id: Type.Optional(Type.String({ description: "The entry's reference on its list" })),
   entry_name: Type.Optional(Type.String({ description: "The entry's primary name" })),
   screened_name: Type.Optional(Type.String({ description: 'The party name that was screened' })),
+  ...sanctionsHitDetails(),
 });
 
 const evaluationFields = {

@@ -1,6 +1,7 @@
 /** Request and response schemas of wallet ownership requests (docs/guides/screening.md). */
 import { Type } from 'typebox';
 import { pageEnvelope, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
+import { sanctionsNameMatches, sanctionsScreeningSchema } from '../../shared/sanctions-match-schema';
 import { OwnershipActionsSchema } from './ownership.actions';
 import { OWNERSHIP_METHODS, OWNERSHIP_STATUSES } from './ownership.machine';
 import { AddressSchema, ChainSchema } from './screening.schemas';
@@ -38,22 +39,13 @@ export const OwnershipSchema = Type.Object({
   assurance: nullable(
     Type.String({ description: '`low` for a self declaration, `high` for a verified signature' }),
   ),
-  declarant_sanctions_matches: nullable(
-    Type.Array(
-      Type.Object({
-        list: Type.String(),
-        matched_name: Type.String(),
-        match_score: Type.Number({ description: '0-100' }),
-        entry_id: nullable(Type.String()),
-        entry_name: nullable(Type.String()),
-        screened_name: Type.String(),
-      }),
-      {
-        description:
-          "A self declaration's declarant name screened against the sanctions lists: the hits (empty: none); null when not screened. Reported, never decided on.",
-      },
-    ),
+  declarant_sanctions_matches: sanctionsNameMatches(
+    "A self declaration's declarant name screened against the sanctions lists: the hits (empty: none); null when not screened. Reported, never decided on.",
   ),
+  declarant_sanctions_screening: sanctionsScreeningSchema(
+    "A self declaration's declarant name: screened, or not_configured (the deployment has no sanctions lists); null for other methods",
+  ),
+
   expires_at: dateTime,
   verified_at: nullable(dateTime),
   created_at: dateTime,

@@ -75,6 +75,7 @@ export function toOwnershipView(r: OwnershipRow, publicUrl: string) {
     client_reference: r.clientReference,
     assurance: r.assurance,
     declarant_sanctions_matches: r.declarantSanctionsMatches ?? null,
+    declarant_sanctions_screening: r.declarantSanctionsScreening ?? null,
     expires_at: r.expiresAt.toISOString(),
     verified_at: r.verifiedAt ? r.verifiedAt.toISOString() : null,
     created_at: r.createdAt.toISOString(),
@@ -243,10 +244,10 @@ export async function screenDeclarant(
   const name = input.declarant_name?.trim();
   if (input.method !== 'self_declaration' || !name || !deps.providers.sanctions.configured) return null;
   try {
-    const [hit] = await deps.providers.sanctions.screen(deps, [{ name, type: 'natural' }], {
+    const [hits = []] = await deps.providers.sanctions.screen(deps, [{ name, type: 'natural' }], {
       threshold: deps.config.sanctions.matchThreshold,
     });
-    return hit ? [reportedMatch(hit, name)] : [];
+    return hits.map((hit) => reportedMatch(hit, name));
   } catch (err) {
     deps.log.warn(
       { err: err instanceof Error ? err.message : String(err) },
@@ -278,6 +279,7 @@ export async function applyProof(
         declarantName: name,
         assurance: 'low',
         declarantSanctionsMatches: input.declarantMatches ?? null,
+        declarantSanctionsScreening: input.declarantMatches ? 'screened' : 'not_configured',
       },
     });
     return { row, invalid: false };

@@ -3,8 +3,10 @@
  * transfers, and inbound transfers from an originator VASP. Replayed or older notifications (revision
  * not above the last applied) and answers the current status does not allow change nothing.
  */
+
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
+import type { SanctionsScreening } from '../../db/schema/sanctions-lists';
 import type { Deps } from '../../deps';
 import type { TravelRuleNotification } from '../../providers/travel-rule/port';
 import { type Chain, normalizeAddress } from '../../shared/chain-addresses';
@@ -70,13 +72,16 @@ async function createInbound(deps: D, n: Extract<TravelRuleNotification, { type:
   const d = n.transfer;
   // Screened before the transaction (the lists read the database); an inbound message is kept even
   // when the lists cannot answer (null: not screened), since refusing it would lose the transfer.
+  let sanctionsScreening: SanctionsScreening = 'screened';
   const sanctionsMatches = await screenPartyNames(deps, [d.originator, d.beneficiary]).catch((err) => {
     deps.log.warn(
       { err: err instanceof Error ? err.message : String(err) },
       'party sanctions screening failed',
     );
+    sanctionsScreening = 'unavailable';
     return null;
   });
+  if (sanctionsMatches === null && sanctionsScreening === 'screened') sanctionsScreening = 'not_configured';
   return deps.db.transaction(async (tx) => {
     if (await findByNetworkRef(tx, n.reference)) return false;
     const c = await tx.execute(sql`select 1 from clients where id = ${n.recipient}::uuid`);
@@ -108,6 +113,7 @@ async function createInbound(deps: D, n: Extract<TravelRuleNotification, { type:
       walletId: wallet?.id ?? null,
       nameMatch: matchNames(partyName(d.beneficiary), known),
       sanctionsMatches,
+      sanctionsScreening,
       userId: wallet?.userId ?? null,
       businessCustomerId: wallet?.businessCustomerId ?? null,
       networkRef: n.reference,

@@ -87,5 +87,5 @@ export async function screenPartyNames(
     { threshold: deps.config.sanctions.matchThreshold },
   );
   const named = screened.filter((p) => p.name !== '');
-  return hits.flatMap((h, i) => (h ? [reportedMatch(h, named[i]!.name)] : []));
+  return hits.flatMap((h, i) => h.map((hit) => reportedMatch(hit, named[i]!.name)));
 }

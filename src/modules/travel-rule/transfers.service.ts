@@ -138,6 +138,7 @@ export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTra
         businessCustomerId: input.business_customer_id ?? null,
         metadata: input.metadata ?? null,
         sanctionsMatches,
+        sanctionsScreening: sanctionsMatches === null ? 'not_configured' : 'screened',
         createdAt: now,
         updatedAt: now,
       });

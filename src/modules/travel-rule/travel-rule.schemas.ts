@@ -8,6 +8,7 @@ import {
   pageQuerySchema,
   searchQuerySchema,
 } from '../../shared/pagination';
+import { sanctionsNameMatches, sanctionsScreeningSchema } from '../../shared/sanctions-match-schema';
 import { TransferActionsSchema } from './transfers.allowed-actions';
 import { TRANSFER_STATUSES } from './travel-rule.machine';
 
@@ -170,22 +171,13 @@ export const TransferSchema = Type.Object({
   repair_fields: nullable(Type.Array(Type.String())),
   tx_hash: nullable(Type.String()),
   name_match: nullable(Type.Enum(['exact', 'partial', 'none'] as const)),
-  sanctions_matches: nullable(
-    Type.Array(
-      Type.Object({
-        list: Type.String(),
-        matched_name: Type.String(),
-        match_score: Type.Number({ description: '0-100' }),
-        entry_id: nullable(Type.String()),
-        entry_name: nullable(Type.String()),
-        screened_name: Type.String(),
-      }),
-      {
-        description:
-          "The originator's and beneficiary's names screened against the sanctions lists when the transfer was created or received: the hits (empty: none); null when not screened. Reported, never decided on.",
-      },
-    ),
+  sanctions_matches: sanctionsNameMatches(
+    "The originator's and beneficiary's names screened against the sanctions lists when the transfer was created or received: the hits (empty: none); null when not screened. Reported, never decided on.",
   ),
+  sanctions_screening: sanctionsScreeningSchema(
+    'Whether the parties were screened against the sanctions lists: screened, not_configured (the deployment has no lists), unavailable (an inbound transfer received while the lists could not answer: kept unscreened; screen the parties yourself)',
+  ),
+
   justification: nullable(Type.String()),
   client_reference: nullable(Type.String()),
   user_id: nullable(uuid),

@@ -31,6 +31,7 @@ export function toTransferView(t: TransferWithRisk) {
     tx_hash: t.txHash,
     name_match: (t.nameMatch as 'exact' | 'partial' | 'none' | null) ?? null,
     sanctions_matches: t.sanctionsMatches ?? null,
+    sanctions_screening: t.sanctionsScreening ?? null,
     justification: t.justification,
     client_reference: t.clientReference,
     user_id: t.userId,

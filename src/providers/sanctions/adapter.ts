@@ -15,6 +15,7 @@ import { NameIndex } from './matching';
 import {
   type ListStatus,
   type LoadOutcome,
+  MAX_HITS_PER_PARTY,
   SANCTIONS_LIST_NAMES,
   type SanctionsContext,
   type SanctionsHit,
@@ -27,6 +28,9 @@ import {
 import { type ListStateRow, readEntries, readListStates, recordAttempt, writeVersion } from './store';
 
 export const SANDBOX_SANCTIONS_LIST = 'Sandbox sanctions list';
+
+/** A list's current version moved while this node read its entries. */
+class VersionMovedError extends Error {}
 
 interface Runtime {
   metrics: Registry;
@@ -43,6 +47,7 @@ function sandboxHit(name: string): SanctionsHit | null {
         matched_name: name.trim(),
         alias_strength: 'primary',
         match_score: 100,
+        list_version: 'sandbox',
       }
     : null;
 }
@@ -106,52 +111,95 @@ export class OfficialSanctionsLists implements SanctionsLists {
     return this.config.lists.find((l) => l.list === list);
   }
 
-  /** The index of a list's current version, built once per version per node. */
-  private indexFor(ctx: SanctionsContext, list: string, snapshotId: string): Promise<NameIndex> {
+  /**
+   * The index of a list's current version, built once per version per node. The entries read must be
+   * the version's whole count: another node may have superseded the version (and deleted its
+   * entries) between reading the list's state and reading the entries, and a partial read must never
+   * screen as a clean list.
+   */
+  private indexFor(
+    ctx: SanctionsContext,
+    list: string,
+    snapshotId: string,
+    entryCount: number | null,
+  ): Promise<NameIndex> {
     const cached = this.indexes.get(list);
     if (cached?.snapshotId === snapshotId) return cached.index;
-    const index = readEntries(ctx.db, snapshotId).then((entries) => new NameIndex(entries));
-    index.catch(() => this.indexes.delete(list));
+    const index = readEntries(ctx.db, snapshotId).then((entries) => {
+      if (entryCount !== null && entries.length !== entryCount)
+        throw new VersionMovedError(`${list}: read ${entries.length} of ${entryCount} entries`);
+      return new NameIndex(entries);
+    });
+    index.catch(() => {
+      if (this.indexes.get(list)?.index === index) this.indexes.delete(list);
+    });
     this.indexes.set(list, { snapshotId, index });
     return index;
+  }
+
+  /**
+   * Whether a list's version may screen: it exists, and it was confirmed current (loaded, or its file
+   * found unchanged) within SVC_SANCTIONS_MAX_AGE_HOURS. Null when it may; else why not.
+   */
+  private unavailableReason(state: ListStateRow | undefined, now: Date): string | null {
+    if (!state?.snapshotId) return 'has no loaded version yet';
+    const confirmed = state.lastSuccessAt ?? state.loadedAt;
+    const hours = confirmed ? (now.getTime() - confirmed.getTime()) / 3_600_000 : Number.POSITIVE_INFINITY;
+    if (hours > this.config.maxAgeHours)
+      return `was last confirmed current ${Math.floor(hours)} hours ago (SVC_SANCTIONS_MAX_AGE_HOURS is ${this.config.maxAgeHours})`;
+    return null;
   }
 
   async screen(
     ctx: SanctionsContext,
     parties: ScreenParty[],
     opts: ScreenOptions,
-  ): Promise<(SanctionsHit | null)[]> {
+  ): Promise<SanctionsHit[][]> {
     this.lastCtx = ctx;
     const official = this.config.lists.map((l) => l.list);
-    const indexes: { list: SanctionsListId; index: NameIndex }[] = [];
-    if (official.length > 0) {
+    const indexes: { list: SanctionsListId; version: string; index: NameIndex }[] = [];
+    for (let attempt = 1; official.length > 0; attempt++) {
+      indexes.length = 0;
       const states = await readListStates(ctx.db, official);
-      for (const list of official) {
-        const state = states.find((s) => s.list === list);
-        // Fail closed: a configured list with no version yet would make a clean answer a guess.
-        if (!state?.snapshotId) throw new SanctionsUnavailableError(`${list} has no loaded version yet`);
-        indexes.push({ list, index: await this.indexFor(ctx, list, state.snapshotId) });
+      try {
+        for (const list of official) {
+          const state = states.find((s) => s.list === list);
+          // Fail closed: a configured list with no version yet, or one not confirmed current within
+          // SVC_SANCTIONS_MAX_AGE_HOURS, would make a clean answer a guess.
+          const why = this.unavailableReason(state, ctx.clock.now());
+          if (why) throw new SanctionsUnavailableError(`${list} ${why}`);
+          indexes.push({
+            list,
+            version: state!.version ?? '',
+            index: await this.indexFor(ctx, list, state!.snapshotId!, state!.entryCount),
+          });
+        }
+        break;
+      } catch (err) {
+        // A version superseded while it was being read: read the lists' state again, once.
+        if (!(err instanceof VersionMovedError)) throw err;
+        if (attempt >= 2) throw new SanctionsUnavailableError(err.message);
       }
     }
     return parties.map((party) => {
-      if (this.config.sandbox) {
-        const hit = sandboxHit(party.name);
-        if (hit) return hit;
-      }
-      let best: SanctionsHit | null = null;
-      for (const { list, index } of indexes) {
-        const c = index.best(party, opts.threshold);
-        if (c && (!best || c.score > best.match_score))
-          best = {
+      const hits: SanctionsHit[] = [];
+      const sandbox = this.config.sandbox ? sandboxHit(party.name) : null;
+      if (sandbox) hits.push(sandbox);
+      for (const { list, version, index } of indexes)
+        for (const c of index.matches(party, opts.threshold, MAX_HITS_PER_PARTY))
+          hits.push({
             list: SANCTIONS_LIST_NAMES[list],
             entry_id: c.entryId,
             entry_name: c.entryName,
             matched_name: c.matchedName,
             alias_strength: c.strength,
             match_score: c.score,
-          };
-      }
-      return best;
+            list_version: version,
+            ...(c.dobCheck ? { date_of_birth_check: c.dobCheck } : {}),
+            ...(c.countryCheck ? { country_check: c.countryCheck } : {}),
+          });
+      // Every list's hits, best first (a stable sort keeps the lists' order among equal scores).
+      return hits.sort((a, b) => b.match_score - a.match_score).slice(0, MAX_HITS_PER_PARTY);
     });
   }
 
@@ -166,14 +214,35 @@ export class OfficialSanctionsLists implements SanctionsLists {
     const [state] = await readListStates(ctx.db, [list]);
     const startedAt = ctx.clock.now();
     try {
-      const bytes = await fetchListFile(src.source, this.config);
+      // A conditional GET once a version exists: a 304 is the list unchanged, not downloaded again.
+      const fetched = await fetchListFile(
+        src.source,
+        this.config,
+        state?.snapshotId && (state.etag || state.lastModified)
+          ? { etag: state.etag, lastModified: state.lastModified }
+          : null,
+      );
+      if (fetched.kind === 'not_modified') {
+        await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: true });
+        this.loads.inc({ list, outcome: 'unchanged' });
+        return { outcome: 'unchanged', version: state?.version ?? '' };
+      }
+      const bytes = fetched.bytes;
       const sha = createHash('sha256').update(bytes).digest('hex');
       if (state?.snapshotId && state.contentSha256 === sha) {
-        await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: true });
+        await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: true, validators: fetched.validators });
         this.loads.inc({ list, outcome: 'unchanged' });
         return { outcome: 'unchanged', version: state.version ?? '' };
       }
       const parsed = LIST_PARSERS[list](bytes.toString('utf8'));
+      // A publication older than the current version's (a stale mirror, a cached or replayed
+      // download) would undo designations made since: refused.
+      const published = parsed.publishedAt ? Date.parse(parsed.publishedAt) : Number.NaN;
+      const current = state?.publishedAt ? Date.parse(state.publishedAt) : Number.NaN;
+      if (state?.snapshotId && published < current)
+        throw new Error(
+          `the file was published ${parsed.publishedAt}, before the current version's ${state.publishedAt}: refused`,
+        );
       const previous = state?.entryCount ?? 0;
       const floor = Math.ceil((previous * (100 - this.config.maxDropPercent)) / 100);
       if (state?.snapshotId && parsed.entries.length < floor)
@@ -188,6 +257,7 @@ export class OfficialSanctionsLists implements SanctionsLists {
         state?.snapshotId ?? null,
       );
       if (!written.applied) return { outcome: 'skipped', reason: 'another node loaded this list first' };
+      await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: true, validators: fetched.validators });
       this.loads.inc({ list, outcome: 'loaded' });
       this.runtime.log.info(
         { list, version, entries: parsed.entries.length, added: written.added, removed: written.removed },
@@ -220,6 +290,7 @@ export class OfficialSanctionsLists implements SanctionsLists {
     const out: ListStatus[] = this.config.lists.map((l) => {
       const s: Partial<ListStateRow> = states.find((x) => x.list === l.list) ?? {};
       const age = s.loadedAt ? Math.round((now - s.loadedAt.getTime()) / 1000) : null;
+      const unavailable = this.unavailableReason(s.list ? (s as ListStateRow) : undefined, new Date(now));
       return {
         list: l.list,
         name: SANCTIONS_LIST_NAMES[l.list],
@@ -232,7 +303,7 @@ export class OfficialSanctionsLists implements SanctionsLists {
         removed_count: s.removedCount ?? null,
         loaded_at: iso(s.loadedAt ?? null),
         age_seconds: age,
-        stale: age === null || age > this.config.maxAgeHours * 3600,
+        stale: unavailable !== null,
         last_attempt_at: iso(s.lastAttemptAt ?? null),
         last_success_at: iso(s.lastSuccessAt ?? null),
         last_error: s.lastError ?? null,

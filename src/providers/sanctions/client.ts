@@ -19,24 +19,52 @@ export interface FetchLimits {
   maxBytes: number;
 }
 
+/** The HTTP validators (RFC 9110, 8.8) of the file the current version was read from. */
+export interface Validators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** A file read in full with its validators, or the server's word that it did not change (304). */
+export type Fetched = { kind: 'file'; bytes: Buffer; validators: Validators } | { kind: 'not_modified' };
+
 const USER_AGENT = 'svc-payments sanctions-lists loader';
 
-export async function fetchListFile(source: ListSource['source'], limits: FetchLimits): Promise<Buffer> {
+/**
+ * Reads the file. With the validators of the current version's download, the GET is conditional
+ * (`If-None-Match`, `If-Modified-Since`): a `304 Not Modified` means the list did not change, and it
+ * is neither downloaded nor parsed again.
+ */
+export async function fetchListFile(
+  source: ListSource['source'],
+  limits: FetchLimits,
+  current: Validators | null = null,
+): Promise<Fetched> {
   if (source.kind === 'file') {
     const info = await stat(source.path).catch((err) => {
       throw new ListFetchError(`cannot read ${source.path}: ${(err as Error).message}`);
     });
     if (info.size > limits.maxBytes) throw new ListFetchError(`file is larger than ${limits.maxBytes} bytes`);
-    return readFile(source.path);
+    return {
+      kind: 'file',
+      bytes: await readFile(source.path),
+      validators: { etag: null, lastModified: null },
+    };
   }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
   try {
-    const res = await fetch(source.url, {
-      headers: { 'user-agent': USER_AGENT, accept: 'application/xml, text/xml, */*' },
-      redirect: 'follow',
-      signal: controller.signal,
-    });
+    const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      accept: 'application/xml, text/xml, */*',
+    };
+    if (current?.etag) headers['if-none-match'] = current.etag;
+    if (current?.lastModified) headers['if-modified-since'] = current.lastModified;
+    const res = await fetch(source.url, { headers, redirect: 'follow', signal: controller.signal });
+    if (res.status === 304 && current) {
+      await res.body?.cancel();
+      return { kind: 'not_modified' };
+    }
     if (!res.ok || !res.body) throw new ListFetchError(`HTTP ${res.status}`);
     const declared = Number(res.headers.get('content-length') ?? Number.NaN);
     if (declared > limits.maxBytes) throw new ListFetchError(`file is larger than ${limits.maxBytes} bytes`);
@@ -54,7 +82,11 @@ export async function fetchListFile(source: ListSource['source'], limits: FetchL
     const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
     if (!encoded && Number.isFinite(declared) && declared !== size)
       throw new ListFetchError(`download ended after ${size} of ${declared} bytes`);
-    return Buffer.concat(chunks);
+    return {
+      kind: 'file',
+      bytes: Buffer.concat(chunks),
+      validators: { etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') },
+    };
   } catch (err) {
     if (err instanceof ListFetchError) throw err;
     if (controller.signal.aborted)

@@ -38,7 +38,10 @@ export interface SanctionsConfig {
   maxBytes: number;
   /** A new version with fewer than (100 - this)% of the current version's entries is refused. */
   maxDropPercent: number;
-  /** A current version older than this is reported stale (readiness details, status). */
+  /**
+   * A list not confirmed current (loaded, or its file found unchanged) within this is stale: screening
+   * fails closed (503) and readiness details and the staff status say so.
+   */
   maxAgeHours: number;
 }
 

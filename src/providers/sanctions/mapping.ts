@@ -17,8 +17,8 @@
  *   `AddressCountry`).
  * - UN SC consolidated XML: `CONSOLIDATED_LIST@dateGenerated` > `INDIVIDUALS/INDIVIDUAL` and
  *   `ENTITIES/ENTITY` (`DATAID`, `FIRST_NAME`-`FOURTH_NAME`, `NAME_ORIGINAL_SCRIPT`,
- *   `*_ALIAS` with `QUALITY` Good|Low and `ALIAS_NAME`, `INDIVIDUAL_DATE_OF_BIRTH` with `DATE`,
- *   `YEAR`, `FROM_YEAR`/`TO_YEAR`, `NATIONALITY/VALUE`, `*_ADDRESS/COUNTRY`).
+ *   `*_ALIAS` with `QUALITY` Good|Low and `ALIAS_NAME`, `INDIVIDUAL_DATE_OF_BIRTH` with
+ *   `TYPE_OF_DATE` EXACT|APPROXIMATELY|BETWEEN, `DATE`, `YEAR`, `FROM_YEAR`/`TO_YEAR`, `NATIONALITY/VALUE`, `*_ADDRESS/COUNTRY`).
  */
 import { SaxesParser } from 'saxes';
 import { countryCode } from './countries';
@@ -146,30 +146,81 @@ const MONTHS: Record<string, string> = {
   dec: '12',
 };
 
+/** How far either side of its year an approximate date of birth reaches ("circa", UN APPROXIMATELY). */
+export const CIRCA_YEARS = 2;
+
+/** A window of years, inclusive, as stored: `1958/1962`. */
+export const yearWindow = (from: number, to: number): string[] =>
+  Number.isInteger(from) && Number.isInteger(to) && from > 1000 && to >= from && to - from <= 60
+    ? [from === to ? String(from) : `${from}/${to}`]
+    : [];
+
+/** A date of birth written as approximate: the window of years around it. */
+function circa(dates: string[]): string[] {
+  return dates.flatMap((d) => {
+    const y = Number(d.slice(0, 4));
+    return d.includes('/') ? [d] : yearWindow(y - CIRCA_YEARS, y + CIRCA_YEARS);
+  });
+}
+
 /**
- * Dates of birth as the lists write them: `12 Jan 1960`, `Jan 1960`, `1960`, `circa 1960`,
- * `1958 to 1962`, `1960-01-12`, `12/01/1960` (day first), `00/00/1960`. Ranges keep their years.
+ * Dates of birth as the lists write them: `12 Jan 1960`, `Jan 1960`, `1960`, `1960-01-12`,
+ * `12/01/1960` (day first), `00/00/1960`, and the approximate ones: `circa 1960` (a window of
+ * CIRCA_YEARS either side, `1958/1962`) and `1958 to 1962` (`1958/1962`). Stored as `YYYY-MM-DD`,
+ * `YYYY-MM`, `YYYY` or a window of years `YYYY/YYYY`.
  */
 export function parseDob(raw: string): string[] {
   const s = raw.trim();
   if (!s) return [];
-  let m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  if (/^(?:circa|ca\.?|c\.|approx(?:imately|\.)?|about)\s+/i.test(s))
+    return circa(parseDob(s.replace(/^\S+\s+/, '')));
+  let m = /^(\d{4})\s*(?:to|-|–)\s*(\d{4})$/.exec(s);
+  if (m) return yearWindow(Number(m[1]), Number(m[2]));
+  m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
   if (m) return [`${m[1]}-${m[2]}-${m[3]}`];
   m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
   if (m) {
     const [d, mo, y] = [Number(m[1]), Number(m[2]), m[3]!];
-    return d > 0 && mo > 0 ? [`${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`] : [y];
+    if (d > 0 && mo > 0) return [`${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`];
+    return mo > 0 ? [`${y}-${String(mo).padStart(2, '0')}`] : [y];
   }
   m = /^(\d{1,2}) ([A-Za-z]{3})[a-z]* (\d{4})$/.exec(s);
   if (m && MONTHS[m[2]!.toLowerCase()])
     return [`${m[3]}-${MONTHS[m[2]!.toLowerCase()]}-${m[1]!.padStart(2, '0')}`];
-  m = /(\d{4})\s*(?:to|-)\s*(\d{4})/.exec(s);
-  if (m) {
-    const out: string[] = [];
-    for (let y = Number(m[1]); y <= Number(m[2]) && out.length < 10; y++) out.push(String(y));
-    return out;
-  }
+  m = /^([A-Za-z]{3})[a-z]* (\d{4})$/.exec(s);
+  if (m && MONTHS[m[1]!.toLowerCase()]) return [`${m[2]}-${MONTHS[m[1]!.toLowerCase()]}`];
+  m = /(\d{4})\s*(?:to|-|–)\s*(\d{4})/.exec(s);
+  if (m) return yearWindow(Number(m[1]), Number(m[2]));
   return [...s.matchAll(/\b(\d{4})\b/g)].map((x) => x[1]!);
+}
+
+/**
+ * An EU `birthdate` element: `circa="true"` makes its date or year a window; `yearRangeFrom` /
+ * `yearRangeTo` are a window; else the full `birthdate`, or `year` with `monthOfYear` (or `month`).
+ */
+export function euBirthdate(a: Record<string, string>): string[] {
+  const from = a.yearRangeFrom?.trim();
+  const to = a.yearRangeTo?.trim();
+  if (from && to) return yearWindow(Number(from), Number(to));
+  const month = Number(a.monthOfYear || a.month || 0);
+  const dates = a.birthdate?.trim()
+    ? parseDob(a.birthdate)
+    : a.year?.trim()
+      ? month >= 1 && month <= 12
+        ? [`${a.year.trim()}-${String(month).padStart(2, '0')}`]
+        : parseDob(a.year)
+      : [];
+  return a.circa === 'true' ? circa(dates) : dates;
+}
+
+/**
+ * A UN `INDIVIDUAL_DATE_OF_BIRTH`: `TYPE_OF_DATE` EXACT (`DATE` or `YEAR`), APPROXIMATELY (a window
+ * around `DATE` or `YEAR`) or BETWEEN (`FROM_YEAR`-`TO_YEAR`).
+ */
+export function unDateOfBirth(type: string, date: string, year: string, from: string, to: string): string[] {
+  if (from && to) return yearWindow(Number(from), Number(to));
+  const dates = date ? parseDob(date) : year ? parseDob(year) : [];
+  return /^approx/i.test(type) ? circa(dates) : dates;
 }
 
 const countries = (values: string[]) => [
@@ -294,7 +345,7 @@ export function parseEuXml(xml: string): ParsedList {
         id,
         kind: code === 'person' ? 'individual' : code === 'enterprise' ? 'entity' : 'other',
         names,
-        dobs: kids(e, 'birthdate').flatMap((b) => parseDob(b.attrs.birthdate || b.attrs.year || '')),
+        dobs: kids(e, 'birthdate').flatMap((b) => euBirthdate(b.attrs)),
         countries: countries([
           ...kids(e, 'citizenship').map((c) => c.attrs.countryIso2Code ?? ''),
           ...kids(e, 'address').map((c) => c.attrs.countryIso2Code ?? ''),
@@ -387,15 +438,15 @@ export function parseUnXml(xml: string): ParsedList {
         const name = kidText(a, 'ALIAS_NAME');
         if (name) names.push({ name, strength: /^low/i.test(kidText(a, 'QUALITY')) ? 'weak' : 'strong' });
       }
-      const dobs = kids(e, 'INDIVIDUAL_DATE_OF_BIRTH').flatMap((d) => {
-        const date = kidText(d, 'DATE');
-        if (date) return parseDob(date);
-        const year = kidText(d, 'YEAR');
-        if (year) return parseDob(year);
-        const from = kidText(d, 'FROM_YEAR');
-        const to = kidText(d, 'TO_YEAR');
-        return from && to ? parseDob(`${from} to ${to}`) : [];
-      });
+      const dobs = kids(e, 'INDIVIDUAL_DATE_OF_BIRTH').flatMap((d) =>
+        unDateOfBirth(
+          kidText(d, 'TYPE_OF_DATE'),
+          kidText(d, 'DATE'),
+          kidText(d, 'YEAR'),
+          kidText(d, 'FROM_YEAR'),
+          kidText(d, 'TO_YEAR'),
+        ),
+      );
       entries.push({
         id,
         kind: e.name === 'INDIVIDUAL' ? 'individual' : 'entity',

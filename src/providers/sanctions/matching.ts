@@ -189,13 +189,129 @@ const TOKEN_MIN = 0.84;
 /** An initial ("J") aligned with the word it abbreviates ("John"). */
 const INITIAL_SIM = 0.85;
 
+/** Two words that sound alike (same consonant skeleton) but spell differently enough for Jaro-Winkler. */
+const SOUND_SIM = 0.86;
+/** The Jaro-Winkler floor under which a same-sounding word is still another word. */
+const SOUND_JW_MIN = 0.75;
+
+/** Vowel groups of a word ("mahmoud" 2, "muhammad" 3). */
+const syllables = (t: string) => t.match(/[aeiouy]+/g)?.length ?? 0;
+/** Three-letter words one vowel apart with the same skeleton ("Ali" / "Aly"). */
+const SHORT_SIM = 0.86;
+
+/**
+ * A consonant skeleton of a Latin word, for sound-alike spellings (OFAC's own search scores names with
+ * Jaro-Winkler and the phonetic Soundex, FAQ 249): a leading vowel becomes `a`, then digraphs and
+ * letters that sound alike merge (`ph` f, `v`/`w` f, `c`/`q`/`ck` k, `z` s, `kh`/`dh`/`th`/`gh` k/d/t/g,
+ * `j` as a vowel: Yuri, Iurii, Jurij), vowels and `h` drop and repeated consonants collapse:
+ * Mohammed, Muhammad and Mohamed are all `md`, Ahmed and AHMAD `amd`, Yusuf and Youssef `ysf`.
+ * Empty for words in other scripts or with digits.
+ */
+export function skeleton(token: string): string {
+  const known = SKELETONS.get(token);
+  if (known !== undefined) return known;
+  const k = computeSkeleton(token);
+  // Bounded memo: the same words recur across names and queries.
+  if (SKELETONS.size >= 200_000) SKELETONS.clear();
+  SKELETONS.set(token, k);
+  return k;
+}
+
+const SKELETONS = new Map<string, string>();
+
+function computeSkeleton(token: string): string {
+  if (!/^[a-z]+$/.test(token)) return '';
+  const s = token
+    .replace(/ph/g, 'f')
+    .replace(/(?:ck|q)/g, 'k')
+    .replace(/x/g, 'ks')
+    .replace(/c(?=[eiy])/g, 's')
+    .replace(/[cg]/g, 'k')
+    .replace(/([kdtg])h/g, '$1')
+    .replace(/[vw]/g, 'f')
+    .replace(/z/g, 's')
+    .replace(/j/g, 'y');
+  const vowel = (ch: string) => 'aeiouy'.includes(ch);
+  let out = vowel(s[0]!) ? 'a' : s[0]!;
+  for (let i = 1; i < s.length; i++) {
+    const ch = s[i]!;
+    if (vowel(ch) || ch === 'h' || ch === out[out.length - 1]) continue;
+    out += ch;
+  }
+  return out;
+}
+
 function tokenSim(q: string, c: string): number {
   if (q === c) return 1;
   if (q.length === 1 || c.length === 1) return q[0] === c[0] ? INITIAL_SIM : 0;
-  // Very short words differ by one letter in too many unrelated names to count as typos.
-  if (Math.min(q.length, c.length) <= 3) return 0;
+  // Very short words differ by one letter in too many unrelated names to count as typos; only a
+  // vowel of a three-letter word may differ ("Ali" / "Aly"), never a consonant ("Ali" / "Alf").
+  if (Math.min(q.length, c.length) <= 3) {
+    if (q.length !== 3 || c.length !== 3 || q[0] !== c[0]) return 0;
+    let diff = 0;
+    for (let i = 0; i < 3; i++) if (q[i] !== c[i]) diff++;
+    return diff === 1 && skeleton(q) === skeleton(c) ? SHORT_SIM : 0;
+  }
   const s = jaroWinkler(q, c);
-  return s >= TOKEN_MIN ? s : 0;
+  if (s >= TOKEN_MIN) return s;
+  // Same sound, different spelling: the same skeleton and as many vowel groups, with letters that
+  // still mostly agree ("Yusuf" / "Youssef" 0.81, "Mohamed" / "Muhammad" 0.80); not two different
+  // names of the same root ("Mahmoud" / "Muhammad" or "Mohammad": both `md`, two vowel groups
+  // against three).
+  if (s < SOUND_JW_MIN) return 0;
+  const k = skeleton(q);
+  return k.length >= 2 && k === skeleton(c) && syllables(q) === syllables(c) ? SOUND_SIM : 0;
+}
+
+/** Words written together on one side and apart on the other ("Abdulrahman" / "Abd al-Rahman"): at most three. */
+const JOIN_MAX = 3;
+/** How close a joined run must be to the single word it stands for. */
+const JOIN_MIN = 0.9;
+
+/**
+ * `a` with runs of two or three adjacent words joined into one where the joined form is (nearly) a
+ * single word of `b` that `a` does not already have: "abd al rahman" against "abdulrahman" becomes
+ * "abdalrahman". The other words stay as they are.
+ */
+function joinRuns(a: readonly string[], b: readonly string[]): readonly string[] {
+  if (a.length < 2) return a;
+  // Fast path (most pairs): a run can only stand for a long word of `b` that some word of `a`
+  // begins (same first letter) and is clearly shorter than.
+  const long: string[] = [];
+  for (const t of b)
+    if (t.length >= 6 && !a.includes(t) && a.some((w) => w[0] === t[0] && w.length + 2 < t.length))
+      long.push(t);
+  if (long.length === 0) return a;
+  let out: string[] | null = null;
+  for (let i = 0; i < a.length; i++) {
+    let joined: string | null = null;
+    let span = 0;
+    for (let k = Math.min(JOIN_MAX, a.length - i); k >= 2 && !joined; k--) {
+      const run = a.slice(i, i + k).join('');
+      for (const t of long)
+        if (sameJoined(run, t)) {
+          joined = run;
+          span = k;
+          break;
+        }
+    }
+    if (joined) {
+      out ??= a.slice(0, i);
+      out.push(joined);
+      i += span - 1;
+    } else out?.push(a[i]!);
+  }
+  return out ?? a;
+}
+
+/** A run of joined words that is (nearly) the single word `t`. */
+function sameJoined(run: string, t: string): boolean {
+  return (
+    t === run ||
+    (t[0] === run[0] &&
+      Math.abs(t.length - run.length) <= 2 &&
+      (jaroWinkler(run, t) >= JOIN_MIN || skeleton(run) === skeleton(t)))
+  );
 }
 
 const weight = (t: string) => (t.length === 1 ? 1 : t.length);
@@ -212,8 +328,10 @@ function candidateWeights(c: readonly string[]): number[] {
  * little) and an initial explains the word it abbreviates at 0.85. At least one whole word must align,
  * and a single aligned word scores the mean of both sides (one shared word of a longer name is no hit).
  */
-export function tokenSetScore(q: readonly string[], c: readonly string[]): number {
-  if (q.length === 0 || c.length === 0) return 0;
+export function tokenSetScore(query: readonly string[], candidate: readonly string[]): number {
+  if (query.length === 0 || candidate.length === 0) return 0;
+  const q = joinRuns(query, candidate);
+  const c = joinRuns(candidate, q);
   const pairs: { i: number; j: number; s: number }[] = [];
   for (let i = 0; i < q.length; i++)
     for (let j = 0; j < c.length; j++) {
@@ -248,31 +366,49 @@ export function tokenSetScore(q: readonly string[], c: readonly string[]): numbe
 // ---------------------------------------------------------------------------------------------
 // Date of birth and country
 
-/** +0.05 when a date of birth agrees (same year, and same day where both have one), -0.15 when none is within a year. */
-export function dobAdjustment(party: string | null | undefined, entry: readonly string[]): number {
-  if (!party || entry.length === 0) return 0;
+/** Whether an identifier both sides have agrees; null when either side has none. */
+export type IdentifierCheck = 'agrees' | 'differs' | null;
+
+/**
+ * The party's date of birth (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`) against the entry's: it agrees when
+ * it falls inside one of them. A window (`1958/1962`: a range or an approximate date) holds every
+ * date of its years; a year holds every date of that year; a month every day of it; a full date only
+ * itself, or its year when the party gives only a year.
+ */
+export function dobCheck(party: string | null | undefined, entry: readonly string[]): IdentifierCheck {
+  if (!party || entry.length === 0) return null;
   const py = Number(party.slice(0, 4));
-  if (!Number.isFinite(py)) return 0;
-  let near = false;
+  if (!Number.isInteger(py) || py < 1000) return null;
+  const pm = party.length >= 7 ? party.slice(0, 7) : null;
+  let compared = false;
   for (const d of entry) {
-    const y = Number(d.slice(0, 4));
-    if (!Number.isFinite(y)) continue;
-    if (d.length === 10 && party.length === 10) {
-      if (d === party) return 0.05;
-      if (Math.abs(y - py) <= 1) near = true;
+    const w = /^(\d{4})\/(\d{4})$/.exec(d);
+    if (w) {
+      compared = true;
+      if (py >= Number(w[1]) && py <= Number(w[2])) return 'agrees';
       continue;
     }
-    if (y === py) return 0.05;
-    if (Math.abs(y - py) <= 1) near = true;
+    const y = Number(d.slice(0, 4));
+    if (!Number.isInteger(y) || y < 1000) continue;
+    compared = true;
+    if (y !== py) continue;
+    if (d.length === 4) return 'agrees';
+    if (d.length === 7 && (pm === null || pm === d)) return 'agrees';
+    if (d.length === 10 && (party.length === 4 || (party.length === 7 && d.startsWith(party)) || d === party))
+      return 'agrees';
   }
-  return near ? 0 : -0.15;
+  return compared ? 'differs' : null;
 }
 
-/** +0.03 when the party's country is one of the entry's, -0.05 when the entry has others only. */
-export function countryAdjustment(party: string | null | undefined, entry: readonly string[]): number {
-  if (!party || entry.length === 0) return 0;
-  return entry.includes(party.toUpperCase()) ? 0.03 : -0.05;
+/** The party's country (ISO alpha-2) against the entry's nationality, citizenship and address countries. */
+export function countryCheck(party: string | null | undefined, entry: readonly string[]): IdentifierCheck {
+  if (!party || entry.length === 0) return null;
+  return entry.includes(party.toUpperCase()) ? 'agrees' : 'differs';
 }
+
+/** What an agreeing date of birth and country add to a name score (0-1); a difference takes nothing off. */
+const DOB_AGREES = 0.05;
+const COUNTRY_AGREES = 0.03;
 
 // ---------------------------------------------------------------------------------------------
 // Index
@@ -299,12 +435,40 @@ export interface Candidate {
   strength: NameStrength;
   /** 0-100. */
   score: number;
+  /** The party's date of birth against the entry's (null: one side has none). */
+  dobCheck: IdentifierCheck;
+  /** The party's country against the entry's (null: one side has none). */
+  countryCheck: IdentifierCheck;
 }
 
-/** Blocking keys of a token: its first three and last three letters (whole when shorter). */
+/**
+ * Blocking keys of a token: its first three and last three letters (the whole word when shorter), and
+ * its consonant skeleton with its number of vowel groups (`skeleton`), so that sound-alike spellings meet ("Mohammed" / "Muhammad",
+ * "Ahmed" / "AHMAD", "Ali" / "Aly") even when they share neither end.
+ */
 function keysOf(token: string): string[] {
-  if (token.length <= 3) return [`w:${token}`];
-  return [`p:${token.slice(0, 3)}`, `s:${token.slice(-3)}`];
+  const k = skeleton(token);
+  // With the vowel-group count, as tokenSim requires: postings of short skeletons stay short.
+  const sound = k.length >= 2 ? [`k:${k}${syllables(token)}`] : [];
+  if (token.length <= 3) return [`w:${token}`, ...sound];
+  return [`p:${token.slice(0, 3)}`, `s:${token.slice(-3)}`, ...sound];
+}
+
+/**
+ * Runs of two or three adjacent words written together, where one of them is short (a particle or a
+ * short name part: "abd al rahman" gives "abdal", "alrahman", "abdalrahman"): indexed and looked up
+ * as one more word, so "Abdulrahman" and "Abd al-Rahman" share keys. Runs of long words only are left
+ * out: their keys are those of their first and last words already.
+ */
+function joinedRuns(tokens: readonly string[]): { run: string; first: number }[] {
+  const out: { run: string; first: number }[] = [];
+  for (let i = 0; i < tokens.length; i++)
+    for (let k = 2; k <= JOIN_MAX && i + k <= tokens.length; k++) {
+      const part = tokens.slice(i, i + k);
+      if (part.some((t) => t.length <= 1) || !part.some((t) => t.length <= 3)) continue;
+      out.push({ run: part.join(''), first: i });
+    }
+  return out;
 }
 
 /**
@@ -334,7 +498,10 @@ export class NameIndex {
         seen.add(key);
         const nameNo = this.names.length;
         this.names.push({ entry: entryNo, name: n.name, tokens, strength: n.strength });
-        const keys = new Set(tokens.filter((t) => t.length > 1).flatMap(keysOf));
+        const keys = new Set([
+          ...tokens.filter((t) => t.length > 1).flatMap(keysOf),
+          ...joinedRuns(tokens).flatMap((j) => keysOf(j.run)),
+        ]);
         for (const k of keys) {
           const list = this.postings.get(k);
           if (list) list.push(nameNo);
@@ -365,11 +532,13 @@ export class NameIndex {
   private candidates(tokens: readonly string[]): Set<number> {
     const words = tokens.filter((t) => t.length > 1);
     const hits = new Map<number, number>();
-    for (let w = 0; w < words.length; w++) {
-      const bit = 1 << Math.min(w, 30);
-      for (const k of keysOf(words[w]!))
+    const lookup = (keys: string[], bit: number) => {
+      for (const k of new Set(keys))
         for (const n of this.postings.get(k) ?? []) hits.set(n, (hits.get(n) ?? 0) | bit);
-    }
+    };
+    for (let w = 0; w < words.length; w++) lookup(keysOf(words[w]!), 1 << Math.min(w, 30));
+    // A joined run counts as its first word: it must still meet another word of the query.
+    for (const j of joinedRuns(words)) lookup(keysOf(j.run), 1 << Math.min(j.first, 30));
     const out = new Set<number>();
     for (const [n, mask] of hits)
       if (words.length < 2 || (mask & (mask - 1)) !== 0 || this.names[n]!.tokens.length === 1) out.add(n);
@@ -378,36 +547,56 @@ export class NameIndex {
 
   /** The best-scoring entry for the party at or above `threshold` (0-100), or null. */
   best(party: ScreenParty, threshold: number): Candidate | null {
+    return this.matches(party, threshold, 1)[0] ?? null;
+  }
+
+  /**
+   * Every entry matching the party at or above `threshold` (0-100), each with its best-scoring name,
+   * best first, at most `limit`: two entries of the same name (another person designated later)
+   * are two hits, so clearing one never hides the other.
+   */
+  matches(party: ScreenParty, threshold: number, limit: number): Candidate[] {
     const tokens = normalizeTokens(party.name);
-    if (tokens.length === 0) return null;
-    let best: Candidate | null = null;
+    if (tokens.length === 0) return [];
+    const byEntry = new Map<number, Candidate>();
     for (const n of this.candidates(tokens)) {
       const name = this.names[n]!;
       const entry = this.entries[name.entry]!;
       const base = tokenSetScore(tokens, name.tokens);
       if (base === 0) continue;
-      const dob = dobAdjustment(party.dateOfBirth, entry.dobs);
-      const country = countryAdjustment(party.country, entry.countries);
+      const dob = dobCheck(party.dateOfBirth, entry.dobs);
+      const country = countryCheck(party.country, entry.countries);
       // OFAC FAQ 124: a weak AKA alone is no hit; it counts when other identifiers corroborate it.
-      if (name.strength === 'weak' && !(dob > 0 || country > 0)) continue;
+      if (name.strength === 'weak' && dob !== 'agrees' && country !== 'agrees') continue;
       const kind = kindAdjustment(party.type, entry.kind);
       // A mismatch never lowers a name match below the threshold (OFAC FAQ 5: identifiers judge a
       // hit after it is found; list dates are often approximate): only agreement adds, and only a
       // person against a vessel or aircraft rules the entry out.
       if (kind <= -1) continue;
-      const score = Math.round(Math.min(1, base + Math.max(0, dob) + Math.max(0, country)) * 100);
+      const score = Math.round(
+        Math.min(
+          1,
+          base + (dob === 'agrees' ? DOB_AGREES : 0) + (country === 'agrees' ? COUNTRY_AGREES : 0),
+        ) * 100,
+      );
       if (score < threshold) continue;
+      const best = byEntry.get(name.entry);
       if (!best || score > best.score || (score === best.score && name.strength === 'primary')) {
-        best = {
+        byEntry.set(name.entry, {
           entryId: entry.id,
           entryName: entry.primary,
           matchedName: name.name,
           strength: name.strength,
           score,
-        };
+          dobCheck: dob,
+          countryCheck: country,
+        });
       }
     }
-    return best;
+    return [...byEntry.entries()]
+      .sort(([ea, a], [eb, b]) => b.score - a.score || ea - eb)
+      .slice(0, limit)
+      .map(([, c]) => c);
   }
 }
 

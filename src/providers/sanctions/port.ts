@@ -47,7 +47,11 @@ export interface ListEntry {
   kind: EntryKind;
   /** The first is the primary name. */
   names: ListName[];
-  /** Dates of birth as `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (a range is kept as its years). */
+  /**
+   * Dates of birth as `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, or a window of years `YYYY/YYYY` (a range, or
+   * an approximate date: OFAC `circa`, EU `circa="true"`, UN APPROXIMATELY). Versions stored before
+   * windows existed hold a range as its separate years, which reads the same.
+   */
   dobs: string[];
   /** ISO 3166 alpha-2 codes of nationality, citizenship and address countries. */
   countries: string[];
@@ -81,17 +85,46 @@ export interface SanctionsHit {
   alias_strength: NameStrength;
   /** 0-100. */
   match_score: number;
+  /** The list version screened (`<publication date>#<sha>`; `sandbox` on the sandbox list). */
+  list_version: string;
+  /**
+   * Where the party and the entry both have a date of birth: whether the party's falls inside one
+   * of the entry's (`agrees`) or none (`differs`). A difference never lowers the score (OFAC FAQ 5:
+   * identifiers judge a hit after it is found); it is reported for the reviewer. Absent otherwise.
+   */
+  date_of_birth_check?: 'agrees' | 'differs';
+  /** The same for the party's country against the entry's nationality, citizenship and address countries. */
+  country_check?: 'agrees' | 'differs';
 }
+
+/** The optional identifier checks of a hit, present only where both sides had the identifier. */
+export function identifierChecks(hit: Pick<SanctionsHit, 'date_of_birth_check' | 'country_check'>) {
+  return {
+    ...(hit.date_of_birth_check ? { date_of_birth_check: hit.date_of_birth_check } : {}),
+    ...(hit.country_check ? { country_check: hit.country_check } : {}),
+  };
+}
+
+/** At most this many hits per screened party (every list, best first). */
+export const MAX_HITS_PER_PARTY = 10;
 
 /** A hit as reported beside the party whose `screenedName` was screened (ownership declarant, travel-rule parties). */
 export function reportedMatch(hit: SanctionsHit, screenedName: string) {
-  return {
+  const base = {
     list: hit.list,
     matched_name: hit.matched_name,
     match_score: hit.match_score,
     entry_id: hit.entry_id,
     entry_name: hit.entry_name,
     screened_name: screenedName,
+  };
+  // The sandbox list's hits (no entry) keep their former shape.
+  if (hit.entry_id === null) return base;
+  return {
+    ...base,
+    list_version: hit.list_version,
+    alias_strength: hit.alias_strength,
+    ...identifierChecks(hit),
   };
 }
 
@@ -131,7 +164,10 @@ export interface ListStatus {
   removed_count: number | null;
   loaded_at: string | null;
   age_seconds: number | null;
-  /** No version yet, or older than SVC_SANCTIONS_MAX_AGE_HOURS. */
+  /**
+   * No version yet, or not confirmed current (loaded, or its file found unchanged) within
+   * SVC_SANCTIONS_MAX_AGE_HOURS: screening then answers 503 (fails closed).
+   */
   stale: boolean;
   last_attempt_at: string | null;
   last_success_at: string | null;
@@ -144,12 +180,11 @@ export interface SanctionsLists {
   readonly configured: boolean;
   /** The official lists configured, in order (the sandbox list is not one). */
   readonly lists: readonly SanctionsListId[];
-  /** The best hit per party (null: none at or above the threshold). Throws SanctionsUnavailableError. */
-  screen(
-    ctx: SanctionsContext,
-    parties: ScreenParty[],
-    opts: ScreenOptions,
-  ): Promise<(SanctionsHit | null)[]>;
+  /**
+   * Per party, every hit at or above the threshold across the lists, one per entry, best first (at
+   * most MAX_HITS_PER_PARTY; empty: none). Throws SanctionsUnavailableError.
+   */
+  screen(ctx: SanctionsContext, parties: ScreenParty[], opts: ScreenOptions): Promise<SanctionsHit[][]>;
   /** Loads one list into a new version if its content changed; throws (after recording why) on failure. */
   load(ctx: SanctionsContext, list: SanctionsListId): Promise<LoadOutcome>;
   status(ctx: SanctionsContext): Promise<ListStatus[]>;

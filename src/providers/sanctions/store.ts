@@ -2,9 +2,10 @@
  * Snapshots in the database, so every node screens against the same version and a restart needs no
  * reload. A new version's entries are written while it is `loading`; one transaction then moves the
  * list's current pointer with a compare-and-set and marks the old version superseded. Entries of
- * versions that are no longer current are deleted (their metadata rows stay as the history).
+ * superseded versions, of a load that lost the race and of crashed loads are deleted (their metadata
+ * rows stay as the history); another node's load in progress is left alone.
  */
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   sanctionsListEntries,
@@ -13,6 +14,9 @@ import {
 } from '../../db/schema/sanctions-lists';
 import { newId } from '../../shared/ids';
 import type { EntryKind, ListEntry, NameStrength, SanctionsListId } from './port';
+
+/** A load still `loading` this long after it started has crashed: its entries may go. */
+const ABANDONED_LOAD_MS = 60 * 60 * 1000;
 
 export interface ListStateRow {
   list: string;
@@ -28,6 +32,8 @@ export interface ListStateRow {
   lastSuccessAt: Date | null;
   lastError: string | null;
   lastErrorAt: Date | null;
+  etag: string | null;
+  lastModified: string | null;
 }
 
 /** The state of each list (with its current snapshot's metadata); lists never attempted are absent. */
@@ -50,6 +56,8 @@ export async function readListStates(db: Db, lists: readonly string[]): Promise<
       lastSuccessAt: s.lastSuccessAt,
       lastError: s.lastError,
       lastErrorAt: s.lastErrorAt,
+      etag: s.etag,
+      lastModified: s.lastModified,
     })
     .from(s)
     .leftJoin(v, eq(v.id, s.currentSnapshotId))
@@ -95,10 +103,19 @@ export async function recordAttempt(
   db: Db,
   list: SanctionsListId,
   at: Date,
-  outcome: { ok: true } | { ok: false; error: string },
+  outcome:
+    | { ok: true; validators?: { etag: string | null; lastModified: string | null } }
+    | { ok: false; error: string },
 ): Promise<void> {
   const values = outcome.ok
-    ? { lastAttemptAt: at, lastSuccessAt: at, lastError: null, lastErrorAt: null, updatedAt: at }
+    ? {
+        lastAttemptAt: at,
+        lastSuccessAt: at,
+        lastError: null,
+        lastErrorAt: null,
+        updatedAt: at,
+        ...(outcome.validators ?? {}),
+      }
     : { lastAttemptAt: at, lastError: outcome.error.slice(0, 1000), lastErrorAt: at, updatedAt: at };
   await db
     .insert(sanctionsListState)
@@ -210,22 +227,26 @@ export async function writeVersion(
       );
     return true;
   });
-  // The entries of every other version of this list (the superseded one, a discarded or crashed load) go.
-  const [state] = await db
-    .select({ current: sanctionsListState.currentSnapshotId })
-    .from(sanctionsListState)
-    .where(eq(sanctionsListState.list, v.list));
-  const current = state?.current ?? null;
-  const stale = db
-    .select({ id: sanctionsListSnapshots.id })
-    .from(sanctionsListSnapshots)
+  // Entries that no node needs any more go: the superseded versions', this load's when another
+  // node's won, and those of loads that crashed (still `loading` an hour after they started). Never
+  // another node's load in progress (`loading` and recent) nor the current version. A node still
+  // reading a version superseded meanwhile sees fewer entries than its count and reads again
+  // (adapter.ts, indexFor).
+  const snap = sanctionsListSnapshots;
+  const dead = db
+    .select({ id: snap.id })
+    .from(snap)
     .where(
       and(
-        eq(sanctionsListSnapshots.list, v.list),
-        current ? ne(sanctionsListSnapshots.id, current) : sql`true`,
+        eq(snap.list, v.list),
+        or(
+          eq(snap.status, 'superseded'),
+          applied ? sql`false` : eq(snap.id, id),
+          and(eq(snap.status, 'loading'), lt(snap.createdAt, new Date(at.getTime() - ABANDONED_LOAD_MS))),
+        ),
       ),
     );
-  await db.delete(sanctionsListEntries).where(inArray(sanctionsListEntries.snapshotId, stale));
-  if (!applied) await db.delete(sanctionsListSnapshots).where(eq(sanctionsListSnapshots.id, id));
+  await db.delete(sanctionsListEntries).where(inArray(sanctionsListEntries.snapshotId, dead));
+  if (!applied) await db.delete(snap).where(eq(snap.id, id));
   return { applied, added, removed };
 }

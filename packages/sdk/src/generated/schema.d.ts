@@ -27,7 +27,7 @@ export interface paths {
         };
         /**
          * Readiness: database reachable and migrations applied
-         * @description `sanctions` (when official lists are configured) details each list: its version, age, whether it is stale and the last failed load. A stale or failed list does not make the node unready (every node reads the same versions from the database); it is reported here and in `svc_sanctions_list_age_seconds`.
+         * @description `sanctions` (when official lists are configured) details each list: its version, age, whether it is stale (no version yet, or not confirmed current within SVC_SANCTIONS_MAX_AGE_HOURS) and the last failed load; `sanctions_screening` is `unavailable` while any configured list is stale: name screening then answers 503 (fails closed). This does not make the node unready (every node reads the same versions from the database); it is reported here and in `svc_sanctions_list_age_seconds`.
          */
         get: operations["getReadyz"];
         put?: never;
@@ -6227,6 +6227,14 @@ export interface components {
                 entry_name?: string;
                 /** @description The party name that was screened */
                 screened_name?: string;
+                /** @description The list's version screened: `<publication date>#<content hash>` */
+                list_version?: string;
+                /** @description How the list rates the name that matched: `primary` (the listed name or a spelling variation of it), `strong` (a good-quality alias) or `weak` (a weak or low-quality alias: a hit only when the date of birth or the country agrees) */
+                alias_strength?: "primary" | "strong" | "weak";
+                /** @description Present when the screened party and the list entry both have a date of birth (inside the entry's window for an approximate date or a range): whether they agree. A difference never lowers the score; it is reported for the reviewer. */
+                date_of_birth_check?: "agrees" | "differs";
+                /** @description Present when the screened party and the list entry both have a country: whether they agree. A difference never lowers the score; it is reported for the reviewer. */
+                country_check?: "agrees" | "differs";
             }[];
             wallet_screening_id: string | null;
             remediation: {
@@ -6476,7 +6484,17 @@ export interface components {
                 entry_id: string | null;
                 entry_name: string | null;
                 screened_name: string;
+                /** @description The list's version screened: `<publication date>#<content hash>` */
+                list_version?: string;
+                /** @description How the list rates the name that matched: `primary` (the listed name or a spelling variation of it), `strong` (a good-quality alias) or `weak` (a weak or low-quality alias: a hit only when the date of birth or the country agrees) */
+                alias_strength?: "primary" | "strong" | "weak";
+                /** @description Present when the screened party and the list entry both have a date of birth (inside the entry's window for an approximate date or a range): whether they agree. A difference never lowers the score; it is reported for the reviewer. */
+                date_of_birth_check?: "agrees" | "differs";
+                /** @description Present when the screened party and the list entry both have a country: whether they agree. A difference never lowers the score; it is reported for the reviewer. */
+                country_check?: "agrees" | "differs";
             }[] | null;
+            /** @description A self declaration's declarant name: screened, or not_configured (the deployment has no sanctions lists); null for other methods */
+            declarant_sanctions_screening: "screened" | "not_configured" | "unavailable" | null;
             /** Format: date-time */
             expires_at: string;
             verified_at: string | null;
@@ -6556,7 +6574,17 @@ export interface components {
                 entry_id: string | null;
                 entry_name: string | null;
                 screened_name: string;
+                /** @description The list's version screened: `<publication date>#<content hash>` */
+                list_version?: string;
+                /** @description How the list rates the name that matched: `primary` (the listed name or a spelling variation of it), `strong` (a good-quality alias) or `weak` (a weak or low-quality alias: a hit only when the date of birth or the country agrees) */
+                alias_strength?: "primary" | "strong" | "weak";
+                /** @description Present when the screened party and the list entry both have a date of birth (inside the entry's window for an approximate date or a range): whether they agree. A difference never lowers the score; it is reported for the reviewer. */
+                date_of_birth_check?: "agrees" | "differs";
+                /** @description Present when the screened party and the list entry both have a country: whether they agree. A difference never lowers the score; it is reported for the reviewer. */
+                country_check?: "agrees" | "differs";
             }[] | null;
+            /** @description Whether the parties were screened against the sanctions lists: screened, not_configured (the deployment has no lists), unavailable (an inbound transfer received while the lists could not answer: kept unscreened; screen the parties yourself) */
+            sanctions_screening: "screened" | "not_configured" | "unavailable" | null;
             justification: string | null;
             client_reference: string | null;
             user_id: string | null;
@@ -8309,6 +8337,7 @@ export interface components {
             /** @enum {string} */
             status: "ready";
             database: string;
+            sanctions_screening?: "available" | "unavailable";
             sanctions?: {
                 list: string;
                 version: string | null;

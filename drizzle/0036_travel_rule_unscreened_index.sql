@@ -1,0 +1,1 @@
+CREATE INDEX "travel_rule_transfers_unscreened_idx" ON "travel_rule_transfers" USING btree ("created_at") WHERE "travel_rule_transfers"."sanctions_screening" = 'unavailable';
