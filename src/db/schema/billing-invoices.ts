@@ -84,8 +84,6 @@ export const invoices = pgTable(
     emailState: text('email_state').notNull().default('none'),
     emailRecipient: text('email_recipient'),
     emailAttempts: integer('email_attempts').notNull().default(0),
-    /** Unused since the retries became jobs; dropped in the next release (docs/guides/operations.md, "Schema changes"). */
-    emailNextAt: ts('email_next_at'),
     emailLastError: text('email_last_error'),
     emailedAt: ts('emailed_at'),
     createdAt: createdAt(),

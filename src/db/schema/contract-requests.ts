@@ -70,10 +70,6 @@ export const contractRequests = pgTable(
     nextReminderAt: ts('next_reminder_at'),
     /** The provider's envelope, once created; null while pending without one (a worker retries). */
     envelopeRef: text('envelope_ref'),
-    /** Unused since the retries became jobs; dropped in the next release (docs/guides/operations.md, "Schema changes"). */
-    envelopeAttempts: integer('envelope_attempts').notNull().default(0),
-    /** Unused since the retries became jobs; dropped in the next release (docs/guides/operations.md, "Schema changes"). */
-    nextEnvelopeAttemptAt: ts('next_envelope_attempt_at'),
     /** Highest provider revision applied: replays and older notifications change nothing. */
     providerRevision: integer('provider_revision').notNull().default(0),
     /**

@@ -30,8 +30,6 @@ export const notifications = pgTable(
     /** none, pending, sent, failed: the email channel, sent by the notification email worker. */
     emailState: text('email_state').notNull().default('none'),
     emailAttempts: integer('email_attempts').notNull().default(0),
-    /** Unused since the retries became jobs; dropped in the next release (docs/guides/operations.md, "Schema changes"). */
-    emailNextAt: ts('email_next_at'),
     createdAt: createdAt(),
     seenAt: ts('seen_at'),
     readAt: ts('read_at'),
