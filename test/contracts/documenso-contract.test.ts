@@ -379,6 +379,27 @@ describe('Documenso adapter against the stand-in', () => {
     }
   });
 
+  it("the stand-in keeps Documenso's rule: a VIEWER who has not marked the document viewed holds the seal", async () => {
+    const store = standin.control.store;
+    const e = store.create(
+      {
+        type: 'DOCUMENT',
+        title: 'viewer rule',
+        recipients: [
+          { email: 'a@example.com', name: 'A', role: 'APPROVER' },
+          { email: 'v@example.com', name: 'V', role: 'VIEWER' },
+          { email: 'c@example.com', name: 'C', role: 'CC' },
+        ],
+      },
+      [{ fileName: 'a.pdf', content: pdf }],
+    );
+    store.distribute(e);
+    expect(await store.sign(e, e.recipients[0]!, {})).toBe(false);
+    expect(e.status).toBe('PENDING');
+    expect(await store.sign(e, e.recipients[1]!, {})).toBe(true);
+    expect(e.status).toBe('COMPLETED');
+  });
+
   it("a plan limit (400 with Documenso's app code) is an outage, retried later, not a refused document", async () => {
     for (const appCode of ['LIMIT_EXCEEDED', 'RECIPIENT_LIMIT_EXCEEDED', 'ENVELOPE_ITEM_LIMIT_EXCEEDED']) {
       standin.control.failNext({ status: 400, count: 1, path: /^\/envelope\/create$/, appCode });
