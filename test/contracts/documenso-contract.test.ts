@@ -148,13 +148,18 @@ describe('Documenso adapter against the stand-in', () => {
     if (!res.accepted) return;
     const e = standin.control.store.envelope(res.ref);
     expect(e.status).toBe('PENDING');
-    expect(e.meta).toMatchObject({ distributionMethod: 'NONE', signingOrder: 'PARALLEL' });
+    expect(e.meta).toMatchObject({
+      distributionMethod: 'NONE',
+      signingOrder: 'PARALLEL',
+      envelopeExpirationPeriod: { disabled: true },
+    });
     expect(e.externalId).toBe('req-a');
-    expect(e.recipients.map((r) => [r.email, r.role])).toEqual([
-      ['cleoa@example.com', 'SIGNER'],
-      ['corya@example.com', 'SIGNER'],
-      ['vica@example.com', 'VIEWER'],
-      ['carlaa@example.com', 'CC'],
+    // Our viewer is a CC there (a Documenso VIEWER would have to act before sealing).
+    expect(e.recipients.map((r) => [r.email, r.role, r.expiresAt])).toEqual([
+      ['cleoa@example.com', 'SIGNER', null],
+      ['corya@example.com', 'SIGNER', null],
+      ['vica@example.com', 'CC', null],
+      ['carlaa@example.com', 'CC', null],
     ]);
     expect(res.recipients).toEqual([
       { participantId: 'p-client', ref: String(e.recipients[0]!.id) },
@@ -177,7 +182,7 @@ describe('Documenso adapter against the stand-in', () => {
     expect(standin.control.problems).toEqual([]);
   });
 
-  it('reads the envelope as a snapshot; hands over at the signing URL; seals once completed', async () => {
+  it('reads the envelope as a snapshot; hands over at the signing URL; seals once the signers signed, the viewer never acting', async () => {
     const res = await adapter.createEnvelope(input('b'));
     if (!res.accepted) throw new Error('refused');
     const [client, company, viewer] = res.recipients!.map((x) => Number(x.ref));
@@ -192,10 +197,22 @@ describe('Documenso adapter against the stand-in', () => {
       viewed: true,
       completed: true,
     });
-    expect(snap.recipients).toHaveLength(3); // the CC acts on nothing
+    expect(snap.recipients).toHaveLength(4); // the viewer and the copy are CCs: they act on nothing
+    expect(snap.recipients.find((r) => r.ref === String(viewer))).toMatchObject({
+      viewed: false,
+      completed: false,
+    });
+    // The viewer opens Documenso's page (through our hand-over): read as viewed, never as signed.
+    const vtoken = standin.control.store.envelope(res.ref).recipients[2]!.token;
+    expect((await fetch(`${standin.appUrl}/sign/${vtoken}`)).status).toBe(200);
+    snap = await adapter.hosted.readEnvelope(res.ref);
+    expect(snap.recipients.find((r) => r.ref === String(viewer))).toMatchObject({
+      viewed: true,
+      completed: false,
+    });
     await expect(adapter.hosted.sealedDocuments(res.ref)).rejects.toBeInstanceOf(EsignNotReadyError);
     await standin.control.sign(res.ref, company!);
-    await standin.control.sign(res.ref, viewer!);
+    // The viewer never acted: the envelope is sealed all the same.
     snap = await adapter.hosted.readEnvelope(res.ref);
     expect(snap.status).toBe('completed');
     const sealed = await adapter.hosted.sealedDocuments(res.ref);
@@ -204,7 +221,7 @@ describe('Documenso adapter against the stand-in', () => {
     expect(standin.control.problems).toEqual([]);
   });
 
-  it('a rejection carries its reason; a void cancels, a second void changes nothing; an envelope deleted there reads as cancelled', async () => {
+  it('a rejection carries its reason; a void cancels, a second void changes nothing; a 404 is never read as cancelled', async () => {
     const res = await adapter.createEnvelope(input('c'));
     if (!res.accepted) throw new Error('refused');
     await standin.control.reject(res.ref, Number(res.recipients![0]!.ref), 'Wrong address');
@@ -217,12 +234,11 @@ describe('Documenso adapter against the stand-in', () => {
     expect(standin.control.store.envelope(other.ref).status).toBe('CANCELLED');
     await adapter.voidEnvelope(other.ref, 'Sent by mistake');
     await adapter.voidEnvelope(res.ref, 'Too late'); // already rejected: left as it is
+    // Deleted there, or not visible to this key: the two look alike (404), so nothing final is
+    // concluded; the read fails (retried later) and is counted.
     standin.control.store.envelope(other.ref).deletedAt = new Date().toISOString();
-    expect(await adapter.hosted.readEnvelope(other.ref)).toEqual({
-      ref: other.ref,
-      status: 'cancelled',
-      recipients: [],
-    });
+    await expect(adapter.hosted.readEnvelope(other.ref)).rejects.toBeInstanceOf(EsignProviderError);
+    expect(await counter('not_found')).toBe(1);
     expect(standin.control.problems).toEqual([]);
   });
 
@@ -327,6 +343,133 @@ describe('Documenso adapter against the stand-in', () => {
         'envelope.recipient.get',
       ]),
     );
+  });
+
+  it('a 200-day contract: Documenso never expires the links first (a recipient past 3 months still signs)', async () => {
+    const store = standin.control.store;
+    const realNow = store.now;
+    try {
+      const res = await adapter.createEnvelope(input('x200'));
+      if (!res.accepted) throw new Error('refused');
+      const [client, company] = res.recipients!.map((x) => Number(x.ref));
+      // Without the period, Documenso's default (3 months) would apply: the stand-in does the same.
+      const bare = store.create(
+        {
+          type: 'DOCUMENT',
+          title: 'bare',
+          recipients: [{ email: 'b@example.com', name: 'B', role: 'APPROVER' }],
+        },
+        [{ fileName: 'a.pdf', content: pdf }],
+      );
+      store.distribute(bare);
+      const in3Months = new Date(realNow());
+      in3Months.setUTCMonth(in3Months.getUTCMonth() + 3);
+      expect(Math.abs(Date.parse(bare.recipients[0]!.expiresAt!) - in3Months.getTime())).toBeLessThan(60_000);
+      const later = new Date(realNow().getTime() + 200 * 86_400_000);
+      store.now = () => later;
+      expect(store.canAct(bare, bare.recipients[0]!)).toBe(false);
+      const snap = await adapter.hosted.readEnvelope(res.ref);
+      expect(snap.recipients.map((r) => r.expiresAt)).toEqual([null, null, null, null]);
+      await standin.control.sign(res.ref, client!);
+      await standin.control.sign(res.ref, company!);
+      expect((await adapter.hosted.readEnvelope(res.ref)).status).toBe('completed');
+      expect(standin.control.problems).toEqual([]);
+    } finally {
+      store.now = realNow;
+    }
+  });
+
+  it("the stand-in keeps Documenso's rule: a VIEWER who has not marked the document viewed holds the seal", async () => {
+    const store = standin.control.store;
+    const e = store.create(
+      {
+        type: 'DOCUMENT',
+        title: 'viewer rule',
+        recipients: [
+          { email: 'a@example.com', name: 'A', role: 'APPROVER' },
+          { email: 'v@example.com', name: 'V', role: 'VIEWER' },
+          { email: 'c@example.com', name: 'C', role: 'CC' },
+        ],
+      },
+      [{ fileName: 'a.pdf', content: pdf }],
+    );
+    store.distribute(e);
+    expect(await store.sign(e, e.recipients[0]!, {})).toBe(false);
+    expect(e.status).toBe('PENDING');
+    expect(await store.sign(e, e.recipients[1]!, {})).toBe(true);
+    expect(e.status).toBe('COMPLETED');
+  });
+
+  it("a plan limit (400 with Documenso's app code) is an outage, retried later, not a refused document", async () => {
+    for (const appCode of ['LIMIT_EXCEEDED', 'RECIPIENT_LIMIT_EXCEEDED', 'ENVELOPE_ITEM_LIMIT_EXCEEDED']) {
+      standin.control.failNext({ status: 400, count: 1, path: /^\/envelope\/create$/, appCode });
+      const err = await adapter.createEnvelope(input(`lim${appCode}`)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(EsignProviderError);
+      expect((err as Error).message).toContain(appCode);
+    }
+    expect(await counter('limit_exceeded')).toBe(3);
+    // Another 400 is still the document refused.
+    standin.control.failNext({
+      status: 400,
+      count: 1,
+      path: /^\/envelope\/create$/,
+      appCode: 'INVALID_BODY',
+    });
+    expect(await adapter.createEnvelope(input('lim-other'))).toEqual({
+      accepted: false,
+      ref: null,
+      reason: 'Document could not be processed',
+    });
+  });
+
+  it("a team's default recipient who would have to act is refused (draft removed); a default CC is accepted", async () => {
+    const store = standin.control.store;
+    try {
+      store.defaultRecipients = [{ email: 'legal@example.com', name: 'Legal', role: 'SIGNER' }];
+      const before = store.envelopes.size;
+      await expect(adapter.createEnvelope(input('dr1'))).rejects.toThrow(/did not send/);
+      const drafts = [...store.envelopes.values()].slice(before);
+      expect(drafts.map((d) => [d.status, d.deletedAt !== null])).toEqual([['DRAFT', true]]);
+      store.defaultRecipients = [{ email: 'archive@example.com', name: 'Archive', role: 'CC' }];
+      const res = await adapter.createEnvelope(input('dr2'));
+      expect(res.accepted).toBe(true);
+    } finally {
+      store.defaultRecipients = [];
+    }
+  });
+
+  it('a viewer replaced twice (the first answer lost) leaves one CC, not two', async () => {
+    const res = await adapter.createEnvelope(input('v2'));
+    if (!res.accepted) throw new Error('refused');
+    const viewerRef = res.recipients![2]!.ref;
+    const vera = {
+      participantId: 'p-viewer',
+      role: 'auditor',
+      kind: 'viewer' as const,
+      signingOrder: 1,
+      name: 'Vera',
+      email: 'vera@example.com',
+    };
+    const first = await adapter.hosted.replaceRecipient(res.ref, viewerRef, vera, []);
+    // The job did not hear the answer and runs again with the old ref.
+    const again = await adapter.hosted.replaceRecipient(res.ref, viewerRef, vera, []);
+    expect(again).toBe(first);
+    const e = standin.control.store.envelope(res.ref);
+    expect(
+      e.recipients.filter((r) => r.email === 'vera@example.com').map((r) => [String(r.id), r.role]),
+    ).toEqual([[first, 'CC']]);
+    expect(standin.control.problems).toEqual([]);
+  });
+
+  it('a void that finds the envelope COMPLETED there is logged as an error and counted', async () => {
+    const res = await adapter.createEnvelope(input('vc'));
+    if (!res.accepted) throw new Error('refused');
+    const [client, company] = res.recipients!.map((x) => Number(x.ref));
+    await standin.control.sign(res.ref, client!);
+    await standin.control.sign(res.ref, company!);
+    await adapter.voidEnvelope(res.ref, 'Expired');
+    expect(standin.control.store.envelope(res.ref).status).toBe('COMPLETED');
+    expect(await counter('completed_at_vendor')).toBe(1);
   });
 
   it('the reference check refuses what the document does not allow', () => {

@@ -277,6 +277,52 @@ describe.skipIf(!hasChromium || !onPostgres)('Documenso in production, end to en
     expect(standin.control.store.envelopes.size).toBe(before + 1);
   });
 
+  it('a viewer who never acts does not hold the contract open: the signers sign, the sealed PDF is stored', async () => {
+    const problemsBefore = standin.control.problems.length;
+    const withViewer = (
+      await createTemplate(ctx, w.caller, {
+        name: 'Service agreement with auditor',
+        roles: [
+          { role: 'client', kind: 'signer', signing_order: 1 },
+          { role: 'company', kind: 'signer', signing_order: 2 },
+          { role: 'auditor', kind: 'viewer', signing_order: 1 },
+        ],
+      })
+    ).template_id;
+    const r = await send(ctx, w.caller, {
+      template_id: withViewer,
+      participants: [
+        ...participants('d9'),
+        { role: 'auditor', name: 'Vic Viewer', email: 'vicd9@example.com' },
+      ],
+      expires_in_days: 200,
+    });
+    expect(r.status).toBe('sent');
+    const { env } = await envelopeOf(r.contract_request_id);
+    // The viewer is a CC there (a Documenso VIEWER would have to act before sealing); no link expires
+    // at Documenso before our 200 days.
+    expect(env.recipients.map((x) => [x.email, x.role, x.expiresAt])).toEqual([
+      ['cleod9@example.com', 'SIGNER', null],
+      ['coryd9@example.com', 'SIGNER', null],
+      ['vicd9@example.com', 'CC', null],
+    ]);
+    const [client, company] = env.recipients;
+    await standin.control.sign(env.id, client!.id);
+    await standin.control.sign(env.id, company!.id);
+    expect(env.status).toBe('COMPLETED');
+    await runJobs(ctx);
+    const cur = await getReq(ctx, w.caller, r.contract_request_id);
+    expect(cur.status).toBe('completed');
+    expect(byRole(cur, 'auditor').status).toBe('sent');
+    const signed = cur.documents.find((d) => d.kind === 'signed')!;
+    const pdf = await call(ctx, w.caller)(
+      'GET',
+      `/contracts/requests/${r.contract_request_id}/documents/${signed.document_id}`,
+    );
+    expect(pdf.rawPayload.equals(env.items[0]!.signed!)).toBe(true);
+    expect(standin.control.problems.slice(problemsBefore)).toEqual([]);
+  });
+
   it('an expired request is cancelled at Documenso (nobody can sign there any more)', async () => {
     const late = await send(ctx, w.caller, { template_id: templateId, participants: participants('d8') });
     const { env } = await envelopeOf(late.contract_request_id);

@@ -110,7 +110,8 @@ export async function sendDueReminders(deps: Deps): Promise<number> {
 }
 
 /**
- * A vendor hosting the signing notifies by webhooks that can be lost (Documenso sends each once):
+ * A vendor hosting the signing notifies by webhooks that can be lost (Documenso retries a failed one
+ * only a few times, close together):
  * live requests whose envelope was not read for `reconcileAfterSeconds` are claimed (SKIP LOCKED, so
  * nodes share the work) and read again through the same path as a webhook. Returns how many were read.
  */

@@ -64,6 +64,8 @@ export interface EnvelopeSnapshot {
     completedAt: Date | null;
     declined: boolean;
     declineReason: string | null;
+    /** When the vendor itself stops this recipient's link (null: never, or not told). Informational. */
+    expiresAt?: Date | null;
   }[];
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createPayload,
   type DocumensoEnvelope,
+  extraActingRecipients,
   matchRecipients,
   snapshotOf,
 } from '../../../src/providers/esign/documenso/mapping';
@@ -84,6 +85,8 @@ describe('Documenso mapping', () => {
     expect(p.meta).toEqual({
       distributionMethod: 'NONE',
       signingOrder: 'PARALLEL',
+      // Documenso never expires the links before our own expiry (up to 365 days).
+      envelopeExpirationPeriod: { disabled: true },
       redirectUrl: 'https://merchant.example.com/done?x=1&contract_request_id=req-1',
     });
   });
@@ -133,9 +136,18 @@ describe('Documenso mapping', () => {
       { participantId: 'p2', ref: '8' },
     ]);
     expect(matchRecipients(input, { ...env, recipients: [recipient(7)] })).toBeNull();
+    // A team's default recipient added by Documenso: an acting one is reported, a CC is not.
+    const matched = matchRecipients(input, env)!;
+    const extra = { ...recipient(9), email: 'legal@example.com' };
+    expect(extraActingRecipients({ ...env, recipients: [...env.recipients, extra] }, matched)).toEqual([
+      extra,
+    ]);
+    expect(
+      extraActingRecipients({ ...env, recipients: [...env.recipients, { ...extra, role: 'CC' }] }, matched),
+    ).toEqual([]);
   });
 
-  it('the snapshot: opened, signed, rejected with its reason; CC left out', () => {
+  it('the snapshot: opened, signed, rejected with its reason, expiresAt; a CC (our viewer) only opens, never "signs"', () => {
     const base = {
       envelopeId: 'e',
       email: 'a@b.c',
@@ -158,6 +170,7 @@ describe('Documenso mapping', () => {
           signingStatus: 'SIGNED',
           signedAt: '2026-11-29T10:00:00.000Z',
           rejectionReason: null,
+          expiresAt: '2027-02-28T10:00:00.000Z',
         },
         {
           ...base,
@@ -181,8 +194,26 @@ describe('Documenso mapping', () => {
           completedAt: new Date('2026-11-29T10:00:00.000Z'),
           declined: false,
           declineReason: null,
+          expiresAt: new Date('2027-02-28T10:00:00.000Z'),
         },
-        { ref: '2', viewed: true, completed: false, completedAt: null, declined: true, declineReason: 'No' },
+        {
+          ref: '2',
+          viewed: true,
+          completed: false,
+          completedAt: null,
+          declined: true,
+          declineReason: 'No',
+          expiresAt: null,
+        },
+        {
+          ref: '3',
+          viewed: true,
+          completed: false,
+          completedAt: null,
+          declined: false,
+          declineReason: null,
+          expiresAt: null,
+        },
       ],
     });
   });

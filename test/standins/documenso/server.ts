@@ -41,6 +41,8 @@ interface Failure {
   count: number;
   retryAfter?: string;
   path?: RegExp;
+  /** Documenso's app error code, answered as its tRPC error body carries it (`data.code`, `data.appError`). */
+  appCode?: string;
 }
 
 export interface DocumensoStandinControl {
@@ -283,8 +285,21 @@ export async function startDocumensoStandin(opts: DocumensoStandinOptions = {}):
         if (--f.count <= 0) failures.splice(fi, 1);
         if (f.retryAfter) res.setHeader('retry-after', f.retryAfter);
         status = f.status;
-        const body =
-          f.status === 429
+        const body = f.appCode
+          ? {
+              message: 'You have reached the limit of your plan',
+              code: 'BAD_REQUEST',
+              data: {
+                code: f.appCode,
+                httpStatus: f.status,
+                appError: {
+                  code: f.appCode,
+                  message: 'You have reached the limit of your plan',
+                  statusCode: f.status,
+                },
+              },
+            }
+          : f.status === 429
             ? { message: 'Too many requests, please try again later.', code: 'TOO_MANY_REQUESTS' }
             : { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' };
         res.writeHead(f.status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -362,7 +377,8 @@ export async function startDocumensoStandin(opts: DocumensoStandinOptions = {}):
       if (e.meta.redirectUrl) return res.writeHead(303, { location: e.meta.redirectUrl }).end();
       return res.writeHead(303, { location: `/sign/${token}` }).end();
     }
-    if (e.status === 'PENDING' && r.role !== 'CC' && store.open(r)) await notify('DOCUMENT_OPENED', e);
+    // Documenso records the opening of any recipient, CC included (viewedDocument).
+    if (e.status === 'PENDING' && store.open(r)) await notify('DOCUMENT_OPENED', e);
     return html(200, signingPage(e, r, store.canAct(e, r)));
   }
 

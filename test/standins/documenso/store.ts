@@ -25,6 +25,21 @@ export interface Recipient {
   sendStatus: 'NOT_SENT' | 'SENT';
   signedAt: string | null;
   rejectionReason: string | null;
+  /** Set at distribution for every recipient but CC (the envelope's expiration period); null: never. */
+  expiresAt: string | null;
+}
+
+/** Documenso's `envelopeExpirationPeriod` (null or absent: the default, 3 months). */
+export type ExpirationPeriod =
+  | { unit: 'day' | 'week' | 'month' | 'year'; amount: number }
+  | { disabled: true }
+  | null;
+
+/** A recipient the team adds to every envelope it creates (Documenso's team "default recipients"). */
+export interface DefaultRecipient {
+  email: string;
+  name: string;
+  role: Role;
 }
 
 export interface Field {
@@ -71,6 +86,7 @@ export interface Envelope {
     subject: string | null;
     message: string | null;
     redirectUrl: string | null;
+    envelopeExpirationPeriod: ExpirationPeriod;
   };
   items: Item[];
   recipients: Recipient[];
@@ -96,6 +112,8 @@ export class Store {
   private nextLegacy = 1;
   /** The clock of the stand-in (a test may fix it). */
   now: () => Date = () => new Date();
+  /** The team's default recipients, added to every envelope created (none unless a test sets some). */
+  defaultRecipients: DefaultRecipient[] = [];
 
   envelope(envelopeId: string): Envelope {
     const e = this.envelopes.get(envelopeId);
@@ -152,6 +170,7 @@ export class Store {
         subject: payload.meta?.subject ?? null,
         message: payload.meta?.message ?? null,
         redirectUrl: payload.meta?.redirectUrl ?? null,
+        envelopeExpirationPeriod: payload.meta?.envelopeExpirationPeriod ?? null,
       },
       items: files.map((f, i) => ({
         id: id('envelope_item_'),
@@ -178,6 +197,8 @@ export class Store {
         this.addField(e, rec.id, item.id, f);
       }
     }
+    for (const d of this.defaultRecipients)
+      if (!e.recipients.some((x) => x.email === d.email.toLowerCase())) this.addRecipient(e, d);
     this.envelopes.set(envelopeId, e);
     return e;
   }
@@ -199,6 +220,7 @@ export class Store {
       sendStatus: r.role === 'CC' ? 'SENT' : 'NOT_SENT',
       signedAt: null,
       rejectionReason: null,
+      expiresAt: null,
     };
     e.recipients.push(rec);
     return rec;
@@ -234,13 +256,20 @@ export class Store {
       if (r.role === 'SIGNER' && !e.fields.some((f) => f.recipientId === r.id && f.type === 'SIGNATURE'))
         throw new StandinError(400, 'INVALID_REQUEST', `Signer ${r.email} has no signature field`);
     e.status = 'PENDING';
-    for (const r of e.recipients) r.sendStatus = 'SENT';
+    // Documenso's send: every recipient but CC who has not acted gets expiresAt = now + the period.
+    const expiresAt = resolveExpiresAt(e.meta.envelopeExpirationPeriod, this.now());
+    for (const r of e.recipients) {
+      r.sendStatus = 'SENT';
+      if (r.role !== 'CC' && r.signingStatus === 'NOT_SIGNED') r.expiresAt = expiresAt;
+    }
     e.updatedAt = this.now().toISOString();
   }
 
   /** Whether a recipient may act now (sequential envelopes: every earlier acting recipient has signed). */
   canAct(e: Envelope, r: Recipient): boolean {
     if (e.status !== 'PENDING' || r.role === 'CC' || r.signingStatus !== 'NOT_SIGNED') return false;
+    // An expired recipient can neither sign nor reject.
+    if (r.expiresAt && new Date(r.expiresAt) <= this.now()) return false;
     if (e.meta.signingOrder !== 'SEQUENTIAL') return true;
     return e.recipients.every(
       (x) =>
@@ -306,6 +335,18 @@ export class Store {
   }
 }
 
+/** Documenso's resolveExpiresAt: null or absent is 3 months, `{ disabled: true }` never. */
+export function resolveExpiresAt(period: ExpirationPeriod, now: Date): string | null {
+  if (period && 'disabled' in period) return null;
+  const p = period ?? { unit: 'month' as const, amount: 3 };
+  const d = new Date(now);
+  if (p.unit === 'day') d.setUTCDate(d.getUTCDate() + p.amount);
+  else if (p.unit === 'week') d.setUTCDate(d.getUTCDate() + 7 * p.amount);
+  else if (p.unit === 'month') d.setUTCMonth(d.getUTCMonth() + p.amount);
+  else d.setUTCFullYear(d.getUTCFullYear() + p.amount);
+  return d.toISOString();
+}
+
 /** The stamped, sealed PDF: every inserted field drawn in its box, then a signing-certificate page. */
 async function seal(e: Envelope, item: Item): Promise<Buffer> {
   const doc = await PDFDocument.load(item.original, { updateMetadata: false });
@@ -363,6 +404,7 @@ export interface Payload {
     subject?: string;
     message?: string;
     redirectUrl?: string;
+    envelopeExpirationPeriod?: ExpirationPeriod;
   };
 }
 
@@ -408,7 +450,7 @@ export function envelopeView(e: Envelope) {
       emailSettings: null,
       emailId: null,
       emailReplyTo: null,
-      envelopeExpirationPeriod: null,
+      envelopeExpirationPeriod: e.meta.envelopeExpirationPeriod,
     },
     recipients: e.recipients.map(recipientView),
     fields: e.fields.map(fieldView),
@@ -438,7 +480,7 @@ export function recipientView(r: Recipient) {
     token: r.token,
     documentDeletedAt: null,
     expired: null,
-    expiresAt: null,
+    expiresAt: r.expiresAt,
     expirationNotifiedAt: null,
     signedAt: r.signedAt,
     authOptions: null,

@@ -23,7 +23,15 @@ import {
   EsignProviderError,
 } from '../port';
 import { DocumensoApiError, type DocumensoClient } from './client';
-import { createPayload, fieldOf, matchRecipients, parseWebhook, ROLE_OF, snapshotOf } from './mapping';
+import {
+  createPayload,
+  extraActingRecipients,
+  fieldOf,
+  matchRecipients,
+  parseWebhook,
+  ROLE_OF,
+  snapshotOf,
+} from './mapping';
 
 /** Documenso's refusal of a document we sent (400: the file or a field is not acceptable). */
 export const DOCUMENT_REFUSED = 'Document could not be processed';
@@ -61,14 +69,26 @@ export class DocumensoEsign implements EsignProvider {
         input.documents.map((d) => ({ fileName: d.fileName, content: d.content })),
       ));
     } catch (err) {
-      if (err instanceof DocumensoApiError && err.status === 400)
-        return { accepted: false, ref: null, reason: DOCUMENT_REFUSED };
-      throw this.wrap(err);
+      const out = this.refusedOrOutage(err);
+      if (out instanceof Error) throw out;
+      return out;
     }
     try {
       const envelope = await this.client.getEnvelope(id);
       const recipients = matchRecipients(input, envelope);
       if (!recipients) throw new EsignProviderError('documenso envelope does not hold every participant');
+      const extra = extraActingRecipients(envelope, recipients);
+      if (extra.length > 0) {
+        // The team's default recipients (Documenso adds them to every envelope): someone we do not
+        // know would have to act before the contract could be sealed. Fixed in Documenso's team settings.
+        this.log.error(
+          { upstream: 'documenso', envelopeId: id, roles: extra.map((x) => x.role) },
+          'documenso added recipients we did not send (team default recipients?): envelope withdrawn',
+        );
+        throw new EsignProviderError(
+          `documenso envelope holds ${extra.length} recipient(s) we did not send (team default recipients)`,
+        );
+      }
       await this.client.distribute(id);
       return { accepted: true, ref: id, recipients };
     } catch (err) {
@@ -78,10 +98,27 @@ export class DocumensoEsign implements EsignProvider {
         .catch((e) =>
           this.log.warn({ err: e, upstream: 'documenso' }, 'documenso draft envelope left behind'),
         );
-      if (err instanceof DocumensoApiError && err.status === 400)
-        return { accepted: false, ref: null, reason: DOCUMENT_REFUSED };
-      throw this.wrap(err);
+      const out = this.refusedOrOutage(err);
+      if (out instanceof Error) throw out;
+      return out;
     }
+  }
+
+  /**
+   * A 400 is Documenso refusing the document (not repeated), unless it is the team's plan limit
+   * (quota of documents, recipients or envelope items): then it is an outage of sorts, the job
+   * retries later, and it is logged and counted as a failed upstream call.
+   */
+  private refusedOrOutage(err: unknown): Error | { accepted: false; ref: null; reason: string } {
+    if (err instanceof DocumensoApiError && err.status === 400) {
+      if (!err.limitExceeded) return { accepted: false, ref: null, reason: DOCUMENT_REFUSED };
+      this.client.countFailure(err.operation, 'limit_exceeded');
+      this.log.warn(
+        { upstream: 'documenso', operation: err.operation, appCode: err.appCode },
+        'documenso refused the call: the team is at its plan limit (retried later)',
+      );
+    }
+    return this.wrap(err);
   }
 
   /** POST /envelope/cancel; an envelope Documenso already ended (completed, rejected, cancelled) is left as it is. */
@@ -95,6 +132,16 @@ export class DocumensoEsign implements EsignProvider {
           if (e instanceof DocumensoApiError && e.status === 404) return null;
           throw this.wrap(e);
         });
+        if (env?.status === 'COMPLETED') {
+          // Every recipient signed there before our void or expiry: Documenso holds an executed
+          // contract that we consider voided. Someone must look (docs/vendors/documenso.md, "Void").
+          this.client.countFailure('envelope.cancel', 'completed_at_vendor');
+          this.log.error(
+            { upstream: 'documenso', envelopeId: ref },
+            'documenso envelope is COMPLETED while we void it: Documenso holds a signed contract',
+          );
+          return;
+        }
         if (env?.status !== 'PENDING') return;
       }
       throw this.wrap(err);
@@ -119,9 +166,19 @@ export class DocumensoEsign implements EsignProvider {
     try {
       return snapshotOf(await this.client.getEnvelope(ref));
     } catch (err) {
-      // Deleted at Documenso (its dashboard): nobody can sign it any more, as if cancelled.
-      if (err instanceof DocumensoApiError && err.status === 404)
-        return { ref, status: 'cancelled', recipients: [] };
+      // A 404 is "deleted there" or just as well "not visible to this key" (a key of another team, a
+      // moved envelope): never taken as a final state. Reported as a failure, read again later; an
+      // envelope really deleted there ends with our own expiry (its void finds nothing to stop).
+      if (err instanceof DocumensoApiError && err.status === 404) {
+        this.client.countFailure(err.operation, 'not_found');
+        this.log.error(
+          { upstream: 'documenso', envelopeId: ref },
+          'documenso envelope not found (deleted there, or not visible to the API key): left as it is',
+        );
+        throw new EsignProviderError('documenso envelope not found or not visible to this API key', {
+          cause: err,
+        });
+      }
       throw this.wrap(err);
     }
   }
@@ -175,19 +232,19 @@ export class DocumensoEsign implements EsignProvider {
       if (env.recipients.some((x) => String(x.id) === oldRef))
         await this.client.deleteRecipient(Number(oldRef));
       const name = p.name.slice(0, 255);
-      // A previous attempt may have created the recipient and failed before its fields: reused, so a
-      // recipient without fields (who could never sign, and would hold the envelope open) is not left.
-      const leftover =
-        fields.length > 0
-          ? env.recipients.find(
-              (x) =>
-                x.email === p.email.toLowerCase() &&
-                x.name === name &&
-                x.role === ROLE_OF[p.kind] &&
-                x.signingStatus === 'NOT_SIGNED' &&
-                !env.fields.some((f) => f.recipientId === x.id),
-            )
-          : undefined;
+      // A previous attempt may have created the recipient (its answer lost, or its fields failed):
+      // reused, so no duplicate is left (a recipient without fields could never sign and would hold
+      // the envelope open; a second CC would get a second link). With or without fields.
+      const leftover = env.recipients.find(
+        (x) =>
+          String(x.id) !== oldRef &&
+          x.email === p.email.toLowerCase() &&
+          x.name === name &&
+          x.role === ROLE_OF[p.kind] &&
+          (x.signingOrder ?? null) === p.signingOrder &&
+          (x.role === 'CC' || x.signingStatus === 'NOT_SIGNED') &&
+          !env.fields.some((f) => f.recipientId === x.id),
+      );
       const [created] = leftover
         ? [leftover]
         : await this.client.createRecipients(ref, [

@@ -7,18 +7,39 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Counter } from 'prom-client';
 import { Upstream, type UpstreamOptions, type UpstreamResponse } from '../../../platform/upstream';
 import type { DocumensoConfig } from './config';
 import type { DocumensoEnvelope, DocumensoField, DocumensoRecipient } from './mapping';
+
+/**
+ * Documenso's answers for a team at its plan's limits (AppErrorCode, answered 400 with the code in
+ * `data.code` / `data.appError.code`): not a fault of the document, the call may pass later.
+ */
+export const LIMIT_CODES = new Set([
+  'LIMIT_EXCEEDED',
+  'RECIPIENT_LIMIT_EXCEEDED',
+  'ENVELOPE_ITEM_LIMIT_EXCEEDED',
+]);
 
 export class DocumensoApiError extends Error {
   constructor(
     readonly operation: string,
     readonly status: number,
+    /** The top-level `code` (tRPC's, e.g. BAD_REQUEST). */
     readonly code: string | null,
+    /** Documenso's own error code (`data.code`, else `data.appError.code`), when it sent one. */
+    readonly appCode: string | null = null,
   ) {
-    super(`documenso ${operation}: HTTP ${status}${code ? ` (${code})` : ''}`);
+    super(
+      `documenso ${operation}: HTTP ${status}${code ? ` (${code})` : ''}${appCode ? ` [${appCode}]` : ''}`,
+    );
     this.name = 'DocumensoApiError';
+  }
+
+  /** A plan limit of the team (a retry may pass once the limit resets or the plan changes). */
+  get limitExceeded(): boolean {
+    return this.appCode !== null && LIMIT_CODES.has(this.appCode);
   }
 }
 
@@ -60,6 +81,7 @@ export function multipartBody(
 
 export class DocumensoClient {
   private readonly upstream: Upstream;
+  private readonly errors: Counter<'upstream' | 'operation' | 'kind'> | undefined;
 
   constructor(
     private readonly config: Pick<
@@ -84,6 +106,15 @@ export class DocumensoClient {
       breaker: { failureThreshold: config.breakerFailures, cooldownMs: config.breakerCooldownMs },
       ...runtime,
     });
+    // Created by Upstream on this registry (the metric every vendor call counts its failures in).
+    this.errors = runtime.metrics.getSingleMetric('svc_upstream_errors_total') as
+      | Counter<'upstream' | 'operation' | 'kind'>
+      | undefined;
+  }
+
+  /** Counts a failure Documenso answered with a 4xx in `svc_upstream_errors_total` (e.g. kind `limit_exceeded`). */
+  countFailure(operation: string, kind: string): void {
+    this.errors?.inc({ upstream: 'documenso', operation, kind });
   }
 
   breakerState() {
@@ -117,11 +148,12 @@ export class DocumensoClient {
           operation: call.operation,
           status: res.status,
           code: err.code,
+          appCode: err.appCode,
           message: err.message,
         },
         'documenso refused the call',
       );
-      throw new DocumensoApiError(call.operation, res.status, err.code);
+      throw new DocumensoApiError(call.operation, res.status, err.code, err.appCode);
     }
     return res;
   }
@@ -252,14 +284,28 @@ export class DocumensoClient {
   }
 }
 
-function errorOf(res: UpstreamResponse): { message: string | null; code: string | null } {
+/** `{ message, code, data?: { code?, appError?: { code? } } }`: Documenso's error body (tRPC's shape). */
+function errorOf(res: UpstreamResponse): {
+  message: string | null;
+  code: string | null;
+  appCode: string | null;
+} {
+  const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 100) : null);
   try {
-    const b = res.json<{ message?: unknown; code?: unknown }>();
+    const b = res.json<{ message?: unknown; code?: unknown; data?: unknown }>();
+    const data = (typeof b.data === 'object' && b.data !== null ? b.data : {}) as {
+      code?: unknown;
+      appError?: unknown;
+    };
+    const appError = (typeof data.appError === 'object' && data.appError !== null ? data.appError : {}) as {
+      code?: unknown;
+    };
     return {
       message: typeof b.message === 'string' ? b.message.slice(0, 300) : null,
-      code: typeof b.code === 'string' ? b.code : null,
+      code: str(b.code),
+      appCode: str(data.code) ?? str(appError.code),
     };
   } catch {
-    return { message: null, code: null };
+    return { message: null, code: null, appCode: null };
   }
 }

@@ -7,12 +7,24 @@ import type { EnvelopeField, EnvelopeInput, EnvelopeSnapshot, EsignHint, EsignNo
 
 export type DocumensoRole = 'SIGNER' | 'APPROVER' | 'VIEWER' | 'CC';
 
-/** Our participant kinds as Documenso recipient roles (RecipientRole). */
+/**
+ * Our participant kinds as Documenso recipient roles (RecipientRole). Our viewers are Documenso CC
+ * recipients: Documenso seals an envelope only once every recipient but CC has SIGNED, a VIEWER
+ * included (it must "mark as viewed"), while our viewers never hold a contract open.
+ */
 export const ROLE_OF: Record<EnvelopeInput['participants'][number]['kind'], DocumensoRole> = {
   signer: 'SIGNER',
   approver: 'APPROVER',
-  viewer: 'VIEWER',
+  viewer: 'CC',
 };
+
+/**
+ * Documenso's own expiry of recipients' links, off: at distribution it would give every non-CC
+ * recipient `expiresAt` = now + this period (3 months when absent, or the team's setting), after
+ * which they can neither sign nor reject. Our contracts run up to 365 days and expire themselves
+ * (the envelope is then cancelled), so Documenso must never expire first.
+ */
+export const EXPIRATION_DISABLED = { disabled: true } as const;
 
 /** Our field types as Documenso FieldType and its fieldMeta `type`. */
 const FIELD_OF: Record<EnvelopeField['type'], { type: string; meta: string }> = {
@@ -79,7 +91,11 @@ export function createPayload(input: EnvelopeInput): Record<string, unknown> {
   }));
   for (const c of input.cc)
     recipients.push({ email: c.email, name: (c.name ?? '').slice(0, 255), role: 'CC' });
-  const meta: Record<string, unknown> = { distributionMethod: 'NONE', signingOrder: 'PARALLEL' };
+  const meta: Record<string, unknown> = {
+    distributionMethod: 'NONE',
+    signingOrder: 'PARALLEL',
+    envelopeExpirationPeriod: EXPIRATION_DISABLED,
+  };
   if (input.redirectUrl) {
     const u = new URL(input.redirectUrl);
     u.searchParams.set('contract_request_id', input.requestId);
@@ -107,6 +123,8 @@ export interface DocumensoRecipient {
   signingStatus: 'NOT_SIGNED' | 'SIGNED' | 'REJECTED';
   signedAt: string | null;
   rejectionReason: string | null;
+  /** When the recipient's link stops working at Documenso (null: never). */
+  expiresAt?: string | null;
 }
 
 export interface DocumensoEnvelope {
@@ -172,6 +190,19 @@ export function matchRecipients(
   return out;
 }
 
+/**
+ * Recipients that act (not CC) which we did not send: a team's default recipients are added by
+ * Documenso to every envelope it creates, and a SIGNER or APPROVER among them would have to act
+ * before the envelope is sealed, without our knowing. Their emails, for the log.
+ */
+export function extraActingRecipients(
+  envelope: DocumensoEnvelope,
+  matched: { ref: string }[],
+): DocumensoRecipient[] {
+  const ours = new Set(matched.map((m) => m.ref));
+  return envelope.recipients.filter((x) => x.role !== 'CC' && !ours.has(String(x.id)));
+}
+
 const STATUS_OF: Record<DocumensoEnvelope['status'], EnvelopeSnapshot['status']> = {
   DRAFT: 'draft',
   PENDING: 'pending',
@@ -186,21 +217,28 @@ const dateOrNull = (v: string | null) => {
   return Number.isNaN(d.getTime()) ? null : d;
 };
 
-/** The envelope as the port's snapshot (CC recipients act on nothing and are left out). */
+/**
+ * The envelope as the port's snapshot. CC recipients (our viewers and copies) act on nothing: only
+ * their opening is read (Documenso counts a CC as SIGNED from the start, which is not an act);
+ * the copies' refs are no participant's and are passed over by the contracts module.
+ */
 export function snapshotOf(envelope: DocumensoEnvelope): EnvelopeSnapshot {
   return {
     ref: envelope.id,
     status: STATUS_OF[envelope.status] ?? 'pending',
-    recipients: envelope.recipients
-      .filter((x) => x.role !== 'CC')
-      .map((x) => ({
+    recipients: envelope.recipients.map((x) => {
+      const acts = x.role !== 'CC';
+      return {
         ref: String(x.id),
         viewed: x.readStatus === 'OPENED',
-        completed: x.signingStatus === 'SIGNED',
-        completedAt: x.signingStatus === 'SIGNED' ? dateOrNull(x.signedAt) : null,
-        declined: x.signingStatus === 'REJECTED',
-        declineReason: x.signingStatus === 'REJECTED' ? (x.rejectionReason?.slice(0, 500) ?? null) : null,
-      })),
+        completed: acts && x.signingStatus === 'SIGNED',
+        completedAt: acts && x.signingStatus === 'SIGNED' ? dateOrNull(x.signedAt) : null,
+        declined: acts && x.signingStatus === 'REJECTED',
+        declineReason:
+          acts && x.signingStatus === 'REJECTED' ? (x.rejectionReason?.slice(0, 500) ?? null) : null,
+        expiresAt: dateOrNull(x.expiresAt ?? null),
+      };
+    }),
   };
 }
 
