@@ -86,7 +86,16 @@ type RunAction = (typeof runActions.names)[number];
 /** A run is named `<definition_id>/<run_id>`: the first run of a new active recurring payment. */
 async function firstRun(amount: string, o: { settle?: boolean; revoke?: boolean } = {}) {
   const d = await createActive(ctx, w, { amount });
-  if (o.settle) await settleBank(ctx, w);
+  if (o.settle) {
+    await settleBank(ctx, w);
+    // Under a loaded CI machine one settle round has twice left the run in flight (cause not found
+    // yet, see the closing note of 2026-11-29): settle until the bank's answer is in, a few rounds at most.
+    for (let i = 0; i < 5; i++) {
+      const [run] = await runsOf(ctx, w, d.definition_id);
+      if (run && run.status !== 'processing' && run.status !== 'scheduled') break;
+      await settleBank(ctx, w);
+    }
+  }
   if (o.revoke) await simulate(ctx, w, d.definition_id, 'revoke');
   const [r] = await runsOf(ctx, w, d.definition_id);
   return `${d.definition_id}/${r!.run_id}`;
