@@ -349,7 +349,7 @@ describe('payments', () => {
         .select()
         .from(transactionStatusEvents)
         .where(eq(transactionStatusEvents.transactionId, t.transaction_id))
-    ).find((e) => e.toStatus === 'failed');
+    ).find((e) => e.kind === 'transition' && e.toStatus === 'failed');
     expect(failed?.reason).toContain(`(network trace ${trace})`);
   });
 });
