@@ -170,6 +170,7 @@ try {
   const completed: string[] = [];
   const counts: Record<string, number> = {};
   const failures: Record<string, number> = {};
+  const firstBodies: Record<string, string> = {};
   const call = async (
     op: string,
     method: string,
@@ -188,6 +189,8 @@ try {
       if (res.status >= 400 && !(op === 'refund' && res.status < 500)) {
         const k = `${op} ${res.status}`;
         failures[k] = (failures[k] ?? 0) + 1;
+        // The first answer of each kind of failure, to tell the balancer's 503 from the service's.
+        firstBodies[k] ??= text.replace(/\s+/g, ' ').slice(0, 160);
         return null;
       }
       return text ? (JSON.parse(text) as Record<string, unknown>) : {};
@@ -318,6 +321,7 @@ try {
         .map(([k, v]) => `${k} × ${v}`)
         .join(', ') || 'none'
     }`,
+    ...Object.entries(firstBodies).map(([k, v]) => `- first ${k}: ${v}`),
     '',
     '| Node | RSS at warm-up end (MB) | RSS at end (MB) | growth | RSS slope (MB/10 min) | peak RSS (MB) | heap slope (MB/10 min) | event-loop p99 max (ms) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
