@@ -11,10 +11,8 @@
  * RSS. Options (env): BENCH_DURATION (s, default 15), BENCH_CONNECTIONS (default 10),
  * BENCH_TRANSACTIONS (default 100000), BENCH_LOGIN_ACCOUNTS (default 20).
  */
-import type { ChildProcess } from 'node:child_process';
 import { createSecretKey, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,16 +40,9 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SEED = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, waitReady } from './service-process';
+
+export { freePort, waitReady };
 
 /** A port, base URL, JWT secret and the environment of a service started by a bench (fresh secrets). */
 export async function benchService(extra: Record<string, string> = {}) {
@@ -147,21 +138,6 @@ export async function seed(database: Database, count = SEED): Promise<Seeded> {
     ((rows as unknown as { rows: { id: string }[] }).rows ?? (rows as unknown as { id: string }[]))[0]?.id ??
     '';
   return { clientId, accountId: a!.id, projectId: p!.id, userId: u!.id, sampleTransactionId: sample };
-}
-
-export async function waitReady(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-    try {
-      const r = await fetch(`${base}/readyz`);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('service did not become ready');
 }
 
 /**

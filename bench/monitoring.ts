@@ -10,7 +10,7 @@
  * Options (env): BENCH_DURATION (s per round, default 10), BENCH_ROUNDS (default 3),
  * BENCH_CONNECTIONS (default 4), BENCH_SMALL, BENCH_LARGE.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -19,6 +19,7 @@ import type { Database } from '../src/db/client';
 import { monitoringPolicies } from '../src/db/schema/index';
 import { signToken } from '../src/modules/auth/sessions/tokens.service';
 import { benchService, openBenchDatabase, seed } from './api';
+import { waitReady } from './service-process';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
@@ -100,21 +101,6 @@ async function seedMonitoring(database: Database, clientId: string, accountId: s
   return { customers, seconds };
 }
 
-/** Like api.ts's, with a longer deadline: the shared 2-core machine can take minutes to start tsx under load. */
-async function waitReady(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('service did not become ready');
-}
-
 function run(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
@@ -147,7 +133,8 @@ async function start(rows: number): Promise<Started> {
     await cleanup();
   };
   try {
-    await waitReady(base, child);
+    // A longer deadline: the shared 2-core machine can take minutes to start tsx under load.
+    await waitReady(base, child, { timeoutMs: 300_000 });
   } catch (err) {
     await stop();
     throw err;

@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sandboxBootstrap } from '../src/cli/sandbox-bootstrap';
 import { startCluster } from './cluster/harness';
+import { freePort, waitReady } from './service-process';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +50,7 @@ interface Target {
 
 async function startPglite(): Promise<Target> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-soak-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['dist/server.js'], {
     cwd: ROOT,
     env: {
@@ -64,15 +65,7 @@ async function startPglite(): Promise<Target> {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).status === 200) break;
-    } catch {
-      // starting
-    }
-    if (i > 900) throw new Error('the PGlite node did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitReady(url, child, { timeoutMs: 90_000, pollMs: 100 });
   return {
     url,
     nodeUrls: [url],

@@ -17,6 +17,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort, waitReady } from '../service-process';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -70,17 +71,6 @@ export interface Cluster {
   /** Every node's state as HAProxy sees it (`UP`, `DOWN`, ...). */
   balancerStates(): Promise<Record<string, string>>;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 function build(): Promise<void> {
@@ -142,21 +132,12 @@ function haproxyConfig(dir: string, frontPort: number, nodes: { name: string; po
   ].join('\n');
 }
 
-async function waitReady(node: ClusterNode, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (node.child.exitCode !== null)
-      throw new Error(`${node.name} exited early (${node.child.exitCode}):\n${node.output().slice(-4000)}`);
-    try {
-      const res = await fetch(`${node.url}/readyz`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline)
-      throw new Error(`${node.name} did not become ready:\n${node.output().slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function nodeReady(node: ClusterNode): Promise<void> {
+  return waitReady(node.url, node.child, {
+    timeoutMs: 90_000,
+    pollMs: 100,
+    describe: () => ` (${node.name}):\n${node.output().slice(-4000)}`,
+  });
 }
 
 /** PgBouncer in transaction mode in front of the admin URL's server (it refuses to run as root). */
@@ -294,9 +275,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   try {
     // The first node applies the migrations; the others start on the migrated database.
     nodes.push(spawnNode(0));
-    await waitReady(nodes[0]!, 90_000);
+    await nodeReady(nodes[0]!);
     for (let i = 1; i < opts.nodes; i++) nodes.push(spawnNode(i));
-    await Promise.all(nodes.slice(1).map((n) => waitReady(n, 90_000)));
+    await Promise.all(nodes.slice(1).map(nodeReady));
     const cfg = path.join(dir, 'haproxy.cfg');
     fs.writeFileSync(cfg, haproxyConfig(dir, frontPort, specs));
     haproxy = spawn('haproxy', ['-db', '-f', cfg], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -352,7 +333,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       async restart(i) {
         const n = spawnNode(i);
         nodes[i] = n;
-        await waitReady(n, 90_000);
+        await nodeReady(n);
         return n;
       },
       waitBalancer,

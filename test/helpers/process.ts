@@ -8,22 +8,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../bench/service-process';
 import { createScratchPostgresDatabase, provided, testEngine } from './db';
 import { addExternalLog } from './log-capture';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
+export { freePort };
 
 /** Environment for a child service with its own database: temp data dir, and a fresh PG database when testing PostgreSQL. */
 export async function isolatedServiceEnv(): Promise<{
