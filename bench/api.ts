@@ -159,7 +159,7 @@ export async function openBenchDatabase(
     u.pathname = `/${name}`;
     env.DATABASE_URL = u.toString();
     return {
-      database: await openPostgres(env.DATABASE_URL, 4),
+      database: await openPostgres(env.DATABASE_URL, { poolSize: 4 }),
       cleanup: async () => {
         const a = new pg.Client({ connectionString: adminUrl });
         await a.connect();

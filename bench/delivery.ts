@@ -71,7 +71,7 @@ export async function runDeliveryBench(
     LOG_LEVEL: 'silent',
   });
   const database = opts.databaseUrl
-    ? await openPostgres(opts.databaseUrl, 10)
+    ? await openPostgres(opts.databaseUrl, { poolSize: 10 })
     : await openPglite({ dataDir: null });
   await database.migrate();
   const secrets = deriveSecrets(
@@ -119,7 +119,7 @@ export async function runDeliveryBench(
     .returning({ id: clients.id });
 
   // The status changes come from API nodes, not the worker's process: here at least their own pool.
-  const writers = opts.databaseUrl ? await openPostgres(opts.databaseUrl, 10) : database;
+  const writers = opts.databaseUrl ? await openPostgres(opts.databaseUrl, { poolSize: 10 }) : database;
   const worker = createWebhookDeliveryWorker(deps);
   if (!opts.backlog) worker.start();
   // One status change: one transaction writes the event and its delivery row.

@@ -64,7 +64,7 @@ export async function runIdleBench(
   }
   const config = loadConfig({ LOG_LEVEL: 'silent', ...(url ? { DATABASE_URL: url } : {}) });
   const database = url
-    ? await openPostgres(url, config.databasePoolSize)
+    ? await openPostgres(url, { poolSize: config.databasePoolSize })
     : await openPglite({ dataDir: null });
   await database.migrate();
   const secrets = deriveSecrets(

@@ -105,8 +105,8 @@ export interface PostgresOptions {
   preparedStatements?: boolean;
 }
 
-export async function openPostgres(url: string, opts: PostgresOptions | number = {}): Promise<Database> {
-  const { poolSize = 10, preparedStatements = true } = typeof opts === 'number' ? { poolSize: opts } : opts;
+export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Database> {
+  const { poolSize = 10, preparedStatements = true } = opts;
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Query errors surface to callers.

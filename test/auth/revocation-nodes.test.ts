@@ -32,7 +32,7 @@ describe.skipIf(!onPostgres)('revocation across two service processes', () => {
     cleanup = iso.cleanup;
     a = await startService(env); // applies the migrations
     b = await startService(env);
-    database = await openPostgres(env.DATABASE_URL!, 2);
+    database = await openPostgres(env.DATABASE_URL!, { poolSize: 2 });
     const tag = randomBytes(4).toString('hex');
     const [c] = await database.db
       .insert(clients)

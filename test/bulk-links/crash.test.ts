@@ -28,7 +28,9 @@ let userId: string;
 let service: ServiceProcess | null = null;
 
 async function openDb(): Promise<Database> {
-  return databaseUrl ? openPostgres(databaseUrl, 2) : openPglite({ dataDir: path.join(dataDir, 'pgdata') });
+  return databaseUrl
+    ? openPostgres(databaseUrl, { poolSize: 2 })
+    : openPglite({ dataDir: path.join(dataDir, 'pgdata') });
 }
 
 beforeAll(async () => {

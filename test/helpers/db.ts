@@ -83,7 +83,7 @@ export async function createTestDatabase(): Promise<Database> {
     return database;
   }
   const scratch = await createScratchPostgresDatabase();
-  const database = await openPostgres(scratch.url, 10);
+  const database = await openPostgres(scratch.url, { poolSize: 10 });
   await database.migrate();
   const close = database.close;
   return {
@@ -121,7 +121,7 @@ async function openWorkerDatabase(): Promise<WorkerDatabase> {
       WORKER_DATABASE_PREFIX,
       `${WORKER_DATABASE_PREFIX}_${run}_${pool}_${randomBytes(3).toString('hex')}`,
     );
-    database = await openPostgres(scratch.url, 10);
+    database = await openPostgres(scratch.url, { poolSize: 10 });
     await database.migrate();
   }
   const tables = rowsOf<{ name: string }>(

@@ -20,7 +20,7 @@ export interface ServiceWorld {
 /** The service's database as the child process sees it (PGlite under SVC_DATA_DIR, or DATABASE_URL). */
 export function openServiceDatabase(env: Record<string, string>): Promise<Database> {
   return env.DATABASE_URL
-    ? openPostgres(env.DATABASE_URL, 2)
+    ? openPostgres(env.DATABASE_URL, { poolSize: 2 })
     : openPglite({ dataDir: path.join(env.SVC_DATA_DIR!, 'pgdata') });
 }
 

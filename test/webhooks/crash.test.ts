@@ -36,7 +36,9 @@ const firstSeen = new Set<string>();
 const holding = new Set<string>();
 
 async function openDb(): Promise<Database> {
-  return databaseUrl ? openPostgres(databaseUrl, 2) : openPglite({ dataDir: path.join(dataDir, 'pgdata') });
+  return databaseUrl
+    ? openPostgres(databaseUrl, { poolSize: 2 })
+    : openPglite({ dataDir: path.join(dataDir, 'pgdata') });
 }
 
 beforeAll(async () => {
