@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import type { HousekeepingTask } from '../workers/housekeeping';
 import type { Worker } from '../workers/loop';
 import { type AppEvents, type Listener, type Subscription, subscribe } from './events';
 import type { InboundRoute } from './inbound';
@@ -31,10 +32,15 @@ export interface ModuleManifest {
    * in the transaction that sets the row's due time, run by the jobs runner (docs/platform.md, "Timers").
    */
   timers?: TimerDefinition<never>[];
-  /** The feature's background workers (started after listen when SVC_WORKERS_ENABLED is on). */
   /** How the feature takes a provider kind's notifications (one generic route serves them all: platform/inbound.ts). */
   inbound?: InboundRoute[];
+  /** The feature's background workers (started after listen when SVC_WORKERS_ENABLED is on). */
   workers?: (deps: Deps) => Worker[];
+  /**
+   * The feature's retention and clean-up tasks, run by the one housekeeping loop
+   * (src/workers/housekeeping.ts) rather than a loop each.
+   */
+  housekeeping?: (deps: Deps) => HousekeepingTask[];
   /** Reactions to other features' events, run inside the emitter's transaction (see events.ts). */
   subscriptions?: AppSubscription[];
   /** One-time tasks at start, after migrations; idempotent, since every node runs them. */

@@ -10,7 +10,8 @@
 import type { Deps } from '../deps';
 import { jobDefinitions, modules } from '../modules/index';
 import { createJobRunner, purgeFinishedJobs } from '../platform/jobs/index';
-import { periodicWorker, type Worker } from './loop';
+import { createHousekeepingWorker, type HousekeepingTask } from './housekeeping';
+import type { Worker } from './loop';
 import { createPgliteAnalyzeWorker } from './pglite-analyze';
 import { createWebhookDeliveryWorker } from './webhook-delivery';
 
@@ -23,12 +24,23 @@ function platformWorkers(deps: Deps): Worker[] {
   return [
     // Emails and provider calls owed after commits, sealing, timers (docs/platform.md, "Jobs").
     createJobRunner(deps, jobDefinitions, { pollMs: poll, idleMaxMs: Math.max(poll, 1000) }),
-    periodicWorker(deps, 'jobs-retention', 3_600_000, () => purgeFinishedJobs(deps, JOB_RETENTION_DAYS)),
     ...(deps.database.engine === 'pglite' ? [createPgliteAnalyzeWorker(deps)] : []),
     createWebhookDeliveryWorker(deps),
   ];
 }
 
+/** The platform's own housekeeping, then each module's (its manifest's `housekeeping`). */
+function housekeepingTasks(deps: Deps): HousekeepingTask[] {
+  return [
+    { name: 'jobs-retention', everyMs: 3_600_000, run: () => purgeFinishedJobs(deps, JOB_RETENTION_DAYS) },
+    ...modules.flatMap((m) => m.housekeeping?.(deps) ?? []),
+  ];
+}
+
 export function createWorkers(deps: Deps): Worker[] {
-  return [...platformWorkers(deps), ...modules.flatMap((m) => m.workers?.(deps) ?? [])];
+  return [
+    ...platformWorkers(deps),
+    createHousekeepingWorker(deps, housekeepingTasks(deps)),
+    ...modules.flatMap((m) => m.workers?.(deps) ?? []),
+  ];
 }

@@ -4,7 +4,7 @@
  * deactivate; every refused transition is a clear 400; each transition emits one event.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpcoActivationWorker } from '../../src/modules/opcos/opco-activation.worker';
+import { activateDueOpcos } from '../../src/modules/opcos/opco-review.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
@@ -56,7 +56,7 @@ describe('production review', () => {
     });
     // Production has no approval simulator: the worker leaves it alone.
     ctx.clock.advanceSeconds(600);
-    await createOpcoActivationWorker(ctx.deps).runOnce();
+    await activateDueOpcos(ctx.deps);
     expect((await api('GET', `/opcos/${id}`, client.headers)).json().status).toBe('awaiting_approval');
 
     const a2 = await api('POST', `/admin/opcos/${id}/approve`, staff);

@@ -1,6 +1,6 @@
 /** Opcos over HTTP: validation rules, drafts, submit, the sandbox approval simulator, scoping and roles. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpcoActivationWorker } from '../../src/modules/opcos/opco-activation.worker';
+import { activateDueOpcos } from '../../src/modules/opcos/opco-review.service';
 import { M } from '../../src/shared/messages';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
@@ -260,8 +260,7 @@ describe('submit and the sandbox approval simulator', () => {
 
   it('activates after SVC_SANDBOX_OPCO_ACTIVATION_SECONDS, assigning a sub_tpp_id', async () => {
     const c = await createTestClient(ctx);
-    const worker = createOpcoActivationWorker(ctx.deps);
-    await worker.runOnce(); // drain anything other tests left due
+    await activateDueOpcos(ctx.deps); // drain anything other tests left due
     const o = await createOpco(c);
     expect(o.activation_due_at).toBeNull();
     const submitted = (await api('POST', `/opcos/${o.opco_id}/submit`, c.headers)).json();
@@ -270,10 +269,10 @@ describe('submit and the sandbox approval simulator', () => {
       new Date(ctx.clock.now().getTime() + ACTIVATION_SECONDS * 1000).toISOString(),
     );
     ctx.clock.advanceSeconds(ACTIVATION_SECONDS - 1);
-    await worker.runOnce();
+    await activateDueOpcos(ctx.deps);
     expect((await api('GET', `/opcos/${o.opco_id}`, c.headers)).json().status).toBe('awaiting_approval');
     ctx.clock.advanceSeconds(1);
-    expect(await worker.runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await activateDueOpcos(ctx.deps)).toBeGreaterThanOrEqual(1);
     const after = (await api('GET', `/opcos/${o.opco_id}`, c.headers)).json();
     expect(after.status).toBe('activated');
     expect(after.sub_tpp_id).toMatch(/^stpp_[0-9a-f]{24}$/);
@@ -286,7 +285,7 @@ describe('submit and the sandbox approval simulator', () => {
     ]);
     expect(evs[1]!.data.sub_tpp_id).toBe(after.sub_tpp_id);
     // Nothing more to do; a second pass changes nothing.
-    await worker.runOnce();
+    await activateDueOpcos(ctx.deps);
     expect(await eventsOf(ctx, c.clientId, 'opco.status_changed')).toHaveLength(2);
     const resubmit = await api('POST', `/opcos/${o.opco_id}/submit`, c.headers);
     expect(resubmit.json()).toEqual({ detail: M.opcoAlreadyInStatus('activated') });
@@ -301,8 +300,8 @@ describe('submit and the sandbox approval simulator', () => {
       ids.push(o.opco_id);
     }
     ctx.clock.advanceSeconds(ACTIVATION_SECONDS);
-    const [w1, w2] = [createOpcoActivationWorker(ctx.deps), createOpcoActivationWorker(ctx.deps)];
-    await Promise.all([w1.runOnce(), w2.runOnce(), w1.runOnce(), w2.runOnce()]);
+    const run = () => activateDueOpcos(ctx.deps);
+    await Promise.all([run(), run(), run(), run()]);
     const evs = await eventsOf(ctx, c.clientId, 'opco.status_changed');
     for (const id of ids) {
       expect(evs.filter((e) => e.data.opco_id === id).map((e) => e.data.current_opco_status)).toEqual([
@@ -317,7 +316,7 @@ describe('submit and the sandbox approval simulator', () => {
     const o = await createOpco(c, companyBody({ registration_number: 'REJECT-42' }));
     await api('POST', `/opcos/${o.opco_id}/submit`, c.headers);
     ctx.clock.advanceSeconds(ACTIVATION_SECONDS);
-    await createOpcoActivationWorker(ctx.deps).runOnce();
+    await activateDueOpcos(ctx.deps);
     const after = (await api('GET', `/opcos/${o.opco_id}`, c.headers)).json();
     expect(after).toMatchObject({ status: 'rejected', sub_tpp_id: null });
     expect(after.status_reason).toMatch(/could not be verified/);
@@ -338,7 +337,7 @@ describe('submit and the sandbox approval simulator', () => {
     });
     expect(rej.statusCode).toBe(200);
     ctx.clock.advanceSeconds(ACTIVATION_SECONDS);
-    await createOpcoActivationWorker(ctx.deps).runOnce();
+    await activateDueOpcos(ctx.deps);
     expect((await api('GET', `/opcos/${o.opco_id}`, c.headers)).json()).toMatchObject({
       status: 'rejected',
       status_reason: 'Docs missing',

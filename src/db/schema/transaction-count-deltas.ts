@@ -6,7 +6,7 @@ import type { TransactionStatus } from './transactions';
  * kept as append-only deltas written by statement-level triggers on `transactions` (custom
  * migration `perf_transaction_counters`) inside the writing transaction: an INSERT adds +n, a
  * status change -1/+1, a DELETE -n. Appending never takes a row lock, so concurrent payment
- * creations do not queue on a counter row. The `transaction-count-compactor` worker folds the rows
+ * creations do not queue on a counter row. The `transaction-count-compactor` housekeeping task folds the rows
  * of one (client, status) into one (a DELETE ... RETURNING and an INSERT of the sum in one
  * statement), so a total is the sum of a handful of rows however many transactions exist.
  * No foreign key: rows are counters, and deleting a client's transactions writes negative deltas.

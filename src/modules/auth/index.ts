@@ -1,6 +1,6 @@
 /** Authentication, sessions, API credentials, team and settings. */
 import { defineModule } from '../../platform/module';
-import { periodicWorker, quiet } from '../../workers/loop';
+import { quiet } from '../../workers/loop';
 import { credentialsRoutes } from './api-keys/credentials.routes';
 import { sweepApiKeyLockouts } from './api-keys/credentials.service';
 import { loginRoutes } from './login/login.routes';
@@ -28,14 +28,9 @@ export const authModule = defineModule({
     teamRoutes,
     settingsRoutes,
   ],
-  workers: (deps) => [
-    periodicWorker(deps, 'auth-cleanup', 60_000, () => purgeExpiredAuthRows(deps)),
+  housekeeping: (deps) => [
+    { name: 'auth-cleanup', everyMs: 60_000, run: () => purgeExpiredAuthRows(deps) },
     // Stale API-key failure counters (one statement per minute).
-    periodicWorker(
-      deps,
-      'api-key-lockout-sweeper',
-      60_000,
-      quiet(() => sweepApiKeyLockouts(deps)),
-    ),
+    { name: 'api-key-lockout-sweeper', everyMs: 60_000, run: quiet(() => sweepApiKeyLockouts(deps)) },
   ],
 });

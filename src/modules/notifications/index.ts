@@ -1,6 +1,5 @@
 /** In-app notifications and their emails; retention of notifications and activity-log entries. */
 import { defineModule } from '../../platform/module';
-import { periodicWorker } from '../../workers/loop';
 import { notificationEmailJob } from './notification-email.service';
 import { notificationsRoutes } from './notifications.routes';
 import { purgeOldActivityLogs, purgeOldNotifications } from './notifications.worker';
@@ -9,9 +8,9 @@ export const notificationsModule = defineModule({
   name: 'notifications',
   api: [notificationsRoutes],
   jobs: [notificationEmailJob],
-  workers: (deps) => [
-    // Retention: read/archived notifications, and activity-log entries (the trigger's one exception).
-    periodicWorker(deps, 'notification-retention', 3_600_000, () => purgeOldNotifications(deps)),
-    periodicWorker(deps, 'activity-log-retention', 3_600_000, () => purgeOldActivityLogs(deps)),
+  // Retention: read/archived notifications, and activity-log entries (the trigger's one exception).
+  housekeeping: (deps) => [
+    { name: 'notification-retention', everyMs: 3_600_000, run: () => purgeOldNotifications(deps) },
+    { name: 'activity-log-retention', everyMs: 3_600_000, run: () => purgeOldActivityLogs(deps) },
   ],
 });

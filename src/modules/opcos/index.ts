@@ -1,12 +1,13 @@
 /** Opcos: the client's operating companies and their Sub-TPP registration at the payment network. */
 import { defineModule } from '../../platform/module';
-import { createOpcoActivationWorker } from './opco-activation.worker';
 import { registerSubTppJob } from './opco-network.service';
+import { opcoActivationTimer } from './opco-review.service';
 import { opcosRoutes } from './opcos.routes';
 
 export const opcosModule = defineModule({
   name: 'opcos',
   api: [opcosRoutes],
   jobs: [registerSubTppJob],
-  workers: (deps) => [createOpcoActivationWorker(deps)],
+  // The sandbox approval simulator: activates a submitted opco at activation_due_at.
+  timers: [opcoActivationTimer],
 });

@@ -1,10 +1,13 @@
 /**
  * What moves an opco after submit: staff review (approve, reject, deactivate) and the payment
- * network's decision (the sandbox approval simulator, run by the opco activation worker).
+ * network's decision (the sandbox approval simulator, run by the opco activation timer).
  * The network is asked outside any transaction; the result is applied with compare-and-set.
  */
+
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
-import { enqueueJob } from '../../platform/jobs/index';
+import { defineTimer, enqueueJob, runDueTimers, setTimer, timerRef } from '../../platform/jobs/index';
 import type { SubTppApplication, SubTppDecision } from '../../providers/subtpp/port';
 import { addSeconds } from '../../shared/clock';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors';
@@ -12,7 +15,7 @@ import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { PaymentMessages } from '../payments/payments.messages';
 import { canApply, type OpcoStatus, type OpcoTransition } from './opcos.machine';
-import { claimDueActivations, findOpcoById, listAllOpcos, type OpcoRow } from './opcos.repo';
+import { findOpcoById, listAllOpcos, type OpcoRow } from './opcos.repo';
 import { applyOpcoTransition } from './opcos.transitions';
 import { toOpcoView } from './opcos.view';
 
@@ -74,15 +77,15 @@ export async function approveOpco(deps: D, opcoId: string, reason: string | null
     // A network that reviews applications itself (Token.io): the registration is owed from this
     // commit on (a job), and the opco network worker follows the review.
     const reviews = deps.providers.subTpp.register !== undefined;
+    const activationDueAt =
+      sandbox && !reviews ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null;
     const row = await deps.db.transaction(async (tx) => {
       const moved = await applyOpcoTransition(tx, o, 'staff_approve_review', {
         now,
         reason,
-        changes: {
-          activationDueAt:
-            sandbox && !reviews ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null,
-        },
+        changes: { activationDueAt },
       });
+      if (activationDueAt) await setActivationTimer(tx, deps.clock, o, activationDueAt);
       if (reviews)
         await enqueueJob(
           tx,
@@ -150,26 +153,69 @@ async function activate(
 }
 
 /**
- * One pass of the sandbox approval simulator: claims due awaiting_approval opcos and applies the
- * network's decision. Returns how many it claimed (the worker loops while that is positive).
+ * The sandbox approval simulator's timer: set at `activation_due_at` by the transaction that puts
+ * an opco with the simulated network (submit, or staff approval), in the same transaction.
  */
-export async function activateDueOpcos(deps: D, batchSize = 20): Promise<number> {
+export const OPCO_ACTIVATION = timerRef<{ opcoId: string }>({
+  kind: 'opcos.sandbox_activation',
+  keyOf: (p) => `opco:${p.opcoId}`,
+});
+
+export async function setActivationTimer(
+  tx: DbOrTx,
+  clock: Pick<Deps['clock'], 'now'>,
+  o: { id: string; clientId: string },
+  runAt: Date,
+) {
+  await setTimer(tx, clock, OPCO_ACTIVATION, {
+    payload: { opcoId: o.id },
+    runAt,
+    clientId: o.clientId,
+  });
+}
+
+/**
+ * The network's decision on a due opco, asked outside any transaction. A failed call or a decision
+ * still pending moves the due time (and the timer) a lease later; staff moving the opco meanwhile
+ * makes the timer a no-op. True when the opco was decided.
+ */
+async function activateIfDue(deps: Deps, opcoId: string): Promise<boolean> {
+  const o = await findOpcoById(deps.db, opcoId);
   const now = deps.clock.now();
-  const claimed = await deps.db.transaction((tx) =>
-    claimDueActivations(tx, now, batchSize, addSeconds(now, ACTIVATION_LEASE_SECONDS)),
-  );
-  for (const o of claimed) {
-    let decision: SubTppDecision;
-    try {
-      decision = await deps.providers.subTpp.decide(applicationOf(o));
-    } catch (err) {
-      // The lease expires and a later pass retries.
-      deps.log.warn({ err, opcoId: o.id }, 'Sub-TPP network call failed; will retry');
-      continue;
-    }
-    await applyNetworkDecision(deps, o, decision);
+  if (o?.status !== 'awaiting_approval' || !o.activationDueAt || o.activationDueAt > now) return false;
+  let decision: SubTppDecision | null = null;
+  try {
+    decision = await deps.providers.subTpp.decide(applicationOf(o));
+  } catch (err) {
+    deps.log.warn({ err, opcoId: o.id }, 'Sub-TPP network call failed; will retry');
   }
-  return claimed.length;
+  if (!decision || decision.outcome === 'pending') {
+    const later = addSeconds(now, ACTIVATION_LEASE_SECONDS);
+    await deps.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`update opcos set activation_due_at = ${later} where id = ${o.id} and status = 'awaiting_approval'`,
+      );
+      await setActivationTimer(tx, deps.clock, o, later);
+    });
+    return false;
+  }
+  await applyNetworkDecision(deps, o, decision);
+  return true;
+}
+
+export const opcoActivationTimer = defineTimer<{ opcoId: string }>({
+  ...OPCO_ACTIVATION,
+  label: 'Sandbox opco activation',
+  backfill: () => sql`select 'opco:' || id::text as key, jsonb_build_object('opcoId', id::text) as payload,
+                       client_id, activation_due_at as run_at
+                  from opcos
+                 where status = 'awaiting_approval' and activation_due_at is not null`,
+  fire: (deps, p) => activateIfDue(deps, p.opcoId),
+});
+
+/** Runs the due sandbox activations now (tests, the CLI); returns how many opcos were decided. */
+export async function activateDueOpcos(deps: Deps): Promise<number> {
+  return runDueTimers(deps, [opcoActivationTimer]);
 }
 
 /**

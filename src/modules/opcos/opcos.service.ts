@@ -6,6 +6,7 @@ import { badRequest, conflict, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { type PageParams, paginationMeta } from '../../shared/pagination';
 import { diffChanges, recordActivity } from '../activity/activity-writer.service';
+import { setActivationTimer } from './opco-review.service';
 import { isDeletable, isEditable, isSubmittable, type OpcoStatus } from './opcos.machine';
 import {
   countProjectsBoundTo,
@@ -178,13 +179,13 @@ export async function submitOpco(deps: D, clientId: string, opcoId: string) {
     const current = await findClientOpco(tx, clientId, opcoId);
     if (!current) throw notFound(M.opcoNotFound);
     if (!isSubmittable(current.status)) throw badRequest(M.opcoAlreadyInStatus(current.status));
-    return applyOpcoTransition(tx, current, sandbox ? 'submit_sandbox' : 'submit_production', {
+    const activationDueAt = sandbox ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null;
+    const moved = await applyOpcoTransition(tx, current, sandbox ? 'submit_sandbox' : 'submit_production', {
       now,
-      changes: {
-        submittedAt: now,
-        activationDueAt: sandbox ? addSeconds(now, deps.config.sandboxOpcoActivationSeconds) : null,
-      },
+      changes: { submittedAt: now, activationDueAt },
     });
+    if (activationDueAt) await setActivationTimer(tx, deps.clock, current, activationDueAt);
+    return moved;
   });
   return toOpcoView(row);
 }

@@ -3,7 +3,7 @@
  * Emits `payments.status_changed` and `payments.mandate_notification` (status-events.service.ts).
  */
 import { defineModule } from '../../platform/module';
-import { quiet, sweepWorker } from '../../workers/loop';
+import { quiet, SWEEP_IDLE_MAX_MS } from '../../workers/loop';
 import { bankInbound } from './bank.inbound';
 import { createNetworkReconcileWorker } from './network-reconcile.worker';
 import { paymentsRoutes } from './payments.routes';
@@ -20,25 +20,29 @@ export const paymentsModule = defineModule({
   workers: (deps) => {
     // A network whose news can be lost (bank.reconcile; Token.io): payment reconciliation, Sub-TPP reviews, mandates.
     const reconcile = createNetworkReconcileWorker(deps);
+    return reconcile ? [reconcile] : [];
+  },
+  housekeeping: (deps) => {
     const retentionDays = deps.providers.bank.refundAccountRetentionDays;
     return [
-      ...(reconcile ? [reconcile] : []),
       // The payer's sealed refund account is erased after the network's retention (Token.io:
       // SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS), in batches.
       ...(retentionDays
         ? [
-            sweepWorker(deps, 'refund-account-retention', () =>
-              eraseLapsedRefundAccounts(deps, retentionDays),
-            ),
+            {
+              name: 'refund-account-retention',
+              everyMs: 60_000,
+              run: () => eraseLapsedRefundAccounts(deps, retentionDays),
+            },
           ]
         : []),
-      // Folds the transaction count deltas (GET /transactions totals).
-      sweepWorker(
-        deps,
-        'transaction-count-compactor',
-        quiet(() => compactTransactionCounts(deps.db)),
-        deps.config.workerPollMs,
-      ),
+      // Folds the transaction count deltas (GET /transactions totals read base plus deltas, so this
+      // is only about keeping the deltas few).
+      {
+        name: 'transaction-count-compactor',
+        everyMs: SWEEP_IDLE_MAX_MS,
+        run: quiet(() => compactTransactionCounts(deps.db)),
+      },
     ];
   },
 });
