@@ -10,6 +10,8 @@ export interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
   rawBody: string;
   receivedAt: number;
+  /** The sender's port: with `ss`, which process sent it (the cluster test's kill). */
+  remotePort: number;
 }
 
 export interface Reply {
@@ -49,6 +51,7 @@ export async function startReceiver(behaviour: Behaviour = () => ({ status: 200 
         headers: req.headers,
         rawBody: Buffer.concat(chunks).toString('utf8'),
         receivedAt: Date.now(),
+        remotePort: req.socket.remotePort ?? 0,
       };
       const index = requests.length;
       requests.push(rec);
