@@ -1,0 +1,172 @@
+/**
+ * The screening port over Chainalysis (docs/vendors/chainalysis.md). Chainalysis answers only when
+ * asked (no notifications), so the adapter is *polled*: an answer that is not final yet comes back as
+ * `pending` with a retry reason, and the screening feature asks again from its retry timer.
+ *
+ * Which answers are final:
+ * - an assessment (200) -> completed; a sanctions identification of the address or its cluster is a
+ *   sanctions hit (severe); an assessment with nothing behind its rating is `unknown`, score 0;
+ * - 404 after registering the address (POST /v2/entities) -> completed `unknown` (no data);
+ * - 400/422 (the vendor refuses the address) -> failed `Screening provider error`;
+ * - 429 (rate limit or quota) -> pending, `rate_limited`: never counts as a failure;
+ * - 5xx, timeout, network, breaker open, a malformed answer, 401/403 (a key refused) -> pending,
+ *   `unavailable` (counted; the feature fails the screening at SVC_CHAINALYSIS_MAX_UNAVAILABLE_ATTEMPTS).
+ *   With the Sanctions API configured as fallback it is asked meanwhile: a designation there is final
+ *   (completed, severe, sanctions hit); a clean answer is not (the full assessment is still owed).
+ *
+ * `chainalysis-sanctions` (the Sanctions API alone): listed -> severe; not listed -> `unknown`, score 0,
+ * with a reason saying only sanctions lists were checked (never low).
+ *
+ * There is no chain observer: `observesDeposits` is false (no Satoshi test with this provider).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { UpstreamError } from '../../../platform/upstream';
+import {
+  type ScreeningNotification,
+  type ScreeningPolling,
+  type ScreeningProvider,
+  ScreeningProviderError,
+  type ScreenOutcome,
+  type ScreenRequest,
+} from '../port';
+import { ChainalysisApiError, type ChainalysisRiskClient, type ChainalysisSanctionsClient } from './client';
+import type { ChainalysisConfig } from './config';
+import {
+  ChainalysisMalformedError,
+  noDataRisk,
+  riskFromEntity,
+  sanctionedRisk,
+  sanctionsListed,
+  sanctionsOnlyClean,
+  vendorAddress,
+} from './mapping';
+
+/** The merchant-facing reason of a screening the vendor refused (the spec's message, verbatim). */
+export const PROVIDER_ERROR = 'Screening provider error';
+
+type NotYet = Extract<ScreenOutcome, { status: 'pending' }>;
+
+const rateLimited = (afterMs?: number): NotYet => ({
+  status: 'pending',
+  retry: { reason: 'rate_limited', afterMs },
+});
+const unavailable = (afterMs?: number): NotYet => ({
+  status: 'pending',
+  retry: { reason: 'unavailable', afterMs },
+});
+
+/** What an error of one call means for the screening: final failure, or ask again (and why). */
+function classify(err: unknown): { final: true } | { final: false; outcome: NotYet } {
+  if (err instanceof UpstreamError) {
+    if (err.kind === 'rate_limited') return { final: false, outcome: rateLimited(err.retryAfterMs) };
+    return { final: false, outcome: unavailable(err.kind === 'server' ? err.retryAfterMs : undefined) };
+  }
+  if (err instanceof ChainalysisMalformedError) return { final: false, outcome: unavailable() };
+  if (err instanceof ChainalysisApiError) {
+    if (err.status === 401 || err.status === 403) return { final: false, outcome: unavailable() };
+    return { final: true };
+  }
+  return { final: false, outcome: unavailable() };
+}
+
+export class ChainalysisScreening implements ScreeningProvider {
+  readonly configured = true;
+  readonly observesDeposits = false;
+  readonly polled: ScreeningPolling;
+
+  constructor(
+    private readonly risk: ChainalysisRiskClient | null,
+    private readonly sanctions: ChainalysisSanctionsClient | null,
+    config: ChainalysisConfig,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.polled = {
+      maxUnavailableAttempts: config.maxUnavailableAttempts,
+      backoffSeconds: config.retryBackoffSeconds,
+      maxRetryAfterSeconds: config.maxRetryAfterSeconds,
+    };
+  }
+
+  async screenWallet(req: ScreenRequest): Promise<ScreenOutcome> {
+    const address = vendorAddress(req.chain, req.address);
+    if (!this.risk) return this.sanctionsOnly(req, address);
+    try {
+      return { status: 'completed', risk: riskFromEntity(await this.assessment(address)) };
+    } catch (err) {
+      if (err instanceof ChainalysisApiError && err.status === 404)
+        return { status: 'completed', risk: noDataRisk() };
+      const c = classify(err);
+      this.log.warn(
+        {
+          screeningId: req.screeningId,
+          err: err instanceof Error ? err.message : String(err),
+          final: c.final,
+        },
+        'chainalysis risk assessment not obtained',
+      );
+      if (c.final) return { status: 'failed', reason: PROVIDER_ERROR };
+      // An outage (not a 429) asks the Sanctions API meanwhile: a designation cannot wait.
+      if (c.outcome.retry?.reason === 'unavailable' && this.sanctions) {
+        const listed = await this.fallbackListed(req, address);
+        if (listed) return { status: 'completed', risk: sanctionedRisk() };
+      }
+      return c.outcome;
+    }
+  }
+
+  /** GET the assessment; an account that still needs the registration gets it once (POST, then GET). */
+  private async assessment(address: string) {
+    const risk = this.risk!;
+    try {
+      return await risk.entity(address);
+    } catch (err) {
+      if (!(err instanceof ChainalysisApiError) || err.status !== 404) throw err;
+      await risk.register(address);
+      return risk.entity(address);
+    }
+  }
+
+  /** The fallback's verdict: true listed, false not listed or not answered (never final on its own). */
+  private async fallbackListed(req: ScreenRequest, address: string): Promise<boolean> {
+    try {
+      return sanctionsListed(await this.sanctions!.address(address));
+    } catch (err) {
+      this.log.warn(
+        { screeningId: req.screeningId, err: err instanceof Error ? err.message : String(err) },
+        'chainalysis sanctions fallback not obtained',
+      );
+      return false;
+    }
+  }
+
+  private async sanctionsOnly(req: ScreenRequest, address: string): Promise<ScreenOutcome> {
+    try {
+      const listed = sanctionsListed(await this.sanctions!.address(address));
+      return { status: 'completed', risk: listed ? sanctionedRisk() : sanctionsOnlyClean() };
+    } catch (err) {
+      const c = classify(err);
+      this.log.warn(
+        {
+          screeningId: req.screeningId,
+          err: err instanceof Error ? err.message : String(err),
+          final: c.final,
+        },
+        'chainalysis sanctions screening not obtained',
+      );
+      return c.final ? { status: 'failed', reason: PROVIDER_ERROR } : c.outcome;
+    }
+  }
+
+  async watchDeposit(): Promise<{ depositAddress: string }> {
+    throw new ScreeningProviderError('Chainalysis does not observe deposits (no Satoshi test)');
+  }
+
+  /** Chainalysis sends no screening notifications: anything on the provider route is refused. */
+  verifyNotification(): ScreeningNotification | null {
+    return null;
+  }
+
+  breakerStates() {
+    return { risk: this.risk?.breakerState() ?? null, sanctions: this.sanctions?.breakerState() ?? null };
+  }
+}
