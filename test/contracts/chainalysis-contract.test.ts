@@ -106,10 +106,34 @@ describe('Chainalysis: the assessment as our risk fields', () => {
         percentage: 35,
         amount_usd: '3500.13',
       },
-      { category: 'exchange', direction: 'incoming', exposure_type: 'direct', percentage: 64.99, amount_usd: '6500.00' },
-      { category: 'gambling', direction: 'outgoing', exposure_type: 'direct', percentage: 99.01, amount_usd: '100.50' },
-      { category: 'other', direction: 'incoming', exposure_type: 'indirect', percentage: 0.01, amount_usd: '1.00' },
-      { category: 'other', direction: 'outgoing', exposure_type: 'indirect', percentage: 0.99, amount_usd: '1.00' },
+      {
+        category: 'exchange',
+        direction: 'incoming',
+        exposure_type: 'direct',
+        percentage: 64.99,
+        amount_usd: '6500.00',
+      },
+      {
+        category: 'gambling',
+        direction: 'outgoing',
+        exposure_type: 'direct',
+        percentage: 99.01,
+        amount_usd: '100.50',
+      },
+      {
+        category: 'other',
+        direction: 'incoming',
+        exposure_type: 'indirect',
+        percentage: 0.01,
+        amount_usd: '1.00',
+      },
+      {
+        category: 'other',
+        direction: 'outgoing',
+        exposure_type: 'indirect',
+        percentage: 0.99,
+        amount_usd: '1.00',
+      },
     ]);
     // Our words only: no vendor name or raw category in the reasons.
     expect(JSON.stringify(r.risk_reasons)).not.toMatch(/chainalysis|mixing|Exposure to mixing/i);
@@ -126,7 +150,10 @@ describe('Chainalysis: the assessment as our risk fields', () => {
       ['High', 'high', 72],
       ['Severe', 'severe', 92],
     ] as const) {
-      const a = `0x${risk.toLowerCase().padEnd(8, '0').replace(/[^0-9a-f]/g, 'a')}${'1'.repeat(32)}`;
+      const a = `0x${risk
+        .toLowerCase()
+        .padEnd(8, '0')
+        .replace(/[^0-9a-f]/g, 'a')}${'1'.repeat(32)}`;
       standin.control.setEntity(a, { risk, cluster: { name: 'X', category: 'exchange' } });
       expect(completed(await adapter.screenWallet(req('ethereum', a)))).toMatchObject({
         risk_level: level,
@@ -157,14 +184,23 @@ describe('Chainalysis: the assessment as our risk fields', () => {
     expect(categoryOf('high-risk_exchange')).toBe('unlicensed_exchange');
     expect(categoryOf('Brand New Thing')).toBe('other');
     expect(categoryOf('')).toBeNull();
-    expect([usd('424895.68594'), usd(0.005), usd('-1'), usd('1e5')]).toEqual(['424895.69', '0.01', null, null]);
+    expect([usd('424895.68594'), usd(0.005), usd('-1'), usd('1e5')]).toEqual([
+      '424895.69',
+      '0.01',
+      null,
+      null,
+    ]);
   });
 });
 
 describe('Chainalysis: the address sent for every format we accept', () => {
   const ltc = bech32.encode('ltc', [0, ...bech32.toWords(new Uint8Array(20).fill(7))]);
   const cases: [string, string, string][] = [
-    ['ethereum', eip55('0x52908400098527886e0f7030069857d2e4169ee7'), '0x52908400098527886e0f7030069857d2e4169ee7'],
+    [
+      'ethereum',
+      eip55('0x52908400098527886e0f7030069857d2e4169ee7'),
+      '0x52908400098527886e0f7030069857d2e4169ee7',
+    ],
     ['polygon', '0xDE709F2102306220921060314715629080E2FB77', ETH],
     ['base', ETH, ETH],
     ['bitcoin', 'BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'],
@@ -227,11 +263,17 @@ describe('Chainalysis: which answers are final', () => {
     expect(await slow.screenWallet(req('ethereum', ETH))).toMatchObject({ retry: { reason: 'unavailable' } });
     standin.control.reset();
     standin.control.failNext({ api: 'risk', status: 200, count: 1, body: '{"risk": "Catastrophic"' });
-    expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({ retry: { reason: 'unavailable' } });
+    expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({
+      retry: { reason: 'unavailable' },
+    });
     standin.control.failNext({ api: 'risk', status: 200, count: 1, body: '{"risk": "Catastrophic"}' });
-    expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({ retry: { reason: 'unavailable' } });
+    expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({
+      retry: { reason: 'unavailable' },
+    });
     standin.control.failNext({ api: 'risk', status: 403, count: 1 });
-    expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({ retry: { reason: 'unavailable' } });
+    expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({
+      retry: { reason: 'unavailable' },
+    });
   });
 
   it('a 400 (the vendor refuses the address) fails: Screening provider error', async () => {
@@ -261,7 +303,9 @@ describe('Chainalysis: which answers are final', () => {
     standin.control.failNext({ api: 'risk', status: 503, count: 1 });
     await adapter.screenWallet(req('ethereum', ETH));
     const text = await metrics.metrics();
-    expect(text).toMatch(/svc_upstream_errors_total\{upstream="chainalysis",operation="entities.get",kind="server"\} 1/);
+    expect(text).toMatch(
+      /svc_upstream_errors_total\{upstream="chainalysis",operation="entities.get",kind="server"\} 1/,
+    );
     expect(text).toMatch(/svc_upstream_request_duration_seconds_count\{upstream="chainalysis_sanctions"/);
     expect(logged).toContain('chainalysis risk assessment not obtained');
     expect(logged).not.toContain(STANDIN_RISK_KEY);

@@ -87,7 +87,13 @@ describe.skipIf(!onPostgres)('Chainalysis in production, end to end', () => {
       categories: ['exchange'],
       cluster: { name: 'Big Exchange', category: 'exchange' },
       exposures: [
-        { category: 'exchange', direction: 'incoming', exposure_type: 'direct', percentage: 100, amount_usd: '1250.50' },
+        {
+          category: 'exchange',
+          direction: 'incoming',
+          exposure_type: 'direct',
+          percentage: 100,
+          amount_usd: '1250.50',
+        },
       ],
     });
     expect(JSON.stringify(s)).not.toMatch(/chainalysis/i);
@@ -177,7 +183,10 @@ describe.skipIf(!onPostgres)('Chainalysis in production, end to end', () => {
     standin.control.setEntity(a, { risk: 'Low', cluster: { name: 'Exchange', category: 'exchange' } });
     const first = await screen(a, { monitor: true });
     expect(first).toMatchObject({ status: 'completed', risk_level: 'low' });
-    standin.control.setEntity(a, { risk: 'Severe', cluster: { name: 'Ransom Gang', category: 'ransomware' } });
+    standin.control.setEntity(a, {
+      risk: 'Severe',
+      cluster: { name: 'Ransom Gang', category: 'ransomware' },
+    });
     ctx.clock.advanceSeconds(ctx.config.screeningRescreenHours * 3600 + 1);
     await runWorker(ctx);
     // A day later: a fresh token for the same client.

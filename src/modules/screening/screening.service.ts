@@ -6,8 +6,8 @@
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
-import type { ClientAuth } from '../../plugins/auth';
 import { defineTimer, setTimer } from '../../platform/jobs/index';
+import type { ClientAuth } from '../../plugins/auth';
 import type {
   RiskCategory,
   RiskLevel,

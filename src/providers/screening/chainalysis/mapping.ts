@@ -130,7 +130,7 @@ const norm = (name: string) =>
     .replace(/[\s_-]+/g, ' ');
 
 export function categoryOf(name: string | null | undefined): RiskCategory | null {
-  if (!name || !name.trim()) return null;
+  if (!name?.trim()) return null;
   return CATEGORY_MAP[norm(name)] ?? 'other';
 }
 
@@ -169,8 +169,12 @@ function directionsOf(direction: string | null | undefined): Direction[] {
 }
 
 function exposuresOf(list: ChainalysisExposure[]): WalletRisk['exposures'] {
-  const rows: { category: RiskCategory; direction: Direction; type: 'direct' | 'indirect'; amount: string }[] =
-    [];
+  const rows: {
+    category: RiskCategory;
+    direction: Direction;
+    type: 'direct' | 'indirect';
+    amount: string;
+  }[] = [];
   for (const e of list) {
     const category = categoryOf(e.category);
     const amount = usd(e.value);
