@@ -96,14 +96,7 @@ export class ChainalysisScreening implements ScreeningProvider {
       if (err instanceof ChainalysisApiError && err.status === 404)
         return { status: 'completed', risk: noDataRisk() };
       const c = classify(err);
-      this.log.warn(
-        {
-          screeningId: req.screeningId,
-          err: err instanceof Error ? err.message : String(err),
-          final: c.final,
-        },
-        'chainalysis risk assessment not obtained',
-      );
+      this.notObtained(req, err, c.final, 'chainalysis risk assessment not obtained');
       if (c.final) return { status: 'failed', reason: PROVIDER_ERROR };
       // An outage (not a 429) asks the Sanctions API meanwhile: a designation cannot wait.
       if (c.outcome.retry?.reason === 'unavailable' && this.sanctions) {
@@ -131,10 +124,7 @@ export class ChainalysisScreening implements ScreeningProvider {
     try {
       return sanctionsListed(await this.sanctions!.address(address));
     } catch (err) {
-      this.log.warn(
-        { screeningId: req.screeningId, err: err instanceof Error ? err.message : String(err) },
-        'chainalysis sanctions fallback not obtained',
-      );
+      this.notObtained(req, err, false, 'chainalysis sanctions fallback not obtained');
       return false;
     }
   }
@@ -145,16 +135,17 @@ export class ChainalysisScreening implements ScreeningProvider {
       return { status: 'completed', risk: listed ? sanctionedRisk() : sanctionsOnlyClean() };
     } catch (err) {
       const c = classify(err);
-      this.log.warn(
-        {
-          screeningId: req.screeningId,
-          err: err instanceof Error ? err.message : String(err),
-          final: c.final,
-        },
-        'chainalysis sanctions screening not obtained',
-      );
+      this.notObtained(req, err, c.final, 'chainalysis sanctions screening not obtained');
       return c.final ? { status: 'failed', reason: PROVIDER_ERROR } : c.outcome;
     }
+  }
+
+  /** The error's message only (never a response body or header), with the screening id. */
+  private notObtained(req: ScreenRequest, err: unknown, final: boolean, msg: string): void {
+    this.log.warn(
+      { screeningId: req.screeningId, err: err instanceof Error ? err.message : String(err), final },
+      msg,
+    );
   }
 
   async watchDeposit(): Promise<{ depositAddress: string }> {

@@ -304,13 +304,5 @@ export const SANCTIONS_ONLY_REASON =
 
 /** A clean answer of the Sanctions API alone: unknown (score 0), never low. */
 export function sanctionsOnlyClean(): WalletRisk {
-  return {
-    risk_level: 'unknown',
-    risk_score: 0,
-    sanctions_hit: false,
-    categories: [],
-    exposures: [],
-    cluster: null,
-    risk_reasons: [SANCTIONS_ONLY_REASON],
-  };
+  return { ...noDataRisk(), risk_reasons: [SANCTIONS_ONLY_REASON] };
 }
