@@ -8,7 +8,7 @@
  * error`; a monitored wallet is re-screened on our schedule through the adapter; ownership offers no
  * Satoshi test with this provider (400). Runs on the PostgreSQL pass only.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
@@ -46,6 +46,7 @@ describe.skipIf(!onPostgres)('Chainalysis in production, end to end', () => {
         SVC_CHAINALYSIS_SANCTIONS_URL: standin.sanctionsUrl,
         SVC_CHAINALYSIS_SANCTIONS_API_KEY: STANDIN_SANCTIONS_KEY,
         SVC_CHAINALYSIS_MAX_ATTEMPTS: '1',
+        SVC_SCREENING_SYNC_TIMEOUT_MS: '300',
         SVC_CHAINALYSIS_MAX_UNAVAILABLE_ATTEMPTS: '3',
         SVC_CHAINALYSIS_RETRY_BACKOFF_SECONDS: '30,60',
         // Breaker kept closed for the test's few deliberate outages.
@@ -158,6 +159,24 @@ describe.skipIf(!onPostgres)('Chainalysis in production, end to end', () => {
     expect(standin.control.requests.filter((r) => r.api === 'risk').map((r) => r.status)).toEqual([429, 200]);
     // The fallback is not asked for a 429: the vendor is up, only busy.
     expect(standin.control.requests.some((r) => r.api === 'sanctions')).toBe(false);
+  });
+
+  it('an answer slower than the sync timeout is pending at first, then applied when it arrives', async () => {
+    const a = addr('51e0');
+    standin.control.setEntity(a, { risk: 'High', cluster: { name: 'Mixer', category: 'mixing' } });
+    standin.control.setDelayMs('risk', 800);
+    const s = await screen(a);
+    expect(s).toMatchObject({ status: 'pending' });
+    await vi.waitFor(async () => expect(await get(s.screening_id)).toMatchObject({ status: 'completed' }), {
+      timeout: 5000,
+      interval: 100,
+    });
+    expect(await get(s.screening_id)).toMatchObject({ risk_level: 'high', categories: ['mixer'] });
+    // The retry timer was cancelled with the completion: nothing asks Chainalysis again.
+    standin.control.setDelayMs('risk', 0);
+    ctx.clock.advanceSeconds(60);
+    await runJobs(ctx);
+    expect(standin.control.requests.filter((r) => r.api === 'risk')).toHaveLength(1);
   });
 
   it('an outage past the limit fails the screening with Screening provider error', async () => {
