@@ -156,8 +156,4 @@ export class ChainalysisScreening implements ScreeningProvider {
   verifyNotification(): ScreeningNotification | null {
     return null;
   }
-
-  breakerStates() {
-    return { risk: this.risk?.breakerState() ?? null, sanctions: this.sanctions?.breakerState() ?? null };
-  }
 }

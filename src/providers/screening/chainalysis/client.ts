@@ -54,10 +54,6 @@ abstract class ChainalysisHttp {
     });
   }
 
-  breakerState() {
-    return this.upstream.breakerState();
-  }
-
   protected async send<T>(
     operation: string,
     method: 'GET' | 'POST',
