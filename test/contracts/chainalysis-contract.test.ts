@@ -173,9 +173,60 @@ describe('Chainalysis: the assessment as our risk fields', () => {
     });
   });
 
-  it('a rating with nothing behind it is no data: unknown, score 0, never low', async () => {
+  it('a Low rating with nothing behind it is no data: unknown, score 0, never low', async () => {
     const r = completed(await adapter.screenWallet(req('ethereum', `0x${'7'.repeat(40)}`)));
     expect(r).toMatchObject({ risk_level: 'unknown', risk_score: 0, sanctions_hit: false, categories: [] });
+  });
+
+  it('a Severe or High rating with nothing behind it keeps the vendor level (review B1)', async () => {
+    const severe = `0x${'9'.repeat(40)}`;
+    standin.control.setEntity(severe, { risk: 'Severe', riskReason: 'Organisation setting', exposures: [] });
+    expect(completed(await adapter.screenWallet(req('ethereum', severe)))).toMatchObject({
+      risk_level: 'severe',
+      risk_score: 92,
+      sanctions_hit: false,
+      categories: [],
+      risk_reasons: ['The provider rates the address severe risk'],
+    });
+    // An exposure without a value is still an exposure: its category is kept, the amount unknown.
+    const high = `0x${'a'.repeat(40)}`;
+    standin.control.setEntity(high, {
+      risk: 'High',
+      exposures: [
+        { category: 'darknet market', value: null, exposureType: 'direct', direction: 'sent' },
+        { category: 'exchange', exposureType: 'direct', direction: 'sent' },
+        { category: 'gambling', value: 10, exposureType: 'indirect', direction: 'sent' },
+      ],
+    });
+    const r = completed(await adapter.screenWallet(req('ethereum', high)));
+    expect(r).toMatchObject({
+      risk_level: 'high',
+      risk_score: 72,
+      categories: ['darknet_market', 'exchange', 'gambling'],
+    });
+    expect(r.exposures).toEqual([
+      {
+        category: 'darknet_market',
+        direction: 'outgoing',
+        exposure_type: 'direct',
+        percentage: 0,
+        amount_usd: null,
+      },
+      {
+        category: 'exchange',
+        direction: 'outgoing',
+        exposure_type: 'direct',
+        percentage: 0,
+        amount_usd: null,
+      },
+      {
+        category: 'gambling',
+        direction: 'outgoing',
+        exposure_type: 'indirect',
+        percentage: 100,
+        amount_usd: '10.00',
+      },
+    ]);
   });
 
   it('every Chainalysis category in the table maps to one of ours; unknown names are other', () => {

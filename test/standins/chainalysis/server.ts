@@ -30,9 +30,16 @@ export interface EntityDoc {
   riskReason: string | null;
   cluster: { name: string; category: string } | null;
   addressIdentifications: { name: string; category: string; description?: string }[];
-  exposures: { category: string; value: number; exposureType: 'direct' | 'indirect'; direction: string }[];
+  /** `value` may be null or absent: the vendor rates an address whose exposure it cannot value. */
+  exposures: {
+    category: string;
+    value?: number | string | null;
+    exposureType: 'direct' | 'indirect';
+    direction: string;
+  }[];
   triggers: unknown[];
-  status: 'COMPLETE';
+  /** `COMPLETE` when the assessment is final; any other value (e.g. a still-running one) is not. */
+  status: string;
   addressType?: string;
 }
 

@@ -173,23 +173,25 @@ function exposuresOf(list: ChainalysisExposure[]): WalletRisk['exposures'] {
     category: RiskCategory;
     direction: Direction;
     type: 'direct' | 'indirect';
-    amount: string;
+    amount: string | null;
   }[] = [];
   for (const e of list) {
     const category = categoryOf(e.category);
+    if (!category) continue;
+    // A known category with a missing or unreadable value is kept, its amount unknown (null, 0 %).
     const amount = usd(e.value);
-    if (!category || amount === null) continue;
     const type = norm(e.exposureType ?? '') === 'indirect' ? 'indirect' : 'direct';
     for (const direction of directionsOf(e.direction)) rows.push({ category, direction, type, amount });
   }
   // The share of each row in the total of its direction (what Chainalysis's exposure settings compare).
   const totals = new Map<Direction, string>();
-  for (const r of rows) totals.set(r.direction, add(totals.get(r.direction) ?? '0', r.amount));
+  for (const r of rows)
+    if (r.amount !== null) totals.set(r.direction, add(totals.get(r.direction) ?? '0', r.amount));
   return rows.map((r) => ({
     category: r.category,
     direction: r.direction,
     exposure_type: r.type,
-    percentage: percentOf(r.amount, totals.get(r.direction) ?? '0'),
+    percentage: r.amount === null ? 0 : percentOf(r.amount, totals.get(r.direction) ?? '0'),
     amount_usd: r.amount,
   }));
 }
@@ -218,8 +220,10 @@ function reasonsOf(
 
 /**
  * The Entity Risking API's answer as our risk fields. A sanctions identification (of the address or
- * its cluster) is a sanctions hit, always severe. An answer with a rating but nothing behind it (no
- * cluster, no identification, no exposure) is "no data": `unknown`, score 0, never low.
+ * its cluster) is a sanctions hit, always severe. A *Low* rating with nothing behind it (no cluster,
+ * no identification, no exposure) is "no data": `unknown`, score 0, never low. Any other rating is
+ * data even with nothing behind it (a Severe or High can come from the account's own settings or
+ * from exposures without a value): the vendor's level is kept.
  */
 export function riskFromEntity(doc: ChainalysisEntity): WalletRisk {
   if (!doc || typeof doc !== 'object') throw new ChainalysisMalformedError('not an object');
@@ -249,7 +253,8 @@ export function riskFromEntity(doc: ChainalysisEntity): WalletRisk {
       ...exposures.map((e) => e.category as RiskCategory),
     ]),
   ];
-  if (!sanctionsHit && !cluster && direct.length === 0 && exposures.length === 0) return noDataRisk();
+  const nothingBehind = !sanctionsHit && !cluster && direct.length === 0 && exposures.length === 0;
+  if (rating.level === 'low' && nothingBehind) return noDataRisk();
   const level: RiskLevel = sanctionsHit ? 'severe' : rating.level;
   const score = sanctionsHit ? Math.max(rating.score, RISK_SCORE.severe!.score) : rating.score;
   return {
