@@ -327,6 +327,21 @@ describe('Chainalysis: which answers are final', () => {
     });
   });
 
+  it('an assessment whose status is not COMPLETE is not final: pending, not_ready (review 1)', async () => {
+    standin.control.setEntity(ETH, { risk: 'Severe', cluster: { name: 'Mixer', category: 'mixing' } });
+    standin.control.incompleteNext(1, 'PENDING');
+    expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({
+      status: 'pending',
+      retry: { reason: 'not_ready' },
+    });
+    expect(completed(await adapter.screenWallet(req('ethereum', ETH)))).toMatchObject({
+      risk_level: 'severe',
+    });
+    // A lower-case complete is final too (an answer without a status is final: the test above).
+    standin.control.incompleteNext(1, 'complete');
+    expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({ status: 'completed' });
+  });
+
   it('a 400 (the vendor refuses the address) fails: Screening provider error', async () => {
     standin.control.failNext({ api: 'risk', status: 400, count: 1 });
     expect(await adapter.screenWallet(req('ethereum', ETH))).toEqual({

@@ -42,11 +42,12 @@ export interface WalletRisk {
 
 /**
  * Why a polled provider has no answer yet (see `ScreeningProvider.polled`): `rate_limited` (the
- * vendor's 429 or quota: not a failure, asked again after `afterMs`) or `unavailable` (5xx, timeout,
- * network, breaker open: counted against `polled.maxUnavailableAttempts`).
+ * vendor's 429 or quota: not a failure, asked again after `afterMs`), `not_ready` (the vendor answered
+ * but its assessment is not finished: not a failure either) or `unavailable` (5xx, timeout, network,
+ * breaker open: counted against `polled.maxUnavailableAttempts`).
  */
 export interface ScreenRetry {
-  reason: 'rate_limited' | 'unavailable';
+  reason: 'rate_limited' | 'not_ready' | 'unavailable';
   /** The vendor's Retry-After when it sent one; otherwise the feature's backoff decides. */
   afterMs?: number;
 }

@@ -63,6 +63,8 @@ export interface ChainalysisStandinControl {
   /** GET /v2/entities answers 404 for an address never POSTed (an account that must register first). */
   requireRegistration(on: boolean): void;
   failNext(f: Failure): void;
+  /** The next `count` assessments (of any address) answer with this `status` (not COMPLETE: not final). */
+  incompleteNext(count: number, status?: string): void;
   setDown(api: Api, down: boolean): void;
   setDelayMs(api: Api, ms: number): void;
   /** Back to the start: no failures, no data, no requests recorded. */
@@ -133,6 +135,7 @@ export async function startChainalysisStandin(
   const registered = new Set<string>();
   const sanctioned = new Map<string, string>();
   let registration = false;
+  let incomplete = { count: 0, status: 'PENDING' };
   let failures: Failure[] = [];
   const down: Record<Api, boolean> = { risk: false, sanctions: false };
   const delay: Record<Api, number> = { risk: 0, sanctions: 0 };
@@ -210,7 +213,12 @@ export async function startChainalysisStandin(
         return send(res, 404, { message: `Address ${address} is not registered` });
       }
       record(200);
-      return send(res, 200, { ...unknownEntity(address), ...entities.get(address), address });
+      const doc = { ...unknownEntity(address), ...entities.get(address), address };
+      if (incomplete.count > 0) {
+        incomplete.count--;
+        doc.status = incomplete.status;
+      }
+      return send(res, 200, doc);
     }
     const name = sanctioned.get(address);
     record(200);
@@ -244,6 +252,9 @@ export async function startChainalysisStandin(
       registration = on;
     },
     failNext: (f) => failures.push({ ...f }),
+    incompleteNext: (count, status = 'PENDING') => {
+      incomplete = { count, status };
+    },
     setDown: (api, d) => {
       down[api] = d;
     },
@@ -255,6 +266,7 @@ export async function startChainalysisStandin(
       down.risk = down.sanctions = false;
       delay.risk = delay.sanctions = 0;
       registration = false;
+      incomplete = { count: 0, status: 'PENDING' };
       entities.clear();
       registered.clear();
       sanctioned.clear();

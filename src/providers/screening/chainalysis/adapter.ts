@@ -4,8 +4,11 @@
  * `pending` with a retry reason, and the screening feature asks again from its retry timer.
  *
  * Which answers are final:
- * - an assessment (200) -> completed; a sanctions identification of the address or its cluster is a
- *   sanctions hit (severe); an assessment with nothing behind its rating is `unknown`, score 0;
+ * - an assessment (200) whose `status` is absent or COMPLETE -> completed; a sanctions identification
+ *   of the address or its cluster is a sanctions hit (severe); a Low rating with nothing behind it is
+ *   `unknown`, score 0 (any other rating keeps its level);
+ * - an assessment whose `status` is anything else (not finished yet) -> pending, `not_ready` (not
+ *   counted; asked again from the retry timer);
  * - 404 after registering the address (POST /v2/entities) -> completed `unknown` (no data);
  * - 400/422 (the vendor refuses the address) -> failed `Screening provider error`;
  * - 429 (rate limit or quota) -> pending, `rate_limited`: never counts as a failure;
@@ -32,6 +35,7 @@ import {
 import { ChainalysisApiError, type ChainalysisRiskClient, type ChainalysisSanctionsClient } from './client';
 import type { ChainalysisConfig } from './config';
 import {
+  type ChainalysisEntity,
   ChainalysisMalformedError,
   noDataRisk,
   riskFromEntity,
@@ -50,6 +54,7 @@ const rateLimited = (afterMs?: number): NotYet => ({
   status: 'pending',
   retry: { reason: 'rate_limited', afterMs },
 });
+const notReady = (): NotYet => ({ status: 'pending', retry: { reason: 'not_ready' } });
 const unavailable = (afterMs?: number): NotYet => ({
   status: 'pending',
   retry: { reason: 'unavailable', afterMs },
@@ -67,6 +72,12 @@ function classify(err: unknown): { final: true } | { final: false; outcome: NotY
     return { final: true };
   }
   return { final: false, outcome: unavailable() };
+}
+
+/** An assessment is final when its `status` is absent (older answers) or COMPLETE. */
+function isComplete(doc: ChainalysisEntity): boolean {
+  const status = doc && typeof doc === 'object' ? doc.status : undefined;
+  return status === undefined || status === null || String(status).toUpperCase() === 'COMPLETE';
 }
 
 export class ChainalysisScreening implements ScreeningProvider {
@@ -91,7 +102,9 @@ export class ChainalysisScreening implements ScreeningProvider {
     const address = vendorAddress(req.chain, req.address);
     if (!this.risk) return this.sanctionsOnly(req, address);
     try {
-      return { status: 'completed', risk: riskFromEntity(await this.assessment(address)) };
+      const doc = await this.assessment(address);
+      if (!isComplete(doc)) return notReady();
+      return { status: 'completed', risk: riskFromEntity(doc) };
     } catch (err) {
       if (err instanceof ChainalysisApiError && err.status === 404)
         return { status: 'completed', risk: noDataRisk() };
