@@ -337,7 +337,7 @@ describe('Chainalysis: which answers are final', () => {
     expect(completed(await adapter.screenWallet(req('ethereum', ETH)))).toMatchObject({
       risk_level: 'severe',
     });
-    // A lower-case complete is final too (an answer without a status is final: the test above).
+    // A lower-case complete is final too.
     standin.control.incompleteNext(1, 'complete');
     expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({ status: 'completed' });
   });
@@ -363,6 +363,24 @@ describe('Chainalysis: which answers are final', () => {
       ['GET', `/v2/entities/${ETH}`, 200],
     ]);
     expect(standin.control.requests[1]!.body).toEqual({ address: ETH });
+  });
+
+  it('a 404 right after the registration is "ask again" (unavailable, counted), never a final unknown (review 2)', async () => {
+    standin.control.requireRegistration(true);
+    standin.control.registrationLag(1);
+    standin.control.setEntity(ETH, { risk: 'High', cluster: { name: 'Mixer', category: 'mixing' } });
+    expect(await adapter.screenWallet(req('ethereum', ETH))).toEqual({
+      status: 'pending',
+      retry: { reason: 'unavailable', afterMs: undefined },
+    });
+    // The fallback is asked meanwhile (a designation cannot wait); the next ask gets the assessment.
+    expect(standin.control.requests.map((r) => [r.api, r.method, r.status])).toEqual([
+      ['risk', 'GET', 404],
+      ['risk', 'POST', 201],
+      ['risk', 'GET', 404],
+      ['sanctions', 'GET', 200],
+    ]);
+    expect(completed(await adapter.screenWallet(req('ethereum', ETH)))).toMatchObject({ risk_level: 'high' });
   });
 
   it('counts calls and failures in svc_upstream_* and never logs a key', async () => {

@@ -62,6 +62,8 @@ export interface ChainalysisStandinControl {
   sanction(address: string, name?: string): void;
   /** GET /v2/entities answers 404 for an address never POSTed (an account that must register first). */
   requireRegistration(on: boolean): void;
+  /** After a registration, the address's next `count` GETs still answer 404 (the assessment not ready yet). */
+  registrationLag(count: number): void;
   failNext(f: Failure): void;
   /** The next `count` assessments (of any address) answer with this `status` (not COMPLETE: not final). */
   incompleteNext(count: number, status?: string): void;
@@ -135,6 +137,8 @@ export async function startChainalysisStandin(
   const registered = new Set<string>();
   const sanctioned = new Map<string, string>();
   let registration = false;
+  let lag = 0;
+  const lagging = new Map<string, number>();
   let incomplete = { count: 0, status: 'PENDING' };
   let failures: Failure[] = [];
   const down: Record<Api, boolean> = { risk: false, sanctions: false };
@@ -203,12 +207,15 @@ export async function startChainalysisStandin(
     if (api === 'risk' && req.method === 'POST') {
       const address = (body as { address: string }).address;
       registered.add(address);
+      if (lag > 0) lagging.set(address, lag);
       record(201);
       return send(res, 201, { address });
     }
     const address = decodeURIComponent(path.split('/').pop()!);
     if (api === 'risk') {
-      if (registration && !registered.has(address)) {
+      const still = lagging.get(address) ?? 0;
+      if (still > 0) lagging.set(address, still - 1);
+      if ((registration && !registered.has(address)) || still > 0) {
         record(404);
         return send(res, 404, { message: `Address ${address} is not registered` });
       }
@@ -251,6 +258,9 @@ export async function startChainalysisStandin(
     requireRegistration: (on) => {
       registration = on;
     },
+    registrationLag: (count) => {
+      lag = count;
+    },
     failNext: (f) => failures.push({ ...f }),
     incompleteNext: (count, status = 'PENDING') => {
       incomplete = { count, status };
@@ -266,6 +276,8 @@ export async function startChainalysisStandin(
       down.risk = down.sanctions = false;
       delay.risk = delay.sanctions = 0;
       registration = false;
+      lag = 0;
+      lagging.clear();
       incomplete = { count: 0, status: 'PENDING' };
       entities.clear();
       registered.clear();

@@ -9,7 +9,9 @@
  *   `unknown`, score 0 (any other rating keeps its level);
  * - an assessment whose `status` is anything else (not finished yet) -> pending, `not_ready` (not
  *   counted; asked again from the retry timer);
- * - 404 after registering the address (POST /v2/entities) -> completed `unknown` (no data);
+ * - 404 even after registering the address (POST /v2/entities) -> pending, `unavailable` (counted):
+ *   the assessment may simply not be ready yet, so it is asked again; a 404 that lasts past the limit
+ *   fails the screening like an outage (never a final `unknown`);
  * - 400/422 (the vendor refuses the address) -> failed `Screening provider error`;
  * - 429 (rate limit or quota) -> pending, `rate_limited`: never counts as a failure;
  * - 5xx, timeout, network, breaker open, a malformed answer, 401/403 (a key refused) -> pending,
@@ -37,7 +39,6 @@ import type { ChainalysisConfig } from './config';
 import {
   type ChainalysisEntity,
   ChainalysisMalformedError,
-  noDataRisk,
   riskFromEntity,
   sanctionedRisk,
   sanctionsListed,
@@ -68,6 +69,7 @@ function classify(err: unknown): { final: true } | { final: false; outcome: NotY
   }
   if (err instanceof ChainalysisMalformedError) return { final: false, outcome: unavailable() };
   if (err instanceof ChainalysisApiError) {
+    // 401/403: a key refused (or the Sanctions API's throttle).
     if (err.status === 401 || err.status === 403) return { final: false, outcome: unavailable() };
     return { final: true };
   }
@@ -106,9 +108,9 @@ export class ChainalysisScreening implements ScreeningProvider {
       if (!isComplete(doc)) return notReady();
       return { status: 'completed', risk: riskFromEntity(doc) };
     } catch (err) {
-      if (err instanceof ChainalysisApiError && err.status === 404)
-        return { status: 'completed', risk: noDataRisk() };
-      const c = classify(err);
+      // A 404 even after the registration: the assessment may not be ready yet (asked again, counted).
+      const notFound = err instanceof ChainalysisApiError && err.status === 404;
+      const c = notFound ? ({ final: false, outcome: unavailable() } as const) : classify(err);
       this.notObtained(req, err, c.final, 'chainalysis risk assessment not obtained');
       if (c.final) return { status: 'failed', reason: PROVIDER_ERROR };
       // An outage (not a 429) asks the Sanctions API meanwhile: a designation cannot wait.
