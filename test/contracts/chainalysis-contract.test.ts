@@ -229,6 +229,33 @@ describe('Chainalysis: the assessment as our risk fields', () => {
     ]);
   });
 
+  it('a sanctioned jurisdiction is not a designation: at least high, category other, no sanctions hit (review 3)', async () => {
+    const inJurisdiction = `0x${'b'.repeat(40)}`;
+    standin.control.setEntity(inJurisdiction, {
+      risk: 'Medium',
+      cluster: { name: 'Local Exchange', category: 'sanctioned jurisdiction' },
+    });
+    expect(completed(await adapter.screenWallet(req('ethereum', inJurisdiction)))).toMatchObject({
+      risk_level: 'high',
+      risk_score: 72,
+      sanctions_hit: false,
+      categories: ['other'],
+      cluster: { name: 'Local Exchange', category: 'other' },
+      risk_reasons: ['The address is linked to a sanctioned jurisdiction'],
+    });
+    // A Severe rating stays severe; an identification does the same as the cluster.
+    const severe = `0x${'c'.repeat(40)}`;
+    standin.control.setEntity(severe, {
+      risk: 'Severe',
+      addressIdentifications: [{ name: 'X', category: 'Sanctioned Jurisdiction' }],
+    });
+    expect(completed(await adapter.screenWallet(req('ethereum', severe)))).toMatchObject({
+      risk_level: 'severe',
+      risk_score: 92,
+      sanctions_hit: false,
+    });
+  });
+
   it('every Chainalysis category in the table maps to one of ours; unknown names are other', () => {
     for (const ours of Object.values(CATEGORY_MAP)) expect(RISK_CATEGORIES).toContain(ours);
     expect(categoryOf('No KYC Exchange')).toBe('unlicensed_exchange');

@@ -97,7 +97,9 @@ export const RISK_SCORE: Record<string, { level: RiskLevel; score: number }> = {
 export const CATEGORY_MAP: Readonly<Record<string, RiskCategory>> = {
   sanctions: 'sanctions',
   'sanctioned entity': 'sanctions',
-  'sanctioned jurisdiction': 'sanctions',
+  // Being in a sanctioned jurisdiction is not a designation: `other`, never a sanctions hit; an
+  // address or cluster identified so is at least high risk (riskFromEntity).
+  'sanctioned jurisdiction': 'other',
   'terrorist financing': 'terrorist_financing',
   'darknet market': 'darknet_market',
   ransomware: 'ransomware',
@@ -135,6 +137,10 @@ export function categoryOf(name: string | null | undefined): RiskCategory | null
 }
 
 const SANCTIONS: ReadonlySet<RiskCategory> = new Set(['sanctions']);
+
+/** A Chainalysis category naming a sanctioned jurisdiction (not a designation of the address). */
+const isJurisdiction = (name: string | null | undefined) =>
+  !!name && norm(name) === 'sanctioned jurisdiction';
 
 /** A USD value as a decimal string with 2 decimals (exact from a string; a JSON number via its shortest form). */
 export function usd(value: number | string | null | undefined): string | null {
@@ -200,12 +206,14 @@ function exposuresOf(list: ChainalysisExposure[]): WalletRisk['exposures'] {
 function reasonsOf(
   level: RiskLevel,
   sanctionsHit: boolean,
+  jurisdiction: boolean,
   cluster: WalletRisk['cluster'],
   direct: RiskCategory[],
   exposures: WalletRisk['exposures'],
 ): string[] {
   const reasons: string[] = [];
   if (sanctionsHit) reasons.push('The address is identified as belonging to a sanctioned entity');
+  if (jurisdiction) reasons.push('The address is linked to a sanctioned jurisdiction');
   if (cluster && cluster.category !== 'other')
     reasons.push(`The address belongs to a cluster of category ${cluster.category}`);
   for (const c of direct.filter((c) => c !== 'sanctions'))
@@ -255,8 +263,14 @@ export function riskFromEntity(doc: ChainalysisEntity): WalletRisk {
   ];
   const nothingBehind = !sanctionsHit && !cluster && direct.length === 0 && exposures.length === 0;
   if (rating.level === 'low' && nothingBehind) return noDataRisk();
-  const level: RiskLevel = sanctionsHit ? 'severe' : rating.level;
-  const score = sanctionsHit ? Math.max(rating.score, RISK_SCORE.severe!.score) : rating.score;
+  const jurisdiction =
+    (doc.addressIdentifications ?? []).some((i) => isJurisdiction(i?.category)) ||
+    isJurisdiction(doc.cluster?.category);
+  // A sanctions designation is severe; a sanctioned jurisdiction is at least high (never a hit).
+  const floor = sanctionsHit ? RISK_SCORE.severe! : jurisdiction ? RISK_SCORE.high! : null;
+  const raised = floor !== null && floor.score > rating.score;
+  const level: RiskLevel = raised ? floor.level : rating.level;
+  const score = raised ? floor.score : rating.score;
   return {
     risk_level: level,
     risk_score: score,
@@ -264,7 +278,7 @@ export function riskFromEntity(doc: ChainalysisEntity): WalletRisk {
     categories,
     exposures,
     cluster,
-    risk_reasons: reasonsOf(level, sanctionsHit, cluster, direct, exposures),
+    risk_reasons: reasonsOf(level, sanctionsHit, jurisdiction, cluster, direct, exposures),
   };
 }
 
