@@ -305,11 +305,17 @@ describe('Chainalysis: the address sent for every format we accept', () => {
 });
 
 describe('Chainalysis: which answers are final', () => {
-  it('429 with Retry-After is "ask again" (rate_limited, the wait kept); the fallback is not asked', async () => {
-    standin.control.failNext({ api: 'risk', status: 429, count: 1, retryAfter: '120' });
+  it('429 with Retry-After is "ask again" (rate_limited, the wait kept); the fallback is asked meanwhile (review 4)', async () => {
+    standin.control.failNext({ api: 'risk', status: 429, count: 2, retryAfter: '120' });
     const o = await adapter.screenWallet(req('ethereum', ETH));
     expect(o).toEqual({ status: 'pending', retry: { reason: 'rate_limited', afterMs: 120_000 } });
-    expect(standin.control.requests.map((r) => r.api)).toEqual(['risk']);
+    expect(standin.control.requests.map((r) => r.api)).toEqual(['risk', 'sanctions']);
+    // A designation cannot wait out a quota: the fallback's listing completes the screening.
+    standin.control.sanction(ETH);
+    expect(completed(await adapter.screenWallet(req('ethereum', ETH)))).toMatchObject({
+      risk_level: 'severe',
+      sanctions_hit: true,
+    });
   });
 
   it('5xx: the Sanctions API is asked meanwhile; a designation there completes as severe', async () => {
@@ -429,6 +435,7 @@ describe('Chainalysis: which answers are final', () => {
       maxUnavailableAttempts: 6,
       backoffSeconds: [30, 60, 300, 900, 1800],
       maxRetryAfterSeconds: 3600,
+      maxPendingSeconds: 86400,
     });
     await expect(adapter.watchDeposit()).rejects.toThrow(/does not observe deposits/);
     expect(adapter.verifyNotification()).toBeNull();

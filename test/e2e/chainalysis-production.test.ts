@@ -49,6 +49,7 @@ describe.skipIf(!onPostgres)('Chainalysis in production, end to end', () => {
         SVC_SCREENING_SYNC_TIMEOUT_MS: '300',
         SVC_CHAINALYSIS_MAX_UNAVAILABLE_ATTEMPTS: '3',
         SVC_CHAINALYSIS_RETRY_BACKOFF_SECONDS: '30,60',
+        SVC_CHAINALYSIS_MAX_PENDING_SECONDS: '600',
         // Breaker kept closed for the test's few deliberate outages.
         SVC_CHAINALYSIS_BREAKER_FAILURES: '100',
       },
@@ -157,8 +158,42 @@ describe.skipIf(!onPostgres)('Chainalysis in production, end to end', () => {
       categories: ['gambling'],
     });
     expect(standin.control.requests.filter((r) => r.api === 'risk').map((r) => r.status)).toEqual([429, 200]);
-    // The fallback is not asked for a 429: the vendor is up, only busy.
-    expect(standin.control.requests.some((r) => r.api === 'sanctions')).toBe(false);
+    // The fallback was asked during the 429 (a designation cannot wait out a quota); clean, so not final.
+    expect(standin.control.requests.filter((r) => r.api === 'sanctions')).toHaveLength(1);
+  });
+
+  it('429s past SVC_CHAINALYSIS_MAX_PENDING_SECONDS fail the screening with Screening provider error', async () => {
+    const a = addr('4291');
+    standin.control.failNext({ api: 'risk', status: 429, count: 100, retryAfter: '250' });
+    const s = await screen(a);
+    expect(s).toMatchObject({ status: 'pending' });
+    for (const step of [251, 251]) {
+      ctx.clock.advanceSeconds(step);
+      await runJobs(ctx);
+      expect(await get(s.screening_id)).toMatchObject({ status: 'pending' });
+    }
+    // The last retry is set at the deadline (600 s after creation), not after a full Retry-After.
+    ctx.clock.advanceSeconds(99);
+    await runJobs(ctx);
+    expect(await get(s.screening_id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'Screening provider error',
+      risk_level: null,
+    });
+    expect(standin.control.requests.filter((r) => r.api === 'risk').map((r) => r.status)).toEqual([
+      429, 429, 429, 429,
+    ]);
+  });
+
+  it('an unfinished assessment (status not COMPLETE) stays pending; the retry timer completes it', async () => {
+    const a = addr('4e4d');
+    standin.control.setEntity(a, { risk: 'High', cluster: { name: 'Mixer', category: 'mixing' } });
+    standin.control.incompleteNext(1, 'PENDING');
+    const s = await screen(a);
+    expect(s).toMatchObject({ status: 'pending', risk_level: null });
+    ctx.clock.advanceSeconds(31);
+    await runJobs(ctx);
+    expect(await get(s.screening_id)).toMatchObject({ status: 'completed', risk_level: 'high' });
   });
 
   it('an answer slower than the sync timeout is pending at first, then applied when it arrives', async () => {

@@ -191,8 +191,10 @@ function retryDelayMs(
 }
 
 /**
- * Applies a final outcome; for a polled provider's "not yet" (429 or outage) moves the retry timer,
- * or fails the screening once the unavailable answers reach the provider's limit.
+ * Applies a final outcome; for a polled provider's "not yet" (429, unfinished answer or outage) moves
+ * the retry timer, or fails the screening once the unavailable answers reach the provider's limit or
+ * the screening has been pending for the provider's `maxPendingSeconds` (the retry is never set
+ * later than that deadline).
  */
 async function settleOutcome(
   deps: D,
@@ -204,7 +206,12 @@ async function settleOutcome(
   if (outcome.status === 'pending') {
     if (!polled || !outcome.retry) return screening;
     const failures = failuresSoFar + (outcome.retry.reason === 'unavailable' ? 1 : 0);
-    if (failures >= polled.maxUnavailableAttempts) {
+    const now = deps.clock.now();
+    const deadline =
+      polled.maxPendingSeconds === undefined
+        ? null
+        : screening.createdAt.getTime() + polled.maxPendingSeconds * 1000;
+    if (failures >= polled.maxUnavailableAttempts || (deadline !== null && now.getTime() >= deadline)) {
       const r = await applyScreeningOutcome(
         deps,
         screening.id,
@@ -213,10 +220,10 @@ async function settleOutcome(
       );
       return r.screening ?? screening;
     }
-    const now = deps.clock.now();
+    const next = now.getTime() + retryDelayMs(polled, failures, outcome.retry.afterMs);
     await setTimer(deps.db, deps.clock, SCREENING_RETRY, {
       payload: { screeningId: screening.id, failures },
-      runAt: new Date(now.getTime() + retryDelayMs(polled, failures, outcome.retry.afterMs)),
+      runAt: new Date(deadline === null ? next : Math.min(next, Math.max(deadline, now.getTime() + 1000))),
       clientId: screening.clientId,
     });
     deps.log.info(

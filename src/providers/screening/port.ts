@@ -148,6 +148,12 @@ export interface ScreeningPolling {
   backoffSeconds: readonly number[];
   /** Longest Retry-After honoured; a longer one waits this long (a quota reset is asked again then). */
   maxRetryAfterSeconds: number;
+  /**
+   * Longest a screening may stay pending, whatever the reason (429s and unfinished answers are not
+   * counted as failures, so this is what bounds them): past it the screening fails with
+   * `Screening provider error`. Absent: no limit besides `maxUnavailableAttempts`.
+   */
+  maxPendingSeconds?: number;
 }
 
 /** The sandbox simulator's hooks (a capability: features call `provider.sandbox?.…`, never a class check). */

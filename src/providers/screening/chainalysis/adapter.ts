@@ -13,11 +13,14 @@
  *   the assessment may simply not be ready yet, so it is asked again; a 404 that lasts past the limit
  *   fails the screening like an outage (never a final `unknown`);
  * - 400/422 (the vendor refuses the address) -> failed `Screening provider error`;
- * - 429 (rate limit or quota) -> pending, `rate_limited`: never counts as a failure;
+ * - 429 (rate limit or quota) -> pending, `rate_limited`: never counts as a failure; the screening
+ *   fails with `Screening provider error` once pending for SVC_CHAINALYSIS_MAX_PENDING_SECONDS (as
+ *   does one whose answers stay unfinished);
  * - 5xx, timeout, network, breaker open, a malformed answer, 401/403 (a key refused) -> pending,
  *   `unavailable` (counted; the feature fails the screening at SVC_CHAINALYSIS_MAX_UNAVAILABLE_ATTEMPTS).
- *   With the Sanctions API configured as fallback it is asked meanwhile: a designation there is final
- *   (completed, severe, sanctions hit); a clean answer is not (the full assessment is still owed).
+ * Whenever the assessment is not obtained (outage, 429, unfinished answer, 404), the Sanctions API,
+ * when configured as fallback, is asked meanwhile: a designation there is final (completed, severe,
+ * sanctions hit); a clean answer, or none (its 403 throttle included), is not.
  *
  * `chainalysis-sanctions` (the Sanctions API alone): listed -> severe; not listed -> `unknown`, score 0,
  * with a reason saying only sanctions lists were checked (never low).
@@ -97,6 +100,7 @@ export class ChainalysisScreening implements ScreeningProvider {
       maxUnavailableAttempts: config.maxUnavailableAttempts,
       backoffSeconds: config.retryBackoffSeconds,
       maxRetryAfterSeconds: config.maxRetryAfterSeconds,
+      maxPendingSeconds: config.maxPendingSeconds,
     };
   }
 
@@ -105,7 +109,7 @@ export class ChainalysisScreening implements ScreeningProvider {
     if (!this.risk) return this.sanctionsOnly(req, address);
     try {
       const doc = await this.assessment(address);
-      if (!isComplete(doc)) return notReady();
+      if (!isComplete(doc)) return this.meanwhile(req, address, notReady());
       return { status: 'completed', risk: riskFromEntity(doc) };
     } catch (err) {
       // A 404 even after the registration: the assessment may not be ready yet (asked again, counted).
@@ -113,13 +117,18 @@ export class ChainalysisScreening implements ScreeningProvider {
       const c = notFound ? ({ final: false, outcome: unavailable() } as const) : classify(err);
       this.notObtained(req, err, c.final, 'chainalysis risk assessment not obtained');
       if (c.final) return { status: 'failed', reason: PROVIDER_ERROR };
-      // An outage (not a 429) asks the Sanctions API meanwhile: a designation cannot wait.
-      if (c.outcome.retry?.reason === 'unavailable' && this.sanctions) {
-        const listed = await this.fallbackListed(req, address);
-        if (listed) return { status: 'completed', risk: sanctionedRisk() };
-      }
-      return c.outcome;
+      return this.meanwhile(req, address, c.outcome);
     }
+  }
+
+  /**
+   * No assessment yet (outage, 429, unfinished answer): the Sanctions API is asked meanwhile, as it
+   * has its own key and quota and a designation cannot wait. Listed is final; anything else is not.
+   */
+  private async meanwhile(req: ScreenRequest, address: string, notYet: NotYet): Promise<ScreenOutcome> {
+    if (this.sanctions && (await this.fallbackListed(req, address)))
+      return { status: 'completed', risk: sanctionedRisk() };
+    return notYet;
   }
 
   /** GET the assessment; an account that still needs the registration gets it once (POST, then GET). */

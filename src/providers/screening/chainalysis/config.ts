@@ -33,6 +33,8 @@ export interface ChainalysisConfig {
   retryBackoffSeconds: number[];
   /** Longest Retry-After honoured for a pending screening (a quota's reset). */
   maxRetryAfterSeconds: number;
+  /** Longest a screening stays pending (429s, unfinished answers) before it fails with `Screening provider error`. */
+  maxPendingSeconds: number;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -74,6 +76,7 @@ function common(r: ConfigReader) {
     maxUnavailableAttempts: r.int('SVC_CHAINALYSIS_MAX_UNAVAILABLE_ATTEMPTS', 6, 1, 50),
     retryBackoffSeconds: backoff(r),
     maxRetryAfterSeconds: r.int('SVC_CHAINALYSIS_MAX_RETRY_AFTER_SECONDS', 3600, 1, 86400),
+    maxPendingSeconds: r.int('SVC_CHAINALYSIS_MAX_PENDING_SECONDS', 86400, 60, 604800),
   };
 }
 
