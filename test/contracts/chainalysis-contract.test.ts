@@ -375,6 +375,44 @@ describe('Chainalysis: which answers are final', () => {
     expect(await adapter.screenWallet(req('ethereum', ETH))).toMatchObject({ status: 'completed' });
   });
 
+  it('a refused Entity API token (403) and a Sanctions API throttle (403) are outages for that call (review 5)', async () => {
+    const withFallback = build();
+    const problems: string[] = [];
+    const wrong = createChainalysis(
+      loadChainalysisConfig(
+        {
+          SVC_CHAINALYSIS_API_URL: standin.riskUrl,
+          SVC_CHAINALYSIS_API_KEY: 'not-the-key',
+          SVC_CHAINALYSIS_MAX_ATTEMPTS: '1',
+        },
+        problems,
+      ),
+      { metrics: new Registry(), log: pino({ level: 'silent' }) },
+    );
+    expect(await wrong.screenWallet(req('ethereum', ETH))).toEqual({
+      status: 'pending',
+      retry: { reason: 'unavailable', afterMs: undefined },
+    });
+    expect(standin.control.requests.map((r) => r.status)).toEqual([403]);
+    // The fallback throttled while the main API is down: not answered, still "ask again".
+    standin.control.reset();
+    standin.control.sanction(ETH);
+    standin.control.setDown('risk', true);
+    standin.control.failNext({ api: 'sanctions', status: 403, count: 1 });
+    expect(await withFallback.screenWallet(req('ethereum', ETH))).toMatchObject({
+      status: 'pending',
+      retry: { reason: 'unavailable' },
+    });
+    // Sanctions only: a 403 is an outage for that call, never final.
+    const only = build({ sanctionsOnly: true });
+    standin.control.failNext({ api: 'sanctions', status: 403, count: 1 });
+    expect(await only.screenWallet(req('ethereum', ETH))).toMatchObject({
+      status: 'pending',
+      retry: { reason: 'unavailable' },
+    });
+    expect(completed(await only.screenWallet(req('ethereum', ETH)))).toMatchObject({ sanctions_hit: true });
+  });
+
   it('a 400 (the vendor refuses the address) fails: Screening provider error', async () => {
     standin.control.failNext({ api: 'risk', status: 400, count: 1 });
     expect(await adapter.screenWallet(req('ethereum', ETH))).toEqual({

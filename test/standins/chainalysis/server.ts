@@ -9,8 +9,9 @@
  *
  * Chainalysis publishes no OpenAPI document for these APIs; `checkRequest` holds what the pages say
  * (method, path, header, body) and every violation is listed in `control.problems` and answered 400.
- * Failure modes on demand, per API: 429 with Retry-After, 5xx, slow answers (timeouts), malformed
- * bodies, and "down" (every call 503).
+ * Failure modes on demand, per API: 429 with Retry-After, 403 (the Sanctions API's throttle), 5xx,
+ * slow answers (timeouts), malformed bodies, "down" (every call 503), unfinished assessments (a
+ * `status` other than COMPLETE), a 404 that lasts after registration; a bad Entity API token is 403.
  *
  *   npx tsx test/standins/chainalysis/server.ts --port 4040
  */
@@ -96,6 +97,15 @@ export function unknownEntity(address: string): EntityDoc {
     addressType: 'PRIVATE_WALLET',
   };
 }
+
+/**
+ * Failure bodies. A 403 from the Sanctions API is also how it is reported to throttle (5,000 requests
+ * per 5 minutes, no rate-limit headers): `failNext({ api: 'sanctions', status: 403 })` models it.
+ */
+const MESSAGES: Record<number, string> = {
+  403: 'Forbidden',
+  429: 'Too Many Requests',
+};
 
 const ADDRESS = /^[A-Za-z0-9]{20,100}$/;
 
@@ -183,8 +193,11 @@ export async function startChainalysisStandin(
     }
     const key = api === 'risk' ? req.headers.token : req.headers['x-api-key'];
     if (key !== (api === 'risk' ? riskKey : sanctionsKey)) {
-      record(401);
-      return send(res, 401, { message: 'Unauthorized' });
+      // The Entity API answers a bad token 403 "Invalid token"; the Sanctions API's answer is not
+      // documented publicly (401 here).
+      const status = api === 'risk' ? 403 : 401;
+      record(status);
+      return send(res, status, { message: api === 'risk' ? 'Invalid token' : 'Unauthorized' });
     }
     if (down[api]) {
       record(503);
@@ -200,7 +213,7 @@ export async function startChainalysisStandin(
       return send(
         res,
         f.status,
-        { message: f.status === 429 ? 'Too Many Requests' : 'Internal Server Error' },
+        { message: MESSAGES[f.status] ?? 'Internal Server Error' },
         f.retryAfter ? { 'retry-after': f.retryAfter } : {},
       );
     }
