@@ -4,7 +4,9 @@
  * through the public API: a clean address completes low; a high-risk counterparty wallet makes the
  * monitoring policy's wallet rule decline the transaction; a sanctioned address is caught by the
  * fallback while the main API is down; a 429 leaves the screening pending and the retry timer
- * completes it after the Retry-After; an outage that outlasts the limit fails with `Screening provider
+ * completes it after the Retry-After (the fallback asked meanwhile); 429s past the maximum pending age
+ * fail with `Screening provider error`; an unfinished assessment (status not COMPLETE) is completed by
+ * the retry timer; an outage that outlasts the limit fails with `Screening provider
  * error`; a monitored wallet is re-screened on our schedule through the adapter; ownership offers no
  * Satoshi test with this provider (400). Runs on the PostgreSQL pass only.
  */

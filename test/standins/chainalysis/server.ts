@@ -193,11 +193,11 @@ export async function startChainalysisStandin(
     }
     const key = api === 'risk' ? req.headers.token : req.headers['x-api-key'];
     if (key !== (api === 'risk' ? riskKey : sanctionsKey)) {
-      // The Entity API answers a bad token 403 "Invalid token"; the Sanctions API's answer is not
-      // documented publicly (401 here).
+      // Observed answers (docs/vendors/chainalysis.md, [D]): the Entity API 403 "Invalid token", the
+      // Sanctions API 401 "Invalid API Key".
       const status = api === 'risk' ? 403 : 401;
       record(status);
-      return send(res, status, { message: api === 'risk' ? 'Invalid token' : 'Unauthorized' });
+      return send(res, status, { message: api === 'risk' ? 'Invalid token' : 'Invalid API Key' });
     }
     if (down[api]) {
       record(503);
