@@ -15,6 +15,7 @@ import {
   type ProviderSelection,
 } from './definition';
 import { documensoProvider } from './esign/documenso/index';
+import { chainalysisProvider, chainalysisSanctionsProvider } from './screening/chainalysis/index';
 import {
   sandboxBankProvider,
   sandboxEsignProvider,
@@ -30,6 +31,8 @@ export const providerDefinitions: readonly AnyProviderDefinition[] = [
   sandboxVerificationProvider,
   sumsubProvider,
   sandboxScreeningProvider,
+  chainalysisProvider,
+  chainalysisSanctionsProvider,
   sandboxTravelRuleProvider,
   sandboxEsignProvider,
   documensoProvider,

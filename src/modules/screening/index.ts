@@ -10,6 +10,7 @@ import { ownershipExpiryTimer } from './ownership.service';
 import { walletProofPageRoutes } from './proof-page.routes';
 import { screeningInbound } from './screening.inbound';
 import { screeningRoutes } from './screening.routes';
+import { screeningRetryTimer } from './screening.service';
 import { runScreeningWorker } from './screening.worker';
 
 export const screeningModule = defineModule({
@@ -18,8 +19,9 @@ export const screeningModule = defineModule({
   inbound: [screeningInbound],
   pages: [walletProofPageRoutes],
   jobs: [ownershipProofEmailJob],
-  // Ownership requests past expires_at expire; a satoshi test past its deposit window fails.
-  timers: [ownershipExpiryTimer],
+  // Ownership requests past expires_at expire; a satoshi test past its deposit window fails. A
+  // pending screening at a polled provider (one without notifications) is asked again.
+  timers: [ownershipExpiryTimer, screeningRetryTimer],
   workers: (deps) => [
     // Monitored re-screens, the sandbox provider's due notifications (and, for the tests' passes,
     // the due ownership timers, which the jobs runner runs anyway).

@@ -65,7 +65,8 @@ export const CreateOwnershipBody = Type.Object(
         maxItems: 3,
         description:
           'Default: message_signing and satoshi_test where the chain supports message signing (EVM chains, solana), ' +
-          'else satoshi_test',
+          'else satoshi_test. With a screening provider that cannot observe deposits (Chainalysis), satoshi_test ' +
+          'is not offered: the default is message_signing, else self_declaration, and asking for satoshi_test is 400',
       }),
     ),
     expires_in_seconds: Type.Optional(Type.Integer({ minimum: 300, maximum: 604800 })),

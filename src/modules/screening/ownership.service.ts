@@ -99,17 +99,27 @@ export interface CreateOwnershipInput {
 /** Creates the request in the caller's transaction (the API and travel rule's unhosted wallets). */
 export async function createOwnershipInTx(
   tx: DbOrTx,
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config'> & Partial<Pick<Deps, 'providers'>>,
   now: Date,
   clientId: string,
   input: CreateOwnershipInput,
 ): Promise<OwnershipRow> {
   const signing = supportsMessageSigning(input.chain);
-  const methods = [
-    ...new Set(input.methods ?? (signing ? ['message_signing', 'satoshi_test'] : ['satoshi_test'])),
-  ];
+  // A provider without a chain observer (observesDeposits false) cannot run a Satoshi test: the
+  // default leaves it out (self-declaration where no signature is possible) and asking for it is 400.
+  const observer = deps.providers?.screening.observesDeposits !== false;
+  const byDefault: OwnershipMethod[] = observer
+    ? signing
+      ? ['message_signing', 'satoshi_test']
+      : ['satoshi_test']
+    : signing
+      ? ['message_signing']
+      : ['self_declaration'];
+  const methods = [...new Set(input.methods ?? byDefault)];
   if (methods.includes('message_signing') && !signing)
     throw badRequest(ScreeningMessages.methodNotSupported('message_signing', input.chain));
+  if (methods.includes('satoshi_test') && !observer)
+    throw badRequest(ScreeningMessages.methodNotSupported('satoshi_test', input.chain));
   const res = await tx.execute(sql`select company_name from clients where id = ${clientId}::uuid`);
   const clientName = rowsOf<{ company_name: string }>(res)[0]?.company_name ?? 'The merchant';
   const wallet = await upsertWallet(tx, {
@@ -285,6 +295,9 @@ export async function applyProof(
     return { row, invalid: false };
   }
   if (input.method === 'satoshi_test') {
+    // A request made before the deployment switched to a provider without a chain observer.
+    if (deps.providers.screening.observesDeposits === false)
+      throw badRequest(ScreeningMessages.methodNotSupported('satoshi_test', r.chain));
     const amount = fromUnits(BigInt(randomInt(1, 100)), 5);
     const asset = NATIVE_ASSET[r.chain as Chain];
     const until = new Date(Math.min(r.expiresAt.getTime(), now.getTime() + 3600_000));

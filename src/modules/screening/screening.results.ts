@@ -7,6 +7,7 @@
 import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { emitEvent } from '../../outbox/emit';
+import { cancelTimer, timerRef } from '../../platform/jobs/index';
 import {
   RISK_CATEGORIES,
   RISK_LEVELS,
@@ -23,6 +24,17 @@ import {
   updateScreening,
   updateWallet,
 } from './screening.repo';
+
+/**
+ * The retry timer of a pending screening at a polled provider (`ScreeningProvider.polled`: a vendor
+ * that answers only when asked). Written with the pending screening, so a crash between recording it
+ * and asking the vendor is recovered; moved on each 429 or outage; a final screening makes it a no-op.
+ * `failures` counts the vendor's unavailable answers so far (429s never count).
+ */
+export const SCREENING_RETRY = timerRef<{ screeningId: string; failures: number }>({
+  kind: 'screening.provider_retry',
+  keyOf: (p) => `screening-retry:${p.screeningId}`,
+});
 
 const RANK: Record<RiskLevel, number> = { unknown: 0, low: 1, medium: 2, high: 3, severe: 4 };
 
@@ -83,6 +95,7 @@ async function completeInTx(
   revision: number,
 ): Promise<ScreeningRow> {
   const wallet = (await findWallet(tx, s.clientId, s.walletId, true))!;
+  await cancelTimer(tx, SCREENING_RETRY, { screeningId: s.id, failures: 0 });
   const previous = (wallet.riskLevel ?? 'unknown') as RiskLevel;
   let updated: ScreeningRow;
   if (outcome.status === 'completed') {

@@ -6,8 +6,14 @@
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
+import { defineTimer, setTimer } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
-import type { RiskCategory, RiskLevel, ScreenOutcome } from '../../providers/screening/port';
+import type {
+  RiskCategory,
+  RiskLevel,
+  ScreeningProvider,
+  ScreenOutcome,
+} from '../../providers/screening/port';
 import { sandboxRisk } from '../../providers/screening/simulator';
 import { type Chain, isValidAddress, normalizeAddress } from '../../shared/chain-addresses';
 import { AppError, badRequest, invalidField, notFound } from '../../shared/errors';
@@ -31,7 +37,7 @@ import {
   type WalletFilters,
   type WalletRow,
 } from './screening.repo';
-import { applyScreeningOutcome } from './screening.results';
+import { applyScreeningOutcome, SCREENING_RETRY } from './screening.results';
 import { toScreeningView, toWalletView } from './screening.view';
 
 export type Trigger = 'api' | 'rescreen' | 'monitoring' | 'travel_rule';
@@ -73,10 +79,13 @@ export interface ScreenInput {
 
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
 
+/** The first retry of a polled screening: after the request's own wait, with a margin. */
+const FIRST_RETRY_MARGIN_MS = 30_000;
+
 /** Records the pending screening (and the wallet) in the caller's transaction. */
 export async function createPendingScreening(
   tx: DbOrTx,
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config'> & Partial<Pick<Deps, 'providers'>>,
   now: Date,
   clientId: string,
   input: ScreenInput,
@@ -118,6 +127,12 @@ export async function createPendingScreening(
     trigger,
     createdAt: now,
   });
+  if (deps.providers?.screening.polled)
+    await setTimer(tx, { now: () => now }, SCREENING_RETRY, {
+      payload: { screeningId: screening.id, failures: 0 },
+      runAt: new Date(now.getTime() + deps.config.screeningSyncTimeoutMs + FIRST_RETRY_MARGIN_MS),
+      clientId,
+    });
   await recordActivity(tx, {
     clientId,
     action: 'wallet_screening.created',
@@ -132,30 +147,115 @@ export async function createPendingScreening(
 export async function runProvider(deps: D, screening: ScreeningRow): Promise<ScreeningRow> {
   let timer: NodeJS.Timeout | undefined;
   let outcome: ScreenOutcome;
+  const provider = deps.providers.screening;
   try {
-    const call = deps.providers.screening.screenWallet({
-      screeningId: screening.id,
-      walletId: screening.walletId,
-      chain: screening.chain,
-      address: screening.address,
-      asset: screening.asset,
-    });
+    const call = provider.screenWallet(screenRequestOf(screening));
     const timeout = new Promise<ScreenOutcome>((resolve) => {
       timer = setTimeout(() => resolve({ status: 'pending' }), deps.config.screeningSyncTimeoutMs);
     });
     outcome = await Promise.race([call, timeout]);
     // A call that loses the race keeps running; its failure must not become an unhandled rejection.
-    call.catch((err) => deps.log.warn({ err, screeningId: screening.id }, 'late screening provider error'));
+    // A polled provider's late answer is still applied (its retry timer is the safety net).
+    call
+      .then((late) => {
+        if (provider.polled && late !== outcome) return settleOutcome(deps, screening, late, 0);
+      })
+      .catch((err) => deps.log.warn({ err, screeningId: screening.id }, 'late screening provider error'));
   } catch (err) {
     deps.log.error({ err, screeningId: screening.id }, 'screening provider call failed');
     outcome = { status: 'failed', reason: ScreeningMessages.providerError };
   } finally {
     if (timer) clearTimeout(timer);
   }
-  if (outcome.status === 'pending') return screening;
+  return settleOutcome(deps, screening, outcome, 0);
+}
+
+const screenRequestOf = (s: ScreeningRow) => ({
+  screeningId: s.id,
+  walletId: s.walletId,
+  chain: s.chain,
+  address: s.address,
+  asset: s.asset,
+});
+
+/** Seconds to wait before asking a polled provider again after `failures` unavailable answers. */
+function retryDelayMs(
+  polled: NonNullable<ScreeningProvider['polled']>,
+  failures: number,
+  afterMs?: number,
+): number {
+  const backoff = polled.backoffSeconds;
+  const fallback = backoff[Math.min(Math.max(failures, 1), backoff.length) - 1] ?? 60;
+  const wanted = afterMs ?? fallback * 1000;
+  return Math.min(Math.max(wanted, 1000), polled.maxRetryAfterSeconds * 1000);
+}
+
+/**
+ * Applies a final outcome; for a polled provider's "not yet" (429, unfinished answer or outage) moves
+ * the retry timer, or fails the screening once the unavailable answers reach the provider's limit or
+ * the screening has been pending for the provider's `maxPendingSeconds` (the retry is never set
+ * later than that deadline).
+ */
+async function settleOutcome(
+  deps: D,
+  screening: ScreeningRow,
+  outcome: ScreenOutcome,
+  failuresSoFar: number,
+): Promise<ScreeningRow> {
+  const polled = deps.providers.screening.polled;
+  if (outcome.status === 'pending') {
+    if (!polled || !outcome.retry) return screening;
+    const failures = failuresSoFar + (outcome.retry.reason === 'unavailable' ? 1 : 0);
+    const now = deps.clock.now();
+    const deadline =
+      polled.maxPendingSeconds === undefined
+        ? null
+        : screening.createdAt.getTime() + polled.maxPendingSeconds * 1000;
+    if (failures >= polled.maxUnavailableAttempts || (deadline !== null && now.getTime() >= deadline)) {
+      const r = await applyScreeningOutcome(
+        deps,
+        screening.id,
+        { status: 'failed', reason: ScreeningMessages.providerError },
+        1,
+      );
+      return r.screening ?? screening;
+    }
+    const next = now.getTime() + retryDelayMs(polled, failures, outcome.retry.afterMs);
+    await setTimer(deps.db, deps.clock, SCREENING_RETRY, {
+      payload: { screeningId: screening.id, failures },
+      runAt: new Date(deadline === null ? next : Math.min(next, Math.max(deadline, now.getTime() + 1000))),
+      clientId: screening.clientId,
+    });
+    deps.log.info(
+      { screeningId: screening.id, reason: outcome.retry.reason, failures },
+      'screening provider asked again later',
+    );
+    return screening;
+  }
   const r = await applyScreeningOutcome(deps, screening.id, outcome, 1);
   return r.screening ?? screening;
 }
+
+/** The retry timer's handler: a screening still pending at a polled provider is asked again. */
+export const screeningRetryTimer = defineTimer<{ screeningId: string; failures: number }>({
+  ...SCREENING_RETRY,
+  label: 'Wallet screening provider retry',
+  async fire(deps, { screeningId, failures }) {
+    const provider = deps.providers.screening;
+    if (!provider.polled) return false;
+    const s = await findScreening(deps.db, null, screeningId);
+    if (s?.status !== 'pending') return false;
+    let outcome: ScreenOutcome;
+    try {
+      outcome = await provider.screenWallet(screenRequestOf(s));
+    } catch (err) {
+      deps.log.error({ err, screeningId }, 'screening provider call failed');
+      outcome = { status: 'pending', retry: { reason: 'unavailable' } };
+    }
+    await settleOutcome(deps, s, outcome, failures);
+    return true;
+  },
+});
 
 export async function screenWallet(deps: D, auth: ClientAuth, input: ScreenInput) {
   await assertFeatureEnabled(deps.db, deps.config.environment, auth.clientId, 'wallet_screening');

@@ -40,10 +40,22 @@ export interface WalletRisk {
   risk_reasons: string[];
 }
 
+/**
+ * Why a polled provider has no answer yet (see `ScreeningProvider.polled`): `rate_limited` (the
+ * vendor's 429 or quota: not a failure, asked again after `afterMs`), `not_ready` (the vendor answered
+ * but its assessment is not finished: not a failure either) or `unavailable` (5xx, timeout, network,
+ * breaker open: counted against `polled.maxUnavailableAttempts`).
+ */
+export interface ScreenRetry {
+  reason: 'rate_limited' | 'not_ready' | 'unavailable';
+  /** The vendor's Retry-After when it sent one; otherwise the feature's backoff decides. */
+  afterMs?: number;
+}
+
 export type ScreenOutcome =
   | { status: 'completed'; risk: WalletRisk }
   | { status: 'failed'; reason: string }
-  | { status: 'pending' };
+  | { status: 'pending'; retry?: ScreenRetry };
 
 export interface ScreenRequest {
   /** The service's screening id; notifications name it as `reference`. */
@@ -115,6 +127,33 @@ export interface ScreeningProvider {
   ): ScreeningNotification | null;
   /** Sandbox deployments only: what the simulator offers testers; absent on a real adapter. */
   readonly sandbox?: ScreeningSandbox;
+  /**
+   * A vendor that answers only when asked (no notifications): every pending screening gets a retry
+   * timer in the transaction that records it, and the feature asks again until the answer is final
+   * (429s never count; `unavailable` answers count up to `maxUnavailableAttempts`, then the
+   * screening fails with `Screening provider error`). Absent: results arrive by notification.
+   */
+  readonly polled?: ScreeningPolling;
+  /**
+   * False when the provider has no chain observer: `satoshi_test` is not offered (default methods
+   * leave it out; asking for it is 400) and `watchDeposit` is never called. Absent means true.
+   */
+  readonly observesDeposits?: boolean;
+}
+
+export interface ScreeningPolling {
+  /** Unavailable answers (5xx, timeouts, breaker open) before the screening fails. */
+  maxUnavailableAttempts: number;
+  /** Seconds before each retry after an unavailable answer or a 429 without Retry-After; the last repeats. */
+  backoffSeconds: readonly number[];
+  /** Longest Retry-After honoured; a longer one waits this long (a quota reset is asked again then). */
+  maxRetryAfterSeconds: number;
+  /**
+   * Longest a screening may stay pending, whatever the reason (429s and unfinished answers are not
+   * counted as failures, so this is what bounds them): past it the screening fails with
+   * `Screening provider error`. Absent: no limit besides `maxUnavailableAttempts`.
+   */
+  maxPendingSeconds?: number;
 }
 
 /** The sandbox simulator's hooks (a capability: features call `provider.sandbox?.…`, never a class check). */

@@ -7874,7 +7874,7 @@ export interface components {
             user_id?: string;
             /** Format: uuid */
             business_customer_id?: string;
-            /** @description Default: message_signing and satoshi_test where the chain supports message signing (EVM chains, solana), else satoshi_test */
+            /** @description Default: message_signing and satoshi_test where the chain supports message signing (EVM chains, solana), else satoshi_test. With a screening provider that cannot observe deposits (Chainalysis), satoshi_test is not offered: the default is message_signing, else self_declaration, and asking for satoshi_test is 400 */
             methods?: ("message_signing" | "satoshi_test" | "self_declaration")[];
             expires_in_seconds?: number;
             /** Format: uri */
