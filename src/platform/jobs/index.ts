@@ -1,4 +1,11 @@
-export { defineJob, EMAIL_RETRY, type JobContext, type JobDefinition, PermanentJobError } from './define';
+export {
+  defineJob,
+  EMAIL_RETRY,
+  type JobContext,
+  type JobDefinition,
+  PermanentJobError,
+  RetryNotBeforeError,
+} from './define';
 export { type EmailOutcome, emailErrorText, sendEmailThenMark } from './email';
 export { enqueueJob, enqueueJobId, enqueueJobs, type NewJob } from './enqueue';
 export { createJobRunner, jobRegistry, purgeFinishedJobs, runDueJobs, runJobsNow } from './runner';

@@ -8345,6 +8345,7 @@ export interface components {
                 age_seconds: number | null;
                 stale: boolean;
                 last_error: string | null;
+                retry_not_before?: string | null;
             }[];
         };
         AuthSecurityRequestCodeRequest: {
