@@ -8,17 +8,12 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type MemoryMailer, PRODUCTION_ENV, type TestContext } from '../helpers/app';
+import type { MemoryMailer, TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
+import { startDocumensoApp } from '../helpers/documenso-app';
 import { runJobs } from '../helpers/jobs';
-import { freePort } from '../helpers/process';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
-import {
-  type DocumensoStandin,
-  STANDIN_API_KEY,
-  STANDIN_WEBHOOK_SECRET,
-  startDocumensoStandin,
-} from '../standins/documenso/server';
+import type { DocumensoStandin } from '../standins/documenso/server';
 import { byRole, call, createTemplate, getReq, participants, send } from './fixtures';
 
 const SHOTS = process.env.DOCUMENSO_SCREENSHOT_DIR;
@@ -31,21 +26,7 @@ describe.skipIf(!hasChromium)('a viewer on our page when Documenso hosts the sig
   let w: PaymentWorld;
 
   beforeAll(async () => {
-    standin = await startDocumensoStandin({ webhookUrl: null });
-    const port = await freePort();
-    ctx = await createTestApp({
-      env: {
-        ...PRODUCTION_ENV,
-        SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
-        SVC_ESIGN_PROVIDER: 'documenso',
-        SVC_DOCUMENSO_API_URL: standin.url,
-        SVC_DOCUMENSO_API_KEY: STANDIN_API_KEY,
-        SVC_DOCUMENSO_WEBHOOK_SECRET: STANDIN_WEBHOOK_SECRET,
-        SVC_DOCUMENSO_MAX_ATTEMPTS: '1',
-      },
-    });
-    await ctx.app.listen({ port, host: '127.0.0.1' });
-    standin.control.webhooks.url = `http://127.0.0.1:${port}/api/v1/providers/esign/documenso/notifications`;
+    ({ ctx, standin } = await startDocumensoApp());
     w = await createPaymentWorld(ctx, { productionAccess: true });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
@@ -60,18 +41,21 @@ describe.skipIf(!hasChromium)('a viewer on our page when Documenso hosts the sig
   );
 
   const mailer = () => ctx.mailer as MemoryMailer;
-
-  it('sees the original behind the email code (viewed recorded by us), then the sealed PDF', async () => {
-    const templateId = (
+  /** Two signers (the company signing in `companyOrder`) and a viewer, `auditor`, in the first group. */
+  const withViewer = async (name: string, companyOrder: number) =>
+    (
       await createTemplate(ctx, w.caller, {
-        name: 'Service agreement with auditor',
+        name,
         roles: [
           { role: 'client', kind: 'signer', signing_order: 1 },
-          { role: 'company', kind: 'signer', signing_order: 2 },
+          { role: 'company', kind: 'signer', signing_order: companyOrder },
           { role: 'auditor', kind: 'viewer', signing_order: 1 },
         ],
       })
     ).template_id;
+
+  it('sees the original behind the email code (viewed recorded by us), then the sealed PDF', async () => {
+    const templateId = await withViewer('Service agreement with auditor', 2);
     const r = await send(ctx, w.caller, {
       template_id: templateId,
       participants: [
@@ -151,16 +135,7 @@ describe.skipIf(!hasChromium)('a viewer on our page when Documenso hosts the sig
   }, 120_000);
 
   it("without an email code the viewer's opening is recorded at once; a signer's link never serves the sealed PDF", async () => {
-    const templateId = (
-      await createTemplate(ctx, w.caller, {
-        name: 'Agreement with observer',
-        roles: [
-          { role: 'client', kind: 'signer', signing_order: 1 },
-          { role: 'company', kind: 'signer', signing_order: 1 },
-          { role: 'auditor', kind: 'viewer', signing_order: 1 },
-        ],
-      })
-    ).template_id;
+    const templateId = await withViewer('Agreement with observer', 1);
     const r = await send(ctx, w.caller, {
       template_id: templateId,
       participants: [

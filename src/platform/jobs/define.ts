@@ -45,19 +45,6 @@ export class PermanentJobError extends Error {
   }
 }
 
-/**
- * A failure whose cure has a time, e.g. a server's `Retry-After`: the job is retried no earlier than
- * `notBefore` (and no earlier than its usual backoff). Its last attempt still makes it dead.
- */
-export class RetryNotBeforeError extends Error {
-  readonly notBefore: Date;
-  constructor(message: string, notBefore: Date) {
-    super(message);
-    this.name = 'RetryNotBeforeError';
-    this.notBefore = notBefore;
-  }
-}
-
 /** Types a job definition (the payload type flows to `run`). */
 export function defineJob<P extends Record<string, unknown>>(def: JobDefinition<P>): JobDefinition<P> {
   return def;

@@ -4,10 +4,10 @@ export {
   type JobContext,
   type JobDefinition,
   PermanentJobError,
-  RetryNotBeforeError,
 } from './define';
 export { type EmailOutcome, emailErrorText, sendEmailThenMark } from './email';
 export { enqueueJob, enqueueJobId, enqueueJobs, type NewJob } from './enqueue';
+export { RetryNotBeforeError } from './retry-not-before';
 export { createJobRunner, jobRegistry, purgeFinishedJobs, runDueJobs, runJobsNow } from './runner';
 export {
   cancelTimer,

@@ -10,7 +10,8 @@ import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { loopWorker, type Worker } from '../../workers/loop';
-import { backoffSeconds, type JobDefinition, PermanentJobError, RetryNotBeforeError } from './define';
+import { backoffSeconds, type JobDefinition, PermanentJobError } from './define';
+import { RetryNotBeforeError } from './retry-not-before';
 
 export interface JobRunnerOptions {
   pollMs: number;

@@ -5,7 +5,7 @@
  * score (0-100); the lists' raw codes never leave the provider.
  */
 import type { Db } from '../../db/client';
-import { RetryNotBeforeError } from '../../platform/jobs/define';
+import { RetryNotBeforeError } from '../../platform/jobs/retry-not-before';
 
 /** The official lists this service can load (SVC_SANCTIONS_LISTS). */
 export const SANCTIONS_LIST_IDS = [

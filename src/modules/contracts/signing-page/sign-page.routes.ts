@@ -154,26 +154,8 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
           error,
         }),
       );
-    if (isHostedViewer(deps, ctx)) {
-      const sealed = sealedForViewer(deps, ctx);
-      return sendPage(
-        reply,
-        status,
-        signPage({
-          merchantName: ctx.merchantName,
-          title: r.title,
-          token,
-          name: p.name,
-          email: p.email,
-          role: p.role,
-          message: r.message,
-          documents: await documentsForPage(deps, r, null, sealed ? 'signed' : 'original'),
-          readOnly: true,
-          viewer: { sealed },
-          sandbox: false,
-        }),
-      );
-    }
+    // A viewer whose signing a vendor hosts reads (the sealed documents once completed); others sign.
+    const viewer = isHostedViewer(deps, ctx) ? { sealed: sealedForViewer(deps, ctx) } : undefined;
     return sendPage(
       reply,
       status,
@@ -185,8 +167,11 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
         email: p.email,
         role: p.role,
         message: r.message,
-        documents: await documentsForPage(deps, r, p.role),
-        readOnly: false,
+        documents: viewer
+          ? await documentsForPage(deps, r, null, viewer.sealed ? 'signed' : 'original')
+          : await documentsForPage(deps, r, p.role),
+        readOnly: viewer !== undefined,
+        viewer,
         error,
         sandbox: deps.config.environment === 'sandbox',
       }),
