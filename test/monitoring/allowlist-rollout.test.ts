@@ -1,9 +1,9 @@
 /**
- * Rolling deploy of the allowlist keyed by hit (migration 0033, made safe by 0040): a node of the
+ * Rolling deploy of the allowlist keyed by hit (migration 0033, made safe by 0038): a node of the
  * previous release clears a match with its own statements, taken verbatim from that release
  * (`git show 4657052^:src/modules/monitoring/monitoring.repo.ts`, `addToAllowlist` and
  * `allowlistKeys`, as drizzle renders them). After every migration they still succeed, the old
- * node still reads its clearance, and this release's nodes honour it too (0040's trigger writes the
+ * node still reads its clearance, and this release's nodes honour it too (0038's trigger writes the
  * keyed rows at once).
  */
 import { and, eq, sql } from 'drizzle-orm';
