@@ -10,25 +10,19 @@
  * Runs on the PostgreSQL pass only (skipped without Chromium). Screenshots go to
  * DOCUMENSO_SCREENSHOT_DIR when it is set.
  */
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractParticipants, contractRequests, events, transactions } from '../../src/db/schema/index';
 import { expireDueRequests, reconcileHostedEnvelopes } from '../../src/modules/contracts/contracts.worker';
 import { byRole, call, createTemplate, getReq, participants, send } from '../contracts/fixtures';
-import { createTestApp, type MemoryMailer, PRODUCTION_ENV, type TestContext } from '../helpers/app';
+import type { MemoryMailer, TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
+import { startDocumensoApp } from '../helpers/documenso-app';
 import { runJobs } from '../helpers/jobs';
-import { freePort } from '../helpers/process';
 import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 import { acmeBankProvider } from '../providers/fakebank/index';
-import {
-  type DocumensoStandin,
-  STANDIN_API_KEY,
-  STANDIN_WEBHOOK_SECRET,
-  startDocumensoStandin,
-} from '../standins/documenso/server';
+import type { DocumensoStandin } from '../standins/documenso/server';
 
 const onPostgres = process.env.TEST_ENGINE === 'postgres';
 const SHOTS = process.env.DOCUMENSO_SCREENSHOT_DIR;
@@ -43,25 +37,10 @@ describe.skipIf(!hasChromium || !onPostgres)('Documenso in production, end to en
   let hookUrl: string;
 
   beforeAll(async () => {
-    standin = await startDocumensoStandin({ webhookUrl: null });
-    const port = await freePort();
-    ctx = await createTestApp({
-      env: {
-        ...PRODUCTION_ENV,
-        SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
-        SVC_ESIGN_PROVIDER: 'documenso',
-        SVC_DOCUMENSO_API_URL: standin.url,
-        SVC_DOCUMENSO_API_KEY: STANDIN_API_KEY,
-        SVC_DOCUMENSO_WEBHOOK_SECRET: STANDIN_WEBHOOK_SECRET,
-        SVC_DOCUMENSO_MAX_ATTEMPTS: '1',
-        SVC_BANK_PROVIDER: 'acmebank',
-        SVC_ACME_SECRET: 'acme-notification-secret',
-      },
+    ({ ctx, standin, hookUrl } = await startDocumensoApp({
+      env: { SVC_BANK_PROVIDER: 'acmebank', SVC_ACME_SECRET: 'acme-notification-secret' },
       providerDefinitions: [acmeBankProvider],
-    });
-    await ctx.app.listen({ port, host: '127.0.0.1' });
-    hookUrl = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/api/v1/providers/esign/documenso/notifications`;
-    standin.control.webhooks.url = hookUrl;
+    }));
     w = await createPaymentWorld(ctx, { productionAccess: true });
     templateId = (await createTemplate(ctx, w.caller)).template_id;
     browser = await launchChromium();

@@ -2,7 +2,8 @@
  * The sanctions allowlist keyed by the cleared hit (list and entry, review finding 4): rows cleared
  * before the key existed (`list` '') are copied by migration 0033 to one keyed row per hit of the
  * transaction they were cleared on, and clear nothing by themselves. The migration's copy statement
- * runs again here over rows written the old way.
+ * runs again here over rows written the old way before 0038 (whose trigger copies new ones at once:
+ * allowlist-rollout.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { and, eq, sql } from 'drizzle-orm';
@@ -28,15 +29,23 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-const legacyRow = (transactionId: string, nameKey: string, identifier: string) =>
-  ctx.deps.db.insert(monitoringSanctionsAllowlist).values({
-    id: newId(),
-    clientId: owner.clientId,
-    nameKey,
-    identifier,
-    monitoredTransactionId: transactionId,
-    createdAt: new Date(),
-  });
+/** A row written before migration 0038's rollout trigger existed (which copies such rows at once). */
+const legacyRow = async (transactionId: string, nameKey: string, identifier: string) => {
+  const t = sql.raw('"monitoring_sanctions_allowlist"');
+  await ctx.deps.db.execute(sql`ALTER TABLE ${t} DISABLE TRIGGER monitoring_allowlist_copy_unkeyed`);
+  try {
+    await ctx.deps.db.insert(monitoringSanctionsAllowlist).values({
+      id: newId(),
+      clientId: owner.clientId,
+      nameKey,
+      identifier,
+      monitoredTransactionId: transactionId,
+      createdAt: new Date(),
+    });
+  } finally {
+    await ctx.deps.db.execute(sql`ALTER TABLE ${t} ENABLE TRIGGER monitoring_allowlist_copy_unkeyed`);
+  }
+};
 
 describe('allowlist rows from before the hit key', () => {
   it('clear nothing alone, and are copied to keyed rows from the cleared transaction', async () => {

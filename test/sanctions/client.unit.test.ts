@@ -50,7 +50,8 @@ describe('list download', () => {
     expect(agents.at(-1)).toMatch(/sanctions-lists loader/);
   });
   it('refuses an error status, a short body, a stall and an oversize file', async () => {
-    await expect(get('/503')).rejects.toThrow(new ListFetchError('HTTP 503'));
+    await expect(get('/503')).rejects.toThrow(new ListFetchError('HTTP 503', { retryAfterMs: 60_000 }));
+    await expect(get('/503')).rejects.toMatchObject({ retryAfterMs: 60_000 });
     await expect(get('/short')).rejects.toThrow(ListFetchError);
     await expect(get('/stall', { timeoutMs: 300, maxBytes: 10_000_000 })).rejects.toThrow(
       'no complete answer within 300 ms',

@@ -3,16 +3,18 @@
  * (review finding 5): with lists configured but not loaded, a declaration and an outbound transfer
  * answer 503 like monitoring, an inbound transfer is kept with `sanctions_screening: "unavailable"`;
  * a deployment without lists says `not_configured`; once loaded, hits carry their list version, alias
- * strength and the date-of-birth and country checks.
+ * strength and the date-of-birth and country checks; a transfer's parties repaired by PATCH are
+ * screened again on their new names, as at creation.
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sanctionsListState } from '../../src/db/schema/index';
 import { rescreenUnavailableTransfers } from '../../src/modules/travel-rule/travel-rule.worker';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createKycWorld } from '../kyc/fixtures';
-import { api, evm, transferBody } from '../travel-rule/fixtures';
+import { api, evm, runWorker, SANDBOX_VASP_IDS, transferBody } from '../travel-rule/fixtures';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sanctions-avail-'));
 const UN_FILE = path.join(dir, 'un.xml');
@@ -151,6 +153,94 @@ describe('lists configured but not loaded yet', () => {
   });
 });
 
+/** An outbound transfer to the sandbox VASP that asks for a repair, in needs_repair. */
+async function inRepair(ctx: TestContext, w: World, suffix: string) {
+  const t = (
+    await api(ctx)(
+      'POST',
+      '/travel-rule/transfers',
+      w.caller.headers,
+      transferBody(evm(suffix), { beneficiary_vasp_id: SANDBOX_VASP_IDS.repair }),
+    )
+  ).json();
+  ctx.clock.advanceSeconds(3);
+  await runWorker(ctx);
+  const r = (await api(ctx)('GET', `/travel-rule/transfers/${t.transfer_id}`, w.caller.headers)).json();
+  expect(r.status).toBe('needs_repair');
+  return r as {
+    transfer_id: string;
+    sanctions_matches: unknown[] | null;
+    beneficiary: Record<string, unknown>;
+  };
+}
+const repair = (ctx: TestContext, w: World, id: string, beneficiary: Record<string, unknown>) =>
+  api(ctx)('PATCH', `/travel-rule/transfers/${id}`, w.caller.headers, { beneficiary });
+
+describe('a transfer repaired by PATCH', () => {
+  it('is screened again on the new names: a listed name is reported as at creation', async () => {
+    const t = await inRepair(listed, wl, 'abe8');
+    expect(t.sanctions_matches).toEqual([]);
+    const listedName = { ...YASIN, account_number: t.beneficiary.account_number };
+    const fixed = await repair(listed, wl, t.transfer_id, listedName);
+    expect(fixed.statusCode).toBe(200);
+    expect(fixed.json()).toMatchObject({ status: 'awaiting_counterparty', sanctions_screening: 'screened' });
+    // The same parties at creation give the same hits.
+    const created = (
+      await api(listed)('POST', '/travel-rule/transfers', wl.caller.headers, {
+        ...transferBody(evm('abe9')),
+        beneficiary: listedName,
+      })
+    ).json();
+    expect(created.sanctions_matches).toEqual([expect.objectContaining({ entry_id: '6909001' })]);
+    expect(fixed.json().sanctions_matches).toEqual(created.sanctions_matches);
+    // Stored, not only answered.
+    const got = await api(listed)('GET', `/travel-rule/transfers/${t.transfer_id}`, wl.caller.headers);
+    expect(got.json().sanctions_matches).toEqual(created.sanctions_matches);
+  });
+
+  it('a listed name repaired to a clean one: its hit goes', async () => {
+    const t = (
+      await api(listed)(
+        'POST',
+        '/travel-rule/transfers',
+        wl.caller.headers,
+        transferBody(evm('abec'), { beneficiary_vasp_id: SANDBOX_VASP_IDS.repair, beneficiary: YASIN }),
+      )
+    ).json();
+    expect(t.sanctions_matches).toEqual([expect.objectContaining({ entry_id: '6909001' })]);
+    listed.clock.advanceSeconds(3);
+    await runWorker(listed);
+    const fixed = await repair(listed, wl, t.transfer_id, {
+      type: 'natural',
+      first_name: 'Jane',
+      last_name: 'Roe',
+      account_number: 'y1',
+    });
+    expect(fixed.json()).toMatchObject({
+      status: 'awaiting_counterparty',
+      sanctions_matches: [],
+      sanctions_screening: 'screened',
+    });
+  });
+
+  it('lists that cannot answer make the repair 503 and store nothing', async () => {
+    const t = await inRepair(listed, wl, 'abea');
+    // Not confirmed current within SVC_SANCTIONS_MAX_AGE_HOURS: the lists fail closed.
+    const stale = new Date(listed.clock.now().getTime() - 49 * 3_600_000);
+    await listed.deps.db.update(sanctionsListState).set({ lastSuccessAt: stale });
+    const res = await repair(listed, wl, t.transfer_id, {
+      ...YASIN,
+      account_number: t.beneficiary.account_number,
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ detail: 'Screening provider is unavailable' });
+    const kept = (
+      await api(listed)('GET', `/travel-rule/transfers/${t.transfer_id}`, wl.caller.headers)
+    ).json();
+    expect(kept).toMatchObject({ sanctions_matches: [], beneficiary: t.beneficiary });
+  });
+});
+
 describe('a deployment without lists', () => {
   it('screens nothing and says so', async () => {
     const d = await declare(none, wn, evm('abe6'), 'Jane Roe');
@@ -165,5 +255,11 @@ describe('a deployment without lists', () => {
     expect(out).toMatchObject({ sanctions_matches: null, sanctions_screening: 'not_configured' });
     const t = (await inbound(none, wn, YASIN)).json();
     expect(t).toMatchObject({ sanctions_matches: null, sanctions_screening: 'not_configured' });
+    const r = await inRepair(none, wn, 'abeb');
+    const fixed = await repair(none, wn, r.transfer_id, {
+      ...YASIN,
+      account_number: r.beneficiary.account_number,
+    });
+    expect(fixed.json()).toMatchObject({ sanctions_matches: null, sanctions_screening: 'not_configured' });
   });
 });

@@ -59,6 +59,11 @@ export const sanctionsListState = pgTable('sanctions_list_state', {
    */
   etag: text('etag'),
   lastModified: text('last_modified'),
+  /**
+   * The list server answered 429 or 503 with `Retry-After`: no download before this (capped by
+   * SVC_SANCTIONS_MAX_RETRY_AFTER_SECONDS). Cleared by the next success.
+   */
+  retryNotBefore: ts('retry_not_before'),
   updatedAt: updatedAt(),
 });
 

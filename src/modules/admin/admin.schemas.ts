@@ -141,6 +141,15 @@ export const SanctionsStatusSchema = Type.Object({
         Type.Null(),
       ]),
       last_error_at: NullableStr,
+      retry_not_before: Type.Optional(
+        Type.Union([
+          Type.String({
+            description:
+              'The list server answered 429 or 503 with Retry-After (honoured up to SVC_SANCTIONS_MAX_RETRY_AFTER_SECONDS): no download before this',
+          }),
+          Type.Null(),
+        ]),
+      ),
     }),
   ),
 });

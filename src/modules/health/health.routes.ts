@@ -45,6 +45,7 @@ export async function healthRoutes(app: FastifyInstance, opts: { deps: Deps }) {
                   age_seconds: Type.Union([Type.Integer(), Type.Null()]),
                   stale: Type.Boolean(),
                   last_error: Type.Union([Type.String(), Type.Null()]),
+                  retry_not_before: Type.Optional(Type.Union([Type.String(), Type.Null()])),
                 }),
               ),
             ),
@@ -76,6 +77,7 @@ export async function healthRoutes(app: FastifyInstance, opts: { deps: Deps }) {
           age_seconds: l.age_seconds,
           stale: l.stale,
           last_error: l.last_error,
+          retry_not_before: l.retry_not_before,
         })),
       };
     },

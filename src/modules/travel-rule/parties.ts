@@ -3,7 +3,7 @@
 import type { SanctionsNameMatch } from '../../db/schema/sanctions-lists';
 import type { Deps } from '../../deps';
 import { reportedMatch } from '../../providers/sanctions/port';
-import { ValidationError, type ValidationIssue } from '../../shared/errors';
+import { AppError, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { TravelRuleMessages } from './travel-rule.messages';
 
 export type Party = Record<string, unknown> & { type: 'natural' | 'legal' };
@@ -88,4 +88,29 @@ export async function screenPartyNames(
   );
   const named = screened.filter((p) => p.name !== '');
   return hits.flatMap((h, i) => h.map((hit) => reportedMatch(hit, named[i]!.name)));
+}
+
+/**
+ * An outbound transfer's parties screened when they are created or repaired, with the flag stored
+ * beside the hits: lists that cannot answer make the request 503 (nothing is stored), as monitoring
+ * fails closed; a deployment without lists stores `not_configured`.
+ */
+export async function screenOutboundParties(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>,
+  parties: Record<string, unknown>[],
+  transferId: string | null,
+) {
+  try {
+    const sanctionsMatches = await screenPartyNames(deps, parties);
+    return {
+      sanctionsMatches,
+      sanctionsScreening: sanctionsMatches === null ? ('not_configured' as const) : ('screened' as const),
+    };
+  } catch (err) {
+    deps.log.warn(
+      { err: err instanceof Error ? err.message : String(err), ...(transferId ? { transferId } : {}) },
+      'party sanctions screening failed',
+    );
+    throw new AppError(503, TravelRuleMessages.screeningUnavailable);
+  }
 }

@@ -4,7 +4,7 @@ import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound } from '../../shared/errors';
 import { assertFeatureEnabled } from '../features/features.service';
 import { sendTo } from './dispatch';
-import { checkParties, type Party } from './parties';
+import { checkParties, type Party, screenOutboundParties } from './parties';
 import { actorOf, assertNetworkConfigured, type D, getTransfer } from './transfers.service';
 import { allows, moveTransfer, type TransferRow, type Trigger } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
@@ -45,7 +45,11 @@ async function act(
   return moved;
 }
 
-/** PATCH in needs_repair: new party data, sent again to the same VASP (awaiting_counterparty). */
+/**
+ * PATCH in needs_repair: new party data, sent again to the same VASP (awaiting_counterparty). The
+ * repaired parties' names are screened against the sanctions lists again, as at creation (outside the
+ * transaction; lists that cannot answer: 503 and nothing stored), and the hits stored with the parties.
+ */
 export async function repairTransfer(
   deps: D,
   auth: ClientAuth,
@@ -62,12 +66,18 @@ export async function repairTransfer(
     (v) => v.vasp_id === t.beneficiaryVasp!.vasp_id,
   );
   if (!vasp) throw notFound(TravelRuleMessages.vaspNotFound);
+  // The parties as they will be stored: the ones screened are the ones kept (a concurrent repair's
+  // party this PATCH does not name is replaced by the one read here: the last repair wins whole).
+  const originator = input.originator ?? t.originator;
+  const beneficiary = input.beneficiary ?? t.beneficiary;
+  const screened = await screenOutboundParties(deps, [originator, beneficiary], id);
   const updated = await deps.db.transaction(async (tx) => {
     const cur = await locked(tx, auth.clientId, id);
     if (!allows('repaired', cur.status)) throw badRequest(TravelRuleMessages.badState(cur.status));
     return updateTransfer(tx, id, {
-      originator: input.originator ?? cur.originator,
-      beneficiary: input.beneficiary ?? cur.beneficiary,
+      originator,
+      beneficiary,
+      ...screened,
       updatedAt: deps.clock.now(),
     });
   });

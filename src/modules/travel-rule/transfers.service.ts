@@ -16,7 +16,7 @@ import {
   runProvider,
 } from '../screening/screening.service';
 import { dispatchTransfer } from './dispatch';
-import { checkParties, type Party, screenPartyNames } from './parties';
+import { checkParties, type Party, screenOutboundParties } from './parties';
 import { recordTransferStatus, type TransferRow } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import {
@@ -103,16 +103,7 @@ export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTra
     compare(input.fiat_value.amount, settings.threshold.amount) < 0;
   const now = deps.clock.now();
   const screen = !below && settings.screen_counterparty_wallet && deps.providers.screening.configured;
-  let sanctionsMatches: Awaited<ReturnType<typeof screenPartyNames>>;
-  try {
-    sanctionsMatches = await screenPartyNames(deps, [input.originator, input.beneficiary]);
-  } catch (err) {
-    deps.log.warn(
-      { err: err instanceof Error ? err.message : String(err) },
-      'party sanctions screening failed',
-    );
-    throw new AppError(503, TravelRuleMessages.screeningUnavailable);
-  }
+  const screened = await screenOutboundParties(deps, [input.originator, input.beneficiary], null);
   let created: {
     t: TransferRow;
     screening: Awaited<ReturnType<typeof createPendingScreening>>['screening'] | null;
@@ -137,8 +128,7 @@ export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTra
         userId: input.user_id ?? null,
         businessCustomerId: input.business_customer_id ?? null,
         metadata: input.metadata ?? null,
-        sanctionsMatches,
-        sanctionsScreening: sanctionsMatches === null ? 'not_configured' : 'screened',
+        ...screened,
         createdAt: now,
         updatedAt: now,
       });

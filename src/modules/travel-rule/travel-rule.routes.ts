@@ -175,7 +175,10 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
       schema: {
         tags,
         summary: 'Repair a transfer and send it again',
-        description: `Only in \`needs_repair\`. ${STATE_DOC}`,
+        description:
+          `Only in \`needs_repair\`. The repaired parties' names are screened against the sanctions lists again, ` +
+          `as at creation (\`sanctions_matches\`, \`sanctions_screening\`); lists that cannot answer: 503 ` +
+          `\`Screening provider is unavailable\`, nothing changed. ${STATE_DOC}`,
         params: TransferIdParams,
         body: PatchTransferBody,
         response: action,

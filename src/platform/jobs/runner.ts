@@ -11,6 +11,7 @@ import type { Deps } from '../../deps';
 import { addSeconds } from '../../shared/clock';
 import { loopWorker, type Worker } from '../../workers/loop';
 import { backoffSeconds, type JobDefinition, PermanentJobError } from './define';
+import { RetryNotBeforeError } from './retry-not-before';
 
 export interface JobRunnerOptions {
   pollMs: number;
@@ -102,7 +103,9 @@ async function runJob(deps: Deps, defs: ReadonlyMap<string, JobDefinition>, job:
     const message = errorText(err);
     const dead = lastAttempt || err instanceof PermanentJobError;
     const now = deps.clock.now();
-    const next = dead ? now : addSeconds(now, backoffSeconds(def ?? {}, job.attempts));
+    const backoff = addSeconds(now, backoffSeconds(def ?? {}, job.attempts));
+    const asked = err instanceof RetryNotBeforeError ? err.notBefore : null;
+    const next = dead ? now : asked && asked > backoff ? asked : backoff;
     const updated = await deps.db.execute(sql`
       update jobs set status = ${dead ? 'dead' : 'pending'}, run_at = ${next}, last_error = ${message},
              updated_at = ${now}, finished_at = ${dead ? now : null}

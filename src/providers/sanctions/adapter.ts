@@ -8,11 +8,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { fetchListFile } from './client';
+import { fetchListFile, ListFetchError } from './client';
 import type { ListSource, SanctionsConfig } from './config';
 import { LIST_PARSERS } from './mapping';
 import { NameIndex } from './matching';
 import {
+  ListDeferredError,
   type ListStatus,
   type LoadOutcome,
   MAX_HITS_PER_PARTY,
@@ -72,7 +73,7 @@ export class OfficialSanctionsLists implements SanctionsLists {
     const lists = config.lists.map((l) => l.list);
     this.loads = new Counter({
       name: 'svc_sanctions_list_loads_total',
-      help: 'Sanctions list load attempts by outcome (loaded, unchanged, failed)',
+      help: 'Sanctions list load attempts by outcome (loaded, unchanged, failed, deferred: not attempted before a Retry-After)',
       labelNames: ['list', 'outcome'],
       registers: [runtime.metrics],
     });
@@ -213,6 +214,11 @@ export class OfficialSanctionsLists implements SanctionsLists {
     if (!src) return { outcome: 'skipped', reason: `${list} is not configured` };
     const [state] = await readListStates(ctx.db, [list]);
     const startedAt = ctx.clock.now();
+    // The list server asked us to wait (Retry-After): no request before then, whoever runs the load.
+    if (state?.retryNotBefore && startedAt < state.retryNotBefore) {
+      this.loads.inc({ list, outcome: 'deferred' });
+      throw new ListDeferredError(list, state.retryNotBefore);
+    }
     try {
       // A conditional GET once a version exists: a 304 is the list unchanged, not downloaded again.
       const fetched = await fetchListFile(
@@ -271,11 +277,26 @@ export class OfficialSanctionsLists implements SanctionsLists {
         removed: written.removed,
       };
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      await recordAttempt(ctx.db, list, ctx.clock.now(), { ok: false, error: message });
+      const now = ctx.clock.now();
+      let message = err instanceof Error ? err.message : String(err);
+      const asked = err instanceof ListFetchError ? err.retryAfterMs : undefined;
+      const wait = asked === undefined ? null : Math.min(asked, this.config.maxRetryAfterSeconds * 1000);
+      const notBefore = wait === null ? null : new Date(now.getTime() + wait);
+      if (notBefore)
+        message += ` (Retry-After ${Math.round(asked! / 1000)} s${
+          asked! > wait! ? `, capped at ${this.config.maxRetryAfterSeconds} s` : ''
+        }): no new attempt before ${notBefore.toISOString()}`;
+      await recordAttempt(ctx.db, list, now, { ok: false, error: message, retryNotBefore: notBefore });
       this.loads.inc({ list, outcome: 'failed' });
-      this.runtime.log.warn({ list, err: message }, 'sanctions list load failed; the current version stays');
-      throw err;
+      this.runtime.log.warn(
+        {
+          list,
+          err: message,
+          ...(notBefore ? { retry_after_seconds: Math.round(asked! / 1000), not_before: notBefore } : {}),
+        },
+        'sanctions list load failed; the current version stays',
+      );
+      throw notBefore ? new ListDeferredError(list, notBefore, message) : err;
     }
   }
 
@@ -308,6 +329,8 @@ export class OfficialSanctionsLists implements SanctionsLists {
         last_success_at: iso(s.lastSuccessAt ?? null),
         last_error: s.lastError ?? null,
         last_error_at: iso(s.lastErrorAt ?? null),
+        retry_not_before:
+          s.retryNotBefore && s.retryNotBefore.getTime() > now ? s.retryNotBefore.toISOString() : null,
       };
     });
     if (this.config.sandbox)
@@ -327,6 +350,7 @@ export class OfficialSanctionsLists implements SanctionsLists {
         last_success_at: null,
         last_error: null,
         last_error_at: null,
+        retry_not_before: null,
       });
     return out;
   }

@@ -5,12 +5,16 @@
  * the parser, which refuses XML that does not close.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { parseRetryAfter } from '../../platform/upstream';
 import type { ListSource } from './config';
 
 export class ListFetchError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The server's `Retry-After` (429 or 503), in milliseconds, uncapped. */
+  readonly retryAfterMs?: number;
+  constructor(message: string, options?: { cause?: unknown; retryAfterMs?: number }) {
     super(message, options);
     this.name = 'ListFetchError';
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }
 
@@ -64,6 +68,12 @@ export async function fetchListFile(
     if (res.status === 304 && current) {
       await res.body?.cancel();
       return { kind: 'not_modified' };
+    }
+    if (res.status === 429 || res.status === 503) {
+      // RFC 9110 10.2.3 (503) and RFC 6585 4 (429): how long to wait, in seconds or as a date.
+      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after') ?? undefined, Date.now());
+      await res.body?.cancel();
+      throw new ListFetchError(`HTTP ${res.status}`, { retryAfterMs });
     }
     if (!res.ok || !res.body) throw new ListFetchError(`HTTP ${res.status}`);
     const declared = Number(res.headers.get('content-length') ?? Number.NaN);

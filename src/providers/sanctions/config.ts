@@ -43,6 +43,8 @@ export interface SanctionsConfig {
    * fails closed (503) and readiness details and the staff status say so.
    */
   maxAgeHours: number;
+  /** A list server's `Retry-After` (429, 503) is honoured up to this many seconds. */
+  maxRetryAfterSeconds: number;
 }
 
 /** The lists' published files (docs/vendors/sanctions-lists.md, "Sources"). The EU file needs its token: no default. */
@@ -110,5 +112,6 @@ export function readSanctionsConfig(r: Reader, environment: 'sandbox' | 'product
     maxBytes: r.int('SVC_SANCTIONS_MAX_BYTES', 200 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxDropPercent: r.int('SVC_SANCTIONS_MAX_DROP_PERCENT', 50, 0, 100),
     maxAgeHours: r.int('SVC_SANCTIONS_MAX_AGE_HOURS', 48, 1, 24 * 365),
+    maxRetryAfterSeconds: r.int('SVC_SANCTIONS_MAX_RETRY_AFTER_SECONDS', 3600, 1, 24 * 3600),
   };
 }

@@ -5,6 +5,7 @@
  * score (0-100); the lists' raw codes never leave the provider.
  */
 import type { Db } from '../../db/client';
+import { RetryNotBeforeError } from '../../platform/jobs/retry-not-before';
 
 /** The official lists this service can load (SVC_SANCTIONS_LISTS). */
 export const SANCTIONS_LIST_IDS = [
@@ -173,6 +174,22 @@ export interface ListStatus {
   last_success_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** The list server asked to wait (429/503 `Retry-After`, capped): no download before this. */
+  retry_not_before: string | null;
+}
+
+/**
+ * The list server asked to wait (429/503 `Retry-After`, capped): this load made no request, or its
+ * request was answered so. The load job retries no earlier than `notBefore`.
+ */
+export class ListDeferredError extends RetryNotBeforeError {
+  constructor(list: string, notBefore: Date, message?: string) {
+    super(
+      message ?? `${list}: the list server asked us to wait; no attempt before ${notBefore.toISOString()}`,
+      notBefore,
+    );
+    this.name = 'ListDeferredError';
+  }
 }
 
 export interface SanctionsLists {

@@ -34,6 +34,7 @@ export interface ListStateRow {
   lastErrorAt: Date | null;
   etag: string | null;
   lastModified: string | null;
+  retryNotBefore: Date | null;
 }
 
 /** The state of each list (with its current snapshot's metadata); lists never attempted are absent. */
@@ -58,6 +59,7 @@ export async function readListStates(db: Db, lists: readonly string[]): Promise<
       lastErrorAt: s.lastErrorAt,
       etag: s.etag,
       lastModified: s.lastModified,
+      retryNotBefore: s.retryNotBefore,
     })
     .from(s)
     .leftJoin(v, eq(v.id, s.currentSnapshotId))
@@ -105,7 +107,7 @@ export async function recordAttempt(
   at: Date,
   outcome:
     | { ok: true; validators?: { etag: string | null; lastModified: string | null } }
-    | { ok: false; error: string },
+    | { ok: false; error: string; retryNotBefore?: Date | null },
 ): Promise<void> {
   const values = outcome.ok
     ? {
@@ -113,10 +115,17 @@ export async function recordAttempt(
         lastSuccessAt: at,
         lastError: null,
         lastErrorAt: null,
+        retryNotBefore: null,
         updatedAt: at,
         ...(outcome.validators ?? {}),
       }
-    : { lastAttemptAt: at, lastError: outcome.error.slice(0, 1000), lastErrorAt: at, updatedAt: at };
+    : {
+        lastAttemptAt: at,
+        lastError: outcome.error.slice(0, 1000),
+        lastErrorAt: at,
+        retryNotBefore: outcome.retryNotBefore ?? null,
+        updatedAt: at,
+      };
   await db
     .insert(sanctionsListState)
     .values({ list, ...values })

@@ -3,7 +3,7 @@
  * the EU's FSF): it serves the small files of test/fixtures/sanctions over HTTP as the publishers
  * publish files, with the HTTP validators of RFC 9110 (a strong `ETag` and `Last-Modified`, and
  * `304 Not Modified` to a conditional GET whose `If-None-Match` or `If-Modified-Since` still holds),
- * and faults on demand: 429 with `Retry-After`, 5xx, a slow answer that stalls past the loader's
+ * and faults on demand: 429 with `Retry-After`, 503 with or without it, a slow answer that stalls past the loader's
  * deadline, and a truncated body (shorter than its `Content-Length`).
  *
  *   npx tsx test/standins/sanctions/server.ts --port 4030 --file un.xml=test/fixtures/sanctions/un-consolidated.xml
@@ -16,7 +16,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 
-export type Fault = 'too_many_requests' | 'server_error' | 'slow' | 'truncated';
+export type Fault = 'too_many_requests' | 'server_error' | 'unavailable_retry_after' | 'slow' | 'truncated';
 
 export interface ServedRequest {
   path: string;
@@ -39,6 +39,8 @@ export interface SanctionsStandin {
   publish(path: string, body: Buffer | string, at?: Date): void;
   /** The next requests answer these faults, in order (then the file again). */
   fail(...faults: Fault[]): void;
+  /** The `Retry-After` of 429 and `unavailable_retry_after` (delta-seconds or an HTTP date; default 60). */
+  retryAfter: string;
   requests: ServedRequest[];
   close(): Promise<void>;
 }
@@ -67,7 +69,11 @@ export async function startSanctionsStandin(
     const fault = faults.shift();
     if (fault === 'too_many_requests') {
       log(fault);
-      return res.writeHead(429, { 'retry-after': '60' }).end('Too Many Requests');
+      return res.writeHead(429, { 'retry-after': handle.retryAfter }).end('Too Many Requests');
+    }
+    if (fault === 'unavailable_retry_after') {
+      log(fault);
+      return res.writeHead(503, { 'retry-after': handle.retryAfter }).end('Service Unavailable');
     }
     if (fault === 'server_error') {
       log(fault);
@@ -108,8 +114,9 @@ export async function startSanctionsStandin(
       .end(file.body);
   });
   await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
-  return {
+  const handle: SanctionsStandin = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    retryAfter: '60',
     publish(path, body, at = new Date()) {
       const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
       files.set(path.startsWith('/') ? path : `/${path}`, {
@@ -128,6 +135,7 @@ export async function startSanctionsStandin(
         server.close(() => r());
       }),
   };
+  return handle;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -3267,7 +3267,7 @@ export interface paths {
         head?: never;
         /**
          * Repair a transfer and send it again
-         * @description Only in `needs_repair`. A status that does not allow the action: 400 `Transfer in status '{status}' does not allow this action`.
+         * @description Only in `needs_repair`. The repaired parties' names are screened against the sanctions lists again, as at creation (`sanctions_matches`, `sanctions_screening`); lists that cannot answer: 503 `Screening provider is unavailable`, nothing changed. A status that does not allow the action: 400 `Transfer in status '{status}' does not allow this action`.
          *
          *     Permission `travel_rule.write` required (roles: owner, operations); a token without it gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel_rule.write"`.
          */
@@ -8345,6 +8345,7 @@ export interface components {
                 age_seconds: number | null;
                 stale: boolean;
                 last_error: string | null;
+                retry_not_before?: string | null;
             }[];
         };
         AuthSecurityRequestCodeRequest: {

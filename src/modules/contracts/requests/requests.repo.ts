@@ -101,10 +101,15 @@ export async function documentContent(db: DbOrTx, requestId: string, documentId:
 }
 
 export function originalsOf(db: DbOrTx, requestId: string) {
+  return documentsOfKind(db, requestId, 'original');
+}
+
+/** A request's documents of one kind (`original`, or `signed` once sealed), with their content. */
+export function documentsOfKind(db: DbOrTx, requestId: string, kind: 'original' | 'signed') {
   return db
     .select()
     .from(contractDocuments)
-    .where(and(eq(contractDocuments.requestId, requestId), eq(contractDocuments.kind, 'original')))
+    .where(and(eq(contractDocuments.requestId, requestId), eq(contractDocuments.kind, kind)))
     .orderBy(asc(contractDocuments.position));
 }
 

@@ -10,11 +10,15 @@ import { ContractMessages } from '../contracts.messages';
 import {
   documentBytes,
   documentsForPage,
+  isHostedViewer,
   isLinkGone,
   loadSignContext,
   needsOtp,
+  type ParticipantContext,
+  recordHostedViewerOpened,
   reportToProvider,
   type SignContext,
+  sealedForViewer,
   sendOtp,
   verifyOtp,
 } from './sign-page.service';
@@ -26,7 +30,7 @@ const DocParams = Type.Object({
   document_id: Type.String({ format: 'uuid' }),
 });
 type Form = Record<string, string | string[] | undefined>;
-type PCtx = Extract<SignContext, { kind: 'participant' }>;
+type PCtx = ParticipantContext;
 
 function sendPage(reply: FastifyReply, status: number, body: string) {
   return reply
@@ -150,6 +154,8 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
           error,
         }),
       );
+    // A viewer whose signing a vendor hosts reads (the sealed documents once completed); others sign.
+    const viewer = isHostedViewer(deps, ctx) ? { sealed: sealedForViewer(deps, ctx) } : undefined;
     return sendPage(
       reply,
       status,
@@ -161,8 +167,11 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
         email: p.email,
         role: p.role,
         message: r.message,
-        documents: await documentsForPage(deps, r, p.role),
-        readOnly: false,
+        documents: viewer
+          ? await documentsForPage(deps, r, null, viewer.sealed ? 'signed' : 'original')
+          : await documentsForPage(deps, r, p.role),
+        readOnly: viewer !== undefined,
+        viewer,
         error,
         sandbox: deps.config.environment === 'sandbox',
       }),
@@ -177,14 +186,17 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
       const token = (req.params as { token: string }).token;
       let ctx = await loadSignContext(deps, token);
       if (!ctx) return notFoundPage(reply);
-      if (deps.providers.esign.hosted && ctx.kind === 'participant') return handOver(req, reply, ctx, token);
+      // A vendor hosting the signing collects signatures and approvals on its page; viewers stay here.
+      if (deps.providers.esign.hosted && ctx.kind === 'participant' && !isHostedViewer(deps, ctx))
+        return handOver(req, reply, ctx, token);
       if (
         ctx.kind === 'participant' &&
         ctx.participant.status === 'sent' &&
         !needsOtp(ctx.participant) &&
         !isLinkGone(ctx)
       ) {
-        await reportToProvider(deps, ctx, 'participant.viewed', seenOf(req));
+        if (isHostedViewer(deps, ctx)) await recordHostedViewerOpened(deps, ctx, seenOf(req));
+        else await reportToProvider(deps, ctx, 'participant.viewed', seenOf(req));
         ctx = (await loadSignContext(deps, token)) ?? ctx;
       }
       return render(reply, ctx, token);
@@ -200,7 +212,7 @@ export async function signPageRoutes(app: FastifyInstance, { deps }: { deps: Dep
       const ctx = await loadSignContext(deps, token);
       if (!ctx || isLinkGone(ctx) || (ctx.kind === 'participant' && needsOtp(ctx.participant)))
         return notFoundPage(reply);
-      const d = await documentBytes(deps, ctx.request, document_id);
+      const d = await documentBytes(deps, ctx, document_id);
       if (!d) return notFoundPage(reply);
       return reply
         .header('content-type', 'application/pdf')

@@ -15,12 +15,13 @@ import { otpMail } from '../requests/mail.service';
 import { isTerminalRequest } from '../requests/requests.machine';
 import {
   addAudit,
+  documentsOfKind,
   findParticipantByTokenHash,
-  originalsOf,
   type ParticipantRow,
   type RequestRow,
   updateParticipant,
 } from '../requests/requests.repo';
+import { applyEsignNotification } from '../requests.notifications';
 
 export const OTP_TTL_SECONDS = 300;
 export const OTP_MAX_ATTEMPTS = 5;
@@ -48,6 +49,7 @@ export interface RequestFieldView {
 export type SignContext =
   | { kind: 'participant'; request: RequestRow; participant: ParticipantRow; merchantName: string }
   | { kind: 'cc'; request: RequestRow; merchantName: string };
+export type ParticipantContext = Extract<SignContext, { kind: 'participant' }>;
 
 export async function loadSignContext(deps: Deps, token: string): Promise<SignContext | null> {
   if (!/^[A-Za-z0-9_-]{40,100}$/.test(token)) return null;
@@ -75,12 +77,17 @@ export function isLinkGone(ctx: SignContext): boolean {
   return ctx.participant.status === 'canceled' || (isTerminalRequest(s) && s !== 'completed');
 }
 
+/**
+ * The documents a page shows: the originals with the fields of `role` (every field when null), or,
+ * for a viewer of a completed request whose signing a vendor hosts, the sealed ones (no fields).
+ */
 export async function documentsForPage(
   deps: Deps,
   r: RequestRow,
   role: string | null,
+  kind: 'original' | 'signed' = 'original',
 ): Promise<SignDocument[]> {
-  const docs = await originalsOf(deps.db, r.id);
+  const docs = await documentsOfKind(deps.db, r.id, kind);
   const out: SignDocument[] = [];
   const { PDFDocument } = await loadPdfLib();
   for (const d of docs) {
@@ -89,17 +96,55 @@ export async function documentsForPage(
       id: d.id,
       fileName: d.fileName,
       pages: pdf.getPages().map((p) => p.getSize()),
+      // A sealed document holds the values already: no field boxes over it.
       fields: d.fields
-        .filter((f) => role === null || f.role === role)
+        .filter((f) => kind === 'original' && (role === null || f.role === role))
         .map((f) => ({ ...f, prefill: f.value_key ? (r.fieldValues[f.value_key] ?? null) : null })),
     });
   }
   return out;
 }
 
-export async function documentBytes(deps: Deps, r: RequestRow, documentId: string) {
-  const docs = await originalsOf(deps.db, r.id);
+export async function documentBytes(deps: Deps, ctx: SignContext, documentId: string) {
+  const docs = await documentsOfKind(deps.db, ctx.request.id, 'original');
+  if (sealedForViewer(deps, ctx)) docs.push(...(await documentsOfKind(deps.db, ctx.request.id, 'signed')));
   return docs.find((d) => d.id === documentId) ?? null;
+}
+
+/**
+ * A viewer when a vendor hosts the signing (docs/vendors/documenso.md, "Viewers"): never handed over
+ * (the vendor's page shows a copied recipient no document before completion); our page shows it the
+ * originals, records its opening itself, and the sealed documents once the request is completed.
+ */
+export const isHostedViewer = (deps: Deps, ctx: SignContext): boolean =>
+  Boolean(deps.providers.esign.hosted) && ctx.kind === 'participant' && ctx.participant.kind === 'viewer';
+
+/** The sealed documents are the hosted viewer's once the request is completed. */
+export const sealedForViewer = (deps: Deps, ctx: SignContext) =>
+  isHostedViewer(deps, ctx) && ctx.request.status === 'completed';
+
+/**
+ * The hosted viewer opened our page (past the email code): `viewed` is recorded by us, through the
+ * same transition, trail, events and activity as a provider's notification of an opening.
+ */
+export async function recordHostedViewerOpened(
+  deps: Deps,
+  ctx: ParticipantContext,
+  seen: { ip: string; userAgent: string | null },
+) {
+  if (!ctx.request.envelopeRef) return;
+  await applyEsignNotification(deps, {
+    eventId: `page:${ctx.participant.id}`,
+    envelopeRef: ctx.request.envelopeRef,
+    revision: null,
+    type: 'participant.viewed',
+    participantId: ctx.participant.id,
+    reason: null,
+    ip: seen.ip,
+    userAgent: seen.userAgent,
+    values: {},
+    occurredAt: deps.clock.now(),
+  });
 }
 
 export const needsOtp = (p: ParticipantRow) => p.auth === 'email_otp' && !p.otpVerifiedAt;

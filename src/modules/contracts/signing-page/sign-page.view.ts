@@ -38,6 +38,8 @@ export interface SignPageView {
   message: string | null;
   documents: SignDocument[];
   readOnly: boolean;
+  /** A viewer of a request whose signing a vendor hosts (read-only; the sealed documents once completed). */
+  viewer?: { sealed: boolean };
   error?: string | null;
   sandbox: boolean;
 }
@@ -105,9 +107,12 @@ function fieldInput(f: RequestFieldView, v: SignPageView): SafeHtml {
 
 export function signPage(v: SignPageView): string {
   const fields = v.documents.flatMap((d) => d.fields);
-  const panel = v.readOnly
-    ? html`<section class="card"><h2>View only</h2><p class="lead">You are copied on this request. Participants sign through their own links.</p></section>`
-    : html`<section class="card" aria-labelledby="act"><ol class="steps"><li>Verify</li><li class="on">Review</li><li>Sign</li></ol>
+  const panel = v.viewer
+    ? html`<section class="card" aria-labelledby="act"><h2 id="act">View only</h2><p class="who">${v.name} · ${v.email} · role ${v.role}</p>
+<p class="lead">${v.viewer.sealed ? 'Everyone has signed. The signed document is shown here; open it to download it.' : 'You can read the document. Nothing is asked of you: the signers sign through their own links, and you receive the signed document once everyone has signed.'}</p></section>`
+    : v.readOnly
+      ? html`<section class="card"><h2>View only</h2><p class="lead">You are copied on this request. Participants sign through their own links.</p></section>`
+      : html`<section class="card" aria-labelledby="act"><ol class="steps"><li>Verify</li><li class="on">Review</li><li>Sign</li></ol>
 <h2 id="act">Sign as ${v.name}</h2><p class="who">${v.email} · role ${v.role}</p>
 ${v.error ? html`<div class="alert alert-error" role="alert">${v.error}</div>` : ''}
 ${v.sandbox ? html`<div class="sandbox-note">Sandbox: no legally binding signature is created.</div>` : ''}

@@ -1,0 +1,1 @@
+ALTER TABLE "sanctions_list_state" ADD COLUMN "retry_not_before" timestamp with time zone;
