@@ -10,6 +10,7 @@
 import type { Deps } from '../deps';
 import { jobDefinitions, modules } from '../modules/index';
 import { createJobRunner, purgeFinishedJobs } from '../platform/jobs/index';
+import { createHistoryPartitionsWorker } from './history-partitions';
 import { periodicWorker, type Worker } from './loop';
 import { createPgliteAnalyzeWorker } from './pglite-analyze';
 import { createWebhookDeliveryWorker } from './webhook-delivery';
@@ -25,6 +26,10 @@ function platformWorkers(deps: Deps): Worker[] {
     createJobRunner(deps, jobDefinitions, { pollMs: poll, idleMaxMs: Math.max(poll, 1000) }),
     periodicWorker(deps, 'jobs-retention', 3_600_000, () => purgeFinishedJobs(deps, JOB_RETENTION_DAYS)),
     ...(deps.database.engine === 'pglite' ? [createPgliteAnalyzeWorker(deps)] : []),
+    // PostgreSQL: history tables partitioned by month, partitions created ahead (src/db/partitions.ts).
+    ...(deps.database.engine === 'postgres' && deps.config.historyPartitions
+      ? [createHistoryPartitionsWorker(deps)]
+      : []),
     createWebhookDeliveryWorker(deps),
   ];
 }
