@@ -205,7 +205,12 @@ export async function convertTable(db: Db, table: HistoryTable, now: Date): Prom
       sql`select pg_get_constraintdef(oid) as def, convalidated as valid from pg_constraint
            where conrelid = to_regclass(${`public.${ident(table)}`}) and conname = ${checkName}`,
     );
-    if (found[0]) return found[0];
+    const bound0 = found[0] && /'([0-9a-f-]{36})'/.exec(found[0].def)?.[1];
+    // A bound made by an earlier run whose swap never happened (its lock kept timing out) is
+    // replaced before ids can reach it: a row past it would be refused.
+    if (found[0] && bound0 && uuidTime(bound0).getTime() > now.getTime() + 86_400_000) return found[0];
+    if (found[0])
+      await tx.execute(sql.raw(`alter table ${ident(table)} drop constraint ${ident(checkName)}`));
     await tx.execute(
       sql.raw(
         `alter table ${ident(table)} add constraint ${ident(checkName)} check (id < ${literal(bound)}) not valid`,
@@ -214,8 +219,6 @@ export async function convertTable(db: Db, table: HistoryTable, now: Date): Prom
     return { def: `CHECK ((id < '${bound}'::uuid))`, valid: false };
   });
   if (!existing) return false;
-  const checkBound = /'([0-9a-f-]{36})'/.exec(existing.def)?.[1];
-  if (!checkBound) throw new Error(`unexpected bound check on ${table}: ${existing.def}`);
 
   // 2. Validation: SHARE UPDATE EXCLUSIVE, so the scan does not hold writers up.
   if (!existing.valid)
@@ -226,6 +229,14 @@ export async function convertTable(db: Db, table: HistoryTable, now: Date): Prom
   // 3. The swap.
   const swapped = await step(db, async (tx) => {
     if (await isPartitioned(tx, table)) return false;
+    // The bound as it is now (another runner may have replaced it since step 1).
+    const [check] = await rows<{ def: string }>(
+      tx,
+      sql`select pg_get_constraintdef(oid) as def from pg_constraint
+           where conrelid = to_regclass(${`public.${ident(table)}`}) and conname = ${checkName} and convalidated`,
+    );
+    const checkBound = check && /'([0-9a-f-]{36})'/.exec(check.def)?.[1];
+    if (!checkBound) return false; // not validated yet: the next run finishes it
     const shape = await shapeOf(tx, table);
     const badUnique = shape.indexes.find((i) => i.unique && !i.columns.includes('id'));
     if (badUnique)

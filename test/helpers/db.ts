@@ -53,13 +53,14 @@ function pgliteTemplate(): Blob | undefined {
 export async function createScratchPostgresDatabase(
   prefix = 'svc_test',
   fixedName?: string,
+  useTemplate = true,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
   const name = fixedName ?? `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  const template = provided('postgresTemplate');
+  const template = useTemplate ? provided('postgresTemplate') : undefined;
   try {
     await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   } finally {
@@ -76,13 +77,17 @@ export async function createScratchPostgresDatabase(
   };
 }
 
-export async function createTestDatabase(): Promise<Database> {
+/**
+ * A fresh migrated database. `migrationsOnly`: on PostgreSQL, made by the migrations alone rather
+ * than copied from the suite's template (which TEST_PARTITIONED_HISTORY=1 has partitioned).
+ */
+export async function createTestDatabase(opts: { migrationsOnly?: boolean } = {}): Promise<Database> {
   if (testEngine() === 'pglite') {
     const database = await openPglite({ dataDir: null, loadDataDir: pgliteTemplate() });
     await database.migrate();
     return database;
   }
-  const scratch = await createScratchPostgresDatabase();
+  const scratch = await createScratchPostgresDatabase('svc_test', undefined, !opts.migrationsOnly);
   const database = await openPostgres(scratch.url, { poolSize: 10 });
   await database.migrate();
   const close = database.close;

@@ -70,7 +70,7 @@ describe.skipIf(!onPostgres)('partitioned history on PostgreSQL', () => {
     });
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ migrationsOnly: true });
     ctx = await createTestApp({ database });
     w = await createPaymentWorld(ctx, { webhookUrl: 'https://hooks.example.com/in' });
     for (let i = 0; i < 4; i++) expect((await create()).statusCode).toBe(201);

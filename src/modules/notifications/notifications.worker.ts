@@ -3,6 +3,7 @@
  * is a job (notification-email.service.ts).
  */
 import { sql } from 'drizzle-orm';
+import type { Config } from '../../config';
 import { rowsOf } from '../../db/client';
 import { dropExpiredPartitions } from '../../db/partitions';
 import type { Deps } from '../../deps';
@@ -33,7 +34,7 @@ export async function purgeOldNotifications(deps: Pick<Deps, 'db' | 'clock' | 'c
  * PGlite) are deleted in batches as before.
  */
 export async function purgeOldActivityLogs(
-  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'database'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'database'> & { config: Pick<Config, 'activityLogRetentionDays'> },
   batch = 1000,
 ) {
   const cutoff = addDays(deps.clock.now(), -deps.config.activityLogRetentionDays);
