@@ -9,7 +9,7 @@
  * The migrations create plain tables on both engines; on PostgreSQL the maintenance job
  * (`history-partitions`, src/workers) converts them in place and keeps partitions created ahead;
  * PGlite keeps plain tables. Every step is idempotent, re-reads the catalog under a transaction-scoped
- * advisory lock, and waits at most LOCK_TIMEOUT for a table lock (a busy table is retried next run).
+ * advisory lock, and waits at most LOCK_TIMEOUT for any lock (then gives up and is tried again).
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, rowsOf } from './client';
@@ -27,8 +27,17 @@ export type HistoryTable = (typeof HISTORY_TABLES)[number];
 export const MONTHS_AHEAD = 3;
 /** Advisory lock of the maintenance (the migrations use 724011). */
 export const PARTITION_LOCK = 724012;
-/** The longest wait for a table lock; a DDL step queued behind a long query would block every writer. */
-export const LOCK_TIMEOUT = '5s';
+/**
+ * The longest wait for any one lock in a maintenance step, well below PostgreSQL's deadlock_timeout
+ * (1 s by default). A step holds the locks it already has while it waits: if a writer is waiting for
+ * one of those and holds the one the step wants, the step gives up first (lock_not_available), so the
+ * writer is never the one a deadlock check aborts; it waited at most this long. A DDL statement queued
+ * behind a long query would also make every writer queue behind it: it gives up after as long.
+ */
+export const LOCK_TIMEOUT = '200ms';
+/** A step that gave up on a lock is tried again this many times, after STEP_RETRY_MS on average. */
+export const STEP_ATTEMPTS = 25;
+export const STEP_RETRY_MS = 200;
 /**
  * A partition is dropped by retention only when its upper bound is this far past the cutoff: an id's
  * time is its node's clock when it was made, the row's own time column the database's or the
@@ -69,11 +78,50 @@ async function rows<T>(db: DbOrTx, text: string | SQL): Promise<T[]> {
 
 /** One step: a transaction under the maintenance's advisory lock, with a bounded lock wait. */
 async function step<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`select pg_advisory_xact_lock(${PARTITION_LOCK})`));
-    await tx.execute(sql.raw(`set local lock_timeout = '${LOCK_TIMEOUT}'`));
-    return fn(tx);
-  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`select pg_advisory_xact_lock(${PARTITION_LOCK})`));
+        await tx.execute(sql.raw(`set local lock_timeout = '${LOCK_TIMEOUT}'`));
+        return fn(tx);
+      });
+    } catch (err) {
+      const code =
+        (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+      if (attempt >= STEP_ATTEMPTS || (code !== LOCK_NOT_AVAILABLE && code !== DEADLOCK)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, STEP_RETRY_MS * (0.5 + Math.random())));
+    }
+  }
+}
+
+const LOCK_NOT_AVAILABLE = '55P03';
+const DEADLOCK = '40P01';
+
+/**
+ * Takes the locks a partition DDL statement on `table` needs, before it runs and in the order the
+ * service's writers take them: the tables its foreign keys reference first (SHARE ROW EXCLUSIVE, as
+ * ADD FOREIGN KEY and a partition's cloned keys take them: a payment, then its timeline entry; an
+ * event, then its deliveries, then their attempts), then the table and `also` (ACCESS EXCLUSIVE).
+ * Taken later by the statement itself, the referenced table's lock deadlocked with a writer that held
+ * it and waited for this table.
+ */
+async function lockForDdl(
+  tx: DbOrTx,
+  table: string,
+  also: string[] = [],
+  referencedMode = 'share row exclusive',
+): Promise<void> {
+  const referenced = await rows<{ target: string }>(
+    tx,
+    sql`select distinct confrelid::regclass::text as target from pg_constraint
+         where conrelid = to_regclass(${`public.${ident(table)}`}) and contype = 'f' and conparentid = 0
+           and confrelid <> conrelid`,
+  );
+  if (referenced.length > 0)
+    await tx.execute(
+      sql.raw(`lock table ${referenced.map((r) => r.target).join(', ')} in ${referencedMode} mode`),
+    );
+  await tx.execute(sql.raw(`lock table ${[table, ...also].map(ident).join(', ')} in access exclusive mode`));
 }
 
 export async function isPartitioned(db: DbOrTx, table: string): Promise<boolean> {
@@ -241,12 +289,10 @@ export async function convertTable(db: Db, table: HistoryTable, now: Date): Prom
     const badUnique = shape.indexes.find((i) => i.unique && !i.columns.includes('id'));
     if (badUnique)
       throw new Error(`${table}: unique index ${badUnique.name} lacks the partition key (id); not converted`);
-    const referencing = [...new Set(shape.incoming.map((c) => c.table))];
-    await tx.execute(
-      sql.raw(
-        `lock table ${[table, ...referencing].map((t) => ident(t.replaceAll('"', ''))).join(', ')} in access exclusive mode`,
-      ),
-    );
+    const referencing = [...new Set(shape.incoming.map((c) => c.table.replaceAll('"', '')))];
+    // ATTACH merges the old table's foreign keys into the new table's, which replaces their triggers
+    // on the referenced tables (ACCESS EXCLUSIVE there, for the few milliseconds of the swap).
+    await lockForDdl(tx, table, referencing, 'access exclusive');
     const legacy = legacyPartitionName(table);
     await tx.execute(sql.raw(`alter table ${ident(table)} rename to ${ident(legacy)}`));
     for (const i of shape.indexes)
@@ -346,6 +392,7 @@ export async function createMonthPartition(
       );
       if (stray.length > 0) return { blocked: name };
     }
+    await lockForDdl(tx, table);
     await tx.execute(
       sql.raw(
         `create table ${ident(name)} partition of ${ident(table)} for values from (${literal(lo)}) to (${literal(to)})`,
@@ -403,6 +450,7 @@ export async function dropExpiredPartitions(
         tx,
         sql.raw(`select count(*)::int as n from ${ident(p.name)}`),
       );
+      await lockForDdl(tx, table);
       await tx.execute(sql.raw(`alter table ${ident(table)} detach partition ${ident(p.name)}`));
       await tx.execute(sql.raw(`drop table ${ident(p.name)}`));
       return Number(count?.n ?? 0);
