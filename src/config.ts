@@ -67,6 +67,8 @@ export interface Config extends PaymentLimits {
   /** Shared secret the sandbox bank/verification simulators sign their notifications with. */
   providerWebhookSecret: string | null;
   workersEnabled: boolean;
+  /** PostgreSQL: partition the append-only history tables by month and keep partitions ahead. */
+  historyPartitions: boolean;
   workerPollMs: number;
   /** PGlite only (no autovacuum there): seconds between the maintenance worker's ANALYZE runs. */
   pgliteAnalyzeSeconds: number;
@@ -254,6 +256,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     dataKey: r.optional('SVC_DATA_KEY'),
     providerWebhookSecret: r.optional('SVC_PROVIDER_WEBHOOK_SECRET'),
     workersEnabled: r.bool('SVC_WORKERS_ENABLED', true),
+    historyPartitions: r.bool('SVC_HISTORY_PARTITIONS', false),
     workerPollMs: r.int('SVC_WORKER_POLL_MS', 500, 10, 60000),
     pgliteAnalyzeSeconds: r.int('SVC_PGLITE_ANALYZE_SECONDS', 300, 5, 86400),
     shutdownTimeoutSeconds: r.int('SVC_SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 600),

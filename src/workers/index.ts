@@ -10,6 +10,7 @@
 import type { Deps } from '../deps';
 import { jobDefinitions, modules } from '../modules/index';
 import { createJobRunner, purgeFinishedJobs } from '../platform/jobs/index';
+import { historyPartitionsTask } from './history-partitions';
 import { createHousekeepingWorker, type HousekeepingTask } from './housekeeping';
 import type { Worker } from './loop';
 import { createPgliteAnalyzeWorker } from './pglite-analyze';
@@ -33,6 +34,11 @@ function platformWorkers(deps: Deps): Worker[] {
 function housekeepingTasks(deps: Deps): HousekeepingTask[] {
   return [
     { name: 'jobs-retention', everyMs: 3_600_000, run: () => purgeFinishedJobs(deps, JOB_RETENTION_DAYS) },
+    // PostgreSQL, when enabled: history tables partitioned by month, partitions created ahead
+    // (src/db/partitions.ts). The housekeeping loop's first tick runs it at start.
+    ...(deps.database.engine === 'postgres' && deps.config.historyPartitions
+      ? [historyPartitionsTask(deps)]
+      : []),
     ...modules.flatMap((m) => m.housekeeping?.(deps) ?? []),
   ];
 }

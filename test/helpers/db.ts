@@ -53,13 +53,14 @@ function pgliteTemplate(): Blob | undefined {
 export async function createScratchPostgresDatabase(
   prefix = 'svc_test',
   fixedName?: string,
+  useTemplate = true,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
   const name = fixedName ?? `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  const template = provided('postgresTemplate');
+  const template = useTemplate ? provided('postgresTemplate') : undefined;
   try {
     await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   } finally {
@@ -76,13 +77,17 @@ export async function createScratchPostgresDatabase(
   };
 }
 
-export async function createTestDatabase(): Promise<Database> {
+/**
+ * A fresh migrated database. `migrationsOnly`: on PostgreSQL, made by the migrations alone rather
+ * than copied from the suite's template (which TEST_PARTITIONED_HISTORY=1 has partitioned).
+ */
+export async function createTestDatabase(opts: { migrationsOnly?: boolean } = {}): Promise<Database> {
   if (testEngine() === 'pglite') {
     const database = await openPglite({ dataDir: null, loadDataDir: pgliteTemplate() });
     await database.migrate();
     return database;
   }
-  const scratch = await createScratchPostgresDatabase();
+  const scratch = await createScratchPostgresDatabase('svc_test', undefined, !opts.migrationsOnly);
   const database = await openPostgres(scratch.url, { poolSize: 10 });
   await database.migrate();
   const close = database.close;
@@ -124,9 +129,13 @@ async function openWorkerDatabase(): Promise<WorkerDatabase> {
     database = await openPostgres(scratch.url, { poolSize: 10 });
     await database.migrate();
   }
-  const tables = rowsOf<{ name: string }>(
+  // Top-level tables only: a partitioned table (PostgreSQL, src/db/partitions.ts) is emptied through
+  // its parent, which has no storage of its own (hence no autovacuum setting below).
+  const tables = rowsOf<{ name: string; partitioned: boolean }>(
     await database.db.execute(
-      sql`select tablename as name from pg_tables where schemaname = 'public' order by 1`,
+      sql`select c.relname as name, c.relkind = 'p' as partitioned
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+           where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`,
     ),
   );
   const nonEmpty = tables
@@ -146,7 +155,13 @@ async function openWorkerDatabase(): Promise<WorkerDatabase> {
     // Emptied by DELETE, a table keeps its pages; a vacuum would let new rows fill the freed space,
     // and a select without ORDER BY would no longer return them in insertion order, as it did after
     // a TRUNCATE. The worker's database is short-lived: no vacuum on its tables (PGlite runs none).
-    for (const t of tables)
+    const stored = rowsOf<{ name: string }>(
+      await database.db.execute(
+        sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+             where n.nspname = 'public' and c.relkind = 'r'`,
+      ),
+    );
+    for (const t of stored)
       await database.db.execute(sql.raw(`alter table ${ident(t.name)} set (autovacuum_enabled = false)`));
   }
   return { database, leased: false, nonEmpty, sequences };

@@ -15,6 +15,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import type { Db } from '../../src/db/client';
+import { maintainHistoryPartitions } from '../../src/db/partitions';
 
 const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../drizzle');
 const CACHE_DIR = path.resolve(import.meta.dirname, '../../node_modules/.cache/svc-test');
@@ -84,8 +86,25 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/**
+ * TEST_PARTITIONED_HISTORY=1: the PostgreSQL template's history tables are partitioned as the
+ * maintenance job does it on a deployment (src/db/partitions.ts), so that the suite's files run their
+ * statements against partitioned tables. Converted as if three months ago, so that today's rows land
+ * in a monthly partition rather than in the one kept for the rows already there.
+ */
+const partitionedHistory = () => process.env.TEST_PARTITIONED_HISTORY === '1';
+
+async function partitionHistory(conn: pg.Client): Promise<void> {
+  const db = drizzlePg({ client: conn }) as unknown as Db;
+  const now = new Date();
+  await maintainHistoryPartitions(db, new Date(now.getTime() - 90 * 86_400_000));
+  await maintainHistoryPartitions(db, now);
+}
+
 async function postgresTemplate(adminUrl: string, key: string): Promise<string> {
-  const name = `svc_tmpl_${key}`;
+  const name = partitionedHistory()
+    ? `svc_tmpl_${key}_p${new Date().toISOString().slice(0, 7).replace('-', '')}`
+    : `svc_tmpl_${key}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -99,6 +118,7 @@ async function postgresTemplate(adminUrl: string, key: string): Promise<string> 
     await conn.connect();
     try {
       await migratePg(drizzlePg({ client: conn }), { migrationsFolder: MIGRATIONS_DIR });
+      if (partitionedHistory()) await partitionHistory(conn);
     } finally {
       await conn.end();
     }

@@ -73,14 +73,29 @@ export function whereOf(clientId: string, f: ActivityFilters): SQL {
   return sql.join(parts, sql` and `);
 }
 
-export async function countActivity(db: DbOrTx, clientId: string, f: ActivityFilters, cap?: number) {
+/** The list's count statement (also what bench/partitions.ts explains). */
+export function countActivityStatement(clientId: string, f: ActivityFilters, cap?: number): SQL {
   const where = whereOf(clientId, f);
-  const res = cap
-    ? await db.execute(
-        sql`select count(*)::int as n from (select 1 from activity_logs where ${where} limit ${cap}) x`,
-      )
-    : await db.execute(sql`select count(*)::int as n from activity_logs where ${where}`);
+  return cap
+    ? sql`select count(*)::int as n from (select 1 from activity_logs where ${where} limit ${cap}) x`
+    : sql`select count(*)::int as n from activity_logs where ${where}`;
+}
+
+export async function countActivity(db: DbOrTx, clientId: string, f: ActivityFilters, cap?: number) {
+  const res = await db.execute(countActivityStatement(clientId, f, cap));
   return Number(rowsOf<{ n: number }>(res)[0]?.n ?? 0);
+}
+
+/** The list's page statement (also what bench/partitions.ts explains). */
+export function listActivityStatement(
+  clientId: string,
+  f: ActivityFilters,
+  limit: number,
+  offset: number,
+): SQL {
+  return sql`
+    select ${COLUMNS} from activity_logs where ${whereOf(clientId, f)}
+     order by occurred_at desc, id desc limit ${limit} offset ${offset}`;
 }
 
 export async function listActivity(
@@ -90,10 +105,7 @@ export async function listActivity(
   limit: number,
   offset: number,
 ): Promise<ActivityRow[]> {
-  const res = await db.execute(sql`
-    select ${COLUMNS} from activity_logs where ${whereOf(clientId, f)}
-     order by occurred_at desc, id desc limit ${limit} offset ${offset}`);
-  return rowsOf<ActivityRow>(res);
+  return rowsOf<ActivityRow>(await db.execute(listActivityStatement(clientId, f, limit, offset)));
 }
 
 /** One keyset page strictly after `after` in (occurred_at desc, id desc) order. */
@@ -119,10 +131,12 @@ export async function findActivity(
   clientId: string,
   id: string,
 ): Promise<ActivityRow | undefined> {
-  const res = await db.execute(
-    sql`select ${COLUMNS} from activity_logs where client_id = ${clientId}::uuid and id = ${id}::uuid`,
-  );
-  return rowsOf<ActivityRow>(res)[0];
+  return rowsOf<ActivityRow>(await db.execute(findActivityStatement(clientId, id)))[0];
+}
+
+/** The lookup by id (also what bench/partitions.ts explains). */
+export function findActivityStatement(clientId: string, id: string): SQL {
+  return sql`select ${COLUMNS} from activity_logs where client_id = ${clientId}::uuid and id = ${id}::uuid`;
 }
 
 /**

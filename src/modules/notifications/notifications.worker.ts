@@ -3,7 +3,9 @@
  * is a job (notification-email.service.ts).
  */
 import { sql } from 'drizzle-orm';
+import type { Config } from '../../config';
 import { rowsOf } from '../../db/client';
+import { dropExpiredPartitions } from '../../db/partitions';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
 import { purgeActivityBefore } from '../activity/activity.repo';
@@ -25,8 +27,20 @@ export async function purgeOldNotifications(deps: Pick<Deps, 'db' | 'clock' | 'c
   return rowsOf(res).length;
 }
 
-/** Activity entries older than SVC_ACTIVITY_LOG_RETENTION_DAYS (the trigger's one exception). */
-export async function purgeOldActivityLogs(deps: Pick<Deps, 'db' | 'clock' | 'config'>, batch = 1000) {
+/**
+ * Activity entries older than SVC_ACTIVITY_LOG_RETENTION_DAYS (the trigger's one exception). On
+ * PostgreSQL, once the table is partitioned (src/db/partitions.ts), a month whose every entry is past
+ * the cutoff is dropped whole; the entries of the month straddling the cutoff (and every entry on
+ * PGlite) are deleted in batches as before.
+ */
+export async function purgeOldActivityLogs(
+  deps: Pick<Deps, 'db' | 'clock' | 'database'> & { config: Pick<Config, 'activityLogRetentionDays'> },
+  batch = 1000,
+) {
   const cutoff = addDays(deps.clock.now(), -deps.config.activityLogRetentionDays);
-  return purgeActivityBefore(deps.db, cutoff, batch);
+  const dropped =
+    deps.database.engine === 'postgres'
+      ? await dropExpiredPartitions(deps.db, 'activity_logs', 'occurred_at', cutoff)
+      : 0;
+  return dropped + (await purgeActivityBefore(deps.db, cutoff, batch));
 }
