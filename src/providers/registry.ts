@@ -22,6 +22,7 @@ import {
   sandboxTravelRuleProvider,
   sandboxVerificationProvider,
 } from './simulators';
+import { trpProvider } from './travel-rule/trp/index';
 import { sumsubProvider } from './verification/sumsub/index';
 
 export const providerDefinitions: readonly AnyProviderDefinition[] = [
@@ -31,6 +32,7 @@ export const providerDefinitions: readonly AnyProviderDefinition[] = [
   sumsubProvider,
   sandboxScreeningProvider,
   sandboxTravelRuleProvider,
+  trpProvider,
   sandboxEsignProvider,
   documensoProvider,
 ];

@@ -1,0 +1,278 @@
+/**
+ * The travel-rule network over TRP (OpenVASP Travel Rule Protocol 3.2.1; docs/vendors/trp.md):
+ * - outbound: `send` POSTs a transfer inquiry (IVMS 101 + asset DTI + integer amount + our callback)
+ *   to the beneficiary VASP's inquiry endpoint; its approval or rejection arrives on that callback;
+ *   `confirm` POSTs the transaction id to the callback its approval gave; `cancel` POSTs `canceled`
+ *   there (before an approval TRP has nothing to withdraw an inquiry with);
+ * - inbound: our inquiry endpoint takes inquiries from directory VASPs (the recipient is the owner of
+ *   the beneficiary wallet, found by the module); `respond` POSTs our approval (with our confirmation
+ *   callback) or rejection to the originator's callback; its confirmation arrives on ours.
+ * All three arrive through the generic provider route at
+ * `/api/v1/providers/travel-rule/trp/notifications/{token}`: `inquiry`, `r.<transfer>.<mac>` (a
+ * resolution of our inquiry) or `c.<transfer>.<mac>` (a confirmation for our approval). The mac
+ * (HMAC-SHA256 under SVC_TRP_CALLBACK_SECRET) makes each callback URL good for its transfer only.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { normalizeAddress } from '../../../shared/chain-addresses';
+import type { InboundCapability, InboundRequest, InboundResult } from '../../capabilities';
+import {
+  type Discovery,
+  type RespondContext,
+  type TransferMessage,
+  type TravelRuleNetwork,
+  type TravelRuleNotification,
+  TravelRuleProviderError,
+  type Vasp,
+} from '../port';
+import type { TrpClient } from './client';
+import type { TrpConfig, TrpVasp } from './config';
+import {
+  AmountError,
+  fromBaseUnits,
+  fromIvmsPerson,
+  inquiryJson,
+  originatingVaspOf,
+  parseConfirmation,
+  parseInquiry,
+  parseResolution,
+  toBaseUnits,
+  toIvms,
+} from './mapping';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const INQUIRY_TOKEN = 'inquiry';
+export const NOTIFICATIONS_PATH = '/api/v1/providers/travel-rule/trp/notifications';
+
+const header = (h: InboundRequest['headers'], name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export class TrpNetwork implements TravelRuleNetwork {
+  readonly configured = true;
+  readonly retry: { delaysSeconds: readonly number[] };
+  readonly inbound: InboundCapability<TravelRuleNotification, never>;
+
+  constructor(
+    private readonly config: TrpConfig,
+    private readonly client: TrpClient,
+  ) {
+    this.retry = { delaysSeconds: config.retrySeconds };
+    this.inbound = { parse: (req) => this.parse(req) };
+  }
+
+  /** Our URL for `kind` (`r` resolution, `c` confirmation) of `transferId`, or the inquiry endpoint. */
+  url(kind: 'r' | 'c' | 'inquiry', transferId?: string): string {
+    const base = `${this.config.publicUrl}${NOTIFICATIONS_PATH}`;
+    return kind === 'inquiry'
+      ? `${base}/${INQUIRY_TOKEN}`
+      : `${base}/${kind}.${transferId}.${this.mac(kind, transferId!)}`;
+  }
+
+  private mac(kind: string, transferId: string) {
+    return createHmac('sha256', this.config.callbackSecret)
+      .update(`${kind}.${transferId}`)
+      .digest('base64url');
+  }
+
+  private toVasp(v: TrpVasp): Vasp {
+    // TRP has no reachability probe: a VASP is reachable until a delivery says otherwise.
+    return { vasp_id: v.vasp_id, name: v.name, country: v.country, lei: v.lei, reachable: true };
+  }
+
+  async directory(): Promise<Vasp[]> {
+    return this.config.directory.map((v) => this.toVasp(v));
+  }
+
+  async discover(chain: string, address: string): Promise<Discovery> {
+    let normalized = address;
+    try {
+      normalized = normalizeAddress(chain as never, address);
+    } catch {
+      return { hosted: false };
+    }
+    const v = this.config.directory.find((d) =>
+      d.addresses.some((a) => a.chain === chain && a.address === normalized),
+    );
+    return v ? { hosted: true, vasp: this.toVasp(v) } : { hosted: false };
+  }
+
+  async send(msg: TransferMessage): Promise<void> {
+    const vasp = this.config.directory.find((v) => v.vasp_id === msg.vaspId);
+    if (!vasp) throw new TravelRuleProviderError('trp: the VASP is not in the directory');
+    const asset = this.config.assets.find((a) => a.asset === msg.asset && a.chain === msg.chain);
+    // Refusals we know before calling: nothing the counterparty could take later.
+    if (!asset) throw new TravelRuleProviderError(`trp: ${msg.asset} on ${msg.chain} has no DTI configured`);
+    if (!msg.originatorVasp.lei) throw new TravelRuleProviderError('trp: the originator VASP has no LEI');
+    let amount: string;
+    try {
+      amount = toBaseUnits(msg.amount, asset.decimals);
+    } catch (err) {
+      throw new TravelRuleProviderError(`trp: ${err instanceof AmountError ? err.message : 'bad amount'}`);
+    }
+    const body = inquiryJson({
+      asset: { dti: asset.dti },
+      amount,
+      callback: this.url('r', msg.transferId),
+      IVMS101: toIvms(msg),
+    });
+    await this.client.post('inquiry', vasp.inquiry_url, body);
+  }
+
+  async respond(
+    networkRef: string,
+    answer: 'accepted' | 'rejected',
+    reason: string | null,
+    ctx?: RespondContext,
+  ) {
+    if (answer === 'accepted' && !ctx)
+      throw new TravelRuleProviderError('trp: an approval needs the address');
+    const body =
+      answer === 'accepted'
+        ? { approved: { address: ctx!.address, callback: this.url('c', ctx!.transferId) } }
+        : { rejected: reason ?? 'Rejected by the beneficiary VASP' };
+    await this.client.post('resolution', networkRef, JSON.stringify(body));
+  }
+
+  async cancel(_transferId: string, _vaspId: string, callback?: string | null) {
+    // Before an approval the beneficiary VASP gave no callback: TRP has no message to withdraw an inquiry.
+    if (!callback) return;
+    await this.client.post(
+      'confirmation',
+      callback,
+      JSON.stringify({ canceled: 'Canceled by the originator VASP' }),
+    );
+  }
+
+  async confirm(_transferId: string, callback: string, txHash: string) {
+    await this.client.post('confirmation', callback, JSON.stringify({ txid: txHash }));
+  }
+
+  /** TRP signs nothing in the body (its peers authenticate by mTLS at the edge): see `inbound`. */
+  verifyNotification(): TravelRuleNotification | null {
+    return null;
+  }
+
+  private checkToken(token: string): { kind: 'r' | 'c'; transferId: string } | null {
+    const m = /^([rc])\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token);
+    if (!m || !UUID.test(m[2]!)) return null;
+    const expected = Buffer.from(this.mac(m[1]!, m[2]!));
+    const given = Buffer.from(m[3]!);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    return { kind: m[1] as 'r' | 'c', transferId: m[2]! };
+  }
+
+  parse(req: InboundRequest): InboundResult<TravelRuleNotification, never> {
+    const token = req.pathSecret;
+    if (!token) return { type: 'refused', status: 404 };
+    const requestId = header(req.headers, 'request-identifier');
+    const apiVersion = header(req.headers, 'api-version');
+    const target = token === INQUIRY_TOKEN ? null : this.checkToken(token);
+    if (token !== INQUIRY_TOKEN && !target) return { type: 'refused', status: 404 };
+    // TRP requires both headers on every request; without them it is no TRP request.
+    if (!apiVersion || !requestId || !UUID.test(requestId)) return { type: 'refused', status: 401 };
+    if (!target) return this.parseInquiry(req.rawBody, requestId);
+    if (target.kind === 'r') {
+      const r = parseResolution(req.rawBody);
+      if (!r) return { type: 'ignored', keys: topKeys(req.rawBody) };
+      return {
+        type: 'notification',
+        notification:
+          'approved' in r
+            ? {
+                type: 'transfer.accepted',
+                eventId: requestId,
+                reference: target.transferId,
+                revision: 1,
+                reason: null,
+                repairFields: null,
+                counterpartyCallback: r.approved.callback,
+                approvedAddress: r.approved.address,
+              }
+            : {
+                type: 'transfer.rejected',
+                eventId: requestId,
+                reference: target.transferId,
+                revision: 1,
+                reason: r.rejected || null,
+                repairFields: null,
+              },
+      };
+    }
+    const c = parseConfirmation(req.rawBody);
+    if (!c) return { type: 'ignored', keys: topKeys(req.rawBody) };
+    return {
+      type: 'notification',
+      notification: {
+        type: 'txid' in c ? 'transfer.completed' : 'transfer.canceled',
+        eventId: requestId,
+        reference: target.transferId,
+        revision: 1,
+        txHash: 'txid' in c ? c.txid : null,
+        reason: 'canceled' in c ? c.canceled : null,
+      },
+    };
+  }
+
+  /**
+   * An inquiry from a directory VASP (named by its LEI as originating VASP) whose callback lies on
+   * that VASP's own origin: we call back only where the counterparty we know lives.
+   */
+  private parseInquiry(raw: string, requestId: string): InboundResult<TravelRuleNotification, never> {
+    const q = parseInquiry(raw);
+    if (!q) return { type: 'ignored', keys: topKeys(raw) };
+    const ivms = q.IVMS101 as Record<string, unknown>;
+    const from = originatingVaspOf(ivms);
+    const vasp = from.lei ? this.config.directory.find((v) => v.lei === from.lei) : undefined;
+    if (!vasp) return { type: 'refused', status: 401 };
+    let callbackOrigin: string;
+    try {
+      callbackOrigin = new URL(q.callback).origin;
+    } catch {
+      return { type: 'ignored', keys: topKeys(raw) };
+    }
+    if (callbackOrigin !== new URL(vasp.inquiry_url).origin) return { type: 'refused', status: 401 };
+    const asset = this.config.assets.find((a) => a.dti === q.asset.dti);
+    const ben = (ivms.beneficiary ?? {}) as { beneficiaryPersons?: unknown[]; accountNumber?: unknown[] };
+    const org = (ivms.originator ?? {}) as { originatorPersons?: unknown[]; accountNumber?: unknown[] };
+    const benAccount = typeof ben.accountNumber?.[0] === 'string' ? (ben.accountNumber[0] as string) : '';
+    const orgAccount =
+      typeof org.accountNumber?.[0] === 'string' ? (org.accountNumber[0] as string) : undefined;
+    return {
+      type: 'notification',
+      notification: {
+        type: 'transfer.inbound',
+        eventId: requestId,
+        // The originator's callback names this transfer at the originator and is where we answer.
+        reference: q.callback,
+        revision: 1,
+        recipient: null,
+        transfer: {
+          // An asset we do not carry has no chain here: no wallet matches and the inquiry is refused.
+          asset: asset?.asset ?? q.asset.dti,
+          chain: asset?.chain ?? '',
+          amount: asset ? fromBaseUnits(q.amount, asset.decimals) : q.amount,
+          fiat_value: null,
+          originator: fromIvmsPerson(org.originatorPersons?.[0], orgAccount),
+          beneficiary: fromIvmsPerson(ben.beneficiaryPersons?.[0], benAccount),
+          beneficiary_address: benAccount,
+          originator_vasp: {
+            vasp_id: vasp.vasp_id,
+            name: from.name ?? vasp.name,
+            country: vasp.country,
+            lei: vasp.lei,
+          },
+        },
+      },
+    };
+  }
+}
+
+function topKeys(raw: string): string[] {
+  try {
+    const b = JSON.parse(raw);
+    return b && typeof b === 'object' ? Object.keys(b).slice(0, 20) : [];
+  } catch {
+    return [];
+  }
+}
