@@ -207,7 +207,8 @@ export class TrpNetwork implements TravelRuleNetwork {
         type: 'txid' in c ? 'transfer.completed' : 'transfer.canceled',
         eventId: requestId,
         reference: target.transferId,
-        revision: 1,
+        // TRP numbers nothing: the inquiry that created the transfer was 1, its confirmation comes after.
+        revision: 2,
         txHash: 'txid' in c ? c.txid : null,
         reason: 'canceled' in c ? c.canceled : null,
       },
