@@ -61,7 +61,7 @@ export async function applyTravelRuleNotification(deps: D, n: TravelRuleNotifica
 async function applyAnswer(deps: D, n: Answer): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     const t = await findTransfer(tx, null, n.reference, true);
-    if (!t || t.direction !== 'outbound' || n.revision <= t.lastRevision) return false;
+    if (t?.direction !== 'outbound' || n.revision <= t.lastRevision) return false;
     // An approval of another address is no approval of this transfer: money must not go elsewhere.
     const otherAddress =
       n.type === 'transfer.accepted' &&
@@ -93,7 +93,7 @@ async function closeInbound(
 ) {
   return deps.db.transaction(async (tx) => {
     const t = await findTransfer(tx, null, n.reference, true);
-    if (!t || t.direction !== 'inbound' || n.revision <= t.lastRevision) return false;
+    if (t?.direction !== 'inbound' || n.revision <= t.lastRevision) return false;
     const moved =
       n.type === 'transfer.completed'
         ? await moveTransfer(tx, t, 'tx_hash', {

@@ -18,7 +18,7 @@ export const dispatchJob = defineJob<{
   maxAttempts: 3,
   async run(deps, { transferId, clientId, vaspId, attempt }) {
     const t = await findTransfer(deps.db, clientId, transferId);
-    if (!t || t.status !== 'pending') return;
+    if (t?.status !== 'pending') return;
     const vasp = (await deps.providers.travelRule.directory()).find((v) => v.vasp_id === vaspId);
     if (!vasp) throw new PermanentJobError('the counterparty VASP left the directory');
     await sendOrRetry(deps, t, vasp, attempt);
