@@ -171,30 +171,34 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
         addresses: [],
       },
     ];
-    for (const [v, port, dir, lei, name, wallet] of [
+    const both = [
       [a, a.port, dirA, LEI_A, 'VASP A', null],
       [b, b.port, dirB, LEI_B, 'VASP B', benWallet],
-    ] as const) {
-      const iso = await isolatedServiceEnv();
-      cleanups.push(iso.cleanup);
-      v.env = {
-        ...iso.env,
-        ...PRODUCTION_PAYEE_ENV,
-        SVC_ENVIRONMENT: 'production',
-        SVC_LOCAL_MAIL: 'true',
-        LOG_LEVEL: 'warn',
-        SVC_WORKER_POLL_MS: '50',
-        SVC_PUBLIC_URL: base(port),
-        SVC_TRAVEL_RULE_PROVIDER: 'trp',
-        SVC_TRP_PUBLIC_URL: base(port),
-        SVC_TRP_DIRECTORY: JSON.stringify(dir),
-        SVC_TRP_ASSETS: `ETH:ethereum:18:${DTI_ETH}`,
-        SVC_TRP_CALLBACK_SECRET: secret(),
-        SVC_TRP_RETRY_SECONDS: '1,1',
-        SVC_TRP_TIMEOUT_MS: '2000',
-      };
-      Object.assign(v, await seed(v.env, lei, name, wallet));
-    }
+    ] as const;
+    // Both databases are made and seeded at once (each its own PostgreSQL database).
+    await Promise.all(
+      both.map(async ([v, port, dir, lei, name, wallet]) => {
+        const iso = await isolatedServiceEnv();
+        cleanups.push(iso.cleanup);
+        v.env = {
+          ...iso.env,
+          ...PRODUCTION_PAYEE_ENV,
+          SVC_ENVIRONMENT: 'production',
+          SVC_LOCAL_MAIL: 'true',
+          LOG_LEVEL: 'warn',
+          SVC_WORKER_POLL_MS: '50',
+          SVC_PUBLIC_URL: base(port),
+          SVC_TRAVEL_RULE_PROVIDER: 'trp',
+          SVC_TRP_PUBLIC_URL: base(port),
+          SVC_TRP_DIRECTORY: JSON.stringify(dir),
+          SVC_TRP_ASSETS: `ETH:ethereum:18:${DTI_ETH}`,
+          SVC_TRP_CALLBACK_SECRET: secret(),
+          SVC_TRP_RETRY_SECONDS: '1,1',
+          SVC_TRP_TIMEOUT_MS: '2000',
+        };
+        Object.assign(v, await seed(v.env, lei, name, wallet));
+      }),
+    );
     [a.proc, b.proc] = await Promise.all(
       [a, b].map((v) => startService(v.env, v.port, { readyTimeoutMs: 120_000 })),
     );
