@@ -9,7 +9,7 @@
  *   the transfer is counterparty_not_reachable.
  * Each process runs its jobs on the system clock with waits of one second.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, clients, kycUsers, screeningWallets, travelRuleSettings } from '../../src/db/schema/index';
 import { signToken } from '../../src/modules/auth/sessions/tokens.service';
@@ -139,14 +139,18 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
     b.port = await freePort();
     const downPort = await freePort();
     const base = (p: number) => `http://127.0.0.1:${p}`;
-    const inquiry = (p: number) => `${base(p)}/api/v1/providers/travel-rule/trp/notifications/inquiry`;
+    const secrets = new Map([a, b].map((v) => [v, secret()]));
+    // The inquiry URL the VASP on port `p` (keyed by `key`) gave the counterparty it lists as `id`
+    // (docs/going-live-trp.md, step 2).
+    const inquiry = (p: number, id: string, key = secret()) =>
+      `${base(p)}/api/v1/providers/travel-rule/trp/notifications/i.${id}.${createHmac('sha256', key).update(`i.${id}`).digest('base64url')}`;
     const dirA = [
       {
         vasp_id: 'vasp-b',
         name: 'VASP B',
         country: 'DE',
         lei: LEI_B,
-        inquiry_url: inquiry(b.port),
+        inquiry_url: inquiry(b.port, 'vasp-a', secrets.get(b)),
         addresses: [
           { chain: 'ethereum', address: benWallet },
           { chain: 'ethereum', address: strayWallet },
@@ -157,7 +161,7 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
         name: 'VASP Down',
         country: 'FR',
         lei: '969500UP76J52A9OXU27',
-        inquiry_url: inquiry(downPort),
+        inquiry_url: inquiry(downPort, 'vasp-a'),
         addresses: [{ chain: 'ethereum', address: downWallet }],
       },
     ];
@@ -167,7 +171,7 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
         name: 'VASP A',
         country: 'DE',
         lei: LEI_A,
-        inquiry_url: inquiry(a.port),
+        inquiry_url: inquiry(a.port, 'vasp-b', secrets.get(a)),
         addresses: [],
       },
     ];
@@ -192,7 +196,7 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
           SVC_TRP_PUBLIC_URL: base(port),
           SVC_TRP_DIRECTORY: JSON.stringify(dir),
           SVC_TRP_ASSETS: `ETH:ethereum:18:${DTI_ETH}`,
-          SVC_TRP_CALLBACK_SECRET: secret(),
+          SVC_TRP_CALLBACK_SECRET: secrets.get(v)!,
           SVC_TRP_RETRY_SECONDS: '1,1',
           SVC_TRP_TIMEOUT_MS: '2000',
         };

@@ -364,7 +364,9 @@ describe('the TRP adapter on the wire', () => {
           },
         },
       });
-    const ok = net.parse({ rawBody: inquiry(`${peer}/cb/77`), headers, pathSecret: 'inquiry' });
+    const i = token(net.url('i', 'peer'));
+    expect(i).toMatch(/^i\.peer\.[A-Za-z0-9_-]{43}$/);
+    const ok = net.parse({ rawBody: inquiry(`${peer}/cb/77`), headers, pathSecret: i });
     expect(ok).toMatchObject({
       type: 'notification',
       notification: {
@@ -381,13 +383,39 @@ describe('the TRP adapter on the wire', () => {
         },
       },
     });
-    expect(
-      net.parse({ rawBody: inquiry('https://elsewhere.example/cb'), headers, pathSecret: 'inquiry' }),
-    ).toEqual({ type: 'refused', status: 401 });
-    expect(net.parse({ rawBody: inquiry(`${peer}/cb/78`, LEI_US), headers, pathSecret: 'inquiry' })).toEqual({
+    expect(net.parse({ rawBody: inquiry('https://elsewhere.example/cb'), headers, pathSecret: i })).toEqual({
       type: 'refused',
       status: 401,
     });
+    // The body must name the VASP whose URL it reached: another LEI (even a directory one) is refused.
+    expect(net.parse({ rawBody: inquiry(`${peer}/cb/78`, LEI_US), headers, pathSecret: i })).toEqual({
+      type: 'refused',
+      status: 401,
+    });
+  });
+
+  it('inquiries only on a counterparty URL with a valid mac: the plain path and forged tokens are refused', () => {
+    const body = inquiryJson({
+      asset: { dti: 'X9J9K872S' },
+      amount: '1',
+      callback: `${peer}/cb/79`,
+      IVMS101: toIvms({
+        originator: natural,
+        beneficiary: { ...legal, account_number: WALLET },
+        originatorVasp: { name: 'Peer', lei: LEI_PEER, country: 'DE' },
+      }),
+    });
+    const i = token(net.url('i', 'peer'));
+    const refused = { type: 'refused', status: 404 };
+    for (const pathSecret of [
+      'inquiry',
+      `${i.slice(0, -2)}AA`,
+      `i.other.${i.split('.')[2]}`,
+      token(net.url('i', 'unknown')), // a valid mac for an id not in the directory
+      token(net.url('r', msg.transferId)).replace(/^r/, 'i'),
+    ])
+      expect(net.parse({ rawBody: body, headers, pathSecret })).toEqual(refused);
+    expect(net.parse({ rawBody: body, headers, pathSecret: i })).toMatchObject({ type: 'notification' });
   });
 
   it('settings: every problem listed', () => {

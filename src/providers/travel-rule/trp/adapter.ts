@@ -8,9 +8,11 @@
  *   the beneficiary wallet, found by the module); `respond` POSTs our approval (with our confirmation
  *   callback) or rejection to the originator's callback; its confirmation arrives on ours.
  * All three arrive through the generic provider route at
- * `/api/v1/providers/travel-rule/trp/notifications/{token}`: `inquiry`, `r.<transfer>.<mac>` (a
+ * `/api/v1/providers/travel-rule/trp/notifications/{token}`: `i.<vasp_id>.<mac>` (an inquiry from
+ * that directory VASP: each counterparty has its own inquiry URL), `r.<transfer>.<mac>` (a
  * resolution of our inquiry) or `c.<transfer>.<mac>` (a confirmation for our approval). The mac
- * (HMAC-SHA256 under SVC_TRP_CALLBACK_SECRET) makes each callback URL good for its transfer only.
+ * (HMAC-SHA256 under SVC_TRP_CALLBACK_SECRET, compared in constant time) makes each URL good for
+ * its counterparty or its transfer only.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { normalizeAddress } from '../../../shared/chain-addresses';
@@ -40,7 +42,6 @@ import {
 } from './mapping';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const INQUIRY_TOKEN = 'inquiry';
 export const NOTIFICATIONS_PATH = '/api/v1/providers/travel-rule/trp/notifications';
 
 const header = (h: InboundRequest['headers'], name: string) => {
@@ -61,18 +62,24 @@ export class TrpNetwork implements TravelRuleNetwork {
     this.inbound = { parse: (req) => this.parse(req) };
   }
 
-  /** Our URL for `kind` (`r` resolution, `c` confirmation) of `transferId`, or the inquiry endpoint. */
-  url(kind: 'r' | 'c' | 'inquiry', transferId?: string): string {
-    const base = `${this.config.publicUrl}${NOTIFICATIONS_PATH}`;
-    return kind === 'inquiry'
-      ? `${base}/${INQUIRY_TOKEN}`
-      : `${base}/${kind}.${transferId}.${this.mac(kind, transferId!)}`;
+  /**
+   * Our URL for `kind` of `id`: `r` (resolution) and `c` (confirmation) of the transfer `id`, or `i`,
+   * the inquiry endpoint we give the directory VASP `id` (each counterparty has its own, so an
+   * inquiry names who sends it by the URL it reaches; docs/going-live-trp.md, step 2).
+   */
+  url(kind: 'r' | 'c' | 'i', id: string): string {
+    return `${this.config.publicUrl}${NOTIFICATIONS_PATH}/${kind}.${id}.${this.mac(kind, id)}`;
   }
 
-  private mac(kind: string, transferId: string) {
-    return createHmac('sha256', this.config.callbackSecret)
-      .update(`${kind}.${transferId}`)
-      .digest('base64url');
+  private mac(kind: string, id: string) {
+    return createHmac('sha256', this.config.callbackSecret).update(`${kind}.${id}`).digest('base64url');
+  }
+
+  /** Constant-time check of a token's mac. */
+  private macOk(kind: string, id: string, given: string): boolean {
+    const expected = Buffer.from(this.mac(kind, id));
+    const g = Buffer.from(given);
+    return expected.length === g.length && timingSafeEqual(expected, g);
   }
 
   private toVasp(v: TrpVasp): Vasp {
@@ -153,13 +160,16 @@ export class TrpNetwork implements TravelRuleNetwork {
     return null;
   }
 
-  private checkToken(token: string): { kind: 'r' | 'c'; transferId: string } | null {
-    const m = /^([rc])\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token);
-    if (!m || !UUID.test(m[2]!)) return null;
-    const expected = Buffer.from(this.mac(m[1]!, m[2]!));
-    const given = Buffer.from(m[3]!);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-    return { kind: m[1] as 'r' | 'c', transferId: m[2]! };
+  private checkToken(
+    token: string,
+  ): { kind: 'r' | 'c'; transferId: string } | { kind: 'i'; vasp: TrpVasp } | null {
+    const m = /^([rci])\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/.exec(token);
+    if (!m || !this.macOk(m[1]!, m[2]!, m[3]!)) return null;
+    if (m[1] === 'i') {
+      const vasp = this.config.directory.find((v) => v.vasp_id === m[2]);
+      return vasp ? { kind: 'i', vasp } : null;
+    }
+    return UUID.test(m[2]!) ? { kind: m[1] as 'r' | 'c', transferId: m[2]! } : null;
   }
 
   parse(req: InboundRequest): InboundResult<TravelRuleNotification, never> {
@@ -167,11 +177,11 @@ export class TrpNetwork implements TravelRuleNetwork {
     if (!token) return { type: 'refused', status: 404 };
     const requestId = header(req.headers, 'request-identifier');
     const apiVersion = header(req.headers, 'api-version');
-    const target = token === INQUIRY_TOKEN ? null : this.checkToken(token);
-    if (token !== INQUIRY_TOKEN && !target) return { type: 'refused', status: 404 };
+    const target = this.checkToken(token);
+    if (!target) return { type: 'refused', status: 404 };
     // TRP requires both headers on every request; without them it is no TRP request.
     if (!apiVersion || !requestId || !UUID.test(requestId)) return { type: 'refused', status: 401 };
-    if (!target) return this.parseInquiry(req.rawBody, requestId);
+    if (target.kind === 'i') return this.parseInquiry(req.rawBody, requestId, target.vasp);
     if (target.kind === 'r') {
       const r = parseResolution(req.rawBody);
       if (!r) return { type: 'ignored', keys: topKeys(req.rawBody) };
@@ -216,16 +226,20 @@ export class TrpNetwork implements TravelRuleNetwork {
   }
 
   /**
-   * An inquiry from a directory VASP (named by its LEI as originating VASP) whose callback lies on
-   * that VASP's own origin: we call back only where the counterparty we know lives.
+   * An inquiry on the URL we gave the directory VASP `vasp`: its body must name that VASP (by its
+   * LEI) as originating VASP, and its callback must lie on that VASP's own origin: we call back only
+   * where the counterparty we know lives.
    */
-  private parseInquiry(raw: string, requestId: string): InboundResult<TravelRuleNotification, never> {
+  private parseInquiry(
+    raw: string,
+    requestId: string,
+    vasp: TrpVasp,
+  ): InboundResult<TravelRuleNotification, never> {
     const q = parseInquiry(raw);
     if (!q) return { type: 'ignored', keys: topKeys(raw) };
     const ivms = q.IVMS101 as Record<string, unknown>;
     const from = originatingVaspOf(ivms);
-    const vasp = from.lei ? this.config.directory.find((v) => v.lei === from.lei) : undefined;
-    if (!vasp) return { type: 'refused', status: 401 };
+    if (from.lei !== vasp.lei) return { type: 'refused', status: 401 };
     let callbackOrigin: string;
     try {
       callbackOrigin = new URL(q.callback).origin;

@@ -49,6 +49,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** ISO 17442: 18 alphanumerics and 2 check digits. */
 export const LEI_PATTERN = /^[A-Z0-9]{18}[0-9]{2}$/;
 const COUNTRY = /^[A-Z]{2}$/;
+const VASP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** A DTI is 9 characters of the ISO 24165 alphabet. */
 const DTI_PATTERN = /^[0-9B-DF-HJ-NP-TV-Z]{9}$/;
 export const MIN_CALLBACK_SECRET_LENGTH = 32;
@@ -97,7 +98,9 @@ function readDirectory(r: ConfigReader): TrpVasp[] {
     const at = `TRP directory entry ${i}`;
     const str = (k: string) => (typeof v?.[k] === 'string' ? (v[k] as string) : '');
     const vasp_id = str('vasp_id');
-    if (!vasp_id || ids.has(vasp_id)) r.problems.push(`${at}: vasp_id is missing or repeated`);
+    // The id is part of the inquiry URL we give that VASP (`i.<vasp_id>.<mac>`).
+    if (!VASP_ID.test(vasp_id) || ids.has(vasp_id))
+      r.problems.push(`${at}: vasp_id must be 1-64 letters, digits, - or _, and not repeated`);
     ids.add(vasp_id);
     if (!str('name')) r.problems.push(`${at}: name is required`);
     if (!COUNTRY.test(str('country'))) r.problems.push(`${at}: country must be ISO 3166-1 alpha-2`);
