@@ -10,6 +10,9 @@
  * Each process runs its jobs on the system clock with waits of one second.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, clients, kycUsers, screeningWallets, travelRuleSettings } from '../../src/db/schema/index';
 import { signToken } from '../../src/modules/auth/sessions/tokens.service';
@@ -19,6 +22,7 @@ import { deriveSecrets } from '../../src/shared/crypto';
 import { PRODUCTION_PAYEE_ENV } from '../helpers/app';
 import { freePort, isolatedServiceEnv, type ServiceProcess, startService } from '../helpers/process';
 import { openServiceDatabase } from '../helpers/service-world';
+import { makeTestPki } from '../helpers/tls-certs';
 
 const onPostgres = process.env.TEST_ENGINE === 'postgres';
 const LEI_A = '5493001KJTIIGC8Y1R12';
@@ -139,6 +143,10 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
     b.port = await freePort();
     const downPort = await freePort();
     const base = (p: number) => `http://127.0.0.1:${p}`;
+    // Production requires our mTLS client certificate (the peers here are on loopback http).
+    const pkiDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trp-e2e-'));
+    cleanups.push(async () => fs.rmSync(pkiDir, { recursive: true, force: true }));
+    const pki = makeTestPki(pkiDir);
     const secrets = new Map([a, b].map((v) => [v, secret()]));
     // The inquiry URL the VASP on port `p` (keyed by `key`) gave the counterparty it lists as `id`
     // (docs/going-live-trp.md, step 2).
@@ -199,6 +207,8 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
           SVC_TRP_CALLBACK_SECRET: secrets.get(v)!,
           SVC_TRP_RETRY_SECONDS: '1,1',
           SVC_TRP_TIMEOUT_MS: '2000',
+          SVC_TRP_TLS_CERT_FILE: pki.clientCert,
+          SVC_TRP_TLS_KEY_FILE: pki.clientKey,
         };
         Object.assign(v, await seed(v.env, lei, name, wallet));
       }),

@@ -5,6 +5,7 @@
  * by the beneficiary; our API names a wallet address, so a configured directory says which VASP
  * holds which address and where its TRP inquiry endpoint is).
  */
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import { CHAINS, type Chain, normalizeAddress } from '../../../shared/chain-addresses';
 import { ConfigReader, type Env } from '../../../shared/config-reader';
@@ -43,6 +44,11 @@ export interface TrpConfig {
   breakerCooldownMs: number;
   /** Waits (seconds) before each further delivery attempt of an inquiry the counterparty could not take. */
   retrySeconds: number[];
+  /**
+   * Our client certificate for the counterparties' mTLS (PEM, read at start), and CA certificates
+   * trusted for their server certificates besides the system roots. Required in production.
+   */
+  tls: { cert: string; key: string; ca?: string } | null;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -173,11 +179,51 @@ function readRetry(r: ConfigReader): number[] {
   return list;
 }
 
+function readPem(r: ConfigReader, name: string, check: (pem: string) => void): string | undefined {
+  const file = r.raw(name);
+  if (!file) return undefined;
+  let pem: string;
+  try {
+    pem = fs.readFileSync(file, 'utf8');
+  } catch {
+    r.problems.push(`${name} cannot be read`);
+    return undefined;
+  }
+  try {
+    if (!pem.includes('-----BEGIN ')) throw new Error('not PEM');
+    check(pem);
+  } catch {
+    r.problems.push(`${name} is not a PEM ${name.endsWith('KEY_FILE') ? 'private key' : 'certificate'}`);
+    return undefined;
+  }
+  return pem;
+}
+
+/**
+ * SVC_TRP_TLS_CERT_FILE / SVC_TRP_TLS_KEY_FILE (our mTLS client certificate and its key, which must
+ * match) and SVC_TRP_TLS_CA_FILE: TRP 3 peers require a client certificate, so production needs them.
+ */
+function readTls(r: ConfigReader, environment: 'sandbox' | 'production'): TrpConfig['tls'] {
+  const cert = readPem(r, 'SVC_TRP_TLS_CERT_FILE', (p) => new X509Certificate(p));
+  const key = readPem(r, 'SVC_TRP_TLS_KEY_FILE', (p) => createPrivateKey(p));
+  const ca = readPem(r, 'SVC_TRP_TLS_CA_FILE', (p) => new X509Certificate(p));
+  const given = [r.raw('SVC_TRP_TLS_CERT_FILE'), r.raw('SVC_TRP_TLS_KEY_FILE')].filter(Boolean).length;
+  if (given === 1)
+    r.problems.push('SVC_TRP_TLS_CERT_FILE and SVC_TRP_TLS_KEY_FILE are set together or not at all');
+  else if (given === 0 && environment === 'production')
+    r.problems.push(
+      'SVC_TRP_TLS_CERT_FILE and SVC_TRP_TLS_KEY_FILE are required in production (TRP peers require mTLS)',
+    );
+  if (!cert || !key) return null;
+  if (!new X509Certificate(cert).checkPrivateKey(createPrivateKey(key))) {
+    r.problems.push('SVC_TRP_TLS_KEY_FILE is not the key of SVC_TRP_TLS_CERT_FILE');
+    return null;
+  }
+  return { cert, key, ...(ca ? { ca } : {}) };
+}
+
 /** The TRP settings (SVC_TRP_*), on the service's config reader. */
-export function readTrpConfig(
-  r: ConfigReader,
-  _environment: 'sandbox' | 'production' = 'sandbox',
-): TrpConfig {
+export function readTrpConfig(r: ConfigReader, environment: 'sandbox' | 'production' = 'sandbox'): TrpConfig {
   const required = (name: string) => {
     const v = r.raw(name);
     if (!v) r.problems.push(`${name} is required when SVC_TRAVEL_RULE_PROVIDER=trp`);
@@ -198,13 +244,18 @@ export function readTrpConfig(
     breakerFailures: r.int('SVC_TRP_BREAKER_FAILURES', 5, 1, 100),
     breakerCooldownMs: r.int('SVC_TRP_BREAKER_COOLDOWN_MS', 30000, 1000, 600000),
     retrySeconds: readRetry(r),
+    tls: readTls(r, environment),
   };
 }
 
 /** `readTrpConfig` over raw variables, adding its problems to `problems` (for tools and tests). */
-export function loadTrpConfig(env: Env, problems: string[]): TrpConfig {
+export function loadTrpConfig(
+  env: Env,
+  problems: string[],
+  environment: 'sandbox' | 'production' = 'sandbox',
+): TrpConfig {
   const r = new ConfigReader(env);
-  const config = readTrpConfig(r);
+  const config = readTrpConfig(r, environment);
   problems.push(...r.problems);
   return config;
 }
