@@ -8,9 +8,14 @@
  */
 import type { Deps } from '../../deps';
 import { enqueueJob } from '../../platform/jobs/index';
-import { TravelRuleProviderError, type Vasp } from '../../providers/travel-rule/port';
+import {
+  type TravelRuleNotification,
+  TravelRuleProviderError,
+  type Vasp,
+} from '../../providers/travel-rule/port';
 import type { Chain } from '../../shared/chain-addresses';
 import { createOwnershipInTx } from '../screening/ownership.service';
+import { type Answer, applyAnswerIn } from './answers';
 import { moveTransfer, type TransferRow } from './travel-rule.machine';
 import { findTransfer } from './travel-rule.repo';
 
@@ -33,7 +38,7 @@ export async function sendTo(deps: D, t: TransferRow, vasp: Vasp, trigger: 'deli
       });
     });
   }
-  await deps.providers.travelRule.send({
+  const answer = await deps.providers.travelRule.send({
     transferId: t.id,
     vaspId: vasp.vasp_id,
     asset: t.asset,
@@ -46,7 +51,7 @@ export async function sendTo(deps: D, t: TransferRow, vasp: Vasp, trigger: 'deli
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     const locked = (await findTransfer(tx, t.clientId, t.id, true))!;
-    return moveTransfer(tx, locked, trigger, {
+    const moved = await moveTransfer(tx, locked, trigger, {
       now,
       set: {
         beneficiaryVasp: { vasp_id: vasp.vasp_id, name: vasp.name, country: vasp.country },
@@ -55,8 +60,15 @@ export async function sendTo(deps: D, t: TransferRow, vasp: Vasp, trigger: 'deli
         expiresAt: responseDeadline(deps, now),
       },
     });
+    // An answer in the delivery's own reply is applied with the move (same transaction).
+    if (!moved || !answer || !isAnswer(answer)) return moved;
+    await applyAnswerIn(tx, deps, answer, false);
+    return (await findTransfer(tx, t.clientId, t.id))!;
   });
 }
+
+const isAnswer = (n: TravelRuleNotification): n is Answer =>
+  n.type !== 'transfer.inbound' && n.type !== 'transfer.completed' && n.type !== 'transfer.canceled';
 
 export const DISPATCH_JOB = 'travel_rule.dispatch';
 

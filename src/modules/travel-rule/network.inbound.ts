@@ -13,77 +13,23 @@ import type { TravelRuleNotification } from '../../providers/travel-rule/port';
 import { type Chain, normalizeAddress } from '../../shared/chain-addresses';
 import { isUuid } from '../../shared/ids';
 import { findWalletByAddress } from '../screening/screening.repo';
+import { type Answer, applyAnswer } from './answers';
 import { responseDeadline } from './dispatch';
 import { matchNames, partyName, screenPartyNames } from './parties';
 import { ANSWER_INBOUND_JOB } from './travel-rule.jobs';
-import { moveTransfer, recordTransferStatus, type Trigger } from './travel-rule.machine';
+import { moveTransfer, recordTransferStatus } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findByNetworkRef, findTransfer, findWalletOwners, insertTransfer } from './travel-rule.repo';
 
+export { OTHER_ADDRESS_REASON } from './answers';
+
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
-
-type Answer = Exclude<
-  TravelRuleNotification,
-  { type: 'transfer.inbound' | 'transfer.completed' | 'transfer.canceled' }
->;
-
-const TRIGGER: Record<Answer['type'], Trigger> = {
-  'transfer.accepted': 'counterparty_accepted',
-  'transfer.rejected': 'counterparty_rejected',
-  'transfer.repair_requested': 'counterparty_repair',
-  'transfer.expired': 'expire',
-};
-
-/** The reason kept when a beneficiary VASP approves paying another address than the transfer's. */
-export const OTHER_ADDRESS_REASON =
-  'The beneficiary VASP approved a different address than the counterparty wallet';
-
-/** Same address on the chain (normalized where the chain has a canonical form). */
-function sameAddress(chain: string, a: string, b: string) {
-  const norm = (x: string) => {
-    try {
-      return normalizeAddress(chain as Chain, x);
-    } catch {
-      return x;
-    }
-  };
-  return norm(a) === norm(b);
-}
 
 export async function applyTravelRuleNotification(deps: D, n: TravelRuleNotification): Promise<boolean> {
   if (n.type === 'transfer.inbound') return createInbound(deps, n);
   if (!isUuid(n.reference)) return false;
   if (n.type === 'transfer.completed' || n.type === 'transfer.canceled') return closeInbound(deps, n);
   return applyAnswer(deps, n as Answer);
-}
-
-/** A counterparty's answer to one of our outbound transfers. */
-async function applyAnswer(deps: D, n: Answer): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const t = await findTransfer(tx, null, n.reference, true);
-    if (t?.direction !== 'outbound' || n.revision <= t.lastRevision) return false;
-    // An approval of another address is no approval of this transfer: money must not go elsewhere.
-    const otherAddress =
-      n.type === 'transfer.accepted' &&
-      n.approvedAddress != null &&
-      !sameAddress(t.chain, n.approvedAddress, t.counterpartyAddress);
-    const trigger = otherAddress ? 'counterparty_rejected' : TRIGGER[n.type];
-    const set = otherAddress
-      ? { statusReason: OTHER_ADDRESS_REASON }
-      : n.type === 'transfer.repair_requested'
-        ? { repairFields: n.repairFields ?? [], statusReason: 'The counterparty asks for corrections' }
-        : n.type === 'transfer.rejected'
-          ? { statusReason: n.reason ?? 'Rejected by the counterparty' }
-          : n.type === 'transfer.expired'
-            ? { statusReason: TravelRuleMessages.expired }
-            : { statusReason: null };
-    const callback = n.type === 'transfer.accepted' ? (n.counterpartyCallback ?? null) : null;
-    const moved = await moveTransfer(tx, t, trigger, {
-      now: deps.clock.now(),
-      set: { ...set, lastRevision: n.revision, ...(callback ? { counterpartyCallback: callback } : {}) },
-    });
-    return moved !== null;
-  });
 }
 
 /** The originator VASP reports the transaction (accepted -> completed) or calls the transfer off. */

@@ -4,6 +4,7 @@
  * could not take (no recipient here), sent after the request that brought it was answered.
  */
 import { defineJob, PermanentJobError } from '../../platform/jobs/index';
+import { type Answer, APPLY_ANSWER_ATTEMPTS, APPLY_ANSWER_JOB, applyAnswerIn } from './answers';
 import { DISPATCH_JOB, sendOrRetry } from './dispatch';
 import { findTransfer } from './travel-rule.repo';
 
@@ -53,6 +54,26 @@ export const answerInboundJob = defineJob<{
     deps.log.error(
       { transferId, error, hasRef: networkRef.length > 0 },
       'travel-rule answer to the originator VASP gave up',
+    );
+  },
+});
+
+/**
+ * A counterparty's answer that arrived while our delivery to it was not yet committed (the transfer
+ * still `pending`): applied once the transfer has moved on; tried again while it is still pending.
+ */
+export const applyAnswerJob = defineJob<{ answer: Answer }>({
+  kind: APPLY_ANSWER_JOB,
+  maxAttempts: APPLY_ANSWER_ATTEMPTS,
+  backoffSeconds: [2, 10, 60, 300, 1800],
+  async run(deps, { answer }) {
+    const r = await deps.db.transaction((tx) => applyAnswerIn(tx, deps, answer, false));
+    if (r === 'pending') throw new Error('the transfer is still pending');
+  },
+  async onDead(deps, { answer }, error) {
+    deps.log.error(
+      { transferId: answer.reference, type: answer.type, error },
+      'travel-rule answer never applied: the transfer stayed pending',
     );
   },
 });

@@ -116,8 +116,11 @@ export interface TravelRuleNetwork {
   directory(): Promise<Vasp[]>;
   /** Who hosts `address` on `chain`; unhosted when no VASP claims it. */
   discover(chain: string, address: string): Promise<Discovery>;
-  /** Sends (or re-sends after a repair) the transfer's data to the beneficiary VASP. */
-  send(msg: TransferMessage): Promise<void>;
+  /**
+   * Sends (or re-sends after a repair) the transfer's data to the beneficiary VASP; returns the
+   * counterparty's answer when its reply already carries one (TRP may resolve an inquiry at once).
+   */
+  send(msg: TransferMessage): Promise<TravelRuleNotification | undefined | void>;
   /** Answers an inbound transfer back to the originator VASP. */
   respond(
     networkRef: string,

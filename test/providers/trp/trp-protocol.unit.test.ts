@@ -208,6 +208,7 @@ describe('the TRP adapter on the wire', () => {
   let server: Server;
   let peer: string;
   let answer = 200;
+  let reply = '{}';
   const seen: { headers: IncomingMessage['headers']; body: string; url: string }[] = [];
   let net: TrpNetwork;
 
@@ -217,7 +218,7 @@ describe('the TRP adapter on the wire', () => {
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         seen.push({ headers: req.headers, body, url: req.url ?? '' });
-        res.writeHead(answer, { 'content-type': 'application/json' }).end('{}');
+        res.writeHead(answer, { 'content-type': 'application/json' }).end(reply);
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -277,6 +278,27 @@ describe('the TRP adapter on the wire', () => {
     expect(body.asset).toEqual({ dti: 'X9J9K872S' });
     expect(body.callback).toBe(net.url('r', msg.transferId));
     expect(ivmsErrors(body.IVMS101 as Record<string, unknown>)).toEqual([]);
+  });
+
+  it('a resolution in the inquiry reply comes back from send (no reply resolution: nothing)', async () => {
+    answer = 200;
+    await expect(net.send(msg)).resolves.toBeUndefined();
+    reply = JSON.stringify({ approved: { address: WALLET, callback: `${peer}/conf/5` } });
+    await expect(net.send(msg)).resolves.toMatchObject({
+      type: 'transfer.accepted',
+      reference: msg.transferId,
+      revision: 1,
+      approvedAddress: WALLET,
+      counterpartyCallback: `${peer}/conf/5`,
+    });
+    reply = JSON.stringify({ rejected: 'no such customer' });
+    await expect(net.send(msg)).resolves.toMatchObject({
+      type: 'transfer.rejected',
+      reason: 'no such customer',
+    });
+    reply = 'null';
+    await expect(net.send(msg)).resolves.toBeUndefined();
+    reply = '{}';
   });
 
   it('an outage is retryable, a refusal is not; a missing DTI or LEI is refused before calling', async () => {

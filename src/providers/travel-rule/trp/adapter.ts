@@ -14,7 +14,7 @@
  * (HMAC-SHA256 under SVC_TRP_CALLBACK_SECRET, compared in constant time) makes each URL good for
  * its counterparty or its transfer only.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { normalizeAddress } from '../../../shared/chain-addresses';
 import type { InboundCapability, InboundRequest, InboundResult } from '../../capabilities';
 import {
@@ -104,7 +104,7 @@ export class TrpNetwork implements TravelRuleNetwork {
     return v ? { hosted: true, vasp: this.toVasp(v) } : { hosted: false };
   }
 
-  async send(msg: TransferMessage): Promise<void> {
+  async send(msg: TransferMessage): Promise<TravelRuleNotification | undefined> {
     const vasp = this.config.directory.find((v) => v.vasp_id === msg.vaspId);
     if (!vasp) throw new TravelRuleProviderError('trp: the VASP is not in the directory');
     const asset = this.config.assets.find((a) => a.asset === msg.asset && a.chain === msg.chain);
@@ -123,7 +123,10 @@ export class TrpNetwork implements TravelRuleNetwork {
       callback: this.url('r', msg.transferId),
       IVMS101: toIvms(msg),
     });
-    await this.client.post('inquiry', vasp.inquiry_url, body);
+    const reply = await this.client.post('inquiry', vasp.inquiry_url, body);
+    // The beneficiary VASP may resolve the inquiry in its reply instead of on our callback.
+    const r = parseResolution(reply);
+    return r ? resolutionNotification(r, msg.transferId, randomUUID()) : undefined;
   }
 
   async respond(
@@ -185,29 +188,7 @@ export class TrpNetwork implements TravelRuleNetwork {
     if (target.kind === 'r') {
       const r = parseResolution(req.rawBody);
       if (!r) return { type: 'ignored', keys: topKeys(req.rawBody) };
-      return {
-        type: 'notification',
-        notification:
-          'approved' in r
-            ? {
-                type: 'transfer.accepted',
-                eventId: requestId,
-                reference: target.transferId,
-                revision: 1,
-                reason: null,
-                repairFields: null,
-                counterpartyCallback: r.approved.callback,
-                approvedAddress: r.approved.address,
-              }
-            : {
-                type: 'transfer.rejected',
-                eventId: requestId,
-                reference: target.transferId,
-                revision: 1,
-                reason: r.rejected || null,
-                repairFields: null,
-              },
-      };
+      return { type: 'notification', notification: resolutionNotification(r, target.transferId, requestId) };
     }
     const c = parseConfirmation(req.rawBody);
     if (!c) return { type: 'ignored', keys: topKeys(req.rawBody) };
@@ -281,6 +262,33 @@ export class TrpNetwork implements TravelRuleNetwork {
       },
     };
   }
+}
+
+/** A resolution of our inquiry for `transferId` (on our callback or in the inquiry's reply): revision 1. */
+function resolutionNotification(
+  r: NonNullable<ReturnType<typeof parseResolution>>,
+  transferId: string,
+  eventId: string,
+): TravelRuleNotification {
+  return 'approved' in r
+    ? {
+        type: 'transfer.accepted',
+        eventId,
+        reference: transferId,
+        revision: 1,
+        reason: null,
+        repairFields: null,
+        counterpartyCallback: r.approved.callback,
+        approvedAddress: r.approved.address,
+      }
+    : {
+        type: 'transfer.rejected',
+        eventId,
+        reference: transferId,
+        revision: 1,
+        reason: r.rejected || null,
+        repairFields: null,
+      };
 }
 
 function topKeys(raw: string): string[] {

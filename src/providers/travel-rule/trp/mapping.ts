@@ -338,6 +338,7 @@ export function parseResolution(raw: string): Resolution | null {
   } catch {
     return null;
   }
+  if (!b || typeof b !== 'object') return null;
   const approved = obj(b.approved);
   if (approved && !('rejected' in b)) {
     if (typeof approved.address !== 'string' || typeof approved.callback !== 'string') return null;
