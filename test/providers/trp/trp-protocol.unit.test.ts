@@ -309,6 +309,13 @@ describe('the TRP adapter on the wire', () => {
     answer = 400;
     const refused = await net.send(msg).catch((e) => e);
     expect(refused.retryable).toBe(false);
+    // Every attempt of one message carries the same request-identifier (a peer recognises a replay);
+    // another transfer's inquiry another one.
+    const ids = seen.slice(-2).map((r) => r.headers['request-identifier']);
+    expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ids[1]).toBe(ids[0]);
+    await net.send({ ...msg, transferId: '01a228b8-0c04-75e3-859c-1c8805a3aaf7' }).catch(() => null);
+    expect(seen.at(-1)!.headers['request-identifier']).not.toBe(ids[0]);
     const calls = seen.length;
     await expect(net.send({ ...msg, asset: 'BTC', chain: 'bitcoin' })).rejects.toMatchObject({
       retryable: false,

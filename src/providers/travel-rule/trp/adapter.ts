@@ -123,7 +123,7 @@ export class TrpNetwork implements TravelRuleNetwork {
       callback: this.url('r', msg.transferId),
       IVMS101: toIvms(msg),
     });
-    const reply = await this.client.post('inquiry', vasp.inquiry_url, body);
+    const reply = await this.client.post('inquiry', vasp.inquiry_url, body, `${msg.transferId}:inquiry`);
     // The beneficiary VASP may resolve the inquiry in its reply instead of on our callback.
     const r = parseResolution(reply);
     return r ? resolutionNotification(r, msg.transferId, randomUUID()) : undefined;
@@ -141,21 +141,22 @@ export class TrpNetwork implements TravelRuleNetwork {
       answer === 'accepted'
         ? { approved: { address: ctx!.address, callback: this.url('c', ctx!.transferId) } }
         : { rejected: reason ?? 'Rejected by the beneficiary VASP' };
-    await this.client.post('resolution', networkRef, JSON.stringify(body));
+    await this.client.post('resolution', networkRef, JSON.stringify(body), `${networkRef}:resolution`);
   }
 
-  async cancel(_transferId: string, _vaspId: string, callback?: string | null) {
+  async cancel(transferId: string, _vaspId: string, callback?: string | null) {
     // Before an approval the beneficiary VASP gave no callback: TRP has no message to withdraw an inquiry.
     if (!callback) return;
     await this.client.post(
       'confirmation',
       callback,
       JSON.stringify({ canceled: 'Canceled by the originator VASP' }),
+      `${transferId}:canceled`,
     );
   }
 
-  async confirm(_transferId: string, callback: string, txHash: string) {
-    await this.client.post('confirmation', callback, JSON.stringify({ txid: txHash }));
+  async confirm(transferId: string, callback: string, txHash: string) {
+    await this.client.post('confirmation', callback, JSON.stringify({ txid: txHash }), `${transferId}:txid`);
   }
 
   /** TRP signs nothing in the body (its peers authenticate by mTLS at the edge): see `inbound`. */

@@ -3,18 +3,26 @@
  * upstream client (deadline, breaker, `svc_upstream_*` metrics; headers and bodies never logged: they
  * carry IVMS personal data). TRP names its counterparties by absolute URLs (an inquiry endpoint, the
  * callbacks each side hands the other), so there is one upstream per counterparty origin, each with
- * its own breaker. Every request carries `api-version` and a fresh UUID `request-identifier`
- * (docs/vendors/trp.md, "Headers"). Retries are not done here: a delivery the counterparty could not
+ * its own breaker. Every request carries `api-version` and a `request-identifier` that is the same on
+ * every retry of one message (a UUIDv5 of the message's key, e.g. `<transfer>:inquiry`), so a peer
+ * recognises a replay (docs/vendors/trp.md, "Headers"). Retries are not done here: a delivery the counterparty could not
  * take is tried again by the travel rule's dispatch job, after the configured waits.
  */
-import { randomUUID } from 'node:crypto';
+
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
+import { v5 as uuidv5 } from 'uuid';
 import { Upstream, UpstreamError } from '../../../platform/upstream';
 import { TravelRuleProviderError } from '../port';
 import type { TrpConfig } from './config';
 import { TRP_API_VERSION } from './mapping';
+
+/** Namespace of our request identifiers (UUIDv5 of `<message key>`). */
+const REQUEST_ID_NAMESPACE = '1b3f5f0e-6a53-4c47-9d0c-52d1a4a3e6b1';
+
+/** The `request-identifier` of the message `key` (the same on every retry). */
+export const requestIdentifier = (key: string) => uuidv5(key, REQUEST_ID_NAMESPACE);
 
 export interface TrpRuntime {
   metrics: Registry;
@@ -51,12 +59,14 @@ export class TrpClient {
   /**
    * POSTs `json` to the absolute `url`. A 2xx is delivered; an outage (down, timeout, 5xx, 429,
    * breaker open) is a retryable TravelRuleProviderError; any other answer is the counterparty
-   * refusing the message (not retryable). Returns the answer's body text.
+   * refusing the message (not retryable). `key` names the message (its request-identifier).
+   * Returns the answer's body text.
    */
   async post(
     operation: 'inquiry' | 'resolution' | 'confirmation',
     url: string,
     json: string,
+    key: string,
   ): Promise<string> {
     let u: URL;
     try {
@@ -72,7 +82,7 @@ export class TrpClient {
         headers: {
           'content-type': 'application/json',
           'api-version': TRP_API_VERSION,
-          'request-identifier': randomUUID(),
+          'request-identifier': requestIdentifier(key),
         },
         body: json,
         retrySafe: false,
