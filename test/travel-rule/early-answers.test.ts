@@ -56,6 +56,31 @@ async function withSend<T>(
 const status = async (id: string) =>
   (await call('GET', `/travel-rule/transfers/${id}`, owner.headers)).json();
 
+describe('refused at creation', () => {
+  it('what the network cannot send whatever the counterparty is a 400 at POST, and nothing is stored', async () => {
+    const net = ctx.deps.providers.travelRule;
+    const problem = 'The travel-rule settings need originator_vasp.lei for the TRP network';
+    net.checkOutbound = (msg) => (msg.originatorVasp.lei === 'none' ? null : problem);
+    try {
+      const body = transferBody(evm('abcd'));
+      const res = await call('POST', '/travel-rule/transfers', owner.headers, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ detail: problem });
+      const list = await call('GET', `/travel-rule/transfers?q=${body.client_reference}`, owner.headers);
+      expect(list.statusCode).toBe(200);
+      expect(list.json().transfers).toEqual([]);
+      // Below the threshold nothing goes to the network: not checked.
+      const below = await call('POST', '/travel-rule/transfers', owner.headers, {
+        ...transferBody(evm('abcd')),
+        fiat_value: { amount: '10.00', currency: 'EUR' },
+      });
+      expect(below.statusCode).toBe(201);
+    } finally {
+      delete net.checkOutbound;
+    }
+  });
+});
+
 describe('early answers', () => {
   it('an approval in the delivery reply is applied with the move', async () => {
     const address = evm('abcd');

@@ -121,6 +121,13 @@ export interface TravelRuleNetwork {
    * counterparty's answer when its reply already carries one (TRP may resolve an inquiry at once).
    */
   send(msg: TransferMessage): Promise<TravelRuleNotification | undefined | void>;
+  /**
+   * Why the network could not send this transfer whatever the counterparty (a setup gap, a party it
+   * cannot carry), or null; the service refuses such a transfer at creation (400).
+   */
+  checkOutbound?(
+    msg: Pick<TransferMessage, 'asset' | 'chain' | 'amount' | 'originator' | 'originatorVasp'>,
+  ): string | null;
   /** Answers an inbound transfer back to the originator VASP. */
   respond(
     networkRef: string,

@@ -20,6 +20,8 @@ import {
   fromIvmsPerson,
   inquiryJson,
   ivmsIdType,
+  ORIGINATOR_INCOMPLETE,
+  originatorProblem,
   parseConfirmation,
   parseInquiry,
   parseResolution,
@@ -69,7 +71,7 @@ describe('IVMS 101 from our parties', () => {
             geographicAddress: [
               {
                 addressType: 'HOME',
-                streetName: 'Hauptstr. 1',
+                addressLine: ['Hauptstr. 1'],
                 postCode: '10115',
                 townName: 'Berlin',
                 country: 'DE',
@@ -92,7 +94,7 @@ describe('IVMS 101 from our parties', () => {
         name: {
           nameIdentifier: [{ legalPersonName: 'Beneficiary GmbH', legalPersonNameIdentifierType: 'LEGL' }],
         },
-        geographicAddress: [{ addressType: 'BIZZ', townName: 'Munich', country: 'DE' }],
+        // No street: IVMS 101 (C7) takes no address without an address line, so none goes.
         // An LEI names its issuer: no country of issue.
         nationalIdentification: { nationalIdentifier: LEI_PEER, nationalIdentifierType: 'LEIX' },
       },
@@ -104,22 +106,22 @@ describe('IVMS 101 from our parties', () => {
     });
   });
 
-  it('invents nothing: a date of birth without its place, an address without a town, no identifier', () => {
+  it('invents nothing: a date of birth without its place, an address without a street, no identifier', () => {
     const bare = {
       type: 'natural',
       first_name: 'A',
       last_name: 'B',
       account_number: 'x',
       date_of_birth: '1990-01-01',
-      address: { country: 'DE' },
+      address: { city: 'Berlin', country: 'DE' },
     };
     const ivms = toIvms({
-      originator: bare,
+      originator: { ...bare, customer_id: 'c-1' },
       beneficiary: bare,
       originatorVasp: { name: 'V', country: 'DE' },
     });
     expect(ivmsErrors(ivms as unknown as Record<string, unknown>)).toEqual([]);
-    expect(ivms.originator.originatorPersons[0]).toEqual({
+    expect(ivms.beneficiary.beneficiaryPersons[0]).toEqual({
       naturalPerson: {
         name: {
           nameIdentifier: [{ primaryIdentifier: 'B', secondaryIdentifier: 'A', nameIdentifierType: 'LEGL' }],
@@ -127,6 +129,43 @@ describe('IVMS 101 from our parties', () => {
       },
     });
     expect(ivms.originatingVASP.originatingVASP.legalPerson).not.toHaveProperty('nationalIdentification');
+    // Such a person cannot be the originator (IVMS 101 C1): refused with a reason before sending.
+    expect(originatorProblem(bare)).toBe(ORIGINATOR_INCOMPLETE);
+    expect(originatorProblem({ ...bare, customer_id: 'c-1' })).toBeNull();
+    expect(originatorProblem({ ...bare, place_of_birth: 'Hamburg' })).toBeNull();
+    expect(
+      originatorProblem({ ...bare, address: { street: 'Hauptstr. 1', city: 'Berlin', country: 'DE' } }),
+    ).toBeNull();
+    expect(
+      ivmsErrors(toIvms({ originator: bare, beneficiary: bare, originatorVasp: vasp }) as never),
+    ).toEqual([
+      'originator/0: C1 the originator needs an address, customer id, national id or birth date and place',
+    ]);
+  });
+
+  it('a legal person carries its LEI only, never another identifier or a country of issue (C8/C9)', () => {
+    const taxed = { ...legal, national_identifier: { type: 'tax_id', value: 'DE123', country: 'DE' } };
+    const ivms = toIvms({ originator: taxed, beneficiary: legal, originatorVasp: vasp });
+    expect(ivms.originator.originatorPersons[0]).not.toHaveProperty('legalPerson.nationalIdentification');
+    expect(originatorProblem(taxed)).toBe(ORIGINATOR_INCOMPLETE);
+    expect(originatorProblem(legal)).toBeNull();
+    const bad = toIvms({ originator: natural, beneficiary: legal, originatorVasp: vasp }) as any;
+    bad.beneficiary.beneficiaryPersons[0].legalPerson.nationalIdentification = {
+      nationalIdentifier: 'X1',
+      nationalIdentifierType: 'CCPT',
+      countryOfIssue: 'DE',
+    };
+    bad.originator.originatorPersons[0].naturalPerson.geographicAddress[0] = {
+      addressType: 'HOME',
+      townName: 'Berlin',
+      country: 'DE',
+    };
+    expect(ivmsErrors(bad)).toEqual([
+      'originator/0: C7 an address needs addressLine or streetName with buildingNumber/buildingName',
+      'beneficiary/0: C8 legal person identifier type',
+      'beneficiary/0: C9 no countryOfIssue for a legal person',
+      'beneficiary/0: C9 registrationAuthority required unless LEIX',
+    ]);
   });
 
   it('the schema copy catches what IVMS forbids', () => {
@@ -151,8 +190,9 @@ describe('IVMS 101 from our parties', () => {
       ...natural,
       national_identifier: { type: 'CCPT', value: 'C01X00T47', country: 'DE' },
     });
+    const { address: _noStreet, ...legalSent } = legal;
     expect(fromIvmsPerson(ivms.beneficiary.beneficiaryPersons[0], WALLET)).toEqual({
-      ...legal,
+      ...legalSent,
       national_identifier: { type: 'LEIX', value: LEI_PEER },
     });
   });

@@ -34,6 +34,7 @@ import {
   fromIvmsPerson,
   inquiryJson,
   originatingVaspOf,
+  originatorProblem,
   parseConfirmation,
   parseInquiry,
   parseResolution,
@@ -104,19 +105,37 @@ export class TrpNetwork implements TravelRuleNetwork {
     return v ? { hosted: true, vasp: this.toVasp(v) } : { hosted: false };
   }
 
+  private assetOf(msg: Pick<TransferMessage, 'asset' | 'chain'>) {
+    return this.config.assets.find((a) => a.asset === msg.asset && a.chain === msg.chain);
+  }
+
+  /**
+   * What TRP cannot send for this transfer, known before any call (a setup gap or an originator
+   * IVMS 101 does not take): the service refuses the transfer at creation with it (400).
+   */
+  checkOutbound(
+    msg: Pick<TransferMessage, 'asset' | 'chain' | 'amount' | 'originator' | 'originatorVasp'>,
+  ): string | null {
+    const asset = this.assetOf(msg);
+    if (!asset)
+      return `${msg.asset} on ${msg.chain} has no Digital Token Identifier configured for the TRP network (SVC_TRP_ASSETS)`;
+    if (!msg.originatorVasp.lei)
+      return 'The travel-rule settings need originator_vasp.lei for the TRP network';
+    try {
+      toBaseUnits(msg.amount, asset.decimals);
+    } catch (err) {
+      return `The amount cannot be sent over TRP: ${err instanceof AmountError ? err.message : 'not a decimal'}`;
+    }
+    return originatorProblem(msg.originator);
+  }
+
   async send(msg: TransferMessage): Promise<TravelRuleNotification | undefined> {
     const vasp = this.config.directory.find((v) => v.vasp_id === msg.vaspId);
     if (!vasp) throw new TravelRuleProviderError('trp: the VASP is not in the directory');
-    const asset = this.config.assets.find((a) => a.asset === msg.asset && a.chain === msg.chain);
-    // Refusals we know before calling: nothing the counterparty could take later.
-    if (!asset) throw new TravelRuleProviderError(`trp: ${msg.asset} on ${msg.chain} has no DTI configured`);
-    if (!msg.originatorVasp.lei) throw new TravelRuleProviderError('trp: the originator VASP has no LEI');
-    let amount: string;
-    try {
-      amount = toBaseUnits(msg.amount, asset.decimals);
-    } catch (err) {
-      throw new TravelRuleProviderError(`trp: ${err instanceof AmountError ? err.message : 'bad amount'}`);
-    }
+    const problem = this.checkOutbound(msg);
+    if (problem) throw new TravelRuleProviderError(`trp: ${problem}`);
+    const asset = this.assetOf(msg)!;
+    const amount = toBaseUnits(msg.amount, asset.decimals);
     const body = inquiryJson({
       asset: { dti: asset.dti },
       amount,

@@ -62,7 +62,7 @@ export function ivmsIdType(type: string): NationalIdentifierType {
 
 export interface IvmsAddress {
   addressType: 'HOME' | 'BIZZ' | 'GEOG';
-  streetName?: string;
+  addressLine?: string[];
   postCode?: string;
   townName: string;
   country: string;
@@ -102,14 +102,16 @@ const obj = (v: unknown): Record<string, unknown> | undefined =>
 
 function address(p: Record<string, unknown>, type: 'HOME' | 'BIZZ'): IvmsAddress[] | undefined {
   const a = obj(p.address);
+  const street = s(a?.street);
   const town = s(a?.city);
   const country = s(a?.country);
-  // IVMS needs the town and the country of an address; without them we send none.
-  if (!a || !town || !country) return undefined;
+  // IVMS 101 (C7) needs an address line (or a street name with a building); our street is free
+  // text, so it goes as the address line. Without a street, a town and a country we send none.
+  if (!a || !street || !town || !country) return undefined;
   return [
     {
       addressType: type,
-      ...(s(a.street) ? { streetName: s(a.street) } : {}),
+      addressLine: [street],
       ...(s(a.postal_code) ? { postCode: s(a.postal_code) } : {}),
       townName: town,
       country,
@@ -122,6 +124,11 @@ function nationalId(p: Record<string, unknown>): IvmsNationalId | undefined {
   const value = s(n?.value);
   if (!n || !value) return undefined;
   const type = ivmsIdType(s(n.type) ?? '');
+  // A legal person's identifier is RAID/MISC/LEIX/TXID with a registration authority unless LEIX
+  // (IVMS 101 C8/C9), and never a country of issue; we have no registration authority, so a legal
+  // person carries its LEI only.
+  if (p.type === 'legal')
+    return type === 'LEIX' ? { nationalIdentifier: value, nationalIdentifierType: 'LEIX' } : undefined;
   return {
     nationalIdentifier: value,
     nationalIdentifierType: type,
@@ -129,6 +136,25 @@ function nationalId(p: Record<string, unknown>): IvmsNationalId | undefined {
     ...(type !== 'LEIX' && s(n.country) ? { countryOfIssue: s(n.country) } : {}),
   };
 }
+
+/**
+ * Why the originator cannot go out as IVMS 101 (C1/C4: an originator needs an address, a customer
+ * id, a national identifier or a date and place of birth), or null.
+ */
+export function originatorProblem(originator: Record<string, unknown>): string | null {
+  const person = toIvmsPerson(originator);
+  const p = 'naturalPerson' in person ? person.naturalPerson : person.legalPerson;
+  const has =
+    p.geographicAddress ||
+    p.nationalIdentification ||
+    ('customerIdentification' in p && p.customerIdentification) ||
+    ('customerNumber' in p && p.customerNumber) ||
+    ('dateAndPlaceOfBirth' in p && p.dateAndPlaceOfBirth);
+  return has ? null : ORIGINATOR_INCOMPLETE;
+}
+
+export const ORIGINATOR_INCOMPLETE =
+  'The originator needs an address with street, city and country, a customer_id, a national_identifier (for a legal person: its LEI) or date_of_birth with place_of_birth for the TRP network (IVMS 101)';
 
 /** One of our parties as an IVMS person. */
 export function toIvmsPerson(p: Record<string, unknown>): IvmsPerson {
@@ -192,6 +218,14 @@ export function toIvms(msg: Pick<TransferMessage, 'originator' | 'beneficiary' |
   };
 }
 
+/** The street of an IVMS address: its address lines, else its street name and building number. */
+function streetOf(a: Record<string, unknown>): string | undefined {
+  const lines = Array.isArray(a.addressLine) ? a.addressLine.map(s).filter(Boolean) : [];
+  if (lines.length > 0) return lines.join(', ');
+  const street = s(a.streetName);
+  return street && s(a.buildingNumber) ? `${street} ${s(a.buildingNumber)}` : street;
+}
+
 /** An IVMS person as one of our parties (fields IVMS has and we do not are dropped). */
 export function fromIvmsPerson(person: unknown, accountNumber: string | undefined): Record<string, unknown> {
   const p = obj(person);
@@ -205,7 +239,7 @@ export function fromIvmsPerson(person: unknown, accountNumber: string | undefine
     ...(addr && s(addr.townName) && s(addr.country)
       ? {
           address: {
-            ...(s(addr.streetName) ? { street: s(addr.streetName) } : {}),
+            ...(streetOf(addr) ? { street: streetOf(addr) } : {}),
             city: s(addr.townName),
             ...(s(addr.postCode) ? { postal_code: s(addr.postCode) } : {}),
             country: s(addr.country),
