@@ -463,6 +463,34 @@ describe('the TRP adapter on the wire', () => {
     });
   });
 
+  it('malformed messages are answered 400 with a reason, not taken as delivered', () => {
+    const i = token(net.url('i', 'peer'));
+    const bad = [
+      '{}',
+      'not json',
+      JSON.stringify({ asset: { dti: 'X9J9K872S' }, amount: 2.5, callback: `${peer}/cb/1`, IVMS101: {} }),
+      JSON.stringify({ asset: { dti: 'X9J9K872S' }, amount: 1e21, callback: `${peer}/cb/1`, IVMS101: {} }),
+    ];
+    for (const rawBody of bad)
+      expect(net.parse({ rawBody, headers, pathSecret: i })).toEqual({
+        type: 'refused',
+        status: 400,
+        detail: expect.stringMatching(/^Malformed TRP inquiry: /),
+      });
+    expect(
+      net.parse({ rawBody: '{"approved":{}}', headers, pathSecret: token(net.url('r', msg.transferId)) }),
+    ).toEqual({
+      type: 'refused',
+      status: 400,
+      detail: 'Malformed TRP resolution: exactly one of approved {address, callback} or rejected',
+    });
+    expect(net.parse({ rawBody: '{}', headers, pathSecret: token(net.url('c', msg.transferId)) })).toEqual({
+      type: 'refused',
+      status: 400,
+      detail: 'Malformed TRP confirmation: exactly one of txid or canceled',
+    });
+  });
+
   it('inquiries only on a counterparty URL with a valid mac: the plain path and forged tokens are refused', () => {
     const body = inquiryJson({
       asset: { dti: 'X9J9K872S' },

@@ -43,6 +43,15 @@ import {
 } from './mapping';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MALFORMED_INQUIRY = {
+  type: 'refused',
+  status: 400,
+  detail:
+    'Malformed TRP inquiry: asset.dti, an amount as a JSON integer in the lowest denomination, a callback URL and IVMS101 are required',
+} as const;
+const MALFORMED_RESOLUTION =
+  'Malformed TRP resolution: exactly one of approved {address, callback} or rejected';
+const MALFORMED_CONFIRMATION = 'Malformed TRP confirmation: exactly one of txid or canceled';
 export const NOTIFICATIONS_PATH = '/api/v1/providers/travel-rule/trp/notifications';
 
 const header = (h: InboundRequest['headers'], name: string) => {
@@ -207,11 +216,11 @@ export class TrpNetwork implements TravelRuleNetwork {
     if (target.kind === 'i') return this.parseInquiry(req.rawBody, requestId, target.vasp);
     if (target.kind === 'r') {
       const r = parseResolution(req.rawBody);
-      if (!r) return { type: 'ignored', keys: topKeys(req.rawBody) };
+      if (!r) return { type: 'refused', status: 400, detail: MALFORMED_RESOLUTION };
       return { type: 'notification', notification: resolutionNotification(r, target.transferId, requestId) };
     }
     const c = parseConfirmation(req.rawBody);
-    if (!c) return { type: 'ignored', keys: topKeys(req.rawBody) };
+    if (!c) return { type: 'refused', status: 400, detail: MALFORMED_CONFIRMATION };
     return {
       type: 'notification',
       notification: {
@@ -237,7 +246,8 @@ export class TrpNetwork implements TravelRuleNetwork {
     vasp: TrpVasp,
   ): InboundResult<TravelRuleNotification, never> {
     const q = parseInquiry(raw);
-    if (!q) return { type: 'ignored', keys: topKeys(raw) };
+    // TRP answers a malformed message 400: the peer must not take it as delivered.
+    if (!q) return MALFORMED_INQUIRY;
     const ivms = q.IVMS101 as Record<string, unknown>;
     const from = originatingVaspOf(ivms);
     if (from.lei !== vasp.lei) return { type: 'refused', status: 401 };
@@ -245,7 +255,7 @@ export class TrpNetwork implements TravelRuleNetwork {
     try {
       callbackOrigin = new URL(q.callback).origin;
     } catch {
-      return { type: 'ignored', keys: topKeys(raw) };
+      return MALFORMED_INQUIRY;
     }
     if (callbackOrigin !== new URL(vasp.inquiry_url).origin) return { type: 'refused', status: 401 };
     const asset = this.config.assets.find((a) => a.dti === q.asset.dti);
@@ -309,13 +319,4 @@ function resolutionNotification(
         reason: r.rejected || null,
         repairFields: null,
       };
-}
-
-function topKeys(raw: string): string[] {
-  try {
-    const b = JSON.parse(raw);
-    return b && typeof b === 'object' ? Object.keys(b).slice(0, 20) : [];
-  } catch {
-    return [];
-  }
 }
