@@ -18,7 +18,6 @@ import { responseDeadline } from './dispatch';
 import { matchNames, partyName, screenPartyNames } from './parties';
 import { ANSWER_INBOUND_JOB } from './travel-rule.jobs';
 import { moveTransfer, recordTransferStatus } from './travel-rule.machine';
-import { TravelRuleMessages } from './travel-rule.messages';
 import { findByNetworkRef, findTransfer, findWalletOwners, insertTransfer } from './travel-rule.repo';
 
 export { OTHER_ADDRESS_REASON } from './answers';

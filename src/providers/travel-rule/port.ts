@@ -120,6 +120,7 @@ export interface TravelRuleNetwork {
    * Sends (or re-sends after a repair) the transfer's data to the beneficiary VASP; returns the
    * counterparty's answer when its reply already carries one (TRP may resolve an inquiry at once).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: the networks that never answer in the reply return Promise<void>
   send(msg: TransferMessage): Promise<TravelRuleNotification | undefined | void>;
   /**
    * Why the network could not send this transfer whatever the counterparty (a setup gap, a party it
