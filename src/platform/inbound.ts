@@ -19,6 +19,7 @@ import type { ProviderKind } from '../providers/definition';
 import { deliverThroughRoute, keepRawJsonBody } from '../providers/inbound-notifications';
 import type { Clock } from '../shared/clock';
 import { ErrorSchema } from '../shared/error-schema';
+import { badRequest } from '../shared/errors';
 
 export interface InboundAck {
   received: boolean;
@@ -106,7 +107,7 @@ export function defineInbound<N, H = never>(h: InboundHandler<N, H>): InboundRou
       const r = parseInbound(h.port(deps), req);
       switch (r.type) {
         case 'refused':
-          throw h.refuse(r.status);
+          throw r.status === 400 ? badRequest(r.detail) : h.refuse(r.status);
         case 'notification':
           return () => h.apply(deps, r.notification);
         case 'ignored':
@@ -178,9 +179,9 @@ export function inboundNotificationRoutes(routes: readonly InboundRoute[]) {
       const ownSchema = {
         hide: true,
         body: Type.Object({}, { additionalProperties: true }),
-        response: { 200: AckSchema, 401: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema },
+        response: { 200: AckSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema },
       };
-      const config = { auth: 'public' as const, errors: [401, 404, 503] as const };
+      const config = { auth: 'public' as const, errors: [400, 401, 404, 503] as const };
       if (name !== 'none') {
         app.post(own, { config, schema: ownSchema, preValidation }, handler);
         app.post(

@@ -16,13 +16,15 @@ export interface InboundRequest {
 /**
  * What a notification says: a verified notification to apply; a hint (the vendor signs nothing, so
  * the object it names is read again from the vendor before anything changes); nothing we read; or
- * a refusal (401 unsigned or badly signed, 404 a wrong URL secret).
+ * a refusal (401 unsigned or badly signed, 404 a wrong URL secret, 400 a body the vendor's protocol
+ * says must be answered as malformed, with its reason).
  */
 export type InboundResult<N, H> =
   | { type: 'notification'; notification: N }
   | { type: 'hint'; hint: H }
   | { type: 'ignored'; keys?: string[] }
-  | { type: 'refused'; status: 401 | 404 };
+  | { type: 'refused'; status: 401 | 404 }
+  | { type: 'refused'; status: 400; detail: string };
 
 /** The inbound part of a port, for vendors whose notifications are not the port's signed ones. */
 export interface InboundCapability<N, H> {

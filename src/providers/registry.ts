@@ -23,6 +23,7 @@ import {
   sandboxTravelRuleProvider,
   sandboxVerificationProvider,
 } from './simulators';
+import { trpProvider } from './travel-rule/trp/index';
 import { sumsubProvider } from './verification/sumsub/index';
 
 export const providerDefinitions: readonly AnyProviderDefinition[] = [
@@ -34,6 +35,7 @@ export const providerDefinitions: readonly AnyProviderDefinition[] = [
   chainalysisProvider,
   chainalysisSanctionsProvider,
   sandboxTravelRuleProvider,
+  trpProvider,
   sandboxEsignProvider,
   documensoProvider,
 ];

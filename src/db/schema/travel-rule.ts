@@ -69,8 +69,9 @@ export const travelRuleTransfers = pgTable(
     asset: text('asset').notNull(),
     chain: text('chain').notNull(),
     amount: numeric('amount').notNull(),
-    fiatAmount: numeric('fiat_amount').notNull(),
-    fiatCurrency: text('fiat_currency').notNull(),
+    /** Null only on an inbound transfer whose network sends no fiat value (TRP inquiries carry none). */
+    fiatAmount: numeric('fiat_amount'),
+    fiatCurrency: text('fiat_currency'),
     thresholdApplies: boolean('threshold_applies').notNull(),
     originator: jsonb('originator').$type<Record<string, unknown>>().notNull(),
     beneficiary: jsonb('beneficiary').$type<Record<string, unknown>>().notNull(),
@@ -102,6 +103,11 @@ export const travelRuleTransfers = pgTable(
     metadata: jsonb('metadata').$type<Record<string, string> | null>(),
     /** The network's id of an inbound transfer. */
     networkRef: text('network_ref'),
+    /**
+     * Where the counterparty takes our next protocol message for this transfer, when its network
+     * gives one per transfer (TRP: the beneficiary VASP's confirmation callback from its approval).
+     */
+    counterpartyCallback: text('counterparty_callback'),
     /** Highest network notification revision applied. */
     lastRevision: integer('last_revision').notNull().default(0),
     expiresAt: ts('expires_at'),

@@ -2,6 +2,7 @@
 import { defineModule } from '../../platform/module';
 import { sweepWorker } from '../../workers/loop';
 import { travelRuleInbound } from './travel-rule.inbound';
+import { answerInboundJob, applyAnswerJob, dispatchJob } from './travel-rule.jobs';
 import { followOwnershipRequest } from './travel-rule.listeners';
 import { travelRuleRoutes } from './travel-rule.routes';
 import { runTravelRuleWorker } from './travel-rule.worker';
@@ -10,6 +11,7 @@ export const travelRuleModule = defineModule({
   name: 'travel-rule',
   api: [travelRuleRoutes],
   inbound: [travelRuleInbound],
+  jobs: [dispatchJob, answerInboundJob, applyAnswerJob],
   subscriptions: [followOwnershipRequest],
   workers: (deps) => [
     // Unanswered transfers expire; the sandbox network's due counterparty answers.

@@ -1,11 +1,13 @@
 /** Transfer actions of the client API: repair (PATCH), tx hash, proceed, inbound accept/reject, cancel. */
 import type { DbOrTx } from '../../db/client';
+import { enqueueJob } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound } from '../../shared/errors';
 import { assertFeatureEnabled } from '../features/features.service';
 import { sendTo } from './dispatch';
 import { checkParties, type Party, screenOutboundParties } from './parties';
 import { actorOf, assertNetworkConfigured, type D, getTransfer } from './transfers.service';
+import { ANSWER_INBOUND_JOB } from './travel-rule.jobs';
 import { allows, moveTransfer, type TransferRow, type Trigger } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer, updateTransfer } from './travel-rule.repo';
@@ -91,7 +93,15 @@ export async function repairTransfer(
 }
 
 export async function submitTxHash(deps: D, auth: ClientAuth, id: string, txHash: string) {
-  await act(deps, auth, id, 'tx_hash', () => ({ txHash }));
+  const { after } = await act(deps, auth, id, 'tx_hash', () => ({ txHash }));
+  // A network whose beneficiary VASP expects the hash (TRP's transfer confirmation) is told.
+  const net = deps.providers.travelRule;
+  if (net.confirm && after.direction === 'outbound' && after.counterpartyCallback)
+    try {
+      await net.confirm(after.id, after.counterpartyCallback, txHash);
+    } catch (err) {
+      deps.log.error({ err, transferId: id }, 'reporting the transaction to the beneficiary VASP failed');
+    }
   return getTransfer(deps, auth.clientId, id);
 }
 
@@ -119,10 +129,23 @@ export async function reviewTransfer(
     () => (answer === 'rejected' ? { statusReason: reason } : {}),
     inboundOnly,
   );
+  const ctx = { transferId: after.id, address: after.counterpartyAddress };
   try {
-    await deps.providers.travelRule.respond(after.networkRef!, answer, reason);
+    await deps.providers.travelRule.respond(after.networkRef!, answer, reason, ctx);
   } catch (err) {
     deps.log.error({ err, transferId: id }, 'travel-rule answer to the originator VASP failed');
+    // A network that retries gets the answer again from a job (the decision is already kept).
+    if (deps.providers.travelRule.retry)
+      await enqueueJob(
+        deps.db,
+        deps.clock,
+        { kind: ANSWER_INBOUND_JOB },
+        {
+          payload: { networkRef: after.networkRef!, answer, reason, ...ctx },
+          dedupeKey: `${after.id}:answer`,
+          clientId: after.clientId,
+        },
+      );
   }
   return getTransfer(deps, auth.clientId, id);
 }
@@ -136,7 +159,11 @@ export async function cancelTransfer(deps: D, auth: ClientAuth, id: string) {
     if (before.direction === 'inbound' && before.networkRef)
       await deps.providers.travelRule.respond(before.networkRef, 'rejected', TravelRuleMessages.canceled);
     else if (before.beneficiaryVasp)
-      await deps.providers.travelRule.cancel(before.id, before.beneficiaryVasp.vasp_id);
+      await deps.providers.travelRule.cancel(
+        before.id,
+        before.beneficiaryVasp.vasp_id,
+        before.counterpartyCallback,
+      );
   } catch (err) {
     deps.log.error({ err, transferId: id }, 'telling the counterparty about a cancel failed');
   }

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps';
 import { compare } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import type { Chain } from '../../shared/chain-addresses';
-import { AppError, conflict, notFound } from '../../shared/errors';
+import { AppError, badRequest, conflict, notFound } from '../../shared/errors';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { assertFeatureEnabled } from '../features/features.service';
 import {
@@ -101,6 +101,16 @@ export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTra
   const below =
     input.fiat_value.currency === settings.threshold.currency &&
     compare(input.fiat_value.amount, settings.threshold.amount) < 0;
+  if (!below) {
+    const problem = deps.providers.travelRule.checkOutbound?.({
+      asset: input.asset,
+      chain: input.chain,
+      amount: input.amount,
+      originator: input.originator,
+      originatorVasp: settings.originator_vasp ?? { name: '', country: '' },
+    });
+    if (problem) throw badRequest(problem);
+  }
   const now = deps.clock.now();
   const screen = !below && settings.screen_counterparty_wallet && deps.providers.screening.configured;
   const screened = await screenOutboundParties(deps, [input.originator, input.beneficiary], null);

@@ -1,7 +1,7 @@
 /** Data access of the travel rule: settings, transfers (with the linked screening's risk), list with `q`. */
 import { and, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { walletScreenings } from '../../db/schema/screening';
+import { screeningWallets, walletScreenings } from '../../db/schema/screening';
 import { type TransferStatus, travelRuleSettings, travelRuleTransfers } from '../../db/schema/travel-rule';
 import { containsPattern, type PageParams } from '../../shared/pagination';
 import type { TransferRow } from './travel-rule.machine';
@@ -53,6 +53,16 @@ export async function findTransfer(db: DbOrTx, clientId: string | null, id: stri
   const q = db.select().from(t).where(where);
   const [row] = forUpdate ? await q.for('update') : await q;
   return row ?? null;
+}
+
+/** The clients holding a wallet with this address on `chain` (any client: the network names only the wallet). */
+export async function findWalletOwners(db: DbOrTx, chain: string, normalized: string): Promise<string[]> {
+  const w = screeningWallets;
+  const rows = await db
+    .selectDistinct({ clientId: w.clientId })
+    .from(w)
+    .where(and(eq(w.chain, chain), eq(w.normalizedAddress, normalized)));
+  return rows.map((r) => r.clientId);
 }
 
 export async function findByNetworkRef(db: DbOrTx, ref: string) {

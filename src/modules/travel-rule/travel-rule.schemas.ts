@@ -152,7 +152,14 @@ export const TransferSchema = Type.Object({
   asset: Type.String(),
   chain: Type.String(),
   amount: Type.String(),
-  fiat_value: Type.Object({ amount: Type.String(), currency: Type.String() }),
+  fiat_value: nullable(
+    Type.Object(
+      { amount: Type.String(), currency: Type.String() },
+      {
+        description: 'Null on an inbound transfer whose network carries no fiat value (TRP).',
+      },
+    ),
+  ),
   threshold_applies: Type.Boolean(),
   originator: Type.Record(Type.String(), Type.Unknown()),
   beneficiary: Type.Record(Type.String(), Type.Unknown()),

@@ -13,7 +13,10 @@ export function toTransferView(t: TransferWithRisk) {
     asset: t.asset,
     chain: t.chain,
     amount: t.amount,
-    fiat_value: { amount: t.fiatAmount, currency: t.fiatCurrency },
+    fiat_value:
+      t.fiatAmount !== null && t.fiatCurrency !== null
+        ? { amount: t.fiatAmount, currency: t.fiatCurrency }
+        : null,
     threshold_applies: t.thresholdApplies,
     originator: t.originator,
     beneficiary: t.beneficiary,

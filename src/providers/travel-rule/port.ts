@@ -33,11 +33,12 @@ export interface InboundTransferData {
   asset: string;
   chain: string;
   amount: string;
-  fiat_value: { amount: string; currency: string };
+  /** Null when the network carries no fiat value (TRP inquiries have none). */
+  fiat_value: { amount: string; currency: string } | null;
   originator: Record<string, unknown>;
   beneficiary: Record<string, unknown>;
   beneficiary_address: string;
-  originator_vasp: { vasp_id: string; name: string; country: string };
+  originator_vasp: { vasp_id: string; name: string; country: string; lei?: string | null };
 }
 
 /** A verified inbound notification. */
@@ -49,6 +50,20 @@ export type TravelRuleNotification =
       revision: number;
       reason: string | null;
       repairFields: string[] | null;
+      /** Where the counterparty takes our next message for this transfer (TRP: its confirmation callback). */
+      counterpartyCallback?: string | null;
+      /** The address the beneficiary VASP approved payment to, when its network names one (TRP). */
+      approvedAddress?: string | null;
+    }
+  | {
+      /** The originator VASP reports the on-chain transaction (completed) or calls it off (canceled) for an inbound transfer we accepted. */
+      type: 'transfer.completed' | 'transfer.canceled';
+      eventId: string;
+      /** Our transfer id. */
+      reference: string;
+      revision: number;
+      txHash: string | null;
+      reason: string | null;
     }
   | {
       type: 'transfer.inbound';
@@ -56,8 +71,11 @@ export type TravelRuleNotification =
       /** The network's id of the transfer. */
       reference: string;
       revision: number;
-      /** The receiving VASP's account at the network: the service's client id. */
-      recipient: string;
+      /**
+       * The receiving VASP's account at the network: the service's client id; null when the network
+       * addresses the beneficiary only by its wallet (TRP): the owner of that wallet is the recipient.
+       */
+      recipient: string | null;
       transfer: InboundTransferData;
     };
 
@@ -71,10 +89,21 @@ export interface TravelRuleAttachContext {
 }
 
 export class TravelRuleProviderError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** True when the counterparty could not be reached (down, timeout, 5xx): sending again later may pass. */
+  readonly retryable: boolean;
+  constructor(message: string, options?: { cause?: unknown; retryable?: boolean }) {
     super(message, options);
     this.name = 'TravelRuleProviderError';
+    this.retryable = options?.retryable ?? false;
   }
+}
+
+/** What an answer to an inbound transfer may need besides the network reference. */
+export interface RespondContext {
+  /** Our transfer id (TRP: it names our confirmation callback). */
+  transferId: string;
+  /** The beneficiary's wallet address (TRP: the address the approval names). */
+  address: string;
 }
 
 export const TRAVEL_RULE_SIGNATURE_HEADER = 'X-Provider-Signature';
@@ -87,12 +116,41 @@ export interface TravelRuleNetwork {
   directory(): Promise<Vasp[]>;
   /** Who hosts `address` on `chain`; unhosted when no VASP claims it. */
   discover(chain: string, address: string): Promise<Discovery>;
-  /** Sends (or re-sends after a repair) the transfer's data to the beneficiary VASP. */
-  send(msg: TransferMessage): Promise<void>;
+  /**
+   * Sends (or re-sends after a repair) the transfer's data to the beneficiary VASP; returns the
+   * counterparty's answer when its reply already carries one (TRP may resolve an inquiry at once).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: the networks that never answer in the reply return Promise<void>
+  send(msg: TransferMessage): Promise<TravelRuleNotification | undefined | void>;
+  /**
+   * Why the network could not send this transfer whatever the counterparty (a setup gap, a party it
+   * cannot carry), or null; the service refuses such a transfer at creation (400).
+   */
+  checkOutbound?(
+    msg: Pick<TransferMessage, 'asset' | 'chain' | 'amount' | 'originator' | 'originatorVasp'>,
+  ): string | null;
   /** Answers an inbound transfer back to the originator VASP. */
-  respond(networkRef: string, answer: 'accepted' | 'rejected', reason: string | null): Promise<void>;
-  /** Tells the counterparty that the transfer is canceled. */
-  cancel(transferId: string, vaspId: string): Promise<void>;
+  respond(
+    networkRef: string,
+    answer: 'accepted' | 'rejected',
+    reason: string | null,
+    ctx?: RespondContext,
+  ): Promise<void>;
+  /**
+   * Tells the counterparty that the transfer is canceled; `callback` is the counterparty's callback
+   * stored from its answer (null when it has not answered).
+   */
+  cancel(transferId: string, vaspId: string, callback?: string | null): Promise<void>;
+  /**
+   * A network whose beneficiary VASP expects the transaction hash once sent (TRP's transfer
+   * confirmation) reports it to the callback the counterparty gave; absent: nothing to tell.
+   */
+  confirm?(transferId: string, callback: string, txHash: string): Promise<void>;
+  /**
+   * How a send the counterparty could not take (retryable error) is tried again: the waits in seconds
+   * before each further attempt; absent: no retry (the transfer stays pending, as before).
+   */
+  readonly retry?: { readonly delaysSeconds: readonly number[] };
   /** Checks the signature and parses the body; null when unsigned, badly signed, stale or malformed. */
   verifyNotification(
     rawBody: string,

@@ -158,7 +158,9 @@ export function TravelRuleDetailPage() {
               {fact('Amount', `${t.amount} ${t.asset} on ${t.chain}`)}
               {fact(
                 'Value',
-                `${t.fiat_value.amount} ${t.fiat_value.currency}${t.threshold_applies ? '' : ' (below the threshold)'}`,
+                t.fiat_value
+                  ? `${t.fiat_value.amount} ${t.fiat_value.currency}${t.threshold_applies ? '' : ' (below the threshold)'}`
+                  : '— (not given by the network)',
               )}
               {fact(
                 'Counterparty VASP',

@@ -6539,7 +6539,7 @@ export interface components {
             fiat_value: {
                 amount: string;
                 currency: string;
-            };
+            } | null;
             threshold_applies: boolean;
             originator: {
                 [key: string]: unknown;

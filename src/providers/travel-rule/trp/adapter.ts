@@ -1,0 +1,322 @@
+/**
+ * The travel-rule network over TRP (OpenVASP Travel Rule Protocol 3.2.1; docs/vendors/trp.md):
+ * - outbound: `send` POSTs a transfer inquiry (IVMS 101 + asset DTI + integer amount + our callback)
+ *   to the beneficiary VASP's inquiry endpoint; its approval or rejection arrives on that callback;
+ *   `confirm` POSTs the transaction id to the callback its approval gave; `cancel` POSTs `canceled`
+ *   there (before an approval TRP has nothing to withdraw an inquiry with);
+ * - inbound: our inquiry endpoint takes inquiries from directory VASPs (the recipient is the owner of
+ *   the beneficiary wallet, found by the module); `respond` POSTs our approval (with our confirmation
+ *   callback) or rejection to the originator's callback; its confirmation arrives on ours.
+ * All three arrive through the generic provider route at
+ * `/api/v1/providers/travel-rule/trp/notifications/{token}`: `i.<vasp_id>.<mac>` (an inquiry from
+ * that directory VASP: each counterparty has its own inquiry URL), `r.<transfer>.<mac>` (a
+ * resolution of our inquiry) or `c.<transfer>.<mac>` (a confirmation for our approval). The mac
+ * (HMAC-SHA256 under SVC_TRP_CALLBACK_SECRET, compared in constant time) makes each URL good for
+ * its counterparty or its transfer only.
+ */
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { normalizeAddress } from '../../../shared/chain-addresses';
+import type { InboundCapability, InboundRequest, InboundResult } from '../../capabilities';
+import {
+  type Discovery,
+  type RespondContext,
+  type TransferMessage,
+  type TravelRuleNetwork,
+  type TravelRuleNotification,
+  TravelRuleProviderError,
+  type Vasp,
+} from '../port';
+import type { TrpClient } from './client';
+import type { TrpConfig, TrpVasp } from './config';
+import {
+  AmountError,
+  fromBaseUnits,
+  fromIvmsPerson,
+  inquiryJson,
+  originatingVaspOf,
+  originatorProblem,
+  parseConfirmation,
+  parseInquiry,
+  parseResolution,
+  toBaseUnits,
+  toIvms,
+} from './mapping';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MALFORMED_INQUIRY = {
+  type: 'refused',
+  status: 400,
+  detail:
+    'Malformed TRP inquiry: asset.dti, an amount as a JSON integer in the lowest denomination, a callback URL and IVMS101 are required',
+} as const;
+const MALFORMED_RESOLUTION =
+  'Malformed TRP resolution: exactly one of approved {address, callback} or rejected';
+const MALFORMED_CONFIRMATION = 'Malformed TRP confirmation: exactly one of txid or canceled';
+export const NOTIFICATIONS_PATH = '/api/v1/providers/travel-rule/trp/notifications';
+
+const header = (h: InboundRequest['headers'], name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export class TrpNetwork implements TravelRuleNetwork {
+  readonly configured = true;
+  readonly retry: { delaysSeconds: readonly number[] };
+  readonly inbound: InboundCapability<TravelRuleNotification, never>;
+
+  constructor(
+    private readonly config: TrpConfig,
+    private readonly client: TrpClient,
+  ) {
+    this.retry = { delaysSeconds: config.retrySeconds };
+    this.inbound = { parse: (req) => this.parse(req) };
+  }
+
+  /**
+   * Our URL for `kind` of `id`: `r` (resolution) and `c` (confirmation) of the transfer `id`, or `i`,
+   * the inquiry endpoint we give the directory VASP `id` (each counterparty has its own, so an
+   * inquiry names who sends it by the URL it reaches; docs/going-live-trp.md, step 2).
+   */
+  url(kind: 'r' | 'c' | 'i', id: string): string {
+    return `${this.config.publicUrl}${NOTIFICATIONS_PATH}/${kind}.${id}.${this.mac(kind, id)}`;
+  }
+
+  private mac(kind: string, id: string) {
+    return createHmac('sha256', this.config.callbackSecret).update(`${kind}.${id}`).digest('base64url');
+  }
+
+  /** Constant-time check of a token's mac. */
+  private macOk(kind: string, id: string, given: string): boolean {
+    const expected = Buffer.from(this.mac(kind, id));
+    const g = Buffer.from(given);
+    return expected.length === g.length && timingSafeEqual(expected, g);
+  }
+
+  private toVasp(v: TrpVasp): Vasp {
+    // TRP has no reachability probe: a VASP is reachable until a delivery says otherwise.
+    return { vasp_id: v.vasp_id, name: v.name, country: v.country, lei: v.lei, reachable: true };
+  }
+
+  async directory(): Promise<Vasp[]> {
+    return this.config.directory.map((v) => this.toVasp(v));
+  }
+
+  async discover(chain: string, address: string): Promise<Discovery> {
+    let normalized = address;
+    try {
+      normalized = normalizeAddress(chain as never, address);
+    } catch {
+      return { hosted: false };
+    }
+    const v = this.config.directory.find((d) =>
+      d.addresses.some((a) => a.chain === chain && a.address === normalized),
+    );
+    return v ? { hosted: true, vasp: this.toVasp(v) } : { hosted: false };
+  }
+
+  private assetOf(msg: Pick<TransferMessage, 'asset' | 'chain'>) {
+    return this.config.assets.find((a) => a.asset === msg.asset && a.chain === msg.chain);
+  }
+
+  /**
+   * What TRP cannot send for this transfer, known before any call (a setup gap or an originator
+   * IVMS 101 does not take): the service refuses the transfer at creation with it (400).
+   */
+  checkOutbound(
+    msg: Pick<TransferMessage, 'asset' | 'chain' | 'amount' | 'originator' | 'originatorVasp'>,
+  ): string | null {
+    const asset = this.assetOf(msg);
+    if (!asset)
+      return `${msg.asset} on ${msg.chain} has no Digital Token Identifier configured for the TRP network (SVC_TRP_ASSETS)`;
+    if (!msg.originatorVasp.lei)
+      return 'The travel-rule settings need originator_vasp.lei for the TRP network';
+    try {
+      toBaseUnits(msg.amount, asset.decimals);
+    } catch (err) {
+      return `The amount cannot be sent over TRP: ${err instanceof AmountError ? err.message : 'not a decimal'}`;
+    }
+    return originatorProblem(msg.originator);
+  }
+
+  async send(msg: TransferMessage): Promise<TravelRuleNotification | undefined> {
+    const vasp = this.config.directory.find((v) => v.vasp_id === msg.vaspId);
+    if (!vasp) throw new TravelRuleProviderError('trp: the VASP is not in the directory');
+    const problem = this.checkOutbound(msg);
+    if (problem) throw new TravelRuleProviderError(`trp: ${problem}`);
+    const asset = this.assetOf(msg)!;
+    const amount = toBaseUnits(msg.amount, asset.decimals);
+    const body = inquiryJson({
+      asset: { dti: asset.dti },
+      amount,
+      callback: this.url('r', msg.transferId),
+      IVMS101: toIvms(msg),
+    });
+    const reply = await this.client.post('inquiry', vasp.inquiry_url, body, `${msg.transferId}:inquiry`);
+    // The beneficiary VASP may resolve the inquiry in its reply instead of on our callback.
+    const r = parseResolution(reply);
+    return r ? resolutionNotification(r, msg.transferId, randomUUID()) : undefined;
+  }
+
+  async respond(
+    networkRef: string,
+    answer: 'accepted' | 'rejected',
+    reason: string | null,
+    ctx?: RespondContext,
+  ) {
+    if (answer === 'accepted' && !ctx)
+      throw new TravelRuleProviderError('trp: an approval needs the address');
+    const body =
+      answer === 'accepted'
+        ? { approved: { address: ctx!.address, callback: this.url('c', ctx!.transferId) } }
+        : { rejected: reason ?? 'Rejected by the beneficiary VASP' };
+    await this.client.post('resolution', networkRef, JSON.stringify(body), `${networkRef}:resolution`);
+  }
+
+  async cancel(transferId: string, _vaspId: string, callback?: string | null) {
+    // Before an approval the beneficiary VASP gave no callback: TRP has no message to withdraw an inquiry.
+    if (!callback) return;
+    await this.client.post(
+      'confirmation',
+      callback,
+      JSON.stringify({ canceled: 'Canceled by the originator VASP' }),
+      `${transferId}:canceled`,
+    );
+  }
+
+  async confirm(transferId: string, callback: string, txHash: string) {
+    await this.client.post('confirmation', callback, JSON.stringify({ txid: txHash }), `${transferId}:txid`);
+  }
+
+  /** TRP signs nothing in the body (its peers authenticate by mTLS at the edge): see `inbound`. */
+  verifyNotification(): TravelRuleNotification | null {
+    return null;
+  }
+
+  private checkToken(
+    token: string,
+  ): { kind: 'r' | 'c'; transferId: string } | { kind: 'i'; vasp: TrpVasp } | null {
+    const m = /^([rci])\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/.exec(token);
+    if (!m || !this.macOk(m[1]!, m[2]!, m[3]!)) return null;
+    if (m[1] === 'i') {
+      const vasp = this.config.directory.find((v) => v.vasp_id === m[2]);
+      return vasp ? { kind: 'i', vasp } : null;
+    }
+    return UUID.test(m[2]!) ? { kind: m[1] as 'r' | 'c', transferId: m[2]! } : null;
+  }
+
+  parse(req: InboundRequest): InboundResult<TravelRuleNotification, never> {
+    const token = req.pathSecret;
+    if (!token) return { type: 'refused', status: 404 };
+    const requestId = header(req.headers, 'request-identifier');
+    const apiVersion = header(req.headers, 'api-version');
+    const target = this.checkToken(token);
+    if (!target) return { type: 'refused', status: 404 };
+    // TRP requires both headers on every request; without them it is no TRP request.
+    if (!apiVersion || !requestId || !UUID.test(requestId)) return { type: 'refused', status: 401 };
+    if (target.kind === 'i') return this.parseInquiry(req.rawBody, requestId, target.vasp);
+    if (target.kind === 'r') {
+      const r = parseResolution(req.rawBody);
+      if (!r) return { type: 'refused', status: 400, detail: MALFORMED_RESOLUTION };
+      return { type: 'notification', notification: resolutionNotification(r, target.transferId, requestId) };
+    }
+    const c = parseConfirmation(req.rawBody);
+    if (!c) return { type: 'refused', status: 400, detail: MALFORMED_CONFIRMATION };
+    return {
+      type: 'notification',
+      notification: {
+        type: 'txid' in c ? 'transfer.completed' : 'transfer.canceled',
+        eventId: requestId,
+        reference: target.transferId,
+        // TRP numbers nothing: the inquiry that created the transfer was 1, its confirmation comes after.
+        revision: 2,
+        txHash: 'txid' in c ? c.txid : null,
+        reason: 'canceled' in c ? c.canceled : null,
+      },
+    };
+  }
+
+  /**
+   * An inquiry on the URL we gave the directory VASP `vasp`: its body must name that VASP (by its
+   * LEI) as originating VASP, and its callback must lie on that VASP's own origin: we call back only
+   * where the counterparty we know lives.
+   */
+  private parseInquiry(
+    raw: string,
+    requestId: string,
+    vasp: TrpVasp,
+  ): InboundResult<TravelRuleNotification, never> {
+    const q = parseInquiry(raw);
+    // TRP answers a malformed message 400: the peer must not take it as delivered.
+    if (!q) return MALFORMED_INQUIRY;
+    const ivms = q.IVMS101 as Record<string, unknown>;
+    const from = originatingVaspOf(ivms);
+    if (from.lei !== vasp.lei) return { type: 'refused', status: 401 };
+    let callbackOrigin: string;
+    try {
+      callbackOrigin = new URL(q.callback).origin;
+    } catch {
+      return MALFORMED_INQUIRY;
+    }
+    if (callbackOrigin !== new URL(vasp.inquiry_url).origin) return { type: 'refused', status: 401 };
+    const asset = this.config.assets.find((a) => a.dti === q.asset.dti);
+    const ben = (ivms.beneficiary ?? {}) as { beneficiaryPersons?: unknown[]; accountNumber?: unknown[] };
+    const org = (ivms.originator ?? {}) as { originatorPersons?: unknown[]; accountNumber?: unknown[] };
+    const benAccount = typeof ben.accountNumber?.[0] === 'string' ? (ben.accountNumber[0] as string) : '';
+    const orgAccount =
+      typeof org.accountNumber?.[0] === 'string' ? (org.accountNumber[0] as string) : undefined;
+    return {
+      type: 'notification',
+      notification: {
+        type: 'transfer.inbound',
+        eventId: requestId,
+        // The originator's callback names this transfer at the originator and is where we answer.
+        reference: q.callback,
+        revision: 1,
+        recipient: null,
+        transfer: {
+          // An asset we do not carry has no chain here: no wallet matches and the inquiry is refused.
+          asset: asset?.asset ?? q.asset.dti,
+          chain: asset?.chain ?? '',
+          amount: asset ? fromBaseUnits(q.amount, asset.decimals) : q.amount,
+          fiat_value: null,
+          originator: fromIvmsPerson(org.originatorPersons?.[0], orgAccount),
+          beneficiary: fromIvmsPerson(ben.beneficiaryPersons?.[0], benAccount),
+          beneficiary_address: benAccount,
+          originator_vasp: {
+            vasp_id: vasp.vasp_id,
+            name: from.name ?? vasp.name,
+            country: vasp.country,
+            lei: vasp.lei,
+          },
+        },
+      },
+    };
+  }
+}
+
+/** A resolution of our inquiry for `transferId` (on our callback or in the inquiry's reply): revision 1. */
+function resolutionNotification(
+  r: NonNullable<ReturnType<typeof parseResolution>>,
+  transferId: string,
+  eventId: string,
+): TravelRuleNotification {
+  return 'approved' in r
+    ? {
+        type: 'transfer.accepted',
+        eventId,
+        reference: transferId,
+        revision: 1,
+        reason: null,
+        repairFields: null,
+        counterpartyCallback: r.approved.callback,
+        approvedAddress: r.approved.address,
+      }
+    : {
+        type: 'transfer.rejected',
+        eventId,
+        reference: transferId,
+        revision: 1,
+        reason: r.rejected || null,
+        repairFields: null,
+      };
+}
