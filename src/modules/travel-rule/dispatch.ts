@@ -15,7 +15,7 @@ import {
 } from '../../providers/travel-rule/port';
 import type { Chain } from '../../shared/chain-addresses';
 import { createOwnershipInTx } from '../screening/ownership.service';
-import { type Answer, applyAnswerIn } from './answers';
+import { type Answer, applyAnswerIn } from './answers.service';
 import { moveTransfer, type TransferRow } from './travel-rule.machine';
 import { findTransfer } from './travel-rule.repo';
 

@@ -13,14 +13,14 @@ import type { TravelRuleNotification } from '../../providers/travel-rule/port';
 import { type Chain, normalizeAddress } from '../../shared/chain-addresses';
 import { isUuid } from '../../shared/ids';
 import { findWalletByAddress } from '../screening/screening.repo';
-import { type Answer, applyAnswer } from './answers';
+import { type Answer, applyAnswer } from './answers.service';
 import { responseDeadline } from './dispatch';
 import { matchNames, partyName, screenPartyNames } from './parties';
 import { ANSWER_INBOUND_JOB } from './travel-rule.jobs';
 import { moveTransfer, recordTransferStatus } from './travel-rule.machine';
 import { findByNetworkRef, findTransfer, findWalletOwners, insertTransfer } from './travel-rule.repo';
 
-export { OTHER_ADDRESS_REASON } from './answers';
+export { OTHER_ADDRESS_REASON } from './answers.service';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
 

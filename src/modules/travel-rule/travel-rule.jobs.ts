@@ -4,7 +4,7 @@
  * could not take (no recipient here), sent after the request that brought it was answered.
  */
 import { defineJob, PermanentJobError } from '../../platform/jobs/index';
-import { type Answer, APPLY_ANSWER_ATTEMPTS, APPLY_ANSWER_JOB, applyAnswerIn } from './answers';
+import { type Answer, APPLY_ANSWER_ATTEMPTS, APPLY_ANSWER_JOB, applyAnswerIn } from './answers.service';
 import { DISPATCH_JOB, sendOrRetry } from './dispatch';
 import { findTransfer } from './travel-rule.repo';
 
