@@ -172,6 +172,7 @@ function dispatchOnce(
       });
     // One deadline for connect + headers (the verdict), then a fresh one for the capped body read.
     // Settled before the abort, whose error (reported synchronously) then changes nothing.
+    const deadlineAt = Date.now() + opts.timeoutMs;
     let deadline = setTimeout(() => {
       failed(null, true);
       controller?.abort(new Error('deadline'));
@@ -180,7 +181,10 @@ function dispatchOnce(
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
-        // Still queued when the deadline passed: it must not be sent late.
+        // Still queued when the deadline passed: it must not be sent late. The clock is read too: a
+        // connection freed by another request's deadline can start this one in the same turn of the
+        // event loop, before this request's own timer has run.
+        if (!settled && Date.now() >= deadlineAt) failed(null, true);
         if (settled) c.abort(new Error('deadline'));
       },
       onResponseStart(c, statusCode, h) {
