@@ -213,7 +213,12 @@ describe('crash during bulk processing', () => {
     }
     const createdRows = all.filter((r) => r.status === 'created');
     const failOnce = rows.filter((r) => r.reference.startsWith('sim_fail_once_')).length;
-    expect(createdRows).toHaveLength(ROWS - invalid - alwaysFail - failOnce);
+    // A sim_fail_once row fails on its first attempt; one whose first attempt the kill interrupted
+    // before its failure was written is tried again after the restart, as its second attempt, and
+    // is created. Every other row's outcome is fixed.
+    const createdOnce = createdRows.filter((r) => String(r.reference).startsWith('sim_fail_once_')).length;
+    expect(createdOnce).toBeLessThanOrEqual(1);
+    expect(createdRows).toHaveLength(ROWS - invalid - alwaysFail - failOnce + createdOnce);
     expect(all.filter((r) => r.status === 'invalid')).toHaveLength(invalid);
     // One link per created row, none extra.
     expect(links).toHaveLength(createdRows.length);
@@ -235,9 +240,13 @@ describe('crash during bulk processing', () => {
       if (Date.now() - t0 > 120_000) throw new Error(`retry did not finish: ${JSON.stringify(job)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(job.counts).toMatchObject({ created: createdRows.length + failOnce, failed: alwaysFail, invalid });
+    expect(job.counts).toMatchObject({
+      created: createdRows.length + failOnce - createdOnce,
+      failed: alwaysFail,
+      invalid,
+    });
     const after = (await api('/transactions?origin_type=bulk&page_size=1')).body;
-    expect(after.pagination.total).toBe(createdRows.length + failOnce);
+    expect(after.pagination.total).toBe(createdRows.length + failOnce - createdOnce);
 
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);

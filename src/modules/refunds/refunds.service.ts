@@ -530,7 +530,15 @@ export async function simulateRefundOutcome(
 ): Promise<RefundRow> {
   const simulate = deps.providers.bank.refunds?.simulateRefund;
   if (deps.config.environment !== 'sandbox' || !simulate) throw notFound(M.notFound);
-  const r = await getRefund(deps, auth.clientId, id);
+  let r = await getRefund(deps, auth.clientId, id);
+  if (r.status === 'pending') {
+    // Created a moment ago: its submit job (run just after the commit) may not have handed it to the
+    // sandbox bank yet. Submitting is idempotent (claimed by compare-and-set), so do it now.
+    await submitRefund(deps, r.id).catch((err) =>
+      deps.log.warn({ err, refundId: r.id }, 'sandbox refund not submitted yet; its job retries'),
+    );
+    r = await getRefund(deps, auth.clientId, id);
+  }
   if (r.status !== 'processing') throw conflict(RefundMessages.notAllowed(r.status));
   try {
     await simulate.call(deps.providers.bank.refunds, r.id, outcome);
