@@ -45,7 +45,7 @@ export async function followNetworkReviews(deps: D, batch = 20): Promise<number>
   const pollSeconds = deps.providers.bank.reconcile?.subTppPollSeconds ?? 300;
   const now = deps.clock.now();
   const claimed = await deps.db.transaction((tx) =>
-    claimDueActivations(tx, now, batch, addSeconds(now, pollSeconds), 'networkCheckAt'),
+    claimDueActivations(tx, now, batch, addSeconds(now, pollSeconds)),
   );
   for (const o of claimed) {
     // Not registered yet: the registration job sets the first review read.

@@ -110,28 +110,27 @@ export async function countProjectsBoundTo(db: DbOrTx, opcoId: string): Promise<
 }
 
 /**
- * Claims awaiting_approval opcos whose `due` time has come (the sandbox activation, or the next
- * read of a network's review), skipping rows another node holds, and pushes that time to
- * `leaseUntil` so a crashed claimer's rows come back later.
+ * Claims awaiting_approval opcos whose next read of a network's review has come, skipping rows
+ * another node holds, and pushes that time to `leaseUntil` so a crashed claimer's rows come back
+ * later. (The sandbox activation is a timer: opco-review.service.ts.)
  */
 export async function claimDueActivations(
   db: DbOrTx,
   now: Date,
   limit: number,
   leaseUntil: Date,
-  due: 'activationDueAt' | 'networkCheckAt' = 'activationDueAt',
 ): Promise<OpcoRow[]> {
   const rows = await db
     .select()
     .from(opcos)
-    .where(and(eq(opcos.status, 'awaiting_approval'), lte(opcos[due], now)))
-    .orderBy(opcos[due])
+    .where(and(eq(opcos.status, 'awaiting_approval'), lte(opcos.networkCheckAt, now)))
+    .orderBy(opcos.networkCheckAt)
     .limit(limit)
     .for('update', { skipLocked: true });
   if (rows.length === 0) return [];
   await db
     .update(opcos)
-    .set({ [due]: leaseUntil })
+    .set({ networkCheckAt: leaseUntil })
     .where(
       sql`${opcos.id} in (${sql.join(
         rows.map((r) => sql`${r.id}::uuid`),

@@ -26,18 +26,7 @@ export const responseDeadline = (deps: Pick<D, 'config'>, now: Date) =>
 
 /** Sends the transfer's data to `vasp` and moves it by `trigger` (delivered or repaired). */
 export async function sendTo(deps: D, t: TransferRow, vasp: Vasp, trigger: 'delivered' | 'repaired') {
-  if (!vasp.reachable) {
-    return deps.db.transaction(async (tx) => {
-      const locked = (await findTransfer(tx, t.clientId, t.id, true))!;
-      return moveTransfer(tx, locked, 'unreachable', {
-        now: deps.clock.now(),
-        set: {
-          beneficiaryVasp: { vasp_id: vasp.vasp_id, name: vasp.name, country: vasp.country },
-          counterpartyHosted: true,
-        },
-      });
-    });
-  }
+  if (!vasp.reachable) return markUnreachable(deps, t, vasp, null);
   const answer = await deps.providers.travelRule.send({
     transferId: t.id,
     vaspId: vasp.vasp_id,
@@ -78,8 +67,11 @@ export const unreachableReason = (attempts: number, refused: boolean) =>
     ? 'The counterparty VASP refused the message'
     : `The counterparty VASP could not be reached (${attempts} attempts)`;
 
-/** counterparty_not_reachable, naming the VASP (the transfer is still pending: nothing was delivered). */
-export async function markUnreachable(deps: D, t: TransferRow, vasp: Vasp, reason: string) {
+/**
+ * counterparty_not_reachable, naming the VASP (the transfer is still pending: nothing was delivered);
+ * `reason` null for a VASP the directory already says is unreachable (no status reason set).
+ */
+export async function markUnreachable(deps: D, t: TransferRow, vasp: Vasp, reason: string | null) {
   return deps.db.transaction(async (tx) => {
     const locked = (await findTransfer(tx, t.clientId, t.id, true))!;
     return moveTransfer(tx, locked, 'unreachable', {
@@ -87,7 +79,7 @@ export async function markUnreachable(deps: D, t: TransferRow, vasp: Vasp, reaso
       set: {
         beneficiaryVasp: { vasp_id: vasp.vasp_id, name: vasp.name, country: vasp.country },
         counterpartyHosted: true,
-        statusReason: reason,
+        ...(reason === null ? {} : { statusReason: reason }),
       },
     });
   });
