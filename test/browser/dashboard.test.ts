@@ -274,7 +274,11 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
       await expectAccessible(page, 'webhooks');
       await screenshots(page, 'webhooks');
       hooksFail = false;
-      await failed.getByRole('button', { name: 'Retry webhook.test delivery' }).click();
+      // The worker runs only once the retry is recorded (the click returns before its request ends).
+      await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST' && /\/webhooks\/deliveries\/[^/]+\/retry$/.test(new URL(r.url()).pathname)),
+        failed.getByRole('button', { name: 'Retry webhook.test delivery' }).click(),
+      ]);
       await worker.runOnce();
       await page.getByLabel('Delivery status').selectOption('succeeded');
       await page
