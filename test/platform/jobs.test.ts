@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { jobs } from '../../src/db/schema/index';
 import { enqueueJobId } from '../../src/platform/jobs/enqueue';
 import {
+  createJobRunner,
   defineJob,
   enqueueJob,
   jobRegistry,
@@ -151,6 +152,28 @@ describe('jobs', () => {
       ['test.unknown', 'dead', 'no handler for job kind test.unknown'],
     ]);
     expect(deadLetters).toEqual(['c1: resource is gone']);
+  });
+
+  it("a node's runner leaves a kind it does not know to the nodes that know it (a rolling deploy)", async () => {
+    ran.length = 0;
+    await enqueueJob(ctx.db, ctx.clock, echo, { payload: { n: 21 } });
+    await enqueueJob(ctx.db, ctx.clock, { kind: 'test.next_release_kind' }, { payload: {} });
+    const runner = createJobRunner(ctx.deps, [echo as never, permanent as never], { pollMs: 50 });
+    try {
+      expect(await runner.runOnce()).toBe(1);
+      expect(await runner.runOnce()).toBe(0);
+    } finally {
+      await runner.stop();
+    }
+    const rows = await allJobs();
+    expect(rows.map((r) => [r.kind, r.status, r.attempts, r.lastError])).toEqual([
+      ['test.echo', 'done', 1, null],
+      ['test.next_release_kind', 'pending', 0, null],
+    ]);
+    // A node of the release that knows the kind runs it.
+    const next = defineJob<Record<string, never>>({ kind: 'test.next_release_kind', async run() {} });
+    expect(await runDueJobs(ctx.deps, jobRegistry([next]), { onlyDefinedKinds: true })).toBe(1);
+    expect((await allJobs()).map((r) => r.status)).toEqual(['done', 'done']);
   });
 
   it('a job whose runner died is claimed again after its lease, and the stale runner cannot complete it', async () => {

@@ -177,9 +177,18 @@ export function createJobRunner(
   opts: JobRunnerOptions,
 ): Worker {
   const defs = jobRegistry(definitions);
-  return loopWorker('jobs', opts.pollMs, () => runDueJobs(deps, defs, opts), deps.log, {
-    idleMaxMs: opts.idleMaxMs ?? Math.max(opts.pollMs, 1000),
-  });
+  // Only the kinds this node knows: during a rolling deploy a node of the previous release must leave
+  // a new release's jobs (a new timer kind, say) to the nodes that can run them, instead of claiming
+  // them and marking them dead for want of a handler.
+  return loopWorker(
+    'jobs',
+    opts.pollMs,
+    () => runDueJobs(deps, defs, { ...opts, onlyDefinedKinds: true }),
+    deps.log,
+    {
+      idleMaxMs: opts.idleMaxMs ?? Math.max(opts.pollMs, 1000),
+    },
+  );
 }
 
 /** Done and dead jobs older than `days` are deleted (an indexed range delete). */
