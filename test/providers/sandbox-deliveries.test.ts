@@ -1,16 +1,16 @@
 /**
  * The sandbox simulators' delayed notifications are timer jobs (src/providers/sandbox-deliveries.ts):
  * a `5555` screening's result and a sandbox VASP's answer are job rows due after the simulated delay,
- * sent by the jobs runner through the signed route; a canceled transfer's answer is removed; nothing
- * is written to the previous release's queue tables, whose undelivered rows are backfilled and sent
- * once.
+ * sent by the jobs runner through the signed route; a canceled transfer's answer is removed. The old
+ * queue tables are no longer read (no backfill): a job the previous release's backfill wrote from
+ * them is sent as any other.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, sandboxScreeningJobs, sandboxTravelRuleJobs } from '../../src/db/schema/index';
+import { jobs, sandboxTravelRuleJobs } from '../../src/db/schema/index';
 import { jobKindLabel, timerDefinitions } from '../../src/modules/index';
-import { jobRegistry, runDueJobs, timersBackfillJob } from '../../src/platform/jobs/index';
-import { enqueueTimersBackfill } from '../../src/platform/jobs/timers';
+import { setTimer } from '../../src/platform/jobs/index';
+import { SANDBOX_SCREENING_DELIVERY } from '../../src/providers/sandbox-deliveries';
 import { SANDBOX_VASP_IDS } from '../../src/providers/travel-rule/simulator';
 import { createTestApp, type TestContext } from '../helpers/app';
 import type { TestCaller } from '../helpers/clients';
@@ -67,8 +67,6 @@ describe('sandbox deliveries as jobs', () => {
       },
     });
     expect(job!.runAt.getTime()).toBe(ctx.clock.now().getTime() + 5000);
-    // The simulator's old queue table is no longer written.
-    expect(await ctx.db.select().from(sandboxScreeningJobs)).toEqual([]);
 
     ctx.clock.advance(4000);
     await runJobs(ctx);
@@ -96,10 +94,7 @@ describe('sandbox deliveries as jobs', () => {
       .select()
       .from(sandboxTravelRuleJobs)
       .where(eq(sandboxTravelRuleJobs.subjectRef, a.transfer_id));
-    expect(log.map((l) => [l.kind, l.dueAt, l.deliveredAt])).toEqual([
-      ['sent', null, null],
-      ['answer', null, null],
-    ]);
+    expect(log.map((l) => l.kind)).toEqual(['sent', 'answer']);
     ctx.clock.advanceSeconds(2);
     await runJobs(ctx);
     expect((await transfer(a.transfer_id)).status).toBe('accepted');
@@ -126,17 +121,22 @@ describe('sandbox deliveries as jobs', () => {
     expect(await pending()).toEqual([]);
   });
 
-  it('undelivered rows of the previous release are backfilled, sent once and marked sent', async () => {
+  it("no backfill reads the old queue tables; a job the previous release's backfill wrote is sent", async () => {
+    const sandboxKinds = ['sandbox.screening_delivery', 'sandbox.travel_rule_delivery'];
+    for (const def of timerDefinitions.filter((d) => sandboxKinds.includes(d.kind)))
+      expect(def.backfill).toBeUndefined();
+
     const s = (
       await call('POST', '/screening/wallet', caller.headers, { chain: 'ethereum', address: evm('5555') })
     ).json();
-    // As the previous release scheduled it: a row of its queue table, no job.
+    // As the previous release's backfill wrote it from an old queue row: a `legacy` job of that row's id.
     await ctx.db.delete(jobs).where(eq(jobs.kind, 'sandbox.screening_delivery'));
-    const [legacy] = await ctx.db
-      .insert(sandboxScreeningJobs)
-      .values({
-        subjectRef: s.screening_id,
-        payload: {
+    const legacyId = '0b5e0000-0000-4000-8000-000000000001';
+    await setTimer(ctx.db, ctx.clock, SANDBOX_SCREENING_DELIVERY, {
+      payload: {
+        id: legacyId,
+        subject: s.screening_id,
+        body: {
           type: 'screening.result',
           reference: s.screening_id,
           revision: 1,
@@ -151,31 +151,16 @@ describe('sandbox deliveries as jobs', () => {
             risk_reasons: [],
           },
         },
-        dueAt: new Date(ctx.clock.now().getTime() + 5000),
-        createdAt: ctx.clock.now(),
-      })
-      .returning();
-    await enqueueTimersBackfill(ctx.deps);
-    const backfill = jobRegistry([timersBackfillJob(timerDefinitions)]);
-    await runDueJobs(ctx.deps, backfill, { onlyDefinedKinds: true });
-    const [job] = await jobsOf('sandbox.screening_delivery');
-    expect(job).toMatchObject({
-      status: 'pending',
-      dedupeKey: `sandbox-delivery:${legacy!.id}`,
-      payload: { legacy: true, subject: s.screening_id },
+        legacy: true,
+      },
+      runAt: ctx.clock.now(),
     });
-    expect(job!.runAt.getTime()).toBe(legacy!.dueAt!.getTime());
-    ctx.clock.advance(5000);
     await runJobs(ctx);
     expect((await screening(s.screening_id)).status).toBe('completed');
-    const [row] = await ctx.db
-      .select()
-      .from(sandboxScreeningJobs)
-      .where(eq(sandboxScreeningJobs.id, legacy!.id));
-    expect(row!.deliveredAt).not.toBeNull();
-    // A second copy of its timer (a node of either release got there first) sends nothing.
-    await ctx.db.update(jobs).set({ status: 'pending', runAt: ctx.clock.now() }).where(eq(jobs.id, job!.id));
-    await runJobs(ctx);
-    expect((await jobsOf('sandbox.screening_delivery'))[0]).toMatchObject({ status: 'done' });
+    expect((await jobsOf('sandbox.screening_delivery'))[0]).toMatchObject({
+      status: 'done',
+      attempts: 1,
+      dedupeKey: `sandbox-delivery:${legacyId}`,
+    });
   });
 });
