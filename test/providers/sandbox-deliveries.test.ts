@@ -3,15 +3,18 @@
  * a `5555` screening's result and a sandbox VASP's answer are job rows due after the simulated delay,
  * sent by the jobs runner through the signed route; a canceled transfer's answer is removed. The old
  * queue tables are no longer read (no backfill): a job the previous release's backfill wrote from
- * them is sent as any other.
+ * them is sent as any other. The previous release's own statements over them still run after every
+ * migration (0041 keeps the table and columns; the next release drops them, and this check with them).
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/client';
 import { jobs, sandboxTravelRuleJobs } from '../../src/db/schema/index';
 import { jobKindLabel, timerDefinitions } from '../../src/modules/index';
 import { setTimer } from '../../src/platform/jobs/index';
 import { SANDBOX_SCREENING_DELIVERY } from '../../src/providers/sandbox-deliveries';
 import { SANDBOX_VASP_IDS } from '../../src/providers/travel-rule/simulator';
+import { newId } from '../../src/shared/ids';
 import { createTestApp, type TestContext } from '../helpers/app';
 import type { TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
@@ -162,5 +165,40 @@ describe('sandbox deliveries as jobs', () => {
       attempts: 1,
       dedupeKey: `sandbox-delivery:${legacyId}`,
     });
+  });
+});
+
+describe("the previous release's statements over the old queues, after every migration", () => {
+  // Verbatim from that release (`git show 429a3a2:src/providers/sandbox-delivery.timers.ts` and
+  // src/providers/travel-rule/simulator.ts, as drizzle renders them).
+  it('its backfill select, its claim, its cancel and its log insert still run', async () => {
+    const now = ctx.clock.now().toISOString();
+    for (const table of ['sandbox_screening_jobs', 'sandbox_travel_rule_jobs']) {
+      const due = await ctx.db.execute(
+        sql.raw(`select 'sandbox-delivery:' || id::text as key,
+                  jsonb_build_object('id', id::text, 'subject', subject_ref, 'body', payload, 'legacy', true) as payload,
+                  null::uuid as client_id, due_at as run_at
+             from ${table}
+            where delivered_at is null and due_at is not null and payload is not null`),
+      );
+      expect(rowsOf(due)).toEqual([]);
+      const claimed = await ctx.db.execute(sql`
+        update ${sql.identifier(table)} set delivered_at = ${now}
+         where id = ${newId()}::uuid and delivered_at is null returning id`);
+      expect(rowsOf(claimed)).toEqual([]);
+    }
+    const subject = newId();
+    await ctx.db.execute(
+      sql`insert into "sandbox_travel_rule_jobs" ("id", "subject_ref", "kind", "payload", "due_at", "delivered_at", "created_at") values (${newId()}, ${subject}, ${'sent'}, ${JSON.stringify({ log: { vasp_id: SANDBOX_VASP_IDS.accept } })}, default, default, ${now})`,
+    );
+    await ctx.db.execute(
+      sql`update "sandbox_travel_rule_jobs" set "delivered_at" = ${now} where ("sandbox_travel_rule_jobs"."subject_ref" = ${subject} and "sandbox_travel_rule_jobs"."delivered_at" is null and "sandbox_travel_rule_jobs"."due_at" is not null)`,
+    );
+    // This release reads the row the old node logged.
+    const log = await ctx.db
+      .select()
+      .from(sandboxTravelRuleJobs)
+      .where(eq(sandboxTravelRuleJobs.subjectRef, subject));
+    expect(log.map((l) => l.kind)).toEqual(['sent']);
   });
 });
