@@ -6,9 +6,9 @@
  * simulator's other notifications are. Staff see them in the jobs table with everything else due.
  *
  * They were rows of `sandbox_screening_jobs` / `sandbox_travel_rule_jobs` (`due_at`, `delivered_at`)
- * until this release: the timers' backfill gives each row the previous release left undelivered a
- * timer (`legacy`), whose handler claims the row first, as the previous release's sweep did, so a
- * node of either release sends it once.
+ * two releases ago; the previous release's timers' backfill gave the rows still due then a job
+ * (`legacy`). Nothing reads those rows any more (docs/guides/operations.md, "Schema changes across
+ * a rolling deploy").
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
@@ -17,12 +17,13 @@ import type { Clock } from '../shared/clock';
 import { newId } from '../shared/ids';
 
 export interface SandboxDelivery extends Record<string, unknown> {
-  /** The delivery's id (its timer's key); a previous release's row id when `legacy`. */
+  /** The delivery's id (its timer's key); an old queue row's id when `legacy`. */
   id: string;
   /** What the notification is about (the screening, the transfer): a cancel removes its deliveries. */
   subject: string;
   /** The notification body, without `event_id` and `occurred_at` (added when sent). */
   body: Record<string, unknown>;
+  /** Written by the previous release's backfill of its old queue rows; sent as any other. */
   legacy?: true;
 }
 

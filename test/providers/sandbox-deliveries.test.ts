@@ -1,17 +1,20 @@
 /**
  * The sandbox simulators' delayed notifications are timer jobs (src/providers/sandbox-deliveries.ts):
  * a `5555` screening's result and a sandbox VASP's answer are job rows due after the simulated delay,
- * sent by the jobs runner through the signed route; a canceled transfer's answer is removed; nothing
- * is written to the previous release's queue tables, whose undelivered rows are backfilled and sent
- * once.
+ * sent by the jobs runner through the signed route; a canceled transfer's answer is removed. The old
+ * queue tables are no longer read (no backfill): a job the previous release's backfill wrote from
+ * them is sent as any other. The previous release's own statements over them still run after every
+ * migration (0041 keeps the table and columns; the next release drops them, and this check with them).
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, sandboxScreeningJobs, sandboxTravelRuleJobs } from '../../src/db/schema/index';
+import { rowsOf } from '../../src/db/client';
+import { jobs, sandboxTravelRuleJobs } from '../../src/db/schema/index';
 import { jobKindLabel, timerDefinitions } from '../../src/modules/index';
-import { jobRegistry, runDueJobs, timersBackfillJob } from '../../src/platform/jobs/index';
-import { enqueueTimersBackfill } from '../../src/platform/jobs/timers';
+import { setTimer } from '../../src/platform/jobs/index';
+import { SANDBOX_SCREENING_DELIVERY } from '../../src/providers/sandbox-deliveries';
 import { SANDBOX_VASP_IDS } from '../../src/providers/travel-rule/simulator';
+import { newId } from '../../src/shared/ids';
 import { createTestApp, type TestContext } from '../helpers/app';
 import type { TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
@@ -67,8 +70,6 @@ describe('sandbox deliveries as jobs', () => {
       },
     });
     expect(job!.runAt.getTime()).toBe(ctx.clock.now().getTime() + 5000);
-    // The simulator's old queue table is no longer written.
-    expect(await ctx.db.select().from(sandboxScreeningJobs)).toEqual([]);
 
     ctx.clock.advance(4000);
     await runJobs(ctx);
@@ -96,10 +97,7 @@ describe('sandbox deliveries as jobs', () => {
       .select()
       .from(sandboxTravelRuleJobs)
       .where(eq(sandboxTravelRuleJobs.subjectRef, a.transfer_id));
-    expect(log.map((l) => [l.kind, l.dueAt, l.deliveredAt])).toEqual([
-      ['sent', null, null],
-      ['answer', null, null],
-    ]);
+    expect(log.map((l) => l.kind)).toEqual(['sent', 'answer']);
     ctx.clock.advanceSeconds(2);
     await runJobs(ctx);
     expect((await transfer(a.transfer_id)).status).toBe('accepted');
@@ -126,17 +124,22 @@ describe('sandbox deliveries as jobs', () => {
     expect(await pending()).toEqual([]);
   });
 
-  it('undelivered rows of the previous release are backfilled, sent once and marked sent', async () => {
+  it("no backfill reads the old queue tables; a job the previous release's backfill wrote is sent", async () => {
+    const sandboxKinds = ['sandbox.screening_delivery', 'sandbox.travel_rule_delivery'];
+    for (const def of timerDefinitions.filter((d) => sandboxKinds.includes(d.kind)))
+      expect(def.backfill).toBeUndefined();
+
     const s = (
       await call('POST', '/screening/wallet', caller.headers, { chain: 'ethereum', address: evm('5555') })
     ).json();
-    // As the previous release scheduled it: a row of its queue table, no job.
+    // As the previous release's backfill wrote it from an old queue row: a `legacy` job of that row's id.
     await ctx.db.delete(jobs).where(eq(jobs.kind, 'sandbox.screening_delivery'));
-    const [legacy] = await ctx.db
-      .insert(sandboxScreeningJobs)
-      .values({
-        subjectRef: s.screening_id,
-        payload: {
+    const legacyId = '0b5e0000-0000-4000-8000-000000000001';
+    await setTimer(ctx.db, ctx.clock, SANDBOX_SCREENING_DELIVERY, {
+      payload: {
+        id: legacyId,
+        subject: s.screening_id,
+        body: {
           type: 'screening.result',
           reference: s.screening_id,
           revision: 1,
@@ -151,31 +154,51 @@ describe('sandbox deliveries as jobs', () => {
             risk_reasons: [],
           },
         },
-        dueAt: new Date(ctx.clock.now().getTime() + 5000),
-        createdAt: ctx.clock.now(),
-      })
-      .returning();
-    await enqueueTimersBackfill(ctx.deps);
-    const backfill = jobRegistry([timersBackfillJob(timerDefinitions)]);
-    await runDueJobs(ctx.deps, backfill, { onlyDefinedKinds: true });
-    const [job] = await jobsOf('sandbox.screening_delivery');
-    expect(job).toMatchObject({
-      status: 'pending',
-      dedupeKey: `sandbox-delivery:${legacy!.id}`,
-      payload: { legacy: true, subject: s.screening_id },
+        legacy: true,
+      },
+      runAt: ctx.clock.now(),
     });
-    expect(job!.runAt.getTime()).toBe(legacy!.dueAt!.getTime());
-    ctx.clock.advance(5000);
     await runJobs(ctx);
     expect((await screening(s.screening_id)).status).toBe('completed');
-    const [row] = await ctx.db
+    expect((await jobsOf('sandbox.screening_delivery'))[0]).toMatchObject({
+      status: 'done',
+      attempts: 1,
+      dedupeKey: `sandbox-delivery:${legacyId}`,
+    });
+  });
+});
+
+describe("the previous release's statements over the old queues, after every migration", () => {
+  // Verbatim from that release (`git show 429a3a2:src/providers/sandbox-delivery.timers.ts` and
+  // src/providers/travel-rule/simulator.ts, as drizzle renders them).
+  it('its backfill select, its claim, its cancel and its log insert still run', async () => {
+    const now = ctx.clock.now().toISOString();
+    for (const table of ['sandbox_screening_jobs', 'sandbox_travel_rule_jobs']) {
+      const due = await ctx.db.execute(
+        sql.raw(`select 'sandbox-delivery:' || id::text as key,
+                  jsonb_build_object('id', id::text, 'subject', subject_ref, 'body', payload, 'legacy', true) as payload,
+                  null::uuid as client_id, due_at as run_at
+             from ${table}
+            where delivered_at is null and due_at is not null and payload is not null`),
+      );
+      expect(rowsOf(due)).toEqual([]);
+      const claimed = await ctx.db.execute(sql`
+        update ${sql.identifier(table)} set delivered_at = ${now}
+         where id = ${newId()}::uuid and delivered_at is null returning id`);
+      expect(rowsOf(claimed)).toEqual([]);
+    }
+    const subject = newId();
+    await ctx.db.execute(
+      sql`insert into "sandbox_travel_rule_jobs" ("id", "subject_ref", "kind", "payload", "due_at", "delivered_at", "created_at") values (${newId()}, ${subject}, ${'sent'}, ${JSON.stringify({ log: { vasp_id: SANDBOX_VASP_IDS.accept } })}, default, default, ${now})`,
+    );
+    await ctx.db.execute(
+      sql`update "sandbox_travel_rule_jobs" set "delivered_at" = ${now} where ("sandbox_travel_rule_jobs"."subject_ref" = ${subject} and "sandbox_travel_rule_jobs"."delivered_at" is null and "sandbox_travel_rule_jobs"."due_at" is not null)`,
+    );
+    // This release reads the row the old node logged.
+    const log = await ctx.db
       .select()
-      .from(sandboxScreeningJobs)
-      .where(eq(sandboxScreeningJobs.id, legacy!.id));
-    expect(row!.deliveredAt).not.toBeNull();
-    // A second copy of its timer (a node of either release got there first) sends nothing.
-    await ctx.db.update(jobs).set({ status: 'pending', runAt: ctx.clock.now() }).where(eq(jobs.id, job!.id));
-    await runJobs(ctx);
-    expect((await jobsOf('sandbox.screening_delivery'))[0]).toMatchObject({ status: 'done' });
+      .from(sandboxTravelRuleJobs)
+      .where(eq(sandboxTravelRuleJobs.subjectRef, subject));
+    expect(log.map((l) => l.kind)).toEqual(['sent']);
   });
 });

@@ -99,7 +99,6 @@ export const invoices = pgTable(
     // Staff list over every client.
     index('invoices_created_idx').on(desc(t.createdAt), desc(t.id)),
     index('invoices_status_created_idx').on(t.status, desc(t.createdAt)),
-    index('invoices_open_due_idx').on(t.dueDate).where(sql`status = 'open'`),
     index('invoices_payment_link_due_idx').on(t.paymentLinkNextAt).where(sql`payment_link_state = 'pending'`),
   ],
 );

@@ -96,8 +96,6 @@ export const contractRequests = pgTable(
   },
   (t) => [
     index('contract_requests_client_created_idx').on(t.clientId, desc(t.createdAt), desc(t.id)),
-    index('contract_requests_expiry_idx').on(t.expiresAt).where(sql`status in ('sent','in_progress')`),
-    index('contract_requests_reminder_idx').on(t.nextReminderAt).where(sql`next_reminder_at is not null`),
     uniqueIndex('contract_requests_envelope_uq').on(t.envelopeRef),
     index('contract_requests_provider_check_idx')
       .on(t.providerCheckedAt)

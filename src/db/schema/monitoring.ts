@@ -106,9 +106,6 @@ export const monitoredTransactions = pgTable(
     index('monitored_tx_remediation_ownership_idx')
       .on(t.remediationOwnershipRequestId)
       .where(sql`remediation_ownership_request_id is not null`),
-    index('monitored_tx_remediation_due_idx')
-      .on(t.remediationExpiresAt)
-      .where(sql`remediation_status = 'pending' and decision = 'AWAITING_USER'`),
   ],
 );
 

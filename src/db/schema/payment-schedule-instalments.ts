@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { index, integer, numeric, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './clients';
 import { idColumn, ts, updatedAt } from './columns';
@@ -12,7 +11,6 @@ export type InstalmentStatus = (typeof INSTALMENT_STATUSES)[number];
  * (src/modules/schedules/schedules.jobs.ts): `issue_due_at` (first issue at issue_at, hourly
  * retries after an issue error, an automatic re-issue after a failed link), `grace_end_at` (overdue
  * while issued), and `intent_cancel_due_at` (a pending intent to cancel after an overdue/cancel).
- * The partial indexes served the previous release's sweep (and the timers' backfill select).
  */
 export const paymentScheduleInstalments = pgTable(
   'payment_schedule_instalments',
@@ -48,12 +46,5 @@ export const paymentScheduleInstalments = pgTable(
   (t) => [
     index('payment_schedule_instalments_schedule_idx').on(t.scheduleId, t.sequence),
     index('payment_schedule_instalments_transaction_idx').on(t.transactionId),
-    index('payment_schedule_instalments_issue_due_idx')
-      .on(t.issueDueAt)
-      .where(sql`${t.issueDueAt} is not null`),
-    index('payment_schedule_instalments_grace_idx').on(t.graceEndAt).where(sql`${t.status} = 'issued'`),
-    index('payment_schedule_instalments_intent_cancel_idx')
-      .on(t.intentCancelDueAt)
-      .where(sql`${t.intentCancelDueAt} is not null`),
   ],
 );

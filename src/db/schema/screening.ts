@@ -99,29 +99,3 @@ export const walletScreenings = pgTable(
     index('wallet_screenings_client_created_idx').on(t.clientId, desc(t.createdAt)),
   ],
 );
-
-/**
- * Unused since the sandbox screening provider's delayed notifications became timer jobs
- * (src/providers/sandbox-deliveries.ts) and its `3333` memory reads the wallet's screenings: no longer
- * written; the timers' backfill reads the previous release's undelivered rows. Dropped in the next
- * release (docs/guides/operations.md, "Schema changes").
- */
-export const sandboxScreeningJobs = pgTable(
-  'sandbox_screening_jobs',
-  {
-    id: idColumn('id'),
-    /** The wallet (or ownership request) the service named when calling the provider. */
-    subjectRef: text('subject_ref').notNull(),
-    /** The notification body to deliver, or null for a request that was answered at once. */
-    payload: jsonb('payload').$type<Record<string, unknown> | null>(),
-    dueAt: ts('due_at'),
-    deliveredAt: ts('delivered_at'),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index('sandbox_screening_jobs_subject_idx').on(t.subjectRef),
-    index('sandbox_screening_jobs_due_idx')
-      .on(t.dueAt)
-      .where(sql`${t.deliveredAt} is null and ${t.dueAt} is not null`),
-  ],
-);

@@ -66,8 +66,6 @@ export const tickets = pgTable(
     index('tickets_created_idx').on(desc(t.createdAt), desc(t.id)),
     index('tickets_status_created_idx').on(t.status, desc(t.createdAt)),
     index('tickets_assignee_created_idx').on(t.assigneeStaffId, desc(t.createdAt)),
-    // Auto-close: resolved tickets by resolution time.
-    index('tickets_resolved_due_idx').on(t.resolvedAt).where(sql`status = 'resolved'`),
   ],
 );
 

@@ -96,7 +96,6 @@ export const transactions = pgTable(
     index('transactions_client_contract_idx')
       .on(t.clientId, t.contractRequestId)
       .where(sql`contract_request_id is not null`),
-    index('transactions_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending'`),
     // The retention sweep of the payer's sealed refund account (SVC_TOKENIO_REFUND_ACCOUNT_RETENTION_DAYS).
     index('transactions_refund_account_retention_idx')
       .on(t.createdAt)

@@ -134,7 +134,9 @@ export const travelRuleTransfers = pgTable(
 /**
  * The sandbox network simulator's log: messages it received and answers it gave (the Repair VASP's
  * second answer and the answers' revisions follow from it). Its delayed answers are timer jobs
- * (src/providers/sandbox-deliveries.ts).
+ * (src/providers/sandbox-deliveries.ts). The table's former queue columns `due_at` and
+ * `delivered_at` are no longer named (migration 0041); they stay in the database until the next
+ * release drops them (docs/guides/operations.md, "Schema changes across a rolling deploy").
  */
 export const sandboxTravelRuleJobs = pgTable(
   'sandbox_travel_rule_jobs',
@@ -143,15 +145,7 @@ export const sandboxTravelRuleJobs = pgTable(
     subjectRef: text('subject_ref').notNull(),
     kind: text('kind').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>(),
-    /** `due_at` and `delivered_at`: unused since the answers became jobs (written only on the previous
-     * release's rows, see src/providers/sandbox-delivery.timers.ts); dropped in the next release
-     * (docs/guides/operations.md, "Schema changes"). */
-    dueAt: ts('due_at'),
-    deliveredAt: ts('delivered_at'),
     createdAt: createdAt(),
   },
-  (t) => [
-    index('sandbox_travel_rule_jobs_subject_idx').on(t.subjectRef),
-    index('sandbox_travel_rule_jobs_due_idx').on(t.dueAt).where(sql`${t.deliveredAt} is null`),
-  ],
+  (t) => [index('sandbox_travel_rule_jobs_subject_idx').on(t.subjectRef)],
 );

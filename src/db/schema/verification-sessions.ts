@@ -53,8 +53,6 @@ export const verificationSessions = pgTable(
   (t) => [
     uniqueIndex('verification_sessions_token_uq').on(t.token),
     uniqueIndex('verification_sessions_provider_ref_uq').on(t.providerRef),
-    // The link-expiry sweeper's queue: only unused links are indexed.
-    index('verification_sessions_pending_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
     // The reconciliation and re-check queues: links the provider knows, by when it was last heard of.
     index('verification_sessions_referenced_updated_idx')
       .on(t.updatedAt)

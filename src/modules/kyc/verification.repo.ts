@@ -412,8 +412,6 @@ export async function lockBusiness(db: DbOrTx, clientId: string, id: string) {
   return row;
 }
 
-/** Unused links past their lifetime, oldest first (served by the partial index on pending links). */
-
 /** Marks an unused link expired (compare-and-set: a submission that won first keeps it). */
 export async function markLinkExpired(db: DbOrTx, id: string, now: Date) {
   const rows = await db

@@ -4,9 +4,9 @@
  * the signed inbound route, so the production code path runs. A delayed answer is a timer job
  * (src/providers/sandbox-deliveries.ts) run by the jobs runner. `sandbox_travel_rule_jobs` is the
  * network's own log (what it received, what it answered: the Repair VASP's second answer and the
- * answers' revisions follow from it); its `due_at` and `delivered_at` are no longer written.
+ * answers' revisions follow from it).
  */
-import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { sandboxTravelRuleJobs } from '../../db/schema/travel-rule';
 import { newId } from '../../shared/ids';
 import {
@@ -157,19 +157,8 @@ export class SandboxTravelRuleNetwork implements TravelRuleNetwork, TravelRuleSa
   }
 
   async cancel(transferId: string, vaspId: string): Promise<void> {
-    const { db, clock } = this.c;
-    // The answer not yet sent is never sent (and a previous release's scheduled row is marked sent).
-    await cancelSandboxDeliveries(db, SANDBOX_TRAVEL_RULE_DELIVERY, transferId);
-    await db
-      .update(sandboxTravelRuleJobs)
-      .set({ deliveredAt: clock.now() })
-      .where(
-        and(
-          eq(sandboxTravelRuleJobs.subjectRef, transferId),
-          isNull(sandboxTravelRuleJobs.deliveredAt),
-          isNotNull(sandboxTravelRuleJobs.dueAt),
-        ),
-      );
+    // The answer not yet sent is never sent.
+    await cancelSandboxDeliveries(this.c.db, SANDBOX_TRAVEL_RULE_DELIVERY, transferId);
     await this.log(transferId, 'canceled', { vasp_id: vaspId });
   }
 
