@@ -1,15 +1,16 @@
 /**
- * The contract background work, each step claiming due rows with FOR UPDATE SKIP LOCKED on the
- * injected clock: expiry (sent/in_progress past expires_at), automatic reminders (every
- * reminder_interval_days, at most one per participant per SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS)
- * and the sandbox provider's delayed actions. Envelopes, emails, sealing and payment links are jobs
- * (contracts.jobs.ts).
+ * The contract background work: the timers of expiry (sent/in_progress past expires_at) and
+ * automatic reminders (every reminder_interval_days, at most one per participant per
+ * SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS), run by the jobs runner like the sandbox provider's
+ * delayed actions (src/providers/sandbox-delivery.timers.ts); the contracts pass runs them at once
+ * for tests. Envelopes, emails, sealing and payment links are jobs (contracts.jobs.ts).
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
 import { defineTimer, runDueTimers } from '../../platform/jobs/index';
+import { runDueSandboxEsignActions } from '../../providers/sandbox-delivery.timers';
 import { recordActivity } from '../activity/activity-writer.service';
 import { isActiveTurn } from './participants/participants.machine';
 import { runEffects } from './requests/after-commit.service';
@@ -144,7 +145,7 @@ export async function runContractsWorker(deps: Deps): Promise<number> {
   let n = 0;
   n += await expireDueRequests(deps);
   n += await sendDueReminders(deps);
-  if (deps.providers.esign.runDueActions) n += await deps.providers.esign.runDueActions(20);
+  if (deps.providers.esign.deliverScheduled) n += await runDueSandboxEsignActions(deps);
   n += await reconcileHostedEnvelopes(deps);
   return n;
 }

@@ -154,8 +154,12 @@ export interface EsignProvider {
     participantId: string | null,
     reason: string | null,
   ): Promise<void>;
-  /** Sandbox only: run the delayed `+autosign` / `+autodecline` actions that are due. */
-  runDueActions?(limit: number): Promise<number>;
+  /**
+   * Sandbox only: sends a delayed `+autosign` / `+autodecline` action the simulator scheduled
+   * earlier, now (its timer's handler, src/providers/sandbox-delivery.timers.ts); false when the
+   * envelope was voided meanwhile. Throws when the route refuses it.
+   */
+  deliverScheduled?(body: Record<string, unknown>): Promise<boolean>;
   attach?(ctx: EsignAttachContext): void;
   /**
    * Vendors whose own page collects the signature (Documenso): our inbound part reads their
