@@ -7,8 +7,13 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractRequests, jobs, sandboxEsignActions, sandboxEsignEnvelopes } from '../../src/db/schema/index';
-import { jobKindLabel, timerDefinitions } from '../../src/modules/index';
+import {
+  contractRequests,
+  jobs,
+  sandboxEsignActions,
+  sandboxEsignEnvelopes,
+} from '../../src/db/schema/index';
+import { jobKindLabel, modules, timerDefinitions } from '../../src/modules/index';
 import { jobRegistry, runDueJobs, timersBackfillJob } from '../../src/platform/jobs/index';
 import { enqueueTimersBackfill } from '../../src/platform/jobs/timers';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -28,6 +33,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
+const contractsLoops = (c: TestContext) =>
+  modules.find((m) => m.name === 'contracts')?.workers?.(c.deps) ?? [];
 const actionsOf = async (envelopeRef: string) =>
   (await ctx.db.select().from(jobs).where(eq(jobs.kind, KIND))).filter(
     (j) => (j.payload as { subject: string }).subject === envelopeRef,
@@ -51,6 +58,8 @@ describe('sandbox e-signing actions as timers', () => {
   it('+autosign is a job due after the delay, sent by the jobs runner at that time', async () => {
     expect(timerDefinitions.map((d) => d.kind)).toContain(KIND);
     expect(jobKindLabel(KIND)).toBe('Sandbox e-signing action');
+    // No loop of the contracts feature in sandbox (the reconciliation needs a provider that asks for it).
+    expect(contractsLoops(ctx)).toEqual([]);
     const r = await send(ctx, owner, {
       template_id: templateId,
       participants: [
@@ -148,7 +157,9 @@ describe('sandbox e-signing actions as timers', () => {
       })
       .returning();
     await enqueueTimersBackfill(ctx.deps);
-    await runDueJobs(ctx.deps, jobRegistry([timersBackfillJob(timerDefinitions)]), { onlyDefinedKinds: true });
+    await runDueJobs(ctx.deps, jobRegistry([timersBackfillJob(timerDefinitions)]), {
+      onlyDefinedKinds: true,
+    });
     const [job] = await actionsOf(ref);
     expect(job).toMatchObject({
       status: 'pending',
@@ -162,7 +173,10 @@ describe('sandbox e-signing actions as timers', () => {
     ctx.clock.advance(1000);
     await runJobs(ctx);
     expect(byRole(await getReq(ctx, owner, r.contract_request_id), 'client').status).toBe('completed');
-    const [row] = await ctx.db.select().from(sandboxEsignActions).where(eq(sandboxEsignActions.id, legacy!.id));
+    const [row] = await ctx.db
+      .select()
+      .from(sandboxEsignActions)
+      .where(eq(sandboxEsignActions.id, legacy!.id));
     expect(row!.doneAt).not.toBeNull();
     // A second copy of its timer (a node of either release got there first) sends nothing.
     const revision = await revisionOf(ref);
