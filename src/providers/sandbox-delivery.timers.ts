@@ -92,7 +92,7 @@ export const sandboxEsignActionTimer = defineTimer<SandboxDelivery>({
   },
 });
 
-/** Runs the due screening notifications now (the wallet-screening pass, for tests); returns how many were sent. */
+/** Runs the due screening notifications now (the screening pass, for tests); returns how many were sent. */
 export const deliverDueSandboxScreening = (deps: Deps): Promise<number> =>
   runDueTimers(deps, [sandboxScreeningDeliveryTimer]);
 
