@@ -512,4 +512,8 @@ describe('Documenso adapter against the stand-in', () => {
     });
     expect(adapter.verifyNotification()).toBeNull();
   });
+
+  it('has the reconcile part (lost webhooks): live envelopes are read again after the bound', () => {
+    expect(adapter.reconcile).toEqual({ afterSeconds: 600 });
+  });
 });

@@ -4,7 +4,7 @@
  * CC, the first behind our email code, is signed in Chromium on the stand-in's signing page and ends
  * completed with Documenso's sealed PDF byte for byte, our certificate and the payment link; a declined
  * one keeps its reason; duplicate, held and reordered webhooks change nothing twice; a wrong secret is
- * 401; lost webhooks are caught up by the sweep; a corrected participant's old Documenso link stops
+ * 401; lost webhooks are caught up by the e-signing reconciliation loop; a corrected participant's old Documenso link stops
  * working; an expired request is cancelled at Documenso; Documenso down leaves the request pending with nothing written at Documenso and the signing page
  * answers 503, and the worker creates the envelope once Documenso is back.
  * Runs on the PostgreSQL pass only (skipped without Chromium). Screenshots go to
@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractParticipants, contractRequests, events, transactions } from '../../src/db/schema/index';
 import { expireDueRequests, reconcileHostedEnvelopes } from '../../src/modules/contracts/contracts.worker';
+import { modules } from '../../src/modules/index';
 import { byRole, call, createTemplate, getReq, participants, send } from '../contracts/fixtures';
 import type { MemoryMailer, TestContext } from '../helpers/app';
 import { closeInTurn, hasChromium, launchChromium } from '../helpers/browser';
@@ -191,7 +192,10 @@ describe.skipIf(!hasChromium || !onPostgres)('Documenso in production, end to en
     expect(forged.status).toBe(401);
   });
 
-  it('lost webhooks: the sweep reads live envelopes again and catches up, to completion', async () => {
+  it('lost webhooks: the e-signing reconciliation loop reads live envelopes again and catches up, to completion', async () => {
+    // The contracts feature's one loop, there because the port has the reconcile part.
+    const loops = modules.find((m) => m.name === 'contracts')?.workers?.(ctx.deps) ?? [];
+    expect(loops.map((l) => l.name)).toEqual(['esign-reconciliation']);
     const r = await send(ctx, w.caller, { template_id: templateId, participants: participants('d9') });
     const { env } = await envelopeOf(r.contract_request_id);
     standin.control.webhooks.drop = true;
@@ -200,7 +204,7 @@ describe.skipIf(!hasChromium || !onPostgres)('Documenso in production, end to en
     standin.control.webhooks.drop = false;
     expect((await getReq(ctx, w.caller, r.contract_request_id)).status).toBe('sent');
     ctx.clock.advance(601_000);
-    expect(await reconcileHostedEnvelopes(ctx.deps, 100)).toBeGreaterThanOrEqual(1);
+    expect(await loops[0]!.runOnce()).toBeGreaterThanOrEqual(1);
     await runJobs(ctx);
     const cur = await getReq(ctx, w.caller, r.contract_request_id);
     expect(cur.status).toBe('completed');

@@ -183,4 +183,33 @@ describe('timers as jobs', () => {
     expect(await autoCloseResolvedTickets(ctx.deps)).toBe(1);
     expect(await statusOf(t.ticket_id)).toBe('closed');
   });
+
+  it('a timer a node of the previous release buried (no handler for a new kind) is revived by the backfill', async () => {
+    const buried = await openTicket(ctx, client);
+    const failed = await openTicket(ctx, client);
+    await resolve(buried.ticket_id);
+    await resolve(failed.ticket_id);
+    const resolvedAt = ctx.clock.now().getTime();
+    // The previous release's runner claimed the first one and knew no such kind; the second one's
+    // handler failed to the end.
+    const bury = (id: string, error: string) =>
+      ctx.db
+        .update(jobs)
+        .set({ status: 'dead', attempts: 1, lastError: error, finishedAt: ctx.clock.now() })
+        .where(eq(jobs.dedupeKey, `ticket:${id}`));
+    await bury(buried.ticket_id, 'no handler for job kind tickets.auto_close');
+    await bury(failed.ticket_id, 'boom');
+    await enqueueTimersBackfill(ctx.deps);
+    await runDueJobs(ctx.deps, jobRegistry([timersBackfillJob(timerDefinitions)]), {
+      onlyDefinedKinds: true,
+    });
+    const [revived] = await timerOf(buried.ticket_id);
+    expect(revived).toMatchObject({ status: 'pending', lastError: null, finishedAt: null });
+    expect(revived!.runAt.getTime()).toBe(resolvedAt + 7 * DAY);
+    expect(revived!.maxAttempts).toBeGreaterThan(revived!.attempts);
+    expect((await timerOf(failed.ticket_id))[0]).toMatchObject({ status: 'dead', lastError: 'boom' });
+    await advance(7 * DAY);
+    await autoCloseResolvedTickets(ctx.deps);
+    expect(await statusOf(buried.ticket_id)).toBe('closed');
+  });
 });

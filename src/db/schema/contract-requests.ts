@@ -74,7 +74,7 @@ export const contractRequests = pgTable(
     providerRevision: integer('provider_revision').notNull().default(0),
     /**
      * When a vendor hosting the signing (Documenso) was last read for this live request by the
-     * contracts sweep: its webhooks can be lost, so a live envelope is read again on a cadence.
+     * e-signing reconciliation: its webhooks can be lost, so a live envelope is read again on a cadence.
      */
     providerCheckedAt: ts('provider_checked_at'),
     /** The view-only link of `on_send` CC recipients (keyed hash for lookup, the token encrypted). */

@@ -13,7 +13,12 @@ export const sandboxEsignEnvelopes = pgTable('sandbox_esign_envelopes', {
   updatedAt: updatedAt(),
 });
 
-/** Delayed sandbox actions (`+autosign` / `+autodecline`), claimed by the worker on the clock. */
+/**
+ * Unused since the sandbox e-signing provider's delayed `+autosign` / `+autodecline` actions became
+ * timer jobs (`sandbox.esign_action`, src/providers/sandbox-deliveries.ts): no longer written; the
+ * timers' backfill reads the previous release's rows not yet done. Dropped in a later release
+ * (docs/guides/operations.md, "Schema changes").
+ */
 export const sandboxEsignActions = pgTable(
   'sandbox_esign_actions',
   {

@@ -24,7 +24,8 @@ export type ScreeningStatus = (typeof SCREENING_STATUSES)[number];
 
 /**
  * A screened wallet, unique per client by (chain, normalized address).
- * Risk columns mirror the latest completed screening; `next_rescreen_at` drives the monitoring worker.
+ * Risk columns mirror the latest completed screening; a monitored wallet's `next_rescreen_at` is also
+ * the due time of its re-screen timer (`screening.wallet_rescreen`, set in the same transaction).
  */
 export const screeningWallets = pgTable(
   'screening_wallets',

@@ -1,15 +1,17 @@
 /**
- * The contract background work, each step claiming due rows with FOR UPDATE SKIP LOCKED on the
- * injected clock: expiry (sent/in_progress past expires_at), automatic reminders (every
- * reminder_interval_days, at most one per participant per SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS)
- * and the sandbox provider's delayed actions. Envelopes, emails, sealing and payment links are jobs
- * (contracts.jobs.ts).
+ * The contract background work: the timers of expiry (sent/in_progress past expires_at) and
+ * automatic reminders (every reminder_interval_days, at most one per participant per
+ * SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS), run by the jobs runner like the sandbox provider's
+ * delayed actions (src/providers/sandbox-delivery.timers.ts), and the one loop of the feature, the
+ * e-signing reconciliation of a provider with a reconcile part (Documenso). Envelopes, emails,
+ * sealing and payment links are jobs (contracts.jobs.ts).
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
 import { defineTimer, runDueTimers } from '../../platform/jobs/index';
+import { runDueSandboxEsignActions } from '../../providers/sandbox-delivery.timers';
 import { recordActivity } from '../activity/activity-writer.service';
 import { isActiveTurn } from './participants/participants.machine';
 import { runEffects } from './requests/after-commit.service';
@@ -110,16 +112,17 @@ export async function sendDueReminders(deps: Deps): Promise<number> {
 }
 
 /**
- * A vendor hosting the signing notifies by webhooks that can be lost (Documenso retries a failed one
- * only a few times, close together):
- * live requests whose envelope was not read for `reconcileAfterSeconds` are claimed (SKIP LOCKED, so
- * nodes share the work) and read again through the same path as a webhook. Returns how many were read.
+ * The e-signing reconciliation sweep (the loop `esign-reconciliation`, run only with a provider whose
+ * port has the reconcile part, `esign.reconcile`: Documenso). Such a vendor notifies by webhooks
+ * that can be lost (Documenso retries a failed one only a few times, close together): live requests
+ * whose envelope was not read for the policy's `afterSeconds` are claimed (SKIP LOCKED, so nodes
+ * share the work) and read again through the same path as a webhook. Returns how many were read.
  */
 export async function reconcileHostedEnvelopes(deps: Deps, limit = 20): Promise<number> {
-  const hosted = deps.providers.esign.hosted;
-  if (!hosted) return 0;
+  const policy = deps.providers.esign.reconcile;
+  if (!policy || !deps.providers.esign.hosted) return 0;
   const now = deps.clock.now();
-  const due = new Date(now.getTime() - hosted.reconcileAfterSeconds * 1000);
+  const due = new Date(now.getTime() - policy.afterSeconds * 1000);
   const res = await deps.db.execute(sql`
     update contract_requests set provider_checked_at = ${now}
      where id in (select id from contract_requests
@@ -140,11 +143,15 @@ export async function reconcileHostedEnvelopes(deps: Deps, limit = 20): Promise<
   return rows.length;
 }
 
+/**
+ * The contracts pass (tests): the due expiry and reminder timers and the sandbox provider's
+ * due actions, at once, on the injected clock; the jobs runner runs the same timers in service.
+ * Returns how many acted.
+ */
 export async function runContractsWorker(deps: Deps): Promise<number> {
   let n = 0;
   n += await expireDueRequests(deps);
   n += await sendDueReminders(deps);
-  if (deps.providers.esign.runDueActions) n += await deps.providers.esign.runDueActions(20);
-  n += await reconcileHostedEnvelopes(deps);
+  if (deps.providers.esign.deliverScheduled) n += await runDueSandboxEsignActions(deps);
   return n;
 }

@@ -3,7 +3,7 @@ import { defineModule } from '../../platform/module';
 import { sweepWorker } from '../../workers/loop';
 import { contractJobs } from './contracts.jobs';
 import { contractsRoutes } from './contracts.routes';
-import { contractExpiryTimer, contractReminderTimer, runContractsWorker } from './contracts.worker';
+import { contractExpiryTimer, contractReminderTimer, reconcileHostedEnvelopes } from './contracts.worker';
 import { esignInbound } from './esign.inbound';
 import { contractRequestsRoutes } from './requests/requests.routes';
 import { signPageRoutes } from './signing-page/sign-page.routes';
@@ -14,11 +14,21 @@ export const contractsModule = defineModule({
   inbound: [esignInbound],
   pages: [signPageRoutes],
   jobs: contractJobs,
-  // A sent request's expiry and its automatic reminders.
+  // A sent request's expiry and its automatic reminders (the sandbox provider's auto-sign/decline
+  // are timers too, listed by the sandbox providers' manifest).
   timers: [contractExpiryTimer, contractReminderTimer],
   workers: (deps) => [
-    // The sandbox provider's auto-sign/decline (and, for the tests' passes, the due contract timers,
-    // which the jobs runner runs anyway).
-    sweepWorker(deps, 'contracts', () => runContractsWorker(deps)),
+    // Live envelopes a provider never notified about are read again after its bound (Documenso:
+    // the port's reconcile part; webhooks can be lost).
+    ...(deps.providers.esign.reconcile
+      ? [
+          sweepWorker(
+            deps,
+            'esign-reconciliation',
+            () => reconcileHostedEnvelopes(deps),
+            Math.max(deps.config.workerPollMs, 5000),
+          ),
+        ]
+      : []),
   ],
 });

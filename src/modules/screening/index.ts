@@ -3,15 +3,13 @@
  * proof page. Emits `screening.ownership_status_changed` (ownership-events.ts).
  */
 import { defineModule } from '../../platform/module';
-import { sweepWorker } from '../../workers/loop';
 import { ownershipProofEmailJob } from './ownership.jobs';
 import { ownershipRoutes } from './ownership.routes';
 import { ownershipExpiryTimer } from './ownership.service';
 import { walletProofPageRoutes } from './proof-page.routes';
 import { screeningInbound } from './screening.inbound';
 import { screeningRoutes } from './screening.routes';
-import { screeningRetryTimer } from './screening.service';
-import { runScreeningWorker } from './screening.worker';
+import { screeningRetryTimer, walletRescreenTimer } from './screening.service';
 
 export const screeningModule = defineModule({
   name: 'screening',
@@ -20,11 +18,7 @@ export const screeningModule = defineModule({
   pages: [walletProofPageRoutes],
   jobs: [ownershipProofEmailJob],
   // Ownership requests past expires_at expire; a satoshi test past its deposit window fails. A
-  // pending screening at a polled provider (one without notifications) is asked again.
-  timers: [ownershipExpiryTimer, screeningRetryTimer],
-  workers: (deps) => [
-    // Monitored re-screens, the sandbox provider's due notifications (and, for the tests' passes,
-    // the due ownership timers, which the jobs runner runs anyway).
-    sweepWorker(deps, 'wallet-screening', () => runScreeningWorker(deps)),
-  ],
+  // pending screening at a polled provider (one without notifications) is asked again. A monitored
+  // wallet is re-screened every SVC_SCREENING_RESCREEN_HOURS. No loop: the jobs runner runs them.
+  timers: [ownershipExpiryTimer, screeningRetryTimer, walletRescreenTimer],
 });

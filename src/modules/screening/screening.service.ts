@@ -4,9 +4,9 @@
  * within SVC_SCREENING_SYNC_TIMEOUT_MS and apply its answer; a late answer arrives by notification.
  */
 import { sql } from 'drizzle-orm';
-import { type DbOrTx, rowsOf } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
-import { defineTimer, setTimer } from '../../platform/jobs/index';
+import { cancelTimer, defineTimer, runDueTimers, setTimer, timerRef } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
 import type {
   RiskCategory,
@@ -82,6 +82,29 @@ type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log'>;
 /** The first retry of a polled screening: after the request's own wait, with a margin. */
 const FIRST_RETRY_MARGIN_MS = 30_000;
 
+/**
+ * A monitored wallet's next re-screen (docs/platform.md, "Timers"): one timer per wallet, due at
+ * `next_rescreen_at`, set in every transaction that sets that time (a screening of a monitored
+ * wallet, monitoring turned on) and removed when monitoring stops; its handler re-arms it through
+ * the screening it creates.
+ */
+export const WALLET_RESCREEN = timerRef<{ walletId: string; clientId: string }>({
+  kind: 'screening.wallet_rescreen',
+  keyOf: (p) => `wallet:${p.walletId}`,
+});
+
+/** Keeps the wallet's re-screen timer in step with its row, in the transaction that wrote it. */
+async function syncRescreenTimer(
+  tx: DbOrTx,
+  clock: Pick<Deps['clock'], 'now'>,
+  w: Pick<WalletRow, 'id' | 'clientId' | 'monitored' | 'nextRescreenAt'>,
+): Promise<void> {
+  const payload = { walletId: w.id, clientId: w.clientId };
+  if (w.monitored && w.nextRescreenAt)
+    await setTimer(tx, clock, WALLET_RESCREEN, { payload, runAt: w.nextRescreenAt, clientId: w.clientId });
+  else await cancelTimer(tx, WALLET_RESCREEN, payload);
+}
+
 /** Records the pending screening (and the wallet) in the caller's transaction. */
 export async function createPendingScreening(
   tx: DbOrTx,
@@ -114,6 +137,7 @@ export async function createPendingScreening(
   const monitored = set.monitored ?? wallet.monitored;
   if (monitored) set.nextRescreenAt = new Date(now.getTime() + deps.config.screeningRescreenHours * 3600_000);
   if (Object.keys(set).length > 0) wallet = await updateWallet(tx, wallet.id, { ...set, updatedAt: now });
+  if (set.nextRescreenAt) await syncRescreenTimer(tx, { now: () => now }, wallet);
   const screening = await insertScreening(tx, {
     clientId,
     walletId: wallet.id,
@@ -341,7 +365,8 @@ export async function patchWallet(deps: D, auth: ClientAuth, id: string, input: 
     const after = toWalletView({ ...w, ...set }) as Record<string, unknown>;
     for (const k of ['label', 'monitored', 'user_id', 'business_customer_id'])
       if (before[k] !== after[k]) changes[k] = { from: before[k], to: after[k] };
-    await updateWallet(tx, w.id, { ...set, updatedAt: now });
+    const updated = await updateWallet(tx, w.id, { ...set, updatedAt: now });
+    if (set.monitored !== undefined) await syncRescreenTimer(tx, deps.clock, updated);
     await recordActivity(tx, {
       clientId: auth.clientId,
       action: 'wallet.updated',
@@ -401,31 +426,57 @@ export async function simulateScreening(
   return getScreening(deps, auth.clientId, id);
 }
 
-/** Worker: monitored wallets due for a re-screen (claimed with FOR UPDATE SKIP LOCKED). */
-export async function rescreenDueWallets(deps: D, limit = 20): Promise<number> {
-  if (!deps.providers.screening.configured) return 0;
-  const now = deps.clock.now();
-  const claimed = await deps.db.transaction(async (tx) => {
-    const res = await tx.execute(sql`
-      select id, client_id from screening_wallets
-      where monitored = true and next_rescreen_at <= ${now.toISOString()}::timestamptz
-      order by next_rescreen_at limit ${limit} for update skip locked`);
-    const rows = rowsOf<{ id: string; client_id: string }>(res);
-    const out: ScreeningRow[] = [];
-    for (const r of rows) {
-      const w = (await findWallet(tx, r.client_id, r.id))!;
-      const { screening } = await createPendingScreening(
+/** How long a re-screen waits on a node that has no screening provider (the wallet keeps its due time). */
+const NO_PROVIDER_RETRY_MS = 3600_000;
+
+/**
+ * The re-screen timer's handler: a wallet still monitored and due gets a `monitoring` screening
+ * (which pushes `next_rescreen_at` by SVC_SCREENING_RESCREEN_HOURS and re-arms the timer in the same
+ * transaction, under the wallet's lock), then the provider is asked. A wallet no longer monitored is
+ * left alone; one whose time moved later gets its timer moved there.
+ */
+export const walletRescreenTimer = defineTimer<{ walletId: string; clientId: string }>({
+  ...WALLET_RESCREEN,
+  label: 'Monitored wallet re-screen',
+  backfill: () => sql`
+    select 'wallet:' || id::text as key,
+           jsonb_build_object('walletId', id::text, 'clientId', client_id::text) as payload,
+           client_id, next_rescreen_at as run_at
+      from screening_wallets where monitored = true and next_rescreen_at is not null`,
+  async fire(deps, payload) {
+    const now = deps.clock.now();
+    if (!deps.providers.screening.configured) {
+      await setTimer(deps.db, deps.clock, WALLET_RESCREEN, {
+        payload,
+        runAt: new Date(now.getTime() + NO_PROVIDER_RETRY_MS),
+        clientId: payload.clientId,
+      });
+      return false;
+    }
+    const screening = await deps.db.transaction(async (tx) => {
+      const w = await findWallet(tx, payload.clientId, payload.walletId, true);
+      if (!w?.monitored || !w.nextRescreenAt) return null;
+      if (w.nextRescreenAt > now) {
+        await syncRescreenTimer(tx, deps.clock, w);
+        return null;
+      }
+      const created = await createPendingScreening(
         tx,
         deps,
         now,
-        r.client_id,
+        w.clientId,
         { chain: w.chain as Chain, address: w.address },
         'monitoring',
       );
-      out.push(screening);
-    }
-    return out;
-  });
-  for (const s of claimed) await runProvider(deps, s);
-  return claimed.length;
+      return created.screening;
+    });
+    if (!screening) return false;
+    await runProvider(deps, screening);
+    return true;
+  },
+});
+
+/** Runs the due re-screen timers now (the screening pass, tests); returns how many wallets were re-screened. */
+export async function rescreenDueWallets(deps: Deps): Promise<number> {
+  return runDueTimers(deps, [walletRescreenTimer]);
 }

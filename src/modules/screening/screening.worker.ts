@@ -1,4 +1,8 @@
-/** One pass of the wallet-screening worker: monitored re-screens, ownership expiry, sandbox notifications. */
+/**
+ * The screening pass (tests): the feature's due timers at once, on the injected clock. No loop runs
+ * it any more: monitored re-screens, ownership expiry and the sandbox provider's notifications are
+ * timers the jobs runner runs (docs/platform.md, "Timers").
+ */
 import type { Deps } from '../../deps';
 import { deliverDueSandboxScreening } from '../../providers/sandbox-delivery.timers';
 import { expireOwnershipRequests } from './ownership.service';
@@ -6,10 +10,8 @@ import { rescreenDueWallets } from './screening.service';
 
 export async function runScreeningWorker(deps: Deps): Promise<number> {
   let n = 0;
-  n += await rescreenDueWallets(deps, 20);
+  n += await rescreenDueWallets(deps);
   n += await expireOwnershipRequests(deps, 50);
-  // The sandbox provider's due notifications are timer jobs the jobs runner sends; the pass runs
-  // them too, for its callers (tests).
   if (deps.providers.screening.sandbox) n += await deliverDueSandboxScreening(deps);
   return n;
 }

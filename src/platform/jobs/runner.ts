@@ -87,12 +87,19 @@ async function claimJobsById(deps: Pick<Deps, 'db' | 'clock'>, ids: readonly str
   return rowsOf<ClaimedJob>(result);
 }
 
+/**
+ * The error a runner records when it claims a job of a kind it has no handler for (it buries it as
+ * dead). A node of the previous release does so to a new kind during a rolling deploy; the timers'
+ * backfill revives such timers (timers.ts). Keep the text: that release's nodes write it.
+ */
+export const NO_HANDLER_ERROR = 'no handler for job kind';
+
 /** Runs one claimed job and records its outcome. */
 async function runJob(deps: Deps, defs: ReadonlyMap<string, JobDefinition>, job: ClaimedJob): Promise<void> {
   const def = defs.get(job.kind);
   const lastAttempt = job.attempts >= job.max_attempts;
   try {
-    if (!def) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
+    if (!def) throw new PermanentJobError(`${NO_HANDLER_ERROR} ${job.kind}`);
     const runNow = (ids: readonly (string | null)[]) => runClaimedNow(deps, defs, ids);
     await def.run(deps, job.payload, { jobId: job.id, attempt: job.attempts, lastAttempt, runNow });
     const now = deps.clock.now();

@@ -19,7 +19,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { DEFAULT_MAX_ATTEMPTS, type JobContext, type JobDefinition } from './define';
-import { jobRegistry, runDueJobs } from './runner';
+import { jobRegistry, NO_HANDLER_ERROR, runDueJobs } from './runner';
 import { setTimer } from './timer-rows';
 
 export {
@@ -124,9 +124,14 @@ export async function runDueTimers(deps: Deps, defs: readonly TimerDefinition<ne
 /**
  * The backfill: rows whose due time was set before their timer was a job (written by the previous
  * release, or by its nodes still running during a rolling deploy) get one. Each timer kind's
- * `backfill` select inserts the missing jobs (`on conflict do nothing`: an existing timer is never
- * moved by it). Idempotent; `enqueueTimersBackfill` runs it at every start and once more an hour
- * later, which covers the rows the previous release's nodes write until the rollout ends.
+ * `backfill` select inserts the missing jobs (an existing timer is never moved by it). Idempotent;
+ * `enqueueTimersBackfill` runs it at every start and once more an hour later, which covers the rows
+ * the previous release's nodes write until the rollout ends.
+ *
+ * One exception to "never moved": a timer of a kind new in this release that a node of the previous
+ * release claimed during the rollout was buried by it as dead (`no handler for job kind …`, never
+ * run); while its row is still due it is made pending again at the row's time. Other dead timers
+ * (a handler that failed to the end) stay dead.
  */
 export function timersBackfillJob(timers: readonly TimerDefinition<never>[]): JobDefinition {
   return {
@@ -140,7 +145,10 @@ export function timersBackfillJob(timers: readonly TimerDefinition<never>[]): Jo
           select gen_random_uuid(), ${def.kind}, r.payload, r.client_id, r.key, 'pending', 0,
                  ${def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, r.run_at, ${now}, ${now}
             from (${def.backfill(deps)}) r
-          on conflict (kind, dedupe_key) where dedupe_key is not null do nothing
+          on conflict (kind, dedupe_key) where dedupe_key is not null do update
+             set status = 'pending', run_at = excluded.run_at, last_error = null, finished_at = null,
+                 max_attempts = jobs.attempts + excluded.max_attempts, updated_at = excluded.updated_at
+           where jobs.status = 'dead' and jobs.last_error = ${`${NO_HANDLER_ERROR} ${def.kind}`}
           returning id`);
         const added = rowsOf(result).length;
         if (added > 0) deps.log.info({ kind: def.kind, added }, 'timers backfilled');

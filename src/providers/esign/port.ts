@@ -154,8 +154,12 @@ export interface EsignProvider {
     participantId: string | null,
     reason: string | null,
   ): Promise<void>;
-  /** Sandbox only: run the delayed `+autosign` / `+autodecline` actions that are due. */
-  runDueActions?(limit: number): Promise<number>;
+  /**
+   * Sandbox only: sends a delayed `+autosign` / `+autodecline` action the simulator scheduled
+   * earlier, now (its timer's handler, src/providers/sandbox-delivery.timers.ts); false when the
+   * envelope was voided meanwhile. Throws when the route refuses it.
+   */
+  deliverScheduled?(body: Record<string, unknown>): Promise<boolean>;
   attach?(ctx: EsignAttachContext): void;
   /**
    * Vendors whose own page collects the signature (Documenso): our inbound part reads their
@@ -164,12 +168,21 @@ export interface EsignProvider {
    */
   readonly inbound?: InboundCapability<EsignNotification, EsignHint>;
   hosted?: EsignHostedSigning;
+  /**
+   * The reconcile part, for vendors whose notifications can be lost (Documenso retries a failed
+   * webhook only a few times): the contracts feature's e-signing reconciliation sweep reads live
+   * envelopes again on this policy, through `hosted.readEnvelope`. Its loop runs only with it.
+   */
+  readonly reconcile?: EsignReconcile;
+}
+
+export interface EsignReconcile {
+  /** A live envelope not read for this long is read again. */
+  afterSeconds: number;
 }
 
 /** The part of a port whose vendor hosts the signing (docs/vendors/documenso.md). */
 export interface EsignHostedSigning {
-  /** A live envelope not read for this long is read again by the contracts sweep (webhooks can be lost). */
-  readonly reconcileAfterSeconds: number;
   /** What the vendor holds now. */
   readEnvelope(ref: string): Promise<EnvelopeSnapshot>;
   /** The vendor's signing page of one participant (asked afresh each time; never stored). */

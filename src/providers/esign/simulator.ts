@@ -4,13 +4,19 @@
  * POSTed through the service's real `/api/v1/providers/esign/notifications` route, so the production
  * path (signature check, replay protection, transitions) always runs. Magic inputs: a title starting
  * with `FAIL` is not processed; an email local part ending in `+bounce` bounces at invitation,
- * `+autosign` signs and `+autodecline` declines SVC_SANDBOX_ESIGN_AUTO_SECONDS after its turn starts.
+ * `+autosign` signs and `+autodecline` declines SVC_SANDBOX_ESIGN_AUTO_SECONDS after its turn starts
+ * (a timer job per participant, src/providers/sandbox-deliveries.ts, run by the jobs runner; a void
+ * removes the envelope's pending ones).
  */
 import { eq, sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
-import { sandboxEsignActions, sandboxEsignEnvelopes } from '../../db/schema/index';
+import { sandboxEsignEnvelopes } from '../../db/schema/index';
 import { addSeconds } from '../../shared/clock';
 import { newId, randomToken } from '../../shared/ids';
+import {
+  cancelSandboxDeliveries,
+  SANDBOX_ESIGN_ACTION,
+  scheduleSandboxDelivery,
+} from '../sandbox-deliveries';
 import { signProviderPayload, verifyProviderSignature } from '../signature';
 import {
   type EnvelopeInput,
@@ -81,6 +87,8 @@ export class SandboxEsign implements EsignProvider {
       .update(sandboxEsignEnvelopes)
       .set({ status: 'voided', updatedAt: this.c.clock.now() })
       .where(eq(sandboxEsignEnvelopes.ref, ref));
+    // A voided envelope's participants act no more.
+    await cancelSandboxDeliveries(this.c.db, SANDBOX_ESIGN_ACTION, ref);
   }
 
   async participantsInvited(ref: string, participants: { participantId: string; email: string }[]) {
@@ -88,11 +96,16 @@ export class SandboxEsign implements EsignProvider {
       const magic = magicOf(p.email);
       if (magic === 'bounce') await this.emit(ref, 'participant.bounced', { participantId: p.participantId });
       else if (magic === 'autosign' || magic === 'autodecline')
-        await this.c.db.insert(sandboxEsignActions).values({
-          envelopeRef: ref,
-          participantId: p.participantId,
-          action: magic === 'autosign' ? 'participant.signed' : 'participant.declined',
-          payload: magic === 'autodecline' ? { reason: 'Sandbox decline' } : {},
+        // One timer per participant of the envelope: told twice (a retried job), it moves, not doubles.
+        await scheduleSandboxDelivery(this.c.db, this.c.clock, SANDBOX_ESIGN_ACTION, {
+          id: `${ref}:${p.participantId}`,
+          subject: ref,
+          body: {
+            envelope_ref: ref,
+            type: magic === 'autosign' ? 'participant.signed' : 'participant.declined',
+            participant_id: p.participantId,
+            reason: magic === 'autodecline' ? 'Sandbox decline' : null,
+          },
           dueAt: addSeconds(this.c.clock.now(), this.opts.autoSeconds),
         });
     }
@@ -121,26 +134,18 @@ export class SandboxEsign implements EsignProvider {
     });
   }
 
-  async runDueActions(limit: number): Promise<number> {
-    const now = this.c.clock.now();
-    const res = await this.c.db.execute(sql`
-      update sandbox_esign_actions set done_at = ${now}
-       where id in (select id from sandbox_esign_actions
-                     where done_at is null and due_at <= ${now}
-                     order by due_at limit ${limit} for update skip locked)
-      returning envelope_ref, participant_id, action, payload`);
-    const rows = rowsOf<{
-      envelope_ref: string;
-      participant_id: string;
-      action: string;
-      payload: { reason?: string };
-    }>(res);
-    for (const r of rows)
-      await this.emit(r.envelope_ref, r.action as EsignNotificationType, {
-        participantId: r.participant_id,
-        reason: r.payload.reason ?? null,
-      });
-    return rows.length;
+  async deliverScheduled(body: Record<string, unknown>): Promise<boolean> {
+    const ref = String(body.envelope_ref);
+    const [env] = await this.c.db
+      .select({ status: sandboxEsignEnvelopes.status })
+      .from(sandboxEsignEnvelopes)
+      .where(eq(sandboxEsignEnvelopes.ref, ref));
+    if (!env || env.status === 'voided' || env.status === 'failed') return false;
+    await this.emit(ref, body.type as EsignNotificationType, {
+      participantId: typeof body.participant_id === 'string' ? body.participant_id : null,
+      reason: typeof body.reason === 'string' ? body.reason : null,
+    });
+    return true;
   }
 
   verifyNotification(

@@ -21,6 +21,7 @@ import {
   EsignNotReadyError,
   type EsignProvider,
   EsignProviderError,
+  type EsignReconcile,
 } from '../port';
 import { DocumensoApiError, type DocumensoClient } from './client';
 import {
@@ -41,6 +42,7 @@ export class DocumensoEsign implements EsignProvider {
   readonly configured = true;
   readonly inbound: InboundCapability<EsignNotification, EsignHint>;
   readonly hosted: EsignHostedSigning;
+  readonly reconcile: EsignReconcile;
   /** Documenso's web app, where `/sign/{token}` is served: the API URL without `/api/v2`. */
   private readonly appUrl: string;
 
@@ -52,8 +54,9 @@ export class DocumensoEsign implements EsignProvider {
     this.appUrl = opts.apiUrl.replace(/\/api\/v2\/?$/, '');
     const secret = opts.webhookSecret;
     this.inbound = { parse: (req) => parseWebhook(req, (received) => safeEqual(received, secret)) };
+    // Webhooks can be lost (a few retries close together): live envelopes are read again.
+    this.reconcile = { afterSeconds: opts.reconcileSeconds };
     this.hosted = {
-      reconcileAfterSeconds: opts.reconcileSeconds,
       readEnvelope: (ref) => this.readEnvelope(ref),
       signingUrl: (ref, recipientRef) => this.signingUrl(ref, recipientRef),
       sealedDocuments: (ref) => this.sealedDocuments(ref),
