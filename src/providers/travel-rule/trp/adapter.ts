@@ -172,13 +172,13 @@ export class TrpNetwork implements TravelRuleNetwork {
     await this.client.post('resolution', networkRef, JSON.stringify(body), `${networkRef}:resolution`);
   }
 
-  async cancel(transferId: string, _vaspId: string, callback?: string | null) {
+  async cancel(transferId: string, _vaspId: string, callback?: string | null, reason?: string | null) {
     // Before an approval the beneficiary VASP gave no callback: TRP has no message to withdraw an inquiry.
     if (!callback) return;
     await this.client.post(
       'confirmation',
       callback,
-      JSON.stringify({ canceled: 'Canceled by the originator VASP' }),
+      JSON.stringify({ canceled: reason ?? 'Canceled by the originator VASP' }),
       `${transferId}:canceled`,
     );
   }
