@@ -12,19 +12,23 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { activityLogs, notifications } from '../../src/db/schema/index';
+import { OTHER_ADDRESS_REASON } from '../../src/modules/travel-rule/answers.service';
 import {
   COUNTERPARTY_MESSAGE_JOB,
   MESSAGE_FAILED_ACTION,
+  OTHER_ADDRESS_CANCEL_REASON,
+  REVIEW_EXPIRED_REASON,
 } from '../../src/modules/travel-rule/counterparty-messages.service';
 import {
   type TransferMessage,
   type TravelRuleNotification,
   TravelRuleProviderError,
 } from '../../src/providers/travel-rule/port';
+import type { SandboxTravelRuleNetwork } from '../../src/providers/travel-rule/simulator';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
-import { api, evm, transferBody } from './fixtures';
+import { api, evm, runWorker, transferBody } from './fixtures';
 
 let ctx: TestContext;
 let call: ReturnType<typeof api>;
@@ -181,5 +185,67 @@ describe('cancel', () => {
     expect(calls.length).toBe(2);
     expect(calls[1]).toEqual([t.transfer_id, expect.any(String), CALLBACK, null]);
     expect(await jobOf(t.transfer_id, 'canceled')).toMatchObject({ status: 'done', attempts: 2 });
+  });
+});
+
+describe('what the other side was not told before (S6)', () => {
+  it('an approval of another address is refused: rejected, and the beneficiary VASP is sent canceled', async () => {
+    const calls: unknown[][] = [];
+    original.cancel ??= net().cancel;
+    net().cancel = async (...args) => {
+      calls.push(args);
+    };
+    const t = await approved(evm('ffff'));
+    expect(t).toMatchObject({ status: 'rejected', status_reason: OTHER_ADDRESS_REASON });
+    await runJobs(ctx);
+    expect(calls).toEqual([[t.transfer_id, expect.any(String), CALLBACK, OTHER_ADDRESS_CANCEL_REASON]]);
+    expect(await jobOf(t.transfer_id, 'canceled')).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  const sim = () => ctx.deps.providers.travelRule as SandboxTravelRuleNetwork;
+  const inbound = async () => {
+    const res = await call('POST', '/sandbox/travel-rule/inbound', owner.headers, {
+      asset: 'ETH',
+      chain: 'ethereum',
+      amount: '1',
+      fiat_value: { amount: '900.00', currency: 'EUR' },
+      originator: {
+        type: 'natural',
+        first_name: 'O',
+        last_name: 'P',
+        account_number: 'o',
+        date_of_birth: '1990-01-01',
+      },
+      beneficiary: { type: 'natural', first_name: 'Q', last_name: 'R', account_number: 'b' },
+      beneficiary_address: evm('abd3'),
+    });
+    expect(res.json().status).toBe('awaiting_review');
+    const id = res.json().transfer_id as string;
+    const row = await ctx.db.query.travelRuleTransfers.findFirst({ where: (t, { eq }) => eq(t.id, id) });
+    return { id, networkRef: row!.networkRef! };
+  };
+  const answers = async (networkRef: string) =>
+    (await sim().logOf(networkRef)).map((l) => (l.payload as { log: unknown }).log);
+
+  it('declining an inbound transfer answers the originator VASP rejected with the reason (a job)', async () => {
+    const t = await inbound();
+    await call('POST', `/travel-rule/transfers/${t.id}/reject`, owner.headers, {
+      reason: 'Unknown customer',
+    });
+    expect(await answers(t.networkRef)).toEqual([{ answer: 'rejected', reason: 'Unknown customer' }]);
+    expect(await jobOf(t.id, 'rejected')).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('(last: moves the clock) an inbound transfer left unreviewed expires and the originator VASP is told', async () => {
+    const t = await inbound();
+    ctx.clock.advanceSeconds((ctx.deps.config.travelRuleResponseTimeoutHours + 1) * 3600);
+    // Tokens do not live that long: the same client signs in again.
+    owner = await createTestClient(ctx, { clientId: owner.clientId });
+    await runWorker(ctx);
+    const now = (await call('GET', `/travel-rule/transfers/${t.id}`, owner.headers)).json();
+    expect(now.status).toBe('expired');
+    expect(await answers(t.networkRef)).toEqual([]);
+    await runJobs(ctx);
+    expect(await answers(t.networkRef)).toEqual([{ answer: 'rejected', reason: REVIEW_EXPIRED_REASON }]);
   });
 });

@@ -8,12 +8,17 @@ import { rowsOf } from '../../db/client';
 import { travelRuleTransfers } from '../../db/schema/travel-rule';
 import type { Deps } from '../../deps';
 import { deliverDueSandboxTravelRule } from '../../providers/sandbox-delivery.timers';
+import { oweCounterpartyMessage, REVIEW_EXPIRED_REASON } from './counterparty-messages.service';
 import { screenPartyNames } from './parties';
 import { moveTransfer } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer } from './travel-rule.repo';
 
-/** Transfers awaiting an answer past `expires_at` become expired (claimed with FOR UPDATE SKIP LOCKED). */
+/**
+ * Transfers awaiting an answer past `expires_at` become expired (claimed with FOR UPDATE SKIP LOCKED);
+ * the originator VASP of an inbound transfer left unreviewed is sent a rejection (a job written with
+ * the move).
+ */
 export async function expireDueTransfers(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promise<number> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
@@ -25,8 +30,14 @@ export async function expireDueTransfers(deps: Pick<Deps, 'db' | 'clock'>, limit
     let n = 0;
     for (const { id } of rowsOf<{ id: string }>(res)) {
       const t = (await findTransfer(tx, null, id))!;
-      if (await moveTransfer(tx, t, 'expire', { now, set: { statusReason: TravelRuleMessages.expired } }))
-        n++;
+      const moved = await moveTransfer(tx, t, 'expire', {
+        now,
+        set: { statusReason: TravelRuleMessages.expired },
+      });
+      if (!moved) continue;
+      n++;
+      if (moved.direction === 'inbound' && moved.networkRef)
+        await oweCounterpartyMessage(tx, deps.clock, moved, 'rejected', REVIEW_EXPIRED_REASON);
     }
     return n;
   });
