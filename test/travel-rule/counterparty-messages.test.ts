@@ -90,6 +90,12 @@ describe('the transaction confirmation (txid)', () => {
   it('the peer fails twice, then takes it: sent at once, then again after each back-off, same message', async () => {
     const t = await approved();
     expect(t.status).toBe('accepted');
+    // The delivery set the response deadline's timer with it (a no-op now the transfer is accepted).
+    const timer = await ctx.db.execute(
+      sql`select run_at from jobs where kind = 'travel_rule.transfer_expiry'
+           and dedupe_key = ${`travel-rule-transfer:${t.transfer_id}`}`,
+    );
+    expect(rowsOf(timer)).toHaveLength(1);
     const calls: unknown[][] = [];
     let failures = 2;
     net().confirm = async (...args) => {
@@ -241,11 +247,12 @@ describe('what the other side was not told before (S6)', () => {
     ctx.clock.advanceSeconds((ctx.deps.config.travelRuleResponseTimeoutHours + 1) * 3600);
     // Tokens do not live that long: the same client signs in again.
     owner = await createTestClient(ctx, { clientId: owner.clientId });
-    await runWorker(ctx);
+    // The deadline is a timer the jobs runner runs (travel_rule.transfer_expiry); the rejection it
+    // owes the originator VASP is a job written with the move.
+    await runJobs(ctx);
     const now = (await call('GET', `/travel-rule/transfers/${t.id}`, owner.headers)).json();
     expect(now.status).toBe('expired');
-    expect(await answers(t.networkRef)).toEqual([]);
-    await runJobs(ctx);
     expect(await answers(t.networkRef)).toEqual([{ answer: 'rejected', reason: REVIEW_EXPIRED_REASON }]);
+    expect(await runWorker(ctx)).toBe(0);
   });
 });
