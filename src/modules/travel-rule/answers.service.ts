@@ -3,13 +3,15 @@
  * whichever way it came: on the network's notification route, or in the reply to our own delivery
  * (TRP may resolve an inquiry at once). An answer can arrive before we committed the delivery (the
  * transfer still `pending`, its send in flight): it is kept in a job and applied once the transfer
- * has moved on, instead of being refused and lost.
+ * has moved on, instead of being refused and lost. An approval of another address than the
+ * transfer's is refused (rejected), and the beneficiary VASP is sent a cancel for it.
  */
 import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { enqueueJob } from '../../platform/jobs/index';
 import type { TravelRuleNotification } from '../../providers/travel-rule/port';
 import { type Chain, normalizeAddress } from '../../shared/chain-addresses';
+import { OTHER_ADDRESS_CANCEL_REASON, oweCounterpartyMessage } from './counterparty-messages.service';
 import { moveTransfer, type Trigger } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer } from './travel-rule.repo';
@@ -93,6 +95,10 @@ export async function applyAnswerIn(
     now: deps.clock.now(),
     set: { ...set, lastRevision: n.revision, ...(callback ? { counterpartyCallback: callback } : {}) },
   });
+  // The beneficiary VASP holds an approval we refuse: it is told the transfer is off (TRP's
+  // `canceled` on the approval's confirmation callback), by a job written with the move.
+  if (moved && otherAddress && callback)
+    await oweCounterpartyMessage(tx, deps.clock, moved, 'canceled', OTHER_ADDRESS_CANCEL_REASON);
   return moved !== null;
 }
 

@@ -7,7 +7,7 @@
  * counterparty refuses the message outright, the transfer is counterparty_not_reachable.
  */
 import type { Deps } from '../../deps';
-import { enqueueJob } from '../../platform/jobs/index';
+import { enqueueJob, setTimer } from '../../platform/jobs/index';
 import {
   type TravelRuleNotification,
   TravelRuleProviderError,
@@ -16,6 +16,7 @@ import {
 import type { Chain } from '../../shared/chain-addresses';
 import { createOwnershipInTx } from '../screening/ownership.service';
 import { type Answer, applyAnswerIn } from './answers.service';
+import { TRANSFER_EXPIRY } from './expiry.service';
 import { moveTransfer, type TransferRow } from './travel-rule.machine';
 import { findTransfer } from './travel-rule.repo';
 
@@ -40,15 +41,23 @@ export async function sendTo(deps: D, t: TransferRow, vasp: Vasp, trigger: 'deli
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     const locked = (await findTransfer(tx, t.clientId, t.id, true))!;
+    const expiresAt = responseDeadline(deps, now);
     const moved = await moveTransfer(tx, locked, trigger, {
       now,
       set: {
         beneficiaryVasp: { vasp_id: vasp.vasp_id, name: vasp.name, country: vasp.country },
         counterpartyHosted: true,
         repairFields: null,
-        expiresAt: responseDeadline(deps, now),
+        expiresAt,
       },
     });
+    // The response deadline is a timer, set (or moved, after a repair) with it.
+    if (moved)
+      await setTimer(tx, deps.clock, TRANSFER_EXPIRY, {
+        payload: { transferId: t.id, clientId: t.clientId },
+        runAt: expiresAt,
+        clientId: t.clientId,
+      });
     // An answer in the delivery's own reply is applied with the move (same transaction).
     if (!moved || !answer || !isAnswer(answer)) return moved;
     await applyAnswerIn(tx, deps, answer, false);

@@ -1,20 +1,23 @@
 /** Travel rule: transfers, VASP discovery and the network's signed notifications. */
 import { defineModule } from '../../platform/module';
-import { sweepWorker } from '../../workers/loop';
+import { transferExpiryTimer } from './expiry.service';
 import { travelRuleInbound } from './travel-rule.inbound';
-import { answerInboundJob, applyAnswerJob, dispatchJob } from './travel-rule.jobs';
+import { answerInboundJob, applyAnswerJob, counterpartyMessageJob, dispatchJob } from './travel-rule.jobs';
 import { followOwnershipRequest } from './travel-rule.listeners';
 import { travelRuleRoutes } from './travel-rule.routes';
-import { runTravelRuleWorker } from './travel-rule.worker';
+import { rescreenUnavailableTransfers } from './travel-rule.worker';
 
 export const travelRuleModule = defineModule({
   name: 'travel-rule',
   api: [travelRuleRoutes],
   inbound: [travelRuleInbound],
-  jobs: [dispatchJob, answerInboundJob, applyAnswerJob],
+  jobs: [dispatchJob, answerInboundJob, applyAnswerJob, counterpartyMessageJob],
+  // Unanswered transfers expire at their deadline (the sandbox network's answers are timers of the
+  // sandbox providers' manifest).
+  timers: [transferExpiryTimer],
   subscriptions: [followOwnershipRequest],
-  workers: (deps) => [
-    // Unanswered transfers expire; the sandbox network's due counterparty answers.
-    sweepWorker(deps, 'travel-rule', () => runTravelRuleWorker(deps)),
+  // Inbound transfers received while the sanctions lists could not answer are screened once they do.
+  housekeeping: (deps) => [
+    { name: 'travel-rule-rescreen', everyMs: 60_000, run: () => rescreenUnavailableTransfers(deps) },
   ],
 });

@@ -8,13 +8,14 @@ import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { SanctionsScreening } from '../../db/schema/sanctions-lists';
 import type { Deps } from '../../deps';
-import { enqueueJob } from '../../platform/jobs/index';
+import { enqueueJob, setTimer } from '../../platform/jobs/index';
 import type { TravelRuleNotification } from '../../providers/travel-rule/port';
 import { type Chain, normalizeAddress } from '../../shared/chain-addresses';
 import { isUuid } from '../../shared/ids';
 import { findWalletByAddress } from '../screening/screening.repo';
 import { type Answer, applyAnswer } from './answers.service';
 import { responseDeadline } from './dispatch';
+import { TRANSFER_EXPIRY } from './expiry.service';
 import { matchNames, partyName, screenPartyNames } from './parties';
 import { ANSWER_INBOUND_JOB } from './travel-rule.jobs';
 import { moveTransfer, recordTransferStatus } from './travel-rule.machine';
@@ -176,6 +177,12 @@ async function createInbound(deps: D, n: Extract<TravelRuleNotification, { type:
       { type: null, accountId: null },
       'travel_rule_transfer.received',
     );
+    // Unreviewed by its deadline, it expires (a timer written with it).
+    await setTimer(tx, deps.clock, TRANSFER_EXPIRY, {
+      payload: { transferId: t.id, clientId: t.clientId },
+      runAt: t.expiresAt!,
+      clientId: t.clientId,
+    });
     return true;
   });
 }

@@ -1,13 +1,15 @@
 /** Transfer actions of the client API: repair (PATCH), tx hash, proceed, inbound accept/reject, cancel. */
 import type { DbOrTx } from '../../db/client';
-import { enqueueJob } from '../../platform/jobs/index';
+import type { Deps } from '../../deps';
+import { type JobDefinition, runJobsNow } from '../../platform/jobs/index';
 import type { ClientAuth } from '../../plugins/auth';
 import { badRequest, notFound } from '../../shared/errors';
 import { assertFeatureEnabled } from '../features/features.service';
+import { oweCounterpartyMessage } from './counterparty-messages.service';
 import { sendTo } from './dispatch';
 import { checkParties, type Party, screenOutboundParties } from './parties';
 import { actorOf, assertNetworkConfigured, type D, getTransfer } from './transfers.service';
-import { ANSWER_INBOUND_JOB } from './travel-rule.jobs';
+import { counterpartyMessageJob } from './travel-rule.jobs';
 import { allows, moveTransfer, type TransferRow, type Trigger } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer, updateTransfer } from './travel-rule.repo';
@@ -23,7 +25,13 @@ async function locked(tx: DbOrTx, clientId: string, id: string) {
   return t;
 }
 
-/** Moves by `trigger` in one transaction (400 when the state does not allow it); `after` runs inside. */
+/** What a move owes the counterparty, written in its transaction: the ids of the jobs written. */
+type Owes = (tx: DbOrTx, before: TransferRow, after: TransferRow) => Promise<(string | null)[]>;
+
+/**
+ * Moves by `trigger` in one transaction (400 when the state does not allow it); `owes` writes the
+ * messages the move owes the counterparty in that transaction.
+ */
 async function act(
   deps: D,
   auth: ClientAuth,
@@ -31,6 +39,7 @@ async function act(
   trigger: Trigger,
   set: (t: TransferRow) => Partial<TransferRow>,
   check?: (t: TransferRow) => void,
+  owes?: Owes,
 ) {
   await prepare(deps, auth);
   const moved = await deps.db.transaction(async (tx) => {
@@ -42,9 +51,19 @@ async function act(
       set: set(t),
     });
     if (!r) throw badRequest(TravelRuleMessages.badState(t.status));
-    return { before: t, after: r };
+    return { before: t, after: r, jobIds: owes ? await owes(tx, t, r) : [] };
   });
   return moved;
+}
+
+/**
+ * The first attempt of the messages a request's move owes, at once after its commit; a failure is
+ * the job's first failed attempt (the runner retries it), never the request's.
+ */
+async function sendOwedNow(deps: Deps, jobIds: (string | null)[]) {
+  await runJobsNow(deps, [counterpartyMessageJob as JobDefinition<never>], jobIds).catch((err) =>
+    deps.log.warn({ err }, 'travel-rule message to the counterparty failed; the jobs runner retries it'),
+  );
 }
 
 /**
@@ -92,16 +111,22 @@ export async function repairTransfer(
   return getTransfer(deps, auth.clientId, id);
 }
 
-export async function submitTxHash(deps: D, auth: ClientAuth, id: string, txHash: string) {
-  const { after } = await act(deps, auth, id, 'tx_hash', () => ({ txHash }));
-  // A network whose beneficiary VASP expects the hash (TRP's transfer confirmation) is told.
+/** accepted -> completed; a network whose beneficiary VASP expects the hash (TRP's transfer confirmation) is told. */
+export async function submitTxHash(deps: Deps, auth: ClientAuth, id: string, txHash: string) {
   const net = deps.providers.travelRule;
-  if (net.confirm && after.direction === 'outbound' && after.counterpartyCallback)
-    try {
-      await net.confirm(after.id, after.counterpartyCallback, txHash);
-    } catch (err) {
-      deps.log.error({ err, transferId: id }, 'reporting the transaction to the beneficiary VASP failed');
-    }
+  const { jobIds } = await act(
+    deps,
+    auth,
+    id,
+    'tx_hash',
+    () => ({ txHash }),
+    undefined,
+    async (tx, _, t) =>
+      net.confirm && t.direction === 'outbound' && t.counterpartyCallback
+        ? [await oweCounterpartyMessage(tx, deps.clock, t, 'txid')]
+        : [],
+  );
+  await sendOwedNow(deps, jobIds);
   return getTransfer(deps, auth.clientId, id);
 }
 
@@ -110,9 +135,9 @@ export async function proceedTransfer(deps: D, auth: ClientAuth, id: string, jus
   return getTransfer(deps, auth.clientId, id);
 }
 
-/** Inbound `awaiting_review` only; the answer goes back to the originator VASP. */
+/** Inbound `awaiting_review` only; the answer goes back to the originator VASP (a job, see above). */
 export async function reviewTransfer(
-  deps: D,
+  deps: Deps,
   auth: ClientAuth,
   id: string,
   answer: 'accepted' | 'rejected',
@@ -121,51 +146,50 @@ export async function reviewTransfer(
   const inboundOnly = (t: TransferRow) => {
     if (t.direction !== 'inbound') throw badRequest(TravelRuleMessages.badState(t.status));
   };
-  const { after } = await act(
+  const { jobIds } = await act(
     deps,
     auth,
     id,
     answer === 'accepted' ? 'review_accept' : 'review_reject',
     () => (answer === 'rejected' ? { statusReason: reason } : {}),
     inboundOnly,
+    async (tx, _, t) =>
+      t.networkRef
+        ? [
+            await oweCounterpartyMessage(
+              tx,
+              deps.clock,
+              t,
+              answer === 'accepted' ? 'approved' : 'rejected',
+              answer === 'rejected' ? reason : null,
+            ),
+          ]
+        : [],
   );
-  const ctx = { transferId: after.id, address: after.counterpartyAddress };
-  try {
-    await deps.providers.travelRule.respond(after.networkRef!, answer, reason, ctx);
-  } catch (err) {
-    deps.log.error({ err, transferId: id }, 'travel-rule answer to the originator VASP failed');
-    // A network that retries gets the answer again from a job (the decision is already kept).
-    if (deps.providers.travelRule.retry)
-      await enqueueJob(
-        deps.db,
-        deps.clock,
-        { kind: ANSWER_INBOUND_JOB },
-        {
-          payload: { networkRef: after.networkRef!, answer, reason, ...ctx },
-          dedupeKey: `${after.id}:answer`,
-          clientId: after.clientId,
-        },
-      );
-  }
+  await sendOwedNow(deps, jobIds);
   return getTransfer(deps, auth.clientId, id);
 }
 
-/** Any non-terminal status; a counterparty that has the data is told. */
-export async function cancelTransfer(deps: D, auth: ClientAuth, id: string) {
-  const { before } = await act(deps, auth, id, 'cancel', () => ({
-    statusReason: TravelRuleMessages.canceled,
-  }));
-  try {
-    if (before.direction === 'inbound' && before.networkRef)
-      await deps.providers.travelRule.respond(before.networkRef, 'rejected', TravelRuleMessages.canceled);
-    else if (before.beneficiaryVasp)
-      await deps.providers.travelRule.cancel(
-        before.id,
-        before.beneficiaryVasp.vasp_id,
-        before.counterpartyCallback,
-      );
-  } catch (err) {
-    deps.log.error({ err, transferId: id }, 'telling the counterparty about a cancel failed');
-  }
+/**
+ * Any non-terminal status; a counterparty that has the data is told: the originator VASP of an
+ * inbound transfer gets a rejection, the beneficiary VASP of an outbound one the cancel (TRP: only
+ * once it approved, on its confirmation callback).
+ */
+export async function cancelTransfer(deps: Deps, auth: ClientAuth, id: string) {
+  const { jobIds } = await act(
+    deps,
+    auth,
+    id,
+    'cancel',
+    () => ({ statusReason: TravelRuleMessages.canceled }),
+    undefined,
+    async (tx, before, t) =>
+      before.direction === 'inbound' && before.networkRef
+        ? [await oweCounterpartyMessage(tx, deps.clock, t, 'rejected', TravelRuleMessages.canceled)]
+        : before.direction === 'outbound' && before.beneficiaryVasp
+          ? [await oweCounterpartyMessage(tx, deps.clock, t, 'canceled')]
+          : [],
+  );
+  await sendOwedNow(deps, jobIds);
   return getTransfer(deps, auth.clientId, id);
 }

@@ -1,10 +1,19 @@
 /**
  * The travel rule's jobs: a dispatch tried again after its counterparty could not take it
- * (dispatch.ts, `sendOrRetry`), and an answer owed to an originator VASP whose inbound transfer we
- * could not take (no recipient here), sent after the request that brought it was answered.
+ * (dispatch.ts, `sendOrRetry`), an answer owed to an originator VASP whose inbound transfer we
+ * could not take (no recipient here), sent after the request that brought it was answered, and the
+ * messages a transfer owes its counterparty after a change (counterparty-messages.service.ts).
  */
 import { defineJob, PermanentJobError } from '../../platform/jobs/index';
 import { type Answer, APPLY_ANSWER_ATTEMPTS, APPLY_ANSWER_JOB, applyAnswerIn } from './answers.service';
+import {
+  COUNTERPARTY_MESSAGE_ATTEMPTS,
+  COUNTERPARTY_MESSAGE_BACKOFF_SECONDS,
+  COUNTERPARTY_MESSAGE_JOB,
+  type CounterpartyMessagePayload,
+  recordMessageGivenUp,
+  sendCounterpartyMessage,
+} from './counterparty-messages.service';
 import { DISPATCH_JOB, sendOrRetry } from './dispatch';
 import { findTransfer } from './travel-rule.repo';
 
@@ -29,8 +38,9 @@ export const dispatchJob = defineJob<{
 export const ANSWER_INBOUND_JOB = 'travel_rule.answer_inbound';
 
 /**
- * An answer to an originator VASP (our review, or an unknown beneficiary refused) that could not
- * be delivered at once, or that is owed after the request bringing the transfer was answered.
+ * An answer to an originator VASP for an inbound transfer we did not take (unknown beneficiary),
+ * owed after the request bringing it was answered. (Answers to transfers we keep are
+ * `travel_rule.counterparty_message`; jobs of a previous release that answered a review still run.)
  */
 export const answerInboundJob = defineJob<{
   networkRef: string;
@@ -76,4 +86,17 @@ export const applyAnswerJob = defineJob<{ answer: Answer }>({
       'travel-rule answer never applied: the transfer stayed pending',
     );
   },
+});
+
+/**
+ * A message a transfer owes its counterparty VASP (txid, canceled, approved, rejected), written with
+ * the change that owes it; retried while the counterparty cannot take it, given up on (and recorded
+ * on the transfer) when it refuses it or after the last attempt.
+ */
+export const counterpartyMessageJob = defineJob<CounterpartyMessagePayload>({
+  kind: COUNTERPARTY_MESSAGE_JOB,
+  maxAttempts: COUNTERPARTY_MESSAGE_ATTEMPTS,
+  backoffSeconds: COUNTERPARTY_MESSAGE_BACKOFF_SECONDS,
+  run: (deps, payload) => sendCounterpartyMessage(deps, payload),
+  onDead: (deps, payload, error) => recordMessageGivenUp(deps, payload, error),
 });

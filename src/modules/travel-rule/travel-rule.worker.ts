@@ -1,36 +1,15 @@
 /**
- * One pass of the travel-rule worker: expiry of unanswered transfers, the sanctions screening of
- * inbound transfers received while the lists could not answer (and the sandbox network's due
- * answers, for tests).
+ * The travel rule's background work outside its timers: the sanctions screening of inbound transfers
+ * received while the lists could not answer (a housekeeping task, see the manifest), and the pass
+ * tests and the CLI run: that task, the due expiry timers (expiry.service.ts) and the sandbox
+ * network's due answers (timers the jobs runner runs anyway).
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
+import { and, asc, eq } from 'drizzle-orm';
 import { travelRuleTransfers } from '../../db/schema/travel-rule';
 import type { Deps } from '../../deps';
 import { deliverDueSandboxTravelRule } from '../../providers/sandbox-delivery.timers';
+import { expireDueTransfers } from './expiry.service';
 import { screenPartyNames } from './parties';
-import { moveTransfer } from './travel-rule.machine';
-import { TravelRuleMessages } from './travel-rule.messages';
-import { findTransfer } from './travel-rule.repo';
-
-/** Transfers awaiting an answer past `expires_at` become expired (claimed with FOR UPDATE SKIP LOCKED). */
-export async function expireDueTransfers(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promise<number> {
-  const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
-    const res = await tx.execute(sql`
-      select id from travel_rule_transfers
-      where status in ('awaiting_counterparty', 'needs_repair', 'awaiting_review')
-        and expires_at <= ${now.toISOString()}::timestamptz
-      order by expires_at limit ${limit} for update skip locked`);
-    let n = 0;
-    for (const { id } of rowsOf<{ id: string }>(res)) {
-      const t = (await findTransfer(tx, null, id))!;
-      if (await moveTransfer(tx, t, 'expire', { now, set: { statusReason: TravelRuleMessages.expired } }))
-        n++;
-    }
-    return n;
-  });
-}
 
 /**
  * Inbound transfers kept while the sanctions lists could not answer (`sanctions_screening:
@@ -74,8 +53,9 @@ export async function rescreenUnavailableTransfers(
   return n;
 }
 
+/** The pass tests and the CLI run (the service runs each part on its own: timers, housekeeping). */
 export async function runTravelRuleWorker(deps: Deps): Promise<number> {
-  let n = await expireDueTransfers(deps, 50);
+  let n = await expireDueTransfers(deps);
   n += await rescreenUnavailableTransfers(deps);
   // The sandbox network's due answers are timer jobs the jobs runner sends; the pass runs them too,
   // for its callers (tests).

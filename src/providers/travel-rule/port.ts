@@ -138,9 +138,10 @@ export interface TravelRuleNetwork {
   ): Promise<void>;
   /**
    * Tells the counterparty that the transfer is canceled; `callback` is the counterparty's callback
-   * stored from its answer (null when it has not answered).
+   * stored from its answer (null when it has not answered), `reason` what it is told (null: the
+   * network's own wording).
    */
-  cancel(transferId: string, vaspId: string, callback?: string | null): Promise<void>;
+  cancel(transferId: string, vaspId: string, callback?: string | null, reason?: string | null): Promise<void>;
   /**
    * A network whose beneficiary VASP expects the transaction hash once sent (TRP's transfer
    * confirmation) reports it to the callback the counterparty gave; absent: nothing to tell.

@@ -33,6 +33,7 @@ import { ivmsErrors } from '../../standins/trp/ivms-check';
 
 const LEI_US = '5493001KJTIIGC8Y1R12';
 const LEI_PEER = '529900T8BM49AURSDO55';
+const LEI_OTHER = '5299000J2N45DDNE4Y28';
 const WALLET = '0x1ed92c398d4a3cf40f84ce687c42c9861a89595c';
 
 const natural = {
@@ -276,6 +277,14 @@ describe('the TRP adapter on the wire', () => {
             inquiry_url: `${peer}/trp/inquiry`,
             addresses: [{ chain: 'ethereum', address: WALLET }],
           },
+          {
+            vasp_id: 'other',
+            name: 'Other',
+            country: 'CH',
+            lei: LEI_OTHER,
+            inquiry_url: 'https://trp.other.example/inquiry',
+            addresses: [],
+          },
         ]),
         SVC_TRP_ASSETS: 'ETH:ethereum:18:X9J9K872S',
         SVC_TRP_CALLBACK_SECRET: 'k'.repeat(40),
@@ -288,6 +297,7 @@ describe('the TRP adapter on the wire', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+  const token = (url: string) => url.split('/').at(-1)!;
   const msg = {
     transferId: '01a228b8-0c04-75e3-859c-1c8805a3aaf6',
     vaspId: 'peer',
@@ -316,7 +326,8 @@ describe('the TRP adapter on the wire', () => {
     const body = parseInquiry(req.body)!;
     expect(body.amount).toBe('2500000000000000000');
     expect(body.asset).toEqual({ dti: 'X9J9K872S' });
-    expect(body.callback).toBe(net.url('r', msg.transferId));
+    expect(body.callback).toBe(net.resolutionUrl(msg.transferId, 'peer'));
+    expect(token(body.callback)).toMatch(/^r\.[0-9a-f-]{36}\.peer\.[A-Za-z0-9_-]{43}$/);
     expect(ivmsErrors(body.IVMS101 as Record<string, unknown>)).toEqual([]);
   });
 
@@ -384,10 +395,9 @@ describe('the TRP adapter on the wire', () => {
   });
 
   const headers = { 'api-version': '3.2.1', 'request-identifier': '6f1c2a52-58a1-4b8e-9b38-2b8d1a3f4c55' };
-  const token = (url: string) => url.split('/').at(-1)!;
 
   it('our endpoint: TRP headers required, callback tokens unforgeable, only directory VASPs calling back home', () => {
-    const r = token(net.url('r', msg.transferId));
+    const r = token(net.resolutionUrl(msg.transferId, 'peer'));
     const resolution = JSON.stringify({ approved: { address: WALLET, callback: `${peer}/conf/9` } });
     expect(net.parse({ rawBody: resolution, headers: {}, pathSecret: r })).toEqual({
       type: 'refused',
@@ -461,6 +471,58 @@ describe('the TRP adapter on the wire', () => {
       type: 'refused',
       status: 401,
     });
+  });
+
+  it("an approval is taken only with an https callback on the answering VASP's origin (S5)", async () => {
+    const approval = (callback: string) => JSON.stringify({ approved: { address: WALLET, callback } });
+    const at = (pathSecret: string, callback: string) =>
+      net.parse({ rawBody: approval(callback), headers, pathSecret });
+    const refusedApproval = {
+      type: 'refused',
+      status: 400,
+      detail: "Refused TRP approval: its callback must be an https URL on the answering VASP's own origin",
+    };
+    const taken = {
+      type: 'notification',
+      notification: expect.objectContaining({ type: 'transfer.accepted' }),
+    };
+    const toPeer = token(net.resolutionUrl(msg.transferId, 'peer'));
+    expect(at(toPeer, `${peer}/conf/9`)).toEqual(taken);
+    for (const callback of [
+      'https://trp.other.example/conf/1', // another directory VASP's origin
+      'https://elsewhere.example/conf/1',
+      `${peer.replace('127.0.0.1', 'localhost')}/conf/9`, // same host, another origin
+      'ftp://127.0.0.1/conf',
+      'not a url',
+    ])
+      expect(at(toPeer, callback)).toEqual(refusedApproval);
+    // A rejection names no callback: taken as before.
+    expect(net.parse({ rawBody: '{"rejected":"no"}', headers, pathSecret: toPeer })).toMatchObject({
+      type: 'notification',
+    });
+    const toOther = token(net.resolutionUrl(msg.transferId, 'other'));
+    expect(at(toOther, 'https://trp.other.example/trp/confirm/1')).toEqual(taken);
+    expect(at(toOther, 'http://trp.other.example/trp/confirm/1')).toEqual(refusedApproval);
+    expect(at(toOther, `${peer}/conf/9`)).toEqual(refusedApproval);
+    // The URL names a VASP no longer in the directory: its approval cannot be checked, so is refused.
+    const toGone = token(net.url('r', `${msg.transferId}.gone`));
+    expect(at(toGone, `${peer}/conf/9`)).toEqual(refusedApproval);
+    // The VASP part is covered by the mac: another VASP's name on our URL is a forged token.
+    expect(at(toPeer.replace('.peer.', '.other.'), 'https://trp.other.example/c')).toEqual({
+      type: 'refused',
+      status: 404,
+    });
+    // A URL from before resolution URLs named the VASP: the origin of some directory VASP.
+    const legacy = token(net.url('r', msg.transferId));
+    expect(at(legacy, `${peer}/conf/9`)).toEqual(taken);
+    expect(at(legacy, 'https://elsewhere.example/conf/1')).toEqual(refusedApproval);
+    // In the inquiry's own reply: not taken either (the inquiry stays delivered, unresolved).
+    answer = 200;
+    reply = approval('https://elsewhere.example/conf/1');
+    await expect(net.send(msg)).resolves.toBeUndefined();
+    reply = approval(`${peer}/conf/5`);
+    await expect(net.send(msg)).resolves.toMatchObject({ type: 'transfer.accepted' });
+    reply = '{}';
   });
 
   it('malformed messages are answered 400 with a reason, not taken as delivered', () => {

@@ -9,12 +9,15 @@
  *   callback) or rejection to the originator's callback; its confirmation arrives on ours.
  * All three arrive through the generic provider route at
  * `/api/v1/providers/travel-rule/trp/notifications/{token}`: `i.<vasp_id>.<mac>` (an inquiry from
- * that directory VASP: each counterparty has its own inquiry URL), `r.<transfer>.<mac>` (a
- * resolution of our inquiry) or `c.<transfer>.<mac>` (a confirmation for our approval). The mac
+ * that directory VASP: each counterparty has its own inquiry URL), `r.<transfer>.<vasp_id>.<mac>`
+ * (a resolution of our inquiry to that VASP; `r.<transfer>.<mac>` from before the URL named the
+ * VASP is still taken) or `c.<transfer>.<mac>` (a confirmation for our approval). The mac
  * (HMAC-SHA256 under SVC_TRP_CALLBACK_SECRET, compared in constant time) makes each URL good for
- * its counterparty or its transfer only.
+ * its counterparty or its transfer only. An approval is taken only when its confirmation callback is
+ * https (http on loopback only) on the origin of the answering VASP's inquiry URL: we post there later.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { normalizeAddress } from '../../../shared/chain-addresses';
 import type { InboundCapability, InboundRequest, InboundResult } from '../../capabilities';
 import {
@@ -27,7 +30,7 @@ import {
   type Vasp,
 } from '../port';
 import type { TrpClient } from './client';
-import type { TrpConfig, TrpVasp } from './config';
+import { httpsOrLoopback, type TrpConfig, type TrpVasp } from './config';
 import {
   AmountError,
   fromBaseUnits,
@@ -52,6 +55,8 @@ export const MALFORMED_INQUIRY = {
 const MALFORMED_RESOLUTION =
   'Malformed TRP resolution: exactly one of approved {address, callback} or rejected';
 const MALFORMED_CONFIRMATION = 'Malformed TRP confirmation: exactly one of txid or canceled';
+export const REFUSED_APPROVAL_CALLBACK =
+  "Refused TRP approval: its callback must be an https URL on the answering VASP's own origin";
 export const NOTIFICATIONS_PATH = '/api/v1/providers/travel-rule/trp/notifications';
 
 const header = (h: InboundRequest['headers'], name: string) => {
@@ -67,6 +72,7 @@ export class TrpNetwork implements TravelRuleNetwork {
   constructor(
     private readonly config: TrpConfig,
     private readonly client: TrpClient,
+    private readonly log?: Pick<FastifyBaseLogger, 'warn'>,
   ) {
     this.retry = { delaysSeconds: config.retrySeconds };
     this.inbound = { parse: (req) => this.parse(req) };
@@ -79,6 +85,25 @@ export class TrpNetwork implements TravelRuleNetwork {
    */
   url(kind: 'r' | 'c' | 'i', id: string): string {
     return `${this.config.publicUrl}${NOTIFICATIONS_PATH}/${kind}.${id}.${this.mac(kind, id)}`;
+  }
+
+  /**
+   * Our resolution callback for the inquiry of `transferId` to the directory VASP `vaspId`: it names
+   * the VASP, so an approval arriving there is checked against that VASP's origin.
+   */
+  resolutionUrl(transferId: string, vaspId: string): string {
+    return this.url('r', `${transferId}.${vaspId}`);
+  }
+
+  /**
+   * An approval's confirmation callback we may post to later: https (http only on loopback, as for
+   * every counterparty URL) and on the origin of the inquiry URL of one of `answering` (the VASP the
+   * inquiry went to).
+   */
+  private approvalCallbackOk(callback: string, answering: readonly TrpVasp[]): boolean {
+    if (!httpsOrLoopback(callback)) return false;
+    const origin = new URL(callback).origin;
+    return answering.some((v) => new URL(v.inquiry_url).origin === origin);
   }
 
   private mac(kind: string, id: string) {
@@ -148,13 +173,19 @@ export class TrpNetwork implements TravelRuleNetwork {
     const body = inquiryJson({
       asset: { dti: asset.dti },
       amount,
-      callback: this.url('r', msg.transferId),
+      callback: this.resolutionUrl(msg.transferId, vasp.vasp_id),
       IVMS101: toIvms(msg),
     });
     const reply = await this.client.post('inquiry', vasp.inquiry_url, body, `${msg.transferId}:inquiry`);
     // The beneficiary VASP may resolve the inquiry in its reply instead of on our callback.
     const r = parseResolution(reply);
-    return r ? resolutionNotification(r, msg.transferId, randomUUID()) : undefined;
+    if (!r) return undefined;
+    // An approval whose callback is not the VASP's own is not taken (the inquiry stays delivered).
+    if ('approved' in r && !this.approvalCallbackOk(r.approved.callback, [vasp])) {
+      this.log?.warn({ transferId: msg.transferId, vaspId: vasp.vasp_id }, REFUSED_APPROVAL_CALLBACK);
+      return undefined;
+    }
+    return resolutionNotification(r, msg.transferId, randomUUID());
   }
 
   async respond(
@@ -172,13 +203,13 @@ export class TrpNetwork implements TravelRuleNetwork {
     await this.client.post('resolution', networkRef, JSON.stringify(body), `${networkRef}:resolution`);
   }
 
-  async cancel(transferId: string, _vaspId: string, callback?: string | null) {
+  async cancel(transferId: string, _vaspId: string, callback?: string | null, reason?: string | null) {
     // Before an approval the beneficiary VASP gave no callback: TRP has no message to withdraw an inquiry.
     if (!callback) return;
     await this.client.post(
       'confirmation',
       callback,
-      JSON.stringify({ canceled: 'Canceled by the originator VASP' }),
+      JSON.stringify({ canceled: reason ?? 'Canceled by the originator VASP' }),
       `${transferId}:canceled`,
     );
   }
@@ -192,16 +223,40 @@ export class TrpNetwork implements TravelRuleNetwork {
     return null;
   }
 
+  /**
+   * The target of a token; for a resolution, the VASPs whose origin its approval's callback may
+   * have: the VASP its URL names (none once that VASP left the directory), or any directory VASP
+   * for a URL from before our resolution URLs named the VASP.
+   */
   private checkToken(
     token: string,
-  ): { kind: 'r' | 'c'; transferId: string } | { kind: 'i'; vasp: TrpVasp } | null {
-    const m = /^([rci])\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/.exec(token);
-    if (!m || !this.macOk(m[1]!, m[2]!, m[3]!)) return null;
-    if (m[1] === 'i') {
-      const vasp = this.config.directory.find((v) => v.vasp_id === m[2]);
+  ):
+    | { kind: 'r'; transferId: string; answering: readonly TrpVasp[] }
+    | { kind: 'c'; transferId: string }
+    | { kind: 'i'; vasp: TrpVasp }
+    | null {
+    const m = /^([rci])\.([A-Za-z0-9_-]{1,64})(?:\.([A-Za-z0-9_-]{1,64}))?\.([A-Za-z0-9_-]{43})$/.exec(token);
+    if (!m) return null;
+    const [, kind, id, vaspId, mac] = m as unknown as [
+      string,
+      'r' | 'c' | 'i',
+      string,
+      string | undefined,
+      string,
+    ];
+    if (vaspId !== undefined && kind !== 'r') return null;
+    if (!this.macOk(kind, vaspId === undefined ? id : `${id}.${vaspId}`, mac)) return null;
+    if (kind === 'i') {
+      const vasp = this.config.directory.find((v) => v.vasp_id === id);
       return vasp ? { kind: 'i', vasp } : null;
     }
-    return UUID.test(m[2]!) ? { kind: m[1] as 'r' | 'c', transferId: m[2]! } : null;
+    if (!UUID.test(id)) return null;
+    if (kind === 'c') return { kind, transferId: id };
+    const answering =
+      vaspId === undefined
+        ? this.config.directory
+        : this.config.directory.filter((v) => v.vasp_id === vaspId);
+    return { kind, transferId: id, answering };
   }
 
   parse(req: InboundRequest): InboundResult<TravelRuleNotification, never> {
@@ -217,6 +272,9 @@ export class TrpNetwork implements TravelRuleNetwork {
     if (target.kind === 'r') {
       const r = parseResolution(req.rawBody);
       if (!r) return { type: 'refused', status: 400, detail: MALFORMED_RESOLUTION };
+      // We post our confirmation to the approval's callback later: only to the answering VASP's origin.
+      if ('approved' in r && !this.approvalCallbackOk(r.approved.callback, target.answering))
+        return { type: 'refused', status: 400, detail: REFUSED_APPROVAL_CALLBACK };
       return { type: 'notification', notification: resolutionNotification(r, target.transferId, requestId) };
     }
     const c = parseConfirmation(req.rawBody);

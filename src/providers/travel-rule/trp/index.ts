@@ -28,7 +28,11 @@ export function createTrp(config: TrpConfig, runtime: TrpRuntime): TrpNetwork {
           },
         })
       : undefined);
-  return new TrpNetwork(config, new TrpClient(config, { ...runtime, ...(dispatcher ? { dispatcher } : {}) }));
+  return new TrpNetwork(
+    config,
+    new TrpClient(config, { ...runtime, ...(dispatcher ? { dispatcher } : {}) }),
+    runtime.log,
+  );
 }
 
 export const trpProvider = defineProvider({

@@ -1,0 +1,72 @@
+/**
+ * The travel-rule response deadline as a timer (docs/platform.md, "Timers"): a transfer awaiting an
+ * answer (`awaiting_counterparty`, `needs_repair`, `awaiting_review`) gets the timer
+ * `travel_rule.transfer_expiry` at its `expires_at`, written in the transaction that sets the
+ * deadline (the delivery or repair move, the inbound transfer's insert). The handler re-reads the
+ * transfer under lock: still awaiting and past its deadline, it expires (and the originator VASP of
+ * an inbound transfer is sent a rejection, a job written with the move); a deadline moved later moves
+ * the timer; anything else is a no-op. Transfers of the previous release (a deadline, no timer) get
+ * theirs from the backfill.
+ */
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client';
+import type { Deps } from '../../deps';
+import { defineTimer, runDueTimers, setTimer, timerRef } from '../../platform/jobs/index';
+import { oweCounterpartyMessage, REVIEW_EXPIRED_REASON } from './counterparty-messages.service';
+import { moveTransfer } from './travel-rule.machine';
+import { TravelRuleMessages } from './travel-rule.messages';
+import { findTransfer } from './travel-rule.repo';
+
+type Payload = { transferId: string; clientId: string };
+
+export const TRANSFER_EXPIRY = timerRef<Payload>({
+  kind: 'travel_rule.transfer_expiry',
+  keyOf: (p) => `travel-rule-transfer:${p.transferId}`,
+});
+
+/** The statuses that wait for an answer until `expires_at`. */
+const AWAITING = sql`('awaiting_counterparty', 'needs_repair', 'awaiting_review')`;
+
+export const transferExpiryTimer = defineTimer<Payload>({
+  ...TRANSFER_EXPIRY,
+  label: 'Travel-rule transfer expiry',
+  backfill: () => sql`
+    select 'travel-rule-transfer:' || id::text as key,
+           jsonb_build_object('transferId', id::text, 'clientId', client_id::text) as payload,
+           client_id, expires_at as run_at
+      from travel_rule_transfers where status in ${AWAITING} and expires_at is not null`,
+  async fire(deps, { transferId, clientId }) {
+    return deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const res = await tx.execute(sql`
+        select id from travel_rule_transfers
+         where id = ${transferId}::uuid and client_id = ${clientId}::uuid and status in ${AWAITING}
+           and expires_at is not null
+         for update`);
+      if (rowsOf(res).length === 0) return false;
+      const t = (await findTransfer(tx, clientId, transferId))!;
+      if (t.expiresAt! > now) {
+        // The deadline was moved later (a repair re-sent the data): the timer follows it.
+        await setTimer(tx, deps.clock, TRANSFER_EXPIRY, {
+          payload: { transferId, clientId },
+          runAt: t.expiresAt!,
+          clientId,
+        });
+        return false;
+      }
+      const moved = await moveTransfer(tx, t, 'expire', {
+        now,
+        set: { statusReason: TravelRuleMessages.expired },
+      });
+      if (!moved) return false;
+      if (moved.direction === 'inbound' && moved.networkRef)
+        await oweCounterpartyMessage(tx, deps.clock, moved, 'rejected', REVIEW_EXPIRED_REASON);
+      return true;
+    });
+  },
+});
+
+/** Runs the due expiry timers now (tests, the CLI); returns how many transfers expired. */
+export function expireDueTransfers(deps: Deps): Promise<number> {
+  return runDueTimers(deps, [transferExpiryTimer]);
+}
