@@ -27,8 +27,11 @@ type ValidateFn = ((data: unknown, dataCxt?: unknown) => unknown) & {
  * A coercing validator is checked again afterwards: Ajv coerces the string "Infinity" to a number
  * that then passes integer and bound checks.
  */
-function guarded(inner: ValidateFn, coercing: boolean): ValidateFn {
+function guarded(compile: () => ValidateFn, coercing: boolean): ValidateFn {
+  let inner: ValidateFn | undefined;
   const validate: ValidateFn = (data, dataCxt) => {
+    // Compiled on the route's first request (see compile-cache.ts, "compiled when first used").
+    inner ??= compile();
     let unsafe = findUnsafeInput(data);
     if (!unsafe) {
       const ok = inner(data, dataCxt);
@@ -40,8 +43,9 @@ function guarded(inner: ValidateFn, coercing: boolean): ValidateFn {
     validate.errors = [unsafe];
     return false;
   };
-  // Fastify passes the parent object to Ajv validators (it needs it to coerce a root value).
-  if (inner.schemaEnv) validate.schemaEnv = inner.schemaEnv;
+  // Fastify passes the parent object to a validator that has a schemaEnv, as every Ajv validator
+  // has (Ajv needs the parent to coerce a root value); the inner one does not exist yet.
+  validate.schemaEnv = true;
   return validate;
 }
 
@@ -91,7 +95,9 @@ export const schemaController: FastifyServerOptions['schemaController'] = {
       const strict = memoizedCompiler({ ...settings, coerceTypes: false }, build(false));
       const coercing = memoizedCompiler({ ...settings, coerceTypes: 'array' }, build('array'));
       return (input: CompilerInput) =>
-        input.httpPart === 'body' ? guarded(strict(input), false) : guarded(coercing(input), true);
+        input.httpPart === 'body'
+          ? guarded(() => strict(input), false)
+          : guarded(() => coercing(input), true);
     },
     // Not input, but the same controller: response serializers without per-value Ajv checks.
     buildSerializer,

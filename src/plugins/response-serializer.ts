@@ -68,5 +68,14 @@ export function buildSerializer(externalSchemas: unknown, serializerOpts: unknow
     { serializer: true, externalSchemas, serializerOpts },
     (SerializerSelector as unknown as () => Factory)()(externalSchemas, serializerOpts),
   );
-  return (input: { schema: unknown }) => compile({ ...input, schema: serializerSchema(input.schema) });
+  // Compiled on the first response that uses it (see compile-cache.ts, "compiled when first used").
+  return (input: { schema: unknown }) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data: unknown) => {
+      serialize ??= compile({ ...input, schema: serializerSchema(input.schema) }) as (
+        data: unknown,
+      ) => string;
+      return serialize(data);
+    };
+  };
 }

@@ -276,7 +276,11 @@ describe.skipIf(!hasChromium)('merchant dashboard', () => {
       hooksFail = false;
       // The worker runs only once the retry is recorded (the click returns before its request ends).
       await Promise.all([
-        page.waitForResponse((r) => r.request().method() === 'POST' && /\/webhooks\/deliveries\/[^/]+\/retry$/.test(new URL(r.url()).pathname)),
+        page.waitForResponse(
+          (r) =>
+            r.request().method() === 'POST' &&
+            /\/webhooks\/deliveries\/[^/]+\/retry$/.test(new URL(r.url()).pathname),
+        ),
         failed.getByRole('button', { name: 'Retry webhook.test delivery' }).click(),
       ]);
       await worker.runOnce();

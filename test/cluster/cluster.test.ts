@@ -146,13 +146,18 @@ describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
     expect(again.rows).toEqual([]);
   }, 90_000);
 
-  /** Steady traffic (creations and reads) until `stop()`; every answer is kept. */
-  const steadyLoad = (concurrency: number) => {
+  /**
+   * Steady traffic (creations and reads) until `stop()`, each loop at most one request per `everyMs`
+   * (about 60 a second with six loops: a load, without starving the nodes' restarts of CPU on two
+   * cores); every answer is kept.
+   */
+  const steadyLoad = (concurrency: number, everyMs = 100) => {
     let running = true;
     const answers: (Answer & { key?: string })[] = [];
     const errors: string[] = [];
     const loops = Array.from({ length: concurrency }, async (_, n) => {
       while (running) {
+        const started = Date.now();
         try {
           if (n % 2 === 0) {
             const key = randomUUID();
@@ -167,6 +172,8 @@ describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
         } catch (err) {
           errors.push(String(err));
         }
+        const rest = everyMs - (Date.now() - started);
+        if (running && rest > 0) await new Promise((r) => setTimeout(r, rest));
       }
     });
     return {
@@ -243,7 +250,7 @@ describe.skipIf(!onPostgres)('three nodes behind a load balancer', () => {
       cluster.nodes[victim]!.child.kill('SIGKILL');
       return { hangUp: true };
     };
-    const load = steadyLoad(8);
+    const load = steadyLoad(8, 0); // a burst: as fast as the nodes answer
     await new Promise((r) => setTimeout(r, 800));
     // One status change during the burst: its delivery to the hanging destination kills its sender.
     const first = load.answers.find((a) => a.status === 201)!;

@@ -16,10 +16,27 @@ it('runs each task at its own period, drains a task that found work, and survive
       {
         name: 'failing',
         everyMs: 60_000,
-        run: async () => (runs.failing++, Promise.reject(new Error('boom'))),
+        run: async () => {
+          runs.failing++;
+          throw new Error('boom');
+        },
       },
-      { name: 'drain', everyMs: 10_000, run: async () => (runs.drain++, batches.shift() ?? 0) },
-      { name: 'hourly', everyMs: 3_600_000, run: async () => (runs.hourly++, 0) },
+      {
+        name: 'drain',
+        everyMs: 10_000,
+        run: async () => {
+          runs.drain++;
+          return batches.shift() ?? 0;
+        },
+      },
+      {
+        name: 'hourly',
+        everyMs: 3_600_000,
+        run: async () => {
+          runs.hourly++;
+          return 0;
+        },
+      },
     ]);
     // First tick: every task is due; the failing one does not stop the others.
     expect(await worker.runOnce()).toBe(3);

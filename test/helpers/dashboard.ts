@@ -38,15 +38,26 @@ export function initialJsGzipBytes(): number {
  * no cross-origin frames, so the findings are the same at a fraction of the cost.
  */
 export async function expectAccessible(page: Page, label: string) {
-  const result = await new AxeBuilder({ page }).setLegacyMode().analyze();
+  // Only violations are needed: axe then does not gather every node of the passed and incomplete checks.
+  const result = await new AxeBuilder({ page })
+    .setLegacyMode()
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   expect(bad, `axe on ${label}`).toEqual([]);
 }
 
+/**
+ * Taken by default on a development machine, where people look at them; CI (`CI` set) skips them
+ * unless `DASHBOARD_SCREENSHOTS=1`: nobody reads them there, and they were a tenth of a page file's CPU.
+ */
+const TAKE_SCREENSHOTS = !process.env.CI || process.env.DASHBOARD_SCREENSHOTS === '1';
+
 /** Full-page screenshots at desktop and phone width into the gitignored test-results folder. */
 export async function screenshots(page: Page, name: string) {
+  if (!TAKE_SCREENSHOTS) return;
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   const size = page.viewportSize() ?? { width: 1280, height: 800 };
   for (const width of [1280, 390]) {

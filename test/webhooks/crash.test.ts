@@ -13,7 +13,7 @@ import { type Database, openPglite, openPostgres } from '../../src/db/client';
 import { accounts, clients } from '../../src/db/schema/index';
 import { signToken } from '../../src/modules/auth/sessions/tokens.service';
 import { deriveSecrets, encrypt } from '../../src/shared/crypto';
-import { createScratchPostgresDatabase, testEngine } from '../helpers/db';
+import { createScratchPostgresDatabase, provided, testEngine } from '../helpers/db';
 import { freePort, type ServiceProcess, startService } from '../helpers/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { signatureMatches } from '../helpers/webhooks';
@@ -47,6 +47,10 @@ beforeAll(async () => {
     const scratch = await createScratchPostgresDatabase('svc_crash');
     databaseUrl = scratch.url;
     dropDatabase = scratch.drop;
+  } else {
+    // The suite's migrated template: no initdb and no migrations in WebAssembly before the test starts.
+    const template = provided('pgliteTemplateDir');
+    if (template) fs.cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   }
   // Slow answers keep deliveries in flight when the process is killed; some first attempts fail.
   rx = await startReceiver(async (req) => {
