@@ -251,7 +251,7 @@ describe('what the other side was not told before (S6)', () => {
     // owes the originator VASP is a job written with the move.
     await runJobs(ctx);
     const now = (await call('GET', `/travel-rule/transfers/${t.id}`, owner.headers)).json();
-    expect(now.status).toBe('expired');
+    expect(now).toMatchObject({ status: 'expired', status_reason: 'Not reviewed in time' });
     expect(await answers(t.networkRef)).toEqual([{ answer: 'rejected', reason: REVIEW_EXPIRED_REASON }]);
     expect(await runWorker(ctx)).toBe(0);
   });

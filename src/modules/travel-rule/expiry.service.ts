@@ -56,7 +56,11 @@ export const transferExpiryTimer = defineTimer<Payload>({
       }
       const moved = await moveTransfer(tx, t, 'expire', {
         now,
-        set: { statusReason: TravelRuleMessages.expired },
+        // Outbound: the counterparty did not answer; inbound: the client did not review it.
+        set: {
+          statusReason:
+            t.direction === 'inbound' ? TravelRuleMessages.reviewExpired : TravelRuleMessages.expired,
+        },
       });
       if (!moved) return false;
       if (moved.direction === 'inbound' && moved.networkRef)

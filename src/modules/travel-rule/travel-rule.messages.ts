@@ -17,5 +17,6 @@ export const TravelRuleMessages = {
   ownershipExpired: 'Wallet ownership request expired',
   canceled: 'Canceled by the client',
   expired: 'The counterparty did not answer in time',
+  reviewExpired: 'Not reviewed in time',
   changedMeanwhile: 'Transfer was changed meanwhile, please retry',
 } as const;

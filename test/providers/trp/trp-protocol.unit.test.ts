@@ -377,6 +377,27 @@ describe('the TRP adapter on the wire', () => {
     expect(seen.length).toBe(calls);
   });
 
+  it('each resolution has its own request-identifier, the same on every attempt of it', async () => {
+    // An approval, then a rejection (the client cancels the approved inbound transfer): a peer that
+    // recognises replays by the identifier must not take the rejection for a replay of the approval.
+    answer = 204;
+    await net.respond(`${peer}/cb/7`, 'accepted', null, { transferId: msg.transferId, address: WALLET });
+    const approved = seen.at(-1)!.headers['request-identifier'];
+    answer = 503;
+    const down = await net.respond(`${peer}/cb/7`, 'rejected', 'Canceled by the client').catch((e) => e);
+    expect(down.retryable).toBe(true);
+    const rejected = seen.at(-1)!.headers['request-identifier'];
+    answer = 204;
+    await net.respond(`${peer}/cb/7`, 'rejected', 'Canceled by the client');
+    const retried = seen.at(-1)!.headers['request-identifier'];
+    expect(approved).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(rejected).not.toBe(approved);
+    expect(retried).toBe(rejected);
+    // Another inquiry's resolution has another identifier.
+    await net.respond(`${peer}/cb/8`, 'rejected', 'Canceled by the client');
+    expect(seen.at(-1)!.headers['request-identifier']).not.toBe(rejected);
+  });
+
   it('answers and confirmations go to the counterparty callback', async () => {
     answer = 204;
     await net.respond(`${peer}/cb/1`, 'accepted', null, { transferId: msg.transferId, address: WALLET });

@@ -200,7 +200,15 @@ export class TrpNetwork implements TravelRuleNetwork {
       answer === 'accepted'
         ? { approved: { address: ctx!.address, callback: this.url('c', ctx!.transferId) } }
         : { rejected: reason ?? 'Rejected by the beneficiary VASP' };
-    await this.client.post('resolution', networkRef, JSON.stringify(body), `${networkRef}:resolution`);
+    // Each resolution is its own message (an approval and a later rejection are not replays of one
+    // another); every attempt of one carries the same request-identifier.
+    const name = answer === 'accepted' ? 'approved' : 'rejected';
+    await this.client.post(
+      'resolution',
+      networkRef,
+      JSON.stringify(body),
+      `${networkRef}:resolution:${name}`,
+    );
   }
 
   async cancel(transferId: string, _vaspId: string, callback?: string | null, reason?: string | null) {
