@@ -394,6 +394,13 @@ describe('other rows', () => {
       status: 'expired',
       status_reason: 'Not reviewed in time',
     });
+    // The sandbox's simulate `expire` does the same for an inbound transfer awaiting review.
+    const later = (await inbound({ first_name: 'Jane', last_name: 'Roe' })).json();
+    expect((await simulate(later.transfer_id, { action: 'expire' })).json()).toMatchObject({
+      status: 'expired',
+      status_reason: 'Not reviewed in time',
+    });
+    expect((await simulate(later.transfer_id, { action: 'expire' })).statusCode).toBe(400);
     const outbound = (
       await create(transferBody(evm('abd7'), { beneficiary_vasp_id: SANDBOX_VASP_IDS.silent }))
     ).json();

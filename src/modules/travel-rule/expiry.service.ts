@@ -9,11 +9,11 @@
  * theirs from the backfill.
  */
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
+import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
 import { defineTimer, runDueTimers, setTimer, timerRef } from '../../platform/jobs/index';
 import { oweCounterpartyMessage, REVIEW_EXPIRED_REASON } from './counterparty-messages.service';
-import { moveTransfer } from './travel-rule.machine';
+import { moveTransfer, type TransferRow } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer } from './travel-rule.repo';
 
@@ -54,21 +54,28 @@ export const transferExpiryTimer = defineTimer<Payload>({
         });
         return false;
       }
-      const moved = await moveTransfer(tx, t, 'expire', {
-        now,
-        // Outbound: the counterparty did not answer; inbound: the client did not review it.
-        set: {
-          statusReason:
-            t.direction === 'inbound' ? TravelRuleMessages.reviewExpired : TravelRuleMessages.expired,
-        },
-      });
-      if (!moved) return false;
-      if (moved.direction === 'inbound' && moved.networkRef)
-        await oweCounterpartyMessage(tx, deps.clock, moved, 'rejected', REVIEW_EXPIRED_REASON);
-      return true;
+      return (await expireTransfer(tx, deps, t)) !== null;
     });
   },
 });
+
+/**
+ * Expires a transfer (locked by the caller) whose deadline passed, or, for the sandbox's simulate
+ * on an inbound transfer, is taken as passed: outbound, the counterparty did not answer; inbound,
+ * the client did not review it, and the originator VASP is owed a rejection (a job written with the
+ * move). Returns the moved transfer, or null when its status does not allow expiry.
+ */
+export async function expireTransfer(tx: DbOrTx, deps: Pick<Deps, 'clock'>, t: TransferRow) {
+  const moved = await moveTransfer(tx, t, 'expire', {
+    now: deps.clock.now(),
+    set: {
+      statusReason: t.direction === 'inbound' ? TravelRuleMessages.reviewExpired : TravelRuleMessages.expired,
+    },
+  });
+  if (moved?.direction === 'inbound' && moved.networkRef)
+    await oweCounterpartyMessage(tx, deps.clock, moved, 'rejected', REVIEW_EXPIRED_REASON);
+  return moved ?? null;
+}
 
 /** Runs the due expiry timers now (tests, the CLI); returns how many transfers expired. */
 export function expireDueTransfers(deps: Deps): Promise<number> {

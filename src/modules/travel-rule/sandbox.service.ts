@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { assertFeatureEnabled } from '../features/features.service';
 import { checkAddress } from '../screening/screening.service';
+import { expireTransfer } from './expiry.service';
 import { checkParties, type Party } from './parties';
 import { type D, getTransfer } from './transfers.service';
 import { allows, type Trigger } from './travel-rule.machine';
@@ -37,6 +38,16 @@ export async function simulateTransfer(
   const outboundOnly = input.action !== 'expire' && t.direction !== 'outbound';
   if (outboundOnly || !allows(TRIGGER[input.action], t.status))
     throw badRequest(TravelRuleMessages.badState(t.status));
+  if (t.direction === 'inbound') {
+    // An inbound transfer's deadline is our client's review, not the network's answer: it expires
+    // here, as its timer would (the originator VASP is sent the rejection).
+    await deps.db.transaction(async (tx) => {
+      const locked = await findTransfer(tx, auth.clientId, id, true);
+      if (!locked || !(await expireTransfer(tx, deps, locked)))
+        throw badRequest(TravelRuleMessages.badState(locked?.status ?? t.status));
+    });
+    return getTransfer(deps, auth.clientId, id);
+  }
   await sim.simulate(t.id, input.action, input.repair_fields ?? null);
   return getTransfer(deps, auth.clientId, id);
 }
