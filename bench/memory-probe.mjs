@@ -1,8 +1,10 @@
 /**
  * Preloaded into the service by bench/memory.ts (`node --expose-gc --import ./bench/memory-probe.mjs
- * dist/server.js`, with an IPC channel): answers the bench's messages from inside the process.
+ * dist/server.js`, with an IPC channel) and by bench/soak.ts on PGlite (without --expose-gc):
+ * answers the bench's messages from inside the process.
  *   {type: 'sample'}   -> two full GCs, then process.memoryUsage(), V8's heap spaces, and the size of
- *                          every live WebAssembly memory (PGlite's heap), in bytes;
+ *                          every live WebAssembly memory (PGlite's heap), in bytes; with `gc: false`
+ *                          the same without the GCs (bench/soak.ts samples a loaded service so);
  *   {type: 'snapshot', file} -> v8.writeHeapSnapshot(file) after a GC.
  * WebAssembly memories are found by wrapping WebAssembly.instantiate before PGlite loads; nothing
  * else in the service changes. Not part of the service: a measuring aid only.
@@ -38,7 +40,7 @@ function collect() {
 
 process.on('message', (msg) => {
   if (msg?.type === 'sample') {
-    collect();
+    if (msg.gc !== false) collect();
     const spaces = Object.fromEntries(
       v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]),
     );

@@ -8,6 +8,15 @@
  * Traffic per second, as shares of `--rate`: payment-link creations 35%, single reads 20%, lists
  * 20%, checkouts completed by the sandbox bank (each delivers webhooks to a local receiver) 15%,
  * refunds of completed payments 5%, logins 5%.
+ *
+ * Every failure is kept with its time (the report counts them per minute, beside the load average of
+ * the machine at each sample); through the balancer each sample also reads HAProxy's check counters
+ * (failed checks, times a node went down), so a 503 of the balancer is told from the service's.
+ * On PGlite the service runs with bench/memory-probe.mjs: each sample adds the size of PGlite's
+ * WebAssembly memory (its linear memory, which only grows) beside RSS, and `--heap-snapshots <dir>`
+ * writes V8 heap snapshots at `--snapshot-minutes` (default 4.5: before the warm-up ends, since
+ * writing one grows RSS by about its size) and after the last sample, compared by bench/heap-diff.ts.
+ * `--out <file>` writes every sample, failure and the report as JSON.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -19,7 +28,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sandboxBootstrap } from '../src/cli/sandbox-bootstrap';
-import { startCluster } from './cluster/harness';
+import { type Cluster, startCluster } from './cluster/harness';
+import { diffSnapshots } from './heap-diff';
 import { freePort, waitReady } from './service-process';
 
 const { values } = parseArgs({
@@ -29,6 +39,9 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '20' },
     'sample-seconds': { type: 'string', default: '10' },
     'warmup-minutes': { type: 'string', default: '5' },
+    out: { type: 'string' },
+    'heap-snapshots': { type: 'string' },
+    'snapshot-minutes': { type: 'string', default: '4.5' },
   },
 });
 const ENGINE = values.engine as 'pglite' | 'postgres' | 'cluster';
@@ -39,31 +52,53 @@ const RATE = Number(values.rate);
 const SAMPLE_MS = Number(values['sample-seconds']) * 1000;
 const WARMUP_MIN = Math.min(Number(values['warmup-minutes']), MINUTES / 2);
 const ROOT = path.resolve(import.meta.dirname, '..');
+const SNAPSHOT_DIR = values['heap-snapshots'] ? path.resolve(values['heap-snapshots']) : null;
+const SNAPSHOT_MIN = Number(values['snapshot-minutes']);
+if (SNAPSHOT_DIR && ENGINE !== 'pglite') throw new Error('--heap-snapshots is for --engine pglite');
 
 interface Target {
   url: string;
   nodeUrls: string[];
   dataDir: string;
   databaseUrl: string | null;
+  cluster: Cluster | null;
+  /** The PGlite service's probe (bench/memory-probe.mjs): a message, its answer. */
+  ask: (<T>(msg: Record<string, unknown>) => Promise<T>) | null;
   stop(): Promise<void>;
 }
 
 async function startPglite(): Promise<Target> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-soak-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['dist/server.js'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SVC_DATA_DIR: dataDir,
-      SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'error',
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', './bench/memory-probe.mjs', 'dist/server.js'],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SVC_DATA_DIR: dataDir,
+        SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
+        LOG_LEVEL: 'error',
+      },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
+  let seq = 0;
+  const ask = <T>(msg: Record<string, unknown>): Promise<T> =>
+    new Promise((resolve) => {
+      const id = ++seq;
+      const on = (m: { id?: number }) => {
+        if (m?.id !== id) return;
+        child.off('message', on);
+        resolve(m as T);
+      };
+      child.on('message', on);
+      child.send({ ...msg, id });
+    });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child, { timeoutMs: 90_000, pollMs: 100 });
   return {
@@ -71,6 +106,8 @@ async function startPglite(): Promise<Target> {
     nodeUrls: [url],
     dataDir,
     databaseUrl: null,
+    cluster: null,
+    ask,
     async stop() {
       child.kill('SIGINT');
       await new Promise((r) => child.on('exit', r));
@@ -91,6 +128,8 @@ async function startTarget(): Promise<Target> {
     nodeUrls: c.nodes.map((n) => n.url),
     dataDir: c.dataDir,
     databaseUrl: c.databaseUrl,
+    cluster: c,
+    ask: null,
     stop: () => c.stop(),
   };
 }
@@ -110,6 +149,17 @@ interface Sample {
   jobsBacklog: number | null;
   deliveriesDue: number | null;
   idempotencyRows: number | null;
+  /** 1-minute load average of the machine. */
+  load1: number;
+  /** PGlite: its WebAssembly memory, and V8's external memory (which counts it), in MB. */
+  wasmMb: number | null;
+  externalMb: number | null;
+  /** Through the balancer, per node: HAProxy's failed checks and down transitions so far, and its state. */
+  checkFails: number[];
+  checkDowns: number[];
+  balancerState: string[];
+  /** HAProxy's last check of each node: its status (L7OK, L4TOUT, ...) and duration (ms). */
+  lastCheck: string[];
 }
 
 /** Least-squares slope of y over x. */
@@ -164,6 +214,13 @@ try {
   const counts: Record<string, number> = {};
   const failures: Record<string, number> = {};
   const firstBodies: Record<string, string> = {};
+  /** Every failure with its time (minutes since the traffic started), the first 5000. */
+  const failureLog: { t: number; kind: string }[] = [];
+  let start = Date.now();
+  const fail = (k: string) => {
+    failures[k] = (failures[k] ?? 0) + 1;
+    if (failureLog.length < 5000) failureLog.push({ t: (Date.now() - start) / 60_000, kind: k });
+  };
   const call = async (
     op: string,
     method: string,
@@ -181,15 +238,14 @@ try {
       counts[op] = (counts[op] ?? 0) + 1;
       if (res.status >= 400 && !(op === 'refund' && res.status < 500)) {
         const k = `${op} ${res.status}`;
-        failures[k] = (failures[k] ?? 0) + 1;
+        fail(k);
         // The first answer of each kind of failure, to tell the balancer's 503 from the service's.
         firstBodies[k] ??= text.replace(/\s+/g, ' ').slice(0, 160);
         return null;
       }
       return text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch (err) {
-      const k = `${op} ${String(err).slice(0, 60)}`;
-      failures[k] = (failures[k] ?? 0) + 1;
+      fail(`${op} ${String(err).slice(0, 60)}`);
       return null;
     }
   };
@@ -242,17 +298,19 @@ try {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ client_email: s.email, password: s.password }),
         });
-        await res.arrayBuffer();
+        const text = await res.text();
         counts.login = (counts.login ?? 0) + 1;
-        if (res.status !== 200) failures[`login ${res.status}`] = (failures[`login ${res.status}`] ?? 0) + 1;
+        if (res.status !== 200) {
+          fail(`login ${res.status}`);
+          firstBodies[`login ${res.status}`] ??= text.replace(/\s+/g, ' ').slice(0, 160);
+        }
       } catch (err) {
-        failures[`login ${String(err).slice(0, 60)}`] =
-          (failures[`login ${String(err).slice(0, 60)}`] ?? 0) + 1;
+        fail(`login ${String(err).slice(0, 60)}`);
       }
     }
   };
 
-  const start = Date.now();
+  start = Date.now();
   const end = start + MINUTES * 60_000;
   const inflight = new Set<Promise<void>>();
   const pacer = setInterval(() => {
@@ -274,6 +332,13 @@ try {
     );
     const one = async (q: string) => (db ? Number((await db.query(q)).rows[0]?.n ?? 0) : null);
     const metricsText = texts[0] ?? '';
+    const probe = target.ask
+      ? await target.ask<{ usage: NodeJS.MemoryUsage; wasm: number[] }>({ type: 'sample', gc: false })
+      : null;
+    const stats = target.cluster ? await target.cluster.balancerStats().catch(() => ({})) : {};
+    const rows = target.cluster
+      ? target.cluster.nodes.map((n) => (stats as Record<string, Record<string, string>>)[n.name])
+      : [];
     samples.push({
       t: (Date.now() - start) / 60_000,
       rssMb: texts.map((x) => (metric(x, 'process_resident_memory_bytes') ?? 0) / 1048576),
@@ -287,19 +352,49 @@ try {
       ),
       deliveriesDue: metric(metricsText, 'webhook_deliveries_due'),
       idempotencyRows: await one('select count(*)::int as n from payment_idempotency_keys'),
+      load1: os.loadavg()[0] ?? 0,
+      wasmMb: probe ? probe.wasm.reduce((a, b) => a + b, 0) / 1048576 : null,
+      externalMb: probe ? probe.usage.external / 1048576 : null,
+      checkFails: rows.map((r) => Number(r?.chkfail ?? 0)),
+      checkDowns: rows.map((r) => Number(r?.chkdown ?? 0)),
+      balancerState: rows.map((r) => r?.status ?? '?'),
+      lastCheck: rows.map((r) => `${r?.check_status ?? '?'} ${r?.check_duration ?? '?'} ms`),
     });
   };
+  const snapshots: string[] = [];
+  const snapshot = async (name: string) => {
+    if (!SNAPSHOT_DIR || !target.ask) return;
+    fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
+    const t0 = Date.now();
+    const r = await target.ask<{ file: string }>({
+      type: 'snapshot',
+      file: path.join(SNAPSHOT_DIR, `soak-${name}.heapsnapshot`),
+    });
+    snapshots.push(r.file);
+    process.stderr.write(`heap snapshot ${r.file} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  };
+  let snapshotted = !SNAPSHOT_DIR;
   await sample();
   while (Date.now() < end) {
     await new Promise((r) => setTimeout(r, Math.min(SAMPLE_MS, end - Date.now())));
     await sample();
     const last = samples.at(-1)!;
+    const recent = failureLog.filter((f) => f.t > last.t - SAMPLE_MS / 60_000).length;
     process.stderr.write(
-      `${last.t.toFixed(1)} min: rss ${last.rssMb.map((x) => x.toFixed(0)).join('/')} MB, heap ${last.heapMb.map((x) => x.toFixed(0)).join('/')} MB, lag p99 ${last.lagP99Ms.map((x) => x.toFixed(0)).join('/')} ms, connections ${last.connections ?? '-'}, backlog ${last.jobsBacklog ?? '-'}\n`,
+      `${last.t.toFixed(1)} min: rss ${last.rssMb.map((x) => x.toFixed(0)).join('/')} MB, heap ${last.heapMb.map((x) => x.toFixed(0)).join('/')} MB, ` +
+        `${last.wasmMb !== null ? `wasm ${last.wasmMb.toFixed(0)} MB, external ${last.externalMb?.toFixed(0)} MB, ` : ''}` +
+        `lag p99 ${last.lagP99Ms.map((x) => x.toFixed(0)).join('/')} ms, connections ${last.connections ?? '-'}, backlog ${last.jobsBacklog ?? '-'}, ` +
+        `${last.checkFails.length ? `checks failed ${last.checkFails.join('/')} down ${last.checkDowns.join('/')} (${last.balancerState.join('/')}; last ${last.lastCheck.join('/')}), ` : ''}` +
+        `load ${last.load1.toFixed(2)}, failures ${recent}\n`,
     );
+    if (!snapshotted && last.t >= SNAPSHOT_MIN) {
+      snapshotted = true;
+      await snapshot('early');
+    }
   }
   clearInterval(pacer);
   await Promise.all(inflight);
+  if (SNAPSHOT_DIR) await snapshot('end');
 
   // The report: per node, the slope of each series after the warm-up, and the verdict.
   const after = samples.filter((x) => x.t >= WARMUP_MIN);
@@ -315,6 +410,24 @@ try {
         .join(', ') || 'none'
     }`,
     ...Object.entries(firstBodies).map(([k, v]) => `- first ${k}: ${v}`),
+    ...(failureLog.length
+      ? [
+          `Failures per minute of the run (minute: count): ${Object.entries(
+            failureLog.reduce<Record<number, number>>((m, f) => {
+              m[Math.floor(f.t)] = (m[Math.floor(f.t)] ?? 0) + 1;
+              return m;
+            }, {}),
+          )
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', ')}`,
+        ]
+      : []),
+    `Load average (1 min) over the samples: ${Math.min(...samples.map((x) => x.load1)).toFixed(1)}–${Math.max(...samples.map((x) => x.load1)).toFixed(1)}`,
+    ...(samples.at(-1)?.checkFails.length
+      ? [
+          `Balancer: failed checks ${samples.at(-1)!.checkFails.join('/')}, down transitions ${samples.at(-1)!.checkDowns.join('/')} (per node, whole run)`,
+        ]
+      : []),
     '',
     '| Node | RSS at warm-up end (MB) | RSS at end (MB) | growth | RSS slope (MB/10 min) | peak RSS (MB) | heap slope (MB/10 min) | event-loop p99 max (ms) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -348,7 +461,56 @@ try {
         ).toFixed(0)} rows per 10 min (kept 24 h, then purged)`,
     );
   }
+  const wasm = samples.filter((x) => x.wasmMb !== null);
+  if (wasm.length) {
+    const w = after.map((x) => x.wasmMb ?? 0);
+    lines.push(
+      '',
+      `PGlite WebAssembly memory: ${wasm[0]!.wasmMb!.toFixed(0)} MB at start, ${(w[0] ?? 0).toFixed(0)} MB at warm-up end, ${(w.at(-1) ?? 0).toFixed(0)} MB at end ` +
+        `(slope ${(slope(xs, w) * 10).toFixed(2)} MB/10 min; first reached its final size at minute ${wasm.find((x) => x.wasmMb === wasm.at(-1)!.wasmMb)!.t.toFixed(1)}); ` +
+        `RSS minus it at warm-up end ${((after[0]?.rssMb[0] ?? 0) - (w[0] ?? 0)).toFixed(0)} MB, at end ${((after.at(-1)?.rssMb[0] ?? 0) - (w.at(-1) ?? 0)).toFixed(0)} MB`,
+    );
+  }
+  if (snapshots.length === 2) {
+    try {
+      const d = diffSnapshots(snapshots[0]!, snapshots[1]!, 20);
+      const mb = (n: number) => (n / 1048576).toFixed(1);
+      lines.push(
+        '',
+        `Heap snapshots (minute ${SNAPSHOT_MIN} and end): ${mb(d.totalBefore)} -> ${mb(d.totalAfter)} MB live; largest changes:`,
+        ...d.top.map(
+          (r) =>
+            `  ${(r.sizeDelta / 1024).toFixed(1).padStart(9)} KB ${String(r.countDelta).padStart(7)} objects  ${r.key}`,
+        ),
+      );
+    } catch (err) {
+      lines.push(
+        '',
+        `Heap snapshots written (${snapshots.join(', ')}); comparing them failed: ${String(err)}`,
+      );
+    }
+  }
   console.log(lines.join('\n'));
+  if (values.out)
+    fs.writeFileSync(
+      values.out,
+      JSON.stringify(
+        {
+          engine: ENGINE,
+          minutes: MINUTES,
+          rate: RATE,
+          counts,
+          failures,
+          firstBodies,
+          failureLog,
+          samples,
+          snapshots,
+          report: lines,
+        },
+        null,
+        1,
+      ),
+    );
 } finally {
   await db?.end();
   receiver.close();

@@ -70,6 +70,11 @@ export interface Cluster {
   waitBalancer(i: number, up: boolean, timeoutMs?: number): Promise<void>;
   /** Every node's state as HAProxy sees it (`UP`, `DOWN`, ...). */
   balancerStates(): Promise<Record<string, string>>;
+  /**
+   * HAProxy's `show stat` row of each node, by column name (`status`, `chkfail`, `chkdown`,
+   * `downtime`, `check_status`, `check_duration`, ...): why the balancer took a node out.
+   */
+  balancerStats(): Promise<Record<string, Record<string, string>>>;
   stop(): Promise<void>;
 }
 
@@ -287,7 +292,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     });
     log(`cluster: ${opts.nodes} nodes (${workerNodes} with workers) behind ${url}, database ${databaseUrl}`);
 
-    const balancerStates = async (): Promise<Record<string, string>> => {
+    const balancerStats = async (): Promise<Record<string, Record<string, string>>> => {
       const csv = await new Promise<string>((resolve, reject) => {
         const sock = net.connect(path.join(dir, 'haproxy.sock'));
         let data = '';
@@ -298,13 +303,20 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         sock.on('error', reject);
         sock.write('show stat\n');
       });
-      const states: Record<string, string> = {};
-      for (const line of csv.split('\n')) {
+      const lines = csv.split('\n');
+      const header = (lines[0] ?? '').replace(/^# /, '').split(',');
+      const stats: Record<string, Record<string, string>> = {};
+      for (const line of lines.slice(1)) {
         const cols = line.split(',');
-        if (cols[0] === 'nodes' && cols[1] && cols[1] !== 'BACKEND') states[cols[1]] = cols[17] ?? '';
+        if (cols[0] === 'nodes' && cols[1] && cols[1] !== 'BACKEND')
+          stats[cols[1]] = Object.fromEntries(header.map((h, k) => [h, cols[k] ?? '']));
       }
-      return states;
+      return stats;
     };
+    const balancerStates = async (): Promise<Record<string, string>> =>
+      Object.fromEntries(
+        Object.entries(await balancerStats()).map(([name, row]) => [name, row.status ?? '']),
+      );
     const waitBalancer = async (i: number, up: boolean, timeoutMs = 15_000) => {
       const name = specs[i]!.name;
       const deadline = Date.now() + timeoutMs;
@@ -338,6 +350,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       },
       waitBalancer,
       balancerStates,
+      balancerStats,
       stop,
     };
   } catch (err) {

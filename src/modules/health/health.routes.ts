@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps';
+import { createReadiness } from './readiness.service';
 
 export async function healthRoutes(app: FastifyInstance, opts: { deps: Deps }) {
   const { deps } = opts;
+  // The database check, answered from a recent result (readiness.service.ts says why).
+  const readiness = createReadiness(() => deps.database.ready());
   app.get(
     '/healthz',
     {
@@ -58,7 +61,7 @@ export async function healthRoutes(app: FastifyInstance, opts: { deps: Deps }) {
       // SIGTERM's drain phase (docs/guides/scaling.md): out of the load balancer before the listener closes.
       if (request.server.inflight.draining)
         return reply.status(503).send({ detail: 'Not ready: shutting down' });
-      const r = await deps.database.ready();
+      const r = await readiness.check();
       if (!r.ok) return reply.status(503).send({ detail: `Not ready: ${r.reason}` });
       if (deps.providers.sanctions.lists.length === 0)
         return { status: 'ready' as const, database: deps.database.engine };
