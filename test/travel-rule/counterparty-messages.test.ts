@@ -28,7 +28,7 @@ import type { SandboxTravelRuleNetwork } from '../../src/providers/travel-rule/s
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
-import { api, evm, runWorker, transferBody } from './fixtures';
+import { api, evm, runWorker, transferBody, travelRuleClient } from './fixtures';
 
 let ctx: TestContext;
 let call: ReturnType<typeof api>;
@@ -37,11 +37,7 @@ let owner: TestCaller;
 beforeAll(async () => {
   ctx = await createTestApp();
   call = api(ctx);
-  owner = await createTestClient(ctx);
-  await call('PUT', '/travel-rule/settings', owner.headers, {
-    originator_vasp: { name: 'Acme VASP', lei: '5493001KJTIIGC8Y1R12', country: 'DE' },
-    threshold: { amount: '500.00', currency: 'EUR' },
-  });
+  owner = await travelRuleClient(ctx);
 }, 120_000);
 afterAll(() => ctx?.close());
 

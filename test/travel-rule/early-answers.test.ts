@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTravelRuleNotification } from '../../src/modules/travel-rule/network.inbound';
 import type { TransferMessage, TravelRuleNotification } from '../../src/providers/travel-rule/port';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
+import type { TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
-import { api, evm, transferBody } from './fixtures';
+import { api, evm, transferBody, travelRuleClient } from './fixtures';
 
 let ctx: TestContext;
 let call: ReturnType<typeof api>;
@@ -19,11 +19,7 @@ let owner: TestCaller;
 beforeAll(async () => {
   ctx = await createTestApp();
   call = api(ctx);
-  owner = await createTestClient(ctx);
-  await call('PUT', '/travel-rule/settings', owner.headers, {
-    originator_vasp: { name: 'Acme VASP', lei: '5493001KJTIIGC8Y1R12', country: 'DE' },
-    threshold: { amount: '500.00', currency: 'EUR' },
-  });
+  owner = await travelRuleClient(ctx);
 }, 120_000);
 afterAll(() => ctx?.close());
 

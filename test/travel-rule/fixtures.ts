@@ -1,6 +1,7 @@
 /** Travel-rule test helpers: API calls, bodies, and the worker pass. */
 import { runTravelRuleWorker } from '../../src/modules/travel-rule/travel-rule.worker';
 import type { TestContext } from '../helpers/app';
+import { createTestClient, type TestCaller } from '../helpers/clients';
 
 export { SANDBOX_VASP_IDS } from '../../src/providers/travel-rule/simulator';
 
@@ -54,3 +55,14 @@ export function transferBody(address: string, extra: Record<string, unknown> = {
 }
 
 export const runWorker = (ctx: TestContext) => runTravelRuleWorker(ctx.deps);
+
+/** A new client with the travel-rule settings sending needs (an originator VASP with its LEI, a threshold). */
+export async function travelRuleClient(ctx: TestContext): Promise<TestCaller> {
+  const owner = await createTestClient(ctx);
+  const res = await api(ctx)('PUT', '/travel-rule/settings', owner.headers, {
+    originator_vasp: { name: 'Acme VASP', lei: '5493001KJTIIGC8Y1R12', country: 'DE' },
+    threshold: { amount: '500.00', currency: 'EUR' },
+  });
+  if (res.statusCode !== 200) throw new Error(`travel-rule settings: ${res.statusCode} ${res.body}`);
+  return owner;
+}

@@ -9,8 +9,8 @@ import { activityLogs, notifications } from '../../src/db/schema/index';
 import { signProviderPayload } from '../../src/providers/signature';
 import type { SandboxTravelRuleNetwork } from '../../src/providers/travel-rule/simulator';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
-import { api, evm, SANDBOX_VASP_IDS, transferBody } from './fixtures';
+import type { TestCaller } from '../helpers/clients';
+import { api, evm, SANDBOX_VASP_IDS, transferBody, travelRuleClient } from './fixtures';
 
 let ctx: TestContext;
 let call: ReturnType<typeof api>;
@@ -21,11 +21,7 @@ beforeAll(async () => {
     env: { SVC_WALLET_OWNERSHIP_MAX_ATTEMPTS: '1', SVC_SCREENING_SYNC_TIMEOUT_MS: '60000' },
   });
   call = api(ctx);
-  owner = await createTestClient(ctx);
-  await call('PUT', '/travel-rule/settings', owner.headers, {
-    originator_vasp: { name: 'Acme VASP', lei: '5493001KJTIIGC8Y1R12', country: 'DE' },
-    threshold: { amount: '500.00', currency: 'EUR' },
-  });
+  owner = await travelRuleClient(ctx);
 }, 120_000);
 afterAll(() => ctx?.close());
 
