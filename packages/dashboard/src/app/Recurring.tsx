@@ -64,7 +64,7 @@ export function RecurringPage() {
               guide={{ slug: 'recurring', title: 'Recurring payments guide' }}
               columns={[
                 { header: 'Recurring payment', cell: (r) => r.description || shortId(r.definition_id) },
-                { header: 'Amount', cell: amountOf },
+                { header: 'Amount', cell: (r) => amountOf(r) },
                 { header: 'Status', cell: (r) => <Badge value={r.status} /> },
                 { header: 'Next run', cell: (r) => when(r.next_run_at) },
               ]}

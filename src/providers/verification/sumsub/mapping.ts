@@ -287,7 +287,7 @@ function questionnaireOf(a: SumsubApplicant, steps: SumsubSteps): Record<string,
 
 function companyOf(a: SumsubApplicant, steps: SumsubSteps, asked: string[], people: KeyPerson[] | null) {
   // Ambiguity 15: KYB 2.0 keeps companyInfo in fixedInfo, KYB 1.0 in info; what Sumsub recognised wins.
-  const c = ((a.info?.companyInfo ?? a.fixedInfo?.companyInfo ?? {}) as Record<string, unknown>) ?? {};
+  const c = (a.info?.companyInfo ?? a.fixedInfo?.companyInfo ?? {}) as Record<string, unknown>;
   const registry = steps.COMPANY;
   return {
     companyName: str(c.companyName) ?? '',
