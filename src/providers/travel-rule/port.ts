@@ -157,6 +157,11 @@ export interface TravelRuleNetwork {
     rawBody: string,
     headers: Record<string, string | string[] | undefined>,
   ): TravelRuleNotification | null;
+  /**
+   * A network whose peers need a URL of ours to send inquiries to (TRP): the one we give the
+   * directory VASP `vaspId`, with its travel address; null when `vaspId` is not in the directory.
+   */
+  inquiryAddressFor?(vaspId: string): { inquiryUrl: string; travelAddress: string } | null;
   /** Sandbox deployments only: what the simulator offers testers; absent on a real network adapter. */
   readonly sandbox?: TravelRuleSandbox;
 }

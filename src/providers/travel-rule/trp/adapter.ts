@@ -44,6 +44,7 @@ import {
   toBaseUnits,
   toIvms,
 } from './mapping';
+import { encodeTravelAddress } from './travel-address';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const MALFORMED_INQUIRY = {
@@ -85,6 +86,21 @@ export class TrpNetwork implements TravelRuleNetwork {
    */
   url(kind: 'r' | 'c' | 'i', id: string): string {
     return `${this.config.publicUrl}${NOTIFICATIONS_PATH}/${kind}.${id}.${this.mac(kind, id)}`;
+  }
+
+  /** The inquiry URL we give the directory VASP `vaspId` (docs/going-live-trp.md, step 2). */
+  inquiryUrl(vaspId: string): string {
+    return this.url('i', vaspId);
+  }
+
+  /** `inquiryUrl` as a TRP travel address (for peers on TRP 3.1 and later; https is implied). */
+  travelAddress(vaspId: string): string {
+    return encodeTravelAddress(this.inquiryUrl(vaspId));
+  }
+
+  inquiryAddressFor(vaspId: string) {
+    if (!this.config.directory.some((v) => v.vasp_id === vaspId)) return null;
+    return { inquiryUrl: this.inquiryUrl(vaspId), travelAddress: this.travelAddress(vaspId) };
   }
 
   /**
