@@ -1,8 +1,9 @@
 /**
  * TRP travel addresses (docs/vendors/trp.md, "Travel addresses") on the documents' own example
  * (trisacrypto/trisa pkg/openvasp/traddr traddr_test.go; docs.trpscout.com), the directory entries
- * that name a counterparty by its travel address, and the inquiry URL we issue to each
- * counterparty, also shown as a travel address.
+ * that name a counterparty by its travel address, and the inquiry URLs we issue: shared per
+ * counterparty or made for one client, each also shown as a travel address, the client ones
+ * answering TRP's identity request.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
@@ -22,6 +23,7 @@ import { captureLogger } from '../../helpers/log-capture';
 const DOC_URL = 'beneficiary.com/x/12345?t=i';
 const DOC_TA = 'ta2W2HPKfHxgSgrzY178knqXHg1H3jfeQrwQ9JrKBs9wv';
 const LEI_PEER = '529900T8BM49AURSDO55';
+const CLIENT = '3f1b7a52-58a1-4b8e-9b38-2b8d1a3f4c55';
 
 /** A travel address of any text, with a good checksum (to build ones the format refuses otherwise). */
 const ta = (raw: string) => `ta${createBase58check(sha256).encode(new TextEncoder().encode(raw))}`;
@@ -134,10 +136,45 @@ describe('the inquiry URLs we issue', () => {
     const decoded = decodeTravelAddress(shared.travelAddress);
     expect(decoded).toBe(`${shared.inquiryUrl}?t=i`);
     expect(net.inquiryAddressFor('nobody')).toBeNull();
+    const own = net.inquiryAddressFor('peer', CLIENT)!;
+    expect(token(own.inquiryUrl)).toMatch(new RegExp(`^i\\.peer\\.${CLIENT}\\.[A-Za-z0-9_-]{43}$`));
+    expect(decodeTravelAddress(own.travelAddress)).toBe(`${own.inquiryUrl}?t=i`);
     // A peer posting to the decoded URL reaches our inquiry endpoint (the query is not the token).
     expect(net.parse({ rawBody: inquiry, headers, pathSecret: token(decoded) })).toMatchObject({
       type: 'notification',
       notification: { type: 'transfer.inbound', reference: 'https://trp.peer.example/cb/1' },
     });
+  });
+
+  it("a client's URL takes inquiries for that client only; the shared one for the wallet's owner", () => {
+    const own = token(net.inquiryUrl('peer', CLIENT));
+    expect(net.parse({ rawBody: inquiry, headers, pathSecret: own })).toMatchObject({
+      type: 'notification',
+      notification: { type: 'transfer.inbound', recipient: null, onlyRecipient: CLIENT },
+    });
+    expect(net.parse({ rawBody: inquiry, headers, pathSecret: token(net.inquiryUrl('peer')) })).toMatchObject(
+      {
+        type: 'notification',
+        notification: { type: 'transfer.inbound', recipient: null, onlyRecipient: null },
+      },
+    );
+    // Another client's id under this mac, or a client part that is no id: 404.
+    const other = own.replace(CLIENT, '00000000-0000-4000-8000-000000000000');
+    expect(net.parse({ rawBody: inquiry, headers, pathSecret: other })).toEqual({
+      type: 'refused',
+      status: 404,
+    });
+    expect(net.parse({ rawBody: inquiry, headers, pathSecret: token(net.url('i', 'peer.x')) })).toEqual({
+      type: 'refused',
+      status: 404,
+    });
+  });
+
+  it("identity: only on a client's own URL, with our certificate (null without one)", () => {
+    expect(net.identityOf(token(net.inquiryUrl('peer', CLIENT)))).toEqual({ clientId: CLIENT, x509: null });
+    expect(net.identityOf(token(net.inquiryUrl('peer')))).toBeNull();
+    expect(net.identityOf(`${token(net.inquiryUrl('peer', CLIENT)).slice(0, -2)}AA`)).toBeNull();
+    expect(net.identityOf(token(net.url('c', CLIENT)))).toBeNull();
+    expect(net.identityOf('nonsense')).toBeNull();
   });
 });

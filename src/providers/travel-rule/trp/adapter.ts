@@ -9,7 +9,9 @@
  *   callback) or rejection to the originator's callback; its confirmation arrives on ours.
  * All three arrive through the generic provider route at
  * `/api/v1/providers/travel-rule/trp/notifications/{token}`: `i.<vasp_id>.<mac>` (an inquiry from
- * that directory VASP: each counterparty has its own inquiry URL), `r.<transfer>.<vasp_id>.<mac>`
+ * that directory VASP: each counterparty has its own inquiry URL), `i.<vasp_id>.<client>.<mac>` (the
+ * same, made for one client of ours: its inquiries go to that client only, and `GET …/identity` on
+ * it answers that client's TRP identity), `r.<transfer>.<vasp_id>.<mac>`
  * (a resolution of our inquiry to that VASP; `r.<transfer>.<mac>` from before the URL named the
  * VASP is still taken) or `c.<transfer>.<mac>` (a confirmation for our approval). The mac
  * (HMAC-SHA256 under SVC_TRP_CALLBACK_SECRET, compared in constant time) makes each URL good for
@@ -88,19 +90,26 @@ export class TrpNetwork implements TravelRuleNetwork {
     return `${this.config.publicUrl}${NOTIFICATIONS_PATH}/${kind}.${id}.${this.mac(kind, id)}`;
   }
 
-  /** The inquiry URL we give the directory VASP `vaspId` (docs/going-live-trp.md, step 2). */
-  inquiryUrl(vaspId: string): string {
-    return this.url('i', vaspId);
+  /**
+   * The inquiry URL we give the directory VASP `vaspId` (docs/going-live-trp.md, step 2): shared by
+   * all our clients (the recipient is the owner of the beneficiary wallet), or made for one client
+   * (`clientId`: its inquiries reach that client only, and its `/identity` is that client's).
+   */
+  inquiryUrl(vaspId: string, clientId?: string): string {
+    return this.url('i', clientId ? `${vaspId}.${clientId}` : vaspId);
   }
 
   /** `inquiryUrl` as a TRP travel address (for peers on TRP 3.1 and later; https is implied). */
-  travelAddress(vaspId: string): string {
-    return encodeTravelAddress(this.inquiryUrl(vaspId));
+  travelAddress(vaspId: string, clientId?: string): string {
+    return encodeTravelAddress(this.inquiryUrl(vaspId, clientId));
   }
 
-  inquiryAddressFor(vaspId: string) {
+  inquiryAddressFor(vaspId: string, clientId?: string) {
     if (!this.config.directory.some((v) => v.vasp_id === vaspId)) return null;
-    return { inquiryUrl: this.inquiryUrl(vaspId), travelAddress: this.travelAddress(vaspId) };
+    return {
+      inquiryUrl: this.inquiryUrl(vaspId, clientId),
+      travelAddress: this.travelAddress(vaspId, clientId),
+    };
   }
 
   /**
@@ -257,23 +266,26 @@ export class TrpNetwork implements TravelRuleNetwork {
   ):
     | { kind: 'r'; transferId: string; answering: readonly TrpVasp[] }
     | { kind: 'c'; transferId: string }
-    | { kind: 'i'; vasp: TrpVasp }
+    | { kind: 'i'; vasp: TrpVasp; clientId: string | null }
     | null {
     const m = /^([rci])\.([A-Za-z0-9_-]{1,64})(?:\.([A-Za-z0-9_-]{1,64}))?\.([A-Za-z0-9_-]{43})$/.exec(token);
     if (!m) return null;
-    const [, kind, id, vaspId, mac] = m as unknown as [
+    // The second id names the VASP of a resolution URL, or the client of an inquiry URL.
+    const [, kind, id, second, mac] = m as unknown as [
       string,
       'r' | 'c' | 'i',
       string,
       string | undefined,
       string,
     ];
-    if (vaspId !== undefined && kind !== 'r') return null;
-    if (!this.macOk(kind, vaspId === undefined ? id : `${id}.${vaspId}`, mac)) return null;
+    if (second !== undefined && kind === 'c') return null;
+    if (!this.macOk(kind, second === undefined ? id : `${id}.${second}`, mac)) return null;
     if (kind === 'i') {
       const vasp = this.config.directory.find((v) => v.vasp_id === id);
-      return vasp ? { kind: 'i', vasp } : null;
+      if (!vasp || (second !== undefined && !UUID.test(second))) return null;
+      return { kind: 'i', vasp, clientId: second ?? null };
     }
+    const vaspId = second;
     if (!UUID.test(id)) return null;
     if (kind === 'c') return { kind, transferId: id };
     const answering =
@@ -281,6 +293,18 @@ export class TrpNetwork implements TravelRuleNetwork {
         ? this.config.directory
         : this.config.directory.filter((v) => v.vasp_id === vaspId);
     return { kind, transferId: id, answering };
+  }
+
+  /**
+   * TRP's identity request on one of our client inquiry URLs (`…/i.<vasp_id>.<client>.<mac>/identity`):
+   * the client it was made for, and the certificate we present to peers (our mTLS client
+   * certificate, PEM). A shared counterparty URL names no client, so it has no identity: null, as
+   * for an unknown or forged URL.
+   */
+  identityOf(token: string): { clientId: string; x509: string | null } | null {
+    const target = this.checkToken(token);
+    if (target?.kind !== 'i' || !target.clientId) return null;
+    return { clientId: target.clientId, x509: this.config.tls?.cert ?? null };
   }
 
   parse(req: InboundRequest): InboundResult<TravelRuleNotification, never> {
@@ -292,7 +316,7 @@ export class TrpNetwork implements TravelRuleNetwork {
     if (!target) return { type: 'refused', status: 404 };
     // TRP requires both headers on every request; without them it is no TRP request.
     if (!apiVersion || !requestId || !UUID.test(requestId)) return { type: 'refused', status: 401 };
-    if (target.kind === 'i') return this.parseInquiry(req.rawBody, requestId, target.vasp);
+    if (target.kind === 'i') return this.parseInquiry(req.rawBody, requestId, target.vasp, target.clientId);
     if (target.kind === 'r') {
       const r = parseResolution(req.rawBody);
       if (!r) return { type: 'refused', status: 400, detail: MALFORMED_RESOLUTION };
@@ -326,6 +350,7 @@ export class TrpNetwork implements TravelRuleNetwork {
     raw: string,
     requestId: string,
     vasp: TrpVasp,
+    clientId: string | null,
   ): InboundResult<TravelRuleNotification, never> {
     const q = parseInquiry(raw);
     // TRP answers a malformed message 400: the peer must not take it as delivered.
@@ -355,6 +380,7 @@ export class TrpNetwork implements TravelRuleNetwork {
         reference: q.callback,
         revision: 1,
         recipient: null,
+        onlyRecipient: clientId,
         transfer: {
           // An asset we do not carry has no chain here: no wallet matches and the inquiry is refused.
           asset: asset?.asset ?? q.asset.dti,
