@@ -336,6 +336,21 @@ describe('other rows', () => {
     expect((await simulate(e, { action: 'expire' })).json().status).toBe('expired');
   });
 
+  it('counterparty_wallet.travel_address is for the TRP network only: 400 on the sandbox network', async () => {
+    const body = transferBody(evm('abda'));
+    const res = await create({
+      ...body,
+      counterparty_wallet: {
+        ...body.counterparty_wallet,
+        travel_address: 'ta2W2HPKfHxgSgrzY178knqXHg1H3jfeQrwQ9JrKBs9wv',
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      detail: 'counterparty_wallet.travel_address is taken by the TRP travel-rule network only',
+    });
+  });
+
   it('leaving the awaiting statuses removes the expiry timer in the same move; a leftover one is a no-op', async () => {
     const timerOf = async (id: string) =>
       rowsOf<{ status: string }>(

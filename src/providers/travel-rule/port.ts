@@ -27,6 +27,8 @@ export interface TransferMessage {
   originator: Record<string, unknown>;
   beneficiary: Record<string, unknown>;
   originatorVasp: { name: string; lei?: string | null; country: string };
+  /** The beneficiary's travel address the client named (TRP): the inquiry goes where it decodes to. */
+  travelAddress?: string | null;
 }
 
 export interface InboundTransferData {
@@ -174,6 +176,11 @@ export interface TravelRuleNetwork {
    * null when `vaspId` is not in the directory.
    */
   inquiryAddressFor?(vaspId: string, clientId?: string): { inquiryUrl: string; travelAddress: string } | null;
+  /**
+   * A network whose transfers may name the beneficiary's travel address (TRP): the directory VASP it
+   * belongs to (the one whose inquiry URL has the origin it decodes to), or why it cannot be used.
+   */
+  resolveTravelAddress?(travelAddress: string): { vaspId: string } | { problem: string };
   /** Sandbox deployments only: what the simulator offers testers; absent on a real network adapter. */
   readonly sandbox?: TravelRuleSandbox;
 }

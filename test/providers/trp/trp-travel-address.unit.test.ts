@@ -177,4 +177,24 @@ describe('the inquiry URLs we issue', () => {
     expect(net.identityOf(token(net.url('c', CLIENT)))).toBeNull();
     expect(net.identityOf('nonsense')).toBeNull();
   });
+
+  it("a beneficiary's travel address resolves only to the one directory VASP of its origin", () => {
+    expect(net.resolveTravelAddress(encodeTravelAddress('https://trp.peer.example/x/1'))).toEqual({
+      vaspId: 'peer',
+    });
+    expect(net.resolveTravelAddress(encodeTravelAddress('https://elsewhere.example/inquiry'))).toEqual({
+      problem:
+        'counterparty_wallet.travel_address names elsewhere.example, which is not the origin of any VASP of our TRP directory',
+    });
+    const two = load([
+      entry({ inquiry_url: 'https://shared.example/a' }),
+      entry({ vasp_id: 'twin', lei: '5299000J2N45DDNE4Y28', inquiry_url: 'https://shared.example/b' }),
+    ]);
+    expect(two.problems).toEqual([]);
+    const ambiguous = createTrp(two.config, { metrics: new Registry(), log: captureLogger('trace') });
+    expect(ambiguous.resolveTravelAddress(encodeTravelAddress('https://shared.example/a'))).toEqual({
+      problem:
+        'counterparty_wallet.travel_address names shared.example, which is the origin of several VASPs of our TRP directory',
+    });
+  });
 });

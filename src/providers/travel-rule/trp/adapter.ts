@@ -46,7 +46,7 @@ import {
   toBaseUnits,
   toIvms,
 } from './mapping';
-import { encodeTravelAddress } from './travel-address';
+import { decodeTravelAddress, encodeTravelAddress, TravelAddressError } from './travel-address';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const MALFORMED_INQUIRY = {
@@ -110,6 +110,39 @@ export class TrpNetwork implements TravelRuleNetwork {
       inquiryUrl: this.inquiryUrl(vaspId, clientId),
       travelAddress: this.travelAddress(vaspId, clientId),
     };
+  }
+
+  /**
+   * The directory VASP a beneficiary's travel address belongs to: the one whose inquiry URL has the
+   * origin it decodes to. Never an arbitrary URL: a peer we do not know (or an internal address) is
+   * refused, as is an ambiguous origin shared by two directory entries.
+   */
+  resolveTravelAddress(travelAddress: string): { vaspId: string } | { problem: string } {
+    let url: URL;
+    try {
+      url = new URL(decodeTravelAddress(travelAddress));
+    } catch (err) {
+      const why = err instanceof TravelAddressError ? err.message : 'it cannot be read';
+      return { problem: `counterparty_wallet.travel_address is not a TRP travel address: ${why}` };
+    }
+    const owners = this.config.directory.filter((v) => new URL(v.inquiry_url).origin === url.origin);
+    if (owners.length !== 1)
+      return {
+        problem: `counterparty_wallet.travel_address names ${url.host}, which is ${owners.length ? 'the origin of several VASPs' : 'not the origin of any VASP'} of our TRP directory`,
+      };
+    return { vaspId: owners[0]!.vasp_id };
+  }
+
+  /**
+   * Where the inquiry for `msg` goes: the URL the beneficiary's travel address decodes to (checked
+   * again against the VASP's origin), else the VASP's inquiry URL.
+   */
+  private inquiryTarget(msg: TransferMessage, vasp: TrpVasp): string {
+    if (!msg.travelAddress) return vasp.inquiry_url;
+    const r = this.resolveTravelAddress(msg.travelAddress);
+    if ('problem' in r || r.vaspId !== vasp.vasp_id)
+      throw new TravelRuleProviderError("trp: the travel address is not the VASP's");
+    return decodeTravelAddress(msg.travelAddress);
   }
 
   /**
@@ -201,7 +234,8 @@ export class TrpNetwork implements TravelRuleNetwork {
       callback: this.resolutionUrl(msg.transferId, vasp.vasp_id),
       IVMS101: toIvms(msg),
     });
-    const reply = await this.client.post('inquiry', vasp.inquiry_url, body, `${msg.transferId}:inquiry`);
+    const target = this.inquiryTarget(msg, vasp);
+    const reply = await this.client.post('inquiry', target, body, `${msg.transferId}:inquiry`);
     // The beneficiary VASP may resolve the inquiry in its reply instead of on our callback.
     const r = parseResolution(reply);
     if (!r) return undefined;
