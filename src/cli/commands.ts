@@ -1,6 +1,7 @@
 /** Every command of `svc`; the types of a command are in command.ts (features import those, not this list). */
 import { adminCommands } from '../modules/admin/admin-cli.service';
 import { billingCommands } from '../modules/billing/billing-cli.service';
+import { travelRuleCommands } from '../modules/travel-rule/trp-cli.service';
 import type { CliCommand } from './command';
 import { devCommands } from './dev.cli';
 import { sandboxCommands } from './sandbox.cli';
@@ -17,6 +18,7 @@ export const commands: Record<string, CliCommand> = {
   },
   ...adminCommands,
   ...billingCommands,
+  ...travelRuleCommands,
   ...sandboxCommands,
   ...devCommands,
 };

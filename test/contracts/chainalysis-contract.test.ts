@@ -296,9 +296,13 @@ describe('Chainalysis: the address sent for every format we accept', () => {
   it.each(cases)('%s %s is sent as %s (risk and sanctions APIs)', async (chain, given, sent) => {
     standin.control.setDown('risk', true);
     await adapter.screenWallet(req(chain, given));
+    // Not listed in lowercase, an EVM address with letters is asked again in its EIP-55 spelling.
+    const again =
+      sent.startsWith('0x') && eip55(sent) !== sent ? [['sanctions', `/address/${eip55(sent)}`]] : [];
     expect(standin.control.requests.map((r) => [r.api, r.path])).toEqual([
       ['risk', `/v2/entities/${sent}`],
       ['sanctions', `/address/${sent}`],
+      ...again,
     ]);
     expect(standin.control.problems).toEqual([]);
   });
@@ -477,6 +481,81 @@ describe('Chainalysis: which answers are final', () => {
     });
     await expect(adapter.watchDeposit()).rejects.toThrow(/does not observe deposits/);
     expect(adapter.verifyNotification()).toBeNull();
+  });
+});
+
+describe('Chainalysis: EVM letter case at the Sanctions API', () => {
+  // No document says whether the list matches EVM addresses whatever their case: both worlds.
+  const MIXED = '0x52908400098527886e0f7030069857d2e4169ee7';
+  const CHECKSUMMED = eip55(MIXED);
+  const paths = () => standin.control.requests.filter((r) => r.api === 'sanctions').map((r) => r.path);
+
+  it('a list that matches any case: the lowercase query is a hit, asked once', async () => {
+    standin.control.sanction(CHECKSUMMED);
+    standin.control.setDown('risk', true);
+    expect(completed(await adapter.screenWallet(req('ethereum', MIXED)))).toMatchObject({
+      sanctions_hit: true,
+    });
+    expect(paths()).toEqual([`/address/${MIXED}`]);
+  });
+
+  it('a list that matches the checksummed spelling only: the second ask (EIP-55) is a hit, fallback and sanctions-only', async () => {
+    standin.control.sanction(CHECKSUMMED, 'Exact Case Entity', { exactCase: true });
+    standin.control.setDown('risk', true);
+    expect(completed(await adapter.screenWallet(req('ethereum', MIXED)))).toMatchObject({
+      risk_level: 'severe',
+      sanctions_hit: true,
+    });
+    expect(paths()).toEqual([`/address/${MIXED}`, `/address/${CHECKSUMMED}`]);
+    const only = build({ sanctionsOnly: true });
+    expect(
+      completed(await only.screenWallet(req('polygon', MIXED.toUpperCase().replace('0X', '0x')))),
+    ).toMatchObject({
+      sanctions_hit: true,
+    });
+    // The second ask is its own operation in the metrics (the Sanctions API quota counts both).
+    const text = await metrics.metrics();
+    expect(text).toMatch(
+      /svc_upstream_request_duration_seconds_count\{upstream="chainalysis_sanctions",operation="sanctions.address_eip55",outcome="[^"]+"\} 1/,
+    );
+  });
+
+  it('a lowercase listing is matched on the first ask; an address without letters and non-EVM ones are asked once', async () => {
+    standin.control.sanction(MIXED, 'Lowercase Entity', { exactCase: true });
+    const only = build({ sanctionsOnly: true });
+    expect(completed(await only.screenWallet(req('ethereum', CHECKSUMMED)))).toMatchObject({
+      sanctions_hit: true,
+    });
+    expect(paths()).toEqual([`/address/${MIXED}`]);
+    const digits = `0x${'1234567890'.repeat(4)}`;
+    expect(completed(await only.screenWallet(req('ethereum', digits)))).toMatchObject({
+      sanctions_hit: false,
+    });
+    expect(
+      completed(await only.screenWallet(req('tron', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'))),
+    ).toMatchObject({
+      sanctions_hit: false,
+    });
+    expect(paths()).toEqual([
+      `/address/${MIXED}`,
+      `/address/${digits}`,
+      '/address/TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    ]);
+  });
+
+  it('a second ask that does not answer concludes nothing: fallback not answered, sanctions-only asks again', async () => {
+    standin.control.setDown('risk', true);
+    standin.control.failNext({ api: 'sanctions', status: 403, count: 1, after: 1 });
+    expect(await adapter.screenWallet(req('ethereum', MIXED))).toEqual({
+      status: 'pending',
+      retry: { reason: 'unavailable', afterMs: undefined },
+    });
+    const only = build({ sanctionsOnly: true });
+    standin.control.failNext({ api: 'sanctions', status: 429, count: 1, after: 1, retryAfter: '9' });
+    expect(await only.screenWallet(req('ethereum', MIXED))).toEqual({
+      status: 'pending',
+      retry: { reason: 'rate_limited', afterMs: 9000 },
+    });
   });
 });
 

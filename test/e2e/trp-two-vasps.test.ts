@@ -6,7 +6,8 @@
  * - B rejects the second: A is rejected with B's reason;
  * - an inquiry for an address nobody at B holds is answered rejected (unknown beneficiary);
  * - a counterparty that is down: the dispatch is retried by the job (SVC_TRP_RETRY_SECONDS), then
- *   the transfer is counterparty_not_reachable.
+ *   the transfer is counterparty_not_reachable;
+ * - TRP identity on B's inquiry URL made for its client: its name and LEI, our mTLS certificate.
  * Each process runs its jobs on the system clock with waits of one second.
  */
 import { createHmac, randomBytes } from 'node:crypto';
@@ -137,6 +138,7 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
   const strayWallet = addr(); // listed as B's, held by nobody at B
   const downWallet = addr(); // held by a VASP that is down
   const secret = () => randomBytes(24).toString('hex');
+  let certPem = '';
 
   beforeAll(async () => {
     a.port = await freePort();
@@ -147,6 +149,7 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
     const pkiDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trp-e2e-'));
     cleanups.push(async () => fs.rmSync(pkiDir, { recursive: true, force: true }));
     const pki = makeTestPki(pkiDir);
+    certPem = fs.readFileSync(pki.clientCert, 'utf8');
     const secrets = new Map([a, b].map((v) => [v, secret()]));
     // The inquiry URL the VASP on port `p` (keyed by `key`) gave the counterparty it lists as `id`
     // (docs/going-live-trp.md, step 2).
@@ -340,5 +343,23 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
       status_reason: 'The counterparty VASP could not be reached (3 attempts)',
       beneficiary_vasp: { vasp_id: 'vasp-down', name: 'VASP Down' },
     });
+  });
+
+  it("TRP identity on B's inquiry URL made for its client: name and LEI from its settings, x509 our certificate", async () => {
+    // What `svc travel-rule inquiry-address --vasp vasp-a --client <B's client>` prints at B.
+    const id = `vasp-a.${b.clientId}`;
+    const mac = createHmac('sha256', b.env.SVC_TRP_CALLBACK_SECRET!).update(`i.${id}`).digest('base64url');
+    const url = `${b.proc!.baseUrl}/api/v1/providers/travel-rule/trp/notifications/i.${id}.${mac}`;
+    const res = await fetch(`${url}/identity`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ name: 'VASP B', lei: LEI_B, x509: certPem });
+    // The shared counterparty URL names no client: 404.
+    const shared = createHmac('sha256', b.env.SVC_TRP_CALLBACK_SECRET!)
+      .update('i.vasp-a')
+      .digest('base64url');
+    const none = await fetch(
+      `${b.proc!.baseUrl}/api/v1/providers/travel-rule/trp/notifications/i.vasp-a.${shared}/identity`,
+    );
+    expect(none.status).toBe(404);
   });
 });

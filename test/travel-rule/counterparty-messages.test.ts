@@ -86,12 +86,13 @@ describe('the transaction confirmation (txid)', () => {
   it('the peer fails twice, then takes it: sent at once, then again after each back-off, same message', async () => {
     const t = await approved();
     expect(t.status).toBe('accepted');
-    // The delivery set the response deadline's timer with it (a no-op now the transfer is accepted).
+    // The delivery set the response deadline's timer, and the approval in its reply (same
+    // transaction) took the transfer out of the awaiting statuses, which removed it again.
     const timer = await ctx.db.execute(
       sql`select run_at from jobs where kind = 'travel_rule.transfer_expiry'
            and dedupe_key = ${`travel-rule-transfer:${t.transfer_id}`}`,
     );
-    expect(rowsOf(timer)).toHaveLength(1);
+    expect(rowsOf(timer)).toHaveLength(0);
     const calls: unknown[][] = [];
     let failures = 2;
     net().confirm = async (...args) => {

@@ -2,11 +2,13 @@
  * Travel rule: settings, every sandbox VASP, every row of the transfer table, the counters envelope
  * and `q`, 422s with loc, cross-client 404s, and travel_rule.transfer.status_changed at a receiver.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/client';
 import { travelRuleTransfers, walletOwnershipRequests } from '../../src/db/schema/index';
 import { runScreeningWorker } from '../../src/modules/screening/screening.worker';
 import { signEip191 } from '../../src/modules/screening/signatures';
+import { transferExpiryTimer } from '../../src/modules/travel-rule/expiry.service';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
@@ -332,6 +334,57 @@ describe('other rows', () => {
     ).toMatchObject({ status: 'needs_repair', repair_fields: ['originator.address'] });
     const e = await mk();
     expect((await simulate(e, { action: 'expire' })).json().status).toBe('expired');
+  });
+
+  it('counterparty_wallet.travel_address is for the TRP network only: 400 on the sandbox network', async () => {
+    const body = transferBody(evm('abda'));
+    const res = await create({
+      ...body,
+      counterparty_wallet: {
+        ...body.counterparty_wallet,
+        travel_address: 'ta2W2HPKfHxgSgrzY178knqXHg1H3jfeQrwQ9JrKBs9wv',
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      detail: 'counterparty_wallet.travel_address is taken by the TRP travel-rule network only',
+    });
+  });
+
+  it('leaving the awaiting statuses removes the expiry timer in the same move; a leftover one is a no-op', async () => {
+    const timerOf = async (id: string) =>
+      rowsOf<{ status: string }>(
+        await ctx.deps.db.execute(
+          sql`select status from jobs where kind = 'travel_rule.transfer_expiry' and dedupe_key = ${`travel-rule-transfer:${id}`}`,
+        ),
+      );
+    const mk = async () =>
+      (await create(transferBody(evm('abd9'), { beneficiary_vasp_id: SANDBOX_VASP_IDS.silent }))).json()
+        .transfer_id as string;
+    // Accepted (not final, but no longer waiting), rejected and canceled: the timer goes each time.
+    const a = await mk();
+    expect(await timerOf(a)).toEqual([{ status: 'pending' }]);
+    expect((await simulate(a, { action: 'accept' })).json().status).toBe('accepted');
+    expect(await timerOf(a)).toEqual([]);
+    const r = await mk();
+    expect((await simulate(r, { action: 'reject' })).json().status).toBe('rejected');
+    expect(await timerOf(r)).toEqual([]);
+    const c = await mk();
+    expect((await post(c, 'cancel')).json().status).toBe('canceled');
+    expect(await timerOf(c)).toEqual([]);
+    // needs_repair still waits for an answer: the timer stays.
+    const p = await mk();
+    await simulate(p, { action: 'request_repair', repair_fields: ['originator.address'] });
+    expect(await timerOf(p)).toEqual([{ status: 'pending' }]);
+    // A timer left by the previous release on a finished transfer fires and changes nothing.
+    const before = await get(a);
+    const fired = await transferExpiryTimer.fire(
+      ctx.deps,
+      { transferId: a, clientId: caller.clientId },
+      {} as never,
+    );
+    expect(fired).toBe(false);
+    expect(await get(a)).toEqual(before);
   });
 
   it('cancel from any non-terminal status tells the counterparty', async () => {

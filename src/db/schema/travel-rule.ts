@@ -108,6 +108,11 @@ export const travelRuleTransfers = pgTable(
      * gives one per transfer (TRP: the beneficiary VASP's confirmation callback from its approval).
      */
     counterpartyCallback: text('counterparty_callback'),
+    /**
+     * The beneficiary's travel address, when the client named one (TRP 3.1+): the inquiry goes to
+     * the URL it decodes to, at the directory VASP on that URL's origin.
+     */
+    counterpartyTravelAddress: text('counterparty_travel_address'),
     /** Highest network notification revision applied. */
     lastRevision: integer('last_revision').notNull().default(0),
     expiresAt: ts('expires_at'),

@@ -37,6 +37,7 @@ export async function sendTo(deps: D, t: TransferRow, vasp: Vasp, trigger: 'deli
     originator: t.originator,
     beneficiary: t.beneficiary,
     originatorVasp: t.originatorVasp ?? { name: '', country: '' },
+    travelAddress: t.counterpartyTravelAddress,
   });
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();

@@ -5,24 +5,23 @@
  * deadline (the delivery or repair move, the inbound transfer's insert). The handler re-reads the
  * transfer under lock: still awaiting and past its deadline, it expires (and the originator VASP of
  * an inbound transfer is sent a rejection, a job written with the move); a deadline moved later moves
- * the timer; anything else is a no-op. Transfers of the previous release (a deadline, no timer) get
- * theirs from the backfill.
+ * the timer; anything else is a no-op. A move out of the awaiting statuses (an answer, a review, a
+ * cancel, the expiry itself) removes the pending timer in its transaction (travel-rule.machine.ts);
+ * the no-op stays for timers left by a release before that, and for one already running when the
+ * move happened. Transfers of the previous release (a deadline, no timer) get theirs from the backfill.
  */
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client';
 import type { Deps } from '../../deps';
-import { defineTimer, runDueTimers, setTimer, timerRef } from '../../platform/jobs/index';
+import { defineTimer, runDueTimers, setTimer } from '../../platform/jobs/index';
 import { oweCounterpartyMessage, REVIEW_EXPIRED_REASON } from './counterparty-messages.service';
-import { moveTransfer, type TransferRow } from './travel-rule.machine';
+import { moveTransfer, TRANSFER_EXPIRY, type TransferRow } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import { findTransfer } from './travel-rule.repo';
 
 type Payload = { transferId: string; clientId: string };
 
-export const TRANSFER_EXPIRY = timerRef<Payload>({
-  kind: 'travel_rule.transfer_expiry',
-  keyOf: (p) => `travel-rule-transfer:${p.transferId}`,
-});
+export { TRANSFER_EXPIRY };
 
 /** The statuses that wait for an answer until `expires_at`. */
 const AWAITING = sql`('awaiting_counterparty', 'needs_repair', 'awaiting_review')`;

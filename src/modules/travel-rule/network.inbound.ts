@@ -92,7 +92,9 @@ async function ownerName(db: DbOrTx, w: { userId: string | null; businessCustome
 
 async function createInbound(deps: D, n: Extract<TravelRuleNotification, { type: 'transfer.inbound' }>) {
   const d = n.transfer;
-  const recipient = n.recipient ?? (await recipientOf(deps.db, d.chain, d.beneficiary_address));
+  let recipient = n.recipient ?? (await recipientOf(deps.db, d.chain, d.beneficiary_address));
+  // Sent to one client's own URL: only that client may be the recipient.
+  if (n.onlyRecipient && recipient !== n.onlyRecipient) recipient = null;
   if (recipient === null || !isUuid(recipient)) {
     if (n.recipient !== null) return false;
     // The network named only the wallet and nobody here holds it: the originator VASP is told, once.

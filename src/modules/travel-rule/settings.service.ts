@@ -2,13 +2,27 @@
 import type { Deps } from '../../deps';
 import { isKnownCurrency } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
-import { invalidField } from '../../shared/errors';
+import { invalidField, notFound } from '../../shared/errors';
 import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { findSettings, upsertSettings } from './travel-rule.repo';
 import { toSettingsView } from './travel-rule.view';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
+
+/**
+ * TRP's `GET …/identity` on a client's own inquiry URL (docs/vendors/trp.md, "Identity"): the
+ * client's VASP name and LEI from its travel-rule settings, and the certificate we present to peers.
+ * An unknown or forged URL, a shared counterparty URL (no client), or a client without an LEI: 404.
+ */
+export async function trpIdentity(deps: Pick<Deps, 'db' | 'config' | 'providers'>, token: string) {
+  const id = deps.providers.travelRule.identityOf?.(token);
+  const vasp = id
+    ? toSettingsView(await findSettings(deps.db, id.clientId), deps.config).originator_vasp
+    : null;
+  if (!id || !vasp?.lei) throw notFound('Not found');
+  return { name: vasp.name, lei: vasp.lei, x509: id.x509 };
+}
 
 export async function getSettings(deps: D, clientId: string) {
   return toSettingsView(await findSettings(deps.db, clientId), deps.config);

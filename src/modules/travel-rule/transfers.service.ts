@@ -45,7 +45,7 @@ export interface CreateTransferInput {
   fiat_value: { amount: string; currency: string };
   originator: Party;
   beneficiary: Party;
-  counterparty_wallet: { address: string };
+  counterparty_wallet: { address: string; travel_address?: string };
   beneficiary_vasp_id?: string;
   user_id?: string;
   business_customer_id?: string;
@@ -89,7 +89,27 @@ async function precheck(deps: D, auth: ClientAuth, input: CreateTransferInput) {
     if (!dir.some((v) => v.vasp_id === input.beneficiary_vasp_id))
       throw notFound(TravelRuleMessages.vaspNotFound);
   }
-  return settings;
+  return { settings, vaspId: travelAddressVasp(deps, input) ?? input.beneficiary_vasp_id ?? null };
+}
+
+/**
+ * The directory VASP the beneficiary's travel address names (TRP), or null without one; 400 when the
+ * network takes none, when it does not resolve to exactly one directory VASP, or when it names
+ * another VASP than `beneficiary_vasp_id`.
+ */
+function travelAddressVasp(deps: Pick<D, 'providers'>, input: CreateTransferInput): string | null {
+  const ta = input.counterparty_wallet.travel_address;
+  if (ta === undefined) return null;
+  const net = deps.providers.travelRule;
+  if (!net.resolveTravelAddress)
+    throw badRequest('counterparty_wallet.travel_address is taken by the TRP travel-rule network only');
+  const r = net.resolveTravelAddress(ta);
+  if ('problem' in r) throw badRequest(r.problem);
+  if (input.beneficiary_vasp_id && input.beneficiary_vasp_id !== r.vaspId)
+    throw badRequest(
+      `counterparty_wallet.travel_address belongs to VASP ${r.vaspId}, not to beneficiary_vasp_id ${input.beneficiary_vasp_id}`,
+    );
+  return r.vaspId;
 }
 
 /**
@@ -97,7 +117,7 @@ async function precheck(deps: D, auth: ClientAuth, input: CreateTransferInput) {
  * A fiat value in another currency than the threshold is treated as at or above it.
  */
 export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTransferInput) {
-  const settings = await precheck(deps, auth, input);
+  const { settings, vaspId } = await precheck(deps, auth, input);
   const below =
     input.fiat_value.currency === settings.threshold.currency &&
     compare(input.fiat_value.amount, settings.threshold.amount) < 0;
@@ -134,6 +154,7 @@ export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTra
         beneficiary: input.beneficiary,
         originatorVasp: settings.originator_vasp,
         counterpartyAddress: input.counterparty_wallet.address,
+        counterpartyTravelAddress: input.counterparty_wallet.travel_address ?? null,
         clientReference: input.client_reference,
         userId: input.user_id ?? null,
         businessCustomerId: input.business_customer_id ?? null,
@@ -169,6 +190,6 @@ export async function createTransfer(deps: D, auth: ClientAuth, input: CreateTra
     throw err;
   }
   if (created.screening) await runProvider(deps, created.screening);
-  if (!below) await dispatchTransfer(deps, created.t, input.beneficiary_vasp_id ?? null);
+  if (!below) await dispatchTransfer(deps, created.t, vaspId);
   return getTransfer(deps, auth.clientId, created.t.id);
 }

@@ -8,6 +8,7 @@
 import type { DbOrTx } from '../../db/client';
 import { TRANSFER_STATUSES, type TransferStatus, travelRuleTransfers } from '../../db/schema/travel-rule';
 import { emitEvent } from '../../outbox/emit';
+import { cancelTimer, timerRef } from '../../platform/jobs/index';
 import { defineMachine, machineTable, transition } from '../../platform/machine';
 import { badRequest } from '../../shared/errors';
 import { newId } from '../../shared/ids';
@@ -26,6 +27,25 @@ export const TERMINAL: readonly TransferStatus[] = [
 ];
 
 export type TransferRow = typeof travelRuleTransfers.$inferSelect;
+
+/**
+ * The statuses that wait for an answer until `expires_at` (the counterparty's, or, inbound, the
+ * client's review): the only ones the expiry timer has work in.
+ */
+export const AWAITING_ANSWER: readonly TransferStatus[] = [
+  'awaiting_counterparty',
+  'needs_repair',
+  'awaiting_review',
+];
+
+/**
+ * The response deadline's timer (handled in expiry.service.ts): set where a deadline is set, and
+ * removed here, in the move's transaction, once the transfer leaves the statuses awaiting an answer.
+ */
+export const TRANSFER_EXPIRY = timerRef<{ transferId: string; clientId: string }>({
+  kind: 'travel_rule.transfer_expiry',
+  keyOf: (p) => `travel-rule-transfer:${p.transferId}`,
+});
 
 /** The triggers of the status table and the moves each allows (from -> to). */
 export type Trigger =
@@ -171,5 +191,11 @@ export async function moveTransfer(
     }),
     event: (r, { from, to }) =>
       recordTransferStatus(tx, r, from, ctx.now, ctx.actor ?? AUTOMATIC, `travel_rule_transfer.${to}`),
+    // Answered, accepted or final: the deadline no longer applies, so its timer goes with the move
+    // (a timer already running is left to finish and finds nothing to do).
+    after: async (r, { from, to }) => {
+      if (AWAITING_ANSWER.includes(from) && !AWAITING_ANSWER.includes(to))
+        await cancelTimer(tx, TRANSFER_EXPIRY, { transferId: r.id, clientId: r.clientId });
+    },
   });
 }

@@ -7,7 +7,7 @@ import { runIdempotent } from '../../platform/idempotency';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { simulateInbound, simulateTransfer } from './sandbox.service';
-import { getSettings, putSettings } from './settings.service';
+import { getSettings, putSettings, trpIdentity } from './settings.service';
 import {
   cancelTransfer,
   proceedTransfer,
@@ -50,6 +50,28 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
   /** A transfer as the caller sees it: with the actions it can take. */
   const viewed = async (req: FastifyRequest, view: Promise<TransferView>) =>
     withTransferActions(await view, actionViewer(deps, clientAuthOf(req)));
+
+  // TRP's identity request, relative to the inquiry URL we gave the peer for one client
+  // (docs/vendors/trp.md, "Identity"); public like the inquiry URL itself, whose mac it checks.
+  r.get(
+    '/providers/travel-rule/trp/notifications/:secret/identity',
+    {
+      config: { auth: 'public' },
+      schema: {
+        hide: true,
+        params: Type.Object({ secret: Type.String({ maxLength: 200 }) }),
+        response: {
+          200: Type.Object({
+            name: Type.String(),
+            lei: Type.String(),
+            x509: Type.Union([Type.String(), Type.Null()]),
+          }),
+          404: ErrorSchema,
+        },
+      },
+    },
+    async (req) => trpIdentity(deps, req.params.secret),
+  );
 
   r.get(
     '/travel-rule/settings',

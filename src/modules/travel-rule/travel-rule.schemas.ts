@@ -97,7 +97,20 @@ export const CreateTransferBody = Type.Object(
     fiat_value: FiatValue,
     originator: PartySchema,
     beneficiary: PartySchema,
-    counterparty_wallet: Type.Object({ address: str(128) }, { additionalProperties: false }),
+    counterparty_wallet: Type.Object(
+      {
+        address: str(128),
+        travel_address: Type.Optional(
+          Type.String({
+            minLength: 3,
+            maxLength: 1024,
+            description:
+              "The beneficiary's TRP travel address (`ta…`, TRP 3.1 and later), as its VASP gave it: the inquiry goes to the URL it decodes to, sent only to the directory VASP on that URL's origin (otherwise 400). TRP network only.",
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     beneficiary_vasp_id: Type.Optional(uuid),
     user_id: Type.Optional(uuid),
     business_customer_id: Type.Optional(uuid),
@@ -169,6 +182,9 @@ export const TransferSchema = Type.Object({
   ),
   counterparty_wallet: Type.Object({
     address: Type.String(),
+    travel_address: nullable(
+      Type.String({ description: 'The travel address the transfer was created with, or null' }),
+    ),
     hosted: nullable(Type.Boolean()),
     wallet_id: nullable(uuid),
     screening_id: nullable(uuid),

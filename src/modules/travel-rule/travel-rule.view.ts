@@ -24,6 +24,7 @@ export function toTransferView(t: TransferWithRisk) {
     beneficiary_vasp: t.beneficiaryVasp ?? null,
     counterparty_wallet: {
       address: t.counterpartyAddress,
+      travel_address: t.counterpartyTravelAddress,
       hosted: t.counterpartyHosted,
       wallet_id: t.walletId,
       screening_id: t.screeningId,

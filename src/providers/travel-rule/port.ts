@@ -27,6 +27,8 @@ export interface TransferMessage {
   originator: Record<string, unknown>;
   beneficiary: Record<string, unknown>;
   originatorVasp: { name: string; lei?: string | null; country: string };
+  /** The beneficiary's travel address the client named (TRP): the inquiry goes where it decodes to. */
+  travelAddress?: string | null;
 }
 
 export interface InboundTransferData {
@@ -76,6 +78,11 @@ export type TravelRuleNotification =
        * addresses the beneficiary only by its wallet (TRP): the owner of that wallet is the recipient.
        */
       recipient: string | null;
+      /**
+       * The client the URL the inquiry arrived on was made for (TRP: a client's own inquiry URL):
+       * the wallet's owner must be this client, or the inquiry is refused as for an unknown wallet.
+       */
+      onlyRecipient?: string | null;
       transfer: InboundTransferData;
     };
 
@@ -157,6 +164,23 @@ export interface TravelRuleNetwork {
     rawBody: string,
     headers: Record<string, string | string[] | undefined>,
   ): TravelRuleNotification | null;
+  /**
+   * A network whose peers ask who we are at a URL of ours (TRP's `GET …/identity`): the client the
+   * URL secret `token` was made for and the certificate we present (PEM; null when none is
+   * configured), or null for an unknown or forged URL.
+   */
+  identityOf?(token: string): { clientId: string; x509: string | null } | null;
+  /**
+   * A network whose peers need a URL of ours to send inquiries to (TRP): the one we give the
+   * directory VASP `vaspId` (made for one client when `clientId` is given), with its travel address;
+   * null when `vaspId` is not in the directory.
+   */
+  inquiryAddressFor?(vaspId: string, clientId?: string): { inquiryUrl: string; travelAddress: string } | null;
+  /**
+   * A network whose transfers may name the beneficiary's travel address (TRP): the directory VASP it
+   * belongs to (the one whose inquiry URL has the origin it decodes to), or why it cannot be used.
+   */
+  resolveTravelAddress?(travelAddress: string): { vaspId: string } | { problem: string };
   /** Sandbox deployments only: what the simulator offers testers; absent on a real network adapter. */
   readonly sandbox?: TravelRuleSandbox;
 }

@@ -51,6 +51,8 @@ interface Failure {
   retryAfter?: string;
   /** Answer 200 with this raw body instead (a malformed answer). */
   body?: string;
+  /** Answer this many requests of the api normally first (e.g. fail only a second call). */
+  after?: number;
 }
 
 export interface ChainalysisStandinControl {
@@ -59,8 +61,12 @@ export interface ChainalysisStandinControl {
   readonly problems: string[];
   /** The assessment GET answers for `address` (exactly as the stand-in received it). */
   setEntity(address: string, doc: Partial<EntityDoc>): void;
-  /** `address` is on the sanctions list (Sanctions API). */
-  sanction(address: string, name?: string): void;
+  /**
+   * `address` is on the sanctions list (Sanctions API). An EVM address matches in any letter case,
+   * unless `exactCase`: then only the spelling given is listed (a list that matches checksummed
+   * entries exactly, which no Chainalysis document rules out).
+   */
+  sanction(address: string, name?: string, opts?: { exactCase?: boolean }): void;
   /** GET /v2/entities answers 404 for an address never POSTed (an account that must register first). */
   requireRegistration(on: boolean): void;
   /** After a registration, the address's next `count` GETs still answer 404 (the assessment not ready yet). */
@@ -145,7 +151,15 @@ export async function startChainalysisStandin(
   const sanctionsKey = opts.sanctionsKey ?? STANDIN_SANCTIONS_KEY;
   const entities = new Map<string, EntityDoc>();
   const registered = new Set<string>();
-  const sanctioned = new Map<string, string>();
+  const sanctioned = new Map<string, { name: string; exactCase: boolean }>();
+  const listedName = (asked: string) => {
+    const exact = sanctioned.get(asked);
+    if (exact) return exact.name;
+    if (!/^0x[0-9a-fA-F]{40}$/.test(asked)) return undefined;
+    for (const [address, e] of sanctioned)
+      if (!e.exactCase && address.toLowerCase() === asked.toLowerCase()) return e.name;
+    return undefined;
+  };
   let registration = false;
   let lag = 0;
   const lagging = new Map<string, number>();
@@ -204,7 +218,9 @@ export async function startChainalysisStandin(
       return send(res, 503, { message: 'Service Unavailable' });
     }
     const i = failures.findIndex((f) => f.api === api && f.count > 0);
-    if (i >= 0) {
+    const waiting = i >= 0 && (failures[i]!.after ?? 0) > 0;
+    if (waiting) failures[i]!.after! -= 1;
+    if (i >= 0 && !waiting) {
       const f = failures[i]!;
       f.count--;
       if (f.count === 0) failures = failures.filter((x) => x !== f);
@@ -240,7 +256,7 @@ export async function startChainalysisStandin(
       }
       return send(res, 200, doc);
     }
-    const name = sanctioned.get(address);
+    const name = listedName(address);
     record(200);
     return send(res, 200, {
       identifications: name
@@ -267,7 +283,8 @@ export async function startChainalysisStandin(
     requests,
     problems,
     setEntity: (address, doc) => entities.set(address, { ...unknownEntity(address), ...doc }),
-    sanction: (address, name = 'Standin Sanctioned Entity') => sanctioned.set(address, name),
+    sanction: (address, name = 'Standin Sanctioned Entity', opts = {}) =>
+      sanctioned.set(address, { name, exactCase: opts.exactCase ?? false }),
     requireRegistration: (on) => {
       registration = on;
     },

@@ -6557,6 +6557,7 @@ export interface components {
             } | null;
             counterparty_wallet: {
                 address: string;
+                travel_address: string | null;
                 hosted: boolean | null;
                 wallet_id: string | null;
                 screening_id: string | null;
@@ -7949,6 +7950,8 @@ export interface components {
             beneficiary: components["schemas"]["TravelRuleParty"];
             counterparty_wallet: {
                 address: string;
+                /** @description The beneficiary's TRP travel address (`ta…`, TRP 3.1 and later), as its VASP gave it: the inquiry goes to the URL it decodes to, sent only to the directory VASP on that URL's origin (otherwise 400). TRP network only. */
+                travel_address?: string;
             };
             /** Format: uuid */
             beneficiary_vasp_id?: string;

@@ -25,10 +25,17 @@
  * `chainalysis-sanctions` (the Sanctions API alone): listed -> severe; not listed -> `unknown`, score 0,
  * with a reason saying only sanctions lists were checked (never low).
  *
+ * Letter case at the Sanctions API: no document says whether it matches EVM addresses whatever
+ * their case. We ask in lowercase; an EVM address not listed so (and with letters in it) is asked
+ * once more in its EIP-55 spelling, and a listing on either spelling is a designation. The second
+ * call is its own metrics operation (`sanctions.address_eip55`); when it does not answer, nothing is
+ * concluded from the first (the fallback is "not answered"; sanctions-only asks again later).
+ *
  * There is no chain observer: `observesDeposits` is false (no Satoshi test with this provider).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { UpstreamError } from '../../../platform/upstream';
+import { type Chain, eip55, isEvm } from '../../../shared/chain-addresses';
 import {
   type ScreeningNotification,
   type ScreeningPolling,
@@ -143,10 +150,23 @@ export class ChainalysisScreening implements ScreeningProvider {
     }
   }
 
+  /**
+   * Is `address` listed at the Sanctions API: asked as sent; an EVM address not listed so is asked
+   * once more in its EIP-55 spelling (skipped when that spelling is the same, no letters), in case
+   * the list matches exact spellings. Throws when either call does not answer.
+   */
+  private async listedAnyCase(chain: string, address: string): Promise<boolean> {
+    if (sanctionsListed(await this.sanctions!.address(address))) return true;
+    if (!isEvm(chain as Chain)) return false;
+    const checksummed = eip55(address);
+    if (checksummed === address) return false;
+    return sanctionsListed(await this.sanctions!.address(checksummed, 'sanctions.address_eip55'));
+  }
+
   /** The fallback's verdict: true listed, false not listed or not answered (never final on its own). */
   private async fallbackListed(req: ScreenRequest, address: string): Promise<boolean> {
     try {
-      return sanctionsListed(await this.sanctions!.address(address));
+      return await this.listedAnyCase(req.chain, address);
     } catch (err) {
       this.notObtained(req, err, false, 'chainalysis sanctions fallback not obtained');
       return false;
@@ -155,7 +175,7 @@ export class ChainalysisScreening implements ScreeningProvider {
 
   private async sanctionsOnly(req: ScreenRequest, address: string): Promise<ScreenOutcome> {
     try {
-      const listed = sanctionsListed(await this.sanctions!.address(address));
+      const listed = await this.listedAnyCase(req.chain, address);
       return { status: 'completed', risk: listed ? sanctionedRisk() : sanctionsOnlyClean() };
     } catch (err) {
       const c = classify(err);

@@ -101,9 +101,13 @@ export class ChainalysisSanctionsClient extends ChainalysisHttp {
     super('chainalysis_sanctions', api, config, runtime);
   }
 
-  /** GET /address/{address}: the sanctions designations of the address (empty when not listed). */
-  address(address: string): Promise<ChainalysisSanctionsAnswer> {
-    return this.send('sanctions.address', 'GET', `/address/${encodeURIComponent(address)}`, {
+  /**
+   * GET /address/{address}: the sanctions designations of the address (empty when not listed).
+   * `operation` names the call in the metrics: `sanctions.address`, or `sanctions.address_eip55` for
+   * the second ask of an EVM address in its checksummed spelling (see the adapter).
+   */
+  address(address: string, operation = 'sanctions.address'): Promise<ChainalysisSanctionsAnswer> {
+    return this.send(operation, 'GET', `/address/${encodeURIComponent(address)}`, {
       'x-api-key': this.api.apiKey,
     });
   }

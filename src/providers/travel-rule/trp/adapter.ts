@@ -9,7 +9,9 @@
  *   callback) or rejection to the originator's callback; its confirmation arrives on ours.
  * All three arrive through the generic provider route at
  * `/api/v1/providers/travel-rule/trp/notifications/{token}`: `i.<vasp_id>.<mac>` (an inquiry from
- * that directory VASP: each counterparty has its own inquiry URL), `r.<transfer>.<vasp_id>.<mac>`
+ * that directory VASP: each counterparty has its own inquiry URL), `i.<vasp_id>.<client>.<mac>` (the
+ * same, made for one client of ours: its inquiries go to that client only, and `GET …/identity` on
+ * it answers that client's TRP identity), `r.<transfer>.<vasp_id>.<mac>`
  * (a resolution of our inquiry to that VASP; `r.<transfer>.<mac>` from before the URL named the
  * VASP is still taken) or `c.<transfer>.<mac>` (a confirmation for our approval). The mac
  * (HMAC-SHA256 under SVC_TRP_CALLBACK_SECRET, compared in constant time) makes each URL good for
@@ -44,6 +46,7 @@ import {
   toBaseUnits,
   toIvms,
 } from './mapping';
+import { decodeTravelAddress, encodeTravelAddress, TravelAddressError } from './travel-address';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const MALFORMED_INQUIRY = {
@@ -85,6 +88,61 @@ export class TrpNetwork implements TravelRuleNetwork {
    */
   url(kind: 'r' | 'c' | 'i', id: string): string {
     return `${this.config.publicUrl}${NOTIFICATIONS_PATH}/${kind}.${id}.${this.mac(kind, id)}`;
+  }
+
+  /**
+   * The inquiry URL we give the directory VASP `vaspId` (docs/going-live-trp.md, step 2): shared by
+   * all our clients (the recipient is the owner of the beneficiary wallet), or made for one client
+   * (`clientId`: its inquiries reach that client only, and its `/identity` is that client's).
+   */
+  inquiryUrl(vaspId: string, clientId?: string): string {
+    return this.url('i', clientId ? `${vaspId}.${clientId}` : vaspId);
+  }
+
+  /** `inquiryUrl` as a TRP travel address (for peers on TRP 3.1 and later; https is implied). */
+  travelAddress(vaspId: string, clientId?: string): string {
+    return encodeTravelAddress(this.inquiryUrl(vaspId, clientId));
+  }
+
+  inquiryAddressFor(vaspId: string, clientId?: string) {
+    if (!this.config.directory.some((v) => v.vasp_id === vaspId)) return null;
+    return {
+      inquiryUrl: this.inquiryUrl(vaspId, clientId),
+      travelAddress: this.travelAddress(vaspId, clientId),
+    };
+  }
+
+  /**
+   * The directory VASP a beneficiary's travel address belongs to: the one whose inquiry URL has the
+   * origin it decodes to. Never an arbitrary URL: a peer we do not know (or an internal address) is
+   * refused, as is an ambiguous origin shared by two directory entries.
+   */
+  resolveTravelAddress(travelAddress: string): { vaspId: string } | { problem: string } {
+    let url: URL;
+    try {
+      url = new URL(decodeTravelAddress(travelAddress));
+    } catch (err) {
+      const why = err instanceof TravelAddressError ? err.message : 'it cannot be read';
+      return { problem: `counterparty_wallet.travel_address is not a TRP travel address: ${why}` };
+    }
+    const owners = this.config.directory.filter((v) => new URL(v.inquiry_url).origin === url.origin);
+    if (owners.length !== 1)
+      return {
+        problem: `counterparty_wallet.travel_address names ${url.host}, which is ${owners.length ? 'the origin of several VASPs' : 'not the origin of any VASP'} of our TRP directory`,
+      };
+    return { vaspId: owners[0]!.vasp_id };
+  }
+
+  /**
+   * Where the inquiry for `msg` goes: the URL the beneficiary's travel address decodes to (checked
+   * again against the VASP's origin), else the VASP's inquiry URL.
+   */
+  private inquiryTarget(msg: TransferMessage, vasp: TrpVasp): string {
+    if (!msg.travelAddress) return vasp.inquiry_url;
+    const r = this.resolveTravelAddress(msg.travelAddress);
+    if ('problem' in r || r.vaspId !== vasp.vasp_id)
+      throw new TravelRuleProviderError("trp: the travel address is not the VASP's");
+    return decodeTravelAddress(msg.travelAddress);
   }
 
   /**
@@ -176,7 +234,8 @@ export class TrpNetwork implements TravelRuleNetwork {
       callback: this.resolutionUrl(msg.transferId, vasp.vasp_id),
       IVMS101: toIvms(msg),
     });
-    const reply = await this.client.post('inquiry', vasp.inquiry_url, body, `${msg.transferId}:inquiry`);
+    const target = this.inquiryTarget(msg, vasp);
+    const reply = await this.client.post('inquiry', target, body, `${msg.transferId}:inquiry`);
     // The beneficiary VASP may resolve the inquiry in its reply instead of on our callback.
     const r = parseResolution(reply);
     if (!r) return undefined;
@@ -241,23 +300,26 @@ export class TrpNetwork implements TravelRuleNetwork {
   ):
     | { kind: 'r'; transferId: string; answering: readonly TrpVasp[] }
     | { kind: 'c'; transferId: string }
-    | { kind: 'i'; vasp: TrpVasp }
+    | { kind: 'i'; vasp: TrpVasp; clientId: string | null }
     | null {
     const m = /^([rci])\.([A-Za-z0-9_-]{1,64})(?:\.([A-Za-z0-9_-]{1,64}))?\.([A-Za-z0-9_-]{43})$/.exec(token);
     if (!m) return null;
-    const [, kind, id, vaspId, mac] = m as unknown as [
+    // The second id names the VASP of a resolution URL, or the client of an inquiry URL.
+    const [, kind, id, second, mac] = m as unknown as [
       string,
       'r' | 'c' | 'i',
       string,
       string | undefined,
       string,
     ];
-    if (vaspId !== undefined && kind !== 'r') return null;
-    if (!this.macOk(kind, vaspId === undefined ? id : `${id}.${vaspId}`, mac)) return null;
+    if (second !== undefined && kind === 'c') return null;
+    if (!this.macOk(kind, second === undefined ? id : `${id}.${second}`, mac)) return null;
     if (kind === 'i') {
       const vasp = this.config.directory.find((v) => v.vasp_id === id);
-      return vasp ? { kind: 'i', vasp } : null;
+      if (!vasp || (second !== undefined && !UUID.test(second))) return null;
+      return { kind: 'i', vasp, clientId: second ?? null };
     }
+    const vaspId = second;
     if (!UUID.test(id)) return null;
     if (kind === 'c') return { kind, transferId: id };
     const answering =
@@ -265,6 +327,18 @@ export class TrpNetwork implements TravelRuleNetwork {
         ? this.config.directory
         : this.config.directory.filter((v) => v.vasp_id === vaspId);
     return { kind, transferId: id, answering };
+  }
+
+  /**
+   * TRP's identity request on one of our client inquiry URLs (`…/i.<vasp_id>.<client>.<mac>/identity`):
+   * the client it was made for, and the certificate we present to peers (our mTLS client
+   * certificate, PEM). A shared counterparty URL names no client, so it has no identity: null, as
+   * for an unknown or forged URL.
+   */
+  identityOf(token: string): { clientId: string; x509: string | null } | null {
+    const target = this.checkToken(token);
+    if (target?.kind !== 'i' || !target.clientId) return null;
+    return { clientId: target.clientId, x509: this.config.tls?.cert ?? null };
   }
 
   parse(req: InboundRequest): InboundResult<TravelRuleNotification, never> {
@@ -276,7 +350,7 @@ export class TrpNetwork implements TravelRuleNetwork {
     if (!target) return { type: 'refused', status: 404 };
     // TRP requires both headers on every request; without them it is no TRP request.
     if (!apiVersion || !requestId || !UUID.test(requestId)) return { type: 'refused', status: 401 };
-    if (target.kind === 'i') return this.parseInquiry(req.rawBody, requestId, target.vasp);
+    if (target.kind === 'i') return this.parseInquiry(req.rawBody, requestId, target.vasp, target.clientId);
     if (target.kind === 'r') {
       const r = parseResolution(req.rawBody);
       if (!r) return { type: 'refused', status: 400, detail: MALFORMED_RESOLUTION };
@@ -310,6 +384,7 @@ export class TrpNetwork implements TravelRuleNetwork {
     raw: string,
     requestId: string,
     vasp: TrpVasp,
+    clientId: string | null,
   ): InboundResult<TravelRuleNotification, never> {
     const q = parseInquiry(raw);
     // TRP answers a malformed message 400: the peer must not take it as delivered.
@@ -339,6 +414,7 @@ export class TrpNetwork implements TravelRuleNetwork {
         reference: q.callback,
         revision: 1,
         recipient: null,
+        onlyRecipient: clientId,
         transfer: {
           // An asset we do not carry has no chain here: no wallet matches and the inquiry is refused.
           asset: asset?.asset ?? q.asset.dti,

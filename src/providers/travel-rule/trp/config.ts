@@ -9,6 +9,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import { CHAINS, type Chain, normalizeAddress } from '../../../shared/chain-addresses';
 import { ConfigReader, type Env } from '../../../shared/config-reader';
+import { decodeTravelAddress, TravelAddressError } from './travel-address';
 
 /** One counterparty VASP we exchange travel-rule data with over TRP. */
 export interface TrpVasp {
@@ -18,7 +19,10 @@ export interface TrpVasp {
   country: string;
   /** ISO 17442 LEI; TRP identifies VASPs by it (the originating VASP's nationalIdentifier, type LEIX). */
   lei: string;
-  /** Its TRP inquiry endpoint: the URL its travel addresses decode to (https; http only on loopback). */
+  /**
+   * Its TRP inquiry endpoint (https; http only on loopback): configured as `inquiry_url`, or decoded
+   * from the travel address it gave us (`travel_address`; both given, they must name the same URL).
+   */
   inquiry_url: string;
   /** The wallet addresses it has told us it holds (discovery by address). */
   addresses: { chain: Chain; address: string }[];
@@ -70,6 +74,17 @@ export function httpsOrLoopback(v: string): boolean {
   }
 }
 
+/** The same inquiry endpoint: origin and path equal (a travel address's `t=i` aside). */
+function sameEndpoint(a: string, b: string): boolean {
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
+
 function readDirectory(r: ConfigReader): TrpVasp[] {
   const file = r.raw('SVC_TRP_DIRECTORY_FILE');
   const inline = r.raw('SVC_TRP_DIRECTORY');
@@ -111,7 +126,25 @@ function readDirectory(r: ConfigReader): TrpVasp[] {
     if (!str('name')) r.problems.push(`${at}: name is required`);
     if (!COUNTRY.test(str('country'))) r.problems.push(`${at}: country must be ISO 3166-1 alpha-2`);
     if (!LEI_PATTERN.test(str('lei'))) r.problems.push(`${at}: lei must be a 20-character LEI`);
-    if (!httpsOrLoopback(str('inquiry_url')))
+    let inquiryUrl = str('inquiry_url');
+    const travelAddress = str('travel_address');
+    if (travelAddress) {
+      // TRP 3.1+: the counterparty may hand us a travel address instead of its inquiry URL.
+      try {
+        const decoded = decodeTravelAddress(travelAddress);
+        if (inquiryUrl && !sameEndpoint(inquiryUrl, decoded))
+          r.problems.push(
+            `${at}: travel_address decodes to ${decoded}, which is not its inquiry_url (give one, or both for the same URL)`,
+          );
+        inquiryUrl ||= decoded;
+      } catch (err) {
+        r.problems.push(
+          `${at}: travel_address is not a TRP travel address: ${err instanceof TravelAddressError ? err.message : 'unreadable'}`,
+        );
+      }
+    }
+    // Without a travel address the inquiry URL is required; a given one must be https.
+    if ((!travelAddress || str('inquiry_url')) && !httpsOrLoopback(inquiryUrl))
       r.problems.push(`${at}: inquiry_url must be an https URL (http only for localhost)`);
     const addresses: TrpVasp['addresses'] = [];
     for (const a of Array.isArray(v?.addresses) ? (v.addresses as Record<string, unknown>[]) : []) {
@@ -131,7 +164,7 @@ function readDirectory(r: ConfigReader): TrpVasp[] {
       name: str('name'),
       country: str('country'),
       lei: str('lei'),
-      inquiry_url: str('inquiry_url'),
+      inquiry_url: inquiryUrl,
       addresses,
     });
   });

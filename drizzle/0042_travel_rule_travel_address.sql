@@ -1,0 +1,1 @@
+ALTER TABLE "travel_rule_transfers" ADD COLUMN "counterparty_travel_address" text;
