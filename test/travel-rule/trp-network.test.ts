@@ -6,6 +6,7 @@
  * originator as an unknown beneficiary); an outbound transfer naming the beneficiary's travel address
  * goes to the URL it decodes to, only at a directory VASP of that origin (else 400, nothing stored).
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
@@ -69,8 +70,24 @@ describe('GET <inquiry URL>/identity', () => {
     ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Not found' });
+      expect(res.json()).toEqual({ detail: 'Not Found' });
     }
+  });
+
+  it('an inquiry posted to a forged URL is 404, as the identity is', async () => {
+    const own = path(net.inquiryUrl('peer', owner.clientId));
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `${own.slice(0, -2)}AA`,
+      headers: {
+        'content-type': 'application/json',
+        'api-version': '3.2.1',
+        'request-identifier': randomUUID(),
+      },
+      payload: {},
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: 'Not Found' });
   });
 });
 

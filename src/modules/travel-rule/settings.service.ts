@@ -3,6 +3,7 @@ import type { Deps } from '../../deps';
 import { isKnownCurrency } from '../../platform/decimal';
 import type { ClientAuth } from '../../plugins/auth';
 import { invalidField, notFound } from '../../shared/errors';
+import { M } from '../../shared/messages';
 import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { findSettings, upsertSettings } from './travel-rule.repo';
@@ -20,7 +21,7 @@ export async function trpIdentity(deps: Pick<Deps, 'db' | 'config' | 'providers'
   const vasp = id
     ? toSettingsView(await findSettings(deps.db, id.clientId), deps.config).originator_vasp
     : null;
-  if (!id || !vasp?.lei) throw notFound('Not found');
+  if (!id || !vasp?.lei) throw notFound(M.notFound);
   return { name: vasp.name, lei: vasp.lei, x509: id.x509 };
 }
 

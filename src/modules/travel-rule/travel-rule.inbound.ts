@@ -5,7 +5,8 @@
  */
 import { defineInbound, signedNotificationDoc } from '../../platform/inbound';
 import { TRAVEL_RULE_SIGNATURE_HEADER, type TravelRuleNotification } from '../../providers/travel-rule/port';
-import { unauthorized } from '../../shared/errors';
+import { notFound, unauthorized } from '../../shared/errors';
+import { M } from '../../shared/messages';
 import { PaymentMessages } from '../payments/payments.messages';
 import { applyTravelRuleNotification } from './network.inbound';
 import { ErrorSchema, NotificationAckSchema } from './travel-rule.schemas';
@@ -20,8 +21,11 @@ export const travelRuleInbound = defineInbound<TravelRuleNotification>({
       '`transfer.accepted`, `transfer.rejected`, `transfer.repair_requested`, `transfer.expired` (reference = transfer_id) ' +
         'and `transfer.inbound` (reference = the network id).',
     ),
-    response: { 200: NotificationAckSchema, 401: ErrorSchema },
+    response: { 200: NotificationAckSchema, 401: ErrorSchema, 404: ErrorSchema },
   },
-  refuse: () => unauthorized(PaymentMessages.invalidNotificationSignature),
+  // A network whose notification URLs carry a secret part (TRP's counterparty and resolution URLs)
+  // answers a forged or unknown one 404, as for any unknown path; a bad signature is 401.
+  refuse: (status) =>
+    status === 404 ? notFound(M.notFound) : unauthorized(PaymentMessages.invalidNotificationSignature),
   apply: async (deps, n) => ({ received: true, applied: await applyTravelRuleNotification(deps, n) }),
 });
