@@ -11,7 +11,7 @@ import { bech32 } from '@scure/base';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { normalizeRisk } from '../../src/modules/screening/screening.results';
+import { normalizeRisk } from '../../src/modules/screening/results.service';
 import type { ChainalysisScreening } from '../../src/providers/screening/chainalysis/adapter';
 import { loadChainalysisConfig } from '../../src/providers/screening/chainalysis/config';
 import { createChainalysis } from '../../src/providers/screening/chainalysis/index';

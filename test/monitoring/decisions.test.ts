@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { activityLogs, notifications } from '../../src/db/schema/index';
-import { expireDueRemediations } from '../../src/modules/monitoring/monitoring.reviews';
+import { expireDueRemediations } from '../../src/modules/monitoring/reviews.transitions';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

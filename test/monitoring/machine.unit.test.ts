@@ -1,6 +1,6 @@
 /** The decision machine's table and the engine's order, without a database (a fake history). */
 import { describe, expect, it } from 'vitest';
-import { type EvalContext, evaluate, type TxFacts } from '../../src/modules/monitoring/monitoring.evaluate';
+import { type EvalContext, evaluate, type TxFacts } from '../../src/modules/monitoring/engine.policy';
 import {
   canApply,
   DECISION_TRANSITIONS,
@@ -10,7 +10,7 @@ import {
   isFinal,
 } from '../../src/modules/monitoring/monitoring.machine';
 import { DEFAULT_POLICY } from '../../src/modules/monitoring/monitoring.policy';
-import type { Rule } from '../../src/modules/monitoring/monitoring.rules';
+import type { Rule } from '../../src/modules/monitoring/rules.policy';
 
 describe('decision machine', () => {
   it('has exactly the rows of the spec after the first decision', () => {

@@ -6,7 +6,7 @@
  * document (type checked by its bytes, size limit, download, cross-client 404).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signEip191 } from '../../src/modules/screening/signatures';
+import { signEip191 } from '../../src/modules/screening/signatures.policy';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { createKycWorld, type KycWorld, simulate } from '../kyc/fixtures';

@@ -4,7 +4,7 @@
  * window, this one included, and nobody else's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAGIC_ADDRESSES } from '../../src/modules/screening/magic-addresses';
+import { MAGIC_ADDRESSES } from '../../src/modules/screening/magic-addresses.policy';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { createBusiness, createUser, type Json, putPolicy, rule, submit } from './fixtures';

@@ -1,6 +1,6 @@
 /** Per-chain address validation: EIP-55 checksums, base58check, bech32/bech32m, solana base58 of 32 bytes. */
 import { describe, expect, it } from 'vitest';
-import { MAGIC_ADDRESSES } from '../../src/modules/screening/magic-addresses';
+import { MAGIC_ADDRESSES } from '../../src/modules/screening/magic-addresses.policy';
 import {
   CHAINS,
   derivedAddress,

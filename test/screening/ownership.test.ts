@@ -6,7 +6,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signEip191 } from '../../src/modules/screening/signatures';
+import { signEip191 } from '../../src/modules/screening/signatures.policy';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { createKycWorld } from '../kyc/fixtures';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { travelRuleTransfers, walletOwnershipRequests } from '../../src/db/schema/index';
 import { runScreeningWorker } from '../../src/modules/screening/screening.worker';
-import { signEip191 } from '../../src/modules/screening/signatures';
+import { signEip191 } from '../../src/modules/screening/signatures.policy';
 import { transferExpiryTimer } from '../../src/modules/travel-rule/expiry.service';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
 import { createTestApp, type TestContext } from '../helpers/app';

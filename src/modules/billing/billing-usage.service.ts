@@ -2,7 +2,7 @@
  * Usage: the client's billable records in a period × the price list (docs/guides/invoices.md).
  * Each billable kind is a usage source counting records of one area: successful payments, decided
  * KYC and KYB verifications, and completed wallet screenings (the query is screening's own,
- * screening.usage.ts). Travel-rule transfers and contract requests have no source yet and bill 0.
+ * usage.service.ts). Travel-rule transfers and contract requests have no source yet and bill 0.
  * A period is whole UTC days: period_start 00:00 to the end of period_end.
  */
 import { sql } from 'drizzle-orm';
@@ -18,7 +18,7 @@ import {
 } from '../../platform/calendar';
 import { sum } from '../../platform/decimal';
 import { badRequest } from '../../shared/errors';
-import { countCompletedScreenings } from '../screening/screening.usage';
+import { countCompletedScreenings } from '../screening/usage.service';
 import { BillingMessages } from './billing.messages';
 import { findPriceList, lineAmount, type PriceListRow } from './billing.repo';
 import type { LineCategory, PriceKey } from './billing.schemas';

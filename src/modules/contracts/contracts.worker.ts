@@ -16,10 +16,10 @@ import { recordActivity } from '../activity/activity-writer.service';
 import { isActiveTurn } from './participants/participants.machine';
 import { runEffects } from './requests/after-commit.service';
 import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests/effects.service';
+import { rereadEsignEnvelope } from './requests/esign-notifications.service';
 import { endRequest, oweInvitation, setReminder } from './requests/progress.service';
 import { lockRequestById, participantsOf, updateParticipant } from './requests/requests.repo';
 import { AUTOMATIC, CONTRACT_EXPIRY, CONTRACT_REMINDER } from './requests/requests.transitions';
-import { rereadEsignEnvelope } from './requests.notifications';
 
 /**
  * A sent or in-progress request past expires_at expires (the expiry timer's handler): re-read under

@@ -3,7 +3,7 @@
  * (src/platform/inbound.ts): public but signed (`X-Provider-Signature`, 300 s tolerance,
  * constant-time). A vendor adapter with its own inbound part (Documenso: `X-Documenso-Secret`) posts to
  * `/api/v1/providers/esign/{name}/notifications`; its notifications are hints, re-read before anything
- * changes (requests.notifications.ts). Without an adapter (production, SVC_ESIGN_PROVIDER=none) the route answers 503
+ * changes (requests/esign-notifications.service.ts). Without an adapter (production, SVC_ESIGN_PROVIDER=none) the route answers 503
  * and stores nothing.
  */
 import { Type } from 'typebox';
@@ -13,7 +13,7 @@ import { AppError, unauthorized } from '../../shared/errors';
 import { PaymentMessages } from '../payments/payments.messages';
 import { ContractMessages } from './contracts.messages';
 import { ErrorSchema } from './contracts.schemas';
-import { applyEsignNotification, rereadEsignEnvelope } from './requests.notifications';
+import { applyEsignNotification, rereadEsignEnvelope } from './requests/esign-notifications.service';
 import './requests/payment.service';
 
 export const ESIGN_NOTIFICATIONS_PATH = '/api/v1/providers/esign/notifications';

@@ -2,8 +2,8 @@
 import { defineModule } from '../../platform/module';
 import { followOwnershipOutcome, submitOnVerificationResult } from './monitoring.listeners';
 import { remediationPageRoutes } from './monitoring.page';
-import { remediationExpiryTimer } from './monitoring.reviews';
 import { monitoringRoutes } from './monitoring.routes';
+import { remediationExpiryTimer } from './reviews.transitions';
 
 export const monitoringModule = defineModule({
   name: 'monitoring',

@@ -9,7 +9,7 @@
  */
 import { on } from '../../platform/module';
 import { lockAwaitingRemediations } from './monitoring.repo';
-import { expireRow, submitRow } from './monitoring.reviews';
+import { expireRow, submitRow } from './reviews.transitions';
 
 const COMPLETED_VERIFICATION = ['approved', 'declined', 'in_review'];
 

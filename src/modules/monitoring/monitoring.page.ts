@@ -12,17 +12,17 @@ import { sendHtmlPage } from '../../shared/html-page';
 import { verificationLinkState } from '../kyc/verification.service';
 import { ownershipLinkState } from '../screening/ownership.service';
 import { checkAttachments } from '../tickets/tickets-attachments.service';
+import type { MonitoredTransactionRow } from './monitoring.repo';
+import { amountView } from './monitoring.view';
+import { issueVerificationLink, type RemediationDocument } from './remediation.service';
 import {
   type RemediationView,
   remediationDonePage,
   remediationErrorPage,
   remediationPage,
   SOURCES,
-} from './monitoring.page-view';
-import { issueVerificationLink, type RemediationDocument } from './monitoring.remediation';
-import type { MonitoredTransactionRow } from './monitoring.repo';
-import { openRemediation, submitRemediation } from './monitoring.reviews';
-import { amountView } from './monitoring.view';
+} from './remediation-page.view';
+import { openRemediation, submitRemediation } from './reviews.transitions';
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 100 }) });
 const notFoundPage = () =>

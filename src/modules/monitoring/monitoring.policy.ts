@@ -10,7 +10,7 @@ import {
   type Rule,
   type RuleAction,
   type RuleType,
-} from './monitoring.rules';
+} from './rules.policy';
 
 export const SANCTIONS_ACTIONS = ['review', 'decline'] as const;
 export const EXPIRY_DECISIONS = ['IN_REVIEW', 'DECLINED'] as const;

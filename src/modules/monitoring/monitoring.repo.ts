@@ -12,7 +12,7 @@ import {
   type RemediationStatus,
 } from '../../db/schema/index';
 import { containsPattern, type PageParams } from '../../shared/pagination';
-import type { HistoryRequest } from './monitoring.evaluate';
+import type { HistoryRequest } from './engine.policy';
 
 export type { MonitoredTransactionRow } from '../../db/schema/index';
 export type ReviewRow = typeof monitoringReviews.$inferSelect;

@@ -5,10 +5,8 @@ import type { Deps } from '../../deps';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { sendDownload } from '../../shared/download';
 import { toPageParams } from '../../shared/pagination';
+import { backtestPolicy } from './backtest.service';
 import { withMonitoringActions } from './monitoring.actions';
-import { backtestPolicy } from './monitoring.backtest';
-import { downloadRemediationDocument } from './monitoring.remediation';
-import { reviewTransaction, simulateRemediation } from './monitoring.reviews';
 import {
   BacktestBodySchema,
   BacktestResultSchema,
@@ -35,6 +33,8 @@ import {
   submitTransaction,
   testPolicy,
 } from './monitoring.service';
+import { downloadRemediationDocument } from './remediation.service';
+import { reviewTransaction, simulateRemediation } from './reviews.transitions';
 
 const tags = ['Transaction monitoring'];
 

@@ -4,10 +4,10 @@ import { fileResponse } from '../../shared/download';
 import { dateRangeQuerySchema, pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
 import { sanctionsHitDetails } from '../../shared/sanctions-match-schema';
 import { ATTACHMENT_MEDIA_TYPES } from '../tickets/tickets-attachments.service';
+import { DECISIONS } from './engine.policy';
 import { MonitoringActionsSchema } from './monitoring.actions';
-import { DECISIONS } from './monitoring.evaluate';
 import { EXPIRY_DECISIONS, SANCTIONS_ACTIONS } from './monitoring.policy';
-import { PAYMENT_METHODS, REMEDIATION_TYPES, RULE_ACTIONS, RULE_TYPES } from './monitoring.rules';
+import { PAYMENT_METHODS, REMEDIATION_TYPES, RULE_ACTIONS, RULE_TYPES } from './rules.policy';
 
 const Uuid = Type.String({ format: 'uuid' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);

@@ -12,7 +12,7 @@ import { conflict, notFound } from '../../shared/errors';
 import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared/pagination';
 import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
-import { screenedWalletRisk, screenWalletForMonitoring } from '../screening/wallet-risk';
+import { screenedWalletRisk, screenWalletForMonitoring } from '../screening/wallet-risk.service';
 import {
   evalContextOf,
   factsOf,
@@ -21,11 +21,10 @@ import {
   partiesOf,
   payloadHash,
   type ResolvedWalletRisk,
-} from './monitoring.context';
-import { type Evaluation, evaluate } from './monitoring.evaluate';
+} from './context.service';
+import { type Evaluation, evaluate } from './engine.policy';
 import { MonitoringMessages } from './monitoring.messages';
 import { type PolicyBody, type PolicyInput, parsePolicy, policyView } from './monitoring.policy';
-import { issueRemediationInTx, issueVerificationLink, remediationBlocker } from './monitoring.remediation';
 import {
   findByReference,
   findMonitored,
@@ -37,10 +36,11 @@ import {
   type MonitoredTransactionRow,
   reviewsOf,
 } from './monitoring.repo';
-import { type PartyMatch, screenPartyNames, withoutAllowlisted } from './monitoring.sanctions';
 import type { SubmitInput, TransactionInput } from './monitoring.schemas';
 import { emitDecisionChanged } from './monitoring.transitions';
 import { toMonitoredView } from './monitoring.view';
+import { issueRemediationInTx, issueVerificationLink, remediationBlocker } from './remediation.service';
+import { type PartyMatch, screenPartyNames, withoutAllowlisted } from './sanctions.service';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 

@@ -13,8 +13,8 @@ import { notify, OWNER_AND_OPERATIONS } from '../notifications/notify.service';
 import { type Decision, type DecisionTransition, decisionMachine } from './monitoring.machine';
 import { MonitoringMessages } from './monitoring.messages';
 import type { MonitoredTransactionRow } from './monitoring.repo';
-import type { RemediationType } from './monitoring.rules';
 import { remediationUrl } from './monitoring.view';
+import type { RemediationType } from './rules.policy';
 
 /** A fresh remediation link (32 random bytes, one purpose) that expires after the policy's TTL. */
 export function issueRemediation(

@@ -1,6 +1,6 @@
 /**
  * Wallet screening and wallet ownership, with the provider's signed notifications and the hosted
- * proof page. Emits `screening.ownership_status_changed` (ownership-events.ts).
+ * proof page. Emits `screening.ownership_status_changed` (ownership-events.service.ts).
  */
 import { defineModule } from '../../platform/module';
 import { ownershipProofEmailJob } from './ownership.jobs';

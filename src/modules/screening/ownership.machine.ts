@@ -2,7 +2,7 @@
  * The wallet ownership status machine. Every change of wallet_ownership_requests.status goes
  * through `moveOwnership` (the platform's `transition`), which also moves the wallet's
  * ownership_status, emits the `screening.wallet_ownership.status_changed` webhook event and the
- * in-process `screening.ownership_status_changed` event (ownership-events.ts), and records the
+ * in-process `screening.ownership_status_changed` event (ownership-events.service.ts), and records the
  * activity entry, all in the caller's transaction.
  */
 import type { DbOrTx, Tx } from '../../db/client';

@@ -5,7 +5,6 @@ import type { Deps } from '../../deps';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { withOwnershipActions } from './ownership.actions';
-import { simulateOwnership } from './ownership.deposits';
 import {
   CreateOwnershipBody,
   ListOwnershipQuery,
@@ -23,6 +22,7 @@ import {
   type OwnershipView,
   submitProof,
 } from './ownership.service';
+import { simulateOwnership } from './ownership-deposits.service';
 import { ErrorSchema } from './screening.schemas';
 
 const tags = ['Wallet ownership'];

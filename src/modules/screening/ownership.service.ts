@@ -50,7 +50,7 @@ import {
 import { ScreeningMessages } from './screening.messages';
 import { updateWallet, upsertWallet } from './screening.repo';
 import { assertScreeningConfigured, checkAddress, checkCustomer } from './screening.service';
-import { verifyOwnershipSignature } from './signatures';
+import { verifyOwnershipSignature } from './signatures.policy';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config' | 'providers' | 'log' | 'mailer' | 'events'>;
 

@@ -11,11 +11,11 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../shared/errors';
 import { FAVICON_LINKS, html, type SafeHtml } from '../../shared/html';
 import { sendHtmlPage } from '../../shared/html-page';
-import { reportSandboxDeposit } from './ownership.deposits';
 import type { OwnershipRow } from './ownership.machine';
 import { findOwnershipByToken } from './ownership.repo';
 import { applyProof, screenDeclarant } from './ownership.service';
-import { SANDBOX_TEST_ADDRESS, SANDBOX_TEST_PRIVATE_KEY, signEip191 } from './signatures';
+import { reportSandboxDeposit } from './ownership-deposits.service';
+import { SANDBOX_TEST_ADDRESS, SANDBOX_TEST_PRIVATE_KEY, signEip191 } from './signatures.policy';
 
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) });
 

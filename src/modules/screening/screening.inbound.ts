@@ -8,8 +8,8 @@ import { defineInbound, signedNotificationDoc } from '../../platform/inbound';
 import { SCREENING_SIGNATURE_HEADER, type ScreeningNotification } from '../../providers/screening/port';
 import { unauthorized } from '../../shared/errors';
 import { PaymentMessages } from '../payments/payments.messages';
-import { applyDepositNotification } from './ownership.deposits';
-import { applyScreeningOutcome } from './screening.results';
+import { applyDepositNotification } from './ownership-deposits.service';
+import { applyScreeningOutcome } from './results.service';
 import { ErrorSchema, NotificationAckSchema } from './screening.schemas';
 
 export const screeningInbound = defineInbound<ScreeningNotification>({

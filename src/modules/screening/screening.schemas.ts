@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { RISK_CATEGORIES, RISK_LEVELS } from '../../providers/screening/port';
 import { CHAINS } from '../../shared/chain-addresses';
 import { pageQuerySchema, searchQuerySchema } from '../../shared/pagination';
-import { MAGIC_ADDRESS_DOC } from './magic-addresses';
+import { MAGIC_ADDRESS_DOC } from './magic-addresses.policy';
 
 const uuid = Type.String({ format: 'uuid' });
 const dateTime = Type.String({ format: 'date-time' });

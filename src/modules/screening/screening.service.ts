@@ -22,6 +22,7 @@ import { counterPage, normalizeSearchQuery, type PageParams } from '../../shared
 import { assertOwnedReferences } from '../../shared/references';
 import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
+import { applyScreeningOutcome, SCREENING_RETRY } from './results.service';
 import { ScreeningMessages } from './screening.messages';
 import {
   findScreening,
@@ -37,7 +38,6 @@ import {
   type WalletFilters,
   type WalletRow,
 } from './screening.repo';
-import { applyScreeningOutcome, SCREENING_RETRY } from './screening.results';
 import { toScreeningView, toWalletView } from './screening.view';
 
 export type Trigger = 'api' | 'rescreen' | 'monitoring' | 'travel_rule';

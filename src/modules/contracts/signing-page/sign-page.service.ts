@@ -11,6 +11,7 @@ import { keyedHash, safeEqual } from '../../../shared/crypto';
 import { randomDigits } from '../../../shared/ids';
 import { ContractMessages } from '../contracts.messages';
 import { loadPdfLib } from '../pdf.service';
+import { applyEsignNotification } from '../requests/esign-notifications.service';
 import { otpMail } from '../requests/mail.service';
 import { isTerminalRequest } from '../requests/requests.machine';
 import {
@@ -21,7 +22,6 @@ import {
   type RequestRow,
   updateParticipant,
 } from '../requests/requests.repo';
-import { applyEsignNotification } from '../requests.notifications';
 
 export const OTP_TTL_SECONDS = 300;
 export const OTP_MAX_ATTEMPTS = 5;

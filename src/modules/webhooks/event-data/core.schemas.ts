@@ -1,7 +1,7 @@
 /** `data` of the spec's core events: payments, KYC/KYB, opcos, projects, monitoring, webhook.test. */
 import { Type } from 'typebox';
 import { EXTERNAL_STATUSES, KYB_STATUSES, KYC_STATUSES } from '../../customers/customers.schemas';
-import { DECISIONS } from '../../monitoring/monitoring.evaluate';
+import { DECISIONS } from '../../monitoring/engine.policy';
 import { OPCO_STATUSES } from '../../opcos/opcos.machine';
 import { RECONCILIATION_STATES, TRANSACTION_STATUSES } from '../../payments/payments.machine';
 import { ActorType, Decimal, Enum, type EventDataEntry, EX, eventData, N, Uuid } from './kit.schemas';

@@ -5,8 +5,8 @@
  */
 import type { Deps } from '../../deps';
 import { addDays } from '../../platform/calendar';
-import { normalizeTx } from './monitoring.context';
-import { DECISIONS } from './monitoring.evaluate';
+import { normalizeTx } from './context.service';
+import { DECISIONS } from './engine.policy';
 import { type PolicyInput, parsePolicy } from './monitoring.policy';
 import { recentForBacktest } from './monitoring.repo';
 import type { TransactionInput } from './monitoring.schemas';

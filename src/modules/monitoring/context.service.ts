@@ -8,11 +8,11 @@ import { isKnownCurrency, normalizeAmount } from '../../platform/decimal';
 import { notFound, ValidationError, type ValidationIssue } from '../../shared/errors';
 import { M } from '../../shared/messages';
 import { findClientBusiness, findClientUser } from '../customers/customers.repo';
-import type { CustomerFacts, EvalContext, TxFacts, WalletRisk } from './monitoring.evaluate';
+import type { CustomerFacts, EvalContext, TxFacts, WalletRisk } from './engine.policy';
 import { historyOf } from './monitoring.repo';
-import { isCountryCode } from './monitoring.rules';
-import type { ScreenedParty } from './monitoring.sanctions';
 import type { TransactionInput } from './monitoring.schemas';
+import { isCountryCode } from './rules.policy';
+import type { ScreenedParty } from './sanctions.service';
 
 export interface NormalizedTx {
   input: TransactionInput;

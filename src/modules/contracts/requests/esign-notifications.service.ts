@@ -4,24 +4,24 @@
  * replay, or an older one arriving late) changes nothing; one the current state does not allow is
  * acknowledged and ignored.
  */
-import type { Deps } from '../../deps';
-import type { EnvelopeSnapshot, EsignHint, EsignNotification } from '../../providers/esign/port';
-import { unauthorized } from '../../shared/errors';
-import { PaymentMessages } from '../payments/payments.messages';
-import { ContractMessages } from './contracts.messages';
-import { canMoveParticipant } from './participants/participants.machine';
-import { runEffects } from './requests/after-commit.service';
-import { type Effects, noEffects } from './requests/effects.service';
-import { afterParticipantCompleted, endRequest } from './requests/progress.service';
-import { canMoveRequest } from './requests/requests.machine';
+import type { Deps } from '../../../deps';
+import type { EnvelopeSnapshot, EsignHint, EsignNotification } from '../../../providers/esign/port';
+import { unauthorized } from '../../../shared/errors';
+import { PaymentMessages } from '../../payments/payments.messages';
+import { ContractMessages } from '../contracts.messages';
+import { canMoveParticipant } from '../participants/participants.machine';
+import { runEffects } from './after-commit.service';
+import { type Effects, noEffects } from './effects.service';
+import { afterParticipantCompleted, endRequest } from './progress.service';
+import { canMoveRequest } from './requests.machine';
 import {
   findRequestByEnvelope,
   lockRequestById,
   type ParticipantRow,
   participantsOf,
   updateRequest,
-} from './requests/requests.repo';
-import { AUTOMATIC, moveParticipant, moveRequest } from './requests/requests.transitions';
+} from './requests.repo';
+import { AUTOMATIC, moveParticipant, moveRequest } from './requests.transitions';
 
 export function verifyEsignNotification(
   deps: Deps,

@@ -11,7 +11,7 @@ import type { DbOrTx } from '../../db/client';
 import type { Deps } from '../../deps';
 import { identifierChecks, SanctionsUnavailableError } from '../../providers/sanctions/port';
 import { AppError } from '../../shared/errors';
-import type { SanctionsMatch } from './monitoring.evaluate';
+import type { SanctionsMatch } from './engine.policy';
 import { MonitoringMessages } from './monitoring.messages';
 import { allowlistKeys } from './monitoring.repo';
 

@@ -8,8 +8,8 @@
 import { DECISIONS, type Decision } from '../../db/schema/monitoring';
 import { add, compare, mulRate } from '../../platform/decimal';
 import type { PolicyBody } from './monitoring.policy';
-import type { RemediationType, Rule, RuleAction, WalletRiskLevel } from './monitoring.rules';
-import { WALLET_RISK_LEVELS } from './monitoring.rules';
+import type { RemediationType, Rule, RuleAction, WalletRiskLevel } from './rules.policy';
+import { WALLET_RISK_LEVELS } from './rules.policy';
 
 export { DECISIONS, type Decision };
 
@@ -77,7 +77,7 @@ export interface Evaluation {
   remediation_type: RemediationType | null;
 }
 
-/** The union of every rule type's params (validated by monitoring.rules.ts before they are stored). */
+/** The union of every rule type's params (validated by rules.policy.ts before they are stored). */
 interface RuleParams {
   amount: string;
   currency: string;

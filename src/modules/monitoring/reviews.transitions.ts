@@ -15,7 +15,7 @@ import { recordActivity } from '../activity/activity-writer.service';
 import { assertFeatureEnabled } from '../features/features.service';
 import { findClient } from '../kyc/verification.repo';
 import { lockOwnershipInTx } from '../screening/ownership.service';
-import type { SanctionsMatch } from './monitoring.evaluate';
+import type { SanctionsMatch } from './engine.policy';
 import {
   decideRemediationExpiry,
   decideRemediationSubmit,
@@ -25,15 +25,6 @@ import {
 import { MonitoringMessages } from './monitoring.messages';
 import { policyView } from './monitoring.policy';
 import {
-  issueRemediationInTx,
-  issueVerificationLink,
-  type RemediationDocument,
-  remediationBlocker,
-  revokeRemediationInTx,
-  storeRemediationDocument,
-  subjectOfRow,
-} from './monitoring.remediation';
-import {
   addToAllowlist,
   findByToken,
   findMonitored,
@@ -41,10 +32,19 @@ import {
   latestPolicy,
   type MonitoredTransactionRow,
 } from './monitoring.repo';
-import { nameKey } from './monitoring.sanctions';
 import type { ReviewInput } from './monitoring.schemas';
 import { viewOf } from './monitoring.service';
 import { moveDecision, REMEDIATION_EXPIRY } from './monitoring.transitions';
+import {
+  issueRemediationInTx,
+  issueVerificationLink,
+  type RemediationDocument,
+  remediationBlocker,
+  revokeRemediationInTx,
+  storeRemediationDocument,
+  subjectOfRow,
+} from './remediation.service';
+import { nameKey } from './sanctions.service';
 
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 
@@ -274,8 +274,8 @@ export async function expireRow(when: MoveAt, tx: DbOrTx, cur: MonitoredTransact
 }
 
 /**
- * A pending remediation past its TTL moves to the policy's on_remediation_expiry (the timer's
- * handler, monitoring.workers.ts): re-read under lock, it acts only while the remediation is still
+ * A pending remediation past its TTL moves to the policy's on_remediation_expiry (the handler of
+ * remediationExpiryTimer below): re-read under lock, it acts only while the remediation is still
  * pending, AWAITING_USER and due; true when it acted.
  */
 export async function expireRemediationIfDue(deps: D, clientId: string, id: string): Promise<boolean> {

@@ -21,8 +21,8 @@ import { cancelOwnershipInTx, createOwnershipInTx } from '../screening/ownership
 import { MonitoringMessages } from './monitoring.messages';
 import type { MonitoredTransactionRow } from './monitoring.repo';
 import { findMonitored, setRemediationVerification } from './monitoring.repo';
-import type { RemediationType } from './monitoring.rules';
 import { issueRemediation } from './monitoring.transitions';
+import type { RemediationType } from './rules.policy';
 
 export interface RemediationSubject {
   userId: string | null;
