@@ -78,7 +78,7 @@ export const sandboxEsignActionTimer = defineTimer<SandboxDelivery>({
   },
 });
 
-/** Runs the due screening notifications now (the screening pass, for tests); returns how many were sent. */
+/** Runs the due screening notifications now (runDueScreeningTimers, for tests); returns how many were sent. */
 export const deliverDueSandboxScreening = (deps: Deps): Promise<number> =>
   runDueTimers(deps, [sandboxScreeningDeliveryTimer]);
 
@@ -86,6 +86,6 @@ export const deliverDueSandboxScreening = (deps: Deps): Promise<number> =>
 export const deliverDueSandboxTravelRule = (deps: Deps): Promise<number> =>
   runDueTimers(deps, [sandboxTravelRuleDeliveryTimer]);
 
-/** Runs the due e-signing actions now (the contracts pass, for tests); returns how many were sent. */
+/** Runs the due e-signing actions now (runDueContractTimers, for tests); returns how many were sent. */
 export const runDueSandboxEsignActions = (deps: Deps): Promise<number> =>
   runDueTimers(deps, [sandboxEsignActionTimer]);

@@ -7,7 +7,7 @@
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractRequests } from '../../src/db/schema/index';
-import { runContractsWorker } from '../../src/modules/contracts/contracts.worker';
+import { runDueContractTimers } from '../../src/modules/contracts/requests/requests.jobs';
 import { createTestApp, type MemoryMailer, PRODUCTION_ENV, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { recordStatements } from '../helpers/statement-count';
@@ -254,7 +254,7 @@ describe('reminders, magic inputs, correction', () => {
     const mailer = ctx.mailer as MemoryMailer;
     const before = mailer.sent.filter((m) => m.to === 'cleorem@example.com').length;
     await advance(2 * DAY + 1000);
-    await runContractsWorker(ctx.deps);
+    await runDueContractTimers(ctx.deps);
     const reminders = mailer.sent.filter(
       (m) => m.to === 'cleorem@example.com' && m.subject.startsWith('Reminder'),
     );
@@ -278,7 +278,7 @@ describe('reminders, magic inputs, correction', () => {
       ],
     });
     ctx.clock.advance(6000);
-    await runContractsWorker(ctx.deps);
+    await runDueContractTimers(ctx.deps);
     let cur = await getReq(ctx, owner, r.contract_request_id);
     expect(byRole(cur, 'client').status).toBe('completed');
     expect(byRole(cur, 'company').status).toBe('bounced');
@@ -315,7 +315,7 @@ describe('reminders, magic inputs, correction', () => {
     let cur = await getReq(ctx, owner, r.contract_request_id);
     expect(byRole(cur, 'client').status).not.toBe('declined');
     ctx.clock.advance(6000);
-    await runContractsWorker(ctx.deps);
+    await runDueContractTimers(ctx.deps);
     cur = await getReq(ctx, owner, r.contract_request_id);
     expect(cur.status).toBe('declined');
     expect(byRole(cur, 'client').status).toBe('declined');
@@ -329,7 +329,7 @@ describe('reminders, magic inputs, correction', () => {
       expires_in_days: 1,
     });
     await advance(DAY + 1000);
-    await runContractsWorker(ctx.deps);
+    await runDueContractTimers(ctx.deps);
     const cur = await getReq(ctx, owner, r.contract_request_id);
     expect(cur.status).toBe('expired');
     expect(cur.participants.every((p) => p.status === 'canceled')).toBe(true);

@@ -16,7 +16,7 @@ import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
 import { createKycWorld } from '../kyc/fixtures';
 import { putPolicy, rule, txBody } from '../monitoring/fixtures';
-import { api, eventsOf, runWorker } from '../screening/fixtures';
+import { api, eventsOf, runDueTimers } from '../screening/fixtures';
 import {
   type ChainalysisStandin,
   STANDIN_RISK_KEY,
@@ -244,7 +244,7 @@ describe.skipIf(!onPostgres)('Chainalysis in production, end to end', () => {
       cluster: { name: 'Ransom Gang', category: 'ransomware' },
     });
     ctx.clock.advanceSeconds(ctx.config.screeningRescreenHours * 3600 + 1);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     // A day later: a fresh token for the same client.
     c = await createTestClient(ctx, { clientId: c.clientId, productionAccess: true });
     const wallet = (await call('GET', `/screening/wallets/${first.wallet_id}`, c.headers)).json();

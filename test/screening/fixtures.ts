@@ -1,7 +1,7 @@
-/** Wallet screening test helpers: one-line API calls, events of a client, and the worker pass. */
+/** Wallet screening test helpers: one-line API calls, events of a client, and the pass that runs the due timers now. */
 import { and, asc, eq } from 'drizzle-orm';
 import { events } from '../../src/db/schema/index';
-import { runScreeningWorker } from '../../src/modules/screening/screening.worker';
+import { runDueScreeningTimers } from '../../src/modules/screening/screening.jobs';
 import type { TestContext } from '../helpers/app';
 
 export function api(ctx: TestContext) {
@@ -31,4 +31,4 @@ export async function eventsOf(ctx: TestContext, clientId: string, type: string)
   return rows.map((r) => r.data as Record<string, unknown>);
 }
 
-export const runWorker = (ctx: TestContext) => runScreeningWorker(ctx.deps);
+export const runDueTimers = (ctx: TestContext) => runDueScreeningTimers(ctx.deps);

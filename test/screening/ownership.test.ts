@@ -1,7 +1,7 @@
 /**
  * Wallet ownership: every row of the status table, real signatures made here with known test keys
  * (EIP-191 secp256k1 and solana ed25519: valid, wrong key, wrong message), attempts, Satoshi test
- * through the signed chain-observer route, expiry by the worker, cancel, errors, cross-client 404s.
+ * through the signed chain-observer route, expiry by the due timers, cancel, errors, cross-client 404s.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
@@ -10,7 +10,7 @@ import { signEip191 } from '../../src/modules/screening/signatures.policy';
 import { createTestApp, type MemoryMailer, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { createKycWorld } from '../kyc/fixtures';
-import { api, eventsOf, runWorker } from './fixtures';
+import { api, eventsOf, runDueTimers } from './fixtures';
 
 // Published development keys (Hardhat/Anvil accounts #0 and #1): never hold real funds.
 const KEY_0 = 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -262,7 +262,7 @@ describe('self declaration, Satoshi test, expiry, cancel', () => {
     const r2 = (await create({ chain: 'ethereum', address: evmAddr(4) })).json();
     const v = (await proof(r2.request_id, { method: 'satoshi_test' })).json();
     ctx.clock.advance(new Date(v.satoshi_test.expires_at).getTime() - ctx.clock.now().getTime() + 1000);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     caller = { ...(await createTestClient(ctx, { clientId: caller.clientId })) };
     const got = (
       await call('GET', `/screening/wallet-ownership/requests/${r2.request_id}`, caller.headers)
@@ -282,7 +282,7 @@ describe('self declaration, Satoshi test, expiry, cancel', () => {
     const v = (await create({ chain: 'ethereum', address: evmAddr(6), expires_in_seconds: 300 })).json();
     await proof(v.request_id, { method: 'satoshi_test' });
     ctx.clock.advance(301_000);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     const a = (
       await call('GET', `/screening/wallet-ownership/requests/${r.request_id}`, caller.headers)
     ).json();

@@ -1,6 +1,6 @@
 /**
  * Wallet screening end to end: every sandbox suffix, synchronous and asynchronous (5555 through the
- * signed route), caching by max_age_seconds, monitored re-screens by the worker, the counters
+ * signed route), caching by max_age_seconds, monitored re-screens by the due timers, the counters
  * envelope and `q`, risk fields, events, cross-client 404s, signed-route 401s.
  */
 import { and, eq } from 'drizzle-orm';
@@ -10,7 +10,7 @@ import { signProviderPayload } from '../../src/providers/signature';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { createKycWorld } from '../kyc/fixtures';
-import { api, eventsOf, evm, runWorker } from './fixtures';
+import { api, eventsOf, evm, runDueTimers } from './fixtures';
 
 let ctx: TestContext;
 let call: ReturnType<typeof api>;
@@ -109,12 +109,12 @@ describe('wallet screening by sandbox suffix', () => {
   it('5555 answers pending and completes as low through the signed route after the delay', async () => {
     const s = (await screen(evm('5555'), { client_reference: 'async-1' })).json();
     expect(s).toMatchObject({ status: 'pending', risk_level: null, risk_score: null, completed_at: null });
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     expect((await call('GET', `/screening/wallet/${s.screening_id}`, caller.headers)).json().status).toBe(
       'pending',
     );
     ctx.clock.advance(5000);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     const done = (await call('GET', `/screening/wallet/${s.screening_id}`, caller.headers)).json();
     expect(done).toMatchObject({ status: 'completed', risk_level: 'low', risk_score: 5 });
     const ev = (await eventsOf(ctx, caller.clientId, 'screening.wallet.completed')).filter(
@@ -151,7 +151,7 @@ describe('wallet screening by sandbox suffix', () => {
     expect(again.statusCode).toBe(400);
     // The delayed sandbox answer arriving later changes nothing (final is final).
     ctx.clock.advance(5000);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     expect((await call('GET', `/screening/wallet/${s.screening_id}`, caller.headers)).json().risk_level).toBe(
       'severe',
     );
@@ -178,11 +178,11 @@ describe('caching, wallets, monitoring', () => {
     const s = (
       await screen(evm('3333'), { monitor: true, label: 'Treasury hot wallet', user_id: userId })
     ).json();
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     let w = (await call('GET', `/screening/wallets/${s.wallet_id}`, caller.headers)).json();
     expect(w.screenings).toHaveLength(1);
     ctx.clock.advance(24 * 3600_000);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     await refresh();
     w = (await call('GET', `/screening/wallets/${s.wallet_id}`, caller.headers)).json();
     expect(w.screenings).toHaveLength(2);
@@ -205,7 +205,7 @@ describe('caching, wallets, monitoring', () => {
     });
     expect(patched.json().monitored).toBe(false);
     ctx.clock.advance(48 * 3600_000);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     await refresh();
     w = (await call('GET', `/screening/wallets/${s.wallet_id}`, caller.headers)).json();
     expect(w.screenings).toHaveLength(2);

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { travelRuleTransfers, walletOwnershipRequests } from '../../src/db/schema/index';
-import { runScreeningWorker } from '../../src/modules/screening/screening.worker';
+import { runDueScreeningTimers } from '../../src/modules/screening/screening.jobs';
 import { signEip191 } from '../../src/modules/screening/signatures.policy';
 import { transferExpiryTimer } from '../../src/modules/travel-rule/expiry.service';
 import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
@@ -270,7 +270,7 @@ describe('the five sandbox VASPs and discovery', () => {
       .update(walletOwnershipRequests)
       .set({ expiresAt: new Date(ctx.clock.now().getTime() - 1000) })
       .where(eq(walletOwnershipRequests.id, x.ownership_request_id));
-    await runScreeningWorker(ctx.deps);
+    await runDueScreeningTimers(ctx.deps);
     expect(await get(x.transfer_id)).toMatchObject({
       status: 'rejected',
       status_reason: 'Wallet ownership request expired',

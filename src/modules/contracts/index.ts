@@ -3,8 +3,9 @@ import { defineModule } from '../../platform/module';
 import { sweepWorker } from '../../workers/loop';
 import { contractJobs } from './contracts.jobs';
 import { contractsRoutes } from './contracts.routes';
-import { contractExpiryTimer, contractReminderTimer, reconcileHostedEnvelopes } from './contracts.worker';
 import { esignInbound } from './esign.inbound';
+import { reconcileHostedEnvelopes } from './esign-reconciliation.worker';
+import { contractExpiryTimer, contractReminderTimer } from './requests/requests.jobs';
 import { contractRequestsRoutes } from './requests/requests.routes';
 import { signPageRoutes } from './signing-page/sign-page.routes';
 

@@ -449,7 +449,7 @@ export const ownershipExpiryTimer = defineTimer<{ requestId: string }>({
   },
 });
 
-/** Runs the due ownership expiry timers now (the screening pass, tests); returns how many moved. */
+/** Runs the due ownership expiry timers now (runDueScreeningTimers, tests); returns how many moved. */
 export async function expireOwnershipRequests(deps: Deps, _limit = 50): Promise<number> {
   return runDueTimers(deps, [ownershipExpiryTimer]);
 }

@@ -476,7 +476,7 @@ export const walletRescreenTimer = defineTimer<{ walletId: string; clientId: str
   },
 });
 
-/** Runs the due re-screen timers now (the screening pass, tests); returns how many wallets were re-screened. */
+/** Runs the due re-screen timers now (runDueScreeningTimers, tests); returns how many wallets were re-screened. */
 export async function rescreenDueWallets(deps: Deps): Promise<number> {
   return runDueTimers(deps, [walletRescreenTimer]);
 }

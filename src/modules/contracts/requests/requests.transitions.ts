@@ -27,7 +27,7 @@ export interface ContractActor {
 export const AUTOMATIC: ContractActor = { actorType: null, actorAccountId: null };
 
 /**
- * A request's timers (contracts.worker.ts handles them): its expiry, due at expires_at once it is
+ * A request's timers (requests.jobs.ts handles them): its expiry, due at expires_at once it is
  * sent, and its next automatic reminder, due at next_reminder_at (set with it, progress.service.ts).
  * Both are removed when the request ends.
  */

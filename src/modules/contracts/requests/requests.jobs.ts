@@ -1,25 +1,24 @@
 /**
- * The contract background work: the timers of expiry (sent/in_progress past expires_at) and
- * automatic reminders (every reminder_interval_days, at most one per participant per
+ * A contract request's timers: expiry (sent/in_progress past expires_at) and automatic reminders
+ * (every reminder_interval_days, at most one per participant per
  * SVC_CONTRACT_REMINDER_MIN_INTERVAL_SECONDS), run by the jobs runner like the sandbox provider's
- * delayed actions (src/providers/sandbox-delivery.timers.ts), and the one loop of the feature, the
- * e-signing reconciliation of a provider with a reconcile part (Documenso). Envelopes, emails,
- * sealing and payment links are jobs (contracts.jobs.ts).
+ * delayed actions (src/providers/sandbox-delivery.timers.ts); and `runDueContractTimers`, which runs
+ * all of them at once for the tests. Envelopes, emails, sealing and payment links are jobs
+ * (contracts.jobs.ts); the feature's one loop, the e-signing reconciliation, is
+ * esign-reconciliation.worker.ts.
  */
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/client';
-import type { Deps } from '../../deps';
-import { addDays } from '../../platform/calendar';
-import { defineTimer, runDueTimers } from '../../platform/jobs/index';
-import { runDueSandboxEsignActions } from '../../providers/sandbox-delivery.timers';
-import { recordActivity } from '../activity/activity-writer.service';
-import { isActiveTurn } from './participants/participants.machine';
-import { runEffects } from './requests/after-commit.service';
-import { CONTRACT_JOBS, type Effects, noEffects, owe } from './requests/effects.service';
-import { rereadEsignEnvelope } from './requests/esign-notifications.service';
-import { endRequest, oweInvitation, setReminder } from './requests/progress.service';
-import { lockRequestById, participantsOf, updateParticipant } from './requests/requests.repo';
-import { AUTOMATIC, CONTRACT_EXPIRY, CONTRACT_REMINDER } from './requests/requests.transitions';
+import type { Deps } from '../../../deps';
+import { addDays } from '../../../platform/calendar';
+import { defineTimer, runDueTimers } from '../../../platform/jobs/index';
+import { runDueSandboxEsignActions } from '../../../providers/sandbox-delivery.timers';
+import { recordActivity } from '../../activity/activity-writer.service';
+import { isActiveTurn } from '../participants/participants.machine';
+import { runEffects } from './after-commit.service';
+import { CONTRACT_JOBS, type Effects, noEffects, owe } from './effects.service';
+import { endRequest, oweInvitation, setReminder } from './progress.service';
+import { lockRequestById, participantsOf, updateParticipant } from './requests.repo';
+import { AUTOMATIC, CONTRACT_EXPIRY, CONTRACT_REMINDER } from './requests.transitions';
 
 /**
  * A sent or in-progress request past expires_at expires (the expiry timer's handler): re-read under
@@ -101,54 +100,22 @@ export const contractReminderTimer = defineTimer<{ requestId: string }>({
   },
 });
 
-/** Runs the due expiry timers now (the contracts pass, tests); returns how many requests expired. */
+/** Runs the due expiry timers now (tests); returns how many requests expired. */
 export async function expireDueRequests(deps: Deps): Promise<number> {
   return runDueTimers(deps, [contractExpiryTimer]);
 }
 
-/** Runs the due reminder timers now (the contracts pass, tests); returns how many requests reminded. */
+/** Runs the due reminder timers now (tests); returns how many requests reminded. */
 export async function sendDueReminders(deps: Deps): Promise<number> {
   return runDueTimers(deps, [contractReminderTimer]);
 }
 
 /**
- * The e-signing reconciliation sweep (the loop `esign-reconciliation`, run only with a provider whose
- * port has the reconcile part, `esign.reconcile`: Documenso). Such a vendor notifies by webhooks
- * that can be lost (Documenso retries a failed one only a few times, close together): live requests
- * whose envelope was not read for the policy's `afterSeconds` are claimed (SKIP LOCKED, so nodes
- * share the work) and read again through the same path as a webhook. Returns how many were read.
+ * Runs what is due now (tests): the due expiry and reminder timers and the sandbox provider's due
+ * actions, at once, on the injected clock; in service the jobs runner runs the same timers. No loop
+ * runs it. Returns how many acted.
  */
-export async function reconcileHostedEnvelopes(deps: Deps, limit = 20): Promise<number> {
-  const policy = deps.providers.esign.reconcile;
-  if (!policy || !deps.providers.esign.hosted) return 0;
-  const now = deps.clock.now();
-  const due = new Date(now.getTime() - policy.afterSeconds * 1000);
-  const res = await deps.db.execute(sql`
-    update contract_requests set provider_checked_at = ${now}
-     where id in (select id from contract_requests
-                   where status in ('sent', 'in_progress') and envelope_ref is not null
-                     and (provider_checked_at is null or provider_checked_at <= ${due})
-                   order by provider_checked_at nulls first
-                   limit ${limit} for update skip locked)
-    returning envelope_ref`);
-  const rows = rowsOf<{ envelope_ref: string }>(res);
-  for (const r of rows) {
-    try {
-      await rereadEsignEnvelope(deps, { envelopeRef: r.envelope_ref });
-    } catch (err) {
-      // Documenso unreachable: the request is read again after the next interval.
-      deps.log.warn({ err }, 'e-signing envelope could not be read again; retried later');
-    }
-  }
-  return rows.length;
-}
-
-/**
- * The contracts pass (tests): the due expiry and reminder timers and the sandbox provider's
- * due actions, at once, on the injected clock; the jobs runner runs the same timers in service.
- * Returns how many acted.
- */
-export async function runContractsWorker(deps: Deps): Promise<number> {
+export async function runDueContractTimers(deps: Deps): Promise<number> {
   let n = 0;
   n += await expireDueRequests(deps);
   n += await sendDueReminders(deps);
