@@ -46,6 +46,17 @@ const envelopeOf = async (requestId: string) => {
     .where(eq(contractRequests.id, requestId));
   return r!.ref!;
 };
+/** Sends the template to a client signer and a company signer; the request and its envelope's ref. */
+const sendToTwo = async (name: string, email: string, companyEmail: string) => {
+  const r = await send(ctx, owner, {
+    template_id: templateId,
+    participants: [
+      { role: 'client', name, email },
+      { role: 'company', name: 'Co', email: companyEmail },
+    ],
+  });
+  return { r, ref: await envelopeOf(r.contract_request_id) };
+};
 const revisionOf = async (ref: string) => {
   const [e] = await ctx.db
     .select({ revision: sandboxEsignEnvelopes.revision })
@@ -60,15 +71,8 @@ describe('sandbox e-signing actions as timers', () => {
     expect(jobKindLabel(KIND)).toBe('Sandbox e-signing action');
     // No loop of the contracts feature in sandbox (the reconciliation needs a provider that asks for it).
     expect(contractsLoops(ctx)).toEqual([]);
-    const r = await send(ctx, owner, {
-      template_id: templateId,
-      participants: [
-        { role: 'client', name: 'Auto', email: 'auto+autosign@example.com' },
-        { role: 'company', name: 'Co', email: 'co1@example.com' },
-      ],
-    });
+    const { r, ref } = await sendToTwo('Auto', 'auto+autosign@example.com', 'co1@example.com');
     const client = byRole(r, 'client');
-    const ref = await envelopeOf(r.contract_request_id);
     const [job, ...more] = await actionsOf(ref);
     expect(more).toEqual([]);
     expect(job).toMatchObject({
@@ -95,14 +99,7 @@ describe('sandbox e-signing actions as timers', () => {
   });
 
   it('+autodecline declines at its time; a void removes the pending action', async () => {
-    const a = await send(ctx, owner, {
-      template_id: templateId,
-      participants: [
-        { role: 'client', name: 'Dee', email: 'dee+autodecline@example.com' },
-        { role: 'company', name: 'Co', email: 'co2@example.com' },
-      ],
-    });
-    const refA = await envelopeOf(a.contract_request_id);
+    const { r: a, ref: refA } = await sendToTwo('Dee', 'dee+autodecline@example.com', 'co2@example.com');
     expect((await actionsOf(refA)).map((j) => j.payload)).toEqual([
       expect.objectContaining({
         body: expect.objectContaining({ type: 'participant.declined', reason: 'Sandbox decline' }),
@@ -114,14 +111,7 @@ describe('sandbox e-signing actions as timers', () => {
     expect(declined.status).toBe('declined');
     expect(byRole(declined, 'client').status).toBe('declined');
 
-    const v = await send(ctx, owner, {
-      template_id: templateId,
-      participants: [
-        { role: 'client', name: 'Val', email: 'val+autosign@example.com' },
-        { role: 'company', name: 'Co', email: 'co3@example.com' },
-      ],
-    });
-    const refV = await envelopeOf(v.contract_request_id);
+    const { r: v, ref: refV } = await sendToTwo('Val', 'val+autosign@example.com', 'co3@example.com');
     expect(await actionsOf(refV)).toHaveLength(1);
     const voided = await call(ctx, owner)('POST', `/contracts/requests/${v.contract_request_id}/void`, {
       reason: 'Wrong terms',
@@ -136,14 +126,7 @@ describe('sandbox e-signing actions as timers', () => {
   });
 
   it("the previous release's actions not yet done are backfilled, sent once and marked done", async () => {
-    const r = await send(ctx, owner, {
-      template_id: templateId,
-      participants: [
-        { role: 'client', name: 'Lee', email: 'lee@example.com' },
-        { role: 'company', name: 'Co', email: 'co4@example.com' },
-      ],
-    });
-    const ref = await envelopeOf(r.contract_request_id);
+    const { r, ref } = await sendToTwo('Lee', 'lee@example.com', 'co4@example.com');
     const client = byRole(r, 'client');
     // As the previous release scheduled it: a row of its table, no job.
     const [legacy] = await ctx.db
