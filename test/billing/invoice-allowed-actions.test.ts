@@ -1,24 +1,18 @@
 /** An invoice's allowed_actions (the sandbox simulators) match what the API accepts, per state and per role. */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type InvoiceStatus, invoices } from '../../src/db/schema/index';
 import { invoiceActions } from '../../src/modules/billing/billing.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
+import { clientApp } from '../helpers/client-app';
+import { createTestClient } from '../helpers/clients';
 import { api } from './fixtures';
 
-let ctx: TestContext;
-let owner: TestCaller;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  owner = await createTestClient(ctx);
-});
-afterAll(() => ctx?.close());
+const s = clientApp();
 
 type Action = (typeof invoiceActions.names)[number];
-const call = (method: string, url: string, body?: unknown, caller = owner) =>
-  api(ctx)(method, url, caller.headers, body);
+const call = (method: string, url: string, body?: unknown, caller = s.owner) =>
+  api(s.ctx)(method, url, caller.headers, body);
 
 async function sample() {
   const r = await call('POST', '/sandbox/billing/invoices', {});
@@ -33,7 +27,7 @@ const simulated = (action: 'pay' | 'overdue') => async () => {
 /** Statuses only staff reach (void, uncollectible): set on a sample. */
 const inStatus = (status: InvoiceStatus) => async () => {
   const id = await sample();
-  await ctx.db.update(invoices).set({ status }).where(eq(invoices.id, id));
+  await s.ctx.db.update(invoices).set({ status }).where(eq(invoices.id, id));
   return id;
 };
 
@@ -63,8 +57,8 @@ describe('invoice allowed_actions', () => {
 
   it('a token without sandbox.simulate sees none; the list carries them per row', async () => {
     const id = await sample();
-    const readOnly = await createTestClient(ctx, {
-      clientId: owner.clientId,
+    const readOnly = await createTestClient(s.ctx, {
+      clientId: s.owner.clientId,
       apiToken: true,
       permissions: ['billing.read'],
     });

@@ -3,22 +3,15 @@
  * (401 with `error_description` saying the header's form), and an API path without its /api/v1
  * prefix (the 404/405 body names the path meant).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
+import { describe, expect, it } from 'vitest';
+import { clientApp } from '../helpers/client-app';
 
-let ctx: TestContext;
-let caller: TestCaller;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  caller = await createTestClient(ctx);
-});
-afterAll(() => ctx?.close());
+const s = clientApp();
 
 describe('request hints', () => {
   it('a token without "Bearer " is 401 Could not validate credentials, saying the header form', async () => {
-    const token = String(caller.headers.authorization).replace(/^Bearer\s+/i, '');
-    const r = await ctx.app.inject({ url: '/api/v1/transactions', headers: { authorization: token } });
+    const token = String(s.owner.headers.authorization).replace(/^Bearer\s+/i, '');
+    const r = await s.ctx.app.inject({ url: '/api/v1/transactions', headers: { authorization: token } });
     expect(r.statusCode).toBe(401);
     expect(r.json()).toEqual({
       detail: 'Could not validate credentials',
@@ -27,16 +20,16 @@ describe('request hints', () => {
     });
     expect(r.headers['www-authenticate']).toBe('Bearer');
     // No header at all: the plain challenge, as before.
-    const none = await ctx.app.inject({ url: '/api/v1/transactions' });
+    const none = await s.ctx.app.inject({ url: '/api/v1/transactions' });
     expect(none.json()).toEqual({ detail: 'Could not validate credentials' });
     expect(none.headers['www-authenticate']).toBe('Bearer');
   });
 
   it('a path without /api/v1 names the API path meant (405 and 404 alike)', async () => {
-    const post = await ctx.app.inject({
+    const post = await s.ctx.app.inject({
       method: 'POST',
       url: '/checkout/paylink',
-      headers: caller.headers,
+      headers: s.owner.headers,
       payload: {},
     });
     expect(post.statusCode).toBe(405);
@@ -44,13 +37,13 @@ describe('request hints', () => {
       detail: 'Method Not Allowed',
       hint: 'API paths start with /api/v1: POST /api/v1/checkout/paylink',
     });
-    const get = await ctx.app.inject({ url: '/transactions?page=1', headers: caller.headers });
+    const get = await s.ctx.app.inject({ url: '/transactions?page=1', headers: s.owner.headers });
     expect(get.statusCode).toBe(404);
     expect(get.json()).toEqual({
       detail: 'Not Found',
       hint: 'API paths start with /api/v1: GET /api/v1/transactions',
     });
-    const nothing = await ctx.app.inject({ url: '/no-such-thing' });
+    const nothing = await s.ctx.app.inject({ url: '/no-such-thing' });
     expect(nothing.json()).toEqual({ detail: 'Not Found' });
   });
 });

@@ -6,13 +6,12 @@
  * allowlist-rollout.test.ts).
  */
 import { readFileSync } from 'node:fs';
-import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monitoredTransactions, monitoringSanctionsAllowlist } from '../../src/db/schema/index';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { monitoringSanctionsAllowlist } from '../../src/db/schema/index';
 import { newId } from '../../src/shared/ids';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
-import { submit } from './fixtures';
+import { clientApp } from '../helpers/client-app';
+import { allowlistRows, storeSanctionsMatches, submit } from './fixtures';
 
 const MIGRATION = new URL('../../drizzle/0033_monitoring_allowlist_keyed_by_hit.sql', import.meta.url);
 const copyStatement = () => {
@@ -20,85 +19,64 @@ const copyStatement = () => {
   return parts[parts.length - 1]!.replace(/^\s*--.*$/gm, '').trim();
 };
 
-let ctx: TestContext;
-let owner: TestCaller;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  owner = await createTestClient(ctx);
-});
-afterAll(() => ctx?.close());
+const s = clientApp();
 
 /** A row written before migration 0038's rollout trigger existed (which copies such rows at once). */
 const legacyRow = async (transactionId: string, nameKey: string, identifier: string) => {
   const t = sql.raw('"monitoring_sanctions_allowlist"');
-  await ctx.deps.db.execute(sql`ALTER TABLE ${t} DISABLE TRIGGER monitoring_allowlist_copy_unkeyed`);
+  await s.ctx.deps.db.execute(sql`ALTER TABLE ${t} DISABLE TRIGGER monitoring_allowlist_copy_unkeyed`);
   try {
-    await ctx.deps.db.insert(monitoringSanctionsAllowlist).values({
+    await s.ctx.deps.db.insert(monitoringSanctionsAllowlist).values({
       id: newId(),
-      clientId: owner.clientId,
+      clientId: s.owner.clientId,
       nameKey,
       identifier,
       monitoredTransactionId: transactionId,
       createdAt: new Date(),
     });
   } finally {
-    await ctx.deps.db.execute(sql`ALTER TABLE ${t} ENABLE TRIGGER monitoring_allowlist_copy_unkeyed`);
+    await s.ctx.deps.db.execute(sql`ALTER TABLE ${t} ENABLE TRIGGER monitoring_allowlist_copy_unkeyed`);
   }
 };
 
 describe('allowlist rows from before the hit key', () => {
   it('clear nothing alone, and are copied to keyed rows from the cleared transaction', async () => {
     const cp = { counterparty: { name: 'Irina SANCTIONED', account_identifier: 'DE77' } };
-    const t = await submit(ctx, owner, cp);
+    const t = await submit(s.ctx, s.owner, cp);
     expect(t.sanctions_hit).toBe(true);
     await legacyRow(t.monitored_transaction_id, 'irina sanctioned', 'DE77');
     // An old row alone no longer clears the hit.
-    expect((await submit(ctx, owner, cp)).sanctions_hit).toBe(true);
+    expect((await submit(s.ctx, s.owner, cp)).sanctions_hit).toBe(true);
 
     // An official-list hit stored on another cleared transaction (with the party's screened name).
-    const t2 = await submit(ctx, owner, {
+    const t2 = await submit(s.ctx, s.owner, {
       counterparty: { name: 'Petr SANCTIONED', account_identifier: 'DE78' },
     });
-    await ctx.deps.db
-      .update(monitoredTransactions)
-      .set({
-        sanctionsMatches: [
-          {
-            list: 'OFAC SDN List',
-            matched_name: 'Pyotr IVANOV',
-            match_score: 91,
-            entry_id: '100',
-            entry_name: 'Pyotr IVANOV',
-            screened_name: 'Petr  Ivanov',
-            list_version: '2026-11-02#abcdef012345',
-          },
-          {
-            list: 'UK Sanctions List',
-            matched_name: 'Someone Else',
-            match_score: 88,
-            entry_id: 'X1',
-            entry_name: 'Someone Else',
-            screened_name: 'Someone Else',
-          },
-        ] as unknown as Record<string, unknown>[],
-      })
-      .where(eq(monitoredTransactions.id, t2.monitored_transaction_id));
+    await storeSanctionsMatches(s.ctx, t2.monitored_transaction_id, [
+      {
+        list: 'OFAC SDN List',
+        matched_name: 'Pyotr IVANOV',
+        match_score: 91,
+        entry_id: '100',
+        entry_name: 'Pyotr IVANOV',
+        screened_name: 'Petr  Ivanov',
+        list_version: '2026-11-02#abcdef012345',
+      },
+      {
+        list: 'UK Sanctions List',
+        matched_name: 'Someone Else',
+        match_score: 88,
+        entry_id: 'X1',
+        entry_name: 'Someone Else',
+        screened_name: 'Someone Else',
+      },
+    ]);
     await legacyRow(t2.monitored_transaction_id, 'petr ivanov', 'DE78');
 
-    await ctx.deps.db.execute(sql.raw(copyStatement()));
-    await ctx.deps.db.execute(sql.raw(copyStatement())); // idempotent
+    await s.ctx.deps.db.execute(sql.raw(copyStatement()));
+    await s.ctx.deps.db.execute(sql.raw(copyStatement())); // idempotent
 
-    const rows = await ctx.deps.db
-      .select({
-        nameKey: monitoringSanctionsAllowlist.nameKey,
-        identifier: monitoringSanctionsAllowlist.identifier,
-        list: monitoringSanctionsAllowlist.list,
-        entryId: monitoringSanctionsAllowlist.entryId,
-        listVersion: monitoringSanctionsAllowlist.listVersion,
-      })
-      .from(monitoringSanctionsAllowlist)
-      .where(and(eq(monitoringSanctionsAllowlist.clientId, owner.clientId)));
+    const rows = await allowlistRows(s.ctx, s.owner.clientId);
     expect(rows.sort((a, b) => `${a.nameKey}${a.list}`.localeCompare(`${b.nameKey}${b.list}`))).toEqual([
       { nameKey: 'irina sanctioned', identifier: 'DE77', list: '', entryId: '', listVersion: null },
       {
@@ -118,6 +96,6 @@ describe('allowlist rows from before the hit key', () => {
       },
     ]);
     // The keyed copy clears the sandbox hit again.
-    expect((await submit(ctx, owner, cp)).sanctions_hit).toBe(false);
+    expect((await submit(s.ctx, s.owner, cp)).sanctions_hit).toBe(false);
   });
 });

@@ -1,5 +1,13 @@
 /** Transaction-monitoring test helpers: one-line API calls, rules, transactions and customers. */
-import { businessCustomers, type KybStatus, type KycStatus, kycUsers } from '../../src/db/schema/index';
+import { and, eq } from 'drizzle-orm';
+import {
+  businessCustomers,
+  type KybStatus,
+  type KycStatus,
+  kycUsers,
+  monitoredTransactions,
+  monitoringSanctionsAllowlist,
+} from '../../src/db/schema/index';
 import type { TestContext } from '../helpers/app';
 import type { TestCaller } from '../helpers/clients';
 
@@ -122,4 +130,29 @@ export async function createBusiness(
     })
     .returning({ id: businessCustomers.id });
   return b!.id;
+}
+
+/** Stores `matches` as a monitored transaction's sanctions matches, as screening would have (and the hit flag when given). */
+export async function storeSanctionsMatches(ctx: TestContext, id: string, matches: Json[], hit?: boolean) {
+  await ctx.deps.db
+    .update(monitoredTransactions)
+    .set({ ...(hit === undefined ? {} : { sanctionsHit: hit }), sanctionsMatches: matches })
+    .where(eq(monitoredTransactions.id, id));
+}
+
+/** A client's sanctions allowlist rows (their key: name, identifier, list, entry, list version), of one transaction when given. */
+export function allowlistRows(ctx: TestContext, clientId: string, transactionId?: string) {
+  const a = monitoringSanctionsAllowlist;
+  return ctx.deps.db
+    .select({
+      nameKey: a.nameKey,
+      identifier: a.identifier,
+      list: a.list,
+      entryId: a.entryId,
+      listVersion: a.listVersion,
+    })
+    .from(a)
+    .where(
+      and(eq(a.clientId, clientId), transactionId ? eq(a.monitoredTransactionId, transactionId) : undefined),
+    );
 }

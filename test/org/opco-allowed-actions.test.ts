@@ -1,32 +1,26 @@
 /** An opco's allowed_actions match what the API accepts, per state and per role. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OpcoStatus } from '../../src/db/schema/index';
 import { opcoActions } from '../../src/modules/opcos/opcos.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
+import { clientApp } from '../helpers/client-app';
+import { createTestClient } from '../helpers/clients';
 import { insertOpco } from '../payments/fixtures';
 import { companyBody } from './fixtures';
 
-let ctx: TestContext;
-let owner: TestCaller;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  owner = await createTestClient(ctx);
-});
-afterAll(() => ctx?.close());
+const s = clientApp();
 
 type Action = (typeof opcoActions.names)[number];
 
-const api = (method: string, url: string, caller = owner, payload?: object) =>
-  ctx.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: caller.headers, payload });
+const api = (method: string, url: string, caller = s.owner, payload?: object) =>
+  s.ctx.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: caller.headers, payload });
 
 async function draft() {
-  const r = await api('POST', '/opcos', owner, companyBody());
+  const r = await api('POST', '/opcos', s.owner, companyBody());
   expect(r.statusCode, r.body).toBe(201);
   return r.json().opco_id as string;
 }
-const inStatus = (status: OpcoStatus) => () => insertOpco(ctx, owner.clientId, { status });
+const inStatus = (status: OpcoStatus) => () => insertOpco(s.ctx, s.owner.clientId, { status });
 
 const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }> = {
   draft: { expected: ['edit', 'submit', 'delete', 'add_project'], make: draft },
@@ -46,10 +40,10 @@ const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }
 
 const perform = (action: Action, id: string) =>
   ({
-    edit: () => api('PATCH', `/opcos/${id}`, owner, { name: 'Renamed' }),
+    edit: () => api('PATCH', `/opcos/${id}`, s.owner, { name: 'Renamed' }),
     submit: () => api('POST', `/opcos/${id}/submit`),
     delete: () => api('DELETE', `/opcos/${id}`),
-    add_project: () => api('POST', '/projects', owner, { project_name: 'Under it', opco_id: id }),
+    add_project: () => api('POST', '/projects', s.owner, { project_name: 'Under it', opco_id: id }),
   })[action]();
 
 describe('opco allowed_actions', () => {
@@ -65,7 +59,7 @@ describe('opco allowed_actions', () => {
 
   it('a role without opcos.write and projects.write sees none; the list carries them per row', async () => {
     const id = await draft();
-    const dev = await createTestClient(ctx, { role: 'developer', clientId: owner.clientId });
+    const dev = await createTestClient(s.ctx, { role: 'developer', clientId: s.owner.clientId });
     const asDev = await api('GET', `/opcos/${id}`, dev);
     expect(asDev.json().allowed_actions).toEqual([]);
     expect((await api('PATCH', `/opcos/${id}`, dev, { name: 'x' })).statusCode).toBe(403);

@@ -1,26 +1,20 @@
 /** A project's allowed_actions match what the API accepts, per state and per role. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectActions } from '../../src/modules/projects/projects.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
+import { clientApp } from '../helpers/client-app';
+import { createTestClient } from '../helpers/clients';
 import { staffHeaders } from './fixtures';
 
-let ctx: TestContext;
-let owner: TestCaller;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  owner = await createTestClient(ctx);
-});
-afterAll(() => ctx?.close());
+const s = clientApp();
 
 type Action = (typeof projectActions.names)[number];
 
-const api = (method: string, url: string, caller = owner, payload?: object) =>
-  ctx.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: caller.headers, payload });
+const api = (method: string, url: string, caller = s.owner, payload?: object) =>
+  s.ctx.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: caller.headers, payload });
 
 async function active() {
-  const r = await api('POST', '/projects', owner, { project_name: 'Shop' });
+  const r = await api('POST', '/projects', s.owner, { project_name: 'Shop' });
   expect(r.statusCode, r.body).toBe(201);
   return r.json().project_id as string;
 }
@@ -32,7 +26,7 @@ async function archived() {
 
 const perform = (action: Action, id: string) =>
   ({
-    edit: () => api('PATCH', `/projects/${id}`, owner, { project_name: 'Renamed' }),
+    edit: () => api('PATCH', `/projects/${id}`, s.owner, { project_name: 'Renamed' }),
     archive: () => api('POST', `/projects/${id}/archive`),
     unarchive: () => api('POST', `/projects/${id}/unarchive`),
   })[action]();
@@ -62,7 +56,7 @@ describe('project allowed_actions', () => {
       }));
 
   it('every answer carries them: create, update, archive', async () => {
-    const created = await api('POST', '/projects', owner, { project_name: 'Shop' });
+    const created = await api('POST', '/projects', s.owner, { project_name: 'Shop' });
     expect(created.json().allowed_actions).toEqual(['edit', 'archive']);
     const id = created.json().project_id;
     expect((await perform('edit', id)).json().allowed_actions).toEqual(['edit', 'archive']);
@@ -71,7 +65,7 @@ describe('project allowed_actions', () => {
 
   it('a role without projects.write sees none; the list carries them per row; staff freeze lists none', async () => {
     const id = await archived();
-    const dev = await createTestClient(ctx, { role: 'developer', clientId: owner.clientId });
+    const dev = await createTestClient(s.ctx, { role: 'developer', clientId: s.owner.clientId });
     expect((await api('GET', `/projects/${id}`, dev)).json().allowed_actions).toEqual([]);
     expect((await api('POST', `/projects/${id}/unarchive`, dev)).statusCode).toBe(403);
     const list = (await api('GET', '/projects?page_size=200&include_archived=true')).json().projects as {
@@ -81,10 +75,10 @@ describe('project allowed_actions', () => {
     expect(list.length).toBeGreaterThan(1);
     for (const p of list)
       expect(p.allowed_actions).toEqual(p.archived_at ? ['edit', 'unarchive'] : ['edit', 'archive']);
-    const frozen = await ctx.app.inject({
+    const frozen = await s.ctx.app.inject({
       method: 'POST',
       url: `/api/v1/admin/projects/${id}/freeze`,
-      headers: (await staffHeaders(ctx)).headers,
+      headers: (await staffHeaders(s.ctx)).headers,
       payload: { reason: 'check' },
     });
     expect(frozen.statusCode, frozen.body).toBe(200);

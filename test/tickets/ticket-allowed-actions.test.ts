@@ -1,27 +1,21 @@
 /** A ticket's allowed_actions match what the API accepts, per state and per role. */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tickets } from '../../src/db/schema/index';
 import { ticketActions } from '../../src/modules/tickets/tickets.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
+import { clientApp } from '../helpers/client-app';
+import { createTestClient } from '../helpers/clients';
 import { api, openTicket } from './fixtures';
 
-let ctx: TestContext;
-let owner: TestCaller;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  owner = await createTestClient(ctx);
-});
-afterAll(() => ctx?.close());
+const s = clientApp();
 
 type Action = (typeof ticketActions.names)[number];
-const call = (method: string, url: string, body?: unknown, caller = owner) =>
-  api(ctx)(method, url, caller.headers, body);
+const call = (method: string, url: string, body?: unknown, caller = s.owner) =>
+  api(s.ctx)(method, url, caller.headers, body);
 
 async function ticket(...steps: string[]) {
-  const id = (await openTicket(ctx, owner)).ticket_id;
+  const id = (await openTicket(s.ctx, s.owner)).ticket_id;
   for (const s of steps) {
     const r = s.startsWith('sim:')
       ? await call('POST', `/sandbox/tickets/${id}/simulate`, { action: s.slice(4) })
@@ -34,8 +28,10 @@ async function ticket(...steps: string[]) {
 /** Closed longer ago than the reopen window. */
 async function closedLongAgo() {
   const id = await ticket('sim:resolve', 'close');
-  const longAgo = new Date(ctx.clock.now().getTime() - (ctx.config.ticketReopenWindowDays + 1) * 86_400_000);
-  await ctx.db.update(tickets).set({ closedAt: longAgo }).where(eq(tickets.id, id));
+  const longAgo = new Date(
+    s.ctx.clock.now().getTime() - (s.ctx.config.ticketReopenWindowDays + 1) * 86_400_000,
+  );
+  await s.ctx.db.update(tickets).set({ closedAt: longAgo }).where(eq(tickets.id, id));
   return id;
 }
 
@@ -77,8 +73,8 @@ describe('ticket allowed_actions', () => {
 
   it('a token without tickets.write sees none; the list and the action answers carry them', async () => {
     const id = await ticket('sim:resolve');
-    const readOnly = await createTestClient(ctx, {
-      clientId: owner.clientId,
+    const readOnly = await createTestClient(s.ctx, {
+      clientId: s.owner.clientId,
       apiToken: true,
       permissions: ['tickets.read'],
     });
