@@ -4,36 +4,27 @@
  */
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiCredentials, clients } from '../../src/db/schema/index';
 import { M } from '../../src/shared/messages';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { securityHeaders } from '../helpers/challenge';
 import { createTestClient, type TestCaller } from '../helpers/clients';
-import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+import { smtpApp } from '../helpers/suites';
 
-let ctx: TestContext;
-let smtp: SmtpCapture;
-let owner: TestCaller;
-
-beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  ctx = await createTestApp({ mailer: smtp.mailer });
-  owner = await createTestClient(ctx, { role: 'owner' });
-});
-afterAll(async () => {
-  await ctx.close();
-  await smtp.close();
-});
+const suite = smtpApp({ client: { role: 'owner' } });
 
 const BASE = '/api/v1/auth/api-credentials';
 
-async function create(body: object, caller: TestCaller = owner) {
-  return ctx.app.inject({ method: 'POST', url: BASE, headers: caller.headers, payload: body });
+async function create(body: object, caller: TestCaller = suite.owner) {
+  return suite.ctx.app.inject({ method: 'POST', url: BASE, headers: caller.headers, payload: body });
 }
 
 async function exchange(api_key: string, api_secret: string) {
-  return ctx.app.inject({ method: 'POST', url: '/api/v1/auth/api-token', payload: { api_key, api_secret } });
+  return suite.ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/api-token',
+    payload: { api_key, api_secret },
+  });
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -49,13 +40,13 @@ describe('create and list', () => {
       permissions: null,
       disabled: false,
       last_used_at: null,
-      created_at: ctx.clock.now().toISOString(),
+      created_at: suite.ctx.clock.now().toISOString(),
     });
     expect(body.credential_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.api_key).toMatch(/^pk_sandbox_[0-9a-f]{32}$/);
     expect(body.api_secret).toMatch(/^sk_sandbox_[A-Za-z0-9_-]{43}$/);
 
-    const list = await ctx.app.inject({ method: 'GET', url: BASE, headers: owner.headers });
+    const list = await suite.ctx.app.inject({ method: 'GET', url: BASE, headers: suite.owner.headers });
     expect(list.statusCode).toBe(200);
     const listed = list
       .json()
@@ -65,7 +56,10 @@ describe('create and list', () => {
     expect(list.body).not.toContain('api_secret');
 
     // Stored only as a keyed hash.
-    const [row] = await ctx.db.select().from(apiCredentials).where(eq(apiCredentials.id, body.credential_id));
+    const [row] = await suite.ctx.db
+      .select()
+      .from(apiCredentials)
+      .where(eq(apiCredentials.id, body.credential_id));
     expect(row!.secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(body.api_secret);
   });
@@ -100,25 +94,25 @@ describe('create and list', () => {
 
   it('is owner-only and dashboard-only', async () => {
     for (const role of ['operations', 'developer'] as const) {
-      const member = await createTestClient(ctx, { role, clientId: owner.clientId });
+      const member = await createTestClient(suite.ctx, { role, clientId: suite.owner.clientId });
       const res = await create({ label: 'x', role: 'developer' }, member);
       expect(res.statusCode).toBe(403);
       expect(res.json().detail).toBe(M.insufficientPermissions);
-      const list = await ctx.app.inject({ method: 'GET', url: BASE, headers: member.headers });
+      const list = await suite.ctx.app.inject({ method: 'GET', url: BASE, headers: member.headers });
       expect(list.json().detail).toBe(M.insufficientPermissions);
     }
-    const api = await createTestClient(ctx, { apiToken: true, clientId: owner.clientId });
+    const api = await createTestClient(suite.ctx, { apiToken: true, clientId: suite.owner.clientId });
     const res = await create({ label: 'x', role: 'developer' }, api);
     expect(res.statusCode).toBe(403);
     expect(res.json().detail).toBe(M.dashboardTokenRequired);
   });
 
   it("lists only the caller's client credentials", async () => {
-    const other = await createTestClient(ctx, { role: 'owner' });
+    const other = await createTestClient(suite.ctx, { role: 'owner' });
     const mine = (await create({ label: 'mine', role: 'developer' })).json();
-    const list = await ctx.app.inject({ method: 'GET', url: BASE, headers: other.headers });
+    const list = await suite.ctx.app.inject({ method: 'GET', url: BASE, headers: other.headers });
     expect(list.json().credentials).toEqual([]);
-    const disable = await ctx.app.inject({
+    const disable = await suite.ctx.app.inject({
       method: 'POST',
       url: `${BASE}/${mine.credential_id}/disable`,
       headers: other.headers,
@@ -131,7 +125,7 @@ describe('create and list', () => {
 describe('token exchange', () => {
   it('returns the token response with the spec claims, and stamps last_used_at', async () => {
     const cred = (await create({ label: 'claims', role: 'developer' })).json();
-    ctx.clock.advanceSeconds(10);
+    suite.ctx.clock.advanceSeconds(10);
     const res = await exchange(cred.api_key, cred.api_secret);
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
@@ -139,14 +133,14 @@ describe('token exchange', () => {
     const body = res.json();
     expect(body).toMatchObject({
       token_type: 'bearer',
-      client_id: owner.clientId,
+      client_id: suite.owner.clientId,
       role: 'developer',
       environment: 'sandbox',
       expires_in: 7 * 86400,
     });
     const claims = decodeJwt(body.access_token);
     expect(claims).toMatchObject({
-      sub: owner.clientId,
+      sub: suite.owner.clientId,
       type: 'client_api_access',
       actor_type: 'client_api',
       role: 'developer',
@@ -158,14 +152,16 @@ describe('token exchange', () => {
     expect(typeof claims.jti).toBe('string');
     expect(claims.exp! - claims.iat!).toBe(7 * 86400);
 
-    const list = (await ctx.app.inject({ method: 'GET', url: BASE, headers: owner.headers })).json();
+    const list = (
+      await suite.ctx.app.inject({ method: 'GET', url: BASE, headers: suite.owner.headers })
+    ).json();
     const listed = list.credentials.find(
       (c: { credential_id: string }) => c.credential_id === cred.credential_id,
     );
-    expect(listed.last_used_at).toBe(ctx.clock.now().toISOString());
+    expect(listed.last_used_at).toBe(suite.ctx.clock.now().toISOString());
 
     // The token works on a route the developer role holds, and is refused on one it lacks.
-    const ok = await ctx.app.inject({
+    const ok = await suite.ctx.app.inject({
       url: '/api/v1/auth/client/settings',
       headers: bearer(body.access_token),
     });
@@ -175,12 +171,15 @@ describe('token exchange', () => {
   it('expires after the configured TTL', async () => {
     const cred = (await create({ label: 'ttl', role: 'owner' })).json();
     const { access_token } = (await exchange(cred.api_key, cred.api_secret)).json();
-    ctx.clock.advanceSeconds(7 * 86400 + 1);
-    const res = await ctx.app.inject({ url: '/api/v1/auth/client/settings', headers: bearer(access_token) });
+    suite.ctx.clock.advanceSeconds(7 * 86400 + 1);
+    const res = await suite.ctx.app.inject({
+      url: '/api/v1/auth/client/settings',
+      headers: bearer(access_token),
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().detail).toBe(M.couldNotValidate);
     // The owner's 30-minute dashboard token expired too: sign in again.
-    owner = await createTestClient(ctx, { role: 'owner', clientId: owner.clientId });
+    suite.owner = await createTestClient(suite.ctx, { role: 'owner', clientId: suite.owner.clientId });
   });
 
   it('gives a custom credential exactly its permissions', async () => {
@@ -188,10 +187,13 @@ describe('token exchange', () => {
     const { access_token, role } = (await exchange(cred.api_key, cred.api_secret)).json();
     expect(role).toBe('developer');
     expect(decodeJwt(access_token).permissions).toEqual(['settings.read']);
-    const read = await ctx.app.inject({ url: '/api/v1/auth/client/settings', headers: bearer(access_token) });
+    const read = await suite.ctx.app.inject({
+      url: '/api/v1/auth/client/settings',
+      headers: bearer(access_token),
+    });
     expect(read.statusCode).toBe(200);
     // settings.write belongs to the developer role, but not to this custom set.
-    const write = await ctx.app.inject({
+    const write = await suite.ctx.app.inject({
       method: 'PUT',
       url: '/api/v1/auth/client/settings',
       headers: bearer(access_token),
@@ -210,7 +212,7 @@ describe('token exchange', () => {
     const unknown = await exchange('pk_sandbox_nope', cred.api_secret);
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json().detail).toBe(M.invalidApiKey);
-    const missing = await ctx.app.inject({
+    const missing = await suite.ctx.app.inject({
       method: 'POST',
       url: '/api/v1/auth/api-token',
       payload: { api_key: cred.api_key },
@@ -220,9 +222,9 @@ describe('token exchange', () => {
   });
 
   it('answers 401 Client is not active for a deactivated client', async () => {
-    const c = await createTestClient(ctx, { role: 'owner' });
+    const c = await createTestClient(suite.ctx, { role: 'owner' });
     const cred = (await create({ label: 'inactive', role: 'owner' }, c)).json();
-    await ctx.db.update(clients).set({ isActive: false }).where(eq(clients.id, c.clientId));
+    await suite.ctx.db.update(clients).set({ isActive: false }).where(eq(clients.id, c.clientId));
     const res = await exchange(cred.api_key, cred.api_secret);
     expect(res.statusCode).toBe(401);
     expect(res.json().detail).toBe(M.clientNotActive);
@@ -233,26 +235,26 @@ describe('disable', () => {
   it('stops exchanges and already-issued tokens at once, idempotently', async () => {
     const cred = (await create({ label: 'to disable', role: 'developer' })).json();
     const { access_token } = (await exchange(cred.api_key, cred.api_secret)).json();
-    const before = await ctx.app.inject({
+    const before = await suite.ctx.app.inject({
       url: '/api/v1/auth/client/settings',
       headers: bearer(access_token),
     });
     expect(before.statusCode).toBe(200);
 
-    const res = await ctx.app.inject({
+    const res = await suite.ctx.app.inject({
       method: 'POST',
       url: `${BASE}/${cred.credential_id}/disable`,
-      headers: owner.headers,
+      headers: suite.owner.headers,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       credential_id: cred.credential_id,
       disabled: true,
-      disabled_at: ctx.clock.now().toISOString(),
+      disabled_at: suite.ctx.clock.now().toISOString(),
     });
     expect(res.body).not.toContain('api_secret');
 
-    const after = await ctx.app.inject({
+    const after = await suite.ctx.app.inject({
       url: '/api/v1/auth/client/settings',
       headers: bearer(access_token),
     });
@@ -262,23 +264,27 @@ describe('disable', () => {
     expect(ex.statusCode).toBe(401);
     expect(ex.json().detail).toBe(M.invalidApiKey);
 
-    const again = await ctx.app.inject({
+    const again = await suite.ctx.app.inject({
       method: 'POST',
       url: `${BASE}/${cred.credential_id}/disable`,
-      headers: owner.headers,
+      headers: suite.owner.headers,
     });
     expect(again.statusCode).toBe(200);
     expect(again.json().disabled_at).toBe(res.json().disabled_at);
   });
 
   it('is 422 for a malformed id and 404 for an unknown one', async () => {
-    const bad = await ctx.app.inject({ method: 'POST', url: `${BASE}/nope/disable`, headers: owner.headers });
+    const bad = await suite.ctx.app.inject({
+      method: 'POST',
+      url: `${BASE}/nope/disable`,
+      headers: suite.owner.headers,
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toEqual(['path', 'credential_id']);
-    const unknown = await ctx.app.inject({
+    const unknown = await suite.ctx.app.inject({
       method: 'POST',
       url: `${BASE}/0190a000-0000-7000-8000-000000000000/disable`,
-      headers: owner.headers,
+      headers: suite.owner.headers,
     });
     expect(unknown.statusCode).toBe(404);
   });
@@ -286,18 +292,18 @@ describe('disable', () => {
 
 describe('reset-secret', () => {
   const reset = (id: string, headers: Record<string, string>) =>
-    ctx.app.inject({ method: 'POST', url: `${BASE}/${id}/reset-secret`, headers });
+    suite.ctx.app.inject({ method: 'POST', url: `${BASE}/${id}/reset-secret`, headers });
 
   it('needs a REFRESH_API_KEY security challenge', async () => {
     const cred = (await create({ label: 'rotate', role: 'developer' })).json();
-    const none = await reset(cred.credential_id, owner.headers);
+    const none = await reset(cred.credential_id, suite.owner.headers);
     expect(none.statusCode).toBe(403);
     expect(none.json().detail).toBe(M.securityChallengeRequired);
-    const wrongAction = await securityHeaders(ctx, smtp, owner, 'ADD_MEMBER');
+    const wrongAction = await securityHeaders(suite.ctx, suite.smtp, suite.owner, 'ADD_MEMBER');
     const res = await reset(cred.credential_id, wrongAction);
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toBe(M.securityChallengeInvalid);
-    const wrongCode = await securityHeaders(ctx, smtp, owner, 'REFRESH_API_KEY');
+    const wrongCode = await securityHeaders(suite.ctx, suite.smtp, suite.owner, 'REFRESH_API_KEY');
     const bad = await reset(cred.credential_id, {
       ...wrongCode,
       'x-security-code': wrongCode['x-security-code'] === '000000' ? '111111' : '000000',
@@ -309,8 +315,8 @@ describe('reset-secret', () => {
   it('rotates: the old secret and tokens issued before stop at once, the new secret works', async () => {
     const cred = (await create({ label: 'rotate', role: 'developer' })).json();
     const oldToken = (await exchange(cred.api_key, cred.api_secret)).json().access_token;
-    ctx.clock.advanceSeconds(1);
-    const headers = await securityHeaders(ctx, smtp, owner, 'REFRESH_API_KEY');
+    suite.ctx.clock.advanceSeconds(1);
+    const headers = await securityHeaders(suite.ctx, suite.smtp, suite.owner, 'REFRESH_API_KEY');
     const res = await reset(cred.credential_id, headers);
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -322,12 +328,15 @@ describe('reset-secret', () => {
     expect(body.api_secret).not.toBe(cred.api_secret);
 
     expect((await exchange(cred.api_key, cred.api_secret)).statusCode).toBe(401);
-    const old = await ctx.app.inject({ url: '/api/v1/auth/client/settings', headers: bearer(oldToken) });
+    const old = await suite.ctx.app.inject({
+      url: '/api/v1/auth/client/settings',
+      headers: bearer(oldToken),
+    });
     expect(old.statusCode).toBe(401);
     expect(old.json().detail).toBe(M.invalidApiKey);
     const fresh = await exchange(cred.api_key, body.api_secret);
     expect(fresh.statusCode).toBe(200);
-    const use = await ctx.app.inject({
+    const use = await suite.ctx.app.inject({
       url: '/api/v1/auth/client/settings',
       headers: bearer(fresh.json().access_token),
     });
@@ -339,18 +348,18 @@ describe('reset-secret', () => {
   });
 
   it('leaves the challenge unused when the credential is unknown or disabled', async () => {
-    const other = await createTestClient(ctx, { role: 'owner' });
+    const other = await createTestClient(suite.ctx, { role: 'owner' });
     const foreign = (await create({ label: 'foreign', role: 'developer' }, other)).json();
-    const headers = await securityHeaders(ctx, smtp, owner, 'REFRESH_API_KEY');
+    const headers = await securityHeaders(suite.ctx, suite.smtp, suite.owner, 'REFRESH_API_KEY');
     const res = await reset(foreign.credential_id, headers);
     expect(res.statusCode).toBe(404);
     expect(res.json().detail).toBe(M.apiCredentialNotFound);
 
     const cred = (await create({ label: 'disabled', role: 'developer' })).json();
-    await ctx.app.inject({
+    await suite.ctx.app.inject({
       method: 'POST',
       url: `${BASE}/${cred.credential_id}/disable`,
-      headers: owner.headers,
+      headers: suite.owner.headers,
     });
     const disabled = await reset(cred.credential_id, headers);
     expect(disabled.statusCode).toBe(400);

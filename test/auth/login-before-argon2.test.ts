@@ -4,11 +4,10 @@
  * @node-rs/argon2's `verify`). Verifications never run more at once than the machine has cores.
  */
 import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LOGIN_EMAIL_RULE, LOGIN_IP_RULE } from '../../src/modules/auth/login/throttle.service';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { expect429, nextIp, post, registerVerified, uniqueEmail } from '../helpers/auth-flow';
-import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+import { smtpApp } from '../helpers/suites';
 
 const argon = vi.hoisted(() => ({ verifies: 0, running: 0, maxRunning: 0 }));
 vi.mock('@node-rs/argon2', async (importOriginal) => {
@@ -28,19 +27,10 @@ vi.mock('@node-rs/argon2', async (importOriginal) => {
   };
 });
 
-let ctx: TestContext;
-let smtp: SmtpCapture;
-beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  ctx = await createTestApp({ mailer: smtp.mailer });
-});
-afterAll(async () => {
-  await ctx?.close();
-  await smtp?.close();
-});
+const suite = smtpApp();
 
 const login = (email: string, password: string, ip = nextIp()) =>
-  post(ctx, '/auth/login', { client_email: email, password }, { ip });
+  post(suite.ctx, '/auth/login', { client_email: email, password }, { ip });
 
 /** The argon2 verifications that `run` caused. */
 async function verificationsOf(run: () => Promise<void>): Promise<number> {
@@ -51,7 +41,7 @@ async function verificationsOf(run: () => Promise<void>): Promise<number> {
 
 describe('login refusals before argon2', () => {
   it('a locked email is 429 without a verification, even with the right password', async () => {
-    const r = await registerVerified(ctx, smtp);
+    const r = await registerVerified(suite.ctx, suite.smtp);
     const failures = await verificationsOf(async () => {
       for (let i = 0; i < LOGIN_EMAIL_RULE.limit; i++)
         expect((await login(r.email, 'wrong password!')).statusCode).toBe(401);
@@ -66,7 +56,7 @@ describe('login refusals before argon2', () => {
 
   it('a locked IP is 429 without a verification, for any email', async () => {
     const ip = nextIp();
-    const r = await registerVerified(ctx, smtp);
+    const r = await registerVerified(suite.ctx, suite.smtp);
     const failures = await verificationsOf(async () => {
       for (let i = 0; i < LOGIN_IP_RULE.limit; i++)
         expect((await login(uniqueEmail('spray'), 'wrong password!', ip)).statusCode).toBe(401);

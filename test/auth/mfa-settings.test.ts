@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { currentTotp } from '../../src/modules/auth/mfa/totp.service';
 import { M } from '../../src/shared/messages';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { get, loginOk, post, put, registerVerified, type Session } from '../helpers/auth-flow';
 import { createTestClient } from '../helpers/clients';
-import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+import { smtpApp } from '../helpers/suites';
 
-let ctx: TestContext;
-let smtp: SmtpCapture;
+const suite = smtpApp();
 let owner: Session;
 let ownerEmail: string;
-
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  ctx = await createTestApp({ mailer: smtp.mailer });
-  const r = await registerVerified(ctx, smtp);
+  const r = await registerVerified(suite.ctx, suite.smtp);
   ownerEmail = r.email;
-  owner = await loginOk(ctx, r.email, r.password);
-});
-afterAll(async () => {
-  await ctx.close();
-  await smtp.close();
+  owner = await loginOk(suite.ctx, r.email, r.password);
 });
 
 const expect400 = async (p: Promise<{ statusCode: number; json(): { detail: unknown } }>, detail: string) => {
@@ -31,7 +22,7 @@ const expect400 = async (p: Promise<{ statusCode: number; json(): { detail: unkn
 
 describe('client MFA defaults', () => {
   it('owner reads and changes them; omitted fields are kept', async () => {
-    const g = await get(ctx, '/auth/mfa/client-defaults', owner.headers);
+    const g = await get(suite.ctx, '/auth/mfa/client-defaults', owner.headers);
     expect(g.statusCode, g.body).toBe(200);
     expect(g.json()).toEqual({
       mfa_enabled: false,
@@ -40,7 +31,7 @@ describe('client MFA defaults', () => {
       preferred_method: 'email',
     });
     const p = await put(
-      ctx,
+      suite.ctx,
       '/auth/mfa/client-defaults',
       { mfa_enabled: true, totp_enabled: true },
       owner.headers,
@@ -53,7 +44,7 @@ describe('client MFA defaults', () => {
       preferred_method: 'email',
     });
     const back = await put(
-      ctx,
+      suite.ctx,
       '/auth/mfa/client-defaults',
       { mfa_enabled: false, totp_enabled: false },
       owner.headers,
@@ -64,7 +55,7 @@ describe('client MFA defaults', () => {
   it('enforces the MFA rules', async () => {
     await expect400(
       put(
-        ctx,
+        suite.ctx,
         '/auth/mfa/client-defaults',
         { mfa_enabled: true, email_enabled: false, totp_enabled: false },
         owner.headers,
@@ -72,35 +63,40 @@ describe('client MFA defaults', () => {
       M.mfaNeedsMethod,
     );
     await expect400(
-      put(ctx, '/auth/mfa/client-defaults', { totp_enabled: false, preferred_method: 'totp' }, owner.headers),
+      put(
+        suite.ctx,
+        '/auth/mfa/client-defaults',
+        { totp_enabled: false, preferred_method: 'totp' },
+        owner.headers,
+      ),
       M.mfaPrimaryTotpDisabled,
     );
-    const bad = await put(ctx, '/auth/mfa/client-defaults', { preferred_method: 'sms' }, owner.headers);
+    const bad = await put(suite.ctx, '/auth/mfa/client-defaults', { preferred_method: 'sms' }, owner.headers);
     expect(bad.statusCode).toBe(422);
   });
 
   it('operations may, developer may not (403); API credential tokens are refused (403)', async () => {
-    const c = await createTestClient(ctx, { role: 'operations' });
-    expect((await get(ctx, '/auth/mfa/client-defaults', c.headers)).statusCode).toBe(200);
-    expect((await put(ctx, '/auth/mfa/client-defaults', { mfa_enabled: false }, c.headers)).statusCode).toBe(
-      200,
-    );
-    const dev = await createTestClient(ctx, { role: 'developer', clientId: c.clientId });
-    const denied = await put(ctx, '/auth/mfa/client-defaults', { mfa_enabled: false }, dev.headers);
+    const c = await createTestClient(suite.ctx, { role: 'operations' });
+    expect((await get(suite.ctx, '/auth/mfa/client-defaults', c.headers)).statusCode).toBe(200);
+    expect(
+      (await put(suite.ctx, '/auth/mfa/client-defaults', { mfa_enabled: false }, c.headers)).statusCode,
+    ).toBe(200);
+    const dev = await createTestClient(suite.ctx, { role: 'developer', clientId: c.clientId });
+    const denied = await put(suite.ctx, '/auth/mfa/client-defaults', { mfa_enabled: false }, dev.headers);
     expect(denied.statusCode).toBe(403);
     expect(denied.json().detail).toBe(M.insufficientPermissions);
-    expect((await get(ctx, '/auth/mfa/client-defaults', dev.headers)).statusCode).toBe(403);
-    const api = await createTestClient(ctx, { role: 'owner', apiToken: true, clientId: c.clientId });
-    const apiRes = await get(ctx, '/auth/mfa/client-defaults', api.headers);
+    expect((await get(suite.ctx, '/auth/mfa/client-defaults', dev.headers)).statusCode).toBe(403);
+    const api = await createTestClient(suite.ctx, { role: 'owner', apiToken: true, clientId: c.clientId });
+    const apiRes = await get(suite.ctx, '/auth/mfa/client-defaults', api.headers);
     expect(apiRes.statusCode).toBe(403);
     expect(apiRes.json().detail).toBe(M.dashboardTokenRequired);
-    expect((await get(ctx, '/auth/mfa/client-defaults')).statusCode).toBe(401);
+    expect((await get(suite.ctx, '/auth/mfa/client-defaults')).statusCode).toBe(401);
   });
 });
 
 describe('my MFA settings and TOTP enrollment', () => {
   it('shows defaults and the effective policy', async () => {
-    const res = await get(ctx, '/auth/mfa/me', owner.headers);
+    const res = await get(suite.ctx, '/auth/mfa/me', owner.headers);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       mfa_use_client_default: true,
@@ -116,10 +112,10 @@ describe('my MFA settings and TOTP enrollment', () => {
   });
 
   it('enforces the three rules on the account', async () => {
-    await expect400(put(ctx, '/auth/mfa/me', { totp_enabled: true }, owner.headers), M.totpNotEnrolled);
+    await expect400(put(suite.ctx, '/auth/mfa/me', { totp_enabled: true }, owner.headers), M.totpNotEnrolled);
     await expect400(
       put(
-        ctx,
+        suite.ctx,
         '/auth/mfa/me',
         { mfa_enabled: true, email_enabled: false, totp_enabled: false },
         owner.headers,
@@ -127,11 +123,11 @@ describe('my MFA settings and TOTP enrollment', () => {
       M.mfaNeedsMethod,
     );
     await expect400(
-      put(ctx, '/auth/mfa/me', { preferred_method: 'totp' }, owner.headers),
+      put(suite.ctx, '/auth/mfa/me', { preferred_method: 'totp' }, owner.headers),
       M.mfaPrimaryTotpDisabled,
     );
     const ok = await put(
-      ctx,
+      suite.ctx,
       '/auth/mfa/me',
       { mfa_use_client_default: false, mfa_enabled: true },
       owner.headers,
@@ -144,7 +140,7 @@ describe('my MFA settings and TOTP enrollment', () => {
       preferred_method: 'email',
     });
     const reset = await put(
-      ctx,
+      suite.ctx,
       '/auth/mfa/me',
       { mfa_use_client_default: true, mfa_enabled: false },
       owner.headers,
@@ -153,16 +149,16 @@ describe('my MFA settings and TOTP enrollment', () => {
   });
 
   it('enrollment: wrong code 400, expired after 10 minutes, confirm stores the secret', async () => {
-    const start = await post(ctx, '/auth/mfa/totp/enroll/start', undefined, { headers: owner.headers });
+    const start = await post(suite.ctx, '/auth/mfa/totp/enroll/start', undefined, { headers: owner.headers });
     expect(start.statusCode, start.body).toBe(200);
     const { secret, otpauth_uri, enrollment_token } = start.json();
     expect(otpauth_uri).toMatch(/^otpauth:\/\/totp\//);
     expect(otpauth_uri).toContain(secret);
 
-    const wrongCode = currentTotp(secret, new Date(ctx.clock.now().getTime() + 10 * 60_000));
+    const wrongCode = currentTotp(secret, new Date(suite.ctx.clock.now().getTime() + 10 * 60_000));
     await expect400(
       post(
-        ctx,
+        suite.ctx,
         '/auth/mfa/totp/enroll/confirm',
         { enrollment_token, otp_code: wrongCode },
         { headers: owner.headers },
@@ -171,7 +167,7 @@ describe('my MFA settings and TOTP enrollment', () => {
     );
     await expect400(
       post(
-        ctx,
+        suite.ctx,
         '/auth/mfa/totp/enroll/confirm',
         { enrollment_token: 'nope', otp_code: '123456' },
         { headers: owner.headers },
@@ -181,7 +177,7 @@ describe('my MFA settings and TOTP enrollment', () => {
     expect(
       (
         await post(
-          ctx,
+          suite.ctx,
           '/auth/mfa/totp/enroll/confirm',
           { enrollment_token, otp_code: '12' },
           { headers: owner.headers },
@@ -189,12 +185,12 @@ describe('my MFA settings and TOTP enrollment', () => {
       ).statusCode,
     ).toBe(422);
 
-    ctx.clock.advanceSeconds(600);
+    suite.ctx.clock.advanceSeconds(600);
     await expect400(
       post(
-        ctx,
+        suite.ctx,
         '/auth/mfa/totp/enroll/confirm',
-        { enrollment_token, otp_code: currentTotp(secret, ctx.clock.now()) },
+        { enrollment_token, otp_code: currentTotp(secret, suite.ctx.clock.now()) },
         { headers: owner.headers },
       ),
       M.totpEnrollmentInvalid,
@@ -202,15 +198,15 @@ describe('my MFA settings and TOTP enrollment', () => {
 
     // Fresh start (the access token is still valid: 10 of 30 minutes used).
     const again = (
-      await post(ctx, '/auth/mfa/totp/enroll/start', undefined, { headers: owner.headers })
+      await post(suite.ctx, '/auth/mfa/totp/enroll/start', undefined, { headers: owner.headers })
     ).json();
-    ctx.clock.advanceSeconds(30); // one step early is accepted (window of one step)
+    suite.ctx.clock.advanceSeconds(30); // one step early is accepted (window of one step)
     const ok = await post(
-      ctx,
+      suite.ctx,
       '/auth/mfa/totp/enroll/confirm',
       {
         enrollment_token: again.enrollment_token,
-        otp_code: currentTotp(again.secret, new Date(ctx.clock.now().getTime() - 30_000)),
+        otp_code: currentTotp(again.secret, new Date(suite.ctx.clock.now().getTime() - 30_000)),
       },
       { headers: owner.headers },
     );
@@ -218,21 +214,24 @@ describe('my MFA settings and TOTP enrollment', () => {
     expect(ok.json()).toMatchObject({ totp_enrolled: true, totp_enabled: true });
     await expect400(
       post(
-        ctx,
+        suite.ctx,
         '/auth/mfa/totp/enroll/confirm',
-        { enrollment_token: again.enrollment_token, otp_code: currentTotp(again.secret, ctx.clock.now()) },
+        {
+          enrollment_token: again.enrollment_token,
+          otp_code: currentTotp(again.secret, suite.ctx.clock.now()),
+        },
         { headers: owner.headers },
       ),
       M.totpEnrollmentInvalid,
     );
     await expect400(
-      post(ctx, '/auth/mfa/totp/enroll/start', undefined, { headers: owner.headers }),
+      post(suite.ctx, '/auth/mfa/totp/enroll/start', undefined, { headers: owner.headers }),
       M.totpAlreadyEnrolled,
     );
 
     // Now TOTP may be preferred.
     const pref = await put(
-      ctx,
+      suite.ctx,
       '/auth/mfa/me',
       { mfa_use_client_default: false, mfa_enabled: true, preferred_method: 'totp' },
       owner.headers,
@@ -241,18 +240,18 @@ describe('my MFA settings and TOTP enrollment', () => {
     expect(pref.json().effective).toMatchObject({ methods: ['email', 'totp'], preferred_method: 'totp' });
 
     // Disable needs the DISABLE_TOTP security challenge.
-    const noHeaders = await post(ctx, '/auth/mfa/totp/disable', undefined, { headers: owner.headers });
+    const noHeaders = await post(suite.ctx, '/auth/mfa/totp/disable', undefined, { headers: owner.headers });
     expect(noHeaders.statusCode).toBe(403);
     expect(noHeaders.json().detail).toBe(M.securityChallengeRequired);
     const ch = await post(
-      ctx,
+      suite.ctx,
       '/auth/security/request-code',
       { action: 'DISABLE_TOTP', method: 'email' },
       { headers: owner.headers },
     );
     expect(ch.statusCode, ch.body).toBe(200);
-    const code = await smtp.codeFor(ownerEmail);
-    const dis = await post(ctx, '/auth/mfa/totp/disable', undefined, {
+    const code = await suite.smtp.codeFor(ownerEmail);
+    const dis = await post(suite.ctx, '/auth/mfa/totp/disable', undefined, {
       headers: {
         ...owner.headers,
         'x-security-token': ch.json().challenge_token,
@@ -269,14 +268,14 @@ describe('my MFA settings and TOTP enrollment', () => {
       effective: { methods: ['email'], preferred_method: 'email' },
     });
     await expect400(
-      post(ctx, '/auth/mfa/totp/disable', undefined, { headers: owner.headers }),
+      post(suite.ctx, '/auth/mfa/totp/disable', undefined, { headers: owner.headers }),
       M.totpNotEnabled,
     );
   });
 
   it('API credential tokens cannot manage MFA (403)', async () => {
-    const api = await createTestClient(ctx, { apiToken: true });
-    const res = await get(ctx, '/auth/mfa/me', api.headers);
+    const api = await createTestClient(suite.ctx, { apiToken: true });
+    const res = await get(suite.ctx, '/auth/mfa/me', api.headers);
     expect(res.statusCode).toBe(403);
     expect(res.json().detail).toBe(M.dashboardTokenRequired);
   });

@@ -1,55 +1,44 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { purgeExpiredAuthRows } from '../../src/modules/auth/sessions/auth-cleanup.worker';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { get, loginOk, post, registerVerified } from '../helpers/auth-flow';
-import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+import { smtpApp } from '../helpers/suites';
 
-let ctx: TestContext;
-let smtp: SmtpCapture;
-
-beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  ctx = await createTestApp({ mailer: smtp.mailer });
-});
-afterAll(async () => {
-  await ctx.close();
-  await smtp.close();
-});
+const suite = smtpApp();
 
 const count = async (table: string) =>
-  rowsOf<{ n: number }>(await ctx.db.execute(sql.raw(`select count(*)::int as n from ${table}`)))[0]!.n;
+  rowsOf<{ n: number }>(await suite.ctx.db.execute(sql.raw(`select count(*)::int as n from ${table}`)))[0]!.n;
 
 describe('auth cleanup worker', () => {
   it('keeps what revocation needs, purges what can no longer matter', async () => {
-    const u = await registerVerified(ctx, smtp);
-    const a = await loginOk(ctx, u.email, u.password);
-    const b = await loginOk(ctx, u.email, u.password);
-    await post(ctx, '/auth/logout', { refresh_token: a.refresh_token }, { headers: a.headers });
+    const u = await registerVerified(suite.ctx, suite.smtp);
+    const a = await loginOk(suite.ctx, u.email, u.password);
+    const b = await loginOk(suite.ctx, u.email, u.password);
+    await post(suite.ctx, '/auth/logout', { refresh_token: a.refresh_token }, { headers: a.headers });
     await post(
-      ctx,
+      suite.ctx,
       '/auth/login',
       { client_email: u.email, password: 'wrong password' },
       { ip: '198.51.100.7' },
     );
 
     // Nothing is due yet: the revoked token and the revoked session still guard access.
-    await purgeExpiredAuthRows(ctx.deps);
+    await purgeExpiredAuthRows(suite.ctx.deps);
     expect(await count('revoked_tokens')).toBe(1);
     expect(await count('refresh_sessions')).toBe(2);
-    expect((await get(ctx, '/auth/me', a.headers)).statusCode).toBe(401);
+    expect((await get(suite.ctx, '/auth/me', a.headers)).statusCode).toBe(401);
 
     // A day later: the revoked access token expired long ago, the revoked session is gone;
     // the live session (b) stays; the stale failure counters go.
-    ctx.clock.advanceSeconds(24 * 3600 + 1);
-    while ((await purgeExpiredAuthRows(ctx.deps)) > 0);
+    suite.ctx.clock.advanceSeconds(24 * 3600 + 1);
+    while ((await purgeExpiredAuthRows(suite.ctx.deps)) > 0);
     expect(await count('revoked_tokens')).toBe(0);
     expect(await count('refresh_sessions')).toBe(1);
     expect(await count('email_verifications')).toBe(0);
     expect(await count('auth_throttles')).toBe(0);
-    expect((await post(ctx, '/auth/refresh', { refresh_token: b.refresh_token })).statusCode).toBe(200);
+    expect((await post(suite.ctx, '/auth/refresh', { refresh_token: b.refresh_token })).statusCode).toBe(200);
     // The old access token stays unusable: it expired.
-    expect((await get(ctx, '/auth/me', a.headers)).statusCode).toBe(401);
+    expect((await get(suite.ctx, '/auth/me', a.headers)).statusCode).toBe(401);
   });
 });

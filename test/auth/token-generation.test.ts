@@ -6,36 +6,22 @@
  */
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiCredentials } from '../../src/db/schema/index';
 import { M } from '../../src/shared/messages';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { securityHeaders } from '../helpers/challenge';
-import { createTestClient, type TestCaller } from '../helpers/clients';
-import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+import { smtpApp } from '../helpers/suites';
 
-let ctx: TestContext;
-let smtp: SmtpCapture;
-let owner: TestCaller;
-
-beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  ctx = await createTestApp({ mailer: smtp.mailer });
-  owner = await createTestClient(ctx, { role: 'owner' });
-});
-afterAll(async () => {
-  await ctx.close();
-  await smtp.close();
-});
+const suite = smtpApp({ client: { role: 'owner' } });
 
 const BASE = '/api/v1/auth/api-credentials';
-const nowSecond = () => Math.floor(ctx.clock.now().getTime() / 1000);
+const nowSecond = () => Math.floor(suite.ctx.clock.now().getTime() / 1000);
 
 async function createCredential(): Promise<{ credential_id: string; api_key: string; api_secret: string }> {
-  const res = await ctx.app.inject({
+  const res = await suite.ctx.app.inject({
     method: 'POST',
     url: BASE,
-    headers: owner.headers,
+    headers: suite.owner.headers,
     payload: { label: 'same second', role: 'developer' },
   });
   expect(res.statusCode).toBe(201);
@@ -43,7 +29,7 @@ async function createCredential(): Promise<{ credential_id: string; api_key: str
 }
 
 async function mint(apiKey: string, apiSecret: string): Promise<string> {
-  const res = await ctx.app.inject({
+  const res = await suite.ctx.app.inject({
     method: 'POST',
     url: '/api/v1/auth/api-token',
     payload: { api_key: apiKey, api_secret: apiSecret },
@@ -53,26 +39,32 @@ async function mint(apiKey: string, apiSecret: string): Promise<string> {
 }
 
 const use = (token: string) =>
-  ctx.app.inject({ url: '/api/v1/auth/client/settings', headers: { authorization: `Bearer ${token}` } });
+  suite.ctx.app.inject({
+    url: '/api/v1/auth/client/settings',
+    headers: { authorization: `Bearer ${token}` },
+  });
 
 describe('rotation inside one second', () => {
   it('reset-secret refuses a token minted in the same second, and the new one works', async () => {
     const cred = await createCredential();
     // Challenge first, so nothing else happens between minting and rotating.
-    const headers = await securityHeaders(ctx, smtp, owner, 'REFRESH_API_KEY');
+    const headers = await securityHeaders(suite.ctx, suite.smtp, suite.owner, 'REFRESH_API_KEY');
     const second = nowSecond();
     const before = await mint(cred.api_key, cred.api_secret);
     expect(decodeJwt(before).iat).toBe(second);
     expect(decodeJwt(before).gen).toBe(0);
     expect((await use(before)).statusCode).toBe(200);
 
-    const reset = await ctx.app.inject({
+    const reset = await suite.ctx.app.inject({
       method: 'POST',
       url: `${BASE}/${cred.credential_id}/reset-secret`,
       headers,
     });
     expect(reset.statusCode).toBe(200);
-    const [row] = await ctx.db.select().from(apiCredentials).where(eq(apiCredentials.id, cred.credential_id));
+    const [row] = await suite.ctx.db
+      .select()
+      .from(apiCredentials)
+      .where(eq(apiCredentials.id, cred.credential_id));
     // Rotated in the very second the token was minted.
     expect(Math.floor(row!.secretRotatedAt!.getTime() / 1000)).toBe(second);
     expect(row!.tokenGeneration).toBe(1);
@@ -88,8 +80,8 @@ describe('rotation inside one second', () => {
     expect((await use(after)).statusCode).toBe(200);
 
     // A second rotation in the same second kills that one too.
-    const headers2 = await securityHeaders(ctx, smtp, owner, 'REFRESH_API_KEY');
-    const reset2 = await ctx.app.inject({
+    const headers2 = await securityHeaders(suite.ctx, suite.smtp, suite.owner, 'REFRESH_API_KEY');
+    const reset2 = await suite.ctx.app.inject({
       method: 'POST',
       url: `${BASE}/${cred.credential_id}/reset-secret`,
       headers: headers2,
@@ -105,10 +97,10 @@ describe('rotation inside one second', () => {
     const second = nowSecond();
     const token = await mint(cred.api_key, cred.api_secret);
     expect((await use(token)).statusCode).toBe(200);
-    const res = await ctx.app.inject({
+    const res = await suite.ctx.app.inject({
       method: 'POST',
       url: `${BASE}/${cred.credential_id}/disable`,
-      headers: owner.headers,
+      headers: suite.owner.headers,
     });
     expect(res.statusCode).toBe(200);
     expect(nowSecond()).toBe(second);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type InvoiceStatus, invoices } from '../../src/db/schema/index';
 import { invoiceActions } from '../../src/modules/billing/billing.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { clientApp } from '../helpers/client-app';
+import { clientApp } from '../helpers/suites';
 import { createTestClient } from '../helpers/clients';
 import { api } from './fixtures';
 

@@ -4,7 +4,7 @@
  * prefix (the 404/405 body names the path meant).
  */
 import { describe, expect, it } from 'vitest';
-import { clientApp } from '../helpers/client-app';
+import { clientApp } from '../helpers/suites';
 
 const s = clientApp();
 

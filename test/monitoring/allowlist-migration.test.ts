@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { monitoringSanctionsAllowlist } from '../../src/db/schema/index';
 import { newId } from '../../src/shared/ids';
-import { clientApp } from '../helpers/client-app';
+import { clientApp } from '../helpers/suites';
 import { allowlistRows, storeSanctionsMatches, submit } from './fixtures';
 
 const MIGRATION = new URL('../../drizzle/0033_monitoring_allowlist_keyed_by_hit.sql', import.meta.url);

@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { monitoredTransactions, monitoringSanctionsAllowlist } from '../../src/db/schema/index';
 import { newId } from '../../src/shared/ids';
-import { clientApp } from '../helpers/client-app';
+import { clientApp } from '../helpers/suites';
 import { allowlistRows, storeSanctionsMatches, submit } from './fixtures';
 
 const s = clientApp();

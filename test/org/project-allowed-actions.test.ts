@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { projectActions } from '../../src/modules/projects/projects.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { clientApp } from '../helpers/client-app';
+import { clientApp } from '../helpers/suites';
 import { createTestClient } from '../helpers/clients';
 import { staffHeaders } from './fixtures';
 
