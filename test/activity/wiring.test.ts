@@ -5,19 +5,17 @@
  * permission denial. Security changes also notify the owners.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { hashPassword } from '../../src/modules/auth/passwords/hashing.service';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { securityHeaders } from '../helpers/challenge';
 import type { TestCaller } from '../helpers/clients';
-import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+import { smtpApp } from '../helpers/suites';
 import { soleTraderBody, staffHeaders } from '../org/fixtures';
 import { createPaylink, createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 import { simpleGraph } from '../workflows/fixtures';
 
-let ctx: TestContext;
-let smtp: SmtpCapture;
+const suite = smtpApp();
 let w: PaymentWorld;
 let owner: TestCaller;
 const secrets: string[] = [];
@@ -28,7 +26,7 @@ const call = async (
   payload?: unknown,
   headers: Record<string, string> = owner.headers,
 ) => {
-  const res = await ctx.app.inject({
+  const res = await suite.ctx.app.inject({
     method: method as 'GET',
     url: `/api/v1${url}`,
     headers,
@@ -76,14 +74,8 @@ async function expectEntry(action: string, method: string, path: RegExp, target:
 }
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  ctx = await createTestApp({ mailer: smtp.mailer });
-  w = await createPaymentWorld(ctx);
+  w = await createPaymentWorld(suite.ctx);
   owner = w.caller;
-});
-afterAll(async () => {
-  await ctx.close();
-  await smtp.close();
 });
 
 describe('activity entries of existing write routes', () => {
@@ -100,7 +92,7 @@ describe('activity entries of existing write routes', () => {
       'POST',
       `/auth/api-credentials/${created.credential_id}/reset-secret`,
       undefined,
-      await securityHeaders(ctx, smtp, owner, 'REFRESH_API_KEY'),
+      await securityHeaders(suite.ctx, suite.smtp, owner, 'REFRESH_API_KEY'),
     );
     secrets.push(reset.api_secret);
     e = await expectEntry('api_credential.secret_reset', 'POST', /reset-secret$/, {
@@ -123,7 +115,7 @@ describe('activity entries of existing write routes', () => {
     await ok('POST', `/auth/api-credentials/${created.credential_id}/disable`);
     await expectEntry('api_credential.disabled', 'POST', /disable$/, { id: created.credential_id });
     const notes = rowsOf<{ title: string; account_id: string }>(
-      await ctx.db.execute(
+      await suite.ctx.db.execute(
         sql`select title, account_id from notifications where client_id = ${owner.clientId}::uuid and category = 'security'`,
       ),
     );
@@ -139,9 +131,9 @@ describe('activity entries of existing write routes', () => {
       'POST',
       '/auth/team/accounts',
       { email: 'new.member@example.com', full_name: 'New Member', role: 'developer' },
-      await securityHeaders(ctx, smtp, owner, 'ADD_MEMBER'),
+      await securityHeaders(suite.ctx, suite.smtp, owner, 'ADD_MEMBER'),
     );
-    const mail = await smtp.waitFor('new.member@example.com');
+    const mail = await suite.smtp.waitFor('new.member@example.com');
     const temp = /Temporary password: (\S+)/.exec(mail.text)![1]!;
     secrets.push(temp);
     const e = await expectEntry('team_member.added', 'POST', /team\/accounts$/, {
@@ -154,7 +146,7 @@ describe('activity entries of existing write routes', () => {
       'PATCH',
       `/auth/team/accounts/${added.account_id}`,
       { role: 'operations' },
-      await securityHeaders(ctx, smtp, owner, 'UPDATE_MEMBER'),
+      await securityHeaders(suite.ctx, suite.smtp, owner, 'UPDATE_MEMBER'),
     );
     const changed = await expectEntry('team_member.role_changed', 'PATCH', /team\/accounts\//, {
       id: added.account_id,
@@ -164,11 +156,11 @@ describe('activity entries of existing write routes', () => {
       'DELETE',
       `/auth/team/accounts/${added.account_id}`,
       undefined,
-      await securityHeaders(ctx, smtp, owner, 'DELETE_MEMBER'),
+      await securityHeaders(suite.ctx, suite.smtp, owner, 'DELETE_MEMBER'),
     );
     await expectEntry('team_member.removed', 'DELETE', /team\/accounts\//, { id: added.account_id });
     const titles = rowsOf<{ title: string }>(
-      await ctx.db.execute(
+      await suite.ctx.db.execute(
         sql`select title from notifications where client_id = ${owner.clientId}::uuid and title like 'Team member%'`,
       ),
     ).map((r) => r.title);
@@ -243,7 +235,7 @@ describe('activity entries of existing write routes', () => {
     await expectEntry('workflow.created', 'POST', /\/workflows$/, { type: 'workflow', id: wf.definition_id });
     await ok('POST', `/workflows/${wf.definition_id}/publish`);
     await expectEntry('workflow.published', 'POST', /publish$/, { id: wf.definition_id });
-    const t = await createPaylink(ctx, w);
+    const t = await createPaylink(suite.ctx, w);
     await expectEntry('payment_link.created', 'POST', /checkout\/paylink$/, {
       type: 'transaction',
       id: t.transaction_id,
@@ -263,7 +255,7 @@ describe('activity entries of existing write routes', () => {
   });
 
   it('staff actions are service_internal with no staff identity', async () => {
-    const staff = (await staffHeaders(ctx)).headers;
+    const staff = (await staffHeaders(suite.ctx)).headers;
     await ok('PATCH', `/admin/clients/${owner.clientId}`, { kyc_links_enabled: false }, staff);
     const e = await latest('client.switches_changed');
     expect(e.actor).toEqual({
@@ -280,11 +272,11 @@ describe('activity entries of existing write routes', () => {
 
   it('failed logins (a known email) are failure entries naming the account tried', async () => {
     const hash = await hashPassword('correct horse battery staple');
-    await ctx.db.execute(
+    await suite.ctx.db.execute(
       sql`update accounts set password_hash = ${hash} where id = ${owner.accountId}::uuid`,
     );
     const email = rowsOf<{ email: string }>(
-      await ctx.db.execute(sql`select email from accounts where id = ${owner.accountId}::uuid`),
+      await suite.ctx.db.execute(sql`select email from accounts where id = ${owner.accountId}::uuid`),
     )[0]!.email;
     const res = await call(
       'POST',

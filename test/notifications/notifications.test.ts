@@ -5,65 +5,60 @@
  * and the notable changes wired so far (dead_letter, opco activated/rejected, security changes).
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client';
 import { notificationEmailJob } from '../../src/modules/notifications/notification-email.service';
 import { purgeOldNotifications } from '../../src/modules/notifications/notifications.worker';
 import { notify } from '../../src/modules/notifications/notify.service';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
-import { type SmtpCapture, startSmtpCapture } from '../helpers/smtp';
+import { smtpApp } from '../helpers/suites';
 import { staffHeaders } from '../org/fixtures';
 import { insertOpco } from '../payments/fixtures';
 
-let ctx: TestContext;
-let smtp: SmtpCapture;
-let owner: TestCaller;
+const suite = smtpApp({ client: {} });
 let ops: TestCaller;
 let dev: TestCaller;
 
 const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
-  ctx.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
+  suite.ctx.app.inject({
+    method: method as 'GET',
+    url: `/api/v1${url}`,
+    headers,
+    ...(payload ? { payload } : {}),
+  });
 
 async function send(
   category: 'payments' | 'webhooks' | 'security',
   severity: 'info' | 'warning',
   title: string,
 ) {
-  return ctx.db.transaction((tx) =>
+  return suite.ctx.db.transaction((tx) =>
     notify(tx, {
-      clientId: owner.clientId,
+      clientId: suite.owner.clientId,
       category,
       severity,
       title,
       body: `${title} body`,
       audience: { roles: ['owner', 'operations', 'developer'] },
-      at: ctx.clock.now(),
+      at: suite.ctx.clock.now(),
     }),
   );
 }
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  ctx = await createTestApp({ mailer: smtp.mailer });
-  owner = await createTestClient(ctx);
-  ops = await createTestClient(ctx, { role: 'operations', clientId: owner.clientId });
-  dev = await createTestClient(ctx, { role: 'developer', clientId: owner.clientId });
-});
-afterAll(async () => {
-  await ctx.close();
-  await smtp.close();
+  ops = await createTestClient(suite.ctx, { role: 'operations', clientId: suite.owner.clientId });
+  dev = await createTestClient(suite.ctx, { role: 'developer', clientId: suite.owner.clientId });
 });
 
 describe('inbox', () => {
   it('lists, counts, marks seen/read/archived with `before` leaving newer items alone', async () => {
     await send('payments', 'info', 'first');
-    ctx.clock.advance(60_000);
+    suite.ctx.clock.advance(60_000);
     await send('payments', 'info', 'second');
-    ctx.clock.advance(1000);
-    const cutoff = ctx.clock.now().toISOString();
-    ctx.clock.advance(59_000);
+    suite.ctx.clock.advance(1000);
+    const cutoff = suite.ctx.clock.now().toISOString();
+    suite.ctx.clock.advance(59_000);
     await send('webhooks', 'info', 'third');
     expect((await call('GET', '/notifications/counts', ops.headers)).json()).toEqual({
       unseen_count: 3,
@@ -103,7 +98,7 @@ describe('inbox', () => {
     const patched = (
       await call('PATCH', `/notifications/${id}`, ops.headers, { read: true, archived: true })
     ).json();
-    expect(patched.read_at).toBe(ctx.clock.now().toISOString());
+    expect(patched.read_at).toBe(suite.ctx.clock.now().toISOString());
     expect(patched.seen_at).not.toBeNull();
     const back = (await call('PATCH', `/notifications/${id}`, ops.headers, { archived: false })).json();
     expect(back).toMatchObject({ archived_at: null, read_at: patched.read_at });
@@ -119,11 +114,11 @@ describe('inbox', () => {
   });
 
   it('is dashboard-only; page_size above 200 is 422', async () => {
-    const api = await createTestClient(ctx, { apiToken: true, clientId: owner.clientId });
+    const api = await createTestClient(suite.ctx, { apiToken: true, clientId: suite.owner.clientId });
     const res = await call('GET', '/notifications', api.headers);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ detail: 'This action requires a dashboard account token' });
-    const big = await call('GET', '/notifications?page_size=201', owner.headers);
+    const big = await call('GET', '/notifications?page_size=201', suite.owner.headers);
     expect(big.statusCode).toBe(422);
     expect(big.json().detail[0].loc).toEqual(['query', 'page_size']);
   });
@@ -150,26 +145,31 @@ describe('preferences and email', () => {
   });
 
   it('emails by preference: warning/critical by default, info only when chosen, never when off', async () => {
-    await runJobs(ctx, notificationEmailJob);
-    smtp.messages.length = 0;
+    await runJobs(suite.ctx, notificationEmailJob);
+    suite.smtp.messages.length = 0;
     await send('payments', 'info', 'info-mail');
     await send('webhooks', 'warning', 'warning-mail');
-    const sent = await runJobs(ctx, notificationEmailJob);
-    const to = (title: string) => smtp.messages.filter((m) => m.subject.includes(title)).map((m) => m.to[0]);
+    const sent = await runJobs(suite.ctx, notificationEmailJob);
+    const to = (title: string) =>
+      suite.smtp.messages.filter((m) => m.subject.includes(title)).map((m) => m.to[0]);
     const emails = rowsOf<{ id: string; email: string }>(
-      await ctx.db.execute(sql`select id, email from accounts where client_id = ${owner.clientId}::uuid`),
+      await suite.ctx.db.execute(
+        sql`select id, email from accounts where client_id = ${suite.owner.clientId}::uuid`,
+      ),
     );
     const emailOf = (c: TestCaller) => emails.find((e) => e.id === c.accountId)!.email;
     // info: only dev chose email for payments.
     expect(to('info-mail')).toEqual([emailOf(dev)]);
     // warning: everyone by default except dev, who turned webhooks email off.
     const warned = to('warning-mail');
-    expect(warned).toContain(emailOf(owner));
+    expect(warned).toContain(emailOf(suite.owner));
     expect(warned).toContain(emailOf(ops));
     expect(warned).not.toContain(emailOf(dev));
     expect(sent).toBe(emails.length);
     const states = rowsOf<{ email_state: string }>(
-      await ctx.db.execute(sql`select distinct email_state from notifications where title = 'warning-mail'`),
+      await suite.ctx.db.execute(
+        sql`select distinct email_state from notifications where title = 'warning-mail'`,
+      ),
     );
     expect(states.map((s) => s.email_state).sort()).toEqual(['none', 'sent']);
   });
@@ -177,9 +177,9 @@ describe('preferences and email', () => {
 
 describe('staff broadcast, retention, wired changes', () => {
   it('broadcasts a system notification by role and counts recipients', async () => {
-    const staff = (await staffHeaders(ctx)).headers;
+    const staff = (await staffHeaders(suite.ctx)).headers;
     const res = await call('POST', '/admin/notifications', staff, {
-      client_id: owner.clientId,
+      client_id: suite.owner.clientId,
       roles: ['owner', 'developer'],
       title: 'Maintenance',
       body: 'Sunday 02:00 UTC',
@@ -188,15 +188,15 @@ describe('staff broadcast, retention, wired changes', () => {
     });
     expect(res.statusCode).toBe(201);
     const targeted = rowsOf<{ n: number }>(
-      await ctx.db.execute(
-        sql`select count(*)::int as n from accounts where client_id = ${owner.clientId}::uuid and role in ('owner', 'developer')`,
+      await suite.ctx.db.execute(
+        sql`select count(*)::int as n from accounts where client_id = ${suite.owner.clientId}::uuid and role in ('owner', 'developer')`,
       ),
     )[0]!.n;
     expect(res.json()).toEqual({ recipients: Number(targeted) });
     const list = (await call('GET', '/notifications?category=system', ops.headers)).json();
     expect(list.pagination.total).toBe(0);
     const both = await call('POST', '/admin/notifications', staff, {
-      client_id: owner.clientId,
+      client_id: suite.owner.clientId,
       all_clients: true,
       title: 'x',
       body: 'y',
@@ -217,14 +217,16 @@ describe('staff broadcast, retention, wired changes', () => {
   it('retention deletes read or archived notifications older than the retention days', async () => {
     const count = async () =>
       Number(
-        rowsOf<{ n: number }>(await ctx.db.execute(sql`select count(*)::int as n from notifications`))[0]!.n,
+        rowsOf<{ n: number }>(
+          await suite.ctx.db.execute(sql`select count(*)::int as n from notifications`),
+        )[0]!.n,
       );
     const before = await count();
-    ctx.clock.advance(91 * 86400_000);
-    const deleted = await purgeOldNotifications(ctx.deps);
+    suite.ctx.clock.advance(91 * 86400_000);
+    const deleted = await purgeOldNotifications(suite.ctx.deps);
     expect(deleted).toBeGreaterThan(0);
     const left = rowsOf<{ n: number }>(
-      await ctx.db.execute(
+      await suite.ctx.db.execute(
         sql`select count(*)::int as n from notifications where read_at is not null or archived_at is not null`,
       ),
     )[0]!.n;
@@ -233,8 +235,8 @@ describe('staff broadcast, retention, wired changes', () => {
   });
 
   it('an opco activated or rejected notifies owners and operations, not developers', async () => {
-    const staff = (await staffHeaders(ctx)).headers;
-    const opcoId = await insertOpco(ctx, owner.clientId, {
+    const staff = (await staffHeaders(suite.ctx)).headers;
+    const opcoId = await insertOpco(suite.ctx, suite.owner.clientId, {
       status: 'pending_superadmin_review',
       subTppId: null,
     });
@@ -243,10 +245,12 @@ describe('staff broadcast, retention, wired changes', () => {
     });
     expect(res.statusCode).toBe(200);
     const rows = rowsOf<{ account_id: string; title: string; body: string }>(
-      await ctx.db.execute(sql`select account_id, title, body from notifications where category = 'opcos'`),
+      await suite.ctx.db.execute(
+        sql`select account_id, title, body from notifications where category = 'opcos'`,
+      ),
     );
     const ids = rows.map((r) => r.account_id);
-    expect(ids).toContain(owner.accountId);
+    expect(ids).toContain(suite.owner.accountId);
     expect(ids).toContain(ops.accountId);
     expect(ids).not.toContain(dev.accountId);
     expect(rows[0]!.title).toBe('Opco Acme Payments rejected');
