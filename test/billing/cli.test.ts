@@ -1,40 +1,18 @@
 /** `svc admin invoice create|finalize|mark-paid|void` in-process over the test database. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../src/cli/command';
-import { commands } from '../../src/cli/commands';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CliHarness, cliHarness } from '../helpers/cli';
+import { clientApp } from '../helpers/suites';
 import { eventsOf, staffHeaders } from '../org/fixtures';
 import { LINES, putPrices } from './fixtures';
 
-let ctx: TestContext;
-let client: TestCaller;
-let out: string[];
-let cli: CliContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ env: { SVC_BILLING_INVOICE_PREFIX: 'CLI' } });
-  client = await createTestClient(ctx);
-  out = [];
-  cli = {
-    config: ctx.config,
-    database: ctx.deps.database,
-    db: ctx.db,
-    clock: ctx.clock,
-    secrets: ctx.deps.secrets,
-    log: ctx.deps.log,
-    out: (line) => out.push(line),
-  };
+const s = clientApp({ app: { env: { SVC_BILLING_INVOICE_PREFIX: 'CLI' } } });
+let cli: CliHarness;
+beforeAll(() => {
+  cli = cliHarness(s.ctx);
 });
-afterAll(() => ctx.close());
 
 async function svc(...words: string[]): Promise<Record<string, unknown>> {
-  out.length = 0;
-  const name = Object.keys(commands)
-    .filter((n) => words.join(' ').startsWith(`${n} `) || words.join(' ') === n)
-    .sort((a, b) => b.length - a.length)[0]!;
-  await commands[name]!.run(cli, words.slice(name.split(' ').length));
-  return JSON.parse(out.join('\n'));
+  return JSON.parse((await cli.run(...words)).join('\n'));
 }
 
 describe('svc admin invoice', () => {
@@ -43,7 +21,7 @@ describe('svc admin invoice', () => {
       'admin',
       'invoice',
       'create',
-      client.clientId,
+      s.owner.clientId,
       '--currency',
       'EUR',
       '--lines',
@@ -76,7 +54,7 @@ describe('svc admin invoice', () => {
       'admin',
       'invoice',
       'create',
-      client.clientId,
+      s.owner.clientId,
       '--currency',
       'EUR',
       '--lines',
@@ -94,19 +72,19 @@ describe('svc admin invoice', () => {
     expect(voided).toMatchObject({ status: 'void', void_reason: 'Wrong period' });
     // The previous calendar month is the default period.
     expect(second).toMatchObject({ period_start: '2025-12-01', period_end: '2025-12-31' });
-    const statuses = (await eventsOf(ctx, client.clientId, 'billing.invoice.status_changed')).map(
+    const statuses = (await eventsOf(s.ctx, s.owner.clientId, 'billing.invoice.status_changed')).map(
       (e) => (e.data as { current_status: string }).current_status,
     );
     expect(statuses).toEqual(['open', 'paid', 'open', 'void']);
   });
 
   it('creates from usage and checks its arguments', async () => {
-    await putPrices(ctx, (await staffHeaders(ctx)).headers, client.clientId);
+    await putPrices(s.ctx, (await staffHeaders(s.ctx)).headers, s.owner.clientId);
     const draft = await svc(
       'admin',
       'invoice',
       'create',
-      client.clientId,
+      s.owner.clientId,
       '--currency',
       'EUR',
       '--from-usage',
@@ -117,7 +95,7 @@ describe('svc admin invoice', () => {
     await expect(
       svc('admin', 'invoice', 'create', 'nope', '--currency', 'EUR', '--from-usage'),
     ).rejects.toThrow(/UUID/);
-    await expect(svc('admin', 'invoice', 'create', client.clientId, '--currency', 'EUR')).rejects.toThrow(
+    await expect(svc('admin', 'invoice', 'create', s.owner.clientId, '--currency', 'EUR')).rejects.toThrow(
       /either/,
     );
     await expect(
@@ -125,7 +103,7 @@ describe('svc admin invoice', () => {
         'admin',
         'invoice',
         'create',
-        client.clientId,
+        s.owner.clientId,
         '--currency',
         'EUR',
         '--lines',
