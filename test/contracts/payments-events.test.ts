@@ -4,44 +4,34 @@
  * GET /transactions, and the three contract events with their fields at a real HTTP receiver.
  */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { notifications, projects, transactions } from '../../src/db/schema/index';
 import { settlePaymentJob } from '../../src/modules/contracts/contracts.jobs';
-import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { runJobs } from '../helpers/jobs';
-import { type Receiver, startReceiver } from '../helpers/receiver';
-import { setMainWebhook } from '../helpers/webhooks';
+import { webhookWorld } from '../helpers/suites';
 import { eventsOf } from '../org/fixtures';
-import { createPaymentWorld, newKey, type PaymentWorld, paylinkBody } from '../payments/fixtures';
+import { newKey, paylinkBody } from '../payments/fixtures';
 import { byRole, call, createTemplate, participants, send, simulate } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-let rx: Receiver;
-let dispatcher: DeliveryDispatcher;
+const suite = webhookWorld();
 let templateId: string;
 
 beforeAll(async () => {
-  rx = await startReceiver();
-  ctx = await createTestApp();
-  dispatcher = createDeliveryDispatcher(ctx.deps);
-  w = await createPaymentWorld(ctx);
-  await setMainWebhook(ctx, w.caller.clientId, `${rx.url}/hooks`);
-  templateId = (await createTemplate(ctx, w.caller)).template_id;
-});
-afterAll(async () => {
-  await dispatcher?.close();
-  await rx?.close();
-  await ctx?.close();
+  templateId = (await createTemplate(suite.ctx, suite.w.caller)).template_id;
 });
 
 async function signAll(id: string, r: { participants: { participant_id: string; role: string }[] }) {
-  await simulate(ctx, w.caller, id, 'sign', r.participants.find((p) => p.role === 'client')!.participant_id);
+  await simulate(
+    suite.ctx,
+    suite.w.caller,
+    id,
+    'sign',
+    r.participants.find((p) => p.role === 'client')!.participant_id,
+  );
   return (
     await simulate(
-      ctx,
-      w.caller,
+      suite.ctx,
+      suite.w.caller,
       id,
       'sign',
       r.participants.find((p) => p.role === 'company')!.participant_id,
@@ -51,34 +41,34 @@ async function signAll(id: string, r: { participants: { participant_id: string; 
 
 describe('contract-backed payments', () => {
   it('checks the payment at send like POST /checkout/paylink', async () => {
-    const res = await call(ctx, w.caller)('POST', '/contracts/send', {
+    const res = await call(suite.ctx, suite.w.caller)('POST', '/contracts/send', {
       template_id: templateId,
       participants: participants('p0'),
-      payment: { amount: '10.001', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+      payment: { amount: '10.001', currency: 'EUR', project_id: suite.w.projectId, user_id: suite.w.userId },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().detail[0].loc).toEqual(['body', 'payment', 'amount']);
   });
 
   it('creates the payment link at completion with contract_request_id and origin contract', async () => {
-    const r = await send(ctx, w.caller, {
+    const r = await send(suite.ctx, suite.w.caller, {
       template_id: templateId,
       participants: participants('p1'),
-      payment: { amount: '99.90', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+      payment: { amount: '99.90', currency: 'EUR', project_id: suite.w.projectId, user_id: suite.w.userId },
     });
     const done = await signAll(r.contract_request_id, r);
     expect(done.status).toBe('completed');
     expect(done.payment.error).toBeNull();
     expect(done.payment.transaction_id).toBeTruthy();
     expect(done.payment.checkout_url).toMatch(/\/checkout\//);
-    const [t] = await ctx.db
+    const [t] = await suite.ctx.db
       .select()
       .from(transactions)
       .where(eq(transactions.id, done.payment.transaction_id));
     expect(t!.contractRequestId).toBe(r.contract_request_id);
     expect(t!.originType).toBe('contract');
     expect(t!.amount).toBe('99.90');
-    const list = await call(ctx, w.caller)(
+    const list = await call(suite.ctx, suite.w.caller)(
       'GET',
       `/transactions?contract_request_id=${r.contract_request_id}`,
     );
@@ -86,10 +76,10 @@ describe('contract-backed payments', () => {
       done.payment.transaction_id,
     ]);
 
-    const extra = await call(ctx, w.caller)(
+    const extra = await call(suite.ctx, suite.w.caller)(
       'POST',
       '/checkout/paylink',
-      paylinkBody(w, { contract_request_id: r.contract_request_id }),
+      paylinkBody(suite.w, { contract_request_id: r.contract_request_id }),
       {
         'x-idempotency-key': newKey(),
       },
@@ -97,21 +87,24 @@ describe('contract-backed payments', () => {
     expect(extra.statusCode).toBe(201);
     expect(extra.json().contract_request_id).toBe(r.contract_request_id);
 
-    const pending = await send(ctx, w.caller, { template_id: templateId, participants: participants('p2') });
-    const refused = await call(ctx, w.caller)(
+    const pending = await send(suite.ctx, suite.w.caller, {
+      template_id: templateId,
+      participants: participants('p2'),
+    });
+    const refused = await call(suite.ctx, suite.w.caller)(
       'POST',
       '/checkout/paylink',
-      paylinkBody(w, { contract_request_id: pending.contract_request_id }),
+      paylinkBody(suite.w, { contract_request_id: pending.contract_request_id }),
       {
         'x-idempotency-key': newKey(),
       },
     );
     expect(refused.statusCode).toBe(400);
     expect(refused.json().detail).toBe('Contract request is not completed');
-    const unknown = await call(ctx, w.caller)(
+    const unknown = await call(suite.ctx, suite.w.caller)(
       'POST',
       '/checkout/paylink',
-      paylinkBody(w, { contract_request_id: '018f0000-0000-7000-8000-000000000000' }),
+      paylinkBody(suite.w, { contract_request_id: '018f0000-0000-7000-8000-000000000000' }),
       {
         'x-idempotency-key': newKey(),
       },
@@ -121,36 +114,38 @@ describe('contract-backed payments', () => {
   });
 
   it('a project frozen before completion: the request completes and payment.error says why', async () => {
-    const r = await send(ctx, w.caller, {
+    const r = await send(suite.ctx, suite.w.caller, {
       template_id: templateId,
       participants: participants('p3'),
-      payment: { amount: '5.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+      payment: { amount: '5.00', currency: 'EUR', project_id: suite.w.projectId, user_id: suite.w.userId },
     });
-    await ctx.db.update(projects).set({ isFrozen: true }).where(eq(projects.id, w.projectId));
+    await suite.ctx.db.update(projects).set({ isFrozen: true }).where(eq(projects.id, suite.w.projectId));
     const done = await signAll(r.contract_request_id, r);
-    await ctx.db.update(projects).set({ isFrozen: false }).where(eq(projects.id, w.projectId));
+    await suite.ctx.db.update(projects).set({ isFrozen: false }).where(eq(projects.id, suite.w.projectId));
     expect(done.status).toBe('completed');
     expect(done.payment.transaction_id).toBeNull();
     expect(done.payment.error).toBe('Project is frozen by admin');
-    const notes = await ctx.db
+    const notes = await suite.ctx.db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.clientId, w.caller.clientId), eq(notifications.category, 'contracts')));
+      .where(
+        and(eq(notifications.clientId, suite.w.caller.clientId), eq(notifications.category, 'contracts')),
+      );
     expect(notes.length).toBeGreaterThan(0);
   });
 });
 
 describe('contract.request.completed with a payment', () => {
   const completedEvents = async (id: string) =>
-    (await eventsOf(ctx, w.caller.clientId, 'contract.request.completed')).filter(
+    (await eventsOf(suite.ctx, suite.w.caller.clientId, 'contract.request.completed')).filter(
       (e) => (e.data as { contract_request_id: string }).contract_request_id === id,
     );
 
   it("carries the payment link's transaction_id and checkout_url, once", async () => {
-    const r = await send(ctx, w.caller, {
+    const r = await send(suite.ctx, suite.w.caller, {
       template_id: templateId,
       participants: participants('pe1'),
-      payment: { amount: '12.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+      payment: { amount: '12.00', currency: 'EUR', project_id: suite.w.projectId, user_id: suite.w.userId },
     });
     const done = await signAll(r.contract_request_id, r);
     expect(done.payment.transaction_id).toBeTruthy();
@@ -164,10 +159,10 @@ describe('contract.request.completed with a payment', () => {
   });
 
   it('after a crash between completion and the link, the worker emits it with the link; never twice', async () => {
-    const r = await send(ctx, w.caller, {
+    const r = await send(suite.ctx, suite.w.caller, {
       template_id: templateId,
       participants: participants('pe2'),
-      payment: { amount: '13.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+      payment: { amount: '13.00', currency: 'EUR', project_id: suite.w.projectId, user_id: suite.w.userId },
     });
     // The process stops right after the completion commit: the link job's first attempt never ends.
     const settle = settlePaymentJob.run;
@@ -183,17 +178,21 @@ describe('contract.request.completed with a payment', () => {
     expect(done.status).toBe('completed');
     expect(done.payment.transaction_id).toBeNull();
     // Completed, and the status event is out; the completed event waits for the link.
-    const statusEvents = (await eventsOf(ctx, w.caller.clientId, 'contract.request.status_changed')).filter(
+    const statusEvents = (
+      await eventsOf(suite.ctx, suite.w.caller.clientId, 'contract.request.status_changed')
+    ).filter(
       (e) => (e.data as { contract_request_id: string }).contract_request_id === r.contract_request_id,
     );
     expect(statusEvents.map((e) => (e.data as { current_status: string }).current_status)).toContain(
       'completed',
     );
     expect(await completedEvents(r.contract_request_id)).toEqual([]);
-    ctx.clock.advanceSeconds(5); // the job's first backoff
-    expect(await runJobs(ctx)).toBeGreaterThan(0);
-    expect(await runJobs(ctx)).toBe(0);
-    const after = (await call(ctx, w.caller)('GET', `/contracts/requests/${r.contract_request_id}`)).json();
+    suite.ctx.clock.advanceSeconds(5); // the job's first backoff
+    expect(await runJobs(suite.ctx)).toBeGreaterThan(0);
+    expect(await runJobs(suite.ctx)).toBe(0);
+    const after = (
+      await call(suite.ctx, suite.w.caller)('GET', `/contracts/requests/${r.contract_request_id}`)
+    ).json();
     const evs = await completedEvents(r.contract_request_id);
     expect(evs).toHaveLength(1);
     expect(evs[0]!.data).toMatchObject({
@@ -204,17 +203,17 @@ describe('contract.request.completed with a payment', () => {
   });
 
   it('with payment.error the event says null for both', async () => {
-    const r = await send(ctx, w.caller, {
+    const r = await send(suite.ctx, suite.w.caller, {
       template_id: templateId,
       participants: participants('pe3'),
-      payment: { amount: '14.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+      payment: { amount: '14.00', currency: 'EUR', project_id: suite.w.projectId, user_id: suite.w.userId },
     });
-    await ctx.db.update(projects).set({ isFrozen: true }).where(eq(projects.id, w.projectId));
+    await suite.ctx.db.update(projects).set({ isFrozen: true }).where(eq(projects.id, suite.w.projectId));
     try {
       const done = await signAll(r.contract_request_id, r);
       expect(done.payment.error).toBe('Project is frozen by admin');
     } finally {
-      await ctx.db.update(projects).set({ isFrozen: false }).where(eq(projects.id, w.projectId));
+      await suite.ctx.db.update(projects).set({ isFrozen: false }).where(eq(projects.id, suite.w.projectId));
     }
     const evs = await completedEvents(r.contract_request_id);
     expect(evs).toHaveLength(1);
@@ -224,14 +223,14 @@ describe('contract.request.completed with a payment', () => {
 
 describe('events at a real receiver', () => {
   it('sends the request, participant and completed events with their fields', async () => {
-    const r = await send(ctx, w.caller, {
+    const r = await send(suite.ctx, suite.w.caller, {
       template_id: templateId,
       participants: participants('e1'),
       external_reference: 'ORD-1',
     });
     await signAll(r.contract_request_id, r);
-    expect(await dispatcher.drain()).toBeGreaterThan(0);
-    const got = rx
+    expect(await suite.dispatcher.drain()).toBeGreaterThan(0);
+    const got = suite.rx
       .on('/hooks')
       .map((x) => JSON.parse(x.rawBody) as { type: string; data: Record<string, unknown> })
       .filter((e) => e.data.contract_request_id === r.contract_request_id);

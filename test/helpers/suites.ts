@@ -7,11 +7,18 @@
  *   "One app per worker") and one client with its owner (createTestClient).
  * - `smtpApp`: a real SMTP capture on loopback (helpers/smtp.ts) and a test app mailing through it
  *   (the shared app too: a `mailer` is the one setting it takes); with `client`, a client as well.
+ * - `webhookWorld`: a webhook receiver on loopback, a test app (`app`; with `smtp`, mailing through a
+ *   capture), its delivery dispatcher, a payment world (createPaymentWorld) whose main webhook points
+ *   at the receiver's `/hooks`.
  */
 import { afterAll, beforeAll } from 'vitest';
+import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
+import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 import { createTestApp, type TestAppOptions, type TestContext } from './app';
 import { createTestClient, type TestCaller, type TestClientOptions } from './clients';
+import { type Receiver, startReceiver } from './receiver';
 import { type SmtpCapture, startSmtpCapture } from './smtp';
+import { setMainWebhook } from './webhooks';
 
 export interface ClientApp {
   ctx: TestContext;
@@ -44,6 +51,34 @@ export function smtpApp(opts: { client?: TestClientOptions } = {}): SmtpApp {
     if (opts.client) s.owner = await createTestClient(s.ctx, opts.client);
   });
   afterAll(async () => {
+    await s.ctx?.close();
+    await s.smtp?.close();
+  });
+  return s;
+}
+
+export interface WebhookWorld {
+  ctx: TestContext;
+  rx: Receiver;
+  dispatcher: DeliveryDispatcher;
+  w: PaymentWorld;
+  /** Set only with `smtp: true`. */
+  smtp: SmtpCapture;
+}
+
+export function webhookWorld(opts: { app?: TestAppOptions; smtp?: boolean } = {}): WebhookWorld {
+  const s = {} as WebhookWorld;
+  beforeAll(async () => {
+    if (opts.smtp) s.smtp = await startSmtpCapture();
+    s.rx = await startReceiver();
+    s.ctx = await createTestApp({ ...opts.app, ...(opts.smtp ? { mailer: s.smtp.mailer } : {}) });
+    s.dispatcher = createDeliveryDispatcher(s.ctx.deps);
+    s.w = await createPaymentWorld(s.ctx);
+    await setMainWebhook(s.ctx, s.w.caller.clientId, `${s.rx.url}/hooks`);
+  });
+  afterAll(async () => {
+    await s.dispatcher?.close();
+    await s.rx?.close();
     await s.ctx?.close();
     await s.smtp?.close();
   });

@@ -3,13 +3,11 @@
  * driven by the worker on the manual clock, sandbox magic amounts, automatic and manual retries,
  * pause/resume/skip/cancel/revoke/expire, completion, and events at a real HTTP receiver.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
-import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { type Receiver, startReceiver } from '../helpers/receiver';
-import { setMainWebhook } from '../helpers/webhooks';
-import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
+import { createTestApp } from '../helpers/app';
+import { webhookWorld } from '../helpers/suites';
+import { createPaymentWorld, newKey } from '../payments/fixtures';
 import {
   advance,
   api,
@@ -22,27 +20,13 @@ import {
   settleBank,
 } from './fixtures';
 
-let ctx: TestContext;
-let rx: Receiver;
-let dispatcher: DeliveryDispatcher;
-let w: PaymentWorld;
-
-beforeAll(async () => {
-  rx = await startReceiver();
-  ctx = await createTestApp({ env: { SVC_RECURRING_RETRY_HOURS: '24,72', SVC_RECURRING_MAX_ATTEMPTS: '4' } });
-  dispatcher = createDeliveryDispatcher(ctx.deps);
-  w = await createPaymentWorld(ctx);
-  await setMainWebhook(ctx, w.caller.clientId, `${rx.url}/hooks`);
-});
-afterAll(async () => {
-  await dispatcher?.close();
-  await rx?.close();
-  await ctx?.close();
+const s = webhookWorld({
+  app: { env: { SVC_RECURRING_RETRY_HOURS: '24,72', SVC_RECURRING_MAX_ATTEMPTS: '4' } },
 });
 
 describe('creation', () => {
   it('answers 201 pending_authorization with the hosted authorization URL', async () => {
-    const d = await createRecurring(ctx, w);
+    const d = await createRecurring(s.ctx, s.w);
     expect(d).toMatchObject({
       status: 'pending_authorization',
       amount: '10.00',
@@ -60,13 +44,13 @@ describe('creation', () => {
   });
 
   it('requires the idempotency key and replays the same request', async () => {
-    const none = await api(ctx, w, 'POST', '/recurring-payments', recurringBody(w));
+    const none = await api(s.ctx, s.w, 'POST', '/recurring-payments', recurringBody(s.w));
     expect(none.statusCode).toBe(400);
     const key = newKey();
-    const a = await api(ctx, w, 'POST', '/recurring-payments', recurringBody(w), {
+    const a = await api(s.ctx, s.w, 'POST', '/recurring-payments', recurringBody(s.w), {
       'x-idempotency-key': key,
     });
-    const b = await api(ctx, w, 'POST', '/recurring-payments', recurringBody(w), {
+    const b = await api(s.ctx, s.w, 'POST', '/recurring-payments', recurringBody(s.w), {
       'x-idempotency-key': key,
     });
     expect([a.statusCode, b.statusCode]).toEqual([201, 200]);
@@ -75,11 +59,11 @@ describe('creation', () => {
 
   it('422 with loc: amount above max per payment, amount missing with schedule, past start, bad limit', async () => {
     const res = await api(
-      ctx,
-      w,
+      s.ctx,
+      s.w,
       'POST',
       '/recurring-payments',
-      recurringBody(w, {
+      recurringBody(s.w, {
         amount: '60.00',
         schedule: { interval: 'week', interval_count: 1, start_date: '2026-01-01' },
         mandate: {
@@ -102,11 +86,11 @@ describe('creation', () => {
       ]),
     );
     const noAmount = await api(
-      ctx,
-      w,
+      s.ctx,
+      s.w,
       'POST',
       '/recurring-payments',
-      recurringBody(w, { amount: undefined }),
+      recurringBody(s.w, { amount: undefined }),
       {
         'x-idempotency-key': newKey(),
       },
@@ -118,9 +102,9 @@ describe('creation', () => {
   });
 
   it('another client gets 404', async () => {
-    const d = await createRecurring(ctx, w);
-    const other = await createPaymentWorld(ctx);
-    const res = await api(ctx, other, 'GET', `/recurring-payments/${d.definition_id}`);
+    const d = await createRecurring(s.ctx, s.w);
+    const other = await createPaymentWorld(s.ctx);
+    const res = await api(s.ctx, other, 'GET', `/recurring-payments/${d.definition_id}`);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ detail: RecurringMessages.notFound });
   });
@@ -128,51 +112,53 @@ describe('creation', () => {
 
 describe('mandate and runs', () => {
   it('authorize -> active, first run scheduled; it succeeds at the bank and the next run is created', async () => {
-    const d = await createActive(ctx, w);
+    const d = await createActive(s.ctx, s.w);
     expect(d).toMatchObject({
       status: 'active',
       mandate: { status: 'authorized', bank_name: 'Sandbox Bank' },
     });
-    let runs = await runsOf(ctx, w, d.definition_id);
+    let runs = await runsOf(s.ctx, s.w, d.definition_id);
     expect(runs.map((r) => [r.sequence, r.status, r.scheduled_for])).toEqual([
       [1, 'scheduled', '2026-01-15T00:00:00.000Z'],
     ]);
     expect(d.next_run_at).toBe('2026-01-15T00:00:00.000Z');
-    await drainRecurring(ctx);
-    runs = await runsOf(ctx, w, d.definition_id);
+    await drainRecurring(s.ctx);
+    runs = await runsOf(s.ctx, s.w, d.definition_id);
     expect(runs[0]).toMatchObject({
       status: 'processing',
       attempts: [{ attempt_number: 1, trigger: 'schedule' }],
     });
     const txId = runs[0]!.transaction_id!;
-    const t = await api(ctx, w, 'GET', `/transactions/${txId}`);
+    const t = await api(s.ctx, s.w, 'GET', `/transactions/${txId}`);
     expect(t.json()).toMatchObject({
       status: 'processing',
       origin: { type: 'recurring', id: d.definition_id },
     });
-    await settleBank(ctx, w);
-    runs = await runsOf(ctx, w, d.definition_id);
+    await settleBank(s.ctx, s.w);
+    runs = await runsOf(s.ctx, s.w, d.definition_id);
     expect(runs.map((r) => [r.sequence, r.status, r.scheduled_for])).toEqual([
       [1, 'succeeded', '2026-01-15T00:00:00.000Z'],
       [2, 'scheduled', '2026-02-15T00:00:00.000Z'],
     ]);
     expect(runs[0]!.attempts[0]).toMatchObject({ outcome: 'succeeded' });
-    expect((await api(ctx, w, 'GET', `/transactions/${txId}`)).json().status).toBe('success');
+    expect((await api(s.ctx, s.w, 'GET', `/transactions/${txId}`)).json().status).toBe('success');
   });
 
   it('.51: insufficient funds -> retry_scheduled after 24h -> auto retry succeeds', async () => {
-    const d = await createActive(ctx, w, { amount: '10.51' });
-    await settleBank(ctx, w);
-    let [r] = await runsOf(ctx, w, d.definition_id);
+    const d = await createActive(s.ctx, s.w, { amount: '10.51' });
+    await settleBank(s.ctx, s.w);
+    let [r] = await runsOf(s.ctx, s.w, d.definition_id);
     expect(r).toMatchObject({
       status: 'retry_scheduled',
       failure_reason: 'insufficient_funds',
       will_retry: true,
     });
-    expect(new Date(r!.next_retry_at!).getTime() - ctx.clock.now().getTime()).toBeLessThanOrEqual(24 * HOUR);
-    await advance(ctx, w, 24 * HOUR);
-    await settleBank(ctx, w);
-    [r] = await runsOf(ctx, w, d.definition_id);
+    expect(new Date(r!.next_retry_at!).getTime() - s.ctx.clock.now().getTime()).toBeLessThanOrEqual(
+      24 * HOUR,
+    );
+    await advance(s.ctx, s.w, 24 * HOUR);
+    await settleBank(s.ctx, s.w);
+    [r] = await runsOf(s.ctx, s.w, d.definition_id);
     expect(r).toMatchObject({ status: 'succeeded', will_retry: false, next_retry_at: null });
     expect(r!.attempts.map((a) => [a.attempt_number, a.trigger, a.retry_of_attempt, a.outcome])).toEqual([
       [1, 'schedule', null, 'failed'],
@@ -181,14 +167,14 @@ describe('mandate and runs', () => {
   });
 
   it('.52: rejected, not retryable -> failed; a manual retry answers 202, repeated calls replay', async () => {
-    const d = await createActive(ctx, w, { amount: '10.52' });
-    await settleBank(ctx, w);
-    const [r] = await runsOf(ctx, w, d.definition_id);
+    const d = await createActive(s.ctx, s.w, { amount: '10.52' });
+    await settleBank(s.ctx, s.w);
+    const [r] = await runsOf(s.ctx, s.w, d.definition_id);
     expect(r).toMatchObject({ status: 'failed', failure_reason: 'bank_rejected', will_retry: false });
-    const first = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {});
+    const first = await api(s.ctx, s.w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {});
     expect(first.statusCode).toBe(202);
     expect(first.json()).toMatchObject({ run_id: r!.run_id, status: 'processing', replayed: false });
-    const again = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {
+    const again = await api(s.ctx, s.w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {
       run_id: r!.run_id,
     });
     expect(again.statusCode).toBe(200);
@@ -197,35 +183,35 @@ describe('mandate and runs', () => {
   });
 
   it('.54 exhausts the automatic retries, then manual retries up to the maximum', async () => {
-    const d = await createActive(ctx, w, { amount: '10.54' });
-    await settleBank(ctx, w);
-    await advance(ctx, w, 24 * HOUR);
-    await settleBank(ctx, w);
-    await advance(ctx, w, 72 * HOUR);
-    await settleBank(ctx, w);
-    let [r] = await runsOf(ctx, w, d.definition_id);
+    const d = await createActive(s.ctx, s.w, { amount: '10.54' });
+    await settleBank(s.ctx, s.w);
+    await advance(s.ctx, s.w, 24 * HOUR);
+    await settleBank(s.ctx, s.w);
+    await advance(s.ctx, s.w, 72 * HOUR);
+    await settleBank(s.ctx, s.w);
+    let [r] = await runsOf(s.ctx, s.w, d.definition_id);
     expect(r).toMatchObject({ status: 'failed', failure_reason: 'insufficient_funds', will_retry: false });
     expect(r!.attempts.map((a) => a.trigger)).toEqual(['schedule', 'auto_retry', 'auto_retry']);
-    expect((await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {})).statusCode).toBe(
-      202,
-    );
-    await settleBank(ctx, w);
-    [r] = await runsOf(ctx, w, d.definition_id);
+    expect(
+      (await api(s.ctx, s.w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {})).statusCode,
+    ).toBe(202);
+    await settleBank(s.ctx, s.w);
+    [r] = await runsOf(s.ctx, s.w, d.definition_id);
     expect(r!.attempts).toHaveLength(4);
-    const over = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {});
+    const over = await api(s.ctx, s.w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {});
     expect(over.statusCode).toBe(400);
     expect(over.json()).toEqual({ detail: RecurringMessages.maxAttempts });
   });
 
   it('retry rules: no failed run, a run that never failed, unauthorized mandate', async () => {
-    const pending = await createRecurring(ctx, w);
-    const p = await api(ctx, w, 'POST', `/recurring-payments/${pending.definition_id}/retry`, {});
+    const pending = await createRecurring(s.ctx, s.w);
+    const p = await api(s.ctx, s.w, 'POST', `/recurring-payments/${pending.definition_id}/retry`, {});
     expect(p.json()).toEqual({ detail: RecurringMessages.mandateNotAuthorized });
-    const d = await createActive(ctx, w);
-    const none = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {});
+    const d = await createActive(s.ctx, s.w);
+    const none = await api(s.ctx, s.w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {});
     expect(none.json()).toEqual({ detail: RecurringMessages.noFailedRun });
-    const [r] = await runsOf(ctx, w, d.definition_id);
-    const never = await api(ctx, w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {
+    const [r] = await runsOf(s.ctx, s.w, d.definition_id);
+    const never = await api(s.ctx, s.w, 'POST', `/recurring-payments/${d.definition_id}/retry`, {
       run_id: r!.run_id,
     });
     expect(never.json()).toEqual({ detail: RecurringMessages.onlyFailedRuns });

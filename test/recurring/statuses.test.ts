@@ -4,14 +4,10 @@
  * mandate page's HTTP answers, and events with their fields at a real HTTP receiver.
  */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { notifications } from '../../src/db/schema/index';
 import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
-import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { type Receiver, startReceiver } from '../helpers/receiver';
-import { setMainWebhook } from '../helpers/webhooks';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { webhookWorld } from '../helpers/suites';
 import {
   advance,
   api,
@@ -25,62 +21,46 @@ import {
   simulate,
 } from './fixtures';
 
-let ctx: TestContext;
-let rx: Receiver;
-let dispatcher: DeliveryDispatcher;
-let w: PaymentWorld;
+const suite = webhookWorld();
 
-beforeAll(async () => {
-  rx = await startReceiver();
-  ctx = await createTestApp();
-  dispatcher = createDeliveryDispatcher(ctx.deps);
-  w = await createPaymentWorld(ctx);
-  await setMainWebhook(ctx, w.caller.clientId, `${rx.url}/hooks`);
-});
-afterAll(async () => {
-  await dispatcher?.close();
-  await rx?.close();
-  await ctx?.close();
-});
-
-const post = (path: string, body: unknown = {}) => api(ctx, w, 'POST', path, body);
+const post = (path: string, body: unknown = {}) => api(suite.ctx, suite.w, 'POST', path, body);
 
 describe('recurring payment status table', () => {
   it('pending_authorization -> authorization_failed (reject) and -> expired (link TTL); the page answers 410', async () => {
-    const a = await createRecurring(ctx, w);
-    expect(await simulate(ctx, w, a.definition_id, 'reject_authorization')).toMatchObject({
+    const a = await createRecurring(suite.ctx, suite.w);
+    expect(await simulate(suite.ctx, suite.w, a.definition_id, 'reject_authorization')).toMatchObject({
       status: 'authorization_failed',
       status_reason: 'payer_rejected',
       mandate: { status: 'rejected' },
     });
-    const b = await createRecurring(ctx, w);
+    const b = await createRecurring(suite.ctx, suite.w);
     const token = b.authorization_url!.split('/').pop()!;
-    expect((await ctx.app.inject({ url: `/checkout/mandate/${token}` })).statusCode).toBe(200);
-    await advance(ctx, w, DAY);
-    expect((await ctx.app.inject({ url: `/checkout/mandate/${token}` })).statusCode).toBe(410);
-    await drainRecurring(ctx);
-    expect(await getRecurring(ctx, w, b.definition_id)).toMatchObject({
+    expect((await suite.ctx.app.inject({ url: `/checkout/mandate/${token}` })).statusCode).toBe(200);
+    await advance(suite.ctx, suite.w, DAY);
+    expect((await suite.ctx.app.inject({ url: `/checkout/mandate/${token}` })).statusCode).toBe(410);
+    await drainRecurring(suite.ctx);
+    expect(await getRecurring(suite.ctx, suite.w, b.definition_id)).toMatchObject({
       status: 'expired',
       status_reason: 'authorization_link_expired',
     });
-    expect((await ctx.app.inject({ url: '/checkout/mandate/unknown-token-0123456789' })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await suite.ctx.app.inject({ url: '/checkout/mandate/unknown-token-0123456789' })).statusCode,
+    ).toBe(404);
   });
 
   it('active -> paused (due runs skipped) -> active by resume_at; pause/resume by POST', async () => {
-    const d = await createActive(ctx, w);
+    const d = await createActive(suite.ctx, suite.w);
     const paused = await post(`/recurring-payments/${d.definition_id}/pause`, {
-      resume_at: new Date(ctx.clock.now().getTime() + 40 * DAY).toISOString(),
+      resume_at: new Date(suite.ctx.clock.now().getTime() + 40 * DAY).toISOString(),
     });
     expect(paused.json()).toMatchObject({ status: 'paused' });
-    await drainRecurring(ctx);
-    let runs = await runsOf(ctx, w, d.definition_id);
+    await drainRecurring(suite.ctx);
+    let runs = await runsOf(suite.ctx, suite.w, d.definition_id);
     expect(runs.map((r) => r.status)).toEqual(['skipped', 'scheduled']);
-    await advance(ctx, w, 41 * DAY);
-    await drainRecurring(ctx);
-    expect((await getRecurring(ctx, w, d.definition_id)).status).toBe('active');
-    runs = await runsOf(ctx, w, d.definition_id);
+    await advance(suite.ctx, suite.w, 41 * DAY);
+    await drainRecurring(suite.ctx);
+    expect((await getRecurring(suite.ctx, suite.w, d.definition_id)).status).toBe('active');
+    runs = await runsOf(suite.ctx, suite.w, d.definition_id);
     expect(runs.map((r) => r.status)).toEqual(['skipped', 'skipped', 'scheduled']);
     expect((await post(`/recurring-payments/${d.definition_id}/pause`)).json().status).toBe('paused');
     expect((await post(`/recurring-payments/${d.definition_id}/resume`)).json().status).toBe('active');
@@ -89,8 +69,8 @@ describe('recurring payment status table', () => {
   });
 
   it('POST …/runs/{id}/skip skips a scheduled run only', async () => {
-    const d = await createActive(ctx, w);
-    const [r] = await runsOf(ctx, w, d.definition_id);
+    const d = await createActive(suite.ctx, suite.w);
+    const [r] = await runsOf(suite.ctx, suite.w, d.definition_id);
     const s = await post(`/recurring-payments/${d.definition_id}/runs/${r!.run_id}/skip`);
     expect(s.json()).toMatchObject({ status: 'skipped' });
     expect((await post(`/recurring-payments/${d.definition_id}/runs/${r!.run_id}/skip`)).statusCode).toBe(
@@ -103,12 +83,14 @@ describe('recurring payment status table', () => {
   it('cancel from active, paused and pending_authorization: open runs canceled; writes then 400 terminal', async () => {
     for (const start of ['active', 'paused', 'pending_authorization']) {
       const d =
-        start === 'pending_authorization' ? await createRecurring(ctx, w) : await createActive(ctx, w);
+        start === 'pending_authorization'
+          ? await createRecurring(suite.ctx, suite.w)
+          : await createActive(suite.ctx, suite.w);
       if (start === 'paused') await post(`/recurring-payments/${d.definition_id}/pause`);
       const c = await post(`/recurring-payments/${d.definition_id}/cancel`, { reason: 'customer left' });
       expect(c.json()).toMatchObject({ status: 'canceled', status_reason: 'customer left' });
       expect(c.json().canceled_at).not.toBeNull();
-      const runs = await runsOf(ctx, w, d.definition_id);
+      const runs = await runsOf(suite.ctx, suite.w, d.definition_id);
       expect(runs.every((r) => r.status === 'canceled')).toBe(true);
       const again = await post(`/recurring-payments/${d.definition_id}/pause`);
       expect(again.json()).toEqual({ detail: RecurringMessages.terminal('canceled') });
@@ -116,41 +98,48 @@ describe('recurring payment status table', () => {
   });
 
   it('revoked by the payer and expired (valid_to) from active and paused, with notifications', async () => {
-    const r = await createActive(ctx, w);
-    expect(await simulate(ctx, w, r.definition_id, 'revoke')).toMatchObject({ status: 'revoked' });
-    expect((await runsOf(ctx, w, r.definition_id))[0]!.status).toBe('canceled');
-    const p = await createActive(ctx, w);
+    const r = await createActive(suite.ctx, suite.w);
+    expect(await simulate(suite.ctx, suite.w, r.definition_id, 'revoke')).toMatchObject({
+      status: 'revoked',
+    });
+    expect((await runsOf(suite.ctx, suite.w, r.definition_id))[0]!.status).toBe('canceled');
+    const p = await createActive(suite.ctx, suite.w);
     await post(`/recurring-payments/${p.definition_id}/pause`);
-    expect(await simulate(ctx, w, p.definition_id, 'expire_mandate')).toMatchObject({ status: 'expired' });
-    const v = await createActive(ctx, w, {
+    expect(await simulate(suite.ctx, suite.w, p.definition_id, 'expire_mandate')).toMatchObject({
+      status: 'expired',
+    });
+    const v = await createActive(suite.ctx, suite.w, {
       mandate: {
         max_amount_per_payment: '50.00',
         periodic_limit: { amount: '100.00', period: 'month', alignment: 'consent' },
-        valid_to: new Date(ctx.clock.now().getTime() + 2 * DAY).toISOString(),
+        valid_to: new Date(suite.ctx.clock.now().getTime() + 2 * DAY).toISOString(),
       },
     });
-    await advance(ctx, w, 2 * DAY);
-    await drainRecurring(ctx);
-    expect(await getRecurring(ctx, w, v.definition_id)).toMatchObject({
+    await advance(suite.ctx, suite.w, 2 * DAY);
+    await drainRecurring(suite.ctx);
+    expect(await getRecurring(suite.ctx, suite.w, v.definition_id)).toMatchObject({
       status: 'expired',
       status_reason: 'mandate_valid_to_passed',
     });
-    const notes = await ctx.db
+    const notes = await suite.ctx.db
       .select()
       .from(notifications)
       .where(
-        and(eq(notifications.clientId, w.caller.clientId), eq(notifications.category, 'recurring_payments')),
+        and(
+          eq(notifications.clientId, suite.w.caller.clientId),
+          eq(notifications.category, 'recurring_payments'),
+        ),
       );
     expect(notes.length).toBeGreaterThanOrEqual(3);
   });
 
   it('active -> completed after max_runs with the last run final; limit exceeded fails a run without a transaction', async () => {
-    const d = await createActive(ctx, w, {
+    const d = await createActive(suite.ctx, suite.w, {
       amount: '40.00',
       schedule: {
         interval: 'week',
         interval_count: 1,
-        start_date: ctx.clock.now().toISOString().slice(0, 10),
+        start_date: suite.ctx.clock.now().toISOString().slice(0, 10),
         max_runs: 3,
       },
       mandate: {
@@ -159,22 +148,22 @@ describe('recurring payment status table', () => {
       },
     });
     for (let i = 0; i < 3; i++) {
-      await settleBank(ctx, w);
-      await advance(ctx, w, 7 * DAY);
+      await settleBank(suite.ctx, suite.w);
+      await advance(suite.ctx, suite.w, 7 * DAY);
     }
-    await settleBank(ctx, w);
-    const runs = await runsOf(ctx, w, d.definition_id);
+    await settleBank(suite.ctx, suite.w);
+    const runs = await runsOf(suite.ctx, suite.w, d.definition_id);
     expect(runs.map((r) => [r.status, r.failure_reason, r.transaction_id === null])).toEqual([
       ['succeeded', null, false],
       ['failed', 'mandate_limit_exceeded', true],
       ['succeeded', null, false],
     ]);
-    expect((await getRecurring(ctx, w, d.definition_id)).status).toBe('completed');
+    expect((await getRecurring(suite.ctx, suite.w, d.definition_id)).status).toBe('completed');
   });
 
   it('events at a real receiver carry every listed field', async () => {
-    await dispatcher.drain();
-    const got = rx
+    await suite.dispatcher.drain();
+    const got = suite.rx
       .on('/hooks')
       .map((r) => JSON.parse(r.rawBody) as { type: string; data: Record<string, unknown> });
     const def = got.find((e) => e.type === 'recurring_payment.status_changed');

@@ -4,34 +4,14 @@
  * the sum always the total), both event types at a real HTTP receiver with exactly the listed
  * fields, and an overdue instalment whose processing payment completes later.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { type Receiver, startReceiver } from '../helpers/receiver';
-import { setMainWebhook } from '../helpers/webhooks';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { describe, expect, it } from 'vitest';
+import { webhookWorld } from '../helpers/suites';
 import { createSchedule, getSchedule, instalmentAction, postSchedule } from './fixtures';
 
-let ctx: TestContext;
-let rx: Receiver;
-let dispatcher: DeliveryDispatcher;
-let w: PaymentWorld;
-
-beforeAll(async () => {
-  rx = await startReceiver();
-  ctx = await createTestApp();
-  dispatcher = createDeliveryDispatcher(ctx.deps);
-  w = await createPaymentWorld(ctx);
-  await setMainWebhook(ctx, w.caller.clientId, `${rx.url}/hooks`);
-});
-afterAll(async () => {
-  await dispatcher?.close();
-  await rx?.close();
-  await ctx?.close();
-});
+const suite = webhookWorld();
 
 const plan = (currency: string, total_amount: string, count: number) =>
-  createSchedule(ctx, w, {
+  createSchedule(suite.ctx, suite.w, {
     currency,
     plan: { total_amount, count, interval: 'month', start_date: '2026-02-01' },
   });
@@ -70,9 +50,9 @@ describe('plan rounding', () => {
       ['JPY', '59', 60],
       ['BHD', '0.001', 2],
     ] as const) {
-      const res = await postSchedule(ctx, w.caller, {
-        project_id: w.projectId,
-        user_id: w.userId,
+      const res = await postSchedule(suite.ctx, suite.w.caller, {
+        project_id: suite.w.projectId,
+        user_id: suite.w.userId,
         currency,
         plan: { total_amount: total, count, interval: 'week', start_date: '2026-02-01' },
       });
@@ -84,13 +64,19 @@ describe('plan rounding', () => {
 
 describe('late settlement and events', () => {
   it('an overdue instalment whose processing payment completes is paid; events carry exactly the listed fields', async () => {
-    const s = await createSchedule(ctx, w, {
+    const s = await createSchedule(suite.ctx, suite.w, {
       currency: 'BHD',
       instalments: [{ amount: '12.345', due_date: '2026-03-01' }],
     });
-    const issued = (await instalmentAction(ctx, w.caller, s, 1, 'issue-now')).json().instalments[0];
+    const issued = (await instalmentAction(suite.ctx, suite.w.caller, s, 1, 'issue-now')).json()
+      .instalments[0];
     const sim = (url: string, payload: Record<string, string>) =>
-      ctx.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: w.caller.headers, payload });
+      suite.ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1${url}`,
+        headers: suite.w.caller.headers,
+        payload,
+      });
     // The payer authorized at the bank: the payment is processing, no longer a cancelable intent.
     await sim(`/sandbox/transactions/${issued.transaction_id}/simulate`, {
       provider_status: 'awaiting_bank_authorization',
@@ -101,12 +87,12 @@ describe('late settlement and events', () => {
     );
     expect(over.json()).toMatchObject({ status: 'past_due', instalments: [{ status: 'overdue' }] });
     await sim(`/sandbox/transactions/${issued.transaction_id}/simulate`, { provider_status: 'completed' });
-    const done = await getSchedule(ctx, w.caller, s.schedule_id);
+    const done = await getSchedule(suite.ctx, suite.w.caller, s.schedule_id);
     expect(done).toMatchObject({ status: 'completed', amount_paid: '12.345', total_amount: '12.345' });
     expect(done.instalments[0]).toMatchObject({ status: 'paid', transaction_id: issued.transaction_id });
 
-    await dispatcher.drain();
-    const mine = rx
+    await suite.dispatcher.drain();
+    const mine = suite.rx
       .on('/hooks')
       .map((r) => JSON.parse(r.rawBody) as { type: string; data: Record<string, unknown> })
       .filter((e) => e.data.schedule_id === s.schedule_id);
@@ -157,7 +143,7 @@ describe('late settlement and events', () => {
       total_amount: '12.345',
       amount_paid: '12.345',
       currency: 'BHD',
-      user_id: w.userId,
+      user_id: suite.w.userId,
       business_customer_id: null,
     });
     expect(instalment.find((e) => e.data.current_status === 'paid')!.data).toEqual({

@@ -7,8 +7,7 @@
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeliveryDispatcher, type DeliveryDispatcher } from '../../src/outbox/dispatcher';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, SYSTEM_EVENT_TYPES } from '../../src/outbox/event-types';
 import { createJob, rowFor } from '../bulk-links/fixtures';
 import {
@@ -18,18 +17,11 @@ import {
   send,
   simulate as simulateContract,
 } from '../contracts/fixtures';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { type Receiver, startReceiver } from '../helpers/receiver';
-import { setMainWebhook } from '../helpers/webhooks';
+import { webhookWorld } from '../helpers/suites';
 import { createKycWorld, createLink, simulate as simulateVerification } from '../kyc/fixtures';
 import { txBody } from '../monitoring/fixtures';
 import { companyBody, staffHeaders } from '../org/fixtures';
-import {
-  createPaylink,
-  createPaymentWorld,
-  type PaymentWorld,
-  simulate as simulatePayment,
-} from '../payments/fixtures';
+import { createPaylink, simulate as simulatePayment } from '../payments/fixtures';
 import { paidPayment, postRefund, settleRefunds } from '../refunds/fixtures';
 import { createSchedule } from '../schedules/fixtures';
 import { drain as drainWorkflows, simpleGraph, api as workflowApi } from '../workflows/fixtures';
@@ -41,27 +33,14 @@ type WebhookOp = {
 };
 type Doc = { webhooks: Record<string, { post: WebhookOp }>; components: { schemas: Record<string, Schema> } };
 
-let ctx: TestContext;
-let w: PaymentWorld;
-let rx: Receiver;
-let dispatcher: DeliveryDispatcher;
+const suite = webhookWorld();
 let doc: Doc;
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 const validators = new Map<string, ValidateFunction>();
 
 beforeAll(async () => {
-  rx = await startReceiver();
-  ctx = await createTestApp();
-  dispatcher = createDeliveryDispatcher(ctx.deps);
-  w = await createPaymentWorld(ctx);
-  await setMainWebhook(ctx, w.caller.clientId, `${rx.url}/hooks`);
-  doc = (await ctx.app.inject({ url: '/api/v1/openapi.json' })).json() as Doc;
-});
-afterAll(async () => {
-  await dispatcher?.close();
-  await rx?.close();
-  await ctx?.close();
+  doc = (await suite.ctx.app.inject({ url: '/api/v1/openapi.json' })).json() as Doc;
 });
 
 /** The delivery body schema of `type`, its `$ref`s resolved inside the document's components. */
@@ -135,75 +114,82 @@ describe('the webhooks section of the document', () => {
 describe('real deliveries', () => {
   it('validate against the document, headers included', async () => {
     // payment.status_changed (automatic: actor_type null)
-    const link = await createPaylink(ctx, w);
-    expect((await simulatePayment(ctx, w, link.transaction_id, 'completed')).statusCode).toBe(200);
+    const link = await createPaylink(suite.ctx, suite.w);
+    expect((await simulatePayment(suite.ctx, suite.w, link.transaction_id, 'completed')).statusCode).toBe(
+      200,
+    );
     // kyc.status_changed, kyb.status_changed
-    const kw = await createKycWorld(ctx, { clientId: w.caller.clientId });
-    await simulateVerification(ctx, kw, (await createLink(ctx, kw)).verification_id, 'approved');
-    await simulateVerification(ctx, kw, (await createLink(ctx, kw, {}, 'kyb')).verification_id, 'approved');
+    const kw = await createKycWorld(suite.ctx, { clientId: suite.w.caller.clientId });
+    await simulateVerification(suite.ctx, kw, (await createLink(suite.ctx, kw)).verification_id, 'approved');
+    await simulateVerification(
+      suite.ctx,
+      kw,
+      (await createLink(suite.ctx, kw, {}, 'kyb')).verification_id,
+      'approved',
+    );
     // opco.status_changed
-    const opco = await call(ctx, w.caller)('POST', '/opcos', companyBody());
+    const opco = await call(suite.ctx, suite.w.caller)('POST', '/opcos', companyBody());
     expect(opco.statusCode, opco.body).toBe(201);
-    const submitted = await call(ctx, w.caller)('POST', `/opcos/${opco.json().opco_id}/submit`);
+    const submitted = await call(suite.ctx, suite.w.caller)('POST', `/opcos/${opco.json().opco_id}/submit`);
     expect(submitted.statusCode, submitted.body).toBe(200);
     // project.frozen_changed
-    const staff = await staffHeaders(ctx);
-    const frozen = await ctx.app.inject({
+    const staff = await staffHeaders(suite.ctx);
+    const frozen = await suite.ctx.app.inject({
       method: 'POST',
-      url: `/api/v1/admin/projects/${w.projectId}/freeze`,
+      url: `/api/v1/admin/projects/${suite.w.projectId}/freeze`,
       headers: staff.headers,
     });
     expect(frozen.statusCode, frozen.body).toBe(200);
-    await ctx.app.inject({
+    await suite.ctx.app.inject({
       method: 'POST',
-      url: `/api/v1/admin/projects/${w.projectId}/unfreeze`,
+      url: `/api/v1/admin/projects/${suite.w.projectId}/unfreeze`,
       headers: staff.headers,
     });
     // contract.request.status_changed, contract.participant.status_changed, contract.request.completed
-    const template = await createTemplate(ctx, w.caller);
-    const r = await send(ctx, w.caller, {
+    const template = await createTemplate(suite.ctx, suite.w.caller);
+    const r = await send(suite.ctx, suite.w.caller, {
       template_id: template.template_id,
       participants: participants('schema'),
-      payment: { amount: '10.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+      payment: { amount: '10.00', currency: 'EUR', project_id: suite.w.projectId, user_id: suite.w.userId },
     });
     for (const p of r.participants)
-      await simulateContract(ctx, w.caller, r.contract_request_id, 'sign', p.participant_id);
+      await simulateContract(suite.ctx, suite.w.caller, r.contract_request_id, 'sign', p.participant_id);
     // workflow.run.started, workflow.step.completed, workflow.run.completed
-    const wf = workflowApi(ctx, w.caller);
+    const wf = workflowApi(suite.ctx, suite.w.caller);
     const def = await wf.createPublished(simpleGraph());
     await wf.start(def.definition_id, { name: 'Ada' });
-    await drainWorkflows(ctx);
+    await drainWorkflows(suite.ctx);
     // paylink.bulk.status_changed
-    await createJob(ctx, w.caller, { rows: [rowFor(w)], preview: true });
+    await createJob(suite.ctx, suite.w.caller, { rows: [rowFor(suite.w)], preview: true });
     // ticket.status_changed, ticket.message.created
-    const ticket = await call(ctx, w.caller)('POST', '/tickets', {
+    const ticket = await call(suite.ctx, suite.w.caller)('POST', '/tickets', {
       subject: 'Schema',
       body: 'Hello',
       category: 'technical',
     });
     expect(ticket.statusCode, ticket.body).toBe(201);
     // monitoring.transaction.status_changed, screening.wallet.completed, payment_schedule.*
-    const monitored = await call(ctx, w.caller)('POST', '/monitoring/transactions', txBody());
+    const monitored = await call(suite.ctx, suite.w.caller)('POST', '/monitoring/transactions', txBody());
     expect(monitored.statusCode, monitored.body).toBe(201);
-    const screened = await call(ctx, w.caller)('POST', '/screening/wallet', {
+    const screened = await call(suite.ctx, suite.w.caller)('POST', '/screening/wallet', {
       chain: 'ethereum',
       address: `0x${'b'.repeat(39)}1`,
     });
     expect(screened.statusCode, screened.body).toBeLessThan(300);
-    await createSchedule(ctx, w, {
+    await createSchedule(suite.ctx, suite.w, {
       plan: { total_amount: '30.00', count: 3, interval: 'month', start_date: '2027-01-31' },
     });
     // refund.created, refund.status_changed (processing, then succeeded at the sandbox bank)
-    const paid = await paidPayment(ctx, w, '20.00');
-    const refund = await postRefund(ctx, w.caller, paid, { amount: '5.00', reason: 'Schema' });
+    const paid = await paidPayment(suite.ctx, suite.w, '20.00');
+    const refund = await postRefund(suite.ctx, suite.w.caller, paid, { amount: '5.00', reason: 'Schema' });
     expect(refund.statusCode, refund.body).toBe(201);
-    await settleRefunds(ctx);
+    await settleRefunds(suite.ctx);
     // webhook.test
-    const test = await call(ctx, w.caller)('POST', '/webhooks/subscription/test');
+    const test = await call(suite.ctx, suite.w.caller)('POST', '/webhooks/subscription/test');
     expect(test.statusCode, test.body).toBeLessThan(300);
 
-    while ((await dispatcher.drain()) > 0);
-    const delivered = rx.on('/hooks');
+    while ((await suite.dispatcher.drain()) > 0);
+    const delivered = suite.rx.on('/hooks');
     const seen = new Set<string>();
     const problems: string[] = [];
     for (const req of delivered) {
