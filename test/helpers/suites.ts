@@ -7,6 +7,8 @@
  *   "One app per worker") and one client with its owner (createTestClient).
  * - `smtpApp`: a real SMTP capture on loopback (helpers/smtp.ts) and a test app mailing through it
  *   (the shared app too: a `mailer` is the one setting it takes); with `client`, a client as well.
+ * - `paymentApp`: a test app (`app`) and a payment world (createPaymentWorld with `world`): a client
+ *   with a project and a user, ready to take payments.
  * - `webhookWorld`: a webhook receiver on loopback, a test app (`app`; with `smtp`, mailing through a
  *   capture), its delivery dispatcher, a payment world (createPaymentWorld) whose main webhook points
  *   at the receiver's `/hooks`.
@@ -54,6 +56,21 @@ export function smtpApp(opts: { client?: TestClientOptions } = {}): SmtpApp {
     await s.ctx?.close();
     await s.smtp?.close();
   });
+  return s;
+}
+
+export interface PaymentApp {
+  ctx: TestContext;
+  w: PaymentWorld;
+}
+
+export function paymentApp(opts: { app?: TestAppOptions; world?: TestClientOptions } = {}): PaymentApp {
+  const s = {} as PaymentApp;
+  beforeAll(async () => {
+    s.ctx = await createTestApp(opts.app);
+    s.w = await createPaymentWorld(s.ctx, opts.world);
+  });
+  afterAll(() => s.ctx?.close());
   return s;
 }
 

@@ -2,49 +2,43 @@
  * A transaction's allowed_actions match what the API accepts: in each state, every listed action
  * succeeds and every action not listed is refused (or, for the sandbox simulator, changes nothing).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { transactionActions } from '../../src/modules/payments/payments.actions';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
-import { createPaylink, createPaymentWorld, type PaymentWorld, pickBank, simulate } from './fixtures';
+import { paymentApp } from '../helpers/suites';
+import { createPaylink, pickBank, simulate } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const suite = paymentApp();
 
 type Action = (typeof transactionActions.names)[number];
 
 const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }> = {
   'pending, no bank picked': {
     expected: ['cancel', 'simulate'],
-    make: async () => (await createPaylink(ctx, w)).transaction_id,
+    make: async () => (await createPaylink(suite.ctx, suite.w)).transaction_id,
   },
   'processing, at the bank': {
     expected: ['cancel', 'refresh_status', 'simulate'],
     make: async () => {
-      const t = await createPaylink(ctx, w);
-      await pickBank(ctx, t.checkout_url);
+      const t = await createPaylink(suite.ctx, suite.w);
+      await pickBank(suite.ctx, t.checkout_url);
       return t.transaction_id;
     },
   },
   canceled: {
     expected: [],
     make: async () => {
-      const t = await createPaylink(ctx, w);
-      await simulate(ctx, w, t.transaction_id, 'canceled');
+      const t = await createPaylink(suite.ctx, suite.w);
+      await simulate(suite.ctx, suite.w, t.transaction_id, 'canceled');
       return t.transaction_id;
     },
   },
   success: {
     expected: ['refund'],
     make: async () => {
-      const t = await createPaylink(ctx, w);
-      await pickBank(ctx, t.checkout_url);
-      await simulate(ctx, w, t.transaction_id, 'completed');
+      const t = await createPaylink(suite.ctx, suite.w);
+      await pickBank(suite.ctx, t.checkout_url);
+      await simulate(suite.ctx, suite.w, t.transaction_id, 'completed');
       return t.transaction_id;
     },
   },
@@ -52,7 +46,7 @@ const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }
     expected: [],
     make: async () => {
       const id = await STATES.success!.make();
-      expect((await perform('refund', id, w.caller)).statusCode).toBe(201);
+      expect((await perform('refund', id, suite.w.caller)).statusCode).toBe(201);
       return id;
     },
   },
@@ -69,11 +63,11 @@ function perform(action: Action, id: string, caller: TestCaller) {
   const payload = action === 'simulate' ? { outcome: 'success' } : action === 'refund' ? {} : undefined;
   const headers =
     action === 'refund' ? { ...caller.headers, 'x-idempotency-key': `aa-${++refundKey}` } : caller.headers;
-  return ctx.app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
+  return suite.ctx.app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
 }
 
-const read = async (id: string, caller = w.caller) =>
-  (await ctx.app.inject({ url: `/api/v1/transactions/${id}`, headers: caller.headers })).json();
+const read = async (id: string, caller = suite.w.caller) =>
+  (await suite.ctx.app.inject({ url: `/api/v1/transactions/${id}`, headers: caller.headers })).json();
 
 describe('transaction allowed_actions', () => {
   for (const [state, { expected, make }] of Object.entries(STATES)) {
@@ -83,7 +77,7 @@ describe('transaction allowed_actions', () => {
       for (const action of transactionActions.names) {
         const id = await make();
         const before = await read(id);
-        const r = await perform(action, id, w.caller);
+        const r = await perform(action, id, suite.w.caller);
         if (expected.includes(action))
           expect(r.statusCode, `${action}: ${r.body}`).toBe(action === 'refund' ? 201 : 200);
         else if (action === 'simulate') expect((await read(id)).status).toBe(before.status);
@@ -93,14 +87,17 @@ describe('transaction allowed_actions', () => {
   }
 
   it("leaves out what the token's permissions do not allow (a developer cannot cancel)", async () => {
-    const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
+    const dev = await createTestClient(suite.ctx, { role: 'developer', clientId: suite.w.caller.clientId });
     const id = await STATES['pending, no bank picked']!.make();
     expect((await read(id, dev)).allowed_actions).toEqual(['simulate']);
     expect((await perform('cancel', id, dev)).statusCode).toBe(403);
   });
 
   it('every row of a list carries its own actions', async () => {
-    const r = await ctx.app.inject({ url: '/api/v1/transactions?page_size=50', headers: w.caller.headers });
+    const r = await suite.ctx.app.inject({
+      url: '/api/v1/transactions?page_size=50',
+      headers: suite.w.caller.headers,
+    });
     const rows = r.json().transactions as { status: string; allowed_actions: string[] }[];
     expect(rows.length).toBeGreaterThan(4);
     for (const row of rows)

@@ -4,12 +4,13 @@
  * field: payment links, bulk rows, schedules, recurring payments (and their charges), contract
  * flows and invoices. A deployment narrows the currencies with SVC_PAYMENT_CURRENCIES.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api as billingApi, createDraft, finalize } from '../billing/fixtures';
 import { postBulk } from '../bulk-links/fixtures';
 import { call, createTemplate } from '../contracts/fixtures';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
+import { paymentApp } from '../helpers/suites';
 import { staffHeaders } from '../org/fixtures';
 import { createActive, api as recurringApi, recurringBody } from '../recurring/fixtures';
 import { postSchedule } from '../schedules/fixtures';
@@ -20,13 +21,7 @@ const NOT_PAYMENT = (code: string) =>
 const OVER = 'Amount must not exceed 1000000.00 EUR';
 const NOT_POSITIVE = 'Amount must be greater than 0';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const s = paymentApp();
 
 type Issue = { loc: (string | number)[]; msg: string };
 const issues = (res: { statusCode: number; body: string; json(): unknown }) => {
@@ -34,7 +29,7 @@ const issues = (res: { statusCode: number; body: string; json(): unknown }) => {
   return ((res.json() as { detail: Issue[] }).detail ?? []).map((i) => [i.loc.join('.'), i.msg]);
 };
 
-const paylink = (payload: object, c: TestContext = ctx, world: PaymentWorld = w) =>
+const paylink = (payload: object, c: TestContext = s.ctx, world: PaymentWorld = s.w) =>
   c.app.inject({
     method: 'POST',
     url: '/api/v1/checkout/paylink',
@@ -45,16 +40,20 @@ const paylink = (payload: object, c: TestContext = ctx, world: PaymentWorld = w)
 describe('payment links', () => {
   it('refuses codes that are not a currency of payment, amounts over the maximum and negative amounts', async () => {
     for (const code of ['XAU', 'XXX', 'XTS', 'XDR', 'CHE', 'BOV'])
-      expect(issues(await paylink(paylinkBody(w, { amount: '1', currency: code })))).toEqual([
+      expect(issues(await paylink(paylinkBody(s.w, { amount: '1', currency: code })))).toEqual([
         ['body.currency', NOT_PAYMENT(code)],
       ]);
-    expect(issues(await paylink(paylinkBody(w, { amount: '1000000000.00' })))).toEqual([
+    expect(issues(await paylink(paylinkBody(s.w, { amount: '1000000000.00' })))).toEqual([
       ['body.amount', OVER],
     ]);
-    expect(issues(await paylink(paylinkBody(w, { amount: '1000000.01' })))).toEqual([['body.amount', OVER]]);
-    expect(issues(await paylink(paylinkBody(w, { amount: '-1' })))).toEqual([['body.amount', NOT_POSITIVE]]);
-    expect(issues(await paylink(paylinkBody(w, { amount: '0' })))).toEqual([['body.amount', NOT_POSITIVE]]);
-    const max = await paylink(paylinkBody(w, { amount: '1000000' }));
+    expect(issues(await paylink(paylinkBody(s.w, { amount: '1000000.01' })))).toEqual([
+      ['body.amount', OVER],
+    ]);
+    expect(issues(await paylink(paylinkBody(s.w, { amount: '-1' })))).toEqual([
+      ['body.amount', NOT_POSITIVE],
+    ]);
+    expect(issues(await paylink(paylinkBody(s.w, { amount: '0' })))).toEqual([['body.amount', NOT_POSITIVE]]);
+    const max = await paylink(paylinkBody(s.w, { amount: '1000000' }));
     expect(max.statusCode, max.body).toBe(201);
     expect(max.json().amount).toBe('1000000.00');
   });
@@ -83,18 +82,18 @@ describe('payment links', () => {
 
 describe('the other ways a payment is asked for', () => {
   it('bulk rows', async () => {
-    const res = await postBulk(ctx, w.caller, {
+    const res = await postBulk(s.ctx, s.w.caller, {
       preview: true,
       rows: [
-        { amount: '1', currency: 'XAU', project_id: w.projectId, user_id: w.userId },
-        { amount: '2000000', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
-        { amount: '-5', currency: 'EUR', project_id: w.projectId, user_id: w.userId },
+        { amount: '1', currency: 'XAU', project_id: s.w.projectId, user_id: s.w.userId },
+        { amount: '2000000', currency: 'EUR', project_id: s.w.projectId, user_id: s.w.userId },
+        { amount: '-5', currency: 'EUR', project_id: s.w.projectId, user_id: s.w.userId },
       ],
     });
     expect(res.statusCode, res.body).toBe(201);
-    const rows = await ctx.app.inject({
+    const rows = await s.ctx.app.inject({
       url: `/api/v1/checkout/paylink/bulk/${res.json().bulk_id}/rows`,
-      headers: w.caller.headers,
+      headers: s.w.caller.headers,
     });
     expect(rows.json().rows.map((r: { errors: { field: string; msg: string }[] }) => r.errors)).toEqual([
       [{ field: 'currency', value: 'XAU', msg: NOT_PAYMENT('XAU') }],
@@ -104,45 +103,49 @@ describe('the other ways a payment is asked for', () => {
   });
 
   it('schedules: the currency, each instalment against the maximum, a plan total above it when its parts fit', async () => {
-    const today = ctx.clock.now().toISOString().slice(0, 10);
+    const today = s.ctx.clock.now().toISOString().slice(0, 10);
     const body = (extra: object) => ({
-      project_id: w.projectId,
-      user_id: w.userId,
+      project_id: s.w.projectId,
+      user_id: s.w.userId,
       currency: 'EUR',
       ...extra,
     });
     const plan = (total: string, count: number) => ({
       plan: { total_amount: total, count, interval: 'month', start_date: today },
     });
-    expect(issues(await postSchedule(ctx, w.caller, body({ currency: 'XXX', ...plan('10', 2) })))).toEqual([
-      ['body.currency', NOT_PAYMENT('XXX')],
-    ]);
-    expect(issues(await postSchedule(ctx, w.caller, body(plan('2000000.02', 2))))).toEqual([
+    expect(
+      issues(await postSchedule(s.ctx, s.w.caller, body({ currency: 'XXX', ...plan('10', 2) }))),
+    ).toEqual([['body.currency', NOT_PAYMENT('XXX')]]);
+    expect(issues(await postSchedule(s.ctx, s.w.caller, body(plan('2000000.02', 2))))).toEqual([
       ['body.plan.total_amount', 'Each instalment must not exceed 1000000.00 EUR'],
     ]);
     expect(
       issues(
-        await postSchedule(ctx, w.caller, body({ instalments: [{ amount: '1000000.01', due_date: today }] })),
+        await postSchedule(
+          s.ctx,
+          s.w.caller,
+          body({ instalments: [{ amount: '1000000.01', due_date: today }] }),
+        ),
       ),
     ).toEqual([['body.instalments.0.amount', OVER]]);
-    const ok = await postSchedule(ctx, w.caller, body(plan('2000000.00', 2)));
+    const ok = await postSchedule(s.ctx, s.w.caller, body(plan('2000000.00', 2)));
     expect(ok.statusCode, ok.body).toBe(201);
   });
 
   it('recurring payments and their charges', async () => {
     const create = (over: object) =>
       recurringApi(
-        ctx,
-        w,
+        s.ctx,
+        s.w,
         'POST',
         '/recurring-payments',
-        recurringBody(w, { amount: undefined, schedule: undefined, ...over }),
+        recurringBody(s.w, { amount: undefined, schedule: undefined, ...over }),
         {
           'x-idempotency-key': newKey(),
         },
       );
     expect(issues(await create({ currency: 'XAG' }))).toEqual([['body.currency', NOT_PAYMENT('XAG')]]);
-    const d = await createActive(ctx, w, {
+    const d = await createActive(s.ctx, s.w, {
       amount: undefined,
       schedule: undefined,
       mandate: {
@@ -152,8 +155,8 @@ describe('the other ways a payment is asked for', () => {
     });
     const charge = (amount: string) =>
       recurringApi(
-        ctx,
-        w,
+        s.ctx,
+        s.w,
         'POST',
         `/recurring-payments/${d.definition_id}/runs`,
         { amount },
@@ -165,7 +168,7 @@ describe('the other ways a payment is asked for', () => {
     expect(issues(await charge('-3'))).toEqual([['body.amount', NOT_POSITIVE]]);
     expect(
       issues(
-        await recurringApi(ctx, w, 'PATCH', `/recurring-payments/${d.definition_id}`, {
+        await recurringApi(s.ctx, s.w, 'PATCH', `/recurring-payments/${d.definition_id}`, {
           amount: '1000000.01',
         }),
       ),
@@ -173,25 +176,25 @@ describe('the other ways a payment is asked for', () => {
   });
 
   it('contract flows with a payment', async () => {
-    const template = await createTemplate(ctx, w.caller);
-    const res = await call(ctx, w.caller)('POST', '/contracts/workflows', {
+    const template = await createTemplate(s.ctx, s.w.caller);
+    const res = await call(s.ctx, s.w.caller)('POST', '/contracts/workflows', {
       name: 'Gold deal',
       template_ids: [template.template_id],
-      payment: { amount: '1', currency: 'XAU', project_id: w.projectId, payer_role: 'client' },
+      payment: { amount: '1', currency: 'XAU', project_id: s.w.projectId, payer_role: 'client' },
     });
     expect(issues(res)).toEqual([['body.payment.currency', NOT_PAYMENT('XAU')]]);
-    const big = await call(ctx, w.caller)('POST', '/contracts/workflows', {
+    const big = await call(s.ctx, s.w.caller)('POST', '/contracts/workflows', {
       name: 'Big deal',
       template_ids: [template.template_id],
-      payment: { amount: '1000000.01', currency: 'EUR', project_id: w.projectId, payer_role: 'client' },
+      payment: { amount: '1000000.01', currency: 'EUR', project_id: s.w.projectId, payer_role: 'client' },
     });
     expect(issues(big)).toEqual([['body.payment.amount', OVER]]);
   });
 
   it('invoices refuse a currency that is not one of payment', async () => {
-    const staff = (await staffHeaders(ctx)).headers;
-    const client = await createTestClient(ctx, { role: 'owner' });
-    const res = await ctx.app.inject({
+    const staff = (await staffHeaders(s.ctx)).headers;
+    const client = await createTestClient(s.ctx, { role: 'owner' });
+    const res = await s.ctx.app.inject({
       method: 'POST',
       url: '/api/v1/admin/billing/invoices',
       headers: staff,
@@ -207,13 +210,13 @@ describe('the other ways a payment is asked for', () => {
   });
 
   it('an invoice over the maximum gets no payment link, at once and without retries (bank transfer stays)', async () => {
-    const platform = await createPaymentWorld(ctx);
+    const platform = await createPaymentWorld(s.ctx);
     const billing = await createTestApp({
-      database: ctx.deps.database,
+      database: s.ctx.deps.database,
       env: { SVC_BILLING_COLLECTION_PROJECT_ID: platform.projectId, SVC_PAYMENT_MAX_AMOUNT: '50.00' },
     });
     try {
-      billing.clock.set(ctx.clock.now());
+      billing.clock.set(s.ctx.clock.now());
       const billed = await createTestClient(billing);
       const call = billingApi(billing);
       await call('PUT', '/billing/details', billed.headers, {

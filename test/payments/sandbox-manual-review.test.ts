@@ -5,29 +5,23 @@
  * status events; `insufficient_funds` is one of the outcomes a tester means.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { events } from '../../src/db/schema/index';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createPaylink, createPaymentWorld, type PaymentWorld } from './fixtures';
+import { paymentApp } from '../helpers/suites';
+import { createPaylink } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const s = paymentApp();
 
 const simulate = (id: string, body: object) =>
-  ctx.app.inject({
+  s.ctx.app.inject({
     method: 'POST',
     url: `/api/v1/sandbox/transactions/${id}/simulate`,
-    headers: w.caller.headers,
+    headers: s.w.caller.headers,
     payload: body,
   });
 
 async function statusChanges(id: string) {
-  const rows = await ctx.db
+  const rows = await s.ctx.db
     .select()
     .from(events)
     .where(and(eq(events.type, 'payment.status_changed'), sql`${events.data}->>'transaction_id' = ${id}`))
@@ -40,7 +34,7 @@ async function statusChanges(id: string) {
 
 describe('manual review in the sandbox', () => {
   it('an out-of-order completed holds the payment; outcome success resolves it with the events', async () => {
-    const t = await createPaylink(ctx, w);
+    const t = await createPaylink(s.ctx, s.w);
     const held = await simulate(t.transaction_id, { provider_status: 'completed' });
     expect(held.json()).toMatchObject({ status: 'pending', reconciliation_state: 'manual_review_required' });
     const resolved = await simulate(t.transaction_id, { outcome: 'success' });
@@ -58,7 +52,7 @@ describe('manual review in the sandbox', () => {
   });
 
   it('a review asked for while processing is resolved by the final outcome', async () => {
-    const t = await createPaylink(ctx, w);
+    const t = await createPaylink(s.ctx, s.w);
     await simulate(t.transaction_id, { provider_status: 'awaiting_bank_authorization' });
     const held = await simulate(t.transaction_id, { provider_status: 'manual_review' });
     expect(held.json()).toMatchObject({
@@ -74,7 +68,7 @@ describe('manual review in the sandbox', () => {
   });
 
   it('offers insufficient funds as an outcome', async () => {
-    const t = await createPaylink(ctx, w);
+    const t = await createPaylink(s.ctx, s.w);
     const res = await simulate(t.transaction_id, { outcome: 'insufficient_funds' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({

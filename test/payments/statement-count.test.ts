@@ -4,7 +4,7 @@
  * idempotency claim is lost.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ASYNC_COMMIT } from '../../src/db/hot';
 import {
   activityLogs,
@@ -14,17 +14,11 @@ import {
 } from '../../src/db/schema/index';
 import { claimKeyWithFacts, insertPaymentLink } from '../../src/modules/payments/paylink.statements';
 import { newId } from '../../src/shared/ids';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { recordStatements } from '../helpers/statement-count';
-import { createPaymentWorld, newKey, type PaymentWorld, paylinkBody } from './fixtures';
+import { paymentApp } from '../helpers/suites';
+import { newKey, paylinkBody } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const suite = paymentApp();
 
 async function statementsOf(run: () => Promise<{ statusCode: number }>, status: number) {
   const log = recordStatements();
@@ -37,11 +31,11 @@ async function statementsOf(run: () => Promise<{ statusCode: number }>, status: 
 }
 
 const create = (key = newKey()) =>
-  ctx.app.inject({
+  suite.ctx.app.inject({
     method: 'POST',
     url: '/api/v1/checkout/paylink',
-    headers: { ...w.caller.headers, 'x-idempotency-key': key },
-    payload: paylinkBody(w, { metadata: { order: 7 } }),
+    headers: { ...suite.w.caller.headers, 'x-idempotency-key': key },
+    payload: paylinkBody(suite.w, { metadata: { order: 7 } }),
   });
 
 describe('statements per request', () => {
@@ -58,23 +52,23 @@ describe('statements per request', () => {
     const key = newKey();
     const res = await create(key);
     const id = res.json().transaction_id as string;
-    const events = await ctx.db
+    const events = await suite.ctx.db
       .select()
       .from(transactionStatusEvents)
       .where(eq(transactionStatusEvents.transactionId, id));
     expect(events).toMatchObject([
       { kind: 'created', fromStatus: null, toStatus: 'pending', providerStatus: 'initiated' },
     ]);
-    const [entry] = await ctx.db
+    const [entry] = await suite.ctx.db
       .select()
       .from(activityLogs)
       .where(and(eq(activityLogs.targetId, id), eq(activityLogs.action, 'payment_link.created')));
     expect(entry).toMatchObject({
-      clientId: w.caller.clientId,
+      clientId: suite.w.caller.clientId,
       method: 'POST',
       path: '/api/v1/checkout/paylink',
     });
-    const [claim] = await ctx.db
+    const [claim] = await suite.ctx.db
       .select()
       .from(paymentIdempotencyKeys)
       .where(eq(paymentIdempotencyKeys.idempotencyKey, key));
@@ -91,7 +85,12 @@ describe('statements per request', () => {
   it('an authenticated GET /transactions/{id} is one statement (the read rides on the token check)', async () => {
     const id = (await create()).json().transaction_id as string;
     const texts = await statementsOf(
-      () => ctx.app.inject({ method: 'GET', url: `/api/v1/transactions/${id}`, headers: w.caller.headers }),
+      () =>
+        suite.ctx.app.inject({
+          method: 'GET',
+          url: `/api/v1/transactions/${id}`,
+          headers: suite.w.caller.headers,
+        }),
       200,
     );
     expect(texts).toHaveLength(1);
@@ -100,10 +99,10 @@ describe('statements per request', () => {
   it('GET /transactions/{id} of another client or of no transaction is 404 in one statement', async () => {
     const texts = await statementsOf(
       () =>
-        ctx.app.inject({
+        suite.ctx.app.inject({
           method: 'GET',
           url: `/api/v1/transactions/${newId()}`,
-          headers: w.caller.headers,
+          headers: suite.w.caller.headers,
         }),
       404,
     );
@@ -112,16 +111,16 @@ describe('statements per request', () => {
 
   it('the first page of GET /transactions, unfiltered or by status, is two statements with its exact total', async () => {
     await create();
-    const pending = await ctx.db
+    const pending = await suite.ctx.db
       .select()
       .from(transactions)
-      .where(and(eq(transactions.clientId, w.caller.clientId), eq(transactions.status, 'pending')));
+      .where(and(eq(transactions.clientId, suite.w.caller.clientId), eq(transactions.status, 'pending')));
     let body: { transactions: unknown[]; pagination: { total: number } } | undefined;
     const texts = await statementsOf(async () => {
-      const res = await ctx.app.inject({
+      const res = await suite.ctx.app.inject({
         method: 'GET',
         url: '/api/v1/transactions?status=pending&page_size=1',
-        headers: w.caller.headers,
+        headers: suite.w.caller.headers,
       });
       body = res.json();
       return res;
@@ -136,7 +135,7 @@ describe('statements per request', () => {
 describe('asynchronous commits on the creation path', () => {
   const syncCommit = async () =>
     (
-      await ctx.deps.database.query<{ v: string }>(
+      await suite.ctx.deps.database.query<{ v: string }>(
         't_sync_commit',
         `select current_setting('synchronous_commit') as v`,
         [],
@@ -144,7 +143,7 @@ describe('asynchronous commits on the creation path', () => {
     )[0]?.v;
 
   it('ASYNC_COMMIT turns synchronous_commit off for its own statement only', async () => {
-    const [inside] = await ctx.deps.database.query<{ v: string }>(
+    const [inside] = await suite.ctx.deps.database.query<{ v: string }>(
       't_async_commit',
       `select current_setting('synchronous_commit') as v from ${ASYNC_COMMIT} as async`,
       [],
@@ -152,7 +151,7 @@ describe('asynchronous commits on the creation path', () => {
     expect(inside?.v).toBe('off');
     // The next statement on any pooled connection commits synchronously again.
     for (let i = 0; i < 12; i++) expect(await syncCommit()).toBe('on');
-    const inTx = await ctx.db.transaction(async (tx) => {
+    const inTx = await suite.ctx.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`select 1 from ${ASYNC_COMMIT} as async`));
       return tx.execute(sql`select current_setting('synchronous_commit') as v`);
     });
@@ -175,10 +174,10 @@ describe('asynchronous commits on the creation path', () => {
 
 describe('the creation statement', () => {
   it('writes nothing when its claim was released and taken over meanwhile', async () => {
-    const now = ctx.clock.now();
-    const body = paylinkBody(w);
-    const fast = await claimKeyWithFacts(ctx.deps.database, {
-      clientId: w.caller.clientId,
+    const now = suite.ctx.clock.now();
+    const body = paylinkBody(suite.w);
+    const fast = await claimKeyWithFacts(suite.ctx.deps.database, {
+      clientId: suite.w.caller.clientId,
       key: newKey(),
       scope: 'api',
       fingerprint: 'f',
@@ -187,11 +186,11 @@ describe('the creation statement', () => {
     });
     expect(fast.claimId).not.toBeNull();
     expect(fast.facts).toMatchObject({ project_found: true, payer_exists: true, opco_status: 'activated' });
-    await ctx.db.delete(paymentIdempotencyKeys).where(eq(paymentIdempotencyKeys.id, fast.claimId!));
+    await suite.ctx.db.delete(paymentIdempotencyKeys).where(eq(paymentIdempotencyKeys.id, fast.claimId!));
     const id = newId();
-    const row = await insertPaymentLink(ctx.deps.database, {
+    const row = await insertPaymentLink(suite.ctx.deps.database, {
       id,
-      clientId: w.caller.clientId,
+      clientId: suite.w.caller.clientId,
       claimId: fast.claimId!,
       body,
       amount: '125.50',
@@ -202,17 +201,19 @@ describe('the creation statement', () => {
       expiresAt: now,
       now,
       actor: { actorType: 'client_user', actorAccountId: null },
-      activity: { clientId: w.caller.clientId, action: 'payment_link.created', at: now },
+      activity: { clientId: suite.w.caller.clientId, action: 'payment_link.created', at: now },
     });
     expect(row).toBeNull();
-    expect(await ctx.db.select().from(transactions).where(eq(transactions.id, id))).toHaveLength(0);
+    expect(await suite.ctx.db.select().from(transactions).where(eq(transactions.id, id))).toHaveLength(0);
     expect(
-      await ctx.db
+      await suite.ctx.db
         .select()
         .from(transactionStatusEvents)
         .where(eq(transactionStatusEvents.transactionId, id)),
     ).toHaveLength(0);
-    expect(await ctx.db.select().from(activityLogs).where(eq(activityLogs.targetId, id))).toHaveLength(0);
+    expect(await suite.ctx.db.select().from(activityLogs).where(eq(activityLogs.targetId, id))).toHaveLength(
+      0,
+    );
   });
 
   it('reports a missing client as no facts (and a taken key as no claim)', async () => {
@@ -222,13 +223,13 @@ describe('the creation statement', () => {
       key,
       scope: 'api',
       fingerprint: 'f',
-      now: ctx.clock.now(),
-      body: paylinkBody(w),
+      now: suite.ctx.clock.now(),
+      body: paylinkBody(suite.w),
     };
-    await expect(claimKeyWithFacts(ctx.deps.database, c)).rejects.toThrow(); // no such client: FK
-    const mine = { ...c, clientId: w.caller.clientId };
-    expect((await claimKeyWithFacts(ctx.deps.database, mine)).claimId).not.toBeNull();
-    const again = await claimKeyWithFacts(ctx.deps.database, mine);
+    await expect(claimKeyWithFacts(suite.ctx.deps.database, c)).rejects.toThrow(); // no such client: FK
+    const mine = { ...c, clientId: suite.w.caller.clientId };
+    expect((await claimKeyWithFacts(suite.ctx.deps.database, mine)).claimId).not.toBeNull();
+    const again = await claimKeyWithFacts(suite.ctx.deps.database, mine);
     expect(again.claimId).toBeNull();
     expect(again.facts?.company_name).toBeTruthy();
   });

@@ -3,7 +3,7 @@
  * through the sandbox simulate endpoint (which goes through the signed notification route).
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { events } from '../../src/db/schema/index';
 import {
   canTransition,
@@ -14,19 +14,13 @@ import {
 } from '../../src/modules/payments/payments.machine';
 import { signBankPayload } from '../../src/providers/bank/signature';
 import { M } from '../../src/shared/messages';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createPaylink, createPaymentWorld, type PaymentWorld, simulate } from './fixtures';
+import { paymentApp } from '../helpers/suites';
+import { createPaylink, createPaymentWorld, simulate } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const s = paymentApp();
 
 async function paymentEvents(id: string) {
-  return ctx.db
+  return s.ctx.db
     .select()
     .from(events)
     .where(and(eq(events.type, 'payment.status_changed'), sql`${events.data}->>'transaction_id' = ${id}`))
@@ -34,13 +28,13 @@ async function paymentEvents(id: string) {
 }
 
 async function getTx(id: string) {
-  return (await ctx.app.inject({ url: `/api/v1/transactions/${id}`, headers: w.caller.headers })).json();
+  return (await s.ctx.app.inject({ url: `/api/v1/transactions/${id}`, headers: s.w.caller.headers })).json();
 }
 
 async function timeline(id: string) {
-  const r = await ctx.app.inject({
+  const r = await s.ctx.app.inject({
     url: `/api/v1/transactions/${id}/status-events`,
-    headers: w.caller.headers,
+    headers: s.w.caller.headers,
   });
   expect(r.statusCode).toBe(200);
   return r.json().status_events as Record<string, unknown>[];
@@ -48,7 +42,7 @@ async function timeline(id: string) {
 
 /** A transaction in `status`, reached through legal moves only. */
 async function txIn(status: TransactionStatus): Promise<string> {
-  const t = await createPaylink(ctx, w);
+  const t = await createPaylink(s.ctx, s.w);
   const path: Record<TransactionStatus, string[]> = {
     pending: [],
     processing: ['awaiting_bank_authorization'],
@@ -58,7 +52,7 @@ async function txIn(status: TransactionStatus): Promise<string> {
     canceled: ['awaiting_bank_authorization', 'canceled'],
   };
   for (const code of path[status])
-    expect((await simulate(ctx, w, t.transaction_id, code)).statusCode).toBe(200);
+    expect((await simulate(s.ctx, s.w, t.transaction_id, code)).statusCode).toBe(200);
   expect((await getTx(t.transaction_id)).status).toBe(status);
   return t.transaction_id;
 }
@@ -70,7 +64,7 @@ describe('mapping table x non-terminal statuses', () => {
       it(`${from} + ${code}`, async () => {
         const id = await txIn(from);
         const before = (await paymentEvents(id)).length;
-        const res = await simulate(ctx, w, id, code);
+        const res = await simulate(s.ctx, s.w, id, code);
         expect(res.statusCode).toBe(200);
         const t = res.json();
         const entries = await timeline(id);
@@ -123,15 +117,15 @@ describe('terminal statuses never change', () => {
       const id = await txIn(terminal);
       const before = (await paymentEvents(id)).length;
       for (const code of [...PROVIDER_STATUSES, 'manual_review']) {
-        const res = await simulate(ctx, w, id, code);
+        const res = await simulate(s.ctx, s.w, id, code);
         expect(res.statusCode).toBe(200);
         expect(res.json().status).toBe(terminal);
       }
       expect((await paymentEvents(id)).length).toBe(before);
-      const cancel = await ctx.app.inject({
+      const cancel = await s.ctx.app.inject({
         method: 'POST',
         url: `/api/v1/checkout/intent/${id}/cancel`,
-        headers: w.caller.headers,
+        headers: s.w.caller.headers,
       });
       expect(cancel.statusCode).toBe(409);
     });
@@ -141,10 +135,10 @@ describe('terminal statuses never change', () => {
 describe('transition table rows driven by internal actions', () => {
   it('pending -> canceled (merchant cancel), event with actor', async () => {
     const id = await txIn('pending');
-    const res = await ctx.app.inject({
+    const res = await s.ctx.app.inject({
       method: 'POST',
       url: `/api/v1/checkout/intent/${id}/cancel`,
-      headers: w.caller.headers,
+      headers: s.w.caller.headers,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'canceled', provider_status: 'canceled' });
@@ -153,16 +147,16 @@ describe('transition table rows driven by internal actions', () => {
       previous_payment_status: 'pending',
       current_payment_status: 'canceled',
       actor_type: 'client_user',
-      actor_account_id: w.caller.accountId,
+      actor_account_id: s.w.caller.accountId,
     });
   });
 
   it('processing -> canceled (merchant cancel)', async () => {
     const id = await txIn('processing');
-    const res = await ctx.app.inject({
+    const res = await s.ctx.app.inject({
       method: 'POST',
       url: `/api/v1/checkout/intent/${id}/cancel`,
-      headers: w.caller.headers,
+      headers: s.w.caller.headers,
     });
     expect(res.json().status).toBe('canceled');
   });
@@ -196,18 +190,18 @@ describe('payment.status_changed payload', () => {
     expect(ev!.data).toMatchObject({
       amount: '125.50',
       currency: 'EUR',
-      user_id: w.userId,
+      user_id: s.w.userId,
       actor_type: null,
     });
-    expect(ev!.occurredAt.toISOString()).toBe(ctx.clock.now().toISOString());
-    expect(ev!.clientId).toBe(w.caller.clientId);
+    expect(ev!.occurredAt.toISOString()).toBe(s.ctx.clock.now().toISOString());
+    expect(ev!.clientId).toBe(s.w.caller.clientId);
   });
 });
 
 describe('manual review', () => {
   it('manual_review keeps pending, sets reconciliation_state and emits previous == current', async () => {
     const id = await txIn('pending');
-    const res = await simulate(ctx, w, id, 'manual_review');
+    const res = await simulate(s.ctx, s.w, id, 'manual_review');
     expect(res.json()).toMatchObject({ status: 'pending', reconciliation_state: 'manual_review_required' });
     const evs = await paymentEvents(id);
     expect(evs).toHaveLength(1);
@@ -217,7 +211,7 @@ describe('manual review', () => {
       reconciliation_state: 'manual_review_required',
     });
     // the review resolves with the network's next status
-    const next = await simulate(ctx, w, id, 'awaiting_bank_authorization');
+    const next = await simulate(s.ctx, s.w, id, 'awaiting_bank_authorization');
     expect(next.json()).toMatchObject({ status: 'processing', reconciliation_state: 'none' });
   });
 });
@@ -232,26 +226,26 @@ describe('bank notification route', () => {
       provider_status: code,
       occurred_at: '2026-01-15T09:59:00.000Z',
     });
-  const signed = (raw: string, at = ctx.clock.now()) => ({
+  const signed = (raw: string, at = s.ctx.clock.now()) => ({
     'content-type': 'application/json',
-    'x-bank-signature': signBankPayload(ctx.deps.secrets.providerWebhookSecret, raw, at),
+    'x-bank-signature': signBankPayload(s.ctx.deps.secrets.providerWebhookSecret, raw, at),
   });
 
   it('unsigned, badly signed and stale notifications are 401', async () => {
-    const t = await createPaylink(ctx, w);
+    const t = await createPaylink(s.ctx, s.w);
     const raw = body(t.ref_id, 'awaiting_bank_authorization');
     const cases = [
       { 'content-type': 'application/json' },
       { 'content-type': 'application/json', 'x-bank-signature': 't=1,v1=deadbeef' },
-      { ...signed(raw), 'x-bank-signature': signBankPayload('wrong-secret', raw, ctx.clock.now()) },
-      signed(raw, new Date(ctx.clock.now().getTime() - 301_000)),
+      { ...signed(raw), 'x-bank-signature': signBankPayload('wrong-secret', raw, s.ctx.clock.now()) },
+      signed(raw, new Date(s.ctx.clock.now().getTime() - 301_000)),
     ];
     for (const headers of cases) {
-      const res = await ctx.app.inject({ method: 'POST', url, payload: raw, headers });
+      const res = await s.ctx.app.inject({ method: 'POST', url, payload: raw, headers });
       expect(res.statusCode).toBe(401);
     }
     // garbage is refused for its missing signature before anything parses it
-    const junk = await ctx.app.inject({
+    const junk = await s.ctx.app.inject({
       method: 'POST',
       url,
       payload: '[1,2',
@@ -260,7 +254,7 @@ describe('bank notification route', () => {
     expect(junk.statusCode).toBe(401);
     expect(junk.headers['www-authenticate']).toBe('Bearer');
     // tampered body with a valid signature of another body
-    const res = await ctx.app.inject({
+    const res = await s.ctx.app.inject({
       method: 'POST',
       url,
       payload: body(t.ref_id, 'completed'),
@@ -271,9 +265,9 @@ describe('bank notification route', () => {
   });
 
   it('a signed notification applies, with the network time as occurred_at', async () => {
-    const t = await createPaylink(ctx, w);
+    const t = await createPaylink(s.ctx, s.w);
     const raw = body(t.ref_id, 'awaiting_bank_authorization');
-    const res = await ctx.app.inject({ method: 'POST', url, payload: raw, headers: signed(raw) });
+    const res = await s.ctx.app.inject({ method: 'POST', url, payload: raw, headers: signed(raw) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ received: true, applied: true });
     const [ev] = await paymentEvents(t.transaction_id);
@@ -281,10 +275,10 @@ describe('bank notification route', () => {
   });
 
   it('an unrecognized upstream code collapses to unknown and is never exposed raw', async () => {
-    const t = await createPaylink(ctx, w);
+    const t = await createPaylink(s.ctx, s.w);
     const raw = body(t.ref_id, 'ACSC_PARTIAL_WEIRD');
     expect(
-      (await ctx.app.inject({ method: 'POST', url, payload: raw, headers: signed(raw) })).statusCode,
+      (await s.ctx.app.inject({ method: 'POST', url, payload: raw, headers: signed(raw) })).statusCode,
     ).toBe(200);
     const tx = await getTx(t.transaction_id);
     expect(tx).toMatchObject({ status: 'pending', provider_status: 'initiated' });
@@ -296,7 +290,7 @@ describe('bank notification route', () => {
 
   it('a notification for an unknown or replaced ref_id is acknowledged but not applied', async () => {
     const raw = body('ref_does_not_exist', 'completed');
-    const res = await ctx.app.inject({ method: 'POST', url, payload: raw, headers: signed(raw) });
+    const res = await s.ctx.app.inject({ method: 'POST', url, payload: raw, headers: signed(raw) });
     expect(res.json()).toEqual({ received: true, applied: false });
   });
 });
@@ -304,9 +298,9 @@ describe('bank notification route', () => {
 describe('simulate endpoint', () => {
   it('rejects codes outside the mapping table (422), foreign transactions (404)', async () => {
     const id = await txIn('pending');
-    expect((await simulate(ctx, w, id, 'bogus')).statusCode).toBe(422);
-    const other = await createPaymentWorld(ctx);
-    const res = await ctx.app.inject({
+    expect((await simulate(s.ctx, s.w, id, 'bogus')).statusCode).toBe(422);
+    const other = await createPaymentWorld(s.ctx);
+    const res = await s.ctx.app.inject({
       method: 'POST',
       url: `/api/v1/sandbox/transactions/${id}/simulate`,
       headers: other.caller.headers,
