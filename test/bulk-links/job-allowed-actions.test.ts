@@ -1,39 +1,32 @@
 /** A bulk job's allowed_actions match what the API accepts, per state and per role. */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bulkPaymentJobs } from '../../src/db/schema/index';
 import { jobActions } from '../../src/modules/bulk-links/bulk.actions';
 import { startQueuedJobs } from '../../src/modules/bulk-links/bulk.worker';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { paymentApp } from '../helpers/suites';
 import { action, createJob, drain, getJob, rowFor } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const s = paymentApp();
 
 type Action = (typeof jobActions.names)[number];
 
-const job = async (body: Record<string, unknown>) => (await createJob(ctx, w.caller, body)).bulk_id;
-const previewed = () => job({ rows: [rowFor(w)], preview: true });
-const queued = () => job({ rows: [rowFor(w)] });
+const job = async (body: Record<string, unknown>) => (await createJob(s.ctx, s.w.caller, body)).bulk_id;
+const previewed = () => job({ rows: [rowFor(s.w)], preview: true });
+const queued = () => job({ rows: [rowFor(s.w)] });
 
 async function lapsedPreview() {
   const id = await previewed();
-  await ctx.db
+  await s.ctx.db
     .update(bulkPaymentJobs)
-    .set({ previewExpiresAt: new Date(ctx.clock.now().getTime() - 1000) })
+    .set({ previewExpiresAt: new Date(s.ctx.clock.now().getTime() - 1000) })
     .where(eq(bulkPaymentJobs.id, id));
   return id;
 }
 
-const perform = (a: Action, id: string) => action(ctx, w.caller, id, a, a === 'confirm' ? undefined : {});
+const perform = (a: Action, id: string) => action(s.ctx, s.w.caller, id, a, a === 'confirm' ? undefined : {});
 
 const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }> = {
   previewed: { expected: ['confirm', 'cancel'], make: previewed },
@@ -43,8 +36,8 @@ const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }
     expected: ['cancel'],
     make: async () => {
       const id = await queued();
-      await startQueuedJobs(ctx.deps);
-      expect((await getJob(ctx, w.caller, id)).status).toBe('processing');
+      await startQueuedJobs(s.ctx.deps);
+      expect((await getJob(s.ctx, s.w.caller, id)).status).toBe('processing');
       return id;
     },
   },
@@ -52,16 +45,16 @@ const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }
     expected: [],
     make: async () => {
       const id = await queued();
-      await drain(ctx);
+      await drain(s.ctx);
       return id;
     },
   },
   completed_with_errors: {
     expected: ['retry'],
     make: async () => {
-      const id = await job({ rows: [rowFor(w), rowFor(w, { amount: 'x' })] });
-      await drain(ctx);
-      expect((await getJob(ctx, w.caller, id)).status).toBe('completed_with_errors');
+      const id = await job({ rows: [rowFor(s.w), rowFor(s.w, { amount: 'x' })] });
+      await drain(s.ctx);
+      expect((await getJob(s.ctx, s.w.caller, id)).status).toBe('completed_with_errors');
       return id;
     },
   },
@@ -77,8 +70,8 @@ const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }
     expected: [],
     make: async () => {
       const id = await lapsedPreview();
-      expect((await action(ctx, w.caller, id, 'confirm')).statusCode).toBe(400);
-      expect((await getJob(ctx, w.caller, id)).status).toBe('expired');
+      expect((await action(s.ctx, s.w.caller, id, 'confirm')).statusCode).toBe(400);
+      expect((await getJob(s.ctx, s.w.caller, id)).status).toBe('expired');
       return id;
     },
   },
@@ -91,7 +84,7 @@ describe('bulk job allowed_actions', () => {
         names: jobActions.names,
         expected,
         make,
-        actionsOf: async (id) => (await getJob(ctx, w.caller, id)).allowed_actions as string[],
+        actionsOf: async (id) => (await getJob(s.ctx, s.w.caller, id)).allowed_actions as string[],
         perform,
       }));
 
@@ -105,12 +98,12 @@ describe('bulk job allowed_actions', () => {
 
   it('a role without payments.write sees none; the list carries them per row', async () => {
     const id = await previewed();
-    const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
-    expect((await getJob(ctx, dev, id)).allowed_actions).toEqual([]);
-    expect((await action(ctx, dev, id, 'confirm')).statusCode).toBe(403);
-    const list = await ctx.app.inject({
+    const dev = await createTestClient(s.ctx, { role: 'developer', clientId: s.w.caller.clientId });
+    expect((await getJob(s.ctx, dev, id)).allowed_actions).toEqual([]);
+    expect((await action(s.ctx, dev, id, 'confirm')).statusCode).toBe(403);
+    const list = await s.ctx.app.inject({
       url: '/api/v1/checkout/paylink/bulk?page_size=200',
-      headers: w.caller.headers,
+      headers: s.w.caller.headers,
     });
     const jobs = list.json().bulk_jobs as { status: string; allowed_actions: string[] }[];
     expect(jobs.length).toBeGreaterThan(5);

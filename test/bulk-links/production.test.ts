@@ -4,40 +4,37 @@
  * and nothing is written for it.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { bulkPaymentRows } from '../../src/db/schema/index';
 import { PaymentMessages } from '../../src/modules/payments/payments.messages';
-import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { PRODUCTION_ENV } from '../helpers/app';
+import { paymentApp } from '../helpers/suites';
 import { createJob, drain, getRows, rowFor } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp({ env: { ...PRODUCTION_ENV } });
-  w = await createPaymentWorld(ctx, { productionAccess: true });
-});
-afterAll(() => ctx?.close());
+const suite = paymentApp({ app: { env: { ...PRODUCTION_ENV } }, world: { productionAccess: true } });
 
 it('sim_fail_ references are not simulated: without a network each row fails once with the paylink’s 503 answer', async () => {
-  const bank = ctx.deps.providers.bank;
+  const bank = suite.ctx.deps.providers.bank;
   const original = bank.createSession.bind(bank);
   let calls = 0;
   bank.createSession = async (input) => {
     calls++;
     return original(input);
   };
-  const job = await createJob(ctx, w.caller, {
-    rows: [rowFor(w, { reference: 'sim_fail_once_a' }), rowFor(w, { reference: 'sim_fail_b' })],
+  const job = await createJob(suite.ctx, suite.w.caller, {
+    rows: [rowFor(suite.w, { reference: 'sim_fail_once_a' }), rowFor(suite.w, { reference: 'sim_fail_b' })],
   });
-  await drain(ctx);
+  await drain(suite.ctx);
   expect(calls).toBe(0); // refused before any session is opened
-  const rows = await getRows(ctx, w.caller, job.bulk_id);
+  const rows = await getRows(suite.ctx, suite.w.caller, job.bulk_id);
   // No payment network in this deployment: the paylink use case's own failure, verbatim.
   expect(rows.map((r) => [r.status, r.errors[0]?.msg])).toEqual([
     ['failed', PaymentMessages.paymentNetworkUnavailable],
     ['failed', PaymentMessages.paymentNetworkUnavailable],
   ]);
-  const stored = await ctx.db.select().from(bulkPaymentRows).where(eq(bulkPaymentRows.bulkId, job.bulk_id));
+  const stored = await suite.ctx.db
+    .select()
+    .from(bulkPaymentRows)
+    .where(eq(bulkPaymentRows.bulkId, job.bulk_id));
   expect(stored.every((r) => r.attempts === 1)).toBe(true);
 });

@@ -1,22 +1,14 @@
 /** Contract flows: draft → active, merged roles, editing rules, delete rules, send from a flow with its payment step. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { describe, expect, it } from 'vitest';
+import { paymentApp } from '../helpers/suites';
 import { call, createTemplate, makePdf, simulate } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const suite = paymentApp();
 
 describe('contract flows', () => {
   it('merges roles, activates, refuses edits when active, sends with the payment step', async () => {
-    const a = await createTemplate(ctx, w.caller);
-    const addendum = await call(ctx, w.caller)('POST', '/contracts/templates', {
+    const a = await createTemplate(suite.ctx, suite.w.caller);
+    const addendum = await call(suite.ctx, suite.w.caller)('POST', '/contracts/templates', {
       name: 'Addendum',
       document: { file_name: 'addendum.pdf', content_base64: await makePdf(1, 'Addendum') },
       roles: [{ role: 'client', kind: 'signer' }],
@@ -33,11 +25,11 @@ describe('contract flows', () => {
         },
       ],
     });
-    const api = call(ctx, w.caller);
+    const api = call(suite.ctx, suite.w.caller);
     const created = await api('POST', '/contracts/workflows', {
       name: 'Onboarding',
       template_ids: [a.template_id, addendum.json().template_id],
-      payment: { amount: '20.00', currency: 'EUR', project_id: w.projectId, payer_role: 'client' },
+      payment: { amount: '20.00', currency: 'EUR', project_id: suite.w.projectId, payer_role: 'client' },
     });
     expect(created.statusCode).toBe(201);
     const flow = created.json();
@@ -57,7 +49,7 @@ describe('contract flows', () => {
     const sent = await api('POST', '/contracts/send', {
       flow_id: flow.flow_id,
       participants: [
-        { role: 'client', name: 'Cleo', email: 'cleo-flow@example.com', user_id: w.userId },
+        { role: 'client', name: 'Cleo', email: 'cleo-flow@example.com', user_id: suite.w.userId },
         { role: 'company', name: 'Cory', email: 'cory-flow@example.com' },
       ],
     });
@@ -66,11 +58,11 @@ describe('contract flows', () => {
     expect(r.title).toBe('Onboarding');
     expect(r.participants).toHaveLength(2);
     expect(r.template_ids).toHaveLength(2);
-    expect(r.payment).toMatchObject({ amount: '20.00', user_id: w.userId });
+    expect(r.payment).toMatchObject({ amount: '20.00', user_id: suite.w.userId });
     for (const role of ['client', 'company'])
       await simulate(
-        ctx,
-        w.caller,
+        suite.ctx,
+        suite.w.caller,
         r.contract_request_id,
         'sign',
         r.participants.find((p: { role: string }) => p.role === role).participant_id,
@@ -82,33 +74,33 @@ describe('contract flows', () => {
   });
 
   it('conflicting kinds are 422; a flow with requests is archived, not deleted', async () => {
-    const a = await createTemplate(ctx, w.caller);
-    const viewer = await call(ctx, w.caller)('POST', '/contracts/templates', {
+    const a = await createTemplate(suite.ctx, suite.w.caller);
+    const viewer = await call(suite.ctx, suite.w.caller)('POST', '/contracts/templates', {
       name: 'Viewer copy',
       document: { file_name: 'v.pdf', content_base64: await makePdf(1) },
       roles: [{ role: 'client', kind: 'viewer' }],
       fields: [],
     });
-    const res = await call(ctx, w.caller)('POST', '/contracts/workflows', {
+    const res = await call(suite.ctx, suite.w.caller)('POST', '/contracts/workflows', {
       name: 'Bad',
       template_ids: [a.template_id, viewer.json().template_id],
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().detail[0].loc).toEqual(['body', 'template_ids']);
     const draft = (
-      await call(ctx, w.caller)('POST', '/contracts/workflows', {
+      await call(suite.ctx, suite.w.caller)('POST', '/contracts/workflows', {
         name: 'Tmp',
         template_ids: [a.template_id],
       })
     ).json();
-    expect((await call(ctx, w.caller)('DELETE', `/contracts/workflows/${draft.flow_id}`)).statusCode).toBe(
-      204,
-    );
+    expect(
+      (await call(suite.ctx, suite.w.caller)('DELETE', `/contracts/workflows/${draft.flow_id}`)).statusCode,
+    ).toBe(204);
   });
 
   it("a request sent from a flow takes the flow's delivery, expiry and reminders unless the body says otherwise", async () => {
-    const api = call(ctx, w.caller);
-    const t = await createTemplate(ctx, w.caller);
+    const api = call(suite.ctx, suite.w.caller);
+    const t = await createTemplate(suite.ctx, suite.w.caller);
     const flow = (
       await api('POST', '/contracts/workflows', {
         name: 'Quiet onboarding',
@@ -125,7 +117,7 @@ describe('contract flows', () => {
       { role: 'client', name: 'Cleo', email: 'cleo-quiet@example.com' },
       { role: 'company', name: 'Cory', email: 'cory-quiet@example.com' },
     ];
-    const sentAt = ctx.clock.now().getTime();
+    const sentAt = suite.ctx.clock.now().getTime();
     const res = await api('POST', '/contracts/send', { flow_id: flow.flow_id, participants: people });
     expect(res.statusCode, res.body).toBe(201);
     const r = res.json();

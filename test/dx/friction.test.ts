@@ -4,41 +4,34 @@
  * metadata in payment.status_changed, and the sandbox `outcome` shortcut.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { events } from '../../src/db/schema/index';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
-import {
-  createPaylink,
-  createPaymentWorld,
-  newKey,
-  type PaymentWorld,
-  paylinkBody,
-} from '../payments/fixtures';
+import { paymentApp } from '../helpers/suites';
+import { createPaylink, newKey, paylinkBody } from '../payments/fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const suite = paymentApp();
 
 const api = (method: string, url: string, headers: Record<string, string>, payload?: object) =>
-  ctx.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
+  suite.ctx.app.inject({
+    method: method as 'GET',
+    url: `/api/v1${url}`,
+    headers,
+    ...(payload ? { payload } : {}),
+  });
 
 describe('401 challenges (RFC 6750)', () => {
   it('says an expired token expired, a garbage token is invalid, and keeps the spec detail', async () => {
-    const caller = await createTestClient(ctx, { role: 'owner' });
+    const caller = await createTestClient(suite.ctx, { role: 'owner' });
     const none = await api('GET', '/auth/me', {});
     expect(none.statusCode).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer');
     const junk = await api('GET', '/auth/me', { authorization: 'Bearer not-a-token' });
     expect(junk.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token", error_description="/);
     expect(junk.headers['www-authenticate']).not.toContain('expired');
-    ctx.clock.advanceSeconds(8 * 24 * 3600);
+    suite.ctx.clock.advanceSeconds(8 * 24 * 3600);
     const expired = await api('GET', '/auth/me', caller.headers);
-    ctx.clock.advanceSeconds(-8 * 24 * 3600);
+    suite.ctx.clock.advanceSeconds(-8 * 24 * 3600);
     expect(expired.statusCode).toBe(401);
     expect(expired.headers['www-authenticate']).toBe(
       'Bearer error="invalid_token", error_description="The access token expired"',
@@ -49,14 +42,14 @@ describe('401 challenges (RFC 6750)', () => {
 
 describe('405 for a wrong method on a known path', () => {
   it('answers 405 with Allow, and 404 for an unknown path', async () => {
-    const res = await ctx.app.inject({ method: 'DELETE', url: '/api/v1/checkout/paylink' });
+    const res = await suite.ctx.app.inject({ method: 'DELETE', url: '/api/v1/checkout/paylink' });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('POST');
     expect(res.json()).toEqual({ detail: 'Method Not Allowed' });
-    const param = await ctx.app.inject({ method: 'PATCH', url: '/api/v1/transactions/abc' });
+    const param = await suite.ctx.app.inject({ method: 'PATCH', url: '/api/v1/transactions/abc' });
     expect(param.statusCode).toBe(405);
     expect(String(param.headers.allow).split(', ')).toEqual(expect.arrayContaining(['GET', 'HEAD']));
-    expect((await ctx.app.inject({ method: 'DELETE', url: '/api/v1/nowhere' })).statusCode).toBe(404);
+    expect((await suite.ctx.app.inject({ method: 'DELETE', url: '/api/v1/nowhere' })).statusCode).toBe(404);
   });
 });
 
@@ -65,9 +58,9 @@ describe('paylink input', () => {
     const res = await api(
       'POST',
       '/checkout/paylink',
-      { ...w.caller.headers, 'x-idempotency-key': newKey() },
+      { ...suite.w.caller.headers, 'x-idempotency-key': newKey() },
       {
-        ...paylinkBody(w),
+        ...paylinkBody(suite.w),
         currency: 'eur',
       },
     );
@@ -82,7 +75,7 @@ describe('paylink input', () => {
 
 describe('OpenAPI descriptions', () => {
   it('names the permission once per operation', () => {
-    const doc = ctx.app.swagger() as unknown as {
+    const doc = suite.ctx.app.swagger() as unknown as {
       paths: Record<string, Record<string, { description?: string }>>;
     };
     const me = doc.paths['/api/v1/auth/me']!.get!.description!;
@@ -99,7 +92,7 @@ describe('paylink example', () => {
       examples?: Record<string, { value: object }>;
       schema: { examples?: object[] };
     };
-    const doc = ctx.app.swagger() as unknown as {
+    const doc = suite.ctx.app.swagger() as unknown as {
       paths: Record<string, Record<string, { requestBody: { content: Record<string, Media> } }>>;
     };
     const media = doc.paths['/api/v1/checkout/paylink']!.post!.requestBody.content['application/json']!;
@@ -117,7 +110,7 @@ describe('paylink example', () => {
       unknown
     >;
     expect(example, JSON.stringify(media).slice(0, 300)).toBeDefined();
-    const headers = { ...w.caller.headers, 'x-idempotency-key': newKey() };
+    const headers = { ...suite.w.caller.headers, 'x-idempotency-key': newKey() };
     const asIs = await api('POST', '/checkout/paylink', headers, example);
     expect(asIs.statusCode, asIs.body).toBe(404); // valid; the example's project is not this client's
     const real = await api(
@@ -126,8 +119,8 @@ describe('paylink example', () => {
       { ...headers, 'x-idempotency-key': newKey() },
       {
         ...example,
-        project_id: w.projectId,
-        user_id: w.userId,
+        project_id: suite.w.projectId,
+        user_id: suite.w.userId,
       },
     );
     expect(real.statusCode, real.body).toBe(201);
@@ -136,7 +129,7 @@ describe('paylink example', () => {
 
 describe('hosted checkout 404', () => {
   it('names no merchant (not "Checkout") on an unknown link', async () => {
-    const res = await ctx.app.inject({ url: '/checkout/unknown-link-token-0123456789' });
+    const res = await suite.ctx.app.inject({ url: '/checkout/unknown-link-token-0123456789' });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('Payment page for Checkout');
     expect(res.body).toContain('No payment was made.');
@@ -145,7 +138,7 @@ describe('hosted checkout 404', () => {
 
 describe('webhook secret', () => {
   it('is shown once, when the webhook URL is first configured', async () => {
-    const c = await createTestClient(ctx, { role: 'owner' });
+    const c = await createTestClient(suite.ctx, { role: 'owner' });
     const first = await api('PUT', '/webhooks/subscription', c.headers, {
       webhook_url: 'https://merchant.example.com/hooks',
       webhook_enabled: true,
@@ -168,7 +161,7 @@ describe('webhook secret', () => {
 
 describe('sandbox outcome shortcut and metadata in the event', () => {
   async function statusEvents(id: string) {
-    return ctx.db
+    return suite.ctx.db
       .select()
       .from(events)
       .where(and(eq(events.type, 'payment.status_changed'), sql`${events.data}->>'transaction_id' = ${id}`))
@@ -181,10 +174,15 @@ describe('sandbox outcome shortcut and metadata in the event', () => {
     ['expired', 'expired', 'expired'],
     ['canceled', 'canceled', 'canceled'],
   ])('outcome %s walks pending -> processing -> %s', async (outcome, status, detail) => {
-    const t = await createPaylink(ctx, w, { metadata: { order_id: 'A-42' } });
-    const res = await api('POST', `/sandbox/transactions/${t.transaction_id}/simulate`, w.caller.headers, {
-      outcome,
-    });
+    const t = await createPaylink(suite.ctx, suite.w, { metadata: { order_id: 'A-42' } });
+    const res = await api(
+      'POST',
+      `/sandbox/transactions/${t.transaction_id}/simulate`,
+      suite.w.caller.headers,
+      {
+        outcome,
+      },
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status, provider_status: detail, reconciliation_state: 'none' });
     const evs = await statusEvents(t.transaction_id);
@@ -196,14 +194,14 @@ describe('sandbox outcome shortcut and metadata in the event', () => {
   });
 
   it('wants exactly one of provider_status and outcome', async () => {
-    const t = await createPaylink(ctx, w);
+    const t = await createPaylink(suite.ctx, suite.w);
     const url = `/sandbox/transactions/${t.transaction_id}/simulate`;
-    const both = await api('POST', url, w.caller.headers, {
+    const both = await api('POST', url, suite.w.caller.headers, {
       outcome: 'success',
       provider_status: 'completed',
     });
     expect(both.statusCode).toBe(422);
-    expect((await api('POST', url, w.caller.headers, {})).statusCode).toBe(422);
-    expect((await api('POST', url, w.caller.headers, { outcome: 'maybe' })).statusCode).toBe(422);
+    expect((await api('POST', url, suite.w.caller.headers, {})).statusCode).toBe(422);
+    expect((await api('POST', url, suite.w.caller.headers, { outcome: 'maybe' })).statusCode).toBe(422);
   });
 });

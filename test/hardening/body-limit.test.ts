@@ -7,20 +7,16 @@
 
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { paymentApp } from '../helpers/suites';
+import { newKey } from '../payments/fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
+const s = paymentApp();
 let port: number;
 beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (ctx.app.server.address() as AddressInfo).port;
+  await s.ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (s.ctx.app.server.address() as AddressInfo).port;
 });
-afterAll(() => ctx?.close());
 
 const TEN_MB = 10 * 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 'a');
@@ -46,7 +42,7 @@ function postBigThenRead(chunked: boolean): Promise<{ answer: string; writeError
     const head = [
       'POST /api/v1/checkout/paylink HTTP/1.1',
       'Host: 127.0.0.1',
-      `Authorization: ${w.caller.headers.authorization}`,
+      `Authorization: ${s.w.caller.headers.authorization}`,
       'Content-Type: application/json',
       `X-Idempotency-Key: ${newKey()}`,
       chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${TEN_MB}`,

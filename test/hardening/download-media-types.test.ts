@@ -5,20 +5,13 @@
  * (test/helpers/status-recorder.ts); this file fetches the downloads that are cheap to produce and
  * compares the document with the real Content-Type directly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createJob, rowFor } from '../bulk-links/fixtures';
 import { createTemplate } from '../contracts/fixtures';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { mediaTypeOf } from '../helpers/status-recorder';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { paymentApp } from '../helpers/suites';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const s = paymentApp();
 
 type Doc = {
   paths: Record<
@@ -26,7 +19,7 @@ type Doc = {
     Record<string, { responses: Record<string, { content?: Record<string, { schema: { type?: string } }> }> }>
   >;
 };
-const doc = () => ctx.app.swagger() as unknown as Doc;
+const doc = () => s.ctx.app.swagger() as unknown as Doc;
 const documentedTypes = (path: string) =>
   Object.keys(doc().paths[`/api/v1${path}`]!.get!.responses['200']!.content ?? {});
 
@@ -47,8 +40,8 @@ describe('download media types', () => {
   });
 
   it('each download answers a media type its operation documents', async () => {
-    const job = await createJob(ctx, w.caller, { rows: [rowFor(w)], preview: true });
-    const template = await createTemplate(ctx, w.caller);
+    const job = await createJob(s.ctx, s.w.caller, { rows: [rowFor(s.w)], preview: true });
+    const template = await createTemplate(s.ctx, s.w.caller);
     const downloads: [documentPath: string, url: string, expected: string][] = [
       ['/checkout/paylink/bulk/template.csv', '/checkout/paylink/bulk/template.csv', 'text/csv'],
       [
@@ -65,7 +58,7 @@ describe('download media types', () => {
       ],
     ];
     for (const [documentPath, url, expected] of downloads) {
-      const res = await ctx.app.inject({ url: `/api/v1${url}`, headers: w.caller.headers });
+      const res = await s.ctx.app.inject({ url: `/api/v1${url}`, headers: s.w.caller.headers });
       expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
       const real = mediaTypeOf(res.headers['content-type']);
       expect(real, url).toBe(expected);

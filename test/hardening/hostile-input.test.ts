@@ -4,34 +4,27 @@
  * numbers, no type coercion in JSON bodies, JSON routes refusing other media types, and signed
  * provider routes that check the signature before anything looks at the body.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signProviderPayload } from '../../src/providers/signature';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createPaymentWorld, newKey, type PaymentWorld, paylinkBody } from '../payments/fixtures';
+import { paymentApp } from '../helpers/suites';
+import { newKey, paylinkBody } from '../payments/fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx.close());
+const s = paymentApp();
 
 const json = { 'content-type': 'application/json' };
 
 function paylink(payload: string, headers: Record<string, string> = {}) {
-  return ctx.app.inject({
+  return s.ctx.app.inject({
     method: 'POST',
     url: '/api/v1/checkout/paylink',
-    headers: { ...w.caller.headers, ...json, 'x-idempotency-key': newKey(), ...headers },
+    headers: { ...s.w.caller.headers, ...json, 'x-idempotency-key': newKey(), ...headers },
     payload,
   });
 }
 
 /** The paylink body as JSON text with `replace` spliced in raw (numbers JSON.stringify cannot write). */
 const rawBody = (extra: string) => {
-  const base = JSON.stringify(paylinkBody(w));
+  const base = JSON.stringify(paylinkBody(s.w));
   return `${base.slice(0, -1)},${extra}}`;
 };
 
@@ -54,12 +47,15 @@ describe('text that PostgreSQL cannot store', () => {
       ['body', 'metadata', 'k\u0000'],
       'string_nul_character',
     );
-    const q = await ctx.app.inject({ url: '/api/v1/kyc/lists?q=a%00b', headers: w.caller.headers });
+    const q = await s.ctx.app.inject({ url: '/api/v1/kyc/lists?q=a%00b', headers: s.w.caller.headers });
     expectIssue(q, ['query', 'q'], 'string_nul_character');
   });
 
   it('rejects a NUL character in a path parameter', async () => {
-    const res = await ctx.app.inject({ url: '/api/v1/transactions/abc%00def', headers: w.caller.headers });
+    const res = await s.ctx.app.inject({
+      url: '/api/v1/transactions/abc%00def',
+      headers: s.w.caller.headers,
+    });
     expectIssue(res, ['path', 'transaction_id'], 'string_nul_character');
   });
 
@@ -103,20 +99,20 @@ describe('numbers', () => {
       '/api/v1/webhooks/deliveries?offset=99999999999999999999',
       '/api/v1/webhooks/deliveries?limit=-Infinity',
     ]) {
-      const res = await ctx.app.inject({ url, headers: w.caller.headers });
+      const res = await s.ctx.app.inject({ url, headers: s.w.caller.headers });
       expect(res.statusCode, url).toBe(422);
       expect(res.json().detail[0].loc[0]).toBe('query');
     }
-    const big = await ctx.app.inject({
+    const big = await s.ctx.app.inject({
       url: '/api/v1/transactions?page=2147483647',
-      headers: w.caller.headers,
+      headers: s.w.caller.headers,
     });
     expect(big.statusCode).toBe(200);
     expect(big.json().transactions).toEqual([]);
   });
 
   it('documents the bounds it enforces', async () => {
-    const doc = (await ctx.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const doc = (await s.ctx.app.inject({ url: '/api/v1/openapi.json' })).json();
     const page = doc.paths['/api/v1/transactions'].get.parameters.find(
       (p: { name: string }) => p.name === 'page',
     );
@@ -128,27 +124,27 @@ describe('dates PostgreSQL cannot store', () => {
   // RFC 3339 allows year 0000; an offset can also push 9999-12-31 into year 10000 in UTC.
   it('refuses year 0000 and instants past 9999 in bodies and query strings with a 422, not a 500', async () => {
     for (const before of ['0000-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:00:00-02:00']) {
-      const res = await ctx.app.inject({
+      const res = await s.ctx.app.inject({
         method: 'POST',
         url: '/api/v1/notifications/mark-seen',
-        headers: { ...w.caller.headers, ...json },
+        headers: { ...s.w.caller.headers, ...json },
         payload: { before },
       });
       expectIssue(res, ['body', 'before'], 'date_time_parsing');
     }
-    const q = await ctx.app.inject({
+    const q = await s.ctx.app.inject({
       url: `/api/v1/contracts/templates?updated_from=${encodeURIComponent('0000-06-01T00:00:00Z')}`,
-      headers: w.caller.headers,
+      headers: s.w.caller.headers,
     });
     expectIssue(q, ['query', 'updated_from'], 'date_time_parsing');
   });
 
   it('still accepts the first and last storable instants', async () => {
     for (const before of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '9999-12-31t20:00:00-03:00']) {
-      const res = await ctx.app.inject({
+      const res = await s.ctx.app.inject({
         method: 'POST',
         url: '/api/v1/notifications/mark-seen',
-        headers: { ...w.caller.headers, ...json },
+        headers: { ...s.w.caller.headers, ...json },
         payload: { before },
       });
       expect(res.statusCode, res.body).toBe(200);
@@ -169,19 +165,19 @@ describe('no type coercion in JSON bodies', () => {
       ['body', 'expires_in_seconds'],
       'integer_type',
     );
-    const res = await ctx.app.inject({
+    const res = await s.ctx.app.inject({
       method: 'POST',
       url: '/api/v1/projects',
-      headers: w.caller.headers,
+      headers: s.w.caller.headers,
       payload: { project_name: true },
     });
     expectIssue(res, ['body', 'project_name'], 'string_type');
   });
 
   it('still coerces query strings and path parameters, which are strings on the wire', async () => {
-    const res = await ctx.app.inject({
+    const res = await s.ctx.app.inject({
       url: '/api/v1/transactions?page=1&page_size=5',
-      headers: w.caller.headers,
+      headers: s.w.caller.headers,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().pagination).toMatchObject({ page: 1, page_size: 5 });
@@ -196,10 +192,10 @@ describe('media types', () => {
       ['text/plain', '{"project_name":"Shop"}'],
       ['application/xml', '<project/>'],
     ]) {
-      const res = await ctx.app.inject({
+      const res = await s.ctx.app.inject({
         method: 'POST',
         url: '/api/v1/projects',
-        headers: { ...w.caller.headers, 'content-type': type! },
+        headers: { ...s.w.caller.headers, 'content-type': type! },
         payload,
       });
       expect(res.statusCode, type).toBe(415);
@@ -208,7 +204,7 @@ describe('media types', () => {
   });
 
   it('the remediation page (multipart upload) names its own accepted types in its 415', async () => {
-    const res = await ctx.app.inject({
+    const res = await s.ctx.app.inject({
       method: 'POST',
       url: '/remediate/0123456789abcdef0123456789abcdef0123456789a',
       headers: { 'content-type': 'text/plain' },
@@ -222,7 +218,7 @@ describe('media types', () => {
   });
 
   it('the hosted pages still take their forms', async () => {
-    const res = await ctx.app.inject({
+    const res = await s.ctx.app.inject({
       method: 'POST',
       url: '/checkout/0123456789abcdef0123/bank',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -237,9 +233,9 @@ describe('signed provider notifications', () => {
   const sign = (body: string) => ({
     ...json,
     'x-provider-signature': signProviderPayload(
-      ctx.deps.secrets.providerWebhookSecret,
+      s.ctx.deps.secrets.providerWebhookSecret,
       body,
-      ctx.clock.now(),
+      s.ctx.clock.now(),
     ),
   });
   const routes = ['/api/v1/providers/bank/notifications', '/api/v1/providers/verification/notifications'];
@@ -257,7 +253,7 @@ describe('signed provider notifications', () => {
   it('checks the signature first: unsigned hostile bodies are 401', async () => {
     for (const url of routes)
       for (const payload of [...hostile, '{"a":"\u0000"}']) {
-        const res = await ctx.app.inject({ method: 'POST', url, headers: json, payload });
+        const res = await s.ctx.app.inject({ method: 'POST', url, headers: json, payload });
         expect(res.statusCode, `${url} ${payload}`).toBe(401);
         expect(typeof res.json().detail).toBe('string');
       }
@@ -266,7 +262,7 @@ describe('signed provider notifications', () => {
   it('answers correctly signed hostile bodies with a 4xx in the spec format, never a 5xx', async () => {
     for (const url of routes)
       for (const payload of hostile) {
-        const res = await ctx.app.inject({ method: 'POST', url, headers: sign(payload), payload });
+        const res = await s.ctx.app.inject({ method: 'POST', url, headers: sign(payload), payload });
         expect(res.statusCode, `${url} ${payload}`).toBeGreaterThanOrEqual(400);
         expect(res.statusCode, `${url} ${payload}`).toBeLessThan(500);
         const detail = res.json().detail;

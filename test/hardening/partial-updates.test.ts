@@ -2,22 +2,15 @@
  * Partial updates change only what the caller sends. The validator fills schema defaults in, so a
  * PATCH body schema must carry none; and each PATCH route, sent one field, keeps every other one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDraft } from '../billing/fixtures';
 import { call, createTemplate } from '../contracts/fixtures';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { paymentApp } from '../helpers/suites';
 import { companyBody, staffHeaders } from '../org/fixtures';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
 import { createRecurring } from '../recurring/fixtures';
 import { createSchedule } from '../schedules/fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const suite = paymentApp();
 
 type Schema = { $ref?: string; default?: unknown } & Record<string, unknown>;
 type Doc = {
@@ -47,7 +40,7 @@ const stable = (v: Record<string, unknown>, changed: string[]) => {
 
 describe('partial updates', () => {
   it('no PATCH body (nor a PUT body that is partial by design) in the document carries a default', () => {
-    const doc = ctx.app.swagger() as unknown as Doc;
+    const doc = suite.ctx.app.swagger() as unknown as Doc;
     const found: string[] = [];
     let patches = 0;
     const bodyOf = (op: { requestBody?: { content: Record<string, { schema: Schema }> } }) => {
@@ -68,8 +61,8 @@ describe('partial updates', () => {
   });
 
   it('PATCH /contracts/workflows/{id} with only a name keeps expiry, delivery, reminders and cc', async () => {
-    const api = call(ctx, w.caller);
-    const t = await createTemplate(ctx, w.caller);
+    const api = call(suite.ctx, suite.w.caller);
+    const t = await createTemplate(suite.ctx, suite.w.caller);
     const created = await api('POST', '/contracts/workflows', {
       name: 'Quiet flow',
       description: 'No emails',
@@ -89,8 +82,8 @@ describe('partial updates', () => {
   });
 
   it('PATCH /contracts/templates/{id} with only a name keeps roles, fields and the document', async () => {
-    const api = call(ctx, w.caller);
-    const t = await createTemplate(ctx, w.caller);
+    const api = call(suite.ctx, suite.w.caller);
+    const t = await createTemplate(suite.ctx, suite.w.caller);
     const before = (await api('GET', `/contracts/templates/${t.template_id}`)).json();
     const res = await api('PATCH', `/contracts/templates/${t.template_id}`, { name: 'Renamed' });
     expect(res.statusCode, res.body).toBe(200);
@@ -117,13 +110,18 @@ describe('partial updates', () => {
       } = {},
     ) {
       const get = async () => {
-        const res = await ctx.app.inject({ url: `/api/v1${opts.getUrl ?? url}`, headers });
+        const res = await suite.ctx.app.inject({ url: `/api/v1${opts.getUrl ?? url}`, headers });
         expect(res.statusCode, `${opts.getUrl ?? url}: ${res.body}`).toBe(200);
         const v = res.json() as Record<string, unknown>;
         return opts.pick ? opts.pick(v) : v;
       };
       const before = await get();
-      const res = await ctx.app.inject({ method: 'PATCH', url: `/api/v1${url}`, headers, payload: body });
+      const res = await suite.ctx.app.inject({
+        method: 'PATCH',
+        url: `/api/v1${url}`,
+        headers,
+        payload: body,
+      });
       expect(res.statusCode, `PATCH ${url}: ${res.body}`).toBe(200);
       const after = await get();
       const changed = [...Object.keys(body), ...(opts.also ?? [])];
@@ -132,33 +130,40 @@ describe('partial updates', () => {
         for (const [k, v] of Object.entries(body)) if (typeof v !== 'object') expect(after[k], k).toEqual(v);
     }
     const api = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
-      ctx.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers, payload: payload as object });
+      suite.ctx.app.inject({
+        method: method as 'GET',
+        url: `/api/v1${url}`,
+        headers,
+        payload: payload as object,
+      });
 
     it('PATCH /projects/{id}', async () => {
-      await keepsTheRest(w.caller.headers, `/projects/${w.projectId}`, { project_name: 'Renamed shop' });
+      await keepsTheRest(suite.w.caller.headers, `/projects/${suite.w.projectId}`, {
+        project_name: 'Renamed shop',
+      });
     });
 
     it('PATCH /opcos/{id} (a draft)', async () => {
-      const opco = await api('POST', '/opcos', w.caller.headers, companyBody());
+      const opco = await api('POST', '/opcos', suite.w.caller.headers, companyBody());
       expect(opco.statusCode, opco.body).toBe(201);
-      await keepsTheRest(w.caller.headers, `/opcos/${opco.json().opco_id}`, { name: 'Renamed opco' });
+      await keepsTheRest(suite.w.caller.headers, `/opcos/${opco.json().opco_id}`, { name: 'Renamed opco' });
     });
 
     it('PATCH /webhooks/destinations/{id}', async () => {
-      const d = await api('POST', '/webhooks/destinations', w.caller.headers, {
+      const d = await api('POST', '/webhooks/destinations', suite.w.caller.headers, {
         url: 'https://merchant.example.com/hooks/a',
         event_types: ['payment.status_changed'],
         description: 'Payments',
         enabled: false,
       });
       expect(d.statusCode, d.body).toBe(201);
-      await keepsTheRest(w.caller.headers, `/webhooks/destinations/${d.json().destination_id}`, {
+      await keepsTheRest(suite.w.caller.headers, `/webhooks/destinations/${d.json().destination_id}`, {
         description: 'Payments (renamed)',
       });
     });
 
     it('PATCH /tickets/{id} and PATCH /admin/tickets/{id}', async () => {
-      const t = await api('POST', '/tickets', w.caller.headers, {
+      const t = await api('POST', '/tickets', suite.w.caller.headers, {
         subject: 'Partial',
         body: 'Hello',
         category: 'technical',
@@ -167,24 +172,24 @@ describe('partial updates', () => {
       });
       expect(t.statusCode, t.body).toBe(201);
       const id = t.json().ticket_id;
-      await keepsTheRest(w.caller.headers, `/tickets/${id}`, { priority: 'urgent' });
-      const staff = await staffHeaders(ctx);
+      await keepsTheRest(suite.w.caller.headers, `/tickets/${id}`, { priority: 'urgent' });
+      const staff = await staffHeaders(suite.ctx);
       await keepsTheRest(staff.headers, `/admin/tickets/${id}`, { category: 'billing' });
     });
 
     it('PATCH /payment-schedules/{id} and …/instalments/{id}', async () => {
-      const sc = await createSchedule(ctx, w, {
+      const sc = await createSchedule(suite.ctx, suite.w, {
         plan: { total_amount: '30.00', count: 3, interval: 'month', start_date: '2027-01-31' },
         description: 'Sofa',
         delivery: 'none',
         metadata: { order: '7' },
       });
-      await keepsTheRest(w.caller.headers, `/payment-schedules/${sc.schedule_id}`, {
+      await keepsTheRest(suite.w.caller.headers, `/payment-schedules/${sc.schedule_id}`, {
         description: 'Big sofa',
       });
       const last = sc.instalments[2]!;
       await keepsTheRest(
-        w.caller.headers,
+        suite.w.caller.headers,
         `/payment-schedules/${sc.schedule_id}/instalments/${last.instalment_id}`,
         { due_date: '2027-04-15' },
         {
@@ -201,33 +206,35 @@ describe('partial updates', () => {
     });
 
     it('PATCH /screening/wallets/{id}', async () => {
-      const s = await api('POST', '/screening/wallet', w.caller.headers, {
+      const s = await api('POST', '/screening/wallet', suite.w.caller.headers, {
         chain: 'ethereum',
         address: `0x${'c'.repeat(39)}2`,
         label: 'Treasury',
-        user_id: w.userId,
+        user_id: suite.w.userId,
       });
       expect(s.statusCode, s.body).toBeLessThan(300);
-      await keepsTheRest(w.caller.headers, `/screening/wallets/${s.json().wallet_id}`, { monitored: true });
+      await keepsTheRest(suite.w.caller.headers, `/screening/wallets/${s.json().wallet_id}`, {
+        monitored: true,
+      });
     });
 
     it('PATCH /notifications/{id}', async () => {
       const job = await api(
         'POST',
         '/checkout/paylink/bulk',
-        { ...w.caller.headers, 'x-idempotency-key': `n-${Date.now()}` },
+        { ...suite.w.caller.headers, 'x-idempotency-key': `n-${Date.now()}` },
         {
-          rows: [{ amount: '1.00', currency: 'EUR', project_id: w.projectId, user_id: w.userId }],
+          rows: [{ amount: '1.00', currency: 'EUR', project_id: suite.w.projectId, user_id: suite.w.userId }],
           preview: true,
         },
       );
       expect(job.statusCode, job.body).toBe(201);
-      await api('POST', `/checkout/paylink/bulk/${job.json().bulk_id}/cancel`, w.caller.headers, {});
-      const list = (await api('GET', '/notifications', w.caller.headers)).json();
+      await api('POST', `/checkout/paylink/bulk/${job.json().bulk_id}/cancel`, suite.w.caller.headers, {});
+      const list = (await api('GET', '/notifications', suite.w.caller.headers)).json();
       const n = list.notifications[0];
       expect(n, JSON.stringify(list)).toBeDefined();
       await keepsTheRest(
-        w.caller.headers,
+        suite.w.caller.headers,
         `/notifications/${n.notification_id}`,
         { read: true },
         {
@@ -245,16 +252,18 @@ describe('partial updates', () => {
     });
 
     it('PATCH /recurring-payments/{id}', async () => {
-      const r = await createRecurring(ctx, w, { description: 'Gym', metadata: { plan: 'gold' } });
-      await keepsTheRest(w.caller.headers, `/recurring-payments/${r.definition_id}`, {
+      const r = await createRecurring(suite.ctx, suite.w, { description: 'Gym', metadata: { plan: 'gold' } });
+      await keepsTheRest(suite.w.caller.headers, `/recurring-payments/${r.definition_id}`, {
         description: 'Gym plus',
       });
     });
 
     it('PATCH /admin/clients/{id} and PATCH /admin/billing/invoices/{id}', async () => {
-      const staff = await staffHeaders(ctx);
-      await keepsTheRest(staff.headers, `/admin/clients/${w.caller.clientId}`, { kyc_links_enabled: false });
-      const draft = await createDraft(ctx, staff.headers, w.caller.clientId, {
+      const staff = await staffHeaders(suite.ctx);
+      await keepsTheRest(staff.headers, `/admin/clients/${suite.w.caller.clientId}`, {
+        kyc_links_enabled: false,
+      });
+      const draft = await createDraft(suite.ctx, staff.headers, suite.w.caller.clientId, {
         purchase_order_number: 'PO-1',
       });
       await keepsTheRest(staff.headers, `/admin/billing/invoices/${draft.invoice_id}`, { due_in_days: 21 });

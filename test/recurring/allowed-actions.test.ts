@@ -2,58 +2,62 @@
  * The allowed_actions of a recurring payment and of its runs match what the API accepts, per status
  * and per role.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recurringActions, runActions } from '../../src/modules/recurring/recurring.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { paymentApp } from '../helpers/suites';
 import { api, createActive, createRecurring, runsOf, settleBank, simulate } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const suite = paymentApp();
 
 type Action = (typeof recurringActions.names)[number];
 
 const STATES: Record<string, { expected: Action[]; make: () => Promise<string> }> = {
   pending_authorization: {
     expected: ['edit', 'cancel'],
-    make: async () => (await createRecurring(ctx, w)).definition_id,
+    make: async () => (await createRecurring(suite.ctx, suite.w)).definition_id,
   },
   active: {
     expected: ['edit', 'pause', 'cancel'],
-    make: async () => (await createActive(ctx, w)).definition_id,
+    make: async () => (await createActive(suite.ctx, suite.w)).definition_id,
   },
   paused: {
     expected: ['edit', 'resume', 'cancel'],
     make: async () => {
-      const id = (await createActive(ctx, w)).definition_id;
-      expect((await api(ctx, w, 'POST', `/recurring-payments/${id}/pause`, {})).statusCode).toBe(200);
+      const id = (await createActive(suite.ctx, suite.w)).definition_id;
+      expect((await api(suite.ctx, suite.w, 'POST', `/recurring-payments/${id}/pause`, {})).statusCode).toBe(
+        200,
+      );
       return id;
     },
   },
   revoked: {
     expected: [],
     make: async () =>
-      (await simulate(ctx, w, (await createActive(ctx, w)).definition_id, 'revoke')).definition_id,
+      (await simulate(suite.ctx, suite.w, (await createActive(suite.ctx, suite.w)).definition_id, 'revoke'))
+        .definition_id,
   },
   authorization_failed: {
     expected: [],
     make: async () =>
-      (await simulate(ctx, w, (await createRecurring(ctx, w)).definition_id, 'reject_authorization'))
-        .definition_id,
+      (
+        await simulate(
+          suite.ctx,
+          suite.w,
+          (
+            await createRecurring(suite.ctx, suite.w)
+          ).definition_id,
+          'reject_authorization',
+        )
+      ).definition_id,
   },
 };
 
 const perform = (action: Action, id: string) =>
   action === 'edit'
-    ? api(ctx, w, 'PATCH', `/recurring-payments/${id}`, { description: 'Changed' })
-    : api(ctx, w, 'POST', `/recurring-payments/${id}/${action}`, {});
+    ? api(suite.ctx, suite.w, 'PATCH', `/recurring-payments/${id}`, { description: 'Changed' })
+    : api(suite.ctx, suite.w, 'POST', `/recurring-payments/${id}/${action}`, {});
 
 describe('recurring payment allowed_actions', () => {
   for (const [state, { expected, make }] of Object.entries(STATES))
@@ -63,16 +67,16 @@ describe('recurring payment allowed_actions', () => {
         expected,
         make,
         actionsOf: async (id) =>
-          (await api(ctx, w, 'GET', `/recurring-payments/${id}`)).json().allowed_actions,
+          (await api(suite.ctx, suite.w, 'GET', `/recurring-payments/${id}`)).json().allowed_actions,
         perform,
       }));
 
   it('a role without recurring.write sees none; list rows carry theirs', async () => {
-    const id = (await createActive(ctx, w)).definition_id;
-    const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
-    const r = await ctx.app.inject({ url: `/api/v1/recurring-payments/${id}`, headers: dev.headers });
+    const id = (await createActive(suite.ctx, suite.w)).definition_id;
+    const dev = await createTestClient(suite.ctx, { role: 'developer', clientId: suite.w.caller.clientId });
+    const r = await suite.ctx.app.inject({ url: `/api/v1/recurring-payments/${id}`, headers: dev.headers });
     expect(r.json().allowed_actions).toEqual([]);
-    const list = (await api(ctx, w, 'GET', '/recurring-payments?page_size=100')).json()
+    const list = (await api(suite.ctx, suite.w, 'GET', '/recurring-payments?page_size=100')).json()
       .recurring_payments as {
       definition_id: string;
       allowed_actions: string[];
@@ -85,27 +89,27 @@ type RunAction = (typeof runActions.names)[number];
 
 /** A run is named `<definition_id>/<run_id>`: the first run of a new active recurring payment. */
 async function firstRun(amount: string, o: { settle?: boolean; revoke?: boolean } = {}) {
-  const d = await createActive(ctx, w, { amount });
+  const d = await createActive(suite.ctx, suite.w, { amount });
   if (o.settle) {
-    await settleBank(ctx, w);
+    await settleBank(suite.ctx, suite.w);
     // Under a loaded CI machine one settle round has twice left the run in flight (cause not found
     // yet, see the closing note of 2026-11-29): settle until the bank's answer is in, a few rounds at most.
     for (let i = 0; i < 5; i++) {
-      const [run] = await runsOf(ctx, w, d.definition_id);
+      const [run] = await runsOf(suite.ctx, suite.w, d.definition_id);
       if (run && run.status !== 'processing' && run.status !== 'scheduled') break;
-      await settleBank(ctx, w);
+      await settleBank(suite.ctx, suite.w);
     }
   }
-  if (o.revoke) await simulate(ctx, w, d.definition_id, 'revoke');
-  const [r] = await runsOf(ctx, w, d.definition_id);
+  if (o.revoke) await simulate(suite.ctx, suite.w, d.definition_id, 'revoke');
+  const [r] = await runsOf(suite.ctx, suite.w, d.definition_id);
   return `${d.definition_id}/${r!.run_id}`;
 }
 
 async function runActionsOf(path: string): Promise<string[]> {
   const [id, runId] = path.split('/');
-  const r = await api(ctx, w, 'GET', `/recurring-payments/${id}/runs/${runId}`);
+  const r = await api(suite.ctx, suite.w, 'GET', `/recurring-payments/${id}/runs/${runId}`);
   expect(r.statusCode, r.body).toBe(200);
-  const fromList = (await runsOf(ctx, w, id!)).find((x) => x.run_id === runId) as unknown as {
+  const fromList = (await runsOf(suite.ctx, suite.w, id!)).find((x) => x.run_id === runId) as unknown as {
     allowed_actions: string[];
   };
   expect(fromList.allowed_actions, 'the list says the same').toEqual(r.json().allowed_actions);
@@ -115,8 +119,8 @@ async function runActionsOf(path: string): Promise<string[]> {
 const performOnRun = (action: RunAction, path: string) => {
   const [id, runId] = path.split('/');
   return action === 'retry'
-    ? api(ctx, w, 'POST', `/recurring-payments/${id}/retry`, { run_id: runId })
-    : api(ctx, w, 'POST', `/recurring-payments/${id}/runs/${runId}/skip`, {});
+    ? api(suite.ctx, suite.w, 'POST', `/recurring-payments/${id}/retry`, { run_id: runId })
+    : api(suite.ctx, suite.w, 'POST', `/recurring-payments/${id}/runs/${runId}/skip`, {});
 };
 
 // Amounts ending .51 and .52 make the sandbox bank refuse with a retryable and a final failure.
@@ -147,10 +151,10 @@ describe('recurring run allowed_actions', () => {
     const retried = await performOnRun('retry', path);
     expect(retried.statusCode).toBe(202);
     expect(retried.json()).toMatchObject({ status: 'processing', allowed_actions: [] });
-    const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
+    const dev = await createTestClient(suite.ctx, { role: 'developer', clientId: suite.w.caller.clientId });
     const scheduled = await firstRun('10.00');
     const [sid, srun] = scheduled.split('/');
-    const seen = await ctx.app.inject({
+    const seen = await suite.ctx.app.inject({
       url: `/api/v1/recurring-payments/${sid}/runs/${srun}`,
       headers: dev.headers,
     });

@@ -4,11 +4,11 @@
  * `run-next` endpoint, and the table rows retry_scheduled -> processing (manual),
  * retry_scheduled -> canceled and paused -> revoked.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RecurringMessages } from '../../src/modules/recurring/recurring.messages';
 import { NO_RUN_TO_START } from '../../src/modules/recurring/recurring-sandbox.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createPaymentWorld, newKey, type PaymentWorld } from '../payments/fixtures';
+import { paymentApp } from '../helpers/suites';
+import { createPaymentWorld, newKey } from '../payments/fixtures';
 import {
   advance,
   api,
@@ -24,30 +24,21 @@ import {
   simulate,
 } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
+const s = paymentApp({ app: { env: { SVC_RECURRING_RETRY_HOURS: '24,72' } } });
 
-beforeAll(async () => {
-  ctx = await createTestApp({ env: { SVC_RECURRING_RETRY_HOURS: '24,72' } });
-  w = await createPaymentWorld(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
-});
-
-const post = (path: string, body: unknown = {}) => api(ctx, w, 'POST', path, body);
-const patch = (id: string, body: unknown) => api(ctx, w, 'PATCH', `/recurring-payments/${id}`, body);
+const post = (path: string, body: unknown = {}) => api(s.ctx, s.w, 'POST', path, body);
+const patch = (id: string, body: unknown) => api(s.ctx, s.w, 'PATCH', `/recurring-payments/${id}`, body);
 const runNext = (id: string) => post(`/sandbox/recurring-payments/${id}/run-next`);
 const txSimulate = (id: string, payload: Record<string, string>) =>
   post(`/sandbox/transactions/${id}/simulate`, payload);
 const day = (offsetDays: number) =>
-  new Date(ctx.clock.now().getTime() + offsetDays * DAY).toISOString().slice(0, 10);
+  new Date(s.ctx.clock.now().getTime() + offsetDays * DAY).toISOString().slice(0, 10);
 const locs = (res: { json: () => { detail: { loc: unknown[]; msg: string }[] } }) =>
   res.json().detail.map((i) => [i.loc.join('.'), i.msg]);
 
 describe('PATCH /recurring-payments/{id}', () => {
   it('edits every field while pending_authorization; retry_policy merges', async () => {
-    const d = await createRecurring(ctx, w);
+    const d = await createRecurring(s.ctx, s.w);
     const res = await patch(d.definition_id, {
       amount: '12.5',
       description: 'Gym, premium',
@@ -73,31 +64,31 @@ describe('PATCH /recurring-payments/{id}', () => {
       retry_policy: { auto_retry: false, retry_after_hours: [6] },
     });
     // The new calendar applies from authorization on.
-    const active = await simulate(ctx, w, d.definition_id, 'authorize');
+    const active = await simulate(s.ctx, s.w, d.definition_id, 'authorize');
     expect(active.next_run_at).toBe(`${day(3)}T00:00:00.000Z`);
-    const [r] = await runsOf(ctx, w, d.definition_id);
+    const [r] = await runsOf(s.ctx, s.w, d.definition_id);
     expect(r).toMatchObject({ amount: '12.50', scheduled_for: `${day(3)}T00:00:00.000Z` });
   });
 
   it('while active: the open run takes the new amount and moves to the new calendar; retry_policy rules the next failure', async () => {
-    const d = await createActive(ctx, w, { amount: '10.51' });
-    const [r0] = await runsOf(ctx, w, d.definition_id);
+    const d = await createActive(s.ctx, s.w, { amount: '10.51' });
+    const [r0] = await runsOf(s.ctx, s.w, d.definition_id);
     expect(r0!.scheduled_for).toBe(`${day(0)}T00:00:00.000Z`);
     const moved = await patch(d.definition_id, {
       schedule: { interval: 'month', interval_count: 1, start_date: day(5), day_of_month: 20 },
     });
     expect(moved.json().next_run_at).toBe(`${day(5)}T00:00:00.000Z`);
-    let runs = await runsOf(ctx, w, d.definition_id);
+    let runs = await runsOf(s.ctx, s.w, d.definition_id);
     expect(runs.map((r) => [r.run_id, r.status, r.scheduled_for])).toEqual([
       [r0!.run_id, 'scheduled', `${day(5)}T00:00:00.000Z`],
     ]);
     expect((await patch(d.definition_id, { amount: '20.51' })).json().amount).toBe('20.51');
-    expect((await runsOf(ctx, w, d.definition_id))[0]!.amount).toBe('20.51');
+    expect((await runsOf(s.ctx, s.w, d.definition_id))[0]!.amount).toBe('20.51');
     // auto_retry off: .51's insufficient funds fails the run instead of scheduling a retry.
     expect((await patch(d.definition_id, { retry_policy: { auto_retry: false } })).statusCode).toBe(200);
-    await advance(ctx, w, 5 * DAY);
-    await settleBank(ctx, w);
-    runs = await runsOf(ctx, w, d.definition_id);
+    await advance(s.ctx, s.w, 5 * DAY);
+    await settleBank(s.ctx, s.w);
+    runs = await runsOf(s.ctx, s.w, d.definition_id);
     expect(runs[0]).toMatchObject({
       status: 'failed',
       failure_reason: 'insufficient_funds',
@@ -110,7 +101,7 @@ describe('PATCH /recurring-payments/{id}', () => {
       schedule: { interval: 'month', interval_count: 1, start_date: day(0), max_runs: 1 },
     });
     expect(ended.json()).toMatchObject({ status: 'completed', next_run_at: null });
-    runs = await runsOf(ctx, w, d.definition_id);
+    runs = await runsOf(s.ctx, s.w, d.definition_id);
     expect(runs.map((r) => r.status)).toEqual(['failed', 'skipped']);
     expect((await patch(d.definition_id, { amount: '1.00' })).json()).toEqual({
       detail: RecurringMessages.terminal('completed'),
@@ -118,7 +109,7 @@ describe('PATCH /recurring-payments/{id}', () => {
   });
 
   it('while paused: edits apply; a schedule edit moves the open run', async () => {
-    const d = await createActive(ctx, w);
+    const d = await createActive(s.ctx, s.w);
     await post(`/recurring-payments/${d.definition_id}/pause`);
     const res = await patch(d.definition_id, {
       amount: '15.00',
@@ -126,7 +117,7 @@ describe('PATCH /recurring-payments/{id}', () => {
       metadata: { k: 'v' },
     });
     expect(res.json()).toMatchObject({ status: 'paused', amount: '15.00', metadata: { k: 'v' } });
-    const [r] = await runsOf(ctx, w, d.definition_id);
+    const [r] = await runsOf(s.ctx, s.w, d.definition_id);
     expect(r).toMatchObject({
       status: 'scheduled',
       amount: '15.00',
@@ -135,7 +126,7 @@ describe('PATCH /recurring-payments/{id}', () => {
   });
 
   it('refuses invalid edits: above the mandate, bad values, immutable limits, terminal statuses, other clients', async () => {
-    const d = await createRecurring(ctx, w, { amount: undefined, schedule: undefined });
+    const d = await createRecurring(s.ctx, s.w, { amount: undefined, schedule: undefined });
     expect((await patch(d.definition_id, { amount: '50.01' })).json()).toEqual({
       detail: RecurringMessages.exceedsLimits,
     });
@@ -166,13 +157,13 @@ describe('PATCH /recurring-payments/{id}', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
     }
     // Nothing was changed by the refused edits.
-    expect(await getRecurring(ctx, w, d.definition_id)).toMatchObject({
+    expect(await getRecurring(s.ctx, s.w, d.definition_id)).toMatchObject({
       amount: null,
       schedule: null,
       description: 'Gym membership',
     });
-    const other = await createPaymentWorld(ctx);
-    const foreign = await api(ctx, other, 'PATCH', `/recurring-payments/${d.definition_id}`, {
+    const other = await createPaymentWorld(s.ctx);
+    const foreign = await api(s.ctx, other, 'PATCH', `/recurring-payments/${d.definition_id}`, {
       description: 'x',
     });
     expect(foreign.statusCode).toBe(404);
@@ -181,10 +172,11 @@ describe('PATCH /recurring-payments/{id}', () => {
     const targets = {
       canceled: d.definition_id,
       authorization_failed: (
-        await simulate(ctx, w, (await createRecurring(ctx, w)).definition_id, 'reject_authorization')
+        await simulate(s.ctx, s.w, (await createRecurring(s.ctx, s.w)).definition_id, 'reject_authorization')
       ).definition_id,
-      revoked: (await simulate(ctx, w, (await createActive(ctx, w)).definition_id, 'revoke')).definition_id,
-      expired: (await simulate(ctx, w, (await createActive(ctx, w)).definition_id, 'expire_mandate'))
+      revoked: (await simulate(s.ctx, s.w, (await createActive(s.ctx, s.w)).definition_id, 'revoke'))
+        .definition_id,
+      expired: (await simulate(s.ctx, s.w, (await createActive(s.ctx, s.w)).definition_id, 'expire_mandate'))
         .definition_id,
     };
     await post(`/recurring-payments/${d.definition_id}/cancel`);
@@ -198,11 +190,11 @@ describe('PATCH /recurring-payments/{id}', () => {
 
 describe('sandbox .53 and run-next', () => {
   it('.53 stays processing until the transaction simulate endpoint decides (success, insufficient funds, rejected)', async () => {
-    const d = await createActive(ctx, w, { schedule: undefined, amount: undefined });
+    const d = await createActive(s.ctx, s.w, { schedule: undefined, amount: undefined });
     const onDemand = async (amount: string) => {
       const res = await api(
-        ctx,
-        w,
+        s.ctx,
+        s.w,
         'POST',
         `/recurring-payments/${d.definition_id}/runs`,
         { amount },
@@ -211,13 +203,14 @@ describe('sandbox .53 and run-next', () => {
       expect(res.statusCode).toBe(202);
       return res.json() as Run;
     };
-    const runOf = async (id: string) => (await runsOf(ctx, w, d.definition_id)).find((r) => r.run_id === id)!;
+    const runOf = async (id: string) =>
+      (await runsOf(s.ctx, s.w, d.definition_id)).find((r) => r.run_id === id)!;
     const ok = await onDemand('5.53');
     const poor = await onDemand('6.53');
     const refused = await onDemand('7.53');
-    await settleBank(ctx, w);
-    await advance(ctx, w, HOUR);
-    await settleBank(ctx, w);
+    await settleBank(s.ctx, s.w);
+    await advance(s.ctx, s.w, HOUR);
+    await settleBank(s.ctx, s.w);
     for (const r of [ok, poor, refused]) expect((await runOf(r.run_id)).status).toBe('processing');
     const okTx = (await runOf(ok.run_id)).transaction_id!;
     expect((await txSimulate(okTx, { outcome: 'success' })).json().status).toBe('success');
@@ -244,7 +237,7 @@ describe('sandbox .53 and run-next', () => {
       'on_demand',
       'auto_retry',
     ]);
-    await settleBank(ctx, w);
+    await settleBank(s.ctx, s.w);
     expect((await runOf(poor.run_id)).status).toBe('processing');
     await txSimulate((await runOf(poor.run_id)).transaction_id!, { outcome: 'success' });
     expect(await runOf(poor.run_id)).toMatchObject({ status: 'succeeded' });
@@ -252,7 +245,7 @@ describe('sandbox .53 and run-next', () => {
   });
 
   it('run-next starts the next scheduled run now, skips it while paused, and refuses what it cannot start', async () => {
-    const d = await createActive(ctx, w, {
+    const d = await createActive(s.ctx, s.w, {
       schedule: { interval: 'month', interval_count: 1, start_date: day(20) },
     });
     const first = await runNext(d.definition_id);
@@ -263,8 +256,8 @@ describe('sandbox .53 and run-next', () => {
       scheduled_for: `${day(20)}T00:00:00.000Z`,
       attempts: [{ attempt_number: 1, trigger: 'schedule' }],
     });
-    await settleBank(ctx, w);
-    let runs = await runsOf(ctx, w, d.definition_id);
+    await settleBank(s.ctx, s.w);
+    let runs = await runsOf(s.ctx, s.w, d.definition_id);
     expect(runs.map((r) => [r.sequence, r.status])).toEqual([
       [1, 'succeeded'],
       [2, 'scheduled'],
@@ -272,17 +265,17 @@ describe('sandbox .53 and run-next', () => {
     await post(`/recurring-payments/${d.definition_id}/pause`);
     expect((await runNext(d.definition_id)).json()).toMatchObject({ sequence: 2, status: 'skipped' });
     await post(`/recurring-payments/${d.definition_id}/resume`);
-    runs = await runsOf(ctx, w, d.definition_id);
+    runs = await runsOf(s.ctx, s.w, d.definition_id);
     expect(runs.map((r) => r.status)).toEqual(['succeeded', 'skipped', 'scheduled']);
     // Only one run per call: the third is still scheduled after the second was started.
     expect((await runNext(d.definition_id)).json()).toMatchObject({ sequence: 3, status: 'processing' });
-    await drainRecurring(ctx);
-    expect((await runsOf(ctx, w, d.definition_id)).map((r) => r.status)).toEqual([
+    await drainRecurring(s.ctx);
+    expect((await runsOf(s.ctx, s.w, d.definition_id)).map((r) => r.status)).toEqual([
       'succeeded',
       'skipped',
       'processing',
     ]);
-    const pending = await createRecurring(ctx, w);
+    const pending = await createRecurring(s.ctx, s.w);
     expect((await runNext(pending.definition_id)).json()).toEqual({
       detail: RecurringMessages.mandateNotAuthorized,
     });
@@ -290,9 +283,9 @@ describe('sandbox .53 and run-next', () => {
     expect((await runNext(d.definition_id)).json()).toEqual({
       detail: RecurringMessages.terminal('canceled'),
     });
-    const other = await createPaymentWorld(ctx);
+    const other = await createPaymentWorld(s.ctx);
     const foreign = await api(
-      ctx,
+      s.ctx,
       other,
       'POST',
       `/sandbox/recurring-payments/${pending.definition_id}/run-next`,
@@ -303,15 +296,15 @@ describe('sandbox .53 and run-next', () => {
 
 describe('table rows not covered elsewhere', () => {
   it('retry_scheduled -> processing by POST …/retry (next_retry_at cleared), and -> canceled with the recurring payment', async () => {
-    const a = await createActive(ctx, w, { amount: '10.54' });
-    await settleBank(ctx, w);
-    let [r] = await runsOf(ctx, w, a.definition_id);
+    const a = await createActive(s.ctx, s.w, { amount: '10.54' });
+    await settleBank(s.ctx, s.w);
+    let [r] = await runsOf(s.ctx, s.w, a.definition_id);
     expect(r).toMatchObject({ status: 'retry_scheduled', will_retry: true });
     const retry = await post(`/recurring-payments/${a.definition_id}/retry`);
     expect(retry.statusCode).toBe(202);
     expect(retry.json()).toMatchObject({ status: 'processing', next_retry_at: null, will_retry: false });
-    await settleBank(ctx, w);
-    [r] = await runsOf(ctx, w, a.definition_id);
+    await settleBank(s.ctx, s.w);
+    [r] = await runsOf(s.ctx, s.w, a.definition_id);
     expect(r!.attempts.map((x) => [x.trigger, x.retry_of_attempt])).toEqual([
       ['schedule', null],
       ['manual_retry', 1],
@@ -320,22 +313,22 @@ describe('table rows not covered elsewhere', () => {
     expect(r).toMatchObject({ status: 'retry_scheduled' });
     const c = await post(`/recurring-payments/${a.definition_id}/cancel`);
     expect(c.json().status).toBe('canceled');
-    [r] = await runsOf(ctx, w, a.definition_id);
+    [r] = await runsOf(s.ctx, s.w, a.definition_id);
     expect(r).toMatchObject({ status: 'canceled', will_retry: false, next_retry_at: null });
     // Nothing starts it later.
-    await advance(ctx, w, 4 * DAY);
-    await drainRecurring(ctx);
-    expect((await runsOf(ctx, w, a.definition_id))[0]!.attempts).toHaveLength(2);
+    await advance(s.ctx, s.w, 4 * DAY);
+    await drainRecurring(s.ctx);
+    expect((await runsOf(s.ctx, s.w, a.definition_id))[0]!.attempts).toHaveLength(2);
   });
 
   it('paused -> revoked when the payer revokes the mandate: the open run is canceled', async () => {
-    const d = await createActive(ctx, w);
+    const d = await createActive(s.ctx, s.w);
     expect((await post(`/recurring-payments/${d.definition_id}/pause`)).json().status).toBe('paused');
-    expect(await simulate(ctx, w, d.definition_id, 'revoke')).toMatchObject({
+    expect(await simulate(s.ctx, s.w, d.definition_id, 'revoke')).toMatchObject({
       status: 'revoked',
       status_reason: 'revoked_by_payer',
       mandate: { status: 'revoked' },
     });
-    expect((await runsOf(ctx, w, d.definition_id)).map((r) => r.status)).toEqual(['canceled']);
+    expect((await runsOf(s.ctx, s.w, d.definition_id)).map((r) => r.status)).toEqual(['canceled']);
   });
 });

@@ -1,25 +1,23 @@
 /** allowed_actions of payment schedules and their instalments match what the API accepts. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { instalmentActions, scheduleActions } from '../../src/modules/schedules/schedules.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient } from '../helpers/clients';
-import { createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { paymentApp } from '../helpers/suites';
 import { createSchedule, getSchedule } from './fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx);
-});
-afterAll(() => ctx?.close());
+const suite = paymentApp();
 
 const call = (method: 'POST' | 'PATCH', url: string, payload?: object) =>
-  ctx.app.inject({ method, url: `/api/v1/payment-schedules/${url}`, headers: w.caller.headers, payload });
+  suite.ctx.app.inject({
+    method,
+    url: `/api/v1/payment-schedules/${url}`,
+    headers: suite.w.caller.headers,
+    payload,
+  });
 
 const fresh = () =>
-  createSchedule(ctx, w, {
+  createSchedule(suite.ctx, suite.w, {
     instalments: [
       { amount: '5.00', due_date: '2026-06-01' },
       { amount: '5.00', due_date: '2026-07-01' },
@@ -53,10 +51,10 @@ async function instalmentIn(verb: 'issue-now' | 'cancel' | 'overdue' | null) {
 }
 
 const simulateOverdue = (path: string) =>
-  ctx.app.inject({
+  suite.ctx.app.inject({
     method: 'POST',
     url: `/api/v1/sandbox/payment-schedules/${path}/simulate`,
-    headers: w.caller.headers,
+    headers: suite.w.caller.headers,
     payload: { action: 'overdue' },
   });
 
@@ -70,7 +68,7 @@ const INSTALMENTS: Record<string, { expected: InstalmentAction[]; make: () => Pr
 
 async function instalmentActionsOf(path: string) {
   const [scheduleId, , instalmentId] = path.split('/');
-  const s = await getSchedule(ctx, w.caller, scheduleId!);
+  const s = await getSchedule(suite.ctx, suite.w.caller, scheduleId!);
   return s.instalments.find((i) => i.instalment_id === instalmentId)!.allowed_actions;
 }
 
@@ -81,7 +79,8 @@ describe('payment schedule allowed_actions', () => {
         names: scheduleActions.names,
         expected,
         make,
-        actionsOf: async (id) => (await getSchedule(ctx, w.caller, id)).allowed_actions as string[],
+        actionsOf: async (id) =>
+          (await getSchedule(suite.ctx, suite.w.caller, id)).allowed_actions as string[],
         perform: (action, id) =>
           action === 'edit'
             ? call('PATCH', id, { description: 'Changed' })
@@ -105,8 +104,8 @@ describe('payment schedule allowed_actions', () => {
 
   it('a role without schedules.write sees none', async () => {
     const s = await fresh();
-    const dev = await createTestClient(ctx, { role: 'developer', clientId: w.caller.clientId });
-    const seen = await getSchedule(ctx, dev, s.schedule_id);
+    const dev = await createTestClient(suite.ctx, { role: 'developer', clientId: suite.w.caller.clientId });
+    const seen = await getSchedule(suite.ctx, dev, s.schedule_id);
     expect(seen.allowed_actions).toEqual([]);
     expect(seen.instalments.map((i) => i.allowed_actions)).toEqual([[], []]);
   });

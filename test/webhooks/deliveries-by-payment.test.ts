@@ -1,39 +1,35 @@
 /** GET /webhooks/deliveries?transaction_id: the deliveries of one payment's events (the dashboard's payment page). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient } from '../helpers/clients';
+import { paymentApp } from '../helpers/suites';
 import { setMainWebhook } from '../helpers/webhooks';
-import { createPaylink, createPaymentWorld, type PaymentWorld } from '../payments/fixtures';
+import { createPaylink } from '../payments/fixtures';
 
-let ctx: TestContext;
-let w: PaymentWorld;
+const s = paymentApp({ world: { callbackUrl: 'https://merchant.example.com/return' } });
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  w = await createPaymentWorld(ctx, { callbackUrl: 'https://merchant.example.com/return' });
-  await setMainWebhook(ctx, w.caller.clientId, 'https://merchant.example.com/hooks');
+  await setMainWebhook(s.ctx, s.w.caller.clientId, 'https://merchant.example.com/hooks');
 });
-afterAll(() => ctx.close());
 
 const outcome = (id: string, value: 'success' | 'failed') =>
-  ctx.app.inject({
+  s.ctx.app.inject({
     method: 'POST',
     url: `/api/v1/sandbox/transactions/${id}/simulate`,
-    headers: w.caller.headers,
+    headers: s.w.caller.headers,
     payload: { outcome: value },
   });
 
 const deliveriesOf = (headers: Record<string, string>, transactionId: string) =>
-  ctx.app.inject({ url: `/api/v1/webhooks/deliveries?transaction_id=${transactionId}`, headers });
+  s.ctx.app.inject({ url: `/api/v1/webhooks/deliveries?transaction_id=${transactionId}`, headers });
 
 describe('deliveries of one payment', () => {
   it('lists only the deliveries of that payment, and nothing for another client', async () => {
-    const paid = await createPaylink(ctx, w);
-    const other = await createPaylink(ctx, w);
+    const paid = await createPaylink(s.ctx, s.w);
+    const other = await createPaylink(s.ctx, s.w);
     expect((await outcome(paid.transaction_id, 'success')).statusCode).toBe(200);
     expect((await outcome(other.transaction_id, 'failed')).statusCode).toBe(200);
 
-    const res = await deliveriesOf(w.caller.headers, paid.transaction_id);
+    const res = await deliveriesOf(s.w.caller.headers, paid.transaction_id);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     // The sandbox bank walks the payment through its detail statuses: one event per coarse move.
@@ -47,11 +43,11 @@ describe('deliveries of one payment', () => {
       url: 'https://merchant.example.com/hooks',
     });
     const all = (
-      await ctx.app.inject({ url: '/api/v1/webhooks/deliveries', headers: w.caller.headers })
+      await s.ctx.app.inject({ url: '/api/v1/webhooks/deliveries', headers: s.w.caller.headers })
     ).json();
     expect(all.deliveries.map((d: { event_status: string }) => d.event_status)).toContain('failed');
 
-    const stranger = await createTestClient(ctx);
+    const stranger = await createTestClient(s.ctx);
     expect((await deliveriesOf(stranger.headers, paid.transaction_id)).json()).toMatchObject({
       total: 0,
       deliveries: [],
@@ -59,6 +55,6 @@ describe('deliveries of one payment', () => {
   });
 
   it('rejects a transaction_id that is not a UUID (422)', async () => {
-    expect((await deliveriesOf(w.caller.headers, 'nope')).statusCode).toBe(422);
+    expect((await deliveriesOf(s.w.caller.headers, 'nope')).statusCode).toBe(422);
   });
 });
