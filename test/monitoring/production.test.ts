@@ -4,51 +4,44 @@
  * 503 and stores nothing; one that needs neither is decided by our own rules engine.
  */
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { monitoredTransactions, screeningWallets } from '../../src/db/schema/index';
-import { createTestApp, PRODUCTION_ENV, type TestContext } from '../helpers/app';
-import { createTestClient, type TestCaller } from '../helpers/clients';
+import { PRODUCTION_ENV } from '../helpers/app';
+import { clientApp } from '../helpers/suites';
 import { api, putPolicy, rule, txBody } from './fixtures';
 
-let prod: TestContext;
-let c: TestCaller;
-
-beforeAll(async () => {
-  prod = await createTestApp({ env: { ...PRODUCTION_ENV } });
-  c = await createTestClient(prod, { productionAccess: true });
-}, 120_000);
-afterAll(() => prod?.close());
+const s = clientApp({ app: { env: { ...PRODUCTION_ENV } }, client: { productionAccess: true } });
 
 const stored = async () => {
-  const [t] = await prod.db
+  const [t] = await s.ctx.db
     .select({ n: count() })
     .from(monitoredTransactions)
-    .where(eq(monitoredTransactions.clientId, c.clientId));
-  const [w] = await prod.db
+    .where(eq(monitoredTransactions.clientId, s.owner.clientId));
+  const [w] = await s.ctx.db
     .select({ n: count() })
     .from(screeningWallets)
-    .where(eq(screeningWallets.clientId, c.clientId));
+    .where(eq(screeningWallets.clientId, s.owner.clientId));
   return [t!.n, w!.n];
 };
 
 describe('production without a screening adapter', () => {
   it('answers 503 for name and wallet screening and stores nothing; the policy test too', async () => {
-    const call = api(prod);
-    const res = await call('POST', '/monitoring/transactions', c, txBody());
+    const call = api(s.ctx);
+    const res = await call('POST', '/monitoring/transactions', s.owner, txBody());
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ detail: 'Screening provider is not configured' });
     const { client_reference: _r, ...transaction } = txBody();
-    const probe = await call('POST', '/monitoring/policy/test', c, { transaction });
+    const probe = await call('POST', '/monitoring/policy/test', s.owner, { transaction });
     expect(probe.statusCode).toBe(503);
     // Sanctions off but a rule needs the counterparty wallet's risk: still 503, nothing stored.
-    await putPolicy(prod, c, {
+    await putPolicy(s.ctx, s.owner, {
       sanctions: { enabled: false, action: 'review' },
       rules: [rule('w', 'counterparty_wallet_risk', { min_risk_level: 'high' })],
     });
     const wallet = await call(
       'POST',
       '/monitoring/transactions',
-      c,
+      s.owner,
       txBody({ counterparty: { name: 'W', wallet: { chain: 'ethereum', address: `0x${'a'.repeat(40)}` } } }),
     );
     expect(wallet.statusCode).toBe(503);
@@ -57,7 +50,7 @@ describe('production without a screening adapter', () => {
     const plain = await call(
       'POST',
       '/monitoring/transactions',
-      c,
+      s.owner,
       txBody({ client_reference: 'sim_decline_1' }),
     );
     expect(plain.statusCode).toBe(201);
