@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { type InvoiceStatus, invoices } from '../../src/db/schema/index';
 import { invoiceActions } from '../../src/modules/billing/billing.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { clientApp } from '../helpers/suites';
 import { createTestClient } from '../helpers/clients';
+import { clientApp } from '../helpers/suites';
 import { api } from './fixtures';
 
 const s = clientApp();

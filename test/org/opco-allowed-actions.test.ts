@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { OpcoStatus } from '../../src/db/schema/index';
 import { opcoActions } from '../../src/modules/opcos/opcos.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { clientApp } from '../helpers/suites';
 import { createTestClient } from '../helpers/clients';
+import { clientApp } from '../helpers/suites';
 import { insertOpco } from '../payments/fixtures';
 import { companyBody } from './fixtures';
 

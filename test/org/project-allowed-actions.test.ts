@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { projectActions } from '../../src/modules/projects/projects.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { clientApp } from '../helpers/suites';
 import { createTestClient } from '../helpers/clients';
+import { clientApp } from '../helpers/suites';
 import { staffHeaders } from './fixtures';
 
 const s = clientApp();

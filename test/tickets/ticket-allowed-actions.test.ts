@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { tickets } from '../../src/db/schema/index';
 import { ticketActions } from '../../src/modules/tickets/tickets.actions';
 import { expectActionsAgree } from '../helpers/allowed-actions';
-import { clientApp } from '../helpers/suites';
 import { createTestClient } from '../helpers/clients';
+import { clientApp } from '../helpers/suites';
 import { api, openTicket } from './fixtures';
 
 const s = clientApp();
