@@ -28,16 +28,6 @@ const FILE_ROLES = [
   'inbound',
 ] as const;
 
-/**
- * Files not renamed yet. TODO(issue 38): travel-rule's three, left while other work changes that
- * module. The list only shrinks: a name here that now has a role, or no longer exists, fails the test.
- */
-const NOT_YET_RENAMED = [
-  'travel-rule/dispatch.ts',
-  'travel-rule/parties.ts',
-  'travel-rule/transfers.allowed-actions.ts',
-];
-
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MODULES = path.join(ROOT, 'src/modules');
 
@@ -54,10 +44,8 @@ const isManifest = (f: string) => f === 'index.ts' || /^[^/]+\/index\.ts$/.test(
 
 it('every file under src/modules has a role from the closed list, or is a manifest', () => {
   const files = filesUnder(MODULES);
-  const without = files.filter((f) => !ROLE.test(f) && !isManifest(f) && !NOT_YET_RENAMED.includes(f));
+  const without = files.filter((f) => !ROLE.test(f) && !isManifest(f));
   expect(without).toEqual([]);
-  // The exceptions only shrink: each still exists and still has no role.
-  expect(NOT_YET_RENAMED.filter((f) => !files.includes(f) || ROLE.test(f))).toEqual([]);
   expect(FILE_ROLES.length).toBeLessThanOrEqual(16);
 });
 

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sanctionsListState } from '../../src/db/schema/index';
-import { rescreenUnavailableTransfers } from '../../src/modules/travel-rule/travel-rule.worker';
+import { rescreenUnavailableTransfers } from '../../src/modules/travel-rule/sanctions-rescreen.worker';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createKycWorld } from '../kyc/fixtures';
-import { api, evm, runWorker, SANDBOX_VASP_IDS, transferBody } from '../travel-rule/fixtures';
+import { api, evm, runDueTimers, SANDBOX_VASP_IDS, transferBody } from '../travel-rule/fixtures';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sanctions-avail-'));
 const UN_FILE = path.join(dir, 'un.xml');
@@ -164,7 +164,7 @@ async function inRepair(ctx: TestContext, w: World, suffix: string) {
     )
   ).json();
   ctx.clock.advanceSeconds(3);
-  await runWorker(ctx);
+  await runDueTimers(ctx);
   const r = (await api(ctx)('GET', `/travel-rule/transfers/${t.transfer_id}`, w.caller.headers)).json();
   expect(r.status).toBe('needs_repair');
   return r as {
@@ -209,7 +209,7 @@ describe('a transfer repaired by PATCH', () => {
     ).json();
     expect(t.sanctions_matches).toEqual([expect.objectContaining({ entry_id: '6909001' })]);
     listed.clock.advanceSeconds(3);
-    await runWorker(listed);
+    await runDueTimers(listed);
     const fixed = await repair(listed, wl, t.transfer_id, {
       type: 'natural',
       first_name: 'Jane',

@@ -28,7 +28,7 @@ import type { SandboxTravelRuleNetwork } from '../../src/providers/travel-rule/s
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { runJobs } from '../helpers/jobs';
-import { api, evm, runWorker, transferBody, travelRuleClient } from './fixtures';
+import { api, evm, runDueTimers, transferBody, travelRuleClient } from './fixtures';
 
 let ctx: TestContext;
 let call: ReturnType<typeof api>;
@@ -250,6 +250,6 @@ describe('what the other side was not told before (S6)', () => {
     const now = (await call('GET', `/travel-rule/transfers/${t.id}`, owner.headers)).json();
     expect(now).toMatchObject({ status: 'expired', status_reason: 'Not reviewed in time' });
     expect(await answers(t.networkRef)).toEqual([{ answer: 'rejected', reason: REVIEW_EXPIRED_REASON }]);
-    expect(await runWorker(ctx)).toBe(0);
+    expect(await runDueTimers(ctx)).toBe(0);
   });
 });

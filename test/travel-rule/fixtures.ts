@@ -1,5 +1,5 @@
 /** Travel-rule test helpers: API calls, bodies, and the worker pass. */
-import { runTravelRuleWorker } from '../../src/modules/travel-rule/travel-rule.worker';
+import { runDueTravelRuleTimers } from '../../src/modules/travel-rule/travel-rule.jobs';
 import type { TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 
@@ -54,7 +54,7 @@ export function transferBody(address: string, extra: Record<string, unknown> = {
   };
 }
 
-export const runWorker = (ctx: TestContext) => runTravelRuleWorker(ctx.deps);
+export const runDueTimers = (ctx: TestContext) => runDueTravelRuleTimers(ctx.deps);
 
 /** A new client with the travel-rule settings sending needs (an originator VASP with its LEI, a threshold). */
 export async function travelRuleClient(ctx: TestContext): Promise<TestCaller> {

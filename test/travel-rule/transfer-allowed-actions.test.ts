@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TransferStatus, travelRuleTransfers } from '../../src/db/schema/index';
-import { transferActions } from '../../src/modules/travel-rule/transfers.allowed-actions';
+import { transferActions } from '../../src/modules/travel-rule/allowed-actions.view';
 import { expectActionsAgree } from '../helpers/allowed-actions';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';

@@ -15,7 +15,7 @@ import { createTestClient, type TestCaller } from '../helpers/clients';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { setMainWebhook } from '../helpers/webhooks';
 import { createKycWorld } from '../kyc/fixtures';
-import { api, evm, runWorker, SANDBOX_VASP_IDS, transferBody } from './fixtures';
+import { api, evm, runDueTimers, SANDBOX_VASP_IDS, transferBody } from './fixtures';
 
 type Json = Record<string, unknown>;
 // A throwaway test key found for its address suffix 1111 (the sandbox's unhosted wallet); holds nothing.
@@ -58,7 +58,7 @@ const simulate = (id: string, body: Json) =>
 /** Lets the sandbox VASPs answer (their delay passes) and the worker deliver. */
 async function answer() {
   ctx.clock.advanceSeconds(3);
-  await runWorker(ctx);
+  await runDueTimers(ctx);
 }
 /** Puts the transfer's answer window behind the clock (tokens would not survive a 48 h clock jump). */
 async function pastDeadline(...ids: string[]) {
@@ -133,7 +133,7 @@ describe('the five sandbox VASPs and discovery', () => {
     expect(t.sanctions_matches).toEqual([]); // both parties screened, no hit
     expect(t.expires_at).toBe(new Date(ctx.clock.now().getTime() + 48 * 3600_000).toISOString());
     ctx.clock.advanceSeconds(1);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     expect((await get(t.transfer_id)).status).toBe('awaiting_counterparty');
     await answer();
     expect((await get(t.transfer_id)).status).toBe('accepted');
@@ -214,7 +214,7 @@ describe('the five sandbox VASPs and discovery', () => {
     await answer();
     expect((await get(rep.transfer_id)).status).toBe('needs_repair');
     await pastDeadline(t.transfer_id, rep.transfer_id);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     expect(await get(t.transfer_id)).toMatchObject({
       status: 'expired',
       status_reason: 'The counterparty did not answer in time',
@@ -441,7 +441,7 @@ describe('other rows', () => {
     expect(empty.statusCode).toBe(422);
     expect(empty.json().detail[0].loc).toEqual(['body', 'reason']);
     await pastDeadline(none.transfer_id);
-    await runWorker(ctx);
+    await runDueTimers(ctx);
     // An inbound transfer expires for want of our review, not of the counterparty's answer.
     expect(await get(none.transfer_id)).toMatchObject({
       status: 'expired',

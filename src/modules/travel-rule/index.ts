@@ -1,11 +1,11 @@
 /** Travel rule: transfers, VASP discovery and the network's signed notifications. */
 import { defineModule } from '../../platform/module';
 import { transferExpiryTimer } from './expiry.service';
+import { rescreenUnavailableTransfers } from './sanctions-rescreen.worker';
 import { travelRuleInbound } from './travel-rule.inbound';
 import { answerInboundJob, applyAnswerJob, counterpartyMessageJob, dispatchJob } from './travel-rule.jobs';
 import { followOwnershipRequest } from './travel-rule.listeners';
 import { travelRuleRoutes } from './travel-rule.routes';
-import { rescreenUnavailableTransfers } from './travel-rule.worker';
 
 export const travelRuleModule = defineModule({
   name: 'travel-rule',

@@ -7,7 +7,7 @@ import { M } from '../../shared/messages';
 import { assertFeatureEnabled } from '../features/features.service';
 import { checkAddress } from '../screening/screening.service';
 import { expireTransfer } from './expiry.service';
-import { checkParties, type Party } from './parties';
+import { checkParties, type Party } from './parties.policy';
 import { type D, getTransfer } from './transfers.service';
 import { allows, type Trigger } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';

@@ -15,8 +15,8 @@ import {
   createPendingScreening,
   runProvider,
 } from '../screening/screening.service';
-import { dispatchTransfer } from './dispatch';
-import { checkParties, type Party, screenOutboundParties } from './parties';
+import { dispatchTransfer } from './dispatch.service';
+import { checkParties, type Party, screenOutboundParties } from './parties.policy';
 import { recordTransferStatus, type TransferRow } from './travel-rule.machine';
 import { TravelRuleMessages } from './travel-rule.messages';
 import {

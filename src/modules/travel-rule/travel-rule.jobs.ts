@@ -1,10 +1,12 @@
 /**
  * The travel rule's jobs: a dispatch tried again after its counterparty could not take it
- * (dispatch.ts, `sendOrRetry`), an answer owed to an originator VASP whose inbound transfer we
+ * (dispatch.service.ts, `sendOrRetry`), an answer owed to an originator VASP whose inbound transfer we
  * could not take (no recipient here), sent after the request that brought it was answered, and the
  * messages a transfer owes its counterparty after a change (counterparty-messages.service.ts).
  */
+import type { Deps } from '../../deps';
 import { defineJob, PermanentJobError } from '../../platform/jobs/index';
+import { deliverDueSandboxTravelRule } from '../../providers/sandbox-delivery.timers';
 import { type Answer, APPLY_ANSWER_ATTEMPTS, APPLY_ANSWER_JOB, applyAnswerIn } from './answers.service';
 import {
   COUNTERPARTY_MESSAGE_ATTEMPTS,
@@ -14,7 +16,9 @@ import {
   recordMessageGivenUp,
   sendCounterpartyMessage,
 } from './counterparty-messages.service';
-import { DISPATCH_JOB, sendOrRetry } from './dispatch';
+import { DISPATCH_JOB, sendOrRetry } from './dispatch.service';
+import { expireDueTransfers } from './expiry.service';
+import { rescreenUnavailableTransfers } from './sanctions-rescreen.worker';
 import { findTransfer } from './travel-rule.repo';
 
 export const dispatchJob = defineJob<{
@@ -100,3 +104,14 @@ export const counterpartyMessageJob = defineJob<CounterpartyMessagePayload>({
   run: (deps, payload) => sendCounterpartyMessage(deps, payload),
   onDead: (deps, payload, error) => recordMessageGivenUp(deps, payload, error),
 });
+
+/**
+ * Runs at once what the service runs on its own schedule (tests): the due expiry timers, the
+ * housekeeping re-screen of inbound transfers, and the sandbox network's due answers.
+ */
+export async function runDueTravelRuleTimers(deps: Deps): Promise<number> {
+  let n = await expireDueTransfers(deps);
+  n += await rescreenUnavailableTransfers(deps);
+  if (deps.providers.travelRule.sandbox) n += await deliverDueSandboxTravelRule(deps);
+  return n;
+}

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps';
 import { runIdempotent } from '../../platform/idempotency';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
+import { withTransferActions } from './allowed-actions.view';
 import { simulateInbound, simulateTransfer } from './sandbox.service';
 import { getSettings, putSettings, trpIdentity } from './settings.service';
 import {
@@ -15,7 +16,6 @@ import {
   reviewTransfer,
   submitTxHash,
 } from './transfers.actions';
-import { withTransferActions } from './transfers.allowed-actions';
 import { createTransfer, getTransfer, listClientTransfers } from './transfers.service';
 import {
   CreateTransferBody,

@@ -9,7 +9,7 @@ import {
   searchQuerySchema,
 } from '../../shared/pagination';
 import { sanctionsNameMatches, sanctionsScreeningSchema } from '../../shared/sanctions-match-schema';
-import { TransferActionsSchema } from './transfers.allowed-actions';
+import { TransferActionsSchema } from './allowed-actions.view';
 import { TRANSFER_STATUSES } from './travel-rule.machine';
 
 export { SANDBOX_VASP_DOC };

@@ -1,15 +1,11 @@
 /**
- * The travel rule's background work outside its timers: the sanctions screening of inbound transfers
- * received while the lists could not answer (a housekeeping task, see the manifest), and the pass
- * tests and the CLI run: that task, the due expiry timers (expiry.service.ts) and the sandbox
- * network's due answers (timers the jobs runner runs anyway).
+ * The screening of inbound transfers received while the sanctions lists could not answer: a
+ * housekeeping task (see the manifest).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { travelRuleTransfers } from '../../db/schema/travel-rule';
 import type { Deps } from '../../deps';
-import { deliverDueSandboxTravelRule } from '../../providers/sandbox-delivery.timers';
-import { expireDueTransfers } from './expiry.service';
-import { screenPartyNames } from './parties';
+import { screenPartyNames } from './parties.policy';
 
 /**
  * Inbound transfers kept while the sanctions lists could not answer (`sanctions_screening:
@@ -50,15 +46,5 @@ export async function rescreenUnavailableTransfers(
       .returning({ id: t.id });
     n += done.length;
   }
-  return n;
-}
-
-/** The pass tests and the CLI run (the service runs each part on its own: timers, housekeeping). */
-export async function runTravelRuleWorker(deps: Deps): Promise<number> {
-  let n = await expireDueTransfers(deps);
-  n += await rescreenUnavailableTransfers(deps);
-  // The sandbox network's due answers are timer jobs the jobs runner sends; the pass runs them too,
-  // for its callers (tests).
-  if (deps.providers.travelRule.sandbox) n += await deliverDueSandboxTravelRule(deps);
   return n;
 }
