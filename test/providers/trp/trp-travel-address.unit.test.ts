@@ -265,7 +265,21 @@ describe('the inquiry URLs we issue', () => {
     const ambiguous = createTrp(two.config, { metrics: new Registry(), log: captureLogger('trace') });
     expect(ambiguous.resolveTravelAddress(encodeTravelAddress('https://shared.example/a'))).toEqual({
       problem:
-        'counterparty_wallet.travel_address names shared.example, which is the origin of several VASPs of our TRP directory',
+        'counterparty_wallet.travel_address names shared.example, which is the origin of several VASPs of our TRP directory (name one with beneficiary_vasp_id)',
+    });
+    // Review 2: a TRP host serving several VASPs is usable when beneficiary_vasp_id names one of them
+    // (it was refused as ambiguous whatever the transfer named); a VASP of another origin is not.
+    const shared = encodeTravelAddress('https://shared.example/customer-7');
+    expect(ambiguous.resolveTravelAddress(shared, 'twin')).toEqual({ vaspId: 'twin' });
+    expect(ambiguous.resolveTravelAddress(shared, 'peer')).toEqual({ vaspId: 'peer' });
+    expect(ambiguous.resolveTravelAddress(shared, 'nobody')).toEqual({
+      problem:
+        'counterparty_wallet.travel_address names shared.example, which is the origin of several VASPs of our TRP directory (name one with beneficiary_vasp_id)',
+    });
+    expect(
+      net.resolveTravelAddress(encodeTravelAddress('https://elsewhere.example/x'), 'peer'),
+    ).toMatchObject({
+      problem: expect.stringContaining('not the origin of any VASP'),
     });
   });
 });
