@@ -32,6 +32,25 @@ describe('address validation per chain', () => {
     expect(normalizeAddress('ethereum', good)).toBe(good.toLowerCase());
   });
 
+  it("EIP-55: the EIP's own test cases (keccak-256 of the lowercase hex, not SHA3-256)", () => {
+    // ethereum/ERCs ERCS/erc-55.md, "Test Cases" (commit 26abfcfdeb2d541c52f725ff74f6d02ec607dd35).
+    const cases = [
+      '0x52908400098527886E0F7030069857D2E4169EE7', // all caps
+      '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+      '0xde709f2102306220921060314715629080e2fb77', // all lower
+      '0x27b1fdb04752bbc536007a920d24acb045561c26',
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', // normal
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+      '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+    ];
+    for (const a of cases) {
+      expect(eip55(a.toLowerCase()), a).toBe(a);
+      expect(eip55(`0x${a.slice(2).toUpperCase()}`), a).toBe(a);
+      expect(isValidAddress('ethereum', a), a).toBe(true);
+    }
+  });
+
   it('bitcoin: base58check (P2PKH, P2SH) and bech32 v0 / bech32m v1', () => {
     expect(isValidAddress('bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa')).toBe(true);
     expect(isValidAddress('bitcoin', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy')).toBe(true);

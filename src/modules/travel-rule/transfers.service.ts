@@ -103,7 +103,7 @@ function travelAddressVasp(deps: Pick<D, 'providers'>, input: CreateTransferInpu
   const net = deps.providers.travelRule;
   if (!net.resolveTravelAddress)
     throw badRequest('counterparty_wallet.travel_address is taken by the TRP travel-rule network only');
-  const r = net.resolveTravelAddress(ta);
+  const r = net.resolveTravelAddress(ta, input.beneficiary_vasp_id);
   if ('problem' in r) throw badRequest(r.problem);
   if (input.beneficiary_vasp_id && input.beneficiary_vasp_id !== r.vaspId)
     throw badRequest(

@@ -178,9 +178,10 @@ export interface TravelRuleNetwork {
   inquiryAddressFor?(vaspId: string, clientId?: string): { inquiryUrl: string; travelAddress: string } | null;
   /**
    * A network whose transfers may name the beneficiary's travel address (TRP): the directory VASP it
-   * belongs to (the one whose inquiry URL has the origin it decodes to), or why it cannot be used.
+   * belongs to (the one whose inquiry URL has the origin it decodes to; `vaspId`, the transfer's
+   * `beneficiary_vasp_id`, picks among several on one origin), or why it cannot be used.
    */
-  resolveTravelAddress?(travelAddress: string): { vaspId: string } | { problem: string };
+  resolveTravelAddress?(travelAddress: string, vaspId?: string): { vaspId: string } | { problem: string };
   /** Sandbox deployments only: what the simulator offers testers; absent on a real network adapter. */
   readonly sandbox?: TravelRuleSandbox;
 }

@@ -36,6 +36,77 @@ describe('travel address format (the documents example)', () => {
     expect(encodeTravelAddress('https://beneficiary.com/x/12345')).toBe(DOC_TA);
   });
 
+  // Every example of trisacrypto/trisa pkg/openvasp/traddr/traddr_test.go (commit dbfd1ae113d8b56aec086225340f360c434a08e3):
+  // TestDecodeURL and TestDecoding (travel address -> the https URL), TestMake (URL -> travel address).
+  // Before review 2, URLs without a path came back with a `/` added and were encoded with it (another
+  // address than the documents'), and several query parameters were encoded unsorted.
+  const DECODED: [string, string][] = [
+    ['ta2W2HPKfHxgSgrzY178knqXHg1H3jfeQrwQ9JrKBs9wv', 'https://beneficiary.com/x/12345?t=i'],
+    ['ta226rAKyTmMxzsmkda5U2Vhw1', 'https://localhost?t=i'],
+    ['ta42ZEr7rdvSpGnVvnttK1bWYQU4f4f', 'https://192.22.123.12?t=i'],
+    [
+      'taGw1e4cjuujwyHBV51aspbLBUbcDhebW7ss8iF6dLEn19WfyQZt6HaUTStSE2YcadkFG',
+      'https://beneficiary.com/x/12345?color=red&foo=bar&t=i',
+    ],
+    ['ta6HcFqwh5y4D3r7z66JyKqvSAekyXnXc2KwdXSUec', 'https://trisa.beneficiary.com?t=i'],
+    ['ta4uMjxqDq4t7nefCdrm4ssCTewVbvBLzmUnVcYe4SXqGafPTPewG', 'https://trisa.beneficiary.com/x/12345?t=i'],
+    ['ta3dgYSWEoAJPfU2Wdr2hvQmXem4dHbfKuBvkbKGfBrzdb61C', 'https://trisa.beneficiary.com:4443?t=i'],
+    ['ta21hULpYqwBirCCHHU13UMT1hhy3syAAPXJem8cJ', 'https://beneficiary.com:8000?t=i'],
+    [
+      'ta2wijJqYhcj5zriQyV5SVWybf71AyHEXgRCa7WWJ8XQk9g1NodLEHbKoHdg',
+      'https://trisa.beneficiary.com:4443/x/12345?t=i',
+    ],
+    ['takLQA9MSCjHr3kkHh4fnC5rWNbrySUJhTwQHZsML2anv95kkqe', 'https://beneficiary.com:8000/x/12345?t=i'],
+    ['taEi7uRVTrhfqLUzffcu7AqS17UJXUjMqhAdZ6p', 'https://envoy.local/x/12345?t=i'],
+    ['ta7pwsXgswc9soxfnDgsBbWpDVsEwXy4G4hhPEN8WkrmaB', 'https://envoy.local:8100/x/12345?t=i'],
+    ['taAFKaTJj4goXwwCKCmdNPtG8zeze5BeZiK', 'https://envoy.local:8100?t=i'],
+    ['ta3dgYSWEoAJPfU2Wdr2hvQmXem4dHbfKyYrisbBTnXjL2Kub', 'https://trisa.beneficiary.com:8000?t=i'],
+    [
+      'ta2wijJqYhcj5zriQyV5SVWybf71AyHEXjdvtJEwNdQYykjqYkVT6dUXAfTf',
+      'https://trisa.beneficiary.com:8000/x/12345?t=i',
+    ],
+    [
+      'ta2SRCMhxtdtKVfoV2MTziaN7F9WD7WKyGvynQa7w3as7ziTr583ZRU1DeKarHjFrLSxuQAZLciZMqry4Yk797qKErWYnCmj8sLaH',
+      'https://api.testing.21analytics.xyz/transfers/01H11RHY53MBMEQB1VJ4KJF39Z?t=i',
+    ],
+    ['taH3Md9Z9jkNtB1Es9Tvmq9gcYYQRyQkLvJe89Cp8pEmXLAaG5zpRp', 'https://localhost.com/travelRule/12345?t=i'],
+    ['ta7eawSJpSSSqZScV8b8hDD6hLMtLKC4S6tfKc3', 'https://10.20.1.231/x/12345?t=i'],
+  ];
+  const MADE: [string, string][] = [
+    ['beneficiary.com/x/12345?t=i', 'ta2W2HPKfHxgSgrzY178knqXHg1H3jfeQrwQ9JrKBs9wv'],
+    ['localhost', 'ta226rAKyTmMxzsmkda5U2Vhw1'],
+    ['192.22.123.12', 'ta42ZEr7rdvSpGnVvnttK1bWYQU4f4f'],
+    ['https://beneficiary.com/x/12345', 'ta2W2HPKfHxgSgrzY178knqXHg1H3jfeQrwQ9JrKBs9wv'],
+    ['http://192.22.123.12?t=i', 'ta42ZEr7rdvSpGnVvnttK1bWYQU4f4f'],
+    [
+      'https://beneficiary.com/x/12345?t=i&foo=bar&color=red',
+      'taGw1e4cjuujwyHBV51aspbLBUbcDhebW7ss8iF6dLEn19WfyQZt6HaUTStSE2YcadkFG',
+    ],
+    ['https://trisa.beneficiary.com', 'ta6HcFqwh5y4D3r7z66JyKqvSAekyXnXc2KwdXSUec'],
+    ['https://trisa.beneficiary.com/x/12345', 'ta4uMjxqDq4t7nefCdrm4ssCTewVbvBLzmUnVcYe4SXqGafPTPewG'],
+    ['trisa.beneficiary.com:4443', 'ta3dgYSWEoAJPfU2Wdr2hvQmXem4dHbfKuBvkbKGfBrzdb61C'],
+    ['https://beneficiary.com:8000', 'ta21hULpYqwBirCCHHU13UMT1hhy3syAAPXJem8cJ'],
+    ['trisa.beneficiary.com:4443/x/12345', 'ta2wijJqYhcj5zriQyV5SVWybf71AyHEXgRCa7WWJ8XQk9g1NodLEHbKoHdg'],
+    ['https://beneficiary.com:8000/x/12345', 'takLQA9MSCjHr3kkHh4fnC5rWNbrySUJhTwQHZsML2anv95kkqe'],
+    ['envoy.local/x/12345?t=i', 'taEi7uRVTrhfqLUzffcu7AqS17UJXUjMqhAdZ6p'],
+    ['envoy.local:8100/x/12345?t=i', 'ta7pwsXgswc9soxfnDgsBbWpDVsEwXy4G4hhPEN8WkrmaB'],
+    ['envoy.local:8100', 'taAFKaTJj4goXwwCKCmdNPtG8zeze5BeZiK'],
+    ['http://envoy.local:8100?t=i', 'taAFKaTJj4goXwwCKCmdNPtG8zeze5BeZiK'],
+    [
+      'api.testing.21analytics.xyz/transfers/01H11RHY53MBMEQB1VJ4KJF39Z?t=i',
+      'ta2SRCMhxtdtKVfoV2MTziaN7F9WD7WKyGvynQa7w3as7ziTr583ZRU1DeKarHjFrLSxuQAZLciZMqry4Yk797qKErWYnCmj8sLaH',
+    ],
+  ];
+
+  it("gives the documents' result on every example of TRISA's traddr tests, both ways", () => {
+    for (const [address, url] of DECODED) expect(decodeTravelAddress(address), address).toBe(url);
+    // TRISA's Make takes URLs with or without a scheme; ours takes an absolute URL (https implied).
+    const absolute = (u: string) => (/^https?:\/\//.test(u) ? u : `https://${u}`);
+    for (const [url, address] of MADE) expect(encodeTravelAddress(absolute(url)), url).toBe(address);
+    // And back: every address we make decodes to the URL it was made from (https, t=i).
+    for (const [, address] of MADE) expect(encodeTravelAddress(decodeTravelAddress(address))).toBe(address);
+  });
+
   it('refuses what the documents refuse, each with its reason', () => {
     const reason = (s: string) => {
       try {
@@ -194,7 +265,21 @@ describe('the inquiry URLs we issue', () => {
     const ambiguous = createTrp(two.config, { metrics: new Registry(), log: captureLogger('trace') });
     expect(ambiguous.resolveTravelAddress(encodeTravelAddress('https://shared.example/a'))).toEqual({
       problem:
-        'counterparty_wallet.travel_address names shared.example, which is the origin of several VASPs of our TRP directory',
+        'counterparty_wallet.travel_address names shared.example, which is the origin of several VASPs of our TRP directory (name one with beneficiary_vasp_id)',
+    });
+    // Review 2: a TRP host serving several VASPs is usable when beneficiary_vasp_id names one of them
+    // (it was refused as ambiguous whatever the transfer named); a VASP of another origin is not.
+    const shared = encodeTravelAddress('https://shared.example/customer-7');
+    expect(ambiguous.resolveTravelAddress(shared, 'twin')).toEqual({ vaspId: 'twin' });
+    expect(ambiguous.resolveTravelAddress(shared, 'peer')).toEqual({ vaspId: 'peer' });
+    expect(ambiguous.resolveTravelAddress(shared, 'nobody')).toEqual({
+      problem:
+        'counterparty_wallet.travel_address names shared.example, which is the origin of several VASPs of our TRP directory (name one with beneficiary_vasp_id)',
+    });
+    expect(
+      net.resolveTravelAddress(encodeTravelAddress('https://elsewhere.example/x'), 'peer'),
+    ).toMatchObject({
+      problem: expect.stringContaining('not the origin of any VASP'),
     });
   });
 });

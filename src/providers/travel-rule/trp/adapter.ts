@@ -115,9 +115,10 @@ export class TrpNetwork implements TravelRuleNetwork {
   /**
    * The directory VASP a beneficiary's travel address belongs to: the one whose inquiry URL has the
    * origin it decodes to. Never an arbitrary URL: a peer we do not know (or an internal address) is
-   * refused, as is an ambiguous origin shared by two directory entries.
+   * refused. An origin shared by several directory entries (a TRP host serving several VASPs) is
+   * ambiguous unless `vaspId` (the transfer's `beneficiary_vasp_id`) names one of them.
    */
-  resolveTravelAddress(travelAddress: string): { vaspId: string } | { problem: string } {
+  resolveTravelAddress(travelAddress: string, vaspId?: string): { vaspId: string } | { problem: string } {
     let url: URL;
     try {
       url = new URL(decodeTravelAddress(travelAddress));
@@ -126,9 +127,11 @@ export class TrpNetwork implements TravelRuleNetwork {
       return { problem: `counterparty_wallet.travel_address is not a TRP travel address: ${why}` };
     }
     const owners = this.config.directory.filter((v) => new URL(v.inquiry_url).origin === url.origin);
+    if (owners.length > 1 && vaspId !== undefined && owners.some((v) => v.vasp_id === vaspId))
+      return { vaspId };
     if (owners.length !== 1)
       return {
-        problem: `counterparty_wallet.travel_address names ${url.host}, which is ${owners.length ? 'the origin of several VASPs' : 'not the origin of any VASP'} of our TRP directory`,
+        problem: `counterparty_wallet.travel_address names ${url.host}, which is ${owners.length ? 'the origin of several VASPs of our TRP directory (name one with beneficiary_vasp_id)' : 'not the origin of any VASP of our TRP directory'}`,
       };
     return { vaspId: owners[0]!.vasp_id };
   }
@@ -139,7 +142,7 @@ export class TrpNetwork implements TravelRuleNetwork {
    */
   private inquiryTarget(msg: TransferMessage, vasp: TrpVasp): string {
     if (!msg.travelAddress) return vasp.inquiry_url;
-    const r = this.resolveTravelAddress(msg.travelAddress);
+    const r = this.resolveTravelAddress(msg.travelAddress, vasp.vasp_id);
     if ('problem' in r || r.vaspId !== vasp.vasp_id)
       throw new TravelRuleProviderError("trp: the travel address is not the VASP's");
     return decodeTravelAddress(msg.travelAddress);
