@@ -156,6 +156,7 @@ export function inboundNotificationRoutes(routes: readonly InboundRoute[]) {
         rawBody?: string;
         headers: InboundRequest['headers'];
         params: unknown;
+        query: unknown;
         log: FastifyBaseLogger;
         inboundWork?: () => Promise<InboundAck>;
       }) => {
@@ -170,7 +171,12 @@ export function inboundNotificationRoutes(routes: readonly InboundRoute[]) {
         // The provider checks the notification (signature, URL secret) before anything looks at the body.
         request.inboundWork = route.prepare(
           deps,
-          { rawBody: request.rawBody ?? '', headers: request.headers, pathSecret },
+          {
+            rawBody: request.rawBody ?? '',
+            headers: request.headers,
+            pathSecret,
+            query: (request.query ?? {}) as InboundRequest['query'],
+          },
           request.log,
         );
       };

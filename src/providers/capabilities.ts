@@ -11,6 +11,8 @@ export interface InboundRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The last path segment of a URL that carries a shared secret (vendors that sign nothing), if any. */
   pathSecret?: string;
+  /** The URL's query parameters (a repeated one as an array), for vendors whose URLs carry one. */
+  query?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * TRP through the service (sandbox deployment with SVC_TRAVEL_RULE_PROVIDER=trp): TRP's identity
- * request on a client's own inquiry URL (`GET <inquiry URL>/identity`: the client's VASP name and LEI,
- * our certificate), 404 for a shared, unknown or forged URL and for a client without an LEI; an
+ * request on a client's own inquiry URL (`GET <inquiry URL path>/identity`: the client's VASP name and
+ * LEI, our certificate) and at the origin's root as TRISA's client asks (`GET /identity?id=<token>&t=i`,
+ * the inquiry URL's query), 404 for a missing, shared, unknown or forged token and for a client
+ * without an LEI; an inquiry posted with a query naming another token is 404; an
  * inquiry on a client's own URL reaches only that client (another client's wallet is refused to the
  * originator as an unknown beneficiary); an outbound transfer naming the beneficiary's travel address
  * goes to the URL it decodes to, only at a directory VASP of that origin (else 400, nothing stored).
@@ -13,7 +15,7 @@ import { rowsOf } from '../../src/db/client';
 import { screeningWallets } from '../../src/db/schema/index';
 import type { TrpNetwork } from '../../src/providers/travel-rule/trp/adapter';
 import { inquiryJson, toIvms } from '../../src/providers/travel-rule/trp/mapping';
-import { encodeTravelAddress } from '../../src/providers/travel-rule/trp/travel-address';
+import { decodeTravelAddress, encodeTravelAddress } from '../../src/providers/travel-rule/trp/travel-address';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestClient, type TestCaller } from '../helpers/clients';
 import { travelRuleClient } from './fixtures';
@@ -91,6 +93,52 @@ describe('GET <inquiry URL>/identity', () => {
   });
 });
 
+describe('GET /identity at the root, as TRISA asks (path replaced by /identity, query kept)', () => {
+  /** What TRISA's client `Identity` requests for an address: same origin, path `/identity`, same query. */
+  const trisaIdentity = (address: string) => {
+    const u = new URL(address);
+    u.pathname = '/identity';
+    return `${u.pathname}${u.search}`;
+  };
+
+  it("answers the client's identity from the token in its inquiry URL's query, as the path form does", async () => {
+    const own = net.inquiryUrl('peer', owner.clientId);
+    expect(trisaIdentity(own)).toMatch(/^\/identity\?id=i\.peer\.[^&]+&t=i$/);
+    const root = await get(trisaIdentity(own));
+    expect(root.statusCode).toBe(200);
+    expect(root.json()).toEqual({ name: 'Acme VASP', lei: '5493001KJTIIGC8Y1R12', x509: null });
+    // From the travel address too (TRISA decodes it, then replaces the path).
+    const viaAddress = await get(
+      trisaIdentity(decodeTravelAddress(net.travelAddress('peer', owner.clientId))),
+    );
+    expect(viaAddress.json()).toEqual(root.json());
+    const pathForm = await get(`${path(own)}/identity${new URL(own).search}`);
+    expect(pathForm.json()).toEqual(root.json());
+  });
+
+  it("404 without a token, with a forged one, a shared URL's, another client's, or a client without an LEI", async () => {
+    const own = new URL(net.inquiryUrl('peer', owner.clientId)).searchParams.get('id')!;
+    const other = new URL(net.inquiryUrl('peer', bare.clientId)).searchParams.get('id')!;
+    const shared = path(net.inquiryUrl('peer')).split('/').at(-1)!;
+    for (const url of [
+      '/identity',
+      '/identity?t=i',
+      `/identity?id=${own.slice(0, -2)}AA&t=i`,
+      `/identity?id=${own.replace(owner.clientId, bare.clientId)}&t=i`,
+      `/identity?id=${shared}&t=i`,
+      `/identity?id=${other}&t=i`,
+      `/identity?id=${own}&id=${own}&t=i`,
+      `/identity?id=${'x'.repeat(5000)}`,
+      // The path form with a query naming another token.
+      `${path(net.inquiryUrl('peer', owner.clientId))}/identity?id=${other}`,
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url.slice(0, 120)).toBe(404);
+      expect(res.json()).toEqual({ detail: 'Not Found' });
+    }
+  });
+});
+
 describe("an inquiry on a client's own URL", () => {
   const headers = {
     'content-type': 'application/json',
@@ -113,10 +161,11 @@ describe("an inquiry on a client's own URL", () => {
         originatorVasp: { name: 'Peer', lei: LEI_PEER, country: 'DE' },
       }),
     });
+  // Posted to the URL as issued, query included (TRISA's `Inquiry` keeps it and sets t=i).
   const post = (url: string, body: string) =>
     ctx.app.inject({
       method: 'POST',
-      url: path(url),
+      url: `${path(url)}${new URL(url).search}`,
       headers: { ...headers, 'request-identifier': crypto.randomUUID() },
       payload: body,
     });
@@ -145,6 +194,15 @@ describe("an inquiry on a client's own URL", () => {
       await ctx.db.execute(sql`select dedupe_key from jobs where kind = 'travel_rule.answer_inbound'`),
     );
     expect(jobs.map((j) => j.dedupe_key)).toEqual(['https://trp.peer.example/cb/2']);
+  });
+
+  it("a query naming another token than the path's is a wrong URL: 404, nothing taken", async () => {
+    const other = new URL(net.inquiryUrl('peer', bare.clientId)).searchParams.get('id')!;
+    const own = new URL(net.inquiryUrl('peer', owner.clientId));
+    own.searchParams.set('id', other);
+    const res = await post(own.href, inquiry(wallet, 'https://trp.peer.example/cb/3'));
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: 'Not Found' });
   });
 });
 

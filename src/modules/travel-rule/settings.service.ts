@@ -12,12 +12,17 @@ import { toSettingsView } from './travel-rule.view';
 type D = Pick<Deps, 'db' | 'clock' | 'config'>;
 
 /**
- * TRP's `GET …/identity` on a client's own inquiry URL (docs/vendors/trp.md, "Identity"): the
- * client's VASP name and LEI from its travel-rule settings, and the certificate we present to peers.
- * An unknown or forged URL, a shared counterparty URL (no client), or a client without an LEI: 404.
+ * TRP's `GET …/identity` (docs/vendors/trp.md, "Identity endpoint"), relative to a client's own
+ * inquiry URL (`pathSecret`) or at the origin's root with that URL's query (`?id=<token>`, as
+ * TRISA's client asks): the client's VASP name and LEI from its travel-rule settings, and the
+ * certificate we present to peers. A missing, unknown or forged token, a shared counterparty URL
+ * (no client), a query that disagrees with the path, or a client without an LEI: 404.
  */
-export async function trpIdentity(deps: Pick<Deps, 'db' | 'config' | 'providers'>, token: string) {
-  const id = deps.providers.travelRule.identityOf?.(token);
+export async function trpIdentity(
+  deps: Pick<Deps, 'db' | 'config' | 'providers'>,
+  req: { pathSecret?: string; query?: Readonly<Record<string, string | string[] | undefined>> },
+) {
+  const id = deps.providers.travelRule.identityOf?.(req);
   const vasp = id
     ? toSettingsView(await findSettings(deps.db, id.clientId), deps.config).originator_vasp
     : null;

@@ -7,6 +7,7 @@ import { runIdempotent } from '../../platform/idempotency';
 import { actionViewer, clientAuthOf } from '../../plugins/auth';
 import { toPageParams } from '../../shared/pagination';
 import { withTransferActions } from './allowed-actions.view';
+import { TrpIdentitySchema } from './identity.routes';
 import { simulateInbound, simulateTransfer } from './sandbox.service';
 import { getSettings, putSettings, trpIdentity } from './settings.service';
 import {
@@ -53,6 +54,7 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
 
   // TRP's identity request, relative to the inquiry URL we gave the peer for one client
   // (docs/vendors/trp.md, "Identity"); public like the inquiry URL itself, whose mac it checks.
+  // The same at the origin's root, as TRISA's client asks: identity.routes.ts.
   r.get(
     '/providers/travel-rule/trp/notifications/:secret/identity',
     {
@@ -60,17 +62,14 @@ export async function travelRuleRoutes(app: FastifyInstance, { deps }: { deps: D
       schema: {
         hide: true,
         params: Type.Object({ secret: Type.String({ maxLength: 200 }) }),
-        response: {
-          200: Type.Object({
-            name: Type.String(),
-            lei: Type.String(),
-            x509: Type.Union([Type.String(), Type.Null()]),
-          }),
-          404: ErrorSchema,
-        },
+        response: { 200: TrpIdentitySchema, 404: ErrorSchema },
       },
     },
-    async (req) => trpIdentity(deps, req.params.secret),
+    async (req) =>
+      trpIdentity(deps, {
+        pathSecret: req.params.secret,
+        query: req.query as Record<string, string | string[] | undefined>,
+      }),
   );
 
   r.get(

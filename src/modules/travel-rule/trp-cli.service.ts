@@ -16,8 +16,9 @@ const DETAILS = [
   'Prints {inquiry_url, travel_address} for the directory VASP --vasp (SVC_TRAVEL_RULE_PROVIDER=trp).',
   'Without --client the URL is shared by all clients (the recipient is the owner of the beneficiary',
   'wallet); with --client it is made for that client: inquiries on it reach that client only, and',
-  'GET <inquiry_url>/identity answers its VASP name, LEI and our certificate. Hand it to the',
-  'counterparty over the channel you agreed the exchange on; treat it as a credential.',
+  'its TRP identity (VASP name, LEI, our certificate) is answered at GET /identity?<its query> on the',
+  'same host (where TRISA-based peers ask: path replaced, query kept) and at <its path>/identity.',
+  'Hand it to the counterparty over the channel you agreed the exchange on; treat it as a credential.',
 ].join('\n');
 
 export const travelRuleCommands: Record<string, CliCommand> = {

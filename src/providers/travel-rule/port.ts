@@ -6,6 +6,7 @@
  */
 import type { Db } from '../../db/client';
 import type { Clock } from '../../shared/clock';
+import type { InboundRequest } from '../capabilities';
 
 export interface Vasp {
   vasp_id: string;
@@ -165,11 +166,14 @@ export interface TravelRuleNetwork {
     headers: Record<string, string | string[] | undefined>,
   ): TravelRuleNotification | null;
   /**
-   * A network whose peers ask who we are at a URL of ours (TRP's `GET …/identity`): the client the
-   * URL secret `token` was made for and the certificate we present (PEM; null when none is
-   * configured), or null for an unknown or forged URL.
+   * A network whose peers ask who we are at a URL of ours (TRP's `GET …/identity`, relative to the
+   * inquiry URL: its secret as `pathSecret`; or at the origin's root: the secret in the `query`):
+   * the client the URL secret was made for and the certificate we present (PEM; null when none is
+   * configured), or null for a missing, unknown or forged secret.
    */
-  identityOf?(token: string): { clientId: string; x509: string | null } | null;
+  identityOf?(
+    req: Pick<InboundRequest, 'pathSecret' | 'query'>,
+  ): { clientId: string; x509: string | null } | null;
   /**
    * A network whose peers need a URL of ours to send inquiries to (TRP): the one we give the
    * directory VASP `vaspId` (made for one client when `clientId` is given), with its travel address;

@@ -209,7 +209,25 @@ describe('the inquiry URLs we issue', () => {
     expect(net.inquiryAddressFor('nobody')).toBeNull();
     const own = net.inquiryAddressFor('peer', CLIENT)!;
     expect(token(own.inquiryUrl)).toMatch(new RegExp(`^i\\.peer\\.${CLIENT}\\.[A-Za-z0-9_-]{43}$`));
-    expect(decodeTravelAddress(own.travelAddress)).toBe(`${own.inquiryUrl}?t=i`);
+    // A client's URL repeats its token in the query (for the root /identity), written as a travel
+    // address writes it (sorted, t=i), so the address decodes to exactly this URL.
+    expect(own.inquiryUrl).toBe(
+      `https://trp.us.example/api/v1/providers/travel-rule/trp/notifications/${token(own.inquiryUrl)}?id=${token(own.inquiryUrl)}&t=i`,
+    );
+    expect(decodeTravelAddress(own.travelAddress)).toBe(own.inquiryUrl);
+    // A peer posting to the decoded URL, query and all, reaches that client's inquiry endpoint.
+    const ownDecoded = new URL(decodeTravelAddress(own.travelAddress));
+    expect(
+      net.parse({
+        rawBody: inquiry,
+        headers,
+        pathSecret: token(ownDecoded.href),
+        query: Object.fromEntries(ownDecoded.searchParams),
+      }),
+    ).toMatchObject({
+      type: 'notification',
+      notification: { type: 'transfer.inbound', onlyRecipient: CLIENT },
+    });
     // A peer posting to the decoded URL reaches our inquiry endpoint (the query is not the token).
     expect(net.parse({ rawBody: inquiry, headers, pathSecret: token(decoded) })).toMatchObject({
       type: 'notification',
@@ -242,11 +260,31 @@ describe('the inquiry URLs we issue', () => {
   });
 
   it("identity: only on a client's own URL, with our certificate (null without one)", () => {
-    expect(net.identityOf(token(net.inquiryUrl('peer', CLIENT)))).toEqual({ clientId: CLIENT, x509: null });
-    expect(net.identityOf(token(net.inquiryUrl('peer')))).toBeNull();
-    expect(net.identityOf(`${token(net.inquiryUrl('peer', CLIENT)).slice(0, -2)}AA`)).toBeNull();
-    expect(net.identityOf(token(net.url('c', CLIENT)))).toBeNull();
-    expect(net.identityOf('nonsense')).toBeNull();
+    const id = (pathSecret: string) => net.identityOf({ pathSecret });
+    expect(id(token(net.inquiryUrl('peer', CLIENT)))).toEqual({ clientId: CLIENT, x509: null });
+    expect(id(token(net.inquiryUrl('peer')))).toBeNull();
+    expect(id(`${token(net.inquiryUrl('peer', CLIENT)).slice(0, -2)}AA`)).toBeNull();
+    expect(id(token(net.url('c', CLIENT)))).toBeNull();
+    expect(id('nonsense')).toBeNull();
+  });
+
+  it('identity at the root: the token from the query; the query must agree with a path token', () => {
+    const own = token(net.inquiryUrl('peer', CLIENT));
+    const shared = token(net.inquiryUrl('peer'));
+    expect(net.identityOf({ query: { id: own, t: 'i' } })).toEqual({ clientId: CLIENT, x509: null });
+    expect(net.identityOf({ query: { t: 'i' } })).toBeNull();
+    expect(net.identityOf({})).toBeNull();
+    expect(net.identityOf({ query: { id: shared } })).toBeNull();
+    expect(net.identityOf({ query: { id: `${own.slice(0, -2)}AA` } })).toBeNull();
+    expect(net.identityOf({ query: { id: [own, own] } })).toBeNull();
+    // Path form with a query: the same token or none.
+    expect(net.identityOf({ pathSecret: own, query: { id: own } })).toEqual({ clientId: CLIENT, x509: null });
+    expect(net.identityOf({ pathSecret: own, query: { id: shared } })).toBeNull();
+    // An inquiry whose query names another token than its path is a wrong URL.
+    expect(net.parse({ rawBody: inquiry, headers, pathSecret: own, query: { id: shared, t: 'i' } })).toEqual({
+      type: 'refused',
+      status: 404,
+    });
   });
 
   it("a beneficiary's travel address resolves only to the one directory VASP of its origin", () => {

@@ -11,7 +11,9 @@
  * `/api/v1/providers/travel-rule/trp/notifications/{token}`: `i.<vasp_id>.<mac>` (an inquiry from
  * that directory VASP: each counterparty has its own inquiry URL), `i.<vasp_id>.<client>.<mac>` (the
  * same, made for one client of ours: its inquiries go to that client only, and `GET …/identity` on
- * it answers that client's TRP identity), `r.<transfer>.<vasp_id>.<mac>`
+ * it answers that client's TRP identity; issued with the token repeated in its query, `?id=<token>&t=i`,
+ * so that `GET /identity?id=<token>&t=i` at the origin's root, where TRISA's client asks, answers it
+ * too; a query naming another token is a wrong URL), `r.<transfer>.<vasp_id>.<mac>`
  * (a resolution of our inquiry to that VASP; `r.<transfer>.<mac>` from before the URL named the
  * VASP is still taken) or `c.<transfer>.<mac>` (a confirmation for our approval). The mac
  * (HMAC-SHA256 under SVC_TRP_CALLBACK_SECRET, compared in constant time) makes each URL good for
@@ -61,6 +63,8 @@ const MALFORMED_CONFIRMATION = 'Malformed TRP confirmation: exactly one of txid 
 export const REFUSED_APPROVAL_CALLBACK =
   "Refused TRP approval: its callback must be an https URL on the answering VASP's own origin";
 export const NOTIFICATIONS_PATH = '/api/v1/providers/travel-rule/trp/notifications';
+/** The query parameter of a client's inquiry URL that repeats its token (read by the root `/identity`). */
+export const IDENTITY_QUERY = 'id';
 
 const header = (h: InboundRequest['headers'], name: string) => {
   const v = h[name];
@@ -96,7 +100,14 @@ export class TrpNetwork implements TravelRuleNetwork {
    * (`clientId`: its inquiries reach that client only, and its `/identity` is that client's).
    */
   inquiryUrl(vaspId: string, clientId?: string): string {
-    return this.url('i', clientId ? `${vaspId}.${clientId}` : vaspId);
+    if (!clientId) return this.url('i', vaspId);
+    // A client's URL carries its token in the query too: TRISA's client asks for the identity at
+    // `https://<host>/identity?<this query>` (it replaces the path, keeps the query), where the root
+    // route reads it (docs/vendors/trp.md, "Identity endpoint"). Written as a travel address writes
+    // it (`t=i` included, sorted), so the travel address decodes back to this very URL.
+    const url = this.url('i', `${vaspId}.${clientId}`);
+    const token = url.slice(url.lastIndexOf('/') + 1);
+    return `${url}?${IDENTITY_QUERY}=${token}&t=i`;
   }
 
   /** `inquiryUrl` as a TRP travel address (for peers on TRP 3.1 and later; https is implied). */
@@ -333,20 +344,37 @@ export class TrpNetwork implements TravelRuleNetwork {
   }
 
   /**
-   * TRP's identity request on one of our client inquiry URLs (`…/i.<vasp_id>.<client>.<mac>/identity`):
-   * the client it was made for, and the certificate we present to peers (our mTLS client
-   * certificate, PEM). A shared counterparty URL names no client, so it has no identity: null, as
-   * for an unknown or forged URL.
+   * TRP's identity request for one of our client inquiry URLs, asked either relative to it
+   * (`…/i.<vasp_id>.<client>.<mac>/identity`: `pathSecret`, with a query that agrees with it if it
+   * has one) or at the origin's root as TRISA's client asks (`/identity?id=<that token>&t=i`: no
+   * `pathSecret`, the token from the query): the client it was made for, and the certificate we
+   * present to peers (our mTLS client certificate, PEM). A shared counterparty URL names no client,
+   * so it has no identity: null, as for a missing, unknown or forged token.
    */
-  identityOf(token: string): { clientId: string; x509: string | null } | null {
+  identityOf(
+    req: Pick<InboundRequest, 'pathSecret' | 'query'>,
+  ): { clientId: string; x509: string | null } | null {
+    const q = req.query?.[IDENTITY_QUERY];
+    const token = req.pathSecret ?? (typeof q === 'string' ? q : undefined);
+    if (!token || !this.queryAgrees(token, req.query)) return null;
     const target = this.checkToken(token);
     if (target?.kind !== 'i' || !target.clientId) return null;
     return { clientId: target.clientId, x509: this.config.tls?.cert ?? null };
   }
 
+  /**
+   * Whether a request's query agrees with the token of its path: a client's inquiry URL repeats its
+   * token as `?id=` (kept by peers that post to it as given); absent is fine (URLs issued before, and
+   * peers that drop the query), another value or several are a wrong URL.
+   */
+  queryAgrees(token: string, query: InboundRequest['query']): boolean {
+    const q = query?.[IDENTITY_QUERY];
+    return q === undefined || q === token;
+  }
+
   parse(req: InboundRequest): InboundResult<TravelRuleNotification, never> {
     const token = req.pathSecret;
-    if (!token) return { type: 'refused', status: 404 };
+    if (!token || !this.queryAgrees(token, req.query)) return { type: 'refused', status: 404 };
     const requestId = header(req.headers, 'request-identifier');
     const apiVersion = header(req.headers, 'api-version');
     const target = this.checkToken(token);
