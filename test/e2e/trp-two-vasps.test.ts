@@ -7,7 +7,9 @@
  * - an inquiry for an address nobody at B holds is answered rejected (unknown beneficiary);
  * - a counterparty that is down: the dispatch is retried by the job (SVC_TRP_RETRY_SECONDS), then
  *   the transfer is counterparty_not_reachable;
- * - TRP identity on B's inquiry URL made for its client: its name and LEI, our mTLS certificate.
+ * - TRP identity on B's inquiry URL made for its client: its name and LEI, our mTLS certificate;
+ *   and at B's root as TRISA's client asks for it: the address `svc travel-rule inquiry-address
+ *   --client` prints at B, its path replaced by `/identity`, its query (the client's token) kept.
  * Each process runs its jobs on the system clock with waits of one second.
  */
 import { createHmac, randomBytes } from 'node:crypto';
@@ -18,10 +20,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, clients, kycUsers, screeningWallets, travelRuleSettings } from '../../src/db/schema/index';
 import { signToken } from '../../src/modules/auth/sessions/tokens.service';
 import { UNKNOWN_BENEFICIARY_REASON } from '../../src/modules/travel-rule/network.inbound';
+import { decodeTravelAddress } from '../../src/providers/travel-rule/trp/travel-address';
 import { eip55 } from '../../src/shared/chain-addresses';
 import { deriveSecrets } from '../../src/shared/crypto';
 import { PRODUCTION_PAYEE_ENV } from '../helpers/app';
-import { freePort, isolatedServiceEnv, type ServiceProcess, startService } from '../helpers/process';
+import {
+  freePort,
+  isolatedServiceEnv,
+  type ServiceProcess,
+  spawnCaptured,
+  startService,
+} from '../helpers/process';
 import { openServiceDatabase } from '../helpers/service-world';
 import { makeTestPki } from '../helpers/tls-certs';
 
@@ -361,5 +370,42 @@ describe.skipIf(!onPostgres)('TRP between two service processes', () => {
       `${b.proc!.baseUrl}/api/v1/providers/travel-rule/trp/notifications/i.vasp-a.${shared}/identity`,
     );
     expect(none.status).toBe(404);
+  });
+
+  it("A reads B's client's identity as TRISA's client does: the issued address, path replaced by /identity, query kept", async () => {
+    // B's operator runs the command and hands the result to A.
+    const cli = spawnCaptured(
+      process.execPath,
+      ['bin/svc.mjs', 'travel-rule', 'inquiry-address', '--vasp', 'vasp-a', '--client', b.clientId],
+      b.env,
+    );
+    expect(await cli.exited, cli.output()).toBe(0);
+    const printed = JSON.parse(cli.output().slice(cli.output().indexOf('{'))) as {
+      inquiry_url: string;
+      travel_address: string;
+    };
+    const issued = new URL(printed.inquiry_url);
+    expect(issued.searchParams.get('id')).toBe(issued.pathname.split('/').at(-1));
+    // The travel address decodes (https implied) to the same path and query.
+    const decoded = new URL(decodeTravelAddress(printed.travel_address));
+    expect(`${decoded.host}${decoded.pathname}${decoded.search}`).toBe(
+      `${issued.host}${issued.pathname}${issued.search}`,
+    );
+    // TRISA's `Identity`: `uri.Path = "/identity"` on the parsed address, query untouched.
+    const trisa = new URL(printed.inquiry_url);
+    trisa.pathname = '/identity';
+    expect(trisa.href).toBe(`${b.proc!.baseUrl}/identity${issued.search}`);
+    const res = await fetch(trisa, { headers: { 'api-version': '3.2.1' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ name: 'VASP B', lei: LEI_B, x509: certPem });
+    // The root without a token, or with the shared URL's (no client): 404.
+    for (const q of ['', '?t=i', `?id=i.vasp-a.${'A'.repeat(43)}&t=i`]) {
+      const bad = await fetch(`${b.proc!.baseUrl}/identity${q}`);
+      expect(bad.status, q).toBe(404);
+      expect(await bad.json()).toEqual({ detail: 'Not Found' });
+    }
+    // The path form still answers (peers already given it), with or without the query.
+    const pathForm = await fetch(`${b.proc!.baseUrl}${issued.pathname}/identity${issued.search}`);
+    expect(await pathForm.json()).toEqual({ name: 'VASP B', lei: LEI_B, x509: certPem });
   });
 });
