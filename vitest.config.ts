@@ -148,7 +148,9 @@ export default defineConfig({
     testTimeout: 30_000,
     // A process test's beforeAll may build dist/ locally (test/helpers/process.ts) on a loaded machine.
     hookTimeout: 120_000,
-    maxWorkers: 2,
+    // Three workers on CI's two cores: a worker often waits (service processes starting, real
+    // delays, Chromium), and a third keeps the cores busy meanwhile (docs/testing.md, "How long it takes").
+    maxWorkers: Number(process.env.SVC_TEST_WORKERS ?? 3),
     // Files share their worker's modules and its database (emptied between apps: test/helpers/db.ts),
     // so the app's modules load once per worker instead of once per file.
     isolate: false,
