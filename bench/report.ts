@@ -6,6 +6,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
+import { startScriptFlags } from './service-process';
 
 export interface Measured {
   name: string;
@@ -75,11 +76,7 @@ export function startNode(script: string, env: Record<string, string | undefined
   });
 }
 
-/** The node flags `npm start` runs the server with (package.json's start script), e.g. the heap limit. */
-export function startScriptFlags(): string[] {
-  const start: string = JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start;
-  return start.split(/\s+/).filter((arg) => arg.startsWith('--'));
-}
+export { startScriptFlags } from './service-process';
 
 /**
  * The service as it runs in production: compiled (`npm run build`, only when src/ changed since the

@@ -1,9 +1,24 @@
 /**
  * Small pieces every bench, the cluster harness and the process tests use to run the service as a
- * child process: a free loopback port, and waiting until `/readyz` answers 200.
+ * child process: the Node.js options production starts it with, a free loopback port, and waiting
+ * until `/readyz` answers 200.
  */
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+
+/**
+ * The Node.js options of package.json's `start` script (`exec node <options> dist/server.js`), e.g.
+ * the heap limits: every bench, the soak and the cluster harness start the service with them, so it
+ * runs as `npm start` runs it in production; the script is their one source.
+ */
+export function startScriptFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return pkg.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -17,6 +17,11 @@
  * writes V8 heap snapshots at `--snapshot-minutes` (default 4.5: before the warm-up ends, since
  * writing one grows RSS by about its size) and after the last sample, compared by bench/heap-diff.ts.
  * `--out <file>` writes every sample, failure and the report as JSON.
+ *
+ * Every node starts with the Node.js options of package.json's `start` script (the heap limits), as
+ * production starts it; `--node-args "<options>"` replaces them, for comparison runs of other V8
+ * settings (docs/performance.md, "Soak, 2026-11-30"). Each request's time is kept: the report gives
+ * its p99 beside the event loop's.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -30,7 +35,7 @@ import pg from 'pg';
 import { sandboxBootstrap } from '../src/cli/sandbox-bootstrap';
 import { type Cluster, startCluster } from './cluster/harness';
 import { diffSnapshots } from './heap-diff';
-import { freePort, waitReady } from './service-process';
+import { freePort, startScriptFlags, waitReady } from './service-process';
 
 const { values } = parseArgs({
   options: {
@@ -42,6 +47,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     'heap-snapshots': { type: 'string' },
     'snapshot-minutes': { type: 'string', default: '4.5' },
+    'node-args': { type: 'string' },
   },
 });
 const ENGINE = values.engine as 'pglite' | 'postgres' | 'cluster';
@@ -55,6 +61,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SNAPSHOT_DIR = values['heap-snapshots'] ? path.resolve(values['heap-snapshots']) : null;
 const SNAPSHOT_MIN = Number(values['snapshot-minutes']);
 if (SNAPSHOT_DIR && ENGINE !== 'pglite') throw new Error('--heap-snapshots is for --engine pglite');
+const NODE_ARGS =
+  values['node-args'] !== undefined ? values['node-args'].split(/\s+/).filter(Boolean) : startScriptFlags();
 
 interface Target {
   url: string;
@@ -72,7 +80,7 @@ async function startPglite(): Promise<Target> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', './bench/memory-probe.mjs', 'dist/server.js'],
+    ['--import', './bench/memory-probe.mjs', ...NODE_ARGS, 'dist/server.js'],
     {
       cwd: ROOT,
       env: {
@@ -122,7 +130,11 @@ async function startTarget(): Promise<Target> {
     execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
     return startPglite();
   }
-  const c = await startCluster({ nodes: ENGINE === 'cluster' ? 3 : 1, env: { LOG_LEVEL: 'error' } });
+  const c = await startCluster({
+    nodes: ENGINE === 'cluster' ? 3 : 1,
+    env: { LOG_LEVEL: 'error' },
+    nodeArgs: NODE_ARGS,
+  });
   return {
     url: c.url,
     nodeUrls: c.nodes.map((n) => n.url),
@@ -149,6 +161,8 @@ interface Sample {
   jobsBacklog: number | null;
   deliveriesDue: number | null;
   idempotencyRows: number | null;
+  /** p99 of the requests answered since the previous sample (ms; through the balancer on PostgreSQL). */
+  reqP99Ms: number | null;
   /** 1-minute load average of the machine. */
   load1: number;
   /** PGlite: its WebAssembly memory, and V8's external memory (which counts it), in MB. */
@@ -160,6 +174,13 @@ interface Sample {
   balancerState: string[];
   /** HAProxy's last check of each node: its status (L7OK, L4TOUT, ...) and duration (ms). */
   lastCheck: string[];
+}
+
+/** The q-quantile of the values (nearest rank), or null without any. */
+function quantile(values: number[], q: number): number | null {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 /** Least-squares slope of y over x. */
@@ -217,6 +238,15 @@ try {
   /** Every failure with its time (minutes since the traffic started), the first 5000. */
   const failureLog: { t: number; kind: string }[] = [];
   let start = Date.now();
+  /** Each answered request: when (minutes since the traffic started) and how long it took (ms). */
+  const timings: { t: number; ms: number }[] = [];
+  const timed = async (f: () => Promise<Response>): Promise<Response> => {
+    const t0 = performance.now();
+    const res = await f();
+    const text = await res.text();
+    timings.push({ t: (Date.now() - start) / 60_000, ms: performance.now() - t0 });
+    return new Response(text, { status: res.status });
+  };
   const fail = (k: string) => {
     failures[k] = (failures[k] ?? 0) + 1;
     if (failureLog.length < 5000) failureLog.push({ t: (Date.now() - start) / 60_000, kind: k });
@@ -229,11 +259,13 @@ try {
     extra: Record<string, string> = {},
   ) => {
     try {
-      const res = await fetch(`${target.url}/api/v1${url}`, {
-        method,
-        headers: { ...headers, ...extra },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+      const res = await timed(() =>
+        fetch(`${target.url}/api/v1${url}`, {
+          method,
+          headers: { ...headers, ...extra },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        }),
+      );
       const text = await res.text();
       counts[op] = (counts[op] ?? 0) + 1;
       if (res.status >= 400 && !(op === 'refund' && res.status < 500)) {
@@ -293,11 +325,13 @@ try {
         );
     } else {
       try {
-        const res = await fetch(`${target.url}/api/v1/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ client_email: s.email, password: s.password }),
-        });
+        const res = await timed(() =>
+          fetch(`${target.url}/api/v1/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ client_email: s.email, password: s.password }),
+          }),
+        );
         const text = await res.text();
         counts.login = (counts.login ?? 0) + 1;
         if (res.status !== 200) {
@@ -320,7 +354,10 @@ try {
   }, 1000 / RATE);
 
   const samples: Sample[] = [];
+  let timed0 = 0;
   const sample = async () => {
+    const answered = timings.slice(timed0).map((x) => x.ms);
+    timed0 = timings.length;
     const texts = await Promise.all(
       target.nodeUrls.map(async (u) => {
         try {
@@ -352,6 +389,7 @@ try {
       ),
       deliveriesDue: metric(metricsText, 'webhook_deliveries_due'),
       idempotencyRows: await one('select count(*)::int as n from payment_idempotency_keys'),
+      reqP99Ms: quantile(answered, 0.99),
       load1: os.loadavg()[0] ?? 0,
       wasmMb: probe ? probe.wasm.reduce((a, b) => a + b, 0) / 1048576 : null,
       externalMb: probe ? probe.usage.external / 1048576 : null,
@@ -383,7 +421,7 @@ try {
     process.stderr.write(
       `${last.t.toFixed(1)} min: rss ${last.rssMb.map((x) => x.toFixed(0)).join('/')} MB, heap ${last.heapMb.map((x) => x.toFixed(0)).join('/')} MB, ` +
         `${last.wasmMb !== null ? `wasm ${last.wasmMb.toFixed(0)} MB, external ${last.externalMb?.toFixed(0)} MB, ` : ''}` +
-        `lag p99 ${last.lagP99Ms.map((x) => x.toFixed(0)).join('/')} ms, connections ${last.connections ?? '-'}, backlog ${last.jobsBacklog ?? '-'}, ` +
+        `lag p99 ${last.lagP99Ms.map((x) => x.toFixed(0)).join('/')} ms, request p99 ${last.reqP99Ms?.toFixed(0) ?? '-'} ms, connections ${last.connections ?? '-'}, backlog ${last.jobsBacklog ?? '-'}, ` +
         `${last.checkFails.length ? `checks failed ${last.checkFails.join('/')} down ${last.checkDowns.join('/')} (${last.balancerState.join('/')}; last ${last.lastCheck.join('/')}), ` : ''}` +
         `load ${last.load1.toFixed(2)}, failures ${recent}\n`,
     );
@@ -399,9 +437,23 @@ try {
   // The report: per node, the slope of each series after the warm-up, and the verdict.
   const after = samples.filter((x) => x.t >= WARMUP_MIN);
   const xs = after.map((x) => x.t);
+  const ms = (v: number | null) => (v === null ? '-' : `${v.toFixed(0)} ms`);
+  const afterTimes = timings.filter((x) => x.t >= WARMUP_MIN).map((x) => x.ms);
   const lines = [
     `## Soak: ${ENGINE}, ${MINUTES} min at ${RATE} req/s (${new Date().toISOString()}, ${os.cpus().length} cores)`,
     '',
+    `Node.js options of the service: ${NODE_ARGS.join(' ') || '(none)'}`,
+    `Request time (all requests, whole run): p50 ${ms(
+      quantile(
+        timings.map((x) => x.ms),
+        0.5,
+      ),
+    )}, p99 ${ms(
+      quantile(
+        timings.map((x) => x.ms),
+        0.99,
+      ),
+    )}; after the warm-up: p50 ${ms(quantile(afterTimes, 0.5))}, p99 ${ms(quantile(afterTimes, 0.99))}`,
     `Requests: ${Object.entries(counts)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}; failures: ${
@@ -497,6 +549,7 @@ try {
       JSON.stringify(
         {
           engine: ENGINE,
+          nodeArgs: NODE_ARGS,
           minutes: MINUTES,
           rate: RATE,
           counts,

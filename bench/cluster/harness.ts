@@ -17,7 +17,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, waitReady } from '../service-process';
+import { freePort, startScriptFlags, waitReady } from '../service-process';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -36,6 +36,11 @@ export interface ClusterOptions {
   pgbouncer?: boolean;
   /** Extra environment for every node. */
   env?: Record<string, string>;
+  /**
+   * Node.js options of every node (default: those of package.json's `start`, so a node runs as
+   * `npm start` runs the service; the soak's comparison runs pass others).
+   */
+  nodeArgs?: string[];
   /** SVC_SHUTDOWN_DRAIN_SECONDS of each node (default 2: well above HAProxy's 250 ms × 2 checks). */
   drainSeconds?: number;
   /** A migrated database to copy (the suite's template), so the first node applies no migration. */
@@ -232,9 +237,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       workers: i < workerNodes,
     })),
   );
+  const nodeArgs = opts.nodeArgs ?? startScriptFlags();
   const spawnNode = (i: number): ClusterNode => {
     const s = specs[i]!;
-    const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
+    const child = spawn(process.execPath, [...nodeArgs, 'dist/server.js'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
