@@ -19,7 +19,8 @@ import type { ProviderKind } from '../providers/definition';
 import { deliverThroughRoute, keepRawJsonBody } from '../providers/inbound-notifications';
 import type { Clock } from '../shared/clock';
 import { ErrorSchema } from '../shared/error-schema';
-import { badRequest } from '../shared/errors';
+import { badRequest, notFound } from '../shared/errors';
+import { M } from '../shared/messages';
 
 export interface InboundAck {
   received: boolean;
@@ -55,8 +56,11 @@ export interface InboundHandler<N, H> {
   };
   /** Runs first (e.g. 503 when the deployment has no adapter of the kind). */
   guard?(deps: Deps): void;
-  /** The error answered for an unsigned or badly signed notification (401) or a wrong URL secret (404). */
-  refuse(status: 401 | 404): Error;
+  /**
+   * The error answered for an unsigned or badly signed notification (401). A wrong URL secret is
+   * 404 `Not Found` for every kind, as for any unknown path (answered by the route itself).
+   */
+  refuse(): Error;
   /** Applies a verified notification. */
   apply(deps: Deps, n: N): Promise<InboundAck>;
   /** Reads again what a hint names and applies what the vendor answers; true when something changed. */
@@ -107,7 +111,8 @@ export function defineInbound<N, H = never>(h: InboundHandler<N, H>): InboundRou
       const r = parseInbound(h.port(deps), req);
       switch (r.type) {
         case 'refused':
-          throw r.status === 400 ? badRequest(r.detail) : h.refuse(r.status);
+          if (r.status === 400) throw badRequest(r.detail);
+          throw r.status === 404 ? notFound(M.notFound) : h.refuse();
         case 'notification':
           return () => h.apply(deps, r.notification);
         case 'ignored':

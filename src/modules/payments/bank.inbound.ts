@@ -12,8 +12,7 @@ import { transactions } from '../../db/schema/index';
 import type { Deps } from '../../deps';
 import { defineInbound } from '../../platform/inbound';
 import { BANK_SIGNATURE_HEADER, type BankHint, type BankNotification } from '../../providers/bank/port';
-import { notFound, unauthorized } from '../../shared/errors';
-import { M } from '../../shared/messages';
+import { unauthorized } from '../../shared/errors';
 import { syncMandate } from '../recurring/mandate-page.service';
 import { findDefinitionBy } from '../recurring/recurring.repo';
 import { syncByTransferId, syncWithNetwork } from './network-sync.service';
@@ -66,8 +65,7 @@ export const bankInbound = defineInbound<BankNotification, BankHint>({
     ),
     response: { 200: NotificationAckSchema, 401: ErrorSchema },
   },
-  refuse: (status) =>
-    status === 404 ? notFound(M.notFound) : unauthorized(PaymentMessages.invalidNotificationSignature),
+  refuse: () => unauthorized(PaymentMessages.invalidNotificationSignature),
   apply: (deps, n) => applyBankNotification(deps, n),
   reread: rereadHint,
 });

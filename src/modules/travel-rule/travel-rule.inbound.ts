@@ -5,8 +5,7 @@
  */
 import { defineInbound, signedNotificationDoc } from '../../platform/inbound';
 import { TRAVEL_RULE_SIGNATURE_HEADER, type TravelRuleNotification } from '../../providers/travel-rule/port';
-import { notFound, unauthorized } from '../../shared/errors';
-import { M } from '../../shared/messages';
+import { unauthorized } from '../../shared/errors';
 import { PaymentMessages } from '../payments/payments.messages';
 import { applyTravelRuleNotification } from './network.inbound';
 import { ErrorSchema, NotificationAckSchema } from './travel-rule.schemas';
@@ -23,9 +22,6 @@ export const travelRuleInbound = defineInbound<TravelRuleNotification>({
     ),
     response: { 200: NotificationAckSchema, 401: ErrorSchema, 404: ErrorSchema },
   },
-  // A network whose notification URLs carry a secret part (TRP's counterparty and resolution URLs)
-  // answers a forged or unknown one 404, as for any unknown path; a bad signature is 401.
-  refuse: (status) =>
-    status === 404 ? notFound(M.notFound) : unauthorized(PaymentMessages.invalidNotificationSignature),
+  refuse: () => unauthorized(PaymentMessages.invalidNotificationSignature),
   apply: async (deps, n) => ({ received: true, applied: await applyTravelRuleNotification(deps, n) }),
 });
