@@ -47,11 +47,13 @@ const shellChecked = new Set<string>();
  */
 export async function expectAccessible(page: Page, label: string) {
   const file = expect.getState().testPath ?? '';
-  const contentOnly =
-    shellChecked.has(file) &&
-    (await page.evaluate<boolean>(
-      "!!document.getElementById('main') && !document.querySelector('dialog[open]:not(#main dialog)')",
-    ));
+  const { hasMain, dialogOutsideMain } = await page.evaluate<{
+    hasMain: boolean;
+    dialogOutsideMain: boolean;
+  }>(
+    "({ hasMain: !!document.getElementById('main'), dialogOutsideMain: !!document.querySelector('dialog[open]:not(#main dialog)') })",
+  );
+  const contentOnly = shellChecked.has(file) && hasMain && !dialogOutsideMain;
   // Only violations are needed: axe then does not gather every node of the passed and incomplete checks.
   const builder = new AxeBuilder({ page });
   if (contentOnly) builder.include('#main');
@@ -59,8 +61,7 @@ export async function expectAccessible(page: Page, label: string) {
     .setLegacyMode()
     .options({ resultTypes: ['violations'] })
     .analyze();
-  if (!contentOnly && (await page.evaluate<boolean>("!!document.getElementById('main')")))
-    shellChecked.add(file);
+  if (!contentOnly && hasMain) shellChecked.add(file);
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
